@@ -1,0 +1,36 @@
+/* Front-end helpers shared by the cmd_*.c files: bounded option parsing that names the option,
+ * the value and the accepted range, and usage errors (exit status 2). Only the front end exits. */
+#ifndef NB_CLI_H
+#define NB_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+/* Names the subcommand in every message: "netbench tput: ...". */
+void cli_set_command(const char *name);
+const char *cli_command(void);
+
+noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reports a run-time failure and exits 1. err is a positive or negative errno, or 0. */
+noreturn void cli_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+uint64_t cli_uint(const char *opt, const char *val, uint64_t min, uint64_t max);
+/* Bytes with binary suffixes (1k = 1024). */
+uint64_t cli_bytes(const char *opt, const char *val, uint64_t min, uint64_t max);
+/* Bit rates with decimal suffixes (12M = 12e6 bit/s). */
+uint64_t cli_rate(const char *opt, const char *val, uint64_t min, uint64_t max);
+/* Seconds, or with an ms/us suffix; returns nanoseconds. */
+uint64_t cli_duration_ns(const char *opt, const char *val, uint64_t min_ns, uint64_t max_ns);
+/* A comma-separated list of byte sizes, each within [min, max]; returns the count. */
+size_t cli_bytes_list(const char *opt, const char *val, uint64_t *items, size_t max_items,
+		      uint64_t min, uint64_t max);
+size_t cli_rate_list(const char *opt, const char *val, uint64_t *items, size_t max_items,
+		     uint64_t min, uint64_t max);
+
+/* The long-option name of getopt's current option, for messages ("--time" or "-t"). */
+struct option;
+const char *cli_optname(const struct option *opts, int c, int longindex);
+
+#endif

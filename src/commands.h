@@ -1,0 +1,14 @@
+/* The subcommand table's entries: one cmd_<name>.c per subcommand. */
+#ifndef NB_COMMANDS_H
+#define NB_COMMANDS_H
+
+struct nb_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_serve(int argc, char **argv);
+int cmd_tput(int argc, char **argv);
+
+#endif

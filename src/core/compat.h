@@ -1,0 +1,31 @@
+/* Compatibility constants for old kernels and C libraries, in one place.
+ * Code tests these capability macros, never an operating-system name. */
+#ifndef NB_COMPAT_H
+#define NB_COMPAT_H
+
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#ifndef SO_REUSEPORT
+#define SO_REUSEPORT 15
+#endif
+#ifndef SOCK_CLOEXEC
+#define SOCK_CLOEXEC 02000000
+#endif
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0x4000
+#endif
+#ifndef IP_MULTICAST_ALL
+#define IP_MULTICAST_ALL 49
+#endif
+#ifndef PACKET_QDISC_BYPASS
+#define PACKET_QDISC_BYPASS 20
+#endif
+#ifndef SO_BUSY_POLL
+#define SO_BUSY_POLL 46
+#endif
+
+/* The kernel's USER_HZ as seen in /proc/stat is 100 on every architecture Linux supports. */
+#define NB_USER_HZ 100
+
+#endif

@@ -1,0 +1,53 @@
+/* CPU accounting over a measurement window: the whole system's shares from /proc/stat deltas
+ * (softirq included, where most receive work runs), each CPU's busy share, and this process's
+ * user and system time. A sample is taken at each window edge; the load is their difference. */
+#ifndef NB_CPU_H
+#define NB_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NB_CPU_MAX 256
+
+/* /proc/stat columns, in USER_HZ ticks. Columns an old kernel lacks stay 0. */
+struct nb_cpu_ticks {
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+struct nb_cpu_sample {
+	uint64_t mono_ns;
+	uint64_t proc_user_us, proc_sys_us; /* this process, all threads */
+	struct nb_cpu_ticks total;
+	uint32_t ncpu; /* CPUs listed in /proc/stat (online ones), at most NB_CPU_MAX */
+	uint32_t columns; /* number of columns the kernel printed on the "cpu" line */
+	uint16_t cpu_id[NB_CPU_MAX];
+	uint64_t cpu_busy[NB_CPU_MAX], cpu_all[NB_CPU_MAX]; /* ticks, per CPU */
+};
+
+/* Shares are percentages of all CPUs' time (as mpstat's "all" row); proc_pct is this process's
+ * user+system time as a percentage of one CPU (as top prints it). */
+struct nb_cpu_load {
+	double window_s;
+	double user_pct, nice_pct, system_pct, irq_pct, softirq_pct, iowait_pct, steal_pct,
+		idle_pct;
+	double busy_pct; /* user+nice+system+irq+softirq */
+	double proc_user_pct, proc_sys_pct, proc_pct;
+	int busiest_cpu; /* -1 when unknown */
+	double busiest_cpu_pct;
+	uint32_t ncpu;
+	double busy_cpu_s; /* CPU-seconds spent busy system-wide in the window */
+	double proc_cpu_s; /* CPU-seconds of this process in the window */
+	bool valid; /* false when the window had no ticks or the CPU set changed */
+};
+
+/* Parses the text of /proc/stat. Returns 0 or -EINVAL when no "cpu" line is found. */
+int nb_cpu_parse_stat(const char *text, struct nb_cpu_sample *s);
+/* Reads /proc/stat, getrusage and the monotonic clock now. */
+int nb_cpu_sample_now(struct nb_cpu_sample *s);
+void nb_cpu_load(const struct nb_cpu_sample *a, const struct nb_cpu_sample *b,
+		 struct nb_cpu_load *load);
+/* Service demand: CPU microseconds per KByte (1024 bytes) moved; NaN when no bytes moved. */
+double nb_cpu_us_per_kbyte(double cpu_s, uint64_t bytes);
+
+#endif

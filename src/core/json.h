@@ -1,0 +1,31 @@
+/* A small streaming JSON writer: results are written as they are produced, indented, with keys
+ * in the order the caller gives. A key of NULL is for array elements and the top level. */
+#ifndef NB_JSON_H
+#define NB_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NB_JSON_MAX_DEPTH 32
+
+struct nb_json {
+	FILE *f;
+	int depth;
+	bool need_comma[NB_JSON_MAX_DEPTH];
+};
+
+void nb_json_init(struct nb_json *j, FILE *f);
+void nb_json_obj_begin(struct nb_json *j, const char *key);
+void nb_json_obj_end(struct nb_json *j);
+void nb_json_arr_begin(struct nb_json *j, const char *key);
+void nb_json_arr_end(struct nb_json *j);
+void nb_json_str(struct nb_json *j, const char *key, const char *v);
+void nb_json_u64(struct nb_json *j, const char *key, uint64_t v);
+void nb_json_i64(struct nb_json *j, const char *key, int64_t v);
+/* Non-finite values are written as null: JSON has no NaN. */
+void nb_json_double(struct nb_json *j, const char *key, double v, int decimals);
+void nb_json_bool(struct nb_json *j, const char *key, bool v);
+void nb_json_null(struct nb_json *j, const char *key);
+
+#endif

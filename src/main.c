@@ -1,0 +1,47 @@
+/* netbench: network-performance evaluation for embedded Linux platforms. The subcommand table
+ * below drives the program; usage is generated from it so that help cannot drift. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const struct nb_command commands[] = {
+	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
+	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: netbench <subcommand> [options]\n"
+		   "       netbench <subcommand> --help\n"
+		   "       netbench --version\n\nSubcommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nUnits: KByte = 1024 bytes, Mbit/s = 10^6 bit/s, fps = frames per second.\n"
+		   "See netbench(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("netbench %s (git %s)\n", NB_VERSION, NB_GITREV);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name)) {
+			cli_set_command(commands[i].name);
+			return commands[i].fn(argc - 1, argv + 1);
+		}
+	fprintf(stderr, "netbench: unknown subcommand '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

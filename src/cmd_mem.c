@@ -67,11 +67,12 @@ static void print_human(const struct nb_mem_result *r)
 	const struct nb_mem_cache *dc[NB_MEM_MAX_CACHES];
 	size_t ndc = 0, rows;
 
-	printf("netbench mem: %s dependent loads, %u-byte stride, clock %s%s\n",
-	       nb_mem_pattern_name(r->opts.pattern), r->line_bytes,
-	       r->opts.cpu_mhz ? "" : "unknown", r->opts.cpu_mhz ? "" : " (no cycles)");
+	printf("netbench mem: %s dependent loads, %u-byte stride; ",
+	       nb_mem_pattern_name(r->opts.pattern), r->line_bytes);
 	if (r->opts.cpu_mhz)
-		printf("  core clock %u MHz (as the kernel reports it)\n", r->opts.cpu_mhz);
+		printf("core clock %u MHz (as the kernel reports it)\n", r->opts.cpu_mhz);
+	else
+		printf("core clock unknown (no cycles)\n");
 	if (r->capped) {
 		fmt_size(r->avail_bytes, a, sizeof(a));
 		printf("  sizes capped at half of the available memory (%s)\n", a);
@@ -88,7 +89,10 @@ static void print_human(const struct nb_mem_result *r)
 	printf("\n  memory latency: %.1f ns", r->mem_latency_ns);
 	if (!isnan(r->mem_latency_cycles))
 		printf(" = %.0f cycles", r->mem_latency_cycles);
-	printf(" (at %s, %s)\n", a, nb_mem_pattern_name(r->opts.pattern));
+	if (r->opts.pattern == NB_MEM_SEQ)
+		printf(" (at %s, seq: what the prefetcher leaves)\n", a);
+	else
+		printf(" (at %s)\n", a);
 	if (r->lat_cpu.valid && r->lat_cpu.window_s > 0) {
 		double other =
 		    (r->lat_cpu.busy_cpu_s - r->lat_cpu.proc_cpu_s) / r->lat_cpu.window_s;
@@ -125,11 +129,14 @@ static void print_human(const struct nb_mem_result *r)
 			fmt_size(r->steps[i].size_bytes, b, sizeof(b));
 		else
 			snprintf(b, sizeof(b), "-");
-		printf("  %-6s  %-10s  %-12s", lvl, a, b);
 		if (i < r->n_steps)
-			printf("  %.1f -> %.1f", r->steps[i].ns_below, r->steps[i].ns_above);
-		printf("\n");
+			printf("  %-6s  %-10s  %-12s  %.1f -> %.1f\n", lvl, a, b,
+			       r->steps[i].ns_below, r->steps[i].ns_above);
+		else
+			printf("  %-6s  %-10s  %s\n", lvl, a, b);
 	}
+	if (!r->n_steps && r->opts.pattern == NB_MEM_SEQ)
+		printf("  (seq: the prefetcher hides the steps; --pattern random shows them)\n");
 	if (r->n_steps && r->opts.quick)
 		printf("  (quick: sizes double, so an inferred size is within 2x)\n");
 

@@ -105,9 +105,6 @@ int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_
 	sh.t1 = calloc((size_t)BW_NOPS * threads, sizeof(*sh.t1));
 	if (!w || !sh.t0 || !sh.t1)
 		goto out;
-	/* Both buffers are written once before timing: page faults stay out of every trial. */
-	memset(a, 1, (size_t)bytes);
-	memset(b, 2, (size_t)bytes);
 	ret = -pthread_barrier_init(&sh.start, NULL, threads + 1);
 	if (ret)
 		goto out;

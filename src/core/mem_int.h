@@ -25,7 +25,8 @@ int nb_mem_latency_point(void *buf, uint32_t *idx, uint64_t set_bytes, uint32_t 
 			 struct nb_mem_lat_point *pt);
 
 /* Read, write and copy over bytes of a (and b for copy's destination), split between threads
- * worker threads, trials times each; best and median MB/s. Returns 0 or a negative errno. */
+ * worker threads, trials times each; best and median MB/s. Returns 0 or a negative errno. The
+ * caller writes both buffers first, so that page faults stay out of every trial. */
 int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_t trials,
 		     struct nb_mem_bw_point *pt);
 

@@ -21,7 +21,7 @@ static void usage(FILE *f)
 	    "\n"
 	    "Memory latency by working-set size (dependent loads, ns and core cycles per load),\n"
 	    "cache sizes inferred from the latency curve beside what sysfs says, and read/write/\n"
-	    "copy bandwidth for a buffer at least 4x the last-level cache. About 15-25 s.\n"
+	    "copy bandwidth for a buffer at least 4x the last-level cache (about 10 s).\n"
 	    "\n"
 	    "Options:\n"
 	    "  --min SIZE         smallest working set (default 1k; k/M/G = 1024-based)\n"
@@ -65,7 +65,7 @@ static void print_human(const struct nb_mem_result *r)
 {
 	char a[32], b[32];
 	const struct nb_mem_cache *dc[NB_MEM_MAX_CACHES];
-	size_t ndc = 0, rows;
+	size_t ndc = 0, rows, all_preempted = 0;
 
 	printf("netbench mem: %s dependent loads, %u-byte stride; ",
 	       nb_mem_pattern_name(r->opts.pattern), r->line_bytes);
@@ -77,14 +77,16 @@ static void print_human(const struct nb_mem_result *r)
 		fmt_size(r->avail_bytes, a, sizeof(a));
 		printf("  sizes capped at half of the available memory (%s)\n", a);
 	}
-	printf("\n  %12s  %9s  %11s   (best of %u trials)\n", "working set", "ns/load",
-	       "cycles/load", r->trials);
+	printf("\n  %12s  %9s  %11s   (best of %u trials, preempted ones set aside)\n",
+	       "working set", "ns/load", "cycles/load", r->trials);
 	for (size_t i = 0; i < r->n_lat; i++) {
 		fmt_size(r->lat[i].set_bytes, a, sizeof(a));
 		printf("  %12s  %9.2f", a, r->lat[i].ns_per_load);
 		print_cycles(r->lat[i].cycles_per_load);
 		printf("\n");
 	}
+	for (size_t i = 0; i < r->n_lat; i++)
+		all_preempted += r->lat[i].trials_preempted >= r->trials;
 	fmt_size(r->lat[r->n_lat - 1].set_bytes, a, sizeof(a));
 	printf("\n  memory latency: %.1f ns", r->mem_latency_ns);
 	if (!isnan(r->mem_latency_cycles))
@@ -99,6 +101,10 @@ static void print_human(const struct nb_mem_result *r)
 		printf(
 		    "  CPU over the sweep: system %.0f %% busy, this process %.0f %% of one CPU\n",
 		    r->lat_cpu.busy_pct, r->lat_cpu.proc_pct);
+		if (all_preempted)
+			printf("  note: at %zu of %zu sizes every trial was preempted by other "
+			       "work\n",
+			       all_preempted, r->n_lat);
 		if (other > 0.2)
 			printf("  note: other work used %.0f %% of a CPU meanwhile; figures may be "
 			       "noisy\n",
@@ -141,8 +147,8 @@ static void print_human(const struct nb_mem_result *r)
 		printf("  (quick: sizes double, so an inferred size is within 2x)\n");
 
 	fmt_size(r->bw_bytes, a, sizeof(a));
-	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u\n", a,
-	       r->bw_bytes_from, r->opts.quick ? 3 : 10);
+	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u trials\n", a,
+	       r->bw_bytes_from, r->n_bw ? r->bw[0].trials : 0);
 	printf("  %7s  %11s  %11s  %11s  %12s  %13s\n", "threads", "read MB/s", "write MB/s",
 	       "copy MB/s", "system busy", "this process");
 	for (size_t i = 0; i < r->n_bw; i++) {
@@ -154,6 +160,12 @@ static void print_human(const struct nb_mem_result *r)
 		else
 			printf("  %12s  %13s\n", "-", "-");
 	}
+	for (size_t i = 0; i < r->n_bw; i++)
+		if (r->bw[i].trials_preempted)
+			printf(
+			    "  %u thread%s: %u of %u trials preempted by other work, set aside\n",
+			    r->bw[i].threads, r->bw[i].threads > 1 ? "s" : "",
+			    r->bw[i].trials_preempted, 3 * r->bw[i].trials);
 }
 
 int cmd_mem(int argc, char **argv)

@@ -206,13 +206,14 @@ void nb_mem_result_free(struct nb_mem_result *r)
 }
 
 /* Trial lengths: a trial must be long against the clock's resolution and short against the
- * scheduler's slice, and all of them must fit the time budget (30 s, 5 s quick). */
-#define LAT_TRIAL_NS	   (12 * 1000 * 1000ULL)
-#define LAT_TRIALS	   7
-#define LAT_TRIAL_NS_QUICK (2 * 1000 * 1000ULL)
-#define LAT_TRIALS_QUICK   3
+ * scheduler's slice (so that on a busy machine some trials run unpreempted), and all of them
+ * must fit the time budget (30 s, 5 s quick). */
+#define LAT_TRIAL_NS	   (3 * 1000 * 1000ULL)
+#define LAT_TRIALS	   15
+#define LAT_TRIAL_NS_QUICK (1 * 1000 * 1000ULL)
+#define LAT_TRIALS_QUICK   7
 #define BW_TRIALS	   10
-#define BW_TRIALS_QUICK	   3
+#define BW_TRIALS_QUICK	   5
 #define BW_DEFAULT_BYTES   (64ULL << 20)
 #define BW_MIN_BYTES	   (1ULL << 20)
 
@@ -400,6 +401,7 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 		nb_json_double(j, "ns_per_load_median", p->ns_per_load_median, 3);
 		nb_json_double(j, "cycles_per_load", p->cycles_per_load, 2);
 		nb_json_u64(j, "loads_per_trial", p->loads_per_trial);
+		nb_json_u64(j, "trials_preempted", p->trials_preempted);
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -440,6 +442,8 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 		const struct nb_mem_bw_point *p = &r->bw[i];
 		nb_json_obj_begin(j, NULL);
 		nb_json_u64(j, "threads", p->threads);
+		nb_json_u64(j, "trials", p->trials);
+		nb_json_u64(j, "trials_preempted", p->trials_preempted);
 		nb_json_double(j, "read_mbyte_per_s", p->read_mbyte_per_s, 1);
 		nb_json_double(j, "write_mbyte_per_s", p->write_mbyte_per_s, 1);
 		nb_json_double(j, "copy_mbyte_per_s", p->copy_mbyte_per_s, 1);

@@ -35,10 +35,11 @@ struct nb_mem_opts {
 
 struct nb_mem_lat_point {
 	uint64_t set_bytes;
-	double ns_per_load; /* best trial */
-	double ns_per_load_median;
-	double cycles_per_load; /* NaN when the clock is unknown */
+	double ns_per_load;	   /* best trial the thread was not preempted in */
+	double ns_per_load_median; /* of those trials */
+	double cycles_per_load;	   /* NaN when the clock is unknown */
 	uint64_t loads_per_trial;
+	uint32_t trials_preempted; /* set aside; all of them when equal to the trial count */
 };
 
 /* A step of the latency curve: the largest working set still on the lower plateau. */
@@ -63,7 +64,9 @@ struct nb_mem_bw_point {
 	double write_mbyte_per_s;
 	double copy_mbyte_per_s; /* bytes copied (each counted once, as mbw does) per second */
 	double read_median_mbyte_per_s, write_median_mbyte_per_s, copy_median_mbyte_per_s;
-	struct nb_cpu_load cpu; /* over this thread count's whole window */
+	uint32_t trials;	   /* per operation */
+	uint32_t trials_preempted; /* all operations; set aside unless all of one op's were */
+	struct nb_cpu_load cpu;	   /* over this thread count's whole window */
 };
 
 struct nb_mem_result {

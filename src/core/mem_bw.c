@@ -22,6 +22,7 @@ struct bw_shared {
 	int state; /* 0 wait, 1 run, -1 quit (a thread could not be created) */
 	uint32_t threads, trials;
 	uint64_t (*t0)[BW_MAX_TRIALS], (*t1)[BW_MAX_TRIALS]; /* [op * threads + thread][trial] */
+	bool (*pre)[BW_MAX_TRIALS]; /* the thread was preempted during the trial */
 };
 
 struct bw_worker {
@@ -64,6 +65,7 @@ static void *bw_thread(void *arg)
 		for (uint32_t t = 0; t < sh->trials; t++) {
 			size_t slot = (size_t)op * sh->threads + w->id;
 			pthread_barrier_wait(&sh->start);
+			long before = nb_mem_preemptions();
 			sh->t0[slot][t] = nb_mono_ns();
 			/* libc's memset and memcpy: the routines a real program's copies use. */
 			if (op == BW_READ)
@@ -76,6 +78,7 @@ static void *bw_thread(void *arg)
 				memcpy(w->dst, w->src, bytes);
 			NB_MEM_KEEP(w->dst);
 			sh->t1[slot][t] = nb_mono_ns();
+			sh->pre[slot][t] = before >= 0 && nb_mem_preemptions() != before;
 			pthread_barrier_wait(&sh->end);
 		}
 	NB_MEM_KEEP(w->sum);
@@ -103,7 +106,8 @@ int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_
 	w = calloc(threads, sizeof(*w));
 	sh.t0 = calloc((size_t)BW_NOPS * threads, sizeof(*sh.t0));
 	sh.t1 = calloc((size_t)BW_NOPS * threads, sizeof(*sh.t1));
-	if (!w || !sh.t0 || !sh.t1)
+	sh.pre = calloc((size_t)BW_NOPS * threads, sizeof(*sh.pre));
+	if (!w || !sh.t0 || !sh.t1 || !sh.pre)
 		goto out;
 	ret = -pthread_barrier_init(&sh.start, NULL, threads + 1);
 	if (ret)
@@ -137,21 +141,35 @@ int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_
 		goto out;
 	}
 	for (int op = 0; op < BW_NOPS; op++) {
-		double mb[BW_MAX_TRIALS];
+		/* As for latency: a trial in which any thread was preempted is set aside, unless
+		 * every trial was. */
+		double mb[BW_MAX_TRIALS], mb_pre[BW_MAX_TRIALS];
+		uint32_t nclean = 0, npre = 0;
 		for (uint32_t t = 0; t < trials; t++) {
 			pthread_barrier_wait(&sh.start);
 			pthread_barrier_wait(&sh.end);
 			uint64_t first = UINT64_MAX, last = 0;
+			bool preempted = false;
 			for (uint32_t i = 0; i < threads; i++) {
 				size_t slot = (size_t)op * threads + i;
 				first = sh.t0[slot][t] < first ? sh.t0[slot][t] : first;
 				last = sh.t1[slot][t] > last ? sh.t1[slot][t] : last;
+				preempted |= sh.pre[slot][t];
 			}
 			uint64_t moved = (uint64_t)words_each * threads * sizeof(uint64_t);
-			mb[t] = last > first ? (double)moved * 1e3 / (double)(last - first) : NAN;
+			double v = last > first ? (double)moved * 1e3 / (double)(last - first) : 0;
+			if (preempted)
+				mb_pre[npre++] = v;
+			else
+				mb[nclean++] = v;
 		}
-		double med = nb_mem_median(mb, trials); /* sorts ascending */
-		double best = mb[trials - 1];
+		pt->trials_preempted += npre;
+		if (!nclean) {
+			memcpy(mb, mb_pre, npre * sizeof(*mb));
+			nclean = npre;
+		}
+		double med = nb_mem_median(mb, nclean); /* sorts ascending */
+		double best = mb[nclean - 1];
 		if (op == BW_READ) {
 			pt->read_mbyte_per_s = best;
 			pt->read_median_mbyte_per_s = med;
@@ -166,6 +184,7 @@ int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_
 	for (uint32_t i = 0; i < threads; i++)
 		pthread_join(w[i].tid, NULL);
 	pt->threads = threads;
+	pt->trials = trials;
 	ret = 0;
 out:
 	if (barriers) {
@@ -174,6 +193,7 @@ out:
 	}
 	free(sh.t0);
 	free(sh.t1);
+	free(sh.pre);
 	free(w);
 	return ret;
 }

@@ -30,6 +30,10 @@ int nb_mem_latency_point(void *buf, uint32_t *idx, uint64_t set_bytes, uint32_t 
 int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_t trials,
 		     struct nb_mem_bw_point *pt);
 
+/* Involuntary context switches of the calling thread so far; -1 where the kernel cannot say
+ * (RUSAGE_THREAD is Linux 2.6.26 and later). */
+long nb_mem_preemptions(void);
+
 /* Median of n values (sorts v in place). */
 double nb_mem_median(double *v, size_t n);
 

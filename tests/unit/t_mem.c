@@ -330,6 +330,52 @@ out:
 	free(idx);
 }
 
+/* The whole probe, small: every piece wired together, the JSON complete. */
+static void test_run(void)
+{
+	struct nb_mem_opts o = {.max_bytes = 64 << 10,
+				.quick = true,
+				.threads = 2,
+				.bw_bytes = 1 << 20,
+				.cpu_mhz = 1000};
+	struct nb_mem_result *r = NULL;
+	struct nb_json j;
+	char *text = NULL;
+	size_t len = 0, open_braces = 0, close_braces = 0;
+	FILE *f;
+
+	CHECK(nb_mem_run(&o, &r) == 0 && r, "a small run succeeds");
+	if (!r)
+		return;
+	CHECK(r->n_lat == 7 && r->lat[0].set_bytes == 1024 && r->lat[6].set_bytes == 64 << 10,
+	      "7 quick points from 1K to 64K (%zu)", r->n_lat);
+	CHECK(fabs(r->lat[0].cycles_per_load - r->lat[0].ns_per_load) < 1e-9,
+	      "cycles at 1000 MHz equal ns");
+	CHECK(r->n_bw == 2 && r->bw[0].threads == 1 && r->bw[1].threads == 2,
+	      "bandwidth with 1 and 2 threads");
+	CHECK(r->n_bw == 2 && r->bw[0].read_mbyte_per_s > 0 && r->bw[1].copy_mbyte_per_s > 0 &&
+		  r->bw[0].write_mbyte_per_s > 0,
+	      "bandwidth figures positive");
+	CHECK(r->bw_bytes == 1 << 20 && !strcmp(r->bw_bytes_from, "option"), "--bw-size honoured");
+	f = open_memstream(&text, &len);
+	if (f) {
+		nb_json_init(&j, f);
+		nb_json_obj_begin(&j, NULL);
+		nb_mem_result_json(&j, r);
+		nb_json_obj_end(&j);
+		fclose(f);
+		for (size_t i = 0; i < len; i++) {
+			open_braces += text[i] == '{';
+			close_braces += text[i] == '}';
+		}
+		CHECK(strstr(text, "\"points\"") && strstr(text, "\"read_mbyte_per_s\"") &&
+			  strstr(text, "\"inferred\"") && open_braces == close_braces,
+		      "JSON has the sections and balances (%zu bytes)", len);
+		free(text);
+	}
+	nb_mem_result_free(r);
+}
+
 int main(void)
 {
 	test_chain();
@@ -339,5 +385,6 @@ int main(void)
 	test_misc();
 	test_bad_opts();
 	test_probe();
+	test_run();
 	return tap_done();
 }

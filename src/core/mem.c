@@ -456,3 +456,25 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 	nb_json_arr_end(j);
 	nb_json_obj_end(j);
 }
+
+int nb_mem_result_json_text(const struct nb_mem_result *r, char **text, size_t *len)
+{
+	struct nb_json j;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return -ENOMEM;
+	nb_json_init(&j, f);
+	nb_json_obj_begin(&j, NULL);
+	nb_mem_result_json(&j, r);
+	nb_json_obj_end(&j);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}

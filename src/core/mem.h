@@ -103,6 +103,9 @@ int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out);
 void nb_mem_result_free(struct nb_mem_result *r);
 /* Writes the result's fields into the JSON object the caller has open. */
 void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r);
+/* The same fields as one JSON object in a new string (free() it): what the agent sends back to
+ * the controller in a text item. Returns 0 or -ENOMEM. */
+int nb_mem_result_json_text(const struct nb_mem_result *r, char **text, size_t *len);
 const char *nb_mem_pattern_name(enum nb_mem_pattern p);
 /* "random" or "seq"; returns 0 or -EINVAL. */
 int nb_mem_pattern_parse(const char *s, enum nb_mem_pattern *p);

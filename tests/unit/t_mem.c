@@ -339,10 +339,8 @@ static void test_run(void)
 				.bw_bytes = 1 << 20,
 				.cpu_mhz = 1000};
 	struct nb_mem_result *r = NULL;
-	struct nb_json j;
 	char *text = NULL;
 	size_t len = 0, open_braces = 0, close_braces = 0;
-	FILE *f;
 
 	CHECK(nb_mem_run(&o, &r) == 0 && r, "a small run succeeds");
 	if (!r)
@@ -357,21 +355,18 @@ static void test_run(void)
 		  r->bw[0].write_mbyte_per_s > 0,
 	      "bandwidth figures positive");
 	CHECK(r->bw_bytes == 1 << 20 && !strcmp(r->bw_bytes_from, "option"), "--bw-size honoured");
-	f = open_memstream(&text, &len);
-	if (f) {
-		nb_json_init(&j, f);
-		nb_json_obj_begin(&j, NULL);
-		nb_mem_result_json(&j, r);
-		nb_json_obj_end(&j);
-		fclose(f);
+	if (nb_mem_result_json_text(r, &text, &len) == 0) {
 		for (size_t i = 0; i < len; i++) {
 			open_braces += text[i] == '{';
 			close_braces += text[i] == '}';
 		}
-		CHECK(strstr(text, "\"points\"") && strstr(text, "\"read_mbyte_per_s\"") &&
-			  strstr(text, "\"inferred\"") && open_braces == close_braces,
-		      "JSON has the sections and balances (%zu bytes)", len);
+		CHECK(text[0] == '{' && strlen(text) == len && strstr(text, "\"points\"") &&
+			  strstr(text, "\"read_mbyte_per_s\"") && strstr(text, "\"inferred\"") &&
+			  open_braces == close_braces,
+		      "JSON text has the sections and balances (%zu bytes)", len);
 		free(text);
+	} else {
+		CHECK(0, "JSON text written");
 	}
 	nb_mem_result_free(r);
 }

@@ -160,12 +160,18 @@ static void print_human(const struct nb_mem_result *r)
 		else
 			printf("  %12s  %13s\n", "-", "-");
 	}
-	for (size_t i = 0; i < r->n_bw; i++)
-		if (r->bw[i].trials_preempted)
+	for (size_t i = 0; i < r->n_bw; i++) {
+		const struct nb_mem_bw_point *p = &r->bw[i];
+		if (p->trials_preempted >= 3 * p->trials)
+			printf("  %u thread%s: every trial was preempted by other work (kept: "
+			       "figures may be low)\n",
+			       p->threads, p->threads > 1 ? "s" : "");
+		else if (p->trials_preempted)
 			printf(
 			    "  %u thread%s: %u of %u trials preempted by other work, set aside\n",
-			    r->bw[i].threads, r->bw[i].threads > 1 ? "s" : "",
-			    r->bw[i].trials_preempted, 3 * r->bw[i].trials);
+			    p->threads, p->threads > 1 ? "s" : "", p->trials_preempted,
+			    3 * p->trials);
+	}
 }
 
 int cmd_mem(int argc, char **argv)

@@ -7,6 +7,8 @@ netsniff-ng qemu-user gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-arm-linu
 libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
+# bench/tput-vs-iperf3 (iperf3 is above): python3 reads both tools' JSON.
+pkgs="$pkgs python3"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -24,25 +24,26 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: netbench crypto [options]\n"
-		"Cipher and MAC throughput (MB/s, 10^6), operations/s, per-request latency and CPU\n"
-		"time per KByte, by request size and engine. Every engine's output is compared with\n"
-		"a known answer and with soft before it is timed; a wrong engine is never timed.\n\n"
-		"  -a, --algo LIST      algorithms (default all): aes-128-cbc, aes-256-cbc,\n"
-		"                       aes-128-gcm, aes-256-gcm, chacha20-poly1305, hmac-sha1,\n"
-		"                       hmac-sha256, aes-128-cbc-hmac-sha1 (ESP-style), all\n"
-		"  -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
-		"                       16,64,256,1024,1420,8192,16384); CBC pads to 16 as ESP does\n"
-		"  -e, --engine LIST    soft, devcrypto, afalg, all (default all)\n"
-		"  -t, --time DUR       measurement window per size (default 0.5 s; 10ms..60s)\n"
-		"  -n, --inflight N     requests in flight, one thread each (default 1; at most 64)\n"
-		"      --aad BYTES      associated data per AEAD request (default 8, ESP; 0..64)\n"
-		"  -q, --quick          short windows (50 ms), for a demo in a few seconds\n"
-		"  -J, --json           one JSON document (schema netbench/1) on stdout\n"
-		"  -h, --help           this help\n\n"
-		"Units: MB/s = 10^6 bytes/s of request payload; CPU us/KByte = CPU microseconds\n"
-		"per 1024 bytes, of this process (proc) and of the whole system (sys).\n");
+	fprintf(
+	    f,
+	    "Usage: netbench crypto [options]\n"
+	    "Cipher and MAC throughput (MB/s, 10^6), operations/s, per-request latency and CPU\n"
+	    "time per KByte, by request size and engine. Every engine's output is compared with\n"
+	    "a known answer and with soft before it is timed; a wrong engine is never timed.\n\n"
+	    "  -a, --algo LIST      algorithms (default all): aes-128-cbc, aes-256-cbc,\n"
+	    "                       aes-128-gcm, aes-256-gcm, chacha20-poly1305, hmac-sha1,\n"
+	    "                       hmac-sha256, aes-128-cbc-hmac-sha1 (ESP-style), all\n"
+	    "  -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
+	    "                       16,64,256,1024,1420,8192,16384); CBC pads to 16 as ESP does\n"
+	    "  -e, --engine LIST    soft, devcrypto, afalg, all (default all)\n"
+	    "  -t, --time DUR       measurement window per size (default 0.5 s; 10ms..60s)\n"
+	    "  -n, --inflight N     requests in flight, one thread each (default 1; at most 64)\n"
+	    "      --aad BYTES      associated data per AEAD request (default 8, ESP; 0..64)\n"
+	    "  -q, --quick          short windows (50 ms), for a demo in a few seconds\n"
+	    "  -J, --json           one JSON document (schema netbench/1) on stdout\n"
+	    "  -h, --help           this help\n\n"
+	    "Units: MB/s = 10^6 bytes/s of request payload; CPU us/KByte = CPU microseconds\n"
+	    "per 1024 bytes, of this process (proc) and of the whole system (sys).\n");
 }
 
 static const char *hw_word(int hw)
@@ -66,8 +67,8 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		if (c->status == NB_CRYPTO_OK)
 			printf("  %-10s checked: %s\n", c->engine->name, c->check);
 		else
-			printf("  %-10s %s: %s\n", c->engine->name, nb_crypto_status_name(c->status),
-			       c->reason);
+			printf("  %-10s %s: %s\n", c->engine->name,
+			       nb_crypto_status_name(c->status), c->reason);
 		if (c->have_driver) {
 			printf("  %-10s kernel driver %s", "", c->driver.driver);
 			if (c->driver.mac_driver[0])
@@ -121,16 +122,11 @@ int cmd_crypto(int argc, char **argv)
 {
 	enum { OPT_AAD = 256 };
 	static const struct option opts[] = {
-		{"algo", required_argument, NULL, 'a'},
-		{"sizes", required_argument, NULL, 's'},
-		{"engine", required_argument, NULL, 'e'},
-		{"time", required_argument, NULL, 't'},
-		{"inflight", required_argument, NULL, 'n'},
-		{"aad", required_argument, NULL, OPT_AAD},
-		{"quick", no_argument, NULL, 'q'},
-		{"json", no_argument, NULL, 'J'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"algo", required_argument, NULL, 'a'},	{"sizes", required_argument, NULL, 's'},
+	    {"engine", required_argument, NULL, 'e'},	{"time", required_argument, NULL, 't'},
+	    {"inflight", required_argument, NULL, 'n'}, {"aad", required_argument, NULL, OPT_AAD},
+	    {"quick", no_argument, NULL, 'q'},		{"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
 	};
 	struct nb_crypto_opts o;
 	struct nb_crypto_result *r = NULL;
@@ -149,13 +145,15 @@ int cmd_crypto(int argc, char **argv)
 				cli_usage_error("%s: too many algorithms (at most %d)", name,
 						NB_CRYPTO_MAX_ALGOS);
 			if (ret)
-				cli_usage_error("%s: unknown algorithm '%s' (see --help)", name, bad);
+				cli_usage_error("%s: unknown algorithm '%s' (see --help)", name,
+						bad);
 			break;
 		case 'e':
 			ret = nb_crypto_select_engines(&o, optarg, bad, sizeof(bad));
 			if (ret)
-				cli_usage_error("%s: unknown engine '%s' (soft, devcrypto, afalg, all)",
-						name, bad);
+				cli_usage_error(
+				    "%s: unknown engine '%s' (soft, devcrypto, afalg, all)", name,
+				    bad);
 			break;
 		case 's': {
 			uint64_t sz[NB_CRYPTO_MAX_SIZES];

@@ -9,10 +9,10 @@
 #include <sys/ioctl.h>
 
 /* Algorithm numbers of struct session_op (cipher, mac). cryptodev has no ChaCha20-Poly1305. */
-#define NB_CRYPTODEV_SHA1_HMAC     7
-#define NB_CRYPTODEV_AES_CBC       11
+#define NB_CRYPTODEV_SHA1_HMAC	   7
+#define NB_CRYPTODEV_AES_CBC	   11
 #define NB_CRYPTODEV_SHA2_256_HMAC 18
-#define NB_CRYPTODEV_AES_GCM       50
+#define NB_CRYPTODEV_AES_GCM	   50
 
 #define NB_CRYPTODEV_COP_ENCRYPT 0
 #define NB_CRYPTODEV_COP_DECRYPT 1
@@ -73,9 +73,9 @@ struct nb_cryptodev_crypt_auth_op {
 	uint32_t iv_len;
 };
 
-#define NB_CIOCGSESSION  _IOWR('c', 102, struct nb_cryptodev_session_op)
-#define NB_CIOCFSESSION  _IOW('c', 103, uint32_t)
-#define NB_CIOCCRYPT     _IOWR('c', 104, struct nb_cryptodev_crypt_op)
+#define NB_CIOCGSESSION	 _IOWR('c', 102, struct nb_cryptodev_session_op)
+#define NB_CIOCFSESSION	 _IOW('c', 103, uint32_t)
+#define NB_CIOCCRYPT	 _IOWR('c', 104, struct nb_cryptodev_crypt_op)
 #define NB_CIOCGSESSINFO _IOWR('c', 107, struct nb_cryptodev_session_info_op)
 #define NB_CIOCAUTHCRYPT _IOWR('c', 109, struct nb_cryptodev_crypt_auth_op)
 

@@ -11,19 +11,19 @@
 #include "core/cpu.h"
 #include "core/json.h"
 
-#define NB_CRYPTO_MAX_ALGOS   8
-#define NB_CRYPTO_MAX_SIZES   16
-#define NB_CRYPTO_MAX_ENGINES 4
+#define NB_CRYPTO_MAX_ALGOS    8
+#define NB_CRYPTO_MAX_SIZES    16
+#define NB_CRYPTO_MAX_ENGINES  4
 #define NB_CRYPTO_MAX_INFLIGHT 64
-#define NB_CRYPTO_MAX_SIZE    65536u
-#define NB_CRYPTO_MAX_AAD     64u
-#define NB_CRYPTO_MAX_TAG     32u
-#define NB_CRYPTO_MAX_KEY     64u
+#define NB_CRYPTO_MAX_SIZE     65536u
+#define NB_CRYPTO_MAX_AAD      64u
+#define NB_CRYPTO_MAX_TAG      32u
+#define NB_CRYPTO_MAX_KEY      64u
 
 enum nb_crypto_kind {
 	NB_CRYPTO_CIPHER,     /* out = ciphertext */
-	NB_CRYPTO_AEAD,       /* out = ciphertext || tag; AAD authenticated */
-	NB_CRYPTO_MAC,        /* out = tag */
+	NB_CRYPTO_AEAD,	      /* out = ciphertext || tag; AAD authenticated */
+	NB_CRYPTO_MAC,	      /* out = tag */
 	NB_CRYPTO_CIPHER_MAC, /* ESP-style: out = C || HMAC(C), C = CBC(P) */
 };
 
@@ -31,7 +31,7 @@ struct nb_crypto_algo {
 	const char *name; /* as the user types it: "aes-128-gcm" */
 	enum nb_crypto_kind kind;
 	uint32_t key_len, mac_key_len, iv_len, tag_len;
-	uint32_t block_len;      /* requests are padded to this (CBC), 1 otherwise */
+	uint32_t block_len;	 /* requests are padded to this (CBC), 1 otherwise */
 	const char *kernel_name; /* crypto API name, as /proc/crypto lists it */
 	const char *kernel_type; /* AF_ALG socket type */
 };
@@ -62,11 +62,11 @@ struct nb_crypto_keys {
 
 /* Which kernel driver serves a session, where the engine can tell. */
 struct nb_crypto_driver {
-	char name[64];   /* crypto API name, e.g. "cbc(aes)" */
+	char name[64];	 /* crypto API name, e.g. "cbc(aes)" */
 	char driver[64]; /* implementation, e.g. "cbc-aes-talitos" */
 	char module[32];
-	int priority;   /* -1 when unknown */
-	int hw;         /* 1 hardware, 0 CPU, -1 unknown */
+	int priority;	     /* -1 when unknown */
+	int hw;		     /* 1 hardware, 0 CPU, -1 unknown */
 	char mac_driver[64]; /* second transform (devcrypto's HMAC half) */
 };
 
@@ -105,8 +105,8 @@ const struct nb_crypto_kat *nb_crypto_kat_find(const char *algo);
 int nb_crypto_hex(const char *hex, uint8_t *buf, size_t cap);
 /* Runs the algorithm's vector through sess. Returns 0, -EBADMSG on a wrong answer (why names
  * the first differing byte), or the engine's error. */
-int nb_crypto_kat_check(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
-			char *why, size_t len);
+int nb_crypto_kat_check(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a, char *why,
+			size_t len);
 
 struct nb_crypto_opts {
 	const struct nb_crypto_algo *algos[NB_CRYPTO_MAX_ALGOS];
@@ -144,7 +144,7 @@ struct nb_crypto_point {
 	uint32_t padded_bytes; /* what the engine processed per request */
 	bool valid;
 	char invalid_reason[96];
-	uint64_t ops;      /* requests completed in the window */
+	uint64_t ops; /* requests completed in the window */
 	double window_s;
 	double mbyte_per_s; /* request bytes, 10^6 */
 	double ops_per_s;
@@ -160,12 +160,13 @@ struct nb_crypto_cell {
 	const struct nb_crypto_engine *engine;
 	const struct nb_crypto_algo *algo;
 	enum nb_crypto_status status;
-	char reason[200];   /* why not OK; or what the check compared */
-	char check[96];     /* "matches soft at 7 sizes", "known-answer vector (RFC 8439)" */
+	char reason[200]; /* why not OK; or what the check compared */
+	char check[96];	  /* "matches soft at 7 sizes", "known-answer vector (RFC 8439)" */
 	bool have_driver;
 	struct nb_crypto_driver driver;
 	struct nb_crypto_point points[NB_CRYPTO_MAX_SIZES];
-	int crossover_index; /* first size from which it beats soft; -1 none, -2 no soft reference */
+	int crossover_index; /* first size from which it beats soft; -1 none, -2 no soft reference
+			      */
 };
 
 struct nb_crypto_result {

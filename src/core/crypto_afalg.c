@@ -24,7 +24,7 @@
 
 /* struct rtattr and crypto_authenc_key_param, as the authenc template parses its key. */
 #define AUTHENC_KEYA_PARAM 1
-#define AUTHENC_RTA_LEN    8 /* 4-byte rtattr header + 4-byte enckeylen */
+#define AUTHENC_RTA_LEN	   8 /* 4-byte rtattr header + 4-byte enckeylen */
 
 struct af_sess {
 	const struct nb_crypto_algo *a;
@@ -38,7 +38,7 @@ int nb_afalg_authenc_key(const struct nb_crypto_keys *k, uint8_t *buf, size_t ca
 	if (total > cap)
 		return -E2BIG;
 	uint16_t rta_len = AUTHENC_RTA_LEN, rta_type = AUTHENC_KEYA_PARAM; /* host order */
-	uint32_t enckeylen = htonl(k->key_len);                               /* big-endian */
+	uint32_t enckeylen = htonl(k->key_len);				   /* big-endian */
 	memcpy(buf, &rta_len, 2);
 	memcpy(buf + 2, &rta_type, 2);
 	memcpy(buf + 4, &enckeylen, 4);
@@ -241,12 +241,12 @@ static int af_driver(void *p, struct nb_crypto_driver *drv)
 }
 
 const struct nb_crypto_engine nb_crypto_afalg = {
-	.name = "afalg",
-	.summary = "kernel crypto API over AF_ALG sockets",
-	.kernel = true,
-	.probe = af_probe,
-	.session_new = af_new,
-	.driver = af_driver,
-	.run = af_run,
-	.session_free = af_free,
+    .name = "afalg",
+    .summary = "kernel crypto API over AF_ALG sockets",
+    .kernel = true,
+    .probe = af_probe,
+    .session_new = af_new,
+    .driver = af_driver,
+    .run = af_run,
+    .session_free = af_free,
 };

@@ -9,19 +9,18 @@
 #include <string.h>
 
 const struct nb_crypto_algo nb_crypto_algos[] = {
-	{"aes-128-cbc", NB_CRYPTO_CIPHER, 16, 0, 16, 0, 16, "cbc(aes)", "skcipher"},
-	{"aes-256-cbc", NB_CRYPTO_CIPHER, 32, 0, 16, 0, 16, "cbc(aes)", "skcipher"},
-	{"aes-128-gcm", NB_CRYPTO_AEAD, 16, 0, 12, 16, 1, "gcm(aes)", "aead"},
-	{"aes-256-gcm", NB_CRYPTO_AEAD, 32, 0, 12, 16, 1, "gcm(aes)", "aead"},
-	{"chacha20-poly1305", NB_CRYPTO_AEAD, 32, 0, 12, 16, 1, "rfc7539(chacha20,poly1305)",
-	 "aead"},
-	{"hmac-sha1", NB_CRYPTO_MAC, 0, 20, 0, 20, 1, "hmac(sha1)", "hash"},
-	{"hmac-sha256", NB_CRYPTO_MAC, 0, 32, 0, 32, 1, "hmac(sha256)", "hash"},
-	/* ESP's classic transform: encrypt, then HMAC over the ciphertext (the kernel's authenc
-	 * template does the same for IPsec). The full 20-byte HMAC is compared; ESP sends 12 of
-	 * them, which costs the same. */
-	{"aes-128-cbc-hmac-sha1", NB_CRYPTO_CIPHER_MAC, 16, 20, 16, 20, 16,
-	 "authenc(hmac(sha1),cbc(aes))", "aead"},
+    {"aes-128-cbc", NB_CRYPTO_CIPHER, 16, 0, 16, 0, 16, "cbc(aes)", "skcipher"},
+    {"aes-256-cbc", NB_CRYPTO_CIPHER, 32, 0, 16, 0, 16, "cbc(aes)", "skcipher"},
+    {"aes-128-gcm", NB_CRYPTO_AEAD, 16, 0, 12, 16, 1, "gcm(aes)", "aead"},
+    {"aes-256-gcm", NB_CRYPTO_AEAD, 32, 0, 12, 16, 1, "gcm(aes)", "aead"},
+    {"chacha20-poly1305", NB_CRYPTO_AEAD, 32, 0, 12, 16, 1, "rfc7539(chacha20,poly1305)", "aead"},
+    {"hmac-sha1", NB_CRYPTO_MAC, 0, 20, 0, 20, 1, "hmac(sha1)", "hash"},
+    {"hmac-sha256", NB_CRYPTO_MAC, 0, 32, 0, 32, 1, "hmac(sha256)", "hash"},
+    /* ESP's classic transform: encrypt, then HMAC over the ciphertext (the kernel's authenc
+     * template does the same for IPsec). The full 20-byte HMAC is compared; ESP sends 12 of
+     * them, which costs the same. */
+    {"aes-128-cbc-hmac-sha1", NB_CRYPTO_CIPHER_MAC, 16, 20, 16, 20, 16,
+     "authenc(hmac(sha1),cbc(aes))", "aead"},
 };
 const size_t nb_crypto_nalgos = sizeof(nb_crypto_algos) / sizeof(nb_crypto_algos[0]);
 
@@ -54,10 +53,10 @@ uint32_t nb_crypto_out_len(const struct nb_crypto_algo *a, uint32_t len)
 }
 
 const struct nb_crypto_engine *const nb_crypto_engines[] = {
-	&nb_crypto_soft,
-	&nb_crypto_devcrypto,
-	&nb_crypto_afalg,
-	NULL,
+    &nb_crypto_soft,
+    &nb_crypto_devcrypto,
+    &nb_crypto_afalg,
+    NULL,
 };
 
 const struct nb_crypto_engine *nb_crypto_engine_find(const char *name)
@@ -116,8 +115,8 @@ static int select_list(const char *list, const void *(*find)(const char *), cons
 	}
 	while (*p) {
 		size_t l = strcspn(p, ",");
-		if (l == 0 || l >= sizeof(name)) {
-			snprintf(bad, len, "%.*s", (int)(l ? l : 1), l ? p : ",");
+		if (l == 0 || l >= sizeof(name) || (p[l] == ',' && p[l + 1] == '\0')) {
+			snprintf(bad, len, "%.*s", (int)(l && p[l] != ',' ? l : l + 1), p);
 			return -ENOENT;
 		}
 		memcpy(name, p, l);
@@ -191,7 +190,7 @@ int nb_crypto_select_algos(struct nb_crypto_opts *o, const char *list, char *bad
 	const void *items[NB_CRYPTO_MAX_ALGOS * 2];
 	size_t n = 0;
 	int ret =
-		select_list(list, algo_find_v, items, &n, NB_CRYPTO_MAX_ALGOS, algo_nth, bad, len);
+	    select_list(list, algo_find_v, items, &n, NB_CRYPTO_MAX_ALGOS, algo_nth, bad, len);
 	if (ret)
 		return ret;
 	o->nalgos = n;
@@ -213,49 +212,49 @@ int nb_crypto_select_algos(struct nb_crypto_opts *o, const char *list, char *bad
 #define GCM_PT60                                                                                   \
 	"d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"                         \
 	"1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39"
-#define GCM_AAD "feedfacedeadbeeffeedfacedeadbeefabaddad2"
+#define GCM_AAD	  "feedfacedeadbeeffeedfacedeadbeefabaddad2"
 #define JEFE_DATA "7768617420646f2079612077616e7420666f72206e6f7468696e673f"
 
 const struct nb_crypto_kat nb_crypto_kats[] = {
-	{"aes-128-cbc", "NIST SP 800-38A F.2.1", "2b7e151628aed2a6abf7158809cf4f3c", "",
-	 "000102030405060708090a0b0c0d0e0f", "", SP800_38A_PT, SP800_38A_CT128},
-	{"aes-256-cbc", "NIST SP 800-38A F.2.5",
-	 "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4", "",
-	 "000102030405060708090a0b0c0d0e0f", "", SP800_38A_PT,
-	 "f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d"
-	 "39f23369a9d9bacfa530e26304231461b2eb05e2c39be9fcda6c19078c6a9d1b"},
-	{"aes-128-gcm", "GCM specification test case 4", "feffe9928665731c6d6a8f9467308308", "",
-	 "cafebabefacedbaddecaf888", GCM_AAD, GCM_PT60,
-	 "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
-	 "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091"
-	 "5bc94fbc3221a5db94fae95ae7121a47"},
-	{"aes-256-gcm", "GCM specification test case 16",
-	 "feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308", "",
-	 "cafebabefacedbaddecaf888", GCM_AAD, GCM_PT60,
-	 "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
-	 "8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662"
-	 "76fc6ece0f4e1768cddf8853bb2d551b"},
-	{"chacha20-poly1305", "RFC 8439 section 2.8.2",
-	 "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f", "",
-	 "070000004041424344454647", "50515253c0c1c2c3c4c5c6c7",
-	 "4c616469657320616e642047656e746c656d656e206f662074686520636c6173"
-	 "73206f66202739393a204966204920636f756c64206f6666657220796f75206f"
-	 "6e6c79206f6e652074697020666f7220746865206675747572652c2073756e73"
-	 "637265656e20776f756c642062652069742e",
-	 "d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6"
-	 "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36"
-	 "92ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc"
-	 "3ff4def08e4b7a9de576d26586cec64b6116"
-	 "1ae10b594f09e26a7e902ecbd0600691"},
-	{"hmac-sha1", "RFC 2202 test case 2", "", "4a656665", "", "", JEFE_DATA,
-	 "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"},
-	{"hmac-sha256", "RFC 4231 test case 2", "", "4a656665", "", "", JEFE_DATA,
-	 "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
-	{"aes-128-cbc-hmac-sha1", "NIST SP 800-38A F.2.1 + HMAC-SHA1 of its ciphertext",
-	 "2b7e151628aed2a6abf7158809cf4f3c", "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
-	 "000102030405060708090a0b0c0d0e0f", "", SP800_38A_PT,
-	 SP800_38A_CT128 "a93ca10bd80536504cceccc78016185075114cd4"},
-	{NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {"aes-128-cbc", "NIST SP 800-38A F.2.1", "2b7e151628aed2a6abf7158809cf4f3c", "",
+     "000102030405060708090a0b0c0d0e0f", "", SP800_38A_PT, SP800_38A_CT128},
+    {"aes-256-cbc", "NIST SP 800-38A F.2.5",
+     "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4", "",
+     "000102030405060708090a0b0c0d0e0f", "", SP800_38A_PT,
+     "f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d"
+     "39f23369a9d9bacfa530e26304231461b2eb05e2c39be9fcda6c19078c6a9d1b"},
+    {"aes-128-gcm", "GCM specification test case 4", "feffe9928665731c6d6a8f9467308308", "",
+     "cafebabefacedbaddecaf888", GCM_AAD, GCM_PT60,
+     "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+     "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091"
+     "5bc94fbc3221a5db94fae95ae7121a47"},
+    {"aes-256-gcm", "GCM specification test case 16",
+     "feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308", "",
+     "cafebabefacedbaddecaf888", GCM_AAD, GCM_PT60,
+     "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
+     "8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662"
+     "76fc6ece0f4e1768cddf8853bb2d551b"},
+    {"chacha20-poly1305", "RFC 8439 section 2.8.2",
+     "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f", "",
+     "070000004041424344454647", "50515253c0c1c2c3c4c5c6c7",
+     "4c616469657320616e642047656e746c656d656e206f662074686520636c6173"
+     "73206f66202739393a204966204920636f756c64206f6666657220796f75206f"
+     "6e6c79206f6e652074697020666f7220746865206675747572652c2073756e73"
+     "637265656e20776f756c642062652069742e",
+     "d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6"
+     "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36"
+     "92ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc"
+     "3ff4def08e4b7a9de576d26586cec64b6116"
+     "1ae10b594f09e26a7e902ecbd0600691"},
+    {"hmac-sha1", "RFC 2202 test case 2", "", "4a656665", "", "", JEFE_DATA,
+     "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"},
+    {"hmac-sha256", "RFC 4231 test case 2", "", "4a656665", "", "", JEFE_DATA,
+     "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
+    {"aes-128-cbc-hmac-sha1", "NIST SP 800-38A F.2.1 + HMAC-SHA1 of its ciphertext",
+     "2b7e151628aed2a6abf7158809cf4f3c", "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+     "000102030405060708090a0b0c0d0e0f", "", SP800_38A_PT,
+     SP800_38A_CT128 "a93ca10bd80536504cceccc78016185075114cd4"},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct nb_crypto_kat *nb_crypto_kat_find(const char *algo)
@@ -293,8 +292,8 @@ int nb_crypto_hex(const char *hex, uint8_t *buf, size_t cap)
 	return (int)(n / 2);
 }
 
-int nb_crypto_kat_check(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
-			char *why, size_t len)
+int nb_crypto_kat_check(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a, char *why,
+			size_t len)
 {
 	const struct nb_crypto_kat *v = nb_crypto_kat_find(a->name);
 	uint8_t key[NB_CRYPTO_MAX_KEY], mac_key[NB_CRYPTO_MAX_KEY], iv[16], aad[NB_CRYPTO_MAX_AAD];
@@ -330,8 +329,8 @@ int nb_crypto_kat_check(const struct nb_crypto_engine *e, const struct nb_crypto
 	}
 	for (int i = 0; i < wl; i++)
 		if (out[i] != want[i]) {
-			snprintf(why, len, "wrong answer for %s (%s): byte %d of %d differs", a->name,
-				 v->source, i, wl);
+			snprintf(why, len, "wrong answer for %s (%s): byte %d of %d differs",
+				 a->name, v->source, i, wl);
 			ret = -EBADMSG;
 			goto out;
 		}

@@ -181,8 +181,7 @@ static int dc_run(void *p, const struct nb_crypto_req *r)
 	if (s->have[1]) {
 		struct nb_cryptodev_crypt_op op;
 		/* ESP order: the HMAC covers the ciphertext just written. */
-		nb_cryptodev_crypt_fill(s->a, s->ses[1], true, r, s->have[0] ? r->out : r->in,
-					&op);
+		nb_cryptodev_crypt_fill(s->a, s->ses[1], true, r, s->have[0] ? r->out : r->in, &op);
 		if (ioctl(s->fd, NB_CIOCCRYPT, &op) < 0)
 			return -errno;
 	}
@@ -224,12 +223,12 @@ static int dc_driver(void *p, struct nb_crypto_driver *drv)
 }
 
 const struct nb_crypto_engine nb_crypto_devcrypto = {
-	.name = "devcrypto",
-	.summary = "/dev/crypto (cryptodev-linux ioctls)",
-	.kernel = true,
-	.probe = dc_probe,
-	.session_new = dc_new,
-	.driver = dc_driver,
-	.run = dc_run,
-	.session_free = dc_free,
+    .name = "devcrypto",
+    .summary = "/dev/crypto (cryptodev-linux ioctls)",
+    .kernel = true,
+    .probe = dc_probe,
+    .session_new = dc_new,
+    .driver = dc_driver,
+    .run = dc_run,
+    .session_free = dc_free,
 };

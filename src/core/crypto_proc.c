@@ -54,7 +54,8 @@ int nb_proc_crypto_parse(const char *text, struct nb_proc_crypto_alg *algs, size
 				open = true;
 				memset(&cur, 0, sizeof(cur));
 				cur.priority = -1;
-				cur.selftest_passed = true; /* kernels before 4.x print no selftest line */
+				cur.selftest_passed =
+				    true; /* kernels before 4.x print no selftest line */
 			}
 #define KEY(s) (kl == sizeof(s) - 1 && !memcmp(p, s, kl))
 			if (KEY("name"))
@@ -171,8 +172,9 @@ int nb_proc_crypto_lookup(const char *path, const char *name, const char *driver
 	if (ret)
 		goto out;
 	int n = nb_proc_crypto_parse(text, algs, MAX_ALGS);
-	const struct nb_proc_crypto_alg *a = driver ? nb_proc_crypto_by_driver(algs, (size_t)n, driver)
-						    : nb_proc_crypto_best(algs, (size_t)n, name);
+	const struct nb_proc_crypto_alg *a = driver
+						 ? nb_proc_crypto_by_driver(algs, (size_t)n, driver)
+						 : nb_proc_crypto_best(algs, (size_t)n, name);
 	ret = -ENOENT;
 	if (!a)
 		goto out;
@@ -194,9 +196,9 @@ int nb_crypto_driver_is_hw(const char *driver)
 	 * x86, ARM, PowerPC, MIPS. A template name (cbc(ecb(aes-generic))) counts as its innermost
 	 * part. Anything else is taken to be a device (talitos, caam, sec, safexcel, omap...). */
 	static const char *const cpu[] = {
-		"generic", "-lib", "fixed-time", "aesni", "avx", "sse", "ssse3", "-ce", "neon",
-		"-arm", "arm64", "-asm", "-ppc", "-spe", "-vmx", "p8", "-mips", "-x86", "-s390",
-		"-riscv", "-zvk", "-clmul",
+	    "generic", "-lib", "fixed-time", "aesni",  "avx",  "sse",	 "ssse3", "-ce",
+	    "neon",    "-arm", "arm64",	     "-asm",   "-ppc", "-spe",	 "-vmx",  "p8",
+	    "-mips",   "-x86", "-s390",	     "-riscv", "-zvk", "-clmul",
 	};
 	if (!driver || !*driver)
 		return -1;

@@ -17,7 +17,7 @@
 /* Log-linear latency histogram: 32 sub-buckets per power of two (about 3 % resolution). */
 #define HIST_SUB  32
 #define HIST_BITS 5
-#define HIST_N    (HIST_SUB + 40 * HIST_SUB)
+#define HIST_N	  (HIST_SUB + 40 * HIST_SUB)
 
 static unsigned hist_index(uint64_t ns)
 {
@@ -108,7 +108,7 @@ struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o)
 			for (size_t si = 0; si < o->nsizes; si++) {
 				c->points[si].size_bytes = o->sizes[si];
 				c->points[si].padded_bytes =
-					nb_crypto_padded_len(c->algo, o->sizes[si]);
+				    nb_crypto_padded_len(c->algo, o->sizes[si]);
 				snprintf(c->points[si].invalid_reason,
 					 sizeof(c->points[si].invalid_reason), "not run");
 			}
@@ -178,8 +178,8 @@ static int compare_sizes(const struct nb_crypto_opts *o, struct nb_crypto_cell *
 		rq.out = orf;
 		ret = ref->run(sr, &rq);
 		if (ret) {
-			snprintf(why, sizeof(why), "%s (reference) failed at %u bytes: %s", ref->name,
-				 len, strerror(-ret));
+			snprintf(why, sizeof(why), "%s (reference) failed at %u bytes: %s",
+				 ref->name, len, strerror(-ret));
 			set_status(c, NB_CRYPTO_FAILED, why);
 			goto out;
 		}
@@ -353,8 +353,8 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 		    posix_memalign((void **)&w[i].out, 64, cap))
 			goto out;
 		prng_fill(&seed, w[i].in, pt->padded_bytes);
-		w[i].req = (struct nb_crypto_req){w[i].in, w[i].out, pt->padded_bytes, ks.iv,
-						  ks.aad, o->aad_len};
+		w[i].req = (struct nb_crypto_req){w[i].in, w[i].out, pt->padded_bytes,
+						  ks.iv,   ks.aad,   o->aad_len};
 		ret = e->session_new(a, &ks.k, &w[i].sess, why, sizeof(why));
 		if (ret) {
 			point_invalid(pt, why);
@@ -509,14 +509,14 @@ int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress
 						if (!c->engine->session_new(a, &ks.k, &s, why,
 									    sizeof(why))) {
 							c->have_driver =
-								c->engine->driver(s, &c->driver) == 0;
+							    c->engine->driver(s, &c->driver) == 0;
 							c->engine->session_free(s);
 						}
 					}
 					if (c != soft_cell && soft_cell &&
 					    soft_cell->status == NB_CRYPTO_OK)
 						c->crossover_index =
-							nb_crypto_crossover(c, soft_cell, o->nsizes);
+						    nb_crypto_crossover(c, soft_cell, o->nsizes);
 				}
 				if (progress)
 					progress(arg, c);

@@ -112,9 +112,9 @@ static int soft_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys 
 		}
 		ret = -EINVAL;
 		OSSL_PARAM params[2] = {
-			OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-							 (char *)digest_name(a), 0),
-			OSSL_PARAM_construct_end(),
+		    OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest_name(a),
+						     0),
+		    OSSL_PARAM_construct_end(),
 		};
 		s->mctx = EVP_MAC_CTX_new(s->mac);
 		if (!s->mctx || !EVP_MAC_init(s->mctx, k->mac_key, k->mac_key_len, params)) {
@@ -159,8 +159,8 @@ static int soft_run(void *p, const struct nb_crypto_req *r)
 	if (s->a->kind == NB_CRYPTO_AEAD)
 		return EVP_CIPHER_CTX_ctrl(s->cctx, EVP_CTRL_AEAD_GET_TAG, (int)s->a->tag_len,
 					   r->out + r->len)
-			       ? 0
-			       : -EIO;
+			   ? 0
+			   : -EIO;
 	if (s->a->kind == NB_CRYPTO_CIPHER_MAC)
 		return soft_mac(s, r->out, r->len, r->out + r->len);
 	return 0;
@@ -174,8 +174,9 @@ static int soft_probe(char *why, size_t len)
 	snprintf(why, len, "built against OpenSSL older than 3.0 (%s); the soft engine needs 3.0",
 		 OPENSSL_VERSION_TEXT);
 #else
-	snprintf(why, len, "built without OpenSSL libcrypto (install libssl-dev and rebuild; "
-			   "static and agent builds never include it)");
+	snprintf(why, len,
+		 "built without OpenSSL libcrypto (install libssl-dev and rebuild; "
+		 "static and agent builds never include it)");
 #endif
 	return -ENOSYS;
 }
@@ -204,12 +205,12 @@ static void soft_free(void *p)
 #endif
 
 const struct nb_crypto_engine nb_crypto_soft = {
-	.name = "soft",
-	.summary = "OpenSSL libcrypto, in process",
-	.kernel = false,
-	.probe = soft_probe,
-	.session_new = soft_new,
-	.driver = NULL,
-	.run = soft_run,
-	.session_free = soft_free,
+    .name = "soft",
+    .summary = "OpenSSL libcrypto, in process",
+    .kernel = false,
+    .probe = soft_probe,
+    .session_new = soft_new,
+    .driver = NULL,
+    .run = soft_run,
+    .session_free = soft_free,
 };

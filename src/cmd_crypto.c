@@ -55,7 +55,12 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 {
 	const struct nb_crypto_opts *o = &r->opts;
 	const struct nb_crypto_algo *a = o->algos[ai];
+	bool shown = false;
 
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		shown |= nb_crypto_cell_at(r, ai, ei)->status != NB_CRYPTO_UNAVAILABLE;
+	if (!shown)
+		return; /* every engine unavailable: said once, above */
 	printf("\n%s: encrypt", a->name);
 	if (a->kind == NB_CRYPTO_AEAD)
 		printf(", %u bytes AAD", o->aad_len);

@@ -45,7 +45,12 @@ else
 	check '[ $krc -eq 1 ] && grep -q "no engine could run" "$tmp/kern.err"' "nothing to run: exit 1 with a message"
 fi
 
-# JSON.
+# JSON (checked with python3, which the test machine has; skipped where it does not).
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ok $((n + 1)) # SKIP python3 not installed: JSON not checked"
+	echo "1..$((n + 1))"
+	exit 0
+fi
 "$nb" crypto --json --engine all --algo aes-128-gcm,hmac-sha256 --sizes 64,1420 --time 20ms \
 	>"$tmp/out.json" 2>"$tmp/json.err"
 jrc=$?
@@ -77,7 +82,9 @@ if soft:
         assert "proc_cpu_s" in p["cpu"], p
 print("json ok")
 PY
-check 'python3 "$tmp/check.py" "$tmp/out.json" $soft >"$tmp/check.out" 2>&1' "JSON holds engines, reasons and reconciling numbers: $(tail -1 "$tmp/check.out")"
+python3 "$tmp/check.py" "$tmp/out.json" $soft >"$tmp/check.out" 2>&1
+crc=$?
+check '[ $crc -eq 0 ]' "JSON holds engines, reasons and reconciling numbers: $(tail -1 "$tmp/check.out")"
 
 # Bad input: exit 2, one line naming the option.
 bad() { # what, args...

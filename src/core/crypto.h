@@ -87,6 +87,9 @@ struct nb_crypto_engine {
 };
 
 extern const struct nb_crypto_engine nb_crypto_soft, nb_crypto_devcrypto, nb_crypto_afalg;
+/* The built-in reference (portable C, crypto_ref.c): the comparison where soft is absent. Not in
+ * the engine table: it is never timed. */
+extern const struct nb_crypto_engine nb_crypto_ref;
 /* Every engine, soft first (it is the reference). NULL-terminated. */
 extern const struct nb_crypto_engine *const nb_crypto_engines[];
 const struct nb_crypto_engine *nb_crypto_engine_find(const char *name);
@@ -191,7 +194,8 @@ typedef void (*nb_crypto_progress_fn)(void *arg, const struct nb_crypto_cell *ce
  * errno for a failure of the run itself (memory, threads); engine trouble lands in the cells. */
 int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress, void *arg,
 		  struct nb_crypto_result **out);
-/* Correctness of one cell against ref (soft) or the known-answer vector; exposed for tests. */
+/* Correctness of one cell: the known-answer vector, then ref (soft, or the built-in reference
+ * where soft is absent) at every size; ref NULL for the vector alone. Exposed for tests. */
 int nb_crypto_check_cell(const struct nb_crypto_opts *o, struct nb_crypto_cell *c,
 			 const struct nb_crypto_engine *ref);
 /* Crossover: the first size index from which e beats ref at every larger size; -1 if none. */

@@ -478,10 +478,12 @@ int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress
 	for (size_t ai = 0; ai < o->nalgos && !stop_requested(o); ai++) {
 		const struct nb_crypto_algo *a = o->algos[ai];
 		/* Soft is the reference if it runs here and gets the known answer right, whether
-		 * or not it is among the engines being timed. */
+		 * or not it is among the engines being timed; else the built-in one. */
 		const struct nb_crypto_engine *ref = NULL;
 		if (soft_ok && nb_crypto_kat_check(&nb_crypto_soft, a, why, sizeof(why)) == 0)
 			ref = &nb_crypto_soft;
+		else if (nb_crypto_kat_check(&nb_crypto_ref, a, why, sizeof(why)) == 0)
+			ref = &nb_crypto_ref; /* no OpenSSL here (agent, static build) */
 		struct nb_crypto_cell *soft_cell = NULL;
 		for (size_t ei = 0; ei < o->nengines; ei++)
 			if (o->engines[ei] == &nb_crypto_soft)

@@ -241,18 +241,20 @@ struct ctl {
 	atomic_int measuring;
 };
 
+/* Cache-line aligned, the counters on a line of their own: a request's counter store must not
+ * bounce the line another thread reads its request from. */
 struct worker {
-	pthread_t th;
+	_Alignas(64) pthread_t th;
 	bool started;
 	struct ctl *ctl;
 	const struct nb_crypto_engine *e;
 	void *sess;
 	struct nb_crypto_req req;
 	uint8_t *in, *out;
-	/* Native word: lock-free on 32-bit boards; window deltas are taken modulo its range. */
-	atomic_ulong ops;
-	int err;
 	uint64_t *hist;
+	/* Native word: lock-free on 32-bit boards; window deltas are taken modulo its range. */
+	_Alignas(64) atomic_ulong ops;
+	int err;
 	uint64_t lat_n;
 };
 
@@ -325,7 +327,7 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 		      const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt)
 {
 	uint32_t nw = o->inflight ? o->inflight : 1;
-	struct worker *w = calloc(nw, sizeof(*w));
+	struct worker *w = NULL;
 	struct ctl ctl;
 	struct keyset ks;
 	char why[160] = "";
@@ -340,8 +342,11 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 	atomic_init(&ctl.stop, 0);
 	atomic_init(&ctl.measuring, 0);
 	keyset_make(a, &ks);
-	if (!w)
+	if (posix_memalign((void **)&w, 64, nw * sizeof(*w))) {
+		w = NULL;
 		goto out;
+	}
+	memset(w, 0, nw * sizeof(*w));
 	for (uint32_t i = 0; i < nw; i++) {
 		w[i].ctl = &ctl;
 		w[i].e = e;

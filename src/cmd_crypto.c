@@ -61,7 +61,7 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		shown |= nb_crypto_cell_at(r, ai, ei)->status != NB_CRYPTO_UNAVAILABLE;
 	if (!shown)
 		return; /* every engine unavailable: said once, above */
-	printf("\n%s: encrypt", a->name);
+	printf("\n%s: %s", a->name, a->kind == NB_CRYPTO_MAC ? "MAC" : "encrypt");
 	if (a->kind == NB_CRYPTO_AEAD)
 		printf(", %u bytes AAD", o->aad_len);
 	printf(", %u in flight, %.2f s per size\n", o->inflight, (double)o->time_ns / 1e9);
@@ -121,6 +121,29 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		else
 			printf("  crossover: unknown, soft was not measured\n");
 	}
+}
+
+static void print_engines(const struct nb_crypto_result *r)
+{
+	const struct nb_crypto_opts *o = &r->opts;
+	printf("netbench crypto: engines");
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		printf(" %s (%s)", o->engines[ei]->name,
+		       r->engine_ok[ei] ? "available" : "unavailable");
+	printf("\n");
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		if (!r->engine_ok[ei])
+			printf("  %s: %s\n", o->engines[ei]->name, r->engine_reason[ei]);
+}
+
+/* Human output as the run goes: one algorithm's table as soon as it is complete. */
+static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
+{
+	(void)arg;
+	if (ai == 0)
+		print_engines(r);
+	print_algo(r, ai);
+	fflush(stdout);
 }
 
 int cmd_crypto(int argc, char **argv)
@@ -201,7 +224,7 @@ int cmd_crypto(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	ret = nb_crypto_run(&o, NULL, NULL, &r);
+	ret = nb_crypto_run(&o, json ? NULL : on_progress, NULL, &r);
 	if (ret)
 		cli_fail(ret, "run failed");
 
@@ -217,17 +240,6 @@ int cmd_crypto(int argc, char **argv)
 		nb_crypto_result_json(&j, r);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
-	} else {
-		printf("netbench crypto: engines");
-		for (size_t ei = 0; ei < o.nengines; ei++)
-			printf(" %s (%s)", o.engines[ei]->name,
-			       r->engine_ok[ei] ? "available" : "unavailable");
-		printf("\n");
-		for (size_t ei = 0; ei < o.nengines; ei++)
-			if (!r->engine_ok[ei])
-				printf("  %s: %s\n", o.engines[ei]->name, r->engine_reason[ei]);
-		for (size_t ai = 0; ai < o.nalgos; ai++)
-			print_algo(r, ai);
 	}
 	fflush(stdout);
 	bool interrupted = r->interrupted;

@@ -186,8 +186,9 @@ void nb_crypto_result_free(struct nb_crypto_result *r);
 struct nb_crypto_cell *nb_crypto_cell_at(const struct nb_crypto_result *r, size_t algo,
 					 size_t engine);
 
-/* Called after each cell finishes (for progress output); may be NULL. */
-typedef void (*nb_crypto_progress_fn)(void *arg, const struct nb_crypto_cell *cell);
+/* Called after each algorithm, every engine done, with the result so far (for output as the
+ * run goes; the agent can report progress from it). May be NULL. */
+typedef void (*nb_crypto_progress_fn)(void *arg, const struct nb_crypto_result *r, size_t algo);
 
 /* Probes the engines, checks each engine and algorithm against the reference, then times the
  * good ones. *out is allocated here (free with nb_crypto_result_free). Returns 0 or a negative

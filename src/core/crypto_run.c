@@ -525,9 +525,9 @@ int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress
 						c->crossover_index =
 						    nb_crypto_crossover(c, soft_cell, o->nsizes);
 				}
-				if (progress)
-					progress(arg, c);
 			}
+		if (progress && !stop_requested(o))
+			progress(arg, r, ai);
 	}
 	r->interrupted = stop_requested(o);
 	*out = r;

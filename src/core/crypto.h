@@ -203,8 +203,16 @@ int nb_crypto_check_cell(const struct nb_crypto_opts *o, struct nb_crypto_cell *
 int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_cell *ref,
 			size_t nsizes);
 
-/* Writes the "crypto" object's members (opts, engines, results) into the open object j. */
+/* Writes the result's members (config, engines, results) into the open object j. */
 void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r);
+/* Writes one algorithm's entries of "results" (one object per engine) into the open array j. */
+void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, size_t algo);
+/* The result as one JSON object in a malloc'd string (free it): the whole result (algo < 0) or
+ * {"algo": ..., "results": [...]} for one algorithm. A whole run with several kernel engines
+ * exceeds one protocol message (64 KB); one algorithm (about 1 KB per point) fits, so the agent
+ * can send each as the progress callback reports it. */
+int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char **text,
+			       size_t *len);
 
 /* /proc/crypto: one entry per registered implementation. */
 struct nb_proc_crypto_alg {

@@ -562,6 +562,56 @@ static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
 	nb_json_obj_end(j);
 }
 
+static void json_cell(struct nb_json *j, const struct nb_crypto_result *r,
+		      const struct nb_crypto_cell *c)
+{
+	const struct nb_crypto_opts *o = &r->opts;
+	nb_json_obj_begin(j, NULL);
+	nb_json_str(j, "algo", c->algo->name);
+	nb_json_str(j, "engine", c->engine->name);
+	nb_json_str(j, "status", nb_crypto_status_name(c->status));
+	if (c->status != NB_CRYPTO_OK)
+		nb_json_str(j, "reason", c->reason);
+	else
+		nb_json_str(j, "check", c->check);
+	if (c->have_driver) {
+		nb_json_obj_begin(j, "kernel_driver");
+		nb_json_str(j, "name", c->driver.name);
+		nb_json_str(j, "driver", c->driver.driver);
+		if (c->driver.mac_driver[0])
+			nb_json_str(j, "mac_driver", c->driver.mac_driver);
+		nb_json_str(j, "module", c->driver.module);
+		if (c->driver.priority >= 0)
+			nb_json_i64(j, "priority", c->driver.priority);
+		else
+			nb_json_null(j, "priority");
+		if (c->driver.hw >= 0)
+			nb_json_bool(j, "hardware", c->driver.hw == 1);
+		else
+			nb_json_null(j, "hardware");
+		nb_json_obj_end(j);
+	}
+	if (c->engine != &nb_crypto_soft && c->status == NB_CRYPTO_OK) {
+		if (c->crossover_index >= 0)
+			nb_json_u64(j, "crossover_bytes", o->sizes[c->crossover_index]);
+		else
+			nb_json_null(j, "crossover_bytes");
+	}
+	if (c->status == NB_CRYPTO_OK) {
+		nb_json_arr_begin(j, "points");
+		for (size_t si = 0; si < o->nsizes; si++)
+			json_point(j, &c->points[si]);
+		nb_json_arr_end(j);
+	}
+	nb_json_obj_end(j);
+}
+
+void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, size_t algo)
+{
+	for (size_t ei = 0; ei < r->opts.nengines; ei++)
+		json_cell(j, r, nb_crypto_cell_at(r, algo, ei));
+}
+
 void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r)
 {
 	const struct nb_crypto_opts *o = &r->opts;
@@ -592,46 +642,36 @@ void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r)
 	nb_json_arr_end(j);
 
 	nb_json_arr_begin(j, "results");
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct nb_crypto_cell *c = &r->cells[i];
-		nb_json_obj_begin(j, NULL);
-		nb_json_str(j, "algo", c->algo->name);
-		nb_json_str(j, "engine", c->engine->name);
-		nb_json_str(j, "status", nb_crypto_status_name(c->status));
-		if (c->status != NB_CRYPTO_OK)
-			nb_json_str(j, "reason", c->reason);
-		else
-			nb_json_str(j, "check", c->check);
-		if (c->have_driver) {
-			nb_json_obj_begin(j, "kernel_driver");
-			nb_json_str(j, "name", c->driver.name);
-			nb_json_str(j, "driver", c->driver.driver);
-			if (c->driver.mac_driver[0])
-				nb_json_str(j, "mac_driver", c->driver.mac_driver);
-			nb_json_str(j, "module", c->driver.module);
-			if (c->driver.priority >= 0)
-				nb_json_i64(j, "priority", c->driver.priority);
-			else
-				nb_json_null(j, "priority");
-			if (c->driver.hw >= 0)
-				nb_json_bool(j, "hardware", c->driver.hw == 1);
-			else
-				nb_json_null(j, "hardware");
-			nb_json_obj_end(j);
-		}
-		if (c->engine != &nb_crypto_soft && c->status == NB_CRYPTO_OK) {
-			if (c->crossover_index >= 0)
-				nb_json_u64(j, "crossover_bytes", o->sizes[c->crossover_index]);
-			else
-				nb_json_null(j, "crossover_bytes");
-		}
-		if (c->status == NB_CRYPTO_OK) {
-			nb_json_arr_begin(j, "points");
-			for (size_t si = 0; si < o->nsizes; si++)
-				json_point(j, &c->points[si]);
-			nb_json_arr_end(j);
-		}
-		nb_json_obj_end(j);
-	}
+	for (size_t ai = 0; ai < o->nalgos; ai++)
+		nb_crypto_algo_json(j, r, ai);
 	nb_json_arr_end(j);
+}
+
+int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char **text, size_t *len)
+{
+	struct nb_json j;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return -ENOMEM;
+	nb_json_init(&j, f);
+	nb_json_obj_begin(&j, NULL);
+	if (algo < 0) {
+		nb_crypto_result_json(&j, r);
+	} else {
+		nb_json_str(&j, "algo", r->opts.algos[algo]->name);
+		nb_json_arr_begin(&j, "results");
+		nb_crypto_algo_json(&j, r, (size_t)algo);
+		nb_json_arr_end(&j);
+	}
+	nb_json_obj_end(&j);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
 }

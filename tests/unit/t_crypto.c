@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/crypto.h"
+#include "core/proto.h"
 #include "tap.h"
 
 /* A fake engine (the built-in reference, spoiled) whose answers are wrong from 1024 bytes up:
@@ -211,6 +212,41 @@ int main(void)
 		for (size_t i = 0; i < o.nsizes; i++)
 			untimed &= !c->points[i].valid && c->points[i].ops == 0;
 		CHECK(c->status == NB_CRYPTO_BROKEN && untimed, "broken engine never timed");
+	}
+	nb_crypto_result_free(res);
+
+	/* JSON text for the agent: one algorithm, every engine measured at every size, must fit in
+	 * one protocol message; the whole result is one object. */
+	nb_crypto_opts_default(&o);
+	res = nb_crypto_result_new(&o);
+	if (res) {
+		for (size_t i = 0; i < res->ncells; i++) {
+			struct nb_crypto_cell *c = &res->cells[i];
+			c->status = NB_CRYPTO_OK;
+			c->have_driver = true;
+			snprintf(c->driver.driver, sizeof(c->driver.driver),
+				 "authenc-hmac-sha1-cbc-aes-talitos");
+			for (size_t si = 0; si < o.nsizes; si++) {
+				c->points[si].valid = true;
+				c->points[si].ops = 123456789;
+				c->points[si].cpu.busiest_cpu = 1;
+			}
+		}
+		char *text = NULL;
+		size_t len = 0;
+		int jr = nb_crypto_result_json_text(res, 2, &text, &len);
+		CHECK(jr == 0 && text && len == strlen(text) && len < NB_MSG_MAX &&
+			  strstr(text, "\"algo\": \"aes-128-gcm\"") &&
+			  strstr(text, "\"engine\": \"afalg\""),
+		      "one algorithm's JSON, 3 engines x 7 sizes: %zu bytes (< %u)", len,
+		      NB_MSG_MAX);
+		free(text);
+		text = NULL;
+		jr = nb_crypto_result_json_text(res, -1, &text, &len);
+		CHECK(jr == 0 && text && text[0] == '{' && strstr(text, "\"config\"") &&
+			  strstr(text, "\"engines\""),
+		      "whole result as one object (%zu bytes)", len);
+		free(text);
 	}
 	nb_crypto_result_free(res);
 

@@ -3,6 +3,8 @@
  * where the hardware driver outranks the generic one (and a CAAM-style entry that failed its
  * self-test, which the kernel never uses). */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +168,36 @@ int main(void)
 
 	CHECK(nb_proc_crypto_parse(talitos_sample, algs, 2) == 2, "bounded by max");
 	CHECK(nb_proc_crypto_parse("", algs, 16) == 0, "empty text: no entries");
+
+	/* Robustness (run under ASan too): mutated and truncated samples, long lines, no
+	 * newlines, stray colons. The parser must stay in bounds and never report more than max. */
+	char fuzz[sizeof(talitos_sample) + 200];
+	uint64_t seed = 1;
+	bool fuzz_ok = true;
+	for (int it = 0; it < 3000; it++) {
+		size_t len = sizeof(talitos_sample) - 1;
+		memcpy(fuzz, talitos_sample, len + 1);
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		int muts = (int)(seed >> 60) + 1;
+		for (int m = 0; m < muts; m++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			size_t at = (size_t)(seed >> 33) % len;
+			static const char pick[] = ":\n \t\0xy9(";
+			fuzz[at] = pick[(seed >> 20) % (sizeof(pick) - 1)];
+		}
+		if (it % 3 == 0)
+			fuzz[(seed >> 40) % len] = '\0'; /* truncation */
+		if (it % 7 == 0) {
+			memset(fuzz, 'a', sizeof(fuzz) - 1); /* one huge line */
+			fuzz[sizeof(fuzz) - 1] = '\0';
+			fuzz[100] = ':';
+		}
+		int k = nb_proc_crypto_parse(fuzz, algs, 4);
+		fuzz_ok &= k >= 0 && k <= 4;
+		if (k > 0)
+			nb_proc_crypto_best(algs, (size_t)k, algs[0].name);
+	}
+	CHECK(fuzz_ok, "3000 mutated inputs parsed within bounds");
 
 	/* The file path: the whole lookup on a captured file. */
 	char path[] = "/tmp/t_crypto_proc.XXXXXX";

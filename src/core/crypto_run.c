@@ -275,9 +275,9 @@ static void *worker_main(void *p)
 		}
 		if (timed) {
 			uint64_t dt = nb_mono_ns() - t0;
-			if (n < 64) {
+			if (n < 64)
 				calib_ns += dt;
-			} else if (atomic_load_explicit(&w->ctl->measuring, memory_order_relaxed)) {
+			if (atomic_load_explicit(&w->ctl->measuring, memory_order_relaxed)) {
 				w->hist[hist_index(dt)]++;
 				w->lat_n++;
 			}

@@ -383,15 +383,17 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* Counters, clock and the latency switch together at each edge; the CPU sample (a read
+	 * of /proc/stat, tens of microseconds) right after them. */
 	unsigned long ops0 = ops_sum(w, nw);
 	uint64_t t0 = nb_mono_ns();
-	nb_cpu_sample_now(&cs[0]);
 	atomic_store(&ctl.measuring, 1);
+	nb_cpu_sample_now(&cs[0]);
 	wait_until(o, t0 + o->time_ns);
 	unsigned long ops1 = ops_sum(w, nw);
 	uint64_t t1 = nb_mono_ns();
-	nb_cpu_sample_now(&cs[1]);
 	atomic_store(&ctl.measuring, 0);
+	nb_cpu_sample_now(&cs[1]);
 	atomic_store(&ctl.stop, 1);
 	for (uint32_t i = 0; i < nw; i++) {
 		pthread_join(w[i].th, NULL);

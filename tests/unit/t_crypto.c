@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/crypto.h"
 #include "core/proto.h"
@@ -81,6 +82,19 @@ static const struct nb_crypto_engine fake_zero = {
 };
 static const struct nb_crypto_engine fake_none = {
     "fake-none", "offers nothing", true, fake_probe, none_new, NULL, zero_run, free,
+};
+
+/* A slow engine, like a device behind a syscall: 2 ms per request, no CPU. */
+static int slow_run(void *s, const struct nb_crypto_req *r)
+{
+	struct timespec ts = {0, 2000000};
+	nanosleep(&ts, NULL);
+	return nb_crypto_ref.run(s, r);
+}
+
+static const struct nb_crypto_engine fake_slow = {
+    "fake-slow", "2 ms per request", true, fake_probe, fake_large_new, NULL,
+    slow_run,	 fake_large_free,
 };
 
 static bool soft_here(void)
@@ -266,6 +280,36 @@ int main(void)
 	CHECK(nb_crypto_crossover(e, s, 5) == 4, "an invalid point ends the run of wins");
 	free(e);
 	free(s);
+
+	/* A slow engine: every request timed, latency about 2 ms, and N in flight give N times
+	 * the rate (the requests wait, they do not compete for the CPU). */
+	for (uint32_t inflight = 1; inflight <= 4; inflight *= 4) {
+		nb_crypto_opts_default(&o);
+		o.engines[0] = &fake_slow;
+		o.nengines = 1;
+		o.algos[0] = nb_crypto_algo_find("hmac-sha1");
+		o.nalgos = 1;
+		o.sizes[0] = 1024;
+		o.nsizes = 1;
+		o.time_ns = 200000000;
+		o.warmup_ns = 10000000;
+		o.inflight = inflight;
+		res = NULL;
+		int rr = nb_crypto_run(&o, NULL, NULL, &res);
+		const struct nb_crypto_point *p =
+		    res ? &nb_crypto_cell_at(res, 0, 0)->points[0] : NULL;
+		/* Requests that straddle an edge may land on either side of one count. */
+		CHECK(rr == 0 && p && p->valid && p->lat_samples + inflight >= p->ops &&
+			  p->lat_samples <= p->ops + inflight && p->lat_p50_us > 1900 &&
+			  p->lat_p50_us < 4000,
+		      "slow engine, %u in flight: p50 %.0f us, %llu of %llu requests timed",
+		      inflight, p ? p->lat_p50_us : 0, p ? (unsigned long long)p->lat_samples : 0,
+		      p ? (unsigned long long)p->ops : 0);
+		CHECK(p && p->ops_per_s > 250.0 * inflight && p->ops_per_s < 520.0 * inflight,
+		      "slow engine, %u in flight: %.0f requests/s (about %u)", inflight,
+		      p ? p->ops_per_s : 0, 500 * inflight);
+		nb_crypto_result_free(res);
+	}
 
 	/* One short timed point on soft: rates from the window, latency percentiles ordered. */
 	if (soft_here()) {

@@ -51,7 +51,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	echo "1..$((n + 1))"
 	exit 0
 fi
-"$nb" crypto --json --engine all --algo aes-128-gcm,hmac-sha256 --sizes 64,1420 --time 20ms \
+"$nb" crypto --json --engine all --algo aes-128-gcm,hmac-sha256 --sizes 64,1420 --time 100ms \
 	>"$tmp/out.json" 2>"$tmp/json.err"
 jrc=$?
 check 'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out.json"' "--json parses (rc $jrc)"
@@ -74,8 +74,12 @@ for r in res.values():
 if soft:
     r = res[("aes-128-gcm", "soft")]
     assert r["status"] == "ok" and "known answer" in r["check"], r
-    for p in r["points"]:
-        assert p["valid"] and p["ops"] > 0, p
+    valid = [p for p in r["points"] if p["valid"]]
+    # A starved thread (a busy shared machine) gives an invalid point, with its reason.
+    assert all(p.get("invalid_reason") for p in r["points"] if not p["valid"]), r["points"]
+    assert valid, r["points"]
+    for p in valid:
+        assert p["ops"] > 0, p
         mbps = p["ops"] * p["size_bytes"] / p["window_s"] / 1e6
         assert abs(mbps - p["mbyte_per_s"]) <= 0.01 * mbps + 0.01, (mbps, p["mbyte_per_s"])
         assert p["latency_p99_us"] >= p["latency_p50_us"] > 0, p

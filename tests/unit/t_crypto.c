@@ -281,8 +281,10 @@ int main(void)
 	free(e);
 	free(s);
 
-	/* A slow engine: every request timed, latency about 2 ms, and N in flight give N times
-	 * the rate (the requests wait, they do not compete for the CPU). */
+	/* A slow engine: every request timed, latency at least 2 ms, and 4 in flight give well
+	 * over twice the rate of 1 (the requests wait, they do not compete for the CPU). Upper
+	 * bounds are loose: on a loaded machine a sleeping thread wakes late. */
+	double rate[5] = {0};
 	for (uint32_t inflight = 1; inflight <= 4; inflight *= 4) {
 		nb_crypto_opts_default(&o);
 		o.engines[0] = &fake_slow;
@@ -301,15 +303,18 @@ int main(void)
 		/* Requests that straddle an edge may land on either side of one count. */
 		CHECK(rr == 0 && p && p->valid && p->lat_samples + inflight >= p->ops &&
 			  p->lat_samples <= p->ops + inflight && p->lat_p50_us > 1900 &&
-			  p->lat_p50_us < 6000,
+			  p->lat_p50_us < 50000,
 		      "slow engine, %u in flight: p50 %.0f us, %llu of %llu requests timed",
 		      inflight, p ? p->lat_p50_us : 0, p ? (unsigned long long)p->lat_samples : 0,
 		      p ? (unsigned long long)p->ops : 0);
-		CHECK(p && p->ops_per_s > 150.0 * inflight && p->ops_per_s < 520.0 * inflight,
-		      "slow engine, %u in flight: %.0f requests/s (about %u)", inflight,
-		      p ? p->ops_per_s : 0, 500 * inflight);
+		rate[inflight] = p && p->valid ? p->ops_per_s : 0;
+		CHECK(rate[inflight] > 0 && rate[inflight] < 510.0 * inflight,
+		      "slow engine, %u in flight: %.0f requests/s (at most %u)", inflight,
+		      rate[inflight], 500 * inflight);
 		nb_crypto_result_free(res);
 	}
+	CHECK(rate[1] > 0 && rate[4] > 2.0 * rate[1], "4 in flight: %.1f times the rate of 1",
+	      rate[1] > 0 ? rate[4] / rate[1] : 0);
 
 	/* One short timed point on soft: rates from the window, latency percentiles ordered. */
 	if (soft_here()) {
@@ -320,14 +325,14 @@ int main(void)
 		o.nalgos = 1;
 		o.sizes[0] = 1420;
 		o.nsizes = 1;
-		o.time_ns = 50000000;
+		o.time_ns = 100000000;
 		o.warmup_ns = 5000000;
 		o.inflight = 2;
 		res = NULL;
 		CHECK(nb_crypto_run(&o, NULL, NULL, &res) == 0 && res, "timed run");
 		if (res) {
 			const struct nb_crypto_point *p = &nb_crypto_cell_at(res, 0, 0)->points[0];
-			CHECK(p->valid && p->ops > 0 && p->window_s >= 0.045,
+			CHECK(p->valid && p->ops > 0 && p->window_s >= 0.095,
 			      "point valid, %llu requests in %.3f s", (unsigned long long)p->ops,
 			      p->window_s);
 			CHECK(fabs(p->mbyte_per_s - (double)p->ops * 1420 / p->window_s / 1e6) <

@@ -108,6 +108,23 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 			       p->lat_p50_us, p->lat_p99_us, p->proc_us_per_kbyte,
 			       p->sys_us_per_kbyte);
 		}
+	/* Soft computes in this process: if it got much less than the CPUs it asked for, other
+	 * load ate into the window and MB/s understates it (CPU us/KB does not). Kernel engines
+	 * may rightly leave the process idle, so only soft is judged. */
+	double least = INFINITY;
+	for (size_t ei = 0; ei < o->nengines; ei++) {
+		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+		if (c->status != NB_CRYPTO_OK || c->engine != &nb_crypto_soft)
+			continue;
+		for (size_t si = 0; si < o->nsizes; si++)
+			if (c->points[si].valid && isfinite(c->points[si].cpu.proc_pct))
+				least = fmin(least, c->points[si].cpu.proc_pct / o->inflight);
+	}
+	if (least < 80.0)
+		printf("  note: soft got as little as %.0f %% of a CPU per thread at some sizes "
+		       "(other "
+		       "load); its MB/s is low there, its CPU us/KB is not\n",
+		       least);
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 		if (c->status != NB_CRYPTO_OK || c->engine == &nb_crypto_soft)

@@ -1,11 +1,12 @@
-/* A built-in reference for every algorithm in plain C (libc and libm only): AES, CBC, GCM,
- * ChaCha20-Poly1305, SHA-1, SHA-256, HMAC. Slow and simple on purpose; it is never timed. It
- * stands in for OpenSSL where there is none (the agent, static builds) so that a board's
- * kernel engines are still compared with an independent result at every request size. */
+/* A built-in reference for every algorithm in plain C (libc only): AES, CBC, GCM,
+ * ChaCha20-Poly1305, SHA-1 and HMAC (SHA-256 is the core's sha256.c). Slow and simple on
+ * purpose; it is never timed. It stands in for OpenSSL where there is none (the agent, static
+ * builds) so that a board's kernel engines are still compared with an independent result at
+ * every request size. */
 #include "core/crypto.h"
+#include "core/sha256.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,83 +353,31 @@ static void chacha_poly_encrypt(const uint8_t key[32], const struct nb_crypto_re
 	poly_final(&p, tag);
 }
 
-/* --- SHA-1 and SHA-256 (FIPS 180-4), HMAC (RFC 2104) --- */
+/* --- SHA-1 (FIPS 180-4) and HMAC (RFC 2104); SHA-256 is the core's (sha256.h) --- */
 
-struct sha {
-	bool is256;
-	uint32_t h[8];
-	uint32_t k[64]; /* SHA-256 round constants */
+struct sha1 {
+	uint32_t h[5];
 	uint8_t buf[64];
 	size_t fill;
 	uint64_t total;
 };
 
-static uint32_t rotr(uint32_t x, int n)
+static void sha1_init(struct sha1 *s)
 {
-	return x >> n | x << (32 - n);
-}
-
-static uint32_t frac32(double x)
-{
-	return (uint32_t)((x - floor(x)) * 4294967296.0);
-}
-
-/* SHA-256's constants are the fractional parts of square and cube roots of the first primes;
- * computed here rather than typed in (a double holds them with 20 bits to spare). */
-static void sha_init(struct sha *s, bool is256)
-{
+	static const uint32_t h0[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
 	memset(s, 0, sizeof(*s));
-	s->is256 = is256;
-	if (!is256) {
-		static const uint32_t h1[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
-					       0xc3d2e1f0};
-		memcpy(s->h, h1, sizeof(h1));
-		return;
-	}
-	for (int n = 2, i = 0; i < 64; n++) {
-		bool prime = true;
-		for (int d = 2; d * d <= n; d++)
-			prime &= n % d != 0;
-		if (!prime)
-			continue;
-		if (i < 8)
-			s->h[i] = frac32(sqrt((double)n));
-		s->k[i++] = frac32(cbrt((double)n));
-	}
+	memcpy(s->h, h0, sizeof(h0));
 }
 
-static void sha_block(struct sha *s, const uint8_t *b)
+static void sha1_block(struct sha1 *s, const uint8_t *b)
 {
-	uint32_t w[80], v[8];
-	int nw = s->is256 ? 64 : 80;
+	uint32_t w[80], v[5];
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 |
 		       (uint32_t)b[4 * i + 2] << 8 | b[4 * i + 3];
-	for (int i = 16; i < nw; i++) {
-		if (s->is256) {
-			uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >> 3;
-			uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >> 10;
-			w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-		} else {
-			w[i] = rotl32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-		}
-	}
+	for (int i = 16; i < 80; i++)
+		w[i] = rotl32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
 	memcpy(v, s->h, sizeof(v));
-	if (s->is256) {
-		for (int i = 0; i < 64; i++) {
-			uint32_t e = v[4], a = v[0];
-			uint32_t t1 = v[7] + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
-				      ((e & v[5]) ^ (~e & v[6])) + s->k[i] + w[i];
-			uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) +
-				      ((a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]));
-			memmove(v + 1, v, 7 * sizeof(uint32_t));
-			v[4] += t1;
-			v[0] = t1 + t2;
-		}
-		for (int i = 0; i < 8; i++)
-			s->h[i] += v[i];
-		return;
-	}
 	for (int i = 0; i < 80; i++) {
 		uint32_t f, k, b1 = v[1], c = v[2], d = v[3];
 		if (i < 20)
@@ -450,7 +399,7 @@ static void sha_block(struct sha *s, const uint8_t *b)
 		s->h[i] += v[i];
 }
 
-static void sha_update(struct sha *s, const uint8_t *d, size_t len)
+static void sha1_update(struct sha1 *s, const uint8_t *d, size_t len)
 {
 	s->total += len;
 	while (len) {
@@ -458,50 +407,57 @@ static void sha_update(struct sha *s, const uint8_t *d, size_t len)
 		memcpy(s->buf + s->fill, d, n);
 		s->fill += n, d += n, len -= n;
 		if (s->fill == 64) {
-			sha_block(s, s->buf);
+			sha1_block(s, s->buf);
 			s->fill = 0;
 		}
 	}
 }
 
-static void sha_final(struct sha *s, uint8_t *out)
+static void sha1_final(struct sha1 *s, uint8_t out[20])
 {
 	uint8_t pad[72] = {0x80}, lenb[8];
-	uint64_t bits = s->total * 8;
 	size_t padn = (s->fill < 56 ? 56 : 120) - s->fill;
-	put_be64(lenb, bits);
-	sha_update(s, pad, padn);
-	sha_update(s, lenb, 8);
-	for (int i = 0; i < (s->is256 ? 8 : 5); i++)
+	put_be64(lenb, s->total * 8);
+	sha1_update(s, pad, padn);
+	sha1_update(s, lenb, 8);
+	for (int i = 0; i < 5; i++)
 		for (int j = 0; j < 4; j++)
 			out[4 * i + j] = (uint8_t)(s->h[i] >> (24 - 8 * j));
 }
 
-static void hmac(bool is256, const uint8_t *key, uint32_t key_len, const uint8_t *d, size_t len,
-		 uint8_t *out)
+static void hmac_sha1(const uint8_t *key, uint32_t key_len, const uint8_t *d, size_t len,
+		      uint8_t out[20])
 {
-	struct sha s;
-	uint8_t k[64] = {0}, pad[64], inner[32];
-	size_t dlen = is256 ? 32 : 20;
+	struct sha1 s;
+	uint8_t k[64] = {0}, pad[64], inner[20];
 	if (key_len > 64) {
-		sha_init(&s, is256);
-		sha_update(&s, key, key_len);
-		sha_final(&s, k);
+		sha1_init(&s);
+		sha1_update(&s, key, key_len);
+		sha1_final(&s, k);
 	} else {
 		memcpy(k, key, key_len);
 	}
 	for (int i = 0; i < 64; i++)
 		pad[i] = k[i] ^ 0x36;
-	sha_init(&s, is256);
-	sha_update(&s, pad, 64);
-	sha_update(&s, d, len);
-	sha_final(&s, inner);
+	sha1_init(&s);
+	sha1_update(&s, pad, 64);
+	sha1_update(&s, d, len);
+	sha1_final(&s, inner);
 	for (int i = 0; i < 64; i++)
 		pad[i] = k[i] ^ 0x5c;
-	sha_init(&s, is256);
-	sha_update(&s, pad, 64);
-	sha_update(&s, inner, dlen);
-	sha_final(&s, out);
+	sha1_init(&s);
+	sha1_update(&s, pad, 64);
+	sha1_update(&s, inner, 20);
+	sha1_final(&s, out);
+}
+
+static void hmac(bool is256, const uint8_t *key, uint32_t key_len, const uint8_t *d, size_t len,
+		 uint8_t *out)
+{
+	if (is256)
+		nb_hmac_sha256(key, key_len, d, len, out);
+	else
+		hmac_sha1(key, key_len, d, len, out);
 }
 
 /* --- the engine --- */

@@ -207,10 +207,13 @@ int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_c
 void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r);
 /* Writes one algorithm's entries of "results" (one object per engine) into the open array j. */
 void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, size_t algo);
-/* The result as one JSON object in a malloc'd string (free it): the whole result (algo < 0) or
- * {"algo": ..., "results": [...]} for one algorithm. A whole run with several kernel engines
- * exceeds one protocol message (64 KB); one algorithm (about 1 KB per point) fits, so the agent
- * can send each as the progress callback reports it. */
+/* The result as one JSON object in a malloc'd string (free it): the whole result
+ * (NB_CRYPTO_JSON_ALL), everything but "results" (NB_CRYPTO_JSON_HEAD), or
+ * {"algo": ..., "results": [...]} for one algorithm (algo >= 0). A whole run with several kernel
+ * engines exceeds one protocol message (64 KB); the head and one algorithm (about 1 KB per
+ * point) each fit, so the agent can send each algorithm as the progress callback reports it. */
+#define NB_CRYPTO_JSON_ALL  (-1)
+#define NB_CRYPTO_JSON_HEAD (-2)
 int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char **text,
 			       size_t *len);
 

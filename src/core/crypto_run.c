@@ -614,7 +614,7 @@ void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, si
 		json_cell(j, r, nb_crypto_cell_at(r, algo, ei));
 }
 
-void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r)
+static void result_json(struct nb_json *j, const struct nb_crypto_result *r, bool head_only)
 {
 	const struct nb_crypto_opts *o = &r->opts;
 
@@ -643,10 +643,17 @@ void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r)
 	}
 	nb_json_arr_end(j);
 
-	nb_json_arr_begin(j, "results");
-	for (size_t ai = 0; ai < o->nalgos; ai++)
-		nb_crypto_algo_json(j, r, ai);
-	nb_json_arr_end(j);
+	if (!head_only) {
+		nb_json_arr_begin(j, "results");
+		for (size_t ai = 0; ai < o->nalgos; ai++)
+			nb_crypto_algo_json(j, r, ai);
+		nb_json_arr_end(j);
+	}
+}
+
+void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r)
+{
+	result_json(j, r, false);
 }
 
 int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char **text, size_t *len)
@@ -661,7 +668,7 @@ int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char 
 	nb_json_init(&j, f);
 	nb_json_obj_begin(&j, NULL);
 	if (algo < 0) {
-		nb_crypto_result_json(&j, r);
+		result_json(&j, r, algo == NB_CRYPTO_JSON_HEAD);
 	} else {
 		nb_json_str(&j, "algo", r->opts.algos[algo]->name);
 		nb_json_arr_begin(&j, "results");

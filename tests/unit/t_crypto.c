@@ -256,7 +256,13 @@ int main(void)
 		      NB_MSG_MAX);
 		free(text);
 		text = NULL;
-		jr = nb_crypto_result_json_text(res, -1, &text, &len);
+		jr = nb_crypto_result_json_text(res, NB_CRYPTO_JSON_HEAD, &text, &len);
+		CHECK(jr == 0 && text && strstr(text, "\"engines\"") &&
+			  !strstr(text, "\"results\"") && len < 4096,
+		      "head without results (%zu bytes)", len);
+		free(text);
+		text = NULL;
+		jr = nb_crypto_result_json_text(res, NB_CRYPTO_JSON_ALL, &text, &len);
 		CHECK(jr == 0 && text && text[0] == '{' && strstr(text, "\"config\"") &&
 			  strstr(text, "\"engines\""),
 		      "whole result as one object (%zu bytes)", len);

@@ -28,6 +28,14 @@
 #define SO_BUSY_POLL 46
 #endif
 
+/* AF_ALG (kernel crypto API sockets, Linux 2.6.38; AEAD from 4.9) for libcs that lack it. */
+#ifndef AF_ALG
+#define AF_ALG 38
+#endif
+#ifndef SOL_ALG
+#define SOL_ALG 279
+#endif
+
 /* The kernel's USER_HZ as seen in /proc/stat is 100 on every architecture Linux supports. */
 #define NB_USER_HZ 100
 

@@ -180,7 +180,7 @@ int cmd_crypto(int argc, char **argv)
 	int c, li = -1, ret;
 
 	nb_crypto_opts_default(&o);
-	while ((c = getopt_long(argc, argv, "a:s:e:t:n:qJh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:s:e:t:n:qJh", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -228,7 +228,7 @@ int cmd_crypto(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			cli_usage_error("invalid option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)

@@ -234,7 +234,7 @@ int cmd_tput(int argc, char **argv)
 	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
 	memcpy(r.sizes, netio_sizes, sizeof(netio_sizes));
 	r.nsizes = 6;
-	while ((c = getopt_long(argc, argv, "c:p:l:t:O:i:ub:P:RJh46", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -297,7 +297,7 @@ int cmd_tput(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			cli_usage_error("unknown option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)

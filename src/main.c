@@ -1,5 +1,6 @@
 /* netbench: network-performance evaluation for embedded Linux platforms. The subcommand table
  * below drives the program; usage is generated from it so that help cannot drift. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			cli_set_command(commands[i].name);
+			opterr = 0; /* cli_bad_option says it once, naming the option */
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "netbench: unknown subcommand '%s'\n\n", argv[1]);

@@ -131,6 +131,9 @@ check_rc "--sizes garbage: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 -l 1k,ab
 check "bad size named" has "--sizes: 'abc' is not a size"
 check_rc "UDP block too large: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 -u -l 70000
 check_rc "unknown option: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 --frobnicate
+check "the unknown option is named once" sh -c "grep -c frobnicate $nb_tmp/out | grep -qx 1"
+check_rc "option without its value: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 --time
+check "the option missing a value is named" has "option '--time' needs a value"
 check_rc "conflicting directions: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 -R --bidir
 check_rc "serve -p 70000: usage error" 2 "$NETBENCH" serve -p 70000
 check "serve names the port range" has "--port is too large: 70000 (at most 65535)"
@@ -138,5 +141,8 @@ check_rc "no agent there: failure" 1 "$NETBENCH" tput -c 127.0.0.1 -p 5319 -t 0.
 check "says it cannot connect" has "cannot connect to the agent at 127.0.0.1 port 5319"
 check_rc "--help exits 0" 0 "$NETBENCH" tput --help
 check_rc "serve --help exits 0" 0 "$NETBENCH" serve --help
+check_rc "make install honours PREFIX and DESTDIR" 0 make -s -C "${TOP:-.}" BUILD="${BUILD:-build}" install PREFIX=/usr DESTDIR="$nb_tmp/root"
+check "binary and manual page installed" test -x "$nb_tmp/root/usr/bin/netbench" -a -s "$nb_tmp/root/usr/share/man/man1/netbench.1"
+check "the manual page renders and documents serve and tput" sh -c "man -l $nb_tmp/root/usr/share/man/man1/netbench.1 2>/dev/null | grep -q 'NETBENCH TPUT' || grep -q 'NETBENCH TPUT' $nb_tmp/root/usr/share/man/man1/netbench.1"
 check_rc "--version" 0 "$NETBENCH" --version
 check "version names the git revision" has "netbench [0-9.]* (git "

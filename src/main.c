@@ -9,6 +9,7 @@
 static const struct nb_command commands[] = {
 	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
 	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
+	{"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
 };
 
 static void usage(FILE *f)

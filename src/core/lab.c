@@ -420,6 +420,31 @@ static int start_agent(struct nb_lab *lab)
 	return stopped(lab) ? -EINTR : -ETIMEDOUT;
 }
 
+static bool link_up(struct nb_lab *lab, const char *ns, const char *link, unsigned *mtu);
+
+/* A veth's carrier reaches its queueing discipline through the kernel's link watch, which may
+ * batch the event for up to a second; until then the device drops what is sent (the first
+ * IPv6 neighbour solicitation, say). `up` returns when the lab can carry traffic. */
+static int wait_links_up(struct nb_lab *lab)
+{
+	uint64_t deadline = nb_mono_ns() + 5 * NB_NS_PER_S;
+	int i = 0;
+
+	while (i < 4 && !stopped(lab)) {
+		if (link_up(lab, lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2], nb_lab_links[i], NULL)) {
+			i++;
+			continue;
+		}
+		if (nb_mono_ns() > deadline) {
+			snprintf(lab->err, sizeof(lab->err), "link %s did not come up within 5 s",
+				 nb_lab_links[i]);
+			return -ETIMEDOUT;
+		}
+		nb_sleep_until_ns(nb_mono_ns() + 20 * NB_NS_PER_MS);
+	}
+	return stopped(lab) ? -EINTR : 0;
+}
+
 #define STEP(call)                                                                                 \
 	do {                                                                                       \
 		if (stopped(lab)) {                                                                \
@@ -460,8 +485,16 @@ int nb_lab_up(struct nb_lab *lab)
 	s.agent = lab->agent;
 	/* Written before anything exists, so that a killed run is always found. */
 	STEP(state_write(lab, &s));
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		STEP(run(lab, NULL, NULL, "ip", "netns", "add", lab->ns[i], NULL));
+		/* Duplicate address detection would hold even the link-local addresses tentative
+		 * for a second or two, and IPv6 forwarding waits for them; nothing else shares
+		 * these links. Set before the veths exist so that "default" applies to them. */
+		if (lab->ipv6)
+			STEP(run(lab, NULL, NULL, "ip", "netns", "exec", lab->ns[i], "sysctl", "-q",
+				 "-w", "net.ipv6.conf.default.accept_dad=0",
+				 "net.ipv6.conf.all.accept_dad=0", NULL));
+	}
 	STEP(run(lab, NULL, NULL, "ip", "-n", gen, "link", "add", "gen0", "type", "veth", "peer",
 		 "name", "dut0", "netns", dut, NULL));
 	STEP(run(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "dut1", "type", "veth", "peer",
@@ -475,8 +508,7 @@ int nb_lab_up(struct nb_lab *lab)
 	STEP(run(lab, NULL, NULL, "ip", "-n", sink, "addr", "add", NB_LAB_SINK_ADDR "/24", "dev",
 		 "sink0", NULL));
 	if (lab->ipv6) {
-		/* nodad: duplicate address detection would hold the addresses tentative for a
-		 * second or two, and nothing else shares these links. */
+		/* nodad: see accept_dad above. */
 		STEP(run(lab, NULL, NULL, "ip", "-n", gen, "-6", "addr", "add",
 			 NB_LAB_GEN_ADDR6 "/64", "dev", "gen0", "nodad", NULL));
 		STEP(run(lab, NULL, NULL, "ip", "-n", dut, "-6", "addr", "add",
@@ -499,6 +531,7 @@ int nb_lab_up(struct nb_lab *lab)
 	for (int i = 0; i < 3; i++)
 		STEP(run(lab, NULL, NULL, "ip", "-n", lab->ns[i], "link", "set", "dev", "lo", "up",
 			 NULL));
+	STEP(wait_links_up(lab));
 	STEP(run(lab, NULL, NULL, "ip", "-n", gen, "route", "add", "198.19.0.0/16", "via",
 		 NB_LAB_DUT_A_ADDR, NULL));
 	STEP(run(lab, NULL, NULL, "ip", "-n", sink, "route", "add", "198.18.0.0/16", "via",
@@ -532,6 +565,8 @@ fail:
 		memcpy(err, lab->err, sizeof(err));
 		sigaction(SIGINT, &ign, &old_int);
 		sigaction(SIGTERM, &ign, &old_term);
+		/* Removing our own half-built lab is no news worth a line each. */
+		lab->note = NULL;
 		nb_lab_down(lab, &found);
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);

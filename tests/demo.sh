@@ -1,0 +1,187 @@
+#!/bin/sh
+# The demo (make demo): installs what is missing, brings the namespace lab up, runs every
+# netbench capability this build has through it, writes each result as JSON plus summary.txt
+# into results/<time>/, tears the lab down, and prints where the results are. Under 5 minutes.
+# Without root it says so and runs what loopback allows. Usage: sh tests/demo.sh BUILD_DIR
+set -u
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+nb=$(cd "$build" 2>/dev/null && pwd)/netbench
+[ -x "$nb" ] || { echo "demo: $build/netbench is not built (run make first)" >&2; exit 1; }
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+out=$top/results/$stamp
+mkdir -p "$out" || exit 1
+summary=$out/summary.txt
+t0=$(date +%s)
+budget_s=${NB_DEMO_BUDGET_S:-280}
+sink=198.19.0.1
+agent_pid_file=""
+lab_is_up=0
+
+say() { echo "$*" | tee -a "$summary"; }
+elapsed() { echo $(($(date +%s) - t0)); }
+
+# netbench's own subcommand list and each subcommand's --help decide what runs and how.
+has_cmd() { "$nb" --help 2>/dev/null | grep -q "^  $1 "; }
+has_opt() { "$nb" "$1" --help 2>/dev/null | grep -q -- "$2"; }
+
+# step NAME MAX_SECONDS COMMAND...: stdout to NAME.json, stderr to NAME.err, one summary line.
+step() {
+	name=$1 max=$2
+	shift 2
+	left=$((budget_s - $(elapsed) - 15))
+	if [ "$left" -lt 5 ]; then
+		say "$(printf '%-22s skipped: the 5-minute budget is spent' "$name")"
+		return 1
+	fi
+	[ "$max" -gt "$left" ] && max=$left
+	s=$(date +%s)
+	timeout -k 5 "$max" "$@" >"$out/$name.json" 2>"$out/$name.err"
+	rc=$?
+	d=$(($(date +%s) - s))
+	[ -s "$out/$name.err" ] || rm -f "$out/$name.err"
+	if [ "$rc" -eq 0 ] && [ -s "$out/$name.json" ]; then
+		say "$(printf '%-22s ok      %4ss  %s.json' "$name" "$d" "$name")"
+		return 0
+	fi
+	[ -s "$out/$name.json" ] || rm -f "$out/$name.json"
+	why="exit $rc"
+	[ "$rc" -eq 124 ] && why="timed out after ${max}s"
+	first=$(grep -v '^$' "$out/$name.err" 2>/dev/null | head -1)
+	say "$(printf '%-22s FAILED  %4ss  %s%s' "$name" "$d" "$why" "${first:+: $first}")"
+	return 1
+}
+skip() { say "$(printf '%-22s skipped: %s' "$1" "$2")"; }
+
+cleanup() {
+	if [ "$lab_is_up" -eq 1 ]; then
+		"$nb" lab down -J >"$out/lab-down.json" 2>/dev/null || "$nb" lab down >/dev/null 2>&1
+		lab_is_up=0
+	fi
+	if [ -n "$agent_pid_file" ] && [ -s "$agent_pid_file" ]; then
+		kill "$(cat "$agent_pid_file")" 2>/dev/null
+		rm -f "$agent_pid_file"
+	fi
+}
+trap cleanup EXIT
+trap 'say "demo: interrupted"; exit 1' INT TERM HUP
+
+sh "$top/tests/deps.sh" || echo "demo: installing packages failed; going on with what is there" >&2
+
+{
+	echo "netbench demo, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "$("$nb" --version), host $(uname -n), kernel $(uname -r), $(uname -m), $(nproc) CPUs"
+} >"$summary"
+cat "$summary"
+
+# The options a test takes to run briefly, where its --help offers them.
+short() { # subcommand: prints extra args
+	if has_opt "$1" "--quick"; then printf ' --quick'
+	elif has_opt "$1" "--time"; then printf ' --time 2'
+	fi
+}
+
+if [ "$(id -u)" -eq 0 ]; then
+	gen=nbgen
+	[ -n "${NB_LAB_PREFIX:-}" ] && gen=$NB_LAB_PREFIX-gen
+	if "$nb" lab status >/dev/null 2>&1 || [ -e "/run/netns/$gen" ]; then
+		say "demo: a lab is already up ($gen ...); it is left alone. Remove it with"
+		say "      'netbench lab down' or set NB_LAB_PREFIX to run the demo beside it."
+		exit 1
+	fi
+	say "mode: root, namespace lab (gen -> DUT -> sink, agent on $sink)"
+	say ""
+	agent_opt=""
+	if ! has_opt serve "--pid-file"; then
+		agent_opt="--no-agent"
+		say "(this build's serve cannot run as the lab's agent: lab without agent)"
+	fi
+	lab_is_up=1
+	# shellcheck disable=SC2086
+	if ! step lab-up 30 "$nb" lab up $agent_opt -J; then
+		sed 's/^/  /' "$out/lab-up.err" 2>/dev/null | tee -a "$summary"
+		exit 1
+	fi
+	step lab-status 20 "$nb" lab status -J
+	in_gen="ip netns exec $gen"
+	target=$sink
+	port_args=""
+else
+	say "mode: not root: the namespace lab needs root (run 'sudo make demo' for it);"
+	say "      running what loopback allows"
+	say ""
+	in_gen=""
+	target=127.0.0.1
+	port=15301
+	port_args="-p $port"
+	agent_pid_file=$(mktemp /tmp/netbench-demo.XXXXXX)
+	if has_cmd serve && "$nb" serve -D --pid-file "$agent_pid_file" -B 127.0.0.1 -p $port \
+		>"$out/serve.err" 2>&1; then
+		rm -f "$out/serve.err"
+		sleep 0.3
+	else
+		skip serve "netbench serve -D did not start (see serve.err)"
+	fi
+fi
+
+# tput: netio-style sweep through the DUT to the sink's agent.
+if has_cmd tput; then
+	# shellcheck disable=SC2046,SC2086
+	step tput 90 $in_gen "$nb" tput -c $target $port_args -J $(short tput)
+else
+	skip tput "this build has no tput"
+fi
+
+# rate: frames/s at RFC 2544 sizes; the rule sweep when rate offers it.
+if has_cmd rate; then
+	size_args=""
+	if has_opt rate "--sizes"; then size_args="--sizes 64,128,512,1518"
+	elif has_opt rate "--size"; then size_args="--size 128"
+	fi
+	# shellcheck disable=SC2046,SC2086
+	step rate 90 $in_gen "$nb" rate -c $target $port_args $size_args -J $(short rate)
+	if [ "$(id -u)" -ne 0 ]; then
+		skip rule-sweep "needs the lab (root)"
+	elif has_opt rate "--sweep-rules"; then
+		# shellcheck disable=SC2046,SC2086
+		step rule-sweep 120 $in_gen "$nb" rate -c $target --sweep-rules 0,100,1000 \
+			--kind linear,set -J $(short rate)
+	else
+		skip rule-sweep "rate has no --sweep-rules in this build"
+	fi
+else
+	skip rate "this build has no rate"
+	skip rule-sweep "this build has no rate"
+fi
+
+if has_cmd stream; then
+	# shellcheck disable=SC2046,SC2086
+	step stream 60 $in_gen "$nb" stream -c $target $port_args -J $(short stream)
+else
+	skip stream "this build has no stream"
+fi
+
+# Local capabilities: the CPU and the memory bus behind the frame rate.
+for c in crypto mem; do
+	if has_cmd $c; then
+		# shellcheck disable=SC2046
+		step $c 60 "$nb" $c -J $(short $c)
+	else
+		skip $c "this build has no $c"
+	fi
+done
+
+if [ "$lab_is_up" -eq 1 ]; then
+	step lab-status-end 20 "$nb" lab status -J
+	step lab-down 30 "$nb" lab down -J && lab_is_up=0
+fi
+
+# The rule sweep's fit, as rate printed it in its JSON.
+if [ -s "$out/rule-sweep.json" ]; then
+	say ""
+	say "rule sweep (see rule-sweep.json):"
+	grep -E '"(kind|rules|fps|base_ns[a-z_]*|per_rule_ns|residual_ns)"' "$out/rule-sweep.json" |
+		sed 's/^ */  /' | head -40 | tee -a "$summary"
+fi
+say ""
+say "finished in $(elapsed) s; results: $out"

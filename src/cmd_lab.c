@@ -30,51 +30,53 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
-		" [--no-agent] [-J]\n"
-		"       netbench lab down [--prefix P] [-J]\n"
-		"       netbench lab status [--prefix P] [-J]\n"
-		"       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
-		" [-J]\n"
-		"       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
-		"       netbench lab ruleset --flush [--prefix P]\n"
-		"       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
-		"\n"
-		"A lab of network namespaces on this host (root only):\n"
-		"  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
-		" 198.19.0.1/24 nbsink\n"
-		"The DUT forwards with the kernel and filters with nftables; an agent\n"
-		"(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
-		"\n"
-		"  up        create the namespaces, veths, addresses, routes, forwarding, agent;\n"
-		"            leftovers of an earlier lab are removed first (and reported)\n"
-		"  down      remove all of it (idempotent); reports what it found\n"
-		"  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
-		"  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
-		"  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
-		"\n"
-		"Options:\n"
-		"  -P, --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
-		"                      nbdut, nbsink; also from $NB_LAB_PREFIX); letters, digits,\n"
-		"                      _ and -, at most %d characters\n"
-		"  -6, --ipv6          up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\n"
-		"                      ruleset: match IPv6 source addresses\n"
-		"      --mtu BYTES     up: MTU of the four veths (68 to 65535; 1280 with -6)\n"
-		"      --dut-cpus N    up: steer the DUT's receive processing (RPS) to the last N CPUs\n"
-		"  -p, --port PORT     up: the agent's port (default %d)\n"
-		"      --no-agent      up: do not start an agent in the sink\n"
-		"  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
-		"  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
-		"                      destination port), set (the N matches as one set lookup),\n"
-		"                      conntrack (established,related accepted first, then N rules),\n"
-		"                      file:PATH (your nft file, loaded as one transaction)\n"
-		"      --flush         ruleset: remove every rule from the DUT\n"
-		"  -J, --json          print a JSON document (schema netbench/1)\n"
-		"  -h, --help          this help\n"
-		"\n"
-		"Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
-		NB_LAB_PREFIX_MAX, NB_LAB_PORT, NB_LAB_RULES_MAX);
+	fprintf(
+	    f,
+	    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
+	    " [--no-agent] [-J]\n"
+	    "       netbench lab down [--prefix P] [-J]\n"
+	    "       netbench lab status [--prefix P] [-J]\n"
+	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
+	    " [-J]\n"
+	    "       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
+	    "       netbench lab ruleset --flush [--prefix P]\n"
+	    "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
+	    "\n"
+	    "A lab of network namespaces on this host (root only):\n"
+	    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
+	    " 198.19.0.1/24 nbsink\n"
+	    "The DUT forwards with the kernel and filters with nftables; an agent\n"
+	    "(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
+	    "\n"
+	    "  up        create the namespaces, veths, addresses, routes, forwarding, agent;\n"
+	    "            leftovers of an earlier lab are removed first (and reported)\n"
+	    "  down      remove all of it (idempotent); reports what it found\n"
+	    "  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
+	    "  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
+	    "  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
+	    "\n"
+	    "Options:\n"
+	    "  -P, --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
+	    "                      nbdut, nbsink; also from $NB_LAB_PREFIX); letters, digits,\n"
+	    "                      _ and -, at most %d characters\n"
+	    "  -6, --ipv6          up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\n"
+	    "                      ruleset: match IPv6 source addresses\n"
+	    "      --mtu BYTES     up: MTU of the four veths (68 to 65535; 1280 with -6)\n"
+	    "      --dut-cpus N    up: steer the DUT's receive processing (RPS) to the last N "
+	    "CPUs\n"
+	    "  -p, --port PORT     up: the agent's port (default %d)\n"
+	    "      --no-agent      up: do not start an agent in the sink\n"
+	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
+	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
+	    "                      destination port), set (the N matches as one set lookup),\n"
+	    "                      conntrack (established,related accepted first, then N rules),\n"
+	    "                      file:PATH (your nft file, loaded as one transaction)\n"
+	    "      --flush         ruleset: remove every rule from the DUT\n"
+	    "  -J, --json          print a JSON document (schema netbench/1)\n"
+	    "  -h, --help          this help\n"
+	    "\n"
+	    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
+	    NB_LAB_PREFIX_MAX, NB_LAB_PORT, NB_LAB_RULES_MAX);
 }
 
 struct opts {
@@ -269,8 +271,8 @@ static int do_status(struct nb_lab *lab, const struct opts *o)
 		printf("  dut cpus: %u (rps_cpus %s)\n", st.dut_cpus, st.rps_mask);
 	if (st.rules >= 0)
 		printf("  ruleset: %s%s%zu rules in the DUT, %ld set elements\n",
-		       st.ruleset_known ? st.ruleset_kind : "",
-		       st.ruleset_known ? ", " : "", (size_t)st.rules, st.elems);
+		       st.ruleset_known ? st.ruleset_kind : "", st.ruleset_known ? ", " : "",
+		       (size_t)st.rules, st.elems);
 	if (st.agent_expected || st.agent_pid)
 		printf("  agent: pid %ld %s, %s port %u %s\n", st.agent_pid,
 		       yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR, st.port,
@@ -307,9 +309,10 @@ static int do_ruleset(struct nb_lab *lab, const struct opts *o)
 		if (!realpath(r.path, abs_path))
 			cli_fail(errno, "--kind file:%s", r.path);
 		if (strpbrk(abs_path, "\"\n\r\\"))
-			cli_usage_error("--kind file:%s: the path may not hold a quote, backslash or"
-					" newline",
-					r.path);
+			cli_usage_error(
+			    "--kind file:%s: the path may not hold a quote, backslash or"
+			    " newline",
+			    r.path);
 		r.path = abs_path;
 	}
 	ret = nb_lab_ruleset(lab, &r, &rules, &elems);
@@ -341,7 +344,8 @@ static int do_ruleset(struct nb_lab *lab, const struct opts *o)
 	else
 		printf("lab ruleset: %s, %zu non-matching rules before the accept, loaded into %s:"
 		       " %zu rules, %zu set elements (as expected)\n",
-		       nb_lab_rules_kind_name(r.kind), r.rules_n, lab->ns[NB_LAB_DUT], rules, elems);
+		       nb_lab_rules_kind_name(r.kind), r.rules_n, lab->ns[NB_LAB_DUT], rules,
+		       elems);
 	return 0;
 }
 
@@ -412,18 +416,18 @@ int cmd_lab(int argc, char **argv)
 {
 	enum { OPT_MTU = 256, OPT_DUT_CPUS, OPT_NO_AGENT, OPT_FLUSH };
 	static const struct option long_opts[] = {
-		{"prefix", required_argument, NULL, 'P'},
-		{"ipv6", no_argument, NULL, '6'},
-		{"mtu", required_argument, NULL, OPT_MTU},
-		{"dut-cpus", required_argument, NULL, OPT_DUT_CPUS},
-		{"port", required_argument, NULL, 'p'},
-		{"no-agent", no_argument, NULL, OPT_NO_AGENT},
-		{"rules", required_argument, NULL, 'n'},
-		{"kind", required_argument, NULL, 'k'},
-		{"flush", no_argument, NULL, OPT_FLUSH},
-		{"json", no_argument, NULL, 'J'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"prefix", required_argument, NULL, 'P'},
+	    {"ipv6", no_argument, NULL, '6'},
+	    {"mtu", required_argument, NULL, OPT_MTU},
+	    {"dut-cpus", required_argument, NULL, OPT_DUT_CPUS},
+	    {"port", required_argument, NULL, 'p'},
+	    {"no-agent", no_argument, NULL, OPT_NO_AGENT},
+	    {"rules", required_argument, NULL, 'n'},
+	    {"kind", required_argument, NULL, 'k'},
+	    {"flush", no_argument, NULL, OPT_FLUSH},
+	    {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct opts o = {.prefix = getenv("NB_LAB_PREFIX")};
 	bool have_mtu = false, up_opts = false;
@@ -450,8 +454,8 @@ int cmd_lab(int argc, char **argv)
 			have_mtu = up_opts = true;
 			break;
 		case OPT_DUT_CPUS:
-			o.dut_cpus = (unsigned)cli_uint(name, optarg, 1,
-							(uint64_t)(ncpu > 0 ? ncpu : 1));
+			o.dut_cpus =
+			    (unsigned)cli_uint(name, optarg, 1, (uint64_t)(ncpu > 0 ? ncpu : 1));
 			up_opts = true;
 			break;
 		case 'p':
@@ -523,9 +527,10 @@ int cmd_lab(int argc, char **argv)
 	if (!lab)
 		cli_fail(ENOMEM, "lab");
 	if (nb_lab_set_prefix(lab, o.prefix))
-		cli_usage_error("--prefix: '%s' is not 1 to %d letters, digits, _ or -, starting with"
-				" a letter",
-				o.prefix, NB_LAB_PREFIX_MAX);
+		cli_usage_error(
+		    "--prefix: '%s' is not 1 to %d letters, digits, _ or -, starting with"
+		    " a letter",
+		    o.prefix, NB_LAB_PREFIX_MAX);
 	require_root();
 	lab->note = note_stderr;
 	lab->stop = &stop;

@@ -50,12 +50,13 @@ int nb_lab_set_prefix(struct nb_lab *lab, const char *prefix)
 		snprintf(lab->run_dir, sizeof(lab->run_dir), "%s", NB_LAB_RUN_DIR);
 	} else {
 		size_t len = strlen(prefix);
-		if (len > NB_LAB_PREFIX_MAX ||
-		    !((prefix[0] >= 'a' && prefix[0] <= 'z') || (prefix[0] >= 'A' && prefix[0] <= 'Z')))
+		if (len > NB_LAB_PREFIX_MAX || !((prefix[0] >= 'a' && prefix[0] <= 'z') ||
+						 (prefix[0] >= 'A' && prefix[0] <= 'Z')))
 			return -EINVAL;
 		for (size_t i = 0; i < len; i++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
-				    prefix[i]))
+			if (!strchr(
+				"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
+				prefix[i]))
 				return -EINVAL;
 		snprintf(lab->prefix, sizeof(lab->prefix), "%s", prefix);
 		for (int i = 0; i < 3; i++)
@@ -270,8 +271,9 @@ static int state_write(struct nb_lab *lab, const struct state *s)
 	if (!f)
 		return -errno;
 	fprintf(f, "# netbench lab: what `lab up` created; `lab down` removes it\n");
-	fprintf(f, "phase %s\nnamespaces %s %s %s\nipv6 %d\nmtu %u\ndut_cpus %u\nport %u\n"
-		   "agent %u\n",
+	fprintf(f,
+		"phase %s\nnamespaces %s %s %s\nipv6 %d\nmtu %u\ndut_cpus %u\nport %u\n"
+		"agent %u\n",
 		s->complete ? "up" : "creating", lab->ns[0], lab->ns[1], lab->ns[2], s->ipv6,
 		s->mtu, s->dut_cpus, s->port, s->agent);
 	if (s->ruleset)
@@ -296,7 +298,8 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 	if (s.found) {
 		(*found)++;
 		if (!s.complete)
-			note(lab, "found the state of an interrupted `lab up` (%s)", lab->state_path);
+			note(lab, "found the state of an interrupted `lab up` (%s)",
+			     lab->state_path);
 	}
 	pid = read_pid(lab->pid_path);
 	if (pid_alive(pid)) {
@@ -379,15 +382,26 @@ static int set_rps(struct nb_lab *lab, const char *link, const char *mask)
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus", link);
 	snprintf(input, sizeof(input), "%s\n", mask);
-	return run(lab, input, NULL, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "tee", path,
-		   NULL);
+	return run(lab, input, NULL, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "tee", path, NULL);
 }
 
 static int start_agent(struct nb_lab *lab)
 {
 	char port[8], log[192];
-	char *argv[] = {"ip", "netns", "exec", lab->ns[NB_LAB_SINK], lab->netbench_path, "serve",
-			"-D", "--pid-file", lab->pid_path, "-B", NB_LAB_SINK_ADDR, "-p", port, NULL};
+	char *argv[] = {"ip",
+			"netns",
+			"exec",
+			lab->ns[NB_LAB_SINK],
+			lab->netbench_path,
+			"serve",
+			"-D",
+			"--pid-file",
+			lab->pid_path,
+			"-B",
+			NB_LAB_SINK_ADDR,
+			"-p",
+			port,
+			NULL};
 	uint64_t deadline;
 	int ret, status = 0;
 
@@ -557,21 +571,20 @@ int nb_lab_up(struct nb_lab *lab)
 	s.complete = true;
 	STEP(state_write(lab, &s));
 	return 0;
-fail:
-	{
-		/* A second Ctrl-C must not cut the cleanup short, nor kill the ip it runs. */
-		struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_term;
-		char err[sizeof(lab->err)];
-		memcpy(err, lab->err, sizeof(err));
-		sigaction(SIGINT, &ign, &old_int);
-		sigaction(SIGTERM, &ign, &old_term);
-		/* Removing our own half-built lab is no news worth a line each. */
-		lab->note = NULL;
-		nb_lab_down(lab, &found);
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-		memcpy(lab->err, err, sizeof(err));
-	}
+fail : {
+	/* A second Ctrl-C must not cut the cleanup short, nor kill the ip it runs. */
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_term;
+	char err[sizeof(lab->err)];
+	memcpy(err, lab->err, sizeof(err));
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGTERM, &ign, &old_term);
+	/* Removing our own half-built lab is no news worth a line each. */
+	lab->note = NULL;
+	nb_lab_down(lab, &found);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	memcpy(lab->err, err, sizeof(err));
+}
 	return ret;
 }
 
@@ -648,7 +661,8 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 	}
 	for (int i = 0; i < 4; i++) {
 		int ns = i < 1 ? 0 : i < 3 ? 1 : 2;
-		st->links_up[i] = st->ns[ns] && link_up(lab, lab->ns[ns], nb_lab_links[i], &st->mtu);
+		st->links_up[i] =
+		    st->ns[ns] && link_up(lab, lab->ns[ns], nb_lab_links[i], &st->mtu);
 		all = all && st->links_up[i];
 	}
 	if (st->ns[NB_LAB_DUT]) {
@@ -660,8 +674,8 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		}
 		if (st->dut_cpus) {
 			struct nb_lab_run *r = nb_lab_run_new();
-			if (r && !run(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "cat",
-				      "/sys/class/net/dut0/queues/rx-0/rps_cpus", NULL))
+			if (r && !run(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT],
+				      "cat", "/sys/class/net/dut0/queues/rx-0/rps_cpus", NULL))
 				snprintf(st->rps_mask, sizeof(st->rps_mask), "%.*s",
 					 (int)strcspn(r->out, "\n"), r->out);
 			nb_lab_run_free(r);
@@ -672,7 +686,7 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 	st->agent_alive = pid_alive(st->agent_pid);
 	if (st->agent_alive && st->ns[NB_LAB_SINK])
 		st->agent_answers =
-			nb_lab_port_answers(lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, st->port, 1000);
+		    nb_lab_port_answers(lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, st->port, 1000);
 	if (st->agent_expected)
 		all = all && st->agent_alive && st->agent_answers;
 	st->healthy = all;
@@ -703,8 +717,8 @@ static int load_file(struct nb_lab *lab, const char *script)
 		}
 		off += (size_t)n;
 	}
-	ret = run(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft", "-f", path,
-		  NULL);
+	ret =
+	    run(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft", "-f", path, NULL);
 	if (ret == -EIO) {
 		/* nft names the file and line and marks the column: hand it over whole. */
 		snprintf(lab->err, sizeof(lab->err), "%s", r->err);
@@ -719,8 +733,7 @@ out:
 	return ret;
 }
 
-int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules,
-		   size_t *elems)
+int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules, size_t *elems)
 {
 	size_t want_rules = 0, want_elems = 0, len = 0;
 	char *script = NULL;

@@ -63,14 +63,14 @@ struct nb_lab_status {
 	unsigned dut_cpus;
 	char rps_mask[64];
 	bool agent_expected;
-	long agent_pid;	     /* 0: no pid file */
+	long agent_pid; /* 0: no pid file */
 	bool agent_alive;
 	bool agent_answers;
 	uint16_t port;
 	bool ruleset_known;
 	char ruleset_kind[16];
 	size_t ruleset_n;
-	long rules;	     /* rules read back in the DUT, -1 unknown */
+	long rules; /* rules read back in the DUT, -1 unknown */
 	long elems;
 	bool healthy;
 };
@@ -96,8 +96,7 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st);
 /* Loads r into the DUT with nft -f from a temporary file and reads the rule count back.
  * -EPROTO with lab->err holding nft's message when nft rejects the rules; -EIO when the read
  * back count differs from the expected one. */
-int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules,
-		   size_t *elems);
+int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules, size_t *elems);
 /* Removes every rule from the DUT (nft flush ruleset). */
 int nb_lab_ruleset_flush(struct nb_lab *lab);
 

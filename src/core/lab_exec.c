@@ -108,7 +108,8 @@ int nb_lab_exec(char *const argv[], const char *input, struct nb_lab_run *r)
 	/* Writes our stdin and drains both outputs in one loop: a tool that prints much before
 	 * it reads (or the reverse) must not deadlock against a full pipe. */
 	while (out[0] >= 0 || err[0] >= 0 || in[1] >= 0) {
-		struct pollfd p[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
+		struct pollfd p[3] = {
+		    {out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
 		if (poll(p, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;

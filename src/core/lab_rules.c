@@ -70,7 +70,8 @@ int nb_lab_rules_write(FILE *f, const struct nb_lab_rules *r)
 	if (r->kind == NB_LAB_RULES_FILE) {
 		if (!path_ok(r->path))
 			return -EINVAL;
-		fprintf(f, "# netbench lab ruleset: the user's file\nflush ruleset\ninclude \"%s\"\n",
+		fprintf(f,
+			"# netbench lab ruleset: the user's file\nflush ruleset\ninclude \"%s\"\n",
 			r->path);
 		return ferror(f) ? -EIO : 0;
 	}
@@ -175,7 +176,8 @@ int nb_lab_nft_json_count(const char *json, size_t *rules, size_t *elems)
 		case '[':
 			if (++depth >= 64)
 				goto out;
-			if (c == '[' && depth == 5 && key && key_len == 4 && !strncmp(key, "elem", 4)) {
+			if (c == '[' && depth == 5 && key && key_len == 4 &&
+			    !strncmp(key, "elem", 4)) {
 				elem_depth = depth;
 				elem_commas = 0;
 				elem_nonempty = false;

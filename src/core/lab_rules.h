@@ -11,9 +11,9 @@
 
 /* The most rules a generated ruleset holds: nft loads 100000 linear rules in a few seconds. */
 #define NB_LAB_RULES_MAX 100000
-#define NB_LAB_TABLE     "netbench"
-#define NB_LAB_CHAIN     "forward"
-#define NB_LAB_SET       "nbmatch"
+#define NB_LAB_TABLE	 "netbench"
+#define NB_LAB_CHAIN	 "forward"
+#define NB_LAB_SET	 "nbmatch"
 
 enum nb_lab_rules_kind {
 	NB_LAB_RULES_LINEAR,	/* N rules: source address, protocol, destination port */
@@ -24,9 +24,9 @@ enum nb_lab_rules_kind {
 
 struct nb_lab_rules {
 	enum nb_lab_rules_kind kind;
-	size_t rules_n;	   /* non-matching rules (not for FILE) */
-	bool ipv6;	   /* match IPv6 source addresses instead of IPv4 */
-	const char *path;  /* FILE: absolute path of the user's file */
+	size_t rules_n;	  /* non-matching rules (not for FILE) */
+	bool ipv6;	  /* match IPv6 source addresses instead of IPv4 */
+	const char *path; /* FILE: absolute path of the user's file */
 };
 
 /* Parses "linear", "set", "conntrack" or "file:PATH" (PATH points into s). -EINVAL otherwise. */

@@ -21,7 +21,7 @@ int main(void)
 	CHECK(fabs(fit.per_rule_ns - 2) < 1e-9, "2 ns per rule (got %g)", fit.per_rule_ns);
 	CHECK(fit.residual_ns < 1e-6 && fit.points == 4, "no residual, 4 points");
 	CHECK(nb_lab_fit_cost(rules, fps, 2, &fit) == 0 && fabs(fit.per_rule_ns - 2) < 1e-9 &&
-		      fit.residual_ns < 1e-9,
+		  fit.residual_ns < 1e-9,
 	      "two points give the line through them");
 	CHECK(nb_lab_fit_cost(rules, noisy, 4, &fit) == 0, "noisy points fit");
 	CHECK(fabs(fit.per_rule_ns - 2) < 0.01 && fabs(fit.base_ns - 500) < 10,

@@ -32,10 +32,9 @@ static void expect_text(enum nb_lab_rules_kind kind, size_t n, int ipv6, const c
 	free(got);
 }
 
-#define HEAD "flush ruleset\ntable inet netbench {\n"
-#define CHAIN                                                                                      \
-	"\tchain forward {\n\t\ttype filter hook forward priority filter; policy drop;\n"
-#define TAIL "\t\taccept\n\t}\n}\n"
+#define HEAD  "flush ruleset\ntable inet netbench {\n"
+#define CHAIN "\tchain forward {\n\t\ttype filter hook forward priority filter; policy drop;\n"
+#define TAIL  "\t\taccept\n\t}\n}\n"
 
 int main(void)
 {
@@ -45,9 +44,9 @@ int main(void)
 	int ret;
 	char *t;
 
-	expect_text(NB_LAB_RULES_LINEAR, 0, 0,
-		    "# netbench lab ruleset: kind linear, 0 non-matching rules, IPv4\n" HEAD CHAIN
-			    TAIL);
+	expect_text(
+	    NB_LAB_RULES_LINEAR, 0, 0,
+	    "# netbench lab ruleset: kind linear, 0 non-matching rules, IPv4\n" HEAD CHAIN TAIL);
 	expect_text(NB_LAB_RULES_LINEAR, 1, 0,
 		    "# netbench lab ruleset: kind linear, 1 non-matching rules, IPv4\n" HEAD CHAIN
 		    "\t\tip saddr 10.0.0.1 udp dport 1024 drop\n" TAIL);
@@ -56,8 +55,9 @@ int main(void)
 		    "\t\tip saddr 10.0.0.1 udp dport 1024 drop\n"
 		    "\t\tip saddr 10.0.0.2 udp dport 1025 drop\n"
 		    "\t\tip saddr 10.0.0.3 udp dport 1026 drop\n" TAIL);
-	expect_text(NB_LAB_RULES_SET, 0, 0,
-		    "# netbench lab ruleset: kind set, 0 non-matching rules, IPv4\n" HEAD CHAIN TAIL);
+	expect_text(
+	    NB_LAB_RULES_SET, 0, 0,
+	    "# netbench lab ruleset: kind set, 0 non-matching rules, IPv4\n" HEAD CHAIN TAIL);
 	expect_text(NB_LAB_RULES_SET, 1, 0,
 		    "# netbench lab ruleset: kind set, 1 non-matching rules, IPv4\n" HEAD
 		    "\tset nbmatch {\n\t\ttype ipv4_addr . inet_proto . inet_service\n"
@@ -69,19 +69,22 @@ int main(void)
 		    "\t\telements = {\n\t\t\t10.0.0.1 . udp . 1024,\n\t\t\t10.0.0.2 . udp . 1025,\n"
 		    "\t\t\t10.0.0.3 . udp . 1026\n\t\t}\n\t}\n" CHAIN
 		    "\t\tip saddr . meta l4proto . th dport @nbmatch drop\n" TAIL);
-	expect_text(NB_LAB_RULES_CONNTRACK, 0, 0,
-		    "# netbench lab ruleset: kind conntrack, 0 non-matching rules, IPv4\n" HEAD CHAIN
-		    "\t\tct state established,related accept\n" TAIL);
-	expect_text(NB_LAB_RULES_CONNTRACK, 1, 0,
-		    "# netbench lab ruleset: kind conntrack, 1 non-matching rules, IPv4\n" HEAD CHAIN
-		    "\t\tct state established,related accept\n"
-		    "\t\tip saddr 10.0.0.1 udp dport 1024 drop\n" TAIL);
-	expect_text(NB_LAB_RULES_CONNTRACK, 3, 0,
-		    "# netbench lab ruleset: kind conntrack, 3 non-matching rules, IPv4\n" HEAD CHAIN
-		    "\t\tct state established,related accept\n"
-		    "\t\tip saddr 10.0.0.1 udp dport 1024 drop\n"
-		    "\t\tip saddr 10.0.0.2 udp dport 1025 drop\n"
-		    "\t\tip saddr 10.0.0.3 udp dport 1026 drop\n" TAIL);
+	expect_text(
+	    NB_LAB_RULES_CONNTRACK, 0, 0,
+	    "# netbench lab ruleset: kind conntrack, 0 non-matching rules, IPv4\n" HEAD CHAIN
+	    "\t\tct state established,related accept\n" TAIL);
+	expect_text(
+	    NB_LAB_RULES_CONNTRACK, 1, 0,
+	    "# netbench lab ruleset: kind conntrack, 1 non-matching rules, IPv4\n" HEAD CHAIN
+	    "\t\tct state established,related accept\n"
+	    "\t\tip saddr 10.0.0.1 udp dport 1024 drop\n" TAIL);
+	expect_text(
+	    NB_LAB_RULES_CONNTRACK, 3, 0,
+	    "# netbench lab ruleset: kind conntrack, 3 non-matching rules, IPv4\n" HEAD CHAIN
+	    "\t\tct state established,related accept\n"
+	    "\t\tip saddr 10.0.0.1 udp dport 1024 drop\n"
+	    "\t\tip saddr 10.0.0.2 udp dport 1025 drop\n"
+	    "\t\tip saddr 10.0.0.3 udp dport 1026 drop\n" TAIL);
 	expect_text(NB_LAB_RULES_LINEAR, 1, 1,
 		    "# netbench lab ruleset: kind linear, 1 non-matching rules, IPv6\n" HEAD CHAIN
 		    "\t\tip6 saddr 2001:2:ff::0:1 udp dport 1024 drop\n" TAIL);
@@ -94,7 +97,7 @@ int main(void)
 	/* Addresses stay distinct and valid past 255 and 65535 rules. */
 	t = gen(NB_LAB_RULES_LINEAR, 70000, 0, NULL, &ret);
 	CHECK(ret == 0 && strstr(t, "ip saddr 10.1.17.112 udp dport 7023 drop\n") &&
-		      strstr(t, "ip saddr 10.0.1.0 udp dport 1279 drop\n"),
+		  strstr(t, "ip saddr 10.0.1.0 udp dport 1279 drop\n"),
 	      "rule 70000 and 256 addresses and ports");
 	free(t);
 	t = gen(NB_LAB_RULES_LINEAR, NB_LAB_RULES_MAX + 1, 0, NULL, &ret);
@@ -116,7 +119,7 @@ int main(void)
 	CHECK(nb_lab_rules_kind_parse("set", &k, &path) == 0 && k == NB_LAB_RULES_SET && !path,
 	      "parse set");
 	CHECK(nb_lab_rules_kind_parse("file:/x.nft", &k, &path) == 0 && k == NB_LAB_RULES_FILE &&
-		      !strcmp(path, "/x.nft"),
+		  !strcmp(path, "/x.nft"),
 	      "parse file:PATH");
 	CHECK(nb_lab_rules_kind_parse("file:", &k, &path) == -EINVAL, "file: without path");
 	CHECK(nb_lab_rules_kind_parse("hash", &k, &path) == -EINVAL, "unknown kind");
@@ -139,20 +142,20 @@ int main(void)
 
 	/* As nft 1.0.6 prints it (shortened). */
 	CHECK(nb_lab_nft_json_count(
-		      "{\"nftables\": [{\"metainfo\": {\"version\": \"1.0.6\"}}, {\"table\": "
-		      "{\"family\": \"inet\", \"name\": \"netbench\"}}, {\"set\": {\"name\": "
-		      "\"nbmatch\", \"elem\": [{\"concat\": [\"10.0.0.1\", \"udp\", 1024]}, "
-		      "{\"concat\": [\"10.0.0.2\", \"udp\", 1025]}]}}, {\"chain\": {\"name\": "
-		      "\"forward\"}}, {\"rule\": {\"comment\": \"{\\\"rule\\\": x\", \"expr\": "
-		      "[{\"accept\": null}]}}, {\"rule\": {\"expr\": [{\"match\": {\"right\": "
-		      "\"@nbmatch\"}}, {\"drop\": null}]}}]}",
-		      &rules, &elems) == 0 &&
-		      rules == 2 && elems == 2,
+		  "{\"nftables\": [{\"metainfo\": {\"version\": \"1.0.6\"}}, {\"table\": "
+		  "{\"family\": \"inet\", \"name\": \"netbench\"}}, {\"set\": {\"name\": "
+		  "\"nbmatch\", \"elem\": [{\"concat\": [\"10.0.0.1\", \"udp\", 1024]}, "
+		  "{\"concat\": [\"10.0.0.2\", \"udp\", 1025]}]}}, {\"chain\": {\"name\": "
+		  "\"forward\"}}, {\"rule\": {\"comment\": \"{\\\"rule\\\": x\", \"expr\": "
+		  "[{\"accept\": null}]}}, {\"rule\": {\"expr\": [{\"match\": {\"right\": "
+		  "\"@nbmatch\"}}, {\"drop\": null}]}}]}",
+		  &rules, &elems) == 0 &&
+		  rules == 2 && elems == 2,
 	      "nft -j: 2 rules, 2 elements, a comment is not a rule");
 	CHECK(nb_lab_nft_json_count("{\"nftables\": [{\"set\": {\"elem\": [\"a\", \"b\", \"c\"]}},"
 				    " {\"set\": {\"elem\": []}}]}",
 				    &rules, &elems) == 0 &&
-		      rules == 0 && elems == 3,
+		  rules == 0 && elems == 3,
 	      "plain and empty element lists");
 	CHECK(nb_lab_nft_json_count("{\"nftables\": [{\"rule\": {}}", &rules, &elems) == -EINVAL,
 	      "truncated JSON rejected");

@@ -16,7 +16,9 @@ t0=$(date +%s)
 budget_s=${NB_DEMO_BUDGET_S:-280}
 sink=198.19.0.1
 agent_pid_file=""
+agent_dir=""
 lab_is_up=0
+failed=0
 
 say() { echo "$*" | tee -a "$summary"; }
 elapsed() { echo $(($(date +%s) - t0)); }
@@ -45,6 +47,7 @@ step() {
 		return 0
 	fi
 	[ -s "$out/$name.json" ] || rm -f "$out/$name.json"
+	failed=$((failed + 1))
 	why="exit $rc"
 	[ "$rc" -eq 124 ] && why="timed out after ${max}s"
 	first=$(grep -v '^$' "$out/$name.err" 2>/dev/null | head -1)
@@ -60,8 +63,8 @@ cleanup() {
 	fi
 	if [ -n "$agent_pid_file" ] && [ -s "$agent_pid_file" ]; then
 		kill "$(cat "$agent_pid_file")" 2>/dev/null
-		rm -f "$agent_pid_file"
 	fi
+	[ -n "$agent_dir" ] && rm -rf "$agent_dir"
 }
 trap cleanup EXIT
 trap 'say "demo: interrupted"; exit 1' INT TERM HUP
@@ -114,7 +117,8 @@ else
 	target=127.0.0.1
 	port=15301
 	port_args="-p $port"
-	agent_pid_file=$(mktemp /tmp/netbench-demo.XXXXXX)
+	agent_dir=$(mktemp -d /tmp/netbench-demo.XXXXXX)
+	agent_pid_file=$agent_dir/agent.pid
 	if has_cmd serve && "$nb" serve -D --pid-file "$agent_pid_file" -B 127.0.0.1 -p $port \
 		>"$out/serve.err" 2>&1; then
 		rm -f "$out/serve.err"
@@ -184,4 +188,6 @@ if [ -s "$out/rule-sweep.json" ]; then
 		sed 's/^ */  /' | head -40 | tee -a "$summary"
 fi
 say ""
+[ "$failed" -gt 0 ] && say "$failed step(s) FAILED: see the .err files"
 say "finished in $(elapsed) s; results: $out"
+[ "$failed" -eq 0 ]

@@ -536,6 +536,9 @@ int cmd_lab(int argc, char **argv)
 	lab->stop = &stop;
 	if (delay)
 		lab->step_delay_ms = (unsigned)cli_uint("NB_LAB_STEP_DELAY_MS", delay, 0, 10000);
+	/* down must finish once begun: ignored signals stay ignored in the ip it runs. */
+	if (!strcmp(o.verb, "down"))
+		sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);

@@ -358,8 +358,7 @@ static int mkdirs(const char *dir)
 	return 0;
 }
 
-/* The RPS mask of the highest n online CPUs, in sysfs's comma-separated 32-bit groups. */
-static void cpu_mask(unsigned n, unsigned ncpu, char *buf, size_t len)
+void nb_lab_rps_mask(unsigned n, unsigned ncpu, char *buf, size_t len)
 {
 	unsigned groups = (ncpu + 31) / 32;
 	size_t o = 0;
@@ -562,7 +561,7 @@ int nb_lab_up(struct nb_lab *lab)
 	}
 	if (lab->dut_cpus) {
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		cpu_mask(lab->dut_cpus, ncpu > 0 ? (unsigned)ncpu : 1, mask, sizeof(mask));
+		nb_lab_rps_mask(lab->dut_cpus, ncpu > 0 ? (unsigned)ncpu : 1, mask, sizeof(mask));
 		STEP(set_rps(lab, "dut0", mask));
 		STEP(set_rps(lab, "dut1", mask));
 	}

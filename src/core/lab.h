@@ -85,6 +85,10 @@ int nb_lab_set_prefix(struct nb_lab *lab, const char *prefix);
 /* Interface names inside the namespaces. */
 extern const char *const nb_lab_links[4];
 
+/* The rps_cpus mask of the highest n of ncpu CPUs, in sysfs's comma-separated 32-bit groups
+ * (most significant first), e.g. n=1, ncpu=2: "00000002". */
+void nb_lab_rps_mask(unsigned n, unsigned ncpu, char *buf, size_t len);
+
 /* Brings the lab up; removes leftovers of an earlier run first (with a note). On failure or
  * *stop, removes what it created and returns the error (-EINTR when stopped). */
 int nb_lab_up(struct nb_lab *lab);

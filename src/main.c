@@ -9,6 +9,7 @@
 static const struct nb_command commands[] = {
 	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
 	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
+	{"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
 	{"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
 };
 

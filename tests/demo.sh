@@ -180,6 +180,21 @@ if [ "$lab_is_up" -eq 1 ]; then
 	step lab-down 30 "$nb" lab down -J && lab_is_up=0
 fi
 
+# tput's steps in one line each (the JSON has all of it, with the CPU load of both ends).
+if [ -s "$out/tput.json" ]; then
+	say ""
+	say "tput through the DUT (see tput.json):"
+	awk -F': ' '
+		/"block_bytes"/ { b = $2 + 0; d = ""; v = "" }
+		/"direction"/ && b { d = $2; gsub(/[",]/, "", d) }
+		/"valid"/ && d != "" && v == "" { v = $2; gsub(/,/, "", v) }
+		/"mbit_per_s"/ && d != "" {
+			m = $2; gsub(/,/, "", m)
+			printf "  %6d bytes  %-3s  %s\n", b, d, (v == "true" ? m " Mbit/s" : "invalid")
+			b = 0; d = ""
+		}' "$out/tput.json" | tee -a "$summary"
+fi
+
 # The rule sweep's fit, as rate printed it in its JSON.
 if [ -s "$out/rule-sweep.json" ]; then
 	say ""

@@ -14,7 +14,6 @@ check() { # description, command...
 	d=$1; shift
 	if "$@" >"$tmp/out" 2>&1; then ok "$d"; else nok "$d"; sed 's/^/# /' "$tmp/out" | head -20; fi
 }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 cleanup() {
 	"$NETBENCH" lab down --prefix "$P" >/dev/null 2>&1
 	for r in gen dut sink; do ip netns del "$P-$r" 2>/dev/null; done
@@ -45,11 +44,6 @@ json_num() { # key file: the number after "key":
 	sed -n "s/.*\"$1\": \([0-9][0-9]*\).*/\1/p" "$2" | head -1
 }
 
-# The agent is netbench serve; without it the lab runs with --no-agent and the agent checks skip.
-agent_opt=""
-if ! "$NETBENCH" serve --help 2>/dev/null | grep -q -- '--pid-file'; then
-	agent_opt="--no-agent"
-fi
 
 # --- bad input: exit 2, one line naming the input, nothing created
 bad() { # description, pattern in the message, args...
@@ -84,7 +78,7 @@ fi
 
 # --- up, status, traffic
 root_veths_before=$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')
-check "lab up" "$NETBENCH" lab up --prefix "$P" $agent_opt
+check "lab up" "$NETBENCH" lab up --prefix "$P"
 if status_is 0 "$NETBENCH" lab status --prefix "$P" && grep -q ': healthy$' "$tmp/out"; then
 	ok "status: healthy"
 else
@@ -96,16 +90,12 @@ check "status -J: healthy, forwarding on, 3 namespaces" \
 		grep -q '\"forwarding_ipv4\": true' '$tmp/status.json' &&
 		grep -q '\"dut\": \"$P-dut\"' '$tmp/status.json'"
 agent_pid=$(sed -n 's/.*"pid": \([0-9-]*\).*/\1/p' "$tmp/status.json" | head -1)
-if [ -z "$agent_opt" ]; then
-	check "agent pid alive and port answers" \
-		sh -c "grep -q '\"alive\": true' '$tmp/status.json' &&
-			grep -q '\"answers\": true' '$tmp/status.json' && kill -0 $agent_pid"
-	check "agent runs in the sink namespace" \
-		sh -c "ip netns pids $P-sink | grep -qx $agent_pid"
-else
-	skip "netbench serve has no --pid-file yet: no agent checks"
-	skip "netbench serve has no --pid-file yet: no agent checks"
-fi
+check "agent pid alive and port answers" \
+	sh -c "grep -q '\"alive\": true' '$tmp/status.json' &&
+		grep -q '\"answers\": true' '$tmp/status.json' && kill -0 $agent_pid"
+check "agent runs in the sink namespace" sh -c "ip netns pids $P-sink | grep -qx $agent_pid"
+check "tput from the gen through the DUT to the agent" \
+	ip netns exec "$P-gen" "$NETBENCH" tput -c 198.19.0.1 -l 8k -t 0.5 -O 0.1 --tx-only
 check "ping gen -> sink through the DUT" ip netns exec "$P-gen" ping -c 1 -W 2 -q 198.19.0.1
 check "DUT forwards (the gen has no route around it)" \
 	sh -c "ip -n $P-gen route get 198.19.0.1 | grep -q 'via 198.18.0.254'"
@@ -175,11 +165,7 @@ check "lab down" "$NETBENCH" lab down --prefix "$P"
 check "no namespace left" test "$(ns_left)" -eq 0
 check "no veth left in the host namespace" test \
 	"$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')" -le "$root_veths_before"
-if [ -z "$agent_opt" ]; then
-	check "no agent process left" sh -c "! kill -0 $agent_pid 2>/dev/null"
-else
-	skip "no agent to check"
-fi
+check "no agent process left" sh -c "! kill -0 $agent_pid 2>/dev/null"
 check "no state left" test ! -e "/run/netbench-lab/$P"
 check "down again: idempotent, nothing to remove" sh -c \
 	"'$NETBENCH' lab down --prefix $P | grep -q 'nothing to remove'"
@@ -190,7 +176,7 @@ else
 fi
 
 # --- a SIGKILLed up is cleaned by the next down
-NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" $agent_opt >/dev/null 2>&1 &
+NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>&1 &
 upid=$!
 i=0
 while [ $i -lt 100 ] && ! ip netns list | grep -q "^$P-sink"; do sleep 0.05; i=$((i + 1)); done
@@ -204,8 +190,28 @@ else
 	nok "the next down cleans a killed up and says what it found"; sed 's/^/# /' "$tmp/err"
 fi
 
+# --- killed after its agent started: the next up finds and stops the agent
+NB_LAB_STEP_DELAY_MS=150 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>&1 &
+upid=$!
+i=0
+while [ $i -lt 200 ] && [ ! -s "/run/netbench-lab/$P/agent.pid" ]; do sleep 0.05; i=$((i + 1)); done
+kill -9 $upid 2>/dev/null
+wait $upid 2>/dev/null
+apid=$(cat "/run/netbench-lab/$P/agent.pid" 2>/dev/null)
+check "killed up left a running agent" sh -c "[ -n '$apid' ] && kill -0 '$apid'"
+if "$NETBENCH" lab up --prefix "$P" >"$tmp/out" 2>"$tmp/err" && grep -q "interrupted" "$tmp/err" &&
+	! kill -0 "$apid" 2>/dev/null && "$NETBENCH" lab status --prefix "$P" >/dev/null; then
+	ok "the next up stops the old agent, says what it found, and is healthy"
+else
+	nok "the next up stops the old agent, says what it found, and is healthy"
+	sed 's/^/# /' "$tmp/err"
+fi
+check "down after the recovered up" "$NETBENCH" lab down --prefix "$P"
+check "nothing left after the recovered up" sh -c "[ \"\$(ip netns list | grep -c '^$P-')\" -eq 0 ] &&
+	! kill -0 '$apid' 2>/dev/null"
+
 # --- Ctrl-C during up: up removes what it made
-NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" $agent_opt >/dev/null 2>"$tmp/err" &
+NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>"$tmp/err" &
 upid=$!
 i=0
 while [ $i -lt 100 ] && ! ip netns list | grep -q "^$P-sink"; do sleep 0.05; i=$((i + 1)); done
@@ -219,7 +225,7 @@ else
 fi
 
 # --- IPv6, MTU, DUT CPUs
-check "up -6 --mtu 1280 --dut-cpus 1" "$NETBENCH" lab up --prefix "$P" -6 --mtu 1280 --dut-cpus 1 $agent_opt
+check "up -6 --mtu 1280 --dut-cpus 1" "$NETBENCH" lab up --prefix "$P" -6 --mtu 1280 --dut-cpus 1
 check "ping -6 gen -> sink through the DUT" ip netns exec "$P-gen" ping -6 -c 1 -W 2 -q 2001:2:0:2::1
 check "MTU 1280 on the veths" sh -c "ip -n $P-dut link show dut1 | grep -q 'mtu 1280'"
 check "RPS mask set on the DUT's links" sh -c \

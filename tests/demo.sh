@@ -128,6 +128,65 @@ else
 	fi
 fi
 
+# Until rate can sweep rule counts: the same sweep with iperf3 as the UDP load (128-byte
+# frames), counted where the frames arrive (the sink's rx_packets at the window's edges after a
+# warm-up), and netbench lab fit for the cost per frame and per rule. As bench/lab-rules.
+iperf_sweep() {
+	if ! command -v iperf3 >/dev/null; then
+		skip rule-sweep "rate has no --sweep-rules and iperf3 is not installed"
+		return
+	fi
+	if [ $((budget_s - $(elapsed))) -lt 60 ]; then
+		skip rule-sweep "the 5-minute budget is spent"
+		return
+	fi
+	sinkns=${gen%gen}sink
+	s=$(date +%s)
+	say ""
+	say "rule sweep: frames/s through the DUT against nftables rules (iperf3 UDP load,"
+	say "128-byte frames, counted at the sink over 2 s; rate has no --sweep-rules yet)"
+	say "$(printf '  %-8s %6s %10s %10s' kind rules fps ns/frame)"
+	pts_linear="" pts_set=""
+	for n in 0 100 1000; do
+		for kind in linear set; do
+			"$nb" lab ruleset --kind $kind --rules $n -J >"$out/ruleset-$kind-$n.json" \
+				2>>"$out/rule-sweep.err" || continue
+			ip netns exec "$sinkns" iperf3 -s -D -1 -p 15302 >/dev/null 2>&1
+			sleep 0.2
+			ip netns exec "$gen" timeout 10 iperf3 -c $sink -p 15302 -u -b 0 -l 82 -t 4 \
+				>/dev/null 2>&1 &
+			ipid=$!
+			sleep 1
+			a=$(ip netns exec "$sinkns" cat /sys/class/net/sink0/statistics/rx_packets)
+			ta=$(date +%s.%N)
+			sleep 2
+			b=$(ip netns exec "$sinkns" cat /sys/class/net/sink0/statistics/rx_packets)
+			tb=$(date +%s.%N)
+			wait $ipid
+			fps=$(echo "$a $b $ta $tb" | awk '{printf "%.0f", ($2 - $1) / ($4 - $3)}')
+			say "$(printf '  %-8s %6s %10s %10.1f' $kind $n "$fps" \
+				"$(echo "$fps" | awk '{print ($1 > 0 ? 1e9 / $1 : 0)}')")"
+			[ "$fps" -gt 0 ] && eval "pts_$kind=\"\$pts_$kind $n:$fps\""
+		done
+	done
+	"$nb" lab ruleset --flush >/dev/null 2>&1
+	for kind in linear set; do
+		eval "pts=\$pts_$kind"
+		# shellcheck disable=SC2086,SC2154
+		if "$nb" lab fit $pts -J >"$out/rule-sweep-$kind.json" 2>>"$out/rule-sweep.err"; then
+			say "  $kind: $("$nb" lab fit $pts | tail -1)"
+		else
+			rm -f "$out/rule-sweep-$kind.json"
+			failed=$((failed + 1))
+			say "  $kind: no fit (see rule-sweep.err)"
+		fi
+	done
+	[ -s "$out/rule-sweep.err" ] || rm -f "$out/rule-sweep.err"
+	say "$(printf '%-22s done    %4ss  rule-sweep-linear.json, rule-sweep-set.json' rule-sweep \
+		"$(($(date +%s) - s))")"
+	say ""
+}
+
 # tput: netio-style sweep through the DUT to the sink's agent.
 if has_cmd tput; then
 	# shellcheck disable=SC2046,SC2086
@@ -151,11 +210,11 @@ if has_cmd rate; then
 		step rule-sweep 120 $in_gen "$nb" rate -c $target --sweep-rules 0,100,1000 \
 			--kind linear,set -J $(short rate)
 	else
-		skip rule-sweep "rate has no --sweep-rules in this build"
+		iperf_sweep
 	fi
 else
 	skip rate "this build has no rate"
-	skip rule-sweep "this build has no rate"
+	if [ "$(id -u)" -eq 0 ]; then iperf_sweep; else skip rule-sweep "needs the lab (root)"; fi
 fi
 
 if has_cmd stream; then

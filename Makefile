@@ -104,7 +104,10 @@ check: all $(UNIT_BIN)
 
 asan-units: $(ASAN_BIN)
 
-demo: all
+# The packages first, so that on a fresh machine the build finds its compiler.
+demo:
+	$(Q)sh tests/deps.sh
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BUILD)
 
 install: all

@@ -72,7 +72,7 @@ static void print_interval(void *arg, const struct nb_tput_interval *iv)
 	nb_format_bytes(r->p.block, sz, sizeof(sz));
 	if (r->json)
 		return;
-	printf("  %5s %5.1f-%5.1f s", sz, iv->start_s, iv->end_s);
+	printf("  %5s %6.2f-%6.2f s", sz, iv->start_s, iv->end_s);
 	if (!isnan(iv->tx_kbyte_per_s))
 		printf("  Tx %12.1f KByte/s", iv->tx_kbyte_per_s);
 	if (!isnan(iv->rx_kbyte_per_s))

@@ -21,6 +21,9 @@
 #ifndef PACKET_QDISC_BYPASS
 #define PACKET_QDISC_BYPASS 20
 #endif
+#ifndef SO_RCVBUFFORCE
+#define SO_RCVBUFFORCE 33
+#endif
 #ifndef SO_BUSY_POLL
 #define SO_BUSY_POLL 46
 #endif

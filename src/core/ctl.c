@@ -114,9 +114,13 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 	c->local_len = sizeof(c->local);
 	getpeername(c->fd, (struct sockaddr *)&c->peer, &c->peer_len);
 	getsockname(c->fd, (struct sockaddr *)&c->local, &c->local_len);
+	err[0] = '\0';
 	ret = handshake(c, psk, psk_len, err, errlen);
-	if (ret)
+	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "handshake with the agent failed: %s", strerror(-ret));
 		goto fail;
+	}
 	*out = c;
 	return 0;
 fail:

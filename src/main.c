@@ -12,6 +12,7 @@ static const struct nb_command commands[] = {
 	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
 	{"crypto", cmd_crypto, "cipher/MAC throughput, latency and CPU cost per size and engine"},
 	{"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
+	{"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
 };
 
 static void usage(FILE *f)

@@ -9,7 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 nb=$(cd "$build" 2>/dev/null && pwd)/netbench
 [ -x "$nb" ] || { echo "demo: $build/netbench is not built (run make first)" >&2; exit 1; }
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=$top/results/$stamp
+out=${NB_DEMO_OUT:-$top/results/$stamp}
 mkdir -p "$out" || exit 1
 summary=$out/summary.txt
 t0=$(date +%s)

@@ -22,7 +22,7 @@
 /* Fixed record sizes on the wire. */
 enum {
 	LOAD_BYTES = 16 * 8 + 3 * 4,
-	SUMMARY_BYTES = 6 * 8 + 8 * 4 + 2 * 8,
+	SUMMARY_BYTES = 6 * 8 + 12 * 4 + 2 * 8,
 	LAT_BYTES = 5 * 8 + 4,
 	STEP_BYTES = 3 * 8,
 	CACHE_TYPE_BYTES = sizeof(((struct nb_mem_cache *)0)->type),
@@ -197,6 +197,12 @@ int nb_mem_put_result(struct nb_msg *m, const struct nb_mem_result *r)
 	w32(&w, r->hugepages);
 	wdbl(&w, r->mem_latency_ns);
 	wdbl(&w, r->mem_latency_cycles);
+	/* The counts of the repeated items that follow: a result cut short at an item boundary
+	 * is then still noticed. */
+	w32(&w, (uint32_t)r->n_lat);
+	w32(&w, (uint32_t)r->n_steps);
+	w32(&w, (uint32_t)r->n_sysfs);
+	w32(&w, (uint32_t)r->n_bw);
 	ret = nb_msg_put_bytes(m, NB_T_MEM_SUMMARY, b, w.o);
 	if (!ret && r->bw_bytes_from)
 		ret = nb_msg_put_str(m, NB_T_MEM_BW_FROM, r->bw_bytes_from);
@@ -251,7 +257,13 @@ int nb_mem_put_result(struct nb_msg *m, const struct nb_mem_result *r)
 	return ret;
 }
 
-static void get_summary(struct rec *b, struct nb_mem_result *r)
+/* The counts the summary announces. */
+struct counts {
+	uint32_t lat, steps, sysfs, bw;
+	bool summary, lat_cpu;
+};
+
+static void get_summary(struct rec *b, struct nb_mem_result *r, struct counts *c)
 {
 	uint32_t pattern;
 
@@ -274,22 +286,28 @@ static void get_summary(struct rec *b, struct nb_mem_result *r)
 	r->hugepages = rbool(b);
 	r->mem_latency_ns = rdbl(b);
 	r->mem_latency_cycles = rdbl(b);
+	c->lat = r32(b);
+	c->steps = r32(b);
+	c->sysfs = r32(b);
+	c->bw = r32(b);
 }
 
 /* One item into r; -EBADMSG when its length is wrong or it would overflow its array. */
 static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, size_t n,
-		    bool *summary)
+		    struct counts *cnt)
 {
 	struct rec b = {.r = p};
 
 	switch (tag) {
 	case NB_T_MEM_SUMMARY:
-		if (n != SUMMARY_BYTES || *summary)
+		if (n != SUMMARY_BYTES || cnt->summary)
 			return -EBADMSG;
-		get_summary(&b, r);
-		*summary = true;
+		get_summary(&b, r, cnt);
+		cnt->summary = true;
 		break;
 	case NB_T_MEM_BW_FROM:
+		if (r->bw_bytes_from)
+			return -EBADMSG;
 		r->bw_bytes_from = "unknown"; /* a newer agent's reason: shown, not guessed */
 		for (size_t i = 0; i < sizeof(bw_from_names) / sizeof(bw_from_names[0]); i++)
 			if (n == strlen(bw_from_names[i]) && !memcmp(p, bw_from_names[i], n))
@@ -309,9 +327,10 @@ static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, siz
 		break;
 	}
 	case NB_T_MEM_LAT_CPU:
-		if (n != LOAD_BYTES)
+		if (n != LOAD_BYTES || cnt->lat_cpu)
 			return -EBADMSG;
 		get_load(&b, &r->lat_cpu);
+		cnt->lat_cpu = true;
 		break;
 	case NB_T_MEM_STEP: {
 		if (n != STEP_BYTES || r->n_steps >= NB_MEM_MAX_CACHES)
@@ -361,7 +380,7 @@ static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, siz
 int nb_mem_get_result(const struct nb_msg *m, struct nb_mem_result **out)
 {
 	struct nb_mem_result *r = calloc(1, sizeof(*r));
-	bool summary = false;
+	struct counts c = {0};
 	size_t off = 0;
 	const uint8_t *p;
 	uint16_t tag;
@@ -371,12 +390,13 @@ int nb_mem_get_result(const struct nb_msg *m, struct nb_mem_result **out)
 	*out = NULL;
 	if (!r)
 		goto out;
-	ret = 0;
+	ret = nb_msg_validate(m);
 	while (!ret && nb_msg_next(m, &off, &tag, &p, &n))
-		ret = get_item(r, tag, p, n, &summary);
-	/* Printing needs the summary and at least one latency point (memory latency is the
-	 * largest set's); bandwidth threads must be sane for the table. */
-	if (!ret && (!summary || !r->n_lat || !r->bw_bytes_from))
+		ret = get_item(r, tag, p, n, &c);
+	/* Every item is there, as many as announced; printing needs at least one latency point
+	 * (memory latency is the largest set's) and sane thread counts. */
+	if (!ret && (!c.summary || !c.lat_cpu || !r->bw_bytes_from || c.lat != r->n_lat ||
+		     c.steps != r->n_steps || c.sysfs != r->n_sysfs || c.bw != r->n_bw || !r->n_lat))
 		ret = -EBADMSG;
 	for (size_t i = 0; i < r->n_bw && !ret; i++)
 		if (!r->bw[i].threads || r->bw[i].threads > NB_MEM_MAX_THREADS)

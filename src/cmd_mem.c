@@ -257,11 +257,11 @@ int cmd_mem(int argc, char **argv)
 			break;
 		case 'p':
 			port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			remote_only = name;
+			remote_only = "--port";
 			break;
 		case 'k':
 			psk_file = optarg;
-			remote_only = name;
+			remote_only = "--psk";
 			break;
 		case '4':
 			family = AF_INET;

@@ -199,18 +199,12 @@ static void print_human(const struct nb_mem_result *r)
 int cmd_mem(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"min", required_argument, NULL, 'm'},
-	    {"max", required_argument, NULL, 'M'},
-	    {"pattern", required_argument, NULL, 'a'},
-	    {"threads", required_argument, NULL, 't'},
-	    {"bw-size", required_argument, NULL, 'b'},
-	    {"quick", no_argument, NULL, 'q'},
-	    {"client", required_argument, NULL, 'c'},
-	    {"port", required_argument, NULL, 'p'},
-	    {"psk", required_argument, NULL, 'k'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
+	    {"pattern", required_argument, NULL, 'a'}, {"threads", required_argument, NULL, 't'},
+	    {"bw-size", required_argument, NULL, 'b'}, {"quick", no_argument, NULL, 'q'},
+	    {"client", required_argument, NULL, 'c'},  {"port", required_argument, NULL, 'p'},
+	    {"psk", required_argument, NULL, 'k'},     {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	struct nb_mem_opts o = {0};
 	struct nb_mem_result *r = NULL;

@@ -319,7 +319,8 @@ int nb_mem_opts_check(const struct nb_mem_opts *o, char *err, size_t errlen)
 		errlen = 0;
 	if (min < NB_MEM_MIN_SET_BYTES || min > NB_MEM_MAX_OPT_BYTES ||
 	    max > NB_MEM_MAX_OPT_BYTES) {
-		snprintf(err, errlen, "working sets from %llu to %llu bytes asked (1 KiB to 64 GiB)",
+		snprintf(err, errlen,
+			 "working sets from %llu to %llu bytes asked (1 KiB to 64 GiB)",
 			 (unsigned long long)min, (unsigned long long)max);
 		return -EINVAL;
 	}

@@ -15,7 +15,7 @@
 #include "core/timeutil.h"
 #include "core/wire.h"
 
-#define POLL_NS (NB_NS_PER_S / 2)
+#define POLL_NS	      (NB_NS_PER_S / 2)
 #define POLL_SLICE_NS (50 * NB_NS_PER_MS)
 #define STOP_REPLY_MS 30000 /* the run has ended by then: STOP only joins a finished thread */
 
@@ -108,10 +108,10 @@ static void rstr(struct rec *b, char *s, size_t field)
 
 static void put_load(struct rec *b, const struct nb_cpu_load *l)
 {
-	const double d[16] = {l->window_s,    l->user_pct,	 l->nice_pct,	 l->system_pct,
-			      l->irq_pct,     l->softirq_pct,	 l->iowait_pct,	 l->steal_pct,
-			      l->idle_pct,    l->busy_pct,	 l->proc_user_pct, l->proc_sys_pct,
-			      l->proc_pct,    l->busiest_cpu_pct, l->busy_cpu_s,	 l->proc_cpu_s};
+	const double d[16] = {l->window_s, l->user_pct,	       l->nice_pct,	 l->system_pct,
+			      l->irq_pct,  l->softirq_pct,     l->iowait_pct,	 l->steal_pct,
+			      l->idle_pct, l->busy_pct,	       l->proc_user_pct, l->proc_sys_pct,
+			      l->proc_pct, l->busiest_cpu_pct, l->busy_cpu_s,	 l->proc_cpu_s};
 	for (int i = 0; i < 16; i++)
 		wdbl(b, d[i]);
 	w32(b, (uint32_t)l->busiest_cpu);
@@ -121,12 +121,11 @@ static void put_load(struct rec *b, const struct nb_cpu_load *l)
 
 static void get_load(struct rec *b, struct nb_cpu_load *l)
 {
-	double *const d[16] = {&l->window_s,	&l->user_pct,	     &l->nice_pct,
-			       &l->system_pct,	&l->irq_pct,	     &l->softirq_pct,
-			       &l->iowait_pct,	&l->steal_pct,	     &l->idle_pct,
-			       &l->busy_pct,	&l->proc_user_pct,   &l->proc_sys_pct,
-			       &l->proc_pct,	&l->busiest_cpu_pct, &l->busy_cpu_s,
-			       &l->proc_cpu_s};
+	double *const d[16] = {
+	    &l->window_s, &l->user_pct,	       &l->nice_pct,	  &l->system_pct,
+	    &l->irq_pct,  &l->softirq_pct,     &l->iowait_pct,	  &l->steal_pct,
+	    &l->idle_pct, &l->busy_pct,	       &l->proc_user_pct, &l->proc_sys_pct,
+	    &l->proc_pct, &l->busiest_cpu_pct, &l->busy_cpu_s,	  &l->proc_cpu_s};
 	for (int i = 0; i < 16; i++)
 		*d[i] = rdbl(b);
 	l->busiest_cpu = (int)(int32_t)r32(b);
@@ -177,7 +176,7 @@ static const char *const bw_from_names[] = {"option", "sysfs", "latency curve", 
 int nb_mem_put_result(struct nb_msg *m, const struct nb_mem_result *r)
 {
 	uint8_t b[BW_BYTES > SYSFS_BYTES ? (BW_BYTES > SUMMARY_BYTES ? BW_BYTES : SUMMARY_BYTES)
-					  : SYSFS_BYTES];
+					 : SYSFS_BYTES];
 	struct rec w = {.w = b};
 	int ret;
 
@@ -395,8 +394,9 @@ int nb_mem_get_result(const struct nb_msg *m, struct nb_mem_result **out)
 		ret = get_item(r, tag, p, n, &c);
 	/* Every item is there, as many as announced; printing needs at least one latency point
 	 * (memory latency is the largest set's) and sane thread counts. */
-	if (!ret && (!c.summary || !c.lat_cpu || !r->bw_bytes_from || c.lat != r->n_lat ||
-		     c.steps != r->n_steps || c.sysfs != r->n_sysfs || c.bw != r->n_bw || !r->n_lat))
+	if (!ret &&
+	    (!c.summary || !c.lat_cpu || !r->bw_bytes_from || c.lat != r->n_lat ||
+	     c.steps != r->n_steps || c.sysfs != r->n_sysfs || c.bw != r->n_bw || !r->n_lat))
 		ret = -EBADMSG;
 	for (size_t i = 0; i < r->n_bw && !ret; i++)
 		if (!r->bw[i].threads || r->bw[i].threads > NB_MEM_MAX_THREADS)
@@ -527,18 +527,17 @@ static int mem_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 }
 
 const struct nb_test_ops nb_mem_ops = {
-	.type = NB_TEST_MEM,
-	.name = "mem",
-	.setup = mem_setup,
-	.start = mem_start,
-	.snapshot = mem_snapshot,
-	.stop = mem_stop,
-	.free = mem_free,
+    .type = NB_TEST_MEM,
+    .name = "mem",
+    .setup = mem_setup,
+    .start = mem_start,
+    .snapshot = mem_snapshot,
+    .stop = mem_stop,
+    .free = mem_free,
 };
 
-int nb_mem_run_remote(struct nb_ctl *ctl, const struct nb_mem_opts *o,
-		      volatile sig_atomic_t *stop, struct nb_mem_result **out, char *err,
-		      size_t errlen)
+int nb_mem_run_remote(struct nb_ctl *ctl, const struct nb_mem_opts *o, volatile sig_atomic_t *stop,
+		      struct nb_mem_result **out, char *err, size_t errlen)
 {
 	struct nb_msg *req = nb_msg_new(NB_MSG_TEST_REQ), *reply = nb_msg_new(0);
 	uint64_t budget_ns = nb_mem_budget_ns(o), deadline_ns;

@@ -23,13 +23,13 @@ enum nb_mem_tag {
 	/* SNAP */
 	NB_T_MEM_DONE = 509, /* u32: 1 once the run has ended (with a result or an error) */
 	/* FINAL: the result */
-	NB_T_MEM_SUMMARY = 510,	 /* fixed record: options as run, sizes, flags, memory latency */
-	NB_T_MEM_BW_FROM = 511,	 /* string: where the bandwidth buffer size came from */
+	NB_T_MEM_SUMMARY = 510,	  /* fixed record: options as run, sizes, flags, memory latency */
+	NB_T_MEM_BW_FROM = 511,	  /* string: where the bandwidth buffer size came from */
 	NB_T_MEM_LAT_POINT = 512, /* one per working set, ascending */
-	NB_T_MEM_LAT_CPU = 513,	 /* CPU load over the latency sweep */
-	NB_T_MEM_STEP = 514,	 /* one per inferred cache step */
-	NB_T_MEM_SYSFS = 515,	 /* one per cache sysfs lists */
-	NB_T_MEM_BW = 516,	 /* one per bandwidth thread count, with its CPU load */
+	NB_T_MEM_LAT_CPU = 513,	  /* CPU load over the latency sweep */
+	NB_T_MEM_STEP = 514,	  /* one per inferred cache step */
+	NB_T_MEM_SYSFS = 515,	  /* one per cache sysfs lists */
+	NB_T_MEM_BW = 516,	  /* one per bandwidth thread count, with its CPU load */
 };
 
 /* Appends the options to a TEST_REQ (cancel and cpu_mhz stay local: the agent uses its own
@@ -54,8 +54,7 @@ uint64_t nb_mem_budget_ns(const struct nb_mem_opts *o);
  * second, so the agent's session stays live and a stalled agent is noticed), and decodes the
  * result into *out. *stop (may be NULL) set by a signal handler abandons the run (-EINTR); the
  * agent then cancels it. Returns 0 or a negative errno with the reason in err. */
-int nb_mem_run_remote(struct nb_ctl *ctl, const struct nb_mem_opts *o,
-		      volatile sig_atomic_t *stop, struct nb_mem_result **out, char *err,
-		      size_t errlen);
+int nb_mem_run_remote(struct nb_ctl *ctl, const struct nb_mem_opts *o, volatile sig_atomic_t *stop,
+		      struct nb_mem_result **out, char *err, size_t errlen);
 
 #endif

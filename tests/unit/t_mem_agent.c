@@ -152,7 +152,8 @@ static void test_round_trip(void)
 	      "item counts survive");
 	for (size_t i = 0; i < d->n_lat; i++) {
 		const struct nb_mem_lat_point *a = &r->lat[i], *b = &d->lat[i];
-		lat_ok &= a->set_bytes == b->set_bytes && same_double(a->ns_per_load, b->ns_per_load) &&
+		lat_ok &= a->set_bytes == b->set_bytes &&
+			  same_double(a->ns_per_load, b->ns_per_load) &&
 			  same_double(a->ns_per_load_median, b->ns_per_load_median) &&
 			  same_double(a->cycles_per_load, b->cycles_per_load) &&
 			  a->loads_per_trial == b->loads_per_trial &&
@@ -186,8 +187,8 @@ static void test_round_trip(void)
 	}
 	CHECK(bw_ok, "bandwidth points and their CPU loads survive");
 	/* The JSON the controller prints is the agent's JSON. */
-	CHECK(nb_mem_result_json_text(r, &ja, &na) == 0 && nb_mem_result_json_text(d, &jb, &nb) == 0 &&
-		  na == nb && !memcmp(ja, jb, na),
+	CHECK(nb_mem_result_json_text(r, &ja, &na) == 0 &&
+		  nb_mem_result_json_text(d, &jb, &nb) == 0 && na == nb && !memcmp(ja, jb, na),
 	      "the decoded result writes the same JSON as the original");
 out:
 	free(ja);
@@ -302,16 +303,17 @@ static void test_bad_input(void)
 		size_t at;
 		uint32_t value;
 	} fields[] = {
-		{"pattern 2", NB_T_MEM_SUMMARY, 48, 2},
-		{"quick flag 2", NB_T_MEM_SUMMARY, 56, 2},
-		{"capped flag 0x100", NB_T_MEM_SUMMARY, 64, 0x100},
-		{"more latency points announced than sent", NB_T_MEM_SUMMARY, 96, 97},
-		{"fewer bandwidth points announced", NB_T_MEM_SUMMARY, 108, 1},
-		{"bandwidth with 0 threads", NB_T_MEM_BW, 0, 0},
-		{"a CPU load's valid flag 7", NB_T_MEM_LAT_CPU, 136, 7},
+	    {"pattern 2", NB_T_MEM_SUMMARY, 48, 2},
+	    {"quick flag 2", NB_T_MEM_SUMMARY, 56, 2},
+	    {"capped flag 0x100", NB_T_MEM_SUMMARY, 64, 0x100},
+	    {"more latency points announced than sent", NB_T_MEM_SUMMARY, 96, 97},
+	    {"fewer bandwidth points announced", NB_T_MEM_SUMMARY, 108, 1},
+	    {"bandwidth with 0 threads", NB_T_MEM_BW, 0, 0},
+	    {"a CPU load's valid flag 7", NB_T_MEM_LAT_CPU, 136, 7},
 	};
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		struct target t = {.tag = fields[i].tag, .at = fields[i].at, .value = fields[i].value};
+		struct target t = {
+		    .tag = fields[i].tag, .at = fields[i].at, .value = fields[i].value};
 		rebuild(good, m, set_u32, &t);
 		CHECK(rejected(m), "%s is rejected", fields[i].what);
 	}
@@ -330,7 +332,8 @@ static void test_bad_input(void)
 		rebuild(good, m, set_u32, &t);
 		nb_msg_get_bytes(good, NB_T_MEM_LAT_POINT, &p, &n);
 		nb_msg_put_bytes(m, NB_T_MEM_LAT_POINT, p, n);
-		CHECK(rejected(m), "97 latency points are rejected (at most %d)", NB_MEM_MAX_POINTS);
+		CHECK(rejected(m), "97 latency points are rejected (at most %d)",
+		      NB_MEM_MAX_POINTS);
 	}
 
 	nb_msg_reset(m, NB_MSG_FINAL);
@@ -360,8 +363,9 @@ static void test_bad_input(void)
 			m->data[(seed >> 33) % m->len] ^= (uint8_t)(1u << ((seed >> 20) % 8));
 		}
 		if (nb_mem_get_result(m, &d) == 0)
-			all &= d && d->n_lat >= 1 && d->n_lat <= NB_MEM_MAX_POINTS && d->n_bw <= 2 &&
-			       d->n_steps <= NB_MEM_MAX_CACHES && d->n_sysfs <= NB_MEM_MAX_CACHES;
+			all &= d && d->n_lat >= 1 && d->n_lat <= NB_MEM_MAX_POINTS &&
+			       d->n_bw <= 2 && d->n_steps <= NB_MEM_MAX_CACHES &&
+			       d->n_sysfs <= NB_MEM_MAX_CACHES;
 		nb_mem_result_free(d);
 	}
 	CHECK(all, "2000 results with flipped bits are rejected or decode within bounds");
@@ -391,13 +395,15 @@ static void test_opts(void)
 	{
 		struct target t = {.tag = NB_T_MEM_QUICK};
 		rebuild(m, m2, drop_one, &t);
-		CHECK(nb_mem_get_opts(m2, &d) == -EBADMSG, "a request without --quick is malformed");
+		CHECK(nb_mem_get_opts(m2, &d) == -EBADMSG,
+		      "a request without --quick is malformed");
 		t = (struct target){.tag = NB_T_MEM_QUICK, .value = 2};
 		rebuild(m, m2, set_u32, &t);
 		CHECK(nb_mem_get_opts(m2, &d) == -EBADMSG, "quick 2 is malformed");
 		t = (struct target){.tag = NB_T_MEM_PATTERN, .value = 0x80000000u};
 		rebuild(m, m2, set_u32, &t);
-		CHECK(nb_mem_get_opts(m2, &d) == 0 && nb_mem_opts_check(&d, err, sizeof(err)) == -EINVAL,
+		CHECK(nb_mem_get_opts(m2, &d) == 0 &&
+			  nb_mem_opts_check(&d, err, sizeof(err)) == -EINVAL,
 		      "pattern 2^31 decodes and the check refuses it: %s", err);
 	}
 	d = (struct nb_mem_opts){0};
@@ -419,8 +425,7 @@ static void test_opts(void)
 	CHECK(nb_mem_budget_ns(&d) >= 30 * NB_NS_PER_S &&
 		  nb_mem_budget_ns(&d) < nb_mem_budget_ns(&(struct nb_mem_opts){0}),
 	      "the quick run asks less time than the default one");
-	CHECK(nb_mem_budget_ns(&(struct nb_mem_opts){.max_bytes = 8ULL << 30}) <=
-		  600 * NB_NS_PER_S,
+	CHECK(nb_mem_budget_ns(&(struct nb_mem_opts){.max_bytes = 8ULL << 30}) <= 600 * NB_NS_PER_S,
 	      "an 8 GiB sweep still fits the agent's default max-time");
 	nb_msg_free(m);
 	nb_msg_free(m2);

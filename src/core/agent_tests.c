@@ -5,7 +5,7 @@ extern const struct nb_test_ops nb_tput_ops;
 extern const struct nb_test_ops nb_crypto_ops;
 
 const struct nb_test_ops *const nb_agent_tests[] = {
-    &nb_tput_ops,
-    &nb_crypto_ops,
-    NULL,
+	&nb_tput_ops,
+	&nb_crypto_ops,
+	NULL,
 };

@@ -441,7 +441,7 @@ static void put_point(struct wbuf *w, const struct nb_crypto_point *pt)
 	w_u32(w, T_PT_SIZE, pt->size_bytes);
 	w_u32(w, T_PT_PADDED, pt->padded_bytes);
 	w_u32(w, T_PT_VALID, pt->valid);
-	w_str(w, T_PT_REASON, pt->valid ? "" : pt->invalid_reason);
+	w_str(w, T_PT_REASON, pt->invalid_reason);
 	w_u64(w, T_PT_OPS, pt->ops);
 	w_u64(w, T_PT_LAT_SAMPLES, pt->lat_samples);
 	for (size_t i = 0; i < N_PT_DOUBLES; i++)

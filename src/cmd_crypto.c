@@ -316,7 +316,7 @@ int cmd_crypto(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	static struct remote rm = {.port = NB_DEFAULT_PORT, .family = AF_UNSPEC};
+	struct remote rm = {.port = NB_DEFAULT_PORT, .family = AF_UNSPEC};
 	const char *psk_file = NULL;
 	struct nb_crypto_opts o;
 	struct nb_crypto_result *r = NULL;

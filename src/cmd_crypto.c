@@ -317,7 +317,7 @@ int cmd_crypto(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct remote rm = {.port = NB_DEFAULT_PORT, .family = AF_UNSPEC};
-	const char *psk_file = NULL;
+	const char *psk_file = NULL, *remote_only = NULL; /* an option that needs -c */
 	struct nb_crypto_opts o;
 	struct nb_crypto_result *r = NULL;
 	bool json = false, quick = false, time_set = false;
@@ -325,7 +325,7 @@ int cmd_crypto(int argc, char **argv)
 	int c, li = -1, ret;
 
 	nb_crypto_opts_default(&o);
-	while ((c = getopt_long(argc, argv, "a:s:e:t:n:qJc:p:46h", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:s:e:t:n:qJc:p:46h", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -374,27 +374,31 @@ int cmd_crypto(int argc, char **argv)
 			break;
 		case 'p':
 			rm.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			remote_only = "--port";
 			break;
 		case OPT_PSK:
 			psk_file = optarg;
+			remote_only = "--psk";
 			break;
 		case '4':
 			rm.family = AF_INET;
+			remote_only = "-4";
 			break;
 		case '6':
 			rm.family = AF_INET6;
+			remote_only = "-6";
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
-			cli_usage_error("invalid option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if (!rm.host && (psk_file || rm.family != AF_UNSPEC))
-		cli_usage_error("--psk, -4 and -6 need the agent's address: -c HOST");
+	if (remote_only && !rm.host)
+		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
 	if (psk_file) {
 		ret = nb_psk_load(psk_file, rm.psk, &rm.psk_len);
 		if (ret == -EINVAL || ret == -EFBIG)

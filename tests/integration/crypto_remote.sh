@@ -143,6 +143,8 @@ check_rc "with --psk the run goes through" $((1 - soft)) \
 check_rc "no agent on the port: exit 1 naming it" 1 "$nb" crypto -c $H -p 5359 -a hmac-sha1
 check "... cannot connect" has "cannot connect to the agent at $H port 5359"
 check_rc "--psk without -c is a usage error" 2 "$nb" crypto --psk "$nb_tmp/psk"
+check "... saying -c is needed" has "give -c HOST"
+check_rc "-p without -c is a usage error" 2 "$nb" crypto -p 5350
 check_rc "-p out of range is a usage error" 2 "$nb" crypto -c $H -p 70000
 check "... naming -p" has "port"
 

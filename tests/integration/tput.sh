@@ -50,6 +50,15 @@ for x in d["steps"]:
 check_rc "bidir, 2 streams, 0.25 s intervals" 0 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.5 -O 0.1 -l 2k -P 2 --bidir -i 0.25
 check "interval lines printed for both directions" sh -c "grep -Eq '2k +0\.00- +0\.2[0-9] s +Tx +[0-9.]+ KByte/s +Rx' $nb_tmp/out"
 check "bidir header says so" has "Tx and Rx at once"
+"$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.6 -O 0.1 -l 2k -i 0.2 -J >"$nb_tmp/i.json" 2>&1
+check "JSON carries the intervals, and they add up to the window" json_check "$nb_tmp/i.json" '
+for x in d["steps"]:
+    iv = x["intervals"]
+    assert len(iv) == 3 and iv[0]["start_s"] == 0 and abs(iv[-1]["end_s"] - 0.6) < 0.05, iv
+    kb = sum(i["kbyte_per_s"] * (i["end_s"] - i["start_s"]) for i in iv)
+    assert abs(kb * 1024 - x["window_bytes"]) / x["window_bytes"] < 0.05, (kb * 1024, x["window_bytes"])
+'
+
 
 check_rc "reverse only (-R)" 0 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.3 -O 0.1 -l 1k -R
 check "-R prints no Tx numbers" sh -c "grep -Eq '^ +1k +- +- +[0-9]' $nb_tmp/out"
@@ -131,6 +140,9 @@ check_rc "--sizes garbage: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 -l 1k,ab
 check "bad size named" has "--sizes: 'abc' is not a size"
 check_rc "UDP block too large: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 -u -l 70000
 check_rc "unknown option: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 --frobnicate
+check "the unknown option is named once" sh -c "grep -c frobnicate $nb_tmp/out | grep -qx 1"
+check_rc "option without its value: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 --time
+check "the option missing a value is named" has "option '--time' needs a value"
 check_rc "conflicting directions: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 -R --bidir
 check_rc "serve -p 70000: usage error" 2 "$NETBENCH" serve -p 70000
 check "serve names the port range" has "--port is too large: 70000 (at most 65535)"
@@ -138,5 +150,8 @@ check_rc "no agent there: failure" 1 "$NETBENCH" tput -c 127.0.0.1 -p 5319 -t 0.
 check "says it cannot connect" has "cannot connect to the agent at 127.0.0.1 port 5319"
 check_rc "--help exits 0" 0 "$NETBENCH" tput --help
 check_rc "serve --help exits 0" 0 "$NETBENCH" serve --help
+check_rc "make install honours PREFIX and DESTDIR" 0 make -s -C "${TOP:-.}" BUILD="${BUILD:-build}" install PREFIX=/usr DESTDIR="$nb_tmp/root"
+check "binary and manual page installed" test -x "$nb_tmp/root/usr/bin/netbench" -a -s "$nb_tmp/root/usr/share/man/man1/netbench.1"
+check "the manual page renders and documents serve and tput" sh -c "man -l $nb_tmp/root/usr/share/man/man1/netbench.1 2>/dev/null | grep -q 'NETBENCH TPUT' || grep -q 'NETBENCH TPUT' $nb_tmp/root/usr/share/man/man1/netbench.1"
 check_rc "--version" 0 "$NETBENCH" --version
 check "version names the git revision" has "netbench [0-9.]* (git "

@@ -129,6 +129,18 @@ check "the agent logged the interrupted run" grep -q "crypto test .*interrupted"
 check_rc "the agent serves the next run" $((1 - soft)) \
 	"$nb" crypto -c $H -p 5350 -a hmac-sha1 -s 64 -t 20ms -e soft
 
+# A controller that vanishes mid-run (kill -9): the agent ends the run's thread and serves on.
+"$nb" crypto -c $H -p 5350 -a all -s 64,1024 -t 300ms -e soft >/dev/null 2>&1 &
+gone=$!
+sleep 0.8
+kill -9 $gone 2>/dev/null
+wait $gone 2>/dev/null
+t0=$(date +%s)
+check_rc "after a controller vanished mid-run, the agent serves the next run" $((1 - soft)) \
+	"$nb" crypto -c $H -p 5350 -a hmac-sha1 -s 64 -t 20ms -e soft
+check "... within seconds" test $(($(date +%s) - t0)) -le 5
+check "... and logged the broken session" grep -q "controller disconnected" "$nb_tmp/agent.log"
+
 # Refusals, named.
 agent -- -p 5351 -B $H --max-time 2 || notok "agent with --max-time 2 starts"
 check_rc "a run longer than the agent's --max-time is refused" 1 "$nb" crypto -c $H -p 5351 --quick

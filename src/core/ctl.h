@@ -32,6 +32,7 @@ int nb_ctl_start(struct nb_ctl *ctl, char *err, size_t errlen);
 /* Asks for a snapshot; the SNAP reply (with the agent's CPU sample) lands in snap. */
 int nb_ctl_mark(struct nb_ctl *ctl, uint32_t mark_id, struct nb_msg *snap, char *err,
 		size_t errlen);
-int nb_ctl_stop(struct nb_ctl *ctl, struct nb_msg *final, int timeout_ms, char *err, size_t errlen);
+int nb_ctl_stop(struct nb_ctl *ctl, struct nb_msg *final, int timeout_ms, char *err,
+		size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 static const struct nb_command commands[] = {
 	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
 	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
+	{"rate", cmd_rate, "frames/s through a DUT: RFC 2544 throughput, loss, back-to-back, latency"},
 };
 
 static void usage(FILE *f)

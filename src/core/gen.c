@@ -34,7 +34,7 @@ int nb_gen_run(const struct nb_gen_engine *e, void *state, const struct nb_gen_t
 {
 	uint32_t flows = t->flows ? t->flows : 1, batch = t->batch ? t->batch : 32, flow = 0;
 	uint32_t min_batch = 1, burst = t->burst > 1 ? t->burst : 1;
-	uint64_t total = t->frames, start, now, end;
+	uint64_t total = t->frames, start, now, end, sched, max_backlog = 0;
 	int ret = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -45,15 +45,24 @@ int nb_gen_run(const struct nb_gen_engine *e, void *state, const struct nb_gen_t
 	if (!total && t->rate_fps)
 		total = (uint64_t)((double)t->rate_fps * (double)t->duration_ns / 1e9 + 0.5);
 	if (t->rate_fps) {
-		/* Group at most ~20 us of frames per call. */
-		min_batch = (uint32_t)(t->rate_fps / 50000);
+		/* Group at most ~50 us of frames per call. */
+		min_batch = (uint32_t)(t->rate_fps / 20000);
 		if (min_batch < 1)
 			min_batch = 1;
 		if (min_batch > batch)
 			min_batch = batch;
 	}
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	if (t->rate_fps) {
+		/* At most 1 ms of frames (or one burst, or one batch) owed at any time. */
+		max_backlog = t->rate_fps / 1000;
+		if (max_backlog < burst)
+			max_backlog = burst;
+		if (max_backlog < batch)
+			max_backlog = batch;
+	}
 	start = nb_mono_ns();
+	sched = start;
 	/* A generator that cannot keep up stops at the trial's end all the same; the stats
 	 * then show fewer frames than asked, and the caller says so. */
 	end = start + (t->duration_ns ? t->duration_ns : 3600 * NB_NS_PER_S);
@@ -68,13 +77,22 @@ int nb_gen_run(const struct nb_gen_engine *e, void *state, const struct nb_gen_t
 		if (now >= end && (t->duration_ns || !t->frames))
 			break;
 		if (t->rate_fps) {
-			due = due_by(now - start, t->rate_fps, burst);
+			due = due_by(now - sched, t->rate_fps, burst);
 			if (total && due > total)
 				due = total;
 			want = due > s->tx_frames ? due - s->tx_frames : 0;
+			if (want > max_backlog) {
+				/* We were held up (descheduled): rather than catch up in one burst
+				 * that a policer would punish, shift the schedule and let the
+				 * trial offer less, which the stats show. */
+				uint64_t slip = want - max_backlog;
+				sched += (uint64_t)((double)slip * 1e9 / (double)t->rate_fps);
+				s->slipped_frames += slip;
+				want = max_backlog;
+			}
 			if (want < min_batch && due < total && burst == 1) {
 				uint64_t next =
-				    start + (uint64_t)((double)(s->tx_frames + min_batch) * 1e9 /
+				    sched + (uint64_t)((double)(s->tx_frames + min_batch) * 1e9 /
 						       (double)t->rate_fps);
 				if (next > now + 60 * NB_NS_PER_US)
 					nb_sleep_until_ns(next - 40 * NB_NS_PER_US);
@@ -82,7 +100,7 @@ int nb_gen_run(const struct nb_gen_engine *e, void *state, const struct nb_gen_t
 				continue;
 			}
 			if (!want) {
-				uint64_t next = start + (uint64_t)((double)s->tx_frames * 1e9 /
+				uint64_t next = sched + (uint64_t)((double)s->tx_frames * 1e9 /
 								   (double)t->rate_fps);
 				if (next > now + 60 * NB_NS_PER_US)
 					nb_sleep_until_ns(next - 40 * NB_NS_PER_US);

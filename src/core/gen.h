@@ -62,6 +62,7 @@ struct nb_gen_stats {
 	uint64_t tx_flow[NB_GEN_MAX_FLOWS];
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC of the first and after the last send */
 	uint64_t pushback;	   /* calls that sent nothing because the kernel pushed back */
+	uint64_t slipped_frames;   /* frames not sent because the sender was held up */
 };
 
 /* Runs one trial on an opened and prepared engine. Returns 0 or the engine's negative errno. */

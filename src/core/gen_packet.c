@@ -19,8 +19,10 @@
 #include "core/netpath.h"
 #include "core/timeutil.h"
 
-#define RING_BLOCK_BYTES (1u << 20)
-#define RING_BLOCKS	 4u
+/* 4096 slots: enough to keep the device busy between flushes, few enough that a frame does not
+ * wait long in the ring after its timestamp was written. */
+#define RING_SLOTS  4096u
+#define RING_BLOCKS 8u
 
 struct packet_state {
 	int fd;
@@ -113,8 +115,9 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	s->frame_slot_bytes = pow2_at_least(
 	    TPACKET2_HDRLEN + (cfg->frame_max_bytes ? cfg->frame_max_bytes : NB_FRAME_MAX));
 	memset(&req, 0, sizeof(req));
-	req.tp_block_size =
-	    RING_BLOCK_BYTES > s->frame_slot_bytes ? RING_BLOCK_BYTES : s->frame_slot_bytes;
+	req.tp_block_size = s->frame_slot_bytes * (RING_SLOTS / RING_BLOCKS);
+	if (req.tp_block_size < 4096)
+		req.tp_block_size = 4096;
 	req.tp_block_nr = RING_BLOCKS;
 	req.tp_frame_size = s->frame_slot_bytes;
 	req.tp_frame_nr = req.tp_block_size / req.tp_frame_size * req.tp_block_nr;

@@ -83,6 +83,9 @@ void nb_search_report(struct nb_search *s, double x, double offered, uint64_t tx
 	}
 	s->invalid_in_row = 0;
 	ok = passes(s, tx, lost);
+	/* A sender held up offers less than asked: the trial tested what it offered. */
+	if (s->phase != NB_SEARCH_FIRST && offered > 0 && offered < x)
+		x = offered;
 	switch (s->phase) {
 	case NB_SEARCH_FIRST:
 		if (s->max_measured) {
@@ -121,6 +124,7 @@ void nb_search_report(struct nb_search *s, double x, double offered, uint64_t tx
 		break;
 	case NB_SEARCH_VERIFY:
 		if (ok) {
+			s->result = x;
 			s->verified = true;
 			s->phase = NB_SEARCH_DONE;
 			break;

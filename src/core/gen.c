@@ -1,7 +1,8 @@
 /* The pacer: frame k of a trial is due at start + k / rate. Frames that are due go out in
- * batches of at most about 20 us of traffic, so a trial has no millisecond bursts unless one is
+ * batches of at most about 50 us of traffic, so a trial has no millisecond bursts unless one is
  * asked for, yet high rates still amortise the system call. Long gaps are slept with a
- * 1-ns timer slack; short ones are spun, because a sleep overshoots by tens of microseconds. */
+ * 1-ns timer slack; short ones are spun, because a sleep overshoots by tens of microseconds.
+ * A sender held up for more than 1 ms slips its schedule rather than bursting to catch up. */
 #include "core/gen.h"
 
 #include <errno.h>

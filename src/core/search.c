@@ -8,6 +8,9 @@
 
 #define MAX_INVALID_IN_ROW  3
 #define MAX_VERIFY_FAILURES 3
+/* A sender that keeps offering less than asked slows convergence; the search stops here and
+ * verifies the best rate found. */
+#define MAX_TRIALS 40
 
 void nb_search_init(struct nb_search *s, double max, double min, double resolution,
 		    double tolerance)
@@ -56,7 +59,8 @@ static bool passes(const struct nb_search *s, uint64_t tx, uint64_t lost)
 /* Decides whether the binary phase is over and what comes next. */
 static void settle(struct nb_search *s)
 {
-	if (s->hi - s->lo > s->resolution && s->hi > s->min && mid(s) < s->hi)
+	if (s->hi - s->lo > s->resolution && s->hi > s->min && mid(s) < s->hi &&
+	    s->trials < MAX_TRIALS)
 		return;
 	if (s->lo <= 0) {
 		/* Nothing passed down to the lowest rate worth trying. */

@@ -78,7 +78,7 @@ check "throughput search through the DUT ends with a verified result (status $st
 rxf=$(jnum rx_frames "$tmp/tput.json")
 win=$(jnum window_s "$tmp/tput.json")
 delivered=$(awk -v r="${rxf:-0}" -v w="${win:-1}" -v d="$delivered" \
-	'BEGIN { x = r / w; printf "%.0f", x > d ? x : d }')
+	'BEGIN { x = r / w; printf "%.0f", (x > d ? x : d) }')
 check "search result $fps fps is at or below what the DUT delivered flooded ($delivered fps)" \
 	awk -v f="${fps:-0}" -v d="$delivered" 'BEGIN { exit !(f > 0 && f <= d * 1.02) }'
 check "JSON carries every trial and the verdict" \

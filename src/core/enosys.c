@@ -32,7 +32,8 @@ int nb_simulate_enosys(const char *names)
 			return -EINVAL;
 		if (n + 3 > sizeof(f) / sizeof(f[0]))
 			return -E2BIG;
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1);
+		f[n++] =
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1);
 		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
 	}
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);

@@ -56,12 +56,12 @@ int nb_gen_run(const struct nb_gen_engine *e, void *state, const struct nb_gen_t
 	}
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	if (t->rate_fps) {
-		/* At most 1 ms of frames (or one burst, or one batch) owed at any time. */
+		/* At most 1 ms of frames (or one burst, or one group) owed at any time. */
 		max_backlog = t->rate_fps / 1000;
 		if (max_backlog < burst)
 			max_backlog = burst;
-		if (max_backlog < batch)
-			max_backlog = batch;
+		if (max_backlog < min_batch)
+			max_backlog = min_batch;
 	}
 	start = nb_mono_ns();
 	sched = start;

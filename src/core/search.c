@@ -10,7 +10,8 @@
 #define MAX_VERIFY_FAILURES 3
 /* A sender that keeps offering less than asked slows convergence; the search stops here and
  * verifies the best rate found. */
-#define MAX_TRIALS 40
+#define MAX_TRIALS	 40
+#define MAX_SHORT_IN_ROW 2
 
 void nb_search_init(struct nb_search *s, double max, double min, double resolution,
 		    double tolerance)
@@ -87,7 +88,15 @@ void nb_search_report(struct nb_search *s, double x, double offered, uint64_t tx
 	}
 	s->invalid_in_row = 0;
 	ok = passes(s, tx, lost);
-	/* A sender held up offers less than asked: the trial tested what it offered. */
+	/* A sender held up offers less than asked. Such a trial is repeated (twice at most);
+	 * after that it counts as a trial at what it offered. */
+	if (s->phase != NB_SEARCH_FIRST && offered > 0 && offered < 0.99 * x &&
+	    s->short_in_row < MAX_SHORT_IN_ROW) {
+		s->short_in_row++;
+		s->short_trials++;
+		return;
+	}
+	s->short_in_row = 0;
 	if (s->phase != NB_SEARCH_FIRST && offered > 0 && offered < x)
 		x = offered;
 	switch (s->phase) {
@@ -113,10 +122,15 @@ void nb_search_report(struct nb_search *s, double x, double offered, uint64_t tx
 		}
 		break;
 	case NB_SEARCH_BINARY:
-		if (ok)
+		/* A trial that offered less than asked only narrows the interval when what
+		 * it offered lies inside it. A failure at or below a pass means that pass was
+		 * luck (the DUT's capacity varies): the search then restarts below it. */
+		if (ok && x > s->lo)
 			s->lo = x;
-		else
+		else if (!ok && x < s->hi)
 			s->hi = x;
+		if (s->lo >= s->hi)
+			s->lo = 0;
 		if (!ok && x <= s->min) {
 			s->lo = 0;
 			s->hi = x;

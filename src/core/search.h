@@ -27,7 +27,8 @@ struct nb_search {
 	bool max_measured; /* max was 0: the first trial ran flat out and measured it */
 	bool gen_short;	   /* the generator could not offer the maximum asked */
 	uint32_t trials, invalid_in_row, verify_failures;
-	int error; /* -EPROTO after repeated invalid trials */
+	uint32_t short_in_row, short_trials; /* trials that offered < 99 % of the rate asked */
+	int error;			     /* -EPROTO after repeated invalid trials */
 };
 
 /* max = 0: the first trial runs as fast as the generator goes and its offered rate becomes the

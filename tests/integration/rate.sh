@@ -4,7 +4,9 @@
 # sendmmsg fallback, the other procedures, and bad input. Runs as root; every trial is short.
 NB=${NETBENCH:?}
 P=nbtrate
-G="ip netns exec $P-gen"
+# The generator paces by the clock; on a host shared with other work a higher priority keeps it
+# on schedule (it reports the frames it slipped otherwise).
+G="ip netns exec $P-gen nice -n -10"
 tmp=$(mktemp -d /tmp/nbtrate.XXXXXX)
 n=0
 

@@ -116,6 +116,22 @@ int main(void)
 	CHECK(s.verified && s.verify_failures == 1 && s.result <= 200000 && s.result > 199000,
 	      "failed verification searches again below: %.0f", s.result);
 
+	/* A sender that offers only 90 % of what is asked: the search still ends, verified,
+	 * below the capacity, without drifting down. */
+	double asked, offered_ratio = 0.9;
+	d.capacity_fps = 200000;
+	nb_search_init(&s, 0, 1000, 1000, 0);
+	while (nb_search_next(&s, &asked) && s.trials < 100) {
+		double off;
+		uint64_t tx, lost;
+		sim_trial(&d, asked > 0 ? asked * offered_ratio : 0, &off, &tx, &lost);
+		nb_search_report(&s, asked, off, tx, lost, true);
+	}
+	CHECK(s.phase == NB_SEARCH_DONE && s.verified && s.result <= 200000 && s.trials <= 150 &&
+		  s.short_trials > 0,
+	      "sender short by 10 %%: ends verified at %.0f, below capacity, %u trials", s.result,
+	      s.trials);
+
 	/* Loss curve: 100 %, 90 %, ... until two clean trials. */
 	struct nb_losscurve c;
 	double cap = 650000, rates[20];

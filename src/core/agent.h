@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/socket.h>
 
 #include "core/proto.h"
@@ -44,6 +45,8 @@ struct nb_test_ops {
 	/* Stops traffic, lets it drain, appends final counters. */
 	int (*stop)(void *state, struct nb_msg *final, char *err, size_t errlen);
 	void (*free)(void *state);
+	/* Optional: a few words on the test for the agent's log ("tcp tx 32k x2"). */
+	void (*describe)(void *state, char *buf, size_t len);
 };
 
 /* The table of test kinds, in core/agent_tests.c. */
@@ -59,7 +62,7 @@ struct nb_agent_opts {
 	struct nb_agent_policy policy;
 	nb_agent_log_fn log;
 	void *log_arg;
-	volatile int *stop; /* set by a signal handler to end the loop */
+	volatile sig_atomic_t *stop; /* set by a signal handler to end the loop */
 };
 
 /* Binds the control socket; returns the listening fd or a negative errno. */

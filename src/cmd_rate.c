@@ -22,6 +22,7 @@
 #include "core/frame.h"
 #include "core/gen.h"
 #include "core/json.h"
+#include "core/proto.h"
 #include "core/netpath.h"
 #include "core/raterx.h"
 #include "core/result.h"
@@ -60,6 +61,7 @@ struct opts {
 	bool no_mmsg, json, quiet;
 	const char *local_rx, *dst, *agent;
 	const char *psk_file;
+	uint16_t ctl_port;
 };
 
 struct trial_rec {
@@ -146,7 +148,8 @@ static void usage(FILE *f)
 		"                          namespace NS when given (ip netns name)\n"
 		"  -c, --connect AGENT     receiver on a `netbench serve` agent\n"
 		"      --dst ADDR          traffic destination (default: the agent's address)\n"
-		"      --psk-file FILE     pre-shared key for the agent\n"
+		"      --ctl-port N        the agent's control port (default 5301)\n"
+		"      --psk FILE          pre-shared key the agent requires\n"
 		"  -J, --json              JSON result with every trial\n"
 		"  -h, --help              this help\n");
 }
@@ -214,7 +217,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_NOMMSG,
 		O_LOCALRX,
 		O_DST,
-		O_PSK
+		O_PSK,
+		O_CTLPORT
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -236,7 +240,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"local-rx", required_argument, NULL, O_LOCALRX},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"dst", required_argument, NULL, O_DST},
-	    {"psk-file", required_argument, NULL, O_PSK},
+	    {"psk", required_argument, NULL, O_PSK},
+	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -255,6 +260,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->repeat = 5;
 	o->port = DEFAULT_PORT;
 	o->sport = DEFAULT_SPORT;
+	o->ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
 	while ((li = -1, c = getopt_long(argc, argv, "t:e:s:r:T:p:c:Jh", lo, &li)) != -1) {
@@ -340,6 +346,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_PSK:
 			o->psk_file = optarg;
+			break;
+		case O_CTLPORT:
+			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'J':
 			o->json = true;
@@ -487,6 +496,16 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 	ret = o->engine->prepare(r->eng, size, r->next_id);
 	if (ret)
 		cli_fail(ret, "engine %s cannot send %u-byte frames", o->engine->name, size);
+	if (r->remote) {
+		/* The agent checks each trial against its caps: duration, and the bit rate of
+		 * the frames (0 when the generator runs flat out). */
+		uint64_t ns = o->trial_ns; /* a burst (b2b) is shorter */
+		uint64_t bps = (uint64_t)(rate_fps * size * 8);
+		ret = rate_remote_begin(r->remote, ns + o->drain_ns + NB_NS_PER_S, bps, err,
+					sizeof(err));
+		if (ret)
+			cli_fail(0, "agent: %s", err);
+	}
 	nb_cpu_sample_now(&c0);
 	ret = nb_gen_run(o->engine, r->eng, &t, r->gs);
 	if (ret)
@@ -512,7 +531,7 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 	if (r->rx) {
 		nb_rx_snapshot(r->rx, r->snap);
 	} else if (r->remote) {
-		ret = rate_remote_snapshot(r->remote, rec->id, r->snap, err, sizeof(err));
+		ret = rate_remote_end(r->remote, r->snap, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "agent: %s", err);
 	} else {
@@ -958,8 +977,13 @@ int cmd_rate(int argc, char **argv)
 			cli_fail(ret, "receiver");
 		r.same_clock = true; /* one host: both ends read the same CLOCK_MONOTONIC */
 	} else if (o.agent) {
-		ret = rate_remote_open(&r.remote, o.agent, o.psk_file, o.dst, o.port, o.no_mmsg,
-				       o.trial_ns, o.line_bps, &r.dst, &r.dst_len, &r.remote_si,
+		struct rate_remote_cfg rc = {.agent = o.agent,
+					     .ctl_port = o.ctl_port,
+					     .psk_file = o.psk_file,
+					     .dst_addr = o.dst,
+					     .port = o.port,
+					     .no_mmsg = o.no_mmsg};
+		ret = rate_remote_open(&r.remote, &rc, &r.dst, &r.dst_len, &r.remote_si,
 				       &r.same_clock, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "%s", err);

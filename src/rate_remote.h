@@ -1,5 +1,6 @@
 /* The controller's side of `netbench rate -c AGENT`: the counting receiver runs on the agent
- * (test kind NB_TEST_RATE); each trial's counters come back in a snapshot at a mark. */
+ * (test kind NB_TEST_RATE), one agent test per trial, so that the agent's policy judges every
+ * trial's duration and rate; the trial's counters come back in the FINAL message. */
 #ifndef NB_RATE_REMOTE_H
 #define NB_RATE_REMOTE_H
 
@@ -13,16 +14,27 @@
 
 struct rate_remote;
 
-/* Connects, asks the agent for a receiver and fills dst with where frames go: dst_addr when
- * given, else the agent's own address, with the port the agent bound. same_clock tells whether
- * the agent shares this host's monotonic clock (same boot id), so one-way latency holds. */
-int rate_remote_open(struct rate_remote **rr, const char *agent, const char *psk_file,
-		     const char *dst_addr, uint16_t port, bool no_mmsg, uint64_t trial_ns,
-		     uint64_t max_rate_bps, struct sockaddr_storage *dst, socklen_t *dst_len,
-		     struct nb_sysinfo *remote, bool *same_clock, char *err, size_t errlen);
-/* The receiver's counters now (for the trial most recently seen). */
-int rate_remote_snapshot(struct rate_remote *rr, uint16_t trial, struct nb_rx_snap *snap, char *err,
-			 size_t errlen);
+struct rate_remote_cfg {
+	const char *agent;    /* host name or address */
+	uint16_t ctl_port;    /* the agent's control port */
+	const char *psk_file; /* NULL: no key */
+	const char *dst_addr; /* NULL: frames go to the agent's control address */
+	uint16_t port;	      /* UDP port the agent receives on */
+	bool no_mmsg;
+};
+
+/* Connects, runs a first empty trial (which proves the agent can receive on the port) and fills
+ * dst with where frames go. same_clock: the agent runs on this kernel (same boot id), so its
+ * CLOCK_MONOTONIC is ours and one-way latency holds. */
+int rate_remote_open(struct rate_remote **rr, const struct rate_remote_cfg *cfg,
+		     struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
+		     bool *same_clock, char *err, size_t errlen);
+/* Before a trial: the agent's receiver for it, checked against the agent's caps (rate_bps 0:
+ * as fast as the generator goes). */
+int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps, char *err,
+		      size_t errlen);
+/* After the trial drained: the receiver's counters. */
+int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, char *err, size_t errlen);
 void rate_remote_free(struct rate_remote *rr);
 
 #endif

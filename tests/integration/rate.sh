@@ -12,6 +12,7 @@ n=0
 
 del_ns() { for x in gen dut sink; do ip netns del "$P-$x" 2>/dev/null; done; }
 cleanup() {
+	[ -s "$tmp/agent.pid" ] && kill "$(cat "$tmp/agent.pid")" 2>/dev/null
 	del_ns
 	rm -rf "$tmp"
 }
@@ -134,7 +135,24 @@ st=$?
 check "DUT dropping everything: '0 fps at every rate', status $st, $(($(date +%s) - start)) s" \
 	sh -c "[ $st -ne 0 ] && grep -q '0 fps at every rate' '$tmp/zero.out'"
 
-# 7. Bad input: a clear message and a non-zero status.
+# 7. The receiver on an agent (in the sink namespace), its policy applied to every trial.
+ip netns exec $P-sink "$NB" serve -D -p 5391 --pid-file "$tmp/agent.pid" --log "$tmp/agent.log" \
+	--max-rate 100M
+$G "$NB" rate -c 198.19.10.1 --ctl-port 5391 -p 5331 -s 64 -T 0.5 --drain 100ms -r 40k \
+	--resolution 1% -J >"$tmp/agent.json" 2>"$tmp/agent.err"
+fps=$(sed -n 's/^      "fps": \([0-9.]*\).*/\1/p' "$tmp/agent.json" | head -1)
+check "via the agent: policer of 20000 fps found within 5 % ($fps fps)" \
+	awk -v f="${fps:-0}" 'BEGIN { exit !(f >= 19000 && f <= 21000) }'
+check "via the agent: JSON names the agent receiver and its platform" \
+	sh -c "grep -q '\"receiver\": \"agent\"' '$tmp/agent.json' && \
+		grep -q '\"remote\": {' '$tmp/agent.json'"
+$G "$NB" rate -c 198.19.10.1 --ctl-port 5391 -s 1518 -r 100k -T 0.2 --test trial \
+	>"$tmp/cap.out" 2>&1
+st=$?
+check "via the agent: a trial above the agent's --max-rate is refused (status $st)" \
+	sh -c "[ $st -eq 1 ] && grep -q 'refused by rule max-rate' '$tmp/cap.out'"
+
+# 8. Bad input: a clear message and a non-zero status.
 bad() { # description, expected status, pattern, args...
 	d=$1 want=$2 pat=$3; shift 3
 	$G "$NB" rate "$@" >"$tmp/bad.out" 2>&1

@@ -140,7 +140,7 @@ static void usage(FILE *f)
 		"      --burst N           send groups of N frames back to back\n"
 		"      --flows N           flows with distinct source ports (default 1)\n"
 		"      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
-		"      --batch N           most frames per system call (default and at most 256)\n"
+		"      --batch N           most frames per system call (default and at most 1024)\n"
 		"  -p, --port N            receiver's UDP port (default 5302)\n"
 		"      --sport N           first source port (default 40000)\n"
 		"      --no-mmsg           sendmsg/recvmsg instead of sendmmsg/recvmmsg\n"
@@ -256,14 +256,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->drain_ns = 200 * NB_NS_PER_MS;
 	o->resolution_pct = 0.5;
 	o->flows = 1;
-	o->batch = 256;
+	o->batch = 1024;
 	o->repeat = 5;
 	o->port = DEFAULT_PORT;
 	o->sport = DEFAULT_SPORT;
 	o->ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, "t:e:s:r:T:p:c:Jh", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jh", lo, &li)) != -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
 		case 't': {
@@ -357,7 +357,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		default:
-			cli_usage_error("unknown option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
@@ -750,7 +750,7 @@ static void fmt_us(char *buf, size_t len, bool valid, uint64_t ns)
 static void print_table(const struct run *r, const struct size_res *s, size_t n)
 {
 	const struct opts *o = r->o;
-	char v[256], line[16], a[16], b[16], c[16];
+	char v[256], line[16], a[16], b[16], c[16], loss[24];
 
 	printf("netbench rate: %s, engine %s (%s), %u flow%s, trial %.3g s\n", test_titles[o->test],
 	       o->engine->name, r->engine_desc, o->flows, o->flows == 1 ? "" : "s",
@@ -792,8 +792,12 @@ static void print_table(const struct run *r, const struct size_res *s, size_t n)
 		fmt_us(a, sizeof(a), s[i].lat_valid, s[i].lat_ns[0]);
 		fmt_us(b, sizeof(b), s[i].lat_valid, s[i].lat_ns[2]);
 		fmt_us(c, sizeof(c), s[i].lat_valid, s[i].lat_ns[4]);
-		printf("%5u B %12.0f %10.2f %7s %8.3f %9s %9s %9s  %s\n", s[i].size, s[i].fps,
-		       s[i].fps * s[i].size * 8 / 1e6, line, s[i].loss_pct, a, b, c, note);
+		if (r->rx || r->remote)
+			snprintf(loss, sizeof(loss), "%.3f", s[i].loss_pct);
+		else
+			snprintf(loss, sizeof(loss), "-"); /* send only: nothing counted frames */
+		printf("%5u B %12.0f %10.2f %7s %8s %9s %9s %9s  %s\n", s[i].size, s[i].fps,
+		       s[i].fps * s[i].size * 8 / 1e6, line, loss, a, b, c, note);
 	}
 	if (o->test != T_TRIAL && o->test != T_LOSS)
 		printf("verdict: %s\n", verdict(r, s, n, v, sizeof(v)));

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #define NB_GEN_MAX_FLOWS 1024
-#define NB_GEN_MAX_BATCH 256
+#define NB_GEN_MAX_BATCH 1024 /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
 
 struct nb_gen_cfg {
 	struct sockaddr_storage dst; /* address and port of the receiver */

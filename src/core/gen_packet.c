@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>
+#include <linux/virtio_net.h>
 #include <net/ethernet.h>
 #include <poll.h>
 #include <sched.h>
@@ -23,6 +24,7 @@
 /* 4096 slots: enough to keep the device busy between flushes, few enough that a frame does not
  * wait long in the ring after its timestamp was written. */
 #define RING_SLOTS  4096u
+#define VNET_BYTES  ((uint32_t)sizeof(struct virtio_net_hdr))
 #define RING_BLOCKS 8u
 
 struct packet_state {
@@ -32,7 +34,7 @@ struct packet_state {
 	uint32_t frame_slot_bytes, slots, head;
 	uint32_t flows, frame_len;
 	uint16_t trial;
-	bool bypass;
+	bool bypass, vnet;
 	struct nb_path path;
 	struct nb_frame_ip4 hdr;
 	uint8_t *tmpl; /* one built frame per flow */
@@ -66,7 +68,7 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	struct tpacket_req req;
 	struct sockaddr_ll ll;
 	char nh[INET6_ADDRSTRLEN] = "?";
-	int ret = -ENOMEM, v = TPACKET_V2, one = 1;
+	int ret = -ENOMEM, v = TPACKET_V2, one = 1, sndbuf = 8 << 20;
 
 	if (!s) {
 		snprintf(err, errlen, "packet engine: out of memory");
@@ -111,10 +113,20 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 		snprintf(err, errlen, "packet engine: TPACKET_V2: %s", strerror(errno));
 		goto fail;
 	}
+	/* With a virtio-net header whose hdr_len covers the whole frame, the kernel copies each
+	 * frame into the skb's linear part instead of pinning the ring page as a fragment: on
+	 * a veth or a forwarding path those fragments are copied again into a freshly allocated
+	 * page per frame (skb_copy_ubufs), which costs more than the copy of a small frame. */
+	s->vnet = setsockopt(s->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) == 0;
+	/* Every frame in flight holds socket send-buffer memory until the device frees it; the
+	 * default (about 200 KB) would throttle the ring long before it is full. */
+	(void)setsockopt(s->fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	(void)setsockopt(s->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf));
 	/* Older kernels (before 3.14) lack the bypass: frames then pass the qdisc. */
 	s->bypass = setsockopt(s->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) == 0;
-	s->frame_slot_bytes = pow2_at_least(
-	    TPACKET2_HDRLEN + (cfg->frame_max_bytes ? cfg->frame_max_bytes : NB_FRAME_MAX));
+	s->frame_slot_bytes =
+	    pow2_at_least(TPACKET2_HDRLEN + VNET_BYTES +
+			  (cfg->frame_max_bytes ? cfg->frame_max_bytes : NB_FRAME_MAX));
 	memset(&req, 0, sizeof(req));
 	req.tp_block_size = s->frame_slot_bytes * (RING_SLOTS / RING_BLOCKS);
 	if (req.tp_block_size < 4096)
@@ -165,7 +177,7 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
 	struct nb_payload pl = {.trial = trial};
 	int n;
 
-	if (frame_bytes - NB_ETH_FCS + TPACKET2_HDRLEN > s->frame_slot_bytes ||
+	if (frame_bytes - NB_ETH_FCS + TPACKET2_HDRLEN + VNET_BYTES > s->frame_slot_bytes ||
 	    frame_bytes > nb_frame_max_for_mtu(s->path.mtu))
 		return -EMSGSIZE;
 	s->tmpl_stride = frame_bytes;
@@ -217,9 +229,17 @@ static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 		if (st != TP_STATUS_AVAILABLE)
 			break; /* ring full: push what we have */
 		data = (uint8_t *)h + TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
+		if (s->vnet) {
+			/* No offloads; the whole frame is "header", hence linear. Native byte
+			 * order: that is how a legacy virtio header is read on this host. */
+			struct virtio_net_hdr vh = {.gso_type = VIRTIO_NET_HDR_GSO_NONE,
+						    .hdr_len = (uint16_t)s->frame_len};
+			memcpy(data, &vh, sizeof(vh));
+			data += sizeof(vh);
+		}
 		memcpy(data, t, s->frame_len);
 		nb_frame_restamp_ip4(data, first_seq + done, now);
-		h->tp_len = s->frame_len;
+		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		if (++s->head == s->slots)
 			s->head = 0;
@@ -266,8 +286,9 @@ static int packet_drain(void *p)
 static void packet_describe(void *p, char *buf, size_t len)
 {
 	struct packet_state *s = p;
-	snprintf(buf, len, "AF_PACKET TX ring on %s, %u slots, qdisc bypass %s", s->path.ifname,
-		 s->slots, s->bypass ? "on" : "unavailable (kernel older than 3.14)");
+	snprintf(buf, len, "AF_PACKET TX ring on %s, %u slots, qdisc bypass %s, %s", s->path.ifname,
+		 s->slots, s->bypass ? "on" : "unavailable (kernel older than 3.14)",
+		 s->vnet ? "frames copied linear" : "frames as page fragments");
 }
 
 const struct nb_gen_engine nb_gen_packet = {

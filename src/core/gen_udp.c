@@ -20,7 +20,8 @@ struct udp_state {
 	size_t payload_bytes;
 	uint16_t trial;
 	bool mmsg, mmsg_enosys;
-	uint8_t *buf; /* batch payloads */
+	uint8_t *buf; /* batch payloads, slot_bytes apart */
+	size_t slot_bytes;
 	struct iovec *iov;
 	struct mmsghdr *msgs;
 };
@@ -52,7 +53,8 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 	s->batch = cfg->batch ? cfg->batch : 32;
 	s->mmsg = !cfg->no_mmsg;
 	s->fd = malloc(s->flows * sizeof(int));
-	s->buf = calloc(s->batch, NB_FRAME_MAX);
+	s->slot_bytes = cfg->frame_max_bytes ? cfg->frame_max_bytes : NB_FRAME_MAX;
+	s->buf = calloc(s->batch, s->slot_bytes);
 	s->iov = calloc(s->batch, sizeof(*s->iov));
 	s->msgs = calloc(s->batch, sizeof(*s->msgs));
 	if (!s->fd || !s->buf || !s->iov || !s->msgs)
@@ -111,12 +113,12 @@ static int udp_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
 	if (getsockname(s->fd[0], (struct sockaddr *)&ss, &len) == 0)
 		family = ss.ss_family;
 	s->payload_bytes = nb_frame_payload_bytes(family, frame_bytes);
-	if (!s->payload_bytes || frame_bytes > NB_FRAME_MAX)
+	if (!s->payload_bytes || frame_bytes > s->slot_bytes)
 		return -EMSGSIZE;
 	s->trial = trial;
-	memset(s->buf, 0, (size_t)s->batch * NB_FRAME_MAX);
+	memset(s->buf, 0, (size_t)s->batch * s->slot_bytes);
 	for (uint32_t i = 0; i < s->batch; i++) {
-		s->iov[i].iov_base = s->buf + (size_t)i * NB_FRAME_MAX;
+		s->iov[i].iov_base = s->buf + (size_t)i * s->slot_bytes;
 		s->iov[i].iov_len = s->payload_bytes;
 		memset(&s->msgs[i], 0, sizeof(s->msgs[i]));
 		s->msgs[i].msg_hdr.msg_iov = &s->iov[i];

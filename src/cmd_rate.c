@@ -58,7 +58,7 @@ struct opts {
 	uint64_t resolution_fps;
 	uint32_t burst, flows, batch, repeat;
 	uint16_t port, sport;
-	bool no_mmsg, json, quiet;
+	bool no_mmsg, json, quiet, realtime;
 	const char *local_rx, *dst, *agent;
 	const char *psk_file;
 	uint16_t ctl_port;
@@ -118,40 +118,43 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: netbench rate [options] --local-rx [NETNS/]ADDR\n"
-		"       netbench rate [options] -c AGENT[:PORT] [--dst ADDR]\n"
-		"       netbench rate [options] --dst ADDR   (send only: no receiver)\n"
-		"Frames per second through a device under test, by RFC 2544.\n\n"
-		"  -t, --test KIND         throughput (default), loss, b2b, latency, trial\n"
-		"  -e, --engine NAME       udp (connected socket, sendmmsg; default) or packet\n"
-		"                          (AF_PACKET TX ring, qdisc bypass; needs CAP_NET_RAW)\n"
-		"  -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
-		"                          64,128,256,512,1024,1280,1518; 64 to MTU+18)\n"
-		"  -r, --rate FPS          trial rate, or the highest rate a search tries\n"
-		"                          (k/M suffixes; default: as fast as the engine goes)\n"
-		"      --line-rate BITS    line rate (e.g. 1G): %% of line rate, and the search's\n"
-		"                          maximum per size\n"
-		"  -T, --trial DURATION    length of each trial (default 2s)\n"
-		"      --drain DURATION    wait after each trial before counters are read (200ms)\n"
-		"      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
-		"      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
-		"                          or frames/s\n"
-		"      --burst N           send groups of N frames back to back\n"
-		"      --flows N           flows with distinct source ports (default 1)\n"
-		"      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
-		"      --batch N           most frames per system call (default and at most 1024)\n"
-		"  -p, --port N            receiver's UDP port (default 5302)\n"
-		"      --sport N           first source port (default 40000)\n"
-		"      --no-mmsg           sendmsg/recvmsg instead of sendmmsg/recvmmsg\n"
-		"      --local-rx [NS/]ADDR  receive in this process, on ADDR, inside network\n"
-		"                          namespace NS when given (ip netns name)\n"
-		"  -c, --connect AGENT     receiver on a `netbench serve` agent\n"
-		"      --dst ADDR          traffic destination (default: the agent's address)\n"
-		"      --ctl-port N        the agent's control port (default 5301)\n"
-		"      --psk FILE          pre-shared key the agent requires\n"
-		"  -J, --json              JSON result with every trial\n"
-		"  -h, --help              this help\n");
+	fprintf(
+	    f,
+	    "Usage: netbench rate [options] --local-rx [NETNS/]ADDR\n"
+	    "       netbench rate [options] -c AGENT[:PORT] [--dst ADDR]\n"
+	    "       netbench rate [options] --dst ADDR   (send only: no receiver)\n"
+	    "Frames per second through a device under test, by RFC 2544.\n\n"
+	    "  -t, --test KIND         throughput (default), loss, b2b, latency, trial\n"
+	    "  -e, --engine NAME       udp (connected socket, sendmmsg; default) or packet\n"
+	    "                          (AF_PACKET TX ring, qdisc bypass; needs CAP_NET_RAW)\n"
+	    "  -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
+	    "                          64,128,256,512,1024,1280,1518; 64 to MTU+18)\n"
+	    "  -r, --rate FPS          trial rate, or the highest rate a search tries\n"
+	    "                          (k/M suffixes; default: as fast as the engine goes)\n"
+	    "      --line-rate BITS    line rate (e.g. 1G): %% of line rate, and the search's\n"
+	    "                          maximum per size\n"
+	    "  -T, --trial DURATION    length of each trial (default 2s)\n"
+	    "      --drain DURATION    wait after each trial before counters are read (200ms)\n"
+	    "      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
+	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
+	    "                          or frames/s\n"
+	    "      --burst N           send groups of N frames back to back\n"
+	    "      --flows N           flows with distinct source ports (default 1)\n"
+	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
+	    "      --batch N           most frames per system call (default and at most 1024)\n"
+	    "  -p, --port N            receiver's UDP port (default 5302)\n"
+	    "      --sport N           first source port (default 40000)\n"
+	    "      --no-mmsg           sendmsg/recvmsg instead of sendmmsg/recvmmsg\n"
+	    "      --realtime          pace from a SCHED_FIFO thread (needs CAP_SYS_NICE): keeps\n"
+	    "                          the schedule on a host busy with other work\n"
+	    "      --local-rx [NS/]ADDR  receive in this process, on ADDR, inside network\n"
+	    "                          namespace NS when given (ip netns name)\n"
+	    "  -c, --connect AGENT     receiver on a `netbench serve` agent\n"
+	    "      --dst ADDR          traffic destination (default: the agent's address)\n"
+	    "      --ctl-port N        the agent's control port (default 5301)\n"
+	    "      --psk FILE          pre-shared key the agent requires\n"
+	    "  -J, --json              JSON result with every trial\n"
+	    "  -h, --help              this help\n");
 }
 
 static uint64_t parse_fps(const char *opt, const char *val)
@@ -218,7 +221,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_LOCALRX,
 		O_DST,
 		O_PSK,
-		O_CTLPORT
+		O_CTLPORT,
+		O_RT
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -242,6 +246,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"dst", required_argument, NULL, O_DST},
 	    {"psk", required_argument, NULL, O_PSK},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
+	    {"realtime", no_argument, NULL, O_RT},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -346,6 +351,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_PSK:
 			o->psk_file = optarg;
+			break;
+		case O_RT:
+			o->realtime = true;
 			break;
 		case O_CTLPORT:
 			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
@@ -842,6 +850,7 @@ static void print_json(const struct run *r, const struct size_res *s, size_t n)
 	nb_json_u64(&j, "rate_fps", o->rate_fps);
 	nb_json_u64(&j, "line_rate_bps", o->line_bps);
 	nb_json_u64(&j, "burst", o->burst);
+	nb_json_bool(&j, "realtime", o->realtime);
 	nb_json_str(&j, "receiver", r->rx ? "local" : r->remote ? "agent" : "none");
 	nb_json_bool(&j, "one_way_latency", r->same_clock);
 	if (r->rx || r->remote)
@@ -958,6 +967,14 @@ int cmd_rate(int argc, char **argv)
 		if (ret)
 			cli_fail(ret, "NETBENCH_SIMULATE_ENOSYS='%s' (accepted: sendmmsg,recvmmsg)",
 				 getenv("NETBENCH_SIMULATE_ENOSYS"));
+	}
+	if (o.realtime) {
+		/* Before any thread exists, so that the receiver thread inherits it. The kernel's
+		 * RT throttling still leaves other tasks 5 % of each CPU. */
+		struct sched_param sp = {.sched_priority = 1};
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			cli_fail(errno, "--realtime: cannot switch to SCHED_FIFO%s",
+				 errno == EPERM ? " (needs CAP_SYS_NICE)" : "");
 	}
 	memset(&r, 0, sizeof(r));
 	r.o = &o;

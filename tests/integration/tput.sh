@@ -50,6 +50,15 @@ for x in d["steps"]:
 check_rc "bidir, 2 streams, 0.25 s intervals" 0 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.5 -O 0.1 -l 2k -P 2 --bidir -i 0.25
 check "interval lines printed for both directions" sh -c "grep -Eq '2k +0\.00- +0\.2[0-9] s +Tx +[0-9.]+ KByte/s +Rx' $nb_tmp/out"
 check "bidir header says so" has "Tx and Rx at once"
+"$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.6 -O 0.1 -l 2k -i 0.2 -J >"$nb_tmp/i.json" 2>&1
+check "JSON carries the intervals, and they add up to the window" json_check "$nb_tmp/i.json" '
+for x in d["steps"]:
+    iv = x["intervals"]
+    assert len(iv) == 3 and iv[0]["start_s"] == 0 and abs(iv[-1]["end_s"] - 0.6) < 0.05, iv
+    kb = sum(i["kbyte_per_s"] * (i["end_s"] - i["start_s"]) for i in iv)
+    assert abs(kb * 1024 - x["window_bytes"]) / x["window_bytes"] < 0.05, (kb * 1024, x["window_bytes"])
+'
+
 
 check_rc "reverse only (-R)" 0 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.3 -O 0.1 -l 1k -R
 check "-R prints no Tx numbers" sh -c "grep -Eq '^ +1k +- +- +[0-9]' $nb_tmp/out"

@@ -76,6 +76,7 @@ struct trial_rec {
 	bool lat_valid;
 	uint64_t lat_ns[6]; /* p50 p90 p99 p99.9 max min */
 	struct nb_cpu_load cpu;
+	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
 };
 
 struct size_res {
@@ -539,7 +540,7 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 	if (r->rx) {
 		nb_rx_snapshot(r->rx, r->snap);
 	} else if (r->remote) {
-		ret = rate_remote_end(r->remote, r->snap, err, sizeof(err));
+		ret = rate_remote_end(r->remote, r->snap, &rec->cpu_remote, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "agent: %s", err);
 	} else {
@@ -918,6 +919,8 @@ static void print_json(const struct run *r, const struct size_res *s, size_t n)
 			}
 			json_latency(&j, t->lat_valid, t->lat_ns);
 			nb_result_cpu(&j, "cpu_local", &t->cpu);
+			if (r->remote)
+				nb_result_cpu(&j, "cpu_remote", &t->cpu_remote);
 			nb_json_obj_end(&j);
 		}
 		nb_json_arr_end(&j);

@@ -22,6 +22,9 @@ struct rate_remote {
 	uint16_t port;
 	bool no_mmsg, have_addr;
 	char boot_id[64];
+	struct nb_cpu_sample *cpu0, *cpu1; /* the agent's, at the trial's start and end */
+	bool have_cpu0;
+	uint32_t mark;
 };
 
 void rate_remote_free(struct rate_remote *rr)
@@ -31,6 +34,8 @@ void rate_remote_free(struct rate_remote *rr)
 	nb_ctl_free(rr->ctl);
 	nb_msg_free(rr->req);
 	nb_msg_free(rr->reply);
+	free(rr->cpu0);
+	free(rr->cpu1);
 	free(rr);
 }
 
@@ -58,14 +63,27 @@ int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rat
 		return ret;
 	if (nb_msg_get_str(rr->reply, NB_T_RATE_BOOT_ID, rr->boot_id, sizeof(rr->boot_id)))
 		rr->boot_id[0] = '\0';
-	return nb_ctl_start(rr->ctl, err, errlen);
+	ret = nb_ctl_start(rr->ctl, err, errlen);
+	if (ret)
+		return ret;
+	/* A mark right after START: its SNAP carries the agent's CPU sample that opens the
+	 * trial's window there (FINAL carries the one that closes it). */
+	ret = nb_ctl_mark(rr->ctl, ++rr->mark, rr->reply, err, errlen);
+	if (ret)
+		return ret;
+	rr->have_cpu0 = nb_proto_get_cpu(rr->reply, rr->cpu0) == 0;
+	return 0;
 }
 
-int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, char *err, size_t errlen)
+int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
+		    char *err, size_t errlen)
 {
 	int ret = nb_ctl_stop(rr->ctl, rr->reply, 5000, err, errlen);
 	if (ret)
 		return ret;
+	memset(cpu, 0, sizeof(*cpu));
+	if (rr->have_cpu0 && nb_proto_get_cpu(rr->reply, rr->cpu1) == 0)
+		nb_cpu_load(rr->cpu0, rr->cpu1, cpu);
 	if (nb_rate_snap_get(rr->reply, snap)) {
 		snprintf(err, errlen, "malformed counters from the agent");
 		return -EBADMSG;
@@ -83,7 +101,8 @@ int rate_remote_open(struct rate_remote **out, const struct rate_remote_cfg *cfg
 	char mine[64];
 	int ret = -ENOMEM;
 
-	if (!rr || !(rr->req = nb_msg_new(0)) || !(rr->reply = nb_msg_new(0))) {
+	if (!rr || !(rr->req = nb_msg_new(0)) || !(rr->reply = nb_msg_new(0)) ||
+	    !(rr->cpu0 = malloc(sizeof(*rr->cpu0))) || !(rr->cpu1 = malloc(sizeof(*rr->cpu1)))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -123,7 +142,8 @@ int rate_remote_open(struct rate_remote **out, const struct rate_remote_cfg *cfg
 	ret = rate_remote_begin(rr, NB_NS_PER_S, 1, err, errlen);
 	if (!ret) {
 		struct nb_rx_snap *snap = malloc(sizeof(*snap));
-		ret = snap ? rate_remote_end(rr, snap, err, errlen) : -ENOMEM;
+		struct nb_cpu_load cpu;
+		ret = snap ? rate_remote_end(rr, snap, &cpu, err, errlen) : -ENOMEM;
 		free(snap);
 	}
 	if (ret)

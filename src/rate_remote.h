@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/cpu.h"
 #include "core/raterx.h"
 #include "core/sysinfo.h"
 
@@ -33,8 +34,10 @@ int rate_remote_open(struct rate_remote **rr, const struct rate_remote_cfg *cfg,
  * as fast as the generator goes). */
 int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps, char *err,
 		      size_t errlen);
-/* After the trial drained: the receiver's counters. */
-int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, char *err, size_t errlen);
+/* After the trial drained: the receiver's counters, and the agent's CPU load from just after the
+ * trial started to now (cpu->valid false when the agent's samples were unusable). */
+int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
+		    char *err, size_t errlen);
 void rate_remote_free(struct rate_remote *rr);
 
 #endif

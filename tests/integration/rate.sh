@@ -145,9 +145,10 @@ $G "$NB" rate -c 198.19.10.1 --ctl-port 5391 $RT -p 5331 -s 64 -T 0.5 --drain 10
 fps=$(sed -n 's/^      "fps": \([0-9.]*\).*/\1/p' "$tmp/agent.json" | head -1)
 check "via the agent: policer of 20000 fps found within 5 % ($fps fps)" \
 	awk -v f="${fps:-0}" 'BEGIN { exit !(f >= 19000 && f <= 21000) }'
-check "via the agent: JSON names the agent receiver and its platform" \
+check "via the agent: JSON names the agent receiver, its platform and its CPU load per trial" \
 	sh -c "grep -q '\"receiver\": \"agent\"' '$tmp/agent.json' && \
-		grep -q '\"remote\": {' '$tmp/agent.json'"
+		grep -q '\"remote\": {' '$tmp/agent.json' && \
+		grep -A1 '\"cpu_remote\"' '$tmp/agent.json' | grep -q '\"valid\": true'"
 $G "$NB" rate -c 198.19.10.1 --ctl-port 5391 -s 1518 -r 100k -T 0.2 --test trial \
 	>"$tmp/cap.out" 2>&1
 st=$?

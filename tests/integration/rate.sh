@@ -108,6 +108,12 @@ check "--flows 4 gives 4 distinct source ports at the DUT ($nsp)" test "$nsp" -e
 $G "$NB" rate $RX $RT -p 5333 -e udp -s 128 -T 0.5 -r 10k --test trial -J >"$tmp/udp.json" 2>&1
 check "udp engine trial at 10 kfps: nothing lost" \
 	grep -q '"lost_frames": 0,' "$tmp/udp.json"
+off=$(jnum offered_fps "$tmp/udp.json")
+check "udp engine offered 10 kfps within 1 % ($off fps)" \
+	awk -v f="${off:-0}" 'BEGIN { exit !(f >= 9900 && f <= 10100) }'
+off=$(jnum offered_fps "$tmp/pkt.json")
+check "packet engine offered 10 kfps within 1 % ($off fps)" \
+	awk -v f="${off:-0}" 'BEGIN { exit !(f >= 9900 && f <= 10100) }'
 
 # 4. sendmmsg missing (seccomp answers ENOSYS): the fallback runs and says so.
 NETBENCH_SIMULATE_ENOSYS=sendmmsg,recvmmsg $G "$NB" rate $RX $RT -p 5333 -s 64 -T 0.5 -r 5k \

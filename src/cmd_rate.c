@@ -22,6 +22,9 @@
 #include "core/frame.h"
 #include "core/gen.h"
 #include "core/json.h"
+#include "core/lab.h"
+#include "core/lab_fit.h"
+#include "core/lab_rules.h"
 #include "core/proto.h"
 #include "core/netpath.h"
 #include "core/raterx.h"
@@ -62,6 +65,11 @@ struct opts {
 	const char *local_rx, *dst, *agent;
 	const char *psk_file;
 	uint16_t ctl_port;
+	uint64_t sweep[16]; /* --sweep-rules: rule counts */
+	size_t nsweep;
+	enum nb_lab_rules_kind kinds[3];
+	size_t nkinds;
+	const char *lab_prefix;
 };
 
 struct trial_rec {
@@ -223,7 +231,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_DST,
 		O_PSK,
 		O_CTLPORT,
-		O_RT
+		O_RT,
+		O_SWEEP,
+		O_KIND,
+		O_LABP
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -248,6 +259,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"psk", required_argument, NULL, O_PSK},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"realtime", no_argument, NULL, O_RT},
+	    {"sweep-rules", required_argument, NULL, O_SWEEP},
+	    {"kind", required_argument, NULL, O_KIND},
+	    {"lab-prefix", required_argument, NULL, O_LABP},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -356,6 +370,47 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_RT:
 			o->realtime = true;
 			break;
+		case O_SWEEP: {
+			int n = nb_parse_list(optarg, nb_parse_u64, o->sweep, 16);
+			if (n == -E2BIG)
+				cli_usage_error("%s: too many rule counts in '%s' (at most 16)",
+						name, optarg);
+			if (n <= 0)
+				cli_usage_error("%s: '%s' is not a list of rule counts (0 to %d)",
+						name, optarg, NB_LAB_RULES_MAX);
+			o->nsweep = (size_t)n;
+			for (size_t i = 0; i < o->nsweep; i++)
+				if (o->sweep[i] > NB_LAB_RULES_MAX)
+					cli_usage_error("%s is too large: %llu rules (at most %d)",
+							name, (unsigned long long)o->sweep[i],
+							NB_LAB_RULES_MAX);
+			break;
+		}
+		case O_KIND: {
+			char buf[128], *tok, *save = NULL;
+			if (strlen(optarg) >= sizeof(buf))
+				cli_usage_error("%s: '%s' is too long", name, optarg);
+			strcpy(buf, optarg);
+			o->nkinds = 0;
+			for (tok = strtok_r(buf, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				const char *path;
+				enum nb_lab_rules_kind k;
+				if (nb_lab_rules_kind_parse(tok, &k, &path) ||
+				    k == NB_LAB_RULES_FILE)
+					cli_usage_error(
+					    "%s: unknown kind '%s' (accepted: linear, set, "
+					    "conntrack)",
+					    name, tok);
+				if (o->nkinds == 3)
+					cli_usage_error("%s: at most 3 kinds", name);
+				o->kinds[o->nkinds++] = k;
+			}
+			break;
+		}
+		case O_LABP:
+			o->lab_prefix = optarg;
+			break;
 		case O_CTLPORT:
 			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
@@ -386,6 +441,12 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	if ((uint32_t)o->sport + o->flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->sport,
 				o->flows);
+	if (!o->nkinds) {
+		o->kinds[0] = NB_LAB_RULES_LINEAR;
+		o->nkinds = 1;
+	} else if (!o->nsweep) {
+		cli_usage_error("--kind applies to --sweep-rules");
+	}
 	if (o->test == T_LATENCY && !repeat_set)
 		o->repeat = 1;
 	if (o->test == T_B2B && o->burst)
@@ -828,13 +889,12 @@ static void json_latency(struct nb_json *j, bool valid, const uint64_t *ns)
 	nb_json_obj_end(j);
 }
 
-static void print_json(const struct run *r, const struct size_res *s, size_t n)
+/* The document's frame: platforms and parameters. */
+static void json_head(struct nb_json *j0, const struct run *r)
 {
 	const struct opts *o = r->o;
-	struct nb_json j;
-	char v[256];
+	struct nb_json j = *j0;
 
-	nb_json_init(&j, stdout);
 	nb_result_begin(&j, "rate", &r->local, r->remote ? &r->remote_si : NULL);
 	nb_json_obj_begin(&j, "parameters");
 	nb_json_str(&j, "procedure", test_names[o->test]);
@@ -864,6 +924,16 @@ static void print_json(const struct run *r, const struct size_res *s, size_t n)
 		nb_json_u64(&j, "mtu", r->path.mtu);
 	}
 	nb_json_obj_end(&j);
+	*j0 = j;
+}
+
+/* One point's results: the "sizes" array (every trial of each) and the verdict. */
+static void json_sizes(struct nb_json *jp, const struct run *r, const struct size_res *s, size_t n)
+{
+	const struct opts *o = r->o;
+	struct nb_json j = *jp;
+	char v[256];
+
 	nb_json_arr_begin(&j, "sizes");
 	for (size_t i = 0; i < n; i++) {
 		nb_json_obj_begin(&j, NULL);
@@ -929,6 +999,16 @@ static void print_json(const struct run *r, const struct size_res *s, size_t n)
 	nb_json_arr_end(&j);
 	if (o->test != T_TRIAL && o->test != T_LOSS)
 		nb_json_str(&j, "verdict", verdict(r, s, n, v, sizeof(v)));
+	*jp = j;
+}
+
+static void print_json(const struct run *r, const struct size_res *s, size_t n)
+{
+	struct nb_json j;
+
+	nb_json_init(&j, stdout);
+	json_head(&j, r);
+	json_sizes(&j, r, s, n);
 	nb_json_obj_end(&j);
 	fputc('\n', stdout);
 }
@@ -951,6 +1031,193 @@ static void check_sizes(struct run *r)
 					(unsigned long long)o->sizes[i], r->path.ifname,
 					r->path.mtu, max);
 	}
+}
+
+/* Runs the procedure at every frame size into res; returns the exit status it earns. */
+static int run_sizes(struct run *r, struct size_res *res, const char *abuf)
+{
+	const struct opts *o = r->o;
+	int status = 0;
+
+	for (size_t i = 0; i < o->nsizes && !stop_flag; i++) {
+		struct size_res *s = &res[i];
+		s->size = (uint32_t)o->sizes[i];
+		s->first_trial = r->ntrials;
+		if (!o->json)
+			fprintf(stderr, "netbench rate: %u-byte frames to %s port %u\n", s->size,
+				abuf, o->port);
+		switch (o->test) {
+		case T_THROUGHPUT:
+			do_throughput(r, s);
+			break;
+		case T_LOSS:
+			do_loss(r, s);
+			break;
+		case T_B2B:
+			do_b2b(r, s);
+			break;
+		case T_LATENCY:
+			do_latency(r, s);
+			break;
+		case T_TRIAL:
+			do_single(r, s);
+			break;
+		}
+		s->ntrials = r->ntrials - s->first_trial;
+		/* A search whose generator fell short still has a result below what it offered;
+		 * a single trial that fell short did not do what was asked. */
+		if (s->failed || s->zero || (o->test == T_TRIAL && s->gen_short))
+			status = 1;
+		if (o->test != T_TRIAL && s->gen_short)
+			cli_warn("engine %s could not offer the %.0f fps asked at %u bytes: rates "
+				 "above what it offered were not tested",
+				 o->engine->name, max_fps_for(r, s->size), s->size);
+	}
+	return status;
+}
+
+/* ---- the rule sweep (netbench lab's DUT) ---- */
+
+struct sweep_point {
+	enum nb_lab_rules_kind kind;
+	uint64_t rules;
+	size_t rules_read, elems_read;
+	struct size_res *res;
+};
+
+/* Fits per-frame cost against rule count for one kind and size; false without a fit. */
+static bool sweep_fit(const struct run *r, const struct sweep_point *p, size_t np,
+		      enum nb_lab_rules_kind kind, size_t size_i, struct nb_lab_fit *fit)
+{
+	double rules[16], fps[16];
+	size_t n = 0;
+	for (size_t i = 0; i < np && n < 16; i++)
+		if (p[i].kind == kind && p[i].res[size_i].fps > 0 && !p[i].res[size_i].failed) {
+			rules[n] = (double)p[i].rules;
+			fps[n++] = p[i].res[size_i].fps;
+		}
+	return nb_lab_fit_cost(rules, fps, n, fit) == 0;
+}
+
+static void print_sweep(const struct run *r, const struct sweep_point *p, size_t np)
+{
+	const struct opts *o = r->o;
+	struct nb_lab_fit fit;
+
+	for (size_t i = 0; i < np; i++) {
+		printf("== DUT ruleset: %s, %llu rules ==\n", nb_lab_rules_kind_name(p[i].kind),
+		       (unsigned long long)p[i].rules);
+		print_table(r, p[i].res, o->nsizes);
+		printf("\n");
+	}
+	printf("rule sweep: %s at each point (ns/frame = 10^9 / fps)\n", test_names[o->test]);
+	printf("%-10s %8s %7s %12s %12s\n", "kind", "rules", "frame", "fps", "ns/frame");
+	for (size_t i = 0; i < np; i++)
+		for (size_t k = 0; k < o->nsizes; k++)
+			printf("%-10s %8llu %5u B %12.0f %12.1f\n",
+			       nb_lab_rules_kind_name(p[i].kind), (unsigned long long)p[i].rules,
+			       p[i].res[k].size, p[i].res[k].fps,
+			       p[i].res[k].fps > 0 ? 1e9 / p[i].res[k].fps : 0);
+	for (size_t a = 0; a < o->nkinds; a++)
+		for (size_t k = 0; k < o->nsizes; k++) {
+			if (sweep_fit(r, p, np, o->kinds[a], k, &fit))
+				printf("fit %s, %u B: per-frame cost = %.1f ns + %.3f ns x rules "
+				       "(residual %.1f ns rms, %zu points)\n",
+				       nb_lab_rules_kind_name(o->kinds[a]), p[0].res[k].size,
+				       fit.base_ns, fit.per_rule_ns, fit.residual_ns, fit.points);
+			else
+				printf("fit %s, %u B: none (needs two rule counts with results)\n",
+				       nb_lab_rules_kind_name(o->kinds[a]), p[0].res[k].size);
+		}
+}
+
+static void json_sweep(const struct run *r, const struct sweep_point *p, size_t np)
+{
+	const struct opts *o = r->o;
+	struct nb_lab_fit fit;
+	struct nb_json j;
+
+	nb_json_init(&j, stdout);
+	json_head(&j, r);
+	nb_json_arr_begin(&j, "sweep");
+	for (size_t i = 0; i < np; i++) {
+		nb_json_obj_begin(&j, NULL);
+		nb_json_str(&j, "kind", nb_lab_rules_kind_name(p[i].kind));
+		nb_json_u64(&j, "rules", p[i].rules);
+		nb_json_u64(&j, "rules_read_back", p[i].rules_read);
+		nb_json_u64(&j, "set_elements_read_back", p[i].elems_read);
+		json_sizes(&j, r, p[i].res, o->nsizes);
+		nb_json_obj_end(&j);
+	}
+	nb_json_arr_end(&j);
+	nb_json_arr_begin(&j, "fits");
+	for (size_t a = 0; a < o->nkinds; a++)
+		for (size_t k = 0; k < o->nsizes; k++) {
+			if (!sweep_fit(r, p, np, o->kinds[a], k, &fit))
+				continue;
+			nb_json_obj_begin(&j, NULL);
+			nb_json_str(&j, "kind", nb_lab_rules_kind_name(o->kinds[a]));
+			nb_json_u64(&j, "frame_bytes", p[0].res[k].size);
+			nb_json_double(&j, "base_ns", fit.base_ns, 1);
+			nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 3);
+			nb_json_double(&j, "residual_ns", fit.residual_ns, 1);
+			nb_json_u64(&j, "points", fit.points);
+			nb_json_obj_end(&j);
+		}
+	nb_json_arr_end(&j);
+	nb_json_obj_end(&j);
+	fputc('\n', stdout);
+}
+
+/* Loads each kind and rule count into the lab's DUT in turn and runs the procedure at every
+ * size; the DUT's ruleset is flushed at the end. */
+static int run_sweep(struct run *r, const char *abuf)
+{
+	const struct opts *o = r->o;
+	size_t np = o->nkinds * o->nsweep, i = 0;
+	struct sweep_point *p = calloc(np, sizeof(*p));
+	struct nb_lab *lab = nb_lab_new();
+	int status = 0, ret;
+
+	if (!p || !lab)
+		cli_fail(ENOMEM, "out of memory");
+	if (nb_lab_set_prefix(lab, o->lab_prefix))
+		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
+				"at most %d)",
+				o->lab_prefix, NB_LAB_PREFIX_MAX);
+	for (size_t a = 0; a < o->nkinds && !stop_flag; a++)
+		for (size_t b = 0; b < o->nsweep && !stop_flag; b++, i++) {
+			struct nb_lab_rules rules = {.kind = o->kinds[a],
+						     .rules_n = (size_t)o->sweep[b],
+						     .ipv6 = r->dst.ss_family == AF_INET6};
+			p[i].kind = o->kinds[a];
+			p[i].rules = o->sweep[b];
+			p[i].res = calloc(o->nsizes, sizeof(*p[i].res));
+			if (!p[i].res)
+				cli_fail(ENOMEM, "out of memory");
+			ret = nb_lab_ruleset(lab, &rules, &p[i].rules_read, &p[i].elems_read);
+			if (ret)
+				cli_fail(0, "cannot load %llu %s rules into the lab's DUT %s: %s",
+					 (unsigned long long)p[i].rules,
+					 nb_lab_rules_kind_name(p[i].kind), lab->ns[NB_LAB_DUT],
+					 lab->err[0] ? lab->err : strerror(-ret));
+			if (!o->json)
+				fprintf(stderr, "netbench rate: DUT ruleset %s, %llu rules\n",
+					nb_lab_rules_kind_name(p[i].kind),
+					(unsigned long long)p[i].rules);
+			status |= run_sizes(r, p[i].res, abuf);
+		}
+	(void)nb_lab_ruleset_flush(lab);
+	o->engine->describe(r->eng, r->engine_desc, sizeof(r->engine_desc));
+	if (o->json)
+		json_sweep(r, p, i);
+	else
+		print_sweep(r, p, i);
+	for (size_t k = 0; k < np; k++)
+		free(p[k].res);
+	free(p);
+	nb_lab_free(lab);
+	return status;
 }
 
 int cmd_rate(int argc, char **argv)
@@ -1040,40 +1307,11 @@ int cmd_rate(int argc, char **argv)
 		cli_fail(0, "%s", err);
 	nb_sysinfo_get(&r.local, r.have_path ? (struct sockaddr *)&r.path.src : NULL);
 
-	for (size_t i = 0; i < o.nsizes && !stop_flag; i++) {
-		struct size_res *s = &res[i];
-		s->size = (uint32_t)o.sizes[i];
-		s->first_trial = r.ntrials;
-		if (!o.json)
-			fprintf(stderr, "netbench rate: %u-byte frames to %s port %u\n", s->size,
-				abuf, o.port);
-		switch (o.test) {
-		case T_THROUGHPUT:
-			do_throughput(&r, s);
-			break;
-		case T_LOSS:
-			do_loss(&r, s);
-			break;
-		case T_B2B:
-			do_b2b(&r, s);
-			break;
-		case T_LATENCY:
-			do_latency(&r, s);
-			break;
-		case T_TRIAL:
-			do_single(&r, s);
-			break;
-		}
-		s->ntrials = r.ntrials - s->first_trial;
-		/* A search whose generator fell short still has a result below what it offered;
-		 * a single trial that fell short did not do what was asked. */
-		if (s->failed || s->zero || (o.test == T_TRIAL && s->gen_short))
-			status = 1;
-		if (o.test != T_TRIAL && s->gen_short)
-			cli_warn("engine %s could not offer the %.0f fps asked at %u bytes: rates "
-				 "above what it offered were not tested",
-				 o.engine->name, max_fps_for(&r, s->size), s->size);
+	if (o.nsweep) {
+		status = run_sweep(&r, abuf);
+		goto out;
 	}
+	status = run_sizes(&r, res, abuf);
 	o.engine->describe(r.eng, r.engine_desc, sizeof(r.engine_desc));
 	if (o.json)
 		print_json(&r, res, o.nsizes);
@@ -1093,6 +1331,7 @@ int cmd_rate(int argc, char **argv)
 			    res[i].size, o.engine->name, res[i].fps,
 			    (unsigned long long)o.rate_fps);
 	}
+out:
 	o.engine->close(r.eng);
 	nb_rx_free(r.rx);
 	rate_remote_free(r.remote);

@@ -10,11 +10,13 @@ G="ip netns exec $P-gen"
 # policer's edge. Flat-out trials run without it, so as not to starve the kernel's softirq.
 RT=--realtime
 tmp=$(mktemp -d /tmp/nbtrate.XXXXXX)
+lab_up=""
 n=0
 
 del_ns() { for x in gen dut sink; do ip netns del "$P-$x" 2>/dev/null; done; }
 cleanup() {
 	[ -s "$tmp/agent.pid" ] && kill "$(cat "$tmp/agent.pid")" 2>/dev/null
+	[ -n "$lab_up" ] && "$NB" lab down --prefix $P-l >/dev/null 2>&1
 	del_ns
 	rm -rf "$tmp"
 }
@@ -161,7 +163,26 @@ st=$?
 check "via the agent: a trial above the agent's --max-rate is refused (status $st)" \
 	sh -c "[ $st -eq 1 ] && grep -q 'refused by rule max-rate' '$tmp/cap.out'"
 
-# 8. Bad input: a clear message and a non-zero status.
+# 8. A rule sweep through netbench lab's DUT: frames/s falls with linear rules, and a fit.
+if "$NB" lab up --prefix $P-l --no-agent >"$tmp/lab.out" 2>&1; then
+	lab_up=1
+	ip netns exec $P-l-gen "$NB" rate --local-rx $P-l-sink/198.19.0.1 -s 64 -T 0.3 \
+		--drain 50ms $RT -r 200k --resolution 2% --sweep-rules 0,2000 --kind linear \
+		--lab-prefix $P-l -J >"$tmp/sweep.json" 2>"$tmp/sweep.err"
+	f0=$(sed -n 's/^          "fps": \([0-9.]*\).*/\1/p' "$tmp/sweep.json" | sed -n 1p)
+	f1=$(sed -n 's/^          "fps": \([0-9.]*\).*/\1/p' "$tmp/sweep.json" | sed -n 2p)
+	check "rule sweep: 2000 linear rules cost frames/s ($f0 -> $f1 fps)" \
+		awk -v a="${f0:-0}" -v b="${f1:-0}" 'BEGIN { exit !(b > 0 && b < a * 0.9) }'
+	check "rule sweep: rules read back and a per-rule cost fitted" \
+		sh -c "grep -q '\"rules_read_back\": 2001' '$tmp/sweep.json' && \
+			grep -q '\"per_rule_ns\"' '$tmp/sweep.json'"
+	"$NB" lab down --prefix $P-l >/dev/null 2>&1
+	lab_up=""
+else
+	nok "netbench lab up for the rule sweep: $(head -1 "$tmp/lab.out")"
+fi
+
+# 9. Bad input: a clear message and a non-zero status.
 bad() { # description, expected status, pattern, args...
 	d=$1 want=$2 pat=$3; shift 3
 	$G "$NB" rate "$@" >"$tmp/bad.out" 2>&1

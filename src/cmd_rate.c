@@ -151,7 +151,7 @@ static void usage(FILE *f)
 	    "      --flows N           flows with distinct source ports (default 1)\n"
 	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
 	    "      --batch N           most frames per system call (default and at most 1024)\n"
-	    "  -p, --port N            receiver's UDP port (default 5302)\n"
+	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
 	    "      --sport N           first source port (default 40000)\n"
 	    "      --no-mmsg           sendmsg/recvmsg instead of sendmmsg/recvmmsg\n"
 	    "      --realtime          pace from a SCHED_FIFO thread (needs CAP_SYS_NICE): keeps\n"
@@ -160,8 +160,14 @@ static void usage(FILE *f)
 	    "                          namespace NS when given (ip netns name)\n"
 	    "  -c, --connect AGENT     receiver on a `netbench serve` agent\n"
 	    "      --dst ADDR          traffic destination (default: the agent's address)\n"
-	    "      --ctl-port N        the agent's control port (default 5301)\n"
+	    "  -p, --port N            the agent's control port (default 5301)\n"
 	    "      --psk FILE          pre-shared key the agent requires\n"
+	    "      --quick             short trials (0.3 s), 2%% resolution, sizes 64,512,1518\n"
+	    "      --sweep-rules LIST  rule counts to load into the lab's DUT in turn (netbench\n"
+	    "                          lab), the procedure run at each: fps against rules\n"
+	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
+	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
+	    "                          nbgen, nbdut, nbsink)\n"
 	    "  -J, --json              JSON result with every trial\n"
 	    "  -h, --help              this help\n");
 }
@@ -230,7 +236,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_LOCALRX,
 		O_DST,
 		O_PSK,
-		O_CTLPORT,
+		O_DPORT,
+		O_QUICK,
 		O_RT,
 		O_SWEEP,
 		O_KIND,
@@ -250,14 +257,15 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"flows", required_argument, NULL, O_FLOWS},
 	    {"repeat", required_argument, NULL, O_REPEAT},
 	    {"batch", required_argument, NULL, O_BATCH},
-	    {"port", required_argument, NULL, 'p'},
+	    {"data-port", required_argument, NULL, O_DPORT},
+	    {"quick", no_argument, NULL, O_QUICK},
 	    {"sport", required_argument, NULL, O_SPORT},
 	    {"no-mmsg", no_argument, NULL, O_NOMMSG},
 	    {"local-rx", required_argument, NULL, O_LOCALRX},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"dst", required_argument, NULL, O_DST},
 	    {"psk", required_argument, NULL, O_PSK},
-	    {"ctl-port", required_argument, NULL, O_CTLPORT},
+	    {"port", required_argument, NULL, 'p'},
 	    {"realtime", no_argument, NULL, O_RT},
 	    {"sweep-rules", required_argument, NULL, O_SWEEP},
 	    {"kind", required_argument, NULL, O_KIND},
@@ -267,7 +275,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
-	bool repeat_set = false;
+	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -307,6 +315,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 's':
 			o->nsizes = cli_bytes_list(name, optarg, o->sizes, MAX_SIZES, NB_FRAME_MIN,
 						   NB_FRAME_MAX);
+			sizes_set = true;
 			break;
 		case 'r':
 			o->rate_fps = parse_fps(name, optarg);
@@ -317,6 +326,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'T':
 			o->trial_ns =
 			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
+			trial_set = true;
 			break;
 		case O_DRAIN:
 			o->drain_ns =
@@ -346,8 +356,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_BATCH:
 			o->batch = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_BATCH);
 			break;
-		case 'p':
+		case O_DPORT:
 			o->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			break;
+		case O_QUICK:
+			quick = true;
 			break;
 		case O_SPORT:
 			o->sport = (uint16_t)cli_uint(name, optarg, 1, 65535);
@@ -411,7 +424,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_LABP:
 			o->lab_prefix = optarg;
 			break;
-		case O_CTLPORT:
+		case 'p':
 			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'J':
@@ -441,6 +454,24 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	if ((uint32_t)o->sport + o->flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->sport,
 				o->flows);
+	if (quick) {
+		/* A first look in seconds (demos, a sweep): short trials, a coarser search,
+		 * three sizes; options given explicitly still win. */
+		static const uint64_t quick_sizes[] = {64, 512, 1518};
+		if (!trial_set)
+			o->trial_ns = 300 * NB_NS_PER_MS;
+		o->drain_ns = 50 * NB_NS_PER_MS;
+		if (!o->resolution_fps)
+			o->resolution_pct = 2;
+		if (!repeat_set)
+			o->repeat = 1;
+		if (!sizes_set) {
+			memcpy(o->sizes, quick_sizes, sizeof(quick_sizes));
+			o->nsizes = 3;
+		}
+	}
+	if (!o->lab_prefix)
+		o->lab_prefix = getenv("NB_LAB_PREFIX");
 	if (!o->nkinds) {
 		o->kinds[0] = NB_LAB_RULES_LINEAR;
 		o->nkinds = 1;

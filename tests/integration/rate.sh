@@ -70,12 +70,12 @@ NFT
 RX="--local-rx $P-sink/198.19.10.1"
 
 # 1. Flooded: what the DUT delivers at the generator's maximum; then the search.
-$G "$NB" rate $RX -p 5333 -s 64 -T 0.5 --test trial -J >"$tmp/flood.json" 2>"$tmp/flood.err"
+$G "$NB" rate $RX --data-port 5333 -s 64 -T 0.5 --test trial -J >"$tmp/flood.json" 2>"$tmp/flood.err"
 check "flood trial through the DUT completes" test -s "$tmp/flood.json"
 rxf=$(jnum rx_frames "$tmp/flood.json")
 win=$(jnum window_s "$tmp/flood.json")
 delivered=$(awk -v r="${rxf:-0}" -v w="${win:-1}" 'BEGIN { printf "%.0f", r / w }')
-$G "$NB" rate $RX -p 5333 -s 64 -T 0.5 --drain 100ms -J >"$tmp/tput.json" 2>"$tmp/tput.err"
+$G "$NB" rate $RX --data-port 5333 -s 64 -T 0.5 --drain 100ms -J >"$tmp/tput.json" 2>"$tmp/tput.err"
 st=$?
 fps=$(sed -n 's/^      "fps": \([0-9.]*\).*/\1/p' "$tmp/tput.json" | head -1)
 check "throughput search through the DUT ends with a verified result (status $st, $fps fps)" \
@@ -92,14 +92,14 @@ check "JSON carries every trial and the verdict" \
 	sh -c "grep -c '\"purpose\"' '$tmp/tput.json' | grep -qv '^0$' && grep -q '\"verdict\"' '$tmp/tput.json'"
 
 # 2. A policer of known rate is found within 5 %.
-$G "$NB" rate $RX $RT -p 5331 -s 64 -T 0.5 --drain 100ms -r 40k --resolution 1% -J \
+$G "$NB" rate $RX $RT --data-port 5331 -s 64 -T 0.5 --drain 100ms -r 40k --resolution 1% -J \
 	>"$tmp/pol.json" 2>"$tmp/pol.err"
 fps=$(sed -n 's/^      "fps": \([0-9.]*\).*/\1/p' "$tmp/pol.json" | head -1)
 check "policer of 20000 fps found within 5 % ($fps fps)" \
 	awk -v f="${fps:-0}" 'BEGIN { exit !(f >= 19000 && f <= 21000) }'
 
 # 3. Packet engine: the kernel's UDP socket accepts its frames (checksums), flows are distinct.
-$G "$NB" rate $RX $RT -p 5333 -e packet -s 64,1518 -T 0.5 -r 10k --flows 4 --test trial -J \
+$G "$NB" rate $RX $RT --data-port 5333 -e packet -s 64,1518 -T 0.5 -r 10k --flows 4 --test trial -J \
 	>"$tmp/pkt.json" 2>"$tmp/pkt.err"
 check "packet engine: every frame received by a UDP socket at 10 kfps" \
 	sh -c "grep -q '\"engine\": \"packet\"' '$tmp/pkt.json' && \
@@ -107,7 +107,7 @@ check "packet engine: every frame received by a UDP socket at 10 kfps" \
 		grep -q '\"rx_frames\": [1-9]' '$tmp/pkt.json'"
 nsp=$(ip netns exec $P-dut nft list set inet nbtrate sports | tr ',' '\n' | grep -c '4000[0-3]')
 check "--flows 4 gives 4 distinct source ports at the DUT ($nsp)" test "$nsp" -eq 4
-$G "$NB" rate $RX $RT -p 5333 -e udp -s 128 -T 0.5 -r 10k --test trial -J >"$tmp/udp.json" 2>&1
+$G "$NB" rate $RX $RT --data-port 5333 -e udp -s 128 -T 0.5 -r 10k --test trial -J >"$tmp/udp.json" 2>&1
 check "udp engine trial at 10 kfps: nothing lost" \
 	grep -q '"lost_frames": 0,' "$tmp/udp.json"
 off=$(jnum offered_fps "$tmp/udp.json")
@@ -118,7 +118,7 @@ check "packet engine offered 10 kfps within 1 % ($off fps)" \
 	awk -v f="${off:-0}" 'BEGIN { exit !(f >= 9900 && f <= 10100) }'
 
 # 4. sendmmsg missing (seccomp answers ENOSYS): the fallback runs and says so.
-NETBENCH_SIMULATE_ENOSYS=sendmmsg,recvmmsg $G "$NB" rate $RX $RT -p 5333 -s 64 -T 0.5 -r 5k \
+NETBENCH_SIMULATE_ENOSYS=sendmmsg,recvmmsg $G "$NB" rate $RX $RT --data-port 5333 -s 64 -T 0.5 -r 5k \
 	--test trial -J >"$tmp/enosys.json" 2>"$tmp/enosys.err"
 check "without sendmmsg/recvmmsg: sendmsg fallback named in the result" \
 	grep -q 'sendmmsg: ENOSYS, fallback' "$tmp/enosys.json"
@@ -126,21 +126,21 @@ check "without sendmmsg/recvmmsg: frames still counted" \
 	grep -q '"rx_frames": [1-9]' "$tmp/enosys.json"
 
 # 5. The other procedures run to the end.
-$G "$NB" rate $RX $RT -p 5331 -s 64 -T 0.3 --drain 50ms -r 30k --test loss >"$tmp/loss.out" 2>&1
+$G "$NB" rate $RX $RT --data-port 5331 -s 64 -T 0.3 --drain 50ms -r 30k --test loss >"$tmp/loss.out" 2>&1
 check "loss curve (26.3) through the policer ends after two clean trials" \
 	sh -c "grep -q 'loss at maximum rate' '$tmp/loss.out' && \
 		[ \$(grep -c 'loss curve' '$tmp/loss.out') -ge 4 ]"
-$G "$NB" rate $RX $RT -p 5333 -s 64 -T 0.2 --drain 50ms -r 20k --test b2b --repeat 1 \
+$G "$NB" rate $RX $RT --data-port 5333 -s 64 -T 0.2 --drain 50ms -r 20k --test b2b --repeat 1 \
 	>"$tmp/b2b.out" 2>&1
 check "back-to-back (26.4) completes" grep -q 'burst avg' "$tmp/b2b.out"
-$G "$NB" rate $RX $RT -p 5331 -s 64 -T 0.5 --drain 50ms -r 30k --resolution 5% --test latency -J \
+$G "$NB" rate $RX $RT --data-port 5331 -s 64 -T 0.5 --drain 50ms -r 30k --resolution 5% --test latency -J \
 	>"$tmp/lat.json" 2>&1
 check "latency (26.2) at the throughput rate reports percentiles" \
 	grep -q '"p99_9":' "$tmp/lat.json"
 
 # 6. A DUT that drops everything: "0 fps at every rate", non-zero exit, no hang.
 start=$(date +%s)
-$G "$NB" rate $RX -p 5332 -s 64 -T 0.2 --drain 50ms -r 20k >"$tmp/zero.out" 2>&1
+$G "$NB" rate $RX --data-port 5332 -s 64 -T 0.2 --drain 50ms -r 20k >"$tmp/zero.out" 2>&1
 st=$?
 check "DUT dropping everything: '0 fps at every rate', status $st, $(($(date +%s) - start)) s" \
 	sh -c "[ $st -ne 0 ] && grep -q '0 fps at every rate' '$tmp/zero.out'"
@@ -148,7 +148,7 @@ check "DUT dropping everything: '0 fps at every rate', status $st, $(($(date +%s
 # 7. The receiver on an agent (in the sink namespace), its policy applied to every trial.
 ip netns exec $P-sink "$NB" serve -D -p 5391 --pid-file "$tmp/agent.pid" --log "$tmp/agent.log" \
 	--max-rate 100M
-$G "$NB" rate -c 198.19.10.1 --ctl-port 5391 $RT -p 5331 -s 64 -T 0.5 --drain 100ms -r 40k \
+$G "$NB" rate -c 198.19.10.1 -p 5391 $RT --data-port 5331 -s 64 -T 0.5 --drain 100ms -r 40k \
 	--resolution 1% -J >"$tmp/agent.json" 2>"$tmp/agent.err"
 fps=$(sed -n 's/^      "fps": \([0-9.]*\).*/\1/p' "$tmp/agent.json" | head -1)
 check "via the agent: policer of 20000 fps found within 5 % ($fps fps)" \
@@ -157,7 +157,7 @@ check "via the agent: JSON names the agent receiver, its platform and its CPU lo
 	sh -c "grep -q '\"receiver\": \"agent\"' '$tmp/agent.json' && \
 		grep -q '\"remote\": {' '$tmp/agent.json' && \
 		grep -A1 '\"cpu_remote\"' '$tmp/agent.json' | grep -q '\"valid\": true'"
-$G "$NB" rate -c 198.19.10.1 --ctl-port 5391 -s 1518 -r 100k -T 0.2 --test trial \
+$G "$NB" rate -c 198.19.10.1 -p 5391 -s 1518 -r 100k -T 0.2 --test trial \
 	>"$tmp/cap.out" 2>&1
 st=$?
 check "via the agent: a trial above the agent's --max-rate is refused (status $st)" \
@@ -199,7 +199,7 @@ bad "rate below 1k fps rejected" 2 "at least 1k" $RX -r 500
 bad "no route" 1 "no route to 203.0.113.1" --dst 203.0.113.1 --test trial -s 64 -T 0.2
 bad "no neighbour (packet engine)" 1 "no neighbour entry for next hop 198.18.10.77" \
 	--dst 198.18.10.77 -e packet --test trial -s 64 -T 0.2
-bad "agent not answering" 1 "agent" -c 127.0.0.1:5391 -s 64 -T 0.2
+bad "agent not answering" 1 "cannot connect to the agent at 127.0.0.1 port 5391" -c 127.0.0.1 -p 5391 -s 64 -T 0.2
 bad "unknown engine" 2 "unknown engine" $RX -e dpdk
 bad "receiver address not ours" 1 "cannot bind" --local-rx $P-sink/198.18.10.1 -s 64
 echo "1..$n"

@@ -1,11 +1,14 @@
 /* libFuzzer harness for everything that parses bytes from the network or /proc: message
- * headers, TLV validation and every getter, the context blocks, tput counters, /proc/stat. */
+ * headers, TLV validation and every getter, the context blocks, tput and rate counters, test
+ * frame payloads, /proc/stat. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cpu.h"
+#include "core/frame.h"
 #include "core/proto.h"
+#include "core/rate_agent.h"
 #include "core/tput.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -14,6 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct nb_msg m;
 	static struct nb_cpu_sample cpu;
+	static struct nb_rx_snap rs;
+	struct nb_payload pl;
 	struct nb_sysinfo si;
 	struct nb_tput_counters c;
 	uint16_t type;
@@ -35,10 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				nb_msg_get_str(&m, tag, s, sizeof(s));
 				nb_tput_get_counters(&m, tag, &c);
 			}
+			nb_rate_snap_get(&m, &rs);
 			nb_proto_get_sysinfo(&m, &si);
 			nb_proto_get_cpu(&m, &cpu);
 		}
 	}
+	nb_payload_get(data, size, &pl);
 	text = malloc(size + 1);
 	if (text) {
 		memcpy(text, data, size);

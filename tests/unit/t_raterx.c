@@ -1,0 +1,101 @@
+/* The counting receiver over loopback: received, duplicated, reordered, late and foreign frames,
+ * trial changes; and its counters' encoding for the control protocol, round trip. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/frame.h"
+#include "core/rate_agent.h"
+#include "core/raterx.h"
+#include "core/timeutil.h"
+#include "tap.h"
+
+static void send_one(int fd, uint16_t trial, uint16_t flow, uint32_t seq)
+{
+	uint8_t p[NB_PAYLOAD_MIN];
+	struct nb_payload pl = {.flow = flow, .trial = trial, .seq = seq, .tx_ns = nb_mono_ns()};
+	nb_payload_put(p, &pl);
+	(void)send(fd, p, sizeof(p), 0);
+}
+
+static void settle(void)
+{
+	struct timespec ts = {0, 150 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+}
+
+int main(void)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t alen = sizeof(a);
+	struct nb_rx *rx = NULL;
+	struct nb_rx_snap *s = calloc(1, sizeof(*s)), *back = calloc(1, sizeof(*back));
+	struct nb_msg *m = nb_msg_new(NB_MSG_FINAL);
+	int rfd = socket(AF_INET, SOCK_DGRAM, 0), tfd = socket(AF_INET, SOCK_DGRAM, 0);
+	static const uint32_t seqs[] = {0, 1, 2, 4, 3, 2, 5};
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (!s || !back || !m || rfd < 0 || tfd < 0 || bind(rfd, (struct sockaddr *)&a, alen) ||
+	    getsockname(rfd, (struct sockaddr *)&a, &alen) ||
+	    connect(tfd, (struct sockaddr *)&a, alen)) {
+		tap_skip("no loopback UDP here");
+		return tap_done();
+	}
+	CHECK(nb_rx_new(&rx, rfd, false) == 0 && nb_rx_start(rx) == 0, "receiver starts");
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		send_one(tfd, 5, 0, seqs[i]);
+	send_one(tfd, 5, 1, 0);
+	send_one(tfd, 4, 0, 9);	   /* an earlier trial's frame: late */
+	send_one(tfd, 5, 0, 5000); /* a gap: 4994 lost */
+	send_one(tfd, 5, 0, 10);   /* too old for the window: late */
+	(void)send(tfd, "hello, world, not a frame", 25, 0);
+	settle();
+	nb_rx_snapshot(rx, s);
+	CHECK(s->any && s->trial == 5, "current trial is 5");
+	CHECK(s->rx == 8, "8 distinct frames received (%llu)", (unsigned long long)s->rx);
+	CHECK(s->dup == 1, "1 duplicate (%llu)", (unsigned long long)s->dup);
+	CHECK(s->reordered == 1, "1 reordered (%llu)", (unsigned long long)s->reordered);
+	CHECK(s->late == 2, "2 late: an earlier trial's, one beyond the window (%llu)",
+	      (unsigned long long)s->late);
+	CHECK(s->foreign == 1, "1 datagram without a test payload");
+	CHECK(s->flows == 2 && s->rx_flow[0] == 7 && s->rx_flow[1] == 1 && s->seq_end[0] == 5001,
+	      "per-flow counts and highest sequence");
+	CHECK(s->lat.count == 8 && s->lat.max_ns < 5 * NB_NS_PER_S, "one latency sample per frame");
+
+	struct nb_trial_counts c;
+	uint64_t tx_flow[2] = {5001, 1};
+	nb_rx_reconcile(tx_flow, 2, 5, s, &c);
+	CHECK(c.valid && c.lost == 5002 - 8, "reconciled: %llu lost", (unsigned long long)c.lost);
+
+	CHECK(nb_rate_snap_put(m, s) == 0 && nb_rate_snap_get(m, back) == 0,
+	      "counters encode and decode");
+	CHECK(back->trial == s->trial && back->rx == s->rx && back->dup == s->dup &&
+		  back->reordered == s->reordered && back->late == s->late &&
+		  back->foreign == s->foreign && back->flows == s->flows &&
+		  !memcmp(back->rx_flow, s->rx_flow, sizeof(s->rx_flow)) &&
+		  !memcmp(back->seq_end, s->seq_end, sizeof(s->seq_end)) &&
+		  !memcmp(&back->lat, &s->lat, sizeof(s->lat)),
+	      "round trip keeps every counter and the histogram");
+	m->len -= 3; /* truncate the last item: a malformed reply */
+	CHECK(nb_rate_snap_get(m, back) != 0 || nb_msg_validate(m) != 0,
+	      "a truncated reply is refused");
+
+	send_one(tfd, 6, 0, 0);
+	settle();
+	nb_rx_snapshot(rx, s);
+	CHECK(s->trial == 6 && s->rx == 1 && s->late == 0, "a new trial starts fresh counters");
+	send_one(tfd, 5, 0, 6);
+	settle();
+	nb_rx_snapshot(rx, s);
+	CHECK(s->trial == 6 && s->late == 1, "a frame of the previous trial is late");
+	nb_rx_free(rx);
+	close(tfd);
+	nb_msg_free(m);
+	free(s);
+	free(back);
+	return tap_done();
+}

@@ -354,7 +354,7 @@ void stream_local_sysinfo(const struct stream_opts *o, struct nb_sysinfo *si)
 bool stream_step_valid(const struct nb_stream_step *s)
 {
 	/* Counts that cannot be: more distinct datagrams than the sender sent. */
-	if (s->step_count && s->unique > s->step_count)
+	if (s->unreconciled || (s->step_count && s->unique > s->step_count))
 		return false;
 	return s->datagrams >= 2 && !isnan(nb_stream_step_rate_bps(s));
 }

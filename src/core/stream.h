@@ -73,6 +73,7 @@ struct nb_stream_step {
 	struct nb_jitter jitter;
 	struct nb_cpu_load cpu; /* over the step's window, when the caller measured it */
 	bool closed;		/* a later step, the end marker or the end of reception closed it */
+	bool unreconciled;	/* the sender's counts disagree with ours: not a valid result */
 };
 
 /* Expected datagrams (the header's count, or highest sequence + 1 when open-ended), lost

@@ -23,6 +23,7 @@
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
 #include "core/units.h"
+#include "core/wire.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -65,6 +66,8 @@ static void usage(FILE *f)
 	    "      --ttl N          multicast TTL / hop limit (default 1)\n"
 	    "      --loop           deliver the stream to receivers on this host too\n"
 	    "      --reuse          share the port with other receivers on this host\n"
+	    "      --timestamps FILE  --recv: write each datagram's arrival time (ns),\n"
+	    "                       size and sequence (first 32-bit word)\n"
 	    "  -4, -6               IPv4 or IPv6 only\n"
 	    "  -c, --connect HOSTS  agents (netbench serve), comma-separated\n"
 	    "      --ctl-port N     agent control port (default %u)\n"
@@ -134,7 +137,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		O_LOOP,
 		O_IDLE,
 		O_CTLPORT,
-		O_REUSE
+		O_REUSE,
+		O_TIMES
 	};
 	static const struct option opts[] = {
 	    {"group", required_argument, NULL, 'a'},
@@ -151,6 +155,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"ttl", required_argument, NULL, O_TTL},
 	    {"loop", no_argument, NULL, O_LOOP},
 	    {"reuse", no_argument, NULL, O_REUSE},
+	    {"timestamps", required_argument, NULL, O_TIMES},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"reverse", no_argument, NULL, 'R'},
@@ -231,6 +236,9 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		case O_REUSE:
 			o->sock.reuse = true;
 			break;
+		case O_TIMES:
+			o->times_path = optarg;
+			break;
 		case '4':
 			o->sock.family = AF_INET;
 			break;
@@ -272,6 +280,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		cli_usage_error("--recv takes the bitrate from the sender: drop --rate/--rates");
 	if (!o->recv && o->idle_ns != 3 * NB_NS_PER_S)
 		cli_usage_error("--idle is for --recv");
+	if (!o->recv && o->times_path)
+		cli_usage_error("--timestamps is for --recv");
 	o->recv_time_ns = o->recv && have_time ? o->time_ns : 0;
 	if (block_arg) {
 		o->block = cli_bytes("-b/--block", block_arg, NB_STREAM_HDR, 65527);
@@ -516,8 +526,17 @@ static int open_fail(int ret, const char *err)
 	cli_fail(0, "%s", err);
 }
 
+/* Arrival time, size, and the first 32-bit word (the sequence number of netbench and iperf2
+ * datagrams; iperf2's end-of-test datagrams have the top bit set). */
+static void write_time(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_t len)
+{
+	uint32_t w = len >= 4 ? nb_get_be32(buf) : 0;
+	fprintf(arg, "%llu %zu %lu\n", (unsigned long long)arrival_ns, len, (unsigned long)w);
+}
+
 static int run_recv(struct stream_opts *o)
 {
+	FILE *times = NULL;
 	struct nb_stream_recv *r = NULL;
 	struct nb_stream_rx *rx = NULL;
 	struct nb_sysinfo si;
@@ -537,6 +556,13 @@ static int run_recv(struct stream_opts *o)
 	r->idle_ns = o->idle_ns;
 	r->stop_on_fin = true;
 	r->ext_stop = &stop_flag;
+	if (o->times_path) {
+		times = fopen(o->times_path, "w");
+		if (!times)
+			cli_fail(errno, "--timestamps %s", o->times_path);
+		r->on_datagram = write_time;
+		r->on_datagram_arg = times;
+	}
 	if (!o->json) {
 		printf("netbench stream: receiving %s port %u%s%s%s%s (%s)\n", o->sock.addr,
 		       o->sock.port, o->sock.iface ? " on " : "",
@@ -550,6 +576,8 @@ static int run_recv(struct stream_opts *o)
 	if (ret < 0)
 		cli_fail(ret, "receiving");
 	nb_stream_recv_copy(r, rx);
+	if (times && fclose(times) != 0)
+		cli_fail(errno, "--timestamps %s", o->times_path);
 	if (o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);

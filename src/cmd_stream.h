@@ -26,6 +26,7 @@ struct stream_opts {
 	bool send, recv, reverse, json, multicast;
 	int family;
 	const char *connect;
+	const char *times_path; /* --recv --timestamps */
 	uint16_t ctl_port;
 };
 

@@ -14,6 +14,7 @@ void nb_pacer_init(struct nb_pacer *p, uint64_t rate_bps, uint64_t bits, uint64_
 	p->interval_ns = rate_bps ? (double)bits * 1e9 / (double)rate_bps : 0.0;
 	p->next = 0;
 	p->spin_ns = 20000;
+	p->wake_late_ns = 10000.0;
 	p->late_sends = 0;
 	p->max_late_ns = 0;
 	/* The default timer slack of 50 us would make every wake-up late by up to that much. */
@@ -30,21 +31,28 @@ uint64_t nb_pacer_wait(struct nb_pacer *p)
 {
 	uint64_t due = nb_pacer_deadline(p, p->next++);
 	uint64_t now = nb_mono_ns();
+	/* Never spin more than a quarter of the interval: a thread that sleeps most of each
+	 * interval keeps the scheduler's favour on a busy machine; one that spins gets preempted
+	 * for whole milliseconds, which is worse than any wake-up latency. */
+	double cap =
+	    p->interval_ns / 4 < NB_PACER_MAX_SPIN_NS ? p->interval_ns / 4 : NB_PACER_MAX_SPIN_NS;
 
 	if (now < due) {
-		if (due - now > p->spin_ns && p->interval_ns > (double)p->spin_ns) {
-			uint64_t woke;
-			nb_sleep_until_ns(due - p->spin_ns);
+		if (due - now > p->spin_ns && (double)p->spin_ns <= cap) {
+			uint64_t target = due - p->spin_ns, woke, late;
+			nb_sleep_until_ns(target);
 			woke = nb_mono_ns();
-			/* Adapt the spin to the wake-up latency: late wake-ups widen it quickly,
-			 * punctual ones narrow it slowly, so CPU spent spinning stays small. */
-			if (woke > due - p->spin_ns / 2) {
-				p->spin_ns = p->spin_ns * 2;
-				if (p->spin_ns > NB_PACER_MAX_SPIN_NS)
-					p->spin_ns = NB_PACER_MAX_SPIN_NS;
-			} else if (woke < due - p->spin_ns * 3 / 4 && p->spin_ns > SPIN_MIN_NS) {
-				p->spin_ns -= p->spin_ns / 16;
-			}
+			/* Spin for about twice the usual wake-up latency (a moving average, with
+			 * outliers clipped so that one preemption does not blow it up). */
+			late = woke > target ? woke - target : 0;
+			if ((double)late > cap)
+				late = (uint64_t)cap;
+			p->wake_late_ns += ((double)late - p->wake_late_ns) / 16.0;
+			p->spin_ns = (uint64_t)(2.0 * p->wake_late_ns);
+			if (p->spin_ns < SPIN_MIN_NS)
+				p->spin_ns = SPIN_MIN_NS;
+			if ((double)p->spin_ns > cap)
+				p->spin_ns = (uint64_t)cap;
 		}
 		while (nb_mono_ns() < due)
 			;

@@ -12,6 +12,7 @@ struct nb_pacer {
 	double interval_ns;   /* ideal spacing */
 	uint64_t next;	      /* index of the next datagram */
 	uint64_t spin_ns;     /* how early to wake before a deadline and spin */
+	double wake_late_ns;  /* moving average of how late sleeps end */
 	uint64_t late_sends;  /* datagrams sent more than one interval after their deadline */
 	uint64_t max_late_ns; /* largest lateness seen */
 };

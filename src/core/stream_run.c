@@ -310,6 +310,9 @@ int nb_stream_recv_run(struct nb_stream_recv *r)
 			    nb_stream_rx_datagram(r->rx, b->data[i], b->msgs[i].msg_len, t);
 			if (ev & (NB_RX_COUNTED | NB_RX_FOREIGN))
 				traffic = true;
+			if (r->on_datagram && (ev & (NB_RX_COUNTED | NB_RX_FOREIGN)))
+				r->on_datagram(r->on_datagram_arg, t, b->data[i],
+					       b->msgs[i].msg_len);
 			on_events(r, ev);
 		}
 		r->last_arrival_mono_ns = nb_mono_ns();

@@ -61,6 +61,10 @@ struct nb_stream_recv {
 	uint64_t idle_ns;     /* 0: never end on idleness */
 	bool stop_on_fin;
 	volatile sig_atomic_t *ext_stop; /* may be NULL */
+	/* Optional: called for every datagram counted (not the end marker) with its arrival time
+	 * (CLOCK_REALTIME ns). */
+	void (*on_datagram)(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_t len);
+	void *on_datagram_arg;
 	/* Everything below is the receiver's; read it with nb_stream_recv_copy. */
 	volatile sig_atomic_t stop;
 	enum nb_stream_end end;

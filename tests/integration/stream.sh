@@ -184,6 +184,34 @@ inns s "$NB" stream --send -a 232.1.2.3 -p 12351 -r 2M -t 1 >/dev/null 2>&1
 wait "$r2"
 check "a non-matching source is not received" grep -q "no datagrams received" "$tmp/ssm3.txt"
 
+# 5b. IPv6: an any-source join on ff15::/16 and a source-specific one, over link-local sources.
+if inns r1 sh -c 'ip -6 addr show dev eth0 | grep -q inet6'; then
+	bg r1 "$tmp/v6a.txt" "$NB" stream --recv -a ff15::1:2 -p 12354 --iface eth0 -t 4
+	r1=$last
+	s6=$(inns s ip -6 addr show dev eth0 scope link | awk '/inet6/ {sub(/\/.*/, "", $2); print $2; exit}')
+	bg r2 "$tmp/v6b.txt" "$NB" stream --recv -a ff3e::4321 -p 12355 --iface eth0 --source "$s6" -t 4
+	r2=$last
+	sleep 0.5
+	inns s "$NB" stream --send -a ff15::1:2 -p 12354 --iface eth0 --ttl 2 -r 2M -t 1 >"$tmp/v6s.txt" 2>&1 &
+	pids="$pids $!"
+	v6s=$!
+	inns s "$NB" stream --send -a ff3e::4321 -p 12355 --iface eth0 -r 2M -t 1 >"$tmp/v6s2.txt" 2>&1
+	wait "$v6s"
+	wait "$r1"
+	wait "$r2"
+	sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/v6s.txt")
+	c1=$(awk '$1 ~ /^[0-9.]+$/ && NF > 10 {print $3}' "$tmp/v6a.txt")
+	check "IPv6 group ff15::1:2: all $sent datagrams received ($c1)" \
+		sh -c "[ -n '$sent' ] && [ '$c1' = '$sent' ]"
+	sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/v6s2.txt")
+	c2=$(awk '$1 ~ /^[0-9.]+$/ && NF > 10 {print $3}' "$tmp/v6b.txt")
+	check "IPv6 source-specific join (MCAST_JOIN_SOURCE_GROUP) from $s6: $c2 of $sent" \
+		sh -c "[ -n '$sent' ] && [ '$c2' = '$sent' ]"
+else
+	skip "no IPv6 on the veth"
+	skip "no IPv6 on the veth"
+fi
+
 # 6. Bad input: one clear line naming the input, exit 2.
 bad() { # description, expected text, command...
 	d=$1 want=$2; shift 2

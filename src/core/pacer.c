@@ -16,6 +16,7 @@ void nb_pacer_init(struct nb_pacer *p, uint64_t rate_bps, uint64_t bits, uint64_
 	p->spin_ns = 20000;
 	p->wake_late_ns = 10000.0;
 	p->late_sends = 0;
+	p->last_ns = 0;
 	p->max_late_ns = 0;
 	/* The default timer slack of 50 us would make every wake-up late by up to that much. */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
@@ -29,7 +30,7 @@ uint64_t nb_pacer_deadline(const struct nb_pacer *p, uint64_t k)
 
 uint64_t nb_pacer_wait(struct nb_pacer *p)
 {
-	uint64_t due = nb_pacer_deadline(p, p->next++);
+	uint64_t due = nb_pacer_deadline(p, p->next++), sched = due;
 	uint64_t now = nb_mono_ns();
 	/* Never spin more than a quarter of the interval: a thread that sleeps most of each
 	 * interval keeps the scheduler's favour on a busy machine; one that spins gets preempted
@@ -37,8 +38,14 @@ uint64_t nb_pacer_wait(struct nb_pacer *p)
 	double cap =
 	    p->interval_ns / 4 < NB_PACER_MAX_SPIN_NS ? p->interval_ns / 4 : NB_PACER_MAX_SPIN_NS;
 
+	/* Behind schedule (preempted), catch up at four times the rate rather than in one burst
+	 * at line rate: the lag is repaid in a third of its length, the step's rate is kept, and
+	 * no millisecond-long burst leaves the host. */
+	if (p->last_ns && due < p->last_ns + (uint64_t)(p->interval_ns / 4))
+		due = p->last_ns + (uint64_t)(p->interval_ns / 4);
 	if (now < due) {
-		if (due - now > p->spin_ns && (double)p->spin_ns <= cap) {
+		/* Catching up (sched already past) only spins: a sleep could end late again. */
+		if (sched > now && due - now > p->spin_ns && (double)p->spin_ns <= cap) {
 			uint64_t target = due - p->spin_ns, woke, late;
 			nb_sleep_until_ns(target);
 			woke = nb_mono_ns();
@@ -54,12 +61,14 @@ uint64_t nb_pacer_wait(struct nb_pacer *p)
 			if ((double)p->spin_ns > cap)
 				p->spin_ns = (uint64_t)cap;
 		}
-		while (nb_mono_ns() < due)
+		while ((now = nb_mono_ns()) < due)
 			;
-	} else if ((double)(now - due) > p->interval_ns) {
-		p->late_sends++;
-		if (now - due > p->max_late_ns)
-			p->max_late_ns = now - due;
 	}
-	return due;
+	if ((double)(now - sched) > p->interval_ns) {
+		p->late_sends++;
+		if (now - sched > p->max_late_ns)
+			p->max_late_ns = now - sched;
+	}
+	p->last_ns = now;
+	return sched;
 }

@@ -13,6 +13,7 @@ struct nb_pacer {
 	uint64_t next;	      /* index of the next datagram */
 	uint64_t spin_ns;     /* how early to wake before a deadline and spin */
 	double wake_late_ns;  /* moving average of how late sleeps end */
+	uint64_t last_ns;     /* when the previous wait returned */
 	uint64_t late_sends;  /* datagrams sent more than one interval after their deadline */
 	uint64_t max_late_ns; /* largest lateness seen */
 };
@@ -26,7 +27,8 @@ void nb_pacer_init(struct nb_pacer *p, uint64_t rate_bps, uint64_t bits, uint64_
 /* Monotonic deadline of datagram k. */
 uint64_t nb_pacer_deadline(const struct nb_pacer *p, uint64_t k);
 /* Waits until the next datagram is due and returns its deadline; the caller sends it. A late
- * pacer does not wait (it catches up) and records how late it was. */
+ * pacer catches up at four times the rate (never closer than a quarter interval) and records
+ * how late it was. */
 uint64_t nb_pacer_wait(struct nb_pacer *p);
 
 #endif

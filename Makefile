@@ -18,7 +18,7 @@ LDLIBS    ?=
 GITREV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 WARN   := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
           -Wno-unused-parameter
-NB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -Isrc -DNB_VERSION='"$(VERSION)"' -DNB_GITREV='"$(GITREV)"'
+NB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -DNB_VERSION='"$(VERSION)"' -DNB_GITREV='"$(GITREV)"'
 NB_LDLIBS   := -pthread -lm
 
 ifeq ($(STATIC),1)

@@ -71,6 +71,7 @@ static void usage(FILE *f)
 	    "  -4, -6               IPv4 or IPv6 only\n"
 	    "  -c, --connect HOSTS  agents (netbench serve), comma-separated\n"
 	    "      --ctl-port N     agent control port (default %u)\n"
+	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
 	    "  -J, --json           JSON result (schema netbench/1)\n"
 	    "  -h, --help           this help\n"
@@ -138,7 +139,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		O_IDLE,
 		O_CTLPORT,
 		O_REUSE,
-		O_TIMES
+		O_TIMES,
+		O_PSK
 	};
 	static const struct option opts[] = {
 	    {"group", required_argument, NULL, 'a'},
@@ -156,6 +158,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"loop", no_argument, NULL, O_LOOP},
 	    {"reuse", no_argument, NULL, O_REUSE},
 	    {"timestamps", required_argument, NULL, O_TIMES},
+	    {"psk", required_argument, NULL, O_PSK},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"reverse", no_argument, NULL, 'R'},
@@ -239,6 +242,9 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		case O_TIMES:
 			o->times_path = optarg;
 			break;
+		case O_PSK:
+			o->psk_path = optarg;
+			break;
 		case '4':
 			o->sock.family = AF_INET;
 			break;
@@ -269,7 +275,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	/* Impossible combinations, in one place. */
 	if (o->send && o->recv)
 		cli_usage_error("--send and --recv: give one of them");
-	if ((o->send || o->recv) && (o->connect || o->reverse))
+	if ((o->send || o->recv) && (o->connect || o->reverse || o->psk_path))
 		cli_usage_error("%s works without an agent: drop -c/--reverse",
 				o->send ? "--send" : "--recv");
 	if (!o->send && !o->recv && !o->connect)

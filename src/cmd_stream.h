@@ -27,6 +27,9 @@ struct stream_opts {
 	int family;
 	const char *connect;
 	const char *times_path; /* --recv --timestamps */
+	const char *psk_path;
+	uint8_t psk[256];
+	size_t psk_len;
 	uint16_t ctl_port;
 };
 
@@ -40,6 +43,6 @@ void stream_json_send(struct nb_json *j, const char *key, const struct nb_stream
 uint32_t stream_random_id(void);
 
 /* Controller mode (stream_ctl.c): agents receive, or with --reverse one agent sends. */
-int stream_run_ctl(const struct stream_opts *o, volatile sig_atomic_t *stop);
+int stream_run_ctl(struct stream_opts *o, volatile sig_atomic_t *stop);
 
 #endif

@@ -10,6 +10,7 @@ struct nb_command {
 
 int cmd_serve(int argc, char **argv);
 int cmd_tput(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 
 #endif

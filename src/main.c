@@ -10,6 +10,7 @@ static const struct nb_command commands[] = {
 	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
 	{"stream", cmd_stream, "constant-bitrate unicast/multicast stream, receiver CPU load per bitrate"},
 	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
+	{"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
 };
 
 static void usage(FILE *f)

@@ -5,6 +5,8 @@ set -e
 pkgs="make gcc clang libc6-dev pkg-config libssl-dev iproute2 nftables ethtool iperf3 iperf \
 netsniff-ng qemu-user gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-arm-linux-gnueabihf \
 libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc"
+# bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
+pkgs="$pkgs sysbench mbw"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/socket.h>
 
 #include "core/proto.h"
@@ -59,7 +60,7 @@ struct nb_agent_opts {
 	struct nb_agent_policy policy;
 	nb_agent_log_fn log;
 	void *log_arg;
-	volatile int *stop; /* set by a signal handler to end the loop */
+	volatile sig_atomic_t *stop; /* set by a signal handler to end the loop */
 };
 
 /* Binds the control socket; returns the listening fd or a negative errno. */

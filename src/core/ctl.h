@@ -24,6 +24,8 @@ struct nb_ctl {
 int nb_ctl_open(struct nb_ctl **ctl, const char *host, uint16_t port, int family,
 		const uint8_t *psk, size_t psk_len, char *err, size_t errlen);
 void nb_ctl_free(struct nb_ctl *ctl);
+/* The agent's control port. */
+uint16_t nb_ctl_port(const struct nb_ctl *ctl);
 
 /* Sends req (a TEST_REQ the caller filled) and waits for TEST_ACK into ack. */
 int nb_ctl_request(struct nb_ctl *ctl, const struct nb_msg *req, struct nb_msg *ack, char *err,

@@ -3,7 +3,7 @@
  * where the datagrams arrive. With the role "send" (the controller's --reverse) it is the paced
  * sender, subject to the agent's policy: a unicast destination must pass the target check, a
  * multicast group is an allowed target; rate and duration must be within the caps. */
-#include "core/stream_agent.h"
+#include "core/agent.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/agent.h"
 #include "core/stream_msg.h"
 #include "core/stream_run.h"
 #include "core/stream_sock.h"
@@ -231,7 +230,7 @@ static void free_state(void *state)
 	state_free(state);
 }
 
-const struct nb_test_ops nb_stream_test_ops = {
+const struct nb_test_ops nb_stream_ops = {
     .type = NB_TEST_STREAM,
     .name = "stream",
     .setup = setup,

@@ -1,0 +1,11 @@
+/* The table of test kinds the agent can run: one nb_test_ops per measurement. */
+#include "core/agent.h"
+
+extern const struct nb_test_ops nb_tput_ops;
+extern const struct nb_test_ops nb_stream_ops;
+
+const struct nb_test_ops *const nb_agent_tests[] = {
+    &nb_tput_ops,
+    &nb_stream_ops,
+    NULL,
+};

@@ -1,0 +1,82 @@
+/* The throughput data path: a "side" is the streams of one direction at one end (senders or
+ * receivers, TCP or UDP), one thread per stream (one for all UDP receive streams). Threads keep
+ * their own counters, published with relaxed atomic stores and summed at the window's edges
+ * without locks. UDP datagrams carry a stream id and sequence number, from which the receiver
+ * counts loss, reordering and duplicates. */
+#ifndef NB_TPUT_H
+#define NB_TPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NB_TPUT_MAX_STREAMS 64
+#define NB_TPUT_UDP_HDR 24
+#define NB_TPUT_UDP_MAGIC 0x4e425544u /* "NBUD" */
+#define NB_TPUT_UDP_MAX 65507	      /* largest UDP payload over IPv4 */
+#define NB_TPUT_DUP_WINDOW 4096	      /* sequence numbers remembered for duplicate detection */
+
+enum nb_tput_proto { NB_TPUT_TCP = 0, NB_TPUT_UDP = 1 };
+enum nb_tput_role { NB_TPUT_SEND = 0, NB_TPUT_RECV = 1 };
+
+struct nb_tput_counters {
+	uint64_t bytes;	     /* payload bytes sent or received */
+	uint64_t datagrams;  /* UDP datagrams (TCP: send/recv calls) */
+	uint64_t expected;   /* UDP receive: sum over streams of highest sequence + 1 */
+	uint64_t unique;     /* UDP receive: distinct datagrams */
+	uint64_t reordered;  /* UDP receive: arrived after a higher sequence number */
+	uint64_t duplicates; /* UDP receive */
+	uint64_t errors;     /* send errors other than "try again" (ENOBUFS, ECONNREFUSED...) */
+};
+
+/* Sequence tracking of one UDP stream; exposed for unit tests. */
+struct nb_seq_track {
+	uint64_t highest_plus1, unique, reordered, duplicates;
+	uint64_t seen[NB_TPUT_DUP_WINDOW / 64];
+};
+void nb_seq_track_add(struct nb_seq_track *t, uint64_t seq);
+
+/* UDP test datagram header: magic, stream id, sequence, send time (monotonic ns). */
+void nb_tput_udp_hdr_put(uint8_t *p, uint32_t stream, uint64_t seq, uint64_t tx_ns);
+int nb_tput_udp_hdr_get(const uint8_t *p, size_t len, uint32_t *stream, uint64_t *seq);
+
+struct nb_tput_side;
+
+/* rate_bps paces each sender stream (0 = as fast as the socket takes it); deadline_ns is a
+ * monotonic instant after which senders stop on their own, whatever the peer says. */
+struct nb_tput_side *nb_tput_side_new(enum nb_tput_proto proto, enum nb_tput_role role,
+				      uint32_t block, uint64_t rate_bps, uint64_t deadline_ns);
+/* Adds a stream on fd (taken over: closed by _free). TCP: one fd per stream; UDP send: a
+ * connected socket per stream; UDP receive: one socket for all streams (add it once). */
+int nb_tput_side_add(struct nb_tput_side *s, int fd, uint32_t stream_id);
+int nb_tput_side_start(struct nb_tput_side *s);
+void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c);
+/* Senders: stop and (TCP) shut the write side so the peer sees the end. Receivers: wait until
+ * every TCP stream ended or UDP has been quiet for a while, at most drain_ns. Returns 0, or
+ * -ETIMEDOUT when receivers had to be cut off before their peer finished. */
+int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns);
+void nb_tput_side_free(struct nb_tput_side *s);
+size_t nb_tput_side_streams(const struct nb_tput_side *s);
+
+/* Counters on the wire (tags in the tput range). */
+struct nb_msg;
+int nb_tput_put_counters(struct nb_msg *m, uint16_t tag, const struct nb_tput_counters *c);
+int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_counters *c);
+
+/* Control-protocol tags of the tput test (range 100-199) and its directions. */
+enum nb_tput_tag {
+	NB_T_TPUT_PROTO = 100,
+	NB_T_TPUT_BLOCK = 101,
+	NB_T_TPUT_STREAMS = 102,
+	NB_T_TPUT_DIR = 103,
+	NB_T_TPUT_COOKIE = 104,
+	NB_T_TPUT_UDP_PORT = 105, /* the controller's UDP receive port (agent sends there) */
+	NB_T_TPUT_AGENT_RX = 110, /* counters of what the agent received */
+	NB_T_TPUT_AGENT_TX = 111, /* counters of what the agent sent */
+};
+#define NB_TPUT_DIR_TX 1u /* controller sends, agent receives (netio's "Tx") */
+#define NB_TPUT_DIR_RX 2u /* agent sends, controller receives (netio's "Rx") */
+#define NB_TPUT_CONN_HDR 8 /* cookie u32, stream u16, direction u16 on each TCP data connection */
+#define NB_TPUT_MAX_BLOCK (1u << 20)
+
+#endif

@@ -212,6 +212,46 @@ else
 	skip "no IPv6 on the veth"
 fi
 
+# 5c. Via agents: two agents join one group and each reports; --reverse makes the agent send.
+bg r1 "$tmp/serve1.log" "$NB" serve -p 5391
+a1=$last
+bg r2 "$tmp/serve2.log" "$NB" serve -p 5391
+a2=$last
+sleep 0.5
+inns s "$NB" stream -c 198.18.50.2,198.18.50.3 --ctl-port 5391 -a 225.1.2.3 -p 12356 \
+	--rates 4M,8M -t 1 -J >"$tmp/ag.json" 2>"$tmp/ag.err"
+check "controller with two agents on one group exits 0 $(head -c 200 "$tmp/ag.err")" [ $? -eq 0 ]
+check "both agents report 2 steps each with zero loss" \
+	[ "$(grep -c '"lost": 0,' "$tmp/ag.json")" -eq 4 ]
+check "both agents' counts match what was sent, step by step" \
+	[ "$(grep '"datagrams":' "$tmp/ag.json" | sed 's/[^0-9]//g' | sort | uniq -c | awk '{print $1}' | tr '\n' ' ')" = "3 3 " ]
+check "every agent step is valid" sh -c "! grep -q '\"valid\": false' $tmp/ag.json"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12357 -r 4M -t 1 \
+	>"$tmp/rev.txt" 2>&1
+check "--reverse over multicast: the agent sends, this host counts it all" \
+	sh -c "[ $? -eq 0 ] && awk '/received here/ {f=1} f && \$1 == \"4.00\" {exit !(\$4 == 0 && \$3 > 0)}' $tmp/rev.txt"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 198.18.50.1 -p 12358 -r 2M -t 1 \
+	>"$tmp/rev2.txt" 2>&1
+check "--reverse unicast to the controller itself is allowed" [ $? -eq 0 ]
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 198.18.50.3 -p 12358 -r 2M -t 1 \
+	>"$tmp/rev3.txt" 2>&1
+st=$?
+check "--reverse unicast to another host's address: usage error naming it (exit $st)" \
+	sh -c "[ $st -eq 2 ] && grep -q '198.18.50.3 is not an address of this host' $tmp/rev3.txt"
+kill "$a2" 2>/dev/null
+wait "$a2" 2>/dev/null
+bg r2 "$tmp/serve3.log" "$NB" serve -p 5391 --max-rate 1M
+a2=$last
+sleep 0.5
+inns s "$NB" stream -c 198.18.50.3 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12359 -r 2M -t 1 \
+	>"$tmp/rev4.txt" 2>&1
+st=$?
+check "--reverse above the agent's --max-rate is refused by its rule (exit $st)" \
+	sh -c "[ $st -eq 1 ] && grep -q 'refused by rule max-rate' $tmp/rev4.txt"
+kill "$a1" "$a2" 2>/dev/null
+wait "$a1" 2>/dev/null
+wait "$a2" 2>/dev/null
+
 # 6. Bad input: one clear line naming the input, exit 2.
 bad() { # description, expected text, command...
 	d=$1 want=$2; shift 2

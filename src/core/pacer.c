@@ -44,7 +44,8 @@ uint64_t nb_pacer_wait(struct nb_pacer *p)
 	if (p->last_ns && due < p->last_ns + (uint64_t)(p->interval_ns / 4))
 		due = p->last_ns + (uint64_t)(p->interval_ns / 4);
 	if (now < due) {
-		/* Catching up (sched already past) only spins: a sleep could end late again. */
+		/* Catching up (sched already past) only spins: a sleep could end late again and
+		 * the lag would never be repaid on a busy host. */
 		if (sched > now && due - now > p->spin_ns && (double)p->spin_ns <= cap) {
 			uint64_t target = due - p->spin_ns, woke, late;
 			nb_sleep_until_ns(target);

@@ -18,8 +18,9 @@ struct nb_pacer {
 	uint64_t max_late_ns; /* largest lateness seen */
 };
 
-/* Longest spin the pacer allows itself; below this interval it never sleeps. */
-#define NB_PACER_MAX_SPIN_NS 200000u
+/* Longest spin the pacer allows itself. Wake-ups later than this come from a busy CPU, which
+ * spinning longer cannot fix: it only makes the scheduler favour the thread less. */
+#define NB_PACER_MAX_SPIN_NS 50000u
 
 /* Sets up a schedule of datagrams of bits each at rate_bps, the first due at start_ns. Also
  * lowers this thread's timer slack (50 us by default), without which every sleep overshoots. */

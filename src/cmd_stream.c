@@ -590,6 +590,7 @@ static int run_recv(struct stream_opts *o)
 		nb_result_begin(&j, "stream", &si, NULL);
 		stream_json_params(&j, o, "recv");
 		nb_json_str(&j, "end", end_name(r->end));
+		nb_json_bool(&j, "recvmmsg_fallback", r->used_recvmsg);
 		stream_json_rx(&j, rx);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
@@ -599,6 +600,8 @@ static int run_recv(struct stream_opts *o)
 		       si.driver);
 		stream_print_rx(NULL, rx, 0);
 		printf("end: %s\n", end_name(r->end));
+		if (r->used_recvmsg)
+			printf("note: this kernel has no recvmmsg; received with recvmsg\n");
 	}
 	nb_stream_recv_free(r);
 	nb_stream_rx_free(rx);

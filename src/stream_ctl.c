@@ -144,6 +144,7 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 {
 	struct nb_stream_send_step *sent = calloc(o->nrates, sizeof(*sent));
 	struct nb_stream_send_opts so;
+	struct nb_stream_sock_opts send_sock;
 	struct nb_stream_req req;
 	struct nb_sysinfo si;
 	char err[512];
@@ -152,7 +153,11 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 
 	if (!sent)
 		cli_fail(-ENOMEM, "sender");
-	ret = nb_stream_open_send(&o->sock, &fd, err, sizeof(err));
+	/* --iface and --source belong to the agents' join; this host sends by its routes. */
+	send_sock = o->sock;
+	send_sock.iface = NULL;
+	send_sock.source = NULL;
+	ret = nb_stream_open_send(&send_sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		cli_usage_error("%s", err);
 	fill_req(o, &req, NB_STREAM_AGENT_RECV, id);
@@ -164,7 +169,11 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 	nb_sleep_until_ns(nb_mono_ns() + JOIN_SETTLE);
 	for (size_t i = 0; i < n; i++)
 		agent_mark(&a[i], 1, a[i].mark0);
-	stream_local_sysinfo(o, &si);
+	{
+		struct stream_opts local = *o;
+		local.sock = send_sock;
+		stream_local_sysinfo(&local, &si);
+	}
 	memset(&so, 0, sizeof(so));
 	so.fd = fd;
 	so.block = o->block;

@@ -226,6 +226,10 @@ check "both agents report 2 steps each with zero loss" \
 check "both agents' counts match what was sent, step by step" \
 	[ "$(grep '"datagrams":' "$tmp/ag.json" | sed 's/[^0-9]//g' | sort | uniq -c | awk '{print $1}' | tr '\n' ' ')" = "3 3 " ]
 check "every agent step is valid" sh -c "! grep -q '\"valid\": false' $tmp/ag.json"
+inns s "$NB" stream -c 198.18.50.2,198.18.50.3 --ctl-port 5391 -a 232.1.2.4 -p 12360 \
+	--source 198.18.50.1 --iface eth0 -r 2M -t 1 >"$tmp/agssm.txt" 2>&1
+check "agents join source-specifically on their --iface: both count every datagram" \
+	sh -c "[ $? -eq 0 ] && [ \$(awk '\$1 == \"2.00\" && NF > 10 && \$4 == 0 && \$3 > 0' $tmp/agssm.txt | wc -l) -eq 2 ]"
 inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12357 -r 4M -t 1 \
 	>"$tmp/rev.txt" 2>&1
 check "--reverse over multicast: the agent sends, this host counts it all" \

@@ -391,9 +391,8 @@ static void print_cpu_cols(const struct nb_cpu_load *l, double mbit)
 	       l->busy_pct, busiest, mbit > 0 ? l->busy_pct / mbit : NAN);
 }
 
-void stream_print_rx(const char *who, const struct nb_stream_rx *rx, size_t block_hint)
+void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 {
-	(void)block_hint;
 	if (who)
 		printf("%s:\n", who);
 	if (rx->nsteps) {
@@ -598,7 +597,7 @@ static int run_recv(struct stream_opts *o)
 		printf("platform: %s, %s %s, %u CPU%s%s%s%s\n", si.hostname, si.arch, si.kernel,
 		       si.ncpu, si.iface[0] ? ", " : "", si.iface, si.driver[0] ? " driver " : "",
 		       si.driver);
-		stream_print_rx(NULL, rx, 0);
+		stream_print_rx(NULL, rx);
 		printf("end: %s\n", end_name(r->end));
 		if (r->used_recvmsg)
 			printf("note: this kernel has no recvmmsg; received with recvmsg\n");

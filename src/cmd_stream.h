@@ -35,7 +35,7 @@ struct stream_opts {
 
 void stream_local_sysinfo(const struct stream_opts *o, struct nb_sysinfo *si);
 bool stream_step_valid(const struct nb_stream_step *s);
-void stream_print_rx(const char *who, const struct nb_stream_rx *rx, size_t block_hint);
+void stream_print_rx(const char *who, const struct nb_stream_rx *rx);
 void stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx);
 void stream_json_params(struct nb_json *j, const struct stream_opts *o, const char *mode);
 void stream_json_send(struct nb_json *j, const char *key, const struct nb_stream_send_step *steps,

@@ -236,7 +236,7 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 			       sent[i].cpu.busy_pct);
 		for (size_t i = 0; i < n; i++) {
 			print_agent_head(&a[i]);
-			stream_print_rx(NULL, a[i].rx, o->block);
+			stream_print_rx(NULL, a[i].rx);
 		}
 	}
 	close(fd);
@@ -318,7 +318,7 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 			       (double)sent[i].max_late_ns / 1e6, sent[i].cpu.proc_pct,
 			       sent[i].cpu.busy_pct);
 		printf("\nreceived here (%s):\n", si.hostname);
-		stream_print_rx(NULL, rx, o->block);
+		stream_print_rx(NULL, rx);
 	}
 	nb_stream_recv_free(r);
 	nb_stream_rx_free(rx);

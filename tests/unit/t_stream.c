@@ -176,6 +176,41 @@ static void test_steps(struct nb_stream_rx *rx)
 	      "foreign rate over first..last arrival");
 }
 
+/* Datagrams come from the network: random and mutated ones must never crash the accounting
+ * nor break its invariants (distinct <= received, lost <= expected). */
+static void test_random(struct nb_stream_rx *rx)
+{
+	uint8_t buf[128];
+	uint32_t x = 12345;
+	bool ok = true;
+
+	nb_stream_rx_reset(rx);
+	for (int i = 0; i < 200000; i++) {
+		struct nb_stream_hdr h = hdr(0, 0, 0, 0);
+		size_t len;
+		x = x * 1103515245u + 12345u;
+		h.step = (uint16_t)((x >> 8) % 80);
+		h.step_seq = (x >> 3) % 100000;
+		h.step_count = (x >> 5) % 3 ? 0 : (x >> 7) % 1000;
+		h.flags = (x >> 20) % 1000 ? 0 : NB_STREAM_F_FIN;
+		nb_stream_hdr_encode(buf, &h);
+		len = (x >> 11) % 3 ? sizeof(buf) : (x >> 13) % sizeof(buf);
+		if ((x >> 17) % 5 == 0)
+			buf[(x >> 9) % sizeof(buf)] ^= (uint8_t)(x >> 24);
+		nb_stream_rx_datagram(rx, buf, len, (uint64_t)i * 1000);
+	}
+	for (size_t i = 0; i < rx->nsteps; i++) {
+		const struct nb_stream_step *s = &rx->steps[i];
+		if (s->unique > s->datagrams || s->dups + s->unique != s->datagrams ||
+		    nb_stream_step_lost(s) > nb_stream_step_expected(s))
+			ok = false;
+	}
+	CHECK(
+	    ok && rx->nsteps <= NB_STREAM_MAX_STEPS,
+	    "200000 random and mutated datagrams: counts stay consistent (%zu steps, %llu foreign)",
+	    rx->nsteps, (unsigned long long)rx->foreign.datagrams);
+}
+
 int main(void)
 {
 	struct nb_stream_rx *rx = NULL;
@@ -186,6 +221,7 @@ int main(void)
 	if (rx) {
 		test_loss_reorder_dup(rx);
 		test_steps(rx);
+		test_random(rx);
 	}
 	nb_stream_rx_free(rx);
 	nb_stream_rx_free(NULL);

@@ -97,6 +97,28 @@ int main(void)
 		  sback[1].cpu.proc_pct == 1.5,
 	      "send steps round trip");
 	CHECK(nb_stream_sent_get(m, sback, 1) == -EBADMSG, "more steps than room refused");
+	/* Control messages come from the network too: random items must be refused or read
+	 * within bounds, never crash (run under ASan by make check). */
+	{
+		uint32_t x = 777;
+		int refused = 0;
+		for (int i = 0; i < 20000; i++) {
+			uint8_t item[400];
+			nb_msg_reset(m, NB_MSG_FINAL);
+			for (int k = 0; k < 4; k++) {
+				size_t n;
+				x = x * 1103515245u + 12345u;
+				n = (x >> 8) % sizeof(item);
+				for (size_t b = 0; b < n; b++)
+					item[b] = (uint8_t)(x >> (b % 24));
+				nb_msg_put_bytes(m, (uint16_t)(300 + (x >> 4) % 40), item, n);
+			}
+			refused += nb_stream_rx_get(m, &back, &end) < 0;
+			refused += nb_stream_req_get(m, &got) < 0;
+			refused += nb_stream_sent_get(m, sback, 4) < 0;
+		}
+		CHECK(refused > 0, "random stream items: %d refusals, no crash", refused);
+	}
 	nb_msg_free(m);
 	return tap_done();
 }

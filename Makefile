@@ -96,7 +96,8 @@ unit: $(UNIT_BIN)
 
 # Everything: unit tests, the same under ASan+UBSan (where the compiler has them), integration
 # tests (root, namespaces; they skip with a reason otherwise). Ends with "N passed, N failed".
-check: all $(UNIT_BIN)
+check: deps
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
 	$(Q)if $(MAKE) --no-print-directory asan-units >/dev/null 2>$(BUILD)/asan-build.log; then \
 		echo "sanitizer unit tests built"; else echo "sanitizer build failed: see $(BUILD)/asan-build.log"; \
 		cat $(BUILD)/asan-build.log; exit 1; fi
@@ -104,8 +105,13 @@ check: all $(UNIT_BIN)
 
 asan-units: $(ASAN_BIN)
 
-demo: all
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BUILD)
+
+# Installs missing Debian packages when run as root; only reports them otherwise.
+deps:
+	$(Q)sh tests/deps.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -118,6 +124,6 @@ format:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check unit asan-units demo install format clean
+.PHONY: all check unit asan-units demo deps install format clean
 
 -include $(CORE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

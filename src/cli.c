@@ -185,3 +185,13 @@ const char *cli_optname(const struct option *opts, int c, int longindex)
 	snprintf(buf, sizeof(buf), "-%c", c);
 	return buf;
 }
+
+void cli_bad_option(char **argv, int c)
+{
+	const char *arg = argv[optind - 1];
+	if (c == ':')
+		cli_usage_error("option '%s' needs a value", arg);
+	if (optopt && strncmp(arg, "--", 2))
+		cli_usage_error("unknown option '-%c'", optopt);
+	cli_usage_error("unknown option '%s'", arg);
+}

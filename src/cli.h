@@ -29,6 +29,10 @@ size_t cli_bytes_list(const char *opt, const char *val, uint64_t *items, size_t 
 size_t cli_rate_list(const char *opt, const char *val, uint64_t *items, size_t max_items,
 		     uint64_t min, uint64_t max);
 
+/* For getopt_long's '?' and ':' returns (main sets opterr = 0; option strings start with ':'):
+ * names the unknown option or the one missing its value, and exits 2. */
+noreturn void cli_bad_option(char **argv, int c);
+
 /* The long-option name of getopt's current option, for messages ("--time" or "-t"). */
 struct option;
 const char *cli_optname(const struct option *opts, int c, int longindex);

@@ -1,23 +1,38 @@
 /* netbench mem: the memory system behind the frame rate. Parses the options, runs the probe
- * (core/mem.h) and prints the latency curve, the inferred caches beside sysfs, and bandwidth. */
+ * (core/mem.h) here or, with -c, on an agent (core/mem_agent.h), and prints the latency curve,
+ * the inferred caches beside sysfs, and bandwidth the same way for both. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "core/auth.h"
+#include "core/ctl.h"
 #include "core/mem.h"
+#include "core/mem_agent.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
 
 static void usage(FILE *f)
 {
 	fprintf(
 	    f,
 	    "Usage: netbench mem [options]\n"
+	    "       netbench mem -c HOST [-p PORT] [--psk FILE] [options]\n"
 	    "\n"
 	    "Memory latency by working-set size (dependent loads, ns and core cycles per load),\n"
 	    "cache sizes inferred from the latency curve beside what sysfs says, and read/write/\n"
@@ -35,6 +50,13 @@ static void usage(FILE *f)
 	    "  --quick            fewer points, shorter trials: under 5 s\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n"
 	    "  -h, --help         this help\n"
+	    "\n"
+	    "On a board ('netbench serve' running there), from this host:\n"
+	    "  -c, --client HOST  run the probe on the agent at HOST; the options above apply\n"
+	    "                     there (sizes capped by the board's memory)\n"
+	    "  -p, --port PORT    the agent's control port (default 5301)\n"
+	    "      --psk FILE     pre-shared key the agent requires\n"
+	    "  -4, -6             use IPv4 / IPv6 only\n"
 	    "\n"
 	    "MB/s = 10^6 bytes per second; copy counts each byte copied once.\n");
 }
@@ -177,24 +199,27 @@ static void print_human(const struct nb_mem_result *r)
 int cmd_mem(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"min", required_argument, NULL, 'm'},
-	    {"max", required_argument, NULL, 'M'},
-	    {"pattern", required_argument, NULL, 'p'},
-	    {"threads", required_argument, NULL, 't'},
-	    {"bw-size", required_argument, NULL, 'b'},
-	    {"quick", no_argument, NULL, 'q'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
+	    {"pattern", required_argument, NULL, 'a'}, {"threads", required_argument, NULL, 't'},
+	    {"bw-size", required_argument, NULL, 'b'}, {"quick", no_argument, NULL, 'q'},
+	    {"client", required_argument, NULL, 'c'},  {"port", required_argument, NULL, 'p'},
+	    {"psk", required_argument, NULL, 'k'},     {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	struct nb_mem_opts o = {0};
 	struct nb_mem_result *r = NULL;
-	const char *min_s = NULL, *max_s = NULL;
+	const char *min_s = NULL, *max_s = NULL, *host = NULL, *psk_file = NULL;
+	const char *remote_only = NULL; /* an option that means nothing without -c */
+	struct nb_ctl *ctl = NULL;
+	uint8_t psk[NB_PSK_MAX];
+	size_t psk_len = 0;
+	uint16_t port = NB_DEFAULT_PORT;
 	bool json = false;
-	int c, li, ret;
+	int family = AF_UNSPEC, c, li, ret;
+	char err[512];
 
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":Jh", longopts, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":c:p:Jh46", longopts, &li)) != -1) {
 		const char *name = cli_optname(longopts, c, li);
 		switch (c) {
 		case 'm':
@@ -205,7 +230,7 @@ int cmd_mem(int argc, char **argv)
 			o.max_bytes = cli_bytes(name, optarg, NB_MEM_MIN_SET_BYTES, 1ULL << 36);
 			max_s = optarg;
 			break;
-		case 'p':
+		case 'a':
 			if (nb_mem_pattern_parse(optarg, &o.pattern))
 				cli_usage_error(
 				    "--pattern: '%s' is not a pattern (accepted: random, "
@@ -220,6 +245,25 @@ int cmd_mem(int argc, char **argv)
 			break;
 		case 'q':
 			o.quick = true;
+			break;
+		case 'c':
+			host = optarg;
+			break;
+		case 'p':
+			port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			remote_only = "--port";
+			break;
+		case 'k':
+			psk_file = optarg;
+			remote_only = "--psk";
+			break;
+		case '4':
+			family = AF_INET;
+			remote_only = "-4";
+			break;
+		case '6':
+			family = AF_INET6;
+			remote_only = "-6";
 			break;
 		case 'J':
 			json = true;
@@ -243,24 +287,64 @@ int cmd_mem(int argc, char **argv)
 		cli_usage_error("--min is larger than the default --max (256M): give --max too");
 	if (o.max_bytes && !o.min_bytes && o.max_bytes < NB_MEM_MIN_SET_BYTES)
 		cli_usage_error("--max is smaller than the default --min (1k)");
+	if (remote_only && !host)
+		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
 
-	ret = nb_mem_run(&o, &r);
-	if (ret)
-		cli_fail(ret, "the memory probe failed");
+	if (host) {
+		struct sigaction sa;
+		if (psk_file) {
+			ret = nb_psk_load(psk_file, psk, &psk_len);
+			if (ret == -EINVAL || ret == -EFBIG)
+				cli_usage_error("--psk: %s is %s (1 to %d bytes)", psk_file,
+						ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
+			if (ret)
+				cli_fail(ret, "--psk: cannot read %s", psk_file);
+		}
+		/* Ctrl-C ends the session cleanly: the agent then cancels the run. */
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sa.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &sa, NULL);
+		ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
+		if (ret)
+			cli_fail(0, "%s", err);
+		ret = nb_mem_run_remote(ctl, &o, &stop_flag, &r, err, sizeof(err));
+		if (ret) {
+			nb_ctl_free(ctl);
+			cli_fail(0, "%s", err);
+		}
+	} else {
+		ret = nb_mem_run(&o, &r);
+		if (ret)
+			cli_fail(ret, "the memory probe failed");
+	}
 	if (r->capped)
-		cli_warn("sizes capped at half of the available memory");
+		cli_warn("sizes capped at half of the %savailable memory", ctl ? "agent's " : "");
 	if (json) {
 		struct nb_json j;
 		struct nb_sysinfo si;
-		nb_sysinfo_get(&si, NULL);
+		nb_sysinfo_get(&si, ctl ? (const struct sockaddr *)&ctl->local : NULL);
 		nb_json_init(&j, stdout);
-		nb_result_begin(&j, "mem", &si, NULL);
+		nb_result_begin(&j, "mem", &si, ctl ? &ctl->remote : NULL);
+		if (ctl) {
+			nb_json_obj_begin(&j, "agent");
+			nb_json_str(&j, "host", host);
+			nb_json_u64(&j, "port", nb_ctl_port(ctl));
+			nb_json_obj_end(&j);
+		}
 		nb_mem_result_json(&j, r);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
 	} else {
+		if (ctl)
+			printf("netbench mem on the agent at %s port %u: %s (%s, Linux %s)\n", host,
+			       nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
+			       ctl->remote.kernel);
 		print_human(r);
 	}
+	nb_ctl_free(ctl);
 	nb_mem_result_free(r);
 	return 0;
 }

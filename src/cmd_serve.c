@@ -141,7 +141,7 @@ int cmd_serve(int argc, char **argv)
 	int c, li = -1, fd, ret;
 
 	o.policy.max_time_ns = 600 * NB_NS_PER_S;
-	while ((c = getopt_long(argc, argv, "p:B:Dh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:B:Dh", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -180,7 +180,7 @@ int cmd_serve(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			cli_usage_error("unknown option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)

@@ -63,16 +63,33 @@ struct run {
 	size_t nsizes;
 	bool json, tx, rx, bidir;
 	struct nb_tput_step_result *res; /* per size */
+	size_t size_index;		 /* the step being run */
+	struct interval {
+		size_t size_index;
+		struct nb_tput_interval iv;
+	} *intervals;
+	size_t nintervals, cap_intervals;
 };
 
-static void print_interval(void *arg, const struct nb_tput_interval *iv)
+/* Keeps every interval for the JSON document and prints it as it comes for people. */
+static void on_interval(void *arg, const struct nb_tput_interval *iv)
 {
-	const struct run *r = arg;
+	struct run *r = arg;
 	char sz[16];
+	if (r->nintervals == r->cap_intervals) {
+		size_t cap = r->cap_intervals ? 2 * r->cap_intervals : 64;
+		struct interval *p = realloc(r->intervals, cap * sizeof(*p));
+		if (!p)
+			cli_fail(ENOMEM, "out of memory");
+		r->intervals = p;
+		r->cap_intervals = cap;
+	}
+	r->intervals[r->nintervals].size_index = r->size_index;
+	r->intervals[r->nintervals++].iv = *iv;
 	nb_format_bytes(r->p.block, sz, sizeof(sz));
 	if (r->json)
 		return;
-	printf("  %5s %5.1f-%5.1f s", sz, iv->start_s, iv->end_s);
+	printf("  %5s %6.2f-%6.2f s", sz, iv->start_s, iv->end_s);
 	if (!isnan(iv->tx_kbyte_per_s))
 		printf("  Tx %12.1f KByte/s", iv->tx_kbyte_per_s);
 	if (!isnan(iv->rx_kbyte_per_s))
@@ -141,9 +158,27 @@ static void print_table(const struct run *r, const struct nb_ctl *ctl, const cha
 	}
 }
 
-static void json_dir(struct nb_json *j, const struct run *r, uint64_t block, const char *dir,
+static void json_intervals(struct nb_json *j, const struct run *r, size_t size_index, bool tx)
+{
+	nb_json_arr_begin(j, "intervals");
+	for (size_t i = 0; i < r->nintervals; i++) {
+		const struct nb_tput_interval *iv = &r->intervals[i].iv;
+		double v = tx ? iv->tx_kbyte_per_s : iv->rx_kbyte_per_s;
+		if (r->intervals[i].size_index != size_index || isnan(v))
+			continue;
+		nb_json_obj_begin(j, NULL);
+		nb_json_double(j, "start_s", iv->start_s, 3);
+		nb_json_double(j, "end_s", iv->end_s, 3);
+		nb_json_double(j, "kbyte_per_s", v, 2);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+
+static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, const char *dir,
 		     const struct nb_tput_dir_result *d)
 {
+	uint64_t block = r->sizes[size_index];
 	nb_json_obj_begin(j, NULL);
 	nb_json_u64(j, "block_bytes", block);
 	nb_json_str(j, "direction", dir);
@@ -174,6 +209,7 @@ static void json_dir(struct nb_json *j, const struct run *r, uint64_t block, con
 	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte,
 		       4);
+	json_intervals(j, r, size_index, !strcmp(dir, "tx"));
 	nb_json_obj_end(j);
 }
 
@@ -198,9 +234,9 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 	nb_json_arr_begin(&j, "steps");
 	for (size_t i = 0; i < r->nsizes; i++) {
 		if (r->tx)
-			json_dir(&j, r, r->sizes[i], "tx", &r->res[i].tx);
+			json_dir(&j, r, i, "tx", &r->res[i].tx);
 		if (r->rx)
-			json_dir(&j, r, r->sizes[i], "rx", &r->res[i].rx);
+			json_dir(&j, r, i, "rx", &r->res[i].rx);
 	}
 	nb_json_arr_end(&j);
 	nb_json_obj_end(&j);
@@ -234,7 +270,7 @@ int cmd_tput(int argc, char **argv)
 	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
 	memcpy(r.sizes, netio_sizes, sizeof(netio_sizes));
 	r.nsizes = 6;
-	while ((c = getopt_long(argc, argv, "c:p:l:t:O:i:ub:P:RJh46", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -297,7 +333,7 @@ int cmd_tput(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			cli_usage_error("unknown option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
@@ -345,22 +381,23 @@ int cmd_tput(int argc, char **argv)
 		cli_fail(0, "%s", err);
 	for (size_t i = 0; i < r.nsizes && !ret; i++) {
 		r.p.block = (uint32_t)r.sizes[i];
+		r.size_index = i;
 		if (r.bidir) {
 			r.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
-			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], print_interval, &r, &stop_flag,
+			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &stop_flag,
 					       err, sizeof(err));
 			continue;
 		}
 		struct nb_tput_step_result one;
 		if (r.tx) {
 			r.p.dir = NB_TPUT_DIR_TX;
-			ret = nb_tput_run_step(ctl, &r.p, &one, print_interval, &r, &stop_flag, err,
+			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &stop_flag, err,
 					       sizeof(err));
 			r.res[i].tx = one.tx;
 		}
 		if (r.rx && !ret) {
 			r.p.dir = NB_TPUT_DIR_RX;
-			ret = nb_tput_run_step(ctl, &r.p, &one, print_interval, &r, &stop_flag, err,
+			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &stop_flag, err,
 					       sizeof(err));
 			r.res[i].rx = one.rx;
 		}
@@ -368,6 +405,7 @@ int cmd_tput(int argc, char **argv)
 	if (ret) {
 		nb_ctl_free(ctl);
 		free(r.res);
+		free(r.intervals);
 		cli_fail(0, "%s", err);
 	}
 	if (r.json)
@@ -380,5 +418,6 @@ int cmd_tput(int argc, char **argv)
 		if ((r.tx && !r.res[i].tx.valid) || (r.rx && !r.res[i].rx.valid))
 			ret = 1;
 	free(r.res);
+	free(r.intervals);
 	return ret;
 }

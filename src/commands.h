@@ -10,7 +10,9 @@ struct nb_command {
 
 int cmd_serve(int argc, char **argv);
 int cmd_tput(int argc, char **argv);
+int cmd_crypto(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
+int cmd_lab(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 
 #endif

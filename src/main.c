@@ -1,5 +1,6 @@
 /* netbench: network-performance evaluation for embedded Linux platforms. The subcommand table
  * below drives the program; usage is generated from it so that help cannot drift. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,9 @@ static const struct nb_command commands[] = {
 	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
 	{"stream", cmd_stream, "constant-bitrate unicast/multicast stream, receiver CPU load per bitrate"},
 	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
+	{"crypto", cmd_crypto, "cipher/MAC throughput, latency and CPU cost per size and engine"},
 	{"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
+	{"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
 };
 
 static void usage(FILE *f)
@@ -41,6 +44,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			cli_set_command(commands[i].name);
+			opterr = 0; /* cli_bad_option says it once, naming the option */
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "netbench: unknown subcommand '%s'\n\n", argv[1]);

@@ -247,7 +247,10 @@ static int on_message(struct session *s, bool *done)
 		if ((ret = put_snapshot(s, NB_MSG_FINAL)))
 			return ret;
 		ret = s->ops->stop(s->state, s->out, err, sizeof(err));
-		logf_(s->opts, "%s: %s test, %.1f s%s%s", s->peer_str, s->ops->name,
+		char what[128] = "";
+		if (s->ops->describe)
+			s->ops->describe(s->state, what, sizeof(what));
+		logf_(s->opts, "%s: %s test %s, %.1f s%s%s", s->peer_str, s->ops->name, what,
 		      (double)(nb_mono_ns() - s->started_ns) / 1e9, ret ? ": " : "", ret ? err : "");
 		if (ret) {
 			end_test(s);
@@ -267,12 +270,22 @@ static void turn_away(int listen_fd, const struct nb_agent_opts *opts)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
-	char who[64];
+	char who[64], junk[512];
+	struct pollfd p;
 	int fd = accept4(listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
+	/* Read the controller's HELLO first (it is normally there already): closing a socket with
+	 * unread data sends a reset, which could overtake our answer. Bounded, so that the
+	 * running test's marks are answered on time. */
+	p.fd = fd;
+	p.events = POLLIN;
+	if (poll(&p, 1, 100) > 0)
+		while (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) > 0)
+			;
 	nb_net_set_timeout_ms(fd, SO_SNDTIMEO, 1000);
 	nb_msg_send_error(fd, EBUSY, "agent busy: another controller's test is running, try later");
+	shutdown(fd, SHUT_WR);
 	nb_net_addr_str((struct sockaddr *)&ss, true, who, sizeof(who));
 	logf_(opts, "%s: turned away, busy", who);
 	close(fd);

@@ -45,6 +45,8 @@ struct nb_test_ops {
 	/* Stops traffic, lets it drain, appends final counters. */
 	int (*stop)(void *state, struct nb_msg *final, char *err, size_t errlen);
 	void (*free)(void *state);
+	/* Optional: a few words on the test for the agent's log ("tcp tx 32k x2"). */
+	void (*describe)(void *state, char *buf, size_t len);
 };
 
 /* The table of test kinds, in core/agent_tests.c. */

@@ -2,10 +2,12 @@
 #include "core/agent.h"
 
 extern const struct nb_test_ops nb_tput_ops;
+extern const struct nb_test_ops nb_mem_ops;
 extern const struct nb_test_ops nb_stream_ops;
 
 const struct nb_test_ops *const nb_agent_tests[] = {
-    &nb_tput_ops,
-    &nb_stream_ops,
-    NULL,
+	&nb_tput_ops,
+	&nb_mem_ops,
+	&nb_stream_ops,
+	NULL,
 };

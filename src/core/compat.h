@@ -21,8 +21,19 @@
 #ifndef PACKET_QDISC_BYPASS
 #define PACKET_QDISC_BYPASS 20
 #endif
+#ifndef SO_RCVBUFFORCE
+#define SO_RCVBUFFORCE 33
+#endif
 #ifndef SO_BUSY_POLL
 #define SO_BUSY_POLL 46
+#endif
+
+/* AF_ALG (kernel crypto API sockets, Linux 2.6.38; AEAD from 4.9) for libcs that lack it. */
+#ifndef AF_ALG
+#define AF_ALG 38
+#endif
+#ifndef SOL_ALG
+#define SOL_ALG 279
 #endif
 
 /* The kernel's USER_HZ as seen in /proc/stat is 100 on every architecture Linux supports. */

@@ -33,6 +33,18 @@ uint16_t nb_ctl_port(const struct nb_ctl *ctl)
 	return nb_net_port((const struct sockaddr *)&ctl->peer);
 }
 
+/* A send failed during the handshake. An agent that turns us away (busy, or a refusal) sends
+ * its reason and closes without reading the rest of what we send, which resets the connection
+ * under our send: the reason is still waiting in the receive queue, and it is what the user
+ * needs to see rather than "broken pipe". */
+static int lost(struct nb_ctl *c, int ret, char *err, size_t errlen)
+{
+	if (nb_msg_expect(c->fd, c->msg, NB_MSG_HELLO_OK, 1000, err, errlen) == -EPROTO)
+		return -EPROTO;
+	snprintf(err, errlen, "lost the agent during the handshake: %s", strerror(-ret));
+	return ret;
+}
+
 static int handshake(struct nb_ctl *c, const uint8_t *psk, size_t psk_len, char *err,
 		     size_t errlen)
 {
@@ -49,7 +61,7 @@ static int handshake(struct nb_ctl *c, const uint8_t *psk, size_t psk_len, char 
 	nb_msg_put_str(c->msg, NB_T_SW_VERSION, NB_VERSION);
 	nb_msg_put_bytes(c->msg, NB_T_NONCE, cnonce, sizeof(cnonce));
 	if ((ret = nb_msg_send(c->fd, c->msg)))
-		return ret;
+		return lost(c, ret, err, errlen);
 	if ((ret = nb_msg_expect(c->fd, c->msg, NB_MSG_HELLO_OK, REPLY_MS, err, errlen)))
 		return ret;
 	if (nb_msg_get_u32(c->msg, NB_T_PROTO_VERSION, &version) ||
@@ -76,7 +88,7 @@ static int handshake(struct nb_ctl *c, const uint8_t *psk, size_t psk_len, char 
 	nb_msg_reset(c->msg, NB_MSG_AUTH);
 	nb_msg_put_bytes(c->msg, NB_T_PROOF, proof, sizeof(proof));
 	if ((ret = nb_msg_send(c->fd, c->msg)))
-		return ret;
+		return lost(c, ret, err, errlen);
 	if ((ret = nb_msg_expect(c->fd, c->msg, NB_MSG_AUTH_OK, REPLY_MS, err, errlen)))
 		return ret;
 	/* The agent proves the key too: a controller never talks to an impostor. */
@@ -114,9 +126,13 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 	c->local_len = sizeof(c->local);
 	getpeername(c->fd, (struct sockaddr *)&c->peer, &c->peer_len);
 	getsockname(c->fd, (struct sockaddr *)&c->local, &c->local_len);
+	err[0] = '\0';
 	ret = handshake(c, psk, psk_len, err, errlen);
-	if (ret)
+	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "handshake with the agent failed: %s", strerror(-ret));
 		goto fail;
+	}
 	*out = c;
 	return 0;
 fail:

@@ -217,6 +217,11 @@ void nb_mem_result_free(struct nb_mem_result *r)
 #define BW_DEFAULT_BYTES   (64ULL << 20)
 #define BW_MIN_BYTES	   (1ULL << 20)
 
+static bool cancelled(const struct nb_mem_result *r)
+{
+	return r->opts.cancel && atomic_load(r->opts.cancel);
+}
+
 static int run_latency(struct nb_mem_result *r)
 {
 	uint64_t sizes[NB_MEM_MAX_POINTS];
@@ -237,6 +242,10 @@ static int run_latency(struct nb_mem_result *r)
 	for (size_t i = 0; i < n; i++) {
 		struct nb_mem_lat_point *pt = &r->lat[i];
 		uint64_t set = sizes[i] / r->line_bytes * r->line_bytes;
+		if (cancelled(r)) {
+			ret = -ECANCELED;
+			goto out;
+		}
 		ret = nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
 					   r->opts.quick ? LAT_TRIAL_NS_QUICK : LAT_TRIAL_NS,
 					   r->trials, pt);
@@ -270,6 +279,9 @@ static int run_bandwidth(struct nb_mem_result *r)
 
 	if (!a || !b)
 		goto out;
+	ret = -ECANCELED;
+	if (cancelled(r))
+		goto out;
 	/* Fault the pages in (and make them huge) before any window opens: the kernel's page
 	 * zeroing is not the bus bandwidth asked for, nor the CPU load of measuring it. The
 	 * data is not zero, as packets are not. */
@@ -278,6 +290,10 @@ static int run_bandwidth(struct nb_mem_result *r)
 	for (size_t k = 0; k < (r->opts.threads > 1 ? 2u : 1u); k++) {
 		struct nb_cpu_sample s0, s1;
 		struct nb_mem_bw_point *pt = &r->bw[k];
+		if (cancelled(r)) {
+			ret = -ECANCELED;
+			goto out;
+		}
 		nb_cpu_sample_now(&s0);
 		ret = nb_mem_bandwidth(a, b, r->bw_bytes, counts[k], trials, pt);
 		if (ret)
@@ -291,6 +307,46 @@ out:
 	free(a);
 	free(b);
 	return ret;
+}
+
+int nb_mem_opts_check(const struct nb_mem_opts *o, char *err, size_t errlen)
+{
+	uint64_t min = o->min_bytes ? o->min_bytes : NB_MEM_MIN_SET_BYTES;
+	uint64_t max = o->max_bytes ? o->max_bytes : NB_MEM_DEFAULT_MAX_BYTES;
+
+	/* The caller's buffer may be NULL (nb_mem_run only wants the verdict). */
+	if (!err)
+		errlen = 0;
+	if (min < NB_MEM_MIN_SET_BYTES || min > NB_MEM_MAX_OPT_BYTES ||
+	    max > NB_MEM_MAX_OPT_BYTES) {
+		snprintf(err, errlen,
+			 "working sets from %llu to %llu bytes asked (1 KiB to 64 GiB)",
+			 (unsigned long long)min, (unsigned long long)max);
+		return -EINVAL;
+	}
+	if (max < min) {
+		snprintf(err, errlen,
+			 "smallest working set (%llu bytes%s) is larger than the largest (%llu "
+			 "bytes%s)",
+			 (unsigned long long)min, o->min_bytes ? "" : ", the default",
+			 (unsigned long long)max, o->max_bytes ? "" : ", the default");
+		return -EINVAL;
+	}
+	if (o->threads > NB_MEM_MAX_THREADS) {
+		snprintf(err, errlen, "%u bandwidth threads asked (at most %d)", o->threads,
+			 NB_MEM_MAX_THREADS);
+		return -EINVAL;
+	}
+	if (o->pattern != NB_MEM_RANDOM && o->pattern != NB_MEM_SEQ) {
+		snprintf(err, errlen, "unknown access pattern %d (random or seq)", (int)o->pattern);
+		return -EINVAL;
+	}
+	if (o->bw_bytes && (o->bw_bytes < BW_MIN_BYTES || o->bw_bytes > NB_MEM_MAX_OPT_BYTES)) {
+		snprintf(err, errlen, "bandwidth buffer of %llu bytes asked (1 MiB to 64 GiB)",
+			 (unsigned long long)o->bw_bytes);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
@@ -312,11 +368,8 @@ int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
 				  : n > NB_MEM_MAX_THREADS ? NB_MEM_MAX_THREADS
 							   : (uint32_t)n;
 	}
-	ret = -EINVAL;
-	if (r->opts.min_bytes < NB_MEM_MIN_SET_BYTES || r->opts.max_bytes < r->opts.min_bytes ||
-	    r->opts.threads > NB_MEM_MAX_THREADS ||
-	    (r->opts.pattern != NB_MEM_RANDOM && r->opts.pattern != NB_MEM_SEQ) ||
-	    (r->opts.bw_bytes && r->opts.bw_bytes < BW_MIN_BYTES))
+	ret = nb_mem_opts_check(&r->opts, NULL, 0);
+	if (ret)
 		goto out;
 	r->requested_max_bytes = r->opts.max_bytes;
 	r->n_sysfs = nb_mem_sysfs_caches(SYSFS_CACHE_DIR, r->sysfs, NB_MEM_MAX_CACHES);

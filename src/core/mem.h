@@ -4,6 +4,7 @@
 #ifndef NB_MEM_H
 #define NB_MEM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,7 +32,13 @@ struct nb_mem_opts {
 	bool quick;	   /* fewer points and shorter trials: a few seconds in all */
 	uint32_t
 	    cpu_mhz; /* core clock for cycles/load; 0 = look it up (sysinfo), unknown stays 0 */
+	/* NULL, or set by another thread to end the run early (the agent, when its controller
+	 * goes away): checked between latency points and between bandwidth rounds. */
+	const atomic_bool *cancel;
 };
+
+/* Largest size any option accepts (as the command line does): 64 GiB. */
+#define NB_MEM_MAX_OPT_BYTES (1ULL << 36)
 
 struct nb_mem_lat_point {
 	uint64_t set_bytes;
@@ -96,8 +103,12 @@ struct nb_mem_result {
 	struct nb_mem_bw_point bw[2];
 };
 
+/* Checks options as nb_mem_run will take them (zeros are defaults): 0, or -EINVAL with the
+ * reason in err. What the agent applies to a controller's request before it starts a run. */
+int nb_mem_opts_check(const struct nb_mem_opts *opts, char *err, size_t errlen);
 /* Runs the whole probe: latency sweep, then bandwidth. Returns 0, -EINVAL for bad options,
- * -ENOMEM, or another negative errno; *out is set only on success. Takes the calling thread
+ * -ECANCELED when opts->cancel was set, -ENOMEM, or another negative errno; *out is set only
+ * on success. Takes the calling thread
  * (and opts->threads more for bandwidth) for several seconds. */
 int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out);
 void nb_mem_result_free(struct nb_mem_result *r);

@@ -21,8 +21,9 @@
 #define POLL_MS 100
 /* A UDP receiver counts the stream as over after this much silence once asked to stop. */
 #define UDP_QUIET_NS (200 * NB_NS_PER_MS)
-/* A paced sender that fell this far behind restarts its schedule instead of bursting. */
-#define PACE_SLACK_NS (10 * NB_NS_PER_MS)
+/* A paced sender that was held up (preempted, a full queue) catches up on what it missed, but
+ * not beyond this much: past it, the schedule restarts instead of sending a long burst. */
+#define PACE_SLACK_NS (100 * NB_NS_PER_MS)
 
 struct stream {
 	struct nb_tput_side *side;
@@ -132,6 +133,13 @@ int nb_tput_side_add(struct nb_tput_side *s, int fd, uint32_t stream_id)
 	st->side = s;
 	st->fd = fd;
 	st->id = stream_id;
+	/* A UDP receiver that is briefly not scheduled must not lose datagrams to a small socket
+	 * buffer: ask for 4 MiB (beyond rmem_max only with CAP_NET_ADMIN, else capped there). */
+	if (s->proto == NB_TPUT_UDP && s->role == NB_TPUT_RECV) {
+		int bytes = 4 << 20;
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) < 0)
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+	}
 	/* Blocking calls return now and then so that the stop flag is seen. */
 	nb_net_set_timeout_ms(fd, SO_RCVTIMEO, POLL_MS);
 	nb_net_set_timeout_ms(fd, SO_SNDTIMEO, POLL_MS);

@@ -239,7 +239,23 @@ static int tput_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	return ret;
 }
 
+static void tput_describe(void *state, char *buf, size_t len)
+{
+	const struct tput_agent *t = state;
+	struct nb_tput_counters rx = {0}, tx = {0};
+	if (t->rx)
+		nb_tput_side_read(t->rx, &rx);
+	if (t->tx)
+		nb_tput_side_read(t->tx, &tx);
+	snprintf(buf, len, "%s %s, %u-byte blocks, %u stream%s, %llu bytes in, %llu bytes out",
+		 t->proto == NB_TPUT_UDP ? "udp" : "tcp",
+		 t->dir == 3 ? "bidir" : t->dir == NB_TPUT_DIR_TX ? "tx" : "rx", t->block, t->streams,
+		 t->streams > 1 ? "s" : "", (unsigned long long)rx.bytes,
+		 (unsigned long long)tx.bytes);
+}
+
 const struct nb_test_ops nb_tput_ops = {
+	.describe = tput_describe,
 	.type = NB_TEST_TPUT,
 	.name = "tput",
 	.setup = tput_setup,

@@ -1,0 +1,50 @@
+/* libFuzzer harness for everything that parses bytes from the network or /proc: message
+ * headers, TLV validation and every getter, the context blocks, tput counters, /proc/stat. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cpu.h"
+#include "core/proto.h"
+#include "core/tput.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct nb_msg m;
+	static struct nb_cpu_sample cpu;
+	struct nb_sysinfo si;
+	struct nb_tput_counters c;
+	uint16_t type;
+	uint32_t len, u32;
+	uint64_t u64;
+	double d;
+	char s[256], *text;
+
+	if (size >= NB_MSG_HDR && nb_msg_parse_header(data, &type, &len) == 0 &&
+	    len <= size - NB_MSG_HDR) {
+		m.type = type;
+		m.len = len;
+		memcpy(m.data, data + NB_MSG_HDR, len);
+		if (nb_msg_validate(&m) == 0) {
+			for (uint16_t tag = 0; tag < 600; tag++) {
+				nb_msg_get_u32(&m, tag, &u32);
+				nb_msg_get_u64(&m, tag, &u64);
+				nb_msg_get_double(&m, tag, &d);
+				nb_msg_get_str(&m, tag, s, sizeof(s));
+				nb_tput_get_counters(&m, tag, &c);
+			}
+			nb_proto_get_sysinfo(&m, &si);
+			nb_proto_get_cpu(&m, &cpu);
+		}
+	}
+	text = malloc(size + 1);
+	if (text) {
+		memcpy(text, data, size);
+		text[size] = '\0';
+		nb_cpu_parse_stat(text, &cpu);
+		free(text);
+	}
+	return 0;
+}

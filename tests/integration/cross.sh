@@ -1,0 +1,73 @@
+#!/bin/sh
+# Portability: the core builds -Werror clean with clang, and statically for big-endian 32-bit
+# PowerPC and 32-bit ARM; the unit tests run under qemu-user; a PowerPC agent under qemu-ppc
+# interoperates with this host's controller (little-endian x86-64 against big-endian ppc32).
+. "$(dirname "$0")/../lib.sh"
+TOP=${TOP:-.}
+B=${BUILD:-build}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+if command -v clang >/dev/null 2>&1; then
+	make -s -C "$TOP" CC=clang BUILD="$B-clang" -j"$jobs" >"$nb_tmp/clang.log" 2>&1
+	check "clang build is -Werror clean" test $? -eq 0 || sed 's/^/# /' "$nb_tmp/clang.log" | head -20
+else
+	skip "clang not installed"
+fi
+
+for arch in ppc arm; do
+	case $arch in
+	ppc) cc=powerpc-linux-gnu-gcc qemu=qemu-ppc ;;
+	arm) cc=arm-linux-gnueabihf-gcc qemu=qemu-arm ;;
+	esac
+	if ! command -v $cc >/dev/null 2>&1 || ! command -v $qemu >/dev/null 2>&1; then
+		skip "$arch: $cc or $qemu not installed (tests/deps.sh installs them)"
+		continue
+	fi
+	make -s -C "$TOP" CC=$cc STATIC=1 BUILD="$B-$arch" -j"$jobs" all \
+		$(cd "$TOP" && ls tests/unit/t_*.c | sed "s|tests/unit/\(.*\)\.c|$B-$arch/tests/\1|") \
+		>"$nb_tmp/$arch.log" 2>&1
+	if [ $? -ne 0 ]; then
+		notok "$arch: static build with $cc"
+		sed 's/^/# /' "$nb_tmp/$arch.log" | head -30
+		continue
+	fi
+	ok "$arch: static build with $cc is -Werror clean"
+	check "$arch: the binary is static" sh -c "file '$B-$arch/netbench' | grep -q 'statically linked'"
+	for t in "$B-$arch"/tests/t_*; do
+		name=$(basename "$t")
+		timeout 300 $qemu "$t" >"$nb_tmp/$arch-$name.log" 2>&1
+		rc=$?
+		fails=$(grep -c '^not ok' "$nb_tmp/$arch-$name.log")
+		if [ $rc -eq 0 ] && [ "$fails" -eq 0 ]; then ok "$arch: $name passes under $qemu"; else
+			notok "$arch: $name under $qemu (exit $rc)"
+			grep '^not ok' "$nb_tmp/$arch-$name.log" | head -5 | sed 's/^/# /'
+		fi
+	done
+done
+
+# Interoperation: the big-endian agent under qemu-ppc, the native controller.
+if [ -x "$B-ppc/netbench" ] && command -v qemu-ppc >/dev/null 2>&1; then
+	P=5325
+	qemu-ppc "$B-ppc/netbench" serve -p $P -B 127.0.0.1 --log "$nb_tmp/ppc-agent.log" &
+	nb_pids="$nb_pids $!"
+	i=0
+	while [ $i -lt 50 ] && ! grep -q listening "$nb_tmp/ppc-agent.log" 2>/dev/null; do
+		sleep 0.1; i=$((i + 1))
+	done
+	"$NETBENCH" tput -c 127.0.0.1 -p $P -t 1 -O 0.3 -l 1k,32k -J >"$nb_tmp/ppc.json" 2>"$nb_tmp/ppc.err"
+	check "native controller runs tput against the PowerPC agent" test $? -eq 0 ||
+		sed 's/^/# /' "$nb_tmp/ppc.err"
+	check "the agent reports a big-endian ppc platform and every step reconciles" json_check "$nb_tmp/ppc.json" '
+r = d["env"]["remote"]
+assert r["byte_order"] == "big" and r["arch"].startswith("ppc"), r
+assert d["env"]["local"]["byte_order"] == "little"
+assert len(d["steps"]) == 4 and all(x["valid"] and x["kbyte_per_s"] > 0 for x in d["steps"])
+assert all(x["cpu_remote"]["valid"] for x in d["steps"])
+'
+	"$NETBENCH" tput -c 127.0.0.1 -p $P -t 1 -O 0.3 -l 1k -u -b 10M -J >"$nb_tmp/ppcu.json" 2>"$nb_tmp/ppc.err"
+	check "UDP sequence numbers survive the byte-order change" json_check "$nb_tmp/ppcu.json" '
+assert all(x["valid"] and x["loss_pct"] < 5 and x["duplicate_pct"] == 0 for x in d["steps"]), d["steps"]
+'
+else
+	skip "PowerPC interoperation: no ppc build or qemu-ppc"
+fi

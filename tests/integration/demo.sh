@@ -1,0 +1,29 @@
+#!/bin/sh
+# The README's first command end to end: the demo brings the lab up, runs every capability,
+# writes JSON and a summary, and tears everything down within its 5-minute budget.
+. "$(dirname "$0")/../lib.sh"
+need_root
+TOP=${TOP:-.}
+if ip netns list | grep -Eq '^nb(gen|dut|sink)( |$)'; then
+	skip "a lab is already up on this machine (netbench lab down to free it)"
+	exit 0
+fi
+t0=$(date +%s)
+NB_DEMO_OUT="$nb_tmp/results" sh "$TOP/tests/demo.sh" "${BUILD:-build}" >"$nb_tmp/demo.log" 2>&1
+rc=$?
+secs=$(($(date +%s) - t0))
+check "demo exits 0" test $rc -eq 0 || tail -30 "$nb_tmp/demo.log" | sed 's/^/# /'
+check "demo finishes within 5 minutes (took ${secs} s)" test $secs -le 300
+check "demo prints where the results are" grep -q "results: $nb_tmp/results" "$nb_tmp/demo.log"
+check "summary written" test -s "$nb_tmp/results/summary.txt"
+check "tput through the DUT ran and its JSON carries both platforms" json_check "$nb_tmp/results/tput.json" '
+assert d["schema"] == "netbench/1" and d["env"]["remote"]["hostname"]
+assert d["steps"] and all(x["valid"] for x in d["steps"])
+'
+bad=0
+for f in "$nb_tmp"/results/*.json; do
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null || { bad=1; echo "# unparsable: $f"; }
+done
+check "every JSON result parses" test $bad -eq 0
+check "no lab namespace left behind" sh -c "! ip netns list | grep -Eq '^nb(gen|dut|sink)( |\$)'"
+check "no lab agent left behind" sh -c "! pgrep -f '[s]erve -D --pid-file /run/netbench-lab' >/dev/null"

@@ -1,0 +1,239 @@
+#!/bin/sh
+# netbench lab, as root: up/status/down leaves nothing behind, a killed or interrupted `up` is
+# cleaned, each ruleset kind loads with the expected rule count read back, the rules sit in the
+# forward path (a drop blocks ping), bad input exits 2, a non-root user exits 1.
+# Uses its own prefix so that it runs beside a real lab and beside other tests.
+NETBENCH=${NETBENCH:-build/netbench}
+P=nbtlab$$
+n=0
+tmp=$(mktemp -d /tmp/nbtlab.XXXXXX)
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { # description, command...
+	d=$1; shift
+	if "$@" >"$tmp/out" 2>&1; then ok "$d"; else nok "$d"; sed 's/^/# /' "$tmp/out" | head -20; fi
+}
+cleanup() {
+	"$NETBENCH" lab down --prefix "$P" >/dev/null 2>&1
+	for r in gen dut sink; do ip netns del "$P-$r" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 0
+fi
+for t in ip nft ping setpriv; do
+	command -v $t >/dev/null || { echo "1..0 # SKIP $t is not installed (tests/deps.sh)"; exit 0; }
+done
+
+ns_left() { ip netns list | grep -c "^$P-" ; }
+status_is() { # expected exit code, command...
+	want=$1; shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want" >>"$tmp/err"; cat "$tmp/err" >&2; return 1; }
+}
+one_line_err() { # the error names what was wrong in one line (plus the --help hint)
+	[ "$(grep -vc "^Try " "$tmp/err")" -eq 1 ] && grep -q -- "$1" "$tmp/err"
+}
+json_num() { # key file: the number after "key":
+	sed -n "s/.*\"$1\": \([0-9][0-9]*\).*/\1/p" "$2" | head -1
+}
+
+
+# --- bad input: exit 2, one line naming the input, nothing created
+bad() { # description, pattern in the message, args...
+	d=$1; pat=$2; shift 2
+	if status_is 2 "$NETBENCH" lab "$@" && one_line_err "$pat" && [ "$(ns_left)" -eq 0 ]; then
+		ok "bad input exits 2: $d"
+	else
+		nok "bad input exits 2: $d"; sed 's/^/# /' "$tmp/err"
+	fi
+}
+bad "no verb" "which one" --prefix "$P"
+bad "unknown verb" "'bogus' is not" bogus --prefix "$P"
+bad "unknown kind" "--kind: 'hash'" ruleset --kind hash --rules 1 --prefix "$P"
+bad "too many rules" "--rules is too large" ruleset --kind linear --rules 100001 --prefix "$P"
+bad "kind without --rules" "needs --rules" ruleset --kind set --prefix "$P"
+bad "mtu too small" "--mtu is too small" up --mtu 10 --prefix "$P"
+bad "mtu too small for IPv6" "too small for IPv6" up -6 --mtu 1000 --prefix "$P"
+bad "bad prefix" "--prefix" up --prefix 'a b'
+bad "up option on status" "options of .lab up." status --mtu 1500 --prefix "$P"
+bad "fit with one rule count" "two or more" fit 10:1000 10:2000
+
+# --- not root: one clear message, exit 1 (a copy of the binary nobody may run)
+cp "$NETBENCH" "$tmp/netbench" && chmod 755 "$tmp" "$tmp/netbench"
+if setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/netbench" lab up --prefix "$P" \
+	>"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "needs root" "$tmp/err" &&
+	[ "$(ns_left)" -eq 0 ]; then
+	ok "non-root: exit 1 with one message"
+else
+	nok "non-root: exit 1 with one message (exit $rc)"; sed 's/^/# /' "$tmp/err"
+fi
+
+# --- up, status, traffic
+root_veths_before=$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')
+check "lab up" "$NETBENCH" lab up --prefix "$P"
+if status_is 0 "$NETBENCH" lab status --prefix "$P" && grep -q ': healthy$' "$tmp/out"; then
+	ok "status: healthy"
+else
+	nok "status: healthy"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+fi
+"$NETBENCH" lab status --prefix "$P" -J >"$tmp/status.json" 2>&1
+check "status -J: healthy, forwarding on, 3 namespaces" \
+	sh -c "grep -q '\"healthy\": true' '$tmp/status.json' &&
+		grep -q '\"forwarding_ipv4\": true' '$tmp/status.json' &&
+		grep -q '\"dut\": \"$P-dut\"' '$tmp/status.json'"
+agent_pid=$(sed -n 's/.*"pid": \([0-9-]*\).*/\1/p' "$tmp/status.json" | head -1)
+check "agent pid alive and port answers" \
+	sh -c "grep -q '\"alive\": true' '$tmp/status.json' &&
+		grep -q '\"answers\": true' '$tmp/status.json' && kill -0 $agent_pid"
+check "agent runs in the sink namespace" sh -c "ip netns pids $P-sink | grep -qx $agent_pid"
+check "tput from the gen through the DUT to the agent" \
+	ip netns exec "$P-gen" "$NETBENCH" tput -c 198.19.0.1 -l 8k -t 0.5 -O 0.1 --tx-only
+check "ping gen -> sink through the DUT" ip netns exec "$P-gen" ping -c 1 -W 2 -q 198.19.0.1
+check "DUT forwards (the gen has no route around it)" \
+	sh -c "ip -n $P-gen route get 198.19.0.1 | grep -q 'via 198.18.0.254'"
+
+# --- rulesets: each kind loads; rule counts read back by us and by an independent nft listing
+ruleset_count() { # kind n expected_rules expected_elems
+	if status_is 0 "$NETBENCH" lab ruleset --prefix "$P" --kind "$1" --rules "$2" -J &&
+		[ "$(json_num rules "$tmp/out")" = "$3" ] &&
+		[ "$(json_num set_elements "$tmp/out")" = "$4" ] &&
+		[ "$(ip netns exec "$P-dut" nft -a list chain inet netbench forward |
+			grep -v "chain " | grep -c "# handle [0-9]*$")" -eq "$3" ]; then
+		ok "ruleset $1 $2: $3 rules, $4 set elements read back"
+	else
+		nok "ruleset $1 $2: $3 rules, $4 set elements read back"
+		sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -5
+	fi
+}
+ruleset_count linear 3 4 0
+ruleset_count linear 1000 1001 0
+ruleset_count set 1000 2 1000
+ruleset_count conntrack 3 5 0
+ruleset_count set 0 1 0
+check "ping passes 1000 non-matching rules" sh -c "
+	'$NETBENCH' lab ruleset --prefix $P --kind linear --rules 1000 >/dev/null &&
+	ip netns exec $P-gen ping -c 1 -W 2 -q 198.19.0.1"
+
+cat >"$tmp/drop.nft" <<'NFT'
+table inet userfw {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ip daddr 198.19.0.1 icmp type echo-request counter drop
+		ip daddr 198.19.0.2 drop
+	}
+}
+NFT
+if status_is 0 "$NETBENCH" lab ruleset --prefix "$P" --kind "file:$tmp/drop.nft" -J &&
+	[ "$(json_num rules "$tmp/out")" = 2 ]; then
+	ok "ruleset file: loaded, 2 rules read back"
+else
+	nok "ruleset file: loaded, 2 rules read back"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -5
+fi
+if ! ip netns exec "$P-dut" nft list table inet userfw >/dev/null 2>&1 ||
+	ip netns exec "$P-gen" ping -c 1 -W 1 -q 198.19.0.1 >/dev/null 2>&1; then
+	nok "a drop rule in the file blocks gen -> sink (rules are in the forward path)"
+else
+	ok "a drop rule in the file blocks gen -> sink (rules are in the forward path)"
+fi
+check "the drop rule counted the blocked packet" \
+	sh -c "ip netns exec $P-dut nft list chain inet userfw forward | grep -q 'packets [1-9]'"
+check "generated ruleset replaces the file's: ping passes again" sh -c "
+	'$NETBENCH' lab ruleset --prefix $P --kind linear --rules 0 >/dev/null &&
+	ip netns exec $P-gen ping -c 1 -W 2 -q 198.19.0.1"
+printf 'table inet bad {\n\tchain f {\n\t\ttype filter hook forward priority 0;\n\t\tip daddr 198.19.0.1 bogus drop\n\t}\n}\n' \
+	>"$tmp/bad.nft"
+if status_is 1 "$NETBENCH" lab ruleset --prefix "$P" --kind "file:$tmp/bad.nft" &&
+	grep -q "bad.nft:4:" "$tmp/err" && grep -q "Error:" "$tmp/err"; then
+	ok "bad rule file: exit 1 with nft's message and line"
+else
+	nok "bad rule file: exit 1 with nft's message and line"; sed 's/^/# /' "$tmp/err"
+fi
+check "bad rule file left the previous ruleset in place (one transaction)" sh -c "
+	ip netns exec $P-dut nft list ruleset | grep -q 'table inet netbench' &&
+	! ls /tmp/netbench-lab-* 2>/dev/null"
+
+# --- down: nothing left
+check "lab down" "$NETBENCH" lab down --prefix "$P"
+check "no namespace left" test "$(ns_left)" -eq 0
+check "no veth left in the host namespace" test \
+	"$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')" -le "$root_veths_before"
+check "no agent process left" sh -c "! kill -0 $agent_pid 2>/dev/null"
+check "no state left" test ! -e "/run/netbench-lab/$P"
+check "down again: idempotent, nothing to remove" sh -c \
+	"'$NETBENCH' lab down --prefix $P | grep -q 'nothing to remove'"
+if status_is 1 "$NETBENCH" lab status --prefix "$P" && grep -q 'down' "$tmp/out"; then
+	ok "status of a removed lab: down, exit 1"
+else
+	nok "status of a removed lab: down, exit 1"
+fi
+
+# --- a SIGKILLed up is cleaned by the next down
+NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>&1 &
+upid=$!
+i=0
+while [ $i -lt 100 ] && ! ip netns list | grep -q "^$P-sink"; do sleep 0.05; i=$((i + 1)); done
+kill -9 $upid 2>/dev/null
+wait $upid 2>/dev/null
+check "killed up left its namespaces (killed mid-way)" test "$(ns_left)" -eq 3
+if "$NETBENCH" lab down --prefix "$P" >"$tmp/out" 2>"$tmp/err" &&
+	grep -q "interrupted" "$tmp/err" && [ "$(ns_left)" -eq 0 ] && [ ! -e "/run/netbench-lab/$P" ]; then
+	ok "the next down cleans a killed up and says what it found"
+else
+	nok "the next down cleans a killed up and says what it found"; sed 's/^/# /' "$tmp/err"
+fi
+
+# --- killed after its agent started: the next up finds and stops the agent
+NB_LAB_STEP_DELAY_MS=150 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>&1 &
+upid=$!
+i=0
+while [ $i -lt 200 ] && [ ! -s "/run/netbench-lab/$P/agent.pid" ]; do sleep 0.05; i=$((i + 1)); done
+kill -9 $upid 2>/dev/null
+wait $upid 2>/dev/null
+apid=$(cat "/run/netbench-lab/$P/agent.pid" 2>/dev/null)
+check "killed up left a running agent" sh -c "[ -n '$apid' ] && kill -0 '$apid'"
+if "$NETBENCH" lab up --prefix "$P" >"$tmp/out" 2>"$tmp/err" && grep -q "interrupted" "$tmp/err" &&
+	! kill -0 "$apid" 2>/dev/null && "$NETBENCH" lab status --prefix "$P" >/dev/null; then
+	ok "the next up stops the old agent, says what it found, and is healthy"
+else
+	nok "the next up stops the old agent, says what it found, and is healthy"
+	sed 's/^/# /' "$tmp/err"
+fi
+check "down after the recovered up" "$NETBENCH" lab down --prefix "$P"
+check "nothing left after the recovered up" sh -c "[ \"\$(ip netns list | grep -c '^$P-')\" -eq 0 ] &&
+	! kill -0 '$apid' 2>/dev/null"
+
+# --- Ctrl-C during up: up removes what it made
+NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>"$tmp/err" &
+upid=$!
+i=0
+while [ $i -lt 100 ] && ! ip netns list | grep -q "^$P-sink"; do sleep 0.05; i=$((i + 1)); done
+kill -INT $upid
+if wait $upid; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 1 ] && grep -q interrupted "$tmp/err" && [ "$(ns_left)" -eq 0 ] &&
+	[ ! -e "/run/netbench-lab/$P" ]; then
+	ok "SIGINT during up: exit 1, nothing left"
+else
+	nok "SIGINT during up: exit 1, nothing left (exit $rc)"; sed 's/^/# /' "$tmp/err"
+fi
+
+# --- IPv6, MTU, DUT CPUs
+check "up -6 --mtu 1280 --dut-cpus 1" "$NETBENCH" lab up --prefix "$P" -6 --mtu 1280 --dut-cpus 1
+check "ping -6 gen -> sink through the DUT" ip netns exec "$P-gen" ping -6 -c 1 -W 2 -q 2001:2:0:2::1
+check "MTU 1280 on the veths" sh -c "ip -n $P-dut link show dut1 | grep -q 'mtu 1280'"
+check "RPS mask set on the DUT's links" sh -c \
+	"ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus | grep -q '[1-9a-f]'"
+check "ruleset -6 set 10 loads" sh -c \
+	"'$NETBENCH' lab ruleset --prefix $P -6 --kind set --rules 10 | grep -q '10 set elements'"
+check "status healthy with IPv6" sh -c "'$NETBENCH' lab status --prefix $P | grep -q 'IPv6 on'"
+check "down after IPv6" "$NETBENCH" lab down --prefix "$P"
+check "nothing left after IPv6 lab" test "$(ns_left)" -eq 0
+
+echo "1..$n"

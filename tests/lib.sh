@@ -1,0 +1,76 @@
+# Shared helpers for integration tests (sourced). TAP output, root and tool checks, agents that
+# are always reaped, namespaces that are always removed.
+NETBENCH=${NETBENCH:-build/netbench}
+n=0
+nb_pids=""
+nb_netns=""
+nb_tmp=$(mktemp -d /tmp/nbtest.XXXXXX) || exit 1
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+check() { # description, command...
+	d=$1; shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+# check_rc description expected-status command...: runs command, output into $nb_tmp/out
+check_rc() {
+	d=$1; want=$2; shift 2
+	"$@" >"$nb_tmp/out" 2>&1
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$d"; else
+		notok "$d (exit $got, wanted $want)"
+		sed 's/^/# /' "$nb_tmp/out" | head -20
+	fi
+}
+has() { grep -q -- "$1" "$nb_tmp/out"; }
+
+nb_cleanup() {
+	for p in $nb_pids; do kill "$p" 2>/dev/null || true; done
+	sleep 0.2
+	for p in $nb_pids; do kill -9 "$p" 2>/dev/null; done
+	for ns in $nb_netns; do ip netns del "$ns" 2>/dev/null; done
+	rm -rf "$nb_tmp"
+}
+trap nb_cleanup EXIT
+trap 'exit 1' INT TERM
+
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "needs root (network namespaces)"
+		exit 0
+	fi
+}
+
+# netns_add NAME: creates a namespace removed at exit, with loopback up.
+netns_add() {
+	ip netns del "$1" 2>/dev/null
+	ip netns add "$1" || return 1
+	nb_netns="$nb_netns $1"
+	ip -n "$1" link set lo up
+}
+
+# agent [ns] -- serve arguments: starts an agent (daemonized, so it is listening when this
+# returns) and records its pid for cleanup. Sets $agent_pid.
+agent() {
+	pidf="$nb_tmp/agent.$n.$$.pid"
+	if [ "$1" != "--" ]; then ns=$1; shift; else ns=""; fi
+	shift
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" "$NETBENCH" serve -D --pid-file "$pidf" --log "$nb_tmp/agent.log" "$@"
+	else
+		"$NETBENCH" serve -D --pid-file "$pidf" --log "$nb_tmp/agent.log" "$@"
+	fi || return 1
+	agent_pid=$(cat "$pidf")
+	nb_pids="$nb_pids $agent_pid"
+}
+
+# json_check FILE PYTHON-EXPRESSIONS: runs assertions with d = the parsed document.
+json_check() {
+	f=$1; shift
+	python3 -c "
+import json, sys, math
+d = json.load(open(sys.argv[1]))
+$*
+" "$f"
+}

@@ -1,0 +1,77 @@
+/* /proc/stat parsing on captured samples from old and new kernels, and window arithmetic. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cpu.h"
+#include "tap.h"
+
+/* Linux 2.4: four columns. */
+static const char stat_24[] = "cpu  1000 10 500 8490\n"
+			      "cpu0 1000 10 500 8490\n"
+			      "page 5741 1808\n"
+			      "intr 1462898\n";
+/* Linux 2.6.9: seven columns (iowait, irq, softirq), two CPUs. */
+static const char stat_26[] = "cpu  200 0 100 1500 50 20 130\n"
+			      "cpu0 150 0 60 700 20 10 60\n"
+			      "cpu1 50 0 40 800 30 10 70\n"
+			      "intr 114930548 113199788 3 0 5 263 0 4 [... 200 values ...]\n"
+			      "ctxt 1990473\n";
+/* Linux 6.x: ten columns (steal, guest, guest_nice). */
+static const char stat_6a[] = "cpu  100 0 50 800 0 10 40 0 0 0\n"
+			      "cpu0 60 0 20 400 0 5 15 0 0 0\n"
+			      "cpu1 40 0 30 400 0 5 25 0 0 0\n";
+static const char stat_6b[] = "cpu  150 0 70 900 0 20 60 0 0 0\n"
+			      "cpu0 70 0 25 490 0 5 15 0 0 0\n"
+			      "cpu1 80 0 45 410 0 15 45 0 0 0\n";
+
+int main(void)
+{
+	struct nb_cpu_sample *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct nb_cpu_load l;
+
+	CHECK(nb_cpu_parse_stat(stat_24, a) == 0, "2.4 layout parses");
+	CHECK(a->columns == 4 && a->total.user == 1000 && a->total.idle == 8490 &&
+		      a->total.softirq == 0 && a->ncpu == 1,
+	      "2.4: four columns, missing ones are 0");
+	CHECK(nb_cpu_parse_stat(stat_26, a) == 0, "2.6 layout parses");
+	CHECK(a->columns == 7 && a->total.softirq == 130 && a->total.iowait == 50 &&
+		      a->ncpu == 2 && a->cpu_busy[1] == 50 + 40 + 10 + 70,
+	      "2.6: softirq and per-CPU busy");
+	CHECK(nb_cpu_parse_stat("intr 1 2 3\n", a) != 0, "no cpu line is an error");
+
+	CHECK(nb_cpu_parse_stat(stat_6a, a) == 0 && nb_cpu_parse_stat(stat_6b, b) == 0,
+	      "6.x layout parses");
+	a->mono_ns = 0;
+	b->mono_ns = 1000000000ULL; /* 1 s */
+	a->proc_user_us = 0;
+	b->proc_user_us = 250000;
+	b->proc_sys_us = 250000;
+	nb_cpu_load(a, b, &l);
+	/* delta: user 50, system 20, idle 100, irq 10, softirq 20 -> all 200 */
+	CHECK(l.valid, "window valid");
+	CHECK(fabs(l.softirq_pct - 10.0) < 1e-9, "softirq share 10%% (%.3f)", l.softirq_pct);
+	CHECK(fabs(l.busy_pct - 50.0) < 1e-9, "busy 50%% (%.3f)", l.busy_pct);
+	CHECK(fabs(l.idle_pct - 50.0) < 1e-9, "idle 50%%");
+	/* cpu1: busy 40+15+10+20 = 85 of 95 ticks */
+	CHECK(l.busiest_cpu == 1 && fabs(l.busiest_cpu_pct - 100.0 * 85 / 95) < 1e-9,
+	      "busiest CPU is cpu1 at 89.5%% (%d %.2f)", l.busiest_cpu, l.busiest_cpu_pct);
+	CHECK(fabs(l.proc_pct - 50.0) < 1e-9 && fabs(l.proc_cpu_s - 0.5) < 1e-9,
+	      "process 50%% of one CPU, 0.5 CPU-s");
+	CHECK(fabs(l.busy_cpu_s - 1.0) < 1e-9, "system busy 1.0 CPU-s over 2 CPUs x 1 s");
+	CHECK(fabs(nb_cpu_us_per_kbyte(1.0, 1024 * 1000) - 1000.0) < 1e-9,
+	      "service demand: 1 CPU-s for 1000 KByte = 1000 us/KByte");
+	CHECK(isnan(nb_cpu_us_per_kbyte(1.0, 0)), "no bytes, no demand");
+
+	/* A CPU going offline between samples: not a negative load. */
+	b->ncpu = 1;
+	nb_cpu_load(a, b, &l);
+	CHECK(!l.valid, "CPU set change invalidates the window");
+	nb_cpu_load(a, a, &l);
+	CHECK(!l.valid, "empty window is invalid");
+
+	CHECK(nb_cpu_sample_now(a) == 0 && a->ncpu > 0 && a->columns >= 4, "live /proc/stat");
+	free(a);
+	free(b);
+	return tap_done();
+}

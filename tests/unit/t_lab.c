@@ -1,0 +1,45 @@
+/* The lab's names from a prefix, the refused prefixes, and the RPS masks of --dut-cpus. */
+#include <errno.h>
+#include <string.h>
+
+#include "core/lab.h"
+#include "tap.h"
+
+int main(void)
+{
+	struct nb_lab *lab = nb_lab_new();
+	char mask[160];
+
+	CHECK(lab && !strcmp(lab->ns[NB_LAB_GEN], "nbgen") &&
+		  !strcmp(lab->ns[NB_LAB_DUT], "nbdut") && !strcmp(lab->ns[NB_LAB_SINK], "nbsink"),
+	      "default names are DESIGN.md's");
+	CHECK(!strcmp(lab->pid_path, "/run/netbench-lab/agent.pid") &&
+		  !strcmp(lab->state_path, "/run/netbench-lab/state"),
+	      "default agent pid file and state");
+	CHECK(lab->port == 5301 && lab->agent, "agent on port 5301 by default");
+	CHECK(nb_lab_set_prefix(lab, "nbtlab42") == 0 &&
+		  !strcmp(lab->ns[NB_LAB_DUT], "nbtlab42-dut") &&
+		  !strcmp(lab->pid_path, "/run/netbench-lab/nbtlab42/agent.pid"),
+	      "prefix names namespaces and state");
+	CHECK(nb_lab_set_prefix(lab, "a b") == -EINVAL, "space refused");
+	CHECK(nb_lab_set_prefix(lab, "../x") == -EINVAL, "path refused");
+	CHECK(nb_lab_set_prefix(lab, "1ab") == -EINVAL, "leading digit refused");
+	CHECK(nb_lab_set_prefix(lab, "abcdefghijklmnopq") == -EINVAL, "17 characters refused");
+	CHECK(nb_lab_set_prefix(lab, "abcdefghijklmnop") == 0, "16 characters taken");
+	CHECK(nb_lab_set_prefix(lab, "") == 0 && !strcmp(lab->ns[NB_LAB_GEN], "nbgen"),
+	      "empty prefix: default names");
+
+	nb_lab_rps_mask(1, 2, mask, sizeof(mask));
+	CHECK(!strcmp(mask, "00000002"), "1 of 2 CPUs: the last (got %s)", mask);
+	nb_lab_rps_mask(2, 2, mask, sizeof(mask));
+	CHECK(!strcmp(mask, "00000003"), "2 of 2 CPUs (got %s)", mask);
+	nb_lab_rps_mask(4, 8, mask, sizeof(mask));
+	CHECK(!strcmp(mask, "000000f0"), "4 of 8 CPUs (got %s)", mask);
+	nb_lab_rps_mask(2, 40, mask, sizeof(mask));
+	CHECK(!strcmp(mask, "000000c0,00000000"), "2 of 40 CPUs: two groups (got %s)", mask);
+	nb_lab_rps_mask(34, 64, mask, sizeof(mask));
+	CHECK(!strcmp(mask, "ffffffff,c0000000"), "34 of 64 CPUs (got %s)", mask);
+	nb_lab_free(lab);
+	nb_lab_free(NULL);
+	return tap_done();
+}

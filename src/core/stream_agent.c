@@ -230,12 +230,21 @@ static void free_state(void *state)
 	state_free(state);
 }
 
+static void describe(void *state, char *buf, size_t len)
+{
+	const struct stream_state *s = state;
+	snprintf(buf, len, "%s %s port %u, %u step%s", s->recv ? "recv" : "send",
+		 s->req.addr[0] ? s->req.addr : s->peer_addr, s->req.port, s->req.nrates,
+		 s->req.nrates == 1 ? "" : "s");
+}
+
 const struct nb_test_ops nb_stream_ops = {
-    .type = NB_TEST_STREAM,
-    .name = "stream",
-    .setup = setup,
-    .start = start,
-    .snapshot = snapshot,
-    .stop = stop,
-    .free = free_state,
+	.type = NB_TEST_STREAM,
+	.name = "stream",
+	.setup = setup,
+	.start = start,
+	.snapshot = snapshot,
+	.stop = stop,
+	.free = free_state,
+	.describe = describe,
 };

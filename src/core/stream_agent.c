@@ -239,12 +239,12 @@ static void describe(void *state, char *buf, size_t len)
 }
 
 const struct nb_test_ops nb_stream_ops = {
-	.type = NB_TEST_STREAM,
-	.name = "stream",
-	.setup = setup,
-	.start = start,
-	.snapshot = snapshot,
-	.stop = stop,
-	.free = free_state,
-	.describe = describe,
+    .type = NB_TEST_STREAM,
+    .name = "stream",
+    .setup = setup,
+    .start = start,
+    .snapshot = snapshot,
+    .stop = stop,
+    .free = free_state,
+    .describe = describe,
 };

@@ -280,6 +280,16 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 				o->send ? "--send" : "--recv");
 	if (!o->send && !o->recv && !o->connect)
 		cli_usage_error("give --send, --recv, or -c HOST for an agent");
+	if (!o->sock.addr && o->connect && o->reverse) {
+		/* The agent streams to this host, at the address it sees us at. */
+		o->to_controller = true;
+		o->sock.addr = o->sock.family == AF_INET6 ? "::" : "0.0.0.0";
+	} else if (!o->sock.addr && o->connect) {
+		/* A unicast stream to the agent itself. */
+		if (strchr(o->connect, ','))
+			cli_usage_error("-a GROUP is required with several agents");
+		o->sock.addr = o->connect;
+	}
 	if (!o->sock.addr)
 		cli_usage_error("-a GROUP|ADDR is required");
 	if (o->recv && have_rate)

@@ -24,6 +24,7 @@ struct stream_opts {
 	uint64_t recv_time_ns; /* --recv: overall limit, 0 none */
 	uint64_t idle_ns;
 	bool send, recv, reverse, json, multicast;
+	bool to_controller; /* --reverse without -a: the agent sends to us */
 	int family;
 	const char *connect;
 	const char *times_path; /* --recv --timestamps */

@@ -58,7 +58,8 @@ static void fill_req(const struct stream_opts *o, struct nb_stream_req *r, uint3
 {
 	memset(r, 0, sizeof(*r));
 	r->role = role;
-	snprintf(r->addr, sizeof(r->addr), "%s", o->sock.addr);
+	/* "" asks the agent for the controller's own address. */
+	snprintf(r->addr, sizeof(r->addr), "%s", o->to_controller ? "" : o->sock.addr);
 	if (o->sock.iface && role == NB_STREAM_AGENT_RECV)
 		snprintf(r->iface, sizeof(r->iface), "%s", o->sock.iface);
 	if (o->sock.source)
@@ -249,6 +250,7 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 	struct nb_stream_send_step *sent = calloc(o->nrates, sizeof(*sent));
 	struct nb_stream_recv *r = NULL;
 	struct nb_stream_rx *rx = NULL;
+	struct nb_stream_sock_opts recv_sock;
 	struct nb_stream_req req;
 	struct nb_sysinfo si;
 	char err[512];
@@ -256,14 +258,18 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 
 	if (!sent)
 		cli_fail(-ENOMEM, "receiver");
-	ret = nb_stream_open_recv(&o->sock, &fd, err, sizeof(err));
+	fill_req(o, &req, NB_STREAM_AGENT_SEND, stream_random_id());
+	agent_open(a, o, &req);
+	/* The agent sends once started: the receiving socket is ready before that. */
+	recv_sock = o->sock;
+	if (o->to_controller)
+		recv_sock.addr = a->ctl->local.ss_family == AF_INET6 ? "::" : "0.0.0.0";
+	ret = nb_stream_open_recv(&recv_sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		cli_usage_error("%s", err);
 	if (nb_stream_recv_new(&r, fd) < 0 || nb_stream_rx_new(&rx) < 0)
 		cli_fail(-ENOMEM, "receiver");
 	stream_local_sysinfo(o, &si);
-	fill_req(o, &req, NB_STREAM_AGENT_SEND, stream_random_id());
-	agent_open(a, o, &req);
 	r->end_mono_ns = nb_mono_ns() + o->time_ns * o->nrates + 5 * NB_NS_PER_S;
 	r->idle_ns = o->idle_ns;
 	r->stop_on_fin = true;
@@ -273,8 +279,8 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 	if (!o->json) {
 		printf("netbench stream: agent %s sends to %s port %u, %zu step%s of %.1f s; "
 		       "receiving here\n",
-		       a->host, o->sock.addr, o->sock.port, o->nrates, o->nrates == 1 ? "" : "s",
-		       (double)o->time_ns / 1e9);
+		       a->host, o->to_controller ? "this host" : o->sock.addr, o->sock.port,
+		       o->nrates, o->nrates == 1 ? "" : "s", (double)o->time_ns / 1e9);
 		fflush(stdout);
 	}
 	ret = nb_stream_recv_run(r);

@@ -1,6 +1,6 @@
 /* netbench stream: constant-bitrate unicast or multicast streams and what receiving them costs
  * the receiver's CPU, softirq included. Standalone --send and --recv work between hosts without
- * an agent (the seed's mcsend/mcrecv command lines work as written); by default the agent(s)
+ * an agent (mcsend/mcrecv command lines work as written); by default the agent(s)
  * given with -c receive and this host sends (--reverse swaps). Output: one row per bitrate. */
 #include <errno.h>
 #include <getopt.h>

@@ -218,7 +218,7 @@ else
 fi
 
 if has_cmd stream; then
-	# stream takes -p as its UDP port (the seed's mcsend/mcrecv): the agent port is --ctl-port.
+	# stream takes -p as its UDP port (as mcsend/mcrecv): the agent port is --ctl-port.
 	# shellcheck disable=SC2046,SC2086
 	step stream 60 $in_gen "$nb" stream -c $target ${port:+--ctl-port $port} -J $(short stream)
 else

@@ -30,7 +30,7 @@
 #define NB_STREAM_WINDOW    65536u
 #define NB_STREAM_MAX_STEPS 64u
 
-#define NB_STREAM_DEFAULT_PORT 12345u /* the seed's mcsend/mcrecv port */
+#define NB_STREAM_DEFAULT_PORT 12345u /* mcsend/mcrecv's port */
 #define NB_STREAM_MIN_RATE     1000u  /* the header carries kbit/s */
 #define NB_STREAM_MAX_RATE     400000000000ULL
 

@@ -7,7 +7,7 @@
 #   nbtstr-r1 198.18.50.2 --+
 #   nbtstr-r2 198.18.50.3 --+
 #
-# Checks: multicast reaches both receivers with the same count (the seed's command lines as
+# Checks: multicast reaches both receivers with the same count (mcsend/mcrecv's command lines as
 # written); a 4/8/12 Mbit/s sweep is within 1 % with zero loss; softirq is non-zero under load;
 # interop with iperf2 both ways; SSM join (and a non-matching source is not received); bad input.
 NB=${NETBENCH:?NETBENCH must name the netbench binary}
@@ -66,21 +66,21 @@ for ns in s r1 r2 s2; do
 	inns "$ns" ip link set lo up
 	inns "$ns" ip addr add "198.18.50.$i/24" dev eth0
 	inns "$ns" ip link set eth0 up
-	# Multicast without --iface follows the routing table: the seed's commands have none.
+	# Multicast without --iface follows the routing table: mcsend/mcrecv's have none.
 	inns "$ns" ip route add 224.0.0.0/4 dev eth0
 	i=$((i + 1))
 done
 # Let duplicate address detection and the bridge ports settle.
 sleep 1
 
-# 1. The seed's command lines, as written: both receivers count the same datagrams.
+# 1. mcsend/mcrecv's command lines, as written: both receivers count the same datagrams.
 bg r1 "$tmp/r1.txt" "$NB" stream --recv -a 225.1.2.3 -p 12345
 r1=$last
 bg r2 "$tmp/r2.txt" "$NB" stream --recv -a 225.1.2.3 -p 12345
 r2=$last
 sleep 0.5
 inns s "$NB" stream --send -a 225.1.2.3 -p 12345 -b 8192 -t 3 >"$tmp/s.txt" 2>&1
-check "seed sender command line runs" [ $? -eq 0 ]
+check "mcsend-style sender command line runs" [ $? -eq 0 ]
 wait "$r1"; st1=$?
 wait "$r2"; st2=$?
 check "both receivers end on the sender's end marker" \

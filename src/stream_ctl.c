@@ -259,14 +259,19 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 	if (!sent)
 		cli_fail(-ENOMEM, "receiver");
 	fill_req(o, &req, NB_STREAM_AGENT_SEND, stream_random_id());
-	agent_open(a, o, &req);
-	/* The agent sends once started: the receiving socket is ready before that. */
+	/* The local socket is checked before the agent is asked, so that bad input is named
+	 * here; only "this host" needs the control connection's family first. The agent sends
+	 * once started, and the socket is ready before that. */
 	recv_sock = o->sock;
-	if (o->to_controller)
+	if (o->to_controller) {
+		agent_open(a, o, &req);
 		recv_sock.addr = a->ctl->local.ss_family == AF_INET6 ? "::" : "0.0.0.0";
+	}
 	ret = nb_stream_open_recv(&recv_sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		cli_usage_error("%s", err);
+	if (!o->to_controller)
+		agent_open(a, o, &req);
 	if (nb_stream_recv_new(&r, fd) < 0 || nb_stream_rx_new(&rx) < 0)
 		cli_fail(-ENOMEM, "receiver");
 	stream_local_sysinfo(o, &si);

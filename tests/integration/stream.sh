@@ -233,7 +233,7 @@ check "agents join source-specifically on their --iface: both count every datagr
 inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12357 -r 4M -t 1 \
 	>"$tmp/rev.txt" 2>&1
 check "--reverse over multicast: the agent sends, this host counts it all" \
-	sh -c "[ $? -eq 0 ] && awk '/received here/ {f=1} f && \$1 == \"4.00\" {exit !(\$4 == 0 && \$3 > 0)}' $tmp/rev.txt"
+	sh -c "[ $? -eq 0 ] && awk '/received here/ {f=1} f && \$1 == \"4.00\" {n++; ok = (\$4 == 0 && \$3 > 0)} END {exit !(n == 1 && ok)}' $tmp/rev.txt"
 inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 198.18.50.1 -p 12358 -r 2M -t 1 \
 	>"$tmp/rev2.txt" 2>&1
 check "--reverse unicast to the controller itself is allowed" [ $? -eq 0 ]
@@ -242,6 +242,12 @@ inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 198.18.50.3 -p 1
 st=$?
 check "--reverse unicast to another host's address: usage error naming it (exit $st)" \
 	sh -c "[ $st -eq 2 ] && grep -q '198.18.50.3 is not an address of this host' $tmp/rev3.txt"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 -r 2M -t 1 >"$tmp/uni.txt" 2>&1
+check "without -a, a unicast stream to the agent: every datagram counted" \
+	sh -c "[ $? -eq 0 ] && awk '\$1 == \"2.00\" && NF > 10 {n++; ok = (\$4 == 0 && \$3 > 0)} END {exit !(n == 1 && ok)}' $tmp/uni.txt"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -r 2M -t 1 >"$tmp/uni2.txt" 2>&1
+check "--reverse without -a: the agent streams to this host" \
+	sh -c "[ $? -eq 0 ] && awk '/received here/ {f=1} f && \$1 == \"2.00\" {n++; ok = (\$4 == 0 && \$3 > 0)} END {exit !(n == 1 && ok)}' $tmp/uni2.txt"
 kill "$a2" 2>/dev/null
 wait "$a2" 2>/dev/null
 bg r2 "$tmp/serve3.log" "$NB" serve -p 5391 --max-rate 1M

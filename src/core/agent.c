@@ -250,7 +250,8 @@ static int on_message(struct session *s, bool *done)
 		char what[128] = "";
 		if (s->ops->describe)
 			s->ops->describe(s->state, what, sizeof(what));
-		logf_(s->opts, "%s: %s test %s, %.1f s%s%s", s->peer_str, s->ops->name, what,
+		logf_(s->opts, "%s: %s test%s%s, %.1f s%s%s", s->peer_str, s->ops->name,
+		      what[0] ? " " : "", what,
 		      (double)(nb_mono_ns() - s->started_ns) / 1e9, ret ? ": " : "", ret ? err : "");
 		if (ret) {
 			end_test(s);

@@ -259,6 +259,8 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 	int ret = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
+	if (errlen)
+		err[0] = '\0';
 	s.req = nb_msg_new(0);
 	s.reply = nb_msg_new(0);
 	s.first = calloc(3, sizeof(struct edge));
@@ -354,6 +356,9 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut);
 	ret = 0;
 out:
+	/* Paths that fail in libc (memory, threads) leave no text of their own. */
+	if (ret && errlen && !err[0])
+		snprintf(err, errlen, "tput step failed: %s", strerror(-ret));
 	nb_tput_side_free(s.tx);
 	nb_tput_side_free(s.rx);
 	if (s.udp_rx_fd >= 0)

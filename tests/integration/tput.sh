@@ -100,11 +100,12 @@ check_rc "reverse paced below the cap: runs" 0 "$NETBENCH" tput -c 127.0.0.1 -p 
 agent -- -p $((P + 4)) -B 127.0.0.1 --once
 once_pid=$agent_pid
 check_rc "tput against a --once agent" 0 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 4)) -t 0.3 -O 0.1 -l 1k
-sleep 1
-# Gone, or a zombie where nothing reaps orphans (some containers' init).
-check "--once agent has exited and removed its pid file" sh -c \
-	"! ls $nb_tmp/agent.*.pid 2>/dev/null | xargs -r grep -lx $once_pid | grep -q . &&
-	 { ! kill -0 $once_pid 2>/dev/null || [ \"\$(ps -o stat= -p $once_pid | cut -c1)\" = Z ]; }"
+# Gone (or a zombie where nothing reaps orphans, as in some containers) within 5 s.
+gone() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }
+i=0
+while [ $i -lt 50 ] && ! gone $once_pid; do sleep 0.1; i=$((i + 1)); done
+check "--once agent has exited" gone $once_pid
+check "--once agent removed its pid file" sh -c "! grep -lx $once_pid $nb_tmp/agent.*.pid 2>/dev/null | grep -q ."
 
 # Across a veth pair between two namespaces the test creates.
 if netns_add nbttput-a && netns_add nbttput-b &&

@@ -25,14 +25,6 @@
 #include "core/units.h"
 #include "core/wire.h"
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(
@@ -570,7 +562,7 @@ static int run_recv(struct stream_opts *o)
 	r->end_mono_ns = o->recv_time_ns ? nb_mono_ns() + o->recv_time_ns : 0;
 	r->idle_ns = o->idle_ns;
 	r->stop_on_fin = true;
-	r->ext_stop = &stop_flag;
+	r->ext_stop = &cli_stop;
 	if (o->times_path) {
 		times = fopen(o->times_path, "w");
 		if (!times)
@@ -691,7 +683,7 @@ static int run_send(struct stream_opts *o)
 	so.nrates = o->nrates;
 	so.step_ns = o->time_ns;
 	so.stream_id = stream_random_id();
-	so.stop = &stop_flag;
+	so.stop = &cli_stop;
 	so.on_step = print_send_row;
 	so.arg = o;
 	if (!o->json) {
@@ -710,7 +702,7 @@ static int run_send(struct stream_opts *o)
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
 		stream_json_params(&j, o, "send");
-		nb_json_bool(&j, "interrupted", stop_flag != 0);
+		nb_json_bool(&j, "interrupted", cli_stop != 0);
 		stream_json_send(&j, "sent", steps, o->nrates, o->block);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
@@ -723,17 +715,12 @@ static int run_send(struct stream_opts *o)
 int cmd_stream(int argc, char **argv)
 {
 	struct stream_opts o;
-	struct sigaction sa;
 
 	parse(&o, argc, argv);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: poll returns EINTR at once */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	cli_catch_signals();
 	if (o.recv)
 		return run_recv(&o);
 	if (o.send)
 		return run_send(&o);
-	return stream_run_ctl(&o, &stop_flag);
+	return stream_run_ctl(&o, &cli_stop);
 }

@@ -344,14 +344,8 @@ int stream_run_ctl(struct stream_opts *o, volatile sig_atomic_t *stop)
 	size_t n = split_hosts(o->connect, a, MAX_AGENTS);
 	int ret;
 
-	if (o->psk_path) {
-		ret = nb_psk_load(o->psk_path, o->psk, &o->psk_len);
-		if (ret == -EINVAL || ret == -EFBIG)
-			cli_usage_error("--psk: %s is %s (1 to %d bytes)", o->psk_path,
-					ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
-		if (ret)
-			cli_fail(ret, "--psk: cannot read %s", o->psk_path);
-	}
+	if (o->psk_path)
+		cli_psk(o->psk_path, o->psk, &o->psk_len);
 	if (o->reverse && n > 1)
 		cli_usage_error("--reverse takes one agent (the sender), not %zu", n);
 	if (!o->multicast && n > 1)

@@ -3,6 +3,7 @@
  * window, and datagrams without header are counted as foreign. Also runs under qemu-user. */
 #include <arpa/inet.h>
 #include <math.h>
+#include <stdlib.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,8 +77,12 @@ int main(void)
 		CHECK(s->rate_bps_asked == rates[i], "step %zu: asked rate from the header", i);
 		/* Arrival spacing on a busy host is not the sender's: a loose bound here, the
 		 * integration test holds it to 1 %. */
-		CHECK(fabs(rate / (double)rates[i] - 1) < 0.1, "step %zu: achieved %.0f bit/s", i,
-		      rate);
+		if (getenv("NB_EMULATED"))
+			tap_skip("step %zu: achieved rate not judged under emulation (%.0f bit/s)", i,
+				 rate);
+		else
+			CHECK(fabs(rate / (double)rates[i] - 1) < 0.1, "step %zu: achieved %.0f bit/s",
+			      i, rate);
 		CHECK(s->cpu.valid && s->cpu.window_s > 0.2 && s->cpu.window_s < 0.6,
 		      "step %zu: CPU window %.3f s covers the step", i, s->cpu.window_s);
 		CHECK(s->closed, "step %zu closed", i);

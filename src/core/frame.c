@@ -28,7 +28,7 @@ uint32_t nb_frame_min_bytes(int family)
 void nb_payload_put(uint8_t *p, const struct nb_payload *pl)
 {
 	nb_put_be16(p, NB_PAYLOAD_MAGIC);
-	nb_put_be16(p + 2, pl->flow);
+	nb_put_be16(p + 2, (uint16_t)(pl->flow | (pl->probe ? NB_PAYLOAD_PROBE : 0)));
 	nb_put_be16(p + 4, pl->trial);
 	nb_put_be32(p + 6, pl->seq);
 	nb_put_be64(p + 10, pl->tx_ns);
@@ -36,13 +36,28 @@ void nb_payload_put(uint8_t *p, const struct nb_payload *pl)
 
 int nb_payload_get(const uint8_t *p, size_t len, struct nb_payload *pl)
 {
+	uint16_t flow;
+
 	if (len < NB_PAYLOAD_MIN || nb_get_be16(p) != NB_PAYLOAD_MAGIC)
 		return -EBADMSG;
-	pl->flow = nb_get_be16(p + 2);
+	flow = nb_get_be16(p + 2);
+	pl->flow = flow & (uint16_t)~NB_PAYLOAD_PROBE;
+	pl->probe = (flow & NB_PAYLOAD_PROBE) != 0;
 	pl->trial = nb_get_be16(p + 4);
 	pl->seq = nb_get_be32(p + 6);
 	pl->tx_ns = nb_get_be64(p + 10);
 	return 0;
+}
+
+int nb_reflect_get(const uint8_t *p, size_t len, struct nb_payload *pl)
+{
+	uint8_t tmp[NB_PAYLOAD_MIN];
+
+	if (len < NB_PAYLOAD_MIN || nb_get_be16(p) != NB_REFLECT_MAGIC)
+		return -EBADMSG;
+	memcpy(tmp, p, sizeof(tmp));
+	nb_put_be16(tmp, NB_PAYLOAD_MAGIC);
+	return nb_payload_get(tmp, sizeof(tmp), pl);
 }
 
 uint32_t nb_csum_add(uint32_t sum, const uint8_t *buf, size_t len)
@@ -117,19 +132,24 @@ static uint32_t csum_replace(uint32_t sum, const uint8_t *old, const uint8_t *ne
 	return sum;
 }
 
-void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns)
+void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns, bool probe)
 {
 	uint8_t *udp = frame + NB_ETH_HDR + NB_IP4_HDR;
 	uint8_t *p = udp + NB_UDP_HDR;
-	uint8_t old[12];
+	uint8_t old[16];
 	uint16_t hc = nb_get_be16(udp + 6);
 	uint32_t sum;
 
-	/* seq and tx_ns sit at payload offsets 6..17: 16-bit aligned in the UDP datagram. */
-	memcpy(old, p + 6, 12);
+	/* flow (with the probe bit), trial, seq and tx_ns sit at payload offsets 2..17: 16-bit
+	 * aligned in the UDP datagram. */
+	memcpy(old, p + 2, 16);
+	if (probe)
+		p[2] |= (uint8_t)(NB_PAYLOAD_PROBE >> 8);
+	else
+		p[2] &= (uint8_t) ~(NB_PAYLOAD_PROBE >> 8);
 	nb_payload_stamp(p, seq, tx_ns);
 	sum = (uint16_t)~hc;
-	sum = csum_replace(sum, old, p + 6, 12);
+	sum = csum_replace(sum, old, p + 2, 16);
 	hc = nb_csum_fold(sum);
 	nb_put_be16(udp + 6, hc ? hc : 0xffff);
 }

@@ -34,6 +34,7 @@ struct packet_state {
 	uint32_t frame_slot_bytes, slots, head;
 	uint32_t flows, frame_len;
 	uint16_t trial;
+	uint32_t probe_every;
 	bool bypass, vnet;
 	struct nb_path path;
 	struct nb_frame_ip4 hdr;
@@ -171,7 +172,7 @@ fail:
 	return ret;
 }
 
-static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
+static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_t probe_every)
 {
 	struct packet_state *s = p;
 	struct nb_payload pl = {.trial = trial};
@@ -196,6 +197,7 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
 		s->frame_len = (uint32_t)n;
 	}
 	s->trial = trial;
+	s->probe_every = probe_every;
 	return 0;
 }
 
@@ -238,7 +240,8 @@ static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 			data += sizeof(vh);
 		}
 		memcpy(data, t, s->frame_len);
-		nb_frame_restamp_ip4(data, first_seq + done, now);
+		nb_frame_restamp_ip4(data, first_seq + done, now,
+				     nb_probe_due(flow, first_seq + done, s->probe_every));
 		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		if (++s->head == s->slots)

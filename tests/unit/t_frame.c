@@ -84,7 +84,8 @@ int main(void)
 		struct nb_payload p2 = pl;
 		p2.seq = seq;
 		p2.tx_ns = ts;
-		nb_frame_restamp_ip4(buf, seq, ts);
+		p2.probe = nb_probe_due(pl.flow, seq, 7);
+		nb_frame_restamp_ip4(buf, seq, ts, p2.probe);
 		nb_frame_build_ip4(ref, sizeof(ref), 64, &f, &p2);
 		/* Bytes 40-41 are the UDP checksum: 0x0000 and 0xffff are both zero there. */
 		if (!udp_ok(buf) || memcmp(buf, ref, 40) != 0 || memcmp(buf + 42, ref + 42, 18)) {
@@ -93,5 +94,36 @@ int main(void)
 		}
 	}
 	CHECK(same, "incremental restamp keeps a valid UDP checksum (200000 values)");
+
+	/* Probe marking: the rule, the bit on the wire, and the receiver's reading of it. */
+	CHECK(nb_probe_due(0, 0, 100) && nb_probe_due(0, 300, 100) && !nb_probe_due(0, 301, 100),
+	      "flow 0: every 100th sequence number is a probe");
+	CHECK(!nb_probe_due(1, 0, 100) && !nb_probe_due(0, 0, 0),
+	      "no probes on other flows, none when off");
+	{
+		struct nb_payload q = {.flow = 3, .probe = true, .trial = 9, .seq = 42, .tx_ns = 7};
+		struct nb_payload g;
+		uint8_t raw2[NB_PAYLOAD_MIN];
+		nb_payload_put(raw2, &q);
+		CHECK(raw2[2] == 0x80 && raw2[3] == 3, "probe bit is the flow id's top bit");
+		CHECK(nb_payload_get(raw2, sizeof(raw2), &g) == 0 && g.probe && g.flow == 3 &&
+			  g.seq == 42,
+		      "probe read back: flow without the bit");
+		CHECK(nb_reflect_get(raw2, sizeof(raw2), &g) < 0,
+		      "a test frame is not a reflected probe");
+		raw2[0] = NB_REFLECT_MAGIC >> 8;
+		raw2[1] = NB_REFLECT_MAGIC & 0xff;
+		CHECK(nb_payload_get(raw2, sizeof(raw2), &g) < 0,
+		      "a reflected probe is not a test frame");
+		CHECK(nb_reflect_get(raw2, sizeof(raw2), &g) == 0 && g.probe && g.trial == 9 &&
+			  g.tx_ns == 7,
+		      "reflected probe read back");
+	}
+	/* Restamp toggles the bit both ways with a valid checksum. */
+	nb_frame_restamp_ip4(buf, 1, 2, true);
+	CHECK(udp_ok(buf) && (buf[NB_FRAME_IP4_PAYLOAD_OFF + 2] & 0x80), "restamp sets probe bit");
+	nb_frame_restamp_ip4(buf, 2, 3, false);
+	CHECK(udp_ok(buf) && !(buf[NB_FRAME_IP4_PAYLOAD_OFF + 2] & 0x80),
+	      "restamp clears probe bit");
 	return tap_done();
 }

@@ -1444,7 +1444,8 @@ int cmd_rate(int argc, char **argv)
 	gc.batch = o.batch;
 	gc.frame_max_bytes = frame_max;
 	gc.no_mmsg = o.no_mmsg;
-	gc.neigh_wait_ms = 1000;
+	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
+	gc.neigh_wait_ms = r.dst.ss_family == AF_INET6 ? 3000 : 1000;
 	ret = o.engine->open(&gc, &r.eng, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);

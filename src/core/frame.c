@@ -132,9 +132,46 @@ static uint32_t csum_replace(uint32_t sum, const uint8_t *old, const uint8_t *ne
 	return sum;
 }
 
-void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns, bool probe)
+int nb_frame_build_ip6(uint8_t *buf, size_t buflen, uint32_t frame_bytes,
+		       const struct nb_frame_ip6 *f, const struct nb_payload *pl)
 {
-	uint8_t *udp = frame + NB_ETH_HDR + NB_IP4_HDR;
+	size_t payload = nb_frame_payload_bytes(AF_INET6, frame_bytes);
+	size_t len = frame_bytes - NB_ETH_FCS;
+	uint8_t *ip = buf + NB_ETH_HDR, *udp = ip + NB_IP6_HDR;
+	uint32_t sum, ulen = (uint32_t)(NB_UDP_HDR + payload);
+	uint16_t csum;
+
+	if (!payload || len > buflen || ulen > 0xffff)
+		return -EINVAL;
+	memset(buf, 0, len);
+	memcpy(buf, f->dst_mac, 6);
+	memcpy(buf + 6, f->src_mac, 6);
+	nb_put_be16(buf + 12, 0x86dd);
+
+	/* Version 6, traffic class, flow label 0. */
+	nb_put_be32(ip, 0x60000000u | (uint32_t)f->tclass << 20);
+	nb_put_be16(ip + 4, (uint16_t)ulen);
+	ip[6] = 17; /* UDP */
+	ip[7] = f->hop_limit ? f->hop_limit : 64;
+	memcpy(ip + 8, f->src_ip, 16);
+	memcpy(ip + 24, f->dst_ip, 16);
+
+	nb_put_be16(udp, f->sport);
+	nb_put_be16(udp + 2, f->dport);
+	nb_put_be16(udp + 4, (uint16_t)ulen);
+	nb_payload_put(udp + NB_UDP_HDR, pl);
+	/* Pseudo header (RFC 8200 8.1): addresses, upper-layer length, next header. */
+	sum = nb_csum_add(0, ip + 8, 32);
+	sum += ulen + 17;
+	sum = nb_csum_add(sum, udp, ulen);
+	csum = nb_csum_fold(sum);
+	nb_put_be16(udp + 6, csum ? csum : 0xffff); /* a 0 checksum is invalid over IPv6 */
+	return (int)len;
+}
+
+void nb_frame_restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, bool probe)
+{
+	uint8_t *udp = frame + NB_ETH_HDR + (family == AF_INET6 ? NB_IP6_HDR : NB_IP4_HDR);
 	uint8_t *p = udp + NB_UDP_HDR;
 	uint8_t old[16];
 	uint16_t hc = nb_get_be16(udp + 6);

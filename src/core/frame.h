@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #define NB_FRAME_MIN	 64u   /* RFC 2544's smallest frame, FCS included */
 #define NB_FRAME_MAX	 9216u /* jumbo frames; the path MTU bounds it further */
@@ -86,10 +87,30 @@ struct nb_frame_ip4 {
  * (frame too small or too large for buflen). */
 int nb_frame_build_ip4(uint8_t *buf, size_t buflen, uint32_t frame_bytes,
 		       const struct nb_frame_ip4 *f, const struct nb_payload *pl);
-/* Updates seq, tx_ns and the probe bit of a frame built by nb_frame_build_ip4 and fixes its
- * UDP checksum incrementally from the old one (RFC 1624), without touching the rest. */
-void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns, bool probe);
-/* Offset of the payload in such a frame. */
+/* An Ethernet/IPv6/UDP frame template; addresses as in struct in6_addr. */
+struct nb_frame_ip6 {
+	uint8_t dst_mac[6], src_mac[6];
+	uint8_t src_ip[16], dst_ip[16];
+	uint16_t sport, dport; /* host byte order */
+	uint8_t hop_limit;
+	uint8_t tclass;
+};
+
+/* As nb_frame_build_ip4 for IPv6: the UDP checksum is mandatory there (never 0). Frames start
+ * at 84 bytes (nb_frame_min_bytes). */
+int nb_frame_build_ip6(uint8_t *buf, size_t buflen, uint32_t frame_bytes,
+		       const struct nb_frame_ip6 *f, const struct nb_payload *pl);
+
+/* Updates seq, tx_ns and the probe bit of a frame built by nb_frame_build_ip4 (family AF_INET)
+ * or nb_frame_build_ip6 (AF_INET6) and fixes its UDP checksum incrementally from the old one
+ * (RFC 1624), without touching the rest. */
+void nb_frame_restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, bool probe);
+static inline void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns, bool probe)
+{
+	nb_frame_restamp(frame, AF_INET, seq, tx_ns, probe);
+}
+/* Offset of the payload in such frames. */
 #define NB_FRAME_IP4_PAYLOAD_OFF (NB_ETH_HDR + NB_IP4_HDR + NB_UDP_HDR)
+#define NB_FRAME_IP6_PAYLOAD_OFF (NB_ETH_HDR + NB_IP6_HDR + NB_UDP_HDR)
 
 #endif

@@ -1,7 +1,9 @@
 /* Round-trip latency pieces: the histogram's percentiles against known distributions, the
  * probe return accounting, and reflection end to end over loopback (receiver reflects probe
- * frames, and only those, at a bounded rate; the probe socket times their return). */
+ * frames, and only those, at a bounded rate; the probe socket times their return); and the
+ * agent refusing to reflect anywhere but to the controller. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 
 #include "core/frame.h"
 #include "core/hist.h"
+#include "core/rate_agent.h"
 #include "core/rateprobe.h"
 #include "core/raterx.h"
 #include "core/timeutil.h"
@@ -172,8 +175,49 @@ out:
 	free(ps);
 }
 
+/* The agent's setup: reflection only to the controller (target rule), unless widened. */
+static void test_agent_target(void)
+{
+	struct nb_agent_policy pol = {.max_time_ns = 10000000000ull};
+	struct nb_agent_ctx ctx = {.policy = &pol};
+	struct sockaddr_in *peer = (struct sockaddr_in *)&ctx.peer;
+	struct sockaddr_in *local = (struct sockaddr_in *)&ctx.local;
+	struct nb_msg *req = nb_msg_new(NB_MSG_TEST_REQ), *ack = nb_msg_new(NB_MSG_TEST_ACK);
+	uint8_t other[4] = {127, 0, 0, 2}, mine[4] = {127, 0, 0, 1};
+	char err[256] = "";
+	void *state = NULL;
+	int ret;
+
+	peer->sin_family = local->sin_family = AF_INET;
+	peer->sin_addr.s_addr = local->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	nb_msg_put_u64(req, NB_T_DURATION_NS, 1000000000ull);
+	nb_msg_put_u64(req, NB_T_RATE_BPS, 1000000);
+	nb_msg_put_u32(req, NB_T_PORT, 5369);
+	nb_msg_put_u32(req, NB_T_RATE_REFLECT_PORT, 5368);
+	nb_msg_put_bytes(req, NB_T_RATE_REFLECT_ADDR, other, 4);
+	ret = nb_rate_ops.setup(&ctx, req, &state, ack, err, sizeof(err));
+	CHECK(ret == -EPERM && strstr(err, "refused by rule target"),
+	      "reflection to another address refused by the target rule (%s)", err);
+	nb_rate_ops.free(state);
+	state = NULL;
+
+	nb_msg_reset(req, NB_MSG_TEST_REQ);
+	nb_msg_put_u64(req, NB_T_DURATION_NS, 1000000000ull);
+	nb_msg_put_u64(req, NB_T_RATE_BPS, 1000000);
+	nb_msg_put_u32(req, NB_T_PORT, 5369);
+	nb_msg_put_u32(req, NB_T_RATE_REFLECT_PORT, 5368);
+	nb_msg_put_bytes(req, NB_T_RATE_REFLECT_ADDR, mine, 4);
+	err[0] = '\0';
+	ret = nb_rate_ops.setup(&ctx, req, &state, ack, err, sizeof(err));
+	CHECK(ret == 0, "reflection to the controller accepted (%s)", err);
+	nb_rate_ops.free(state);
+	nb_msg_free(req);
+	nb_msg_free(ack);
+}
+
 int main(void)
 {
+	test_agent_target();
 	test_hist();
 	test_count();
 	test_loop();

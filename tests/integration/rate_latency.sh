@@ -68,7 +68,7 @@ while [ ! -s "$tmp/agent.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); do
 A="-c 198.19.36.1 -p 5361 --data-port 5362"
 
 # 1. Forced round trip: 5 ms once (only the way to the sink is delayed), plus little.
-$G "$NB" rate $A --latency rtt --test trial -r 20k -s 64 -T 1 --drain 100ms -J \
+$G "$NB" rate $A --realtime --latency rtt --test trial -r 25k -s 64 -T 1 --drain 100ms -J \
 	>"$tmp/rtt.json" 2>"$tmp/rtt.err"
 check "rtt trial through the agent completes (status $?)" test -s "$tmp/rtt.json"
 p50=$(jobj rtt_ns p50 "$tmp/rtt.json")
@@ -105,7 +105,7 @@ check "table: rtt columns and a round-trip note" \
 	sh -c "grep -q 'rtt p50 us' '$tmp/rtt.out' && grep -q '^latency: round trip' '$tmp/rtt.out'"
 
 # 3. One-way (forced; auto gives the same on one host): the 5 ms delay.
-$G "$NB" rate $A --latency oneway --test trial -r 20k -s 64 -T 1 --drain 100ms -J \
+$G "$NB" rate $A --realtime --latency oneway --test trial -r 25k -s 64 -T 1 --drain 100ms -J \
 	>"$tmp/ow.json" 2>"$tmp/ow.err"
 ow=$(jobj latency_ns p50 "$tmp/ow.json")
 check "one-way p50 ${ow:-none} ns lies in [5 ms, 6.5 ms)" \

@@ -61,14 +61,12 @@ static void bit_clear(uint8_t *w, uint32_t seq)
 	w[b / 8] &= (uint8_t) ~(1u << (b % 8));
 }
 
-#define REFLECT_BURST 8u
-
 /* Sends a probe back with the reflect magic; the bucket drops what exceeds the cap rather than
  * delaying it (a late reflection would be a wrong round trip). */
 static void reflect(struct nb_rx *rx, const uint8_t *p, uint64_t now)
 {
 	uint8_t out[NB_PAYLOAD_MIN];
-	uint64_t full = REFLECT_BURST * rx->reflect_gap_ns;
+	uint64_t full = NB_RX_REFLECT_BURST * rx->reflect_gap_ns;
 
 	if (rx->reflect_avail_ns + full < now)
 		rx->reflect_avail_ns = now - full;

@@ -35,6 +35,9 @@ struct nb_rx_snap {
 /* Reflection never exceeds this many probes per second, whatever the sender marks: the
  * returning copies must not load the path the trial measures. */
 #define NB_RX_REFLECT_MAX_PPS 2000u
+/* The bucket's depth (a quarter second's worth): when the receiving thread was held up, the
+ * probes that queued meanwhile all deserve reflecting (the round trip then shows the hold-up). */
+#define NB_RX_REFLECT_BURST 500u
 
 struct nb_rx;
 

@@ -56,7 +56,7 @@ while [ $i -lt 50 ] && for x in gen dut sink; do ip -n $P-$x -6 addr; done | gre
 	i=$((i + 1))
 done
 RX="--local-rx $P-sink/2001:2:0:37::1 --data-port 5363"
-echo "1..8"
+echo "1..9"
 
 # 1. Packet engine over IPv6 through the DUT into a UDP socket: nothing lost at 10 kfps.
 $G "$NB" rate $RX --realtime -e packet -s 84,1518 -T 0.5 -r 10k --flows 2 --test trial -J \
@@ -108,5 +108,10 @@ while [ ! -s "$tmp/agent.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); do
 $G "$NB" rate -c 2001:2:0:37::1 -p 5364 --data-port 5365 --latency rtt -e packet -s 84 -T 0.5 \
 	-r 5k --test trial -J >"$tmp/rtt.json" 2>"$tmp/rtt.err"
 ret=$(jnum probes_returned "$tmp/rtt.json")
-check "IPv6 agent: reflected probes return (${ret:-none}), round trip reported" \
-	sh -c "[ -n '$ret' ] && [ '$ret' -ge 400 ] && grep -q '\"kind\": \"round-trip\"' '$tmp/rtt.json'"
+refl=$(jnum probes_reflected "$tmp/rtt.json")
+got=$(jnum probes_received "$tmp/rtt.json")
+check "IPv6 agent: every probe reflected and back (${ret:-none} of ${refl:-none} of ${got:-none})" \
+	sh -c "[ -n '$ret' ] && [ '$ret' -gt 0 ] && [ '$ret' = '$refl' ] && [ '$refl' = '$got' ]"
+check "IPv6 agent: round trip reported" \
+	sh -c "grep -q '\"kind\": \"round-trip\"' '$tmp/rtt.json' &&
+		grep -q '\"latency\": \"round-trip\"' '$tmp/rtt.json'"

@@ -33,6 +33,7 @@
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
 #include "core/units.h"
+#include "core/rateprobe.h"
 #include "rate_remote.h"
 
 #define MAX_SIZES      16
@@ -70,6 +71,7 @@ struct opts {
 	enum nb_lab_rules_kind kinds[3];
 	size_t nkinds;
 	const char *lab_prefix;
+	enum { LAT_AUTO, LAT_ONEWAY, LAT_RTT } latency;
 };
 
 struct trial_rec {
@@ -82,7 +84,9 @@ struct trial_rec {
 	uint64_t slipped_frames;
 	struct nb_trial_counts c;
 	bool lat_valid;
-	uint64_t lat_ns[6]; /* p50 p90 p99 p99.9 max min */
+	uint64_t lat_ns[6];   /* p50 p90 p99 p99.9 max min */
+	uint32_t probe_every; /* round trip: one probe in that many frames of flow 0 */
+	uint64_t probes_sent, probes_rx, probes_reflected, probes_returned;
 	struct nb_cpu_load cpu;
 	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
 };
@@ -114,8 +118,17 @@ struct run {
 	struct nb_rx_snap *snap;
 	struct nb_gen_stats *gs;
 	bool same_clock;
+	bool rtt; /* latency from reflected probes (round trip) rather than one-way */
+	struct nb_probe *probe;
+	struct nb_probe_snap *psnap;
 	struct nb_sysinfo local, remote_si;
 };
+
+/* Probes per second the sender marks for round-trip latency: enough for a p99.9 within a 1 s
+ * trial, few enough (and capped again by the receiver) not to load the measured path. */
+#define PROBE_PPS 1000.0
+/* What "flat out" is assumed to reach when choosing the probe spacing. */
+#define PROBE_FLAT_OUT_FPS 4e6
 
 static volatile int stop_flag;
 
@@ -159,6 +172,9 @@ static void usage(FILE *f)
 	    "      --local-rx [NS/]ADDR  receive in this process, on ADDR, inside network\n"
 	    "                          namespace NS when given (ip netns name)\n"
 	    "  -c, --connect AGENT     receiver on a `netbench serve` agent\n"
+	    "      --latency MODE      auto (default): one-way when the agent shares this\n"
+	    "                          host's clock (same boot id), else round-trip from\n"
+	    "                          probes the agent reflects; oneway; rtt\n"
 	    "      --dst ADDR          traffic destination (default: the agent's address)\n"
 	    "  -p, --port N            the agent's control port (default 5301)\n"
 	    "      --psk FILE          pre-shared key the agent requires\n"
@@ -241,7 +257,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_RT,
 		O_SWEEP,
 		O_KIND,
-		O_LABP
+		O_LABP,
+		O_LAT
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -270,6 +287,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"sweep-rules", required_argument, NULL, O_SWEEP},
 	    {"kind", required_argument, NULL, O_KIND},
 	    {"lab-prefix", required_argument, NULL, O_LABP},
+	    {"latency", required_argument, NULL, O_LAT},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -424,6 +442,17 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_LABP:
 			o->lab_prefix = optarg;
 			break;
+		case O_LAT:
+			if (!strcmp(optarg, "auto"))
+				o->latency = LAT_AUTO;
+			else if (!strcmp(optarg, "oneway") || !strcmp(optarg, "one-way"))
+				o->latency = LAT_ONEWAY;
+			else if (!strcmp(optarg, "rtt"))
+				o->latency = LAT_RTT;
+			else
+				cli_usage_error("--latency: unknown mode '%s' (auto, oneway, rtt)",
+						optarg);
+			break;
 		case 'p':
 			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
@@ -451,6 +480,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		cli_usage_error("--test %s needs a receiver (--local-rx or -c); --dst alone "
 				"sends only (--test trial)",
 				test_names[o->test]);
+	if (o->latency == LAT_RTT && !o->agent)
+		cli_usage_error("--latency rtt needs an agent (-c) to reflect probes");
 	if ((uint32_t)o->sport + o->flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->sport,
 				o->flows);
@@ -568,6 +599,15 @@ static struct trial_rec *new_trial(struct run *r)
 	return &r->trials[r->ntrials++];
 }
 
+static void set_latency(struct trial_rec *rec, const struct nb_hist *h)
+{
+	static const double q[] = {0.5, 0.9, 0.99, 0.999, 1.0};
+	rec->lat_valid = true;
+	for (int i = 0; i < 5; i++)
+		rec->lat_ns[i] = nb_hist_quantile(h, q[i]);
+	rec->lat_ns[5] = h->min_ns;
+}
+
 static void sleep_ns(uint64_t ns)
 {
 	nb_sleep_until_ns(nb_mono_ns() + ns);
@@ -589,12 +629,20 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 	struct nb_cpu_sample c0, c1;
 	struct trial_rec *rec;
 	uint64_t window_ns;
+	uint32_t probe_every = 0;
 	char err[256] = "";
 	int ret;
 
 	if (++r->next_id == 0)
 		r->next_id = 1;
-	ret = o->engine->prepare(r->eng, size, r->next_id);
+	if (r->rtt) {
+		/* Probes on flow 0 at about PROBE_PPS, whatever the trial's rate. */
+		double flow0_fps = (rate_fps > 0 ? rate_fps : PROBE_FLAT_OUT_FPS) / o->flows;
+		double every = flow0_fps / PROBE_PPS;
+		probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
+		nb_probe_trial(r->probe, r->next_id);
+	}
+	ret = o->engine->prepare(r->eng, size, r->next_id, probe_every);
 	if (ret)
 		cli_fail(ret, "engine %s cannot send %u-byte frames", o->engine->name, size);
 	if (r->remote) {
@@ -642,13 +690,22 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 		return rec;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, o->flows, rec->id, r->snap, &rec->c);
-	if (rec->c.valid && r->same_clock && r->snap->any && r->snap->trial == rec->id &&
-	    r->snap->lat.count) {
-		static const double q[] = {0.5, 0.9, 0.99, 0.999, 1.0};
-		rec->lat_valid = true;
-		for (int i = 0; i < 5; i++)
-			rec->lat_ns[i] = nb_hist_quantile(&r->snap->lat, q[i]);
-		rec->lat_ns[5] = r->snap->lat.min_ns;
+	if (r->rtt) {
+		/* Every reflection the agent sent has returned or been lost once STOP is answered:
+		 * the drain covered the way back too. */
+		nb_probe_snapshot(r->probe, r->psnap);
+		rec->probe_every = probe_every;
+		rec->probes_sent = (r->gs->tx_flow[0] + probe_every - 1) / probe_every;
+		if (r->snap->any && r->snap->trial == rec->id) {
+			rec->probes_rx = r->snap->probes;
+			rec->probes_reflected = r->snap->reflected;
+		}
+		rec->probes_returned = r->psnap->returned;
+		if (rec->c.valid && r->psnap->rtt.count)
+			set_latency(rec, &r->psnap->rtt);
+	} else if (rec->c.valid && r->same_clock && r->snap->any && r->snap->trial == rec->id &&
+		   r->snap->lat.count) {
+		set_latency(rec, &r->snap->lat);
 	}
 	if (!o->json && !o->quiet)
 		fprintf(stderr,
@@ -867,8 +924,12 @@ static void print_table(const struct run *r, const struct size_res *s, size_t n)
 					     : "");
 		return;
 	}
-	printf("%6s %12s %10s %7s %8s %9s %9s %9s  %s\n", "frame", "fps", "Mbit/s", "line%",
-	       "loss%", "p50 us", "p99 us", "max us", "note");
+	if (r->rtt)
+		printf("%6s %12s %10s %7s %8s %10s %10s %10s  %s\n", "frame", "fps", "Mbit/s",
+		       "line%", "loss%", "rtt p50 us", "rtt p99 us", "rtt max us", "note");
+	else
+		printf("%6s %12s %10s %7s %8s %9s %9s %9s  %s\n", "frame", "fps", "Mbit/s", "line%",
+		       "loss%", "p50 us", "p99 us", "max us", "note");
 	for (size_t i = 0; i < n; i++) {
 		const char *note = "";
 		if (s[i].failed)
@@ -897,20 +958,33 @@ static void print_table(const struct run *r, const struct size_res *s, size_t n)
 			snprintf(loss, sizeof(loss), "%.3f", s[i].loss_pct);
 		else
 			snprintf(loss, sizeof(loss), "-"); /* send only: nothing counted frames */
-		printf("%5u B %12.0f %10.2f %7s %8s %9s %9s %9s  %s\n", s[i].size, s[i].fps,
-		       s[i].fps * s[i].size * 8 / 1e6, line, loss, a, b, c, note);
+		printf(r->rtt ? "%5u B %12.0f %10.2f %7s %8s %10s %10s %10s  %s\n"
+			      : "%5u B %12.0f %10.2f %7s %8s %9s %9s %9s  %s\n",
+		       s[i].size, s[i].fps, s[i].fps * s[i].size * 8 / 1e6, line, loss, a, b, c,
+		       note);
 	}
+	if (r->rtt)
+		printf(
+		    "latency: round trip (sender to receiver and back) of probe frames the agent "
+		    "reflected, %.0f per second at most\n",
+		    PROBE_PPS);
+	else if (r->same_clock)
+		printf("latency: one-way (receiver and sender share one clock)\n");
 	if (o->test != T_TRIAL && o->test != T_LOSS)
 		printf("verdict: %s\n", verdict(r, s, n, v, sizeof(v)));
 }
 
-static void json_latency(struct nb_json *j, bool valid, const uint64_t *ns)
+/* One-way latency is "latency_ns", round trip "rtt_ns": a reader cannot take one for the
+ * other. */
+static void json_latency(struct nb_json *j, const struct run *r, bool valid, const uint64_t *ns)
 {
+	const char *key = r->rtt ? "rtt_ns" : "latency_ns";
 	if (!valid) {
-		nb_json_null(j, "latency_ns");
+		nb_json_null(j, key);
 		return;
 	}
-	nb_json_obj_begin(j, "latency_ns");
+	nb_json_obj_begin(j, key);
+	nb_json_str(j, "kind", r->rtt ? "round-trip" : "one-way");
 	nb_json_u64(j, "min", ns[5]);
 	nb_json_u64(j, "p50", ns[0]);
 	nb_json_u64(j, "p90", ns[1]);
@@ -944,7 +1018,8 @@ static void json_head(struct nb_json *j0, const struct run *r)
 	nb_json_u64(&j, "burst", o->burst);
 	nb_json_bool(&j, "realtime", o->realtime);
 	nb_json_str(&j, "receiver", r->rx ? "local" : r->remote ? "agent" : "none");
-	nb_json_bool(&j, "one_way_latency", r->same_clock);
+	nb_json_bool(&j, "one_way_latency", !r->rtt && r->same_clock);
+	nb_json_str(&j, "latency", r->rtt ? "round-trip" : r->same_clock ? "one-way" : "none");
 	if (r->rx || r->remote)
 		nb_json_str(&j, "receiver_detail",
 			    r->snap->mmsg ? "recvmmsg, up to 64 frames per call"
@@ -991,7 +1066,7 @@ static void json_sizes(struct nb_json *jp, const struct run *r, const struct siz
 			nb_json_double(&j, "b2b_frames_min", s[i].b2b_min, 0);
 			nb_json_double(&j, "b2b_frames_max", s[i].b2b_max, 0);
 		}
-		json_latency(&j, s[i].lat_valid, s[i].lat_ns);
+		json_latency(&j, r, s[i].lat_valid, s[i].lat_ns);
 		nb_json_arr_begin(&j, "trials");
 		for (size_t k = s[i].first_trial; k < s[i].first_trial + s[i].ntrials; k++) {
 			const struct trial_rec *t = &r->trials[k];
@@ -1018,7 +1093,14 @@ static void json_sizes(struct nb_json *jp, const struct run *r, const struct siz
 				    &j, "loss_pct",
 				    t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx : 0, 4);
 			}
-			json_latency(&j, t->lat_valid, t->lat_ns);
+			json_latency(&j, r, t->lat_valid, t->lat_ns);
+			if (r->rtt) {
+				nb_json_u64(&j, "probe_every", t->probe_every);
+				nb_json_u64(&j, "probes_sent", t->probes_sent);
+				nb_json_u64(&j, "probes_received", t->probes_rx);
+				nb_json_u64(&j, "probes_reflected", t->probes_reflected);
+				nb_json_u64(&j, "probes_returned", t->probes_returned);
+			}
 			nb_result_cpu(&j, "cpu_local", &t->cpu);
 			if (r->remote)
 				nb_result_cpu(&j, "cpu_remote", &t->cpu_remote);
@@ -1045,6 +1127,34 @@ static void print_json(const struct run *r, const struct size_res *s, size_t n)
 }
 
 /* ---- setup ---- */
+
+/* With an agent: one-way latency where both ends read one clock, else (or when asked) round
+ * trip from probes the agent reflects to a socket of ours. */
+static void setup_latency(struct run *r)
+{
+	const struct opts *o = r->o;
+	int ret;
+
+	if (o->latency == LAT_ONEWAY && !r->same_clock)
+		cli_fail(
+		    0, "--latency oneway: the agent runs on another kernel (its boot id differs), "
+		       "so its clock is not ours; use --latency rtt or auto");
+	r->rtt = o->latency == LAT_RTT || (o->latency == LAT_AUTO && !r->same_clock);
+	if (!r->rtt)
+		return;
+	r->psnap = calloc(1, sizeof(*r->psnap));
+	if (!r->psnap)
+		cli_fail(-ENOMEM, "probe counters");
+	ret = nb_probe_new(&r->probe, r->dst.ss_family);
+	if (!ret)
+		ret = nb_probe_start(r->probe);
+	if (ret)
+		cli_fail(ret, "socket for reflected probes");
+	/* The agent reflects to the address our frames leave from (its target rule accepts only
+	 * the controller's). */
+	rate_remote_reflect(r->remote, r->have_path ? (struct sockaddr *)&r->path.src : NULL,
+			    nb_probe_port(r->probe), NB_RX_REFLECT_MAX_PPS);
+}
 
 static void check_sizes(struct run *r)
 {
@@ -1320,6 +1430,8 @@ int cmd_rate(int argc, char **argv)
 	if (ret == -ENETUNREACH || ret == -EHOSTUNREACH)
 		cli_fail(0, "no route to %s", abuf);
 	r.have_path = ret == 0;
+	if (r.remote)
+		setup_latency(&r);
 	check_sizes(&r);
 	for (size_t i = 0; i < o.nsizes; i++)
 		frame_max = o.sizes[i] > frame_max ? (uint32_t)o.sizes[i] : frame_max;
@@ -1332,7 +1444,8 @@ int cmd_rate(int argc, char **argv)
 	gc.batch = o.batch;
 	gc.frame_max_bytes = frame_max;
 	gc.no_mmsg = o.no_mmsg;
-	gc.neigh_wait_ms = 1000;
+	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
+	gc.neigh_wait_ms = r.dst.ss_family == AF_INET6 ? 3000 : 1000;
 	ret = o.engine->open(&gc, &r.eng, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
@@ -1366,6 +1479,8 @@ out:
 	o.engine->close(r.eng);
 	nb_rx_free(r.rx);
 	rate_remote_free(r.remote);
+	nb_probe_free(r.probe);
+	free(r.psnap);
 	free(r.trials);
 	free(r.snap);
 	free(r.gs);

@@ -25,7 +25,20 @@ struct rate_remote {
 	struct nb_cpu_sample *cpu0, *cpu1; /* the agent's, at the trial's start and end */
 	bool have_cpu0;
 	uint32_t mark;
+	struct sockaddr_storage reflect_to;
+	uint16_t reflect_port; /* 0: no reflection */
+	uint32_t reflect_pps;
 };
+
+void rate_remote_reflect(struct rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			 uint32_t max_pps)
+{
+	if (!addr)
+		addr = (const struct sockaddr *)&rr->ctl->local;
+	memcpy(&rr->reflect_to, addr, nb_net_sa_len(addr));
+	rr->reflect_port = port;
+	rr->reflect_pps = max_pps;
+}
 
 void rate_remote_free(struct rate_remote *rr)
 {
@@ -57,6 +70,17 @@ int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rat
 		else
 			nb_msg_put_bytes(rr->req, NB_T_RATE_ADDR,
 					 &((struct sockaddr_in *)&rr->dst)->sin_addr, 4);
+	}
+	if (rr->reflect_port) {
+		const struct sockaddr *a = (const struct sockaddr *)&rr->reflect_to;
+		nb_msg_put_u32(rr->req, NB_T_RATE_REFLECT_PORT, rr->reflect_port);
+		nb_msg_put_u32(rr->req, NB_T_RATE_REFLECT_PPS, rr->reflect_pps);
+		if (a->sa_family == AF_INET6)
+			nb_msg_put_bytes(rr->req, NB_T_RATE_REFLECT_ADDR,
+					 &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
+		else
+			nb_msg_put_bytes(rr->req, NB_T_RATE_REFLECT_ADDR,
+					 &((const struct sockaddr_in *)a)->sin_addr, 4);
 	}
 	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
 	if (ret)

@@ -38,6 +38,10 @@ int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rat
  * trial started to now (cpu->valid false when the agent's samples were unusable). */
 int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
 		    char *err, size_t errlen);
+/* From the next trial on, the agent reflects probe frames to port at addr (NULL: this end of
+ * the control connection), at most max_pps per second. */
+void rate_remote_reflect(struct rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			 uint32_t max_pps);
 void rate_remote_free(struct rate_remote *rr);
 
 #endif

@@ -4,8 +4,10 @@
 #ifndef NB_FRAME_H
 #define NB_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #define NB_FRAME_MIN	 64u   /* RFC 2544's smallest frame, FCS included */
 #define NB_FRAME_MAX	 9216u /* jumbo frames; the path MTU bounds it further */
@@ -17,9 +19,16 @@
 #define NB_PAYLOAD_MAGIC 0x4e42u /* "NB" */
 /* magic(2) flow(2) trial(2) seq(4) tx_ns(8): exactly what a 64-byte IPv4 frame holds. */
 #define NB_PAYLOAD_MIN 18u
+/* A probe is a test frame that the receiver also reflects to the sender (round-trip latency):
+ * the top bit of the flow id on the wire (flows stay below 1024). The reflected copy carries
+ * NB_REFLECT_MAGIC instead of NB_PAYLOAD_MAGIC, so no counting receiver takes it for a test
+ * frame. */
+#define NB_PAYLOAD_PROBE 0x8000u
+#define NB_REFLECT_MAGIC 0x4e52u /* "NR" */
 
 struct nb_payload {
-	uint16_t flow;
+	uint16_t flow; /* without the probe bit */
+	bool probe;
 	uint16_t trial;
 	uint32_t seq;
 	uint64_t tx_ns; /* CLOCK_MONOTONIC of the sender */
@@ -40,6 +49,14 @@ static inline uint32_t nb_frame_max_for_mtu(uint32_t mtu)
  * -EBADMSG when the buffer is short or the magic is wrong. */
 void nb_payload_put(uint8_t *p, const struct nb_payload *pl);
 int nb_payload_get(const uint8_t *p, size_t len, struct nb_payload *pl);
+/* Reads a reflected probe (NB_REFLECT_MAGIC); 0 or -EBADMSG. */
+int nb_reflect_get(const uint8_t *p, size_t len, struct nb_payload *pl);
+/* Whether frame seq of flow is a probe when one in every probe_every frames of flow 0 is
+ * (probe_every 0: none). Sender and tests agree on the choice through this one rule. */
+static inline bool nb_probe_due(uint32_t flow, uint32_t seq, uint32_t probe_every)
+{
+	return probe_every && flow == 0 && seq % probe_every == 0;
+}
 /* Rewrites only seq and tx_ns of a payload already written (the hot path). */
 static inline void nb_payload_stamp(uint8_t *p, uint32_t seq, uint64_t tx_ns)
 {
@@ -70,10 +87,30 @@ struct nb_frame_ip4 {
  * (frame too small or too large for buflen). */
 int nb_frame_build_ip4(uint8_t *buf, size_t buflen, uint32_t frame_bytes,
 		       const struct nb_frame_ip4 *f, const struct nb_payload *pl);
-/* Updates seq and tx_ns of a frame built by nb_frame_build_ip4 and fixes its UDP checksum
- * incrementally from the old one (RFC 1624), without touching the rest. */
-void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns);
-/* Offset of the payload in such a frame. */
+/* An Ethernet/IPv6/UDP frame template; addresses as in struct in6_addr. */
+struct nb_frame_ip6 {
+	uint8_t dst_mac[6], src_mac[6];
+	uint8_t src_ip[16], dst_ip[16];
+	uint16_t sport, dport; /* host byte order */
+	uint8_t hop_limit;
+	uint8_t tclass;
+};
+
+/* As nb_frame_build_ip4 for IPv6: the UDP checksum is mandatory there (never 0). Frames start
+ * at 84 bytes (nb_frame_min_bytes). */
+int nb_frame_build_ip6(uint8_t *buf, size_t buflen, uint32_t frame_bytes,
+		       const struct nb_frame_ip6 *f, const struct nb_payload *pl);
+
+/* Updates seq, tx_ns and the probe bit of a frame built by nb_frame_build_ip4 (family AF_INET)
+ * or nb_frame_build_ip6 (AF_INET6) and fixes its UDP checksum incrementally from the old one
+ * (RFC 1624), without touching the rest. */
+void nb_frame_restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, bool probe);
+static inline void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns, bool probe)
+{
+	nb_frame_restamp(frame, AF_INET, seq, tx_ns, probe);
+}
+/* Offset of the payload in such frames. */
 #define NB_FRAME_IP4_PAYLOAD_OFF (NB_ETH_HDR + NB_IP4_HDR + NB_UDP_HDR)
+#define NB_FRAME_IP6_PAYLOAD_OFF (NB_ETH_HDR + NB_IP6_HDR + NB_UDP_HDR)
 
 #endif

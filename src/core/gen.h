@@ -27,8 +27,9 @@ struct nb_gen_engine {
 	const char *name;
 	/* Opens sockets and resolves what the engine needs; a failure explains itself in err. */
 	int (*open)(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen);
-	/* Prepares frames of frame_bytes (FCS included) for a trial; -EMSGSIZE when too large. */
-	int (*prepare)(void *state, uint32_t frame_bytes, uint16_t trial);
+	/* Prepares frames of frame_bytes (FCS included) for a trial; -EMSGSIZE when too large.
+	 * probe_every: mark one frame in that many of flow 0 as a probe (nb_probe_due); 0: none. */
+	int (*prepare)(void *state, uint32_t frame_bytes, uint16_t trial, uint32_t probe_every);
 	/* Sends up to n frames of one flow, sequence numbers first_seq...; returns the number
 	 * handed to the kernel (0 when it pushed back) or a negative errno. */
 	int (*send)(void *state, uint32_t flow, uint32_t first_seq, uint32_t n);

@@ -1,6 +1,7 @@
-/* The `packet` engine: whole Ethernet/IPv4/UDP frames written into an AF_PACKET TX ring
- * (TPACKET_V2) and flushed with one send() per batch; PACKET_QDISC_BYPASS skips the qdisc as
- * trafgen does. The next hop's MAC comes from the neighbour table. Needs CAP_NET_RAW. */
+/* The `packet` engine: whole Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frames written into an
+ * AF_PACKET TX ring (TPACKET_V2) and flushed with one send() per batch; PACKET_QDISC_BYPASS skips
+ * the qdisc as trafgen does. The next hop's MAC comes from the neighbour table. Needs CAP_NET_RAW.
+ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>
@@ -34,9 +35,12 @@ struct packet_state {
 	uint32_t frame_slot_bytes, slots, head;
 	uint32_t flows, frame_len;
 	uint16_t trial;
+	uint32_t probe_every;
 	bool bypass, vnet;
 	struct nb_path path;
+	int family;
 	struct nb_frame_ip4 hdr;
+	struct nb_frame_ip6 hdr6;
 	uint8_t *tmpl; /* one built frame per flow */
 	size_t tmpl_stride;
 };
@@ -76,9 +80,10 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	}
 	s->fd = -1;
 	s->flows = cfg->flows ? cfg->flows : 1;
-	if (cfg->dst.ss_family != AF_INET) {
+	s->family = cfg->dst.ss_family;
+	if (s->family != AF_INET && s->family != AF_INET6) {
 		ret = -EAFNOSUPPORT;
-		snprintf(err, errlen, "packet engine: IPv4 destinations only (use --engine udp)");
+		snprintf(err, errlen, "packet engine: IPv4 or IPv6 destinations only");
 		goto fail;
 	}
 	ret = nb_path_route((const struct sockaddr *)&cfg->dst, &s->path);
@@ -87,13 +92,18 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 			 strerror(-ret));
 		goto fail;
 	}
-	inet_ntop(AF_INET, &((struct sockaddr_in *)&s->path.nexthop)->sin_addr, nh, sizeof(nh));
+	inet_ntop(s->family,
+		  s->family == AF_INET6
+		      ? (void *)&((struct sockaddr_in6 *)&s->path.nexthop)->sin6_addr
+		      : (void *)&((struct sockaddr_in *)&s->path.nexthop)->sin_addr,
+		  nh, sizeof(nh));
 	ret = nb_path_resolve_mac(&s->path, cfg->neigh_wait_ms ? cfg->neigh_wait_ms : 1000);
 	if (ret) {
 		snprintf(err, errlen,
 			 "packet engine: no neighbour entry for next hop %s on %s "
-			 "(no ARP answer within %d ms)",
-			 nh, s->path.ifname, cfg->neigh_wait_ms ? cfg->neigh_wait_ms : 1000);
+			 "(no %s answer within %d ms)",
+			 nh, s->path.ifname, s->family == AF_INET6 ? "neighbour discovery" : "ARP",
+			 cfg->neigh_wait_ms ? cfg->neigh_wait_ms : 1000);
 		goto fail;
 	}
 	s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -159,11 +169,21 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	}
 	memcpy(s->hdr.dst_mac, s->path.nexthop_mac, 6);
 	memcpy(s->hdr.src_mac, s->path.src_mac, 6);
-	memcpy(&s->hdr.src_ip, &((struct sockaddr_in *)&s->path.src)->sin_addr, 4);
-	memcpy(&s->hdr.dst_ip, &((struct sockaddr_in *)&cfg->dst)->sin_addr, 4);
-	s->hdr.dport = ntohs(((struct sockaddr_in *)&cfg->dst)->sin_port);
 	s->hdr.sport = cfg->sport_base ? cfg->sport_base : 40000;
 	s->hdr.ttl = 64;
+	if (s->family == AF_INET6) {
+		memcpy(s->hdr6.dst_mac, s->path.nexthop_mac, 6);
+		memcpy(s->hdr6.src_mac, s->path.src_mac, 6);
+		memcpy(s->hdr6.src_ip, &((struct sockaddr_in6 *)&s->path.src)->sin6_addr, 16);
+		memcpy(s->hdr6.dst_ip, &((struct sockaddr_in6 *)&cfg->dst)->sin6_addr, 16);
+		s->hdr6.dport = ntohs(((struct sockaddr_in6 *)&cfg->dst)->sin6_port);
+		s->hdr6.sport = s->hdr.sport;
+		s->hdr6.hop_limit = 64;
+	} else {
+		memcpy(&s->hdr.src_ip, &((struct sockaddr_in *)&s->path.src)->sin_addr, 4);
+		memcpy(&s->hdr.dst_ip, &((struct sockaddr_in *)&cfg->dst)->sin_addr, 4);
+		s->hdr.dport = ntohs(((struct sockaddr_in *)&cfg->dst)->sin_port);
+	}
 	*state = s;
 	return 0;
 fail:
@@ -171,7 +191,7 @@ fail:
 	return ret;
 }
 
-static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
+static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_t probe_every)
 {
 	struct packet_state *s = p;
 	struct nb_payload pl = {.trial = trial};
@@ -186,16 +206,23 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
 	if (!s->tmpl)
 		return -ENOMEM;
 	for (uint32_t f = 0; f < s->flows; f++) {
-		struct nb_frame_ip4 h = s->hdr;
-		h.sport = (uint16_t)(s->hdr.sport + f);
+		uint8_t *t = s->tmpl + (size_t)f * s->tmpl_stride;
 		pl.flow = (uint16_t)f;
-		n = nb_frame_build_ip4(s->tmpl + (size_t)f * s->tmpl_stride, s->tmpl_stride,
-				       frame_bytes, &h, &pl);
+		if (s->family == AF_INET6) {
+			struct nb_frame_ip6 h = s->hdr6;
+			h.sport = (uint16_t)(s->hdr6.sport + f);
+			n = nb_frame_build_ip6(t, s->tmpl_stride, frame_bytes, &h, &pl);
+		} else {
+			struct nb_frame_ip4 h = s->hdr;
+			h.sport = (uint16_t)(s->hdr.sport + f);
+			n = nb_frame_build_ip4(t, s->tmpl_stride, frame_bytes, &h, &pl);
+		}
 		if (n < 0)
 			return n;
 		s->frame_len = (uint32_t)n;
 	}
 	s->trial = trial;
+	s->probe_every = probe_every;
 	return 0;
 }
 
@@ -238,7 +265,8 @@ static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 			data += sizeof(vh);
 		}
 		memcpy(data, t, s->frame_len);
-		nb_frame_restamp_ip4(data, first_seq + done, now);
+		nb_frame_restamp(data, s->family, first_seq + done, now,
+				 nb_probe_due(flow, first_seq + done, s->probe_every));
 		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		if (++s->head == s->slots)

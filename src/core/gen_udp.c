@@ -19,6 +19,7 @@ struct udp_state {
 	uint32_t flows, batch;
 	size_t payload_bytes;
 	uint16_t trial;
+	uint32_t probe_every;
 	bool mmsg, mmsg_enosys;
 	uint8_t *buf; /* batch payloads, slot_bytes apart */
 	size_t slot_bytes;
@@ -103,7 +104,7 @@ fail:
 	return ret;
 }
 
-static int udp_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
+static int udp_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_t probe_every)
 {
 	struct udp_state *s = p;
 	struct sockaddr_storage ss;
@@ -116,6 +117,7 @@ static int udp_prepare(void *p, uint32_t frame_bytes, uint16_t trial)
 	if (!s->payload_bytes || frame_bytes > s->slot_bytes)
 		return -EMSGSIZE;
 	s->trial = trial;
+	s->probe_every = probe_every;
 	memset(s->buf, 0, (size_t)s->batch * s->slot_bytes);
 	for (uint32_t i = 0; i < s->batch; i++) {
 		s->iov[i].iov_base = s->buf + (size_t)i * s->slot_bytes;
@@ -145,8 +147,11 @@ static int udp_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 	if (n > s->batch)
 		n = s->batch;
 	for (uint32_t i = 0; i < n; i++) {
-		struct nb_payload pl = {
-		    .flow = (uint16_t)flow, .trial = s->trial, .seq = first_seq + i, .tx_ns = now};
+		struct nb_payload pl = {.flow = (uint16_t)flow,
+					.probe = nb_probe_due(flow, first_seq + i, s->probe_every),
+					.trial = s->trial,
+					.seq = first_seq + i,
+					.tx_ns = now};
 		nb_payload_put(s->iov[i].iov_base, &pl);
 	}
 	if (s->mmsg) {

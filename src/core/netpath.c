@@ -1,12 +1,14 @@
 /* Route and neighbour look-ups for the test-frame engines. The route comes from one
- * RTM_GETROUTE request (what `ip route get` does); the neighbour from /proc/net/arp, which every
- * kernel has, after a datagram to the next hop made the kernel resolve it. */
+ * RTM_GETROUTE request (what `ip route get` does); the neighbour from /proc/net/arp (IPv4, which
+ * every kernel has) or an RTM_GETNEIGH dump (IPv6), after a datagram to the next hop made the
+ * kernel resolve it. */
 #include "core/netpath.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <linux/netlink.h>
+#include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -170,30 +172,107 @@ static int arp_lookup(const struct nb_path *p, uint8_t mac[6])
 	return ret;
 }
 
+/* IPv6 has no /proc table: one RTM_GETNEIGH dump of the interface's IPv6 neighbours, taking
+ * the next hop's entry when it holds a usable link-layer address (not INCOMPLETE or FAILED). */
+static int ndisc_lookup(const struct nb_path *p, uint8_t mac[6])
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ndmsg nd;
+	} req;
+	uint8_t buf[16384];
+	const uint8_t *want = raw_addr((const struct sockaddr *)&p->nexthop);
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), ret = -ENOENT;
+	bool done = false;
+
+	if (fd < 0)
+		return -errno;
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct ndmsg));
+	req.nh.nlmsg_type = RTM_GETNEIGH;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.nd.ndm_family = AF_INET6;
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	while (!done) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (unsigned)n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR) {
+				done = true;
+				break;
+			}
+			if (nh->nlmsg_type != RTM_NEWNEIGH)
+				continue;
+			struct ndmsg *nd = NLMSG_DATA(nh);
+			int len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(*nd)));
+			const uint8_t *dst = NULL, *ll = NULL;
+			if (nd->ndm_ifindex != p->ifindex ||
+			    nd->ndm_state & (NUD_INCOMPLETE | NUD_FAILED | NUD_NONE))
+				continue;
+			for (struct rtattr *a =
+				 (struct rtattr *)((char *)nd + NLMSG_ALIGN(sizeof(*nd)));
+			     RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+				if (a->rta_type == NDA_DST && RTA_PAYLOAD(a) == 16)
+					dst = RTA_DATA(a);
+				else if (a->rta_type == NDA_LLADDR && RTA_PAYLOAD(a) == 6)
+					ll = RTA_DATA(a);
+			}
+			if (dst && ll && ret != 0 && !memcmp(dst, want, 16)) {
+				memcpy(mac, ll, 6);
+				ret = 0;
+			}
+		}
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+static int neigh_lookup(const struct nb_path *p, uint8_t mac[6])
+{
+	return p->family == AF_INET6 ? ndisc_lookup(p, mac) : arp_lookup(p, mac);
+}
+
 int nb_path_resolve_mac(struct nb_path *path, int wait_ms)
 {
-	struct sockaddr_in to;
+	struct sockaddr_storage to;
 	uint64_t deadline = nb_mono_ns() + (uint64_t)wait_ms * NB_NS_PER_MS;
 	int fd, ret;
 
-	if (path->family != AF_INET)
+	if (path->family != AF_INET && path->family != AF_INET6)
 		return -EAFNOSUPPORT;
-	ret = arp_lookup(path, path->nexthop_mac);
+	ret = neigh_lookup(path, path->nexthop_mac);
 	if (ret == 0)
 		return 0;
-	/* A datagram to the next hop's discard port makes the kernel send an ARP request; what
-	 * the datagram itself meets does not matter. */
+	/* A datagram to the next hop's discard port makes the kernel send an ARP request or a
+	 * neighbour solicitation; what the datagram itself meets does not matter. */
 	memcpy(&to, &path->nexthop, sizeof(to));
-	to.sin_port = htons(9);
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (path->family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&to;
+		s6->sin6_port = htons(9);
+		/* A link-local gateway is reachable only through its interface. */
+		s6->sin6_scope_id = (uint32_t)path->ifindex;
+	} else {
+		((struct sockaddr_in *)&to)->sin_port = htons(9);
+	}
+	fd = socket(path->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	do {
-		(void)sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&to, sizeof(to));
+		(void)sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&to,
+			     path->family == AF_INET6 ? sizeof(struct sockaddr_in6)
+						      : sizeof(struct sockaddr_in));
 		for (int i = 0; i < 10; i++) {
 			struct timespec ts = {0, 10 * 1000 * 1000};
 			nanosleep(&ts, NULL);
-			if (arp_lookup(path, path->nexthop_mac) == 0) {
+			if (neigh_lookup(path, path->nexthop_mac) == 0) {
 				ret = 0;
 				goto out;
 			}

@@ -21,9 +21,9 @@ struct nb_path {
 /* Asks the kernel for the route to dst. Returns 0, -ENETUNREACH when there is none, or another
  * negative errno. */
 int nb_path_route(const struct sockaddr *dst, struct nb_path *path);
-/* Fills src_mac and nexthop_mac (IPv4 only), first provoking resolution with a datagram to the
- * next hop's discard port and waiting up to wait_ms. Returns 0, -EHOSTUNREACH when the
- * neighbour stays unresolved, -EAFNOSUPPORT for IPv6, or another negative errno. */
+/* Fills nexthop_mac from the IPv4 or IPv6 neighbour table, first provoking resolution with a
+ * datagram to the next hop's discard port and waiting up to wait_ms. Returns 0, -EHOSTUNREACH
+ * when the neighbour stays unresolved, or another negative errno. */
 int nb_path_resolve_mac(struct nb_path *path, int wait_ms);
 
 #endif

@@ -1,7 +1,7 @@
 /* The agent's end of `netbench rate`: a counting receiver bound on the agent's address (the
- * control connection's, or one the controller names that the agent owns). The agent sends no
- * test traffic here, so there is no destination for nb_agent_check_target to judge; the caps
- * check bounds each trial's duration and the rate the controller will send at the agent. */
+ * control connection's, or one the controller names that the agent owns). The only traffic it
+ * sends are reflected probes (round-trip latency), at a bounded rate and, by the target rule,
+ * only to the controller; the caps check bounds each trial's duration and rate. */
 #include "core/rate_agent.h"
 
 #include <errno.h>
@@ -76,6 +76,8 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_FOREIGN, s->foreign)) ||
 	    (ret = nb_msg_put_u32(m, NB_T_RATE_FLOWS, s->flows)) ||
 	    (ret = nb_msg_put_u32(m, NB_T_RATE_MMSG, s->mmsg)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_PROBES, s->probes)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_REFLECTED, s->reflected)) ||
 	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
 	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
@@ -112,6 +114,9 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	    nb_msg_get_u32(m, NB_T_RATE_FLOWS, &flows) ||
 	    nb_msg_get_u32(m, NB_T_RATE_MMSG, &mmsg) || trial > 0xffff || flows > NB_GEN_MAX_FLOWS)
 		return -EBADMSG;
+	/* Absent in a receiver without reflection: zero. */
+	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);
+	(void)nb_msg_get_u64(m, NB_T_RATE_REFLECTED, &s->reflected);
 	s->trial = (uint16_t)trial;
 	s->any = any != 0;
 	s->mmsg = mmsg != 0;
@@ -146,14 +151,33 @@ static void rate_free(void *state)
 	free(r);
 }
 
+static int get_addr(const struct nb_msg *req, uint16_t tag, struct sockaddr_storage *ss)
+{
+	const uint8_t *addr;
+	size_t alen;
+
+	if (nb_msg_get_bytes(req, tag, &addr, &alen))
+		return -ENOENT;
+	memset(ss, 0, sizeof(*ss));
+	if (alen == 4) {
+		ss->ss_family = AF_INET;
+		memcpy(&((struct sockaddr_in *)ss)->sin_addr, addr, 4);
+	} else if (alen == 16) {
+		ss->ss_family = AF_INET6;
+		memcpy(&((struct sockaddr_in6 *)ss)->sin6_addr, addr, 16);
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
 		      struct nb_msg *ack, char *err, size_t errlen)
 {
 	struct rate_agent *r = calloc(1, sizeof(*r));
 	struct sockaddr_storage where;
-	uint32_t port = 0, no_mmsg = 0;
-	const uint8_t *addr;
-	size_t alen;
+	struct sockaddr_storage reflect_to;
+	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0;
 	char boot[64], astr[64];
 	int fd, ret = -ENOMEM, one = 1;
 
@@ -170,19 +194,24 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	if ((ret = nb_agent_check_caps(ctx, r->duration_ns, r->rate_bps, err, errlen)))
 		goto fail;
 	where = ctx->local;
-	if (nb_msg_get_bytes(req, NB_T_RATE_ADDR, &addr, &alen) == 0) {
-		memset(&where, 0, sizeof(where));
-		if (alen == 4) {
-			where.ss_family = AF_INET;
-			memcpy(&((struct sockaddr_in *)&where)->sin_addr, addr, 4);
-		} else if (alen == 16) {
-			where.ss_family = AF_INET6;
-			memcpy(&((struct sockaddr_in6 *)&where)->sin6_addr, addr, 16);
-		} else {
+	ret = get_addr(req, NB_T_RATE_ADDR, &where);
+	if (ret == -EINVAL) {
+		snprintf(err, errlen, "malformed receive address in rate request");
+		goto fail;
+	}
+	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
+		/* Reflected probes are the one thing this test sends: only to the controller. */
+		reflect_to = ctx->peer;
+		ret = get_addr(req, NB_T_RATE_REFLECT_ADDR, &reflect_to);
+		if (ret == -EINVAL || !rport || rport > 65535) {
 			ret = -EINVAL;
-			snprintf(err, errlen, "malformed receive address in rate request");
+			snprintf(err, errlen, "malformed reflection address in rate request");
 			goto fail;
 		}
+		nb_net_set_port((struct sockaddr *)&reflect_to, (uint16_t)rport);
+		if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&reflect_to, err, errlen)))
+			goto fail;
+		(void)nb_msg_get_u32(req, NB_T_RATE_REFLECT_PPS, &rpps);
 	}
 	nb_net_set_port((struct sockaddr *)&where, (uint16_t)port);
 	nb_net_addr_str((struct sockaddr *)&where, true, astr, sizeof(astr));
@@ -203,6 +232,26 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	if ((ret = nb_rx_new(&r->rx, fd, no_mmsg != 0))) {
 		snprintf(err, errlen, "receiver: %s", strerror(-ret));
 		goto fail;
+	}
+	if (rport) {
+		if (reflect_to.ss_family == AF_INET && where.ss_family == AF_INET6) {
+			/* A dual-stack socket reaches an IPv4 controller at its mapped address. */
+			struct sockaddr_in v4 = *(struct sockaddr_in *)&reflect_to;
+			struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&reflect_to;
+			memset(&reflect_to, 0, sizeof(reflect_to));
+			v6->sin6_family = AF_INET6;
+			v6->sin6_port = v4.sin_port;
+			v6->sin6_addr.s6_addr[10] = 0xff;
+			v6->sin6_addr.s6_addr[11] = 0xff;
+			memcpy(&v6->sin6_addr.s6_addr[12], &v4.sin_addr, 4);
+		}
+		if (reflect_to.ss_family != where.ss_family) {
+			ret = -EINVAL;
+			snprintf(err, errlen,
+				 "reflection address and receive address differ in family");
+			goto fail;
+		}
+		nb_rx_reflect(r->rx, (struct sockaddr *)&reflect_to, rpps);
 	}
 	r->port = (uint16_t)port;
 	nb_rate_boot_id(boot, sizeof(boot));
@@ -248,8 +297,8 @@ static int rate_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 static void rate_describe(void *state, char *buf, size_t len)
 {
 	struct rate_agent *r = state;
-	snprintf(buf, len, "receiver on port %u, %llu frames", r->port,
-		 (unsigned long long)r->snap->rx);
+	snprintf(buf, len, "receiver on port %u, %llu frames, %llu probes reflected", r->port,
+		 (unsigned long long)r->snap->rx, (unsigned long long)r->snap->reflected);
 }
 
 const struct nb_test_ops nb_rate_ops = {

@@ -4,6 +4,7 @@
 #include "core/raterx.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,10 @@ struct nb_rx {
 	volatile int stop;
 	pthread_mutex_t lock;
 	struct nb_rx_snap cur;
+	struct sockaddr_storage reflect_to;
+	socklen_t reflect_len;	   /* 0: no reflection */
+	uint64_t reflect_gap_ns;   /* token bucket: one token per gap */
+	uint64_t reflect_avail_ns; /* the bucket is full at this time */
 	uint8_t seen[NB_GEN_MAX_FLOWS][NB_RX_WINDOW / 8];
 	uint8_t buf[RX_BATCH][RX_BYTES];
 	struct iovec iov[RX_BATCH];
@@ -54,6 +59,26 @@ static void bit_clear(uint8_t *w, uint32_t seq)
 {
 	uint32_t b = seq % NB_RX_WINDOW;
 	w[b / 8] &= (uint8_t) ~(1u << (b % 8));
+}
+
+/* Sends a probe back with the reflect magic; the bucket drops what exceeds the cap rather than
+ * delaying it (a late reflection would be a wrong round trip). */
+static void reflect(struct nb_rx *rx, const uint8_t *p, uint64_t now)
+{
+	uint8_t out[NB_PAYLOAD_MIN];
+	uint64_t full = NB_RX_REFLECT_BURST * rx->reflect_gap_ns;
+
+	if (rx->reflect_avail_ns + full < now)
+		rx->reflect_avail_ns = now - full;
+	if (rx->reflect_avail_ns + rx->reflect_gap_ns > now)
+		return;
+	rx->reflect_avail_ns += rx->reflect_gap_ns;
+	memcpy(out, p, sizeof(out));
+	out[0] = (uint8_t)(NB_REFLECT_MAGIC >> 8);
+	out[1] = (uint8_t)NB_REFLECT_MAGIC;
+	if (sendto(rx->fd, out, sizeof(out), MSG_DONTWAIT, (struct sockaddr *)&rx->reflect_to,
+		   rx->reflect_len) == (ssize_t)sizeof(out))
+		rx->cur.reflected++;
 }
 
 static void count(struct nb_rx *rx, const uint8_t *p, size_t len, uint64_t now)
@@ -97,6 +122,11 @@ static void count(struct nb_rx *rx, const uint8_t *p, size_t len, uint64_t now)
 	}
 	c->rx++;
 	c->rx_flow[pl.flow]++;
+	if (pl.probe) {
+		c->probes++;
+		if (rx->reflect_len)
+			reflect(rx, p, now);
+	}
 	if (now >= pl.tx_ns)
 		nb_hist_add(&c->lat, now - pl.tx_ns);
 }
@@ -167,6 +197,18 @@ int nb_rx_start(struct nb_rx *rx)
 		return -ret;
 	rx->started = true;
 	return 0;
+}
+
+void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps)
+{
+	socklen_t len =
+	    to->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	if (!max_pps || max_pps > NB_RX_REFLECT_MAX_PPS)
+		max_pps = NB_RX_REFLECT_MAX_PPS;
+	memcpy(&rx->reflect_to, to, len);
+	rx->reflect_len = len;
+	rx->reflect_gap_ns = 1000000000ull / max_pps;
+	rx->reflect_avail_ns = 0;
 }
 
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)

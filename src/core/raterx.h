@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "core/gen.h"
 #include "core/hist.h"
@@ -27,13 +28,25 @@ struct nb_rx_snap {
 	uint64_t seq_end[NB_GEN_MAX_FLOWS]; /* highest sequence number seen + 1 */
 	struct nb_hist lat;		    /* rx CLOCK_MONOTONIC - tx stamp, ns */
 	bool mmsg;			    /* recvmmsg in use (false: recvmsg fallback) */
+	uint64_t probes;		    /* probe frames among rx (counted as test frames) */
+	uint64_t reflected;		    /* probes sent back (not test traffic) */
 };
+
+/* Reflection never exceeds this many probes per second, whatever the sender marks: the
+ * returning copies must not load the path the trial measures. */
+#define NB_RX_REFLECT_MAX_PPS 2000u
+/* The bucket's depth (a quarter second's worth): when the receiving thread was held up, the
+ * probes that queued meanwhile all deserve reflecting (the round trip then shows the hold-up). */
+#define NB_RX_REFLECT_BURST 500u
 
 struct nb_rx;
 
 /* Takes ownership of fd, a bound UDP socket. */
 int nb_rx_new(struct nb_rx **rx, int fd, bool no_mmsg);
 int nb_rx_start(struct nb_rx *rx);
+/* Before start: send each probe frame back to `to` (18 bytes, NB_REFLECT_MAGIC) from the
+ * receiving socket, at most max_pps per second (capped at NB_RX_REFLECT_MAX_PPS). */
+void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps);
 /* Copies the current trial's counters. */
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap);
 /* Stops the thread and frees everything; accepts NULL. */

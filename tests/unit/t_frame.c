@@ -22,6 +22,56 @@ static int udp_ok(const uint8_t *frame)
 	return nb_csum_fold(nb_csum_add(sum, udp, ulen)) == 0;
 }
 
+static int udp6_ok(const uint8_t *frame)
+{
+	const uint8_t *ip = frame + NB_ETH_HDR, *udp = ip + NB_IP6_HDR;
+	uint16_t ulen = nb_get_be16(udp + 4);
+	uint32_t sum = nb_csum_add(0, ip + 8, 32) + 17 + ulen;
+	return nb_get_be16(udp + 6) != 0 && nb_csum_fold(nb_csum_add(sum, udp, ulen)) == 0;
+}
+
+/* IPv6 frames: layout, mandatory checksum, incremental restamp equal to a fresh build. */
+static void test_ip6(const struct nb_payload *pl)
+{
+	static uint8_t buf[2048], ref[2048];
+	static const uint32_t sizes[] = {84, 85, 128, 1518};
+	struct nb_frame_ip6 f = {.dst_mac = {2, 0, 0, 0, 0, 1},
+				 .src_mac = {2, 0, 0, 0, 0, 2},
+				 .sport = 40000,
+				 .dport = 5302};
+	int n, same = 1;
+
+	inet_pton(AF_INET6, "2001:db8:36::1", f.src_ip);
+	inet_pton(AF_INET6, "2001:db8:37::ffff:fffe", f.dst_ip);
+	CHECK(nb_frame_build_ip6(buf, sizeof(buf), 83, &f, pl) == -EINVAL,
+	      "IPv6: 83 bytes rejected (84 is the smallest)");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		n = nb_frame_build_ip6(buf, sizeof(buf), sizes[i], &f, pl);
+		CHECK(n == (int)sizes[i] - 4 && udp6_ok(buf),
+		      "IPv6 %u-byte frame: %d bytes, UDP checksum verifies", sizes[i], n);
+		CHECK(nb_get_be16(buf + 12) == 0x86dd && buf[NB_ETH_HDR] >> 4 == 6 &&
+			  buf[NB_ETH_HDR + 6] == 17 &&
+			  nb_get_be16(buf + NB_ETH_HDR + 4) == sizes[i] - 4 - 14 - 40,
+		      "IPv6 %u-byte frame: ethertype, version, next header, payload length",
+		      sizes[i]);
+	}
+	nb_frame_build_ip6(buf, sizeof(buf), 84, &f, pl);
+	for (uint32_t k = 0; k < 100000; k++) {
+		struct nb_payload p2 = *pl;
+		p2.seq = k * 2654435761u;
+		p2.tx_ns = (uint64_t)k * 0x9e3779b97f4a7c15ULL;
+		p2.probe = nb_probe_due(pl->flow, p2.seq, 5);
+		nb_frame_restamp(buf, AF_INET6, p2.seq, p2.tx_ns, p2.probe);
+		nb_frame_build_ip6(ref, sizeof(ref), 84, &f, &p2);
+		/* Bytes 60-61 are the UDP checksum: 0x0000 and 0xffff are both zero there. */
+		if (!udp6_ok(buf) || memcmp(buf, ref, 60) != 0 || memcmp(buf + 62, ref + 62, 18)) {
+			same = 0;
+			break;
+		}
+	}
+	CHECK(same, "IPv6: incremental restamp keeps a valid, non-zero UDP checksum (100000)");
+}
+
 int main(void)
 {
 	uint8_t buf[2048], ref[2048], raw[NB_PAYLOAD_MIN];
@@ -84,7 +134,8 @@ int main(void)
 		struct nb_payload p2 = pl;
 		p2.seq = seq;
 		p2.tx_ns = ts;
-		nb_frame_restamp_ip4(buf, seq, ts);
+		p2.probe = nb_probe_due(pl.flow, seq, 7);
+		nb_frame_restamp_ip4(buf, seq, ts, p2.probe);
 		nb_frame_build_ip4(ref, sizeof(ref), 64, &f, &p2);
 		/* Bytes 40-41 are the UDP checksum: 0x0000 and 0xffff are both zero there. */
 		if (!udp_ok(buf) || memcmp(buf, ref, 40) != 0 || memcmp(buf + 42, ref + 42, 18)) {
@@ -93,5 +144,37 @@ int main(void)
 		}
 	}
 	CHECK(same, "incremental restamp keeps a valid UDP checksum (200000 values)");
+
+	/* Probe marking: the rule, the bit on the wire, and the receiver's reading of it. */
+	CHECK(nb_probe_due(0, 0, 100) && nb_probe_due(0, 300, 100) && !nb_probe_due(0, 301, 100),
+	      "flow 0: every 100th sequence number is a probe");
+	CHECK(!nb_probe_due(1, 0, 100) && !nb_probe_due(0, 0, 0),
+	      "no probes on other flows, none when off");
+	{
+		struct nb_payload q = {.flow = 3, .probe = true, .trial = 9, .seq = 42, .tx_ns = 7};
+		struct nb_payload g;
+		uint8_t raw2[NB_PAYLOAD_MIN];
+		nb_payload_put(raw2, &q);
+		CHECK(raw2[2] == 0x80 && raw2[3] == 3, "probe bit is the flow id's top bit");
+		CHECK(nb_payload_get(raw2, sizeof(raw2), &g) == 0 && g.probe && g.flow == 3 &&
+			  g.seq == 42,
+		      "probe read back: flow without the bit");
+		CHECK(nb_reflect_get(raw2, sizeof(raw2), &g) < 0,
+		      "a test frame is not a reflected probe");
+		raw2[0] = NB_REFLECT_MAGIC >> 8;
+		raw2[1] = NB_REFLECT_MAGIC & 0xff;
+		CHECK(nb_payload_get(raw2, sizeof(raw2), &g) < 0,
+		      "a reflected probe is not a test frame");
+		CHECK(nb_reflect_get(raw2, sizeof(raw2), &g) == 0 && g.probe && g.trial == 9 &&
+			  g.tx_ns == 7,
+		      "reflected probe read back");
+	}
+	/* Restamp toggles the bit both ways with a valid checksum. */
+	nb_frame_restamp_ip4(buf, 1, 2, true);
+	CHECK(udp_ok(buf) && (buf[NB_FRAME_IP4_PAYLOAD_OFF + 2] & 0x80), "restamp sets probe bit");
+	nb_frame_restamp_ip4(buf, 2, 3, false);
+	CHECK(udp_ok(buf) && !(buf[NB_FRAME_IP4_PAYLOAD_OFF + 2] & 0x80),
+	      "restamp clears probe bit");
+	test_ip6(&pl);
 	return tap_done();
 }

@@ -1,0 +1,127 @@
+#!/bin/sh
+# netbench rate's latency through an agent: a DUT namespace whose egress towards the sink delays
+# every frame by 5 ms (netem). Round trip from reflected probes (forced with --latency rtt, as
+# the agent shares this host's clock) must see the 5 ms once; one-way must see it too; probes
+# count as test frames once and their reflections nowhere. Runs as root, about 10 s.
+NB=${NETBENCH:?}
+P=nbtrf
+G="ip netns exec $P-gen"
+tmp=$(mktemp -d /tmp/nbtrf.XXXXXX)
+n=0
+
+del_ns() { for x in gen dut sink; do ip netns del "$P-$x" 2>/dev/null; done; }
+cleanup() {
+	[ -s "$tmp/agent.pid" ] && kill "$(cat "$tmp/agent.pid")" 2>/dev/null
+	del_ns
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { # description, then a command whose status decides
+	d=$1; shift
+	if "$@"; then ok "$d"; else nok "$d"; fi
+}
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+# jnum KEY FILE: the first number after "KEY": in a JSON file
+jnum() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
+# jobj OBJ KEY FILE: KEY's number inside the first object named OBJ
+jobj() { sed -n "/\"$1\": {/,/}/s/.*\"$2\": \([0-9.]*\).*/\1/p" "$3" | head -1; }
+
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+del_ns
+ip netns add $P-gen 2>/dev/null || skip_all "cannot create network namespaces"
+ip netns add $P-dut && ip netns add $P-sink || { nok "namespaces"; exit 1; }
+for x in gen dut sink; do ip -n $P-$x link set lo up; done
+ip link add nbtrf-g0 netns $P-gen type veth peer name nbtrf-d0 netns $P-dut &&
+	ip link add nbtrf-d1 netns $P-dut type veth peer name nbtrf-s0 netns $P-sink ||
+	skip_all "no veth support"
+ip -n $P-gen addr add 198.18.36.1/24 dev nbtrf-g0
+ip -n $P-dut addr add 198.18.36.254/24 dev nbtrf-d0
+ip -n $P-dut addr add 198.19.36.254/24 dev nbtrf-d1
+ip -n $P-sink addr add 198.19.36.1/24 dev nbtrf-s0
+for l in "gen nbtrf-g0" "dut nbtrf-d0" "dut nbtrf-d1" "sink nbtrf-s0"; do
+	set -- $l
+	ip -n $P-$1 link set "$2" up
+done
+ip -n $P-gen route add 198.19.36.0/24 via 198.18.36.254
+ip -n $P-sink route add 198.18.36.0/24 via 198.19.36.254
+ip netns exec $P-dut sysctl -qw net.ipv4.ip_forward=1
+ip -n $P-dut link set nbtrf-d1 txqueuelen 10000
+# netem delays every frame by 5 ms. Where the kernel has no netem, a token bucket that the
+# trial keeps full delays every frame it passes by its depth instead: 4 ms of queue + a 1.6 ms
+# bucket at 8 Mbit/s (about 5.6 ms), dropping the excess; only loss-free checks differ.
+delay=netem
+if ! ip netns exec $P-dut tc qdisc add dev nbtrf-d1 root netem delay 5ms limit 100000 \
+	2>/dev/null; then
+	delay=tbf
+	ip netns exec $P-dut tc qdisc add dev nbtrf-d1 root tbf rate 8mbit burst 1600 latency 4ms \
+		2>/dev/null || skip_all "neither netem nor tbf qdisc in this kernel"
+fi
+echo "1..12"
+
+ip netns exec $P-sink "$NB" serve -D -p 5361 --pid-file "$tmp/agent.pid" --log "$tmp/agent.log"
+i=0
+while [ ! -s "$tmp/agent.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+A="-c 198.19.36.1 -p 5361 --data-port 5362"
+
+# 1. Forced round trip: 5 ms once (only the way to the sink is delayed), plus little.
+$G "$NB" rate $A --realtime --latency rtt --test trial -r 25k -s 64 -T 1 --drain 100ms -J \
+	>"$tmp/rtt.json" 2>"$tmp/rtt.err"
+check "rtt trial through the agent completes (status $?)" test -s "$tmp/rtt.json"
+p50=$(jobj rtt_ns p50 "$tmp/rtt.json")
+check "round trip p50 ${p50:-none} ns lies in [5 ms, 8 ms)" \
+	sh -c "[ -n '$p50' ] && [ '${p50%.*}' -ge 5000000 ] && [ '${p50%.*}' -lt 8000000 ]"
+check "JSON labels it round-trip (parameters and the latency object), no one-way figure" \
+	sh -c "grep -q '\"latency\": \"round-trip\"' '$tmp/rtt.json' &&
+		grep -q '\"kind\": \"round-trip\"' '$tmp/rtt.json' &&
+		grep -q '\"one_way_latency\": false' '$tmp/rtt.json' &&
+		! grep -q '\"latency_ns\"' '$tmp/rtt.json'"
+# Below the shaper's rate nothing is lost: every frame and every probe is accounted for.
+$G "$NB" rate $A --latency rtt --test trial -r 5k -s 64 -T 1 --drain 100ms -J \
+	>"$tmp/cnt.json" 2>"$tmp/cnt.err"
+tx=$(jnum tx_frames "$tmp/cnt.json")
+rx=$(jnum rx_frames "$tmp/cnt.json")
+sent=$(jnum probes_sent "$tmp/cnt.json")
+got=$(jnum probes_received "$tmp/cnt.json")
+refl=$(jnum probes_reflected "$tmp/cnt.json")
+ret=$(jnum probes_returned "$tmp/cnt.json")
+check "probes are test frames counted once: rx $rx = tx $tx" \
+	sh -c "[ -n '$tx' ] && [ '$tx' -gt 0 ] && [ '$rx' = '$tx' ]"
+check "probes at about 1000/s: $sent sent, $got received, $refl reflected, $ret returned" \
+	sh -c "[ '$sent' -ge 900 ] && [ '$sent' -le 1100 ] && [ '$got' = '$sent' ] &&
+		[ '$refl' = '$got' ] && [ '$ret' = '$refl' ]"
+d=$(jnum duplicated_frames "$tmp/cnt.json")
+l=$(jnum late_frames "$tmp/cnt.json")
+check "reflections are not counted as test frames: no duplicates ($d), nothing late ($l)" \
+	sh -c "[ '$d' = 0 ] && [ '$l' = 0 ]"
+
+# 2. The table says round trip.
+$G "$NB" rate $A --latency rtt --test trial -r 20k -s 64 -T 0.5 --drain 100ms \
+	>"$tmp/rtt.out" 2>&1
+check "table: rtt columns and a round-trip note" \
+	sh -c "grep -q 'rtt p50 us' '$tmp/rtt.out' && grep -q '^latency: round trip' '$tmp/rtt.out'"
+
+# 3. One-way (forced; auto gives the same on one host): the 5 ms delay.
+$G "$NB" rate $A --realtime --latency oneway --test trial -r 25k -s 64 -T 1 --drain 100ms -J \
+	>"$tmp/ow.json" 2>"$tmp/ow.err"
+ow=$(jobj latency_ns p50 "$tmp/ow.json")
+check "one-way p50 ${ow:-none} ns lies in [5 ms, 6.5 ms)" \
+	sh -c "[ -n '$ow' ] && [ '${ow%.*}' -ge 5000000 ] && [ '${ow%.*}' -lt 6500000 ]"
+check "one-way p50 is at most the round trip's ($ow <= $p50)" \
+	sh -c "[ -n '$ow' ] && [ -n '$p50' ] && [ '${ow%.*}' -le '${p50%.*}' ]"
+$G "$NB" rate $A --test trial -r 20k -s 64 -T 0.3 --drain 100ms -J >"$tmp/auto.json" 2>&1
+check "auto on one host (same boot id) is one-way" \
+	grep -q '"latency": "one-way"' "$tmp/auto.json"
+
+# 4. Bad input.
+$G "$NB" rate --local-rx 198.19.36.1 --latency rtt --test trial -r 1k -T 0.1 >"$tmp/bad1" 2>&1
+st=$?
+check "--latency rtt without an agent: usage error (status $st)" \
+	sh -c "[ $st -eq 2 ] && grep -q 'needs an agent' '$tmp/bad1'"
+$G "$NB" rate $A --latency sometimes --test trial -r 1k -T 0.1 >"$tmp/bad2" 2>&1
+st=$?
+check "--latency sometimes: usage error naming the modes (status $st)" \
+	sh -c "[ $st -eq 2 ] && grep -q 'auto, oneway, rtt' '$tmp/bad2'"

@@ -130,13 +130,6 @@ struct run {
 /* What "flat out" is assumed to reach when choosing the probe spacing. */
 #define PROBE_FLAT_OUT_FPS 4e6
 
-static volatile int stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -625,7 +618,7 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 				 .burst = burst,
 				 .flows = o->flows,
 				 .batch = o->batch,
-				 .stop = &stop_flag};
+				 .stop = &cli_stop};
 	struct nb_cpu_sample c0, c1;
 	struct trial_rec *rec;
 	uint64_t window_ns;
@@ -660,7 +653,7 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 	if (ret)
 		cli_fail(ret, "engine %s failed while sending", o->engine->name);
 	nb_cpu_sample_now(&c1);
-	if (stop_flag)
+	if (cli_stop)
 		cli_fail(0, "interrupted");
 	rec = new_trial(r);
 	rec->size = size;
@@ -1180,7 +1173,7 @@ static int run_sizes(struct run *r, struct size_res *res, const char *abuf)
 	const struct opts *o = r->o;
 	int status = 0;
 
-	for (size_t i = 0; i < o->nsizes && !stop_flag; i++) {
+	for (size_t i = 0; i < o->nsizes && !cli_stop; i++) {
 		struct size_res *s = &res[i];
 		s->size = (uint32_t)o->sizes[i];
 		s->first_trial = r->ntrials;
@@ -1326,8 +1319,8 @@ static int run_sweep(struct run *r, const char *abuf)
 		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
 				"at most %d)",
 				o->lab_prefix, NB_LAB_PREFIX_MAX);
-	for (size_t a = 0; a < o->nkinds && !stop_flag; a++)
-		for (size_t b = 0; b < o->nsweep && !stop_flag; b++, i++) {
+	for (size_t a = 0; a < o->nkinds && !cli_stop; a++)
+		for (size_t b = 0; b < o->nsweep && !cli_stop; b++, i++) {
 			struct nb_lab_rules rules = {.kind = o->kinds[a],
 						     .rules_n = (size_t)o->sweep[b],
 						     .ipv6 = r->dst.ss_family == AF_INET6};
@@ -1394,9 +1387,7 @@ int cmd_rate(int argc, char **argv)
 	res = calloc(o.nsizes, sizeof(*res));
 	if (!r.snap || !r.gs || !res)
 		cli_fail(ENOMEM, "out of memory");
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	cli_catch_signals();
 
 	if (o.local_rx) {
 		int fd = open_local_rx(o.local_rx, o.port, &r.dst, &r.dst_len, err, sizeof(err));

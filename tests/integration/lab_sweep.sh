@@ -49,7 +49,8 @@ median() {
 }
 z=$(median any 0) l100=$(median linear 100) l1000=$(median linear 1000)
 s100=$(median set 100) s1000=$(median set 1000)
-echo "# all samples (kind rules fps):" $(sort -k1,1 -k2n "$nb_tmp/points" | awk '{ printf "%s/%s:%.0f ", $1, $2, $3 }')
+echo "# all samples (kind rules fps): $(sort -k1,1 -k2n "$nb_tmp/points" |
+	awk '{ printf "%s/%s:%.0f ", $1, $2, $3 }')"
 echo "# medians, fps at 128 B: 0 rules $z; linear 100/1000: $l100 $l1000; set 100/1000: $s100 $s1000"
 check "every point measured (18 valid points)" test "$(wc -l <"$nb_tmp/points")" -eq 18
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }

@@ -138,16 +138,22 @@ fi
 
 # rate: frames/s through the DUT at four RFC 2544 sizes, then the firewall scaling sweep: the
 # DUT loaded with 0, 100 and 1000 nftables rules of kinds linear and set in turn, at 128-byte
-# frames (the size the firewall vendor measured), and rate's fit of ns per frame and per rule.
+# frames (the size the firewall vendor measured), each with rate's fit of ns per frame and per
+# rule. A shared machine's other work moves single trials by tens of per cent, so the sweep runs
+# three times (kinds' order alternating) and the summary shows the median of each point.
 if has_cmd rate; then
 	# shellcheck disable=SC2086
 	step rate 60 $in_gen "$nb" rate -c $target $port_args -s 64,128,512,1518 --quick -J
 	if [ "$(id -u)" -ne 0 ]; then
 		skip rule-sweep "needs the lab (root)"
 	else
-		# shellcheck disable=SC2086
-		step rule-sweep 90 $in_gen "$nb" rate -c $target -s 128 --quick \
-			--sweep-rules 0,100,1000 --kind linear,set -J
+		for i in 1 2 3; do
+			kinds=linear,set
+			[ $i -eq 2 ] && kinds=set,linear
+			# shellcheck disable=SC2086
+			step rule-sweep-$i 60 $in_gen "$nb" rate -c $target -s 128 --quick \
+				--sweep-rules 0,100,1000 --kind $kinds -J
+		done
 	fi
 else
 	skip rate "this build has no rate"
@@ -210,40 +216,56 @@ if [ -s "$out/rate.json" ]; then
 	grep -m1 '"verdict"' "$out/rate.json" | sed 's/^ *"verdict": "\(.*\)",*$/  verdict: \1/' |
 		tee -a "$summary"
 fi
-# The firewall scaling table (fps per rule count per kind) and the fit, from rate's JSON.
-if [ -s "$out/rule-sweep.json" ]; then
-	say ""
-	say "firewall scaling through the DUT, 128-byte frames (see rule-sweep.json):"
+# The firewall scaling table (median fps per rule count per kind over the sweeps that ran),
+# netbench lab fit over those medians, and each sweep's own fit as rate computed it.
+sweeps=$(ls "$out"/rule-sweep-[0-9].json 2>/dev/null)
+if [ -n "$sweeps" ]; then
+	# kind rules fps per valid point, and the fits: "fit kind base per_rule residual"
+	# shellcheck disable=SC2086
 	awk -F': ' '
 		function v(x) { gsub(/[",]/, "", x); return x }
+		FNR == 1 { s = 0; f = 0 }
 		/^  "sweep"/ { s = 1 } /^  "fits"/ { s = 0; f = 1 }
-		s && /^      "kind"/ { k = v($2); if (!(k in seen)) { seen[k] = 1; kinds[nk++] = k } }
-		s && /^      "rules"/ { r = v($2); if (!(r in rseen)) { rseen[r] = 1; rules[nr++] = r } }
+		s && /^      "kind"/ { k = v($2) }
+		s && /^      "rules"/ { r = v($2) }
 		s && /^          "fps"/ { fps = v($2) }
-		s && /^          "valid"/ { cell[k, r] = v($2) == "true" ? sprintf("%.0f", fps) : "invalid" }
+		s && /^          "valid"/ && v($2) == "true" { print k, r, fps }
 		f && /^      "kind"/ { fk = v($2) }
-		f && /^      "base_ns"/ { base[fk] = v($2) }
-		f && /^      "per_rule_ns"/ { per[fk] = v($2) }
-		f && /^      "residual_ns"/ { res[fk] = v($2) }
-		END {
-			printf "  %8s", "rules"
-			for (i = 0; i < nk; i++) printf "  %12s", kinds[i] " fps"
-			printf "\n"
-			for (j = 0; j < nr; j++) {
-				printf "  %8s", rules[j]
-				for (i = 0; i < nk; i++) printf "  %12s", cell[kinds[i], rules[j]]
-				printf "\n"
-			}
-			for (i = 0; i < nk; i++) {
-				k = kinds[i]
-				if (k in per)
-					printf "  fit %-7s per-frame cost = %s ns + %s ns x rules (residual %s ns rms)\n", k, base[k], per[k], res[k]
-				else
-					printf "  fit %-7s none (too few valid points)\n", k
-			}
-		}' "$out/rule-sweep.json" | tee -a "$summary"
+		f && /^      "per_rule_ns"/ { print "fit", fk, v($2) }' $sweeps >"$out/rule-sweep.points"
+	n_sweeps=$(echo "$sweeps" | wc -l)
+	median() { # kind rules
+		awk -v k="$1" -v r="$2" '$1 == k && $2 == r { print $3 }' "$out/rule-sweep.points" |
+			sort -n | awk '{ v[NR] = $1 } END {
+				if (NR == 0) print "-"; else if (NR % 2) printf "%.0f\n", v[(NR + 1) / 2];
+				else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	}
+	say ""
+	say "firewall scaling through the DUT, 128-byte frames, median of $n_sweeps sweeps"
+	say "(rule-sweep-N.json):"
+	say "$(printf '  %8s  %12s  %12s' rules 'linear fps' 'set fps')"
+	pts_linear="" pts_set=""
+	for r in 0 100 1000; do
+		ml=$(median linear $r) ms=$(median set $r)
+		say "$(printf '  %8s  %12s  %12s' $r "$ml" "$ms")"
+		[ "$ml" != - ] && pts_linear="$pts_linear $r:$ml"
+		[ "$ms" != - ] && pts_set="$pts_set $r:$ms"
+	done
+	for kind in linear set; do
+		eval "pts=\$pts_$kind"
+		# shellcheck disable=SC2086,SC2154
+		if "$nb" lab fit $pts -J >"$out/rule-sweep-fit-$kind.json" 2>/dev/null; then
+			fit=$("$nb" lab fit $pts | tail -1)
+			say "$(printf '  fit %-7s %s' $kind "$fit")"
+		else
+			rm -f "$out/rule-sweep-fit-$kind.json"
+			say "$(printf '  fit %-7s none (too few valid points)' $kind)"
+		fi
+		say "$(printf '      %-7s %s' '' "each sweep's fit: $(awk -v k=$kind \
+			'$1 == "fit" && $2 == k { printf "%s%.1f", n++ ? ", " : "", $3 }' \
+			"$out/rule-sweep.points") ns per rule")"
+	done
+	rm -f "$out/rule-sweep.points"
 fi
-
 say ""
 [ "$failed" -gt 0 ] && say "$failed step(s) FAILED: see the .err files"
 say "finished in $(elapsed) s; results: $out"

@@ -107,6 +107,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	fi
 	step lab-status 20 "$nb" lab status -J
 	in_gen="ip netns exec $gen"
+	via="through the DUT"
 	target=$sink
 	port_args=""
 else
@@ -114,6 +115,7 @@ else
 	say "      running what loopback allows"
 	say ""
 	in_gen=""
+	via="on loopback"
 	target=127.0.0.1
 	port=15301
 	port_args="-p $port"
@@ -185,7 +187,7 @@ fi
 # tput's steps in one line each (the JSON has all of it, with the CPU load of both ends).
 if [ -s "$out/tput.json" ]; then
 	say ""
-	say "tput through the DUT (see tput.json):"
+	say "tput $via (see tput.json):"
 	awk -F': ' '
 		/"block_bytes"/ { b = $2 + 0; d = ""; v = "" }
 		/"direction"/ && b { d = $2; gsub(/[",]/, "", d) }
@@ -200,7 +202,7 @@ fi
 # rate's four sizes in one line each.
 if [ -s "$out/rate.json" ]; then
 	say ""
-	say "rate through the DUT (see rate.json):"
+	say "rate $via (see rate.json):"
 	awk -F': ' '
 		function v(x) { gsub(/[",]/, "", x); return x }
 		/^      "frame_bytes"/ { b = v($2) }

@@ -8,9 +8,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/auth.h"
 #include "core/units.h"
 
 static const char *command = "";
+volatile sig_atomic_t cli_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cli_stop = 1;
+}
+
+void cli_catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+void cli_psk(const char *path, uint8_t *key, size_t *len)
+{
+	int ret = nb_psk_load(path, key, len);
+	if (ret == -EINVAL || ret == -EFBIG)
+		cli_usage_error("--psk: %s is %s (1 to %d bytes)", path,
+				ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
+	if (ret)
+		cli_fail(ret, "--psk: cannot read %s", path);
+}
 
 void cli_set_command(const char *name)
 {

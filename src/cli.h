@@ -3,9 +3,18 @@
 #ifndef NB_CLI_H
 #define NB_CLI_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+
+/* The front end's one mutable global: set by SIGINT/SIGTERM once cli_catch_signals() ran. */
+extern volatile sig_atomic_t cli_stop;
+/* SIGINT and SIGTERM set cli_stop (without SA_RESTART, so a blocked poll returns at once);
+ * SIGPIPE is ignored, a peer that went away shows as EPIPE. */
+void cli_catch_signals(void);
+/* Loads a --psk key file: exit 2 when it is empty or too long, 1 when it cannot be read. */
+void cli_psk(const char *path, uint8_t *key, size_t *len);
 
 /* Names the subcommand in every message: "netbench tput: ...". */
 void cli_set_command(const char *name);

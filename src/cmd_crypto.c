@@ -25,14 +25,6 @@
 #define STOP_MS	      60000 /* an interrupted run still finishes its current check */
 #define LATE_NS	      (15 * NB_NS_PER_S)
 
-static volatile int stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(
@@ -250,7 +242,7 @@ static int run_remote(struct remote *rm, const struct nb_crypto_opts *o, bool pr
 	    (ret = nb_ctl_start(rm->ctl, err, errlen)))
 		goto out;
 	start_ns = nb_mono_ns();
-	while (!stop_flag) {
+	while (!cli_stop) {
 		if ((ret = nb_ctl_mark(rm->ctl, ++mark, snap, err, errlen)) ||
 		    (ret = take_results(r, snap, &got, print, err, errlen)))
 			goto out;
@@ -282,7 +274,7 @@ static int run_remote(struct remote *rm, const struct nb_crypto_opts *o, bool pr
 	}
 	v = 0;
 	nb_msg_get_u32(snap, NB_T_CRYPTO_INTERRUPTED, &v);
-	r->interrupted = v || stop_flag;
+	r->interrupted = v || cli_stop;
 	if (got < o->nalgos && !r->interrupted) {
 		snprintf(err, errlen, "the agent sent %zu of %zu algorithms", got, o->nalgos);
 		ret = -EBADMSG;
@@ -400,24 +392,17 @@ int cmd_crypto(int argc, char **argv)
 	if (remote_only && !rm.host)
 		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
 	if (psk_file) {
-		ret = nb_psk_load(psk_file, rm.psk, &rm.psk_len);
-		if (ret == -EINVAL || ret == -EFBIG)
-			cli_usage_error("--psk: %s is %s (1 to %d bytes)", psk_file,
-					ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
-		if (ret)
-			cli_fail(ret, "--psk: cannot read %s", psk_file);
+		cli_psk(psk_file, rm.psk, &rm.psk_len);
 	}
 	if (quick && !time_set)
 		o.time_ns = 50000000ull;
 	/* Warm-up: a fifth of the window, at most 100 ms (caches, clocks, lazy setup). */
 	o.warmup_ns = o.time_ns / 5 < 100000000ull ? o.time_ns / 5 : 100000000ull;
-	o.stop = &stop_flag;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	o.stop = &cli_stop;
+	cli_catch_signals();
 
 	if (rm.host) {
 		char err[512] = "";
-		signal(SIGPIPE, SIG_IGN);
 		ret = run_remote(&rm, &o, !json, &r, err, sizeof(err));
 		if (ret) {
 			nb_ctl_free(rm.ctl);

@@ -19,14 +19,6 @@
 #include "core/result.h"
 #include "core/sysinfo.h"
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(
@@ -291,26 +283,15 @@ int cmd_mem(int argc, char **argv)
 		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
 
 	if (host) {
-		struct sigaction sa;
 		if (psk_file) {
-			ret = nb_psk_load(psk_file, psk, &psk_len);
-			if (ret == -EINVAL || ret == -EFBIG)
-				cli_usage_error("--psk: %s is %s (1 to %d bytes)", psk_file,
-						ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
-			if (ret)
-				cli_fail(ret, "--psk: cannot read %s", psk_file);
+			cli_psk(psk_file, psk, &psk_len);
 		}
 		/* Ctrl-C ends the session cleanly: the agent then cancels the run. */
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sa.sa_handler = SIG_IGN;
-		sigaction(SIGPIPE, &sa, NULL);
+		cli_catch_signals();
 		ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "%s", err);
-		ret = nb_mem_run_remote(ctl, &o, &stop_flag, &r, err, sizeof(err));
+		ret = nb_mem_run_remote(ctl, &o, &cli_stop, &r, err, sizeof(err));
 		if (ret) {
 			nb_ctl_free(ctl);
 			cli_fail(0, "%s", err);

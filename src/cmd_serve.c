@@ -18,14 +18,6 @@
 #include "core/auth.h"
 #include "core/timeutil.h"
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
 static const char usage_text[] =
 	"Usage: netbench serve [options]\n"
 	"Run the agent: the far end of every test a controller asks for, one test at a time.\n"
@@ -133,11 +125,10 @@ int cmd_serve(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct nb_agent_opts o = {.port = 5301, .stop = &stop_flag};
+	struct nb_agent_opts o = {.port = 5301, .stop = &cli_stop};
 	struct log_sink sink = {.f = stderr};
 	const char *pid_file = NULL, *log_file = NULL, *psk_file = NULL;
 	bool daemon_mode = false;
-	struct sigaction sa;
 	int c, li = -1, fd, ret;
 
 	o.policy.max_time_ns = 600 * NB_NS_PER_S;
@@ -186,12 +177,7 @@ int cmd_serve(int argc, char **argv)
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (psk_file) {
-		ret = nb_psk_load(psk_file, o.policy.psk, &o.policy.psk_len);
-		if (ret == -EINVAL || ret == -EFBIG)
-			cli_usage_error("--psk: %s is %s (1 to %d bytes)", psk_file,
-					ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
-		if (ret)
-			cli_fail(ret, "--psk: cannot read %s", psk_file);
+		cli_psk(psk_file, o.policy.psk, &o.policy.psk_len);
 	}
 	if (log_file) {
 		sink.f = fopen(log_file, "ae");
@@ -212,12 +198,7 @@ int cmd_serve(int argc, char **argv)
 	if (pid_file && (ret = write_pid_file(pid_file)) < 0)
 		cli_fail(ret, "--pid-file: cannot write %s", pid_file);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	cli_catch_signals();
 
 	{
 		char line[128];

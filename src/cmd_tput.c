@@ -22,14 +22,6 @@
 
 #define MAX_SIZES 32
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
 static const char usage_text[] =
 	"Usage: netbench tput -c HOST [options]\n"
 	"Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
@@ -264,7 +256,6 @@ int cmd_tput(int argc, char **argv)
 	int family = AF_UNSPEC, c, li = -1, ret;
 	struct nb_ctl *ctl = NULL;
 	char err[512];
-	struct sigaction sa;
 	uint64_t max_block;
 
 	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
@@ -358,23 +349,13 @@ int cmd_tput(int argc, char **argv)
 	r.tx = !reverse;
 	r.rx = !tx_only;
 	if (psk_file) {
-		ret = nb_psk_load(psk_file, psk, &psk_len);
-		if (ret == -EINVAL || ret == -EFBIG)
-			cli_usage_error("--psk: %s is %s (1 to %d bytes)", psk_file,
-					ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
-		if (ret)
-			cli_fail(ret, "--psk: cannot read %s", psk_file);
+		cli_psk(psk_file, psk, &psk_len);
 	}
 	r.res = calloc(r.nsizes, sizeof(*r.res));
 	if (!r.res)
 		cli_fail(ENOMEM, "out of memory");
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	cli_catch_signals();
 
 	ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
 	if (ret)
@@ -384,20 +365,20 @@ int cmd_tput(int argc, char **argv)
 		r.size_index = i;
 		if (r.bidir) {
 			r.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
-			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &stop_flag,
+			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &cli_stop,
 					       err, sizeof(err));
 			continue;
 		}
 		struct nb_tput_step_result one;
 		if (r.tx) {
 			r.p.dir = NB_TPUT_DIR_TX;
-			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &stop_flag, err,
+			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].tx = one.tx;
 		}
 		if (r.rx && !ret) {
 			r.p.dir = NB_TPUT_DIR_RX;
-			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &stop_flag, err,
+			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].rx = one.rx;
 		}

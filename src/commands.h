@@ -14,5 +14,6 @@ int cmd_rate(int argc, char **argv);
 int cmd_crypto(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+int cmd_stream(int argc, char **argv);
 
 #endif

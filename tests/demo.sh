@@ -163,8 +163,9 @@ else
 fi
 
 if has_cmd stream; then
+	# stream takes -p as its UDP port (as mcsend/mcrecv): the agent port is --ctl-port.
 	# shellcheck disable=SC2046,SC2086
-	step stream 60 $in_gen "$nb" stream -c $target $port_args -J $(short stream)
+	step stream 60 $in_gen "$nb" stream -c $target ${port:+--ctl-port $port} -J $(short stream)
 else
 	skip stream "this build has no stream"
 fi

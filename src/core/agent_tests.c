@@ -5,11 +5,13 @@ extern const struct nb_test_ops nb_tput_ops;
 extern const struct nb_test_ops nb_crypto_ops;
 extern const struct nb_test_ops nb_mem_ops;
 extern const struct nb_test_ops nb_rate_ops;
+extern const struct nb_test_ops nb_stream_ops;
 
 const struct nb_test_ops *const nb_agent_tests[] = {
 	&nb_tput_ops,
 	&nb_crypto_ops,
 	&nb_mem_ops,
 	&nb_rate_ops,
+	&nb_stream_ops,
 	NULL,
 };

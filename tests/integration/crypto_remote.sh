@@ -139,7 +139,8 @@ t0=$(date +%s)
 check_rc "after a controller vanished mid-run, the agent serves the next run" $((1 - soft)) \
 	"$nb" crypto -c $H -p 5350 -a hmac-sha1 -s 64 -t 20ms -e soft
 check "... within seconds" test $(($(date +%s) - t0)) -le 5
-check "... and logged the broken session" grep -q "controller disconnected" "$nb_tmp/agent.log"
+# Killed mid-run, or (on a loaded machine) before its handshake finished.
+check "... and logged the broken session" grep -Eq "controller disconnected|handshake failed" "$nb_tmp/agent.log"
 
 # Refusals, named.
 agent -- -p 5351 -B $H --max-time 2 || notok "agent with --max-time 2 starts"

@@ -1,0 +1,314 @@
+#!/bin/sh
+# netbench stream across network namespaces: a sender and two receivers on one bridge
+# (veth to a bridge namespace), and a second sender for the source-specific test.
+#
+#   nbtstr-s  198.18.50.1 --+
+#   nbtstr-s2 198.18.50.4 --+-- bridge in nbtstr-br
+#   nbtstr-r1 198.18.50.2 --+
+#   nbtstr-r2 198.18.50.3 --+
+#
+# Checks: multicast reaches both receivers with the same count (mcsend/mcrecv's command lines as
+# written); a 4/8/12 Mbit/s sweep is within 1 % with zero loss; softirq is non-zero under load;
+# interop with iperf2 both ways; SSM join (and a non-matching source is not received); bad input.
+NB=${NETBENCH:?NETBENCH must name the netbench binary}
+P=nbtstr
+n=0
+fail=0
+tmp=$(mktemp -d /tmp/nbtstr.XXXXXX)
+pids=""
+
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	for ns in s s2 r1 r2 br; do ip netns del "$P-$ns" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+check() { # description, then a command whose status decides
+	d=$1; shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+inns() { _ns=$1; shift; ip netns exec "$P-$_ns" "$@"; }
+bg() { # ns, output file, command...: runs in the background, remembers the pid
+	_ns=$1 _out=$2; shift 2
+	ip netns exec "$P-$_ns" "$@" >"$_out" 2>&1 &
+	pids="$pids $!"
+	last=$!
+}
+# Values of a numeric JSON key, one per line, in document order.
+jvals() { grep "\"$1\":" "$2" | sed 's/.*: *//; s/,$//'; }
+# Is every value within pct % of the expected one?
+within() { # values-file expected pct
+	awk -v e="$2" -v p="$3" 'BEGIN{bad=0; c=0} {c++; d=($1-e)/e*100; if (d<0) d=-d; if (d>p) bad=1}
+		END{exit (bad || c==0)}' "$1"
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP needs root (network namespaces)"
+	exit 0
+fi
+if ! ip netns add "$P-br" 2>/dev/null; then
+	echo "1..0 # SKIP cannot create network namespaces"
+	exit 0
+fi
+for ns in s s2 r1 r2; do ip netns add "$P-$ns"; done
+inns br ip link add br0 type bridge
+inns br ip link set br0 up
+i=1
+for ns in s r1 r2 s2; do
+	inns br ip link add "b-$ns" type veth peer name eth0 netns "$P-$ns"
+	inns br ip link set "b-$ns" master br0 up
+	inns "$ns" ip link set lo up
+	inns "$ns" ip addr add "198.18.50.$i/24" dev eth0
+	inns "$ns" ip link set eth0 up
+	# Multicast without --iface follows the routing table: mcsend/mcrecv's have none.
+	inns "$ns" ip route add 224.0.0.0/4 dev eth0
+	i=$((i + 1))
+done
+# Let duplicate address detection and the bridge ports settle.
+sleep 1
+
+# 1. mcsend/mcrecv's command lines, as written: both receivers count the same datagrams.
+bg r1 "$tmp/r1.txt" "$NB" stream --recv -a 225.1.2.3 -p 12345
+r1=$last
+bg r2 "$tmp/r2.txt" "$NB" stream --recv -a 225.1.2.3 -p 12345
+r2=$last
+sleep 0.5
+inns s "$NB" stream --send -a 225.1.2.3 -p 12345 -b 8192 -t 3 >"$tmp/s.txt" 2>&1
+check "mcsend-style sender command line runs" [ $? -eq 0 ]
+wait "$r1"; st1=$?
+wait "$r2"; st2=$?
+check "both receivers end on the sender's end marker" \
+	sh -c "[ $st1 -eq 0 ] && [ $st2 -eq 0 ] && grep -q 'end: end marker' $tmp/r1.txt && grep -q 'end: end marker' $tmp/r2.txt"
+c1=$(awk '$1 ~ /^[0-9.]+$/ && NF > 10 {print $3}' "$tmp/r1.txt")
+c2=$(awk '$1 ~ /^[0-9.]+$/ && NF > 10 {print $3}' "$tmp/r2.txt")
+sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/s.txt")
+check "both receivers got the same datagram count as sent ($c1, $c2 of $sent)" \
+	sh -c "[ -n '$sent' ] && [ '$c1' = '$sent' ] && [ '$c2' = '$sent' ]"
+
+# 2. A sweep at 4/8/12 Mbit/s: achieved within 1 %, zero loss, on both receivers (JSON).
+bg r1 "$tmp/r1.json" "$NB" stream --recv -a 225.1.2.3 -p 12346 --iface eth0 -J
+r1=$last
+bg r2 "$tmp/r2.json" "$NB" stream --recv -a 225.1.2.3 -p 12346 -J
+r2=$last
+sleep 0.5
+inns s "$NB" stream --send -a 225.1.2.3 -p 12346 --iface eth0 --ttl 1 --rates 4M,8M,12M -t 2 \
+	-J >"$tmp/s.json" 2>&1
+wait "$r1"
+wait "$r2"
+for r in r1 r2; do
+	jvals rate_bps "$tmp/$r.json" >"$tmp/$r.rates"
+	check "$r: 3 steps reported" [ "$(wc -l <"$tmp/$r.rates")" -eq 3 ]
+	sed -n 1p "$tmp/$r.rates" >"$tmp/a" && sed -n 2p "$tmp/$r.rates" >"$tmp/b" &&
+		sed -n 3p "$tmp/$r.rates" >"$tmp/c"
+	if within "$tmp/a" 4000000 1 && within "$tmp/b" 8000000 1 && within "$tmp/c" 12000000 1; then
+		ok "$r: achieved rates within 1 % of 4/8/12 Mbit/s ($(tr '\n' ' ' <"$tmp/$r.rates"))"
+	else
+		notok "$r: achieved rates within 1 % of 4/8/12 Mbit/s ($(tr '\n' ' ' <"$tmp/$r.rates"))"
+	fi
+	check "$r: zero loss in each of the 3 steps" \
+		[ "$(grep -c '"lost": 0,' "$tmp/$r.json")" -eq 3 ]
+	check "$r: every step valid, with a valid CPU window" \
+		sh -c "! grep -q '\"valid\": false' $tmp/$r.json && [ \$(grep -c '\"valid\": true' $tmp/$r.json) -eq 6 ]"
+done
+
+# 3. Softirq under load: receive work runs in softirq, outside any process.
+bg r1 "$tmp/hi.json" "$NB" stream --recv -a 225.1.2.3 -p 12347 -J
+r1=$last
+sleep 0.5
+inns s "$NB" stream --send -a 225.1.2.3 -p 12347 -r 800M -t 2 >/dev/null 2>&1
+wait "$r1"
+sirq=$(jvals sys_softirq_pct "$tmp/hi.json" | head -1)
+check "receiver's softirq share is non-zero under load (${sirq} %)" \
+	awk -v v="$sirq" 'BEGIN{exit !(v > 0)}'
+
+# 4. Interop with iperf2, both ways.
+if command -v iperf >/dev/null 2>&1; then
+	bg r1 "$tmp/iperf-s.txt" iperf -s -u -B 225.1.2.3 -p 12348
+	ip1=$last
+	sleep 0.5
+	inns s "$NB" stream --send -a 225.1.2.3 -p 12348 -b 1470 -r 4M -t 2 >"$tmp/s2.txt" 2>&1
+	sleep 1
+	kill "$ip1" 2>/dev/null
+	wait "$ip1" 2>/dev/null
+	sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/s2.txt")
+	# iperf2 reports "Lost/Total Datagrams" as "0/NNN (0%)" at our end marker.
+	check "iperf2 receives netbench's multicast stream, 0 lost of $sent" \
+		grep -Eq " 0/ *$sent *\(0%\)" "$tmp/iperf-s.txt"
+
+	bg r1 "$tmp/fr.txt" "$NB" stream --recv -a 225.1.2.3 -p 12349 --idle 1
+	r1=$last
+	sleep 0.5
+	inns s iperf -c 225.1.2.3 -u -T 1 -b 4M -t 2 -p 12349 >"$tmp/iperf-c.txt" 2>&1
+	wait "$r1"
+	check "netbench counts iperf2's stream as foreign and says loss cannot be known" \
+		grep -q "loss, reordering and jitter cannot be known" "$tmp/fr.txt"
+	fr=$(awk 'f && $1 ~ /^[0-9.]+$/ {print $1; exit} /Mbit\/s/ && prev ~ /achieved/ {f=1} {prev=$0}' "$tmp/fr.txt")
+	# iperf2 paces itself a little fast; compare with the rate it reports for itself.
+	ir=$(grep -o '[0-9.]* Mbits/sec' "$tmp/iperf-c.txt" | tail -1 | cut -d' ' -f1)
+	check "foreign stream's rate $fr Mbit/s agrees with iperf2's own $ir Mbit/s (2 %)" \
+		awk -v v="$fr" -v w="$ir" 'BEGIN{exit !(w > 0 && v > w * 0.98 && v < w * 1.02)}'
+else
+	skip "iperf2 not installed"
+	skip "iperf2 not installed"
+	skip "iperf2 not installed"
+fi
+
+# 5. Source-specific join: the named source is received, another is not.
+bg r1 "$tmp/ssm1.txt" "$NB" stream --recv -a 232.1.2.3 -p 12350 --source 198.18.50.1 --iface eth0 -t 4
+r1=$last
+bg r2 "$tmp/ssm2.txt" "$NB" stream --recv -a 232.1.2.3 -p 12350 --source 198.18.50.1 --iface eth0 -t 4
+r2=$last
+sleep 0.5
+inns s "$NB" stream --send -a 232.1.2.3 -p 12350 -r 2M -t 1 >"$tmp/ssm-s.txt" 2>&1 &
+pids="$pids $!"
+ssms=$!
+inns s2 "$NB" stream --send -a 232.1.2.3 -p 12350 -r 2M -t 1 >"$tmp/ssm-s2.txt" 2>&1
+wait "$ssms"
+wait "$r1"
+wait "$r2"
+sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/ssm-s.txt")
+c1=$(awk '$1 ~ /^[0-9.]+$/ && NF > 10 {print $3}' "$tmp/ssm1.txt")
+check "SSM join receives the named source ($c1 of $sent)" sh -c "[ -n '$sent' ] && [ '$c1' = '$sent' ]"
+check "... and not the other sender on the same group (no second stream)" \
+	sh -c "! grep -q 'another netbench stream' $tmp/ssm1.txt"
+bg r2 "$tmp/ssm3.txt" "$NB" stream --recv -a 232.1.2.3 -p 12351 --source 198.18.50.9 -t 2
+r2=$last
+sleep 0.5
+inns s "$NB" stream --send -a 232.1.2.3 -p 12351 -r 2M -t 1 >/dev/null 2>&1
+wait "$r2"
+check "a non-matching source is not received" grep -q "no datagrams received" "$tmp/ssm3.txt"
+
+# 5b. IPv6: an any-source join on ff15::/16 and a source-specific one, over link-local sources.
+if inns r1 sh -c 'ip -6 addr show dev eth0 | grep -q inet6'; then
+	bg r1 "$tmp/v6a.txt" "$NB" stream --recv -a ff15::1:2 -p 12354 --iface eth0 -t 4
+	r1=$last
+	s6=$(inns s ip -6 addr show dev eth0 scope link | awk '/inet6/ {sub(/\/.*/, "", $2); print $2; exit}')
+	bg r2 "$tmp/v6b.txt" "$NB" stream --recv -a ff3e::4321 -p 12355 --iface eth0 --source "$s6" -t 4
+	r2=$last
+	sleep 0.5
+	inns s "$NB" stream --send -a ff15::1:2 -p 12354 --iface eth0 --ttl 2 -r 2M -t 1 >"$tmp/v6s.txt" 2>&1 &
+	pids="$pids $!"
+	v6s=$!
+	inns s "$NB" stream --send -a ff3e::4321 -p 12355 --iface eth0 -r 2M -t 1 >"$tmp/v6s2.txt" 2>&1
+	wait "$v6s"
+	wait "$r1"
+	wait "$r2"
+	sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/v6s.txt")
+	c1=$(awk '$1 ~ /^[0-9.]+$/ && NF > 10 {print $3}' "$tmp/v6a.txt")
+	check "IPv6 group ff15::1:2: all $sent datagrams received ($c1)" \
+		sh -c "[ -n '$sent' ] && [ '$c1' = '$sent' ]"
+	sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/v6s2.txt")
+	c2=$(awk '$1 ~ /^[0-9.]+$/ && NF > 10 {print $3}' "$tmp/v6b.txt")
+	check "IPv6 source-specific join (MCAST_JOIN_SOURCE_GROUP) from $s6: $c2 of $sent" \
+		sh -c "[ -n '$sent' ] && [ '$c2' = '$sent' ]"
+else
+	skip "no IPv6 on the veth"
+	skip "no IPv6 on the veth"
+fi
+
+# 5c. Via agents: two agents join one group and each reports; --reverse makes the agent send.
+bg r1 "$tmp/serve1.log" "$NB" serve -p 5391
+a1=$last
+bg r2 "$tmp/serve2.log" "$NB" serve -p 5391
+a2=$last
+sleep 0.5
+inns s "$NB" stream -c 198.18.50.2,198.18.50.3 --ctl-port 5391 -a 225.1.2.3 -p 12356 \
+	--rates 4M,8M -t 1 -J >"$tmp/ag.json" 2>"$tmp/ag.err"
+check "controller with two agents on one group exits 0 $(head -c 200 "$tmp/ag.err")" [ $? -eq 0 ]
+check "both agents report 2 steps each with zero loss" \
+	[ "$(grep -c '"lost": 0,' "$tmp/ag.json")" -eq 4 ]
+check "both agents' counts match what was sent, step by step" \
+	[ "$(grep '"datagrams":' "$tmp/ag.json" | sed 's/[^0-9]//g' | sort | uniq -c | awk '{print $1}' | tr '\n' ' ')" = "3 3 " ]
+check "every agent step is valid" sh -c "! grep -q '\"valid\": false' $tmp/ag.json"
+inns s "$NB" stream -c 198.18.50.2,198.18.50.3 --ctl-port 5391 -a 232.1.2.4 -p 12360 \
+	--source 198.18.50.1 --iface eth0 -r 2M -t 1 >"$tmp/agssm.txt" 2>&1
+check "agents join source-specifically on their --iface: both count every datagram" \
+	sh -c "[ $? -eq 0 ] && [ \$(awk '\$1 == \"2.00\" && NF > 10 && \$4 == 0 && \$3 > 0' $tmp/agssm.txt | wc -l) -eq 2 ]"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12357 -r 4M -t 1 \
+	>"$tmp/rev.txt" 2>&1
+check "--reverse over multicast: the agent sends, this host counts it all" \
+	sh -c "[ $? -eq 0 ] && awk '/received here/ {f=1} f && \$1 == \"4.00\" {n++; ok = (\$4 == 0 && \$3 > 0)} END {exit !(n == 1 && ok)}' $tmp/rev.txt"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 198.18.50.1 -p 12358 -r 2M -t 1 \
+	>"$tmp/rev2.txt" 2>&1
+check "--reverse unicast to the controller itself is allowed" [ $? -eq 0 ]
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 198.18.50.3 -p 12358 -r 2M -t 1 \
+	>"$tmp/rev3.txt" 2>&1
+st=$?
+check "--reverse unicast to another host's address: usage error naming it (exit $st)" \
+	sh -c "[ $st -eq 2 ] && grep -q '198.18.50.3 is not an address of this host' $tmp/rev3.txt"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 -r 2M -t 1 >"$tmp/uni.txt" 2>&1
+check "without -a, a unicast stream to the agent: every datagram counted" \
+	sh -c "[ $? -eq 0 ] && awk '\$1 == \"2.00\" && NF > 10 {n++; ok = (\$4 == 0 && \$3 > 0)} END {exit !(n == 1 && ok)}' $tmp/uni.txt"
+inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -r 2M -t 1 >"$tmp/uni2.txt" 2>&1
+check "--reverse without -a: the agent streams to this host" \
+	sh -c "[ $? -eq 0 ] && awk '/received here/ {f=1} f && \$1 == \"2.00\" {n++; ok = (\$4 == 0 && \$3 > 0)} END {exit !(n == 1 && ok)}' $tmp/uni2.txt"
+kill "$a2" 2>/dev/null
+wait "$a2" 2>/dev/null
+bg r2 "$tmp/serve3.log" "$NB" serve -p 5391 --max-rate 1M
+a2=$last
+sleep 0.5
+inns s "$NB" stream -c 198.18.50.3 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12359 -r 2M -t 1 \
+	>"$tmp/rev4.txt" 2>&1
+st=$?
+check "--reverse above the agent's --max-rate is refused by its rule (exit $st)" \
+	sh -c "[ $st -eq 1 ] && grep -q 'refused by rule max-rate' $tmp/rev4.txt"
+kill "$a1" "$a2" 2>/dev/null
+wait "$a1" 2>/dev/null
+wait "$a2" 2>/dev/null
+
+# 6. Bad input: one clear line naming the input, exit 2.
+bad() { # description, expected text, command...
+	d=$1 want=$2; shift 2
+	"$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	st=$?
+	if [ "$st" -eq 2 ] && grep -q -- "$want" "$tmp/bad.err"; then ok "$d"; else
+		notok "$d (status $st: $(head -1 "$tmp/bad.err"))"; fi
+}
+bad "unicast address with --ttl" "--ttl applies to multicast only" \
+	inns s "$NB" stream --send -a 198.18.50.2 --ttl 4 -t 1
+bad "unicast address with --source" "--source applies to multicast only" \
+	inns r1 "$NB" stream --recv -a 198.18.50.2 --source 198.18.50.1
+bad "group outside 224.0.0.0/4" "224.0.0.0/4" inns s "$NB" stream --send -a 240.1.2.3 -t 1
+bad "IPv6 unicast with --loop names ff00::/8" "ff00::/8" \
+	inns s "$NB" stream --send -a ::1 --loop -t 1
+bad "missing interface" "--iface nbtstr-nope: no such network interface" \
+	inns r1 "$NB" stream --recv -a 225.1.2.3 --iface nbtstr-nope
+inns r1 ip link add nbtstr-d0 type veth peer name nbtstr-d1
+inns r1 ip link set nbtstr-d0 up
+bad "interface without an address" "--iface nbtstr-d0 has no IPv4 address" \
+	inns r1 "$NB" stream --recv -a 225.1.2.3 --iface nbtstr-d0
+bg r1 /dev/null "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 5
+hold=$last
+sleep 0.3
+bad "port in use" "-p 12352: port in use" inns r1 "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 1
+kill "$hold" 2>/dev/null
+wait "$hold" 2>/dev/null
+bad "block larger than a UDP datagram" "--block is too large: 65508 (at most 65507" \
+	inns s "$NB" stream --send -a 225.1.2.3 -b 65508
+bad "block smaller than the header" "--block is too small" \
+	inns s "$NB" stream --send -a 225.1.2.3 -b 20
+bad "rate list syntax" "--rates" inns s "$NB" stream --send -a 225.1.2.3 --rates 1M:2M:y3
+# A bitrate the link cannot carry is a result (achieved vs asked, loss), not an error.
+if inns s tc qdisc add dev eth0 root tbf rate 4mbit burst 32kb latency 20ms 2>/dev/null; then
+	bg r1 "$tmp/lim.txt" "$NB" stream --recv -a 198.18.50.2 -p 12353 -t 3
+	r1=$last
+	sleep 0.3
+	inns s "$NB" stream --send -a 198.18.50.2 -p 12353 -r 20M -t 1 >/dev/null 2>&1
+	st=$?
+	wait "$r1"
+	lim=$(awk '$1 == "20.00" {print $2, $4; exit}' "$tmp/lim.txt")
+	check "a rate beyond the link is reported as achieved vs asked, with loss, exit 0 ($lim)" \
+		sh -c "[ $st -eq 0 ] && echo '$lim' | awk '{exit !(\$1 < 10 && \$2 > 0)}'"
+	inns s tc qdisc del dev eth0 root
+else
+	skip "tc tbf not available"
+fi
+
+echo "1..$n"
+exit $fail

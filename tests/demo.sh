@@ -107,6 +107,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	fi
 	step lab-status 20 "$nb" lab status -J
 	in_gen="ip netns exec $gen"
+	via="through the DUT"
 	target=$sink
 	port_args=""
 else
@@ -114,6 +115,7 @@ else
 	say "      running what loopback allows"
 	say ""
 	in_gen=""
+	via="on loopback"
 	target=127.0.0.1
 	port=15301
 	port_args="-p $port"
@@ -128,65 +130,6 @@ else
 	fi
 fi
 
-# Until rate can sweep rule counts: the same sweep with iperf3 as the UDP load (128-byte
-# frames), counted where the frames arrive (the sink's rx_packets at the window's edges after a
-# warm-up), and netbench lab fit for the cost per frame and per rule. As bench/lab-rules.
-iperf_sweep() {
-	if ! command -v iperf3 >/dev/null; then
-		skip rule-sweep "rate has no --sweep-rules and iperf3 is not installed"
-		return
-	fi
-	if [ $((budget_s - $(elapsed))) -lt 60 ]; then
-		skip rule-sweep "the 5-minute budget is spent"
-		return
-	fi
-	sinkns=${gen%gen}sink
-	s=$(date +%s)
-	say ""
-	say "rule sweep: frames/s through the DUT against nftables rules (iperf3 UDP load,"
-	say "128-byte frames, counted at the sink over 2 s; rate has no --sweep-rules yet)"
-	say "$(printf '  %-8s %6s %10s %10s' kind rules fps ns/frame)"
-	pts_linear="" pts_set=""
-	for n in 0 100 1000; do
-		for kind in linear set; do
-			"$nb" lab ruleset --kind $kind --rules $n -J >"$out/ruleset-$kind-$n.json" \
-				2>>"$out/rule-sweep.err" || continue
-			ip netns exec "$sinkns" iperf3 -s -D -1 -p 15302 >/dev/null 2>&1
-			sleep 0.2
-			ip netns exec "$gen" timeout 10 iperf3 -c $sink -p 15302 -u -b 0 -l 82 -t 4 \
-				>/dev/null 2>&1 &
-			ipid=$!
-			sleep 1
-			a=$(ip netns exec "$sinkns" cat /sys/class/net/sink0/statistics/rx_packets)
-			ta=$(date +%s.%N)
-			sleep 2
-			b=$(ip netns exec "$sinkns" cat /sys/class/net/sink0/statistics/rx_packets)
-			tb=$(date +%s.%N)
-			wait $ipid
-			fps=$(echo "$a $b $ta $tb" | awk '{printf "%.0f", ($2 - $1) / ($4 - $3)}')
-			say "$(printf '  %-8s %6s %10s %10.1f' $kind $n "$fps" \
-				"$(echo "$fps" | awk '{print ($1 > 0 ? 1e9 / $1 : 0)}')")"
-			[ "$fps" -gt 0 ] && eval "pts_$kind=\"\$pts_$kind $n:$fps\""
-		done
-	done
-	"$nb" lab ruleset --flush >/dev/null 2>&1
-	for kind in linear set; do
-		eval "pts=\$pts_$kind"
-		# shellcheck disable=SC2086,SC2154
-		if "$nb" lab fit $pts -J >"$out/rule-sweep-$kind.json" 2>>"$out/rule-sweep.err"; then
-			say "  $kind: $("$nb" lab fit $pts | tail -1)"
-		else
-			rm -f "$out/rule-sweep-$kind.json"
-			failed=$((failed + 1))
-			say "  $kind: no fit (see rule-sweep.err)"
-		fi
-	done
-	[ -s "$out/rule-sweep.err" ] || rm -f "$out/rule-sweep.err"
-	say "$(printf '%-22s done    %4ss  rule-sweep-linear.json, rule-sweep-set.json' rule-sweep \
-		"$(($(date +%s) - s))")"
-	say ""
-}
-
 # tput: netio-style sweep through the DUT to the sink's agent.
 if has_cmd tput; then
 	# shellcheck disable=SC2046,SC2086
@@ -195,26 +138,28 @@ else
 	skip tput "this build has no tput"
 fi
 
-# rate: frames/s at RFC 2544 sizes; the rule sweep when rate offers it.
+# rate: frames/s through the DUT at four RFC 2544 sizes, then the firewall scaling sweep: the
+# DUT loaded with 0, 100 and 1000 nftables rules of kinds linear and set in turn, at 128-byte
+# frames (the size the firewall vendor measured), each with rate's fit of ns per frame and per
+# rule. A shared machine's other work moves single trials by tens of per cent, so the sweep runs
+# three times (kinds' order alternating) and the summary shows the median of each point.
 if has_cmd rate; then
-	size_args=""
-	if has_opt rate "--sizes"; then size_args="--sizes 64,128,512,1518"
-	elif has_opt rate "--size"; then size_args="--size 128"
-	fi
-	# shellcheck disable=SC2046,SC2086
-	step rate 90 $in_gen "$nb" rate -c $target $port_args $size_args -J $(short rate)
+	# shellcheck disable=SC2086
+	step rate 60 $in_gen "$nb" rate -c $target $port_args -s 64,128,512,1518 --quick -J
 	if [ "$(id -u)" -ne 0 ]; then
 		skip rule-sweep "needs the lab (root)"
-	elif has_opt rate "--sweep-rules"; then
-		# shellcheck disable=SC2046,SC2086
-		step rule-sweep 120 $in_gen "$nb" rate -c $target --sweep-rules 0,100,1000 \
-			--kind linear,set -J $(short rate)
 	else
-		iperf_sweep
+		for i in 1 2 3; do
+			kinds=linear,set
+			[ $i -eq 2 ] && kinds=set,linear
+			# shellcheck disable=SC2086
+			step rule-sweep-$i 60 $in_gen "$nb" rate -c $target -s 128 --quick \
+				--sweep-rules 0,100,1000 --kind $kinds -J
+		done
 	fi
 else
 	skip rate "this build has no rate"
-	if [ "$(id -u)" -eq 0 ]; then iperf_sweep; else skip rule-sweep "needs the lab (root)"; fi
+	skip rule-sweep "this build has no rate"
 fi
 
 if has_cmd stream; then
@@ -243,7 +188,7 @@ fi
 # tput's steps in one line each (the JSON has all of it, with the CPU load of both ends).
 if [ -s "$out/tput.json" ]; then
 	say ""
-	say "tput through the DUT (see tput.json):"
+	say "tput $via (see tput.json):"
 	awk -F': ' '
 		/"block_bytes"/ { b = $2 + 0; d = ""; v = "" }
 		/"direction"/ && b { d = $2; gsub(/[",]/, "", d) }
@@ -255,12 +200,74 @@ if [ -s "$out/tput.json" ]; then
 		}' "$out/tput.json" | tee -a "$summary"
 fi
 
-# The rule sweep's fit, as rate printed it in its JSON.
-if [ -s "$out/rule-sweep.json" ]; then
+# rate's four sizes in one line each.
+if [ -s "$out/rate.json" ]; then
 	say ""
-	say "rule sweep (see rule-sweep.json):"
-	grep -E '"(kind|rules|fps|base_ns[a-z_]*|per_rule_ns|residual_ns)"' "$out/rule-sweep.json" |
-		sed 's/^ */  /' | head -40 | tee -a "$summary"
+	say "rate $via (see rate.json):"
+	awk -F': ' '
+		function v(x) { gsub(/[",]/, "", x); return x }
+		/^      "frame_bytes"/ { b = v($2) }
+		/^      "fps"/ { fps = v($2) }
+		/^      "mbit_per_s"/ { m = v($2) }
+		/^      "generator_max"/ { g = v($2) }
+		/^      "valid"/ {
+			if (v($2) == "true")
+				printf "  %5s B  %10.0f fps  %8.1f Mbit/s%s\n", b, fps, m, g == "true" ? "  (the generator'"'"'s maximum)" : ""
+			else
+				printf "  %5s B  invalid\n", b
+		}' "$out/rate.json" | tee -a "$summary"
+	grep -m1 '"verdict"' "$out/rate.json" | sed 's/^ *"verdict": "\(.*\)",*$/  verdict: \1/' |
+		tee -a "$summary"
+fi
+# The firewall scaling table (median fps per rule count per kind over the sweeps that ran),
+# netbench lab fit over those medians, and each sweep's own fit as rate computed it.
+sweeps=$(ls "$out"/rule-sweep-[0-9].json 2>/dev/null)
+if [ -n "$sweeps" ]; then
+	# kind rules fps per valid point, and the fits: "fit kind base per_rule residual"
+	# shellcheck disable=SC2086
+	awk -F': ' '
+		function v(x) { gsub(/[",]/, "", x); return x }
+		FNR == 1 { s = 0; f = 0 }
+		/^  "sweep"/ { s = 1 } /^  "fits"/ { s = 0; f = 1 }
+		s && /^      "kind"/ { k = v($2) }
+		s && /^      "rules"/ { r = v($2) }
+		s && /^          "fps"/ { fps = v($2) }
+		s && /^          "valid"/ && v($2) == "true" { print k, r, fps }
+		f && /^      "kind"/ { fk = v($2) }
+		f && /^      "per_rule_ns"/ { print "fit", fk, v($2) }' $sweeps >"$out/rule-sweep.points"
+	n_sweeps=$(echo "$sweeps" | wc -l)
+	median() { # kind rules
+		awk -v k="$1" -v r="$2" '$1 == k && $2 == r { print $3 }' "$out/rule-sweep.points" |
+			sort -n | awk '{ v[NR] = $1 } END {
+				if (NR == 0) print "-"; else if (NR % 2) printf "%.0f\n", v[(NR + 1) / 2];
+				else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	}
+	say ""
+	say "firewall scaling through the DUT, 128-byte frames, median of $n_sweeps sweeps"
+	say "(rule-sweep-N.json):"
+	say "$(printf '  %8s  %12s  %12s' rules 'linear fps' 'set fps')"
+	pts_linear="" pts_set=""
+	for r in 0 100 1000; do
+		ml=$(median linear $r) ms=$(median set $r)
+		say "$(printf '  %8s  %12s  %12s' $r "$ml" "$ms")"
+		[ "$ml" != - ] && pts_linear="$pts_linear $r:$ml"
+		[ "$ms" != - ] && pts_set="$pts_set $r:$ms"
+	done
+	for kind in linear set; do
+		eval "pts=\$pts_$kind"
+		# shellcheck disable=SC2086,SC2154
+		if "$nb" lab fit $pts -J >"$out/rule-sweep-fit-$kind.json" 2>/dev/null; then
+			fit=$("$nb" lab fit $pts | tail -1)
+			say "$(printf '  fit %-7s %s' $kind "$fit")"
+		else
+			rm -f "$out/rule-sweep-fit-$kind.json"
+			say "$(printf '  fit %-7s none (too few valid points)' $kind)"
+		fi
+		say "$(printf '      %-7s %s' '' "each sweep's fit: $(awk -v k=$kind \
+			'$1 == "fit" && $2 == k { printf "%s%.1f", n++ ? ", " : "", $3 }' \
+			"$out/rule-sweep.points") ns per rule")"
+	done
+	rm -f "$out/rule-sweep.points"
 fi
 say ""
 [ "$failed" -gt 0 ] && say "$failed step(s) FAILED: see the .err files"

@@ -20,6 +20,22 @@ check "tput through the DUT ran and its JSON carries both platforms" json_check 
 assert d["schema"] == "netbench/1" and d["env"]["remote"]["hostname"]
 assert d["steps"] and all(x["valid"] for x in d["steps"])
 '
+check "rate through the DUT at 64, 128, 512 and 1518 bytes" json_check "$nb_tmp/results/rate.json" '
+assert [x["frame_bytes"] for x in d["sizes"]] == [64, 128, 512, 1518]
+'
+for i in 1 2 3; do
+	check "rule sweep $i by rate: linear and set at 0, 100, 1000 rules, a fit for each" \
+		json_check "$nb_tmp/results/rule-sweep-$i.json" '
+assert sorted((p["kind"], p["rules"]) for p in d["sweep"]) == \
+	sorted((k, n) for k in ("linear", "set") for n in (0, 100, 1000))
+assert sorted(f["kind"] for f in d["fits"]) == ["linear", "set"]
+'
+done
+check "summary shows the scaling table and both fits" sh -c "
+	grep -q '^ *rules *linear fps *set fps' '$nb_tmp/results/summary.txt' &&
+	grep -q '^ *1000 *[0-9][0-9]* *[0-9][0-9]*\$' '$nb_tmp/results/summary.txt' &&
+	grep -q 'fit linear *per-frame cost = .* ns + .* ns x rules (residual' '$nb_tmp/results/summary.txt' &&
+	grep -q 'fit set *per-frame cost = .* ns + .* ns x rules (residual' '$nb_tmp/results/summary.txt'"
 bad=0
 for f in "$nb_tmp"/results/*.json; do
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null || { bad=1; echo "# unparsable: $f"; }

@@ -1,0 +1,75 @@
+#!/bin/sh
+# The firewall scaling claim of netbench lab + rate --sweep-rules, as root: through the lab's DUT,
+# frames/s falls as linear nftables rules are added (0, 100, 1000), while one set lookup over the
+# same matches stays within 20 % of 0 rules. The machine is shared and other work moves single
+# trials by tens of per cent: the sweep runs three times, the kinds' order alternating so that a
+# burst of load does not hit one kind only, and each point is the median of its three samples.
+# At 0 rules both kinds load the same ruleset (the final accept), so the 0-rule baseline is the
+# median of all six 0-rule samples. The set's claim is checked as a loss: a set point above the
+# baseline is the machine's noise, not a cost.
+. "$(dirname "$0")/../lib.sh"
+need_root
+P=nbtlfs
+for t in ip nft; do
+	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
+done
+lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
+trap 'lab_down; nb_cleanup' EXIT
+if ! "$NETBENCH" lab up --prefix $P --no-agent >"$nb_tmp/out" 2>&1; then
+	notok "lab up --prefix $P"
+	sed 's/^/# /' "$nb_tmp/out"
+	exit 1
+fi
+
+# Three sweeps, 128-byte frames (the seed's size), short trials.
+for i in 1 2 3; do
+	kinds=linear,set
+	[ $i -eq 2 ] && kinds=set,linear
+	ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 128 --quick \
+		--sweep-rules 0,100,1000 --kind $kinds --lab-prefix $P -J \
+		>"$nb_tmp/sweep$i.json" 2>"$nb_tmp/sweep$i.err"
+	rc=$?
+	check "sweep $i exits 0" test $rc -eq 0 || sed 's/^/# /' "$nb_tmp/sweep$i.err" | tail -5
+done
+# kind rules fps, one line per valid point of every sweep
+for i in 1 2 3; do
+	awk -F': ' '
+		/^  "sweep"/ { s = 1 } /^  "fits"/ { s = 0 }
+		s && /^      "kind"/ { k = $2; gsub(/[",]/, "", k) }
+		s && /^      "rules"/ { r = $2 + 0 }
+		s && /^          "fps"/ { f = $2 + 0 }
+		s && /^          "valid"/ && $2 ~ /true/ { print k, r, f }' "$nb_tmp/sweep$i.json"
+done >"$nb_tmp/points"
+# median KIND|any RULES: the median fps of that point's samples
+median() {
+	awk -v k="$1" -v r="$2" '($1 == k || k == "any") && $2 == r { print $3 }' "$nb_tmp/points" |
+		sort -n | awk '{ v[NR] = $1 } END {
+			if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2];
+			else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+z=$(median any 0) l100=$(median linear 100) l1000=$(median linear 1000)
+s100=$(median set 100) s1000=$(median set 1000)
+echo "# all samples (kind rules fps): $(sort -k1,1 -k2n "$nb_tmp/points" |
+	awk '{ printf "%s/%s:%.0f ", $1, $2, $3 }')"
+echo "# medians, fps at 128 B: 0 rules $z; linear 100/1000: $l100 $l1000; set 100/1000: $s100 $s1000"
+check "every point measured (18 valid points)" test "$(wc -l <"$nb_tmp/points")" -eq 18
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+check "linear: 100 rules forward fewer frames/s than 0" gt "$z" "$l100"
+check "linear: 1000 rules forward fewer frames/s than 100" gt "$l100" "$l1000"
+check "linear: 1000 rules cost at least a third of the 0-rule rate" \
+	gt "$(awk -v a="$z" 'BEGIN { print a * 2 / 3 }')" "$l1000"
+check "set: 100 rules lose under 20 % of the 0-rule frames/s" gt "$s100" "$(awk -v a="$z" 'BEGIN { print a * 0.8 }')"
+check "set: 1000 rules lose under 20 % of the 0-rule frames/s" gt "$s1000" "$(awk -v a="$z" 'BEGIN { print a * 0.8 }')"
+# The fit over the medians: a linear rule costs nanoseconds per frame, a set entry ~nothing.
+"$NETBENCH" lab fit "0:$z" "100:$l100" "1000:$l1000" -J >"$nb_tmp/fit-linear.json" 2>&1
+"$NETBENCH" lab fit "0:$z" "100:$s100" "1000:$s1000" -J >"$nb_tmp/fit-set.json" 2>&1
+pl=$(sed -n 's/.*"per_rule_ns": \(-\{0,1\}[0-9.]*\).*/\1/p' "$nb_tmp/fit-linear.json" | head -1)
+ps=$(sed -n 's/.*"per_rule_ns": \(-\{0,1\}[0-9.]*\).*/\1/p' "$nb_tmp/fit-set.json" | head -1)
+echo "# fit: linear ${pl:-?} ns per rule, set ${ps:-?} ns per rule"
+check "linear rules cost over 2 ns each per frame (fit: ${pl:-none})" gt "${pl:-0}" 2
+check "a set entry costs under a fifth of a linear rule (fit: ${ps:-none})" \
+	gt "$(awk -v a="${pl:-0}" 'BEGIN { print a / 5 }')" "${ps:-1e9}"
+check "the DUT's ruleset is flushed after the sweeps" sh -c \
+	"! ip netns exec $P-dut nft list ruleset | grep -q 'saddr'"
+lab_down
+check "lab down leaves no namespace of the test" sh -c "! ip netns list | grep -q '^$P-'"

@@ -48,6 +48,9 @@ static void usage(FILE *f)
 	    "  -r, --rate R         bitrate, bit/s with k/M/G (default 1M)\n"
 	    "      --rates LIST     sweep: 4M,8M,12M or FROM:TO:xF (geometric) or FROM:TO:+STEP\n"
 	    "  -t, --time T         per step (default 10s); with --recv: stop after T\n"
+	    "  -O, --omit T         warm-up before each step's window, not counted (default\n"
+	    "                       the smaller of 0.5s and 10%% of --time; 0: none); a step\n"
+	    "                       lasts --time + --omit. --recv takes it from the sender\n"
 	    "      --send           send only (no agent)\n"
 	    "      --recv           receive only (no agent): until the sender's end marker, "
 	    "--time,\n"
@@ -134,6 +137,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		O_TIMES,
 		O_PSK
 	};
+	const char *omit_arg = NULL;
 	static const struct option opts[] = {
 	    {"group", required_argument, NULL, 'a'},
 	    {"port", required_argument, NULL, 'p'},
@@ -141,6 +145,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"rate", required_argument, NULL, 'r'},
 	    {"rates", required_argument, NULL, O_RATES},
 	    {"time", required_argument, NULL, 't'},
+	    {"omit", required_argument, NULL, 'O'},
 	    {"send", no_argument, NULL, O_SEND},
 	    {"recv", no_argument, NULL, O_RECV},
 	    {"idle", required_argument, NULL, O_IDLE},
@@ -172,7 +177,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	o->time_ns = 10 * NB_NS_PER_S;
 	o->idle_ns = 3 * NB_NS_PER_S;
 	o->ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, "a:p:b:r:t:c:RJh46", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -203,6 +208,13 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 			o->time_ns =
 			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 86400 * NB_NS_PER_S);
 			have_time = true;
+			break;
+		case 'O':
+			omit_arg = optarg;
+			o->omit_ns =
+			    strcmp(optarg, "0")
+				? cli_duration_ns(name, optarg, NB_NS_PER_MS, NB_STREAM_MAX_OMIT_NS)
+				: 0;
 			break;
 		case O_IDLE:
 			o->idle_ns = strcmp(optarg, "0")
@@ -286,6 +298,13 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		cli_usage_error("-a GROUP|ADDR is required");
 	if (o->recv && have_rate)
 		cli_usage_error("--recv takes the bitrate from the sender: drop --rate/--rates");
+	/* The sender tells every datagram whether it belongs to the warm-up, so a receiver
+	 * cannot disagree with it: --omit is the sender's (or the controller's) alone. */
+	if (o->recv && omit_arg)
+		cli_usage_error(
+		    "--recv takes the warm-up from the sender's datagrams: drop -O/--omit");
+	if (!omit_arg)
+		o->omit_ns = o->time_ns / 10 < NB_NS_PER_S / 2 ? o->time_ns / 10 : NB_NS_PER_S / 2;
 	if (!o->recv && o->idle_ns != 3 * NB_NS_PER_S)
 		cli_usage_error("--idle is for --recv");
 	if (!o->recv && o->times_path)
@@ -371,10 +390,14 @@ void stream_local_sysinfo(const struct stream_opts *o, struct nb_sysinfo *si)
 
 bool stream_step_valid(const struct nb_stream_step *s)
 {
-	/* Counts that cannot be: more distinct datagrams than the sender sent. */
-	if (s->unreconciled || (s->step_count && s->unique > s->step_count))
+	/* Counts that cannot be: more distinct datagrams than the sender sent in the window, or
+	 * a window sequence number beyond the window. */
+	if (s->unreconciled ||
+	    (s->step_count && (s->unique > s->step_count || s->highest_seq >= s->step_count)))
 		return false;
-	return s->datagrams >= 2 && !isnan(nb_stream_step_rate_bps(s));
+	/* A window with fewer than 2 datagrams has counts (its loss) but no rate: the rate is
+	 * shown as "-", the step is not invalid. */
+	return true;
 }
 
 static void print_cpu_cols(const struct nb_cpu_load *l, double mbit)
@@ -415,14 +438,30 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 				    (unsigned long long)exp);
 				continue;
 			}
-			printf("%8.2f %9.3f %10llu %7llu %6.2f %6llu %5llu %7.3f",
-			       (double)s->rate_bps_asked / 1e6, r, (unsigned long long)s->datagrams,
-			       (unsigned long long)lost,
+			printf("%8.2f ", (double)s->rate_bps_asked / 1e6);
+			if (isnan(r))
+				printf("%9s", "-");
+			else
+				printf("%9.3f", r);
+			printf(" %10llu %7llu %6.2f %6llu %5llu %7.3f",
+			       (unsigned long long)s->datagrams, (unsigned long long)lost,
 			       exp ? 100.0 * (double)lost / (double)exp : 0.0,
 			       (unsigned long long)s->reordered, (unsigned long long)s->dups,
 			       s->jitter.jitter_ns / 1e6);
 			print_cpu_cols(&s->cpu, r);
 		}
+	}
+	{
+		uint64_t warm = 0;
+		bool omitted = false;
+		for (size_t i = 0; i < rx->nsteps; i++) {
+			warm += rx->steps[i].warmup_datagrams;
+			omitted |= rx->steps[i].omit_count > 0;
+		}
+		if (omitted)
+			printf("(each step's warm-up, the sender's -O/--omit, is not counted: %llu "
+			       "datagrams)\n",
+			       (unsigned long long)warm);
 	}
 	if (rx->foreign.datagrams) {
 		const struct nb_stream_foreign *f = &rx->foreign;
@@ -458,6 +497,12 @@ void stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
 		nb_json_bool(j, "valid", valid);
 		nb_json_u64(j, "rate_bps_asked", s->rate_bps_asked);
 		nb_json_double(j, "rate_bps", valid ? r : NAN, 0);
+		/* The receiver's window: first to last counted arrival, after the warm-up. */
+		nb_json_double(j, "window_s",
+			       s->datagrams >= 2 ? (double)(s->last_ns - s->first_ns) / 1e9 : NAN,
+			       6);
+		nb_json_u64(j, "omit_datagrams", s->omit_count);
+		nb_json_u64(j, "warmup_datagrams_received", s->warmup_datagrams);
 		nb_json_u64(j, "datagrams", s->datagrams);
 		nb_json_u64(j, "bytes", s->bytes);
 		nb_json_u64(j, "datagrams_expected", exp);
@@ -517,6 +562,7 @@ void stream_json_params(struct nb_json *j, const struct stream_opts *o, const ch
 	nb_json_bool(j, "loop", o->sock.loop);
 	if (!o->recv) {
 		nb_json_double(j, "step_s", (double)o->time_ns / 1e9, 3);
+		nb_json_double(j, "omit_s", (double)o->omit_ns / 1e9, 3);
 		nb_json_arr_begin(j, "rates_bps");
 		for (size_t i = 0; i < o->nrates; i++)
 			nb_json_u64(j, NULL, o->rates[i]);
@@ -644,6 +690,8 @@ void stream_json_send(struct nb_json *j, const char *key, const struct nb_stream
 		nb_json_u64(j, "rate_bps_asked", s->rate_bps);
 		nb_json_double(j, "rate_bps", nb_stream_send_rate_bps(s, block), 0);
 		nb_json_u64(j, "datagrams_planned", s->count);
+		nb_json_u64(j, "omit_datagrams_planned", s->omit_count);
+		nb_json_u64(j, "omit_datagrams", s->omit_datagrams);
 		nb_json_u64(j, "datagrams", s->datagrams);
 		nb_json_u64(j, "bytes", s->bytes);
 		nb_json_u64(j, "send_errors", s->errors);
@@ -682,15 +730,16 @@ static int run_send(struct stream_opts *o)
 	so.rates_bps = o->rates;
 	so.nrates = o->nrates;
 	so.step_ns = o->time_ns;
+	so.omit_ns = o->omit_ns;
 	so.stream_id = stream_random_id();
 	so.stop = &cli_stop;
 	so.on_step = print_send_row;
 	so.arg = o;
 	if (!o->json) {
 		printf("netbench stream: sending to %s port %u, %zu-byte datagrams, %zu step%s of "
-		       "%.1f s\n",
+		       "%.1f s after %.2f s warm-up\n",
 		       o->sock.addr, o->sock.port, o->block, o->nrates, o->nrates == 1 ? "" : "s",
-		       (double)o->time_ns / 1e9);
+		       (double)o->time_ns / 1e9, (double)o->omit_ns / 1e9);
 		print_send_head();
 		fflush(stdout);
 	}

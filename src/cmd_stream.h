@@ -20,7 +20,8 @@ struct stream_opts {
 	size_t block;
 	uint64_t rates[NB_STREAM_MAX_STEPS];
 	size_t nrates;
-	uint64_t time_ns;      /* per step */
+	uint64_t time_ns;      /* per step: the measurement window */
+	uint64_t omit_ns;      /* per step: warm-up before the window, not counted */
 	uint64_t recv_time_ns; /* --recv: overall limit, 0 none */
 	uint64_t idle_ns;
 	bool send, recv, reverse, json, multicast;

@@ -72,6 +72,7 @@ static void fill_req(const struct stream_opts *o, struct nb_stream_req *r, uint3
 		r->rates_bps[i] = o->rates[i];
 	r->nrates = (uint32_t)o->nrates;
 	r->step_ns = o->time_ns;
+	r->omit_ns = o->omit_ns;
 	r->stream_id = stream_id;
 }
 
@@ -129,12 +130,14 @@ static void print_agent_head(const struct agent *a)
 	       si->driver[0] ? ", driver " : "", si->driver);
 }
 
-/* The sender's plan and the receiver's expectation must agree step by step. */
+/* The sender's plan and the receiver's expectation must agree step by step: the same window
+ * and warm-up, and no more distinct datagrams counted in the window than were sent in it. */
 static void reconcile(struct nb_stream_rx *rx, const struct nb_stream_send_step *sent, size_t n)
 {
 	for (size_t i = 0; i < rx->nsteps; i++) {
 		struct nb_stream_step *s = &rx->steps[i];
 		if (s->step >= n || s->step_count != sent[s->step].count ||
+		    s->omit_count != sent[s->step].omit_count ||
 		    s->unique > sent[s->step].datagrams)
 			s->unreconciled = true;
 	}
@@ -181,13 +184,14 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 	so.rates_bps = o->rates;
 	so.nrates = o->nrates;
 	so.step_ns = o->time_ns;
+	so.omit_ns = o->omit_ns;
 	so.stream_id = id;
 	so.stop = stop;
 	if (!o->json)
 		printf("netbench stream: sending to %s port %u, %zu-byte datagrams, %zu step%s of "
-		       "%.1f s; %zu agent%s receiving\n",
+		       "%.1f s after %.2f s warm-up; %zu agent%s receiving\n",
 		       o->sock.addr, o->sock.port, o->block, o->nrates, o->nrates == 1 ? "" : "s",
-		       (double)o->time_ns / 1e9, n, n == 1 ? "" : "s");
+		       (double)o->time_ns / 1e9, (double)o->omit_ns / 1e9, n, n == 1 ? "" : "s");
 	fflush(stdout);
 	ret = nb_stream_send_run(&so, sent);
 	if (ret < 0)
@@ -275,17 +279,18 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 	if (nb_stream_recv_new(&r, fd) < 0 || nb_stream_rx_new(&rx) < 0)
 		cli_fail(-ENOMEM, "receiver");
 	stream_local_sysinfo(o, &si);
-	r->end_mono_ns = nb_mono_ns() + o->time_ns * o->nrates + 5 * NB_NS_PER_S;
+	r->end_mono_ns = nb_mono_ns() + (o->time_ns + o->omit_ns) * o->nrates + 5 * NB_NS_PER_S;
 	r->idle_ns = o->idle_ns;
 	r->stop_on_fin = true;
 	r->ext_stop = stop;
 	if (nb_ctl_start(a->ctl, err, sizeof(err)) < 0)
 		cli_fail(0, "agent %s: %s", a->host, err);
 	if (!o->json) {
-		printf("netbench stream: agent %s sends to %s port %u, %zu step%s of %.1f s; "
-		       "receiving here\n",
+		printf("netbench stream: agent %s sends to %s port %u, %zu step%s of %.1f s after "
+		       "%.2f s warm-up; receiving here\n",
 		       a->host, o->to_controller ? "this host" : o->sock.addr, o->sock.port,
-		       o->nrates, o->nrates == 1 ? "" : "s", (double)o->time_ns / 1e9);
+		       o->nrates, o->nrates == 1 ? "" : "s", (double)o->time_ns / 1e9,
+		       (double)o->omit_ns / 1e9);
 		fflush(stdout);
 	}
 	ret = nb_stream_recv_run(r);

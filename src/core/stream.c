@@ -30,7 +30,7 @@ void nb_stream_hdr_encode(uint8_t *buf, const struct nb_stream_hdr *h)
 	nb_put_be32(buf + 36, h->step_count);
 	nb_put_be64(buf + 40, h->send_ns);
 	nb_put_be32(buf + 48, h->rate_kbps);
-	nb_put_be32(buf + 52, 0);
+	nb_put_be32(buf + 52, h->omit_count);
 }
 
 int nb_stream_hdr_decode(const uint8_t *buf, size_t len, struct nb_stream_hdr *h)
@@ -47,6 +47,7 @@ int nb_stream_hdr_decode(const uint8_t *buf, size_t len, struct nb_stream_hdr *h
 	h->step_count = nb_get_be32(buf + 36);
 	h->send_ns = nb_get_be64(buf + 40);
 	h->rate_kbps = nb_get_be32(buf + 48);
+	h->omit_count = nb_get_be32(buf + 52);
 	return 0;
 }
 
@@ -216,6 +217,10 @@ unsigned nb_stream_rx_datagram(struct nb_stream_rx *rx, const uint8_t *buf, size
 		s = find_step(rx, h.step);
 		if (!s)
 			return 0;
+		if (h.step_seq < s->omit_count) {
+			s->warmup_datagrams++;
+			return NB_RX_WARMUP;
+		}
 		s->datagrams++;
 		s->bytes += len;
 		s->late++;
@@ -234,15 +239,26 @@ unsigned nb_stream_rx_datagram(struct nb_stream_rx *rx, const uint8_t *buf, size
 		memset(s, 0, sizeof(*s));
 		s->step = h.step;
 		s->step_count = h.step_count;
+		s->omit_count = h.omit_count;
 		s->rate_bps_asked = (uint64_t)h.rate_kbps * 1000u;
+		ev |= NB_RX_NEW_STEP;
+	}
+	/* The step's first datagram fixes its warm-up; the sequence numbers, not arrival times,
+	 * decide which side of the boundary a datagram is on, so a datagram reordered across
+	 * it is still counted where the sender put it. */
+	if (h.step_seq < s->omit_count) {
+		s->warmup_datagrams++;
+		return (ev & ~NB_RX_COUNTED) | NB_RX_WARMUP;
+	}
+	if (!s->datagrams) {
 		s->first_ns = arrival_ns;
 		s->first_bytes = len;
-		ev |= NB_RX_NEW_STEP;
+		ev |= NB_RX_WINDOW;
 	}
 	s->datagrams++;
 	s->bytes += len;
 	s->last_ns = arrival_ns;
-	count_seq(rx, s, h.step_seq);
+	count_seq(rx, s, h.step_seq - s->omit_count);
 	nb_jitter_update(&s->jitter, h.send_ns, arrival_ns);
 	return ev;
 }

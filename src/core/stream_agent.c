@@ -125,8 +125,8 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 		for (uint32_t i = 0; i < s->req.nrates; i++)
 			if (s->req.rates_bps[i] > max_rate)
 				max_rate = s->req.rates_bps[i];
-		ret =
-		    nb_agent_check_caps(ctx, s->req.step_ns * s->req.nrates, max_rate, err, errlen);
+		ret = nb_agent_check_caps(ctx, (s->req.step_ns + s->req.omit_ns) * s->req.nrates,
+					  max_rate, err, errlen);
 		if (ret < 0)
 			goto out;
 		if (s->req.step_ns == 0 || s->req.nrates == 0) {
@@ -165,6 +165,7 @@ static void *send_thread(void *arg)
 	o.rates_bps = s->req.rates_bps;
 	o.nrates = s->req.nrates;
 	o.step_ns = s->req.step_ns;
+	o.omit_ns = s->req.omit_ns;
 	o.stream_id = s->req.stream_id;
 	o.stop = &s->send_stop;
 	s->send_ret = nb_stream_send_run(&o, s->sent);

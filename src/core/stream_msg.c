@@ -115,8 +115,10 @@ int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r)
 	ret |= nb_msg_put_bytes(m, NB_T_STR_RATES, rates, (size_t)r->nrates * 8);
 	ret |= nb_msg_put_u64(m, NB_T_STR_STEP_NS, r->step_ns);
 	ret |= nb_msg_put_u32(m, NB_T_STR_STREAM_ID, r->stream_id);
+	if (r->omit_ns)
+		ret |= nb_msg_put_u64(m, NB_T_STR_OMIT_NS, r->omit_ns);
 	/* The whole run, for the agent's duration cap. */
-	ret |= nb_msg_put_u64(m, NB_T_DURATION_NS, r->step_ns * r->nrates);
+	ret |= nb_msg_put_u64(m, NB_T_DURATION_NS, (r->step_ns + r->omit_ns) * r->nrates);
 	return ret ? -EMSGSIZE : 0;
 }
 
@@ -147,6 +149,9 @@ int nb_stream_req_get(const struct nb_msg *m, struct nb_stream_req *r)
 	if (nb_msg_get_str(m, NB_T_STR_IFACE, r->iface, sizeof(r->iface)) == -EBADMSG ||
 	    nb_msg_get_str(m, NB_T_STR_SOURCE, r->source, sizeof(r->source)) == -EBADMSG)
 		return -EBADMSG;
+	if (nb_msg_get_u64(m, NB_T_STR_OMIT_NS, &r->omit_ns) == -EBADMSG ||
+	    r->omit_ns > NB_STREAM_MAX_OMIT_NS)
+		return -EBADMSG;
 	if (nb_msg_get_u32(m, NB_T_STR_TTL, &ttl) == 0) {
 		if (ttl > 255)
 			return -EBADMSG;
@@ -158,6 +163,7 @@ int nb_stream_req_get(const struct nb_msg *m, struct nb_stream_req *r)
 #define STEP_BYTES    (4 + 4 + 8 + 9 * 8 + 4 + 8 + LOAD_BYTES)
 #define FOREIGN_BYTES (5 * 8 + LOAD_BYTES)
 #define SENT_BYTES    (8 + 4 + 7 * 8 + LOAD_BYTES)
+#define WARM_BYTES    (4 + 8)
 
 int nb_stream_rx_put(struct nb_msg *m, const struct nb_stream_rx *rx, enum nb_stream_end end)
 {
@@ -183,6 +189,10 @@ int nb_stream_rx_put(struct nb_msg *m, const struct nb_stream_rx *rx, enum nb_st
 		wd(&c, s->jitter.jitter_ns);
 		w_load(&c, &s->cpu);
 		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP, b, c.o);
+		c.o = 0;
+		w32(&c, s->omit_count);
+		w64(&c, s->warmup_datagrams);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP_WARM, b, c.o);
 	}
 	if (rx->foreign.datagrams) {
 		const struct nb_stream_foreign *f = &rx->foreign;
@@ -233,6 +243,12 @@ int nb_stream_rx_get(const struct nb_msg *m, struct nb_stream_rx *rx, enum nb_st
 			s->highest_seq = r32(&c);
 			s->jitter.jitter_ns = rd(&c);
 			r_load(&c, &s->cpu);
+		} else if (tag == NB_T_STR_STEP_WARM) {
+			struct nb_stream_step *s = nb_stream_rx_current(rx);
+			if (n != WARM_BYTES || !s)
+				return -EBADMSG;
+			s->omit_count = r32(&c);
+			s->warmup_datagrams = r64(&c);
 		} else if (tag == NB_T_STR_FOREIGN) {
 			struct nb_stream_foreign *f = &rx->foreign;
 			if (n != FOREIGN_BYTES)
@@ -271,6 +287,10 @@ int nb_stream_sent_put(struct nb_msg *m, const struct nb_stream_send_step *s, si
 		w64(&c, s[i].max_late_ns);
 		w_load(&c, &s[i].cpu);
 		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT, b, c.o);
+		c.o = 0;
+		w32(&c, s[i].omit_count);
+		w64(&c, s[i].omit_datagrams);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT_WARM, b, c.o);
 	}
 	return ret ? -EMSGSIZE : 0;
 }
@@ -283,6 +303,13 @@ int nb_stream_sent_get(const struct nb_msg *m, struct nb_stream_send_step *s, si
 
 	while (nb_msg_next(m, &off, &tag, &p, &n) == 1) {
 		struct cur c = {.q = p, .n = n};
+		if (tag == NB_T_STR_SENT_WARM) {
+			if (n != WARM_BYTES || k == 0)
+				return -EBADMSG;
+			s[k - 1].omit_count = r32(&c);
+			s[k - 1].omit_datagrams = r64(&c);
+			continue;
+		}
 		if (tag != NB_T_STR_SENT)
 			continue;
 		if (n != SENT_BYTES || k == max)

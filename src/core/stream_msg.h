@@ -22,11 +22,15 @@ enum nb_stream_tag {
 	NB_T_STR_RATES = 307,  /* be64 bit/s each */
 	NB_T_STR_STEP_NS = 308,
 	NB_T_STR_STREAM_ID = 309,
+	NB_T_STR_OMIT_NS = 310, /* u64: warm-up before each step's window; absent: none */
 	NB_T_STR_STEP = 320,	/* one received step */
 	NB_T_STR_FOREIGN = 321, /* the foreign stream */
 	NB_T_STR_OTHER = 322,	/* u64: datagrams of other streams */
 	NB_T_STR_END = 323,	/* u32: enum nb_stream_end */
-	NB_T_STR_SENT = 330,	/* one sent step */
+	NB_T_STR_STEP_WARM =
+	    324,	     /* the warm-up of the step before it (records stay as they were) */
+	NB_T_STR_SENT = 330, /* one sent step */
+	NB_T_STR_SENT_WARM = 331, /* the warm-up of the sent step before it */
 };
 
 enum nb_stream_role { NB_STREAM_AGENT_RECV = 0, NB_STREAM_AGENT_SEND = 1 };
@@ -43,6 +47,7 @@ struct nb_stream_req {
 	uint64_t rates_bps[NB_STREAM_MAX_STEPS];
 	uint32_t nrates;
 	uint64_t step_ns;
+	uint64_t omit_ns;
 	uint32_t stream_id;
 };
 

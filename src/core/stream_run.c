@@ -35,6 +35,11 @@ uint32_t nb_stream_step_count(uint64_t rate_bps, size_t block, uint64_t step_ns)
 	return (uint32_t)llround(n);
 }
 
+uint32_t nb_stream_omit_count(uint64_t rate_bps, size_t block, uint64_t omit_ns)
+{
+	return omit_ns ? nb_stream_step_count(rate_bps, block, omit_ns) : 0;
+}
+
 static bool stopped(volatile sig_atomic_t *stop)
 {
 	return stop && *stop;
@@ -84,23 +89,35 @@ int nb_stream_send_run(const struct nb_stream_send_opts *o, struct nb_stream_sen
 	h.stream_id = o->stream_id;
 	start_ns = nb_mono_ns() + NB_NS_PER_MS;
 	for (size_t i = 0; i < o->nrates && !stopped(o->stop); i++) {
-		struct nb_stream_send_step *s = &steps[i];
+		struct nb_stream_send_step *s = &steps[i], warm;
 		struct nb_pacer p;
 
 		memset(s, 0, sizeof(*s));
+		memset(&warm, 0, sizeof(warm));
 		s->rate_bps = o->rates_bps[i];
 		s->count = o->step_ns ? nb_stream_step_count(s->rate_bps, o->block, o->step_ns) : 0;
+		s->omit_count = nb_stream_omit_count(s->rate_bps, o->block, o->omit_ns);
 		h.step = (uint16_t)i;
 		h.step_count = s->count;
+		h.omit_count = s->omit_count;
 		h.rate_kbps = (uint32_t)(s->rate_bps / 1000u);
 		nb_pacer_init(&p, s->rate_bps, (uint64_t)o->block * 8u, start_ns);
-		nb_cpu_sample_now(a);
-		for (uint32_t k = 0; (!s->count || k < s->count) && !stopped(o->stop); k++) {
+		/* One schedule through warm-up and window: the window starts in steady state. */
+		for (uint32_t k = 0;
+		     (!s->count || k < s->omit_count + s->count) && !stopped(o->stop); k++) {
 			nb_pacer_wait(&p);
+			if (k == s->omit_count) {
+				nb_cpu_sample_now(a);
+				p.late_sends = 0; /* lateness, too, is the window's */
+				p.max_late_ns = 0;
+			}
 			h.seq = (uint32_t)seq++;
 			h.step_seq = k;
-			send_one(o->fd, buf, o->block, &h, s);
+			send_one(o->fd, buf, o->block, &h, k < s->omit_count ? &warm : s);
 		}
+		s->omit_datagrams = warm.datagrams;
+		if (s->datagrams == 0 && s->errors == 0)
+			nb_cpu_sample_now(a); /* stopped in the warm-up: an empty window */
 		nb_cpu_sample_now(b);
 		nb_cpu_load(a, b, &s->cpu);
 		s->late_sends = p.late_sends;
@@ -173,12 +190,14 @@ static uint64_t arrival_ns(struct msghdr *mh)
 	return nb_real_ns();
 }
 
-/* Called with the lock held after each datagram: CPU windows open and close at step edges. */
+/* Called with the lock held after each datagram: a step's CPU window opens at the first
+ * datagram after its warm-up and closes at the next step's first datagram (warm-up or not) or
+ * the end marker. */
 static void on_events(struct nb_stream_recv *r, unsigned ev)
 {
 	struct nb_stream_rx *rx = r->rx;
 
-	if (ev & (NB_RX_NEW_STEP | NB_RX_FIN)) {
+	if (ev & (NB_RX_NEW_STEP | NB_RX_WINDOW | NB_RX_FIN)) {
 		struct nb_cpu_sample *s = &r->last_active;
 		nb_cpu_sample_now(s);
 		r->last_sample_mono_ns = s->mono_ns;
@@ -186,7 +205,7 @@ static void on_events(struct nb_stream_recv *r, unsigned ev)
 		if (r->cpu_step >= 0)
 			nb_cpu_load(&r->step_start, s, &rx->steps[r->cpu_step].cpu);
 		r->cpu_step = -1;
-		if (ev & NB_RX_NEW_STEP) {
+		if (ev & NB_RX_WINDOW) {
 			r->step_start = *s;
 			r->cpu_step = (int)rx->nsteps - 1;
 		}
@@ -308,9 +327,9 @@ int nb_stream_recv_run(struct nb_stream_recv *r)
 			uint64_t t = arrival_ns(&b->msgs[i].msg_hdr);
 			unsigned ev =
 			    nb_stream_rx_datagram(r->rx, b->data[i], b->msgs[i].msg_len, t);
-			if (ev & (NB_RX_COUNTED | NB_RX_FOREIGN))
+			if (ev & (NB_RX_COUNTED | NB_RX_FOREIGN | NB_RX_WARMUP))
 				traffic = true;
-			if (r->on_datagram && (ev & (NB_RX_COUNTED | NB_RX_FOREIGN)))
+			if (r->on_datagram && (ev & (NB_RX_COUNTED | NB_RX_FOREIGN | NB_RX_WARMUP)))
 				r->on_datagram(r->on_datagram_arg, t, b->data[i],
 					       b->msgs[i].msg_len);
 			on_events(r, ev);

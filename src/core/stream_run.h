@@ -1,8 +1,8 @@
 /* The moving parts of netbench stream: a paced sender that runs a sweep of bitrates back to back
- * (one step per rate, then an end marker), and a receiver loop that counts datagrams per step
- * and samples the CPU at each step's edges (first datagram of the step, first datagram of the
- * next step or the end marker), so the load belongs to exactly the step's window. Both are used
- * by the standalone front end and by the agent. */
+ * (one step per rate, each a warm-up then the measurement window, then an end marker), and a
+ * receiver loop that counts datagrams per step and samples the CPU at each window's edges (first
+ * datagram after the warm-up, first datagram of the next step or the end marker), so the load
+ * belongs to exactly the step's window. Both are used by the standalone front end and the agent. */
 #ifndef NB_STREAM_RUN_H
 #define NB_STREAM_RUN_H
 
@@ -15,9 +15,12 @@
 #include "core/cpu.h"
 #include "core/stream.h"
 
+/* Every counter but the omit ones covers the step's window only, after the warm-up. */
 struct nb_stream_send_step {
 	uint64_t rate_bps;	    /* asked */
-	uint32_t count;		    /* datagrams planned (0: open-ended) */
+	uint32_t count;		    /* datagrams planned in the window (0: open-ended) */
+	uint32_t omit_count;	    /* warm-up datagrams planned before the window */
+	uint64_t omit_datagrams;    /* warm-up datagrams sent */
 	uint64_t datagrams;	    /* sent */
 	uint64_t bytes;		    /* sent (UDP payload) */
 	uint64_t errors;	    /* send() refused: ENOBUFS, EAGAIN, ICMP errors */
@@ -33,7 +36,8 @@ struct nb_stream_send_opts {
 	size_t block; /* datagram payload bytes, >= NB_STREAM_HDR */
 	const uint64_t *rates_bps;
 	size_t nrates;
-	uint64_t step_ns; /* per rate; 0: the first rate until *stop */
+	uint64_t step_ns; /* per rate, the window; 0: the first rate until *stop */
+	uint64_t omit_ns; /* per rate, a warm-up before the window; 0: none */
 	uint32_t stream_id;
 	volatile sig_atomic_t *stop; /* may be NULL */
 	nb_stream_step_fn on_step;   /* called after each step, may be NULL */
@@ -44,6 +48,8 @@ struct nb_stream_send_opts {
 double nb_stream_send_rate_bps(const struct nb_stream_send_step *s, size_t block);
 /* Datagrams a step of step_ns at rate_bps carries (at least 1). */
 uint32_t nb_stream_step_count(uint64_t rate_bps, size_t block, uint64_t step_ns);
+/* Datagrams a warm-up of omit_ns carries: 0 when omit_ns is 0, else at least 1. */
+uint32_t nb_stream_omit_count(uint64_t rate_bps, size_t block, uint64_t omit_ns);
 /* Runs every step, then sends the end marker. steps has nrates entries. 0 or -errno. */
 int nb_stream_send_run(const struct nb_stream_send_opts *o, struct nb_stream_send_step *steps);
 
@@ -61,8 +67,8 @@ struct nb_stream_recv {
 	uint64_t idle_ns;     /* 0: never end on idleness */
 	bool stop_on_fin;
 	volatile sig_atomic_t *ext_stop; /* may be NULL */
-	/* Optional: called for every datagram counted (not the end marker) with its arrival time
-	 * (CLOCK_REALTIME ns). */
+	/* Optional: called for every datagram received (warm-up included, not the end marker)
+	 * with its arrival time (CLOCK_REALTIME ns). */
 	void (*on_datagram)(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_t len);
 	void *on_datagram_arg;
 	/* Everything below is the receiver's; read it with nb_stream_recv_copy. */

@@ -1,5 +1,6 @@
 /* Stream accounting: header layout and byte order, RFC 3550 jitter against a hand-computed
- * sequence, loss/reordering/duplicates on crafted sequences, steps, foreign datagrams. */
+ * sequence, loss/reordering/duplicates on crafted sequences, steps, the warm-up excluded from a
+ * step's window, foreign datagrams. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,9 +49,14 @@ static void test_header(void)
 	      "iperf2's upper-sequence and flags words are zero");
 	CHECK(buf[20] == 'N' && buf[21] == 'B' && buf[22] == 'S' && buf[23] == '1', "magic NBS1");
 	CHECK(buf[26] == 0 && buf[27] == 3, "step big-endian");
+	CHECK(nb_get_be32(buf + 52) == 0, "no warm-up: the word after the rate stays zero");
+	h.omit_count = 0x01020304;
+	nb_stream_hdr_encode(buf, &h);
+	CHECK(nb_get_be32(buf + 52) == 0x01020304, "warm-up count at offset 52, big-endian");
 	CHECK(nb_stream_hdr_decode(buf, sizeof(buf), &d) == 0, "decodes");
 	CHECK(d.seq == h.seq && d.step == 3 && d.step_seq == 77 && d.step_count == 1000 &&
-		  d.send_ns == h.send_ns && d.stream_id == h.stream_id && d.rate_kbps == 4000,
+		  d.send_ns == h.send_ns && d.stream_id == h.stream_id && d.rate_kbps == 4000 &&
+		  d.omit_count == 0x01020304,
 	      "round trip keeps every field");
 	CHECK(nb_stream_hdr_decode(buf, sizeof(buf) - 1, &d) == -EINVAL, "short datagram rejected");
 	buf[24] = 9;
@@ -176,6 +182,69 @@ static void test_steps(struct nb_stream_rx *rx)
 	      "foreign rate over first..last arrival");
 }
 
+static struct nb_stream_hdr warm_hdr(uint16_t step, uint32_t step_seq, uint64_t send)
+{
+	struct nb_stream_hdr h = hdr(step, step_seq, 6, send);
+	h.omit_count = 4;
+	return h;
+}
+
+/* A step of 4 warm-up datagrams (step_seq 0-3) and a window of 6 (4-9): the window's counts,
+ * loss, rate and jitter come from 4-9 alone, whatever happened in the warm-up. */
+static void test_omit(struct nb_stream_rx *rx)
+{
+	const struct nb_stream_step *s;
+	unsigned ev;
+
+	nb_stream_rx_reset(rx);
+	ev = feed(rx, warm_hdr(0, 0, 0), 100 * MS);
+	CHECK(ev == (NB_RX_NEW_STEP | NB_RX_WARMUP),
+	      "a warm-up datagram opens the step, uncounted");
+	s = nb_stream_rx_current(rx);
+	/* Warm-up: 1 lost (1), 2 duplicated, wild transit times that would make jitter. */
+	feed(rx, warm_hdr(0, 2, 2 * MS), 400 * MS);
+	feed(rx, warm_hdr(0, 2, 2 * MS), 401 * MS);
+	ev = feed(rx, warm_hdr(0, 3, 3 * MS), 103 * MS);
+	CHECK(ev == NB_RX_WARMUP && s && s->datagrams == 0 && s->bytes == 0 && s->unique == 0 &&
+		  s->warmup_datagrams == 4 && s->dups == 0,
+	      "warm-up datagrams, duplicates included, stay out of the counts");
+	ev = feed(rx, warm_hdr(0, 4, 4 * MS), 104 * MS);
+	CHECK(ev == (NB_RX_COUNTED | NB_RX_WINDOW),
+	      "the first datagram after the warm-up opens the window");
+	feed(rx, warm_hdr(0, 5, 5 * MS), 105 * MS);
+	ev = feed(rx, warm_hdr(0, 1, 1 * MS), 106 * MS);
+	CHECK(ev == NB_RX_WARMUP && s && s->datagrams == 2 && s->reordered == 0,
+	      "a warm-up datagram arriving inside the window is still the warm-up's");
+	feed(rx, warm_hdr(0, 7, 7 * MS), 107 * MS);
+	feed(rx, warm_hdr(0, 8, 8 * MS), 108 * MS);
+	CHECK(s && s->step_count == 6 && s->omit_count == 4 && s->datagrams == 4 &&
+		  s->unique == 4 && s->bytes == 4000 && s->highest_seq == 4,
+	      "window: 4 of 6 counted (window sequence 0-4)");
+	CHECK(s && nb_stream_step_expected(s) == 6 && nb_stream_step_lost(s) == 2,
+	      "loss only from the window: 2 of 6 (6 and the tail 9), none from the warm-up");
+	CHECK(s && s->first_ns == 104 * MS && s->last_ns == 108 * MS &&
+		  fabs(nb_stream_step_rate_bps(s) - 3 * 8000.0 / 0.004) < 1e-6,
+	      "rate over the window's first..last arrival");
+	CHECK(s && s->jitter.jitter_ns == 0.0, "jitter from the window alone (constant transit)");
+	ev = feed(rx, warm_hdr(1, 0, 10 * MS), 110 * MS);
+	CHECK((ev & NB_RX_NEW_STEP) && !(ev & (NB_RX_WINDOW | NB_RX_COUNTED)) &&
+		  rx->steps[0].closed,
+	      "the next step's warm-up closes the previous step's window");
+	ev = feed(rx, warm_hdr(0, 9, 9 * MS), 111 * MS);
+	CHECK(ev == NB_RX_COUNTED && rx->steps[0].datagrams == 5 && rx->steps[0].late == 1 &&
+		  nb_stream_step_lost(&rx->steps[0]) == 1,
+	      "a straggler of the previous window counts there as late");
+	ev = feed(rx, warm_hdr(0, 2, 2 * MS), 112 * MS);
+	CHECK(ev == NB_RX_WARMUP && rx->steps[0].datagrams == 5,
+	      "a straggler of the previous warm-up is not counted");
+	/* All the warm-up lost: the window still opens at its first datagram. */
+	nb_stream_rx_reset(rx);
+	ev = feed(rx, warm_hdr(0, 5, 0), 0);
+	CHECK(ev == (NB_RX_COUNTED | NB_RX_NEW_STEP | NB_RX_WINDOW) &&
+		  nb_stream_step_lost(nb_stream_rx_current(rx)) == 5,
+	      "a step whose warm-up was lost: step and window open together");
+}
+
 /* Datagrams come from the network: random and mutated ones must never crash the accounting
  * nor break its invariants (distinct <= received, lost <= expected). */
 static void test_random(struct nb_stream_rx *rx)
@@ -192,6 +261,7 @@ static void test_random(struct nb_stream_rx *rx)
 		h.step = (uint16_t)((x >> 8) % 80);
 		h.step_seq = (x >> 3) % 100000;
 		h.step_count = (x >> 5) % 3 ? 0 : (x >> 7) % 1000;
+		h.omit_count = (x >> 6) % 4 ? 0 : (x >> 9) % 2000;
 		h.flags = (x >> 20) % 1000 ? 0 : NB_STREAM_F_FIN;
 		nb_stream_hdr_encode(buf, &h);
 		len = (x >> 11) % 3 ? sizeof(buf) : (x >> 13) % sizeof(buf);
@@ -221,6 +291,7 @@ int main(void)
 	if (rx) {
 		test_loss_reorder_dup(rx);
 		test_steps(rx);
+		test_omit(rx);
 		test_random(rx);
 	}
 	nb_stream_rx_free(rx);

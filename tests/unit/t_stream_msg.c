@@ -27,6 +27,7 @@ int main(void)
 	req.rates_bps[1] = 12000000;
 	req.nrates = 2;
 	req.step_ns = 2000000000;
+	req.omit_ns = 500000000;
 	req.stream_id = 0xdeadbeef;
 	CHECK(nb_stream_req_put(m, &req) == 0, "request encoded");
 	CHECK(nb_msg_validate(m) == 0, "request is a valid message");
@@ -35,8 +36,24 @@ int main(void)
 		  !strcmp(got.source, "2001:db8::1") && got.port == 12345 && got.ttl == 7 &&
 		  got.flags == NB_STR_F_LOOP && got.block == 8192 && got.nrates == 2 &&
 		  got.rates_bps[1] == 12000000 && got.step_ns == 2000000000 &&
-		  got.stream_id == 0xdeadbeef,
+		  got.stream_id == 0xdeadbeef && got.omit_ns == 500000000,
 	      "request round trip keeps every field");
+	{
+		uint64_t d = 0;
+		CHECK(nb_msg_get_u64(m, NB_T_DURATION_NS, &d) == 0 && d == 5000000000ULL,
+		      "duration for the agent's cap includes the warm-ups (%llu ns)",
+		      (unsigned long long)d);
+	}
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
+	req.omit_ns = 0;
+	nb_stream_req_put(m, &req);
+	CHECK(nb_stream_req_get(m, &got) == 0 && got.omit_ns == 0,
+	      "no warm-up: no item, decoded as 0 (as an older controller sends)");
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
+	req.omit_ns = NB_STREAM_MAX_OMIT_NS + 1;
+	nb_stream_req_put(m, &req);
+	CHECK(nb_stream_req_get(m, &got) == -EBADMSG, "warm-up beyond an hour refused");
+	req.omit_ns = 0;
 	nb_msg_reset(m, NB_MSG_TEST_REQ);
 	req.block = 10;
 	nb_stream_req_put(m, &req);
@@ -54,6 +71,8 @@ int main(void)
 	rx.steps[1].step = 1;
 	rx.steps[1].closed = true;
 	rx.steps[1].step_count = 1000;
+	rx.steps[1].omit_count = 250;
+	rx.steps[1].warmup_datagrams = 249;
 	rx.steps[1].datagrams = 999;
 	rx.steps[1].unique = 998;
 	rx.steps[1].dups = 1;
@@ -72,8 +91,9 @@ int main(void)
 	CHECK(back.nsteps == 2 && back.steps[1].step == 1 && back.steps[1].closed &&
 		  back.steps[1].step_count == 1000 && back.steps[1].datagrams == 999 &&
 		  back.steps[1].unique == 998 && back.steps[1].dups == 1 &&
-		  back.steps[1].jitter.jitter_ns == 1234.5,
-	      "step counters round trip");
+		  back.steps[1].jitter.jitter_ns == 1234.5 && back.steps[1].omit_count == 250 &&
+		  back.steps[1].warmup_datagrams == 249 && back.steps[0].omit_count == 0,
+	      "step counters round trip, warm-up included");
 	CHECK(back.steps[1].cpu.valid && back.steps[1].cpu.softirq_pct == 12.25 &&
 		  back.steps[1].cpu.busiest_cpu == -1 && back.steps[1].cpu.ncpu == 2,
 	      "step CPU load round trip");
@@ -90,12 +110,15 @@ int main(void)
 	sent[1].count = 77;
 	sent[1].max_late_ns = 42;
 	sent[1].cpu.proc_pct = 1.5;
+	sent[1].omit_count = 19;
+	sent[1].omit_datagrams = 18;
 	nb_msg_reset(m, NB_MSG_FINAL);
 	CHECK(nb_stream_sent_put(m, sent, 2) == 0, "send steps encoded");
 	CHECK(nb_stream_sent_get(m, sback, 4) == 2 && sback[0].rate_bps == 4000000 &&
 		  sback[1].count == 77 && sback[1].max_late_ns == 42 &&
-		  sback[1].cpu.proc_pct == 1.5,
-	      "send steps round trip");
+		  sback[1].cpu.proc_pct == 1.5 && sback[1].omit_count == 19 &&
+		  sback[1].omit_datagrams == 18 && sback[0].omit_count == 0,
+	      "send steps round trip, warm-up included");
 	CHECK(nb_stream_sent_get(m, sback, 1) == -EBADMSG, "more steps than room refused");
 	/* Control messages come from the network too: random items must be refused or read
 	 * within bounds, never crash (run under ASan by make check). */

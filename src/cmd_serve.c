@@ -59,8 +59,10 @@ static void log_line(void *arg, const char *line)
 	fflush(s->f);
 }
 
-/* Detaches; the parent exits 0 only once the child is serving, so scripts can rely on it. */
-static void daemonize(void)
+/* Detaches. The parent exits only when the child reports ready (after its pid file is
+ * written), so that a script finds the pid file and a listening agent when the command
+ * returns. Returns the fd on which the child reports readiness. */
+static int daemonize(void)
 {
 	int p[2], nul;
 	char c;
@@ -83,13 +85,24 @@ static void daemonize(void)
 	if (nul >= 0) {
 		dup2(nul, 0);
 		dup2(nul, 1);
+		if (nul > 2)
+			close(nul);
+	}
+	return p[1];
+}
+
+static void daemon_ready(int fd)
+{
+	int nul = open("/dev/null", O_RDWR);
+	/* Errors up to here still reached the terminal; from now on there is none. */
+	if (nul >= 0) {
 		dup2(nul, 2);
 		if (nul > 2)
 			close(nul);
 	}
-	if (write(p[1], "r", 1) < 0)
+	if (write(fd, "r", 1) < 0)
 		_exit(1);
-	close(p[1]);
+	close(fd);
 }
 
 static int write_pid_file(const char *path)
@@ -129,7 +142,7 @@ int cmd_serve(int argc, char **argv)
 	struct log_sink sink = {.f = stderr};
 	const char *pid_file = NULL, *log_file = NULL, *psk_file = NULL;
 	bool daemon_mode = false;
-	int c, li = -1, fd, ret;
+	int c, li = -1, fd, ret, ready_fd = -1;
 
 	o.policy.max_time_ns = 600 * NB_NS_PER_S;
 	while ((c = getopt_long(argc, argv, ":p:B:Dh", opts, &li)) != -1) {
@@ -194,9 +207,11 @@ int cmd_serve(int argc, char **argv)
 	if (fd < 0)
 		cli_fail(fd, "cannot listen on %s port %u", o.bind_addr ? o.bind_addr : "*", o.port);
 	if (daemon_mode)
-		daemonize();
+		ready_fd = daemonize();
 	if (pid_file && (ret = write_pid_file(pid_file)) < 0)
 		cli_fail(ret, "--pid-file: cannot write %s", pid_file);
+	if (ready_fd >= 0)
+		daemon_ready(ready_fd);
 
 	cli_catch_signals();
 

@@ -21,7 +21,7 @@
 
 /* Fixed record sizes on the wire. */
 enum {
-	LOAD_BYTES = 16 * 8 + 3 * 4,
+	LOAD_BYTES = NB_LOAD_WIRE_BYTES,
 	SUMMARY_BYTES = 6 * 8 + 12 * 4 + 2 * 8,
 	LAT_BYTES = 5 * 8 + 4,
 	STEP_BYTES = 3 * 8,
@@ -108,29 +108,15 @@ static void rstr(struct rec *b, char *s, size_t field)
 
 static void put_load(struct rec *b, const struct nb_cpu_load *l)
 {
-	const double d[16] = {l->window_s, l->user_pct,	       l->nice_pct,	 l->system_pct,
-			      l->irq_pct,  l->softirq_pct,     l->iowait_pct,	 l->steal_pct,
-			      l->idle_pct, l->busy_pct,	       l->proc_user_pct, l->proc_sys_pct,
-			      l->proc_pct, l->busiest_cpu_pct, l->busy_cpu_s,	 l->proc_cpu_s};
-	for (int i = 0; i < 16; i++)
-		wdbl(b, d[i]);
-	w32(b, (uint32_t)l->busiest_cpu);
-	w32(b, l->ncpu);
-	w32(b, l->valid);
+	nb_proto_encode_load(b->w + b->o, l);
+	b->o += NB_LOAD_WIRE_BYTES;
 }
 
 static void get_load(struct rec *b, struct nb_cpu_load *l)
 {
-	double *const d[16] = {
-	    &l->window_s, &l->user_pct,	       &l->nice_pct,	  &l->system_pct,
-	    &l->irq_pct,  &l->softirq_pct,     &l->iowait_pct,	  &l->steal_pct,
-	    &l->idle_pct, &l->busy_pct,	       &l->proc_user_pct, &l->proc_sys_pct,
-	    &l->proc_pct, &l->busiest_cpu_pct, &l->busy_cpu_s,	  &l->proc_cpu_s};
-	for (int i = 0; i < 16; i++)
-		*d[i] = rdbl(b);
-	l->busiest_cpu = (int)(int32_t)r32(b);
-	l->ncpu = r32(b);
-	l->valid = rbool(b);
+	if (nb_proto_decode_load(b->r + b->o, l))
+		b->bad = true;
+	b->o += NB_LOAD_WIRE_BYTES;
 }
 
 int nb_mem_put_opts(struct nb_msg *m, const struct nb_mem_opts *o)

@@ -264,15 +264,15 @@ int nb_msg_recv(int fd, struct nb_msg *m, int timeout_ms)
 	return nb_msg_validate(m);
 }
 
-int nb_msg_expect(int fd, struct nb_msg *m, uint16_t type, int timeout_ms, char *err,
-		  size_t errlen)
+int nb_msg_expect(int fd, struct nb_msg *m, uint16_t type, int timeout_ms, char *err, size_t errlen)
 {
 	int ret = nb_msg_recv(fd, m, timeout_ms);
 	if (ret) {
-		snprintf(err, errlen, "%s", ret == -ETIMEDOUT    ? "timed out waiting for the peer"
-					    : ret == -ECONNRESET ? "the peer closed the connection"
-					    : ret == -EBADMSG	 ? "malformed message from the peer"
-								 : strerror(-ret));
+		snprintf(err, errlen, "%s",
+			 ret == -ETIMEDOUT    ? "timed out waiting for the peer"
+			 : ret == -ECONNRESET ? "the peer closed the connection"
+			 : ret == -EBADMSG    ? "malformed message from the peer"
+					      : strerror(-ret));
 		return ret;
 	}
 	if (m->type == NB_MSG_ERROR) {
@@ -282,8 +282,8 @@ int nb_msg_expect(int fd, struct nb_msg *m, uint16_t type, int timeout_ms, char 
 		return -EPROTO;
 	}
 	if (m->type != type) {
-		snprintf(err, errlen, "unexpected %s message (wanted %s)", nb_msg_type_name(m->type),
-			 nb_msg_type_name(type));
+		snprintf(err, errlen, "unexpected %s message (wanted %s)",
+			 nb_msg_type_name(m->type), nb_msg_type_name(type));
 		return -EBADMSG;
 	}
 	return 0;
@@ -311,13 +311,22 @@ static const struct {
 	uint16_t tag;
 	size_t off, len;
 } si_strings[] = {
-#define S(t, f) {t, offsetof(struct nb_sysinfo, f), sizeof(((struct nb_sysinfo *)0)->f)}
-	S(NB_T_SI_VERSION, version),	   S(NB_T_SI_GITREV, gitrev),
-	S(NB_T_SI_HOSTNAME, hostname),	   S(NB_T_SI_KERNEL, kernel),
-	S(NB_T_SI_KERNEL_BUILD, kernel_build), S(NB_T_SI_ARCH, arch),
-	S(NB_T_SI_BYTE_ORDER, byte_order), S(NB_T_SI_CPU_MODEL, cpu_model),
-	S(NB_T_SI_IFACE, iface),	   S(NB_T_SI_DRIVER, driver),
-	S(NB_T_SI_DRIVER_VERSION, driver_version), S(NB_T_SI_BUS_INFO, bus_info),
+#define S(t, f)                                                                                    \
+	{                                                                                          \
+		t, offsetof(struct nb_sysinfo, f), sizeof(((struct nb_sysinfo *)0)->f)             \
+	}
+    S(NB_T_SI_VERSION, version),
+    S(NB_T_SI_GITREV, gitrev),
+    S(NB_T_SI_HOSTNAME, hostname),
+    S(NB_T_SI_KERNEL, kernel),
+    S(NB_T_SI_KERNEL_BUILD, kernel_build),
+    S(NB_T_SI_ARCH, arch),
+    S(NB_T_SI_BYTE_ORDER, byte_order),
+    S(NB_T_SI_CPU_MODEL, cpu_model),
+    S(NB_T_SI_IFACE, iface),
+    S(NB_T_SI_DRIVER, driver),
+    S(NB_T_SI_DRIVER_VERSION, driver_version),
+    S(NB_T_SI_BUS_INFO, bus_info),
 #undef S
 };
 
@@ -356,7 +365,7 @@ int nb_proto_put_cpu(struct nb_msg *m, const struct nb_cpu_sample *s)
 {
 	uint8_t *b;
 	size_t n = CPU_FIXED + (size_t)s->ncpu * CPU_PER, o = 0;
-	const uint64_t t[8] = {s->total.user,	 s->total.nice, s->total.system, s->total.idle,
+	const uint64_t t[8] = {s->total.user,	s->total.nice, s->total.system,	 s->total.idle,
 			       s->total.iowait, s->total.irq,  s->total.softirq, s->total.steal};
 	int ret;
 	if (n > 0xffff)
@@ -385,8 +394,8 @@ int nb_proto_get_cpu(const struct nb_msg *m, struct nb_cpu_sample *s)
 {
 	const uint8_t *b;
 	size_t n, o = 0;
-	uint64_t *const t[8] = {&s->total.user,   &s->total.nice, &s->total.system,
-				&s->total.idle,	  &s->total.iowait, &s->total.irq,
+	uint64_t *const t[8] = {&s->total.user,	   &s->total.nice,   &s->total.system,
+				&s->total.idle,	   &s->total.iowait, &s->total.irq,
 				&s->total.softirq, &s->total.steal};
 	uint32_t ncpu;
 	int ret = nb_msg_get_bytes(m, NB_T_CPU_SAMPLE, &b, &n);
@@ -413,10 +422,44 @@ int nb_proto_get_cpu(const struct nb_msg *m, struct nb_cpu_sample *s)
 	return 0;
 }
 
+void nb_proto_encode_load(uint8_t *p, const struct nb_cpu_load *l)
+{
+	const double d[16] = {l->window_s, l->user_pct,	       l->nice_pct,	 l->system_pct,
+			      l->irq_pct,  l->softirq_pct,     l->iowait_pct,	 l->steal_pct,
+			      l->idle_pct, l->busy_pct,	       l->proc_user_pct, l->proc_sys_pct,
+			      l->proc_pct, l->busiest_cpu_pct, l->busy_cpu_s,	 l->proc_cpu_s};
+	uint64_t bits;
+	for (int i = 0; i < 16; i++) {
+		memcpy(&bits, &d[i], 8); /* NaN travels as is */
+		nb_put_be64(p + 8 * i, bits);
+	}
+	nb_put_be32(p + 128, (uint32_t)(int32_t)l->busiest_cpu);
+	nb_put_be32(p + 132, l->ncpu);
+	nb_put_be32(p + 136, l->valid ? 1u : 0u);
+}
+
+int nb_proto_decode_load(const uint8_t *p, struct nb_cpu_load *l)
+{
+	double *const d[16] = {
+	    &l->window_s, &l->user_pct,	       &l->nice_pct,	  &l->system_pct,
+	    &l->irq_pct,  &l->softirq_pct,     &l->iowait_pct,	  &l->steal_pct,
+	    &l->idle_pct, &l->busy_pct,	       &l->proc_user_pct, &l->proc_sys_pct,
+	    &l->proc_pct, &l->busiest_cpu_pct, &l->busy_cpu_s,	  &l->proc_cpu_s};
+	uint32_t valid = nb_get_be32(p + 136);
+	for (int i = 0; i < 16; i++) {
+		uint64_t bits = nb_get_be64(p + 8 * i);
+		memcpy(d[i], &bits, 8);
+	}
+	l->busiest_cpu = (int)(int32_t)nb_get_be32(p + 128);
+	l->ncpu = nb_get_be32(p + 132);
+	l->valid = valid == 1;
+	return valid > 1 ? -EBADMSG : 0;
+}
+
 const char *nb_msg_type_name(uint16_t type)
 {
-	static const char *const names[] = {"?",     "HELLO", "HELLO_OK", "AUTH",  "AUTH_OK",
+	static const char *const names[] = {"?",     "HELLO",	 "HELLO_OK", "AUTH",  "AUTH_OK",
 					    "ERROR", "TEST_REQ", "TEST_ACK", "START", "MARK",
-					    "SNAP",  "STOP",  "FINAL",    "BYE"};
+					    "SNAP",  "STOP",	 "FINAL",    "BYE"};
 	return type <= NB_MSG_TYPE_MAX ? names[type] : "?";
 }

@@ -128,6 +128,13 @@ void nb_proto_get_sysinfo(const struct nb_msg *m, struct nb_sysinfo *si);
 int nb_proto_put_cpu(struct nb_msg *m, const struct nb_cpu_sample *s);
 int nb_proto_get_cpu(const struct nb_msg *m, struct nb_cpu_sample *s);
 
+/* A CPU load over a window as one fixed-size record, for results computed where they ran (a
+ * probe on the agent, a stream receiver): 16 doubles as IEEE 754 bits, then busiest CPU,
+ * CPU count and the valid flag as u32. Decoding a valid flag other than 0 or 1 is -EBADMSG. */
+#define NB_LOAD_WIRE_BYTES (16 * 8 + 3 * 4)
+void nb_proto_encode_load(uint8_t *p, const struct nb_cpu_load *l);
+int nb_proto_decode_load(const uint8_t *p, struct nb_cpu_load *l);
+
 const char *nb_msg_type_name(uint16_t type);
 
 #endif

@@ -61,36 +61,24 @@ static double rd(struct cur *c)
 	return d;
 }
 
-#define LOAD_BYTES (8 * 18 + 4 * 3)
+#define LOAD_BYTES NB_LOAD_WIRE_BYTES
 
 static void w_load(struct cur *c, const struct nb_cpu_load *l)
 {
-	const double d[] = {l->window_s, l->user_pct,	     l->nice_pct,      l->system_pct,
-			    l->irq_pct,	 l->softirq_pct,     l->iowait_pct,    l->steal_pct,
-			    l->idle_pct, l->busy_pct,	     l->proc_user_pct, l->proc_sys_pct,
-			    l->proc_pct, l->busiest_cpu_pct, l->busy_cpu_s,    l->proc_cpu_s};
-	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
-		wd(c, d[i]);
-	wd(c, 0.0); /* room for one more share without a version change */
-	wd(c, 0.0);
-	w32(c, (uint32_t)(int32_t)l->busiest_cpu);
-	w32(c, l->ncpu);
-	w32(c, l->valid ? 1u : 0u);
+	nb_proto_encode_load(c->p + c->o, l);
+	c->o += LOAD_BYTES;
 }
 
 static void r_load(struct cur *c, struct nb_cpu_load *l)
 {
-	double *d[] = {&l->window_s, &l->user_pct,	  &l->nice_pct,	     &l->system_pct,
-		       &l->irq_pct,  &l->softirq_pct,	  &l->iowait_pct,    &l->steal_pct,
-		       &l->idle_pct, &l->busy_pct,	  &l->proc_user_pct, &l->proc_sys_pct,
-		       &l->proc_pct, &l->busiest_cpu_pct, &l->busy_cpu_s,    &l->proc_cpu_s};
-	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
-		*d[i] = rd(c);
-	(void)rd(c);
-	(void)rd(c);
-	l->busiest_cpu = (int)(int32_t)r32(c);
-	l->ncpu = r32(c);
-	l->valid = r32(c) != 0;
+	if (c->o + LOAD_BYTES > c->n) {
+		c->bad = true;
+		memset(l, 0, sizeof(*l));
+		return;
+	}
+	if (nb_proto_decode_load(c->q + c->o, l))
+		c->bad = true;
+	c->o += LOAD_BYTES;
 }
 
 int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r)

@@ -8,7 +8,12 @@ nb_tmp=$(mktemp -d /tmp/nbtest.XXXXXX) || exit 1
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+nok() { notok "$1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+# skip_all reason: the whole script cannot run here (counted as one skip).
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+# jnum KEY FILE: the first number after "KEY": in a JSON file
+jnum() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
 check() { # description, command...
 	d=$1; shift
 	if "$@"; then ok "$d"; else notok "$d"; fi

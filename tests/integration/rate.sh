@@ -9,6 +9,7 @@ G="ip netns exec $P-gen"
 # holds the generator up for milliseconds (it reports those frames as slipped), which blurs a
 # policer's edge. Flat-out trials run without it, so as not to starve the kernel's softirq.
 RT=--realtime
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/nbtrate.XXXXXX)
 lab_up=""
 n=0
@@ -19,19 +20,10 @@ cleanup() {
 	[ -n "$lab_up" ] && "$NB" lab down --prefix $P-l >/dev/null 2>&1
 	del_ns
 	rm -rf "$tmp"
+	nb_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { # description, then a command whose status decides
-	d=$1; shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-# jnum KEY FILE: the first number after "KEY": in a JSON file
-jnum() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 command -v nft >/dev/null || skip_all "needs nft"

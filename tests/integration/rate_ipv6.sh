@@ -6,26 +6,18 @@
 NB=${NETBENCH:?}
 P=nbtrf6
 G="ip netns exec $P-gen"
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/nbtrf6.XXXXXX)
-n=0
 
 del_ns() { for x in gen dut sink; do ip netns del "$P-$x" 2>/dev/null; done; }
 cleanup() {
 	[ -s "$tmp/agent.pid" ] && kill "$(cat "$tmp/agent.pid")" 2>/dev/null
 	del_ns
 	rm -rf "$tmp"
+	nb_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { # description, then a command whose status decides
-	d=$1; shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-jnum() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 [ -e /proc/net/if_inet6 ] || skip_all "no IPv6 in this kernel"

@@ -6,27 +6,19 @@
 NB=${NETBENCH:?}
 P=nbtrf
 G="ip netns exec $P-gen"
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/nbtrf.XXXXXX)
-n=0
 
 del_ns() { for x in gen dut sink; do ip netns del "$P-$x" 2>/dev/null; done; }
 cleanup() {
 	[ -s "$tmp/agent.pid" ] && kill "$(cat "$tmp/agent.pid")" 2>/dev/null
 	del_ns
 	rm -rf "$tmp"
+	nb_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { # description, then a command whose status decides
-	d=$1; shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-# jnum KEY FILE: the first number after "KEY": in a JSON file
-jnum() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
 # jobj OBJ KEY FILE: KEY's number inside the first object named OBJ
 jobj() { sed -n "/\"$1\": {/,/}/s/.*\"$2\": \([0-9.]*\).*/\1/p" "$3" | head -1; }
 

@@ -42,8 +42,8 @@ else
 Q := @
 endif
 
-CORE_SRC  := $(sort $(wildcard src/core/*.c))
-FRONT_SRC := $(sort $(wildcard src/*.c))
+CORE_SRC  := $(sort $(wildcard src/core/*/*.c))
+FRONT_SRC := $(sort $(wildcard src/*.c src/cmd/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/t_*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 FRONT_OBJ := $(FRONT_SRC:%.c=$(BUILD)/%.o)
@@ -119,7 +119,7 @@ install: all
 	install -m 0644 $(BUILD)/netbench.1 $(DESTDIR)$(MANDIR)/man1/netbench.1
 
 format:
-	clang-format -i $(CORE_SRC) $(FRONT_SRC) $(wildcard src/*.h src/core/*.h) $(UNIT_SRC)
+	clang-format -i $(CORE_SRC) $(FRONT_SRC) $(wildcard src/*/*.h src/core/*/*.h) $(UNIT_SRC)
 
 clean:
 	rm -rf $(BUILD)

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 
 static const struct nb_command commands[] = {
 	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto.h"
-#include "core/crypto_wire.h"
-#include "core/proto.h"
+#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_wire.h"
+#include "core/session/proto.h"
 
 static struct nb_crypto_result *result(void)
 {

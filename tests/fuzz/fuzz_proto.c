@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cpu.h"
-#include "core/frame.h"
-#include "core/proto.h"
-#include "core/rate_agent.h"
-#include "core/tput.h"
+#include "core/base/cpu.h"
+#include "core/rate/frame.h"
+#include "core/session/proto.h"
+#include "core/rate/rate_agent.h"
+#include "core/tput/tput.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

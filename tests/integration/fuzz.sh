@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
 out="$nb_tmp/fuzz_proto"
-srcs=$(ls "$TOP"/src/core/*.c)
+srcs=$(ls "$TOP"/src/core/*/*.c)
 if ! command -v clang >/dev/null 2>&1 ||
 	! echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long n){return 0;}' |
 	clang -x c - -fsanitize=fuzzer -o "$nb_tmp/probe" >/dev/null 2>&1; then

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
 out="$nb_tmp/fuzz_crypto_wire"
-srcs=$(ls "$TOP"/src/core/*.c)
+srcs=$(ls "$TOP"/src/core/*/*.c)
 cflags="-std=c11 -D_GNU_SOURCE -DNB_VERSION=\"fuzz\" -DNB_GITREV=\"fuzz\" -I$TOP/src -g"
 if ! command -v clang >/dev/null 2>&1 ||
 	! echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long n){return 0;}' |

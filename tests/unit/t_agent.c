@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/agent.h"
-#include "core/net.h"
-#include "core/timeutil.h"
+#include "core/session/agent.h"
+#include "core/base/net.h"
+#include "core/base/timeutil.h"
 #include "tap.h"
 
 int main(void)

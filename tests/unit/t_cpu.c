@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cpu.h"
+#include "core/base/cpu.h"
 #include "tap.h"
 
 /* Linux 2.4: four columns. */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/crypto.h"
-#include "core/proto.h"
+#include "core/crypto/crypto.h"
+#include "core/session/proto.h"
 #include "tap.h"
 
 /* A fake engine (the built-in reference, spoiled) whose answers are wrong from 1024 bytes up:

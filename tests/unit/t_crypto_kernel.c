@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "core/compat.h"
-#include "core/crypto_kernel.h"
+#include "core/base/compat.h"
+#include "core/crypto/crypto_kernel.h"
 #include "tap.h"
 
 int main(void)

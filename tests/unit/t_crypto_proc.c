@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/crypto.h"
+#include "core/crypto/crypto.h"
 #include "tap.h"
 
 static const char x86_sample[] = "name         : cbc(aes)\n"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto.h"
+#include "core/crypto/crypto.h"
 #include "tap.h"
 
 int main(void)

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto.h"
-#include "core/crypto_wire.h"
-#include "core/proto.h"
-#include "core/wire.h"
+#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_wire.h"
+#include "core/session/proto.h"
+#include "core/base/wire.h"
 #include "tap.h"
 
 static void opts_make(struct nb_crypto_opts *o, const char *algos, size_t nsizes)

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "core/frame.h"
-#include "core/wire.h"
+#include "core/rate/frame.h"
+#include "core/base/wire.h"
 #include "tap.h"
 
 static int ip_ok(const uint8_t *frame)

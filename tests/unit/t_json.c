@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/json.h"
-#include "core/result.h"
+#include "core/base/json.h"
+#include "core/base/result.h"
 #include "tap.h"
 
 int main(void)

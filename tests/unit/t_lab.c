@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/lab.h"
+#include "core/lab/lab.h"
 #include "tap.h"
 
 int main(void)

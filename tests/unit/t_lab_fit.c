@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "core/lab_fit.h"
+#include "core/lab/lab_fit.h"
 #include "tap.h"
 
 int main(void)

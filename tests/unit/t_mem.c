@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/mem.h"
-#include "core/mem_int.h"
+#include "core/mem/mem.h"
+#include "core/mem/mem_int.h"
 #include "tap.h"
 
 /* Follows the chain from line 0: true when it returns to the start after exactly n steps and

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/agent.h"
-#include "core/mem_agent.h"
-#include "core/timeutil.h"
-#include "core/wire.h"
+#include "core/session/agent.h"
+#include "core/mem/mem_agent.h"
+#include "core/base/timeutil.h"
+#include "core/base/wire.h"
 #include "tap.h"
 
 extern const struct nb_test_ops nb_mem_ops;

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/pacer.h"
-#include "core/timeutil.h"
+#include "core/base/pacer.h"
+#include "core/base/timeutil.h"
 #include "tap.h"
 
 static int cmp_u64(const void *a, const void *b)

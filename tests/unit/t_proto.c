@@ -6,8 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/proto.h"
-#include "core/wire.h"
+#include "core/session/proto.h"
+#include "core/base/wire.h"
 #include "tap.h"
 
 static int pair(int sv[2])

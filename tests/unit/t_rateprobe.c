@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/frame.h"
-#include "core/hist.h"
-#include "core/rate_agent.h"
-#include "core/rateprobe.h"
-#include "core/raterx.h"
-#include "core/timeutil.h"
+#include "core/rate/frame.h"
+#include "core/base/hist.h"
+#include "core/rate/rate_agent.h"
+#include "core/rate/rateprobe.h"
+#include "core/rate/raterx.h"
+#include "core/base/timeutil.h"
 #include "tap.h"
 
 static void settle(void)

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/frame.h"
-#include "core/rate_agent.h"
-#include "core/raterx.h"
-#include "core/timeutil.h"
+#include "core/rate/frame.h"
+#include "core/rate/rate_agent.h"
+#include "core/rate/raterx.h"
+#include "core/base/timeutil.h"
 #include "tap.h"
 
 static void send_one(int fd, uint16_t trial, uint16_t flow, uint32_t seq)

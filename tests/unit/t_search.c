@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hist.h"
-#include "core/raterx.h"
-#include "core/search.h"
+#include "core/base/hist.h"
+#include "core/rate/raterx.h"
+#include "core/rate/search.h"
 #include "tap.h"
 
 struct sim {

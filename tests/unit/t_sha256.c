@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/auth.h"
-#include "core/sha256.h"
+#include "core/session/auth.h"
+#include "core/base/sha256.h"
 #include "tap.h"
 
 static void hex(const uint8_t *p, size_t n, char *out)

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/stream.h"
-#include "core/wire.h"
+#include "core/stream/stream.h"
+#include "core/base/wire.h"
 #include "tap.h"
 
 #define MS 1000000ULL

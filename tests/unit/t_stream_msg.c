@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/stream_msg.h"
+#include "core/stream/stream_msg.h"
 #include "tap.h"
 
 int main(void)

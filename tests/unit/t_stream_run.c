@@ -11,9 +11,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/stream_run.h"
-#include "core/stream_sock.h"
-#include "core/timeutil.h"
+#include "core/stream/stream_run.h"
+#include "core/stream/stream_sock.h"
+#include "core/base/timeutil.h"
 #include "tap.h"
 
 static uint16_t bound_port(int fd)

@@ -6,7 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "core/stream_sock.h"
+#include "core/stream/stream_sock.h"
 #include "tap.h"
 
 static int check(const char *addr, const char *iface, const char *source, int ttl, bool loop,

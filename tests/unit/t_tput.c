@@ -7,10 +7,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/net.h"
-#include "core/proto.h"
-#include "core/timeutil.h"
-#include "core/tput.h"
+#include "core/base/net.h"
+#include "core/session/proto.h"
+#include "core/base/timeutil.h"
+#include "core/tput/tput.h"
 #include "tap.h"
 
 static void feed(struct nb_seq_track *t, const uint64_t *seq, size_t n)

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "core/units.h"
+#include "core/base/units.h"
 #include "tap.h"
 
 int main(void)

@@ -1,0 +1,226 @@
+/* Option parsing and user-facing error reporting for all subcommands. */
+#include "cmd/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/session/auth.h"
+#include "core/base/units.h"
+
+static const char *command = "";
+volatile sig_atomic_t cli_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cli_stop = 1;
+}
+
+void cli_catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+void cli_psk(const char *path, uint8_t *key, size_t *len)
+{
+	int ret = nb_psk_load(path, key, len);
+	if (ret == -EINVAL || ret == -EFBIG)
+		cli_usage_error("--psk: %s is %s (1 to %d bytes)", path,
+				ret == -EINVAL ? "empty" : "too long", NB_PSK_MAX);
+	if (ret)
+		cli_fail(ret, "--psk: cannot read %s", path);
+}
+
+void cli_set_command(const char *name)
+{
+	command = name;
+}
+
+const char *cli_command(void)
+{
+	return command;
+}
+
+static void vsay(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "netbench%s%s: ", *command ? " " : "", command);
+	vfprintf(stderr, fmt, ap);
+}
+
+void cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'netbench %s%s--help' for more information.\n", command,
+		*command ? " " : "");
+	exit(2);
+}
+
+void cli_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+typedef int (*parser_fn)(const char *, uint64_t *);
+
+static uint64_t checked(const char *opt, const char *val, parser_fn parse, uint64_t min,
+			uint64_t max, const char *minstr, const char *maxstr, const char *what)
+{
+	uint64_t v;
+	int ret = parse(val, &v);
+
+	if (ret == -EINVAL)
+		cli_usage_error("%s: '%s' is not %s (accepted: %s to %s)", opt, val, what, minstr,
+				maxstr);
+	if (ret == -ERANGE || v > max)
+		cli_usage_error("%s is too large: %s (at most %s)", opt, val, maxstr);
+	if (v < min)
+		cli_usage_error("%s is too small: %s (at least %s)", opt, val, minstr);
+	return v;
+}
+
+static void fmt_u64(char *buf, size_t len, uint64_t v)
+{
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static void fmt_rate(char *buf, size_t len, uint64_t v)
+{
+	if (v >= 1000000000 && v % 1000000000 == 0)
+		snprintf(buf, len, "%lluG", (unsigned long long)(v / 1000000000));
+	else if (v >= 1000000 && v % 1000000 == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(v / 1000000));
+	else if (v >= 1000 && v % 1000 == 0)
+		snprintf(buf, len, "%lluk", (unsigned long long)(v / 1000));
+	else
+		fmt_u64(buf, len, v);
+}
+
+static void fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns % 1000000000 == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000));
+	else if (ns % 1000000 == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000));
+	else
+		snprintf(buf, len, "%lluus", (unsigned long long)(ns / 1000));
+}
+
+uint64_t cli_uint(const char *opt, const char *val, uint64_t min, uint64_t max)
+{
+	char a[32], b[32];
+	fmt_u64(a, sizeof(a), min);
+	fmt_u64(b, sizeof(b), max);
+	return checked(opt, val, nb_parse_u64, min, max, a, b, "a whole number");
+}
+
+uint64_t cli_bytes(const char *opt, const char *val, uint64_t min, uint64_t max)
+{
+	char a[32], b[32];
+	nb_format_bytes(min, a, sizeof(a));
+	nb_format_bytes(max, b, sizeof(b));
+	return checked(opt, val, nb_parse_bytes, min, max, a, b, "a size in bytes (k = 1024)");
+}
+
+uint64_t cli_rate(const char *opt, const char *val, uint64_t min, uint64_t max)
+{
+	char a[32], b[32];
+	fmt_rate(a, sizeof(a), min);
+	fmt_rate(b, sizeof(b), max);
+	return checked(opt, val, nb_parse_rate, min, max, a, b, "a rate in bit/s (k/M/G = 10^3/6/9)");
+}
+
+uint64_t cli_duration_ns(const char *opt, const char *val, uint64_t min_ns, uint64_t max_ns)
+{
+	char a[32], b[32];
+	fmt_duration(a, sizeof(a), min_ns);
+	fmt_duration(b, sizeof(b), max_ns);
+	return checked(opt, val, nb_parse_duration_ns, min_ns, max_ns, a, b,
+		       "a duration (seconds, or with ms/us)");
+}
+
+static size_t list(const char *opt, const char *val, uint64_t *items, size_t max_items,
+		   uint64_t min, uint64_t max, uint64_t (*one)(const char *, const char *, uint64_t,
+							       uint64_t))
+{
+	char buf[512], *tok, *save = NULL;
+	size_t n = 0;
+
+	if (!*val || strlen(val) >= sizeof(buf) || val[0] == ',' || val[strlen(val) - 1] == ',' ||
+	    strstr(val, ",,"))
+		cli_usage_error("%s: '%s' is not a comma-separated list", opt, val);
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == max_items)
+			cli_usage_error("%s: too many items in '%s' (at most %zu)", opt, val,
+					max_items);
+		items[n++] = one(opt, tok, min, max);
+	}
+	return n;
+}
+
+size_t cli_bytes_list(const char *opt, const char *val, uint64_t *items, size_t max_items,
+		      uint64_t min, uint64_t max)
+{
+	return list(opt, val, items, max_items, min, max, cli_bytes);
+}
+
+size_t cli_rate_list(const char *opt, const char *val, uint64_t *items, size_t max_items,
+		     uint64_t min, uint64_t max)
+{
+	return list(opt, val, items, max_items, min, max, cli_rate);
+}
+
+const char *cli_optname(const struct option *opts, int c, int longindex)
+{
+	static char buf[64];
+	if (longindex >= 0 && opts[longindex].name) {
+		snprintf(buf, sizeof(buf), "--%s", opts[longindex].name);
+		return buf;
+	}
+	for (const struct option *o = opts; o->name; o++)
+		if (o->val == c) {
+			snprintf(buf, sizeof(buf), "--%s", o->name);
+			return buf;
+		}
+	snprintf(buf, sizeof(buf), "-%c", c);
+	return buf;
+}
+
+void cli_bad_option(char **argv, int c)
+{
+	const char *arg = argv[optind - 1];
+	if (c == ':')
+		cli_usage_error("option '%s' needs a value", arg);
+	if (optopt && strncmp(arg, "--", 2))
+		cli_usage_error("unknown option '-%c'", optopt);
+	cli_usage_error("unknown option '%s'", arg);
+}

@@ -1,0 +1,555 @@
+/* netbench lab: a gen -> DUT -> sink lab of network namespaces on this host, rulesets for the
+ * DUT's firewall, and the rule-cost fit of a sweep. Parses options, calls core/lab*.c, prints. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/base/json.h"
+#include "core/lab/lab.h"
+#include "core/lab/lab_fit.h"
+#include "core/lab/lab_rules.h"
+#include "core/base/result.h"
+#include "core/base/sysinfo.h"
+
+#define FIT_POINTS_MAX 64
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
+	    " [--no-agent] [-J]\n"
+	    "       netbench lab down [--prefix P] [-J]\n"
+	    "       netbench lab status [--prefix P] [-J]\n"
+	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
+	    " [-J]\n"
+	    "       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
+	    "       netbench lab ruleset --flush [--prefix P]\n"
+	    "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
+	    "\n"
+	    "A lab of network namespaces on this host (root only):\n"
+	    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
+	    " 198.19.0.1/24 nbsink\n"
+	    "The DUT forwards with the kernel and filters with nftables; an agent\n"
+	    "(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
+	    "\n"
+	    "  up        create the namespaces, veths, addresses, routes, forwarding, agent;\n"
+	    "            leftovers of an earlier lab are removed first (and reported)\n"
+	    "  down      remove all of it (idempotent); reports what it found\n"
+	    "  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
+	    "  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
+	    "  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
+	    "\n"
+	    "Options:\n"
+	    "  -P, --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
+	    "                      nbdut, nbsink; also from $NB_LAB_PREFIX); letters, digits,\n"
+	    "                      _ and -, at most %d characters\n"
+	    "  -6, --ipv6          up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\n"
+	    "                      ruleset: match IPv6 source addresses\n"
+	    "      --mtu BYTES     up: MTU of the four veths (68 to 65535; 1280 with -6)\n"
+	    "      --dut-cpus N    up: steer the DUT's receive processing (RPS) to the last N "
+	    "CPUs\n"
+	    "  -p, --port PORT     up: the agent's port (default %d)\n"
+	    "      --no-agent      up: do not start an agent in the sink\n"
+	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
+	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
+	    "                      destination port), set (the N matches as one set lookup),\n"
+	    "                      conntrack (established,related accepted first, then N rules),\n"
+	    "                      file:PATH (your nft file, loaded as one transaction)\n"
+	    "      --flush         ruleset: remove every rule from the DUT\n"
+	    "  -J, --json          print a JSON document (schema netbench/1)\n"
+	    "  -h, --help          this help\n"
+	    "\n"
+	    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
+	    NB_LAB_PREFIX_MAX, NB_LAB_PORT, NB_LAB_RULES_MAX);
+}
+
+struct opts {
+	const char *verb;
+	const char *prefix;
+	bool ipv6, json, no_agent, flush, have_rules;
+	unsigned mtu, dut_cpus;
+	uint16_t port;
+	bool have_port;
+	size_t rules_n;
+	const char *kind;
+	double fit_rules[FIT_POINTS_MAX], fit_fps[FIT_POINTS_MAX];
+	size_t fit_n;
+};
+
+static void note_stderr(void *arg, const char *msg)
+{
+	(void)arg;
+	cli_warn("%s", msg);
+}
+
+static void require_root(void)
+{
+	if (geteuid() != 0)
+		cli_fail(0, "needs root (it creates network namespaces and loads nftables rules):"
+			    " run it as root");
+}
+
+static void json_begin(struct nb_json *j, const char *action, const struct nb_lab *lab)
+{
+	struct nb_sysinfo si;
+
+	nb_sysinfo_get(&si, NULL);
+	nb_json_init(j, stdout);
+	nb_result_begin(j, "lab", &si, NULL);
+	nb_json_str(j, "action", action);
+	nb_json_obj_begin(j, "namespaces");
+	nb_json_str(j, "gen", lab->ns[NB_LAB_GEN]);
+	nb_json_str(j, "dut", lab->ns[NB_LAB_DUT]);
+	nb_json_str(j, "sink", lab->ns[NB_LAB_SINK]);
+	nb_json_obj_end(j);
+}
+
+static void json_end(struct nb_json *j)
+{
+	nb_json_obj_end(j);
+	fputc('\n', stdout);
+}
+
+static int do_up(struct nb_lab *lab, const struct opts *o)
+{
+	struct nb_json j;
+	ssize_t n;
+	int ret;
+
+	lab->ipv6 = o->ipv6;
+	lab->mtu = o->mtu;
+	lab->dut_cpus = o->dut_cpus;
+	lab->agent = !o->no_agent;
+	if (o->have_port)
+		lab->port = o->port;
+	n = readlink("/proc/self/exe", lab->netbench_path, sizeof(lab->netbench_path) - 1);
+	if (n <= 0)
+		cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
+	lab->netbench_path[n] = '\0';
+	ret = nb_lab_up(lab);
+	if (ret == -EINTR)
+		cli_fail(0, "interrupted: removed what `lab up` had created");
+	if (ret)
+		cli_fail(0, "lab up failed, removed what it had created: %s",
+			 *lab->err ? lab->err : strerror(-ret));
+	if (o->json) {
+		json_begin(&j, "up", lab);
+		nb_json_bool(&j, "ipv6", lab->ipv6);
+		nb_json_u64(&j, "mtu", lab->mtu);
+		nb_json_u64(&j, "dut_cpus", lab->dut_cpus);
+		nb_json_str(&j, "sink_addr", NB_LAB_SINK_ADDR);
+		if (lab->agent)
+			nb_json_u64(&j, "agent_port", lab->port);
+		else
+			nb_json_null(&j, "agent_port");
+		json_end(&j);
+		return 0;
+	}
+	printf("lab up: %s %s/24 -- %s (forwarding) -- %s %s/24\n", lab->ns[NB_LAB_GEN],
+	       NB_LAB_GEN_ADDR, lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
+	if (lab->ipv6)
+		printf("        IPv6 %s/64 -- %s/64\n", NB_LAB_GEN_ADDR6, NB_LAB_SINK_ADDR6);
+	if (lab->agent)
+		printf("        agent: netbench serve in %s on %s port %u\n", lab->ns[NB_LAB_SINK],
+		       NB_LAB_SINK_ADDR, lab->port);
+	printf("        run tests from the generator: ip netns exec %s netbench ...\n",
+	       lab->ns[NB_LAB_GEN]);
+	return 0;
+}
+
+static int do_down(struct nb_lab *lab, const struct opts *o)
+{
+	struct nb_json j;
+	unsigned found = 0;
+	int ret = nb_lab_down(lab, &found);
+
+	if (ret)
+		cli_fail(0, "lab down could not remove everything: %s",
+			 *lab->err ? lab->err : strerror(-ret));
+	if (o->json) {
+		json_begin(&j, "down", lab);
+		nb_json_u64(&j, "objects_found", found);
+		json_end(&j);
+	} else if (found)
+		printf("lab down: removed %s, %s, %s\n", lab->ns[0], lab->ns[1], lab->ns[2]);
+	else
+		printf("lab down: nothing to remove\n");
+	return 0;
+}
+
+static const char *yes(bool b, const char *y, const char *n)
+{
+	return b ? y : n;
+}
+
+static int do_status(struct nb_lab *lab, const struct opts *o)
+{
+	static const int link_ns[4] = {NB_LAB_GEN, NB_LAB_DUT, NB_LAB_DUT, NB_LAB_SINK};
+	struct nb_lab_status st;
+	struct nb_json j;
+	bool any;
+
+	nb_lab_status(lab, &st);
+	any = st.ns[0] || st.ns[1] || st.ns[2] || st.state_found;
+	if (o->json) {
+		json_begin(&j, "status", lab);
+		nb_json_bool(&j, "healthy", st.healthy);
+		nb_json_bool(&j, "exists", any);
+		nb_json_bool(&j, "up_completed", st.state_complete);
+		nb_json_arr_begin(&j, "links");
+		for (int i = 0; i < 4; i++) {
+			nb_json_obj_begin(&j, NULL);
+			nb_json_str(&j, "namespace", lab->ns[link_ns[i]]);
+			nb_json_str(&j, "name", nb_lab_links[i]);
+			nb_json_bool(&j, "exists_ns", st.ns[link_ns[i]]);
+			nb_json_bool(&j, "up", st.links_up[i]);
+			nb_json_obj_end(&j);
+		}
+		nb_json_arr_end(&j);
+		nb_json_u64(&j, "mtu", st.mtu);
+		nb_json_bool(&j, "ipv6", st.ipv6);
+		nb_json_bool(&j, "forwarding_ipv4", st.fwd_v4);
+		nb_json_bool(&j, "forwarding_ipv6", st.fwd_v6);
+		nb_json_u64(&j, "dut_cpus", st.dut_cpus);
+		nb_json_str(&j, "rps_cpus_mask", st.rps_mask);
+		nb_json_obj_begin(&j, "ruleset");
+		if (st.ruleset_known) {
+			nb_json_str(&j, "kind", st.ruleset_kind);
+			nb_json_u64(&j, "rules_requested", st.ruleset_n);
+		}
+		if (st.rules >= 0) {
+			nb_json_u64(&j, "rules", (uint64_t)st.rules);
+			nb_json_u64(&j, "set_elements", (uint64_t)st.elems);
+		}
+		nb_json_obj_end(&j);
+		nb_json_obj_begin(&j, "agent");
+		nb_json_bool(&j, "expected", st.agent_expected);
+		nb_json_i64(&j, "pid", st.agent_pid);
+		nb_json_bool(&j, "alive", st.agent_alive);
+		nb_json_str(&j, "addr", NB_LAB_SINK_ADDR);
+		nb_json_u64(&j, "port", st.port);
+		nb_json_bool(&j, "answers", st.agent_answers);
+		nb_json_obj_end(&j);
+		json_end(&j);
+		return st.healthy ? 0 : 1;
+	}
+	if (!any) {
+		printf("lab %s/%s/%s: down (nothing exists)\n", lab->ns[0], lab->ns[1], lab->ns[2]);
+		return 1;
+	}
+	printf("lab %s/%s/%s: %s\n", lab->ns[0], lab->ns[1], lab->ns[2],
+	       st.healthy ? "healthy" : "NOT healthy");
+	if (st.state_found && !st.state_complete)
+		printf("  state: an interrupted `lab up` (run `netbench lab down`)\n");
+	else if (!st.state_found)
+		printf("  state: no state file (not made by `lab up`, or removed)\n");
+	for (int i = 0; i < 3; i++)
+		printf("  namespace %-20s %s\n", lab->ns[i], yes(st.ns[i], "present", "MISSING"));
+	for (int i = 0; i < 4; i++)
+		printf("  link %-6s in %-20s %s\n", nb_lab_links[i], lab->ns[link_ns[i]],
+		       yes(st.links_up[i], "up", "DOWN or missing"));
+	printf("  mtu %u, IPv6 %s\n", st.mtu, yes(st.ipv6, "on", "off"));
+	printf("  forwarding in %s: IPv4 %s, IPv6 %s\n", lab->ns[NB_LAB_DUT],
+	       yes(st.fwd_v4, "on", "OFF"), yes(st.fwd_v6, "on", "off"));
+	if (st.dut_cpus)
+		printf("  dut cpus: %u (rps_cpus %s)\n", st.dut_cpus, st.rps_mask);
+	if (st.rules >= 0)
+		printf("  ruleset: %s%s%zu rules in the DUT, %ld set elements\n",
+		       st.ruleset_known ? st.ruleset_kind : "", st.ruleset_known ? ", " : "",
+		       (size_t)st.rules, st.elems);
+	if (st.agent_expected || st.agent_pid)
+		printf("  agent: pid %ld %s, %s port %u %s\n", st.agent_pid,
+		       yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR, st.port,
+		       yes(st.agent_answers, "answers", "does NOT answer"));
+	else
+		printf("  agent: none (started with --no-agent)\n");
+	return st.healthy ? 0 : 1;
+}
+
+static int do_ruleset(struct nb_lab *lab, const struct opts *o)
+{
+	struct nb_lab_rules r = {.rules_n = o->rules_n, .ipv6 = o->ipv6};
+	char abs_path[4096];
+	size_t rules = 0, elems = 0;
+	struct nb_json j;
+	int ret;
+
+	if (o->flush) {
+		ret = nb_lab_ruleset_flush(lab);
+		if (ret)
+			cli_fail(0, "%s", *lab->err ? lab->err : strerror(-ret));
+		if (!o->json)
+			printf("lab ruleset: %s has no rules\n", lab->ns[NB_LAB_DUT]);
+		else {
+			json_begin(&j, "ruleset", lab);
+			nb_json_str(&j, "kind", "none");
+			nb_json_u64(&j, "rules", 0);
+			json_end(&j);
+		}
+		return 0;
+	}
+	nb_lab_rules_kind_parse(o->kind, &r.kind, &r.path);
+	if (r.kind == NB_LAB_RULES_FILE) {
+		if (!realpath(r.path, abs_path))
+			cli_fail(errno, "--kind file:%s", r.path);
+		if (strpbrk(abs_path, "\"\n\r\\"))
+			cli_usage_error(
+			    "--kind file:%s: the path may not hold a quote, backslash or"
+			    " newline",
+			    r.path);
+		r.path = abs_path;
+	}
+	ret = nb_lab_ruleset(lab, &r, &rules, &elems);
+	if (ret == -EPROTO) {
+		fprintf(stderr, "netbench lab: nft rejected the %s ruleset:\n%s",
+			nb_lab_rules_kind_name(r.kind), lab->err);
+		if (!*lab->err || lab->err[strlen(lab->err) - 1] != '\n')
+			fputc('\n', stderr);
+		exit(1);
+	}
+	if (ret)
+		cli_fail(0, "%s", *lab->err ? lab->err : strerror(-ret));
+	if (o->json) {
+		json_begin(&j, "ruleset", lab);
+		nb_json_str(&j, "kind", nb_lab_rules_kind_name(r.kind));
+		if (r.kind == NB_LAB_RULES_FILE)
+			nb_json_str(&j, "file", r.path);
+		else
+			nb_json_u64(&j, "rules_requested", r.rules_n);
+		nb_json_bool(&j, "ipv6", r.ipv6);
+		nb_json_u64(&j, "rules", rules);
+		nb_json_u64(&j, "set_elements", elems);
+		json_end(&j);
+		return 0;
+	}
+	if (r.kind == NB_LAB_RULES_FILE)
+		printf("lab ruleset: %s loaded into %s: %zu rules, %zu set elements\n", r.path,
+		       lab->ns[NB_LAB_DUT], rules, elems);
+	else
+		printf("lab ruleset: %s, %zu non-matching rules before the accept, loaded into %s:"
+		       " %zu rules, %zu set elements (as expected)\n",
+		       nb_lab_rules_kind_name(r.kind), r.rules_n, lab->ns[NB_LAB_DUT], rules,
+		       elems);
+	return 0;
+}
+
+static int do_fit(const struct opts *o)
+{
+	struct nb_lab_fit fit;
+	struct nb_json j;
+	int ret = nb_lab_fit_cost(o->fit_rules, o->fit_fps, o->fit_n, &fit);
+
+	if (ret)
+		cli_usage_error("fit needs points at two or more different rule counts");
+	if (o->json) {
+		nb_json_init(&j, stdout);
+		nb_json_obj_begin(&j, NULL);
+		nb_json_str(&j, "schema", NB_SCHEMA);
+		nb_json_str(&j, "test", "lab");
+		nb_json_str(&j, "action", "fit");
+		nb_json_arr_begin(&j, "points");
+		for (size_t i = 0; i < o->fit_n; i++) {
+			nb_json_obj_begin(&j, NULL);
+			nb_json_u64(&j, "rules", (uint64_t)o->fit_rules[i]);
+			nb_json_double(&j, "fps", o->fit_fps[i], 1);
+			nb_json_double(&j, "ns_per_frame", 1e9 / o->fit_fps[i], 2);
+			nb_json_obj_end(&j);
+		}
+		nb_json_arr_end(&j);
+		nb_json_double(&j, "base_ns_per_frame", fit.base_ns, 3);
+		nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 4);
+		nb_json_double(&j, "residual_ns", fit.residual_ns, 3);
+		json_end(&j);
+		return 0;
+	}
+	printf("%10s %14s %14s %14s\n", "rules", "fps", "ns/frame", "fitted ns");
+	for (size_t i = 0; i < o->fit_n; i++)
+		printf("%10.0f %14.0f %14.1f %14.1f\n", o->fit_rules[i], o->fit_fps[i],
+		       1e9 / o->fit_fps[i], fit.base_ns + fit.per_rule_ns * o->fit_rules[i]);
+	printf("per-frame cost = %.1f ns + %.3f ns x rules (residual %.1f ns rms, %zu points)\n",
+	       fit.base_ns, fit.per_rule_ns, fit.residual_ns, fit.points);
+	return 0;
+}
+
+/* "RULES:FPS", e.g. 1000:412345.6 */
+static void parse_point(struct opts *o, const char *arg)
+{
+	char *end;
+	double fps;
+	uint64_t rules;
+	char buf[64];
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(buf))
+		cli_usage_error("fit: '%s' is not RULES:FPS (e.g. 100:812000)", arg);
+	memcpy(buf, arg, (size_t)(colon - arg));
+	buf[colon - arg] = '\0';
+	rules = cli_uint("fit RULES", buf, 0, 10000000);
+	errno = 0;
+	fps = strtod(colon + 1, &end);
+	if (errno || end == colon + 1 || *end || !isfinite(fps) || fps <= 0 || fps > 1e12)
+		cli_usage_error("fit: '%s' is not a rate in frames/s (accepted: above 0 to 1e12)",
+				colon + 1);
+	if (o->fit_n == FIT_POINTS_MAX)
+		cli_usage_error("fit: too many points (at most %d)", FIT_POINTS_MAX);
+	o->fit_rules[o->fit_n] = (double)rules;
+	o->fit_fps[o->fit_n++] = fps;
+}
+
+int cmd_lab(int argc, char **argv)
+{
+	enum { OPT_MTU = 256, OPT_DUT_CPUS, OPT_NO_AGENT, OPT_FLUSH };
+	static const struct option long_opts[] = {
+	    {"prefix", required_argument, NULL, 'P'},
+	    {"ipv6", no_argument, NULL, '6'},
+	    {"mtu", required_argument, NULL, OPT_MTU},
+	    {"dut-cpus", required_argument, NULL, OPT_DUT_CPUS},
+	    {"port", required_argument, NULL, 'p'},
+	    {"no-agent", no_argument, NULL, OPT_NO_AGENT},
+	    {"rules", required_argument, NULL, 'n'},
+	    {"kind", required_argument, NULL, 'k'},
+	    {"flush", no_argument, NULL, OPT_FLUSH},
+	    {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct opts o = {.prefix = getenv("NB_LAB_PREFIX")};
+	bool have_mtu = false, up_opts = false;
+	struct sigaction sa = {.sa_handler = on_signal};
+	const char *delay = getenv("NB_LAB_STEP_DELAY_MS");
+	struct nb_lab *lab;
+	enum nb_lab_rules_kind kind;
+	const char *path;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c, li = -1, ret;
+
+	while ((c = getopt_long(argc, argv, "P:6p:n:k:Jh", long_opts, &li)) != -1) {
+		const char *name = cli_optname(long_opts, c, li);
+		li = -1;
+		switch (c) {
+		case 'P':
+			o.prefix = optarg;
+			break;
+		case '6':
+			o.ipv6 = true;
+			break;
+		case OPT_MTU:
+			o.mtu = (unsigned)cli_uint(name, optarg, 68, 65535);
+			have_mtu = up_opts = true;
+			break;
+		case OPT_DUT_CPUS:
+			o.dut_cpus =
+			    (unsigned)cli_uint(name, optarg, 1, (uint64_t)(ncpu > 0 ? ncpu : 1));
+			up_opts = true;
+			break;
+		case 'p':
+			o.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			o.have_port = up_opts = true;
+			break;
+		case OPT_NO_AGENT:
+			o.no_agent = up_opts = true;
+			break;
+		case 'n':
+			o.rules_n = (size_t)cli_uint(name, optarg, 0, NB_LAB_RULES_MAX);
+			o.have_rules = true;
+			break;
+		case 'k':
+			if (nb_lab_rules_kind_parse(optarg, &kind, &path))
+				cli_usage_error("--kind: '%s' is not linear, set, conntrack or"
+						" file:PATH",
+						optarg);
+			o.kind = optarg;
+			break;
+		case OPT_FLUSH:
+			o.flush = true;
+			break;
+		case 'J':
+			o.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			cli_usage_error("unknown option");
+		}
+	}
+	if (optind >= argc)
+		cli_usage_error("which one: up, down, status, ruleset or fit?");
+	o.verb = argv[optind++];
+	/* Impossible combinations, all in one place. */
+	if (!strcmp(o.verb, "fit")) {
+		if (optind >= argc)
+			cli_usage_error("fit needs RULES:FPS points");
+		while (optind < argc)
+			parse_point(&o, argv[optind++]);
+		return do_fit(&o);
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (strcmp(o.verb, "up") && strcmp(o.verb, "down") && strcmp(o.verb, "status") &&
+	    strcmp(o.verb, "ruleset"))
+		cli_usage_error("'%s' is not up, down, status, ruleset or fit", o.verb);
+	if (up_opts && strcmp(o.verb, "up"))
+		cli_usage_error("--mtu, --dut-cpus, --port and --no-agent are options of `lab up`");
+	if (have_mtu && o.ipv6 && o.mtu < 1280)
+		cli_usage_error("--mtu is too small for IPv6: %u (at least 1280)", o.mtu);
+	if ((o.have_rules || o.kind || o.flush) && strcmp(o.verb, "ruleset"))
+		cli_usage_error("--rules, --kind and --flush are options of `lab ruleset`");
+	if (o.ipv6 && strcmp(o.verb, "up") && strcmp(o.verb, "ruleset"))
+		cli_usage_error("--ipv6 is an option of `lab up` and `lab ruleset`");
+	if (!strcmp(o.verb, "ruleset")) {
+		if (o.flush && (o.kind || o.have_rules))
+			cli_usage_error("--flush takes no --kind or --rules");
+		if (!o.flush && !o.kind)
+			cli_usage_error("ruleset needs --kind linear|set|conntrack|file:PATH");
+		if (o.kind && !strncmp(o.kind, "file:", 5) && (o.have_rules || o.ipv6))
+			cli_usage_error("--kind file:PATH takes no --rules or --ipv6");
+		if (o.kind && strncmp(o.kind, "file:", 5) && !o.have_rules)
+			cli_usage_error("--kind %s needs --rules N", o.kind);
+	}
+	lab = nb_lab_new();
+	if (!lab)
+		cli_fail(ENOMEM, "lab");
+	if (nb_lab_set_prefix(lab, o.prefix))
+		cli_usage_error(
+		    "--prefix: '%s' is not 1 to %d letters, digits, _ or -, starting with"
+		    " a letter",
+		    o.prefix, NB_LAB_PREFIX_MAX);
+	require_root();
+	lab->note = note_stderr;
+	lab->stop = &stop;
+	if (delay)
+		lab->step_delay_ms = (unsigned)cli_uint("NB_LAB_STEP_DELAY_MS", delay, 0, 10000);
+	/* down must finish once begun: ignored signals stay ignored in the ip it runs. */
+	if (!strcmp(o.verb, "down"))
+		sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (!strcmp(o.verb, "up"))
+		ret = do_up(lab, &o);
+	else if (!strcmp(o.verb, "down"))
+		ret = do_down(lab, &o);
+	else if (!strcmp(o.verb, "status"))
+		ret = do_status(lab, &o);
+	else
+		ret = do_ruleset(lab, &o);
+	nb_lab_free(lab);
+	return ret;
+}

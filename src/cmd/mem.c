@@ -1,0 +1,331 @@
+/* netbench mem: the memory system behind the frame rate. Parses the options, runs the probe
+ * (core/mem/mem.h) here or, with -c, on an agent (core/mem/mem_agent.h), and prints the latency curve,
+ * the inferred caches beside sysfs, and bandwidth the same way for both. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/session/auth.h"
+#include "core/session/ctl.h"
+#include "core/mem/mem.h"
+#include "core/mem/mem_agent.h"
+#include "core/base/result.h"
+#include "core/base/sysinfo.h"
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: netbench mem [options]\n"
+	    "       netbench mem -c HOST [-p PORT] [--psk FILE] [options]\n"
+	    "\n"
+	    "Memory latency by working-set size (dependent loads, ns and core cycles per load),\n"
+	    "cache sizes inferred from the latency curve beside what sysfs says, and read/write/\n"
+	    "copy bandwidth for a buffer at least 4x the last-level cache (about 10 s).\n"
+	    "\n"
+	    "Options:\n"
+	    "  --min SIZE         smallest working set (default 1k; k/M/G = 1024-based)\n"
+	    "  --max SIZE         largest working set (default 256M; capped at half of the\n"
+	    "                     available memory)\n"
+	    "  --pattern P        random: one random cycle through the lines, defeats\n"
+	    "                     prefetchers (default); seq: line after line, shows what the\n"
+	    "                     prefetcher hides\n"
+	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
+	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
+	    "  --quick            fewer points, shorter trials: under 5 s\n"
+	    "  -J, --json         print the result as JSON (schema netbench/1)\n"
+	    "  -h, --help         this help\n"
+	    "\n"
+	    "On a board ('netbench serve' running there), from this host:\n"
+	    "  -c, --client HOST  run the probe on the agent at HOST; the options above apply\n"
+	    "                     there (sizes capped by the board's memory)\n"
+	    "  -p, --port PORT    the agent's control port (default 5301)\n"
+	    "      --psk FILE     pre-shared key the agent requires\n"
+	    "  -4, -6             use IPv4 / IPv6 only\n"
+	    "\n"
+	    "MB/s = 10^6 bytes per second; copy counts each byte copied once.\n");
+}
+
+static void fmt_size(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(b >> 30));
+	else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+	else if (b >= (1ULL << 20))
+		snprintf(buf, len, "%.1f MiB", (double)b / (1 << 20));
+	else if (b % 1024 == 0)
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%.1f KiB", (double)b / 1024);
+}
+
+static void print_cycles(double c)
+{
+	if (isnan(c))
+		printf("  %11s", "-");
+	else
+		printf("  %11.1f", c);
+}
+
+static void print_human(const struct nb_mem_result *r)
+{
+	char a[32], b[32];
+	const struct nb_mem_cache *dc[NB_MEM_MAX_CACHES];
+	size_t ndc = 0, rows, all_preempted = 0;
+
+	printf("netbench mem: %s dependent loads, %u-byte stride; ",
+	       nb_mem_pattern_name(r->opts.pattern), r->line_bytes);
+	if (r->opts.cpu_mhz)
+		printf("core clock %u MHz (as the kernel reports it)\n", r->opts.cpu_mhz);
+	else
+		printf("core clock unknown (no cycles)\n");
+	if (r->capped) {
+		fmt_size(r->avail_bytes, a, sizeof(a));
+		printf("  sizes capped at half of the available memory (%s)\n", a);
+	}
+	printf("\n  %12s  %9s  %11s   (best of %u trials, preempted ones set aside)\n",
+	       "working set", "ns/load", "cycles/load", r->trials);
+	for (size_t i = 0; i < r->n_lat; i++) {
+		fmt_size(r->lat[i].set_bytes, a, sizeof(a));
+		printf("  %12s  %9.2f", a, r->lat[i].ns_per_load);
+		print_cycles(r->lat[i].cycles_per_load);
+		printf("\n");
+	}
+	for (size_t i = 0; i < r->n_lat; i++)
+		all_preempted += r->lat[i].trials_preempted >= r->trials;
+	fmt_size(r->lat[r->n_lat - 1].set_bytes, a, sizeof(a));
+	printf("\n  memory latency: %.1f ns", r->mem_latency_ns);
+	if (!isnan(r->mem_latency_cycles))
+		printf(" = %.0f cycles", r->mem_latency_cycles);
+	if (r->opts.pattern == NB_MEM_SEQ)
+		printf(" (at %s, seq: what the prefetcher leaves)\n", a);
+	else
+		printf(" (at %s)\n", a);
+	if (r->lat_cpu.valid && r->lat_cpu.window_s > 0) {
+		double other =
+		    (r->lat_cpu.busy_cpu_s - r->lat_cpu.proc_cpu_s) / r->lat_cpu.window_s;
+		printf(
+		    "  CPU over the sweep: system %.0f %% busy, this process %.0f %% of one CPU\n",
+		    r->lat_cpu.busy_pct, r->lat_cpu.proc_pct);
+		if (all_preempted)
+			printf("  note: at %zu of %zu sizes every trial was preempted by other "
+			       "work\n",
+			       all_preempted, r->n_lat);
+		if (other > 0.2)
+			printf("  note: other work used %.0f %% of a CPU meanwhile; figures may be "
+			       "noisy\n",
+			       other * 100);
+	}
+
+	for (size_t i = 0; i < r->n_sysfs; i++)
+		if (strcmp(r->sysfs[i].type, "Instruction"))
+			dc[ndc++] = &r->sysfs[i];
+	rows = ndc > r->n_steps ? ndc : r->n_steps;
+	printf("\nCaches: inferred from the latency steps, beside "
+	       "/sys/devices/system/cpu/cpu0/cache\n");
+	if (!rows)
+		printf("  none found (flat curve, and sysfs lists no caches)\n");
+	else
+		printf("  %-6s  %-10s  %-12s  %s\n", "level", "sysfs", "inferred",
+		       "ns/load below -> above");
+	for (size_t i = 0; i < rows; i++) {
+		char lvl[16] = "-";
+		if (i < ndc) {
+			snprintf(lvl, sizeof(lvl), "L%u%s", dc[i]->level,
+				 !strcmp(dc[i]->type, "Data") ? "d" : "");
+			fmt_size(dc[i]->size_bytes, a, sizeof(a));
+		} else {
+			snprintf(a, sizeof(a), "-");
+		}
+		if (i < r->n_steps)
+			fmt_size(r->steps[i].size_bytes, b, sizeof(b));
+		else
+			snprintf(b, sizeof(b), "-");
+		if (i < r->n_steps)
+			printf("  %-6s  %-10s  %-12s  %.1f -> %.1f\n", lvl, a, b,
+			       r->steps[i].ns_below, r->steps[i].ns_above);
+		else
+			printf("  %-6s  %-10s  %s\n", lvl, a, b);
+	}
+	if (!r->n_steps && r->opts.pattern == NB_MEM_SEQ)
+		printf("  (seq: the prefetcher hides the steps; --pattern random shows them)\n");
+	if (r->n_steps && r->opts.quick)
+		printf("  (quick: sizes double, so an inferred size is within 2x)\n");
+
+	fmt_size(r->bw_bytes, a, sizeof(a));
+	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u trials\n", a,
+	       r->bw_bytes_from, r->n_bw ? r->bw[0].trials : 0);
+	printf("  %7s  %11s  %11s  %11s  %12s  %13s\n", "threads", "read MB/s", "write MB/s",
+	       "copy MB/s", "system busy", "this process");
+	for (size_t i = 0; i < r->n_bw; i++) {
+		const struct nb_mem_bw_point *p = &r->bw[i];
+		printf("  %7u  %11.0f  %11.0f  %11.0f", p->threads, p->read_mbyte_per_s,
+		       p->write_mbyte_per_s, p->copy_mbyte_per_s);
+		if (p->cpu.valid)
+			printf("  %10.0f %%  %11.0f %%\n", p->cpu.busy_pct, p->cpu.proc_pct);
+		else
+			printf("  %12s  %13s\n", "-", "-");
+	}
+	for (size_t i = 0; i < r->n_bw; i++) {
+		const struct nb_mem_bw_point *p = &r->bw[i];
+		if (p->trials_preempted >= 3 * p->trials)
+			printf("  %u thread%s: every trial was preempted by other work (kept: "
+			       "figures may be low)\n",
+			       p->threads, p->threads > 1 ? "s" : "");
+		else if (p->trials_preempted)
+			printf(
+			    "  %u thread%s: %u of %u trials preempted by other work, set aside\n",
+			    p->threads, p->threads > 1 ? "s" : "", p->trials_preempted,
+			    3 * p->trials);
+	}
+}
+
+int cmd_mem(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
+	    {"pattern", required_argument, NULL, 'a'}, {"threads", required_argument, NULL, 't'},
+	    {"bw-size", required_argument, NULL, 'b'}, {"quick", no_argument, NULL, 'q'},
+	    {"client", required_argument, NULL, 'c'},  {"port", required_argument, NULL, 'p'},
+	    {"psk", required_argument, NULL, 'k'},     {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	};
+	struct nb_mem_opts o = {0};
+	struct nb_mem_result *r = NULL;
+	const char *min_s = NULL, *max_s = NULL, *host = NULL, *psk_file = NULL;
+	const char *remote_only = NULL; /* an option that means nothing without -c */
+	struct nb_ctl *ctl = NULL;
+	uint8_t psk[NB_PSK_MAX];
+	size_t psk_len = 0;
+	uint16_t port = NB_DEFAULT_PORT;
+	bool json = false;
+	int family = AF_UNSPEC, c, li, ret;
+	char err[512];
+
+	opterr = 0;
+	while ((li = -1, c = getopt_long(argc, argv, ":c:p:Jh46", longopts, &li)) != -1) {
+		const char *name = cli_optname(longopts, c, li);
+		switch (c) {
+		case 'm':
+			o.min_bytes = cli_bytes(name, optarg, NB_MEM_MIN_SET_BYTES, 1ULL << 36);
+			min_s = optarg;
+			break;
+		case 'M':
+			o.max_bytes = cli_bytes(name, optarg, NB_MEM_MIN_SET_BYTES, 1ULL << 36);
+			max_s = optarg;
+			break;
+		case 'a':
+			if (nb_mem_pattern_parse(optarg, &o.pattern))
+				cli_usage_error(
+				    "--pattern: '%s' is not a pattern (accepted: random, "
+				    "seq)",
+				    optarg);
+			break;
+		case 't':
+			o.threads = (uint32_t)cli_uint(name, optarg, 1, NB_MEM_MAX_THREADS);
+			break;
+		case 'b':
+			o.bw_bytes = cli_bytes(name, optarg, 1ULL << 20, 1ULL << 36);
+			break;
+		case 'q':
+			o.quick = true;
+			break;
+		case 'c':
+			host = optarg;
+			break;
+		case 'p':
+			port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			remote_only = "--port";
+			break;
+		case 'k':
+			psk_file = optarg;
+			remote_only = "--psk";
+			break;
+		case '4':
+			family = AF_INET;
+			remote_only = "-4";
+			break;
+		case '6':
+			family = AF_INET6;
+			remote_only = "-6";
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			cli_usage_error("%s needs a value", cli_optname(longopts, optopt, -1));
+		default:
+			if (optopt)
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o.min_bytes && o.max_bytes && o.min_bytes > o.max_bytes)
+		cli_usage_error("--min (%s) is larger than --max (%s)", min_s, max_s);
+	if (o.min_bytes && !o.max_bytes && o.min_bytes > NB_MEM_DEFAULT_MAX_BYTES)
+		cli_usage_error("--min is larger than the default --max (256M): give --max too");
+	if (o.max_bytes && !o.min_bytes && o.max_bytes < NB_MEM_MIN_SET_BYTES)
+		cli_usage_error("--max is smaller than the default --min (1k)");
+	if (remote_only && !host)
+		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
+
+	if (host) {
+		if (psk_file) {
+			cli_psk(psk_file, psk, &psk_len);
+		}
+		/* Ctrl-C ends the session cleanly: the agent then cancels the run. */
+		cli_catch_signals();
+		ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
+		if (ret)
+			cli_fail(0, "%s", err);
+		ret = nb_mem_run_remote(ctl, &o, &cli_stop, &r, err, sizeof(err));
+		if (ret) {
+			nb_ctl_free(ctl);
+			cli_fail(0, "%s", err);
+		}
+	} else {
+		ret = nb_mem_run(&o, &r);
+		if (ret)
+			cli_fail(ret, "the memory probe failed");
+	}
+	if (r->capped)
+		cli_warn("sizes capped at half of the %savailable memory", ctl ? "agent's " : "");
+	if (json) {
+		struct nb_json j;
+		struct nb_sysinfo si;
+		nb_sysinfo_get(&si, ctl ? (const struct sockaddr *)&ctl->local : NULL);
+		nb_json_init(&j, stdout);
+		nb_result_begin(&j, "mem", &si, ctl ? &ctl->remote : NULL);
+		if (ctl) {
+			nb_json_obj_begin(&j, "agent");
+			nb_json_str(&j, "host", host);
+			nb_json_u64(&j, "port", nb_ctl_port(ctl));
+			nb_json_obj_end(&j);
+		}
+		nb_mem_result_json(&j, r);
+		nb_json_obj_end(&j);
+		fputc('\n', stdout);
+	} else {
+		if (ctl)
+			printf("netbench mem on the agent at %s port %u: %s (%s, Linux %s)\n", host,
+			       nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
+			       ctl->remote.kernel);
+		print_human(r);
+	}
+	nb_ctl_free(ctl);
+	nb_mem_result_free(r);
+	return 0;
+}

@@ -1,0 +1,184 @@
+/* `netbench rate -c AGENT`: one agent test per trial over one control session. */
+#include "cmd/rate_remote.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/session/auth.h"
+#include "core/session/ctl.h"
+#include "core/base/net.h"
+#include "core/session/proto.h"
+#include "core/rate/rate_agent.h"
+#include "core/base/timeutil.h"
+
+struct rate_remote {
+	struct nb_ctl *ctl;
+	struct nb_msg *req, *reply;
+	struct sockaddr_storage dst;
+	uint16_t port;
+	bool no_mmsg, have_addr;
+	char boot_id[64];
+	struct nb_cpu_sample *cpu0, *cpu1; /* the agent's, at the trial's start and end */
+	bool have_cpu0;
+	uint32_t mark;
+	struct sockaddr_storage reflect_to;
+	uint16_t reflect_port; /* 0: no reflection */
+	uint32_t reflect_pps;
+};
+
+void rate_remote_reflect(struct rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			 uint32_t max_pps)
+{
+	if (!addr)
+		addr = (const struct sockaddr *)&rr->ctl->local;
+	memcpy(&rr->reflect_to, addr, nb_net_sa_len(addr));
+	rr->reflect_port = port;
+	rr->reflect_pps = max_pps;
+}
+
+void rate_remote_free(struct rate_remote *rr)
+{
+	if (!rr)
+		return;
+	nb_ctl_free(rr->ctl);
+	nb_msg_free(rr->req);
+	nb_msg_free(rr->reply);
+	free(rr->cpu0);
+	free(rr->cpu1);
+	free(rr);
+}
+
+int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps, char *err,
+		      size_t errlen)
+{
+	int ret;
+
+	nb_msg_reset(rr->req, NB_MSG_TEST_REQ);
+	nb_msg_put_u32(rr->req, NB_T_TEST_TYPE, NB_TEST_RATE);
+	nb_msg_put_u64(rr->req, NB_T_DURATION_NS, duration_ns);
+	nb_msg_put_u64(rr->req, NB_T_RATE_BPS, rate_bps);
+	nb_msg_put_u32(rr->req, NB_T_PORT, rr->port);
+	nb_msg_put_u32(rr->req, NB_T_RATE_NO_MMSG, rr->no_mmsg);
+	if (rr->have_addr) {
+		if (rr->dst.ss_family == AF_INET6)
+			nb_msg_put_bytes(rr->req, NB_T_RATE_ADDR,
+					 &((struct sockaddr_in6 *)&rr->dst)->sin6_addr, 16);
+		else
+			nb_msg_put_bytes(rr->req, NB_T_RATE_ADDR,
+					 &((struct sockaddr_in *)&rr->dst)->sin_addr, 4);
+	}
+	if (rr->reflect_port) {
+		const struct sockaddr *a = (const struct sockaddr *)&rr->reflect_to;
+		nb_msg_put_u32(rr->req, NB_T_RATE_REFLECT_PORT, rr->reflect_port);
+		nb_msg_put_u32(rr->req, NB_T_RATE_REFLECT_PPS, rr->reflect_pps);
+		if (a->sa_family == AF_INET6)
+			nb_msg_put_bytes(rr->req, NB_T_RATE_REFLECT_ADDR,
+					 &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
+		else
+			nb_msg_put_bytes(rr->req, NB_T_RATE_REFLECT_ADDR,
+					 &((const struct sockaddr_in *)a)->sin_addr, 4);
+	}
+	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
+	if (ret)
+		return ret;
+	if (nb_msg_get_str(rr->reply, NB_T_RATE_BOOT_ID, rr->boot_id, sizeof(rr->boot_id)))
+		rr->boot_id[0] = '\0';
+	ret = nb_ctl_start(rr->ctl, err, errlen);
+	if (ret)
+		return ret;
+	/* A mark right after START: its SNAP carries the agent's CPU sample that opens the
+	 * trial's window there (FINAL carries the one that closes it). */
+	ret = nb_ctl_mark(rr->ctl, ++rr->mark, rr->reply, err, errlen);
+	if (ret)
+		return ret;
+	rr->have_cpu0 = nb_proto_get_cpu(rr->reply, rr->cpu0) == 0;
+	return 0;
+}
+
+int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
+		    char *err, size_t errlen)
+{
+	int ret = nb_ctl_stop(rr->ctl, rr->reply, 5000, err, errlen);
+	if (ret)
+		return ret;
+	memset(cpu, 0, sizeof(*cpu));
+	if (rr->have_cpu0 && nb_proto_get_cpu(rr->reply, rr->cpu1) == 0)
+		nb_cpu_load(rr->cpu0, rr->cpu1, cpu);
+	if (nb_rate_snap_get(rr->reply, snap)) {
+		snprintf(err, errlen, "malformed counters from the agent");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int rate_remote_open(struct rate_remote **out, const struct rate_remote_cfg *cfg,
+		     struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
+		     bool *same_clock, char *err, size_t errlen)
+{
+	struct rate_remote *rr = calloc(1, sizeof(*rr));
+	uint8_t psk[NB_PSK_MAX];
+	size_t psk_len = 0;
+	char mine[64];
+	int ret = -ENOMEM;
+
+	if (!rr || !(rr->req = nb_msg_new(0)) || !(rr->reply = nb_msg_new(0)) ||
+	    !(rr->cpu0 = malloc(sizeof(*rr->cpu0))) || !(rr->cpu1 = malloc(sizeof(*rr->cpu1)))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	rr->port = cfg->port;
+	rr->no_mmsg = cfg->no_mmsg;
+	if (cfg->psk_file && (ret = nb_psk_load(cfg->psk_file, psk, &psk_len))) {
+		snprintf(err, errlen, "--psk: cannot use %s: %s", cfg->psk_file,
+			 ret == -EINVAL	 ? "empty"
+			 : ret == -EFBIG ? "too long"
+					 : strerror(-ret));
+		goto fail;
+	}
+	ret = nb_ctl_open(&rr->ctl, cfg->agent, cfg->ctl_port, AF_UNSPEC, psk_len ? psk : NULL,
+			  psk_len, err, errlen);
+	if (ret)
+		goto fail;
+	*remote = rr->ctl->remote;
+	if (cfg->dst_addr) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&rr->dst;
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&rr->dst;
+		if (inet_pton(AF_INET, cfg->dst_addr, &s4->sin_addr) == 1) {
+			s4->sin_family = AF_INET;
+		} else if (inet_pton(AF_INET6, cfg->dst_addr, &s6->sin6_addr) == 1) {
+			s6->sin6_family = AF_INET6;
+		} else {
+			ret = -EINVAL;
+			snprintf(err, errlen, "--dst: '%s' is not an IPv4 or IPv6 address",
+				 cfg->dst_addr);
+			goto fail;
+		}
+		rr->have_addr = true;
+	} else {
+		memcpy(&rr->dst, &rr->ctl->peer, sizeof(rr->dst));
+	}
+	nb_net_set_port((struct sockaddr *)&rr->dst, rr->port);
+	/* A first, empty trial: the agent binds its receiver and says which kernel it runs. */
+	ret = rate_remote_begin(rr, NB_NS_PER_S, 1, err, errlen);
+	if (!ret) {
+		struct nb_rx_snap *snap = malloc(sizeof(*snap));
+		struct nb_cpu_load cpu;
+		ret = snap ? rate_remote_end(rr, snap, &cpu, err, errlen) : -ENOMEM;
+		free(snap);
+	}
+	if (ret)
+		goto fail;
+	nb_rate_boot_id(mine, sizeof(mine));
+	*same_clock = mine[0] && !strcmp(mine, rr->boot_id);
+	memcpy(dst, &rr->dst, sizeof(*dst));
+	*dst_len = nb_net_sa_len((struct sockaddr *)dst);
+	*out = rr;
+	return 0;
+fail:
+	rate_remote_free(rr);
+	return ret;
+}

@@ -1,0 +1,47 @@
+/* The controller's side of `netbench rate -c AGENT`: the counting receiver runs on the agent
+ * (test kind NB_TEST_RATE), one agent test per trial, so that the agent's policy judges every
+ * trial's duration and rate; the trial's counters come back in the FINAL message. */
+#ifndef NB_RATE_REMOTE_H
+#define NB_RATE_REMOTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "core/base/cpu.h"
+#include "core/rate/raterx.h"
+#include "core/base/sysinfo.h"
+
+struct rate_remote;
+
+struct rate_remote_cfg {
+	const char *agent;    /* host name or address */
+	uint16_t ctl_port;    /* the agent's control port */
+	const char *psk_file; /* NULL: no key */
+	const char *dst_addr; /* NULL: frames go to the agent's control address */
+	uint16_t port;	      /* UDP port the agent receives on */
+	bool no_mmsg;
+};
+
+/* Connects, runs a first empty trial (which proves the agent can receive on the port) and fills
+ * dst with where frames go. same_clock: the agent runs on this kernel (same boot id), so its
+ * CLOCK_MONOTONIC is ours and one-way latency holds. */
+int rate_remote_open(struct rate_remote **rr, const struct rate_remote_cfg *cfg,
+		     struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
+		     bool *same_clock, char *err, size_t errlen);
+/* Before a trial: the agent's receiver for it, checked against the agent's caps (rate_bps 0:
+ * as fast as the generator goes). */
+int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps, char *err,
+		      size_t errlen);
+/* After the trial drained: the receiver's counters, and the agent's CPU load from just after the
+ * trial started to now (cpu->valid false when the agent's samples were unusable). */
+int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
+		    char *err, size_t errlen);
+/* From the next trial on, the agent reflects probe frames to port at addr (NULL: this end of
+ * the control connection), at most max_pps per second. */
+void rate_remote_reflect(struct rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			 uint32_t max_pps);
+void rate_remote_free(struct rate_remote *rr);
+
+#endif

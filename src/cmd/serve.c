@@ -1,0 +1,232 @@
+/* netbench serve: the agent. Parses options, binds the control port, optionally daemonizes
+ * with a pid file, and serves controllers until signalled. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/session/agent.h"
+#include "core/session/auth.h"
+#include "core/base/timeutil.h"
+
+static const char usage_text[] =
+	"Usage: netbench serve [options]\n"
+	"Run the agent: the far end of every test a controller asks for, one test at a time.\n"
+	"\n"
+	"  -p, --port PORT        control port (default 5301)\n"
+	"  -B, --bind ADDR        listen on this address only (default: all, IPv6 and IPv4)\n"
+	"  -D, --daemon           detach and run in the background\n"
+	"      --pid-file FILE    write the agent's pid here (removed on exit)\n"
+	"      --log FILE         append one line per test here (default: stderr; syslog with -D)\n"
+	"      --once             exit after one controller's tests (for scripts)\n"
+	"      --max-time SEC     refuse tests longer than this (default 600 s)\n"
+	"      --max-rate RATE    refuse to send faster than this, bit/s with k/M/G (default: none)\n"
+	"      --psk FILE         require controllers to prove this pre-shared key\n"
+	"      --allow-target-any send test traffic to addresses other than the controller's\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"The agent sends test traffic only to the controller's own address unless\n"
+	"--allow-target-any is given. A second controller gets a 'busy' error at once.\n";
+
+struct log_sink {
+	FILE *f;
+	bool syslog;
+};
+
+static void log_line(void *arg, const char *line)
+{
+	struct log_sink *s = arg;
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (s->syslog) {
+		syslog(LOG_INFO, "%s", line);
+		return;
+	}
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(s->f, "%s netbench serve: %s\n", when, line);
+	fflush(s->f);
+}
+
+/* Detaches. The parent exits only when the child reports ready (after its pid file is
+ * written), so that a script finds the pid file and a listening agent when the command
+ * returns. Returns the fd on which the child reports readiness. */
+static int daemonize(void)
+{
+	int p[2], nul;
+	char c;
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		cli_fail(errno, "cannot daemonize");
+	pid = fork();
+	if (pid < 0)
+		cli_fail(errno, "cannot daemonize");
+	if (pid > 0) {
+		close(p[1]);
+		_exit(read(p[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(p[0]);
+	setsid();
+	if (chdir("/") < 0)
+		_exit(1);
+	nul = open("/dev/null", O_RDWR);
+	if (nul >= 0) {
+		dup2(nul, 0);
+		dup2(nul, 1);
+		if (nul > 2)
+			close(nul);
+	}
+	return p[1];
+}
+
+static void daemon_ready(int fd)
+{
+	int nul = open("/dev/null", O_RDWR);
+	/* Errors up to here still reached the terminal; from now on there is none. */
+	if (nul >= 0) {
+		dup2(nul, 2);
+		if (nul > 2)
+			close(nul);
+	}
+	if (write(fd, "r", 1) < 0)
+		_exit(1);
+	close(fd);
+}
+
+static int write_pid_file(const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "%ld\n", (long)getpid());
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		int err = -errno;
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"port", required_argument, NULL, 'p'},
+		{"bind", required_argument, NULL, 'B'},
+		{"daemon", no_argument, NULL, 'D'},
+		{"pid-file", required_argument, NULL, 'f'},
+		{"log", required_argument, NULL, 'L'},
+		{"once", no_argument, NULL, '1'},
+		{"max-time", required_argument, NULL, 'T'},
+		{"max-rate", required_argument, NULL, 'R'},
+		{"psk", required_argument, NULL, 'k'},
+		{"allow-target-any", no_argument, NULL, 'A'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct nb_agent_opts o = {.port = 5301, .stop = &cli_stop};
+	struct log_sink sink = {.f = stderr};
+	const char *pid_file = NULL, *log_file = NULL, *psk_file = NULL;
+	bool daemon_mode = false;
+	int c, li = -1, fd, ret, ready_fd = -1;
+
+	o.policy.max_time_ns = 600 * NB_NS_PER_S;
+	while ((c = getopt_long(argc, argv, ":p:B:Dh", opts, &li)) != -1) {
+		const char *name = cli_optname(opts, c, li);
+		li = -1;
+		switch (c) {
+		case 'p':
+			o.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			break;
+		case 'B':
+			o.bind_addr = optarg;
+			break;
+		case 'D':
+			daemon_mode = true;
+			break;
+		case 'f':
+			pid_file = optarg;
+			break;
+		case 'L':
+			log_file = optarg;
+			break;
+		case '1':
+			o.once = true;
+			break;
+		case 'T':
+			o.policy.max_time_ns = cli_duration_ns(name, optarg, NB_NS_PER_S,
+							       86400 * NB_NS_PER_S);
+			break;
+		case 'R':
+			o.policy.max_rate_bps = cli_rate(name, optarg, 1000, 400000000000ULL);
+			break;
+		case 'k':
+			psk_file = optarg;
+			break;
+		case 'A':
+			o.policy.allow_any_target = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			cli_bad_option(argv, c);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (psk_file) {
+		cli_psk(psk_file, o.policy.psk, &o.policy.psk_len);
+	}
+	if (log_file) {
+		sink.f = fopen(log_file, "ae");
+		if (!sink.f)
+			cli_fail(errno, "--log: cannot open %s", log_file);
+	} else if (daemon_mode) {
+		sink.syslog = true;
+		openlog("netbench", LOG_PID, LOG_DAEMON);
+	}
+	o.log = log_line;
+	o.log_arg = &sink;
+
+	fd = nb_agent_listen(o.bind_addr, o.port);
+	if (fd < 0)
+		cli_fail(fd, "cannot listen on %s port %u", o.bind_addr ? o.bind_addr : "*", o.port);
+	if (daemon_mode)
+		ready_fd = daemonize();
+	if (pid_file && (ret = write_pid_file(pid_file)) < 0)
+		cli_fail(ret, "--pid-file: cannot write %s", pid_file);
+	if (ready_fd >= 0)
+		daemon_ready(ready_fd);
+
+	cli_catch_signals();
+
+	{
+		char line[128];
+		snprintf(line, sizeof(line), "netbench %s listening on %s port %u%s", NB_VERSION,
+			 o.bind_addr ? o.bind_addr : "*", o.port,
+			 o.policy.psk_len ? " (pre-shared key required)" : "");
+		log_line(&sink, line);
+	}
+	ret = nb_agent_run(fd, &o);
+	close(fd);
+	if (pid_file)
+		unlink(pid_file);
+	if (log_file)
+		fclose(sink.f);
+	return ret ? 1 : 0;
+}

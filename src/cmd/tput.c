@@ -1,0 +1,404 @@
+/* netbench tput: netio's sweep with CPU at both ends. For each block size, Tx (we send) then Rx
+ * (the agent sends), or both at once with --bidir; prints a netio-shaped table and a CPU table,
+ * or one JSON document. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/session/auth.h"
+#include "core/session/ctl.h"
+#include "core/base/result.h"
+#include "core/base/sysinfo.h"
+#include "core/base/timeutil.h"
+#include "core/tput/tput_run.h"
+#include "core/base/units.h"
+
+#define MAX_SIZES 32
+
+static const char usage_text[] =
+	"Usage: netbench tput -c HOST [options]\n"
+	"Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
+	"load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
+	"\n"
+	"  -c, --client HOST      the agent's address or name (required)\n"
+	"  -p, --port PORT        the agent's control port (default 5301)\n"
+	"  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
+	"  -t, --time SEC         measurement window per step (default 3 s)\n"
+	"  -O, --omit SEC         warm-up excluded before each window (default 0.5 s)\n"
+	"  -i, --interval SEC     also print rates every SEC within the window\n"
+	"  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
+	"  -b, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
+	"                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
+	"  -P, --parallel N       streams per direction (default 1, at most 32)\n"
+	"  -R, --reverse          Rx only (the agent sends)\n"
+	"      --tx-only          Tx only (this host sends)\n"
+	"      --bidir            Tx and Rx at the same time\n"
+	"  -4, -6                 use IPv4 / IPv6 only\n"
+	"      --psk FILE         pre-shared key the agent requires\n"
+	"  -J, --json             print one JSON document (schema netbench/1)\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
+	"netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
+	"shares (% of all CPUs); us/KB is system busy CPU time per KByte moved.\n";
+
+struct run {
+	struct nb_tput_params p;
+	uint64_t sizes[MAX_SIZES];
+	size_t nsizes;
+	bool json, tx, rx, bidir;
+	struct nb_tput_step_result *res; /* per size */
+	size_t size_index;		 /* the step being run */
+	struct interval {
+		size_t size_index;
+		struct nb_tput_interval iv;
+	} *intervals;
+	size_t nintervals, cap_intervals;
+};
+
+/* Keeps every interval for the JSON document and prints it as it comes for people. */
+static void on_interval(void *arg, const struct nb_tput_interval *iv)
+{
+	struct run *r = arg;
+	char sz[16];
+	if (r->nintervals == r->cap_intervals) {
+		size_t cap = r->cap_intervals ? 2 * r->cap_intervals : 64;
+		struct interval *p = realloc(r->intervals, cap * sizeof(*p));
+		if (!p)
+			cli_fail(ENOMEM, "out of memory");
+		r->intervals = p;
+		r->cap_intervals = cap;
+	}
+	r->intervals[r->nintervals].size_index = r->size_index;
+	r->intervals[r->nintervals++].iv = *iv;
+	nb_format_bytes(r->p.block, sz, sizeof(sz));
+	if (r->json)
+		return;
+	printf("  %5s %6.2f-%6.2f s", sz, iv->start_s, iv->end_s);
+	if (!isnan(iv->tx_kbyte_per_s))
+		printf("  Tx %12.1f KByte/s", iv->tx_kbyte_per_s);
+	if (!isnan(iv->rx_kbyte_per_s))
+		printf("  Rx %12.1f KByte/s", iv->rx_kbyte_per_s);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void cell(const struct nb_tput_dir_result *d, bool measured, bool udp)
+{
+	if (!measured)
+		printf(" %13s %9s%s", "-", "-", udp ? "       -" : "");
+	else if (!d->valid)
+		printf(" %13s %9s%s", "invalid", "", udp ? "        " : "");
+	else {
+		printf(" %13.1f %9.2f", d->kbyte_per_s, d->mbit_per_s);
+		if (udp)
+			printf(" %7.3f", d->loss_pct);
+	}
+}
+
+static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_result *d)
+{
+	const struct nb_cpu_load *l = &d->cpu_local, *m = &d->cpu_remote;
+	printf("%6s %3s | %6.1f %6.1f %6.1f %8.3f | %6.1f %6.1f %6.1f %8.3f\n", size, dir,
+	       l->proc_pct, l->busy_pct, l->softirq_pct, d->demand_local_us_per_kbyte, m->proc_pct,
+	       m->busy_pct, m->softirq_pct, d->demand_remote_us_per_kbyte);
+}
+
+static void print_table(const struct run *r, const struct nb_ctl *ctl, const char *host)
+{
+	bool udp = r->p.proto == NB_TPUT_UDP;
+	char sz[16];
+
+	printf("\nnetbench tput to %s port %u: agent %s (%s, Linux %s), %s, %u stream%s, "
+	       "%.1f s window after %.1f s warm-up%s\n\n",
+	       host, nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
+	       ctl->remote.kernel, udp ? "UDP" : "TCP", r->p.streams, r->p.streams > 1 ? "s" : "",
+	       (double)r->p.time_ns / 1e9, (double)r->p.warmup_ns / 1e9,
+	       r->bidir ? ", Tx and Rx at once" : "");
+	printf(" Block %13s %9s%s %13s %9s%s\n", "Tx KByte/s", "Mbit/s", udp ? "   Loss%" : "",
+	       "Rx KByte/s", "Mbit/s", udp ? "   Loss%" : "");
+	for (size_t i = 0; i < r->nsizes; i++) {
+		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+		printf("%6s", sz);
+		cell(&r->res[i].tx, r->tx, udp);
+		cell(&r->res[i].rx, r->rx, udp);
+		putchar('\n');
+	}
+	printf("\nCPU over each window      local (%s)               remote (%s)\n",
+	       "this host", ctl->remote.hostname);
+	printf(" Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
+	for (size_t i = 0; i < r->nsizes; i++) {
+		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+		if (r->tx && r->res[i].tx.valid)
+			cpu_row(sz, "Tx", &r->res[i].tx);
+		if (r->rx && r->res[i].rx.valid)
+			cpu_row(sz, "Rx", &r->res[i].rx);
+	}
+	for (size_t i = 0; i < r->nsizes; i++) {
+		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+		if (r->tx && !r->res[i].tx.valid)
+			printf("%s Tx invalid: %s\n", sz, r->res[i].tx.invalid_reason);
+		if (r->rx && !r->res[i].rx.valid)
+			printf("%s Rx invalid: %s\n", sz, r->res[i].rx.invalid_reason);
+	}
+}
+
+static void json_intervals(struct nb_json *j, const struct run *r, size_t size_index, bool tx)
+{
+	nb_json_arr_begin(j, "intervals");
+	for (size_t i = 0; i < r->nintervals; i++) {
+		const struct nb_tput_interval *iv = &r->intervals[i].iv;
+		double v = tx ? iv->tx_kbyte_per_s : iv->rx_kbyte_per_s;
+		if (r->intervals[i].size_index != size_index || isnan(v))
+			continue;
+		nb_json_obj_begin(j, NULL);
+		nb_json_double(j, "start_s", iv->start_s, 3);
+		nb_json_double(j, "end_s", iv->end_s, 3);
+		nb_json_double(j, "kbyte_per_s", v, 2);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+
+static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, const char *dir,
+		     const struct nb_tput_dir_result *d)
+{
+	uint64_t block = r->sizes[size_index];
+	nb_json_obj_begin(j, NULL);
+	nb_json_u64(j, "block_bytes", block);
+	nb_json_str(j, "direction", dir);
+	nb_json_bool(j, "valid", d->valid);
+	nb_json_str(j, "invalid_reason", d->valid ? NULL : d->invalid_reason);
+	nb_json_double(j, "window_s", d->window_s, 6);
+	nb_json_u64(j, "window_bytes", d->bytes);
+	if (d->valid) {
+		nb_json_double(j, "kbyte_per_s", d->kbyte_per_s, 2);
+		nb_json_double(j, "mbit_per_s", d->mbit_per_s, 3);
+	} else {
+		nb_json_null(j, "kbyte_per_s");
+		nb_json_null(j, "mbit_per_s");
+	}
+	nb_json_u64(j, "sent_total_bytes", d->sent_total);
+	nb_json_u64(j, "received_total_bytes", d->received_total);
+	if (r->p.proto == NB_TPUT_UDP) {
+		nb_json_u64(j, "window_datagrams", d->rx_window.datagrams);
+		nb_json_u64(j, "window_expected_datagrams", d->rx_window.expected);
+		nb_json_double(j, "loss_pct", d->loss_pct, 4);
+		nb_json_double(j, "reorder_pct", d->reorder_pct, 4);
+		nb_json_double(j, "duplicate_pct", d->dup_pct, 4);
+	}
+	nb_result_cpu(j, "cpu_local", &d->cpu_local);
+	nb_result_cpu(j, "cpu_remote", &d->cpu_remote);
+	nb_json_double(j, "demand_local_us_per_kbyte", d->demand_local_us_per_kbyte, 4);
+	nb_json_double(j, "demand_remote_us_per_kbyte", d->demand_remote_us_per_kbyte, 4);
+	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
+	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte,
+		       4);
+	json_intervals(j, r, size_index, !strcmp(dir, "tx"));
+	nb_json_obj_end(j);
+}
+
+static void print_json(const struct run *r, const struct nb_ctl *ctl, const char *host)
+{
+	struct nb_sysinfo local;
+	struct nb_json j;
+
+	nb_sysinfo_get(&local, (const struct sockaddr *)&ctl->local);
+	nb_json_init(&j, stdout);
+	nb_result_begin(&j, "tput", &local, &ctl->remote);
+	nb_json_obj_begin(&j, "params");
+	nb_json_str(&j, "agent", host);
+	nb_json_u64(&j, "port", nb_ctl_port(ctl));
+	nb_json_str(&j, "protocol", r->p.proto == NB_TPUT_UDP ? "udp" : "tcp");
+	nb_json_u64(&j, "streams", r->p.streams);
+	nb_json_u64(&j, "rate_per_stream_bps", r->p.rate_bps);
+	nb_json_double(&j, "time_s", (double)r->p.time_ns / 1e9, 3);
+	nb_json_double(&j, "warmup_s", (double)r->p.warmup_ns / 1e9, 3);
+	nb_json_str(&j, "mode", r->bidir ? "bidir" : r->tx && r->rx ? "tx_then_rx" : r->tx ? "tx" : "rx");
+	nb_json_obj_end(&j);
+	nb_json_arr_begin(&j, "steps");
+	for (size_t i = 0; i < r->nsizes; i++) {
+		if (r->tx)
+			json_dir(&j, r, i, "tx", &r->res[i].tx);
+		if (r->rx)
+			json_dir(&j, r, i, "rx", &r->res[i].rx);
+	}
+	nb_json_arr_end(&j);
+	nb_json_obj_end(&j);
+}
+
+int cmd_tput(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"client", required_argument, NULL, 'c'}, {"port", required_argument, NULL, 'p'},
+		{"sizes", required_argument, NULL, 'l'},  {"time", required_argument, NULL, 't'},
+		{"omit", required_argument, NULL, 'O'},	  {"interval", required_argument, NULL, 'i'},
+		{"udp", no_argument, NULL, 'u'},	  {"rate", required_argument, NULL, 'b'},
+		{"parallel", required_argument, NULL, 'P'}, {"reverse", no_argument, NULL, 'R'},
+		{"tx-only", no_argument, NULL, 'T'},	  {"bidir", no_argument, NULL, 'X'},
+		{"psk", required_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+	};
+	struct run r = {.p = {.proto = NB_TPUT_TCP, .streams = 1, .time_ns = 3 * NB_NS_PER_S,
+			      .warmup_ns = NB_NS_PER_S / 2}};
+	const char *host = NULL, *psk_file = NULL, *rate_str = NULL;
+	bool reverse = false, tx_only = false;
+	uint8_t psk[NB_PSK_MAX];
+	size_t psk_len = 0;
+	uint16_t port = 5301;
+	int family = AF_UNSPEC, c, li = -1, ret;
+	struct nb_ctl *ctl = NULL;
+	char err[512];
+	uint64_t max_block;
+
+	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
+	memcpy(r.sizes, netio_sizes, sizeof(netio_sizes));
+	r.nsizes = 6;
+	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46", opts, &li)) != -1) {
+		const char *name = cli_optname(opts, c, li);
+		li = -1;
+		switch (c) {
+		case 'c':
+			host = optarg;
+			break;
+		case 'p':
+			port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			break;
+		case 'l':
+			r.nsizes = cli_bytes_list(name, optarg, r.sizes, MAX_SIZES, 1,
+						  NB_TPUT_MAX_BLOCK);
+			break;
+		case 't':
+			r.p.time_ns = cli_duration_ns(name, optarg, NB_NS_PER_S / 10,
+						      3600 * NB_NS_PER_S);
+			break;
+		case 'O':
+			r.p.warmup_ns = cli_duration_ns(name, optarg, 0, 60 * NB_NS_PER_S);
+			break;
+		case 'i':
+			r.p.interval_ns = cli_duration_ns(name, optarg, NB_NS_PER_S / 10,
+							  3600 * NB_NS_PER_S);
+			break;
+		case 'u':
+			r.p.proto = NB_TPUT_UDP;
+			break;
+		case 'b':
+			rate_str = optarg;
+			r.p.rate_bps = cli_rate(name, optarg, 0, 400000000000ULL);
+			if (r.p.rate_bps && r.p.rate_bps < 8000)
+				cli_usage_error("%s is too small: %s (at least 8k, or 0 for unpaced)",
+						name, optarg);
+			break;
+		case 'P':
+			r.p.streams = (uint32_t)cli_uint(name, optarg, 1, NB_TPUT_MAX_STREAMS / 2);
+			break;
+		case 'R':
+			reverse = true;
+			break;
+		case 'T':
+			tx_only = true;
+			break;
+		case 'X':
+			r.bidir = true;
+			break;
+		case 'k':
+			psk_file = optarg;
+			break;
+		case 'J':
+			r.json = true;
+			break;
+		case '4':
+			family = AF_INET;
+			break;
+		case '6':
+			family = AF_INET6;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			cli_bad_option(argv, c);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (!host)
+		cli_usage_error("the agent's address is required: -c HOST");
+	if (reverse + tx_only + r.bidir > 1)
+		cli_usage_error("--reverse, --tx-only and --bidir exclude each other");
+	if (r.p.interval_ns && r.p.interval_ns > r.p.time_ns)
+		cli_usage_error("--interval is longer than --time");
+	if (r.p.proto == NB_TPUT_UDP) {
+		max_block = NB_TPUT_UDP_MAX;
+		if (!rate_str)
+			r.p.rate_bps = 100000000;
+		for (size_t i = 0; i < r.nsizes; i++)
+			if (r.sizes[i] < NB_TPUT_UDP_HDR || r.sizes[i] > max_block)
+				cli_usage_error("--sizes: %llu bytes does not fit a UDP test datagram "
+						"(%d to %llu bytes)",
+						(unsigned long long)r.sizes[i], NB_TPUT_UDP_HDR,
+						(unsigned long long)max_block);
+	}
+	r.tx = !reverse;
+	r.rx = !tx_only;
+	if (psk_file) {
+		cli_psk(psk_file, psk, &psk_len);
+	}
+	r.res = calloc(r.nsizes, sizeof(*r.res));
+	if (!r.res)
+		cli_fail(ENOMEM, "out of memory");
+
+	cli_catch_signals();
+
+	ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
+	if (ret)
+		cli_fail(0, "%s", err);
+	for (size_t i = 0; i < r.nsizes && !ret; i++) {
+		r.p.block = (uint32_t)r.sizes[i];
+		r.size_index = i;
+		if (r.bidir) {
+			r.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
+			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &cli_stop,
+					       err, sizeof(err));
+			continue;
+		}
+		struct nb_tput_step_result one;
+		if (r.tx) {
+			r.p.dir = NB_TPUT_DIR_TX;
+			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
+					       sizeof(err));
+			r.res[i].tx = one.tx;
+		}
+		if (r.rx && !ret) {
+			r.p.dir = NB_TPUT_DIR_RX;
+			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
+					       sizeof(err));
+			r.res[i].rx = one.rx;
+		}
+	}
+	if (ret) {
+		nb_ctl_free(ctl);
+		free(r.res);
+		free(r.intervals);
+		cli_fail(0, "%s", err);
+	}
+	if (r.json)
+		print_json(&r, ctl, host);
+	else
+		print_table(&r, ctl, host);
+	nb_ctl_free(ctl);
+	ret = 0;
+	for (size_t i = 0; i < r.nsizes; i++)
+		if ((r.tx && !r.res[i].tx.valid) || (r.rx && !r.res[i].rx.valid))
+			ret = 1;
+	free(r.res);
+	free(r.intervals);
+	return ret;
+}

@@ -1,0 +1,146 @@
+/* Streaming JSON writer. It tracks only whether a comma is due at each depth; the caller is
+ * trusted to nest correctly (the unit test checks the output parses). */
+#include "core/base/json.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+void nb_json_init(struct nb_json *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 0;
+	j->need_comma[0] = false;
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		default:
+			if (c < 0x20)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void member(struct nb_json *j, const char *key)
+{
+	if (j->need_comma[j->depth])
+		fputc(',', j->f);
+	if (j->depth > 0) {
+		fputc('\n', j->f);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	j->need_comma[j->depth] = true;
+	if (key) {
+		put_string(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+static void open_scope(struct nb_json *j, const char *key, char c)
+{
+	member(j, key);
+	fputc(c, j->f);
+	if (j->depth < NB_JSON_MAX_DEPTH - 1)
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void close_scope(struct nb_json *j, char c)
+{
+	bool had = j->need_comma[j->depth];
+	if (j->depth > 0)
+		j->depth--;
+	if (had) {
+		fputc('\n', j->f);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	fputc(c, j->f);
+	if (j->depth == 0)
+		fputc('\n', j->f);
+}
+
+void nb_json_obj_begin(struct nb_json *j, const char *key)
+{
+	open_scope(j, key, '{');
+}
+
+void nb_json_obj_end(struct nb_json *j)
+{
+	close_scope(j, '}');
+}
+
+void nb_json_arr_begin(struct nb_json *j, const char *key)
+{
+	open_scope(j, key, '[');
+}
+
+void nb_json_arr_end(struct nb_json *j)
+{
+	close_scope(j, ']');
+}
+
+void nb_json_str(struct nb_json *j, const char *key, const char *v)
+{
+	member(j, key);
+	if (v)
+		put_string(j->f, v);
+	else
+		fputs("null", j->f);
+}
+
+void nb_json_u64(struct nb_json *j, const char *key, uint64_t v)
+{
+	member(j, key);
+	fprintf(j->f, "%" PRIu64, v);
+}
+
+void nb_json_i64(struct nb_json *j, const char *key, int64_t v)
+{
+	member(j, key);
+	fprintf(j->f, "%" PRId64, v);
+}
+
+void nb_json_double(struct nb_json *j, const char *key, double v, int decimals)
+{
+	member(j, key);
+	if (isfinite(v))
+		fprintf(j->f, "%.*f", decimals, v);
+	else
+		fputs("null", j->f);
+}
+
+void nb_json_bool(struct nb_json *j, const char *key, bool v)
+{
+	member(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void nb_json_null(struct nb_json *j, const char *key)
+{
+	member(j, key);
+	fputs("null", j->f);
+}

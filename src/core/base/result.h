@@ -1,0 +1,21 @@
+/* The frame of every JSON result document: schema, version, command line, time, and the
+ * platform of each end. The caller adds its measurements and closes the object. */
+#ifndef NB_RESULT_H
+#define NB_RESULT_H
+
+#include "core/base/cpu.h"
+#include "core/base/json.h"
+#include "core/base/sysinfo.h"
+
+#define NB_SCHEMA "netbench/1"
+
+/* Opens the top-level object and writes schema, test, netbench version, command line (from
+ * /proc/self/cmdline), time (UTC, ISO 8601) and env.local / env.remote (remote may be NULL). */
+void nb_result_begin(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
+		     const struct nb_sysinfo *remote);
+/* Writes a CPU load object with units in the names (cpu_pct, ...). */
+void nb_result_cpu(struct nb_json *j, const char *key, const struct nb_cpu_load *l);
+/* Fills buf with the command line as one shell-readable string. */
+void nb_result_cmdline(char *buf, size_t len);
+
+#endif

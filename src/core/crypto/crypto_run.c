@@ -1,0 +1,686 @@
+/* The crypto run: probe the engines, check every engine's answers against the reference (known
+ * vectors, then soft at every size) and time the good ones. A point's rate comes from request
+ * counters and CPU samples read at the window's edges; latency from a per-thread histogram. */
+#include "core/crypto/crypto.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/result.h"
+#include "core/base/timeutil.h"
+
+/* Log-linear latency histogram: 32 sub-buckets per power of two (about 3 % resolution). */
+#define HIST_SUB  32
+#define HIST_BITS 5
+#define HIST_N	  (HIST_SUB + 40 * HIST_SUB)
+
+static unsigned hist_index(uint64_t ns)
+{
+	if (ns < HIST_SUB)
+		return (unsigned)ns;
+	unsigned e = 63u - (unsigned)__builtin_clzll(ns); /* >= HIST_BITS */
+	unsigned sub = (unsigned)(ns >> (e - HIST_BITS)) & (HIST_SUB - 1);
+	unsigned i = HIST_SUB + (e - HIST_BITS) * HIST_SUB + sub;
+	return i < HIST_N ? i : HIST_N - 1;
+}
+
+/* The middle of bucket i, in ns. */
+static double hist_value(unsigned i)
+{
+	if (i < HIST_SUB)
+		return i;
+	unsigned e = (i - HIST_SUB) / HIST_SUB + HIST_BITS, sub = (i - HIST_SUB) % HIST_SUB;
+	double lo = ldexp(1.0, (int)e) + sub * ldexp(1.0, (int)(e - HIST_BITS));
+	return lo + ldexp(1.0, (int)(e - HIST_BITS)) / 2;
+}
+
+static double hist_pct(const uint64_t *h, uint64_t total, double q)
+{
+	uint64_t want = (uint64_t)ceil(q * (double)total), sum = 0;
+	if (!total)
+		return NAN;
+	if (want < 1)
+		want = 1;
+	for (unsigned i = 0; i < HIST_N; i++) {
+		sum += h[i];
+		if (sum >= want)
+			return hist_value(i);
+	}
+	return hist_value(HIST_N - 1);
+}
+
+/* xorshift64*: reproducible keys and data, so that two engines see the same input. */
+static uint64_t prng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+static void prng_fill(uint64_t *s, uint8_t *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t)(prng_next(s) >> 56);
+}
+
+struct keyset {
+	uint8_t key[NB_CRYPTO_MAX_KEY], mac_key[NB_CRYPTO_MAX_KEY], iv[16], aad[NB_CRYPTO_MAX_AAD];
+	struct nb_crypto_keys k;
+};
+
+static void keyset_make(const struct nb_crypto_algo *a, struct keyset *ks)
+{
+	uint64_t s = 0x9e3779b97f4a7c15ull ^ (uint64_t)(a - nb_crypto_algos + 1);
+	prng_fill(&s, ks->key, sizeof(ks->key));
+	prng_fill(&s, ks->mac_key, sizeof(ks->mac_key));
+	prng_fill(&s, ks->iv, sizeof(ks->iv));
+	prng_fill(&s, ks->aad, sizeof(ks->aad));
+	ks->k = (struct nb_crypto_keys){ks->key, ks->mac_key, a->key_len, a->mac_key_len};
+}
+
+struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o)
+{
+	struct nb_crypto_result *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->opts = *o;
+	r->ncells = o->nalgos * o->nengines;
+	r->cells = calloc(r->ncells ? r->ncells : 1, sizeof(*r->cells));
+	if (!r->cells) {
+		free(r);
+		return NULL;
+	}
+	for (size_t ai = 0; ai < o->nalgos; ai++)
+		for (size_t ei = 0; ei < o->nengines; ei++) {
+			struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+			c->algo = o->algos[ai];
+			c->engine = o->engines[ei];
+			c->status = NB_CRYPTO_FAILED;
+			c->crossover_index = -2;
+			c->driver.priority = -1;
+			c->driver.hw = -1;
+			for (size_t si = 0; si < o->nsizes; si++) {
+				c->points[si].size_bytes = o->sizes[si];
+				c->points[si].padded_bytes =
+				    nb_crypto_padded_len(c->algo, o->sizes[si]);
+				snprintf(c->points[si].invalid_reason,
+					 sizeof(c->points[si].invalid_reason), "not run");
+			}
+		}
+	return r;
+}
+
+void nb_crypto_result_free(struct nb_crypto_result *r)
+{
+	if (!r)
+		return;
+	free(r->cells);
+	free(r);
+}
+
+struct nb_crypto_cell *nb_crypto_cell_at(const struct nb_crypto_result *r, size_t algo,
+					 size_t engine)
+{
+	return &r->cells[algo * r->opts.nengines + engine];
+}
+
+static void set_status(struct nb_crypto_cell *c, enum nb_crypto_status s, const char *why)
+{
+	c->status = s;
+	snprintf(c->reason, sizeof(c->reason), "%s", why);
+}
+
+/* Compares e with ref at every size for the same key, IV, AAD and data. */
+static int compare_sizes(const struct nb_crypto_opts *o, struct nb_crypto_cell *c,
+			 const struct nb_crypto_engine *ref)
+{
+	const struct nb_crypto_algo *a = c->algo;
+	struct keyset ks;
+	void *se = NULL, *sr = NULL;
+	uint8_t *in = NULL, *oe = NULL, *orf = NULL;
+	char why[160] = "";
+	uint64_t seed = 12345;
+	int ret = -ENOMEM;
+
+	keyset_make(a, &ks);
+	in = malloc(NB_CRYPTO_MAX_SIZE);
+	oe = malloc(NB_CRYPTO_MAX_SIZE + NB_CRYPTO_MAX_TAG);
+	orf = malloc(NB_CRYPTO_MAX_SIZE + NB_CRYPTO_MAX_TAG);
+	if (!in || !oe || !orf)
+		goto out;
+	ret = c->engine->session_new(a, &ks.k, &se, why, sizeof(why));
+	if (!ret)
+		ret = ref->session_new(a, &ks.k, &sr, why, sizeof(why));
+	if (ret) {
+		set_status(c, ret == -EOPNOTSUPP ? NB_CRYPTO_UNSUPPORTED : NB_CRYPTO_FAILED, why);
+		goto out;
+	}
+	for (size_t i = 0; i < o->nsizes; i++) {
+		uint32_t len = nb_crypto_padded_len(a, o->sizes[i]);
+		uint32_t ol = nb_crypto_out_len(a, len);
+		prng_fill(&seed, in, len);
+		memset(oe, 0xa5, ol);
+		memset(orf, 0x5a, ol);
+		struct nb_crypto_req rq = {in, oe, len, ks.iv, ks.aad, o->aad_len};
+		ret = c->engine->run(se, &rq);
+		if (ret) {
+			snprintf(why, sizeof(why), "request of %u bytes failed: %s", len,
+				 strerror(-ret));
+			set_status(c, NB_CRYPTO_FAILED, why);
+			goto out;
+		}
+		rq.out = orf;
+		ret = ref->run(sr, &rq);
+		if (ret) {
+			snprintf(why, sizeof(why), "%s (reference) failed at %u bytes: %s",
+				 ref->name, len, strerror(-ret));
+			set_status(c, NB_CRYPTO_FAILED, why);
+			goto out;
+		}
+		for (uint32_t b = 0; b < ol; b++)
+			if (oe[b] != orf[b]) {
+				snprintf(why, sizeof(why),
+					 "output differs from %s at %u bytes (byte %u of %u)",
+					 ref->name, o->sizes[i], b, ol);
+				set_status(c, NB_CRYPTO_BROKEN, why);
+				ret = -EBADMSG;
+				goto out;
+			}
+	}
+	ret = 0;
+out:
+	if (se)
+		c->engine->session_free(se);
+	if (sr)
+		ref->session_free(sr);
+	free(in);
+	free(oe);
+	free(orf);
+	return ret;
+}
+
+int nb_crypto_check_cell(const struct nb_crypto_opts *o, struct nb_crypto_cell *c,
+			 const struct nb_crypto_engine *ref)
+{
+	char why[200] = "";
+	const struct nb_crypto_kat *v = nb_crypto_kat_find(c->algo->name);
+	int ret = nb_crypto_kat_check(c->engine, c->algo, why, sizeof(why));
+
+	if (ret) {
+		set_status(c,
+			   ret == -EOPNOTSUPP ? NB_CRYPTO_UNSUPPORTED
+			   : ret == -EBADMSG  ? NB_CRYPTO_BROKEN
+					      : NB_CRYPTO_FAILED,
+			   why);
+		return ret;
+	}
+	if (ref && ref != c->engine) {
+		ret = compare_sizes(o, c, ref);
+		if (ret)
+			return ret;
+		snprintf(c->check, sizeof(c->check), "known answer and %s at %zu sizes", ref->name,
+			 o->nsizes);
+	} else {
+		snprintf(c->check, sizeof(c->check), "known answer (%s)", v ? v->source : "?");
+	}
+	c->status = NB_CRYPTO_OK;
+	c->reason[0] = '\0';
+	return 0;
+}
+
+/* --- timing --- */
+
+struct ctl {
+	atomic_int stop;
+	atomic_int measuring;
+};
+
+/* Cache-line aligned, the counters on a line of their own: a request's counter store must not
+ * bounce the line another thread reads its request from. */
+struct worker {
+	_Alignas(64) pthread_t th;
+	bool started;
+	struct ctl *ctl;
+	const struct nb_crypto_engine *e;
+	void *sess;
+	struct nb_crypto_req req;
+	uint8_t *in, *out;
+	uint64_t *hist;
+	/* Native word: lock-free on 32-bit boards; window deltas are taken modulo its range. */
+	_Alignas(64) atomic_ulong ops;
+	int err;
+	uint64_t lat_n;
+};
+
+static void *worker_main(void *p)
+{
+	struct worker *w = p;
+	unsigned long n = 0;
+	uint64_t calib_ns = 0;
+	unsigned mask = 0; /* time every request until calibrated */
+
+	while (!atomic_load_explicit(&w->ctl->stop, memory_order_relaxed)) {
+		bool timed = (n & mask) == 0;
+		uint64_t t0 = timed ? nb_mono_ns() : 0;
+		int rc = w->e->run(w->sess, &w->req);
+		if (rc) {
+			w->err = rc;
+			break;
+		}
+		if (timed) {
+			uint64_t dt = nb_mono_ns() - t0;
+			if (n < 64)
+				calib_ns += dt;
+			if (atomic_load_explicit(&w->ctl->measuring, memory_order_relaxed)) {
+				w->hist[hist_index(dt)]++;
+				w->lat_n++;
+			}
+		}
+		n++;
+		/* Requests shorter than ~2 us: time one in 16, so that two clock reads per
+		 * request do not eat the throughput being measured. */
+		if (n == 64)
+			mask = calib_ns / 64 < 2000 ? 15 : 0;
+		atomic_store_explicit(&w->ops, n, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static unsigned long ops_sum(struct worker *w, uint32_t n)
+{
+	unsigned long s = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s += atomic_load_explicit(&w[i].ops, memory_order_relaxed);
+	return s;
+}
+
+static void point_invalid(struct nb_crypto_point *pt, const char *why)
+{
+	pt->valid = false;
+	snprintf(pt->invalid_reason, sizeof(pt->invalid_reason), "%s", why);
+}
+
+static bool stop_requested(const struct nb_crypto_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* Sleeps until deadline in short steps, so that a stop request is seen. */
+static void wait_until(const struct nb_crypto_opts *o, uint64_t deadline_ns)
+{
+	while (!stop_requested(o)) {
+		uint64_t now = nb_mono_ns();
+		if (now >= deadline_ns)
+			return;
+		uint64_t step = deadline_ns - now;
+		nb_sleep_until_ns(now + (step > 50 * NB_NS_PER_MS ? 50 * NB_NS_PER_MS : step));
+	}
+}
+
+static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_engine *e,
+		      const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt)
+{
+	uint32_t nw = o->inflight ? o->inflight : 1;
+	struct worker *w = NULL;
+	struct ctl ctl;
+	struct keyset ks;
+	char why[160] = "";
+	uint64_t seed = 777;
+	int ret = -ENOMEM;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->size_bytes = size;
+	pt->padded_bytes = nb_crypto_padded_len(a, size);
+	pt->lat_p50_us = pt->lat_p99_us = NAN;
+	pt->proc_us_per_kbyte = pt->sys_us_per_kbyte = NAN;
+	atomic_init(&ctl.stop, 0);
+	atomic_init(&ctl.measuring, 0);
+	keyset_make(a, &ks);
+	if (posix_memalign((void **)&w, 64, nw * sizeof(*w))) {
+		w = NULL;
+		goto out;
+	}
+	memset(w, 0, nw * sizeof(*w));
+	for (uint32_t i = 0; i < nw; i++) {
+		w[i].ctl = &ctl;
+		w[i].e = e;
+		atomic_init(&w[i].ops, 0);
+		w[i].hist = calloc(HIST_N, sizeof(uint64_t));
+		size_t cap = pt->padded_bytes + NB_CRYPTO_MAX_TAG;
+		/* Cache-line aligned, as a network buffer is; some engines want alignment. */
+		if (!w[i].hist || posix_memalign((void **)&w[i].in, 64, cap) ||
+		    posix_memalign((void **)&w[i].out, 64, cap))
+			goto out;
+		prng_fill(&seed, w[i].in, pt->padded_bytes);
+		w[i].req = (struct nb_crypto_req){w[i].in, w[i].out, pt->padded_bytes,
+						  ks.iv,   ks.aad,   o->aad_len};
+		ret = e->session_new(a, &ks.k, &w[i].sess, why, sizeof(why));
+		if (ret) {
+			point_invalid(pt, why);
+			ret = 0;
+			goto out;
+		}
+	}
+	for (uint32_t i = 0; i < nw; i++) {
+		ret = -pthread_create(&w[i].th, NULL, worker_main, &w[i]);
+		if (ret) {
+			atomic_store(&ctl.stop, 1);
+			goto out;
+		}
+		w[i].started = true;
+	}
+	wait_until(o, nb_mono_ns() + o->warmup_ns);
+
+	struct nb_cpu_sample *cs = calloc(2, sizeof(*cs)); /* large: not on the stack */
+	if (!cs) {
+		atomic_store(&ctl.stop, 1);
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* Counters, clock and the latency switch together at each edge; the CPU sample (a read
+	 * of /proc/stat, tens of microseconds) right after them. */
+	unsigned long ops0 = ops_sum(w, nw);
+	uint64_t t0 = nb_mono_ns();
+	atomic_store(&ctl.measuring, 1);
+	nb_cpu_sample_now(&cs[0]);
+	wait_until(o, t0 + o->time_ns);
+	unsigned long ops1 = ops_sum(w, nw);
+	uint64_t t1 = nb_mono_ns();
+	atomic_store(&ctl.measuring, 0);
+	nb_cpu_sample_now(&cs[1]);
+	atomic_store(&ctl.stop, 1);
+	for (uint32_t i = 0; i < nw; i++) {
+		pthread_join(w[i].th, NULL);
+		w[i].started = false;
+	}
+	nb_cpu_load(&cs[0], &cs[1], &pt->cpu);
+	free(cs);
+
+	pt->ops = (uint64_t)(unsigned long)(ops1 - ops0);
+	pt->window_s = (double)(t1 - t0) / 1e9;
+	uint64_t lat_n = 0;
+	for (uint32_t i = 0; i < nw; i++) {
+		lat_n += w[i].lat_n;
+		if (w[i].err && !pt->invalid_reason[0]) {
+			snprintf(why, sizeof(why), "request failed: %s", strerror(-w[i].err));
+			point_invalid(pt, why);
+		}
+	}
+	ret = 0;
+	if (pt->invalid_reason[0])
+		goto out;
+	if (stop_requested(o)) {
+		point_invalid(pt, "interrupted");
+		goto out;
+	}
+	if (pt->ops == 0 || lat_n == 0) {
+		point_invalid(pt, "no request completed inside the window (use a longer --time)");
+		goto out;
+	}
+	for (uint32_t i = 1; i < nw; i++)
+		for (unsigned b = 0; b < HIST_N; b++)
+			w[0].hist[b] += w[i].hist[b];
+	uint64_t bytes = pt->ops * size;
+	pt->valid = true;
+	pt->ops_per_s = (double)pt->ops / pt->window_s;
+	pt->mbyte_per_s = (double)bytes / pt->window_s / 1e6;
+	pt->lat_samples = lat_n;
+	pt->lat_p50_us = hist_pct(w[0].hist, lat_n, 0.50) / 1e3;
+	pt->lat_p99_us = hist_pct(w[0].hist, lat_n, 0.99) / 1e3;
+	pt->proc_us_per_kbyte = nb_cpu_us_per_kbyte(pt->cpu.proc_cpu_s, bytes);
+	pt->sys_us_per_kbyte = pt->cpu.valid ? nb_cpu_us_per_kbyte(pt->cpu.busy_cpu_s, bytes) : NAN;
+out:
+	if (w) {
+		atomic_store(&ctl.stop, 1);
+		for (uint32_t i = 0; i < nw; i++) {
+			if (w[i].started)
+				pthread_join(w[i].th, NULL);
+			if (w[i].sess)
+				e->session_free(w[i].sess);
+			free(w[i].hist);
+			free(w[i].in);
+			free(w[i].out);
+		}
+	}
+	free(w);
+	return ret;
+}
+
+int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_cell *ref,
+			size_t nsizes)
+{
+	int first = -1;
+	for (size_t i = nsizes; i-- > 0;) {
+		const struct nb_crypto_point *p = &e->points[i], *q = &ref->points[i];
+		if (!p->valid || !q->valid || !(p->mbyte_per_s > q->mbyte_per_s))
+			break;
+		first = (int)i;
+	}
+	return first;
+}
+
+int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress, void *arg,
+		  struct nb_crypto_result **out)
+{
+	struct nb_crypto_result *r = nb_crypto_result_new(o);
+	char why[200];
+	int ret = -ENOMEM;
+
+	if (!r)
+		goto out;
+	for (size_t ei = 0; ei < o->nengines; ei++) {
+		why[0] = '\0';
+		r->engine_ok[ei] = o->engines[ei]->probe(why, sizeof(why)) == 0;
+		snprintf(r->engine_reason[ei], sizeof(r->engine_reason[ei]), "%s", why);
+	}
+	char soft_why[200] = "";
+	bool soft_ok = nb_crypto_soft.probe(soft_why, sizeof(soft_why)) == 0;
+
+	for (size_t ai = 0; ai < o->nalgos && !stop_requested(o); ai++) {
+		const struct nb_crypto_algo *a = o->algos[ai];
+		/* Soft is the reference if it runs here and gets the known answer right, whether
+		 * or not it is among the engines being timed; else the built-in one. */
+		const struct nb_crypto_engine *ref = NULL;
+		if (soft_ok && nb_crypto_kat_check(&nb_crypto_soft, a, why, sizeof(why)) == 0)
+			ref = &nb_crypto_soft;
+		else if (nb_crypto_kat_check(&nb_crypto_ref, a, why, sizeof(why)) == 0)
+			ref = &nb_crypto_ref; /* no OpenSSL here (agent, static build) */
+		struct nb_crypto_cell *soft_cell = NULL;
+		for (size_t ei = 0; ei < o->nengines; ei++)
+			if (o->engines[ei] == &nb_crypto_soft)
+				soft_cell = nb_crypto_cell_at(r, ai, ei);
+		/* Soft first: the others' crossovers need its numbers. */
+		for (size_t pass = 0; pass < 2; pass++)
+			for (size_t ei = 0; ei < o->nengines && !stop_requested(o); ei++) {
+				struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+				if ((c == soft_cell) != (pass == 0))
+					continue;
+				if (!r->engine_ok[ei]) {
+					set_status(c, NB_CRYPTO_UNAVAILABLE, r->engine_reason[ei]);
+				} else if (nb_crypto_check_cell(o, c, ref) == 0) {
+					for (size_t si = 0; si < o->nsizes && !stop_requested(o);
+					     si++) {
+						ret = time_point(o, c->engine, a, o->sizes[si],
+								 &c->points[si]);
+						if (ret)
+							goto out;
+					}
+					if (c->engine->driver) {
+						void *s = NULL;
+						struct keyset ks;
+						keyset_make(a, &ks);
+						if (!c->engine->session_new(a, &ks.k, &s, why,
+									    sizeof(why))) {
+							c->have_driver =
+							    c->engine->driver(s, &c->driver) == 0;
+							c->engine->session_free(s);
+						}
+					}
+					if (c != soft_cell && soft_cell &&
+					    soft_cell->status == NB_CRYPTO_OK)
+						c->crossover_index =
+						    nb_crypto_crossover(c, soft_cell, o->nsizes);
+				}
+			}
+		if (progress && !stop_requested(o))
+			progress(arg, r, ai);
+	}
+	r->interrupted = stop_requested(o);
+	*out = r;
+	r = NULL;
+	ret = 0;
+out:
+	nb_crypto_result_free(r);
+	return ret;
+}
+
+static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
+{
+	nb_json_obj_begin(j, NULL);
+	nb_json_u64(j, "size_bytes", p->size_bytes);
+	nb_json_u64(j, "padded_bytes", p->padded_bytes);
+	nb_json_bool(j, "valid", p->valid);
+	if (!p->valid) {
+		nb_json_str(j, "invalid_reason", p->invalid_reason);
+		nb_json_obj_end(j);
+		return;
+	}
+	nb_json_u64(j, "ops", p->ops);
+	nb_json_double(j, "window_s", p->window_s, 6);
+	nb_json_double(j, "mbyte_per_s", p->mbyte_per_s, 3);
+	nb_json_double(j, "ops_per_s", p->ops_per_s, 1);
+	nb_json_double(j, "latency_p50_us", p->lat_p50_us, 3);
+	nb_json_double(j, "latency_p99_us", p->lat_p99_us, 3);
+	nb_json_u64(j, "latency_samples", p->lat_samples);
+	nb_json_double(j, "proc_cpu_us_per_kbyte", p->proc_us_per_kbyte, 4);
+	nb_json_double(j, "sys_cpu_us_per_kbyte", p->sys_us_per_kbyte, 4);
+	nb_result_cpu(j, "cpu", &p->cpu);
+	nb_json_obj_end(j);
+}
+
+static void json_cell(struct nb_json *j, const struct nb_crypto_result *r,
+		      const struct nb_crypto_cell *c)
+{
+	const struct nb_crypto_opts *o = &r->opts;
+	nb_json_obj_begin(j, NULL);
+	nb_json_str(j, "algo", c->algo->name);
+	nb_json_str(j, "engine", c->engine->name);
+	nb_json_str(j, "status", nb_crypto_status_name(c->status));
+	if (c->status != NB_CRYPTO_OK)
+		nb_json_str(j, "reason", c->reason);
+	else
+		nb_json_str(j, "check", c->check);
+	if (c->have_driver) {
+		nb_json_obj_begin(j, "kernel_driver");
+		nb_json_str(j, "name", c->driver.name);
+		nb_json_str(j, "driver", c->driver.driver);
+		if (c->driver.mac_driver[0])
+			nb_json_str(j, "mac_driver", c->driver.mac_driver);
+		nb_json_str(j, "module", c->driver.module);
+		if (c->driver.priority >= 0)
+			nb_json_i64(j, "priority", c->driver.priority);
+		else
+			nb_json_null(j, "priority");
+		if (c->driver.hw >= 0)
+			nb_json_bool(j, "hardware", c->driver.hw == 1);
+		else
+			nb_json_null(j, "hardware");
+		nb_json_obj_end(j);
+	}
+	if (c->engine != &nb_crypto_soft && c->status == NB_CRYPTO_OK) {
+		if (c->crossover_index >= 0)
+			nb_json_u64(j, "crossover_bytes", o->sizes[c->crossover_index]);
+		else
+			nb_json_null(j, "crossover_bytes");
+	}
+	if (c->status == NB_CRYPTO_OK) {
+		nb_json_arr_begin(j, "points");
+		for (size_t si = 0; si < o->nsizes; si++)
+			json_point(j, &c->points[si]);
+		nb_json_arr_end(j);
+	}
+	nb_json_obj_end(j);
+}
+
+void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, size_t algo)
+{
+	for (size_t ei = 0; ei < r->opts.nengines; ei++)
+		json_cell(j, r, nb_crypto_cell_at(r, algo, ei));
+}
+
+static void result_json(struct nb_json *j, const struct nb_crypto_result *r, bool head_only)
+{
+	const struct nb_crypto_opts *o = &r->opts;
+
+	nb_json_obj_begin(j, "config");
+	nb_json_double(j, "time_s", (double)o->time_ns / 1e9, 3);
+	nb_json_double(j, "warmup_s", (double)o->warmup_ns / 1e9, 3);
+	nb_json_u64(j, "inflight", o->inflight);
+	nb_json_u64(j, "aad_bytes", o->aad_len);
+	nb_json_str(j, "direction", "encrypt");
+	nb_json_arr_begin(j, "sizes_bytes");
+	for (size_t i = 0; i < o->nsizes; i++)
+		nb_json_u64(j, NULL, o->sizes[i]);
+	nb_json_arr_end(j);
+	nb_json_obj_end(j);
+	nb_json_bool(j, "interrupted", r->interrupted);
+
+	nb_json_arr_begin(j, "engines");
+	for (size_t ei = 0; ei < o->nengines; ei++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "name", o->engines[ei]->name);
+		nb_json_str(j, "summary", o->engines[ei]->summary);
+		nb_json_bool(j, "available", r->engine_ok[ei]);
+		if (!r->engine_ok[ei])
+			nb_json_str(j, "reason", r->engine_reason[ei]);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+
+	if (!head_only) {
+		nb_json_arr_begin(j, "results");
+		for (size_t ai = 0; ai < o->nalgos; ai++)
+			nb_crypto_algo_json(j, r, ai);
+		nb_json_arr_end(j);
+	}
+}
+
+void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r)
+{
+	result_json(j, r, false);
+}
+
+int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char **text, size_t *len)
+{
+	struct nb_json j;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return -ENOMEM;
+	nb_json_init(&j, f);
+	nb_json_obj_begin(&j, NULL);
+	if (algo < 0) {
+		result_json(&j, r, algo == NB_CRYPTO_JSON_HEAD);
+	} else {
+		nb_json_str(&j, "algo", r->opts.algos[algo]->name);
+		nb_json_arr_begin(&j, "results");
+		nb_crypto_algo_json(&j, r, (size_t)algo);
+		nb_json_arr_end(&j);
+	}
+	nb_json_obj_end(&j);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* The crypto measurement on the control protocol: the request (options by name), the upper bound
+ * of a run's duration that both ends compute alike, and the result as nested TLVs (explicit byte
+ * order) that the controller decodes back into a struct nb_crypto_result and prints as a local
+ * run would. A result is sent piecewise (the head, then one algorithm per item), because a whole
+ * run with several kernel engines exceeds one 64 KB message. */
+#ifndef NB_CRYPTO_WIRE_H
+#define NB_CRYPTO_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/crypto/crypto.h"
+#include "core/session/proto.h"
+
+/* Tags of the crypto test (range 400-499). Top level of TEST_REQ, SNAP and FINAL: */
+enum nb_crypto_tag {
+	NB_T_CRYPTO_ALGOS = 400,       /* request: comma-separated algorithm names */
+	NB_T_CRYPTO_ENGINES = 401,     /* request: comma-separated engine names */
+	NB_T_CRYPTO_SIZES = 402,       /* request: u32 sizes, concatenated */
+	NB_T_CRYPTO_TIME_NS = 403,     /* request: u64 window per point */
+	NB_T_CRYPTO_WARMUP_NS = 404,   /* request: u64 */
+	NB_T_CRYPTO_INFLIGHT = 405,    /* request: u32 */
+	NB_T_CRYPTO_AAD = 406,	       /* request: u32 AAD bytes */
+	NB_T_CRYPTO_BOUND_NS = 407,    /* ack: the agent's bound on the run's duration */
+	NB_T_CRYPTO_HEAD = 410,	       /* snap/final: nested, the engines' availability */
+	NB_T_CRYPTO_RESULT = 411,      /* snap/final: nested, one algorithm's cells */
+	NB_T_CRYPTO_DONE = 412,	       /* snap/final: u32, algorithms complete on the agent */
+	NB_T_CRYPTO_FINISHED = 413,    /* snap/final: u32, 1 once the run has ended */
+	NB_T_CRYPTO_INTERRUPTED = 414, /* final: u32, 1 when the run was stopped early */
+	NB_T_CRYPTO_RUN_ERR = 415,     /* final: u32 errno of a run that failed as a whole */
+	NB_T_CRYPTO_NALGOS = 416,      /* final: u32, algorithms sent in all */
+};
+
+/* Writes o's options into a TEST_REQ (the caller adds type and duration). */
+int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_opts *o);
+/* Reads and checks a request into o (defaults first, then the request's values through the
+ * same selectors and bounds as the command line). Returns 0 or -EINVAL with the reason. */
+int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_opts *o, char *err,
+			  size_t errlen);
+/* A generous upper bound on how long nb_crypto_run takes with o: every point's warm-up and
+ * window, thread and session set-up, and the correctness checks of every cell. */
+uint64_t nb_crypto_bound_ns(const struct nb_crypto_opts *o);
+
+/* The head (engines, their availability and reasons) as the value of one item; *buf is
+ * malloc'd. The decoder fills r->engine_ok/engine_reason; the engine list must match r's. */
+int nb_crypto_head_encode(const struct nb_crypto_result *r, uint8_t **buf, size_t *len);
+int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n);
+/* One algorithm's cells (status, check, driver, crossover, every point with its CPU load) as
+ * the value of one item, at most 65535 bytes (-EMSGSIZE otherwise); *buf is malloc'd. */
+int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo, uint8_t **buf,
+			  size_t *len);
+/* Decodes into r's cells of the algorithm the item names (its index in r's options, returned in
+ * *algo), which must have r's engines and sizes in r's order. Returns 0 or -EBADMSG for anything
+ * truncated, malformed, out of range or not matching r; r is left as it was on failure. */
+int nb_crypto_algo_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n, size_t *algo);
+
+#endif

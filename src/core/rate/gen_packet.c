@@ -1,0 +1,330 @@
+/* The `packet` engine: whole Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frames written into an
+ * AF_PACKET TX ring (TPACKET_V2) and flushed with one send() per batch; PACKET_QDISC_BYPASS skips
+ * the qdisc as trafgen does. The next hop's MAC comes from the neighbour table. Needs CAP_NET_RAW.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <linux/virtio_net.h>
+#include <net/ethernet.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/base/compat.h"
+#include "core/rate/frame.h"
+#include "core/rate/gen.h"
+#include "core/rate/netpath.h"
+#include "core/base/timeutil.h"
+
+/* 4096 slots: enough to keep the device busy between flushes, few enough that a frame does not
+ * wait long in the ring after its timestamp was written. */
+#define RING_SLOTS  4096u
+#define VNET_BYTES  ((uint32_t)sizeof(struct virtio_net_hdr))
+#define RING_BLOCKS 8u
+
+struct packet_state {
+	int fd;
+	uint8_t *ring;
+	size_t ring_bytes;
+	uint32_t frame_slot_bytes, slots, head;
+	uint32_t flows, frame_len;
+	uint16_t trial;
+	uint32_t probe_every;
+	bool bypass, vnet;
+	struct nb_path path;
+	int family;
+	struct nb_frame_ip4 hdr;
+	struct nb_frame_ip6 hdr6;
+	uint8_t *tmpl; /* one built frame per flow */
+	size_t tmpl_stride;
+};
+
+static void packet_close(void *p)
+{
+	struct packet_state *s = p;
+	if (!s)
+		return;
+	if (s->ring && s->ring != MAP_FAILED)
+		munmap(s->ring, s->ring_bytes);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->tmpl);
+	free(s);
+}
+
+static uint32_t pow2_at_least(uint32_t v)
+{
+	uint32_t p = 64;
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen)
+{
+	struct packet_state *s = calloc(1, sizeof(*s));
+	struct tpacket_req req;
+	struct sockaddr_ll ll;
+	char nh[INET6_ADDRSTRLEN] = "?";
+	int ret = -ENOMEM, v = TPACKET_V2, one = 1, sndbuf = 8 << 20;
+
+	if (!s) {
+		snprintf(err, errlen, "packet engine: out of memory");
+		return -ENOMEM;
+	}
+	s->fd = -1;
+	s->flows = cfg->flows ? cfg->flows : 1;
+	s->family = cfg->dst.ss_family;
+	if (s->family != AF_INET && s->family != AF_INET6) {
+		ret = -EAFNOSUPPORT;
+		snprintf(err, errlen, "packet engine: IPv4 or IPv6 destinations only");
+		goto fail;
+	}
+	ret = nb_path_route((const struct sockaddr *)&cfg->dst, &s->path);
+	if (ret) {
+		snprintf(err, errlen, "packet engine: no route to the destination: %s",
+			 strerror(-ret));
+		goto fail;
+	}
+	inet_ntop(s->family,
+		  s->family == AF_INET6
+		      ? (void *)&((struct sockaddr_in6 *)&s->path.nexthop)->sin6_addr
+		      : (void *)&((struct sockaddr_in *)&s->path.nexthop)->sin_addr,
+		  nh, sizeof(nh));
+	ret = nb_path_resolve_mac(&s->path, cfg->neigh_wait_ms ? cfg->neigh_wait_ms : 1000);
+	if (ret) {
+		snprintf(err, errlen,
+			 "packet engine: no neighbour entry for next hop %s on %s "
+			 "(no %s answer within %d ms)",
+			 nh, s->path.ifname, s->family == AF_INET6 ? "neighbour discovery" : "ARP",
+			 cfg->neigh_wait_ms ? cfg->neigh_wait_ms : 1000);
+		goto fail;
+	}
+	s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (s->fd < 0) {
+		ret = -errno;
+		if (errno == EPERM || errno == EACCES)
+			snprintf(err, errlen,
+				 "packet engine needs CAP_NET_RAW (run as root, or "
+				 "setcap cap_net_raw+ep on netbench; or use --engine udp)");
+		else
+			snprintf(err, errlen, "packet engine: AF_PACKET socket: %s",
+				 strerror(errno));
+		goto fail;
+	}
+	if (setsockopt(s->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "packet engine: TPACKET_V2: %s", strerror(errno));
+		goto fail;
+	}
+	/* With a virtio-net header whose hdr_len covers the whole frame, the kernel copies each
+	 * frame into the skb's linear part instead of pinning the ring page as a fragment: on
+	 * a veth or a forwarding path those fragments are copied again into a freshly allocated
+	 * page per frame (skb_copy_ubufs), which costs more than the copy of a small frame. */
+	s->vnet = setsockopt(s->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) == 0;
+	/* Every frame in flight holds socket send-buffer memory until the device frees it; the
+	 * default (about 200 KB) would throttle the ring long before it is full. */
+	(void)setsockopt(s->fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	(void)setsockopt(s->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf));
+	/* Older kernels (before 3.14) lack the bypass: frames then pass the qdisc. */
+	s->bypass = setsockopt(s->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) == 0;
+	s->frame_slot_bytes =
+	    pow2_at_least(TPACKET2_HDRLEN + VNET_BYTES +
+			  (cfg->frame_max_bytes ? cfg->frame_max_bytes : NB_FRAME_MAX));
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = s->frame_slot_bytes * (RING_SLOTS / RING_BLOCKS);
+	if (req.tp_block_size < 4096)
+		req.tp_block_size = 4096;
+	req.tp_block_nr = RING_BLOCKS;
+	req.tp_frame_size = s->frame_slot_bytes;
+	req.tp_frame_nr = req.tp_block_size / req.tp_frame_size * req.tp_block_nr;
+	if (setsockopt(s->fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req)) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "packet engine: PACKET_TX_RING: %s", strerror(errno));
+		goto fail;
+	}
+	s->slots = req.tp_frame_nr;
+	s->ring_bytes = (size_t)req.tp_block_size * req.tp_block_nr;
+	s->ring = mmap(NULL, s->ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+	if (s->ring == MAP_FAILED) {
+		ret = -errno;
+		snprintf(err, errlen, "packet engine: mmap of the TX ring: %s", strerror(errno));
+		goto fail;
+	}
+	memset(&ll, 0, sizeof(ll));
+	ll.sll_family = AF_PACKET;
+	ll.sll_protocol = 0; /* transmit only: no copy of received traffic */
+	ll.sll_ifindex = s->path.ifindex;
+	if (bind(s->fd, (struct sockaddr *)&ll, sizeof(ll)) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "packet engine: bind to %s: %s", s->path.ifname,
+			 strerror(errno));
+		goto fail;
+	}
+	memcpy(s->hdr.dst_mac, s->path.nexthop_mac, 6);
+	memcpy(s->hdr.src_mac, s->path.src_mac, 6);
+	s->hdr.sport = cfg->sport_base ? cfg->sport_base : 40000;
+	s->hdr.ttl = 64;
+	if (s->family == AF_INET6) {
+		memcpy(s->hdr6.dst_mac, s->path.nexthop_mac, 6);
+		memcpy(s->hdr6.src_mac, s->path.src_mac, 6);
+		memcpy(s->hdr6.src_ip, &((struct sockaddr_in6 *)&s->path.src)->sin6_addr, 16);
+		memcpy(s->hdr6.dst_ip, &((struct sockaddr_in6 *)&cfg->dst)->sin6_addr, 16);
+		s->hdr6.dport = ntohs(((struct sockaddr_in6 *)&cfg->dst)->sin6_port);
+		s->hdr6.sport = s->hdr.sport;
+		s->hdr6.hop_limit = 64;
+	} else {
+		memcpy(&s->hdr.src_ip, &((struct sockaddr_in *)&s->path.src)->sin_addr, 4);
+		memcpy(&s->hdr.dst_ip, &((struct sockaddr_in *)&cfg->dst)->sin_addr, 4);
+		s->hdr.dport = ntohs(((struct sockaddr_in *)&cfg->dst)->sin_port);
+	}
+	*state = s;
+	return 0;
+fail:
+	packet_close(s);
+	return ret;
+}
+
+static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_t probe_every)
+{
+	struct packet_state *s = p;
+	struct nb_payload pl = {.trial = trial};
+	int n;
+
+	if (frame_bytes - NB_ETH_FCS + TPACKET2_HDRLEN + VNET_BYTES > s->frame_slot_bytes ||
+	    frame_bytes > nb_frame_max_for_mtu(s->path.mtu))
+		return -EMSGSIZE;
+	s->tmpl_stride = frame_bytes;
+	free(s->tmpl);
+	s->tmpl = malloc((size_t)s->flows * s->tmpl_stride);
+	if (!s->tmpl)
+		return -ENOMEM;
+	for (uint32_t f = 0; f < s->flows; f++) {
+		uint8_t *t = s->tmpl + (size_t)f * s->tmpl_stride;
+		pl.flow = (uint16_t)f;
+		if (s->family == AF_INET6) {
+			struct nb_frame_ip6 h = s->hdr6;
+			h.sport = (uint16_t)(s->hdr6.sport + f);
+			n = nb_frame_build_ip6(t, s->tmpl_stride, frame_bytes, &h, &pl);
+		} else {
+			struct nb_frame_ip4 h = s->hdr;
+			h.sport = (uint16_t)(s->hdr.sport + f);
+			n = nb_frame_build_ip4(t, s->tmpl_stride, frame_bytes, &h, &pl);
+		}
+		if (n < 0)
+			return n;
+		s->frame_len = (uint32_t)n;
+	}
+	s->trial = trial;
+	s->probe_every = probe_every;
+	return 0;
+}
+
+static struct tpacket2_hdr *slot(struct packet_state *s, uint32_t i)
+{
+	return (struct tpacket2_hdr *)(s->ring + (size_t)i * s->frame_slot_bytes);
+}
+
+static int flush(struct packet_state *s)
+{
+	if (send(s->fd, NULL, 0, MSG_DONTWAIT) < 0 && errno != EAGAIN && errno != ENOBUFS)
+		return -errno;
+	return 0;
+}
+
+static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
+{
+	struct packet_state *s = p;
+	const uint8_t *t = s->tmpl + (size_t)flow * s->tmpl_stride;
+	uint64_t now = nb_mono_ns();
+	uint32_t done = 0;
+	int ret;
+
+	while (done < n) {
+		struct tpacket2_hdr *h = slot(s, s->head);
+		uint32_t st = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
+		uint8_t *data;
+
+		if (st == TP_STATUS_WRONG_FORMAT)
+			return -EMSGSIZE;
+		if (st != TP_STATUS_AVAILABLE)
+			break; /* ring full: push what we have */
+		data = (uint8_t *)h + TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
+		if (s->vnet) {
+			/* No offloads; the whole frame is "header", hence linear. Native byte
+			 * order: that is how a legacy virtio header is read on this host. */
+			struct virtio_net_hdr vh = {.gso_type = VIRTIO_NET_HDR_GSO_NONE,
+						    .hdr_len = (uint16_t)s->frame_len};
+			memcpy(data, &vh, sizeof(vh));
+			data += sizeof(vh);
+		}
+		memcpy(data, t, s->frame_len);
+		nb_frame_restamp(data, s->family, first_seq + done, now,
+				 nb_probe_due(flow, first_seq + done, s->probe_every));
+		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
+		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
+		if (++s->head == s->slots)
+			s->head = 0;
+		done++;
+	}
+	ret = flush(s);
+	if (ret)
+		return ret;
+	if (!done) {
+		/* Ring full: a slot comes back when its skb is freed, which on a veth or a
+		 * forwarding path happens in softirq work that may be queued behind us on
+		 * this CPU (ksoftirqd). Yield rather than sleep: poll() is not woken for it. */
+		sched_yield();
+	}
+	return (int)done;
+}
+
+static int packet_drain(void *p)
+{
+	struct packet_state *s = p;
+	uint64_t deadline = nb_mono_ns() + NB_NS_PER_S;
+
+	/* Every slot back to AVAILABLE means every frame has left (or failed). */
+	for (;;) {
+		bool busy = false;
+		int ret = flush(s);
+		if (ret)
+			return ret;
+		for (uint32_t i = 0; i < s->slots && !busy; i++) {
+			uint32_t st = __atomic_load_n(&slot(s, i)->tp_status, __ATOMIC_ACQUIRE);
+			if (st == TP_STATUS_WRONG_FORMAT)
+				return -EMSGSIZE;
+			busy = st != TP_STATUS_AVAILABLE;
+		}
+		if (!busy)
+			return 0;
+		if (nb_mono_ns() > deadline)
+			return -ETIMEDOUT;
+		struct pollfd pfd = {.fd = s->fd, .events = POLLOUT};
+		(void)poll(&pfd, 1, 1);
+	}
+}
+
+static void packet_describe(void *p, char *buf, size_t len)
+{
+	struct packet_state *s = p;
+	snprintf(buf, len, "AF_PACKET TX ring on %s, %u slots, qdisc bypass %s, %s", s->path.ifname,
+		 s->slots, s->bypass ? "on" : "unavailable (kernel older than 3.14)",
+		 s->vnet ? "frames copied linear" : "frames as page fragments");
+}
+
+const struct nb_gen_engine nb_gen_packet = {
+    .name = "packet",
+    .open = packet_open,
+    .prepare = packet_prepare,
+    .send = packet_send,
+    .drain = packet_drain,
+    .describe = packet_describe,
+    .close = packet_close,
+};

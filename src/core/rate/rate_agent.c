@@ -1,0 +1,313 @@
+/* The agent's end of `netbench rate`: a counting receiver bound on the agent's address (the
+ * control connection's, or one the controller names that the agent owns). The only traffic it
+ * sends are reflected probes (round-trip latency), at a bounded rate and, by the target rule,
+ * only to the controller; the caps check bounds each trial's duration and rate. */
+#include "core/rate/rate_agent.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/base/net.h"
+#include "core/base/timeutil.h"
+#include "core/base/wire.h"
+
+struct rate_agent {
+	struct nb_rx *rx;
+	struct nb_rx_snap *snap;
+	uint64_t rate_bps, duration_ns;
+	uint16_t port;
+};
+
+void nb_rate_boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t n)
+{
+	uint8_t *buf = malloc((size_t)n * 8 + 1);
+	int ret;
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		nb_put_be64(buf + (size_t)i * 8, v[i]);
+	ret = nb_msg_put_bytes(m, tag, buf, (size_t)n * 8);
+	free(buf);
+	return ret;
+}
+
+int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
+{
+	uint8_t sum[32], *bkt;
+	size_t nb = 0;
+	int ret;
+
+	bkt = malloc(NB_HIST_BUCKETS * 10);
+	if (!bkt)
+		return -ENOMEM;
+	nb_put_be64(sum, s->lat.count);
+	nb_put_be64(sum + 8, s->lat.min_ns);
+	nb_put_be64(sum + 16, s->lat.max_ns);
+	nb_put_be64(sum + 24, s->lat.sum_ns);
+	for (uint32_t i = 0; i < NB_HIST_BUCKETS; i++)
+		if (s->lat.bucket[i]) {
+			nb_put_be16(bkt + nb, (uint16_t)i);
+			nb_put_be64(bkt + nb + 2, s->lat.bucket[i]);
+			nb += 10;
+		}
+	if ((ret = nb_msg_put_u32(m, NB_T_RATE_TRIAL, s->trial)) ||
+	    (ret = nb_msg_put_u32(m, NB_T_RATE_ANY, s->any)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_RX, s->rx)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_DUP, s->dup)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_REORD, s->reordered)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_LATE, s->late)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_FOREIGN, s->foreign)) ||
+	    (ret = nb_msg_put_u32(m, NB_T_RATE_FLOWS, s->flows)) ||
+	    (ret = nb_msg_put_u32(m, NB_T_RATE_MMSG, s->mmsg)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_PROBES, s->probes)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_REFLECTED, s->reflected)) ||
+	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
+	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
+	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
+	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, nb)))
+		goto out;
+out:
+	free(bkt);
+	return ret;
+}
+
+static int get_u64s(const struct nb_msg *m, uint16_t tag, uint64_t *v, uint32_t n)
+{
+	const uint8_t *p;
+	size_t len;
+	if (nb_msg_get_bytes(m, tag, &p, &len) || len != (size_t)n * 8)
+		return -EBADMSG;
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = nb_get_be64(p + (size_t)i * 8);
+	return 0;
+}
+
+int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
+{
+	uint32_t trial, any, flows, mmsg;
+	const uint8_t *p;
+	size_t len;
+
+	memset(s, 0, sizeof(*s));
+	if (nb_msg_get_u32(m, NB_T_RATE_TRIAL, &trial) || nb_msg_get_u32(m, NB_T_RATE_ANY, &any) ||
+	    nb_msg_get_u64(m, NB_T_RATE_RX, &s->rx) || nb_msg_get_u64(m, NB_T_RATE_DUP, &s->dup) ||
+	    nb_msg_get_u64(m, NB_T_RATE_REORD, &s->reordered) ||
+	    nb_msg_get_u64(m, NB_T_RATE_LATE, &s->late) ||
+	    nb_msg_get_u64(m, NB_T_RATE_FOREIGN, &s->foreign) ||
+	    nb_msg_get_u32(m, NB_T_RATE_FLOWS, &flows) ||
+	    nb_msg_get_u32(m, NB_T_RATE_MMSG, &mmsg) || trial > 0xffff || flows > NB_GEN_MAX_FLOWS)
+		return -EBADMSG;
+	/* Absent in a receiver without reflection: zero. */
+	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);
+	(void)nb_msg_get_u64(m, NB_T_RATE_REFLECTED, &s->reflected);
+	s->trial = (uint16_t)trial;
+	s->any = any != 0;
+	s->mmsg = mmsg != 0;
+	s->flows = flows;
+	if (get_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, flows) ||
+	    get_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, flows))
+		return -EBADMSG;
+	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_SUM, &p, &len) || len != 32)
+		return -EBADMSG;
+	s->lat.count = nb_get_be64(p);
+	s->lat.min_ns = nb_get_be64(p + 8);
+	s->lat.max_ns = nb_get_be64(p + 16);
+	s->lat.sum_ns = nb_get_be64(p + 24);
+	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_BKT, &p, &len) || len % 10)
+		return -EBADMSG;
+	for (size_t o = 0; o < len; o += 10) {
+		uint16_t idx = nb_get_be16(p + o);
+		if (idx >= NB_HIST_BUCKETS)
+			return -EBADMSG;
+		s->lat.bucket[idx] = nb_get_be64(p + o + 2);
+	}
+	return 0;
+}
+
+static void rate_free(void *state)
+{
+	struct rate_agent *r = state;
+	if (!r)
+		return;
+	nb_rx_free(r->rx);
+	free(r->snap);
+	free(r);
+}
+
+static int get_addr(const struct nb_msg *req, uint16_t tag, struct sockaddr_storage *ss)
+{
+	const uint8_t *addr;
+	size_t alen;
+
+	if (nb_msg_get_bytes(req, tag, &addr, &alen))
+		return -ENOENT;
+	memset(ss, 0, sizeof(*ss));
+	if (alen == 4) {
+		ss->ss_family = AF_INET;
+		memcpy(&((struct sockaddr_in *)ss)->sin_addr, addr, 4);
+	} else if (alen == 16) {
+		ss->ss_family = AF_INET6;
+		memcpy(&((struct sockaddr_in6 *)ss)->sin6_addr, addr, 16);
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
+		      struct nb_msg *ack, char *err, size_t errlen)
+{
+	struct rate_agent *r = calloc(1, sizeof(*r));
+	struct sockaddr_storage where;
+	struct sockaddr_storage reflect_to;
+	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0;
+	char boot[64], astr[64];
+	int fd, ret = -ENOMEM, one = 1;
+
+	if (!r || !(r->snap = calloc(1, sizeof(*r->snap))))
+		goto fail;
+	ret = -EINVAL;
+	if (nb_msg_get_u64(req, NB_T_DURATION_NS, &r->duration_ns) ||
+	    nb_msg_get_u64(req, NB_T_RATE_BPS, &r->rate_bps) ||
+	    nb_msg_get_u32(req, NB_T_PORT, &port) || !port || port > 65535) {
+		snprintf(err, errlen, "malformed rate request");
+		goto fail;
+	}
+	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &no_mmsg);
+	if ((ret = nb_agent_check_caps(ctx, r->duration_ns, r->rate_bps, err, errlen)))
+		goto fail;
+	where = ctx->local;
+	ret = get_addr(req, NB_T_RATE_ADDR, &where);
+	if (ret == -EINVAL) {
+		snprintf(err, errlen, "malformed receive address in rate request");
+		goto fail;
+	}
+	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
+		/* Reflected probes are the one thing this test sends: only to the controller. */
+		reflect_to = ctx->peer;
+		ret = get_addr(req, NB_T_RATE_REFLECT_ADDR, &reflect_to);
+		if (ret == -EINVAL || !rport || rport > 65535) {
+			ret = -EINVAL;
+			snprintf(err, errlen, "malformed reflection address in rate request");
+			goto fail;
+		}
+		nb_net_set_port((struct sockaddr *)&reflect_to, (uint16_t)rport);
+		if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&reflect_to, err, errlen)))
+			goto fail;
+		(void)nb_msg_get_u32(req, NB_T_RATE_REFLECT_PPS, &rpps);
+	}
+	nb_net_set_port((struct sockaddr *)&where, (uint16_t)port);
+	nb_net_addr_str((struct sockaddr *)&where, true, astr, sizeof(astr));
+	fd = socket(where.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
+		goto fail;
+	}
+	/* Every trial binds the same port again: the controller's generator stays connected. */
+	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&where, nb_net_sa_len((struct sockaddr *)&where)) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "agent cannot receive on %s: %s", astr, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if ((ret = nb_rx_new(&r->rx, fd, no_mmsg != 0))) {
+		snprintf(err, errlen, "receiver: %s", strerror(-ret));
+		goto fail;
+	}
+	if (rport) {
+		if (reflect_to.ss_family == AF_INET && where.ss_family == AF_INET6) {
+			/* A dual-stack socket reaches an IPv4 controller at its mapped address. */
+			struct sockaddr_in v4 = *(struct sockaddr_in *)&reflect_to;
+			struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&reflect_to;
+			memset(&reflect_to, 0, sizeof(reflect_to));
+			v6->sin6_family = AF_INET6;
+			v6->sin6_port = v4.sin_port;
+			v6->sin6_addr.s6_addr[10] = 0xff;
+			v6->sin6_addr.s6_addr[11] = 0xff;
+			memcpy(&v6->sin6_addr.s6_addr[12], &v4.sin_addr, 4);
+		}
+		if (reflect_to.ss_family != where.ss_family) {
+			ret = -EINVAL;
+			snprintf(err, errlen,
+				 "reflection address and receive address differ in family");
+			goto fail;
+		}
+		nb_rx_reflect(r->rx, (struct sockaddr *)&reflect_to, rpps);
+	}
+	r->port = (uint16_t)port;
+	nb_rate_boot_id(boot, sizeof(boot));
+	nb_msg_put_u32(ack, NB_T_PORT, port);
+	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
+	*state = r;
+	return 0;
+fail:
+	if (!err[0])
+		snprintf(err, errlen, "rate setup: %s", strerror(-ret));
+	rate_free(r);
+	return ret;
+}
+
+static int rate_start(void *state, char *err, size_t errlen)
+{
+	struct rate_agent *r = state;
+	int ret = nb_rx_start(r->rx);
+	if (ret)
+		snprintf(err, errlen, "receiver thread: %s", strerror(-ret));
+	return ret;
+}
+
+static int rate_snapshot(void *state, struct nb_msg *snap)
+{
+	struct rate_agent *r = state;
+	nb_rx_snapshot(r->rx, r->snap);
+	return nb_rate_snap_put(snap, r->snap);
+}
+
+/* The controller waited for the trial's frames to drain before it sent STOP. */
+static int rate_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
+{
+	struct rate_agent *r = state;
+	int ret;
+	nb_rx_snapshot(r->rx, r->snap);
+	ret = nb_rate_snap_put(final, r->snap);
+	if (ret)
+		snprintf(err, errlen, "rate counters do not fit the reply: %s", strerror(-ret));
+	return ret;
+}
+
+static void rate_describe(void *state, char *buf, size_t len)
+{
+	struct rate_agent *r = state;
+	snprintf(buf, len, "receiver on port %u, %llu frames, %llu probes reflected", r->port,
+		 (unsigned long long)r->snap->rx, (unsigned long long)r->snap->reflected);
+}
+
+const struct nb_test_ops nb_rate_ops = {
+    .type = NB_TEST_RATE,
+    .name = "rate",
+    .setup = rate_setup,
+    .start = rate_start,
+    .snapshot = rate_snapshot,
+    .stop = rate_stop,
+    .free = rate_free,
+    .describe = rate_describe,
+};

@@ -1,0 +1,43 @@
+/* `netbench rate` across the control protocol: the agent runs the counting receiver, one test
+ * per trial (so the agent's policy checks each trial's duration and rate), and reports the
+ * receiver's counters in its FINAL message. Tags 200-299 belong to this test. */
+#ifndef NB_RATE_AGENT_H
+#define NB_RATE_AGENT_H
+
+#include "core/session/agent.h"
+#include "core/session/proto.h"
+#include "core/rate/raterx.h"
+
+enum nb_rate_tag {
+	NB_T_RATE_NO_MMSG = 200,      /* u32: receive with recvmsg */
+	NB_T_RATE_ADDR = 201,	      /* bytes: IPv4 (4) or IPv6 (16) address to receive on */
+	NB_T_RATE_BOOT_ID = 202,      /* str: the agent's kernel boot id (same host, same clock) */
+	NB_T_RATE_REFLECT_PORT = 203, /* u32: reflect probes to this UDP port of the controller */
+	NB_T_RATE_REFLECT_ADDR = 204, /* bytes: at this address (4 or 16; default: the peer's) */
+	NB_T_RATE_REFLECT_PPS = 205,  /* u32: at most this many per second */
+	NB_T_RATE_TRIAL = 210,	      /* u32 */
+	NB_T_RATE_ANY = 211,	      /* u32 */
+	NB_T_RATE_RX = 212,	      /* u64 */
+	NB_T_RATE_DUP = 213,	      /* u64 */
+	NB_T_RATE_REORD = 214,	      /* u64 */
+	NB_T_RATE_LATE = 215,	      /* u64 */
+	NB_T_RATE_FOREIGN = 216,      /* u64 */
+	NB_T_RATE_FLOWS = 217,	      /* u32 */
+	NB_T_RATE_RX_FLOW = 218,      /* bytes: flows x be64 */
+	NB_T_RATE_SEQ_END = 219,      /* bytes: flows x be64 */
+	NB_T_RATE_LAT_SUM = 220,      /* bytes: count, min, max, sum as be64 */
+	NB_T_RATE_LAT_BKT = 221,   /* bytes: (be16 index, be64 count) for each non-empty bucket */
+	NB_T_RATE_MMSG = 222,	   /* u32: recvmmsg in use */
+	NB_T_RATE_PROBES = 223,	   /* u64: probe frames received */
+	NB_T_RATE_REFLECTED = 224, /* u64: probes reflected */
+};
+
+extern const struct nb_test_ops nb_rate_ops;
+
+/* Snapshot encoding shared by both ends. get returns 0 or -EBADMSG. */
+int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s);
+int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s);
+/* This kernel's boot id (36 characters) or "" when unknown. */
+void nb_rate_boot_id(char *buf, size_t len);
+
+#endif

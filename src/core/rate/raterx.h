@@ -1,0 +1,67 @@
+/* The counting receiver of `netbench rate`: a thread that reads test frames in recvmmsg batches
+ * from a bound UDP socket and keeps, for the current trial, per-flow received, duplicated,
+ * reordered and late counts and a latency histogram, in memory fixed at start. */
+#ifndef NB_RATERX_H
+#define NB_RATERX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "core/rate/gen.h"
+#include "core/base/hist.h"
+
+#define NB_RX_WINDOW 1024u /* sequence numbers remembered per flow, to tell dup from reorder */
+
+/* Counters of one trial as the receiver saw them. A trial begins when its first frame arrives
+ * (trial ids increase); frames of an earlier trial are "late" and counted in the later one. */
+struct nb_rx_snap {
+	uint16_t trial;
+	bool any;	    /* a frame of this trial arrived */
+	uint64_t rx;	    /* distinct frames received */
+	uint64_t dup;	    /* copies of frames already received */
+	uint64_t reordered; /* frames arriving after a higher sequence number of their flow */
+	uint64_t late;	    /* frames of an earlier trial, or too old to place in the window */
+	uint64_t foreign;   /* datagrams without a test payload */
+	uint32_t flows;	    /* highest flow id seen + 1 */
+	uint64_t rx_flow[NB_GEN_MAX_FLOWS];
+	uint64_t seq_end[NB_GEN_MAX_FLOWS]; /* highest sequence number seen + 1 */
+	struct nb_hist lat;		    /* rx CLOCK_MONOTONIC - tx stamp, ns */
+	bool mmsg;			    /* recvmmsg in use (false: recvmsg fallback) */
+	uint64_t probes;		    /* probe frames among rx (counted as test frames) */
+	uint64_t reflected;		    /* probes sent back (not test traffic) */
+};
+
+/* Reflection never exceeds this many probes per second, whatever the sender marks: the
+ * returning copies must not load the path the trial measures. */
+#define NB_RX_REFLECT_MAX_PPS 2000u
+/* The bucket's depth (a quarter second's worth): when the receiving thread was held up, the
+ * probes that queued meanwhile all deserve reflecting (the round trip then shows the hold-up). */
+#define NB_RX_REFLECT_BURST 500u
+
+struct nb_rx;
+
+/* Takes ownership of fd, a bound UDP socket. */
+int nb_rx_new(struct nb_rx **rx, int fd, bool no_mmsg);
+int nb_rx_start(struct nb_rx *rx);
+/* Before start: send each probe frame back to `to` (18 bytes, NB_REFLECT_MAGIC) from the
+ * receiving socket, at most max_pps per second (capped at NB_RX_REFLECT_MAX_PPS). */
+void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps);
+/* Copies the current trial's counters. */
+void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap);
+/* Stops the thread and frees everything; accepts NULL. */
+void nb_rx_free(struct nb_rx *rx);
+
+/* What a trial adds up to, from the sender's per-flow counts and the receiver's snapshot. */
+struct nb_trial_counts {
+	uint64_t tx, rx, lost, dup, reordered, late;
+	bool valid;
+	char why[128]; /* when not valid */
+};
+
+/* Reconciles: every flow received at most what was sent to it and no sequence number beyond
+ * it; loss is what remains. A snapshot of another trial means nothing arrived. */
+void nb_rx_reconcile(const uint64_t *tx_flow, uint32_t flows, uint16_t trial,
+		     const struct nb_rx_snap *snap, struct nb_trial_counts *c);
+
+#endif

@@ -1,0 +1,80 @@
+/* The agent (`netbench serve`): accepts controllers on a TCP control port, one test at a time,
+ * and runs the far end of each test through a table of test kinds. The agent enforces its policy
+ * (duration and rate caps, traffic only towards the controller's own address unless widened, an
+ * optional pre-shared key) before any test starts; a refusal names the rule that refused. */
+#ifndef NB_AGENT_H
+#define NB_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include "core/session/proto.h"
+
+struct nb_agent_policy {
+	uint64_t max_time_ns;  /* longest test accepted */
+	uint64_t max_rate_bps; /* highest sending rate accepted, 0 = no cap */
+	bool allow_any_target; /* --allow-target-any: send to addresses other than the controller */
+	uint8_t psk[64];
+	size_t psk_len; /* 0: no key required */
+};
+
+/* What a test's setup sees of its session. */
+struct nb_agent_ctx {
+	const struct nb_agent_policy *policy;
+	struct sockaddr_storage peer;  /* the controller's control-connection address */
+	struct sockaddr_storage local; /* our end of the control connection */
+	socklen_t peer_len, local_len;
+};
+
+/* One kind of test the agent can run. Every callback returns 0 or a negative errno; a refusal
+ * or failure writes its reason into err (shown to the controller as is). */
+struct nb_test_ops {
+	uint16_t type; /* enum nb_test_type */
+	const char *name;
+	/* Validates req against ctx->policy, opens sockets, and puts into ack what the controller
+	 * needs (ports...). *state is the test's own, passed back to the other callbacks. */
+	int (*setup)(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
+		     struct nb_msg *ack, char *err, size_t errlen);
+	/* Starts traffic (threads); returns at once. */
+	int (*start)(void *state, char *err, size_t errlen);
+	/* Appends the test's counters at this instant to snap (the agent adds its CPU sample). */
+	int (*snapshot)(void *state, struct nb_msg *snap);
+	/* Stops traffic, lets it drain, appends final counters. */
+	int (*stop)(void *state, struct nb_msg *final, char *err, size_t errlen);
+	void (*free)(void *state);
+	/* Optional: a few words on the test for the agent's log ("tcp tx 32k x2"). */
+	void (*describe)(void *state, char *buf, size_t len);
+};
+
+/* The table of test kinds, in core/session/agent_tests.c. */
+extern const struct nb_test_ops *const nb_agent_tests[];
+
+/* Called once per finished (or refused) test with a one-line description. */
+typedef void (*nb_agent_log_fn)(void *arg, const char *line);
+
+struct nb_agent_opts {
+	const char *bind_addr; /* NULL: all addresses, IPv6 and IPv4 */
+	uint16_t port;
+	bool once; /* return after one test */
+	struct nb_agent_policy policy;
+	nb_agent_log_fn log;
+	void *log_arg;
+	volatile sig_atomic_t *stop; /* set by a signal handler to end the loop */
+};
+
+/* Binds the control socket; returns the listening fd or a negative errno. */
+int nb_agent_listen(const char *bind_addr, uint16_t port);
+/* Serves controllers on listen_fd until *opts->stop or, with once, after one test. */
+int nb_agent_run(int listen_fd, const struct nb_agent_opts *opts);
+
+/* Policy checks shared by test kinds: the destination must be the controller's address unless
+ * the policy widens it; rates and durations within the caps. Return 0 or -EPERM with err set. */
+int nb_agent_check_target(const struct nb_agent_ctx *ctx, const struct sockaddr *dst, char *err,
+			  size_t errlen);
+int nb_agent_check_caps(const struct nb_agent_ctx *ctx, uint64_t duration_ns, uint64_t rate_bps,
+			char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,192 @@
+/* The controller's end of the control connection: handshake with version check and optional
+ * mutual pre-shared-key proof, then the messages that drive one test at a time. */
+#include "core/session/ctl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/session/auth.h"
+#include "core/base/net.h"
+#include "core/base/sha256.h"
+
+#define CONNECT_MS 5000
+#define REPLY_MS 10000
+
+void nb_ctl_free(struct nb_ctl *ctl)
+{
+	if (!ctl)
+		return;
+	if (ctl->fd >= 0) {
+		nb_msg_reset(ctl->msg, NB_MSG_BYE);
+		nb_msg_send(ctl->fd, ctl->msg);
+		close(ctl->fd);
+	}
+	nb_msg_free(ctl->msg);
+	free(ctl);
+}
+
+uint16_t nb_ctl_port(const struct nb_ctl *ctl)
+{
+	return nb_net_port((const struct sockaddr *)&ctl->peer);
+}
+
+/* A send failed during the handshake. An agent that turns us away (busy, or a refusal) sends
+ * its reason and closes without reading the rest of what we send, which resets the connection
+ * under our send: the reason is still waiting in the receive queue, and it is what the user
+ * needs to see rather than "broken pipe". */
+static int lost(struct nb_ctl *c, int ret, char *err, size_t errlen)
+{
+	if (nb_msg_expect(c->fd, c->msg, NB_MSG_HELLO_OK, 1000, err, errlen) == -EPROTO)
+		return -EPROTO;
+	snprintf(err, errlen, "lost the agent during the handshake: %s", strerror(-ret));
+	return ret;
+}
+
+static int handshake(struct nb_ctl *c, const uint8_t *psk, size_t psk_len, char *err,
+		     size_t errlen)
+{
+	uint8_t cnonce[NB_NONCE_LEN], snonce[NB_NONCE_LEN], proof[32];
+	const uint8_t *b;
+	size_t n;
+	uint32_t version = 0, auth = 0;
+	int ret;
+
+	if ((ret = nb_random_bytes(cnonce, sizeof(cnonce))))
+		return ret;
+	nb_msg_reset(c->msg, NB_MSG_HELLO);
+	nb_msg_put_u32(c->msg, NB_T_PROTO_VERSION, NB_PROTO_VERSION);
+	nb_msg_put_str(c->msg, NB_T_SW_VERSION, NB_VERSION);
+	nb_msg_put_bytes(c->msg, NB_T_NONCE, cnonce, sizeof(cnonce));
+	if ((ret = nb_msg_send(c->fd, c->msg)))
+		return lost(c, ret, err, errlen);
+	if ((ret = nb_msg_expect(c->fd, c->msg, NB_MSG_HELLO_OK, REPLY_MS, err, errlen)))
+		return ret;
+	if (nb_msg_get_u32(c->msg, NB_T_PROTO_VERSION, &version) ||
+	    nb_msg_get_bytes(c->msg, NB_T_NONCE, &b, &n) || n != NB_NONCE_LEN) {
+		snprintf(err, errlen, "malformed HELLO_OK from the agent");
+		return -EBADMSG;
+	}
+	if (version != NB_PROTO_VERSION) {
+		snprintf(err, errlen,
+			 "incompatible protocol: controller speaks version %u, agent speaks version %u",
+			 NB_PROTO_VERSION, version);
+		return -EPROTONOSUPPORT;
+	}
+	memcpy(snonce, b, NB_NONCE_LEN);
+	nb_msg_get_u32(c->msg, NB_T_AUTH_REQUIRED, &auth);
+	nb_proto_get_sysinfo(c->msg, &c->remote);
+	if (!auth)
+		return 0;
+	if (!psk_len) {
+		snprintf(err, errlen, "the agent requires a pre-shared key: give it with --psk FILE");
+		return -EACCES;
+	}
+	nb_auth_proof(psk, psk_len, "controller", cnonce, snonce, proof);
+	nb_msg_reset(c->msg, NB_MSG_AUTH);
+	nb_msg_put_bytes(c->msg, NB_T_PROOF, proof, sizeof(proof));
+	if ((ret = nb_msg_send(c->fd, c->msg)))
+		return lost(c, ret, err, errlen);
+	if ((ret = nb_msg_expect(c->fd, c->msg, NB_MSG_AUTH_OK, REPLY_MS, err, errlen)))
+		return ret;
+	/* The agent proves the key too: a controller never talks to an impostor. */
+	nb_auth_proof(psk, psk_len, "agent", cnonce, snonce, proof);
+	if (nb_msg_get_bytes(c->msg, NB_T_PROOF, &b, &n) || n != sizeof(proof) ||
+	    !nb_ct_equal(b, proof, sizeof(proof))) {
+		snprintf(err, errlen, "the agent did not prove the pre-shared key");
+		return -EACCES;
+	}
+	return 0;
+}
+
+int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family,
+		const uint8_t *psk, size_t psk_len, char *err, size_t errlen)
+{
+	struct nb_ctl *c = calloc(1, sizeof(*c));
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!c)
+		return ret;
+	c->fd = -1;
+	c->timeout_ms = REPLY_MS;
+	c->msg = nb_msg_new(0);
+	if (!c->msg)
+		goto fail;
+	c->fd = nb_net_connect(host, port, family, SOCK_STREAM, CONNECT_MS);
+	if (c->fd < 0) {
+		ret = c->fd;
+		snprintf(err, errlen, "cannot connect to the agent at %s port %u: %s", host, port,
+			 ret == -ENOENT ? "no such host" : strerror(-ret));
+		goto fail;
+	}
+	c->peer_len = sizeof(c->peer);
+	c->local_len = sizeof(c->local);
+	getpeername(c->fd, (struct sockaddr *)&c->peer, &c->peer_len);
+	getsockname(c->fd, (struct sockaddr *)&c->local, &c->local_len);
+	err[0] = '\0';
+	ret = handshake(c, psk, psk_len, err, errlen);
+	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "handshake with the agent failed: %s", strerror(-ret));
+		goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	if (c && c->fd >= 0) {
+		close(c->fd);
+		c->fd = -1;
+	}
+	nb_ctl_free(c);
+	return ret;
+}
+
+int nb_ctl_request(struct nb_ctl *c, const struct nb_msg *req, struct nb_msg *ack, char *err,
+		   size_t errlen)
+{
+	int ret = nb_msg_send(c->fd, req);
+	if (ret) {
+		snprintf(err, errlen, "lost the agent: %s", strerror(-ret));
+		return ret;
+	}
+	return nb_msg_expect(c->fd, ack, NB_MSG_TEST_ACK, c->timeout_ms, err, errlen);
+}
+
+int nb_ctl_start(struct nb_ctl *c, char *err, size_t errlen)
+{
+	nb_msg_reset(c->msg, NB_MSG_START);
+	return nb_ctl_request(c, c->msg, c->msg, err, errlen);
+}
+
+int nb_ctl_mark(struct nb_ctl *c, uint32_t mark_id, struct nb_msg *snap, char *err,
+		size_t errlen)
+{
+	uint32_t got = 0;
+	int ret;
+	nb_msg_reset(c->msg, NB_MSG_MARK);
+	nb_msg_put_u32(c->msg, NB_T_MARK_ID, mark_id);
+	if ((ret = nb_msg_send(c->fd, c->msg))) {
+		snprintf(err, errlen, "lost the agent: %s", strerror(-ret));
+		return ret;
+	}
+	ret = nb_msg_expect(c->fd, snap, NB_MSG_SNAP, c->timeout_ms, err, errlen);
+	if (!ret && (nb_msg_get_u32(snap, NB_T_MARK_ID, &got) || got != mark_id)) {
+		snprintf(err, errlen, "the agent answered mark %u with mark %u", mark_id, got);
+		ret = -EBADMSG;
+	}
+	return ret;
+}
+
+int nb_ctl_stop(struct nb_ctl *c, struct nb_msg *final, int timeout_ms, char *err, size_t errlen)
+{
+	int ret;
+	nb_msg_reset(c->msg, NB_MSG_STOP);
+	if ((ret = nb_msg_send(c->fd, c->msg))) {
+		snprintf(err, errlen, "lost the agent: %s", strerror(-ret));
+		return ret;
+	}
+	return nb_msg_expect(c->fd, final, NB_MSG_FINAL, timeout_ms, err, errlen);
+}

@@ -1,0 +1,40 @@
+/* The controller's side of a session with an agent: connect, handshake (version check, optional
+ * pre-shared-key challenge-response), then one test driven by TEST_REQ, START, MARKs and STOP. */
+#ifndef NB_CTL_H
+#define NB_CTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "core/session/proto.h"
+#include "core/base/sysinfo.h"
+
+struct nb_ctl {
+	int fd;
+	struct sockaddr_storage peer, local;
+	socklen_t peer_len, local_len;
+	struct nb_sysinfo remote; /* the agent's platform, from its HELLO_OK */
+	struct nb_msg *msg;	  /* scratch for requests and replies */
+	int timeout_ms;
+};
+
+/* Connects and handshakes. host/port as given by the user; psk may be NULL. On failure returns
+ * a negative errno and a reason in err ("agent refused: ..."). */
+int nb_ctl_open(struct nb_ctl **ctl, const char *host, uint16_t port, int family,
+		const uint8_t *psk, size_t psk_len, char *err, size_t errlen);
+void nb_ctl_free(struct nb_ctl *ctl);
+/* The agent's control port. */
+uint16_t nb_ctl_port(const struct nb_ctl *ctl);
+
+/* Sends req (a TEST_REQ the caller filled) and waits for TEST_ACK into ack. */
+int nb_ctl_request(struct nb_ctl *ctl, const struct nb_msg *req, struct nb_msg *ack, char *err,
+		   size_t errlen);
+int nb_ctl_start(struct nb_ctl *ctl, char *err, size_t errlen);
+/* Asks for a snapshot; the SNAP reply (with the agent's CPU sample) lands in snap. */
+int nb_ctl_mark(struct nb_ctl *ctl, uint32_t mark_id, struct nb_msg *snap, char *err,
+		size_t errlen);
+int nb_ctl_stop(struct nb_ctl *ctl, struct nb_msg *final, int timeout_ms, char *err,
+		size_t errlen);
+
+#endif

@@ -1,0 +1,251 @@
+/* The agent's end of netbench stream (NB_TEST_STREAM). Normally the agent receives: it joins the
+ * group on the requested interface and counts per step, its CPU measured over each step's window
+ * where the datagrams arrive. With the role "send" (the controller's --reverse) it is the paced
+ * sender, subject to the agent's policy: a unicast destination must pass the target check, a
+ * multicast group is an allowed target; rate and duration must be within the caps. */
+#include "core/session/agent.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/stream/stream_msg.h"
+#include "core/stream/stream_run.h"
+#include "core/stream/stream_sock.h"
+
+struct stream_state {
+	struct nb_stream_req req;
+	int fd;
+	struct nb_stream_recv *recv;	  /* role recv */
+	struct nb_stream_rx *copy;	  /* scratch for snapshots */
+	struct nb_stream_send_step *sent; /* role send */
+	volatile sig_atomic_t send_stop;
+	pthread_t send_thread;
+	bool sending;
+	int send_ret;
+	char peer_addr[INET6_ADDRSTRLEN];
+};
+
+static void state_free(struct stream_state *s)
+{
+	if (!s)
+		return;
+	if (s->sending) {
+		s->send_stop = 1;
+		pthread_join(s->send_thread, NULL);
+	}
+	nb_stream_recv_free(s->recv);
+	nb_stream_rx_free(s->copy);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->sent);
+	free(s);
+}
+
+static void fill_sock_opts(const struct stream_state *s, struct nb_stream_sock_opts *o,
+			   const char *addr)
+{
+	memset(o, 0, sizeof(*o));
+	o->addr = addr;
+	o->port = s->req.port;
+	o->iface = s->req.iface[0] ? s->req.iface : NULL;
+	o->source = s->req.source[0] ? s->req.source : NULL;
+	o->ttl = s->req.ttl;
+	o->loop = s->req.flags & NB_STR_F_LOOP;
+	o->reuse = s->req.flags & NB_STR_F_REUSE;
+	o->family = AF_UNSPEC;
+}
+
+static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
+		 struct nb_msg *ack, char *err, size_t errlen)
+{
+	struct stream_state *s = calloc(1, sizeof(*s));
+	struct nb_stream_sock_opts o;
+	int ret = -ENOMEM;
+
+	(void)ack;
+	if (!s)
+		goto out;
+	s->fd = -1;
+	ret = nb_stream_req_get(req, &s->req);
+	if (ret < 0) {
+		snprintf(err, errlen, "malformed stream request");
+		goto out;
+	}
+	if (s->req.role == NB_STREAM_AGENT_RECV) {
+		/* A unicast stream arrives at whichever address the controller used for us. */
+		struct sockaddr_storage ss;
+		socklen_t len;
+		const char *addr = s->req.addr;
+		ret = nb_stream_resolve(addr, s->req.port, AF_UNSPEC, &ss, &len, err, errlen);
+		if (ret < 0)
+			goto out;
+		if (!nb_addr_is_multicast((struct sockaddr *)&ss))
+			addr = ss.ss_family == AF_INET6 ? "::" : "0.0.0.0";
+		fill_sock_opts(s, &o, addr);
+		ret = nb_stream_open_recv(&o, &s->fd, err, errlen);
+		if (ret < 0)
+			goto out;
+		ret = nb_stream_recv_new(&s->recv, s->fd);
+		if (ret == 0)
+			ret = nb_stream_rx_new(&s->copy);
+		if (ret < 0)
+			goto out;
+		s->recv->idle_ns = 0;
+		s->recv->stop_on_fin = false; /* the controller says when: STOP */
+	} else {
+		struct sockaddr_storage dst;
+		socklen_t len;
+		uint64_t max_rate = 0;
+		const char *addr = s->req.addr;
+		if (!addr[0]) {
+			/* "" is the controller itself, at the address of the control connection. */
+			if (getnameinfo((const struct sockaddr *)&ctx->peer, ctx->peer_len,
+					s->peer_addr, sizeof(s->peer_addr), NULL, 0,
+					NI_NUMERICHOST) != 0) {
+				snprintf(err, errlen, "cannot name the controller's address");
+				ret = -EINVAL;
+				goto out;
+			}
+			addr = s->peer_addr;
+		}
+		ret = nb_stream_resolve(addr, s->req.port, AF_UNSPEC, &dst, &len, err, errlen);
+		if (ret < 0)
+			goto out;
+		if (!nb_addr_is_multicast((struct sockaddr *)&dst)) {
+			ret = nb_agent_check_target(ctx, (struct sockaddr *)&dst, err, errlen);
+			if (ret < 0)
+				goto out;
+		}
+		for (uint32_t i = 0; i < s->req.nrates; i++)
+			if (s->req.rates_bps[i] > max_rate)
+				max_rate = s->req.rates_bps[i];
+		ret = nb_agent_check_caps(ctx, (s->req.step_ns + s->req.omit_ns) * s->req.nrates,
+					  max_rate, err, errlen);
+		if (ret < 0)
+			goto out;
+		if (s->req.step_ns == 0 || s->req.nrates == 0) {
+			snprintf(err, errlen,
+				 "a stream sent by the agent needs rates and a duration");
+			ret = -EINVAL;
+			goto out;
+		}
+		fill_sock_opts(s, &o, addr);
+		o.source = NULL;
+		ret = nb_stream_open_send(&o, &s->fd, err, errlen);
+		if (ret < 0)
+			goto out;
+		s->sent = calloc(s->req.nrates, sizeof(*s->sent));
+		if (!s->sent) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	*state = s;
+	s = NULL;
+	ret = 0;
+out:
+	state_free(s);
+	return ret;
+}
+
+static void *send_thread(void *arg)
+{
+	struct stream_state *s = arg;
+	struct nb_stream_send_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.fd = s->fd;
+	o.block = s->req.block;
+	o.rates_bps = s->req.rates_bps;
+	o.nrates = s->req.nrates;
+	o.step_ns = s->req.step_ns;
+	o.omit_ns = s->req.omit_ns;
+	o.stream_id = s->req.stream_id;
+	o.stop = &s->send_stop;
+	s->send_ret = nb_stream_send_run(&o, s->sent);
+	return NULL;
+}
+
+static int start(void *state, char *err, size_t errlen)
+{
+	struct stream_state *s = state;
+	int e;
+
+	if (s->recv) {
+		e = nb_stream_recv_start(s->recv);
+		if (e < 0)
+			snprintf(err, errlen, "receiver thread: %s", strerror(-e));
+		return e;
+	}
+	e = pthread_create(&s->send_thread, NULL, send_thread, s);
+	if (e) {
+		snprintf(err, errlen, "sender thread: %s", strerror(e));
+		return -e;
+	}
+	s->sending = true;
+	return 0;
+}
+
+static int snapshot(void *state, struct nb_msg *snap)
+{
+	struct stream_state *s = state;
+
+	if (s->recv) {
+		nb_stream_recv_copy(s->recv, s->copy);
+		return nb_stream_rx_put(snap, s->copy, NB_END_NONE);
+	}
+	return 0; /* the sender's counters are final only at STOP */
+}
+
+static int stop(void *state, struct nb_msg *final, char *err, size_t errlen)
+{
+	struct stream_state *s = state;
+
+	if (s->recv) {
+		nb_stream_recv_stop(s->recv);
+		nb_stream_recv_copy(s->recv, s->copy);
+		return nb_stream_rx_put(final, s->copy, NB_END_STOP);
+	}
+	if (s->sending) {
+		/* STOP normally follows the sweep's end marker and the thread is done; a STOP
+		 * that comes early ends the sweep where it is. */
+		s->send_stop = 1;
+		pthread_join(s->send_thread, NULL);
+		s->sending = false;
+	}
+	if (s->send_ret < 0) {
+		snprintf(err, errlen, "sending: %s", strerror(-s->send_ret));
+		return s->send_ret;
+	}
+	return nb_stream_sent_put(final, s->sent, s->req.nrates);
+}
+
+static void free_state(void *state)
+{
+	state_free(state);
+}
+
+static void describe(void *state, char *buf, size_t len)
+{
+	const struct stream_state *s = state;
+	snprintf(buf, len, "%s %s port %u, %u step%s", s->recv ? "recv" : "send",
+		 s->req.addr[0] ? s->req.addr : s->peer_addr, s->req.port, s->req.nrates,
+		 s->req.nrates == 1 ? "" : "s");
+}
+
+const struct nb_test_ops nb_stream_ops = {
+    .type = NB_TEST_STREAM,
+    .name = "stream",
+    .setup = setup,
+    .start = start,
+    .snapshot = snapshot,
+    .stop = stop,
+    .free = free_state,
+    .describe = describe,
+};

@@ -1,0 +1,386 @@
+/* Throughput streams: sender and receiver threads for TCP and UDP, with pacing, sequence
+ * tracking and lock-free counters. */
+#include "core/tput/tput.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/base/compat.h"
+#include "core/base/net.h"
+#include "core/session/proto.h"
+#include "core/base/timeutil.h"
+#include "core/base/wire.h"
+
+/* How long a blocked send or receive waits before looking at the stop flag again. */
+#define POLL_MS 100
+/* A UDP receiver counts the stream as over after this much silence once asked to stop. */
+#define UDP_QUIET_NS (200 * NB_NS_PER_MS)
+/* A paced sender that was held up (preempted, a full queue) catches up on what it missed, but
+ * not beyond this much: past it, the schedule restarts instead of sending a long burst. */
+#define PACE_SLACK_NS (100 * NB_NS_PER_MS)
+
+struct stream {
+	struct nb_tput_side *side;
+	int fd;
+	uint32_t id;
+	pthread_t thread;
+	bool started;
+	_Atomic uint64_t bytes, datagrams, errors;
+	_Atomic bool ended; /* receiver saw EOF / sender returned */
+};
+
+struct nb_tput_side {
+	enum nb_tput_proto proto;
+	enum nb_tput_role role;
+	uint32_t block;
+	uint64_t rate_bps, deadline_ns;
+	size_t nstreams;
+	struct stream streams[NB_TPUT_MAX_STREAMS];
+	/* UDP receive: per stream-id sequence tracking, written by the one receive thread. */
+	struct nb_seq_track *track;
+	_Atomic uint64_t udp_expected, udp_unique, udp_reordered, udp_dups;
+	_Atomic uint64_t last_rx_ns;
+	_Atomic bool stop; /* senders: stop sending */
+	_Atomic bool abort; /* receivers: stop receiving */
+};
+
+void nb_seq_track_add(struct nb_seq_track *t, uint64_t seq)
+{
+	const uint64_t w = NB_TPUT_DUP_WINDOW;
+#define BIT(s) (t->seen[((s) % w) / 64] & (1ULL << ((s) % 64)))
+#define SET(s) (t->seen[((s) % w) / 64] |= (1ULL << ((s) % 64)))
+#define CLR(s) (t->seen[((s) % w) / 64] &= ~(1ULL << ((s) % 64)))
+	if (seq >= t->highest_plus1) {
+		if (seq - t->highest_plus1 >= w)
+			memset(t->seen, 0, sizeof(t->seen));
+		else
+			for (uint64_t s = t->highest_plus1; s < seq; s++)
+				CLR(s);
+		SET(seq);
+		t->highest_plus1 = seq + 1;
+		t->unique++;
+	} else if (t->highest_plus1 - seq > w) {
+		/* Too old to know whether we saw it: counted as a late arrival. */
+		t->unique++;
+		t->reordered++;
+	} else if (BIT(seq)) {
+		t->duplicates++;
+	} else {
+		SET(seq);
+		t->unique++;
+		t->reordered++;
+	}
+#undef BIT
+#undef SET
+#undef CLR
+}
+
+void nb_tput_udp_hdr_put(uint8_t *p, uint32_t stream, uint64_t seq, uint64_t tx_ns)
+{
+	nb_put_be32(p, NB_TPUT_UDP_MAGIC);
+	nb_put_be32(p + 4, stream);
+	nb_put_be64(p + 8, seq);
+	nb_put_be64(p + 16, tx_ns);
+}
+
+int nb_tput_udp_hdr_get(const uint8_t *p, size_t len, uint32_t *stream, uint64_t *seq)
+{
+	if (len < NB_TPUT_UDP_HDR || nb_get_be32(p) != NB_TPUT_UDP_MAGIC)
+		return -EBADMSG;
+	*stream = nb_get_be32(p + 4);
+	*seq = nb_get_be64(p + 8);
+	return 0;
+}
+
+struct nb_tput_side *nb_tput_side_new(enum nb_tput_proto proto, enum nb_tput_role role,
+				      uint32_t block, uint64_t rate_bps, uint64_t deadline_ns)
+{
+	struct nb_tput_side *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->proto = proto;
+	s->role = role;
+	s->block = block;
+	s->rate_bps = rate_bps;
+	s->deadline_ns = deadline_ns;
+	if (proto == NB_TPUT_UDP && role == NB_TPUT_RECV) {
+		s->track = calloc(NB_TPUT_MAX_STREAMS, sizeof(*s->track));
+		if (!s->track) {
+			free(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+size_t nb_tput_side_streams(const struct nb_tput_side *s)
+{
+	return s->nstreams;
+}
+
+int nb_tput_side_add(struct nb_tput_side *s, int fd, uint32_t stream_id)
+{
+	struct stream *st;
+	if (s->nstreams == NB_TPUT_MAX_STREAMS)
+		return -E2BIG;
+	st = &s->streams[s->nstreams++];
+	st->side = s;
+	st->fd = fd;
+	st->id = stream_id;
+	/* A UDP receiver that is briefly not scheduled must not lose datagrams to a small socket
+	 * buffer: ask for 4 MiB (beyond rmem_max only with CAP_NET_ADMIN, else capped there). */
+	if (s->proto == NB_TPUT_UDP && s->role == NB_TPUT_RECV) {
+		int bytes = 4 << 20;
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) < 0)
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+	}
+	/* Blocking calls return now and then so that the stop flag is seen. */
+	nb_net_set_timeout_ms(fd, SO_RCVTIMEO, POLL_MS);
+	nb_net_set_timeout_ms(fd, SO_SNDTIMEO, POLL_MS);
+	return 0;
+}
+
+static bool soft_error(int e)
+{
+	return e == EAGAIN || e == EWOULDBLOCK || e == EINTR;
+}
+
+static void *send_thread(void *arg)
+{
+	struct stream *st = arg;
+	struct nb_tput_side *s = st->side;
+	uint8_t *buf = malloc(s->block);
+	uint64_t bytes = 0, dgrams = 0, errs = 0, seq = 0;
+	uint64_t interval_ns = 0, next_ns = nb_mono_ns();
+
+	if (!buf)
+		goto out;
+	for (uint32_t i = 0; i < s->block; i++)
+		buf[i] = (uint8_t)(i * 7 + 1);
+	if (s->rate_bps)
+		interval_ns = (uint64_t)((double)s->block * 8.0 * 1e9 / (double)s->rate_bps);
+	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		uint64_t now = nb_mono_ns();
+		ssize_t n;
+		if (now >= s->deadline_ns)
+			break;
+		if (interval_ns) {
+			if (next_ns > now)
+				nb_sleep_until_ns(next_ns);
+			else if (now - next_ns > PACE_SLACK_NS)
+				next_ns = now;
+			next_ns += interval_ns;
+		}
+		if (s->proto == NB_TPUT_UDP)
+			nb_tput_udp_hdr_put(buf, st->id, seq, now);
+		n = send(st->fd, buf, s->block, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (soft_error(errno))
+				continue;
+			/* UDP: ENOBUFS from a full queue, ECONNREFUSED from an ICMP; keep going. */
+			if (s->proto == NB_TPUT_UDP) {
+				atomic_store_explicit(&st->errors, ++errs, memory_order_relaxed);
+				if (errno == ENOBUFS) {
+					struct pollfd p = {.fd = st->fd, .events = POLLOUT};
+					poll(&p, 1, 1);
+				}
+				continue;
+			}
+			atomic_store_explicit(&st->errors, ++errs, memory_order_relaxed);
+			break;
+		}
+		seq++;
+		bytes += (uint64_t)n;
+		atomic_store_explicit(&st->bytes, bytes, memory_order_relaxed);
+		atomic_store_explicit(&st->datagrams, ++dgrams, memory_order_relaxed);
+	}
+	if (s->proto == NB_TPUT_TCP)
+		shutdown(st->fd, SHUT_WR);
+out:
+	free(buf);
+	atomic_store(&st->ended, true);
+	return NULL;
+}
+
+static void *recv_tcp_thread(void *arg)
+{
+	struct stream *st = arg;
+	struct nb_tput_side *s = st->side;
+	uint8_t *buf = malloc(s->block);
+	uint64_t bytes = 0, calls = 0;
+
+	while (buf && !atomic_load_explicit(&s->abort, memory_order_relaxed)) {
+		ssize_t n = recv(st->fd, buf, s->block, 0);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (soft_error(errno))
+				continue;
+			atomic_store_explicit(&st->errors, 1, memory_order_relaxed);
+			break;
+		}
+		bytes += (uint64_t)n;
+		atomic_store_explicit(&st->bytes, bytes, memory_order_relaxed);
+		atomic_store_explicit(&st->datagrams, ++calls, memory_order_relaxed);
+	}
+	free(buf);
+	atomic_store(&st->ended, true);
+	return NULL;
+}
+
+static void *recv_udp_thread(void *arg)
+{
+	struct stream *st = arg;
+	struct nb_tput_side *s = st->side;
+	uint8_t *buf = malloc(NB_TPUT_UDP_MAX + 1);
+	uint64_t bytes = 0, dgrams = 0, expected = 0, unique = 0, reord = 0, dups = 0, bad = 0;
+
+	while (buf && !atomic_load_explicit(&s->abort, memory_order_relaxed)) {
+		uint32_t id;
+		uint64_t seq;
+		ssize_t n = recv(st->fd, buf, NB_TPUT_UDP_MAX + 1, 0);
+		if (n < 0) {
+			if (soft_error(errno) || errno == ECONNREFUSED)
+				continue;
+			break;
+		}
+		atomic_store_explicit(&s->last_rx_ns, nb_mono_ns(), memory_order_relaxed);
+		if (nb_tput_udp_hdr_get(buf, (size_t)n, &id, &seq) || id >= NB_TPUT_MAX_STREAMS) {
+			/* Not ours: counted as an error, never as test traffic. */
+			atomic_store_explicit(&st->errors, ++bad, memory_order_relaxed);
+			continue;
+		}
+		struct nb_seq_track *t = &s->track[id];
+		uint64_t hp = t->highest_plus1, un = t->unique, ro = t->reordered, du = t->duplicates;
+		nb_seq_track_add(t, seq);
+		expected += t->highest_plus1 - hp;
+		unique += t->unique - un;
+		reord += t->reordered - ro;
+		dups += t->duplicates - du;
+		bytes += (uint64_t)n;
+		atomic_store_explicit(&s->udp_expected, expected, memory_order_relaxed);
+		atomic_store_explicit(&s->udp_unique, unique, memory_order_relaxed);
+		atomic_store_explicit(&s->udp_reordered, reord, memory_order_relaxed);
+		atomic_store_explicit(&s->udp_dups, dups, memory_order_relaxed);
+		atomic_store_explicit(&st->bytes, bytes, memory_order_relaxed);
+		atomic_store_explicit(&st->datagrams, ++dgrams, memory_order_relaxed);
+	}
+	free(buf);
+	atomic_store(&st->ended, true);
+	return NULL;
+}
+
+int nb_tput_side_start(struct nb_tput_side *s)
+{
+	void *(*fn)(void *) = s->role == NB_TPUT_SEND ? send_thread
+			      : s->proto == NB_TPUT_TCP ? recv_tcp_thread
+							: recv_udp_thread;
+	atomic_store(&s->last_rx_ns, nb_mono_ns());
+	for (size_t i = 0; i < s->nstreams; i++) {
+		int ret = pthread_create(&s->streams[i].thread, NULL, fn, &s->streams[i]);
+		if (ret) {
+			nb_tput_side_stop(s, 0);
+			return -ret;
+		}
+		s->streams[i].started = true;
+	}
+	return 0;
+}
+
+void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < s->nstreams; i++) {
+		const struct stream *st = &s->streams[i];
+		c->bytes += atomic_load_explicit(&st->bytes, memory_order_relaxed);
+		c->datagrams += atomic_load_explicit(&st->datagrams, memory_order_relaxed);
+		c->errors += atomic_load_explicit(&st->errors, memory_order_relaxed);
+	}
+	if (s->proto == NB_TPUT_UDP && s->role == NB_TPUT_RECV) {
+		c->expected = atomic_load_explicit(&s->udp_expected, memory_order_relaxed);
+		c->unique = atomic_load_explicit(&s->udp_unique, memory_order_relaxed);
+		c->reordered = atomic_load_explicit(&s->udp_reordered, memory_order_relaxed);
+		c->duplicates = atomic_load_explicit(&s->udp_dups, memory_order_relaxed);
+	}
+}
+
+static bool all_ended(struct nb_tput_side *s)
+{
+	for (size_t i = 0; i < s->nstreams; i++)
+		if (s->streams[i].started && !atomic_load(&s->streams[i].ended))
+			return false;
+	return true;
+}
+
+int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns)
+{
+	uint64_t until = nb_mono_ns() + drain_ns;
+	int ret = 0;
+
+	atomic_store(&s->stop, true);
+	if (s->role == NB_TPUT_RECV) {
+		for (;;) {
+			uint64_t now = nb_mono_ns();
+			if (all_ended(s))
+				break;
+			if (s->proto == NB_TPUT_UDP &&
+			    now - atomic_load(&s->last_rx_ns) >= UDP_QUIET_NS)
+				break;
+			if (now >= until) {
+				ret = s->proto == NB_TPUT_TCP ? -ETIMEDOUT : 0;
+				break;
+			}
+			nb_sleep_until_ns(now + 10 * NB_NS_PER_MS);
+		}
+		atomic_store(&s->abort, true);
+	}
+	for (size_t i = 0; i < s->nstreams; i++)
+		if (s->streams[i].started) {
+			pthread_join(s->streams[i].thread, NULL);
+			s->streams[i].started = false;
+		}
+	return ret;
+}
+
+void nb_tput_side_free(struct nb_tput_side *s)
+{
+	if (!s)
+		return;
+	nb_tput_side_stop(s, 0);
+	for (size_t i = 0; i < s->nstreams; i++)
+		close(s->streams[i].fd);
+	free(s->track);
+	free(s);
+}
+
+int nb_tput_put_counters(struct nb_msg *m, uint16_t tag, const struct nb_tput_counters *c)
+{
+	uint8_t b[7 * 8];
+	const uint64_t v[7] = {c->bytes,     c->datagrams,  c->expected, c->unique,
+			       c->reordered, c->duplicates, c->errors};
+	for (int i = 0; i < 7; i++)
+		nb_put_be64(b + 8 * i, v[i]);
+	return nb_msg_put_bytes(m, tag, b, sizeof(b));
+}
+
+int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_counters *c)
+{
+	const uint8_t *b;
+	size_t n;
+	int ret = nb_msg_get_bytes(m, tag, &b, &n);
+	if (ret)
+		return ret;
+	if (n != 7 * 8)
+		return -EBADMSG;
+	uint64_t *const v[7] = {&c->bytes,     &c->datagrams,  &c->expected, &c->unique,
+				&c->reordered, &c->duplicates, &c->errors};
+	for (int i = 0; i < 7; i++)
+		*v[i] = nb_get_be64(b + 8 * i);
+	return 0;
+}

@@ -1,0 +1,266 @@
+/* The agent's end of a tput test: accepts the controller's data connections (TCP) or opens the
+ * UDP sockets, then receives, sends or both, and reports counters at every mark. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/session/agent.h"
+#include "core/session/auth.h"
+#include "core/base/net.h"
+#include "core/base/timeutil.h"
+#include "core/tput/tput.h"
+#include "core/base/wire.h"
+
+#define ACCEPT_MS 5000
+#define DRAIN_NS (3 * NB_NS_PER_S)
+#define DEADLINE_GRACE_NS (2 * NB_NS_PER_S)
+
+struct tput_agent {
+	uint32_t proto, block, streams, dir, cookie;
+	uint64_t rate_bps, duration_ns;
+	int data_fd; /* TCP listener or UDP receive socket */
+	struct sockaddr_storage peer, local;
+	uint16_t udp_peer_port;
+	struct nb_tput_side *rx, *tx;
+};
+
+static void tput_free(void *state)
+{
+	struct tput_agent *t = state;
+	if (!t)
+		return;
+	nb_tput_side_free(t->rx);
+	nb_tput_side_free(t->tx);
+	if (t->data_fd >= 0)
+		close(t->data_fd);
+	free(t);
+}
+
+static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
+		      struct nb_msg *ack, char *err, size_t errlen)
+{
+	struct tput_agent *t = calloc(1, sizeof(*t));
+	uint32_t port = 0;
+	int ret = -ENOMEM;
+
+	if (!t)
+		return ret;
+	t->data_fd = -1;
+	ret = -EINVAL;
+	if (nb_msg_get_u32(req, NB_T_TPUT_PROTO, &t->proto) ||
+	    nb_msg_get_u32(req, NB_T_TPUT_BLOCK, &t->block) ||
+	    nb_msg_get_u32(req, NB_T_TPUT_STREAMS, &t->streams) ||
+	    nb_msg_get_u32(req, NB_T_TPUT_DIR, &t->dir) ||
+	    nb_msg_get_u64(req, NB_T_RATE_BPS, &t->rate_bps) ||
+	    nb_msg_get_u64(req, NB_T_DURATION_NS, &t->duration_ns)) {
+		snprintf(err, errlen, "malformed tput request");
+		goto fail;
+	}
+	if (t->proto > NB_TPUT_UDP || t->streams < 1 || t->streams > NB_TPUT_MAX_STREAMS / 2 ||
+	    t->dir < 1 || t->dir > 3 || t->block < 1 || t->block > NB_TPUT_MAX_BLOCK ||
+	    (t->proto == NB_TPUT_UDP && (t->block < NB_TPUT_UDP_HDR || t->block > NB_TPUT_UDP_MAX))) {
+		snprintf(err, errlen, "tput request out of range (block %u, streams %u, direction %u)",
+			 t->block, t->streams, t->dir);
+		goto fail;
+	}
+	memcpy(&t->peer, &ctx->peer, sizeof(t->peer));
+	memcpy(&t->local, &ctx->local, sizeof(t->local));
+	if (t->dir & NB_TPUT_DIR_RX) {
+		/* The agent sends: the rate cap applies to everything it sends. */
+		uint64_t total = t->rate_bps ? t->rate_bps * t->streams : 0;
+		if ((ret = nb_agent_check_caps(ctx, t->duration_ns, total, err, errlen)))
+			goto fail;
+		if (t->proto == NB_TPUT_UDP) {
+			struct sockaddr_storage dst = t->peer;
+			if (nb_msg_get_u32(req, NB_T_TPUT_UDP_PORT, &port) || !port || port > 65535) {
+				snprintf(err, errlen, "UDP reverse test without a receive port");
+				ret = -EINVAL;
+				goto fail;
+			}
+			t->udp_peer_port = (uint16_t)port;
+			nb_net_set_port((struct sockaddr *)&dst, t->udp_peer_port);
+			if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&dst, err, errlen)))
+				goto fail;
+		}
+	}
+	if (t->proto == NB_TPUT_TCP || (t->dir & NB_TPUT_DIR_TX)) {
+		t->data_fd = nb_net_bind_like((struct sockaddr *)&t->local,
+					      t->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM, 0);
+		if (t->data_fd < 0) {
+			ret = t->data_fd;
+			snprintf(err, errlen, "cannot open a data socket: %s", strerror(-ret));
+			goto fail;
+		}
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		getsockname(t->data_fd, (struct sockaddr *)&ss, &len);
+		port = nb_net_port((struct sockaddr *)&ss);
+	}
+	if ((ret = nb_random_bytes(&t->cookie, sizeof(t->cookie))))
+		goto fail;
+	nb_msg_put_u32(ack, NB_T_PORT, port);
+	nb_msg_put_u32(ack, NB_T_TPUT_COOKIE, t->cookie);
+	*state = t;
+	return 0;
+fail:
+	tput_free(t);
+	return ret;
+}
+
+static uint64_t deadline(const struct tput_agent *t)
+{
+	return nb_mono_ns() + t->duration_ns + DEADLINE_GRACE_NS;
+}
+
+/* Collects the controller's TCP data connections: each opens with cookie, stream, direction. */
+static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
+{
+	uint32_t want = t->streams * ((t->dir & 1) + ((t->dir >> 1) & 1)), got = 0;
+	uint64_t until = nb_mono_ns() + (uint64_t)ACCEPT_MS * NB_NS_PER_MS;
+
+	while (got < want) {
+		struct pollfd p = {.fd = t->data_fd, .events = POLLIN};
+		struct sockaddr_storage from;
+		socklen_t flen = sizeof(from);
+		uint8_t hdr[NB_TPUT_CONN_HDR];
+		uint64_t now = nb_mono_ns();
+		int fd;
+		if (now >= until || poll(&p, 1, (int)((until - now) / NB_NS_PER_MS) + 1) <= 0) {
+			snprintf(err, errlen, "only %u of %u data connections arrived", got, want);
+			return -ETIMEDOUT;
+		}
+		fd = accept4(t->data_fd, (struct sockaddr *)&from, &flen, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* Data connections must come from the controller's host and know the cookie. */
+		nb_net_set_timeout_ms(fd, SO_RCVTIMEO, 2000);
+		if (!nb_net_same_host((struct sockaddr *)&from, (struct sockaddr *)&t->peer) ||
+		    recv(fd, hdr, sizeof(hdr), MSG_WAITALL) != (ssize_t)sizeof(hdr) ||
+		    nb_get_be32(hdr) != t->cookie || nb_get_be16(hdr + 4) >= t->streams ||
+		    (nb_get_be16(hdr + 6) != NB_TPUT_DIR_TX && nb_get_be16(hdr + 6) != NB_TPUT_DIR_RX) ||
+		    !(nb_get_be16(hdr + 6) & t->dir)) {
+			close(fd);
+			continue;
+		}
+		struct nb_tput_side *side = nb_get_be16(hdr + 6) == NB_TPUT_DIR_TX ? t->rx : t->tx;
+		if (nb_tput_side_add(side, fd, nb_get_be16(hdr + 4))) {
+			close(fd);
+			return -E2BIG;
+		}
+		got++;
+	}
+	return 0;
+}
+
+static int tput_start(void *state, char *err, size_t errlen)
+{
+	struct tput_agent *t = state;
+	int ret = -ENOMEM;
+
+	if (t->dir & NB_TPUT_DIR_TX) {
+		t->rx = nb_tput_side_new(t->proto, NB_TPUT_RECV, t->block, 0, 0);
+		if (!t->rx)
+			return ret;
+	}
+	if (t->dir & NB_TPUT_DIR_RX) {
+		t->tx = nb_tput_side_new(t->proto, NB_TPUT_SEND, t->block, t->rate_bps, deadline(t));
+		if (!t->tx)
+			return ret;
+	}
+	if (t->proto == NB_TPUT_TCP) {
+		if ((ret = accept_streams(t, err, errlen)))
+			return ret;
+	} else {
+		if (t->rx) {
+			if ((ret = nb_tput_side_add(t->rx, t->data_fd, 0)))
+				return ret;
+			t->data_fd = -1; /* owned by the side now */
+		}
+		for (uint32_t i = 0; t->tx && i < t->streams; i++) {
+			struct sockaddr_storage dst = t->peer;
+			int fd;
+			nb_net_set_port((struct sockaddr *)&dst, t->udp_peer_port);
+			fd = nb_net_connect_addr((struct sockaddr *)&dst,
+						 nb_net_sa_len((struct sockaddr *)&dst), SOCK_DGRAM,
+						 1000);
+			if (fd < 0) {
+				snprintf(err, errlen, "cannot open a UDP socket: %s", strerror(-fd));
+				return fd;
+			}
+			if ((ret = nb_tput_side_add(t->tx, fd, i))) {
+				close(fd);
+				return ret;
+			}
+		}
+	}
+	if (t->rx && (ret = nb_tput_side_start(t->rx)))
+		return ret;
+	if (t->tx && (ret = nb_tput_side_start(t->tx)))
+		return ret;
+	return 0;
+}
+
+static int put_counters(struct tput_agent *t, struct nb_msg *m)
+{
+	struct nb_tput_counters c;
+	int ret = 0;
+	if (t->rx) {
+		nb_tput_side_read(t->rx, &c);
+		ret = nb_tput_put_counters(m, NB_T_TPUT_AGENT_RX, &c);
+	}
+	if (!ret && t->tx) {
+		nb_tput_side_read(t->tx, &c);
+		ret = nb_tput_put_counters(m, NB_T_TPUT_AGENT_TX, &c);
+	}
+	return ret;
+}
+
+static int tput_snapshot(void *state, struct nb_msg *snap)
+{
+	return put_counters(state, snap);
+}
+
+static int tput_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
+{
+	struct tput_agent *t = state;
+	int ret = 0;
+	if (t->tx)
+		nb_tput_side_stop(t->tx, 0);
+	/* The controller stopped its senders before STOP: receive what is still in flight. */
+	if (t->rx && nb_tput_side_stop(t->rx, DRAIN_NS) == -ETIMEDOUT)
+		nb_msg_put_str(final, NB_T_TEXT, "receive cut off: the sender did not finish");
+	ret = put_counters(t, final);
+	if (ret)
+		snprintf(err, errlen, "cannot report counters: %s", strerror(-ret));
+	return ret;
+}
+
+static void tput_describe(void *state, char *buf, size_t len)
+{
+	const struct tput_agent *t = state;
+	struct nb_tput_counters rx = {0}, tx = {0};
+	if (t->rx)
+		nb_tput_side_read(t->rx, &rx);
+	if (t->tx)
+		nb_tput_side_read(t->tx, &tx);
+	snprintf(buf, len, "%s %s, %u-byte blocks, %u stream%s, %llu bytes in, %llu bytes out",
+		 t->proto == NB_TPUT_UDP ? "udp" : "tcp",
+		 t->dir == 3 ? "bidir" : t->dir == NB_TPUT_DIR_TX ? "tx" : "rx", t->block, t->streams,
+		 t->streams > 1 ? "s" : "", (unsigned long long)rx.bytes,
+		 (unsigned long long)tx.bytes);
+}
+
+const struct nb_test_ops nb_tput_ops = {
+	.describe = tput_describe,
+	.type = NB_TEST_TPUT,
+	.name = "tput",
+	.setup = tput_setup,
+	.start = tput_start,
+	.snapshot = tput_snapshot,
+	.stop = tput_stop,
+	.free = tput_free,
+};

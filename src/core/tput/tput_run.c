@@ -1,0 +1,370 @@
+/* One tput step driven from the controller. Rates come from the receiving side's counters at
+ * the two marks bracketing the window, over the receiving side's own clock; CPU from each end's
+ * samples at the same marks. After the stop, totals are reconciled: TCP must deliver every byte
+ * sent, UDP may lose but never receive more than was sent. */
+#include "core/tput/tput_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/base/net.h"
+#include "core/base/timeutil.h"
+#include "core/base/wire.h"
+
+#define CONNECT_MS 5000
+#define DRAIN_NS (3 * NB_NS_PER_S)
+#define STOP_REPLY_MS 15000
+
+/* Counters and CPU of both ends at one mark. */
+struct edge {
+	struct nb_tput_counters loc_tx, loc_rx, rem_tx, rem_rx;
+	uint64_t loc_ns, rem_ns;
+	struct nb_cpu_sample loc_cpu, rem_cpu;
+};
+
+struct step {
+	const struct nb_tput_params *p;
+	struct nb_ctl *ctl;
+	struct nb_msg *req, *reply;
+	struct nb_tput_side *tx, *rx;
+	int udp_rx_fd;
+	struct edge *first, *prev, *cur;
+};
+
+static void read_local(struct step *s, struct edge *e)
+{
+	memset(&e->loc_tx, 0, sizeof(e->loc_tx));
+	memset(&e->loc_rx, 0, sizeof(e->loc_rx));
+	if (s->tx)
+		nb_tput_side_read(s->tx, &e->loc_tx);
+	if (s->rx)
+		nb_tput_side_read(s->rx, &e->loc_rx);
+	nb_cpu_sample_now(&e->loc_cpu);
+	e->loc_ns = e->loc_cpu.mono_ns;
+}
+
+static int read_remote(const struct nb_msg *m, struct edge *e, uint32_t dir, char *err,
+		       size_t errlen)
+{
+	memset(&e->rem_tx, 0, sizeof(e->rem_tx));
+	memset(&e->rem_rx, 0, sizeof(e->rem_rx));
+	if (nb_msg_get_u64(m, NB_T_MONO_NS, &e->rem_ns) || nb_proto_get_cpu(m, &e->rem_cpu) ||
+	    ((dir & NB_TPUT_DIR_TX) && nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &e->rem_rx)) ||
+	    ((dir & NB_TPUT_DIR_RX) && nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &e->rem_tx))) {
+		snprintf(err, errlen, "malformed counters from the agent");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+static int mark(struct step *s, uint32_t id, struct edge *e, char *err, size_t errlen)
+{
+	int ret;
+	/* Local counters on either side of the round trip would bracket the agent's instant;
+	 * reading them just before is enough at these window lengths (ms vs s). */
+	read_local(s, e);
+	ret = nb_ctl_mark(s->ctl, id, s->reply, err, errlen);
+	return ret ? ret : read_remote(s->reply, e, s->p->dir, err, errlen);
+}
+
+static double kbps(uint64_t bytes, double s)
+{
+	return s > 0 ? (double)bytes / 1024.0 / s : NAN;
+}
+
+static void counters_delta(const struct nb_tput_counters *a, const struct nb_tput_counters *b,
+			   struct nb_tput_counters *d)
+{
+	d->bytes = b->bytes - a->bytes;
+	d->datagrams = b->datagrams - a->datagrams;
+	d->expected = b->expected - a->expected;
+	d->unique = b->unique - a->unique;
+	d->reordered = b->reordered - a->reordered;
+	d->duplicates = b->duplicates - a->duplicates;
+	d->errors = b->errors - a->errors;
+}
+
+static void invalid(struct nb_tput_dir_result *d, const char *why)
+{
+	if (d->valid) {
+		d->valid = false;
+		snprintf(d->invalid_reason, sizeof(d->invalid_reason), "%s", why);
+	}
+}
+
+/* Fills one direction from the window's edges. remote_receives: the agent was the receiver. */
+static void window(const struct nb_tput_params *p, const struct edge *a, const struct edge *b,
+		   bool remote_receives, struct nb_tput_dir_result *d)
+{
+	const struct nb_tput_counters *ra = remote_receives ? &a->rem_rx : &a->loc_rx;
+	const struct nb_tput_counters *rb = remote_receives ? &b->rem_rx : &b->loc_rx;
+	uint64_t ns = remote_receives ? b->rem_ns - a->rem_ns : b->loc_ns - a->loc_ns;
+
+	d->valid = true;
+	counters_delta(ra, rb, &d->rx_window);
+	d->bytes = d->rx_window.bytes;
+	d->window_s = (double)ns / 1e9;
+	d->kbyte_per_s = kbps(d->bytes, d->window_s);
+	d->mbit_per_s = d->window_s > 0 ? (double)d->bytes * 8.0 / 1e6 / d->window_s : NAN;
+	nb_cpu_load(&a->loc_cpu, &b->loc_cpu, &d->cpu_local);
+	nb_cpu_load(&a->rem_cpu, &b->rem_cpu, &d->cpu_remote);
+	d->demand_local_us_per_kbyte = nb_cpu_us_per_kbyte(d->cpu_local.busy_cpu_s, d->bytes);
+	d->demand_remote_us_per_kbyte = nb_cpu_us_per_kbyte(d->cpu_remote.busy_cpu_s, d->bytes);
+	d->proc_demand_local_us_per_kbyte = nb_cpu_us_per_kbyte(d->cpu_local.proc_cpu_s, d->bytes);
+	d->proc_demand_remote_us_per_kbyte =
+		nb_cpu_us_per_kbyte(d->cpu_remote.proc_cpu_s, d->bytes);
+	d->loss_pct = d->reorder_pct = d->dup_pct = NAN;
+	if (p->proto == NB_TPUT_UDP && d->rx_window.expected) {
+		double exp = (double)d->rx_window.expected;
+		/* Late arrivals can fill gaps from before the window: loss never goes below 0. */
+		d->loss_pct = d->rx_window.expected > d->rx_window.unique
+				      ? 100.0 * (exp - (double)d->rx_window.unique) / exp
+				      : 0.0;
+		d->reorder_pct = 100.0 * (double)d->rx_window.reordered / exp;
+		d->dup_pct = 100.0 * (double)d->rx_window.duplicates / exp;
+	}
+	if (!d->bytes)
+		invalid(d, "nothing was received in the measurement window");
+	if (!d->cpu_local.valid || !d->cpu_remote.valid)
+		invalid(d, "CPU counters did not advance over the window (CPU hotplug?)");
+}
+
+/* After the stop: the whole test's totals at both ends must add up. */
+static void reconcile(const struct nb_tput_params *p, struct nb_tput_dir_result *d,
+		      const struct nb_tput_counters *sent, const struct nb_tput_counters *recvd,
+		      bool cut_off)
+{
+	char why[160];
+	d->sent_total = sent->bytes;
+	d->received_total = recvd->bytes;
+	if (cut_off)
+		invalid(d, "the receiver was cut off before the sender finished");
+	if (p->proto == NB_TPUT_TCP && sent->bytes != recvd->bytes) {
+		snprintf(why, sizeof(why), "TCP counts do not reconcile: %llu bytes sent, %llu received",
+			 (unsigned long long)sent->bytes, (unsigned long long)recvd->bytes);
+		invalid(d, why);
+	}
+	if (p->proto == NB_TPUT_UDP && (recvd->unique > sent->datagrams || recvd->expected > sent->datagrams)) {
+		snprintf(why, sizeof(why),
+			 "UDP counts do not reconcile: %llu datagrams sent, %llu received (highest "
+			 "sequence %llu)",
+			 (unsigned long long)sent->datagrams, (unsigned long long)recvd->unique,
+			 (unsigned long long)recvd->expected);
+		invalid(d, why);
+	}
+}
+
+static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t errlen)
+{
+	const struct nb_tput_params *p = s->p;
+	struct sockaddr_storage dst = s->ctl->peer;
+	uint32_t port = 0, cookie = 0;
+	int ret;
+
+	if (nb_msg_get_u32(ack, NB_T_PORT, &port) || nb_msg_get_u32(ack, NB_T_TPUT_COOKIE, &cookie) ||
+	    port > 65535 || (!port && (p->proto == NB_TPUT_TCP || (p->dir & NB_TPUT_DIR_TX)))) {
+		snprintf(err, errlen, "malformed tput acknowledgement from the agent");
+		return -EBADMSG;
+	}
+	nb_net_set_port((struct sockaddr *)&dst, (uint16_t)port);
+	for (uint32_t d = NB_TPUT_DIR_TX; d <= NB_TPUT_DIR_RX; d <<= 1) {
+		if (!(p->dir & d))
+			continue;
+		if (p->proto == NB_TPUT_UDP && d == NB_TPUT_DIR_RX) {
+			ret = nb_tput_side_add(s->rx, s->udp_rx_fd, 0);
+			if (ret)
+				return ret;
+			s->udp_rx_fd = -1;
+			continue;
+		}
+		for (uint32_t i = 0; i < p->streams; i++) {
+			uint8_t hdr[NB_TPUT_CONN_HDR];
+			int fd = nb_net_connect_addr((struct sockaddr *)&dst,
+						     nb_net_sa_len((struct sockaddr *)&dst),
+						     p->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM,
+						     CONNECT_MS);
+			if (fd < 0) {
+				snprintf(err, errlen, "cannot open data connection %u: %s", i,
+					 strerror(-fd));
+				return fd;
+			}
+			if (p->proto == NB_TPUT_TCP) {
+				nb_put_be32(hdr, cookie);
+				nb_put_be16(hdr + 4, (uint16_t)i);
+				nb_put_be16(hdr + 6, (uint16_t)d);
+				if (send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) != (ssize_t)sizeof(hdr)) {
+					ret = -errno;
+					close(fd);
+					snprintf(err, errlen, "data connection %u failed", i);
+					return ret;
+				}
+			}
+			ret = nb_tput_side_add(d == NB_TPUT_DIR_TX ? s->tx : s->rx, fd, i);
+			if (ret) {
+				close(fd);
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+static void build_request(struct step *s, uint16_t udp_port)
+{
+	const struct nb_tput_params *p = s->p;
+	struct nb_msg *m = s->req;
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
+	nb_msg_put_u32(m, NB_T_TEST_TYPE, NB_TEST_TPUT);
+	/* The agent's senders stop on their own shortly after this, whatever happens to us. */
+	nb_msg_put_u64(m, NB_T_DURATION_NS, p->warmup_ns + p->time_ns + NB_NS_PER_S);
+	nb_msg_put_u32(m, NB_T_TPUT_PROTO, p->proto);
+	nb_msg_put_u32(m, NB_T_TPUT_BLOCK, p->block);
+	nb_msg_put_u32(m, NB_T_TPUT_STREAMS, p->streams);
+	nb_msg_put_u32(m, NB_T_TPUT_DIR, p->dir);
+	nb_msg_put_u64(m, NB_T_RATE_BPS, p->rate_bps);
+	if (udp_port)
+		nb_msg_put_u32(m, NB_T_TPUT_UDP_PORT, udp_port);
+}
+
+static void report_interval(struct step *s, uint32_t idx, nb_tput_interval_fn fn, void *arg)
+{
+	struct nb_tput_interval iv = {.index = idx, .tx_kbyte_per_s = NAN, .rx_kbyte_per_s = NAN};
+	iv.start_s = (double)(s->prev->loc_ns - s->first->loc_ns) / 1e9;
+	iv.end_s = (double)(s->cur->loc_ns - s->first->loc_ns) / 1e9;
+	if (s->p->dir & NB_TPUT_DIR_TX)
+		iv.tx_kbyte_per_s = kbps(s->cur->rem_rx.bytes - s->prev->rem_rx.bytes,
+					 (double)(s->cur->rem_ns - s->prev->rem_ns) / 1e9);
+	if (s->p->dir & NB_TPUT_DIR_RX)
+		iv.rx_kbyte_per_s = kbps(s->cur->loc_rx.bytes - s->prev->loc_rx.bytes,
+					 (double)(s->cur->loc_ns - s->prev->loc_ns) / 1e9);
+	fn(arg, &iv);
+}
+
+int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
+		     struct nb_tput_step_result *r, nb_tput_interval_fn on_interval, void *arg,
+		     volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	struct step s = {.p = p, .ctl = ctl, .udp_rx_fd = -1};
+	struct nb_tput_counters loc_tx_total = {0}, loc_rx_total = {0}, rem_tx = {0}, rem_rx = {0};
+	uint64_t t0, next;
+	uint16_t udp_port = 0;
+	uint32_t id = 0;
+	bool rx_cut = false;
+	char text[128] = "";
+	int ret = -ENOMEM;
+
+	memset(r, 0, sizeof(*r));
+	if (errlen)
+		err[0] = '\0';
+	s.req = nb_msg_new(0);
+	s.reply = nb_msg_new(0);
+	s.first = calloc(3, sizeof(struct edge));
+	if (!s.req || !s.reply || !s.first)
+		goto out;
+	s.prev = s.first + 1;
+	s.cur = s.first + 2;
+	if (p->dir & NB_TPUT_DIR_TX)
+		s.tx = nb_tput_side_new(p->proto, NB_TPUT_SEND, p->block, p->rate_bps,
+					nb_mono_ns() + p->warmup_ns + p->time_ns + 30 * NB_NS_PER_S);
+	if (p->dir & NB_TPUT_DIR_RX)
+		s.rx = nb_tput_side_new(p->proto, NB_TPUT_RECV, p->block, 0, 0);
+	if (((p->dir & NB_TPUT_DIR_TX) && !s.tx) || ((p->dir & NB_TPUT_DIR_RX) && !s.rx))
+		goto out;
+	if (p->proto == NB_TPUT_UDP && (p->dir & NB_TPUT_DIR_RX)) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		s.udp_rx_fd = nb_net_bind_like((struct sockaddr *)&ctl->local, SOCK_DGRAM, 0);
+		if (s.udp_rx_fd < 0) {
+			ret = s.udp_rx_fd;
+			snprintf(err, errlen, "cannot open the UDP receive socket: %s", strerror(-ret));
+			goto out;
+		}
+		getsockname(s.udp_rx_fd, (struct sockaddr *)&ss, &len);
+		udp_port = nb_net_port((struct sockaddr *)&ss);
+	}
+	build_request(&s, udp_port);
+	if ((ret = nb_ctl_request(ctl, s.req, s.reply, err, errlen)))
+		goto out;
+	if ((ret = open_data(&s, s.reply, err, errlen)))
+		goto out;
+	/* Our receivers listen before the agent starts sending; our senders start after it is
+	 * ready to receive. */
+	if (s.rx && (ret = nb_tput_side_start(s.rx)))
+		goto out;
+	if ((ret = nb_ctl_start(ctl, err, errlen)))
+		goto out;
+	if (s.tx && (ret = nb_tput_side_start(s.tx)))
+		goto out;
+	t0 = nb_mono_ns();
+	nb_sleep_until_ns(t0 + p->warmup_ns);
+	if ((ret = mark(&s, id++, s.first, err, errlen)))
+		goto out;
+	*s.prev = *s.first;
+	next = s.first->loc_ns;
+	for (;;) {
+		uint64_t end = s.first->loc_ns + p->time_ns;
+		next = p->interval_ns ? next + p->interval_ns : end;
+		if (next > end)
+			next = end;
+		while (nb_mono_ns() < next && !(stop && *stop))
+			nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS < next
+						  ? nb_mono_ns() + 50 * NB_NS_PER_MS
+						  : next);
+		if (stop && *stop) {
+			snprintf(err, errlen, "interrupted");
+			ret = -EINTR;
+			goto out;
+		}
+		if ((ret = mark(&s, id++, s.cur, err, errlen)))
+			goto out;
+		if (on_interval && p->interval_ns)
+			report_interval(&s, id - 1, on_interval, arg);
+		if (next >= end)
+			break;
+		*s.prev = *s.cur;
+	}
+	if (p->dir & NB_TPUT_DIR_TX)
+		window(p, s.first, s.cur, true, &r->tx);
+	if (p->dir & NB_TPUT_DIR_RX)
+		window(p, s.first, s.cur, false, &r->rx);
+	/* Stop: our senders first so the agent's receivers see the end of the data. */
+	if (s.tx) {
+		nb_tput_side_stop(s.tx, 0);
+		nb_tput_side_read(s.tx, &loc_tx_total);
+	}
+	if ((ret = nb_ctl_stop(ctl, s.reply, STOP_REPLY_MS, err, errlen)))
+		goto out;
+	nb_msg_get_str(s.reply, NB_T_TEXT, text, sizeof(text));
+	if (((p->dir & NB_TPUT_DIR_TX) && nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_RX, &rem_rx)) ||
+	    ((p->dir & NB_TPUT_DIR_RX) && nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_TX, &rem_tx))) {
+		snprintf(err, errlen, "malformed final counters from the agent");
+		ret = -EBADMSG;
+		goto out;
+	}
+	if (s.rx) {
+		rx_cut = nb_tput_side_stop(s.rx, DRAIN_NS) == -ETIMEDOUT;
+		nb_tput_side_read(s.rx, &loc_rx_total);
+	}
+	if (p->dir & NB_TPUT_DIR_TX)
+		reconcile(p, &r->tx, &loc_tx_total, &rem_rx, text[0] != '\0');
+	if (p->dir & NB_TPUT_DIR_RX)
+		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut);
+	ret = 0;
+out:
+	/* Paths that fail in libc (memory, threads) leave no text of their own. */
+	if (ret && errlen && !err[0])
+		snprintf(err, errlen, "tput step failed: %s", strerror(-ret));
+	nb_tput_side_free(s.tx);
+	nb_tput_side_free(s.rx);
+	if (s.udp_rx_fd >= 0)
+		close(s.udp_rx_fd);
+	free(s.first);
+	nb_msg_free(s.req);
+	nb_msg_free(s.reply);
+	return ret;
+}

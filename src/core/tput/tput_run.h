@@ -1,0 +1,55 @@
+/* The controller's side of one tput step (one block size, one or both directions): set up the
+ * agent, open the data path, exclude the warm-up, read counters and CPU at the window's edges
+ * at both ends, stop, drain, and reconcile what was sent with what arrived. */
+#ifndef NB_TPUT_RUN_H
+#define NB_TPUT_RUN_H
+
+#include <stdbool.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "core/base/cpu.h"
+#include "core/session/ctl.h"
+#include "core/tput/tput.h"
+
+struct nb_tput_params {
+	enum nb_tput_proto proto;
+	uint32_t block;
+	uint32_t streams;  /* per direction */
+	uint32_t dir;	   /* NB_TPUT_DIR_TX | NB_TPUT_DIR_RX */
+	uint64_t rate_bps; /* per stream, 0 = unpaced */
+	uint64_t warmup_ns, time_ns, interval_ns;
+};
+
+/* One direction's result over the measurement window. */
+struct nb_tput_dir_result {
+	bool valid;
+	char invalid_reason[160];
+	uint64_t bytes;	      /* received in the window, counted by the receiver */
+	double window_s;      /* on the receiver's clock */
+	double kbyte_per_s;   /* KByte = 1024 bytes */
+	double mbit_per_s;    /* 10^6 bit/s */
+	struct nb_tput_counters rx_window; /* receiver's counter deltas over the window */
+	uint64_t sent_total, received_total; /* whole test, for reconciliation */
+	double loss_pct, reorder_pct, dup_pct; /* UDP, over the window */
+	struct nb_cpu_load cpu_local, cpu_remote;
+	double demand_local_us_per_kbyte, demand_remote_us_per_kbyte; /* system busy CPU time */
+	double proc_demand_local_us_per_kbyte, proc_demand_remote_us_per_kbyte;
+};
+
+struct nb_tput_step_result {
+	struct nb_tput_dir_result tx, rx;
+};
+
+struct nb_tput_interval {
+	uint32_t index;
+	double start_s, end_s; /* since the window began */
+	double tx_kbyte_per_s, rx_kbyte_per_s; /* NaN for a direction not measured */
+};
+typedef void (*nb_tput_interval_fn)(void *arg, const struct nb_tput_interval *iv);
+
+int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
+		     struct nb_tput_step_result *r, nb_tput_interval_fn on_interval, void *arg,
+		     volatile sig_atomic_t *stop, char *err, size_t errlen);
+
+#endif

@@ -31,6 +31,7 @@ static void usage(FILE *f)
 	    "copy bandwidth for a buffer at least 4x the last-level cache (about 10 s).\n"
 	    "\n"
 	    "Options:\n"
+	    "  -l, --sizes MIN,MAX  the two below in one option\n"
 	    "  --min SIZE         smallest working set (default 1k; k/M/G = 1024-based)\n"
 	    "  --max SIZE         largest working set (default 256M; capped at half of the\n"
 	    "                     available memory)\n"
@@ -39,12 +40,13 @@ static void usage(FILE *f)
 	    "                     prefetcher hides\n"
 	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
 	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
-	    "  --quick            fewer points, shorter trials: under 5 s\n"
+	    "  -q, --quick        fewer points, shorter trials: under 5 s\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n"
 	    "  -h, --help         this help\n"
 	    "\n"
 	    "On a board ('netbench serve' running there), from this host:\n"
-	    "  -c, --client HOST  run the probe on the agent at HOST; the options above apply\n"
+	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
+	    "                     run the probe on the agent at HOST; the options above apply\n"
 	    "                     there (sizes capped by the board's memory)\n"
 	    "  -p, --port PORT    the agent's control port (default 5301)\n"
 	    "      --psk FILE     pre-shared key the agent requires\n"
@@ -194,7 +196,8 @@ int cmd_mem(int argc, char **argv)
 	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
 	    {"pattern", required_argument, NULL, 'a'}, {"threads", required_argument, NULL, 't'},
 	    {"bw-size", required_argument, NULL, 'b'}, {"quick", no_argument, NULL, 'q'},
-	    {"client", required_argument, NULL, 'c'},  {"port", required_argument, NULL, 'p'},
+	    {"client", required_argument, NULL, 'c'},  {"connect", required_argument, NULL, 'c'},
+	    {"sizes", required_argument, NULL, 'l'},   {"port", required_argument, NULL, 'p'},
 	    {"psk", required_argument, NULL, 'k'},     {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
@@ -211,7 +214,7 @@ int cmd_mem(int argc, char **argv)
 	char err[512];
 
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":c:p:Jh46", longopts, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":c:p:l:qJh46", longopts, &li)) != -1) {
 		const char *name = cli_optname(longopts, c, li);
 		switch (c) {
 		case 'm':
@@ -235,6 +238,15 @@ int cmd_mem(int argc, char **argv)
 		case 'b':
 			o.bw_bytes = cli_bytes(name, optarg, 1ULL << 20, 1ULL << 36);
 			break;
+		case 'l': {
+			uint64_t mm[2];
+			if (cli_bytes_list(name, optarg, mm, 2, NB_MEM_MIN_SET_BYTES, 1ULL << 36) != 2)
+				cli_usage_error("%s: '%s' is not MIN,MAX", name, optarg);
+			o.min_bytes = mm[0];
+			o.max_bytes = mm[1];
+			min_s = max_s = optarg;
+			break;
+		}
 		case 'q':
 			o.quick = true;
 			break;
@@ -263,14 +275,12 @@ int cmd_mem(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			cli_usage_error("%s needs a value", cli_optname(longopts, optopt, -1));
 		default:
-			if (optopt)
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			cli_bad_option(argv, c);
 		}
 	}
+	if (host)
+		host = cli_hostport("--client", host, &port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o.min_bytes && o.max_bytes && o.min_bytes > o.max_bytes)

@@ -52,9 +52,11 @@ static void usage(FILE *f)
 	    "\n"
 	    "Options:\n"
 	    "  -a, --group ADDR     multicast group (224.0.0.0/4, ff00::/8) or unicast address\n"
-	    "  -p, --port N         UDP port (default %u)\n"
-	    "  -b, --block BYTES    datagram payload (default 8192; at least %u, at most 65507\n"
-	    "                       for IPv4, 65527 for IPv6)\n"
+	    "  -p, --port N         UDP port of the stream (default %u), as mcsend/mcrecv; not\n"
+	    "                       the agent's control port (iperf3's -p): that is --ctl-port\n"
+	    "  -b, --block BYTES    datagram payload in bytes (default 8192; at least %u, at most\n"
+	    "                       65507 for IPv4, 65527 for IPv6), as mcsend; not a bitrate\n"
+	    "                       (iperf3's -b): that is -r/--rate\n"
 	    "  -r, --rate R         bitrate, bit/s with k/M/G (default 1M)\n"
 	    "      --rates LIST     sweep: 4M,8M,12M or FROM:TO:xF (geometric) or FROM:TO:+STEP\n"
 	    "  -t, --time T         per step (default 10s); with --recv: stop after T\n"
@@ -74,7 +76,7 @@ static void usage(FILE *f)
 	    "      --timestamps FILE  --recv: write each datagram's arrival time (ns),\n"
 	    "                       size and sequence (first 32-bit word)\n"
 	    "  -4, -6               IPv4 or IPv6 only\n"
-	    "  -c, --connect HOSTS  agents (netbench serve), comma-separated\n"
+	    "  -c, --client HOSTS   (alias --connect) agents (netbench serve), comma-separated\n"
 	    "      --ctl-port N     agent control port (default %u)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
@@ -166,6 +168,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"reuse", no_argument, NULL, O_REUSE},
 	    {"timestamps", required_argument, NULL, O_TIMES},
 	    {"psk", required_argument, NULL, O_PSK},
+	    {"client", required_argument, NULL, 'c'},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"reverse", no_argument, NULL, 'R'},
@@ -187,7 +190,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	o->p.time_ns = 10 * NB_NS_PER_S;
 	o->p.idle_ns = 3 * NB_NS_PER_S;
 	o->p.ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:c:RJh46", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -281,7 +284,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			cli_usage_error("unknown option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)

@@ -27,7 +27,8 @@ static const char usage_text[] =
 	"Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
 	"load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
 	"\n"
-	"  -c, --client HOST      the agent's address or name (required)\n"
+	"  -c, --client HOST[:PORT]  the agent's address or name (required; [IPv6]:PORT;\n"
+	"                         alias --connect)\n"
 	"  -p, --port PORT        the agent's control port (default 5301)\n"
 	"  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
 	"  -t, --time SEC         measurement window per step (default 3 s)\n"
@@ -237,7 +238,8 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 int cmd_tput(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"client", required_argument, NULL, 'c'}, {"port", required_argument, NULL, 'p'},
+		{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},
+		{"port", required_argument, NULL, 'p'},
 		{"sizes", required_argument, NULL, 'l'},  {"time", required_argument, NULL, 't'},
 		{"omit", required_argument, NULL, 'O'},	  {"interval", required_argument, NULL, 'i'},
 		{"udp", no_argument, NULL, 'u'},	  {"rate", required_argument, NULL, 'b'},
@@ -327,6 +329,8 @@ int cmd_tput(int argc, char **argv)
 			cli_bad_option(argv, c);
 		}
 	}
+	if (host)
+		host = cli_hostport("--client", host, &port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!host)

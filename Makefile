@@ -1,36 +1,109 @@
 # netbench: plain GNU make. Every variable is overridable for cross builds, e.g.
 #   make CC=powerpc-linux-gnu-gcc STATIC=1 BUILD=build-ppc
-# Optional libraries (OpenSSL libcrypto for `crypto`) are detected here; the core and the agent
-# need libc only. NO_OPENSSL=1 forces a build without it.
+#   make MUSL=1 STATIC=1 BUILD=build-musl          # the small agent: musl, -Os, gc-sections, stripped
+# Optional libraries (OpenSSL libcrypto for `crypto`) are detected in one place below; the core and
+# the agent need libc only. NO_OPENSSL=1 forces a build without it. WERROR=1 turns warnings into
+# errors (make check and CI do; packagers' builds leave it off).
 
-VERSION   := 0.1.0
+VERSION   := $(shell cat '$(CURDIR)/VERSION' 2>/dev/null || echo unknown)
 CC        ?= cc
-PKG_CONFIG ?= pkg-config
+STRIP     ?= strip
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
+DOCDIR    ?= $(PREFIX)/share/doc/netbench
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= /lib/systemd/system
 DESTDIR   ?=
 BUILD     ?= build
-CFLAGS    ?= -O2 -g
+WERROR    ?= 0
 LDFLAGS   ?=
 LDLIBS    ?=
 
-GITREV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-WARN   := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
+# The small build (implied by MUSL=1): size over speed, unused sections dropped, symbols stripped.
+ifeq ($(MUSL),1)
+SMALL ?= 1
+endif
+ifeq ($(SMALL),1)
+CFLAGS    ?= -Os -ffunction-sections -fdata-sections
+NB_SMALL_LDFLAGS := -Wl,--gc-sections -s
+else
+CFLAGS    ?= -O2 -g
+endif
+
+# The git revision only when this source tree is itself the git work tree (not a tarball unpacked
+# inside some other repository).
+ifeq ($(shell git -C '$(CURDIR)' rev-parse --show-toplevel 2>/dev/null),$(realpath $(CURDIR)))
+GITREV ?= $(shell git -C '$(CURDIR)' rev-parse --short=12 HEAD 2>/dev/null)
+endif
+GITREV := $(or $(GITREV),unknown)
+
+WARN   := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
           -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN   += -Werror
+endif
 NB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -DNB_VERSION='"$(VERSION)"' -DNB_GITREV='"$(GITREV)"'
 NB_LDLIBS   := -pthread -lm
+
+# musl: Debian's musl-gcc wrapper for this machine, or a cross gcc with the target's musl specs
+# (musl-dev for that architecture). musl ships no kernel headers: the target's linux/, asm/ and
+# asm-generic/ are linked into $(BUILD)/musl-kernel-headers.
+ifeq ($(MUSL),1)
+ifeq ($(origin CC),default)
+CC := musl-gcc
+endif
+NB_MUSL_GCC    := $(if $(filter musl-gcc,$(notdir $(CC))),$(or $(REALGCC),gcc),$(CC))
+NB_MUSL_ARCH   := $(shell $(NB_MUSL_GCC) -print-multiarch 2>/dev/null)
+ifneq ($(filter musl-gcc,$(notdir $(CC))),musl-gcc)
+NB_MUSL_SPECS  := /usr/lib/$(subst -gnu,-musl,$(NB_MUSL_ARCH))/musl-gcc.specs
+ifeq ($(wildcard $(NB_MUSL_SPECS)),)
+$(error netbench: MUSL=1 with CC=$(CC): no $(NB_MUSL_SPECS) (musl-dev for $(NB_MUSL_ARCH) is not installed; see docs/size.md))
+endif
+NB_CPPFLAGS += -specs $(NB_MUSL_SPECS)
+NB_LDLIBS   := -specs $(NB_MUSL_SPECS) $(NB_LDLIBS)
+endif
+NB_KHDR := $(firstword $(wildcard /usr/include/$(NB_MUSL_ARCH)/asm /usr/$(NB_MUSL_ARCH)/include/asm))
+ifeq ($(NB_KHDR),)
+$(error netbench: MUSL=1: no kernel headers (asm/) for $(NB_MUSL_ARCH); install linux-libc-dev for it)
+endif
+NB_KHDR_DIR := $(BUILD)/musl-kernel-headers
+$(shell mkdir -p '$(NB_KHDR_DIR)' && ln -sfn '$(NB_KHDR)' '$(NB_KHDR_DIR)/asm' && \
+	ln -sfn '$(firstword $(wildcard $(dir $(NB_KHDR))linux /usr/include/linux))' '$(NB_KHDR_DIR)/linux' && \
+	ln -sfn '$(firstword $(wildcard $(dir $(NB_KHDR))asm-generic /usr/include/asm-generic))' '$(NB_KHDR_DIR)/asm-generic')
+NB_CPPFLAGS += -idirafter $(NB_KHDR_DIR)
+NO_OPENSSL ?= 1
+endif
 
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 NO_OPENSSL ?= 1
 endif
-ifeq ($(NO_OPENSSL),)
-ifeq ($(shell $(PKG_CONFIG) --exists libcrypto 2>/dev/null && echo y),y)
-NB_CPPFLAGS += -DHAVE_OPENSSL $(shell $(PKG_CONFIG) --cflags libcrypto)
-NB_LDLIBS   += $(shell $(PKG_CONFIG) --libs libcrypto)
+LDFLAGS += $(NB_SMALL_LDFLAGS)
+
+# Optional libraries, all detected here: $(call nb_optlib,NAME,pkg-config module,probe program).
+# pkg-config is the target's (<triplet>-pkg-config when it exists; PKG_CONFIG, PKG_CONFIG_LIBDIR
+# and PKG_CONFIG_SYSROOT_DIR are honoured), and its flags must compile and link the probe with
+# $(CC): a cross build handed the build machine's libraries says so in one line and goes without.
+NB_TARGET  := $(shell $(CC) -dumpmachine 2>/dev/null)
+PKG_CONFIG ?= $(if $(shell command -v $(NB_TARGET)-pkg-config 2>/dev/null),$(NB_TARGET)-pkg-config,pkg-config)
+define nb_optlib
+ifeq ($$(NO_$(1)),)
+ifeq ($$(shell $$(PKG_CONFIG) --exists $(2) 2>/dev/null && echo y),y)
+NB_$(1)_CFLAGS := $$(shell $$(PKG_CONFIG) --cflags $(2))
+NB_$(1)_LIBS   := $$(shell $$(PKG_CONFIG) --libs $(2))
+ifeq ($$(shell printf '$$(NB_PROBE_$(1))' | $$(CC) $$(NB_$(1)_CFLAGS) -x c - -o /dev/null $$(NB_$(1)_LIBS) >/dev/null 2>&1 && echo y),y)
+NB_CPPFLAGS += -DHAVE_$(1) $$(NB_$(1)_CFLAGS)
+NB_LDLIBS   += $$(NB_$(1)_LIBS)
+else
+$$(info netbench: $(2) from $$(PKG_CONFIG) does not link for $$(NB_TARGET): building without $(1) (point PKG_CONFIG_LIBDIR or PKG_CONFIG_SYSROOT_DIR at the target's, or NO_$(1)=1))
 endif
 endif
+endif
+endef
+NB_PROBE_OPENSSL := \#include <openssl/evp.h>\nint main(void) { return EVP_MD_CTX_new() == 0; }\n
+$(eval $(call nb_optlib,OPENSSL,libcrypto))
+
 # 64-bit atomics on 32-bit PowerPC live in libatomic.
 ifneq ($(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -o /dev/null 2>/dev/null && echo y),)
 NB_LDLIBS += -latomic

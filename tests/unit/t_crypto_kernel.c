@@ -12,6 +12,19 @@
 #include "core/crypto/crypto_kernel.h"
 #include "tap.h"
 
+/* musl's <sys/ioctl.h> builds ioctl numbers but cannot take them apart: use the kernel's macros. */
+#ifndef _IOC_NR
+#undef _IOC
+#undef _IO
+#undef _IOR
+#undef _IOW
+#undef _IOWR
+#undef _IOC_NONE
+#undef _IOC_READ
+#undef _IOC_WRITE
+#include <asm/ioctl.h>
+#endif
+
 int main(void)
 {
 	struct nb_cryptodev_session_op so;

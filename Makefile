@@ -161,7 +161,7 @@ $(ASAN_DIR)/tests/t_%: tests/unit/t_%.c $(ASAN_OBJ)
 
 $(BUILD)/netbench.1: $(MAN_PARTS)
 	@mkdir -p $(dir $@)
-	$(Q)sed 's/@VERSION@/$(VERSION)/' $(MAN_PARTS) > $@
+	$(Q)$(NB_SUBST) $(MAN_PARTS) > $@
 
 # Unit tests alone (no root, no network): what a cross build runs under qemu-user.
 unit: $(UNIT_BIN)
@@ -169,6 +169,8 @@ unit: $(UNIT_BIN)
 
 # Everything: unit tests, the same under ASan+UBSan (where the compiler has them), integration
 # tests (root, namespaces; they skip with a reason otherwise). Ends with "N passed, N failed".
+# Development and CI: warnings are errors (WERROR=0 on the command line turns that off).
+check: export WERROR := 1
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
 	$(Q)if $(MAKE) --no-print-directory asan-units >/dev/null 2>$(BUILD)/asan-build.log; then \
@@ -186,10 +188,33 @@ demo: deps
 deps:
 	$(Q)sh tests/deps.sh
 
+# Installation as a distribution expects: PREFIX, DESTDIR, BINDIR, MANDIR, DOCDIR; INSTALL_STRIP=1
+# (or install-strip) strips the binary. install-agent adds the agent's systemd unit, its
+# sysvinit/BusyBox init script and its settings (@SYSCONFDIR@/default/netbench, kept if present).
+INSTALL ?= install
+NB_DOCS := README.md LICENSE $(sort $(wildcard docs/*.md))
+NB_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 0755 $(BUILD)/netbench $(DESTDIR)$(BINDIR)/netbench
-	install -m 0644 $(BUILD)/netbench.1 $(DESTDIR)$(MANDIR)/man1/netbench.1
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 0755 $(if $(filter 1,$(INSTALL_STRIP)),-s --strip-program=$(STRIP)) \
+		$(BUILD)/netbench $(DESTDIR)$(BINDIR)/netbench
+	$(NB_SUBST) $(MAN_PARTS) > $(DESTDIR)$(MANDIR)/man1/netbench.1
+	chmod 0644 $(DESTDIR)$(MANDIR)/man1/netbench.1
+	$(INSTALL) -m 0644 $(NB_DOCS) $(DESTDIR)$(DOCDIR)/
+
+install-strip:
+	$(Q)$(MAKE) --no-print-directory install INSTALL_STRIP=1
+
+install-agent:
+	$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/default
+	$(NB_SUBST) init/netbench.service.in > $(DESTDIR)$(SYSTEMDUNITDIR)/netbench.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/netbench.service
+	$(NB_SUBST) init/netbench.init.in > $(DESTDIR)$(SYSCONFDIR)/init.d/netbench
+	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/netbench
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/netbench ] || \
+		$(INSTALL) -m 0644 init/netbench.default $(DESTDIR)$(SYSCONFDIR)/default/netbench
 
 format:
 	clang-format -i $(CORE_SRC) $(FRONT_SRC) $(wildcard src/*/*.h src/core/*/*.h) $(UNIT_SRC)
@@ -197,6 +222,6 @@ format:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check unit asan-units demo deps install format clean
+.PHONY: all check unit asan-units demo deps install install-strip install-agent format clean
 
 -include $(CORE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

@@ -4,11 +4,12 @@
 # interoperates with this host's controller (little-endian x86-64 against big-endian ppc32).
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
+. "$TOP/tests/size.sh"
 B=${BUILD:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if command -v clang >/dev/null 2>&1; then
-	make -s -C "$TOP" CC=clang BUILD="$B-clang" -j"$jobs" >"$nb_tmp/clang.log" 2>&1
+	make -s -C "$TOP" WERROR=1 CC=clang BUILD="$B-clang" -j"$jobs" >"$nb_tmp/clang.log" 2>&1
 	check "clang build is -Werror clean" test $? -eq 0 || sed 's/^/# /' "$nb_tmp/clang.log" | head -20
 else
 	skip "clang not installed"
@@ -16,14 +17,14 @@ fi
 
 for arch in ppc arm; do
 	case $arch in
-	ppc) cc=powerpc-linux-gnu-gcc qemu=qemu-ppc ;;
-	arm) cc=arm-linux-gnueabihf-gcc qemu=qemu-arm ;;
+	ppc) cc=powerpc-linux-gnu-gcc qemu=qemu-ppc label=ppc32-glibc ;;
+	arm) cc=arm-linux-gnueabihf-gcc qemu=qemu-arm label=armhf-glibc ;;
 	esac
 	if ! command -v $cc >/dev/null 2>&1 || ! command -v $qemu >/dev/null 2>&1; then
 		skip "$arch: $cc or $qemu not installed (tests/deps.sh installs them)"
 		continue
 	fi
-	make -s -C "$TOP" CC=$cc STATIC=1 BUILD="$B-$arch" -j"$jobs" all \
+	make -s -C "$TOP" WERROR=1 CC=$cc STATIC=1 BUILD="$B-$arch" -j"$jobs" all \
 		$(cd "$TOP" && ls tests/unit/t_*.c | sed "s|tests/unit/\(.*\)\.c|$B-$arch/tests/\1|") \
 		>"$nb_tmp/$arch.log" 2>&1
 	if [ $? -ne 0 ]; then
@@ -33,6 +34,7 @@ for arch in ppc arm; do
 	fi
 	ok "$arch: static build with $cc is -Werror clean"
 	check "$arch: the binary is static" sh -c "file '$B-$arch/netbench' | grep -q 'statically linked'"
+	size_check $label "$B-$arch/netbench" "${cc%gcc}strip"
 	for t in "$B-$arch"/tests/t_*; do
 		name=$(basename "$t")
 		# Emulated code runs at a fraction of native speed: tests judge no wall-clock rates.

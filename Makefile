@@ -56,12 +56,12 @@ endif
 NB_MUSL_GCC    := $(if $(filter musl-gcc,$(notdir $(CC))),$(or $(REALGCC),gcc),$(CC))
 NB_MUSL_ARCH   := $(shell $(NB_MUSL_GCC) -print-multiarch 2>/dev/null)
 ifneq ($(filter musl-gcc,$(notdir $(CC))),musl-gcc)
-NB_MUSL_SPECS  := /usr/lib/$(subst -gnu,-musl,$(NB_MUSL_ARCH))/musl-gcc.specs
+MUSL_SPECS     ?= /usr/lib/$(subst -gnu,-musl,$(NB_MUSL_ARCH))/musl-gcc.specs
+NB_MUSL_SPECS  := $(MUSL_SPECS)
 ifeq ($(wildcard $(NB_MUSL_SPECS)),)
 $(error netbench: MUSL=1 with CC=$(CC): no $(NB_MUSL_SPECS) (musl-dev for $(NB_MUSL_ARCH) is not installed; see docs/size.md))
 endif
-NB_CPPFLAGS += -specs $(NB_MUSL_SPECS)
-NB_LDLIBS   := -specs $(NB_MUSL_SPECS) $(NB_LDLIBS)
+override CC := $(CC) -specs $(NB_MUSL_SPECS)
 endif
 NB_KHDR := $(firstword $(wildcard /usr/include/$(NB_MUSL_ARCH)/asm /usr/$(NB_MUSL_ARCH)/include/asm))
 ifeq ($(NB_KHDR),)
@@ -180,6 +180,10 @@ check: deps
 
 asan-units: $(ASAN_BIN)
 
+# The Debian package end to end (root): built in a temporary copy, lintian, dpkg -i, checks, purge.
+package-check:
+	$(Q)sh tests/package.sh
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BUILD)
@@ -222,6 +226,6 @@ format:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check unit asan-units demo deps install install-strip install-agent format clean
+.PHONY: package-check all check unit asan-units demo deps install install-strip install-agent format clean
 
 -include $(CORE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

@@ -50,6 +50,29 @@ rc=$?
 check "musl: an unknown host name is an error naming it (exit $rc)" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'no-such-host.invalid' '$nb_tmp/bad.out'"
 
+# 32-bit ARM with musl, where Debian's musl-dev:armhf is installed (multiarch: see docs/size.md).
+if [ -f /usr/lib/arm-linux-musleabihf/musl-gcc.specs ] && command -v qemu-arm >/dev/null 2>&1; then
+	A=$B-arm-musl
+	if make -s -C "$TOP" WERROR=1 MUSL=1 STATIC=1 CC=arm-linux-gnueabihf-gcc BUILD="$A" -j"$jobs" all \
+		$(cd "$TOP" && ls tests/unit/t_*.c | sed "s|tests/unit/\(.*\)\.c|$A/tests/\1|") \
+		>"$nb_tmp/arm-musl.log" 2>&1; then
+		ok "armhf musl: make MUSL=1 STATIC=1 CC=arm-linux-gnueabihf-gcc is -Werror clean"
+		size_check armhf-musl "$A/netbench" arm-linux-gnueabihf-strip
+		fails=""
+		for t in "$A"/tests/t_*; do
+			NB_EMULATED=1 timeout 300 qemu-arm "$t" >"$nb_tmp/a-$(basename "$t").log" 2>&1 &&
+				! grep -q '^not ok' "$nb_tmp/a-$(basename "$t").log" || fails="$fails $(basename "$t")"
+		done
+		check "armhf musl: every unit test passes under qemu-arm${fails:+ (failed:$fails)}" test -z "$fails"
+		for f in $fails; do grep '^not ok' "$nb_tmp/a-$f.log" | head -5 | sed "s/^/# $f: /"; done
+	else
+		notok "armhf musl: make MUSL=1 STATIC=1 CC=arm-linux-gnueabihf-gcc"
+		sed 's/^/# /' "$nb_tmp/arm-musl.log" | head -20
+	fi
+else
+	skip "armhf musl: musl-dev:armhf not installed (needs dpkg --add-architecture armhf; docs/size.md)"
+fi
+
 # The static glibc build: only its size (cross.sh measures the PowerPC and ARM ones).
 make -s -C "$TOP" STATIC=1 BUILD="$B-static" -j"$jobs" all >"$nb_tmp/static.log" 2>&1
 if [ $? -eq 0 ]; then

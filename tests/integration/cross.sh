@@ -48,6 +48,17 @@ for arch in ppc arm; do
 	done
 done
 
+# A dynamic cross build finds this machine's libcrypto through pkg-config: it must go without it
+# and say so in one line, not link x86-64 flags into a PowerPC binary (the commands, make -n).
+if command -v powerpc-linux-gnu-gcc >/dev/null 2>&1 && pkg-config --exists libcrypto 2>/dev/null; then
+	make -s -n -C "$TOP" CC=powerpc-linux-gnu-gcc BUILD="$B-ppc-dyn" all >"$nb_tmp/dyn.log" 2>&1
+	check "dynamic PowerPC build: this machine's libcrypto is refused in one line" sh -c "
+		[ \$(grep -c 'libcrypto from .* does not link for powerpc-linux-gnu: building without OPENSSL' \
+			'$nb_tmp/dyn.log') -eq 1 ] && ! grep -qE -- '-lcrypto|HAVE_OPENSSL' '$nb_tmp/dyn.log'"
+else
+	skip "dynamic PowerPC build: no powerpc-linux-gnu-gcc or no libcrypto here"
+fi
+
 # Interoperation: the big-endian agent under qemu-ppc, the native controller.
 if [ -x "$B-ppc/netbench" ] && command -v qemu-ppc >/dev/null 2>&1; then
 	P=5325

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench: plain GNU make. Every variable is overridable for cross builds, e.g.
 #   make CC=powerpc-linux-gnu-gcc STATIC=1 BUILD=build-ppc
 #   make MUSL=1 STATIC=1 BUILD=build-musl          # the small agent: musl, -Os, gc-sections, stripped

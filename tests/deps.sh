@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Installs from Debian's archive what netbench's build, tests, demo and benchmarks use. Idempotent;
 # quiet when everything is present.
 set -e

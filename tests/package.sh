@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # make package-check: the Debian package, end to end, as root. Builds it with dpkg-buildpackage
 # in a temporary copy of the tree (nothing is left in the source tree), runs lintian (errors and
 # warnings fail; debian/source/lintian-overrides says why any remaining tag is accepted),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Sourced by tests: size_check LABEL BINARY STRIP checks that BINARY, stripped with STRIP, fits the
 # budget tests/size-budget gives LABEL (one TAP line, with both numbers).
 size_check() {

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Portability: the core builds -Werror clean with clang, and statically for big-endian 32-bit
 # PowerPC and 32-bit ARM; the unit tests run under qemu-user; a PowerPC agent under qemu-ppc
 # interoperates with this host's controller (little-endian x86-64 against big-endian ppc32).

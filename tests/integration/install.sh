@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Installation: make install-strip install-agent into a private prefix. The binary is stripped,
 # the documents the man page's FILES section names are installed, the systemd unit verifies, and
 # the init script starts the agent from its settings file (bound to loopback, with a pre-shared

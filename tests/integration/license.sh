@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The license: LICENSE at the top is BSD-2-Clause and every source file says so on its first line.
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The small agent for boards: `make MUSL=1 STATIC=1` (musl, -Os, section garbage collection,
 # stripped) builds -Werror clean, its unit tests pass, it fits its size budget, and it resolves
 # names (musl's resolver, static: no NSS libraries needed at run time): an agent bound to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Request marshalling of the kernel engines, checked without the devices: the cryptodev ABI
  * (structure layout, ioctl numbers, session and request fields) and AF_ALG's control messages
  * and authenc key blob. On this machine the engines themselves report why they cannot run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The crypto run: probe the engines, check every engine's answers against the reference (known
  * vectors, then soft at every size) and time the good ones. A point's rate comes from request
  * counters and CPU samples read at the window's edges; latency from a per-thread histogram. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The namespace lab: three network namespaces joined by two veth pairs, built and removed with
  * iproute2's ip. Every veth is created inside a namespace (never in the host's), so deleting
  * the namespaces removes all of it; processes inside are killed first because a process keeps

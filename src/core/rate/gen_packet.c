@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `packet` engine: whole Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frames written into an
  * AF_PACKET TX ring (TPACKET_V2) and flushed with one send() per batch; PACKET_QDISC_BYPASS skips
  * the qdisc as trafgen does. The next hop's MAC comes from the neighbour table. Needs CAP_NET_RAW.

@@ -8,7 +8,7 @@ netsniff-ng qemu-user gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-arm-linu
 libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc python3 file \
 iputils-ping util-linux"
 # The small static agent, installation and the Debian package (make package-check).
-pkgs="$pkgs musl-tools dpkg-dev debhelper lintian fakeroot man-db systemd"
+pkgs="$pkgs musl-tools dpkg-dev debhelper lintian fakeroot man-db systemd busybox-static"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
 missing=""

@@ -66,4 +66,30 @@ check "init script: the agent is gone and its pid file removed" \
 	sh -c "! kill -0 '$pid' 2>/dev/null && [ ! -e '$nb_tmp/netbench.pid' ]"
 check_rc "init script: status of a stopped agent exits 3" 3 sh "$init" status
 check_rc "init script: an unknown action is a usage error" 3 sh "$init" frobnicate
+# BusyBox's own sh runs the same script (a board's init).
+if command -v busybox >/dev/null 2>&1; then
+	check_rc "init script under busybox sh: start" 0 busybox sh "$init" start
+	[ -s "$nb_tmp/netbench.pid" ] && nb_pids="$nb_pids $(cat "$nb_tmp/netbench.pid")"
+	check_rc "init script under busybox sh: status" 0 busybox sh "$init" status
+	check_rc "init script under busybox sh: stop" 0 busybox sh "$init" stop
+	check "init script under busybox sh: the agent is gone" test ! -e "$nb_tmp/netbench.pid"
+else
+	skip "busybox not installed"
+fi
+
+# The version stamp: VERSION, and the git revision only when the source tree is the git work tree.
+V=$(cat "$TOP/VERSION")
+O=$nb_tmp/outer
+mkdir -p "$O/netbench" && git -C "$O" init -q && (cd "$TOP" && tar -cf - Makefile VERSION src) | tar -xf - -C "$O/netbench" &&
+	git -C "$O" add -A && git -C "$O" -c user.name=t -c user.email=t@t commit -qm outer
+make -s -n -C "$O/netbench" BUILD="$O/b" all >"$nb_tmp/outer.log" 2>&1
+check "a source tree inside another git repository stamps git revision unknown and VERSION $V" \
+	sh -c "grep -q \"NB_GITREV='\\\"unknown\\\"'\" '$nb_tmp/outer.log' && grep -q \"NB_VERSION='\\\"$V\\\"'\" '$nb_tmp/outer.log'"
+if [ "$(git -C "$TOP" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$TOP" && pwd -P)" ]; then
+	rev=$(git -C "$TOP" rev-parse --short=12 HEAD)
+	make -s -n -C "$TOP" BUILD="$O/b2" all >"$nb_tmp/own.log" 2>&1
+	check "the git work tree itself stamps its revision $rev" grep -q "NB_GITREV='\"$rev\"'" "$nb_tmp/own.log"
+else
+	skip "the source tree is not a git work tree"
+fi
 echo "1..$n"

@@ -8,7 +8,9 @@
 
 VERSION   := $(shell cat '$(CURDIR)/VERSION' 2>/dev/null || echo unknown)
 CC        ?= cc
-STRIP     ?= strip
+# A cross compiler's own strip (powerpc-linux-gnu-gcc: powerpc-linux-gnu-strip) where it exists.
+NB_CROSS_STRIP = $(patsubst %-gcc,%-strip,$(filter-out musl-gcc,$(filter %-gcc,$(notdir $(firstword $(CC))))))
+STRIP     ?= $(or $(if $(NB_CROSS_STRIP),$(shell command -v $(NB_CROSS_STRIP) 2>/dev/null)),strip)
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man

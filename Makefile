@@ -200,6 +200,7 @@ deps:
 # sysvinit/BusyBox init script and its settings (@SYSCONFDIR@/default/netbench, kept if present).
 INSTALL ?= install
 NB_DOCS := README.md LICENSE $(sort $(wildcard docs/*.md))
+NB_SCHEMAS := $(sort $(wildcard docs/schema/*.json))
 NB_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
@@ -210,6 +211,8 @@ install: all
 	$(NB_SUBST) $(MAN_PARTS) > $(DESTDIR)$(MANDIR)/man1/netbench.1
 	chmod 0644 $(DESTDIR)$(MANDIR)/man1/netbench.1
 	$(INSTALL) -m 0644 $(NB_DOCS) $(DESTDIR)$(DOCDIR)/
+	$(if $(NB_SCHEMAS),$(INSTALL) -d $(DESTDIR)$(DOCDIR)/schema)
+	$(if $(NB_SCHEMAS),$(INSTALL) -m 0644 $(NB_SCHEMAS) $(DESTDIR)$(DOCDIR)/schema/)
 
 install-strip:
 	$(Q)$(MAKE) --no-print-directory install INSTALL_STRIP=1

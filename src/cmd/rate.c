@@ -18,9 +18,11 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "core/base/cpu.h"
+#include "core/base/cpulist.h"
 #include "core/base/enosys.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
+#include "core/rate/genpool.h"
 #include "core/base/json.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
@@ -61,6 +63,9 @@ struct opts {
 	double resolution_pct; /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
 	uint32_t burst, flows, batch, repeat;
+	uint32_t threads;		    /* generator threads (and local receiving sockets) */
+	uint32_t cpus[NB_GEN_MAX_THREADS]; /* --cpus: thread i runs on cpus[i % ncpus] */
+	uint32_t ncpus;
 	uint16_t port, sport;
 	bool no_mmsg, json, quiet, realtime;
 	const char *local_rx, *dst, *agent;
@@ -89,6 +94,8 @@ struct trial_rec {
 	uint64_t probes_sent, probes_rx, probes_reflected, probes_returned;
 	struct nb_cpu_load cpu;
 	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
+	uint64_t thread_tx[NB_GEN_MAX_THREADS], thread_window_ns[NB_GEN_MAX_THREADS];
+	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
 };
 
 struct size_res {
@@ -104,7 +111,7 @@ struct size_res {
 
 struct run {
 	struct opts *o;
-	void *eng;
+	struct nb_gen_pool *pool; /* the generator's threads, each with an engine instance */
 	struct nb_rx *rx;
 	struct rate_remote *remote;
 	struct sockaddr_storage dst;
@@ -154,7 +161,13 @@ static void usage(FILE *f)
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
 	    "      --burst N           send groups of N frames back to back\n"
-	    "      --flows N           flows with distinct source ports (default 1)\n"
+	    "      --flows N           flows with distinct source ports (default 1, or one\n"
+	    "                          per thread)\n"
+	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
+	    "                          entry when given), each with its own socket or TX\n"
+	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
+	    "                          reads with N threads too (SO_REUSEPORT)\n"
+	    "      --cpus LIST         pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)\n"
 	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
 	    "      --batch N           most frames per system call (default and at most 1024)\n"
 	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
@@ -251,7 +264,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_SWEEP,
 		O_KIND,
 		O_LABP,
-		O_LAT
+		O_LAT,
+		O_THREADS,
+		O_CPUS
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -281,12 +296,15 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"kind", required_argument, NULL, O_KIND},
 	    {"lab-prefix", required_argument, NULL, O_LABP},
 	    {"latency", required_argument, NULL, O_LAT},
+	    {"threads", required_argument, NULL, O_THREADS},
+	    {"cpus", required_argument, NULL, O_CPUS},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
 	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
+	bool flows_set = false, threads_set = false;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -359,7 +377,28 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_FLOWS:
 			o->flows = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_FLOWS);
+			flows_set = true;
 			break;
+		case O_THREADS:
+			o->threads = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_THREADS);
+			threads_set = true;
+			break;
+		case O_CPUS: {
+			int n = nb_cpulist_parse(optarg, o->cpus, NB_GEN_MAX_THREADS);
+			if (n == -ERANGE)
+				cli_usage_error("%s: '%s' names a CPU above %u", name, optarg,
+						NB_CPULIST_MAX);
+			if (n == -E2BIG)
+				cli_usage_error("%s: '%s' names more than %u CPUs", name, optarg,
+						NB_GEN_MAX_THREADS);
+			if (n == -EEXIST)
+				cli_usage_error("%s: '%s' names a CPU twice", name, optarg);
+			if (n <= 0)
+				cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)", name,
+						optarg);
+			o->ncpus = (uint32_t)n;
+			break;
+		}
 		case O_REPEAT:
 			o->repeat = (uint32_t)cli_uint(name, optarg, 1, 1000);
 			repeat_set = true;
@@ -475,6 +514,15 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 				test_names[o->test]);
 	if (o->latency == LAT_RTT && !o->agent)
 		cli_usage_error("--latency rtt needs an agent (-c) to reflect probes");
+	/* One thread per CPU named, unless told otherwise; each thread needs a flow of its own. */
+	if (!threads_set)
+		o->threads = o->ncpus ? o->ncpus : 1;
+	if (!flows_set && o->flows < o->threads)
+		o->flows = o->threads;
+	if (o->flows < o->threads)
+		cli_usage_error("--flows %u is fewer than --threads %u (each thread sends flows of "
+				"its own)",
+				o->flows, o->threads);
 	if ((uint32_t)o->sport + o->flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->sport,
 				o->flows);
@@ -510,14 +558,15 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 
 /* ---- the receiver ---- */
 
-/* Opens the receiving socket on addr, inside the named network namespace if any: the socket
- * keeps the namespace it was created in, so this thread switches there and back. */
-static int open_local_rx(const char *spec, uint16_t port, struct sockaddr_storage *dst,
-			 socklen_t *dst_len, char *err, size_t errlen)
+/* Opens n receiving sockets (one SO_REUSEPORT group) on addr, inside the named network
+ * namespace if any: a socket keeps the namespace it was created in, so this thread switches
+ * there and back. Returns how many were opened (1 without SO_REUSEPORT). */
+static int open_local_rx(const char *spec, uint16_t port, uint32_t n, int *fds,
+			 struct sockaddr_storage *dst, socklen_t *dst_len, char *err, size_t errlen)
 {
 	char ns[256] = "", path[300];
 	const char *addr = spec, *slash = strchr(spec, '/');
-	int fd = -1, nsfd = -1, self = -1, ret, one = 1;
+	int nsfd = -1, self = -1, ret;
 
 	if (slash) {
 		if ((size_t)(slash - spec) >= sizeof(ns) || slash == spec)
@@ -544,29 +593,16 @@ static int open_local_rx(const char *spec, uint16_t port, struct sockaddr_storag
 			goto out;
 		}
 	}
-	fd = socket(dst->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
-		goto back;
-	}
-	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)dst, *dst_len) < 0) {
-		ret = -errno;
+	ret = nb_rx_bind_group((struct sockaddr *)dst, *dst_len, n, fds);
+	if (ret < 0)
 		snprintf(err, errlen, "receiver cannot bind %s port %u%s%s: %s", addr, port,
-			 *ns ? " in namespace " : "", ns, strerror(errno));
-		close(fd);
-		fd = -1;
-		goto back;
-	}
-	ret = fd;
-back:
+			 *ns ? " in namespace " : "", ns, strerror(-ret));
 	if (*ns && setns(self, CLONE_NEWNET) < 0) {
-		snprintf(err, errlen, "cannot return to our network namespace: %s",
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		ret = -errno;
+		int e = errno;
+		snprintf(err, errlen, "cannot return to our network namespace: %s", strerror(e));
+		while (ret > 0)
+			close(fds[--ret]);
+		ret = -e;
 	}
 out:
 	if (nsfd >= 0)
@@ -606,6 +642,18 @@ static void sleep_ns(uint64_t ns)
 	nb_sleep_until_ns(nb_mono_ns() + ns);
 }
 
+/* Each generator thread's share of a trial, as it ran. */
+static void record_threads(const struct run *r, struct trial_rec *rec)
+{
+	for (uint32_t i = 0; i < nb_gen_pool_threads(r->pool); i++) {
+		const struct nb_gen_stats *ts = nb_gen_pool_thread_stats(r->pool, i);
+		rec->thread_tx[i] = ts->tx_frames;
+		rec->thread_window_ns[i] = ts->end_ns - ts->start_ns;
+		rec->thread_asked_fps[i] = nb_gen_pool_thread_rate(r->pool, i);
+		rec->thread_slipped[i] = ts->slipped_frames;
+	}
+}
+
 /* Runs one trial of frames of size at rate_fps (0: flat out), or exactly frames frames when
  * frames is not 0, and records it. Returns the record. */
 static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps, uint64_t frames,
@@ -635,7 +683,7 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 		probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
 		nb_probe_trial(r->probe, r->next_id);
 	}
-	ret = o->engine->prepare(r->eng, size, r->next_id, probe_every);
+	ret = nb_gen_pool_prepare(r->pool, size, r->next_id, probe_every);
 	if (ret)
 		cli_fail(ret, "engine %s cannot send %u-byte frames", o->engine->name, size);
 	if (r->remote) {
@@ -649,7 +697,7 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 			cli_fail(0, "agent: %s", err);
 	}
 	nb_cpu_sample_now(&c0);
-	ret = nb_gen_run(o->engine, r->eng, &t, r->gs);
+	ret = nb_gen_pool_run(r->pool, &t, r->gs);
 	if (ret)
 		cli_fail(ret, "engine %s failed while sending", o->engine->name);
 	nb_cpu_sample_now(&c1);
@@ -667,6 +715,7 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 		window_ns = o->trial_ns;
 	rec->window_s = (double)window_ns / 1e9;
 	rec->slipped_frames = r->gs->slipped_frames;
+	record_threads(r, rec);
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	sleep_ns(o->drain_ns);
@@ -987,6 +1036,26 @@ static void json_latency(struct nb_json *j, const struct run *r, bool valid, con
 	nb_json_obj_end(j);
 }
 
+/* A trial's share per generator thread. */
+static void json_threads(struct nb_json *j, const struct opts *o, const struct trial_rec *t)
+{
+	nb_json_arr_begin(j, "threads");
+	for (uint32_t i = 0; i < o->threads; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_u64(j, "asked_fps", t->thread_asked_fps[i]);
+		nb_json_u64(j, "tx_frames", t->thread_tx[i]);
+		nb_json_double(j, "offered_fps",
+			       t->thread_window_ns[i] ? (double)t->thread_tx[i] * 1e9 /
+							    (double)t->thread_window_ns[i]
+						      : 0,
+			       1);
+		nb_json_double(j, "window_s", (double)t->thread_window_ns[i] / 1e9, 6);
+		nb_json_u64(j, "slipped_frames", t->thread_slipped[i]);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+
 /* The document's frame: platforms and parameters. */
 static void json_head(struct nb_json *j0, const struct run *r)
 {
@@ -999,6 +1068,13 @@ static void json_head(struct nb_json *j0, const struct run *r)
 	nb_json_str(&j, "engine", o->engine->name);
 	nb_json_str(&j, "engine_detail", r->engine_desc);
 	nb_json_u64(&j, "flows", o->flows);
+	nb_json_u64(&j, "threads", o->threads);
+	nb_json_arr_begin(&j, "cpus");
+	for (uint32_t i = 0; i < o->ncpus; i++)
+		nb_json_u64(&j, NULL, o->cpus[i]);
+	nb_json_arr_end(&j);
+	nb_json_u64(&j, "receiver_threads",
+		    r->rx ? nb_rx_sockets(r->rx) : r->remote ? 1 : 0);
 	nb_json_u64(&j, "trial_ns", o->trial_ns);
 	nb_json_u64(&j, "drain_ns", o->drain_ns);
 	nb_json_double(&j, "loss_tolerance_pct", o->loss_tolerance * 100, 4);
@@ -1072,6 +1148,8 @@ static void json_sizes(struct nb_json *jp, const struct run *r, const struct siz
 			nb_json_double(&j, "offered_fps", t->offered_fps, 1);
 			nb_json_double(&j, "window_s", t->window_s, 6);
 			nb_json_u64(&j, "slipped_frames", t->slipped_frames);
+			if (o->threads > 1)
+				json_threads(&j, o, t);
 			nb_json_bool(&j, "valid", t->c.valid);
 			if (!t->c.valid)
 				nb_json_str(&j, "invalid_reason", t->c.why);
@@ -1342,7 +1420,7 @@ static int run_sweep(struct run *r, const char *abuf)
 			status |= run_sizes(r, p[i].res, abuf);
 		}
 	(void)nb_lab_ruleset_flush(lab);
-	o->engine->describe(r->eng, r->engine_desc, sizeof(r->engine_desc));
+	nb_gen_pool_describe(r->pool, r->engine_desc, sizeof(r->engine_desc));
 	if (o->json)
 		json_sweep(r, p, i);
 	else
@@ -1390,10 +1468,12 @@ int cmd_rate(int argc, char **argv)
 	cli_catch_signals();
 
 	if (o.local_rx) {
-		int fd = open_local_rx(o.local_rx, o.port, &r.dst, &r.dst_len, err, sizeof(err));
-		if (fd < 0)
+		int fds[NB_GEN_MAX_THREADS];
+		int nfd = open_local_rx(o.local_rx, o.port, o.threads, fds, &r.dst, &r.dst_len, err,
+					sizeof(err));
+		if (nfd < 0)
 			cli_fail(0, "%s", err);
-		ret = nb_rx_new(&r.rx, fd, o.no_mmsg);
+		ret = nb_rx_new_group(&r.rx, fds, (uint32_t)nfd, o.no_mmsg);
 		if (!ret)
 			ret = nb_rx_start(r.rx);
 		if (ret)
@@ -1437,7 +1517,8 @@ int cmd_rate(int argc, char **argv)
 	gc.no_mmsg = o.no_mmsg;
 	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
 	gc.neigh_wait_ms = r.dst.ss_family == AF_INET6 ? 3000 : 1000;
-	ret = o.engine->open(&gc, &r.eng, err, sizeof(err));
+	ret = nb_gen_pool_open(&r.pool, o.engine, &gc, o.threads, o.cpus, o.ncpus, err,
+			       sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
 	nb_sysinfo_get(&r.local, r.have_path ? (struct sockaddr *)&r.path.src : NULL);
@@ -1447,7 +1528,7 @@ int cmd_rate(int argc, char **argv)
 		goto out;
 	}
 	status = run_sizes(&r, res, abuf);
-	o.engine->describe(r.eng, r.engine_desc, sizeof(r.engine_desc));
+	nb_gen_pool_describe(r.pool, r.engine_desc, sizeof(r.engine_desc));
 	if (o.json)
 		print_json(&r, res, o.nsizes);
 	else
@@ -1467,7 +1548,7 @@ int cmd_rate(int argc, char **argv)
 			    (unsigned long long)o.rate_fps);
 	}
 out:
-	o.engine->close(r.eng);
+	nb_gen_pool_free(r.pool);
 	nb_rx_free(r.rx);
 	rate_remote_free(r.remote);
 	nb_probe_free(r.probe);

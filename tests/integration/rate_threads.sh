@@ -52,11 +52,13 @@ run() {
 	c0=$(cnt 0) c1=$(cnt 1) c2=$(cnt 2) c3=$(cnt 3)
 	json_check "$nb_tmp/$name.json" "
 p = d['parameters']; t = d['sizes'][0]['trials'][0]; th = t['threads']
-assert p['threads'] == 2 and p['receiver_threads'] in (1, 2) and p['cpus'] == [], p
+assert p['threads'] == 2 and p['receiver_threads'] == 2 and p['cpus'] == [], p
 assert t['valid'], t.get('invalid_reason')
 assert t['tx_frames'] == t['rx_frames'] + t['lost_frames'], t
 assert t['lost_frames'] == 0 and t['duplicated_frames'] == 0, t
 assert len(th) == 2 and sum(x['tx_frames'] for x in th) == t['tx_frames'], th
+assert sum(x['slipped_frames'] for x in th) == t['slipped_frames'], th
+assert all(0 < x['window_s'] <= t['window_s'] + 1e-6 for x in th), th
 # Flows 0-1 (source ports 40000-40001) are thread 0's, 2-3 thread 1's: what the sink counted
 # from each thread's ports is exactly what that thread sent.
 assert th[0]['tx_frames'] == $c0 + $c1, (th[0], $c0, $c1)

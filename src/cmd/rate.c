@@ -96,6 +96,8 @@ struct trial_rec {
 	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
 	uint64_t thread_tx[NB_GEN_MAX_THREADS], thread_window_ns[NB_GEN_MAX_THREADS];
 	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
+	bool drops_known;    /* the receiver reports frames dropped at its full sockets */
+	uint64_t rx_dropped; /* ... that many, counted among the lost */
 };
 
 struct size_res {
@@ -732,6 +734,10 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 		return rec;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, o->flows, rec->id, r->snap, &rec->c);
+	if (r->snap->any && r->snap->trial == rec->id) {
+		rec->drops_known = r->snap->drops_known;
+		rec->rx_dropped = r->snap->sock_drops;
+	}
 	if (r->rtt) {
 		/* Every reflection the agent sent has returned or been lost once STOP is answered:
 		 * the drain covered the way back too. */
@@ -752,9 +758,10 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 	if (!o->json && !o->quiet)
 		fprintf(stderr,
 			"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), %llu "
-			"lost%s%s\n",
+			"lost%s%s%s\n",
 			rec->id, size, purpose, rec->offered_fps, (unsigned long long)rec->c.tx,
 			(unsigned long long)rec->slipped_frames, (unsigned long long)rec->c.lost,
+			rec->rx_dropped ? " (some dropped by the receiver's full socket)" : "",
 			rec->c.valid ? "" : ", INVALID: ", rec->c.valid ? "" : rec->c.why);
 	return rec;
 }
@@ -1036,6 +1043,16 @@ static void json_latency(struct nb_json *j, const struct run *r, bool valid, con
 	nb_json_obj_end(j);
 }
 
+/* Some trial of this size lost frames at the receiver's own full sockets: the receiver, not
+ * the device under test, set the limit there. */
+static bool receiver_limited(const struct run *r, const struct size_res *s)
+{
+	for (size_t k = s->first_trial; k < s->first_trial + s->ntrials; k++)
+		if (r->trials[k].rx_dropped)
+			return true;
+	return false;
+}
+
 /* A trial's share per generator thread. */
 static void json_threads(struct nb_json *j, const struct opts *o, const struct trial_rec *t)
 {
@@ -1130,6 +1147,7 @@ static void json_sizes(struct nb_json *jp, const struct run *r, const struct siz
 		nb_json_bool(&j, "generator_short", s[i].gen_short);
 		nb_json_bool(&j, "zero_at_every_rate", s[i].zero);
 		nb_json_bool(&j, "valid", !s[i].failed);
+		nb_json_bool(&j, "receiver_limited", receiver_limited(r, &s[i]));
 		if (o->test == T_B2B) {
 			nb_json_double(&j, "b2b_frames_avg", s[i].b2b_avg, 1);
 			nb_json_double(&j, "b2b_frames_min", s[i].b2b_min, 0);
@@ -1160,6 +1178,10 @@ static void json_sizes(struct nb_json *jp, const struct run *r, const struct siz
 				nb_json_u64(&j, "duplicated_frames", t->c.dup);
 				nb_json_u64(&j, "reordered_frames", t->c.reordered);
 				nb_json_u64(&j, "late_frames", t->c.late);
+				if (t->drops_known)
+					nb_json_u64(&j, "receiver_dropped_frames", t->rx_dropped);
+				else
+					nb_json_null(&j, "receiver_dropped_frames");
 				nb_json_double(
 				    &j, "loss_pct",
 				    t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx : 0, 4);
@@ -1280,6 +1302,12 @@ static int run_sizes(struct run *r, struct size_res *res, const char *abuf)
 		 * a single trial that fell short did not do what was asked. */
 		if (s->failed || s->zero || (o->test == T_TRIAL && s->gen_short))
 			status = 1;
+		if (!o->json && receiver_limited(r, s))
+			cli_warn("%u-byte frames: the receiver dropped frames at its full socket%s: "
+				 "the receiver, not the device under test, was the limit there",
+				 s->size,
+				 r->rx && o->threads < 2 ? " (--threads spreads it over more CPUs)"
+							 : "");
 		if (o->test != T_TRIAL && s->gen_short)
 			cli_warn("engine %s could not offer the %.0f fps asked at %u bytes: rates "
 				 "above what it offered were not tested",

@@ -56,6 +56,7 @@ assert p['threads'] == 2 and p['receiver_threads'] == 2 and p['cpus'] == [], p
 assert t['valid'], t.get('invalid_reason')
 assert t['tx_frames'] == t['rx_frames'] + t['lost_frames'], t
 assert t['lost_frames'] == 0 and t['duplicated_frames'] == 0, t
+assert t['receiver_dropped_frames'] == 0 and d['sizes'][0]['receiver_limited'] is False, t
 assert len(th) == 2 and sum(x['tx_frames'] for x in th) == t['tx_frames'], th
 assert sum(x['slipped_frames'] for x in th) == t['slipped_frames'], th
 assert all(0 < x['window_s'] <= t['window_s'] + 1e-6 for x in th), th

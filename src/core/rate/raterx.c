@@ -35,7 +35,9 @@ struct rx_worker {
 	uint64_t reflect_gap_ns;   /* token bucket: one token per gap */
 	uint64_t reflect_avail_ns; /* the bucket is full at this time */
 	uint8_t seen[NB_GEN_MAX_FLOWS][NB_RX_WINDOW / 8];
+	uint32_t drops_seen; /* the socket's drop counter as last reported */
 	uint8_t buf[RX_BATCH][RX_BYTES];
+	uint8_t ctl[RX_BATCH][CMSG_SPACE(sizeof(uint32_t))];
 	struct iovec iov[RX_BATCH];
 	struct mmsghdr msgs[RX_BATCH];
 };
@@ -48,12 +50,31 @@ struct nb_rx {
 
 static void reset_trial(struct rx_worker *rx, uint16_t trial)
 {
-	bool mmsg = rx->cur.mmsg;
+	bool mmsg = rx->cur.mmsg, known = rx->cur.drops_known;
 	memset(&rx->cur, 0, sizeof(rx->cur));
 	memset(rx->seen, 0, sizeof(rx->seen));
 	rx->cur.trial = trial;
 	rx->cur.any = true;
 	rx->cur.mmsg = mmsg;
+	rx->cur.drops_known = known;
+}
+
+/* The socket's drop counter (sk_drops) rides on each datagram as SO_RXQ_OVFL, cumulative; the
+ * kernel attaches it only once it is not zero. What grew since the last report was dropped
+ * before this datagram was queued: it is added to the trial being counted. Drops after a
+ * trial's last queued frame show only with the next datagram: the count is a lower bound. */
+static void note_drops(struct rx_worker *rx, const struct msghdr *mh)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR((struct msghdr *)mh); c;
+	     c = CMSG_NXTHDR((struct msghdr *)mh, c)) {
+		uint32_t v;
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_RXQ_OVFL ||
+		    c->cmsg_len < CMSG_LEN(sizeof(v)))
+			continue;
+		memcpy(&v, CMSG_DATA(c), sizeof(v));
+		rx->cur.sock_drops += (uint32_t)(v - rx->drops_seen);
+		rx->drops_seen = v;
+	}
 }
 
 static bool bit_test_set(uint8_t *w, uint32_t seq)
@@ -165,7 +186,13 @@ static void *rx_main(void *arg)
 		pthread_mutex_lock(&rx->lock);
 		for (int i = 0; i < n; i++) {
 			size_t len = rx->msgs[i].msg_len;
+			/* Drops reported with a trial's first frame happened before it: they
+			 * go to the trial before (already read), not to this one. */
+			if (rx->msgs[i].msg_hdr.msg_controllen)
+				note_drops(rx, &rx->msgs[i].msg_hdr);
 			count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, now);
+			/* recvmsg and recvmmsg shrink the length to what was written. */
+			rx->msgs[i].msg_hdr.msg_controllen = sizeof(rx->ctl[i]);
 		}
 		pthread_mutex_unlock(&rx->lock);
 	}
@@ -207,6 +234,8 @@ int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg
 		w->parent = rx;
 		w->fd = fds[i];
 		w->cur.mmsg = !no_mmsg;
+		w->cur.drops_known =
+		    setsockopt(w->fd, SOL_SOCKET, SO_RXQ_OVFL, &(int){1}, sizeof(int)) == 0;
 		pthread_mutex_init(&w->lock, NULL);
 		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
@@ -217,6 +246,8 @@ int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg
 			w->iov[k].iov_len = RX_BYTES;
 			w->msgs[k].msg_hdr.msg_iov = &w->iov[k];
 			w->msgs[k].msg_hdr.msg_iovlen = 1;
+			w->msgs[k].msg_hdr.msg_control = w->ctl[k];
+			w->msgs[k].msg_hdr.msg_controllen = sizeof(w->ctl[k]);
 		}
 	}
 	if (ret) {
@@ -271,9 +302,10 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 		return;
 	if (!into->any || (int16_t)(from->trial - into->trial) > 0) {
 		/* A newer trial: what was merged so far belongs to an older one. */
-		bool mmsg = into->mmsg;
+		bool mmsg = into->mmsg, known = into->drops_known;
 		memcpy(into, from, sizeof(*into));
 		into->mmsg = mmsg && from->mmsg;
+		into->drops_known = known && from->drops_known;
 		return;
 	}
 	into->mmsg = into->mmsg && from->mmsg;
@@ -286,6 +318,8 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 	into->foreign += from->foreign;
 	into->probes += from->probes;
 	into->reflected += from->reflected;
+	into->sock_drops += from->sock_drops;
+	into->drops_known = into->drops_known && from->drops_known;
 	if (from->flows > into->flows)
 		into->flows = from->flows;
 	for (uint32_t f = 0; f < from->flows; f++) {
@@ -310,12 +344,15 @@ void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)
 	}
 	memset(snap, 0, sizeof(*snap));
 	snap->mmsg = true;
+	snap->drops_known = true;
 	for (uint32_t i = 0; i < rx->n; i++) {
 		pthread_mutex_lock(&rx->w[i]->lock);
 		memcpy(one, &rx->w[i]->cur, sizeof(*one));
 		pthread_mutex_unlock(&rx->w[i]->lock);
-		if (!one->any)
+		if (!one->any) {
 			snap->mmsg = snap->mmsg && one->mmsg;
+			snap->drops_known = snap->drops_known && one->drops_known;
+		}
 		nb_rx_snap_merge(snap, one);
 	}
 	free(one);

@@ -1306,8 +1306,7 @@ static int run_sizes(struct run *r, struct size_res *res, const char *abuf)
 			cli_warn("%u-byte frames: the receiver dropped frames at its full socket%s: "
 				 "the receiver, not the device under test, was the limit there",
 				 s->size,
-				 r->rx && o->threads < 2 ? " (--threads spreads it over more CPUs)"
-							 : "");
+				 r->rx ? " (in this process, on the generator's CPUs)" : "");
 		if (o->test != T_TRIAL && s->gen_short)
 			cli_warn("engine %s could not offer the %.0f fps asked at %u bytes: rates "
 				 "above what it offered were not tested",
@@ -1479,9 +1478,12 @@ int cmd_rate(int argc, char **argv)
 				 getenv("NETBENCH_SIMULATE_ENOSYS"));
 	}
 	if (o.realtime) {
-		/* Before any thread exists, so that the receiver thread inherits it. The kernel's
-		 * RT throttling still leaves other tasks 5 % of each CPU. */
-		struct sched_param sp = {.sched_priority = 1};
+		/* Before any thread exists, so that the receiver threads inherit it. The kernel's
+		 * RT throttling still leaves other tasks 5 % of each CPU. The receiver gets one
+		 * priority step above the generator threads (the main thread steps down once the
+		 * receiver runs): a generator that spins between frames never yields to an equal
+		 * SCHED_FIFO thread, and with more threads than CPUs the receiver would starve. */
+		struct sched_param sp = {.sched_priority = o.local_rx ? 2 : 1};
 		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
 			cli_fail(errno, "--realtime: cannot switch to SCHED_FIFO%s",
 				 errno == EPERM ? " (needs CAP_SYS_NICE)" : "");
@@ -1506,6 +1508,11 @@ int cmd_rate(int argc, char **argv)
 			ret = nb_rx_start(r.rx);
 		if (ret)
 			cli_fail(ret, "receiver");
+		if (o.realtime) {
+			struct sched_param sp = {.sched_priority = 1};
+			if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+				cli_fail(errno, "--realtime: cannot step down to priority 1");
+		}
 		r.same_clock = true; /* one host: both ends read the same CLOCK_MONOTONIC */
 	} else if (o.agent) {
 		struct rate_remote_cfg rc = {.agent = o.agent,

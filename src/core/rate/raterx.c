@@ -35,46 +35,31 @@ struct rx_worker {
 	uint64_t reflect_gap_ns;   /* token bucket: one token per gap */
 	uint64_t reflect_avail_ns; /* the bucket is full at this time */
 	uint8_t seen[NB_GEN_MAX_FLOWS][NB_RX_WINDOW / 8];
-	uint32_t drops_seen; /* the socket's drop counter as last reported */
 	uint8_t buf[RX_BATCH][RX_BYTES];
-	uint8_t ctl[RX_BATCH][CMSG_SPACE(sizeof(uint32_t))];
 	struct iovec iov[RX_BATCH];
 	struct mmsghdr msgs[RX_BATCH];
 };
 
 struct nb_rx {
 	volatile int stop;
+	bool drops_known; /* SO_MEMINFO works */
+	/* The sockets' drop counters, summed: at the previous snapshot, and where the trial the
+	 * snapshots see began (the previous snapshot before the trial id changed). */
+	uint64_t drops_prev, drops_base;
+	bool snapped;
+	uint16_t snap_trial;
 	uint32_t n;
 	struct rx_worker *w[NB_RX_MAX_SOCKETS];
 };
 
 static void reset_trial(struct rx_worker *rx, uint16_t trial)
 {
-	bool mmsg = rx->cur.mmsg, known = rx->cur.drops_known;
+	bool mmsg = rx->cur.mmsg;
 	memset(&rx->cur, 0, sizeof(rx->cur));
 	memset(rx->seen, 0, sizeof(rx->seen));
 	rx->cur.trial = trial;
 	rx->cur.any = true;
 	rx->cur.mmsg = mmsg;
-	rx->cur.drops_known = known;
-}
-
-/* The socket's drop counter (sk_drops) rides on each datagram as SO_RXQ_OVFL, cumulative; the
- * kernel attaches it only once it is not zero. What grew since the last report was dropped
- * before this datagram was queued: it is added to the trial being counted. Drops after a
- * trial's last queued frame show only with the next datagram: the count is a lower bound. */
-static void note_drops(struct rx_worker *rx, const struct msghdr *mh)
-{
-	for (struct cmsghdr *c = CMSG_FIRSTHDR((struct msghdr *)mh); c;
-	     c = CMSG_NXTHDR((struct msghdr *)mh, c)) {
-		uint32_t v;
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_RXQ_OVFL ||
-		    c->cmsg_len < CMSG_LEN(sizeof(v)))
-			continue;
-		memcpy(&v, CMSG_DATA(c), sizeof(v));
-		rx->cur.sock_drops += (uint32_t)(v - rx->drops_seen);
-		rx->drops_seen = v;
-	}
 }
 
 static bool bit_test_set(uint8_t *w, uint32_t seq)
@@ -186,17 +171,32 @@ static void *rx_main(void *arg)
 		pthread_mutex_lock(&rx->lock);
 		for (int i = 0; i < n; i++) {
 			size_t len = rx->msgs[i].msg_len;
-			/* Drops reported with a trial's first frame happened before it: they
-			 * go to the trial before (already read), not to this one. */
-			if (rx->msgs[i].msg_hdr.msg_controllen)
-				note_drops(rx, &rx->msgs[i].msg_hdr);
 			count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, now);
-			/* recvmsg and recvmmsg shrink the length to what was written. */
-			rx->msgs[i].msg_hdr.msg_controllen = sizeof(rx->ctl[i]);
 		}
 		pthread_mutex_unlock(&rx->lock);
 	}
 	return NULL;
+}
+
+/* The sockets' drop counters (sk_drops), summed: -ENOPROTOOPT before Linux 4.12. */
+static int read_drops(struct nb_rx *rx, uint64_t *drops)
+{
+	uint64_t sum = 0;
+	if (!rx->drops_known)
+		return -ENOPROTOOPT;
+	for (uint32_t i = 0; i < rx->n; i++) {
+		uint32_t mi[NB_SK_MEMINFO_VARS];
+		socklen_t len = sizeof(mi);
+		memset(mi, 0, sizeof(mi));
+		if (getsockopt(rx->w[i]->fd, SOL_SOCKET, SO_MEMINFO, mi, &len) < 0 ||
+		    len <= NB_SK_MEMINFO_DROPS * sizeof(uint32_t)) {
+			rx->drops_known = false;
+			return -ENOPROTOOPT;
+		}
+		sum += mi[NB_SK_MEMINFO_DROPS];
+	}
+	*drops = sum;
+	return 0;
 }
 
 static void worker_free(struct rx_worker *w)
@@ -234,8 +234,6 @@ int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg
 		w->parent = rx;
 		w->fd = fds[i];
 		w->cur.mmsg = !no_mmsg;
-		w->cur.drops_known =
-		    setsockopt(w->fd, SOL_SOCKET, SO_RXQ_OVFL, &(int){1}, sizeof(int)) == 0;
 		pthread_mutex_init(&w->lock, NULL);
 		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
@@ -246,14 +244,15 @@ int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg
 			w->iov[k].iov_len = RX_BYTES;
 			w->msgs[k].msg_hdr.msg_iov = &w->iov[k];
 			w->msgs[k].msg_hdr.msg_iovlen = 1;
-			w->msgs[k].msg_hdr.msg_control = w->ctl[k];
-			w->msgs[k].msg_hdr.msg_controllen = sizeof(w->ctl[k]);
 		}
 	}
 	if (ret) {
 		nb_rx_free(rx);
 		return ret;
 	}
+	rx->drops_known = true;
+	(void)read_drops(rx, &rx->drops_prev);
+	rx->drops_base = rx->drops_prev;
 	*out = rx;
 	return 0;
 }
@@ -302,10 +301,9 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 		return;
 	if (!into->any || (int16_t)(from->trial - into->trial) > 0) {
 		/* A newer trial: what was merged so far belongs to an older one. */
-		bool mmsg = into->mmsg, known = into->drops_known;
+		bool mmsg = into->mmsg;
 		memcpy(into, from, sizeof(*into));
 		into->mmsg = mmsg && from->mmsg;
-		into->drops_known = known && from->drops_known;
 		return;
 	}
 	into->mmsg = into->mmsg && from->mmsg;
@@ -318,8 +316,6 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 	into->foreign += from->foreign;
 	into->probes += from->probes;
 	into->reflected += from->reflected;
-	into->sock_drops += from->sock_drops;
-	into->drops_known = into->drops_known && from->drops_known;
 	if (from->flows > into->flows)
 		into->flows = from->flows;
 	for (uint32_t f = 0; f < from->flows; f++) {
@@ -334,28 +330,41 @@ void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)
 {
 	struct nb_rx_snap *one = rx->n > 1 ? malloc(sizeof(*one)) : NULL;
 
+	uint64_t drops = 0;
+	bool known = read_drops(rx, &drops) == 0;
+
 	if (rx->n == 1 || !one) {
 		/* (Out of memory: the first socket's counters alone fail to reconcile.) */
 		pthread_mutex_lock(&rx->w[0]->lock);
 		memcpy(snap, &rx->w[0]->cur, sizeof(*snap));
 		pthread_mutex_unlock(&rx->w[0]->lock);
-		free(one);
-		return;
-	}
-	memset(snap, 0, sizeof(*snap));
-	snap->mmsg = true;
-	snap->drops_known = true;
-	for (uint32_t i = 0; i < rx->n; i++) {
-		pthread_mutex_lock(&rx->w[i]->lock);
-		memcpy(one, &rx->w[i]->cur, sizeof(*one));
-		pthread_mutex_unlock(&rx->w[i]->lock);
-		if (!one->any) {
-			snap->mmsg = snap->mmsg && one->mmsg;
-			snap->drops_known = snap->drops_known && one->drops_known;
+	} else {
+		memset(snap, 0, sizeof(*snap));
+		snap->mmsg = true;
+		for (uint32_t i = 0; i < rx->n; i++) {
+			pthread_mutex_lock(&rx->w[i]->lock);
+			memcpy(one, &rx->w[i]->cur, sizeof(*one));
+			pthread_mutex_unlock(&rx->w[i]->lock);
+			if (!one->any)
+				snap->mmsg = snap->mmsg && one->mmsg;
+			nb_rx_snap_merge(snap, one);
 		}
-		nb_rx_snap_merge(snap, one);
 	}
 	free(one);
+	/* The trial's drops: the counters' growth since the last snapshot before it began.
+	 * Snapshots come after each trial's drain, so that is the end of the trial before; a
+	 * receiver held up for the whole trial (its queue full, every later frame dropped) still
+	 * counts them, as it sees the trial's id once it reads the queued frames. */
+	if (snap->any && (!rx->snapped || snap->trial != rx->snap_trial)) {
+		rx->drops_base = rx->drops_prev;
+		rx->snap_trial = snap->trial;
+		rx->snapped = true;
+	}
+	snap->drops_known = known;
+	if (known) {
+		snap->sock_drops = drops >= rx->drops_base ? drops - rx->drops_base : 0;
+		rx->drops_prev = drops;
+	}
 }
 
 void nb_rx_free(struct nb_rx *rx)

@@ -30,10 +30,11 @@ struct nb_rx_snap {
 	bool mmsg;			    /* recvmmsg in use (false: recvmsg fallback) */
 	uint64_t probes;		    /* probe frames among rx (counted as test frames) */
 	uint64_t reflected;		    /* probes sent back (not test traffic) */
-	/* Datagrams the kernel dropped at the receiving sockets because they were full
-	 * (SO_RXQ_OVFL): the receiver, not the path, lost them. */
+	/* Datagrams the kernel dropped at the receiving sockets (mostly because they were full:
+	 * the receiver, not the path, lost them) since the trial began, from the sockets'
+	 * counters (SO_MEMINFO) read at the snapshot. */
 	uint64_t sock_drops;
-	bool drops_known; /* the kernel reports them (SO_RXQ_OVFL, Linux 2.6.33+) */
+	bool drops_known; /* the kernel reports them (SO_MEMINFO, Linux 4.12+) */
 };
 
 /* Reflection never exceeds this many probes per second, whatever the sender marks: the

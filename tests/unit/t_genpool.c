@@ -16,6 +16,7 @@
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
 #include "core/rate/raterx.h"
+#include "core/rate/rfc2544.h"
 #include "tap.h"
 
 static void split(void)
@@ -93,6 +94,16 @@ static void merge(void)
 	free(a);
 	free(b);
 	free(sum);
+}
+
+static void limited(void)
+{
+	struct nb_rate_trial t[3];
+	struct nb_rate_size a = {.first_trial = 0, .ntrials = 2}, b = {.first_trial = 2, .ntrials = 1};
+	memset(t, 0, sizeof(t));
+	t[2].rx_dropped = 1;
+	CHECK(!nb_rate_receiver_limited(t, &a), "no socket drops: not receiver-limited");
+	CHECK(nb_rate_receiver_limited(t, &b), "one frame dropped at the socket: receiver-limited");
 }
 
 static void settle(void)
@@ -232,6 +243,7 @@ int main(void)
 	split();
 	cpulists();
 	merge();
+	limited();
 	loopback();
 	socket_drops();
 	return tap_done();

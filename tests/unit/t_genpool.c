@@ -106,9 +106,10 @@ static void limited(void)
 	CHECK(nb_rate_receiver_limited(t, &b), "one frame dropped at the socket: receiver-limited");
 }
 
+/* Time for the receiving threads to read what is queued (emulated: much longer). */
 static void settle(void)
 {
-	struct timespec ts = {0, 200 * 1000 * 1000};
+	struct timespec ts = {getenv("NB_EMULATED") ? 2 : 0, 200 * 1000 * 1000};
 	nanosleep(&ts, NULL);
 }
 
@@ -216,7 +217,11 @@ static void socket_drops(void)
 	settle();
 	/* Nothing was queued after the last drop: the counter is read, not carried. */
 	nb_rx_snapshot(rx, snap);
-	CHECK(snap->drops_known, "the kernel reports socket drops (SO_MEMINFO)");
+	if (!snap->drops_known) {
+		/* Kernels before 4.12, and qemu-user, which does not pass SO_MEMINFO. */
+		tap_skip("socket drops: SO_MEMINFO not available here");
+		goto out;
+	}
 	CHECK(snap->sock_drops > 0 && snap->rx + snap->sock_drops == 300,
 	      "every datagram received or counted as dropped by the receiver: %llu + %llu of 300",
 	      (unsigned long long)snap->rx, (unsigned long long)snap->sock_drops);

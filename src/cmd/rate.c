@@ -311,8 +311,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			if (n == -EEXIST)
 				cli_usage_error("%s: '%s' names a CPU twice", name, optarg);
 			if (n <= 0)
-				cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)", name,
-						optarg);
+				cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)",
+						name, optarg);
 			o->p.ncpus = (uint32_t)n;
 			break;
 		}
@@ -739,10 +739,11 @@ int cmd_rate(int argc, char **argv)
 			cli_warn("%u-byte frames: counters did not reconcile; no result",
 				 res[i].size);
 		if (nb_rate_receiver_limited(r->proc.trials, &res[i]))
-			cli_warn("%u-byte frames: the receiver dropped frames at its full socket%s: "
-				 "the receiver, not the device under test, was the limit there",
-				 res[i].size,
-				 o.local_rx ? " (in this process, on the generator's CPUs)" : "");
+			cli_warn(
+			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
+			    "the receiver, not the device under test, was the limit there",
+			    res[i].size,
+			    o.local_rx ? " (in this process, on the generator's CPUs)" : "");
 		if (o.p.test == NB_RATE_TRIAL && res[i].gen_short)
 			cli_warn(
 			    "%u-byte frames: engine %s reached only %.0f fps of the %llu asked",

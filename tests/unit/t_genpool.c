@@ -26,7 +26,8 @@ static void split(void)
 	      "1 Mfps over 2 threads: 500 k each");
 	for (uint32_t i = 0; i < 3; i++)
 		sum += nb_gen_share(100001, 3, i);
-	CHECK(sum == 100001, "shares add up exactly (100001 over 3: %llu)", (unsigned long long)sum);
+	CHECK(sum == 100001, "shares add up exactly (100001 over 3: %llu)",
+	      (unsigned long long)sum);
 	CHECK(nb_gen_share(100001, 3, 0) == 33334 && nb_gen_share(100001, 3, 2) == 33333,
 	      "the first shares take the remainder");
 	CHECK(nb_gen_share(5, 2, 2) == 0 && nb_gen_share(5, 0, 0) == 0, "no such part: 0");
@@ -35,8 +36,12 @@ static void split(void)
 		  nb_gen_share_base(10, 4, 4) == 10,
 	      "flow blocks of 10 over 4 threads start at 0, 3, 6, 8");
 
-	struct nb_gen_trial t = {.rate_fps = 30001, .duration_ns = 7, .frames = 0, .flows = 5,
-				 .burst = 4, .batch = 9},
+	struct nb_gen_trial t = {.rate_fps = 30001,
+				 .duration_ns = 7,
+				 .frames = 0,
+				 .flows = 5,
+				 .burst = 4,
+				 .batch = 9},
 			    p;
 	nb_gen_trial_share(&t, 2, 1, &p);
 	CHECK(p.rate_fps == 15000 && p.flows == 2 && p.duration_ns == 7 && p.burst == 4 &&
@@ -99,7 +104,8 @@ static void merge(void)
 static void limited(void)
 {
 	struct nb_rate_trial t[3];
-	struct nb_rate_size a = {.first_trial = 0, .ntrials = 2}, b = {.first_trial = 2, .ntrials = 1};
+	struct nb_rate_size a = {.first_trial = 0, .ntrials = 2},
+			    b = {.first_trial = 2, .ntrials = 1};
 	memset(t, 0, sizeof(t));
 	t[2].rx_dropped = 1;
 	CHECK(!nb_rate_receiver_limited(t, &a), "no socket drops: not receiver-limited");
@@ -109,7 +115,8 @@ static void limited(void)
 /* Time for the receiving threads to read what is queued (emulated: much longer). */
 static void settle(void)
 {
-	struct timespec ts = {getenv("NB_EMULATED") ? 1 : 0, getenv("NB_EMULATED") ? 0 : 200 * 1000 * 1000};
+	bool emulated = getenv("NB_EMULATED") != NULL;
+	struct timespec ts = {emulated ? 1 : 0, emulated ? 0 : 200 * 1000 * 1000};
 	nanosleep(&ts, NULL);
 }
 
@@ -147,8 +154,7 @@ static void loopback(void)
 	cfg.flows = 4;
 	cfg.batch = 32;
 	cfg.frame_max_bytes = 128;
-	CHECK(nb_gen_pool_open(&pool, &nb_gen_udp, &cfg, 5, NULL, 0, err, sizeof(err)) ==
-		  -EINVAL,
+	CHECK(nb_gen_pool_open(&pool, &nb_gen_udp, &cfg, 5, NULL, 0, err, sizeof(err)) == -EINVAL,
 	      "5 threads for 4 flows refused: %s", err);
 	CHECK(nb_gen_pool_open(&pool, &nb_gen_udp, &cfg, 2, NULL, 0, err, sizeof(err)) == 0,
 	      "two-thread udp generator opens %s", err);
@@ -162,7 +168,8 @@ static void loopback(void)
 	CHECK(nb_gen_pool_thread_stats(pool, 0)->tx_frames == 1001 &&
 		  nb_gen_pool_thread_stats(pool, 1)->tx_frames == 1000,
 	      "thread shares 1001 and 1000");
-	CHECK(nb_gen_pool_thread_rate(pool, 0) == 10000 && nb_gen_pool_thread_rate(pool, 1) == 10000,
+	CHECK(nb_gen_pool_thread_rate(pool, 0) == 10000 &&
+		  nb_gen_pool_thread_rate(pool, 1) == 10000,
 	      "each thread paced at 10 kfps");
 	CHECK(st->tx_flow[0] + st->tx_flow[1] == 1001 && st->tx_flow[2] + st->tx_flow[3] == 1000,
 	      "flows 0-1 belong to thread 0, flows 2-3 to thread 1");

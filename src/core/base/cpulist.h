@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NB_CPULIST_MAX 1023u/* highest CPU number a list may name (CPU_SETSIZE - 1) */
+#define NB_CPULIST_MAX 1023u /* highest CPU number a list may name (CPU_SETSIZE - 1) */
 
 /* Parses a list into cpus[] in the order written, ranges expanded. Returns the count, -EINVAL
  * for text that is not a list (or a range that runs backwards), -ERANGE for a CPU above

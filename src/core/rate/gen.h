@@ -19,7 +19,7 @@ struct nb_gen_cfg {
 	uint16_t sport_base; /* flow f uses sport_base + f; 0: ports the kernel picks */
 	uint32_t flows;
 	uint32_t flow_base; /* this engine's flow f is flow flow_base + f of the trial (threads) */
-	uint32_t batch;		  /* most frames per system call */
+	uint32_t batch;	    /* most frames per system call */
 	uint32_t frame_max_bytes; /* the largest frame any trial will use */
 	bool no_mmsg;		  /* udp: use sendmsg even where sendmmsg works */
 	int neigh_wait_ms;	  /* packet: how long to wait for ARP */

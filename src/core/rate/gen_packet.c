@@ -271,9 +271,9 @@ static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 			data += sizeof(vh);
 		}
 		memcpy(data, t, s->frame_len);
-		nb_frame_restamp(data, s->family, first_seq + done, now,
-				 nb_probe_due(s->flow_base + flow, first_seq + done,
-					      s->probe_every));
+		nb_frame_restamp(
+		    data, s->family, first_seq + done, now,
+		    nb_probe_due(s->flow_base + flow, first_seq + done, s->probe_every));
 		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		if (++s->head == s->slots)

@@ -84,14 +84,13 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 			memset(&src, 0, sizeof(src));
 			src.ss_family = (sa_family_t)family;
 			if (family == AF_INET6)
-				((struct sockaddr_in6 *)&src)->sin6_port =
-				    htons((uint16_t)port);
+				((struct sockaddr_in6 *)&src)->sin6_port = htons((uint16_t)port);
 			else
 				((struct sockaddr_in *)&src)->sin_port = htons((uint16_t)port);
 			if (bind(fd, (struct sockaddr *)&src, sizeof(src)) < 0) {
 				ret = -errno;
-				snprintf(err, errlen, "udp engine: source port %u: %s",
-					 port, strerror(errno));
+				snprintf(err, errlen, "udp engine: source port %u: %s", port,
+					 strerror(errno));
 				goto fail;
 			}
 		}

@@ -96,8 +96,9 @@ int nb_gen_pool_open(struct nb_gen_pool **out, const struct nb_gen_engine *e,
 	*out = NULL;
 	if (!threads || threads > NB_GEN_MAX_THREADS || threads > flows ||
 	    ncpus > NB_GEN_MAX_THREADS) {
-		snprintf(err, errlen, "%u threads for %u flows (1 to %u threads, at most one per flow)",
-			 threads, flows, NB_GEN_MAX_THREADS);
+		snprintf(err, errlen,
+			 "%u threads for %u flows (1 to %u threads, at most one per flow)", threads,
+			 flows, NB_GEN_MAX_THREADS);
 		return -EINVAL;
 	}
 	for (uint32_t i = 0; i < ncpus; i++)

@@ -37,8 +37,7 @@ int nb_gen_pool_prepare(struct nb_gen_pool *pool, uint32_t frame_bytes, uint16_t
 /* Runs one trial on every thread at once (they start together, on one signal) and sums their
  * counters into s: tx_flow by the trial's flow numbers, start the earliest, end the latest.
  * One thread with no CPU to pin runs in the calling thread. 0 or the first negative errno. */
-int nb_gen_pool_run(struct nb_gen_pool *pool, const struct nb_gen_trial *t,
-		    struct nb_gen_stats *s);
+int nb_gen_pool_run(struct nb_gen_pool *pool, const struct nb_gen_trial *t, struct nb_gen_stats *s);
 uint32_t nb_gen_pool_threads(const struct nb_gen_pool *pool);
 /* Thread i's counters of the last run (tx_flow by its own flow index). */
 const struct nb_gen_stats *nb_gen_pool_thread_stats(const struct nb_gen_pool *pool, uint32_t i);

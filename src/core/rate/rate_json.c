@@ -81,9 +81,9 @@ static void json_threads(struct nb_json *j, uint32_t threads, const struct nb_ra
 		nb_json_u64(j, "asked_fps", t->thread_asked_fps[i]);
 		nb_json_u64(j, "tx_frames", t->thread_tx[i]);
 		nb_json_double(j, "offered_fps",
-			       t->thread_window_ns[i] ? (double)t->thread_tx[i] * 1e9 /
-							    (double)t->thread_window_ns[i]
-						      : 0,
+			       t->thread_window_ns[i]
+				   ? (double)t->thread_tx[i] * 1e9 / (double)t->thread_window_ns[i]
+				   : 0,
 			       1);
 		nb_json_double(j, "window_s", (double)t->thread_window_ns[i] / 1e9, 6);
 		nb_json_u64(j, "slipped_frames", t->thread_slipped[i]);

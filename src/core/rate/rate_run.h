@@ -52,7 +52,7 @@ struct nb_rate_run {
 	struct nb_gen_stats *gs;
 	bool same_clock;
 	uint32_t rx_threads; /* threads that count frames: local N sockets, agent 1, none 0 */
-	bool rtt; /* latency from reflected probes (round trip) rather than one-way */
+	bool rtt;	     /* latency from reflected probes (round trip) rather than one-way */
 	struct nb_probe *probe;
 	struct nb_probe_snap *psnap;
 	struct nb_sysinfo local, remote;

@@ -47,7 +47,7 @@ struct nb_rate_params {
 	double resolution_pct; /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
 	uint32_t burst, flows, batch, repeat;
-	uint32_t threads;		    /* generator threads (genpool.h) */
+	uint32_t threads;		   /* generator threads (genpool.h) */
 	uint32_t cpus[NB_GEN_MAX_THREADS]; /* thread i runs on cpus[i % ncpus]; ncpus 0: free */
 	uint32_t ncpus;
 	uint16_t sport;

@@ -211,7 +211,7 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 		return ret;
 	}
 	r->have_path = ret == 0;
-	r->rx_threads = p->receiver->threads	? p->receiver->threads(r->rxs)
+	r->rx_threads = p->receiver->threads  ? p->receiver->threads(r->rxs)
 			: p->receiver->counts ? 1
 					      : 0;
 	if (p->receiver->reflect)

@@ -104,4 +104,5 @@ bad "--cpus with letters rejected" 2 "is not a CPU list" $RX --cpus x
 bad "--cpus naming a CPU twice rejected" 2 "names a CPU twice" $RX --cpus 0,0-1
 bad "--cpus above the limit rejected" 2 "names a CPU above 1023" $RX --cpus 0,5000
 bad "--cpus outside this process's set fails" 1 "CPU 1023 is not one this process may run on" $RX --cpus 1023
+check_schemas "$nb_tmp"
 echo "1..$n"

@@ -19,6 +19,7 @@
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
+#include "core/base/cpulist.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
 #include "core/lab/lab_rules.h"
@@ -62,7 +63,13 @@ static void usage(FILE *f)
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
 	    "      --burst N           send groups of N frames back to back\n"
-	    "      --flows N           flows with distinct source ports (default 1)\n"
+	    "      --flows N           flows with distinct source ports (default 1, or one\n"
+	    "                          per thread)\n"
+	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
+	    "                          entry when given), each with its own socket or TX\n"
+	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
+	    "                          reads with N threads too (SO_REUSEPORT)\n"
+	    "      --cpus LIST         pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)\n"
 	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
 	    "      --batch N           most frames per system call (default and at most 1024)\n"
 	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
@@ -176,7 +183,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_SWEEP,
 		O_KIND,
 		O_LABP,
-		O_LAT
+		O_LAT,
+		O_THREADS,
+		O_CPUS
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -206,12 +215,15 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"kind", required_argument, NULL, O_KIND},
 	    {"lab-prefix", required_argument, NULL, O_LABP},
 	    {"latency", required_argument, NULL, O_LAT},
+	    {"threads", required_argument, NULL, O_THREADS},
+	    {"cpus", required_argument, NULL, O_CPUS},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
 	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
+	bool flows_set = false, threads_set = false;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -284,7 +296,28 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_FLOWS:
 			o->p.flows = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_FLOWS);
+			flows_set = true;
 			break;
+		case O_THREADS:
+			o->p.threads = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_THREADS);
+			threads_set = true;
+			break;
+		case O_CPUS: {
+			int n = nb_cpulist_parse(optarg, o->p.cpus, NB_GEN_MAX_THREADS);
+			if (n == -ERANGE)
+				cli_usage_error("%s: '%s' names a CPU above %u", name, optarg,
+						NB_CPULIST_MAX);
+			if (n == -E2BIG)
+				cli_usage_error("%s: '%s' names more than %u CPUs", name, optarg,
+						NB_GEN_MAX_THREADS);
+			if (n == -EEXIST)
+				cli_usage_error("%s: '%s' names a CPU twice", name, optarg);
+			if (n <= 0)
+				cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)",
+						name, optarg);
+			o->p.ncpus = (uint32_t)n;
+			break;
+		}
 		case O_REPEAT:
 			o->p.repeat = (uint32_t)cli_uint(name, optarg, 1, 1000);
 			repeat_set = true;
@@ -400,6 +433,16 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 				nb_rate_test_names[o->p.test]);
 	if (o->p.latency == NB_RATE_LAT_RTT && !o->agent)
 		cli_usage_error("--latency rtt needs an agent (-c) to reflect probes");
+	/* One thread per CPU named, unless told otherwise; each thread needs a flow of its own. */
+	if (!threads_set)
+		o->p.threads = o->p.ncpus ? o->p.ncpus : 1;
+	if (!flows_set && o->p.flows < o->p.threads)
+		o->p.flows = o->p.threads;
+	if (o->p.flows < o->p.threads)
+		cli_usage_error("--flows %u is fewer than --threads %u (each thread sends flows of "
+				"its own)",
+				o->p.flows, o->p.threads);
+	o->p.rx.sockets = o->p.threads; /* a local receiver: one socket and thread each */
 	if ((uint32_t)o->p.sport + o->p.flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->p.sport,
 				o->p.flows);
@@ -463,10 +506,11 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		if (!o->json)
 			fprintf(stderr,
 				"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), "
-				"%llu lost%s%s\n",
+				"%llu lost%s%s%s\n",
 				t->id, t->size, t->purpose, t->offered_fps,
 				(unsigned long long)t->c.tx, (unsigned long long)t->slipped_frames,
 				(unsigned long long)t->c.lost,
+				t->rx_dropped ? " (some at the receiver's full socket)" : "",
 				t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why);
 		break;
 	case NB_RATE_EV_SIZE_DONE:
@@ -533,9 +577,12 @@ int cmd_rate(int argc, char **argv)
 				 getenv("NETBENCH_SIMULATE_ENOSYS"));
 	}
 	if (o.p.realtime) {
-		/* Before any thread exists, so that the receiver thread inherits it. The kernel's
-		 * RT throttling still leaves other tasks 5 % of each CPU. */
-		struct sched_param sp = {.sched_priority = 1};
+		/* Before any thread exists, so that the receiver threads inherit it. The kernel's
+		 * RT throttling still leaves other tasks 5 % of each CPU. The receiver gets one
+		 * priority step above the generator threads (the main thread steps down once the
+		 * receiver runs): a generator that spins between frames never yields to an equal
+		 * SCHED_FIFO thread, and with more threads than CPUs the receiver would starve. */
+		struct sched_param sp = {.sched_priority = o.local_rx ? 2 : 1};
 		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
 			cli_fail(errno, "--realtime: cannot switch to SCHED_FIFO%s",
 				 errno == EPERM ? " (needs CAP_SYS_NICE)" : "");
@@ -548,6 +595,11 @@ int cmd_rate(int argc, char **argv)
 	ret = nb_rate_open(&r, &o.p, progress, &o, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
+	if (o.p.realtime && o.local_rx) {
+		struct sched_param sp = {.sched_priority = 1};
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			cli_fail(errno, "--realtime: cannot step down to priority 1");
+	}
 	nb_net_addr_str((struct sockaddr *)&r->dst, false, o.abuf, sizeof(o.abuf));
 	if (nb_rate_check_sizes(r, err, sizeof(err)))
 		cli_usage_error("%s", err);
@@ -577,6 +629,12 @@ int cmd_rate(int argc, char **argv)
 		if (res[i].failed)
 			cli_warn("%u-byte frames: counters did not reconcile; no result",
 				 res[i].size);
+		if (nb_rate_receiver_limited(r->proc.trials, &res[i]))
+			cli_warn(
+			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
+			    "the receiver, not the device under test, was the limit there",
+			    res[i].size,
+			    o.local_rx ? " (in this process, on the generator's CPUs)" : "");
 		if (o.p.test == NB_RATE_TRIAL && res[i].gen_short)
 			cli_warn(
 			    "%u-byte frames: engine %s reached only %.0f fps of the %llu asked",

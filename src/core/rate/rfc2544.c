@@ -276,6 +276,14 @@ int nb_rate_status(const struct nb_rate_params *p, const struct nb_rate_size *s)
 	return s->failed || s->zero || (p->test == NB_RATE_TRIAL && s->gen_short);
 }
 
+bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct nb_rate_size *s)
+{
+	for (size_t k = s->first_trial; k < s->first_trial + s->ntrials; k++)
+		if (trials[k].rx_dropped)
+			return true;
+	return false;
+}
+
 bool nb_rate_has_verdict(enum nb_rate_test t)
 {
 	return t != NB_RATE_TRIAL && t != NB_RATE_LOSS;

@@ -1,7 +1,9 @@
 # netbench: plain GNU make. Every variable is overridable for cross builds, e.g.
 #   make CC=powerpc-linux-gnu-gcc STATIC=1 BUILD=build-ppc
 # Optional libraries (OpenSSL libcrypto for `crypto`) are detected here; the core and the agent
-# need libc only. NO_OPENSSL=1 forces a build without it.
+# need libc only. NO_OPENSSL=1 forces a build without it. SQLite (the results store: `results`,
+# `compare`, `report`, `--save`) is the controller's alone: NO_SQLITE=1, and every STATIC=1 build,
+# leave it out.
 
 VERSION   := 0.1.0
 CC        ?= cc
@@ -24,11 +26,18 @@ NB_LDLIBS   := -pthread -lm
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 NO_OPENSSL ?= 1
+NO_SQLITE ?= 1
 endif
 ifeq ($(NO_OPENSSL),)
 ifeq ($(shell $(PKG_CONFIG) --exists libcrypto 2>/dev/null && echo y),y)
 NB_CPPFLAGS += -DHAVE_OPENSSL $(shell $(PKG_CONFIG) --cflags libcrypto)
 NB_LDLIBS   += $(shell $(PKG_CONFIG) --libs libcrypto)
+endif
+endif
+ifeq ($(NO_SQLITE),)
+ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 2>/dev/null && echo y),y)
+NB_CPPFLAGS += -DHAVE_SQLITE $(shell $(PKG_CONFIG) --cflags sqlite3)
+NB_LDLIBS   += $(shell $(PKG_CONFIG) --libs sqlite3)
 endif
 endif
 # 64-bit atomics on 32-bit PowerPC live in libatomic.

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/base/cpu.h"
 #include "core/base/enosys.h"
@@ -72,6 +73,7 @@ struct opts {
 	size_t nkinds;
 	const char *lab_prefix;
 	enum { LAT_AUTO, LAT_ONEWAY, LAT_RTT } latency;
+	struct cli_save save;
 };
 
 struct trial_rec {
@@ -177,7 +179,7 @@ static void usage(FILE *f)
 	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
 	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
 	    "                          nbgen, nbdut, nbsink)\n"
-	    "  -J, --json              JSON result with every trial\n"
+	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
 	    "  -h, --help              this help\n");
 }
 
@@ -283,6 +285,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"latency", required_argument, NULL, O_LAT},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
@@ -302,7 +305,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jh", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jho:", lo, &li)) != -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
 		case 't': {
@@ -456,7 +459,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		default:
-			cli_bad_option(argv, c);
+			if (!cli_save_option(&o->save, c, argc, argv))
+				cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
@@ -1343,10 +1347,13 @@ static int run_sweep(struct run *r, const char *abuf)
 		}
 	(void)nb_lab_ruleset_flush(lab);
 	o->engine->describe(r->eng, r->engine_desc, sizeof(r->engine_desc));
-	if (o->json)
+	if (cli_save_doc_begin(&r->o->save) || o->json) {
 		json_sweep(r, p, i);
-	else
+		cli_save_doc_end(&r->o->save);
+	}
+	if (!o->json)
 		print_sweep(r, p, i);
+	cli_save_finish(&r->o->save);
 	for (size_t k = 0; k < np; k++)
 		free(p[k].res);
 	free(p);
@@ -1365,6 +1372,7 @@ int cmd_rate(int argc, char **argv)
 	uint32_t frame_max = 0;
 
 	parse_opts(argc, argv, &o);
+	cli_save_start(&o.save, "rate", o.json);
 	/* Test aid: make the kernel look older than it is (docs/rate.md). */
 	if (getenv("NETBENCH_SIMULATE_ENOSYS")) {
 		ret = nb_simulate_enosys(getenv("NETBENCH_SIMULATE_ENOSYS"));
@@ -1448,10 +1456,13 @@ int cmd_rate(int argc, char **argv)
 	}
 	status = run_sizes(&r, res, abuf);
 	o.engine->describe(r.eng, r.engine_desc, sizeof(r.engine_desc));
-	if (o.json)
+	if (cli_save_doc_begin(&o.save) || o.json) {
 		print_json(&r, res, o.nsizes);
-	else
+		cli_save_doc_end(&o.save);
+	}
+	if (!o.json)
 		print_table(&r, res, o.nsizes);
+	cli_save_finish(&o.save);
 	for (size_t i = 0; i < o.nsizes; i++) {
 		if (res[i].zero)
 			cli_warn(

@@ -68,7 +68,7 @@ static void usage(FILE *f)
 	    "      --ctl-port N     agent control port (default %u)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
-	    "  -J, --json           JSON result (schema netbench/1)\n"
+	    "  -J, --json           JSON result (schema netbench/1)\n" CLI_SAVE_HELP
 	    "  -h, --help           this help\n"
 	    "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
@@ -121,7 +121,7 @@ static size_t parse_rates(const char *opt, const char *val, uint64_t *rates, siz
 	return n;
 }
 
-static void parse(struct stream_opts *o, int argc, char **argv)
+static void parse(struct stream_opts *o, struct cli_save *save, int argc, char **argv)
 {
 	enum {
 		O_SEND = 256,
@@ -161,6 +161,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"reverse", no_argument, NULL, 'R'},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	const char *block_arg = NULL;
@@ -168,6 +169,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	int c, li = -1;
 
 	memset(o, 0, sizeof(*o));
+	o->save = save;
 	o->sock.port = NB_STREAM_DEFAULT_PORT;
 	o->sock.ttl = -1;
 	o->sock.family = AF_UNSPEC;
@@ -177,7 +179,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	o->time_ns = 10 * NB_NS_PER_S;
 	o->idle_ns = 3 * NB_NS_PER_S;
 	o->ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -271,7 +273,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			cli_usage_error("unknown option");
+			if (!cli_save_option(o->save, c, argc, argv))
+				cli_usage_error("unknown option");
 		}
 	}
 	if (optind < argc)
@@ -631,7 +634,7 @@ static int run_recv(struct stream_opts *o)
 	nb_stream_recv_copy(r, rx);
 	if (times && fclose(times) != 0)
 		cli_fail(errno, "--timestamps %s", o->times_path);
-	if (o->json) {
+	if (cli_save_doc_begin(o->save) || o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
@@ -641,7 +644,9 @@ static int run_recv(struct stream_opts *o)
 		stream_json_rx(&j, rx);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
-	} else {
+		cli_save_doc_end(o->save);
+	}
+	if (!o->json) {
 		printf("platform: %s, %s %s, %u CPU%s%s%s%s\n", si.hostname, si.arch, si.kernel,
 		       si.ncpu, si.iface[0] ? ", " : "", si.iface, si.driver[0] ? " driver " : "",
 		       si.driver);
@@ -746,7 +751,7 @@ static int run_send(struct stream_opts *o)
 	ret = nb_stream_send_run(&so, steps);
 	if (ret < 0)
 		cli_fail(ret, "sending");
-	if (o->json) {
+	if (cli_save_doc_begin(o->save) || o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
@@ -755,6 +760,7 @@ static int run_send(struct stream_opts *o)
 		stream_json_send(&j, "sent", steps, o->nrates, o->block);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
+		cli_save_doc_end(o->save);
 	}
 	close(fd);
 	free(steps);
@@ -764,12 +770,12 @@ static int run_send(struct stream_opts *o)
 int cmd_stream(int argc, char **argv)
 {
 	struct stream_opts o;
+	struct cli_save save = {0};
 
-	parse(&o, argc, argv);
+	parse(&o, &save, argc, argv);
+	cli_save_start(&save, "stream", o.json);
 	cli_catch_signals();
-	if (o.recv)
-		return run_recv(&o);
-	if (o.send)
-		return run_send(&o);
-	return stream_run_ctl(&o, &cli_stop);
+	int ret = o.recv ? run_recv(&o) : o.send ? run_send(&o) : stream_run_ctl(&o, &cli_stop);
+	cli_save_finish(&save); /* stores the document when the run printed one */
+	return ret;
 }

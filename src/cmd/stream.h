@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cmd/save.h"
 #include "core/base/json.h"
 #include "core/session/proto.h"
 #include "core/stream/stream.h"
@@ -33,6 +34,7 @@ struct stream_opts {
 	uint8_t psk[256];
 	size_t psk_len;
 	uint16_t ctl_port;
+	struct cli_save *save; /* --save, --label, --tag, -o */
 };
 
 void stream_local_sysinfo(const struct stream_opts *o, struct nb_sysinfo *si);

@@ -206,7 +206,7 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 			cli_fail(-EBADMSG, "agent %s: counters", a[i].host);
 		reconcile(a[i].rx, sent, o->nrates);
 	}
-	if (o->json) {
+	if (cli_save_doc_begin(o->save) || o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, n == 1 ? &a[0].ctl->remote : NULL);
@@ -225,7 +225,9 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 		nb_json_arr_end(&j);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
-	} else {
+		cli_save_doc_end(o->save);
+	}
+	if (!o->json) {
 		printf("\nsent from %s:\n   asked      sent  datagrams  errors   late  max late    "
 		       "proc    total\n  Mbit/s    Mbit/s                                  ms   "
 		       "%%1cpu        %%\n",
@@ -303,7 +305,7 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 	if (nsent < 0)
 		cli_fail(-EBADMSG, "agent %s: counters", a->host);
 	reconcile(rx, sent, (size_t)nsent);
-	if (o->json) {
+	if (cli_save_doc_begin(o->save) || o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, &a->ctl->remote);
@@ -318,7 +320,9 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 		nb_json_arr_end(&j);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
-	} else {
+		cli_save_doc_end(o->save);
+	}
+	if (!o->json) {
 		print_agent_head(a);
 		printf(
 		    "sent:\n   asked      sent  datagrams  errors   late  max late    proc    "

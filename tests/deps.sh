@@ -6,6 +6,8 @@ pkgs="make gcc clang libc6-dev pkg-config libssl-dev iproute2 nftables ethtool i
 netsniff-ng qemu-user gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-arm-linux-gnueabihf \
 libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc python3 file \
 iputils-ping util-linux"
+# The results store (controller only) and its test: SQLite, and a browser to look at the report.
+pkgs="$pkgs libsqlite3-dev sqlite3 chromium"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
 missing=""

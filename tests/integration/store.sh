@@ -47,6 +47,17 @@ check "eight results stored" test "$(count)" -eq 8
 check_rc "results list" 0 nbq results list
 check "list shows IDs, tests and labels" sh -c "grep -Eq '^ +1 +tput .* A ' $nb_tmp/out && grep -Eq '^ +8 +rate ' $nb_tmp/out"
 check "list shows tags" has "core_mhz=333"
+nbq results list -J --label A >"$nb_tmp/list.json"
+check "list -J: every field of docs/schema.md" json_check "$nb_tmp/list.json" '
+assert d["store_schema_version"] == 1 and d["database"].endswith("r.db")
+r = d["results"]
+assert [x["id"] for x in r] == [1, 2, 4, 6, 7, 8], [x["id"] for x in r]
+x = r[0]
+assert set(x) == {"id", "test", "label", "time_utc", "saved_utc", "source", "host", "kernel", "arch", "cpu_model", "cpu_mhz", "driver", "tags"}, set(x)
+assert x["test"] == "tput" and x["label"] == "A" and x["source"] == "save" and x["tags"] == {"core_mhz": "333"}
+assert x["time_utc"].endswith("Z") and x["saved_utc"] >= x["time_utc"] and x["kernel"]
+'
+
 check "--test tput: 3" test "$(count --test tput)" -eq 3
 check "--label A: 6" test "$(count --label A)" -eq 6
 check "--label 'B%' (LIKE): 2" test "$(count --label 'B%')" -eq 2

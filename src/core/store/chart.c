@@ -3,7 +3,9 @@
  * byte sizes, thinned so that at most about ten labels show. */
 #include "core/store/chart.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void nb_xml_text(FILE *f, const char *s)
@@ -129,7 +131,7 @@ double nb_axis_map(const struct nb_axis *a, double v, double px0, double px1)
 static const char *const colour[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
 				     "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
-void nb_chart_svg(FILE *f, const struct nb_chart *c)
+int nb_chart_svg(FILE *f, const struct nb_chart *c)
 {
 	int w = c->width_px ? c->width_px : 640, h = c->height_px ? c->height_px : 360;
 	double l = 72, r = w - 16, t = 34, b = h - 52 - 16.0 * (double)((c->ns + 1) / 2);
@@ -138,7 +140,13 @@ void nb_chart_svg(FILE *f, const struct nb_chart *c)
 
 	for (size_t i = 0; i < c->ns; i++)
 		total += c->s[i].n;
-	double xs[total + c->nmarks + 1], ys[total + 1];
+	double *xs = malloc((total + c->nmarks + 1) * sizeof(*xs));
+	double *ys = malloc((total + 1) * sizeof(*ys));
+	if (!xs || !ys) {
+		free(xs);
+		free(ys);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < c->ns; i++)
 		for (size_t j = 0; j < c->s[i].n; j++, k++) {
 			xs[k] = c->s[i].x[j];
@@ -148,6 +156,8 @@ void nb_chart_svg(FILE *f, const struct nb_chart *c)
 		xs[total + i] = c->marks[i].x;
 	nb_axis_fit(&ax, xs, total + c->nmarks, c->x_log, c->x_bytes, false);
 	nb_axis_fit(&ay, ys, total, c->y_log, false, true);
+	free(xs);
+	free(ys);
 
 	fprintf(f, "<svg class=\"chart\" data-series=\"%zu\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
@@ -239,4 +249,5 @@ void nb_chart_svg(FILE *f, const struct nb_chart *c)
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n</svg>\n", f);
+	return 0;
 }

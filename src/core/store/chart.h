@@ -51,8 +51,9 @@ struct nb_chart {
 	int width_px, height_px; /* 0: 640 x 360 */
 };
 
-/* Writes one <svg> element (class "chart", data-series = the number of series). */
-void nb_chart_svg(FILE *f, const struct nb_chart *c);
+/* Writes one <svg> element (class "chart", data-series = the number of series). Returns 0, or
+ * -ENOMEM with nothing written. */
+int nb_chart_svg(FILE *f, const struct nb_chart *c);
 /* Escapes &, <, >, " and ' for XML text and attributes. */
 void nb_xml_text(FILE *f, const char *s);
 

@@ -169,7 +169,8 @@ static int section(FILE *f, const struct nb_report_item *it, size_t n, const cha
 			      .nmarks = nm};
 	fprintf(f, "<section class=\"view\" id=\"%s\" data-view=\"%s\">\n<figure>\n", view_id,
 		view_id);
-	nb_chart_svg(f, &ch);
+	if ((ret = nb_chart_svg(f, &ch)))
+		goto out;
 	fputs("</figure>\n<aside>\n", f);
 	facts(f, it, n, view_id);
 	if (t->nnotes) {

@@ -18,7 +18,7 @@ static const char css[] =
     "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"
     "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}"
     "section.view{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"
-    "section.view figure{margin:0}section.view aside{flex:1 1 320px}"
+    "section.view figure{margin:0;flex:0 0 640px}section.view aside{flex:1 1 300px;min-width:300px}"
     "table.facts{border-collapse:collapse;font-size:12px}"
     "table.facts td,table.facts th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
     "ul.notes{font-size:13px}.meta{color:#666;font-size:12px}";

@@ -130,6 +130,7 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			return;
 		axes(v, "rate: frames/s by frame size", "frame", "bytes", "throughput", "fps");
 		v->x_log = true;
+		v->x_fmt = NB_XFMT_BYTES;
 		EACH(d, sizes, s)
 		{
 			double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));

@@ -7,6 +7,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/compare_fit.h"
 #include "cmd/store_cli.h"
 #include "core/base/json.h"
 #include "core/store/compare.h"
@@ -27,11 +28,14 @@ static const char usage_text[] =
     "                         process\n"
     "      --algo NAME        crypto: the algorithm compared (default: the one most\n"
     "                         engines ran)\n"
+    "      --fit 'M ~ F + F'  what metric M (fps, kbyte_per_s, mbyte_per_s, ns_per_load,\n"
+    "                         cpu_pct) follows: a log-log fit against numeric tags F (or\n"
+    "                         cpu_mhz) per step, with each exponent and its uncertainty\n"
     "      --csv              CSV, one line per cell\n"
     "  -J, --json             one JSON document\n"
     "  -h, --help             this help\n";
 
-enum { O_BASE = 0x5500, O_CPU, O_ALGO, O_CSV };
+enum { O_BASE = 0x5500, O_CPU, O_ALGO, O_CSV, O_FIT };
 
 int cmd_compare(int argc, char **argv)
 {
@@ -40,12 +44,13 @@ int cmd_compare(int argc, char **argv)
 					     {"cpu", required_argument, NULL, O_CPU},
 					     {"algo", required_argument, NULL, O_ALGO},
 					     {"csv", no_argument, NULL, O_CSV},
+					     {"fit", required_argument, NULL, O_FIT},
 					     {"json", no_argument, NULL, 'J'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct nb_view_opts vo = {0};
-	const char *baseline_arg = NULL;
+	const char *baseline_arg = NULL, *fit = NULL;
 	bool json = false, csv = false;
 	int c;
 
@@ -71,6 +76,9 @@ int cmd_compare(int argc, char **argv)
 		case O_CSV:
 			csv = true;
 			break;
+		case O_FIT:
+			fit = optarg;
+			break;
 		case 'J':
 			json = true;
 			break;
@@ -84,6 +92,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (csv && json)
 		cli_usage_error("--csv and -J exclude each other");
+	if (fit && (csv || json || baseline_arg))
+		cli_usage_error("--fit prints sentences: without --csv, -J or --baseline");
 	store_cli_ids(&sc, argc, argv);
 
 	struct nb_store *st = store_cli_open(&sc);
@@ -98,6 +108,13 @@ int cmd_compare(int argc, char **argv)
 		cli_fail(ENOMEM, "out of memory");
 	if (!n)
 		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
+	if (fit) {
+		int status = compare_fit(fit, l, n);
+		free(e);
+		store_cli_free(l, rows, n);
+		nb_store_close(st);
+		return status;
+	}
 	if (baseline_arg)
 		baseline = store_cli_baseline(l, n, baseline_arg);
 	if (json) {

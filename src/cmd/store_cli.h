@@ -43,7 +43,7 @@ struct store_cli {
 	const char *db;
 	struct nb_store_filter f;
 	struct nb_store_tag tags[NB_STORE_MAX_TAGS];
-	int64_t ids[256];
+	int64_t ids[1024];
 };
 
 struct loaded {

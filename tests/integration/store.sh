@@ -131,50 +131,64 @@ c = k["cells"][0][0]
 assert c["runs"] == 2 and c["spread"] >= 0 and c["mean"] > 0
 '
 
+# compare --fit on documents edited to carry a board's numbers measured elsewhere: the seed's
+# MPC8313 at 250/333/416 MHz core with a 166 MHz bus and 400 MHz with a 200 MHz bus.
+python3 - "$nb_tmp/rate.json" "$nb_tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for core, bus, fps in [(250, 166, 12500), (333, 166, 14500), (416, 166, 15500), (400, 200, 17500)]:
+    d["sizes"] = [dict(d["sizes"][0], frame_bytes=128, fps=fps, valid=True)]
+    json.dump(d, open("%s/seed-%d-%d.json" % (sys.argv[2], core, bus), "w"))
+PY
+FDB=$nb_tmp/fit.db
+for cb in 250-166 333-166 416-166 400-200; do
+	nbq results import --db "$FDB" --label "MPC8313 $cb" --tag core_mhz=${cb%-*} --tag bus_mhz=${cb#*-} "$nb_tmp/seed-$cb.json" >/dev/null 2>&1
+done
+check_rc "compare --fit 'fps ~ core_mhz + bus_mhz' on the seed's runs" 0 nbq compare --db "$FDB" --fit 'fps ~ core_mhz + bus_mhz'
+check "the sentence: frames/s follows the bus more than the core, 4 runs" grep -Eq '^  fps at 128 bytes: frames/s follows bus_mhz \(exponent 0\.[0-9]+ \+- 0\.[0-9]+\) more than core_mhz \(exponent 0\.[0-9]+ \+- 0\.[0-9]+\); 4 runs$' "$nb_tmp/out"
+check_rc "a factor that never varies: no fit, exit 1" 1 nbq compare --db "$FDB" --fit 'fps ~ cpu_mhz'
+check "it says why in one line" has "cpu_mhz is .* in every run: it never varies"
+check_rc "--fit with a bad formula: usage error" 2 nbq compare --db "$FDB" --fit 'fps core'
+check_rc "--fit with an unknown metric: usage error" 2 nbq compare --db "$FDB" --fit 'speed ~ core_mhz'
+
 # rm.
 check_rc "results rm 10" 0 nbq results rm 10
 check "10 is gone" test "$(count)" -eq 9
 check_rc "rm of a missing ID: exit 1, nothing removed" 1 nbq results rm 9 999
 check "9 is still there" test "$(count)" -eq 9
 
-# Two writers at once: every import lands.
-before=$(count)
-w() { i=0; while [ $i -lt 15 ]; do nbq results import --label "w$1" "$nb_tmp/c1.json" >/dev/null 2>&1 || echo fail >>"$nb_tmp/wfail"; i=$((i + 1)); done; }
+# Two writers at once (a store of their own): every import lands.
+WDB=$nb_tmp/writers.db
+w() { i=0; while [ $i -lt 15 ]; do nbq results import --db "$WDB" --label "w$1" "$nb_tmp/c1.json" >/dev/null 2>&1 || echo fail >>"$nb_tmp/wfail"; i=$((i + 1)); done; }
 w 1 & p1=$!
 w 2 & p2=$!
 wait $p1 $p2
 check "two concurrent writers: 30 imports, none failed" test ! -e "$nb_tmp/wfail"
-check "all 30 are there" test "$(count)" -eq $((before + 30))
+check "all 30 are there" test "$(count --db "$WDB")" -eq 30
 
 # A writer killed mid-import leaves the store as it was, or with the whole import.
+KDB=$nb_tmp/kill.db
+nbq results import --db "$KDB" "$nb_tmp/c1.json" >/dev/null 2>&1
 i=0
 mkdir "$nb_tmp/many"
 while [ $i -lt 150 ]; do cp "$nb_tmp/crypto.json" "$nb_tmp/many/$i.json"; i=$((i + 1)); done
 hit=0
 for delay in 0.02 0.05 0.1; do
-	before=$(count)
-	nbq results import "$nb_tmp"/many/*.json >/dev/null 2>&1 &
+	before=$(count --db "$KDB")
+	"$NETBENCH" results import --db "$KDB" "$nb_tmp"/many/*.json >/dev/null 2>&1 &
 	pid=$!
 	sleep $delay
 	kill -0 $pid 2>/dev/null && hit=$((hit + 1))
 	kill -9 $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	after=$(count)
+	after=$(count --db "$KDB")
 	if [ "$after" -ne "$before" ] && [ "$after" -ne $((before + 150)) ]; then
 		notok "after SIGKILL at ${delay}s: $after results, neither $before nor $((before + 150))"
 	fi
 done
 check "SIGKILL mid-import ($hit of 3 kills hit a running import): all or nothing" test "$hit" -gt 0
-check "the store passes SQLite's integrity check" sh -c "sqlite3 '$DB' 'PRAGMA integrity_check' | grep -qx ok"
-check_rc "and takes new results" 0 nbq results import --label after-kill "$nb_tmp/c1.json"
-nbq results list -J --label 'w%' >/dev/null
-ids=$(nbq results list -J --label 'w%' | python3 -c 'import json,sys; print(" ".join(str(r["id"]) for r in json.load(sys.stdin)["results"]))')
-# shellcheck disable=SC2086
-nbq results rm $ids 2>/dev/null
-ids=$(nbq results list -J --test crypto | python3 -c 'import json,sys; print(" ".join(str(r["id"]) for r in json.load(sys.stdin)["results"][1:]))')
-# shellcheck disable=SC2086
-[ -n "$ids" ] && nbq results rm $ids 2>/dev/null
-nbq results rm "$(nbq results list -J --label after-kill | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["id"])')" 2>/dev/null
+check "the store passes SQLite's integrity check" sh -c "sqlite3 '$KDB' 'PRAGMA integrity_check' | grep -qx ok"
+check_rc "and takes new results" 0 nbq results import --db "$KDB" --label after-kill "$nb_tmp/c1.json"
 
 # The report, looked at by a browser.
 check_rc "report -o" 0 nbq report -o "$nb_tmp/r.html" --title "store test"

@@ -72,5 +72,16 @@ int main(void)
 	      "exactly enough runs: no error estimate");
 	nb_fit_sentence(&f, "fps", names, s, sizeof(s));
 	CHECK(strstr(s, "no error estimate") != NULL, "and the sentence says so");
+
+	char m[NB_FIT_NAME_MAX], fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX];
+	CHECK(nb_fit_formula("fps ~ core_mhz + bus_mhz", m, fac, why, sizeof(why)) == 2 &&
+		  !strcmp(m, "fps") && !strcmp(fac[1], "bus_mhz"),
+	      "formula parses");
+	CHECK(nb_fit_formula("fps~rules", m, fac, why, sizeof(why)) == 1, "without spaces");
+	CHECK(nb_fit_formula("fps core", m, fac, why, sizeof(why)) == -EINVAL, "no ~: %s", why);
+	CHECK(nb_fit_formula("fps ~ a +", m, fac, why, sizeof(why)) == -EINVAL, "dangling +");
+	CHECK(nb_fit_formula("fps ~ a * b", m, fac, why, sizeof(why)) == -EINVAL, "not +: %s", why);
+	CHECK(nb_fit_formula("fps ~ a + a", m, fac, why, sizeof(why)) == -EINVAL, "twice: %s", why);
+	CHECK(nb_fit_formula("fps ~ a+b+c+d+e", m, fac, why, sizeof(why)) == -EINVAL, "5 factors");
 	return tap_done();
 }

@@ -161,3 +161,60 @@ void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *con
 	snprintf(buf, len, "%s follows %s (exponent %s) more than %s (exponent %s)", metric,
 		 names[hi], t1, names[lo], t2);
 }
+
+static const char *name(const char *p, char out[NB_FIT_NAME_MAX], bool *ok)
+{
+	size_t n = 0;
+	while (*p == ' ')
+		p++;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+	       *p == '_' || *p == '.') {
+		if (n + 1 >= NB_FIT_NAME_MAX) {
+			*ok = false;
+			return p;
+		}
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+	*ok = n > 0;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+int nb_fit_formula(const char *text, char metric[NB_FIT_NAME_MAX],
+		   char factors[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], char *why, size_t whylen)
+{
+	bool ok;
+	int n = 0;
+	const char *p = name(text, metric, &ok);
+	if (!ok || *p != '~') {
+		snprintf(why, whylen, "'%s' is not 'METRIC ~ FACTOR [+ FACTOR...]'", text);
+		return -EINVAL;
+	}
+	p++;
+	for (;;) {
+		if (n == NB_FIT_MAX_FACTORS) {
+			snprintf(why, whylen, "at most %d factors", NB_FIT_MAX_FACTORS);
+			return -EINVAL;
+		}
+		p = name(p, factors[n], &ok);
+		if (!ok) {
+			snprintf(why, whylen, "'%s': a factor name is missing or too long", text);
+			return -EINVAL;
+		}
+		for (int i = 0; i < n; i++)
+			if (!strcmp(factors[i], factors[n])) {
+				snprintf(why, whylen, "%s is given twice", factors[n]);
+				return -EINVAL;
+			}
+		n++;
+		if (!*p)
+			return n;
+		if (*p != '+') {
+			snprintf(why, whylen, "'%s': factors are joined with '+'", text);
+			return -EINVAL;
+		}
+		p++;
+	}
+}

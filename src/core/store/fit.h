@@ -26,4 +26,11 @@ int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_
 void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
 		     char *buf, size_t len);
 
+#define NB_FIT_NAME_MAX 32
+
+/* Parses "metric ~ factor + factor ...": names of letters, digits, _ and . Returns the factor
+ * count, or -EINVAL with why filled. */
+int nb_fit_formula(const char *text, char metric[NB_FIT_NAME_MAX],
+		   char factors[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], char *why, size_t whylen);
+
 #endif

@@ -41,6 +41,58 @@ static const struct nb_view *find_view(const struct loaded *l, const char *id)
 	return NULL;
 }
 
+/* The reference: a CPU-bound probe tagged alike shows what "scales with the core" looks like on
+ * this board, as `openssl speed` did for seed 000's user. crypto: the software engine's MB/s at
+ * its largest request size; mem: loads per microsecond at the smallest working set (L1). */
+static void reference(const struct loaded *l, size_t n, int k,
+		      char fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], const char *const *names,
+		      double *y, double *const *xs)
+{
+	static const struct {
+		const char *view, *series, *says;
+		bool largest, invert;
+	} probes[] = {
+	    {"crypto.mbyte", "soft", "software crypto MB/s", true, false},
+	    {"mem.latency", "ns per load", "L1 loads/s", false, true},
+	};
+	for (size_t pr = 0; pr < sizeof(probes) / sizeof(probes[0]); pr++) {
+		size_t runs = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct nb_view *v = find_view(&l[i], probes[pr].view);
+			bool all = v != NULL;
+			for (int j = 0; j < k && all; j++)
+				all = isfinite(factor(&l[i], fac[j]));
+			for (size_t s = 0; all && s < v->nseries; s++) {
+				const struct nb_series *se = &v->s[s];
+				if (strcmp(se->name, probes[pr].series) || !se->n)
+					continue;
+				size_t best = 0;
+				for (size_t p = 1; p < se->n; p++)
+					if (probes[pr].largest ? se->x[p] > se->x[best]
+							       : se->x[p] < se->x[best])
+						best = p;
+				y[runs] = probes[pr].invert ? 1e3 / se->y[best] : se->y[best];
+				for (int j = 0; j < k; j++)
+					xs[j][runs] = factor(&l[i], fac[j]);
+				runs++;
+				break;
+			}
+		}
+		if (!runs)
+			continue;
+		struct nb_fit f;
+		char why[256], sentence[400];
+		printf("  reference, CPU-bound (%s): ", probes[pr].says);
+		if (nb_fit_loglog(y, (const double *const *)xs, (size_t)k, runs, names, &f, why,
+				  sizeof(why))) {
+			printf("no fit: %s\n", why);
+			continue;
+		}
+		nb_fit_sentence(&f, probes[pr].says, names, sentence, sizeof(sentence));
+		printf("%s; %zu runs\n", sentence, runs);
+	}
+}
+
 int compare_fit(const char *formula, const struct loaded *l, size_t n)
 {
 	char metric[NB_FIT_NAME_MAX], fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], why[256];
@@ -134,6 +186,7 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 	if (left_out)
 		printf("(%zu result%s without every factor as a numeric tag left out)\n", left_out,
 		       left_out == 1 ? "" : "s");
+	reference(l, n, k, fac, names, y, xs);
 	free(y);
 	for (int j = 0; j < k; j++)
 		free(xs[j]);

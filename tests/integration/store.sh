@@ -146,6 +146,23 @@ for cb in 250-166 333-166 416-166 400-200; do
 done
 check_rc "compare --fit 'fps ~ core_mhz + bus_mhz' on the seed's runs" 0 nbq compare --db "$FDB" --fit 'fps ~ core_mhz + bus_mhz'
 check "the sentence: frames/s follows the bus more than the core, 4 runs" grep -Eq '^  fps at 128 bytes: frames/s follows bus_mhz \(exponent 0\.[0-9]+ \+- 0\.[0-9]+\) more than core_mhz \(exponent 0\.[0-9]+ \+- 0\.[0-9]+\); 4 runs$' "$nb_tmp/out"
+# The reference probe: software crypto tagged alike, its MB/s made proportional to the core.
+python3 - "$nb_tmp/crypto.json" "$nb_tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for core, bus in [(250, 166), (333, 166), (416, 166), (400, 200)]:
+    e = json.loads(json.dumps(d))
+    for r in e["results"]:
+        for p in r.get("points") or []:
+            if p.get("mbyte_per_s") is not None:
+                p["mbyte_per_s"] = 0.2 * core
+    json.dump(e, open("%s/cr-%d-%d.json" % (sys.argv[2], core, bus), "w"))
+PY
+for cb in 250-166 333-166 416-166 400-200; do
+	nbq results import --db "$FDB" --label "MPC8313 $cb" --tag core_mhz=${cb%-*} --tag bus_mhz=${cb#*-} "$nb_tmp/cr-$cb.json" >/dev/null 2>&1
+done
+check_rc "the fit with CPU-bound probes tagged alike" 0 nbq compare --db "$FDB" --fit 'fps ~ core_mhz + bus_mhz'
+check "the reference row: crypto follows the core with exponent 1.00" grep -q '^  reference, CPU-bound (software crypto MB/s): software crypto MB/s follows core_mhz (exponent 1.00 +- 0.00) more than bus_mhz (exponent 0.00 +- 0.00); 4 runs$' "$nb_tmp/out"
 check_rc "a factor that never varies: no fit, exit 1" 1 nbq compare --db "$FDB" --fit 'fps ~ cpu_mhz'
 check "it says why in one line" has "cpu_mhz is .* in every run: it never varies"
 check_rc "--fit with a bad formula: usage error" 2 nbq compare --db "$FDB" --fit 'fps core'

@@ -14,7 +14,6 @@
 
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
-#endif
 
 static const char doc_a[] =
     "{\"schema\":\"netbench/1\",\"test\":\"tput\",\"time_utc\":\"2026-01-02T03:04:05Z\","
@@ -36,6 +35,7 @@ static size_t count(struct nb_store *s, const struct nb_store_filter *f)
 	nb_store_rows_free(r, n);
 	return n;
 }
+#endif
 
 int main(void)
 {

@@ -48,5 +48,6 @@ if "$NETBENCH" results list --db "$nb_tmp/probe.db" >/dev/null 2>&1; then
 else
 	skip "this build has no results store"
 fi
+check_schemas "$nb_tmp/results"
 check "no lab namespace left behind" sh -c "! ip netns list | grep -Eq '^nb(gen|dut|sink)( |\$)'"
 check "no lab agent left behind" sh -c "! pgrep -f '[s]erve -D --pid-file /run/netbench-lab' >/dev/null"

@@ -122,6 +122,7 @@ assert a and all(r['runs'] == '2' and float(r['ratio']) == 1 and r['differs'] ==
 "
 nbq compare -J --test tput --baseline A >"$nb_tmp/c.json"
 check "compare -J: tables with rows, columns and cells" json_check "$nb_tmp/c.json" '
+assert d["schema"] == "netbench-compare/1"
 t = d["tables"]
 assert [x["view"] for x in t] == ["tput.kbyte", "tput.cpu"]
 k = t[0]

@@ -3,8 +3,10 @@
 #   make CC=powerpc-linux-gnu-gcc STATIC=1 BUILD=build-ppc
 #   make MUSL=1 STATIC=1 BUILD=build-musl          # the small agent: musl, -Os, gc-sections, stripped
 # Optional libraries (OpenSSL libcrypto for `crypto`) are detected in one place below; the core and
-# the agent need libc only. NO_OPENSSL=1 forces a build without it. WERROR=1 turns warnings into
-# errors (make check and CI do; packagers' builds leave it off).
+# the agent need libc only. NO_OPENSSL=1 forces a build without it. SQLite (the results store: `results`,
+# `compare`, `report`, `--save`) is the controller's alone: NO_SQLITE=1, and every STATIC=1 build,
+# leave it out. WERROR=1 turns warnings into errors (make check and CI do; packagers' builds
+# leave it off).
 
 VERSION   := $(shell cat '$(CURDIR)/VERSION' 2>/dev/null || echo unknown)
 CC        ?= cc
@@ -76,11 +78,13 @@ $(shell mkdir -p '$(NB_KHDR_DIR)' && ln -sfn '$(NB_KHDR)' '$(NB_KHDR_DIR)/asm' &
 	ln -sfn '$(firstword $(wildcard $(dir $(NB_KHDR))asm-generic /usr/include/asm-generic))' '$(NB_KHDR_DIR)/asm-generic')
 NB_CPPFLAGS += -idirafter $(NB_KHDR_DIR)
 NO_OPENSSL ?= 1
+NO_SQLITE ?= 1
 endif
 
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 NO_OPENSSL ?= 1
+NO_SQLITE ?= 1
 endif
 LDFLAGS += $(NB_SMALL_LDFLAGS)
 
@@ -106,6 +110,9 @@ endif
 endef
 NB_PROBE_OPENSSL := \#include <openssl/evp.h>\nint main(void) { return EVP_MD_CTX_new() == 0; }\n
 $(eval $(call nb_optlib,OPENSSL,libcrypto))
+
+NB_PROBE_SQLITE := \#include <sqlite3.h>\nint main(void) { return sqlite3_libversion_number() == 0; }\n
+$(eval $(call nb_optlib,SQLITE,sqlite3))
 
 # 64-bit atomics on 32-bit PowerPC live in libatomic.
 ifneq ($(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -o /dev/null 2>/dev/null && echo y),)

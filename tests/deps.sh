@@ -9,6 +9,8 @@ libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc python3 file \
 iputils-ping util-linux python3-jsonschema"
 # The small static agent, installation and the Debian package (make package-check).
 pkgs="$pkgs musl-tools dpkg-dev debhelper lintian fakeroot man-db systemd busybox-static"
+# The results store (controller only) and its test: SQLite, and a browser to look at the report.
+pkgs="$pkgs libsqlite3-dev sqlite3 chromium"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
 missing=""

@@ -16,5 +16,8 @@ int cmd_crypto(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

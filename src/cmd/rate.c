@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
 #include "cmd/rate_print.h"
 #include "core/base/enosys.h"
@@ -38,6 +39,7 @@ struct opts {
 	const char *local_rx, *dst, *agent;
 	const char *lab_prefix;
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
+	struct cli_save save;
 };
 
 static void usage(FILE *f)
@@ -92,7 +94,7 @@ static void usage(FILE *f)
 	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
 	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
 	    "                          nbgen, nbdut, nbsink)\n"
-	    "  -J, --json              JSON result with every trial\n"
+	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
 	    "  -h, --help              this help\n");
 }
 
@@ -219,6 +221,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"cpus", required_argument, NULL, O_CPUS},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
@@ -239,7 +242,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->p.rx.ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jh", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jho:", lo, &li)) != -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
 		case 't': {
@@ -414,7 +417,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		default:
-			cli_bad_option(argv, c);
+			if (!cli_save_option(&o->save, c, argc, argv))
+				cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
@@ -551,10 +555,13 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 		for (size_t k = 0; k < o->p.nsizes; k++)
 			status |= nb_rate_status(&o->p, &p[i].res[k]);
 	nb_rate_describe(r);
-	if (o->json)
+	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_rate_json_sweep(stdout, r, p, np);
-	else
+		cli_save_doc_end(&o->save);
+	}
+	if (!o->json)
 		rate_print_sweep(r, p, np);
+	cli_save_finish(&o->save);
 	nb_rate_sweep_free(p, np);
 	nb_lab_free(lab);
 	return status;
@@ -569,6 +576,7 @@ int cmd_rate(int argc, char **argv)
 	int ret, status = 0;
 
 	parse_opts(argc, argv, &o);
+	cli_save_start(&o.save, "rate", o.json);
 	/* Test aid: make the kernel look older than it is (docs/rate.md). */
 	if (getenv("NETBENCH_SIMULATE_ENOSYS")) {
 		ret = nb_simulate_enosys(getenv("NETBENCH_SIMULATE_ENOSYS"));
@@ -617,10 +625,13 @@ int cmd_rate(int argc, char **argv)
 	for (size_t i = 0; i < o.p.nsizes; i++)
 		status |= nb_rate_status(&o.p, &res[i]);
 	nb_rate_describe(r);
-	if (o.json)
+	if (cli_save_doc_begin(&o.save) || o.json) {
 		nb_rate_json(stdout, r, res, o.p.nsizes);
-	else
+		cli_save_doc_end(&o.save);
+	}
+	if (!o.json)
 		rate_print_table(r, res, o.p.nsizes);
+	cli_save_finish(&o.save);
 	for (size_t i = 0; i < o.p.nsizes; i++) {
 		if (res[i].zero)
 			cli_warn(

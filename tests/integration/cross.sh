@@ -36,6 +36,12 @@ for arch in ppc arm; do
 	ok "$arch: static build with $cc is -Werror clean"
 	check "$arch: the binary is static" sh -c "file '$B-$arch/netbench' | grep -q 'statically linked'"
 	size_check $label "$B-$arch/netbench" "${cc%gcc}strip"
+	check "$arch: no SQLite in the static build: results and --save say so in one line" sh -c "
+		! grep -q sqlite3_open '$B-$arch/netbench' &&
+		$qemu '$B-$arch/netbench' results list >'$nb_tmp/$arch-nosql' 2>&1; test \$? -eq 1 &&
+		grep -q 'this build has no SQLite' '$nb_tmp/$arch-nosql' && test \$(wc -l <'$nb_tmp/$arch-nosql') -eq 1 &&
+		$qemu '$B-$arch/netbench' mem --save >'$nb_tmp/$arch-nosql' 2>&1; test \$? -eq 1 &&
+		grep -q 'no SQLite' '$nb_tmp/$arch-nosql'"
 	for t in "$B-$arch"/tests/t_*; do
 		name=$(basename "$t")
 		# Emulated code runs at a fraction of native speed: tests judge no wall-clock rates.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench crypto: cipher/MAC throughput, latency and CPU cost per request size and engine
  * (OpenSSL in process, /dev/crypto, AF_ALG), each engine checked before it is timed. Runs here,
  * or with -c inside an agent on the board, whose result comes back piecewise and is printed by
@@ -12,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
 #include "core/crypto/crypto.h"
@@ -48,7 +50,7 @@ static void usage(FILE *f)
 	    "  -p, --port PORT      the agent's control port (default 5301)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -4, -6               IPv4 or IPv6 only, for -c\n"
-	    "  -J, --json           one JSON document (schema netbench/1) on stdout\n"
+	    "  -J, --json           one JSON document (schema netbench/1) on stdout\n" CLI_SAVE_HELP
 	    "  -h, --help           this help\n\n"
 	    "Units: MB/s = 10^6 bytes/s of request payload; CPU us/KByte = CPU microseconds\n"
 	    "per 1024 bytes, of this process (proc) and of the whole system (sys).\n");
@@ -308,8 +310,10 @@ int cmd_crypto(int argc, char **argv)
 	    {"port", required_argument, NULL, 'p'},
 	    {"psk", required_argument, NULL, OPT_PSK},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
+	struct cli_save sv = {0};
 	struct remote rm = {.port = NB_DEFAULT_PORT, .family = AF_UNSPEC};
 	const char *psk_file = NULL, *remote_only = NULL; /* an option that needs -c */
 	struct nb_crypto_opts o;
@@ -319,7 +323,7 @@ int cmd_crypto(int argc, char **argv)
 	int c, li = -1, ret;
 
 	nb_crypto_opts_default(&o);
-	while ((c = getopt_long(argc, argv, ":a:s:l:e:t:n:qJc:p:46h", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:s:l:e:t:n:qJc:p:46ho:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -387,13 +391,15 @@ int cmd_crypto(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			cli_bad_option(argv, c);
+			if (!cli_save_option(&sv, c, argc, argv))
+				cli_bad_option(argv, c);
 		}
 	}
 	if (rm.host)
 		rm.host = cli_hostport("--client", rm.host, &rm.port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_save_start(&sv, "crypto", json);
 	if (remote_only && !rm.host)
 		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
 	if (psk_file) {
@@ -422,7 +428,7 @@ int cmd_crypto(int argc, char **argv)
 	size_t ok = 0;
 	for (size_t i = 0; i < r->ncells; i++)
 		ok += r->cells[i].status == NB_CRYPTO_OK;
-	if (json) {
+	if (cli_save_doc_begin(&sv) || json) {
 		struct nb_json j;
 		struct nb_sysinfo si;
 		nb_sysinfo_get(&si, rm.ctl ? (const struct sockaddr *)&rm.ctl->local : NULL);
@@ -437,8 +443,11 @@ int cmd_crypto(int argc, char **argv)
 		nb_crypto_result_json(&j, r);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
+		cli_save_doc_end(&sv);
 	}
 	fflush(stdout);
+	if (ok && !r->interrupted)
+		cli_save_finish(&sv);
 	bool interrupted = r->interrupted;
 	nb_crypto_result_free(r);
 	nb_ctl_free(rm.ctl);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of `netbench rate`: a counting receiver bound on the agent's address (the
  * control connection's, or one the controller names that the agent owns). The only traffic it
  * sends are reflected probes (round-trip latency), at a bounded rate and, by the target rule,
@@ -79,6 +80,7 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = nb_msg_put_u32(m, NB_T_RATE_MMSG, s->mmsg)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_PROBES, s->probes)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_REFLECTED, s->reflected)) ||
+	    (s->drops_known && (ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops))) ||
 	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
 	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
@@ -121,6 +123,8 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	/* Absent in a receiver without reflection: zero. */
 	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);
 	(void)nb_msg_get_u64(m, NB_T_RATE_REFLECTED, &s->reflected);
+	/* Absent from an agent that does not know (older, or SO_RXQ_OVFL missing). */
+	s->drops_known = nb_msg_get_u64(m, NB_T_RATE_SOCK_DROPS, &s->sock_drops) == 0;
 	s->trial = (uint16_t)trial;
 	s->any = any != 0;
 	s->mmsg = mmsg != 0;

@@ -53,6 +53,16 @@ check_rc "tput --connect HOST:PORT runs" 0 "$NB" tput --connect 127.0.0.1:5397 -
 check "... one step measured" grep -q '"tx"' "$nb_tmp/out"
 check_rc "rate --client HOST:PORT reaches the agent" 0 \
 	"$NB" rate --client 127.0.0.1:5397 --data-port 5398 -m trial -t 0.5 -l 64 -J
+# any argv byte gives valid JSON: a key file whose name is Latin-1 and has a space and a quote
+head -c 32 /dev/urandom >"$nb_tmp/key"
+odd=$(printf '%s/caf\351 "k"' "$nb_tmp")
+cp "$nb_tmp/key" "$odd"
+agent -- -p 5395 -B 127.0.0.1 --psk "$nb_tmp/key" || notok "agent with --psk starts"
+"$NB" tput -c 127.0.0.1:5395 --psk "$odd" --tx-only -l 1k -t 0.2 -O 0 -J >"$nb_tmp/odd.json" 2>"$nb_tmp/odd.err"
+check "tput with a non-UTF-8 argv byte runs" test -s "$nb_tmp/odd.json"
+check "... its JSON parses; command_line has the byte as U+00E9, the argument quoted" \
+	json_check "$nb_tmp/odd.json" "assert '/caf\\u00e9 \"k\"\\' --tx-only' in d['command_line'], d['command_line']"
+check "... the raw byte is escaped in the file" grep -q 'caf\\u00e9' "$nb_tmp/odd.json"
 if "$NB" serve -p 5396 -B ::1 -D --pid-file "$nb_tmp/a6.pid" --log "$nb_tmp/a6.log" 2>/dev/null; then
 	nb_pids="$nb_pids $(cat "$nb_tmp/a6.pid")"
 	check_rc "tput -c [::1]:PORT reaches an IPv6 agent" 0 "$NB" tput -c '[::1]:5396' --tx-only -l 1k -t 0.2 -O 0 -J

@@ -4,7 +4,7 @@
 # creates, runs the guest scripts (tests/vm/guest/*.sh, or those whose name contains PATTERN)
 # and prints their TAP, renumbered as one stream, with one check per script's exit status.
 # Usage: tests/vm/run.sh BUILD_DIR [PATTERN]. Exit 0 when every check passed. Needs root (the
-# namespace and its tap device). Bounded: the VM is killed after $NB_VM_TIMEOUT seconds (240).
+# namespace and its tap device). Bounded: the VM is killed after $NB_VM_TIMEOUT seconds (360).
 #
 # KVM is not used on purpose: it is not everywhere CI runs, and where it is, a guest can hang at
 # boot on an unusual host CPU; TCG boots this kernel in about 10 s.
@@ -54,7 +54,7 @@ rm -f "$vm/console.log" "$vm/tap.log"
 append="console=ttyS0 quiet panic=-1 nbvm.only=$pattern"
 t1=$(date +%s)
 # shellcheck disable=SC2086
-ip netns exec "$ns" timeout -k 5 "${NB_VM_TIMEOUT:-240}" qemu-system-x86_64 -accel tcg \
+ip netns exec "$ns" timeout -k 5 "${NB_VM_TIMEOUT:-360}" qemu-system-x86_64 -accel tcg \
 	-m 512 -smp 1 -nodefaults -no-user-config -display none -no-reboot \
 	-kernel "$kernel" -initrd "$vm/initramfs.gz" -append "$append" \
 	-serial "file:$vm/console.log" -serial "file:$vm/tap.log" \

@@ -16,7 +16,7 @@
 #define NETLINK_CRYPTO 21
 #endif
 /* <linux/cryptouser.h>, not in every libc's kernel headers: the parts used here. */
-#define NB_CRYPTO_MSG_UPDATEALG	   0x13
+#define NB_CRYPTO_MSG_UPDATEALG 0x12 /* NEWALG 0x10, DELALG, UPDATEALG, GETALG */
 #define NB_CRYPTOCFGA_PRIORITY_VAL 1
 #define NB_CRYPTO_MAX_NAME	   64
 

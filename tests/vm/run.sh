@@ -65,7 +65,10 @@ echo "# VM ran $(($(date +%s) - t1)) s (qemu exit $qrc)"
 
 # One TAP stream: guest numbers replaced by a running count, plans dropped, a whole-script skip
 # turned into one skipped check, and one check per script that its exit status was 0.
-tr -d '\r' <"$vm/tap.log" | awk '
+rm -rf "$vm/json"
+mkdir -p "$vm/json"
+tr -d '\r' <"$vm/tap.log" | awk -v dir="$vm/json" '
+	/^NBVMJ [a-z0-9_.-]+ / { f = $2; sub(/^NBVMJ [^ ]+ /, ""); print > (dir "/" f ".json"); next }
 	/^NBVM-RC / { n++; if ($3 == 0) print "ok " n " - guest " $2 " exited 0";
 		else { print "not ok " n " - guest " $2 " exited " $3; bad = 1 }; next }
 	/^NBVM-DONE/ { done = 1; next }
@@ -75,8 +78,22 @@ tr -d '\r' <"$vm/tap.log" | awk '
 	/^not ok [0-9]+/ { n++; sub(/^not ok [0-9]+/, "not ok " n); print; bad = 1; next }
 	{ print "# " $0 }
 	END { if (!done) { n++; print "not ok " n " - the VM ran every guest script and powered off"; bad = 1 }
-		print "1.." n; exit bad }'
+		print n > (dir "/.count"); exit bad }'
 rc=$?
+n=$(cat "$vm/json/.count")
+rm -f "$vm/json/.count"
+# The guest has no Python: the JSON documents it printed are validated here.
+if ls "$vm/json"/*.json >/dev/null 2>&1; then
+	n=$((n + 1))
+	if python3 "$top/tests/validate_json.py" "$vm/json" >"$vm/json.log" 2>&1; then
+		echo "ok $n - the guest's JSON documents validate against docs/schema ($(ls "$vm/json" | wc -l))"
+	else
+		echo "not ok $n - the guest's JSON documents validate against docs/schema"
+		sed 's/^/# /' "$vm/json.log" | head -20
+		rc=1
+	fi
+fi
+echo "1..$n"
 if [ "$rc" -ne 0 ]; then
 	echo "# last lines of the guest console:"
 	tail -15 "$vm/console.log" | sed 's/^/#   /'

@@ -16,7 +16,7 @@
 #define NETLINK_CRYPTO 21
 #endif
 /* <linux/cryptouser.h>, not in every libc's kernel headers: the parts used here. */
-#define NB_CRYPTO_MSG_UPDATEALG 0x12 /* NEWALG 0x10, DELALG, UPDATEALG, GETALG */
+#define NB_CRYPTO_MSG_UPDATEALG	   0x12 /* NEWALG 0x10, DELALG, UPDATEALG, GETALG */
 #define NB_CRYPTOCFGA_PRIORITY_VAL 1
 #define NB_CRYPTO_MAX_NAME	   64
 
@@ -43,7 +43,7 @@ int nb_crypto_user_update(const char *driver, int priority, char *why, size_t le
 	int fd = -1, ret;
 
 	if (strlen(driver) >= NB_CRYPTO_MAX_NAME) {
-		snprintf(why, len, "driver name longer than %d bytes: %s", NB_CRYPTO_MAX_NAME - 1,
+		snprintf(why, len, "driver name longer than %d bytes: %.63s...", NB_CRYPTO_MAX_NAME - 1,
 			 driver);
 		return -EINVAL;
 	}
@@ -82,7 +82,7 @@ int nb_crypto_user_update(const char *driver, int priority, char *why, size_t le
 	}
 	ret = ack.err.error;
 	if (ret)
-		snprintf(why, len, "crypto_user: CRYPTO_MSG_UPDATEALG %s: %s", driver,
+		snprintf(why, len, "crypto_user: CRYPTO_MSG_UPDATEALG %.63s: %s", driver,
 			 ret == -ENOENT ? "no such driver registered (see /proc/crypto)"
 					: strerror(-ret));
 out:

@@ -42,10 +42,14 @@ clean() {
 round() { # vpn [driver]
 	v=$1 drv=${2:-}
 	if [ -n "$drv" ]; then
-		check_rc "lab up --vpn $v --crypto-driver $drv" 0 "$NB" lab up --vpn "$v" --crypto-driver "$drv"
+		check_rc "lab up --vpn $v --crypto-driver $drv" 0 "$NB" lab up -J --vpn "$v" --crypto-driver "$drv"
 	else
-		check_rc "lab up --vpn $v" 0 "$NB" lab up --vpn "$v"
+		check_rc "lab up --vpn $v" 0 "$NB" lab up -J --vpn "$v"
 	fi
+	# to the host, which validates it against docs/schema
+	sed "s/^/NBVMJ lab_up_$(echo "$v$drv" | tr -c 'a-z0-9\n' _) /" "$nb_tmp/out"
+	check "$v: up's JSON names the tunnel" \
+		grep -q "\"kind\": \"${v%%:*}\"" "$nb_tmp/out"
 	if [ "$v" = wireguard ]; then
 		check "$v: the DUT has its WireGuard peer" wg_peer
 		c0=$(ip netns exec v-dut wg show wgdut transfer | awk '{ print $3 }')

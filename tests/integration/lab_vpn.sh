@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench lab up --vpn on this host's kernel: where it lacks ESP or WireGuard, up says so in one
 # line, exits 1 and leaves no namespace, state or process behind; where it has them, the lab
 # comes up and down removes it all. Bad --vpn/--crypto-driver values are usage errors (exit 2).

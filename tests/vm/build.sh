@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Builds the test VM: Debian's stock kernel (downloaded with apt-get, never installed) and an
 # initramfs holding busybox, the static netbench, the kernel modules the guest tests need (in
 # dependency order), iproute2's ip and tc and wireguard-tools' wg with their shared libraries,

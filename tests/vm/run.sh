@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Boots the test VM (tests/vm/build.sh) under qemu without KVM, with a virtio-crypto device (a
 # hardware crypto driver for the guest) and a virtio-net link to a network namespace this script
 # creates, runs the guest scripts (tests/vm/guest/*.sh, or those whose name contains PATTERN)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel crypto API's choice of driver, changed through the crypto_user netlink interface
  * (CRYPTO_MSG_UPDATEALG, CONFIG_CRYPTO_USER): a driver's priority decides which implementation
  * a new transform (an IPsec SA) gets. Global to the kernel, not per namespace: the lab records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Changing a kernel crypto driver's priority (crypto_user netlink), for `lab up
  * --crypto-driver`. */
 #ifndef NB_LAB_CRYPTOPRIO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The lab's VPN between the DUT and the sink (`lab up --vpn`): kernel IPsec (ESP in tunnel mode,
  * xfrm states and policies through iproute2's ip) or WireGuard (ip and wg), with keys drawn at
  * random for each lab. Traffic from gen to NB_LAB_VPN_ADDR, the sink's address at the tunnel's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Inside the test VM: the kernel engines are here (AF_ALG, the virtio hardware driver) and the
 # link to the host carries a netbench tput sweep to the host's agent.
 . "$TOP/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Inside the test VM: netbench crypto by kernel driver. The virtio hardware driver and the
 # kernel's software cbc(aes-generic) each pass the known-answer and reference checks and are
 # timed; afalg:all finds both and gives the crossover line with CPU time per KByte, with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Inside the test VM: netbench lab up --vpn (ESP with each algorithm, WireGuard), tput through
 # the tunnel reconciled with the tunnel's own counters (the DUT's outbound SA in `ip -s xfrm
 # state`, the WireGuard peer's transfer bytes), --crypto-driver moving the tunnel on and off the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Inside the test VM: rate's latency through a DUT namespace whose egress to the sink delays
 # every frame by 5 ms on netem itself (this host's kernel lacks netem, so
 # tests/integration/rate_latency.sh falls back to tbf there). Emulation sends a few hundred

@@ -98,6 +98,8 @@ normal "after a controller was killed mid-test"
 check "agent logged what happened" grep -Eq "session ended: controller disconnected|handshake failed" "$nb_tmp/agent.log" ||
 	sed 's/^/# /' "$nb_tmp/agent.log"
 check "agent still running" kill -0 "$agent_pid"
+# stdio, log, control socket, the gate's wake pipe, answers lingering for 0.5 s
+sleep 0.6
 check "no data sockets left open by the agent" sh -c "[ \$(ls /proc/$agent_pid/fd | wc -l) -le 8 ]"
 
 # The controller refuses an agent of another protocol version, naming both.
@@ -113,7 +115,7 @@ c.sendall(struct.pack(">IHHI", 0x4e424331, 2, 0, len(body)) + body)
 c.close()
 PY
 fake=$!
-sleep 0.5
+sleep 1.5
 check_rc "controller refuses an agent of another version" 1 "$NETBENCH" tput -c 127.0.0.1 -p 5329 -t 0.3
 check "message names both versions" has "controller speaks version 1, agent speaks version 7"
 wait $fake

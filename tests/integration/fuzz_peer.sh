@@ -31,6 +31,26 @@ done
 [ $built -eq 0 ] && ar rcs "$nb_tmp/libcore.a" "$nb_tmp"/obj/*.o
 check "the core builds for fuzzing" test $built -eq 0
 [ $built -eq 0 ] || sed "s/^/# /" "$nb_tmp/build.log" | head
+# Valid records to start from: a stream request and a received step, mem options, a rate frame.
+seeds() {
+	python3 - "$1" <<'PY'
+import os, struct, sys
+d = sys.argv[1]
+def tlv(t, v): return struct.pack(">HH", t, len(v)) + v
+def u32(t, v): return tlv(t, struct.pack(">I", v))
+def u64(t, v): return tlv(t, struct.pack(">Q", v))
+req = (u32(300, 1) + tlv(301, b"239.1.2.3") + u32(14, 5000) + u32(305, 0) + u32(306, 1000) +
+       tlv(307, struct.pack(">QQ", 1000000, 2000000)) + u64(308, 10**9) + u32(309, 7) +
+       tlv(302, b"eth0") + u32(304, 1) + u64(310, 10**8))
+mem = u64(500, 1024) + u64(501, 1 << 20) + u32(502, 0) + u32(503, 2) + u64(504, 1 << 20) + u32(505, 1)
+hdr = bytes(20) + b"NBS1" + bytes([1]) + bytes(31)
+frame = struct.pack(">HHHIQ", 0x4e42, 1, 3, 42, 123456789)
+for name, data in (("req", req), ("mem", mem), ("hdr", hdr), ("frame", frame),
+                   ("probe", struct.pack(">HHHIQ", 0x4e52, 0x8000, 3, 8, 5)),
+                   ("udp", b"NBUD" + struct.pack(">IQQ", 1, 2, 3))):
+    open(os.path.join(d, name), "wb").write(data)
+PY
+}
 for h in fuzz_stream_msg fuzz_mem_wire fuzz_datagram; do
 	# shellcheck disable=SC2086
 	clang $cflags $san -fsanitize=fuzzer "$TOP/tests/fuzz/$h.c" "$nb_tmp/libcore.a" \
@@ -42,13 +62,14 @@ for h in fuzz_stream_msg fuzz_mem_wire fuzz_datagram; do
 		continue
 	fi
 	mkdir -p "$nb_tmp/corpus-$h"
-	printf '\001\054\000\004\000\000\000\001\001\055\000\005239.1' >"$nb_tmp/corpus-$h/seed"
-	"$nb_tmp/$h" -runs="$runs" -max_total_time="$secs" -rss_limit_mb=1024 "$nb_tmp/corpus-$h" \
+	seeds "$nb_tmp/corpus-$h"
+	"$nb_tmp/$h" -runs="$runs" -max_total_time="$secs" -rss_limit_mb=1024 \
+		-artifact_prefix="$nb_tmp/" "$nb_tmp/corpus-$h" \
 		>"$nb_tmp/$h.log" 2>&1
 	st=$?
 	stats=$(grep -Eo '#[0-9]+[[:space:]]+DONE[[:space:]]+cov: [0-9]+ ft: [0-9]+' "$nb_tmp/$h.log" | tr -s '\t ' ' ' |
 		sed 's/#//; s/DONE/runs,/')
-	check "$h ($stats) finds no crash, leak or undefined behaviour" test $st -eq 0 ||
-		tail -30 "$nb_tmp/$h.log" | sed 's/^/# /'
+	check "$h ($stats) finds no crash, leak or undefined behaviour" test $st -eq 0
+	[ $st -eq 0 ] || tail -30 "$nb_tmp/$h.log" | sed 's/^/# /'
 done
 echo "1..$n"

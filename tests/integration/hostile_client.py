@@ -134,7 +134,16 @@ def mem_req(dur, max_bytes=0, quick=0):
 
 
 def fresh(host, port, psk):
-    return Ctl(host, port, psk)
+    """A new session. Until the previous one is torn down the agent may say "busy" (at once):
+    that is an answer, so try again for up to 2 s."""
+    until = time.monotonic() + 2.0
+    while True:
+        try:
+            return Ctl(host, port, psk)
+        except RuntimeError as e:
+            if "busy" not in str(e) or time.monotonic() > until:
+                raise
+            time.sleep(0.05)
 
 
 def case_caps(host, port, psk):

@@ -32,6 +32,7 @@
 
 struct session {
 	const struct nb_agent_opts *opts;
+	struct nb_gate *gate;
 	struct nb_agent_ctx ctx;
 	int fd;
 	char peer_str[64];
@@ -180,11 +181,17 @@ static const struct nb_test_ops *find_ops(uint32_t type)
 
 static void end_test(struct session *s)
 {
+	/* Tearing down a test (a cancelled mem run, a draining receiver) may take up to a
+	 * second: a controller arriving meanwhile waits for it rather than hearing "busy". */
+	if (s->gate)
+		nb_gate_set_testing(s->gate, false);
 	if (s->ops && s->state)
 		s->ops->free(s->state);
 	s->ops = NULL;
 	s->state = NULL;
 	s->running = false;
+	if (s->gate)
+		nb_gate_set_testing(s->gate, false);
 }
 
 static int on_request(struct session *s)
@@ -199,6 +206,8 @@ static int on_request(struct session *s)
 	    nb_msg_get_u64(s->in, NB_T_DURATION_NS, &s->duration_ns))
 		return refuse(s, EBADMSG, "malformed TEST_REQ: test type and duration are required");
 	s->ops = find_ops(type);
+	if (s->ops)
+		nb_gate_set_testing(s->gate, true);
 	if (!s->ops) {
 		snprintf(err, sizeof(err), "unknown test type %u (this agent is netbench %s)", type,
 			 NB_VERSION);
@@ -212,6 +221,7 @@ static int on_request(struct session *s)
 	if (ret) {
 		s->state = NULL;
 		s->ops = NULL;
+		nb_gate_set_testing(s->gate, false);
 		return refuse(s, -ret, err[0] ? err : "test setup failed");
 	}
 	return nb_msg_send(s->fd, s->out);
@@ -328,9 +338,9 @@ static void stop_at_limit(struct session *s)
 }
 
 /* Runs one session to its end. Returns 1 when a test ran, 0 otherwise. */
-static int session(int fd, const struct nb_agent_opts *opts)
+static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 {
-	struct session s = {.opts = opts, .fd = fd};
+	struct session s = {.opts = opts, .fd = fd, .gate = g};
 	bool done = false;
 	int tests = 0, ret;
 	uint64_t last_ns = nb_mono_ns();
@@ -403,7 +413,7 @@ int nb_agent_run(int listen_fd, const struct nb_agent_opts *opts)
 		int fd = nb_gate_next(g, 500);
 		if (fd < 0)
 			continue;
-		bool ran = session(fd, opts);
+		bool ran = session(fd, opts, g);
 		nb_gate_release(g);
 		if (ran && opts->once)
 			break;

@@ -26,11 +26,12 @@
 #define LINGER_MS 500
 #define POLL_MS 100
 
-enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1 };
+enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1, S_WAIT = 2 };
+#define WAIT_MS 1000 /* a proven controller waits this long for a session that is ending */
 
 struct pending {
 	int fd, state;
-	uint64_t accepted_ns;
+	uint64_t accepted_ns, proven_ns;
 	bool got_byte;
 	struct sockaddr_storage peer, local;
 	uint8_t cnonce[NB_NONCE_LEN], snonce[NB_NONCE_LEN];
@@ -50,7 +51,7 @@ struct nb_gate {
 	bool started;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	bool busy, quit;
+	bool busy, testing, quit;
 	int ready_fd; /* handed over, not yet taken; -1 */
 	struct pending p[NB_GATE_MAX_PENDING];
 	struct lingering l[LINGER_MAX];
@@ -113,13 +114,21 @@ static void drop(struct pending *p)
 	p->state = S_FREE;
 }
 
-static bool is_busy(struct nb_gate *g)
+/* Busy with a running test: newcomers hear so at once. */
+static bool is_testing(struct nb_gate *g)
 {
 	bool b;
 	pthread_mutex_lock(&g->mu);
-	b = g->busy;
+	b = g->busy && g->testing;
 	pthread_mutex_unlock(&g->mu);
 	return b;
+}
+
+void nb_gate_set_testing(struct nb_gate *g, bool testing)
+{
+	pthread_mutex_lock(&g->mu);
+	g->testing = testing;
+	pthread_mutex_unlock(&g->mu);
 }
 
 static void turn_away(struct nb_gate *g, int fd, const struct sockaddr *who)
@@ -132,20 +141,31 @@ static void turn_away(struct nb_gate *g, int fd, const struct sockaddr *who)
 	logf_(g->opts, "%s: turned away, busy", a);
 }
 
-/* The handshake is complete: hand the controller over, or tell it the agent is busy. */
+/* The handshake is complete: hand the controller over; or, while a test runs, tell it the
+ * agent is busy; or, while a session without a test is ending, let it wait up to WAIT_MS. */
 static void hand_over(struct nb_gate *g, struct pending *p)
 {
-	bool taken = false;
+	bool taken = false, testing;
+	uint64_t now = nb_mono_ns();
 	pthread_mutex_lock(&g->mu);
+	testing = g->busy && g->testing;
 	if (!g->busy && g->ready_fd < 0) {
 		g->busy = true;
+		g->testing = false;
 		g->ready_fd = p->fd;
 		taken = true;
 		pthread_cond_signal(&g->cv);
 	}
 	pthread_mutex_unlock(&g->mu);
-	if (!taken)
+	if (!taken) {
+		if (p->state != S_WAIT) {
+			p->state = S_WAIT;
+			p->proven_ns = now;
+		}
+		if (!testing && now - p->proven_ns < (uint64_t)WAIT_MS * NB_NS_PER_MS)
+			return;
 		turn_away(g, p->fd, (struct sockaddr *)&p->peer);
+	}
 	p->fd = -1;
 	p->state = S_FREE;
 }
@@ -282,7 +302,7 @@ static void on_accept(struct nb_gate *g)
 		if (fd < 0)
 			return;
 		nb_net_set_timeout_ms(fd, SO_SNDTIMEO, 200);
-		if (is_busy(g)) {
+		if (is_testing(g)) {
 			turn_away(g, fd, (struct sockaddr *)&ss);
 			continue;
 		}
@@ -346,6 +366,10 @@ static void *gate_thread(void *arg)
 			struct pending *p = &g->p[i];
 			if (p->state == S_FREE)
 				continue;
+			if (p->state == S_WAIT) {
+				hand_over(g, p); /* not polled: its bytes are the session's */
+				continue;
+			}
 			uint64_t age_ms = (now - p->accepted_ns) / NB_NS_PER_MS;
 			if ((!p->got_byte && age_ms >= NB_GATE_FIRST_BYTE_MS) ||
 			    age_ms >= NB_GATE_HANDSHAKE_MS) {
@@ -461,7 +485,11 @@ void nb_gate_release(struct nb_gate *g)
 {
 	pthread_mutex_lock(&g->mu);
 	g->busy = false;
+	g->testing = false;
 	pthread_mutex_unlock(&g->mu);
+	if (write(g->wake[1], "r", 1) < 0) {
+		/* a waiting controller is looked at within one poll period anyway */
+	}
 }
 
 void nb_gate_free(struct nb_gate *g)

@@ -27,7 +27,7 @@
 #define POLL_MS 100
 
 enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1, S_WAIT = 2 };
-#define WAIT_MS 1000 /* a proven controller waits this long for a session that is ending */
+#define WAIT_MS 3000 /* a proven controller waits this long for a session that is ending */
 
 struct pending {
 	int fd, state;

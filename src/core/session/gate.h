@@ -24,7 +24,7 @@ int nb_gate_new(struct nb_gate **out, int listen_fd, const struct nb_agent_opts 
 int nb_gate_next(struct nb_gate *g, int timeout_ms);
 void nb_gate_release(struct nb_gate *g);
 /* The session says whether a test is set up: newcomers are then turned away at once, otherwise
- * a proven one waits up to a second for the session to end. */
+ * a proven one waits up to 3 s for the session to end. */
 void nb_gate_set_testing(struct nb_gate *g, bool testing);
 void nb_gate_free(struct nb_gate *g);
 

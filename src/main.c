@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench: network-performance evaluation for embedded Linux platforms. The subcommand table
  * below drives the program; usage is generated from it so that help cannot drift. */
 #include <getopt.h>

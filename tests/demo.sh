@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The demo (make demo): installs what is missing, brings the namespace lab up, runs every
 # netbench capability this build has through it, writes each result as JSON plus summary.txt
 # into results/<time>/, tears the lab down, and prints where the results are. Under 5 minutes.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Installs from Debian's archive what netbench's build, tests, demo and benchmarks use. Idempotent;
 # quiet when everything is present.
 set -e
@@ -6,6 +7,8 @@ pkgs="make gcc clang libc6-dev pkg-config libssl-dev iproute2 nftables ethtool i
 netsniff-ng qemu-user gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-arm-linux-gnueabihf \
 libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc python3 file \
 iputils-ping util-linux python3-jsonschema"
+# The small static agent, installation and the Debian package (make package-check).
+pkgs="$pkgs musl-tools dpkg-dev debhelper lintian fakeroot man-db systemd busybox-static"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
 missing=""

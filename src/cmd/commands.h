@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The subcommand table's entries: one cmd_<name>.c per subcommand. */
 #ifndef NB_COMMANDS_H
 #define NB_COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench crypto: cipher/MAC throughput, latency and CPU cost per request size and engine
  * (OpenSSL in process, /dev/crypto, AF_ALG), each engine checked before it is timed. Runs here,
  * or with -c inside an agent on the board, whose result comes back piecewise and is printed by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench lab: a gen -> DUT -> sink lab of network namespaces on this host, rulesets for the
  * DUT's firewall, and the rule-cost fit of a sweep. Parses options, calls core/lab*.c, prints. */
 #include <errno.h>

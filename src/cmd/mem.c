@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem: the memory system behind the frame rate. Parses the options, runs the probe
  * (core/mem/mem.h) here or, with -c, on an agent (core/mem/mem_agent.h), and prints the latency curve,
  * the inferred caches beside sysfs, and bandwidth the same way for both. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench rate: frames per second through a device under test, by the RFC 2544 procedures
  * (throughput, frame loss rate, back-to-back, latency) or as single trials. This file parses the
  * options into the run's parameters and prints tables and progress; the procedures, the trials,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tables of `netbench rate`: one run's per-size results, and a rule sweep's points and fits. */
 #include <stdio.h>
 

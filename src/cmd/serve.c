@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench serve: the agent. Parses options, binds the control port, optionally daemonizes
  * with a pid file, and serves controllers until signalled. */
 #include <errno.h>

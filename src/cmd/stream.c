@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench stream: constant-bitrate unicast or multicast streams and what receiving them costs
  * the receiver's CPU, softirq included. Standalone --send and --recv work between hosts without
  * an agent (mcsend/mcrecv command lines work as written); by default the agent(s)

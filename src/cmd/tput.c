@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput: netio's sweep with CPU at both ends. For each block size, Tx (we send) then Rx
  * (the agent sends), or both at once with --bidir; prints a netio-shaped table and a CPU table,
  * or one JSON document. */

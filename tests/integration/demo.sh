@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The README's first command end to end: the demo brings the lab up, runs every capability,
 # writes JSON and a summary, and tears everything down within its 5-minute budget.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The agent survives hostile and broken controllers and keeps serving: random bytes, half-open
 # connections, a stalled half message, a wrong protocol version (refused naming both versions),
 # garbage after a good handshake, a controller killed mid-test; after each, a normal test runs.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench stream across network namespaces: a sender and two receivers on one bridge
 # (veth to a bridge namespace), and a second sender for the source-specific test.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench crypto core: known-answer vectors on the soft engine (every algorithm), the engine
  * table and selection, the correctness gate against fake engines (a wrong engine is reported
  * broken and never timed), the crossover rule, and one short timed run. */

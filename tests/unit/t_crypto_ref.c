@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The built-in reference implementation: every known-answer vector, and (with OpenSSL) the same
  * output as the soft engine at odd and large sizes, with and without AAD, for every algorithm.
  * It is what checks a board's kernel engines where OpenSSL is absent. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The crypto test on the control protocol: the request round-trips and bad requests are refused,
  * the run's duration bound covers the windows, and a result (head and every algorithm) decodes
  * back to what was encoded, bit for bit. Every truncation, random garbage, and each kind of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The counting receiver over loopback: received, duplicated, reordered, late and foreign frames,
  * trial changes; and its counters' encoding for the control protocol, round trip. */
 #include <arpa/inet.h>

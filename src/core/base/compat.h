@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Compatibility constants for old kernels and C libraries, in one place.
  * Code tests these capability macros, never an operating-system name. */
 #ifndef NB_COMPAT_H

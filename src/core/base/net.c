@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket plumbing shared by the agent, the controller and every test's data path. */
 #include "core/base/net.h"
 

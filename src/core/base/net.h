@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket helpers: name resolution, listening (dual-stack), connecting with a timeout, and
  * address comparison that treats IPv4-mapped IPv6 addresses as the IPv4 address they carry. */
 #ifndef NB_NET_H

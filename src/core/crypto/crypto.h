@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench crypto: cipher and MAC throughput, per-request latency and CPU cost by request size,
  * per engine (OpenSSL in process, /dev/crypto, AF_ALG). Every engine's output is checked against a
  * reference before it is timed. Core API: no printing; the front end and the agent share it. */

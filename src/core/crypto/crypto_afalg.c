@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The afalg engine: the kernel crypto API over AF_ALG sockets (skcipher, aead, hash). One
  * sendmsg and one read per request. The kernel picks the highest-priority implementation of the
  * named transform; /proc/crypto then says which driver that was. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The algorithms netbench crypto measures, the engine table, and the built-in known-answer
  * vectors. The vectors are published ones, so a board without OpenSSL (the agent, static builds)
  * can still tell a wrong kernel engine from a right one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The devcrypto engine: /dev/crypto (cryptodev-linux), the path by which OpenSSL's devcrypto
  * engine and IPsec stacks reach hardware crypto on embedded SoCs. One ioctl per request (two
  * for CBC+HMAC, see compat_cryptodev.h); the module reports which kernel driver serves each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A built-in reference for every algorithm in plain C (libc only): AES, CBC, GCM,
  * ChaCha20-Poly1305, SHA-1 and HMAC (SHA-256 is the core's sha256.c). Slow and simple on
  * purpose; it is never timed. It stands in for OpenSSL where there is none (the agent, static

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Over 600 lines: the checks, the timing workers and the JSON all work on the same cells. */
 /* The crypto run: probe the engines, check every engine's answers against the reference (known
  * vectors, then soft at every size) and time the good ones. A point's rate comes from request

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The soft engine: OpenSSL libcrypto's default provider, in process. Each request is one packet:
  * the context keeps its key and is re-initialised with the IV, as an IPsec stack does per
  * packet. Without OpenSSL (the agent, static builds) the engine says what is missing. */

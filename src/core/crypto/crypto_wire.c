@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Over 600 lines: the request and the whole result, each field bounded and checked on decode. */
 /* Encoding of the crypto measurement for the control protocol: the request by name (so that the
  * agent validates it with the same selectors as the command line), and the result as nested

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Over 600 lines: up, down, status and ruleset share the run helpers and the state file. */
 /* The namespace lab: three network namespaces joined by two veth pairs, built and removed with
  * iproute2's ip. Every veth is created inside a namespace (never in the host's), so deleting

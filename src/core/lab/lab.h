@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The namespace lab on one Linux host: gen --veth-- DUT (kernel forwarding, nftables) --veth--
  * sink, with the agent in sink (docs/design.md, "The lab"). Building, checking and removing it,
  * and loading rulesets into the DUT. Drives iproute2's ip and nft; a small state file under /run

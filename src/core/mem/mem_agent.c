@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem on the agent's side and on the wire: the test kind that runs the probe in a thread
  * (the control loop stays free for marks, a second controller's "busy" and a vanished
  * controller), the TLV encoding of options and result, and the controller's driver of a run. */

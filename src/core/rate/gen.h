@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The two ends of `netbench rate`'s traffic: generator engines (one file each, a const table of
  * callbacks) that put frames of one flow on the wire, the pacer that calls them at a steady
  * rate, in bursts, or as fast as they go; and beside them the receiver table (rx.c: local,

@@ -1,12 +1,16 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `packet` engine: whole Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frames written into an
  * AF_PACKET TX ring (TPACKET_V2) and flushed with one send() per batch; PACKET_QDISC_BYPASS skips
  * the qdisc as trafgen does. The next hop's MAC comes from the neighbour table. Needs CAP_NET_RAW.
  */
+/* libc's <net/ethernet.h> before the kernel's headers: musl's then tells them (__UAPI_DEF_ETHHDR)
+ * that struct ethhdr is already defined. */
+#include <net/ethernet.h>
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
-#include <net/ethernet.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `udp` engine: one connected UDP socket per flow (distinct source ports), frames sent in
  * sendmmsg batches. Kernels older than 3.0 (and seccomp sandboxes) answer sendmmsg with
  * ENOSYS: the engine then falls back to one sendmsg per frame and says so in its description. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of `netbench rate`: a counting receiver bound on the agent's address (the
  * control connection's, or one the controller names that the agent owns). The only traffic it
  * sends are reflected probes (round-trip latency), at a bounded rate and, by the target rule,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `netbench rate` across the control protocol: the agent runs the counting receiver, one test
  * per trial (so the agent's policy checks each trial's duration and rate), and reports the
  * receiver's counters in its FINAL message. Tags 200-299 belong to this test. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON documents of `netbench rate` (docs/schema.md): parameters, then every frame size's
  * result with each of its trials, or the points and fits of a rule sweep. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Receiver thread: recvmmsg in batches of 64 with a 50 ms timeout so that it notices the stop
  * flag; only the first 18 bytes of each datagram are read (the payload header). One mutex per
  * batch protects the counters from the snapshot reader; the hot path takes no other lock. */

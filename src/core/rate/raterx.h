@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The counting receiver of `netbench rate`: a thread that reads test frames in recvmmsg batches
  * from a bound UDP socket and keeps, for the current trial, per-flow received, duplicated,
  * reordered and late counts and a latency histogram, in memory fixed at start. */

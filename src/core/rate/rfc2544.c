@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The RFC 2544 procedures over a trial callback: which trials to run at one frame size and what
  * they add up to; and the verdict across sizes. No sockets, no clocks: see rfc2544.h. */
 #include "core/rate/rfc2544.h"

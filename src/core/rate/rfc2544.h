@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The RFC 2544 procedures of `netbench rate` (throughput §26.1, latency §26.2, frame loss rate
  * §26.3, back-to-back §26.4, or one single trial) over any trial runner: the procedures decide
  * which trial comes next and what the answer is; a callback runs each trial. The real runner is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The receiver table of `netbench rate`: where a run's frames are counted. local: a counting
  * thread in this process, possibly inside another network namespace; agent: an agent's, one
  * agent test per trial (rate_remote.c); none: nobody counts (send only). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The real trials of `netbench rate`: the receiver from the receiver table, the generator
  * engine, one trial at a time (prepare, send, drain, read the counters, reconcile), and the
  * procedure of rfc2544.c run over them at every frame size. */

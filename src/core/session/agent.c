@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's control loop: one session at a time; a second controller gets a "busy" error at
  * once instead of hanging. Every read has a timeout, every message is validated, and a session
  * that breaks (disconnect, stall, garbage) is torn down with its test while the agent goes on

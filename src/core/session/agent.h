@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent (`netbench serve`): accepts controllers on a TCP control port, one test at a time,
  * and runs the far end of each test through a table of test kinds. The agent enforces its policy
  * (duration and rate caps, traffic only towards the controller's own address unless widened, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's end of the control connection: handshake with version check and optional
  * mutual pre-shared-key proof, then the messages that drive one test at a time. */
 #include "core/session/ctl.h"

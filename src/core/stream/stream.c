@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stream datagram header and the receive side's accounting. Everything here is pure
  * computation on datagrams already read, so unit tests feed it crafted sequences. */
 #include "core/stream/stream.h"

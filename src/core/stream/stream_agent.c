@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of netbench stream (NB_TEST_STREAM). Normally the agent receives: it joins the
  * group on the requested interface and counts per step, its CPU measured over each step's window
  * where the datagrams arrive. With the role "send" (the controller's --reverse) it is the paced

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket set-up for streams: every rejection is decided here, once, with a reason a user can act
  * on, before traffic starts. */
 #include "core/stream/stream_sock.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sockets for netbench stream: address checks (unicast, or a multicast group in 224.0.0.0/4 or
  * ff00::/8), the receiving socket (bind, ASM join by interface index, SSM join with a source,
  * kernel receive timestamps) and the sending socket (outgoing interface, TTL/hops, loopback). */

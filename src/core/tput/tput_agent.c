@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of a tput test: accepts the controller's data connections (TCP) or opens the
  * UDP sockets, then receives, sends or both, and reports counters at every mark. */
 #include <errno.h>

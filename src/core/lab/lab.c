@@ -180,6 +180,66 @@ static long read_pid(const char *path)
 	return pid;
 }
 
+/* Whether pid is still the agent that wrote the pid file: a netbench executable running
+ * `serve`, started no later than the file was written. A pid reused by another process since
+ * (after a reboot or a crash) fails one of these and is left alone. */
+static bool is_our_agent(long pid, const char *pid_path)
+{
+	char path[64], exe[4096], buf[4096], *p;
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+	unsigned long long start_ticks = 0, btime = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	bool serve = false;
+	int fd;
+
+	if (pid <= 0 || stat(pid_path, &st) < 0 || hz <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	p = strrchr(exe, '/');
+	if (strncmp(p ? p + 1 : exe, "netbench", 8))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
+		if (!strcmp(buf + i, "serve"))
+			serve = true;
+	if (!serve)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = (ssize_t)fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = '\0';
+	/* Field 22, counted after the command name, which may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+			       "%*d %*d %llu", &start_ticks) != 1)
+		return false;
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		return false;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "btime %llu", &btime) == 1)
+			break;
+	fclose(f);
+	if (!btime)
+		return false;
+	/* The agent writes its pid file after it starts; one second of slack for the tick. */
+	return btime + start_ticks / (unsigned long long)hz <= (unsigned long long)st.st_mtime + 1;
+}
+
 static bool stopped(struct nb_lab *lab)
 {
 	return lab->stop && *lab->stop;
@@ -322,7 +382,9 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 			     lab->state_path);
 	}
 	pid = read_pid(lab->pid_path);
-	if (pid_alive(pid)) {
+	if (pid_alive(pid) && !is_our_agent(pid, lab->pid_path)) {
+		note(lab, "pid %ld in %s is no longer our agent: left alone", pid, lab->pid_path);
+	} else if (pid_alive(pid)) {
 		/* The agent normally dies with the sink's processes below; this catches one
 		 * that left its namespace. */
 		kill((pid_t)pid, SIGTERM);

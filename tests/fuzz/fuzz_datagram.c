@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the datagrams a receiver takes from the network: a tput UDP header, a
  * rate test frame or reflected probe, and the rate receiver's per-frame accounting (flows,
  * trials, duplicate and reorder bitmaps), which is included here from its source to reach its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the mem test's records: the options an agent reads from a request (and
  * the range check that follows) and the result a controller reads back. */
 #include <stdint.h>

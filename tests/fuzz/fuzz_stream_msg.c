@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the stream test's control records, as an agent and a controller read
  * them from each other: the request (role, address, rates, steps, TTL), the receiver's steps
  * and the sender's steps (the input as one message payload of TLV items); and the same bytes

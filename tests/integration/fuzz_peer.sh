@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Fuzzes every parser a peer reaches beyond the control framing (tests/fuzz/fuzz_proto.c and
 # fuzz_crypto_wire.c have those): the stream records, the mem options and result, and the
 # datagrams receivers count (stream header, tput header, rate frames, probes and the rate

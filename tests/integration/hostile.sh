@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The agent as an attacker finds it: a client that speaks the protocol correctly
 # (hostile_client.py) asks for what it must not get, and every refusal or bound is asserted:
 # overflowing rate and duration products, wire rate and packet rate caps, names, interfaces and

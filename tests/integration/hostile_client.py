@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """A controller that speaks docs/protocol.md correctly (HELLO, AUTH with HMAC-SHA256, TEST_REQ
 with the real tags) and asks an agent for what it must not give. Each case prints PASS:text or
 FAIL:text lines for tests/integration/hostile.sh. Usage: hostile_client.py CASE HOST PORT [ARGS]."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's policy decisions: wire cost and overflow, the caps with --max-rate and --max-pps,
  * the multicast scope and TTL rule, the target rule with IPv6 scopes, and which pending
  * handshake gives way to a newcomer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Wire cost of a paced send (see wirecost.h). */
 #include "core/base/wirecost.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What a paced send costs on the wire: packets per second and bits per second with every
  * header and the Ethernet framing counted, from a payload rate and a payload per packet.
  * Overflow-checked, since both numbers may come from a peer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's gate (see gate.h): accept, concurrent handshakes with deadlines and bounds,
  * "busy" at once during a session, hand-off of proven controllers to the session loop. All
  * sockets here are read without blocking and only as far as the message being assembled, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's gate: one thread that accepts control connections and runs their handshakes side
  * by side, so that no client (idle, slow, or hostile) can hold the door shut. A connection has
  * a short deadline for its first byte and for the whole handshake; pending handshakes are

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Ctrl-C mid-sweep keeps what was measured: SIGINT during a sweep stops the running step, prints
+# the steps already measured (table, or a complete JSON document with "interrupted": true),
+# closes the agent's session and exits 130; the agent serves the next run and no process is left.
+# tput also prints its header first and each row as soon as it is measured. Loopback only, ~10 s.
+. "$(dirname "$0")/../lib.sh"
+NB=$NETBENCH
+
+agent -- -p 5393 -B 127.0.0.1 || { notok "agent starts"; exit 1; }
+
+# sigint_after SECONDS OUT ERR command...: runs command, SIGINT after SECONDS; sets $rc
+sigint_after() {
+	t=$1 out=$2 errf=$3; shift 3
+	"$@" >"$out" 2>"$errf" &
+	pid=$!
+	sleep "$t"
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
+}
+
+# tput: 4 sizes x (Tx + Rx) of 0.6 s each; the first size is done after ~1.3 s
+sigint_after 2.2 "$nb_tmp/t.txt" "$nb_tmp/t.err" \
+	"$NB" tput -c 127.0.0.1:5393 -l 1k,2k,4k,8k -t 0.5 -O 0.1 -i 0.25
+check "tput: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "tput: the header comes before the first interval line" \
+	sh -c "grep -n 'Block *Tx KByte/s' '$nb_tmp/t.txt' | head -1 | cut -d: -f1 >'$nb_tmp/h'; grep -n ' s  Tx ' '$nb_tmp/t.txt' | head -1 | cut -d: -f1 >'$nb_tmp/i'; [ \$(cat '$nb_tmp/h') -lt \$(cat '$nb_tmp/i') ]"
+check "tput: the 1k row is printed, before the 2k intervals" \
+	sh -c "grep -n '^ *1k  *[0-9.]* *[0-9.]* *[0-9.]* *[0-9.]*\$' '$nb_tmp/t.txt' | cut -d: -f1 >'$nb_tmp/r'; grep -n '2k .* s  Tx' '$nb_tmp/t.txt' | head -1 | cut -d: -f1 >'$nb_tmp/i'; [ -s '$nb_tmp/r' ] && [ \$(cat '$nb_tmp/r') -lt \$(cat '$nb_tmp/i') ]"
+check "tput: the 8k row is not (the sweep stopped)" sh -c "! grep -q '^ *8k  *[0-9]' '$nb_tmp/t.txt'"
+check "tput: it says how many sizes were measured" grep -q 'interrupted: [1-3] of 4 sizes measured' "$nb_tmp/t.txt"
+check "tput: the CPU table of the measured sizes follows" grep -q '1k  Tx |' "$nb_tmp/t.txt"
+
+sigint_after 2.2 "$nb_tmp/t.json" "$nb_tmp/tj.err" \
+	"$NB" tput -c 127.0.0.1:5393 -l 1k,2k,4k,8k -t 0.5 -O 0.1 -J
+check "tput -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "tput -J: a complete document, interrupted true, only whole sizes" json_check "$nb_tmp/t.json" "
+assert d['interrupted'] is True
+n = len(d['steps']); assert 2 <= n < 8 and n % 2 == 0, n
+assert all(s['valid'] for s in d['steps'])"
+
+check "the agent still runs" kill -0 "$agent_pid"
+check_rc "the agent serves the next run" 0 "$NB" tput -c 127.0.0.1:5393 -l 1k -t 0.2 -O 0 -J
+check "... which says interrupted false" json_check "$nb_tmp/out" "assert d['interrupted'] is False"
+cp "$nb_tmp/out" "$nb_tmp/ok.json"
+check "no controller process is left" sh -c "! pgrep -f '^$NB (tput|rate|stream|mem) ' >/dev/null"
+check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json"
+echo "1..$n"

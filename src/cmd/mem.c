@@ -42,7 +42,8 @@ static void usage(FILE *f)
 	    "                     prefetcher hides\n"
 	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
 	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
-	    "  -q, --quick        fewer points, shorter trials: under 5 s\n"
+	    "  -q, --quick        fewer points, shorter trials: seconds (the bandwidth\n"
+	    "                     buffer stays 4x the last-level cache)\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
 	    "  -h, --help         this help\n"
 	    "\n"

@@ -39,6 +39,7 @@ struct opts {
 	const char *local_rx, *dst, *agent;
 	const char *lab_prefix;
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
+	size_t ndone;		     /* frame sizes whose procedure finished */
 	struct cli_save save;
 };
 
@@ -504,7 +505,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 /* Progress on stderr while the run goes (not with --json). */
 static void progress(void *arg, const struct nb_rate_event *ev)
 {
-	const struct opts *o = arg;
+	struct opts *o = arg;
 	const struct nb_rate_trial *t = ev->trial;
 	const struct nb_rate_size *s = ev->result;
 
@@ -526,6 +527,7 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 				t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why);
 		break;
 	case NB_RATE_EV_SIZE_DONE:
+		o->ndone++;
 		if (o->p.test != NB_RATE_TRIAL && s->gen_short)
 			cli_warn("engine %s could not offer the %.0f fps asked at %u bytes: rates "
 				 "above what it offered were not tested",
@@ -582,6 +584,7 @@ int cmd_rate(int argc, char **argv)
 	struct nb_rate_size *res;
 	char err[512] = "";
 	int ret, status = 0;
+	size_t nsizes;
 
 	parse_opts(argc, argv, &o);
 	cli_save_start(&o.save, "rate", o.json);
@@ -628,19 +631,26 @@ int cmd_rate(int argc, char **argv)
 		goto out;
 	}
 	ret = nb_rate_run_sizes(r, res, err, sizeof(err));
-	if (ret)
+	if (ret && !cli_stop)
 		cli_fail(0, "%s", err);
-	for (size_t i = 0; i < o.p.nsizes; i++)
+	/* Ctrl-C: the sizes whose procedure finished are kept, the one cut short is dropped. */
+	r->interrupted = cli_stop != 0;
+	nsizes = r->interrupted ? o.ndone : o.p.nsizes;
+	for (size_t i = 0; i < nsizes; i++)
 		status |= nb_rate_status(&o.p, &res[i]);
 	nb_rate_describe(r);
 	if (cli_save_doc_begin(&o.save) || o.json) {
-		nb_rate_json(stdout, r, res, o.p.nsizes);
+		nb_rate_json(stdout, r, res, nsizes);
 		cli_save_doc_end(&o.save);
 	}
 	if (!o.json)
-		rate_print_table(r, res, o.p.nsizes);
+		rate_print_table(r, res, nsizes);
+	if (r->interrupted)
+		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o.p.nsizes);
 	cli_save_finish(&o.save);
-	for (size_t i = 0; i < o.p.nsizes; i++) {
+	if (r->interrupted)
+		status = 130;
+	for (size_t i = 0; i < nsizes; i++) {
 		if (res[i].zero)
 			cli_warn(
 			    "%u-byte frames: 0 fps at every rate (the DUT dropped every trial)",

@@ -504,7 +504,27 @@ static int run_send(struct stream_opts *o)
 	}
 	close(fd);
 	free(steps);
-	return 0;
+	return cli_stop ? 130 : 0; /* Ctrl-C ended the sweep early */
+}
+
+/* Ctrl-C (forward mode): the step the sender was in when it stopped was cut short, and what it
+ * did not send is not loss. Only the steps sent whole are kept, at the sender and at every
+ * receiver. */
+static void keep_whole_steps(struct stream_opts *o, struct nb_stream_ctl_result *r)
+{
+	size_t n = 0;
+
+	r->interrupted = true;
+	while (n < r->nsent && r->sent[n].count && r->sent[n].datagrams >= r->sent[n].count)
+		n++;
+	r->nsent = n;
+	for (size_t k = 0; k < r->nagents; k++)
+		if (r->agents[k].rx && r->agents[k].rx->nsteps > n)
+			r->agents[k].rx->nsteps = n;
+	o->p.nrates = n;
+	if (!o->json)
+		printf("interrupted: %zu whole step%s kept, the one cut short dropped\n", n,
+		       n == 1 ? "" : "s");
 }
 
 /* ---- controller mode: the agents given with -c receive, or with --reverse one sends ---- */
@@ -600,6 +620,8 @@ static int run_ctl(struct stream_opts *o)
 		cli_usage_error("%s", err);
 	if (ret < 0)
 		cli_fail(0, "%s", err);
+	if (cli_stop && !o->p.reverse)
+		keep_whole_steps(o, &r);
 	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_stream_ctl_json(stdout, &o->p, &r);
 		cli_save_doc_end(&o->save);
@@ -607,7 +629,7 @@ static int run_ctl(struct stream_opts *o)
 	if (!o->json)
 		ctl_print(&o->p, &r);
 	nb_stream_ctl_result_free(&r);
-	return 0;
+	return cli_stop ? 130 : 0;
 }
 
 int cmd_stream(int argc, char **argv)

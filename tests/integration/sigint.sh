@@ -2,7 +2,7 @@
 # Ctrl-C mid-sweep keeps what was measured: SIGINT during a sweep stops the running step, prints
 # the steps already measured (table, or a complete JSON document with "interrupted": true),
 # closes the agent's session and exits 130; the agent serves the next run and no process is left.
-# tput also prints its header first and each row as soon as it is measured. Loopback only, ~10 s.
+# tput also prints its header first and each row as soon as it is measured. Loopback only, ~20 s.
 . "$(dirname "$0")/../lib.sh"
 NB=$NETBENCH
 
@@ -40,10 +40,32 @@ assert d['interrupted'] is True
 n = len(d['steps']); assert 2 <= n < 8 and n % 2 == 0, n
 assert all(s['valid'] for s in d['steps'])"
 
+# rate: --quick throughput at 64, 512, 1518 bytes; SIGINT during the second or third size
+sigint_after 4 "$nb_tmp/r.json" "$nb_tmp/r.err" \
+	"$NB" rate -c 127.0.0.1:5393 --data-port 5392 -q -J
+check "rate -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "rate -J: a complete document, interrupted true, the sizes finished" json_check "$nb_tmp/r.json" "
+assert d['interrupted'] is True
+n = len(d['sizes']); assert 1 <= n < 3, n"
+check "rate: says how many sizes were measured" grep -q 'interrupted: [12] of 3 frame sizes measured' "$nb_tmp/r.err"
+
+# stream: 3 steps of 1 s to the agent; SIGINT in the second: the cut step is not loss
+sigint_after 2 "$nb_tmp/s.json" "$nb_tmp/s.err" \
+	"$NB" stream -c 127.0.0.1 --ctl-port 5393 -a 127.0.0.1 -p 5391 --rates 1M,2M,3M -t 1 -J
+check "stream -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "stream -J: interrupted true, only whole steps, none lost" json_check "$nb_tmp/s.json" "
+assert d['interrupted'] is True
+assert len(d['sent']) == 1, d['sent']
+st = d['receivers'][0]['steps']; assert len(st) == 1 and st[0]['lost'] == 0, st"
+sigint_after 2 "$nb_tmp/s.txt" "$nb_tmp/s2.err" \
+	"$NB" stream -c 127.0.0.1 --ctl-port 5393 -a 127.0.0.1 -p 5391 --rates 1M,2M,3M -t 1
+check "stream: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
+	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: 1 whole step kept' '$nb_tmp/s.txt'"
+
 check "the agent still runs" kill -0 "$agent_pid"
 check_rc "the agent serves the next run" 0 "$NB" tput -c 127.0.0.1:5393 -l 1k -t 0.2 -O 0 -J
 check "... which says interrupted false" json_check "$nb_tmp/out" "assert d['interrupted'] is False"
 cp "$nb_tmp/out" "$nb_tmp/ok.json"
 check "no controller process is left" sh -c "! pgrep -f '^$NB (tput|rate|stream|mem) ' >/dev/null"
-check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json"
+check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json" "$nb_tmp/r.json" "$nb_tmp/s.json"
 echo "1..$n"

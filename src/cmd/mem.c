@@ -106,6 +106,12 @@ static void print_human(const struct nb_mem_result *r)
 	}
 	for (size_t i = 0; i < r->n_lat; i++)
 		all_preempted += r->lat[i].trials_preempted >= r->trials;
+	if (r->interrupted && isnan(r->mem_latency_ns)) {
+		printf("\ninterrupted: %zu latency point%s measured; no memory latency, caches or "
+		       "bandwidth\n",
+		       r->n_lat, r->n_lat == 1 ? "" : "s");
+		return;
+	}
 	fmt_size(r->lat[r->n_lat - 1].set_bytes, a, sizeof(a));
 	printf("\n  memory latency: %.1f ns", r->mem_latency_ns);
 	if (!isnan(r->mem_latency_cycles))
@@ -165,6 +171,10 @@ static void print_human(const struct nb_mem_result *r)
 	if (r->n_steps && r->opts.quick)
 		printf("  (quick: sizes double, so an inferred size is within 2x)\n");
 
+	if (r->interrupted && !r->n_bw) {
+		printf("\ninterrupted: no bandwidth measured\n");
+		return;
+	}
 	fmt_size(r->bw_bytes, a, sizeof(a));
 	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u trials\n", a,
 	       r->bw_bytes_from, r->n_bw ? r->bw[0].trials : 0);
@@ -191,6 +201,15 @@ static void print_human(const struct nb_mem_result *r)
 			    p->threads, p->threads > 1 ? "s" : "", p->trials_preempted,
 			    3 * p->trials);
 	}
+}
+
+/* Ctrl-C in a local run: the probe ends at its next point and keeps what it measured. */
+static atomic_bool mem_cancel;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	atomic_store(&mem_cancel, true);
 }
 
 int cmd_mem(int argc, char **argv)
@@ -310,11 +329,22 @@ int cmd_mem(int argc, char **argv)
 		if (ret)
 			cli_fail(0, "%s", err);
 		ret = nb_mem_run_remote(ctl, &o, &cli_stop, &r, err, sizeof(err));
+		if (ret && cli_stop) {
+			/* The agent keeps no partial result: nothing measured comes back. */
+			nb_ctl_free(ctl);
+			cli_warn("%s", err);
+			return 130;
+		}
 		if (ret) {
 			nb_ctl_free(ctl);
 			cli_fail(0, "%s", err);
 		}
 	} else {
+		struct sigaction sa = {.sa_handler = on_interrupt};
+		atomic_init(&mem_cancel, false);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		o.cancel = &mem_cancel;
 		ret = nb_mem_run(&o, &r);
 		if (ret)
 			cli_fail(ret, "the memory probe failed");
@@ -347,6 +377,7 @@ int cmd_mem(int argc, char **argv)
 	}
 	cli_save_finish(&sv);
 	nb_ctl_free(ctl);
+	ret = r->interrupted ? 130 : 0;
 	nb_mem_result_free(r);
-	return 0;
+	return ret;
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Ctrl-C mid-sweep keeps what was measured: SIGINT during a sweep stops the running step, prints
+# Ctrl-C mid-sweep keeps what was measured (tput, rate, stream, mem): SIGINT during a sweep stops the running step, prints
 # the steps already measured (table, or a complete JSON document with "interrupted": true),
 # closes the agent's session and exits 130; the agent serves the next run and no process is left.
-# tput also prints its header first and each row as soon as it is measured. Loopback only, ~20 s.
+# tput also prints its header first and each row as soon as it is measured. Loopback only, ~25 s.
 . "$(dirname "$0")/../lib.sh"
 NB=$NETBENCH
 
@@ -62,10 +62,21 @@ sigint_after 2 "$nb_tmp/s.txt" "$nb_tmp/s2.err" \
 check "stream: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
 	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: 1 whole step kept' '$nb_tmp/s.txt'"
 
+# mem (local): the default sweep takes ~10 s; SIGINT after 1.5 s keeps the points measured
+sigint_after 1.5 "$nb_tmp/m.json" "$nb_tmp/m.err" "$NB" mem -J
+check "mem -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "mem -J: interrupted true, some latency points, no memory latency claimed" json_check "$nb_tmp/m.json" "
+assert d['interrupted'] is True
+assert len(d['latency']['points']) >= 1
+assert d['latency']['memory_ns'] is None or d['bandwidth']['results'] == [] or len(d['bandwidth']['results']) < 2"
+sigint_after 1.5 "$nb_tmp/m.txt" "$nb_tmp/m2.err" "$NB" mem
+check "mem: SIGINT mid-sweep exits 130 (got $rc), prints the points and says so" \
+	sh -c "[ $rc -eq 130 ] && grep -q '1 KiB' '$nb_tmp/m.txt' && grep -q '^interrupted: ' '$nb_tmp/m.txt'"
+
 check "the agent still runs" kill -0 "$agent_pid"
 check_rc "the agent serves the next run" 0 "$NB" tput -c 127.0.0.1:5393 -l 1k -t 0.2 -O 0 -J
 check "... which says interrupted false" json_check "$nb_tmp/out" "assert d['interrupted'] is False"
 cp "$nb_tmp/out" "$nb_tmp/ok.json"
 check "no controller process is left" sh -c "! pgrep -f '^$NB (tput|rate|stream|mem) ' >/dev/null"
-check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json" "$nb_tmp/r.json" "$nb_tmp/s.json"
+check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json" "$nb_tmp/r.json" "$nb_tmp/s.json" "$nb_tmp/m.json"
 echo "1..$n"

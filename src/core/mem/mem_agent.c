@@ -442,6 +442,8 @@ static int mem_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 		a->started = false;
 	}
 	ret = a->ret;
+	if (!ret && a->result && a->result->interrupted)
+		ret = -ECANCELED; /* cut short by the stop: no result to send */
 	if (ret) {
 		snprintf(err, errlen, "the memory probe failed on the agent: %s", strerror(-ret));
 		return ret;

@@ -374,6 +374,9 @@ int cmd_mem(int argc, char **argv)
 			       nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
 			       ctl->remote.kernel);
 		print_human(r);
+		if (r->interrupted && r->n_bw)
+			printf("interrupted: %zu bandwidth round%s measured\n", r->n_bw,
+			       r->n_bw == 1 ? "" : "s");
 	}
 	cli_save_finish(&sv);
 	nb_ctl_free(ctl);

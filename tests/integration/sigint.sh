@@ -62,14 +62,14 @@ sigint_after 2 "$nb_tmp/s.txt" "$nb_tmp/s2.err" \
 check "stream: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
 	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: 1 whole step kept' '$nb_tmp/s.txt'"
 
-# mem (local): the default sweep takes ~10 s; SIGINT after 1.5 s keeps the points measured
-sigint_after 1.5 "$nb_tmp/m.json" "$nb_tmp/m.err" "$NB" mem -J
+# mem (local): the default sweep takes ~10 s; SIGINT after 3 s keeps the points measured
+sigint_after 3 "$nb_tmp/m.json" "$nb_tmp/m.err" "$NB" mem -J
 check "mem -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
 check "mem -J: interrupted true, some latency points, no memory latency claimed" json_check "$nb_tmp/m.json" "
 assert d['interrupted'] is True
 assert len(d['latency']['points']) >= 1
 assert d['latency']['memory_ns'] is None or d['bandwidth']['results'] == [] or len(d['bandwidth']['results']) < 2"
-sigint_after 1.5 "$nb_tmp/m.txt" "$nb_tmp/m2.err" "$NB" mem
+sigint_after 3 "$nb_tmp/m.txt" "$nb_tmp/m2.err" "$NB" mem
 check "mem: SIGINT mid-sweep exits 130 (got $rc), prints the points and says so" \
 	sh -c "[ $rc -eq 130 ] && grep -q '1 KiB' '$nb_tmp/m.txt' && grep -q '^interrupted: ' '$nb_tmp/m.txt'"
 

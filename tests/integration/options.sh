@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Options mean one thing in every subcommand: --client with --connect as its alias, -c
 # HOST:PORT and [IPv6]:PORT alike, -t the trial/window time, -l the size list, -q quick,
 # `netbench help SUBCMD`, and usage errors that name the option and exit 2. Loopback only.

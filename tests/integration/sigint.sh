@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Ctrl-C mid-sweep keeps what was measured (tput, rate, stream, mem): SIGINT during a sweep stops the running step, prints
 # the steps already measured (table, or a complete JSON document with "interrupted": true),
 # closes the agent's session and exits 130; the agent serves the next run and no process is left.

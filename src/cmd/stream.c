@@ -17,6 +17,7 @@
 #include "cmd/cli.h"
 #include "cmd/stream.h"
 #include "cmd/commands.h"
+#include "cmd/pacing.h"
 #include "core/base/json.h"
 #include "core/base/result.h"
 #include "core/stream/stream_sock.h"
@@ -51,6 +52,7 @@ static void usage(FILE *f)
 	    "  -O, --omit T         warm-up before each step's window, not counted (default\n"
 	    "                       the smaller of 0.5s and 10%% of --time; 0: none); a step\n"
 	    "                       lasts --time + --omit. --recv takes it from the sender\n"
+	    PACING_HELP
 	    "      --send           send only (no agent)\n"
 	    "      --recv           receive only (no agent): until the sender's end marker, "
 	    "--time,\n"
@@ -72,6 +74,7 @@ static void usage(FILE *f)
 	    "  -h, --help           this help\n"
 	    "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
+	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and spinning;\n"
 	    "softirq %%, irq %% and total %% are shares of all CPUs, as mpstat; total %%/Mbit/s\n"
 	    "divides total %% by the achieved Mbit/s.\n",
 	    NB_STREAM_DEFAULT_PORT, NB_STREAM_HDR, NB_DEFAULT_PORT);
@@ -135,7 +138,9 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		O_CTLPORT,
 		O_REUSE,
 		O_TIMES,
-		O_PSK
+		O_PSK,
+		O_PACING,
+		O_BURST
 	};
 	const char *omit_arg = NULL;
 	static const struct option opts[] = {
@@ -156,6 +161,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"reuse", no_argument, NULL, O_REUSE},
 	    {"timestamps", required_argument, NULL, O_TIMES},
 	    {"psk", required_argument, NULL, O_PSK},
+	    {"pacing", required_argument, NULL, O_PACING},
+	    {"burst", required_argument, NULL, O_BURST},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"reverse", no_argument, NULL, 'R'},
@@ -164,7 +171,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *block_arg = NULL;
-	bool have_time = false, have_rate = false;
+	bool have_time = false, have_rate = false, have_pacing = false;
 	int c, li = -1;
 
 	memset(o, 0, sizeof(*o));
@@ -249,6 +256,15 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		case O_PSK:
 			o->psk_path = optarg;
 			break;
+		case O_PACING:
+			o->pacing.asked = cli_pacing(name, optarg);
+			have_pacing = true;
+			break;
+		case O_BURST:
+			o->pacing.burst_asked =
+			    (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
+			have_pacing = true;
+			break;
 		case '4':
 			o->sock.family = AF_INET;
 			break;
@@ -309,6 +325,9 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		cli_usage_error("--idle is for --recv");
 	if (!o->recv && o->times_path)
 		cli_usage_error("--timestamps is for --recv");
+	if (o->recv && have_pacing)
+		cli_usage_error("--pacing and --burst are the sender's: drop them with --recv");
+	cli_pacing_check(o->pacing.asked, o->pacing.burst_asked);
 	o->recv_time_ns = o->recv && have_time ? o->time_ns : 0;
 	if (block_arg) {
 		o->block = cli_bytes("-b/--block", block_arg, NB_STREAM_HDR, 65527);
@@ -421,10 +440,10 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 	if (who)
 		printf("%s:\n", who);
 	if (rx->nsteps) {
-		printf("   asked  achieved  datagrams    lost   loss  reord   dup  jitter    proc  "
-		       "softirq    irq   total   busiest  total%%/\n"
-		       "  Mbit/s    Mbit/s                      %%                    ms  %%1cpu "
-		       "       %%      %%       %%     cpu:%%   Mbit/s\n");
+		printf("   asked  achieved  datagrams    lost   loss  reord   dup  jitter  gap p50    "
+		       "p99    proc  softirq    irq   total   busiest  total%%/\n"
+		       "  Mbit/s    Mbit/s                      %%                    ms       us "
+		       "     us  %%1cpu        %%      %%       %%     cpu:%%   Mbit/s\n");
 		for (size_t i = 0; i < rx->nsteps; i++) {
 			const struct nb_stream_step *s = &rx->steps[i];
 			double r = nb_stream_step_rate_bps(s) / 1e6;
@@ -448,6 +467,11 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 			       exp ? 100.0 * (double)lost / (double)exp : 0.0,
 			       (unsigned long long)s->reordered, (unsigned long long)s->dups,
 			       s->jitter.jitter_ns / 1e6);
+			if (s->gaps)
+				printf(" %8.1f %6.0f", (double)s->gap_p50_ns / 1e3,
+				       (double)s->gap_p99_ns / 1e3);
+			else
+				printf(" %8s %6s", "-", "-");
 			print_cpu_cols(&s->cpu, r);
 		}
 	}
@@ -513,6 +537,14 @@ void stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
 		nb_json_u64(j, "duplicates", s->dups);
 		nb_json_u64(j, "late", s->late);
 		nb_json_double(j, "jitter_ms", s->jitter.jitter_ns / 1e6, 6);
+		nb_json_u64(j, "gaps", s->gaps);
+		if (s->gaps) {
+			nb_json_double(j, "gap_p50_us", (double)s->gap_p50_ns / 1e3, 3);
+			nb_json_double(j, "gap_p99_us", (double)s->gap_p99_ns / 1e3, 3);
+		} else {
+			nb_json_null(j, "gap_p50_us");
+			nb_json_null(j, "gap_p99_us");
+		}
 		nb_result_cpu(j, "cpu", &s->cpu);
 		nb_json_double(j, "cpu_pct_per_mbit",
 			       s->cpu.valid && valid && r > 0 ? s->cpu.busy_pct / (r / 1e6) : NAN,
@@ -656,14 +688,57 @@ static int run_recv(struct stream_opts *o)
 	return 0;
 }
 
-struct send_print {
-	const struct stream_opts *o;
-};
-
-static void print_send_head(void)
+void stream_print_send_head(const char *who)
 {
-	printf("   asked      sent  datagrams  errors   late  max late    proc    total\n"
-	       "  Mbit/s    Mbit/s                                  ms   %%1cpu        %%\n");
+	if (who)
+		printf("%s:\n", who);
+	printf("   asked      sent  datagrams  errors   late  max late    proc  pacing  paced "
+	       "by    total\n"
+	       "  Mbit/s    Mbit/s                                  ms   %%1cpu   %%1cpu          "
+	       "        %%\n");
+}
+
+void stream_print_send_row(const struct nb_stream_send_step *s, size_t block)
+{
+	char how[24];
+
+	pacing_describe(how, sizeof(how), s->pacing_mode, s->burst);
+	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %7.2f  %-10s %8.2f\n",
+	       (double)s->rate_bps / 1e6, nb_stream_send_rate_bps(s, block) / 1e6,
+	       (unsigned long long)s->datagrams, (unsigned long long)s->errors,
+	       (unsigned long long)s->late_sends, (double)s->max_late_ns / 1e6, s->cpu.proc_pct,
+	       pacing_cpu_pct(s->pacing_cpu_ns, s->cpu.window_s), how, s->cpu.busy_pct);
+}
+
+void stream_print_pacing(const struct nb_stream_pacing *pc)
+{
+	printf("pacing: %s", nb_pacing_name(pc->mode));
+	if (pc->mode == NB_PACING_TXTIME)
+		printf(" (the kernel releases each datagram at its time: %s qdisc %s)",
+		       pc->ifname, pc->qdisc);
+	else if (pc->mode == NB_PACING_BURST)
+		printf(" (about 1 ms per wake-up unless --burst%s%s)", pc->why[0] ? "; no kernel pacing: " : "", pc->why);
+	else if (pc->mode == NB_PACING_SPIN)
+		printf(" (exact gaps; at short intervals it costs a whole CPU)");
+	printf("\n");
+}
+
+void stream_json_pacing(struct nb_json *j, const struct nb_stream_pacing *pc)
+{
+	nb_json_obj_begin(j, "pacing");
+	nb_json_str(j, "asked", nb_pacing_name(pc->asked));
+	nb_json_str(j, "mode", nb_pacing_name(pc->mode));
+	if (pc->burst_asked)
+		nb_json_u64(j, "burst_asked", pc->burst_asked);
+	else
+		nb_json_null(j, "burst_asked");
+	nb_json_str(j, "iface", pc->ifname);
+	nb_json_str(j, "qdisc", pc->qdisc);
+	if (pc->why[0])
+		nb_json_str(j, "kernel_pacing_unavailable", pc->why);
+	else
+		nb_json_null(j, "kernel_pacing_unavailable");
+	nb_json_obj_end(j);
 }
 
 static void print_send_row(void *arg, size_t i, const struct nb_stream_send_step *s)
@@ -672,10 +747,7 @@ static void print_send_row(void *arg, size_t i, const struct nb_stream_send_step
 	(void)i;
 	if (o->json)
 		return;
-	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %8.2f\n", (double)s->rate_bps / 1e6,
-	       nb_stream_send_rate_bps(s, o->block) / 1e6, (unsigned long long)s->datagrams,
-	       (unsigned long long)s->errors, (unsigned long long)s->late_sends,
-	       (double)s->max_late_ns / 1e6, s->cpu.proc_pct, s->cpu.busy_pct);
+	stream_print_send_row(s, o->block);
 	fflush(stdout);
 }
 
@@ -698,6 +770,8 @@ void stream_json_send(struct nb_json *j, const char *key, const struct nb_stream
 		nb_json_u64(j, "late_sends", s->late_sends);
 		nb_json_double(j, "max_late_ms", (double)s->max_late_ns / 1e6, 6);
 		nb_result_cpu(j, "cpu", &s->cpu);
+		pacing_json_step(j, s->pacing_mode, s->burst, s->wakeups, s->pacing_cpu_ns,
+				 s->cpu.window_s);
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -724,8 +798,12 @@ static int run_send(struct stream_opts *o)
 	if (ret < 0)
 		open_fail(ret, err);
 	stream_local_sysinfo(o, &si);
+	if (nb_stream_pacing_setup(fd, o->sock.iface, &o->pacing, err, sizeof(err)) < 0)
+		cli_fail(0, "%s", err);
 	memset(&so, 0, sizeof(so));
 	so.fd = fd;
+	so.pacing = o->pacing.mode;
+	so.burst = o->pacing.burst_asked;
 	so.block = o->block;
 	so.rates_bps = o->rates;
 	so.nrates = o->nrates;
@@ -740,7 +818,8 @@ static int run_send(struct stream_opts *o)
 		       "%.1f s after %.2f s warm-up\n",
 		       o->sock.addr, o->sock.port, o->block, o->nrates, o->nrates == 1 ? "" : "s",
 		       (double)o->time_ns / 1e9, (double)o->omit_ns / 1e9);
-		print_send_head();
+		stream_print_pacing(&o->pacing);
+		stream_print_send_head(NULL);
 		fflush(stdout);
 	}
 	ret = nb_stream_send_run(&so, steps);
@@ -752,6 +831,7 @@ static int run_send(struct stream_opts *o)
 		nb_result_begin(&j, "stream", &si, NULL);
 		stream_json_params(&j, o, "send");
 		nb_json_bool(&j, "interrupted", cli_stop != 0);
+		stream_json_pacing(&j, &o->pacing);
 		stream_json_send(&j, "sent", steps, o->nrates, o->block);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);

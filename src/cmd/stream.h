@@ -11,6 +11,7 @@
 #include "core/base/json.h"
 #include "core/session/proto.h"
 #include "core/stream/stream.h"
+#include "core/stream/stream_pacing.h"
 #include "core/stream/stream_run.h"
 #include "core/stream/stream_sock.h"
 #include "core/base/sysinfo.h"
@@ -33,6 +34,7 @@ struct stream_opts {
 	uint8_t psk[256];
 	size_t psk_len;
 	uint16_t ctl_port;
+	struct nb_stream_pacing pacing; /* asked and burst_asked from the options */
 };
 
 void stream_local_sysinfo(const struct stream_opts *o, struct nb_sysinfo *si);
@@ -43,6 +45,12 @@ void stream_json_params(struct nb_json *j, const struct stream_opts *o, const ch
 void stream_json_send(struct nb_json *j, const char *key, const struct nb_stream_send_step *steps,
 		      size_t n, size_t block);
 uint32_t stream_random_id(void);
+/* The sender's table of steps (the same here, from a controller and from an agent). */
+void stream_print_send_head(const char *who);
+void stream_print_send_row(const struct nb_stream_send_step *s, size_t block);
+/* "pacing: burst (kernel pacing unavailable: ...)" */
+void stream_print_pacing(const struct nb_stream_pacing *pc);
+void stream_json_pacing(struct nb_json *j, const struct nb_stream_pacing *pc);
 
 /* Controller mode (cmd/stream_ctl.c): agents receive, or with --reverse one agent sends. */
 int stream_run_ctl(struct stream_opts *o, volatile sig_atomic_t *stop);

@@ -74,6 +74,8 @@ static void fill_req(const struct stream_opts *o, struct nb_stream_req *r, uint3
 	r->step_ns = o->time_ns;
 	r->omit_ns = o->omit_ns;
 	r->stream_id = stream_id;
+	r->pacing = o->pacing.asked;
+	r->burst = o->pacing.burst_asked;
 }
 
 static void agents_free(struct agent *a, size_t n)
@@ -143,7 +145,7 @@ static void reconcile(struct nb_stream_rx *rx, const struct nb_stream_send_step 
 	}
 }
 
-static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
+static int run_forward(struct stream_opts *o, struct agent *a, size_t n,
 		       volatile sig_atomic_t *stop)
 {
 	struct nb_stream_send_step *sent = calloc(o->nrates, sizeof(*sent));
@@ -164,6 +166,8 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 	ret = nb_stream_open_send(&send_sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		cli_usage_error("%s", err);
+	if (nb_stream_pacing_setup(fd, NULL, &o->pacing, err, sizeof(err)) < 0)
+		cli_fail(0, "%s", err);
 	fill_req(o, &req, NB_STREAM_AGENT_RECV, id);
 	for (size_t i = 0; i < n; i++)
 		agent_open(&a[i], o, &req);
@@ -187,6 +191,8 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 	so.omit_ns = o->omit_ns;
 	so.stream_id = id;
 	so.stop = stop;
+	so.pacing = o->pacing.mode;
+	so.burst = o->pacing.burst_asked;
 	if (!o->json)
 		printf("netbench stream: sending to %s port %u, %zu-byte datagrams, %zu step%s of "
 		       "%.1f s after %.2f s warm-up; %zu agent%s receiving\n",
@@ -212,6 +218,7 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 		nb_result_begin(&j, "stream", &si, n == 1 ? &a[0].ctl->remote : NULL);
 		stream_json_params(&j, o, "agents-receive");
 		nb_json_bool(&j, "interrupted", *stop != 0);
+		stream_json_pacing(&j, &o->pacing);
 		stream_json_send(&j, "sent", sent, o->nrates, o->block);
 		nb_json_arr_begin(&j, "receivers");
 		for (size_t i = 0; i < n; i++) {
@@ -226,19 +233,12 @@ static int run_forward(const struct stream_opts *o, struct agent *a, size_t n,
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
 	} else {
-		printf("\nsent from %s:\n   asked      sent  datagrams  errors   late  max late    "
-		       "proc    total\n  Mbit/s    Mbit/s                                  ms   "
-		       "%%1cpu        %%\n",
-		       si.hostname);
+		char who[300];
+		snprintf(who, sizeof(who), "\nsent from %s", si.hostname);
+		stream_print_send_head(who);
 		for (size_t i = 0; i < o->nrates; i++)
-			printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %8.2f\n",
-			       (double)sent[i].rate_bps / 1e6,
-			       nb_stream_send_rate_bps(&sent[i], o->block) / 1e6,
-			       (unsigned long long)sent[i].datagrams,
-			       (unsigned long long)sent[i].errors,
-			       (unsigned long long)sent[i].late_sends,
-			       (double)sent[i].max_late_ns / 1e6, sent[i].cpu.proc_pct,
-			       sent[i].cpu.busy_pct);
+			stream_print_send_row(&sent[i], o->block);
+		stream_print_pacing(&o->pacing);
 		for (size_t i = 0; i < n; i++) {
 			print_agent_head(&a[i]);
 			stream_print_rx(NULL, a[i].rx);
@@ -259,6 +259,7 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 	struct nb_sysinfo si;
 	char err[512];
 	int fd = -1, ret, nsent;
+	struct nb_stream_pacing pc;
 
 	if (!sent)
 		cli_fail(-ENOMEM, "receiver");
@@ -300,6 +301,9 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 	if (nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, err, sizeof(err)) < 0)
 		cli_fail(0, "agent %s: %s", a->host, err);
 	nsent = nb_stream_sent_get(a->msg, sent, o->nrates);
+	pc = o->pacing;
+	if (nsent >= 0 && nb_stream_pacing_get(a->msg, &pc) < 0)
+		nsent = -EBADMSG;
 	if (nsent < 0)
 		cli_fail(-EBADMSG, "agent %s: counters", a->host);
 	reconcile(rx, sent, (size_t)nsent);
@@ -308,6 +312,7 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, &a->ctl->remote);
 		stream_json_params(&j, o, "agent-sends");
+		stream_json_pacing(&j, &pc);
 		stream_json_send(&j, "sent", sent, (size_t)nsent, o->block);
 		nb_json_arr_begin(&j, "receivers");
 		nb_json_obj_begin(&j, NULL);
@@ -320,19 +325,10 @@ static int run_reverse(const struct stream_opts *o, struct agent *a, volatile si
 		fputc('\n', stdout);
 	} else {
 		print_agent_head(a);
-		printf(
-		    "sent:\n   asked      sent  datagrams  errors   late  max late    proc    "
-		    "total\n  Mbit/s    Mbit/s                                  ms   %%1cpu        "
-		    "%%\n");
+		stream_print_send_head("sent");
 		for (int i = 0; i < nsent; i++)
-			printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %8.2f\n",
-			       (double)sent[i].rate_bps / 1e6,
-			       nb_stream_send_rate_bps(&sent[i], o->block) / 1e6,
-			       (unsigned long long)sent[i].datagrams,
-			       (unsigned long long)sent[i].errors,
-			       (unsigned long long)sent[i].late_sends,
-			       (double)sent[i].max_late_ns / 1e6, sent[i].cpu.proc_pct,
-			       sent[i].cpu.busy_pct);
+			stream_print_send_row(&sent[i], o->block);
+		stream_print_pacing(&pc);
 		printf("\nreceived here (%s):\n", si.hostname);
 		stream_print_rx(NULL, rx);
 	}

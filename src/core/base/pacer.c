@@ -117,29 +117,43 @@ static uint64_t wait_spin(struct nb_pacer *p)
 
 /* One wake-up per group: burst mode waits for the group's last deadline (no datagram leaves
  * early), txtime mode wakes a lead time before the group's first one and lets the kernel hold
- * each datagram to its own deadline. */
+ * each datagram to its own deadline. A pacer that was held up never spins to catch up (on a
+ * busy host the CPU it would burn is what held it up): a wake-up then takes everything due, up
+ * to four groups, and the next one comes no sooner than a quarter of that group's length, so
+ * the lag is repaid at up to four times the rate, in sleeps. */
 static uint64_t wait_group(struct nb_pacer *p)
 {
 	uint64_t k = p->next++, sched = nb_pacer_deadline(p, k);
 
-	if (k % p->burst == 0) {
+	if (k >= p->group_end) {
 		double period = p->interval_ns * (double)p->burst;
-		uint64_t due, planned, now, cpu0 = thread_cpu_ns();
-		double cap = 0;
+		uint64_t due, planned, now, lead = 0, cpu0 = thread_cpu_ns(), n = p->burst;
+		double cap = 0, since;
 
 		if (p->mode == NB_PACING_TXTIME) {
-			due = sched > NB_PACER_TXTIME_LEAD_NS ? sched - NB_PACER_TXTIME_LEAD_NS : 0;
+			lead = NB_PACER_TXTIME_LEAD_NS;
+			due = sched > lead ? sched - lead : 0;
 		} else {
 			due = nb_pacer_deadline(p, k + p->burst - 1);
 			cap = period / 100 < NB_PACER_MAX_SPIN_NS ? period / 100
 								  : NB_PACER_MAX_SPIN_NS;
 		}
 		planned = due;
-		/* Held up: groups no closer than a quarter period, the lag repaid at 4x. */
-		if (p->last_ns && due < p->last_ns + (uint64_t)(period / 4))
-			due = p->last_ns + (uint64_t)(period / 4);
+		if (p->last_ns &&
+		    due < p->last_ns + (uint64_t)(p->interval_ns * (double)p->last_group / 4))
+			due = p->last_ns + (uint64_t)(p->interval_ns * (double)p->last_group / 4);
 		now = sleep_spin(p, due, cap);
-		note_late(p, now - planned, period, p->burst);
+		/* Datagrams due by now (by now plus the lead with transmit times). */
+		since = now + lead > p->start_ns ? (double)(now + lead - p->start_ns) : 0;
+		if (p->interval_ns > 0) {
+			double due_k = floor(since / p->interval_ns) + 1;
+			if (due_k > (double)(k + n))
+				n = due_k - (double)k < 4.0 * p->burst ? (uint64_t)due_k - k
+								       : 4u * (uint64_t)p->burst;
+		}
+		p->group_end = k + n;
+		p->last_group = (uint32_t)n;
+		note_late(p, now > planned ? now - planned : 0, period, (uint32_t)n);
 		p->last_ns = now;
 		p->cpu_ns += thread_cpu_ns() - cpu0;
 		p->wakeups++;

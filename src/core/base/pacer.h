@@ -6,7 +6,8 @@
  *    late the kernel's wake-ups have been): exact gaps, and at short intervals a busy core;
  *  - burst: one wake-up per group of datagrams (about 1 ms worth, or a given count), sent back
  *    to back once the group's last one is due: the average rate is the schedule's, the CPU
- *    sleeps; the spin before a wake-up is held to 1 % of the group's period;
+ *    sleeps; the spin before a wake-up is held to 1 % of the group's period, and a held-up
+ *    pacer catches up with larger groups (up to four) instead of spinning;
  *  - txtime: as burst, but each datagram carries its own deadline as its transmit time
  *    (SO_TXTIME) and the group is handed over ahead of time: the fq qdisc releases every
  *    datagram at its deadline, the sender sleeps.
@@ -36,6 +37,8 @@ struct nb_pacer {
 	enum nb_pacing_mode mode; /* spin, burst or txtime (never auto) */
 	uint32_t burst;		  /* datagrams per wake-up (1 in spin mode) */
 	uint64_t last_tx_ns;	  /* txtime: the previous datagram's transmit time */
+	uint64_t group_end;	  /* burst, txtime: index one past the current group */
+	uint32_t last_group;	  /* datagrams in the current group */
 	uint64_t cpu_ns;	  /* thread CPU time spent waiting (sleep and spin) */
 	uint64_t wakeups;	  /* waits that slept or spun */
 };

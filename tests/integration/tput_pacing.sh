@@ -2,7 +2,8 @@
 # tput -b paces with the shared pacer: over loopback at 100 Mbit/s in 1 KByte datagrams (12 k per
 # second), the default (burst) and --pacing spin, both directions (the agent's sender too):
 # the pacing mode and the pacers' own CPU are in the JSON, burst's pacing CPU is below spin's,
-# and the rate holds (within 10 %: this host's sender shares its process with the receiver). Bad --pacing/--burst values are usage errors.
+# and the rate holds (within 10 %: this host's sender shares its process with the receiver).
+# Bad --pacing/--burst values are usage errors.
 . "${TOP:-.}/tests/lib.sh"
 need_root
 netns_add nbtpp || skip_all "cannot create network namespaces"

@@ -3,9 +3,9 @@
 #ifndef NB_CMD_PACING_H
 #define NB_CMD_PACING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "core/base/json.h"
 #include "core/base/pacer.h"
 
 #define PACING_HELP                                                                            \
@@ -21,12 +21,7 @@
 enum nb_pacing_mode cli_pacing(const char *opt, const char *val);
 /* Checks --burst against --pacing once both are known. */
 void cli_pacing_check(enum nb_pacing_mode mode, uint32_t burst);
-/* Pacer CPU over a window of window_s as % of one CPU (NaN without a window). */
-double pacing_cpu_pct(uint64_t cpu_ns, double window_s);
 /* "burst 19" / "txtime 64" / "spin". */
 void pacing_describe(char *buf, size_t len, uint32_t mode, uint32_t burst);
-/* JSON: "pacing": {"mode", "burst", "wakeups", "cpu_s", "cpu_pct"} of one sent step. */
-void pacing_json_step(struct nb_json *j, uint32_t mode, uint32_t burst, uint64_t wakeups,
-		      uint64_t cpu_ns, double window_s);
 
 #endif

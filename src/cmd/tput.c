@@ -217,7 +217,7 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 		nb_json_u64(j, "wakeups", d->pacing_wakeups);
 		nb_json_double(j, "cpu_s", (double)d->pacing_cpu_ns / 1e9, 6);
 		nb_json_double(j, "cpu_pct",
-			       pacing_cpu_pct(d->pacing_cpu_ns,
+			       nb_pacing_cpu_pct(d->pacing_cpu_ns,
 					      !strcmp(dir, "tx") ? d->cpu_local.window_s
 								 : d->cpu_remote.window_s),
 			       2);

@@ -210,6 +210,11 @@ int nb_pacing_choose(enum nb_pacing_mode asked, bool txtime_ok)
 	return -EINVAL;
 }
 
+double nb_pacing_cpu_pct(uint64_t cpu_ns, double window_s)
+{
+	return window_s > 0 ? (double)cpu_ns / 1e9 / window_s * 100.0 : NAN;
+}
+
 static const char *const names[] = {"auto", "spin", "burst", "txtime"};
 
 const char *nb_pacing_name(enum nb_pacing_mode mode)

@@ -82,6 +82,8 @@ uint32_t nb_pacing_burst(enum nb_pacing_mode mode, double interval_ns, uint32_t 
  * txtime was asked for and the kernel cannot. */
 int nb_pacing_choose(enum nb_pacing_mode asked, bool txtime_ok);
 const char *nb_pacing_name(enum nb_pacing_mode mode);
+/* Pacer CPU over a window of window_s as % of one CPU (NaN without a window). */
+double nb_pacing_cpu_pct(uint64_t cpu_ns, double window_s);
 /* "auto", "spin", "burst", "txtime": 0, or -EINVAL. */
 int nb_pacing_parse(const char *s, enum nb_pacing_mode *mode);
 

@@ -8,6 +8,8 @@ libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc python3 file \
 iputils-ping util-linux"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
+# bench/stream-pacing: GNU time around each sender.
+pkgs="$pkgs time"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

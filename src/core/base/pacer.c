@@ -119,8 +119,10 @@ static uint64_t wait_spin(struct nb_pacer *p)
  * early), txtime mode wakes a lead time before the group's first one and lets the kernel hold
  * each datagram to its own deadline. A pacer that was held up never spins to catch up (on a
  * busy host the CPU it would burn is what held it up): a wake-up then takes everything due, up
- * to four groups, and the next one comes no sooner than a quarter of that group's length, so
- * the lag is repaid at up to four times the rate, in sleeps. */
+ * to NB_PACER_CATCHUP_GROUPS groups, and the next one comes no sooner than a quarter of that
+ * group's length, so the lag is repaid at up to four times the rate, in sleeps. Eight groups
+ * keep the rate through wake-ups up to 7 periods late (a loaded 2-CPU host delays them by
+ * several ms); four fell 15 % short of 200 Mbit/s there. */
 static uint64_t wait_group(struct nb_pacer *p)
 {
 	uint64_t k = p->next++, sched = nb_pacer_deadline(p, k);
@@ -148,8 +150,9 @@ static uint64_t wait_group(struct nb_pacer *p)
 		if (p->interval_ns > 0) {
 			double due_k = floor(since / p->interval_ns) + 1;
 			if (due_k > (double)(k + n))
-				n = due_k - (double)k < 4.0 * p->burst ? (uint64_t)due_k - k
-								       : 4u * (uint64_t)p->burst;
+				n = due_k - (double)k < NB_PACER_CATCHUP_GROUPS * (double)p->burst
+					? (uint64_t)due_k - k
+					: NB_PACER_CATCHUP_GROUPS * (uint64_t)p->burst;
 		}
 		p->group_end = k + n;
 		p->last_group = (uint32_t)n;

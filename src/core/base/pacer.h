@@ -7,7 +7,7 @@
  *  - burst: one wake-up per group of datagrams (about 1 ms worth, or a given count), sent back
  *    to back once the group's last one is due: the average rate is the schedule's, the CPU
  *    sleeps; the spin before a wake-up is held to 1 % of the group's period, and a held-up
- *    pacer catches up with larger groups (up to four) instead of spinning;
+ *    pacer catches up with larger groups (up to eight) instead of spinning;
  *  - txtime: as burst, but each datagram carries its own deadline as its transmit time
  *    (SO_TXTIME) and the group is handed over ahead of time: the fq qdisc releases every
  *    datagram at its deadline, the sender sleeps.
@@ -50,6 +50,8 @@ struct nb_pacer {
 #define NB_PACER_GROUP_NS 1000000u
 /* ... and at most this many datagrams (--burst's ceiling). */
 #define NB_PACER_MAX_BURST 1024u
+/* burst: a held-up pacer catches up with at most this many groups per wake-up. */
+#define NB_PACER_CATCHUP_GROUPS 8u
 /* txtime: at most this many datagrams queued ahead per flow; fq drops a flow's datagrams
  * beyond its flow_limit, 100 by default. */
 #define NB_PACER_TXTIME_MAX_BURST 64u

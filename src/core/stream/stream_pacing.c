@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
@@ -46,30 +47,38 @@ static int egress_ifindex(int fd, const char *iface, char *name)
 
 static bool txtime_possible(int fd, const char *iface, struct nb_stream_pacing *pc)
 {
-	static struct nb_qdisc q[NB_QDISC_MAX];
+	struct nb_qdisc *q = calloc(NB_QDISC_MAX, sizeof(*q));
 	struct txtime_opt t = {.clockid = CLOCK_MONOTONIC, .flags = 0};
 	int idx = egress_ifindex(fd, iface, pc->ifname), n;
+	bool ok = false;
 
 	snprintf(pc->qdisc, sizeof(pc->qdisc), "?");
+	if (!q) {
+		snprintf(pc->why, sizeof(pc->why), "qdisc list: %s", strerror(ENOMEM));
+		goto out;
+	}
 	if (idx < 0) {
 		snprintf(pc->why, sizeof(pc->why), "egress interface unknown: %s", strerror(-idx));
-		return false;
+		goto out;
 	}
 	n = nb_qdisc_list(idx, q, NB_QDISC_MAX);
 	if (n < 0) {
 		snprintf(pc->why, sizeof(pc->why), "qdisc of %s unknown: %s", pc->ifname,
 			 strerror(-n));
-		return false;
+		goto out;
 	}
 	if (!nb_qdisc_is_fq(q, (size_t)n, idx, pc->qdisc, sizeof(pc->qdisc))) {
 		snprintf(pc->why, sizeof(pc->why), "%s has qdisc %s, not fq", pc->ifname, pc->qdisc);
-		return false;
+		goto out;
 	}
 	if (setsockopt(fd, SOL_SOCKET, SO_TXTIME, &t, sizeof(t)) < 0) {
 		snprintf(pc->why, sizeof(pc->why), "SO_TXTIME: %s", strerror(errno));
-		return false;
+		goto out;
 	}
-	return true;
+	ok = true;
+out:
+	free(q);
+	return ok;
 }
 
 int nb_stream_pacing_setup(int fd, const char *iface, struct nb_stream_pacing *pc, char *err,

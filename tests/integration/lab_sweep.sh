@@ -71,5 +71,6 @@ check "a set entry costs under a fifth of a linear rule (fit: ${ps:-none})" \
 	gt "$(awk -v a="${pl:-0}" 'BEGIN { print a / 5 }')" "${ps:-1e9}"
 check "the DUT's ruleset is flushed after the sweeps" sh -c \
 	"! ip netns exec $P-dut nft list ruleset | grep -q 'saddr'"
+check_schemas "$nb_tmp"
 lab_down
 check "lab down leaves no namespace of the test" sh -c "! ip netns list | grep -q '^$P-'"

@@ -29,5 +29,5 @@ void pacing_describe(char *buf, size_t len, uint32_t mode, uint32_t burst)
 	if (mode == NB_PACING_SPIN)
 		snprintf(buf, len, "spin");
 	else
-		snprintf(buf, len, "%s %u", nb_pacing_name((enum nb_pacing_mode)mode), burst);
+		snprintf(buf, len, "%s:%u", nb_pacing_name((enum nb_pacing_mode)mode), burst);
 }

@@ -21,7 +21,7 @@
 enum nb_pacing_mode cli_pacing(const char *opt, const char *val);
 /* Checks --burst against --pacing once both are known. */
 void cli_pacing_check(enum nb_pacing_mode mode, uint32_t burst);
-/* "burst 19" / "txtime 64" / "spin". */
+/* "burst:18" / "txtime:64" / "spin": one word, so a table row keeps its field count. */
 void pacing_describe(char *buf, size_t len, uint32_t mode, uint32_t burst);
 
 #endif

@@ -33,7 +33,8 @@ print(s["cpu"]["proc_cpu_pct"], s["pacing"]["cpu_pct"], s["pacing"]["mode"],
 
 # 1-6. Default against spin, interleaved, up to three rounds. CPU figures are compared within a
 # round (a busy host lowers both); the rate and the gaps need a round where the host did not
-# hold the sender up (max late < 100 ms): the first such round decides.
+# hold the sender up by 100 ms or more: the first such round decides, and the rate's bound
+# (0.5 %) grows by what the sender's longest hold-up could cost the window.
 quiet=0
 for round in 1 2 3; do
 	ctl --reverse -a 198.18.61.2 -r 200M -b 1316 -t 2 -O 0.3 -J >"$nb_tmp/def.json" 2>"$nb_tmp/def.err" &&
@@ -59,8 +60,10 @@ check "agent's sender process CPU at 200 Mbit/s, 1316 B: $d_proc % (< 50 %, spin
 check "of which pacing: $d_pace % (< 5 % and under half of spin's $s_pace %)" \
 	awk -v p="$d_pace" -v s="$s_pace" 'BEGIN{exit !(p ~ /^[0-9.]+$/ && s ~ /^[0-9.]+$/ && p < 5 && p < s / 2)}'
 if [ "$quiet" = 1 ]; then
-	check "achieved rate within 0.5 % of 200 Mbit/s ($d_rate bit/s)" \
-		awk -v r="$d_rate" 'BEGIN{d=(r-200e6)/200e6*100; if (d<0) d=-d; exit !(r > 0 && d < 0.5)}'
+	# 0.5 %, plus what the sender's longest hold-up by the host could cost the 2 s window.
+	check "achieved rate within 0.5 % of 200 Mbit/s ($d_rate bit/s, max late $d_late ms)" \
+		awk -v r="$d_rate" -v l="$d_late" 'BEGIN{d=(r-200e6)/200e6*100; if (d<0) d=-d;
+			exit !(r > 0 && d < 0.5 + l / 2000 * 100)}'
 	check "the receiver's gaps show the bursts: p50 $d_p50 us < 52 us < p99 $d_p99 us" \
 		awk -v a="$d_p50" -v b="$d_p99" 'BEGIN{exit !(a ~ /^[0-9.]+$/ && a < 52 && b > 52)}'
 else
@@ -79,7 +82,7 @@ assert r["gaps"] == r["datagrams"] - 1, r'
 
 # 5. The table shows the mode and the pacing column.
 ctl --reverse -a 198.18.61.2 -r 8M -b 1316 -t 0.5 -O 0 --burst 4 >"$nb_tmp/out" 2>&1
-check "--burst 4 reaches the agent: 'burst 4' in its table" has " burst 4 "
+check "--burst 4 reaches the agent: 'burst:4' in its table" has " burst:4 "
 check "the table says why there is no kernel pacing" has "no kernel pacing: $P-va has qdisc noqueue, not fq"
 
 # 6-8. --pacing txtime without fq: refused, by the standalone sender and by the agent.
@@ -111,4 +114,5 @@ check_rc "--burst 5000: usage error" 2 "$NETBENCH" stream --send -a 127.0.0.1 --
 check_rc "--burst with --pacing spin: usage error" 2 \
 	"$NETBENCH" stream --send -a 127.0.0.1 --pacing spin --burst 4
 check_rc "--pacing with --recv: usage error" 2 "$NETBENCH" stream --recv -a 127.0.0.1 --pacing spin
+check_schemas "$nb_tmp"
 echo "1..$n"

@@ -38,4 +38,5 @@ check_rc "--pacing txtime: usage error (stream only)" 2 "$NETBENCH" tput -c 127.
 check_rc "--burst with --pacing spin: usage error" 2 \
 	"$NETBENCH" tput -c 127.0.0.1 -u --pacing spin --burst 8
 check_rc "--burst 0: usage error" 2 "$NETBENCH" tput -c 127.0.0.1 -u --burst 0
+check_schemas "$nb_tmp"
 echo "1..$n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by the paced senders' front ends: --pacing/--burst parsing and the pacing figures. */
 #include "cmd/pacing.h"
 

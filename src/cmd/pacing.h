@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The pacing options every paced sender's front end shares (--pacing MODE, --burst N), and how
  * a pacing decision and its cost are printed and written to JSON. */
 #ifndef NB_CMD_PACING_H

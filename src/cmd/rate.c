@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench rate: frames per second through a device under test, by the RFC 2544 procedures
  * (throughput, frame loss rate, back-to-back, latency) or as single trials. This file parses the
  * options into the run's parameters and prints tables and progress; the procedures, the trials,
@@ -12,11 +13,14 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
+#include "cmd/rate_print.h"
 #include "core/base/enosys.h"
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
+#include "core/base/cpulist.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
 #include "core/lab/lab_rules.h"
@@ -35,6 +39,7 @@ struct opts {
 	const char *local_rx, *dst, *agent;
 	const char *lab_prefix;
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
+	struct cli_save save;
 };
 
 static void usage(FILE *f)
@@ -60,7 +65,13 @@ static void usage(FILE *f)
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
 	    "      --burst N           send groups of N frames back to back\n"
-	    "      --flows N           flows with distinct source ports (default 1)\n"
+	    "      --flows N           flows with distinct source ports (default 1, or one\n"
+	    "                          per thread)\n"
+	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
+	    "                          entry when given), each with its own socket or TX\n"
+	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
+	    "                          reads with N threads too (SO_REUSEPORT)\n"
+	    "      --cpus LIST         pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)\n"
 	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
 	    "      --batch N           most frames per system call (default and at most 1024)\n"
 	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
@@ -83,7 +94,7 @@ static void usage(FILE *f)
 	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
 	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
 	    "                          nbgen, nbdut, nbsink)\n"
-	    "  -J, --json              JSON result with every trial\n"
+	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
 	    "  -h, --help              this help\n");
 }
 
@@ -174,7 +185,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_SWEEP,
 		O_KIND,
 		O_LABP,
-		O_LAT
+		O_LAT,
+		O_THREADS,
+		O_CPUS
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -204,12 +217,16 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"kind", required_argument, NULL, O_KIND},
 	    {"lab-prefix", required_argument, NULL, O_LABP},
 	    {"latency", required_argument, NULL, O_LAT},
+	    {"threads", required_argument, NULL, O_THREADS},
+	    {"cpus", required_argument, NULL, O_CPUS},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
 	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
+	bool flows_set = false, threads_set = false;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -225,7 +242,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->p.rx.ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jh", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jho:", lo, &li)) != -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
 		case 't': {
@@ -282,7 +299,28 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_FLOWS:
 			o->p.flows = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_FLOWS);
+			flows_set = true;
 			break;
+		case O_THREADS:
+			o->p.threads = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_THREADS);
+			threads_set = true;
+			break;
+		case O_CPUS: {
+			int n = nb_cpulist_parse(optarg, o->p.cpus, NB_GEN_MAX_THREADS);
+			if (n == -ERANGE)
+				cli_usage_error("%s: '%s' names a CPU above %u", name, optarg,
+						NB_CPULIST_MAX);
+			if (n == -E2BIG)
+				cli_usage_error("%s: '%s' names more than %u CPUs", name, optarg,
+						NB_GEN_MAX_THREADS);
+			if (n == -EEXIST)
+				cli_usage_error("%s: '%s' names a CPU twice", name, optarg);
+			if (n <= 0)
+				cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)",
+						name, optarg);
+			o->p.ncpus = (uint32_t)n;
+			break;
+		}
 		case O_REPEAT:
 			o->p.repeat = (uint32_t)cli_uint(name, optarg, 1, 1000);
 			repeat_set = true;
@@ -379,7 +417,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		default:
-			cli_bad_option(argv, c);
+			if (!cli_save_option(&o->save, c, argc, argv))
+				cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
@@ -398,6 +437,16 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 				nb_rate_test_names[o->p.test]);
 	if (o->p.latency == NB_RATE_LAT_RTT && !o->agent)
 		cli_usage_error("--latency rtt needs an agent (-c) to reflect probes");
+	/* One thread per CPU named, unless told otherwise; each thread needs a flow of its own. */
+	if (!threads_set)
+		o->p.threads = o->p.ncpus ? o->p.ncpus : 1;
+	if (!flows_set && o->p.flows < o->p.threads)
+		o->p.flows = o->p.threads;
+	if (o->p.flows < o->p.threads)
+		cli_usage_error("--flows %u is fewer than --threads %u (each thread sends flows of "
+				"its own)",
+				o->p.flows, o->p.threads);
+	o->p.rx.sockets = o->p.threads; /* a local receiver: one socket and thread each */
 	if ((uint32_t)o->p.sport + o->p.flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->p.sport,
 				o->p.flows);
@@ -444,117 +493,6 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->p.stop = &cli_stop;
 }
 
-/* ---- output ---- */
-
-static void fmt_us(char *buf, size_t len, bool valid, uint64_t ns)
-{
-	if (valid)
-		snprintf(buf, len, "%.1f", (double)ns / 1000);
-	else
-		snprintf(buf, len, "-");
-}
-
-static void print_table(const struct opts *o, const struct nb_rate_run *r,
-			const struct nb_rate_size *s, size_t n)
-{
-	char v[256], line[16], a[16], b[16], c[16], loss[24];
-
-	printf("netbench rate: %s, engine %s (%s), %u flow%s, trial %.3g s\n",
-	       nb_rate_test_titles[o->p.test], o->p.engine->name, r->engine_desc, o->p.flows,
-	       o->p.flows == 1 ? "" : "s", (double)o->p.trial_ns / 1e9);
-	if (o->p.test == NB_RATE_B2B) {
-		printf("%6s %12s %12s %12s %12s\n", "frame", "at fps", "burst avg", "burst min",
-		       "burst max");
-		for (size_t i = 0; i < n; i++)
-			printf("%5u B %12.0f %12.0f %12.0f %12.0f%s\n", s[i].size, s[i].fps,
-			       s[i].b2b_avg, s[i].b2b_min, s[i].b2b_max,
-			       s[i].failed   ? "  (counts did not reconcile)"
-			       : s[i].at_max ? "  (no loss within one trial)"
-					     : "");
-		return;
-	}
-	if (r->rtt)
-		printf("%6s %12s %10s %7s %8s %10s %10s %10s  %s\n", "frame", "fps", "Mbit/s",
-		       "line%", "loss%", "rtt p50 us", "rtt p99 us", "rtt max us", "note");
-	else
-		printf("%6s %12s %10s %7s %8s %9s %9s %9s  %s\n", "frame", "fps", "Mbit/s", "line%",
-		       "loss%", "p50 us", "p99 us", "max us", "note");
-	for (size_t i = 0; i < n; i++) {
-		const char *note = "";
-		if (s[i].failed)
-			note = "INVALID: counts did not reconcile";
-		else if (s[i].zero)
-			note = "0 fps at every rate";
-		else if (o->p.test == NB_RATE_THROUGHPUT || o->p.test == NB_RATE_LATENCY)
-			note = s[i].at_max     ? "verified; generator's maximum (DUT not saturated)"
-			       : s[i].verified ? "verified"
-			       : s[i].fps > 0  ? "NOT verified"
-					       : "";
-		else if (o->p.test == NB_RATE_LOSS)
-			note = "loss at maximum rate; curve in JSON";
-		else if (s[i].gen_short)
-			note = "engine fell short of --rate";
-		if (o->p.line_bps)
-			snprintf(line, sizeof(line), "%.1f",
-				 nb_rate_line_pct(&o->p, s[i].size, s[i].fps));
-		else
-			snprintf(line, sizeof(line), "-");
-		fmt_us(a, sizeof(a), s[i].lat_valid, s[i].lat_ns[0]);
-		fmt_us(b, sizeof(b), s[i].lat_valid, s[i].lat_ns[2]);
-		fmt_us(c, sizeof(c), s[i].lat_valid, s[i].lat_ns[4]);
-		if (o->p.receiver->counts)
-			snprintf(loss, sizeof(loss), "%.3f", s[i].loss_pct);
-		else
-			snprintf(loss, sizeof(loss), "-"); /* send only: nothing counted frames */
-		printf(r->rtt ? "%5u B %12.0f %10.2f %7s %8s %10s %10s %10s  %s\n"
-			      : "%5u B %12.0f %10.2f %7s %8s %9s %9s %9s  %s\n",
-		       s[i].size, s[i].fps, s[i].fps * s[i].size * 8 / 1e6, line, loss, a, b, c,
-		       note);
-	}
-	if (r->rtt)
-		printf(
-		    "latency: round trip (sender to receiver and back) of probe frames the agent "
-		    "reflected, %.0f per second at most\n",
-		    NB_RATE_PROBE_PPS);
-	else if (r->same_clock)
-		printf("latency: one-way (receiver and sender share one clock)\n");
-	if (nb_rate_has_verdict(o->p.test))
-		printf("verdict: %s\n", nb_rate_verdict(&o->p, s, n, v, sizeof(v)));
-}
-
-static void print_sweep(const struct opts *o, const struct nb_rate_run *r,
-			const struct nb_rate_sweep_point *p, size_t np)
-{
-	struct nb_lab_fit fit;
-
-	for (size_t i = 0; i < np; i++) {
-		printf("== DUT ruleset: %s, %llu rules ==\n", nb_lab_rules_kind_name(p[i].kind),
-		       (unsigned long long)p[i].rules);
-		print_table(o, r, p[i].res, o->p.nsizes);
-		printf("\n");
-	}
-	printf("rule sweep: %s at each point (ns/frame = 10^9 / fps)\n",
-	       nb_rate_test_names[o->p.test]);
-	printf("%-10s %8s %7s %12s %12s\n", "kind", "rules", "frame", "fps", "ns/frame");
-	for (size_t i = 0; i < np; i++)
-		for (size_t k = 0; k < o->p.nsizes; k++)
-			printf("%-10s %8llu %5u B %12.0f %12.1f\n",
-			       nb_lab_rules_kind_name(p[i].kind), (unsigned long long)p[i].rules,
-			       p[i].res[k].size, p[i].res[k].fps,
-			       p[i].res[k].fps > 0 ? 1e9 / p[i].res[k].fps : 0);
-	for (size_t a = 0; a < o->p.nkinds; a++)
-		for (size_t k = 0; k < o->p.nsizes; k++) {
-			if (nb_rate_sweep_fit(p, np, o->p.kinds[a], k, &fit))
-				printf("fit %s, %u B: per-frame cost = %.1f ns + %.3f ns x rules "
-				       "(residual %.1f ns rms, %zu points)\n",
-				       nb_lab_rules_kind_name(o->p.kinds[a]), p[0].res[k].size,
-				       fit.base_ns, fit.per_rule_ns, fit.residual_ns, fit.points);
-			else
-				printf("fit %s, %u B: none (needs two rule counts with results)\n",
-				       nb_lab_rules_kind_name(o->p.kinds[a]), p[0].res[k].size);
-		}
-}
-
 /* Progress on stderr while the run goes (not with --json). */
 static void progress(void *arg, const struct nb_rate_event *ev)
 {
@@ -572,10 +510,11 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		if (!o->json)
 			fprintf(stderr,
 				"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), "
-				"%llu lost%s%s\n",
+				"%llu lost%s%s%s\n",
 				t->id, t->size, t->purpose, t->offered_fps,
 				(unsigned long long)t->c.tx, (unsigned long long)t->slipped_frames,
 				(unsigned long long)t->c.lost,
+				t->rx_dropped ? " (some at the receiver's full socket)" : "",
 				t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why);
 		break;
 	case NB_RATE_EV_SIZE_DONE:
@@ -616,10 +555,13 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 		for (size_t k = 0; k < o->p.nsizes; k++)
 			status |= nb_rate_status(&o->p, &p[i].res[k]);
 	nb_rate_describe(r);
-	if (o->json)
+	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_rate_json_sweep(stdout, r, p, np);
-	else
-		print_sweep(o, r, p, np);
+		cli_save_doc_end(&o->save);
+	}
+	if (!o->json)
+		rate_print_sweep(r, p, np);
+	cli_save_finish(&o->save);
 	nb_rate_sweep_free(p, np);
 	nb_lab_free(lab);
 	return status;
@@ -634,6 +576,7 @@ int cmd_rate(int argc, char **argv)
 	int ret, status = 0;
 
 	parse_opts(argc, argv, &o);
+	cli_save_start(&o.save, "rate", o.json);
 	/* Test aid: make the kernel look older than it is (docs/rate.md). */
 	if (getenv("NETBENCH_SIMULATE_ENOSYS")) {
 		ret = nb_simulate_enosys(getenv("NETBENCH_SIMULATE_ENOSYS"));
@@ -642,9 +585,12 @@ int cmd_rate(int argc, char **argv)
 				 getenv("NETBENCH_SIMULATE_ENOSYS"));
 	}
 	if (o.p.realtime) {
-		/* Before any thread exists, so that the receiver thread inherits it. The kernel's
-		 * RT throttling still leaves other tasks 5 % of each CPU. */
-		struct sched_param sp = {.sched_priority = 1};
+		/* Before any thread exists, so that the receiver threads inherit it. The kernel's
+		 * RT throttling still leaves other tasks 5 % of each CPU. The receiver gets one
+		 * priority step above the generator threads (the main thread steps down once the
+		 * receiver runs): a generator that spins between frames never yields to an equal
+		 * SCHED_FIFO thread, and with more threads than CPUs the receiver would starve. */
+		struct sched_param sp = {.sched_priority = o.local_rx ? 2 : 1};
 		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
 			cli_fail(errno, "--realtime: cannot switch to SCHED_FIFO%s",
 				 errno == EPERM ? " (needs CAP_SYS_NICE)" : "");
@@ -657,6 +603,11 @@ int cmd_rate(int argc, char **argv)
 	ret = nb_rate_open(&r, &o.p, progress, &o, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
+	if (o.p.realtime && o.local_rx) {
+		struct sched_param sp = {.sched_priority = 1};
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			cli_fail(errno, "--realtime: cannot step down to priority 1");
+	}
 	nb_net_addr_str((struct sockaddr *)&r->dst, false, o.abuf, sizeof(o.abuf));
 	if (nb_rate_check_sizes(r, err, sizeof(err)))
 		cli_usage_error("%s", err);
@@ -674,10 +625,13 @@ int cmd_rate(int argc, char **argv)
 	for (size_t i = 0; i < o.p.nsizes; i++)
 		status |= nb_rate_status(&o.p, &res[i]);
 	nb_rate_describe(r);
-	if (o.json)
+	if (cli_save_doc_begin(&o.save) || o.json) {
 		nb_rate_json(stdout, r, res, o.p.nsizes);
-	else
-		print_table(&o, r, res, o.p.nsizes);
+		cli_save_doc_end(&o.save);
+	}
+	if (!o.json)
+		rate_print_table(r, res, o.p.nsizes);
+	cli_save_finish(&o.save);
 	for (size_t i = 0; i < o.p.nsizes; i++) {
 		if (res[i].zero)
 			cli_warn(
@@ -686,6 +640,12 @@ int cmd_rate(int argc, char **argv)
 		if (res[i].failed)
 			cli_warn("%u-byte frames: counters did not reconcile; no result",
 				 res[i].size);
+		if (nb_rate_receiver_limited(r->proc.trials, &res[i]))
+			cli_warn(
+			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
+			    "the receiver, not the device under test, was the limit there",
+			    res[i].size,
+			    o.local_rx ? " (in this process, on the generator's CPUs)" : "");
 		if (o.p.test == NB_RATE_TRIAL && res[i].gen_short)
 			cli_warn(
 			    "%u-byte frames: engine %s reached only %.0f fps of the %llu asked",

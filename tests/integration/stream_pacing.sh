@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Pacing of netbench stream through a veth pair between two namespaces: the agent sends
 # (--reverse) at 200 Mbit/s in 1316-byte datagrams (19 k datagrams/s, where the pacer used to
 # spin) and its own report of its process CPU must stay well below a core, with the achieved

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tput -b paces with the shared pacer: over loopback at 100 Mbit/s in 1 KByte datagrams (12 k per
 # second), the default (burst) and --pacing spin, both directions (the agent's sender too):
 # the pacing mode and the pacers' own CPU are in the JSON, burst's pacing CPU is below spin's,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Pacing modes: the pure decisions (datagrams per wake-up, the mode a run uses, names, the
  * qdisc verdict), burst and txtime schedules on the real clock (the average rate is the
  * schedule's, no datagram leaves before its deadline, one wake-up per group, and the pacer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The counting receiver over loopback: received, duplicated, reordered, late and foreign frames,
  * trial changes; and its counters' encoding for the control protocol, round trip. */
 #include <arpa/inet.h>
@@ -71,8 +72,13 @@ int main(void)
 	nb_rx_reconcile(tx_flow, 2, 5, s, &c);
 	CHECK(c.valid && c.lost == 5002 - 8, "reconciled: %llu lost", (unsigned long long)c.lost);
 
+	s->drops_known = true; /* (qemu-user does not pass SO_MEMINFO: set, to test the codec) */
+	s->sock_drops = 17;
 	CHECK(nb_rate_snap_put(m, s) == 0 && nb_rate_snap_get(m, back) == 0,
 	      "counters encode and decode");
+	CHECK(back->drops_known && back->sock_drops == 17,
+	      "the receiver's socket drops are carried (%llu)",
+	      (unsigned long long)back->sock_drops);
 	CHECK(back->trial == s->trial && back->rx == s->rx && back->dup == s->dup &&
 		  back->reordered == s->reordered && back->late == s->late &&
 		  back->foreign == s->foreign && back->flows == s->flows &&

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Compatibility constants for old kernels and C libraries, in one place.
  * Code tests these capability macros, never an operating-system name. */
 #ifndef NB_COMPAT_H
@@ -27,6 +28,12 @@
 #ifndef SO_BUSY_POLL
 #define SO_BUSY_POLL 46
 #endif
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55 /* Linux 4.12: a socket's memory counters, drops among them */
+#endif
+/* SO_MEMINFO's array (linux/sock_diag.h's enum, which older headers lack): drops are item 8. */
+#define NB_SK_MEMINFO_DROPS 8
+#define NB_SK_MEMINFO_VARS  9
 
 /* SO_TXTIME / SCM_TXTIME (Linux 4.19): a transmit time per datagram, honoured by the fq and
  * etf qdiscs. The value is the generic one; alpha, mips, parisc and sparc differ, and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Absolute-deadline pacing: per datagram (sleep, then spin the remainder), or per group of
  * datagrams (sleep, spin at most 1 % of the group's period), or per group handed to the kernel
  * ahead of time with a transmit time on each datagram. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A constant-bitrate pacer: datagram k of a run is due at start + k * interval, an absolute
  * schedule (no drift from accumulated sleep error). One pacer per sending thread, each with the
  * rate it is given, so a rate split across threads is exact per thread. Three modes:

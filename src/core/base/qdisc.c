@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The qdisc dump over rtnetlink (RTM_GETQDISC with the interface in the request; kernels that
  * ignore the filter list every interface's, so entries are filtered here as well). */
 #include "core/base/qdisc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Which queueing discipline sends an interface's packets, from an rtnetlink dump (what
  * `tc qdisc show dev X` asks): kernel pacing by transmit time needs fq at the root, or under a
  * multiqueue root (mq) on every queue. */

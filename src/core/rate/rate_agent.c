@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of `netbench rate`: a counting receiver bound on the agent's address (the
  * control connection's, or one the controller names that the agent owns). The only traffic it
  * sends are reflected probes (round-trip latency), at a bounded rate and, by the target rule,
@@ -14,7 +15,7 @@
 
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
-#include "core/base/wire.h"
+#include "core/base/cursor.h"
 
 struct rate_agent {
 	struct nb_rx *rx;
@@ -38,12 +39,13 @@ void nb_rate_boot_id(char *buf, size_t len)
 static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t n)
 {
 	uint8_t *buf = malloc((size_t)n * 8 + 1);
+	struct nb_cur c = nb_cur_writer(buf, (size_t)n * 8);
 	int ret;
 	if (!buf)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
-		nb_put_be64(buf + (size_t)i * 8, v[i]);
-	ret = nb_msg_put_bytes(m, tag, buf, (size_t)n * 8);
+		nb_cur_put_u64(&c, v[i]);
+	ret = nb_msg_put_bytes(m, tag, buf, c.off);
 	free(buf);
 	return ret;
 }
@@ -51,21 +53,21 @@ static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t 
 int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 {
 	uint8_t sum[32], *bkt;
-	size_t nb = 0;
+	struct nb_cur cs = nb_cur_writer(sum, sizeof(sum)), cb;
 	int ret;
 
 	bkt = malloc(NB_HIST_BUCKETS * 10);
 	if (!bkt)
 		return -ENOMEM;
-	nb_put_be64(sum, s->lat.count);
-	nb_put_be64(sum + 8, s->lat.min_ns);
-	nb_put_be64(sum + 16, s->lat.max_ns);
-	nb_put_be64(sum + 24, s->lat.sum_ns);
+	cb = nb_cur_writer(bkt, NB_HIST_BUCKETS * 10);
+	nb_cur_put_u64(&cs, s->lat.count);
+	nb_cur_put_u64(&cs, s->lat.min_ns);
+	nb_cur_put_u64(&cs, s->lat.max_ns);
+	nb_cur_put_u64(&cs, s->lat.sum_ns);
 	for (uint32_t i = 0; i < NB_HIST_BUCKETS; i++)
 		if (s->lat.bucket[i]) {
-			nb_put_be16(bkt + nb, (uint16_t)i);
-			nb_put_be64(bkt + nb + 2, s->lat.bucket[i]);
-			nb += 10;
+			nb_cur_put_u16(&cb, (uint16_t)i);
+			nb_cur_put_u64(&cb, s->lat.bucket[i]);
 		}
 	if ((ret = nb_msg_put_u32(m, NB_T_RATE_TRIAL, s->trial)) ||
 	    (ret = nb_msg_put_u32(m, NB_T_RATE_ANY, s->any)) ||
@@ -78,10 +80,11 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = nb_msg_put_u32(m, NB_T_RATE_MMSG, s->mmsg)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_PROBES, s->probes)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_REFLECTED, s->reflected)) ||
+	    (s->drops_known && (ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops))) ||
 	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
 	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
-	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, nb)))
+	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, cb.off)))
 		goto out;
 out:
 	free(bkt);
@@ -92,11 +95,13 @@ static int get_u64s(const struct nb_msg *m, uint16_t tag, uint64_t *v, uint32_t 
 {
 	const uint8_t *p;
 	size_t len;
+	struct nb_cur c;
 	if (nb_msg_get_bytes(m, tag, &p, &len) || len != (size_t)n * 8)
 		return -EBADMSG;
+	c = nb_cur_reader(p, len);
 	for (uint32_t i = 0; i < n; i++)
-		v[i] = nb_get_be64(p + (size_t)i * 8);
-	return 0;
+		v[i] = nb_cur_get_u64(&c);
+	return c.bad ? -EBADMSG : 0;
 }
 
 int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
@@ -104,6 +109,7 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	uint32_t trial, any, flows, mmsg;
 	const uint8_t *p;
 	size_t len;
+	struct nb_cur c;
 
 	memset(s, 0, sizeof(*s));
 	if (nb_msg_get_u32(m, NB_T_RATE_TRIAL, &trial) || nb_msg_get_u32(m, NB_T_RATE_ANY, &any) ||
@@ -117,6 +123,8 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	/* Absent in a receiver without reflection: zero. */
 	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);
 	(void)nb_msg_get_u64(m, NB_T_RATE_REFLECTED, &s->reflected);
+	/* Absent from an agent that does not know (older, or SO_RXQ_OVFL missing). */
+	s->drops_known = nb_msg_get_u64(m, NB_T_RATE_SOCK_DROPS, &s->sock_drops) == 0;
 	s->trial = (uint16_t)trial;
 	s->any = any != 0;
 	s->mmsg = mmsg != 0;
@@ -126,19 +134,21 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 		return -EBADMSG;
 	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_SUM, &p, &len) || len != 32)
 		return -EBADMSG;
-	s->lat.count = nb_get_be64(p);
-	s->lat.min_ns = nb_get_be64(p + 8);
-	s->lat.max_ns = nb_get_be64(p + 16);
-	s->lat.sum_ns = nb_get_be64(p + 24);
+	c = nb_cur_reader(p, len);
+	s->lat.count = nb_cur_get_u64(&c);
+	s->lat.min_ns = nb_cur_get_u64(&c);
+	s->lat.max_ns = nb_cur_get_u64(&c);
+	s->lat.sum_ns = nb_cur_get_u64(&c);
 	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_BKT, &p, &len) || len % 10)
 		return -EBADMSG;
-	for (size_t o = 0; o < len; o += 10) {
-		uint16_t idx = nb_get_be16(p + o);
+	c = nb_cur_reader(p, len);
+	while (nb_cur_left(&c)) {
+		uint16_t idx = nb_cur_get_u16(&c);
 		if (idx >= NB_HIST_BUCKETS)
 			return -EBADMSG;
-		s->lat.bucket[idx] = nb_get_be64(p + o + 2);
+		s->lat.bucket[idx] = nb_cur_get_u64(&c);
 	}
-	return 0;
+	return c.bad ? -EBADMSG : 0;
 }
 
 static void rate_free(void *state)
@@ -171,6 +181,14 @@ static int get_addr(const struct nb_msg *req, uint16_t tag, struct sockaddr_stor
 	return 0;
 }
 
+/* An address given as bytes carries no link: a link-local one is on the control connection's. */
+static void copy_scope(struct sockaddr_storage *ss, const struct sockaddr_storage *like)
+{
+	if (ss->ss_family == AF_INET6 && like->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_scope_id =
+			((const struct sockaddr_in6 *)like)->sin6_scope_id;
+}
+
 static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
 		      struct nb_msg *ack, char *err, size_t errlen)
 {
@@ -179,7 +197,7 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	struct sockaddr_storage reflect_to;
 	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0;
 	char boot[64], astr[64];
-	int fd, ret = -ENOMEM, one = 1;
+	int fd, ret = -ENOMEM;
 
 	if (!r || !(r->snap = calloc(1, sizeof(*r->snap))))
 		goto fail;
@@ -199,10 +217,35 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		snprintf(err, errlen, "malformed receive address in rate request");
 		goto fail;
 	}
+	/* The receiver takes the control connection's own address and an unprivileged port,
+	 * never a wildcard, a group, another local address or a port shared with a service. */
+	if (ret == 0) {
+		copy_scope(&where, &ctx->local);
+		if (!nb_net_same_host((struct sockaddr *)&where, (const struct sockaddr *)&ctx->local)) {
+			char a[64], b[64];
+			nb_net_addr_str((struct sockaddr *)&where, false, a, sizeof(a));
+			nb_net_addr_str((const struct sockaddr *)&ctx->local, false, b, sizeof(b));
+			snprintf(err, errlen,
+				 "refused by rule bind: the receiver binds only to the control "
+				 "connection's address %s, not %s",
+				 b, a);
+			ret = -EPERM;
+			goto fail;
+		}
+		where = ctx->local;
+	}
+	if (port < 1024) {
+		snprintf(err, errlen,
+			 "refused by rule bind: receive port %u is privileged (1024 to 65535)", port);
+		ret = -EPERM;
+		goto fail;
+	}
 	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
 		/* Reflected probes are the one thing this test sends: only to the controller. */
 		reflect_to = ctx->peer;
 		ret = get_addr(req, NB_T_RATE_REFLECT_ADDR, &reflect_to);
+		if (ret == 0)
+			copy_scope(&reflect_to, &ctx->peer);
 		if (ret == -EINVAL || !rport || rport > 65535) {
 			ret = -EINVAL;
 			snprintf(err, errlen, "malformed reflection address in rate request");
@@ -221,8 +264,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
 		goto fail;
 	}
-	/* Every trial binds the same port again: the controller's generator stays connected. */
-	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* Every trial binds the same port again (the controller's generator stays connected);
+	 * UDP needs no SO_REUSEADDR for that, and without it no other socket shares the port. */
 	if (bind(fd, (struct sockaddr *)&where, nb_net_sa_len((struct sockaddr *)&where)) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "agent cannot receive on %s: %s", astr, strerror(errno));

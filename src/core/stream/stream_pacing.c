@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Kernel pacing capability, detected at run time on the socket that sends: the egress
  * interface from the route to the peer (or the interface given), its qdisc from rtnetlink, and
  * whether the kernel takes SO_TXTIME (Linux 4.19 and later). Without fq the transmit times

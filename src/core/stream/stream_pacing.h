@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* How a stream sender paces: the mode asked for resolved against what the kernel can do on the
  * sending socket's egress interface (SO_TXTIME and an fq qdisc there), and the transmit-time
  * socket option set up when the kernel paces. */

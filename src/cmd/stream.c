@@ -16,6 +16,7 @@
 #include <net/if.h>
 
 #include "cmd/cli.h"
+#include "cmd/pacing.h"
 #include "cmd/save.h"
 #include "cmd/stream_print.h"
 #include "core/stream/stream_ctl.h"
@@ -66,6 +67,7 @@ static void usage(FILE *f)
 	    "  -O, --omit T         warm-up before each step's window, not counted (default\n"
 	    "                       the smaller of 0.5s and 10%% of --time; 0: none); a step\n"
 	    "                       lasts --time + --omit. --recv takes it from the sender\n"
+	    PACING_HELP
 	    "      --send           send only (no agent)\n"
 	    "      --recv           receive only (no agent): until the sender's end marker, "
 	    "--time,\n"
@@ -87,6 +89,7 @@ static void usage(FILE *f)
 	    "  -h, --help           this help\n"
 	    "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
+	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and spinning;\n"
 	    "softirq %%, irq %% and total %% are shares of all CPUs, as mpstat; total %%/Mbit/s\n"
 	    "divides total %% by the achieved Mbit/s.\n",
 	    NB_STREAM_DEFAULT_PORT, NB_STREAM_HDR, NB_DEFAULT_PORT);
@@ -150,7 +153,9 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		O_CTLPORT,
 		O_REUSE,
 		O_TIMES,
-		O_PSK
+		O_PSK,
+		O_PACING,
+		O_BURST
 	};
 	const char *omit_arg = NULL;
 	static const struct option opts[] = {
@@ -172,6 +177,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"timestamps", required_argument, NULL, O_TIMES},
 	    {"psk", required_argument, NULL, O_PSK},
 	    {"client", required_argument, NULL, 'c'},
+	    {"pacing", required_argument, NULL, O_PACING},
+	    {"burst", required_argument, NULL, O_BURST},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"reverse", no_argument, NULL, 'R'},
@@ -181,7 +188,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *block_arg = NULL;
-	bool have_time = false, have_rate = false;
+	bool have_time = false, have_rate = false, have_pacing = false;
 	int c, li = -1;
 
 	memset(o, 0, sizeof(*o));
@@ -266,6 +273,15 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		case O_PSK:
 			o->psk_path = optarg;
 			break;
+		case O_PACING:
+			o->p.pacing.asked = cli_pacing(name, optarg);
+			have_pacing = true;
+			break;
+		case O_BURST:
+			o->p.pacing.burst_asked =
+			    (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
+			have_pacing = true;
+			break;
 		case '4':
 			o->p.sock.family = AF_INET;
 			break;
@@ -328,6 +344,9 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		cli_usage_error("--idle is for --recv");
 	if (!o->p.recv && o->times_path)
 		cli_usage_error("--timestamps is for --recv");
+	if (o->p.recv && have_pacing)
+		cli_usage_error("--pacing and --burst are the sender's: drop them with --recv");
+	cli_pacing_check(o->p.pacing.asked, o->p.pacing.burst_asked);
 	o->p.recv_time_ns = o->p.recv && have_time ? o->p.time_ns : 0;
 	if (block_arg) {
 		o->p.block = cli_bytes("-b/--block", block_arg, NB_STREAM_HDR, 65527);
@@ -468,8 +487,12 @@ static int run_send(struct stream_opts *o)
 	if (ret < 0)
 		open_fail(ret, err);
 	nb_stream_local_sysinfo(&o->p.sock, &si);
+	if (nb_stream_pacing_setup(fd, o->p.sock.iface, &o->p.pacing, err, sizeof(err)) < 0)
+		cli_fail(0, "%s", err);
 	memset(&so, 0, sizeof(so));
 	so.fd = fd;
+	so.pacing = o->p.pacing.mode;
+	so.burst = o->p.pacing.burst_asked;
 	so.block = o->p.block;
 	so.rates_bps = o->p.rates;
 	so.nrates = o->p.nrates;
@@ -485,6 +508,7 @@ static int run_send(struct stream_opts *o)
 		       o->p.sock.addr, o->p.sock.port, o->p.block, o->p.nrates,
 		       o->p.nrates == 1 ? "" : "s", (double)o->p.time_ns / 1e9,
 		       (double)o->p.omit_ns / 1e9);
+		stream_print_pacing(&o->p.pacing);
 		stream_print_send_head();
 		fflush(stdout);
 	}
@@ -497,6 +521,7 @@ static int run_send(struct stream_opts *o)
 		nb_result_begin(&j, "stream", &si, NULL);
 		nb_stream_json_params(&j, &o->p, "send");
 		nb_json_bool(&j, "interrupted", cli_stop != 0);
+		nb_stream_json_pacing(&j, &o->p.pacing);
 		nb_stream_json_send(&j, "sent", steps, o->p.nrates, o->p.block);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
@@ -584,6 +609,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 		stream_print_send_head();
 		for (size_t i = 0; i < r->nsent; i++)
 			stream_print_send_row(&r->sent[i], p->block);
+		stream_print_pacing(&r->pacing);
 		printf("\nreceived here (%s):\n", r->local.hostname);
 		stream_print_rx(NULL, r->rx);
 		return;
@@ -592,6 +618,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 	stream_print_send_head();
 	for (size_t i = 0; i < p->nrates; i++)
 		stream_print_send_row(&r->sent[i], p->block);
+	stream_print_pacing(&r->pacing);
 	for (size_t i = 0; i < r->nagents; i++) {
 		stream_print_agent_head(r->agents[i].host, &r->agents[i].ctl->remote);
 		stream_print_rx(NULL, r->agents[i].rx);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "cmd/pacing.h"
 #include "cmd/stream_print.h"
 
 static void print_cpu_cols(const struct nb_cpu_load *l, double mbit)
@@ -27,10 +28,10 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 	if (who)
 		printf("%s:\n", who);
 	if (rx->nsteps) {
-		printf("   asked  achieved  datagrams    lost   loss  reord   dup  jitter    proc  "
-		       "softirq    irq   total   busiest  total%%/\n"
-		       "  Mbit/s    Mbit/s                      %%                    ms  %%1cpu "
-		       "       %%      %%       %%     cpu:%%   Mbit/s\n");
+		printf("   asked  achieved  datagrams    lost   loss  reord   dup  jitter  gap p50    "
+		       "p99    proc  softirq    irq   total   busiest  total%%/\n"
+		       "  Mbit/s    Mbit/s                      %%                    ms       us "
+		       "     us  %%1cpu        %%      %%       %%     cpu:%%   Mbit/s\n");
 		for (size_t i = 0; i < rx->nsteps; i++) {
 			const struct nb_stream_step *s = &rx->steps[i];
 			double r = nb_stream_step_rate_bps(s) / 1e6;
@@ -54,6 +55,11 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 			       exp ? 100.0 * (double)lost / (double)exp : 0.0,
 			       (unsigned long long)s->reordered, (unsigned long long)s->dups,
 			       s->jitter.jitter_ns / 1e6);
+			if (s->gaps)
+				printf(" %8.1f %6.0f", (double)s->gap_p50_ns / 1e3,
+				       (double)s->gap_p99_ns / 1e3);
+			else
+				printf(" %8s %6s", "-", "-");
 			print_cpu_cols(&s->cpu, r);
 		}
 	}
@@ -92,16 +98,36 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 
 void stream_print_send_head(void)
 {
-	printf("   asked      sent  datagrams  errors   late  max late    proc    total\n"
-	       "  Mbit/s    Mbit/s                                  ms   %%1cpu        %%\n");
+	printf("   asked      sent  datagrams  errors   late  max late    proc  pacing  paced "
+	       "by    total\n"
+	       "  Mbit/s    Mbit/s                                  ms   %%1cpu   %%1cpu          "
+	       "        %%\n");
 }
 
 void stream_print_send_row(const struct nb_stream_send_step *s, size_t block)
 {
-	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %8.2f\n", (double)s->rate_bps / 1e6,
-	       nb_stream_send_rate_bps(s, block) / 1e6, (unsigned long long)s->datagrams,
-	       (unsigned long long)s->errors, (unsigned long long)s->late_sends,
-	       (double)s->max_late_ns / 1e6, s->cpu.proc_pct, s->cpu.busy_pct);
+	char how[24];
+
+	pacing_describe(how, sizeof(how), s->pacing_mode, s->burst);
+	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %7.2f  %-10s %8.2f\n",
+	       (double)s->rate_bps / 1e6, nb_stream_send_rate_bps(s, block) / 1e6,
+	       (unsigned long long)s->datagrams, (unsigned long long)s->errors,
+	       (unsigned long long)s->late_sends, (double)s->max_late_ns / 1e6, s->cpu.proc_pct,
+	       nb_pacing_cpu_pct(s->pacing_cpu_ns, s->cpu.window_s), how, s->cpu.busy_pct);
+}
+
+void stream_print_pacing(const struct nb_stream_pacing *pc)
+{
+	printf("pacing: %s", nb_pacing_name(pc->mode));
+	if (pc->mode == NB_PACING_TXTIME)
+		printf(" (the kernel releases each datagram at its time: %s qdisc %s)",
+		       pc->ifname, pc->qdisc);
+	else if (pc->mode == NB_PACING_BURST)
+		printf(" (about 1 ms per wake-up unless --burst%s%s)",
+		       pc->why[0] ? "; no kernel pacing: " : "", pc->why);
+	else if (pc->mode == NB_PACING_SPIN)
+		printf(" (exact gaps; at short intervals it costs a whole CPU)");
+	printf("\n");
 }
 
 void stream_print_agent_head(const char *host, const struct nb_sysinfo *si)

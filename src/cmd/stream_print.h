@@ -7,6 +7,7 @@
 
 #include "core/base/sysinfo.h"
 #include "core/stream/stream.h"
+#include "core/stream/stream_pacing.h"
 #include "core/stream/stream_run.h"
 
 /* A receiver's steps, headed "who:" when who is not NULL. */
@@ -14,6 +15,8 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx);
 /* A sender's table: the two header lines, then one row per step. */
 void stream_print_send_head(void);
 void stream_print_send_row(const struct nb_stream_send_step *s, size_t block);
+/* "pacing: burst (...; no kernel pacing: why)" */
+void stream_print_pacing(const struct nb_stream_pacing *pc);
 /* "agent HOST: name, arch kernel, N CPUs, model, driver", after an empty line. */
 void stream_print_agent_head(const char *host, const struct nb_sysinfo *si);
 

@@ -20,6 +20,7 @@
 #include "core/base/sysinfo.h"
 #include "core/base/timeutil.h"
 #include "core/tput/tput_run.h"
+#include "cmd/pacing.h"
 #include "core/base/units.h"
 
 #define MAX_SIZES 32
@@ -39,6 +40,11 @@ static const char usage_text[] =
 	"  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
 	"  -b, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
 	"                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
+	"      --pacing MODE      paced senders: burst (default; auto is burst here): sleep,\n"
+	"                         wake about once per ms and send what is due; spin: each\n"
+	"                         block on its own deadline (exact gaps, a CPU at short\n"
+	"                         intervals)\n"
+	"      --burst N          blocks per wake-up in burst mode (1-1024; default ~1 ms)\n"
 	"  -P, --parallel N       streams per direction (default 1, at most 32)\n"
 	"  -R, --reverse          Rx only (the agent sends)\n"
 	"      --tx-only          Tx only (this host sends)\n"
@@ -128,6 +134,10 @@ static void print_head(const struct run *r, const struct nb_ctl *ctl, const char
 	       ctl->remote.kernel, udp ? "UDP" : "TCP", r->p.streams, r->p.streams > 1 ? "s" : "",
 	       (double)r->p.time_ns / 1e9, (double)r->p.warmup_ns / 1e9,
 	       r->bidir ? ", Tx and Rx at once" : "");
+	if (r->p.rate_bps)
+		printf("pacing: %s at %.3f Mbit/s per stream\n\n",
+		       r->p.pacing == NB_PACING_SPIN ? "spin" : "burst (about 1 ms per wake-up)",
+		       (double)r->p.rate_bps / 1e6);
 	printf(" Block %13s %9s%s %13s %9s%s\n", "Tx KByte/s", "Mbit/s", udp ? "   Loss%" : "",
 	       "Rx KByte/s", "Mbit/s", udp ? "   Loss%" : "");
 	fflush(stdout);
@@ -224,6 +234,20 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte,
 		       4);
+	if (r->p.rate_bps) {
+		nb_json_obj_begin(j, "pacing");
+		nb_json_str(j, "mode", r->p.pacing == NB_PACING_SPIN ? "spin" : "burst");
+		nb_json_u64(j, "wakeups", d->pacing_wakeups);
+		nb_json_double(j, "cpu_s", (double)d->pacing_cpu_ns / 1e9, 6);
+		nb_json_double(j, "cpu_pct",
+			       nb_pacing_cpu_pct(d->pacing_cpu_ns,
+					      !strcmp(dir, "tx") ? d->cpu_local.window_s
+								 : d->cpu_remote.window_s),
+			       2);
+		nb_json_obj_end(j);
+	} else {
+		nb_json_null(j, "pacing");
+	}
 	json_intervals(j, r, size_index, !strcmp(dir, "tx"));
 	nb_json_obj_end(j);
 }
@@ -281,6 +305,7 @@ int cmd_tput(int argc, char **argv)
 		{"parallel", required_argument, NULL, 'P'}, {"reverse", no_argument, NULL, 'R'},
 		{"tx-only", no_argument, NULL, 'T'},	  {"bidir", no_argument, NULL, 'X'},
 		{"psk", required_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'J'},
+		{"pacing", required_argument, NULL, 'g'}, {"burst", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},	  CLI_SAVE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -335,6 +360,15 @@ int cmd_tput(int argc, char **argv)
 				cli_usage_error("%s is too small: %s (at least 8k, or 0 for unpaced)",
 						name, optarg);
 			break;
+		case 'g':
+			r.p.pacing = cli_pacing(name, optarg);
+			if (r.p.pacing == NB_PACING_TXTIME)
+				cli_usage_error("%s txtime is for stream; tput paces with burst or spin",
+						name);
+			break;
+		case 'G':
+			r.p.burst = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
+			break;
 		case 'P':
 			r.p.streams = (uint32_t)cli_uint(name, optarg, 1, NB_TPUT_MAX_STREAMS / 2);
 			break;
@@ -378,6 +412,7 @@ int cmd_tput(int argc, char **argv)
 		cli_usage_error("--reverse, --tx-only and --bidir exclude each other");
 	if (r.p.interval_ns && r.p.interval_ns > r.p.time_ns)
 		cli_usage_error("--interval is longer than --time");
+	cli_pacing_check((enum nb_pacing_mode)r.p.pacing, r.p.burst);
 	if (r.p.proto == NB_TPUT_UDP) {
 		max_block = NB_TPUT_UDP_MAX;
 		if (!rate_str)

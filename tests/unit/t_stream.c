@@ -248,6 +248,41 @@ static void test_omit(struct nb_stream_rx *rx)
 
 /* Datagrams come from the network: random and mutated ones must never crash the accounting
  * nor break its invariants (distinct <= received, lost <= expected). */
+/* Inter-arrival gaps of the window: the warm-up is left out, a new step starts afresh, and the
+ * percentiles show bursts (groups of 10 back to back, 1 ms apart) for what they are. */
+static void test_gaps(struct nb_stream_rx *rx)
+{
+	struct nb_stream_hdr h;
+	uint64_t t = 1000 * MS;
+
+	nb_stream_rx_reset(rx);
+	for (uint32_t k = 0; k < 105; k++) {
+		h = warm_hdr(0, k, 0);
+		h.step_count = 1000;
+		h.omit_count = 5;
+		/* warm-up: 50 ms apart, which must not count */
+		t += k < 5 ? 50 * MS : (k % 10 == 5 ? MS - 9 * 2000 : 2000);
+		feed(rx, h, t);
+	}
+	nb_stream_rx_gaps_update(rx);
+	CHECK(rx->steps[0].gaps == 99, "gaps: window datagrams less one (%llu)",
+	      (unsigned long long)rx->steps[0].gaps);
+	CHECK(rx->steps[0].gap_p50_ns > 1900 && rx->steps[0].gap_p50_ns < 2100,
+	      "gaps: median is the gap inside a burst (%llu ns)",
+	      (unsigned long long)rx->steps[0].gap_p50_ns);
+	CHECK(rx->steps[0].gap_p99_ns > 950000 && rx->steps[0].gap_p99_ns < 1050000,
+	      "gaps: p99 is the gap between bursts (%llu ns)",
+	      (unsigned long long)rx->steps[0].gap_p99_ns);
+	h = warm_hdr(1, 0, 0);
+	h.step_count = 10;
+	feed(rx, h, t + 10 * MS);
+	CHECK(rx->steps[0].gaps == 99 && rx->steps[0].gap_p99_ns > 950000,
+	      "gaps: a closed step keeps its percentiles");
+	nb_stream_rx_gaps_update(rx);
+	CHECK(rx->steps[1].gaps == 0 && rx->steps[1].gap_p50_ns == 0,
+	      "gaps: the new step starts without gaps (not the 10 ms across the boundary)");
+}
+
 static void test_random(struct nb_stream_rx *rx)
 {
 	uint8_t buf[128];
@@ -293,6 +328,7 @@ int main(void)
 		test_loss_reorder_dup(rx);
 		test_steps(rx);
 		test_omit(rx);
+		test_gaps(rx);
 		test_random(rx);
 	}
 	nb_stream_rx_free(rx);

@@ -45,6 +45,32 @@ int main(void)
 		      "duration for the agent's cap includes the warm-ups (%llu ns)",
 		      (unsigned long long)d);
 	}
+	CHECK(got.pacing == NB_PACING_AUTO && got.burst == 0,
+	      "no pacing items: auto, about 1 ms per wake-up (as an older controller sends)");
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
+	req.pacing = NB_PACING_SPIN;
+	req.burst = 0;
+	nb_stream_req_put(m, &req);
+	CHECK(nb_stream_req_get(m, &got) == 0 && got.pacing == NB_PACING_SPIN,
+	      "--pacing spin travels to the agent");
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
+	req.pacing = NB_PACING_BURST;
+	req.burst = 32;
+	nb_stream_req_put(m, &req);
+	CHECK(nb_stream_req_get(m, &got) == 0 && got.pacing == NB_PACING_BURST && got.burst == 32,
+	      "--pacing burst --burst 32 travel to the agent");
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
+	req.pacing = 7;
+	nb_stream_req_put(m, &req);
+	CHECK(nb_stream_req_get(m, &got) == -EBADMSG, "an unknown pacing mode refused");
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
+	req.pacing = NB_PACING_BURST;
+	req.burst = NB_PACER_MAX_BURST + 1;
+	nb_stream_req_put(m, &req);
+	CHECK(nb_stream_req_get(m, &got) == -EBADMSG, "a burst beyond %u refused",
+	      NB_PACER_MAX_BURST);
+	req.pacing = NB_PACING_AUTO;
+	req.burst = 0;
 	nb_msg_reset(m, NB_MSG_TEST_REQ);
 	req.omit_ns = 0;
 	nb_stream_req_put(m, &req);
@@ -78,6 +104,9 @@ int main(void)
 	rx.steps[1].unique = 998;
 	rx.steps[1].dups = 1;
 	rx.steps[1].jitter.jitter_ns = 1234.5;
+	rx.steps[1].gaps = 998;
+	rx.steps[1].gap_p50_ns = 52000;
+	rx.steps[1].gap_p99_ns = 1000000;
 	rx.steps[1].cpu.valid = true;
 	rx.steps[1].cpu.softirq_pct = 12.25;
 	rx.steps[1].cpu.busiest_cpu = -1;
@@ -98,6 +127,9 @@ int main(void)
 	CHECK(back.steps[1].cpu.valid && back.steps[1].cpu.softirq_pct == 12.25 &&
 		  back.steps[1].cpu.busiest_cpu == -1 && back.steps[1].cpu.ncpu == 2,
 	      "step CPU load round trip");
+	CHECK(back.steps[1].gaps == 998 && back.steps[1].gap_p50_ns == 52000 &&
+		  back.steps[1].gap_p99_ns == 1000000 && back.steps[0].gaps == 0,
+	      "step inter-arrival gaps round trip");
 	CHECK(back.foreign.datagrams == 5 && back.foreign.cpu.proc_pct == 3.5 &&
 		  back.other_stream_datagrams == 9,
 	      "foreign counters round trip");
@@ -121,6 +153,42 @@ int main(void)
 		  sback[1].omit_datagrams == 18 && sback[0].omit_count == 0,
 	      "send steps round trip, warm-up included");
 	CHECK(nb_stream_sent_get(m, sback, 1) == -EBADMSG, "more steps than room refused");
+	sent[1].pacing_mode = NB_PACING_BURST;
+	sent[1].burst = 18;
+	sent[1].pacing_cpu_ns = 123456789;
+	sent[1].wakeups = 1000;
+	nb_msg_reset(m, NB_MSG_FINAL);
+	nb_stream_sent_put(m, sent, 2);
+	CHECK(nb_stream_sent_get(m, sback, 4) == 2 && sback[1].pacing_mode == NB_PACING_BURST &&
+		  sback[1].burst == 18 && sback[1].pacing_cpu_ns == 123456789 &&
+		  sback[1].wakeups == 1000 && sback[0].burst == 0,
+	      "send steps' pacing (mode, burst, pacer CPU, wake-ups) round trip");
+	sent[1].burst = NB_PACER_MAX_BURST + 1;
+	nb_msg_reset(m, NB_MSG_FINAL);
+	nb_stream_sent_put(m, sent, 2);
+	CHECK(nb_stream_sent_get(m, sback, 4) == -EBADMSG, "a burst beyond the maximum refused");
+	{
+		struct nb_stream_pacing pc, pb;
+		memset(&pc, 0, sizeof(pc));
+		pc.mode = NB_PACING_BURST;
+		snprintf(pc.ifname, sizeof(pc.ifname), "eth0");
+		snprintf(pc.qdisc, sizeof(pc.qdisc), "noqueue");
+		snprintf(pc.why, sizeof(pc.why), "eth0 has qdisc noqueue, not fq");
+		nb_msg_reset(m, NB_MSG_FINAL);
+		CHECK(nb_stream_pacing_put(m, &pc) == 0, "pacing decision encoded");
+		memset(&pb, 0, sizeof(pb));
+		CHECK(nb_stream_pacing_get(m, &pb) == 0 && pb.mode == NB_PACING_BURST &&
+			  !strcmp(pb.ifname, "eth0") && !strcmp(pb.qdisc, "noqueue") &&
+			  !strcmp(pb.why, pc.why),
+		      "pacing decision round trip");
+		nb_msg_reset(m, NB_MSG_FINAL);
+		nb_msg_put_u32(m, NB_T_STR_PACE_MODE, 9);
+		CHECK(nb_stream_pacing_get(m, &pb) == -EBADMSG, "an unknown pacing mode refused");
+		nb_msg_reset(m, NB_MSG_FINAL);
+		pb.mode = NB_PACING_SPIN;
+		CHECK(nb_stream_pacing_get(m, &pb) == 0 && pb.mode == NB_PACING_SPIN,
+		      "an agent that says nothing of pacing leaves the mode as it was");
+	}
 	/* Control messages come from the network too: random items must be refused or read
 	 * within bounds, never crash (run under ASan by make check). */
 	{

@@ -63,10 +63,14 @@ int main(void)
 	CHECK(nb_tput_udp_hdr_get(hdr, sizeof(hdr), &id, &seq) == -EBADMSG, "foreign datagram refused");
 
 	struct nb_msg *m = nb_msg_new(NB_MSG_SNAP);
-	struct nb_tput_counters c = {1, 2, 3, 4, 5, 6, 7}, d;
+	struct nb_tput_counters c = {1, 2, 3, 4, 5, 6, 7, 8, 9}, d = {0};
+	CHECK(nb_tput_get_pacing(m, &d) == 0 && d.pacing_cpu_ns == 0 && d.pacing_wakeups == 0,
+	      "no pacing record (an older agent): pacing figures stay 0");
 	CHECK(nb_tput_put_counters(m, NB_T_TPUT_AGENT_RX, &c) == 0 &&
-		      nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 && !memcmp(&c, &d, sizeof(c)),
-	      "counters round trip");
+		      nb_tput_put_pacing(m, &c) == 0 &&
+		      nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 &&
+		      nb_tput_get_pacing(m, &d) == 0 && !memcmp(&c, &d, sizeof(c)),
+	      "counters round trip, the senders' pacing CPU and wake-ups included");
 	CHECK(nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &d) == -ENOENT, "absent counters");
 	nb_msg_free(m);
 

@@ -35,6 +35,16 @@
 #define NB_SK_MEMINFO_DROPS 8
 #define NB_SK_MEMINFO_VARS  9
 
+/* SO_TXTIME / SCM_TXTIME (Linux 4.19): a transmit time per datagram, honoured by the fq and
+ * etf qdiscs. The value is the generic one; alpha, mips, parisc and sparc differ, and their
+ * headers define it. */
+#ifndef SO_TXTIME
+#define SO_TXTIME 61
+#endif
+#ifndef SCM_TXTIME
+#define SCM_TXTIME SO_TXTIME
+#endif
+
 /* AF_ALG (kernel crypto API sockets, Linux 2.6.38; AEAD from 4.9) for libcs that lack it. */
 #ifndef AF_ALG
 #define AF_ALG 38

@@ -119,6 +119,17 @@ struct nb_stream_step *nb_stream_rx_current(struct nb_stream_rx *rx)
 	return rx->nsteps ? &rx->steps[rx->nsteps - 1] : NULL;
 }
 
+void nb_stream_rx_gaps_update(struct nb_stream_rx *rx)
+{
+	struct nb_stream_step *s = nb_stream_rx_current(rx);
+
+	if (!s)
+		return;
+	s->gaps = rx->gap_hist.count;
+	s->gap_p50_ns = nb_hist_quantile(&rx->gap_hist, 0.50);
+	s->gap_p99_ns = nb_hist_quantile(&rx->gap_hist, 0.99);
+}
+
 static bool seen_test_set(struct nb_stream_rx *rx, uint32_t seq)
 {
 	uint32_t i = seq % NB_STREAM_WINDOW;
@@ -236,8 +247,11 @@ unsigned nb_stream_rx_datagram(struct nb_stream_rx *rx, const uint8_t *buf, size
 			rx->steps_dropped++;
 			return 0;
 		}
-		if (s)
+		if (s) {
 			s->closed = true;
+			nb_stream_rx_gaps_update(rx);
+		}
+		nb_hist_reset(&rx->gap_hist);
 		s = &rx->steps[rx->nsteps++];
 		memset(s, 0, sizeof(*s));
 		s->step = h.step;
@@ -257,7 +271,8 @@ unsigned nb_stream_rx_datagram(struct nb_stream_rx *rx, const uint8_t *buf, size
 		s->first_ns = arrival_ns;
 		s->first_bytes = len;
 		ev |= NB_RX_WINDOW;
-	}
+	} else if (arrival_ns >= s->last_ns) /* the real-time clock may be stepped back */
+		nb_hist_add(&rx->gap_hist, arrival_ns - s->last_ns);
 	s->datagrams++;
 	s->bytes += len;
 	s->last_ns = arrival_ns;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/base/cpu.h"
+#include "core/base/hist.h"
 
 /* Header layout (all big-endian). The first 20 bytes are laid out as iperf2's UDP datagram
  * header (32-bit sequence, send time in seconds and microseconds, upper sequence bits, and a
@@ -86,6 +87,9 @@ struct nb_stream_step {
 	uint64_t first_ns, last_ns, first_bytes; /* arrival clock (CLOCK_REALTIME ns) */
 	uint32_t highest_seq;			 /* within the window: step_seq - omit_count */
 	struct nb_jitter jitter;
+	/* Inter-arrival gaps between consecutive window datagrams, in arrival order: the shape
+	 * the sender's pacing gave the stream (a burst shows as short gaps and one long one). */
+	uint64_t gaps, gap_p50_ns, gap_p99_ns;
 	struct nb_cpu_load cpu; /* over the step's window, when the caller measured it */
 	bool closed;		/* a later step, the end marker or the end of reception closed it */
 	bool unreconciled;	/* the sender's counts disagree with ours: not a valid result */
@@ -131,6 +135,7 @@ struct nb_stream_rx {
 	uint64_t steps_dropped; /* datagrams of steps beyond NB_STREAM_MAX_STEPS */
 	struct nb_stream_foreign foreign;
 	uint8_t seen[NB_STREAM_WINDOW / 8]; /* bit per sequence number, modulo the window */
+	struct nb_hist gap_hist;	    /* the current step's gaps */
 };
 
 int nb_stream_rx_new(struct nb_stream_rx **rx);
@@ -139,6 +144,8 @@ void nb_stream_rx_reset(struct nb_stream_rx *rx);
 /* Counts one datagram that arrived at arrival_ns (CLOCK_REALTIME ns); returns NB_RX_* bits. */
 unsigned nb_stream_rx_datagram(struct nb_stream_rx *rx, const uint8_t *buf, size_t len,
 			       uint64_t arrival_ns);
+/* Brings the current step's gap percentiles up to date (earlier steps' are final). */
+void nb_stream_rx_gaps_update(struct nb_stream_rx *rx);
 /* The step being received, or NULL. */
 struct nb_stream_step *nb_stream_rx_current(struct nb_stream_rx *rx);
 

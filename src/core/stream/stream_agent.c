@@ -27,6 +27,7 @@ struct stream_state {
 	struct nb_stream_recv *recv;	  /* role recv */
 	struct nb_stream_rx *copy;	  /* scratch for snapshots */
 	struct nb_stream_send_step *sent; /* role send */
+	struct nb_stream_pacing pacing;	  /* role send */
 	volatile sig_atomic_t send_stop;
 	pthread_t send_thread;
 	bool sending;
@@ -169,6 +170,11 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 		ret = nb_stream_open_send(&o, &s->fd, err, errlen);
 		if (ret < 0)
 			goto out;
+		s->pacing.asked = (enum nb_pacing_mode)s->req.pacing;
+		s->pacing.burst_asked = s->req.burst;
+		ret = nb_stream_pacing_setup(s->fd, o.iface, &s->pacing, err, errlen);
+		if (ret < 0)
+			goto out;
 		s->sent = calloc(s->req.nrates, sizeof(*s->sent));
 		if (!s->sent) {
 			ret = -ENOMEM;
@@ -197,6 +203,8 @@ static void *send_thread(void *arg)
 	o.omit_ns = s->req.omit_ns;
 	o.stream_id = s->req.stream_id;
 	o.stop = &s->send_stop;
+	o.pacing = s->pacing.mode;
+	o.burst = s->req.burst;
 	s->send_ret = nb_stream_send_run(&o, s->sent);
 	return NULL;
 }
@@ -252,6 +260,8 @@ static int stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 		snprintf(err, errlen, "sending: %s", strerror(-s->send_ret));
 		return s->send_ret;
 	}
+	if (nb_stream_pacing_put(final, &s->pacing) < 0)
+		return -EMSGSIZE;
 	return nb_stream_sent_put(final, s->sent, s->req.nrates);
 }
 

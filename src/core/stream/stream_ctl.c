@@ -99,6 +99,8 @@ static void fill_req(const struct nb_stream_params *p, struct nb_stream_req *r, 
 	r->step_ns = p->time_ns;
 	r->omit_ns = p->omit_ns;
 	r->stream_id = stream_id;
+	r->pacing = p->pacing.asked;
+	r->burst = p->pacing.burst_asked;
 }
 
 static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_params *p,
@@ -184,6 +186,8 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		r->bad_input = true;
 		return ret;
 	}
+	if ((ret = nb_stream_pacing_setup(fd, NULL, &r->pacing, err, errlen)) < 0)
+		goto out;
 	fill_req(p, &req, NB_STREAM_AGENT_RECV, id);
 	for (size_t i = 0; i < r->nagents; i++)
 		if ((ret = agent_open(&r->agents[i], p, &req, err, errlen)))
@@ -207,6 +211,8 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	so.omit_ns = p->omit_ns;
 	so.stream_id = id;
 	so.stop = p->stop;
+	so.pacing = r->pacing.mode;
+	so.burst = r->pacing.burst_asked;
 	if (started)
 		started(arg, p, r);
 	ret = nb_stream_send_run(&so, r->sent);
@@ -292,6 +298,8 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		goto out;
 	}
 	nsent = nb_stream_sent_get(a->msg, r->sent, p->nrates);
+	if (nsent >= 0 && nb_stream_pacing_get(a->msg, &r->pacing) < 0)
+		nsent = -EBADMSG;
 	if (nsent < 0) {
 		ret = agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
 		goto out;
@@ -311,6 +319,7 @@ int nb_stream_ctl_run(const struct nb_stream_params *p, struct nb_stream_ctl_res
 {
 	memset(r, 0, sizeof(*r));
 	r->nagents = p->nhosts;
+	r->pacing = p->pacing;
 	for (size_t i = 0; i < p->nhosts; i++)
 		r->agents[i].host = p->hosts[i];
 	r->sent = calloc(p->nrates ? p->nrates : 1, sizeof(*r->sent));

@@ -17,6 +17,7 @@
 #include "core/base/sysinfo.h"
 #include "core/session/ctl.h"
 #include "core/stream/stream.h"
+#include "core/stream/stream_pacing.h"
 #include "core/stream/stream_run.h"
 #include "core/stream/stream_sock.h"
 
@@ -41,6 +42,8 @@ struct nb_stream_params {
 	uint8_t psk[256];
 	size_t psk_len;
 	volatile sig_atomic_t *stop; /* may be NULL */
+	/* The sender's pacing: asked (auto by default) and burst_asked (0: about 1 ms worth). */
+	struct nb_stream_pacing pacing;
 };
 
 /* One agent of a controller run. */
@@ -63,6 +66,7 @@ struct nb_stream_ctl_result {
 	struct nb_stream_rx *rx; /* reverse: what this host received */
 	bool interrupted;
 	bool bad_input; /* the failure lies in the user's input (a usage error) */
+	struct nb_stream_pacing pacing; /* the sender's decision (this host's, or the agent's) */
 };
 
 /* Called once the traffic is about to start (after the agents answered). */
@@ -85,6 +89,8 @@ void nb_stream_json_params(struct nb_json *j, const struct nb_stream_params *p, 
 void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx);
 void nb_stream_json_send(struct nb_json *j, const char *key,
 			 const struct nb_stream_send_step *steps, size_t n, size_t block);
+/* The sender's pacing decision: "pacing": {asked, mode, burst_asked, iface, qdisc, ...}. */
+void nb_stream_json_pacing(struct nb_json *j, const struct nb_stream_pacing *pc);
 void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 			const struct nb_stream_ctl_result *r);
 

@@ -70,6 +70,14 @@ void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
 		nb_json_u64(j, "duplicates", s->dups);
 		nb_json_u64(j, "late", s->late);
 		nb_json_double(j, "jitter_ms", s->jitter.jitter_ns / 1e6, 6);
+		nb_json_u64(j, "gaps", s->gaps);
+		if (s->gaps) {
+			nb_json_double(j, "gap_p50_us", (double)s->gap_p50_ns / 1e3, 3);
+			nb_json_double(j, "gap_p99_us", (double)s->gap_p99_ns / 1e3, 3);
+		} else {
+			nb_json_null(j, "gap_p50_us");
+			nb_json_null(j, "gap_p99_us");
+		}
 		nb_result_cpu(j, "cpu", &s->cpu);
 		nb_json_double(j, "cpu_pct_per_mbit",
 			       s->cpu.valid && valid && r > 0 ? s->cpu.busy_pct / (r / 1e6) : NAN,
@@ -114,9 +122,35 @@ void nb_stream_json_send(struct nb_json *j, const char *key,
 		nb_json_u64(j, "late_sends", s->late_sends);
 		nb_json_double(j, "max_late_ms", (double)s->max_late_ns / 1e6, 6);
 		nb_result_cpu(j, "cpu", &s->cpu);
+		nb_json_obj_begin(j, "pacing");
+		nb_json_str(j, "mode", nb_pacing_name((enum nb_pacing_mode)s->pacing_mode));
+		nb_json_u64(j, "burst", s->burst);
+		nb_json_u64(j, "wakeups", s->wakeups);
+		nb_json_double(j, "cpu_s", (double)s->pacing_cpu_ns / 1e9, 6);
+		nb_json_double(j, "cpu_pct", nb_pacing_cpu_pct(s->pacing_cpu_ns, s->cpu.window_s),
+			       2);
+		nb_json_obj_end(j);
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
+}
+
+void nb_stream_json_pacing(struct nb_json *j, const struct nb_stream_pacing *pc)
+{
+	nb_json_obj_begin(j, "pacing");
+	nb_json_str(j, "asked", nb_pacing_name(pc->asked));
+	nb_json_str(j, "mode", nb_pacing_name(pc->mode));
+	if (pc->burst_asked)
+		nb_json_u64(j, "burst_asked", pc->burst_asked);
+	else
+		nb_json_null(j, "burst_asked");
+	nb_json_str(j, "iface", pc->ifname);
+	nb_json_str(j, "qdisc", pc->qdisc);
+	if (pc->why[0])
+		nb_json_str(j, "kernel_pacing_unavailable", pc->why);
+	else
+		nb_json_null(j, "kernel_pacing_unavailable");
+	nb_json_obj_end(j);
 }
 
 void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
@@ -128,6 +162,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 	if (p->reverse) {
 		nb_result_begin(&j, "stream", &r->local, &r->agents[0].ctl->remote);
 		nb_stream_json_params(&j, p, "agent-sends");
+		nb_stream_json_pacing(&j, &r->pacing);
 		nb_stream_json_send(&j, "sent", r->sent, r->nsent, p->block);
 		nb_json_arr_begin(&j, "receivers");
 		nb_json_obj_begin(&j, NULL);
@@ -141,6 +176,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 				r->nagents == 1 ? &r->agents[0].ctl->remote : NULL);
 		nb_stream_json_params(&j, p, "agents-receive");
 		nb_json_bool(&j, "interrupted", r->interrupted);
+		nb_stream_json_pacing(&j, &r->pacing);
 		nb_stream_json_send(&j, "sent", r->sent, p->nrates, p->block);
 		nb_json_arr_begin(&j, "receivers");
 		for (size_t i = 0; i < r->nagents; i++) {

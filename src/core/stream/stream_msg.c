@@ -54,6 +54,10 @@ int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r)
 	ret |= nb_msg_put_u32(m, NB_T_STR_STREAM_ID, r->stream_id);
 	if (r->omit_ns)
 		ret |= nb_msg_put_u64(m, NB_T_STR_OMIT_NS, r->omit_ns);
+	if (r->pacing != NB_PACING_AUTO)
+		ret |= nb_msg_put_u32(m, NB_T_STR_PACING, r->pacing);
+	if (r->burst)
+		ret |= nb_msg_put_u32(m, NB_T_STR_BURST, r->burst);
 	/* The whole run, for the agent's duration cap. */
 	ret |= nb_msg_put_u64(m, NB_T_DURATION_NS, (r->step_ns + r->omit_ns) * r->nrates);
 	return ret ? -EMSGSIZE : 0;
@@ -90,6 +94,11 @@ int nb_stream_req_get(const struct nb_msg *m, struct nb_stream_req *r)
 	if (nb_msg_get_u64(m, NB_T_STR_OMIT_NS, &r->omit_ns) == -EBADMSG ||
 	    r->omit_ns > NB_STREAM_MAX_OMIT_NS)
 		return -EBADMSG;
+	if (nb_msg_get_u32(m, NB_T_STR_PACING, &r->pacing) == -EBADMSG ||
+	    r->pacing > NB_PACING_TXTIME ||
+	    nb_msg_get_u32(m, NB_T_STR_BURST, &r->burst) == -EBADMSG ||
+	    r->burst > NB_PACER_MAX_BURST)
+		return -EBADMSG;
 	if (nb_msg_get_u32(m, NB_T_STR_TTL, &ttl) == 0) {
 		if (ttl > 255)
 			return -EBADMSG;
@@ -102,6 +111,8 @@ int nb_stream_req_get(const struct nb_msg *m, struct nb_stream_req *r)
 #define FOREIGN_BYTES (5 * 8 + LOAD_BYTES)
 #define SENT_BYTES    (8 + 4 + 7 * 8 + LOAD_BYTES)
 #define WARM_BYTES    (4 + 8)
+#define PACE_BYTES    (4 + 4 + 8 + 8)
+#define GAP_BYTES     (8 + 8 + 8)
 
 int nb_stream_rx_put(struct nb_msg *m, const struct nb_stream_rx *rx, enum nb_stream_end end)
 {
@@ -131,6 +142,11 @@ int nb_stream_rx_put(struct nb_msg *m, const struct nb_stream_rx *rx, enum nb_st
 		nb_cur_put_u32(&c, s->omit_count);
 		nb_cur_put_u64(&c, s->warmup_datagrams);
 		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP_WARM, b, c.off);
+		c = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u64(&c, s->gaps);
+		nb_cur_put_u64(&c, s->gap_p50_ns);
+		nb_cur_put_u64(&c, s->gap_p99_ns);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP_GAP, b, c.off);
 	}
 	if (rx->foreign.datagrams) {
 		const struct nb_stream_foreign *f = &rx->foreign;
@@ -187,6 +203,13 @@ int nb_stream_rx_get(const struct nb_msg *m, struct nb_stream_rx *rx, enum nb_st
 				return -EBADMSG;
 			s->omit_count = nb_cur_get_u32(&c);
 			s->warmup_datagrams = nb_cur_get_u64(&c);
+		} else if (tag == NB_T_STR_STEP_GAP) {
+			struct nb_stream_step *s = nb_stream_rx_current(rx);
+			if (n != GAP_BYTES || !s)
+				return -EBADMSG;
+			s->gaps = nb_cur_get_u64(&c);
+			s->gap_p50_ns = nb_cur_get_u64(&c);
+			s->gap_p99_ns = nb_cur_get_u64(&c);
 		} else if (tag == NB_T_STR_FOREIGN) {
 			struct nb_stream_foreign *f = &rx->foreign;
 			if (n != FOREIGN_BYTES)
@@ -229,6 +252,12 @@ int nb_stream_sent_put(struct nb_msg *m, const struct nb_stream_send_step *s, si
 		nb_cur_put_u32(&c, s[i].omit_count);
 		nb_cur_put_u64(&c, s[i].omit_datagrams);
 		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT_WARM, b, c.off);
+		c = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u32(&c, s[i].pacing_mode);
+		nb_cur_put_u32(&c, s[i].burst);
+		nb_cur_put_u64(&c, s[i].pacing_cpu_ns);
+		nb_cur_put_u64(&c, s[i].wakeups);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT_PACE, b, c.off);
 	}
 	return ret ? -EMSGSIZE : 0;
 }
@@ -246,6 +275,18 @@ int nb_stream_sent_get(const struct nb_msg *m, struct nb_stream_send_step *s, si
 				return -EBADMSG;
 			s[k - 1].omit_count = nb_cur_get_u32(&c);
 			s[k - 1].omit_datagrams = nb_cur_get_u64(&c);
+			continue;
+		}
+		if (tag == NB_T_STR_SENT_PACE) {
+			if (n != PACE_BYTES || k == 0)
+				return -EBADMSG;
+			s[k - 1].pacing_mode = nb_cur_get_u32(&c);
+			s[k - 1].burst = nb_cur_get_u32(&c);
+			s[k - 1].pacing_cpu_ns = nb_cur_get_u64(&c);
+			s[k - 1].wakeups = nb_cur_get_u64(&c);
+			if (s[k - 1].pacing_mode > NB_PACING_TXTIME ||
+			    s[k - 1].burst > NB_PACER_MAX_BURST)
+				return -EBADMSG;
 			continue;
 		}
 		if (tag != NB_T_STR_SENT)
@@ -268,4 +309,31 @@ int nb_stream_sent_get(const struct nb_msg *m, struct nb_stream_send_step *s, si
 		k++;
 	}
 	return (int)k;
+}
+
+int nb_stream_pacing_put(struct nb_msg *m, const struct nb_stream_pacing *pc)
+{
+	int ret = 0;
+
+	ret |= nb_msg_put_u32(m, NB_T_STR_PACE_MODE, pc->mode);
+	ret |= nb_msg_put_str(m, NB_T_STR_PACE_IFACE, pc->ifname);
+	ret |= nb_msg_put_str(m, NB_T_STR_PACE_QDISC, pc->qdisc);
+	ret |= nb_msg_put_str(m, NB_T_STR_PACE_WHY, pc->why);
+	return ret ? -EMSGSIZE : 0;
+}
+
+int nb_stream_pacing_get(const struct nb_msg *m, struct nb_stream_pacing *pc)
+{
+	uint32_t mode;
+	int r = nb_msg_get_u32(m, NB_T_STR_PACE_MODE, &mode);
+
+	if (r == -EBADMSG || (r == 0 && mode > NB_PACING_TXTIME))
+		return -EBADMSG;
+	if (r == 0)
+		pc->mode = (enum nb_pacing_mode)mode;
+	if (nb_msg_get_str(m, NB_T_STR_PACE_IFACE, pc->ifname, sizeof(pc->ifname)) == -EBADMSG ||
+	    nb_msg_get_str(m, NB_T_STR_PACE_QDISC, pc->qdisc, sizeof(pc->qdisc)) == -EBADMSG ||
+	    nb_msg_get_str(m, NB_T_STR_PACE_WHY, pc->why, sizeof(pc->why)) == -EBADMSG)
+		return -EBADMSG;
+	return 0;
 }

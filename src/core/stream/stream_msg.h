@@ -10,6 +10,7 @@
 
 #include "core/session/proto.h"
 #include "core/stream/stream.h"
+#include "core/stream/stream_pacing.h"
 #include "core/stream/stream_run.h"
 
 enum nb_stream_tag {
@@ -24,6 +25,8 @@ enum nb_stream_tag {
 	NB_T_STR_STEP_NS = 308,
 	NB_T_STR_STREAM_ID = 309,
 	NB_T_STR_OMIT_NS = 310, /* u64: warm-up before each step's window; absent: none */
+	NB_T_STR_PACING = 311,	/* u32: enum nb_pacing_mode asked; absent: auto */
+	NB_T_STR_BURST = 312,	/* u32: datagrams per wake-up; absent: about 1 ms worth */
 	NB_T_STR_STEP = 320,	/* one received step */
 	NB_T_STR_FOREIGN = 321, /* the foreign stream */
 	NB_T_STR_OTHER = 322,	/* u64: datagrams of other streams */
@@ -32,6 +35,12 @@ enum nb_stream_tag {
 	    324,	     /* the warm-up of the step before it (records stay as they were) */
 	NB_T_STR_SENT = 330, /* one sent step */
 	NB_T_STR_SENT_WARM = 331, /* the warm-up of the sent step before it */
+	NB_T_STR_SENT_PACE = 332, /* the pacing of the sent step before it */
+	NB_T_STR_PACE_MODE = 333, /* u32: the sender's resolved enum nb_pacing_mode */
+	NB_T_STR_PACE_IFACE = 334, /* str: the sender's egress interface */
+	NB_T_STR_PACE_QDISC = 335, /* str: its qdisc */
+	NB_T_STR_PACE_WHY = 336,   /* str: why the kernel does not pace, when it does not */
+	NB_T_STR_STEP_GAP = 325,   /* inter-arrival gaps of the step before it */
 };
 
 enum nb_stream_role { NB_STREAM_AGENT_RECV = 0, NB_STREAM_AGENT_SEND = 1 };
@@ -50,6 +59,8 @@ struct nb_stream_req {
 	uint64_t step_ns;
 	uint64_t omit_ns;
 	uint32_t stream_id;
+	uint32_t pacing; /* enum nb_pacing_mode asked */
+	uint32_t burst;	 /* 0: about 1 ms worth per wake-up */
 };
 
 int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r);
@@ -63,5 +74,10 @@ int nb_stream_rx_get(const struct nb_msg *m, struct nb_stream_rx *rx, enum nb_st
 int nb_stream_sent_put(struct nb_msg *m, const struct nb_stream_send_step *s, size_t n);
 /* Returns the number of steps found (at most max) or -EBADMSG. */
 int nb_stream_sent_get(const struct nb_msg *m, struct nb_stream_send_step *s, size_t max);
+
+/* The sender's pacing decision (asked mode not carried: the request has it). */
+int nb_stream_pacing_put(struct nb_msg *m, const struct nb_stream_pacing *pc);
+/* 0 (pc->mode stays as it was when the items are absent: an older agent), or -EBADMSG. */
+int nb_stream_pacing_get(const struct nb_msg *m, struct nb_stream_pacing *pc);
 
 #endif

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/compat.h"
 #include "core/base/pacer.h"
 #include "core/base/timeutil.h"
 
@@ -46,25 +47,54 @@ static bool stopped(volatile sig_atomic_t *stop)
 	return stop && *stop;
 }
 
+/* With a transmit time (SO_TXTIME enabled on fd, tx_ns not 0) the datagram leaves at tx_ns on
+ * the monotonic clock; the header's send time is then that instant on the real-time clock, so
+ * the receiver's jitter sees the kernel's pacing, not the hand-over. */
+static ssize_t send_at(int fd, const uint8_t *buf, size_t block, uint64_t tx_ns)
+{
+	union {
+		struct cmsghdr c;
+		uint8_t b[CMSG_SPACE(sizeof(uint64_t))];
+	} ctl;
+	struct iovec iov = {.iov_base = (void *)buf, .iov_len = block};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *c;
+
+	if (!tx_ns)
+		return send(fd, buf, block, 0);
+	memset(&ctl, 0, sizeof(ctl));
+	mh.msg_control = ctl.b;
+	mh.msg_controllen = sizeof(ctl.b);
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_TXTIME;
+	c->cmsg_len = CMSG_LEN(sizeof(uint64_t));
+	memcpy(CMSG_DATA(c), &tx_ns, sizeof(tx_ns));
+	return sendmsg(fd, &mh, 0);
+}
+
 static void send_one(int fd, uint8_t *buf, size_t block, struct nb_stream_hdr *h,
-		     struct nb_stream_send_step *s)
+		     struct nb_stream_send_step *s, uint64_t tx_ns)
 {
 	ssize_t n;
+	uint64_t now_mono = tx_ns ? nb_mono_ns() : 0;
 
 	h->send_ns = nb_real_ns();
+	if (tx_ns > now_mono)
+		h->send_ns += tx_ns - now_mono;
 	nb_stream_hdr_encode(buf, h);
-	n = send(fd, buf, block, 0);
+	n = send_at(fd, buf, block, tx_ns);
 	/* A connected UDP socket reports an earlier ICMP error on the next send and drops
 	 * that datagram: try it once more. */
 	if (n < 0 && errno == ECONNREFUSED)
-		n = send(fd, buf, block, 0);
+		n = send_at(fd, buf, block, tx_ns);
 	if (!s)
 		return;
 	if (n < 0) {
 		s->errors++;
 		return;
 	}
-	uint64_t now = nb_mono_ns();
+	uint64_t now = nb_mono_ns(); /* the hand-over: the sender's counters are its own */
 	if (!s->datagrams)
 		s->first_ns = now;
 	s->last_ns = now;
@@ -103,18 +133,24 @@ int nb_stream_send_run(const struct nb_stream_send_opts *o, struct nb_stream_sen
 		h.omit_count = s->omit_count;
 		h.rate_kbps = (uint32_t)(s->rate_bps / 1000u);
 		nb_pacer_init(&p, s->rate_bps, (uint64_t)o->block * 8u, start_ns);
+		nb_pacer_set_mode(&p, (enum nb_pacing_mode)o->pacing, o->burst);
+		s->pacing_mode = p.mode;
+		s->burst = p.burst;
 		/* One schedule through warm-up and window: the window starts in steady state. */
 		for (uint32_t k = 0;
 		     (!s->count || k < s->omit_count + s->count) && !stopped(o->stop); k++) {
 			nb_pacer_wait(&p);
 			if (k == s->omit_count) {
 				nb_cpu_sample_now(a);
-				p.late_sends = 0; /* lateness, too, is the window's */
+				p.late_sends = 0; /* lateness and cost, too, are the window's */
 				p.max_late_ns = 0;
+				p.cpu_ns = 0;
+				p.wakeups = 0;
 			}
 			h.seq = (uint32_t)seq++;
 			h.step_seq = k;
-			send_one(o->fd, buf, o->block, &h, k < s->omit_count ? &warm : s);
+			send_one(o->fd, buf, o->block, &h, k < s->omit_count ? &warm : s,
+				 p.mode == NB_PACING_TXTIME ? nb_pacer_txtime(&p) : 0);
 		}
 		s->omit_datagrams = warm.datagrams;
 		if (s->datagrams == 0 && s->errors == 0)
@@ -123,18 +159,24 @@ int nb_stream_send_run(const struct nb_stream_send_opts *o, struct nb_stream_sen
 		nb_cpu_load(a, b, &s->cpu);
 		s->late_sends = p.late_sends;
 		s->max_late_ns = p.max_late_ns;
+		s->pacing_cpu_ns = p.cpu_ns;
+		s->wakeups = p.wakeups;
 		/* The next step starts where this one's schedule ends: steps are back to back. */
 		start_ns = nb_pacer_deadline(&p, p.next);
 		if (o->on_step)
 			o->on_step(o->arg, i, s);
 	}
+	/* The end marker goes after the last datagram's deadline: with transmit times it would
+	 * otherwise overtake datagrams the qdisc still holds. */
+	if (!stopped(o->stop))
+		nb_sleep_until_ns(start_ns);
 	h.flags = NB_STREAM_F_FIN;
 	h.step = (uint16_t)o->nrates;
 	h.step_seq = 0;
 	h.step_count = 0;
 	for (unsigned c = 0; c < NB_STREAM_FIN_COPIES; c++) {
 		h.seq = (uint32_t)seq;
-		send_one(o->fd, buf, o->block, &h, NULL);
+		send_one(o->fd, buf, o->block, &h, NULL, 0);
 		nb_sleep_until_ns(nb_mono_ns() + 2 * NB_NS_PER_MS);
 	}
 	ret = 0;
@@ -379,6 +421,7 @@ void nb_stream_recv_stop(struct nb_stream_recv *r)
 void nb_stream_recv_copy(struct nb_stream_recv *r, struct nb_stream_rx *out)
 {
 	pthread_mutex_lock(&r->lock);
+	nb_stream_rx_gaps_update(r->rx);
 	memcpy(out, r->rx, sizeof(*out));
 	pthread_mutex_unlock(&r->lock);
 }

@@ -28,6 +28,10 @@ struct nb_stream_send_step {
 	uint64_t first_ns, last_ns; /* monotonic, first and last send */
 	uint64_t late_sends, max_late_ns;
 	struct nb_cpu_load cpu;
+	uint32_t pacing_mode;	/* enum nb_pacing_mode the step was paced with */
+	uint32_t burst;		/* datagrams per wake-up */
+	uint64_t pacing_cpu_ns; /* thread CPU time the pacer spent waiting (sleep and spin) */
+	uint64_t wakeups;	/* the pacer's waits */
 };
 
 typedef void (*nb_stream_step_fn)(void *arg, size_t i, const struct nb_stream_send_step *s);
@@ -41,6 +45,8 @@ struct nb_stream_send_opts {
 	uint64_t omit_ns; /* per rate, a warm-up before the window; 0: none */
 	uint32_t stream_id;
 	volatile sig_atomic_t *stop; /* may be NULL */
+	uint32_t pacing;	     /* enum nb_pacing_mode: spin, burst or txtime (auto: burst) */
+	uint32_t burst;		     /* datagrams per wake-up; 0: about 1 ms worth */
 	nb_stream_step_fn on_step;   /* called after each step, may be NULL */
 	void *arg;
 };

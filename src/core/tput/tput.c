@@ -22,9 +22,6 @@
 #define POLL_MS 100
 /* A UDP receiver counts the stream as over after this much silence once asked to stop. */
 #define UDP_QUIET_NS (200 * NB_NS_PER_MS)
-/* A paced sender that was held up (preempted, a full queue) catches up on what it missed, but
- * not beyond this much: past it, the schedule restarts instead of sending a long burst. */
-#define PACE_SLACK_NS (100 * NB_NS_PER_MS)
 
 struct stream {
 	struct nb_tput_side *side;
@@ -32,7 +29,7 @@ struct stream {
 	uint32_t id;
 	pthread_t thread;
 	bool started;
-	_Atomic uint64_t bytes, datagrams, errors;
+	_Atomic uint64_t bytes, datagrams, errors, pacing_cpu_ns, pacing_wakeups;
 	_Atomic bool ended; /* receiver saw EOF / sender returned */
 };
 
@@ -41,6 +38,8 @@ struct nb_tput_side {
 	enum nb_tput_role role;
 	uint32_t block;
 	uint64_t rate_bps, deadline_ns;
+	enum nb_pacing_mode pacing;
+	uint32_t burst;
 	size_t nstreams;
 	struct stream streams[NB_TPUT_MAX_STREAMS];
 	/* UDP receive: per stream-id sequence tracking, written by the one receive thread. */
@@ -110,6 +109,7 @@ struct nb_tput_side *nb_tput_side_new(enum nb_tput_proto proto, enum nb_tput_rol
 	s->block = block;
 	s->rate_bps = rate_bps;
 	s->deadline_ns = deadline_ns;
+	s->pacing = NB_PACING_BURST;
 	if (proto == NB_TPUT_UDP && role == NB_TPUT_RECV) {
 		s->track = calloc(NB_TPUT_MAX_STREAMS, sizeof(*s->track));
 		if (!s->track) {
@@ -118,6 +118,12 @@ struct nb_tput_side *nb_tput_side_new(enum nb_tput_proto proto, enum nb_tput_rol
 		}
 	}
 	return s;
+}
+
+void nb_tput_side_pacing(struct nb_tput_side *s, enum nb_pacing_mode mode, uint32_t burst)
+{
+	s->pacing = mode == NB_PACING_SPIN ? NB_PACING_SPIN : NB_PACING_BURST;
+	s->burst = burst;
 }
 
 size_t nb_tput_side_streams(const struct nb_tput_side *s)
@@ -158,25 +164,27 @@ static void *send_thread(void *arg)
 	struct nb_tput_side *s = st->side;
 	uint8_t *buf = malloc(s->block);
 	uint64_t bytes = 0, dgrams = 0, errs = 0, seq = 0;
-	uint64_t interval_ns = 0, next_ns = nb_mono_ns();
+	struct nb_pacer pacer;
 
 	if (!buf)
 		goto out;
 	for (uint32_t i = 0; i < s->block; i++)
 		buf[i] = (uint8_t)(i * 7 + 1);
-	if (s->rate_bps)
-		interval_ns = (uint64_t)((double)s->block * 8.0 * 1e9 / (double)s->rate_bps);
+	if (s->rate_bps) {
+		nb_pacer_init(&pacer, s->rate_bps, (uint64_t)s->block * 8u, nb_mono_ns());
+		nb_pacer_set_mode(&pacer, s->pacing, s->burst);
+	}
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
 		uint64_t now = nb_mono_ns();
 		ssize_t n;
 		if (now >= s->deadline_ns)
 			break;
-		if (interval_ns) {
-			if (next_ns > now)
-				nb_sleep_until_ns(next_ns);
-			else if (now - next_ns > PACE_SLACK_NS)
-				next_ns = now;
-			next_ns += interval_ns;
+		if (s->rate_bps) {
+			nb_pacer_wait(&pacer);
+			atomic_store_explicit(&st->pacing_cpu_ns, pacer.cpu_ns, memory_order_relaxed);
+			atomic_store_explicit(&st->pacing_wakeups, pacer.wakeups,
+					      memory_order_relaxed);
+			now = nb_mono_ns();
 		}
 		if (s->proto == NB_TPUT_UDP)
 			nb_tput_udp_hdr_put(buf, st->id, seq, now);
@@ -302,6 +310,8 @@ void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c)
 		c->bytes += atomic_load_explicit(&st->bytes, memory_order_relaxed);
 		c->datagrams += atomic_load_explicit(&st->datagrams, memory_order_relaxed);
 		c->errors += atomic_load_explicit(&st->errors, memory_order_relaxed);
+		c->pacing_cpu_ns += atomic_load_explicit(&st->pacing_cpu_ns, memory_order_relaxed);
+		c->pacing_wakeups += atomic_load_explicit(&st->pacing_wakeups, memory_order_relaxed);
 	}
 	if (s->proto == NB_TPUT_UDP && s->role == NB_TPUT_RECV) {
 		c->expected = atomic_load_explicit(&s->udp_expected, memory_order_relaxed);
@@ -368,6 +378,28 @@ int nb_tput_put_counters(struct nb_msg *m, uint16_t tag, const struct nb_tput_co
 	for (int i = 0; i < 7; i++)
 		nb_put_be64(b + 8 * i, v[i]);
 	return nb_msg_put_bytes(m, tag, b, sizeof(b));
+}
+
+int nb_tput_put_pacing(struct nb_msg *m, const struct nb_tput_counters *c)
+{
+	uint8_t b[16];
+	nb_put_be64(b, c->pacing_cpu_ns);
+	nb_put_be64(b + 8, c->pacing_wakeups);
+	return nb_msg_put_bytes(m, NB_T_TPUT_AGENT_PACE, b, sizeof(b));
+}
+
+int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c)
+{
+	const uint8_t *b;
+	size_t n;
+	int ret = nb_msg_get_bytes(m, NB_T_TPUT_AGENT_PACE, &b, &n);
+	if (ret == -ENOENT)
+		return 0; /* an older agent */
+	if (ret || n != 16)
+		return -EBADMSG;
+	c->pacing_cpu_ns = nb_get_be64(b);
+	c->pacing_wakeups = nb_get_be64(b + 8);
+	return 0;
 }
 
 int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_counters *c)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/pacer.h"
+
 #define NB_TPUT_MAX_STREAMS 64
 #define NB_TPUT_UDP_HDR 24
 #define NB_TPUT_UDP_MAGIC 0x4e425544u /* "NBUD" */
@@ -28,6 +30,8 @@ struct nb_tput_counters {
 	uint64_t reordered;  /* UDP receive: arrived after a higher sequence number */
 	uint64_t duplicates; /* UDP receive */
 	uint64_t errors;     /* send errors other than "try again" (ENOBUFS, ECONNREFUSED...) */
+	uint64_t pacing_cpu_ns;	 /* paced senders: thread CPU time spent in the pacers' waits */
+	uint64_t pacing_wakeups; /* paced senders: the pacers' waits */
 };
 
 /* Sequence tracking of one UDP stream; exposed for unit tests. */
@@ -50,6 +54,10 @@ struct nb_tput_side *nb_tput_side_new(enum nb_tput_proto proto, enum nb_tput_rol
 /* Adds a stream on fd (taken over: closed by _free). TCP: one fd per stream; UDP send: a
  * connected socket per stream; UDP receive: one socket for all streams (add it once). */
 int nb_tput_side_add(struct nb_tput_side *s, int fd, uint32_t stream_id);
+/* Paced senders: spin or burst (auto and txtime: burst; a TCP or multi-stream sender has no
+ * per-datagram transmit time here), burst datagrams per wake-up (0: about 1 ms worth). One pacer
+ * per stream thread, each at the side's per-stream rate. Call before nb_tput_side_start. */
+void nb_tput_side_pacing(struct nb_tput_side *s, enum nb_pacing_mode mode, uint32_t burst);
 int nb_tput_side_start(struct nb_tput_side *s);
 void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c);
 /* Senders: stop and (TCP) shut the write side so the peer sees the end. Receivers: wait until
@@ -63,6 +71,9 @@ size_t nb_tput_side_streams(const struct nb_tput_side *s);
 struct nb_msg;
 int nb_tput_put_counters(struct nb_msg *m, uint16_t tag, const struct nb_tput_counters *c);
 int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_counters *c);
+/* The pacing figures of the agent's senders (NB_T_TPUT_AGENT_PACE); absent: left as they are. */
+int nb_tput_put_pacing(struct nb_msg *m, const struct nb_tput_counters *c);
+int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c);
 
 /* Control-protocol tags of the tput test (range 100-199) and its directions. */
 enum nb_tput_tag {
@@ -72,8 +83,11 @@ enum nb_tput_tag {
 	NB_T_TPUT_DIR = 103,
 	NB_T_TPUT_COOKIE = 104,
 	NB_T_TPUT_UDP_PORT = 105, /* the controller's UDP receive port (agent sends there) */
+	NB_T_TPUT_PACING = 106,	  /* u32 enum nb_pacing_mode; absent: auto */
+	NB_T_TPUT_BURST = 107,	  /* u32 datagrams per wake-up; absent: about 1 ms worth */
 	NB_T_TPUT_AGENT_RX = 110, /* counters of what the agent received */
 	NB_T_TPUT_AGENT_TX = 111, /* counters of what the agent sent */
+	NB_T_TPUT_AGENT_PACE = 112, /* be64 pacing CPU ns, be64 wake-ups of the agent's senders */
 };
 #define NB_TPUT_DIR_TX 1u /* controller sends, agent receives (netio's "Tx") */
 #define NB_TPUT_DIR_RX 2u /* agent sends, controller receives (netio's "Rx") */

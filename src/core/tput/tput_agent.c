@@ -24,6 +24,7 @@
 struct tput_agent {
 	uint32_t proto, block, streams, dir, cookie;
 	uint64_t rate_bps, duration_ns;
+	uint32_t pacing, burst;
 	int data_fd; /* TCP listener or UDP receive socket */
 	struct sockaddr_storage peer, local;
 	uint16_t udp_peer_port;
@@ -60,6 +61,12 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	    nb_msg_get_u64(req, NB_T_RATE_BPS, &t->rate_bps) ||
 	    nb_msg_get_u64(req, NB_T_DURATION_NS, &t->duration_ns)) {
 		snprintf(err, errlen, "malformed tput request");
+		goto fail;
+	}
+	if (nb_msg_get_u32(req, NB_T_TPUT_PACING, &t->pacing) == -EBADMSG ||
+	    nb_msg_get_u32(req, NB_T_TPUT_BURST, &t->burst) == -EBADMSG ||
+	    t->pacing > NB_PACING_TXTIME || t->burst > NB_PACER_MAX_BURST) {
+		snprintf(err, errlen, "tput request: pacing out of range");
 		goto fail;
 	}
 	if (t->proto > NB_TPUT_UDP || t->streams < 1 || t->streams > NB_TPUT_MAX_STREAMS / 2 ||
@@ -184,6 +191,8 @@ static int tput_start(void *state, char *err, size_t errlen)
 	}
 	if (t->dir & NB_TPUT_DIR_RX) {
 		t->tx = nb_tput_side_new(t->proto, NB_TPUT_SEND, t->block, t->rate_bps, deadline(t));
+		if (t->tx)
+			nb_tput_side_pacing(t->tx, (enum nb_pacing_mode)t->pacing, t->burst);
 		if (!t->tx)
 			return ret;
 	}
@@ -231,6 +240,8 @@ static int put_counters(struct tput_agent *t, struct nb_msg *m)
 	if (!ret && t->tx) {
 		nb_tput_side_read(t->tx, &c);
 		ret = nb_tput_put_counters(m, NB_T_TPUT_AGENT_TX, &c);
+		if (!ret)
+			ret = nb_tput_put_pacing(m, &c);
 	}
 	return ret;
 }

@@ -56,7 +56,8 @@ static int read_remote(const struct nb_msg *m, struct edge *e, uint32_t dir, cha
 	memset(&e->rem_rx, 0, sizeof(e->rem_rx));
 	if (nb_msg_get_u64(m, NB_T_MONO_NS, &e->rem_ns) || nb_proto_get_cpu(m, &e->rem_cpu) ||
 	    ((dir & NB_TPUT_DIR_TX) && nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &e->rem_rx)) ||
-	    ((dir & NB_TPUT_DIR_RX) && nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &e->rem_tx))) {
+	    ((dir & NB_TPUT_DIR_RX) && (nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &e->rem_tx) ||
+					nb_tput_get_pacing(m, &e->rem_tx)))) {
 		snprintf(err, errlen, "malformed counters from the agent");
 		return -EBADMSG;
 	}
@@ -104,10 +105,14 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 {
 	const struct nb_tput_counters *ra = remote_receives ? &a->rem_rx : &a->loc_rx;
 	const struct nb_tput_counters *rb = remote_receives ? &b->rem_rx : &b->loc_rx;
+	const struct nb_tput_counters *ta = remote_receives ? &a->loc_tx : &a->rem_tx;
+	const struct nb_tput_counters *tb = remote_receives ? &b->loc_tx : &b->rem_tx;
 	uint64_t ns = remote_receives ? b->rem_ns - a->rem_ns : b->loc_ns - a->loc_ns;
 
 	d->valid = true;
 	counters_delta(ra, rb, &d->rx_window);
+	d->pacing_cpu_ns = tb->pacing_cpu_ns - ta->pacing_cpu_ns;
+	d->pacing_wakeups = tb->pacing_wakeups - ta->pacing_wakeups;
 	d->bytes = d->rx_window.bytes;
 	d->window_s = (double)ns / 1e9;
 	d->kbyte_per_s = kbps(d->bytes, d->window_s);
@@ -228,6 +233,10 @@ static void build_request(struct step *s, uint16_t udp_port)
 	nb_msg_put_u32(m, NB_T_TPUT_STREAMS, p->streams);
 	nb_msg_put_u32(m, NB_T_TPUT_DIR, p->dir);
 	nb_msg_put_u64(m, NB_T_RATE_BPS, p->rate_bps);
+	if (p->pacing != NB_PACING_AUTO)
+		nb_msg_put_u32(m, NB_T_TPUT_PACING, p->pacing);
+	if (p->burst)
+		nb_msg_put_u32(m, NB_T_TPUT_BURST, p->burst);
 	if (udp_port)
 		nb_msg_put_u32(m, NB_T_TPUT_UDP_PORT, udp_port);
 }
@@ -272,6 +281,8 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 	if (p->dir & NB_TPUT_DIR_TX)
 		s.tx = nb_tput_side_new(p->proto, NB_TPUT_SEND, p->block, p->rate_bps,
 					nb_mono_ns() + p->warmup_ns + p->time_ns + 30 * NB_NS_PER_S);
+	if (s.tx)
+		nb_tput_side_pacing(s.tx, (enum nb_pacing_mode)p->pacing, p->burst);
 	if (p->dir & NB_TPUT_DIR_RX)
 		s.rx = nb_tput_side_new(p->proto, NB_TPUT_RECV, p->block, 0, 0);
 	if (((p->dir & NB_TPUT_DIR_TX) && !s.tx) || ((p->dir & NB_TPUT_DIR_RX) && !s.rx))

@@ -19,6 +19,8 @@ struct nb_tput_params {
 	uint32_t streams;  /* per direction */
 	uint32_t dir;	   /* NB_TPUT_DIR_TX | NB_TPUT_DIR_RX */
 	uint64_t rate_bps; /* per stream, 0 = unpaced */
+	uint32_t pacing;   /* enum nb_pacing_mode of paced senders (spin, or burst otherwise) */
+	uint32_t burst;	   /* datagrams per wake-up, 0: about 1 ms worth */
 	uint64_t warmup_ns, time_ns, interval_ns;
 };
 
@@ -36,6 +38,9 @@ struct nb_tput_dir_result {
 	struct nb_cpu_load cpu_local, cpu_remote;
 	double demand_local_us_per_kbyte, demand_remote_us_per_kbyte; /* system busy CPU time */
 	double proc_demand_local_us_per_kbyte, proc_demand_remote_us_per_kbyte;
+	/* Paced senders: thread CPU time their pacers spent waiting over the window (part of the
+	 * sending end's process load) and their wake-ups. */
+	uint64_t pacing_cpu_ns, pacing_wakeups;
 };
 
 struct nb_tput_step_result {

@@ -14,8 +14,10 @@
 
 static const struct {
 	const char *metric, *view, *says;
+	bool invert; /* 1e9 / the view's value: ns per frame from frames/s */
 } metrics[] = {
-    {"fps", "rate.fps", "frames/s"},	      {"kbyte_per_s", "tput.kbyte", "KByte/s"},
+    {"fps", "rate.fps", "frames/s", false},
+    {"ns_per_frame", "rate.fps", "ns per frame", true},	      {"kbyte_per_s", "tput.kbyte", "KByte/s"},
     {"mbyte_per_s", "crypto.mbyte", "MB/s"}, {"ns_per_load", "mem.latency", "latency"},
     {"cpu_pct", "stream.cpu", "receiver CPU"},
 };
@@ -94,8 +96,12 @@ static void reference(const struct loaded *l, size_t n, int k,
 	}
 }
 
-int compare_fit(const char *formula, const struct loaded *l, size_t n)
+typedef int (*fit_fn)(const double *, const double *const *, size_t, size_t,
+		      const char *const *, struct nb_fit *, char *, size_t);
+
+int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t n)
 {
+	fit_fn fit = linear ? nb_fit_linear : nb_fit_loglog;
 	char metric[NB_FIT_NAME_MAX], fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], why[256];
 	const char *names[NB_FIT_MAX_FACTORS];
 	int k = nb_fit_formula(formula, metric, fac, why, sizeof(why));
@@ -108,7 +114,7 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 			break;
 	if (m == sizeof(metrics) / sizeof(metrics[0]))
 		cli_usage_error("--fit: '%s' is not a metric that can be fitted (accepted: fps, "
-				"kbyte_per_s, mbyte_per_s, ns_per_load, cpu_pct)",
+				"ns_per_frame, kbyte_per_s, mbyte_per_s, ns_per_load, cpu_pct)",
 				metric);
 	for (int j = 0; j < k; j++)
 		names[j] = fac[j];
@@ -126,8 +132,13 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 	printf("fit %s ~ %s", metric, fac[0]);
 	for (int j = 1; j < k; j++)
 		printf(" + %s", fac[j]);
-	printf(": log-log least squares, %s = C x %s^e%s; exponent +- its standard error\n",
-	       metric, fac[0], k > 1 ? " x ..." : "");
+	if (linear)
+		printf(": linear least squares, %s = c + b x %s%s; b +- its standard error\n",
+		       metric, fac[0], k > 1 ? " + ..." : "");
+	else
+		printf(": log-log least squares, %s = C x %s^e%s; exponent +- its standard "
+		       "error\n",
+		       metric, fac[0], k > 1 ? " x ..." : "");
 	/* Each step: a series name and an x value, in the order the first result has them. */
 	for (size_t i = 0; i < n; i++) {
 		const struct nb_view *v0 = find_view(&l[i], metrics[m].view);
@@ -159,7 +170,9 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 							continue;
 						for (size_t r = 0; r < vq->s[t].n; r++)
 							if (vq->s[t].x[r] == x0) {
-								y[runs] = vq->s[t].y[r];
+								y[runs] = metrics[m].invert
+									      ? 1e9 / vq->s[t].y[r]
+									      : vq->s[t].y[r];
 								for (int j = 0; j < k; j++)
 									xs[j][runs] = factor(&l[q], fac[j]);
 								runs++;
@@ -172,8 +185,8 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 				nb_view_fmt_x(v0, x0, xb, sizeof(xb));
 				steps++;
 				printf("  %s at %s %s: ", v0->s[s].name, xb, v0->x_unit);
-				if (nb_fit_loglog(y, (const double *const *)xs, (size_t)k, runs, names,
-						  &f, why, sizeof(why))) {
+				if (fit(y, (const double *const *)xs, (size_t)k, runs, names, &f, why,
+					sizeof(why))) {
 					printf("no fit: %s\n", why);
 					continue;
 				}
@@ -187,7 +200,8 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 	if (left_out)
 		printf("(%zu result%s without every factor as a numeric tag left out)\n", left_out,
 		       left_out == 1 ? "" : "s");
-	reference(l, n, k, fac, names, y, xs);
+	if (!linear)
+		reference(l, n, k, fac, names, y, xs);
 	free(y);
 	for (int j = 0; j < k; j++)
 		free(xs[j]);

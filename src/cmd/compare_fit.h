@@ -3,9 +3,12 @@
 #ifndef NB_COMPARE_FIT_H
 #define NB_COMPARE_FIT_H
 
+#include <stdbool.h>
+
 #include "cmd/store_cli.h"
 
 /* Prints one fit per step; returns the exit status (1 when no step could be fitted). */
-int compare_fit(const char *formula, const struct loaded *l, size_t n);
+/* linear: metric = c + b x factor ... instead of the log-log fit (no reference row). */
+int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t n);
 
 #endif

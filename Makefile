@@ -239,6 +239,12 @@ format:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: package-check all check unit asan-units demo deps install install-strip install-agent format clean
+# The peer-facing parsers under libFuzzer for longer than make check does (FUZZ_TIME s each).
+FUZZ_TIME ?= 120
+fuzz:
+	$(Q)FUZZ_RUNS=-1 FUZZ_TIME=$(FUZZ_TIME) TOP=. sh tests/integration/fuzz_peer.sh
+	$(Q)TOP=. sh tests/integration/fuzz.sh
+
+.PHONY: package-check all check unit asan-units demo deps install install-strip install-agent format clean fuzz
 
 -include $(CORE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

@@ -13,6 +13,9 @@ pkgs="$pkgs musl-tools dpkg-dev debhelper lintian fakeroot man-db systemd busybo
 pkgs="$pkgs libsqlite3-dev sqlite3 chromium"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
+# tests/vm: Debian's kernel under qemu (the kernel package itself is downloaded by tests/vm/build.sh,
+# never installed), busybox and the tools copied into its initramfs.
+pkgs="$pkgs qemu-system-x86 busybox-static cpio kmod wireguard-tools xz-utils zstd"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -119,8 +119,8 @@ static void dc_free(void *p)
 	free(s);
 }
 
-static int dc_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		  char *why, size_t len)
+static int dc_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		  const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	struct dc_sess *s = calloc(1, sizeof(*s));
 	int ret = -ENOMEM;

@@ -477,8 +477,8 @@ static int ref_probe(char *why, size_t len)
 	return 0;
 }
 
-static int ref_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		   char *why, size_t len)
+static int ref_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		   const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	struct ref_sess *s = calloc(1, sizeof(*s));
 	if (!s)

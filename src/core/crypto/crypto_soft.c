@@ -63,8 +63,8 @@ static void soft_free(void *p)
 	free(s);
 }
 
-static int soft_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		    char *why, size_t len)
+static int soft_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		    const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	struct soft_sess *s = calloc(1, sizeof(*s));
 	EVP_CIPHER *c = NULL;
@@ -182,8 +182,8 @@ static int soft_probe(char *why, size_t len)
 	return -ENOSYS;
 }
 
-static int soft_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		    char *why, size_t len)
+static int soft_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		    const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	(void)a;
 	(void)k;

@@ -119,7 +119,7 @@ int cmd_compare(int argc, char **argv)
 	if (!n)
 		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
 	if (fit) {
-		int status = compare_fit(fit, linear, l, n);
+		int status = compare_fit(fit, linear, l, n, stdout, NULL);
 		free(e);
 		store_cli_free(l, rows, n);
 		nb_store_close(st);

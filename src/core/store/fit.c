@@ -257,3 +257,15 @@ int nb_fit_formula(const char *text, char metric[NB_FIT_NAME_MAX],
 		p++;
 	}
 }
+
+void nb_fit_line(const struct nb_fit *f, size_t j, const double *at, const double x[2],
+		 double y[2])
+{
+	double rest = f->log_constant;
+	for (size_t k = 0; k < f->factors; k++)
+		if (k != j)
+			rest += f->exponent[k] * (f->linear ? at[k] : log(at[k]));
+	for (size_t i = 0; i < 2; i++)
+		y[i] = f->linear ? rest + f->exponent[j] * x[i]
+				 : exp(rest + f->exponent[j] * log(x[i]));
+}

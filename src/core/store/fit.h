@@ -36,6 +36,11 @@ int nb_fit_linear(const double *y, const double *const *x, size_t factors, size_
 void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
 		     char *buf, size_t len);
 
+/* The fitted line against factor j with the other factors held at at[] (at[j] is ignored):
+ * y[i] for x[i], i = 0, 1 (a chart's two endpoints). */
+void nb_fit_line(const struct nb_fit *f, size_t j, const double *at, const double x[2],
+		 double y[2]);
+
 #define NB_FIT_NAME_MAX 32
 
 /* Parses "metric ~ factor + factor ...": names of letters, digits, _ and . Returns the factor

@@ -109,12 +109,12 @@ static bool reference(FILE *text, const struct loaded *l, size_t n, int k,
 	return found;
 }
 
-typedef int (*fit_fn)(const double *, const double *const *, size_t, size_t,
-		      const char *const *, struct nb_fit *, char *, size_t);
+typedef int (*fit_fn)(const double *, const double *const *, size_t, size_t, const char *const *,
+		      struct nb_fit *, char *, size_t);
 
 /* Each factor's chart of one step's fit; the other factors held at their geometric means. */
-static int charts(FILE *svg, const char *step, const char *says, double *y,
-		  double *const *xs, size_t runs, const struct nb_fit *f, const char *const *names,
+static int charts(FILE *svg, const char *step, const char *says, double *y, double *const *xs,
+		  size_t runs, const struct nb_fit *f, const char *const *names,
 		  const struct nb_fit *ref, const char *ref_says)
 {
 	double at[NB_FIT_MAX_FACTORS];
@@ -188,12 +188,14 @@ int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t
 	for (int j = 1; j < k; j++)
 		fprintf(text, " + %s", fac[j]);
 	if (linear)
-		fprintf(text, ": linear least squares, %s = c + b x %s%s; b +- its standard error\n",
-		       metric, fac[0], k > 1 ? " + ..." : "");
+		fprintf(text,
+			": linear least squares, %s = c + b x %s%s; b +- its standard error\n",
+			metric, fac[0], k > 1 ? " + ..." : "");
 	else
-		fprintf(text, ": log-log least squares, %s = C x %s^e%s; exponent +- its standard "
-		       "error\n",
-		       metric, fac[0], k > 1 ? " x ..." : "");
+		fprintf(text,
+			": log-log least squares, %s = C x %s^e%s; exponent +- its standard "
+			"error\n",
+			metric, fac[0], k > 1 ? " x ..." : "");
 	/* Each step: a series name and an x value, in the order the first result has them. */
 	for (size_t i = 0; i < n; i++) {
 		const struct nb_view *v0 = find_view(&l[i], metrics[m].view);
@@ -206,22 +208,26 @@ int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t
 				double x0 = v0->s[s].x[p];
 				bool seen = false;
 				for (size_t q = 0; q < i && !seen; q++) {
-					const struct nb_view *vq = find_view(&l[q], metrics[m].view);
+					const struct nb_view *vq =
+					    find_view(&l[q], metrics[m].view);
 					for (size_t t = 0; vq && t < vq->nseries && !seen; t++)
 						for (size_t r = 0; r < vq->s[t].n && !seen; r++)
-							seen = !strcmp(vq->s[t].name, v0->s[s].name) &&
-							       vq->s[t].x[r] == x0;
+							seen =
+							    !strcmp(vq->s[t].name, v0->s[s].name) &&
+							    vq->s[t].x[r] == x0;
 				}
 				if (seen)
 					continue;
 				size_t runs = 0;
 				for (size_t q = i; q < n; q++) {
-					const struct nb_view *vq = find_view(&l[q], metrics[m].view);
+					const struct nb_view *vq =
+					    find_view(&l[q], metrics[m].view);
 					bool all = vq != NULL;
 					for (int j = 0; j < k && all; j++)
 						all = isfinite(factor(&l[q], fac[j]));
 					for (size_t t = 0; all && t < vq->nseries; t++) {
-						if (strcmp(vq->s[t].name, v0->s[s].name) || vq->s[t].model)
+						if (strcmp(vq->s[t].name, v0->s[s].name) ||
+						    vq->s[t].model)
 							continue;
 						for (size_t r = 0; r < vq->s[t].n; r++)
 							if (vq->s[t].x[r] == x0) {
@@ -229,7 +235,8 @@ int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t
 									      ? 1e9 / vq->s[t].y[r]
 									      : vq->s[t].y[r];
 								for (int j = 0; j < k; j++)
-									xs[j][runs] = factor(&l[q], fac[j]);
+									xs[j][runs] =
+									    factor(&l[q], fac[j]);
 								runs++;
 								break;
 							}
@@ -240,8 +247,8 @@ int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t
 				nb_view_fmt_x(v0, x0, xb, sizeof(xb));
 				steps++;
 				fprintf(text, "  %s at %s %s: ", v0->s[s].name, xb, v0->x_unit);
-				if (fit(y, (const double *const *)xs, (size_t)k, runs, names, &f, why,
-					sizeof(why))) {
+				if (fit(y, (const double *const *)xs, (size_t)k, runs, names, &f,
+					why, sizeof(why))) {
 					fprintf(text, "no fit: %s\n", why);
 					continue;
 				}
@@ -261,8 +268,8 @@ int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t
 		}
 	}
 	if (left_out)
-		fprintf(text, "(%zu result%s without every factor as a numeric tag left out)\n", left_out,
-		       left_out == 1 ? "" : "s");
+		fprintf(text, "(%zu result%s without every factor as a numeric tag left out)\n",
+			left_out, left_out == 1 ? "" : "s");
 	if (!linear)
 		reference(text, l, n, k, fac, names, y, xs, &ref, &ref_says);
 	free(y);

@@ -28,7 +28,8 @@ int main(void)
 	CHECK(isfinite(f.stderr_[0]) && f.stderr_[0] < 0.2 && f.runs == 4,
 	      "an uncertainty from the residual (+-%.3f)", f.stderr_[0]);
 	nb_fit_sentence(&f, "frames/s", names, s, sizeof(s));
-	CHECK(!strncmp(s, "frames/s follows bus_mhz (exponent ", 35) && strstr(s, "more than core_mhz"),
+	CHECK(!strncmp(s, "frames/s follows bus_mhz (exponent ", 35) &&
+		  strstr(s, "more than core_mhz"),
 	      "sentence: %s", s);
 
 	/* CPU bound: fps exactly proportional to the core clock, the bus irrelevant. */
@@ -86,8 +87,8 @@ int main(void)
 	CHECK(nb_fit_linear(ns, xr, 1, 3, rn, &f, why, sizeof(why)) == 0 &&
 		  nb_lab_fit_cost(rules, rfps, 3, &lf) == 0,
 	      "linear fit with rules = 0 (%s)", why);
-	CHECK(fabs(f.exponent[0] - lf.per_rule_ns) < 1e-6 && fabs(f.log_constant - lf.base_ns) < 1e-6 &&
-		  fabs(f.exponent[0] - 27.788) < 0.001,
+	CHECK(fabs(f.exponent[0] - lf.per_rule_ns) < 1e-6 &&
+		  fabs(f.log_constant - lf.base_ns) < 1e-6 && fabs(f.exponent[0] - 27.788) < 0.001,
 	      "per-rule cost as lab fit's: %.3f ns (lab fit %.3f), base %.1f", f.exponent[0],
 	      lf.per_rule_ns, f.log_constant);
 	CHECK(isfinite(f.stderr_[0]) && f.stderr_[0] > 0 && f.stderr_[0] < 1,
@@ -104,7 +105,8 @@ int main(void)
 	CHECK(nb_fit_loglog(ns, xr, 1, 3, rn, &f, why, sizeof(why)) == -EINVAL &&
 		  strstr(why, "rules is 0"),
 	      "log-log refuses rules = 0: %s", why);
-	CHECK(nb_fit_linear(ns, xr, 1, 1, rn, &f, why, sizeof(why)) == -EINVAL, "linear: too few runs");
+	CHECK(nb_fit_linear(ns, xr, 1, 1, rn, &f, why, sizeof(why)) == -EINVAL,
+	      "linear: too few runs");
 
 	char m[NB_FIT_NAME_MAX], fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX];
 	CHECK(nb_fit_formula("fps ~ core_mhz + bus_mhz", m, fac, why, sizeof(why)) == 2 &&

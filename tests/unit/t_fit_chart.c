@@ -32,8 +32,15 @@ int main(void)
 
 	CHECK(nb_fit_loglog(fps, x, 2, 4, names, &f, why, sizeof(why)) == 0, "seed fit (%s)", why);
 	double at[] = {0, 170}, ends[2], fy[2], ry[2];
-	struct nb_fit_chart c = {.title = "t", .metric = "frames/s", .factor = "core_mhz",
-				 .x = core, .y = fps, .runs = 4, .j = 0, .fit = &f, .at = at};
+	struct nb_fit_chart c = {.title = "t",
+				 .metric = "frames/s",
+				 .factor = "core_mhz",
+				 .x = core,
+				 .y = fps,
+				 .runs = 4,
+				 .j = 0,
+				 .fit = &f,
+				 .at = at};
 	CHECK(nb_fit_chart_lines(&c, ends, fy, ry) == 0 && ends[0] == 250 && ends[1] == 416,
 	      "the line spans the runs: %g to %g MHz", ends[0], ends[1]);
 	double want0 = exp(f.log_constant + f.exponent[0] * log(250) + f.exponent[1] * log(170));
@@ -70,16 +77,22 @@ int main(void)
 	double rules[] = {0, 300, 1000}, ns[] = {7500, 13600, 41700};
 	const double *xr[] = {rules};
 	CHECK(nb_fit_linear(ns, xr, 1, 3, rn, &f, why, sizeof(why)) == 0, "linear fit");
-	struct nb_fit_chart l = {.title = "t", .metric = "ns per frame", .factor = "rules",
-				 .x = rules, .y = ns, .runs = 3, .j = 0, .fit = &f, .at = at,
+	struct nb_fit_chart l = {.title = "t",
+				 .metric = "ns per frame",
+				 .factor = "rules",
+				 .x = rules,
+				 .y = ns,
+				 .runs = 3,
+				 .j = 0,
+				 .fit = &f,
+				 .at = at,
 				 .ref = &ref};
 	nb_fit_chart_lines(&l, ends, fy, ry);
 	CHECK(ends[0] == 0 && fabs(fy[0] - f.log_constant) < 1e-9 &&
 		  fabs(fy[1] - (f.log_constant + 1000 * f.exponent[0])) < 1e-9,
 	      "linear endpoints: base %.1f at 0 rules, %.1f at 1000", fy[0], fy[1]);
 	s = svg(&l);
-	CHECK(s && strstr(s, "data-series=\"2\"") && strstr(s, ">rules<") &&
-		  !strstr(s, "(log)"),
+	CHECK(s && strstr(s, "data-series=\"2\"") && strstr(s, ">rules<") && !strstr(s, "(log)"),
 	      "linear axes, runs and fit only");
 	free(s);
 	l.runs = 0;

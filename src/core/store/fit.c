@@ -70,8 +70,8 @@ static int fit(const double *y, const double *const *x, size_t factors, size_t r
 	}
 	if (runs < k) {
 		snprintf(why, whylen,
-			 "%zu run%s cannot support %zu factor%s: at least %zu runs are needed", runs,
-			 runs == 1 ? "" : "s", factors, factors == 1 ? "" : "s", k);
+			 "%zu run%s cannot support %zu factor%s: at least %zu runs are needed",
+			 runs, runs == 1 ? "" : "s", factors, factors == 1 ? "" : "s", k);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < runs && linear; i++) {
@@ -81,14 +81,16 @@ static int fit(const double *y, const double *const *x, size_t factors, size_t r
 		}
 		for (size_t j = 0; j < factors; j++)
 			if (!isfinite(x[j][i])) {
-				snprintf(why, whylen, "run %zu: %s is %g", i + 1, names[j], x[j][i]);
+				snprintf(why, whylen, "run %zu: %s is %g", i + 1, names[j],
+					 x[j][i]);
 				return -EINVAL;
 			}
 	}
 	for (size_t i = 0; i < runs && !linear; i++) {
 		if (!(y[i] > 0) || !isfinite(y[i])) {
-			snprintf(why, whylen, "run %zu: the metric is %g (a log-log fit needs values "
-					      "above 0)",
+			snprintf(why, whylen,
+				 "run %zu: the metric is %g (a log-log fit needs values "
+				 "above 0)",
 				 i + 1, y[i]);
 			return -EINVAL;
 		}
@@ -104,8 +106,9 @@ static int fit(const double *y, const double *const *x, size_t factors, size_t r
 		for (size_t i = 1; i < runs; i++)
 			varies |= x[j][i] != x[j][0];
 		if (!varies) {
-			snprintf(why, whylen, "%s is %g in every run: it never varies, so nothing "
-					      "can be said about it",
+			snprintf(why, whylen,
+				 "%s is %g in every run: it never varies, so nothing "
+				 "can be said about it",
 				 names[j], x[j][0]);
 			return -EINVAL;
 		}
@@ -121,8 +124,9 @@ static int fit(const double *y, const double *const *x, size_t factors, size_t r
 		}
 	}
 	if (invert(xtx, k)) {
-		snprintf(why, whylen, "the factors vary together in these runs: their effects cannot "
-				      "be told apart (vary one at a time)");
+		snprintf(why, whylen,
+			 "the factors vary together in these runs: their effects cannot "
+			 "be told apart (vary one at a time)");
 		return -EINVAL;
 	}
 	double beta[N] = {0}, rss = 0;
@@ -185,7 +189,8 @@ void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *con
 	}
 	if (f->factors == 1) {
 		term(f, 0, t1, sizeof(t1));
-		snprintf(buf, len, "%s scales as %s^e with e = %s (1 = in proportion, 0 = not at all)",
+		snprintf(buf, len,
+			 "%s scales as %s^e with e = %s (1 = in proportion, 0 = not at all)",
 			 metric, names[0], t1);
 		return;
 	}
@@ -258,8 +263,7 @@ int nb_fit_formula(const char *text, char metric[NB_FIT_NAME_MAX],
 	}
 }
 
-void nb_fit_line(const struct nb_fit *f, size_t j, const double *at, const double x[2],
-		 double y[2])
+void nb_fit_line(const struct nb_fit *f, size_t j, const double *at, const double x[2], double y[2])
 {
 	double rest = f->log_constant;
 	for (size_t k = 0; k < f->factors; k++)

@@ -14,8 +14,8 @@ struct nb_fit {
 	size_t factors, runs;
 	double exponent[NB_FIT_MAX_FACTORS];
 	double stderr_[NB_FIT_MAX_FACTORS]; /* NAN when runs == factors + 1 (no residual left) */
-	double log_constant; /* ln C; a linear fit: the constant c itself */
-	double residual_rms; /* of ln(metric); a linear fit: of the metric */
+	double log_constant;		    /* ln C; a linear fit: the constant c itself */
+	double residual_rms;		    /* of ln(metric); a linear fit: of the metric */
 	bool linear;
 };
 
@@ -31,8 +31,9 @@ int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_
 int nb_fit_linear(const double *y, const double *const *x, size_t factors, size_t runs,
 		  const char *const *names, struct nb_fit *out, char *why, size_t whylen);
 
-/* A linear fit: "ns per frame = 5685 + (27.79 +- 0.35) x rules". One sentence: "fps follows bus_mhz (b = 0.86 +- 0.05) more than core_mhz (a = 0.45 +-
- * 0.02)", or for one factor "fps scales as core_mhz^0.45 +- 0.02". */
+/* A linear fit: "ns per frame = 5685 + (27.79 +- 0.35) x rules". One sentence: "fps follows bus_mhz
+ * (b = 0.86 +- 0.05) more than core_mhz (a = 0.45 +- 0.02)", or for one factor "fps scales as
+ * core_mhz^0.45 +- 0.02". */
 void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
 		     char *buf, size_t len);
 

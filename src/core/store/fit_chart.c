@@ -11,8 +11,7 @@
 
 #include "core/store/chart.h"
 
-int nb_fit_chart_lines(const struct nb_fit_chart *c, double x[2], double fit_y[2],
-		       double ref_y[2])
+int nb_fit_chart_lines(const struct nb_fit_chart *c, double x[2], double fit_y[2], double ref_y[2])
 {
 	double lx = 0, ly = 0;
 	if (!c->runs)

@@ -21,8 +21,7 @@ struct nb_fit_chart {
 
 /* The series' endpoints: the fitted line and the reference line at the smallest and largest x
  * (ref_y untouched without a reference). Returns 0, or -EINVAL with fewer than 1 run. */
-int nb_fit_chart_lines(const struct nb_fit_chart *c, double x[2], double fit_y[2],
-		       double ref_y[2]);
+int nb_fit_chart_lines(const struct nb_fit_chart *c, double x[2], double fit_y[2], double ref_y[2]);
 /* Writes one <svg class="chart"> (series: runs, fit, and the reference when given). */
 int nb_fit_chart_svg(FILE *f, const struct nb_fit_chart *c);
 

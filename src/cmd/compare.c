@@ -29,14 +29,17 @@ static const char usage_text[] =
     "                         process\n"
     "      --algo NAME        crypto: the algorithm compared (default: the one most\n"
     "                         engines ran)\n"
-    "      --fit 'M ~ F + F'  what metric M (fps, kbyte_per_s, mbyte_per_s, ns_per_load,\n"
-    "                         cpu_pct) follows: a log-log fit against numeric tags F (or\n"
-    "                         cpu_mhz) per step, with each exponent and its uncertainty\n"
+    "      --fit 'M ~ F + F'  what metric M (fps, ns_per_frame, kbyte_per_s, mbyte_per_s,\n"
+    "                         ns_per_load, cpu_pct) follows: a log-log fit against numeric\n"
+    "                         tags F (or cpu_mhz) per step, with each exponent and its\n"
+    "                         uncertainty\n"
+    "      --linear           with --fit: fit M = c + b x F + ... instead (a factor may be 0;\n"
+    "                         'ns_per_frame ~ rules' is the lab's per-rule cost)\n"
     "      --csv              CSV, one line per cell\n"
     "  -J, --json             one JSON document\n"
     "  -h, --help             this help\n";
 
-enum { O_BASE = 0x5500, O_CPU, O_ALGO, O_CSV, O_FIT };
+enum { O_BASE = 0x5500, O_CPU, O_ALGO, O_CSV, O_FIT, O_LINEAR };
 
 int cmd_compare(int argc, char **argv)
 {
@@ -46,13 +49,14 @@ int cmd_compare(int argc, char **argv)
 					     {"algo", required_argument, NULL, O_ALGO},
 					     {"csv", no_argument, NULL, O_CSV},
 					     {"fit", required_argument, NULL, O_FIT},
+					     {"linear", no_argument, NULL, O_LINEAR},
 					     {"json", no_argument, NULL, 'J'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct nb_view_opts vo = {0};
 	const char *baseline_arg = NULL, *fit = NULL;
-	bool json = false, csv = false;
+	bool json = false, csv = false, linear = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
@@ -80,6 +84,9 @@ int cmd_compare(int argc, char **argv)
 		case O_FIT:
 			fit = optarg;
 			break;
+		case O_LINEAR:
+			linear = true;
+			break;
 		case 'J':
 			json = true;
 			break;
@@ -95,6 +102,8 @@ int cmd_compare(int argc, char **argv)
 		cli_usage_error("--csv and -J exclude each other");
 	if (fit && (csv || json || baseline_arg))
 		cli_usage_error("--fit prints sentences: without --csv, -J or --baseline");
+	if (linear && !fit)
+		cli_usage_error("--linear is a form of --fit: add --fit 'METRIC ~ FACTOR'");
 	store_cli_ids(&sc, argc, argv);
 
 	struct nb_store *st = store_cli_open(&sc);
@@ -110,7 +119,7 @@ int cmd_compare(int argc, char **argv)
 	if (!n)
 		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
 	if (fit) {
-		int status = compare_fit(fit, l, n);
+		int status = compare_fit(fit, linear, l, n, stdout, NULL);
 		free(e);
 		store_cli_free(l, rows, n);
 		nb_store_close(st);

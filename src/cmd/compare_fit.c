@@ -11,13 +11,18 @@
 #include "cmd/cli.h"
 #include "cmd/compare_fit.h"
 #include "core/store/fit.h"
+#include "core/store/fit_chart.h"
 
 static const struct {
 	const char *metric, *view, *says;
+	bool invert; /* 1e9 / the view's value: ns per frame from frames/s */
 } metrics[] = {
-    {"fps", "rate.fps", "frames/s"},	      {"kbyte_per_s", "tput.kbyte", "KByte/s"},
-    {"mbyte_per_s", "crypto.mbyte", "MB/s"}, {"ns_per_load", "mem.latency", "latency"},
-    {"cpu_pct", "stream.cpu", "receiver CPU"},
+    {"fps", "rate.fps", "frames/s", false},
+    {"ns_per_frame", "rate.fps", "ns per frame", true},
+    {"kbyte_per_s", "tput.kbyte", "KByte/s", false},
+    {"mbyte_per_s", "crypto.mbyte", "MB/s", false},
+    {"ns_per_load", "mem.latency", "latency", false},
+    {"cpu_pct", "stream.cpu", "receiver CPU", false},
 };
 
 static double factor(const struct loaded *l, const char *name)
@@ -45,10 +50,11 @@ static const struct nb_view *find_view(const struct loaded *l, const char *id)
 /* The reference: a CPU-bound probe tagged alike shows what "scales with the core" looks like on
  * this board, as `openssl speed` did for seed 000's user. crypto: the software engine's MB/s at
  * its largest request size; mem: loads per microsecond at the smallest working set (L1). */
-static void reference(const struct loaded *l, size_t n, int k,
+static bool reference(FILE *text, const struct loaded *l, size_t n, int k,
 		      char fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], const char *const *names,
-		      double *y, double *const *xs)
+		      double *y, double *const *xs, struct nb_fit *first, const char **says)
 {
+	bool found = false;
 	static const struct {
 		const char *view, *series, *says;
 		bool largest, invert;
@@ -83,19 +89,71 @@ static void reference(const struct loaded *l, size_t n, int k,
 			continue;
 		struct nb_fit f;
 		char why[256], sentence[400];
-		printf("  reference, CPU-bound (%s): ", probes[pr].says);
-		if (nb_fit_loglog(y, (const double *const *)xs, (size_t)k, runs, names, &f, why,
-				  sizeof(why))) {
-			printf("no fit: %s\n", why);
+		int ret = nb_fit_loglog(y, (const double *const *)xs, (size_t)k, runs, names, &f,
+					why, sizeof(why));
+		if (!ret && !found) {
+			*first = f;
+			*says = probes[pr].says;
+			found = true;
+		}
+		if (!text)
+			continue;
+		fprintf(text, "  reference, CPU-bound (%s): ", probes[pr].says);
+		if (ret) {
+			fprintf(text, "no fit: %s\n", why);
 			continue;
 		}
 		nb_fit_sentence(&f, probes[pr].says, names, sentence, sizeof(sentence));
-		printf("%s; %zu runs\n", sentence, runs);
+		fprintf(text, "%s; %zu runs\n", sentence, runs);
 	}
+	return found;
 }
 
-int compare_fit(const char *formula, const struct loaded *l, size_t n)
+typedef int (*fit_fn)(const double *, const double *const *, size_t, size_t, const char *const *,
+		      struct nb_fit *, char *, size_t);
+
+/* Each factor's chart of one step's fit; the other factors held at their geometric means. */
+static int charts(FILE *svg, const char *step, const char *says, double *y, double *const *xs,
+		  size_t runs, const struct nb_fit *f, const char *const *names,
+		  const struct nb_fit *ref, const char *ref_says)
 {
+	double at[NB_FIT_MAX_FACTORS];
+	for (size_t j = 0; j < f->factors; j++) {
+		at[j] = 0;
+		for (size_t i = 0; i < runs; i++)
+			at[j] += f->linear ? xs[j][i] : log(xs[j][i]);
+		at[j] /= (double)runs;
+		if (!f->linear)
+			at[j] = exp(at[j]);
+	}
+	for (size_t j = 0; j < f->factors; j++) {
+		char title[160];
+		snprintf(title, sizeof(title), "%s against %s: %s", says, names[j], step);
+		struct nb_fit_chart c = {.title = title,
+					 .metric = says,
+					 .factor = names[j],
+					 .x = xs[j],
+					 .y = y,
+					 .runs = runs,
+					 .j = j,
+					 .fit = f,
+					 .at = at,
+					 .ref = ref,
+					 .ref_name = ref_says};
+		fprintf(svg, "<section class=\"view fit\" data-view=\"fit:%s\">\n<figure>\n",
+			names[j]);
+		int ret = nb_fit_chart_svg(svg, &c);
+		if (ret)
+			return ret;
+		fputs("</figure>\n</section>\n", svg);
+	}
+	return 0;
+}
+
+int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t n, FILE *text,
+		FILE *svg)
+{
+	fit_fn fit = linear ? nb_fit_linear : nb_fit_loglog;
 	char metric[NB_FIT_NAME_MAX], fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], why[256];
 	const char *names[NB_FIT_MAX_FACTORS];
 	int k = nb_fit_formula(formula, metric, fac, why, sizeof(why));
@@ -108,7 +166,7 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 			break;
 	if (m == sizeof(metrics) / sizeof(metrics[0]))
 		cli_usage_error("--fit: '%s' is not a metric that can be fitted (accepted: fps, "
-				"kbyte_per_s, mbyte_per_s, ns_per_load, cpu_pct)",
+				"ns_per_frame, kbyte_per_s, mbyte_per_s, ns_per_load, cpu_pct)",
 				metric);
 	for (int j = 0; j < k; j++)
 		names[j] = fac[j];
@@ -123,11 +181,21 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 			all = isfinite(factor(&l[i], fac[j]));
 		left_out += find_view(&l[i], metrics[m].view) && !all;
 	}
-	printf("fit %s ~ %s", metric, fac[0]);
+	struct nb_fit ref;
+	const char *ref_says = NULL;
+	bool has_ref = !linear && reference(NULL, l, n, k, fac, names, y, xs, &ref, &ref_says);
+	fprintf(text, "fit %s ~ %s", metric, fac[0]);
 	for (int j = 1; j < k; j++)
-		printf(" + %s", fac[j]);
-	printf(": log-log least squares, %s = C x %s^e%s; exponent +- its standard error\n",
-	       metric, fac[0], k > 1 ? " x ..." : "");
+		fprintf(text, " + %s", fac[j]);
+	if (linear)
+		fprintf(text,
+			": linear least squares, %s = c + b x %s%s; b +- its standard error\n",
+			metric, fac[0], k > 1 ? " + ..." : "");
+	else
+		fprintf(text,
+			": log-log least squares, %s = C x %s^e%s; exponent +- its standard "
+			"error\n",
+			metric, fac[0], k > 1 ? " x ..." : "");
 	/* Each step: a series name and an x value, in the order the first result has them. */
 	for (size_t i = 0; i < n; i++) {
 		const struct nb_view *v0 = find_view(&l[i], metrics[m].view);
@@ -140,28 +208,35 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 				double x0 = v0->s[s].x[p];
 				bool seen = false;
 				for (size_t q = 0; q < i && !seen; q++) {
-					const struct nb_view *vq = find_view(&l[q], metrics[m].view);
+					const struct nb_view *vq =
+					    find_view(&l[q], metrics[m].view);
 					for (size_t t = 0; vq && t < vq->nseries && !seen; t++)
 						for (size_t r = 0; r < vq->s[t].n && !seen; r++)
-							seen = !strcmp(vq->s[t].name, v0->s[s].name) &&
-							       vq->s[t].x[r] == x0;
+							seen =
+							    !strcmp(vq->s[t].name, v0->s[s].name) &&
+							    vq->s[t].x[r] == x0;
 				}
 				if (seen)
 					continue;
 				size_t runs = 0;
 				for (size_t q = i; q < n; q++) {
-					const struct nb_view *vq = find_view(&l[q], metrics[m].view);
+					const struct nb_view *vq =
+					    find_view(&l[q], metrics[m].view);
 					bool all = vq != NULL;
 					for (int j = 0; j < k && all; j++)
 						all = isfinite(factor(&l[q], fac[j]));
 					for (size_t t = 0; all && t < vq->nseries; t++) {
-						if (strcmp(vq->s[t].name, v0->s[s].name) || vq->s[t].model)
+						if (strcmp(vq->s[t].name, v0->s[s].name) ||
+						    vq->s[t].model)
 							continue;
 						for (size_t r = 0; r < vq->s[t].n; r++)
 							if (vq->s[t].x[r] == x0) {
-								y[runs] = vq->s[t].y[r];
+								y[runs] = metrics[m].invert
+									      ? 1e9 / vq->s[t].y[r]
+									      : vq->s[t].y[r];
 								for (int j = 0; j < k; j++)
-									xs[j][runs] = factor(&l[q], fac[j]);
+									xs[j][runs] =
+									    factor(&l[q], fac[j]);
 								runs++;
 								break;
 							}
@@ -171,23 +246,32 @@ int compare_fit(const char *formula, const struct loaded *l, size_t n)
 				struct nb_fit f;
 				nb_view_fmt_x(v0, x0, xb, sizeof(xb));
 				steps++;
-				printf("  %s at %s %s: ", v0->s[s].name, xb, v0->x_unit);
-				if (nb_fit_loglog(y, (const double *const *)xs, (size_t)k, runs, names,
-						  &f, why, sizeof(why))) {
-					printf("no fit: %s\n", why);
+				fprintf(text, "  %s at %s %s: ", v0->s[s].name, xb, v0->x_unit);
+				if (fit(y, (const double *const *)xs, (size_t)k, runs, names, &f,
+					why, sizeof(why))) {
+					fprintf(text, "no fit: %s\n", why);
 					continue;
 				}
 				fitted++;
 				nb_fit_sentence(&f, metrics[m].says, names, sentence,
 						sizeof(sentence));
-				printf("%s; %zu runs\n", sentence, runs);
+				fprintf(text, "%s; %zu runs\n", sentence, runs);
+				if (svg) {
+					char step[96];
+					snprintf(step, sizeof(step), "%s at %s %s", v0->s[s].name,
+						 xb, v0->x_unit);
+					if (charts(svg, step, metrics[m].says, y, xs, runs, &f,
+						   names, has_ref ? &ref : NULL, ref_says))
+						cli_fail(ENOMEM, "out of memory");
+				}
 			}
 		}
 	}
 	if (left_out)
-		printf("(%zu result%s without every factor as a numeric tag left out)\n", left_out,
-		       left_out == 1 ? "" : "s");
-	reference(l, n, k, fac, names, y, xs);
+		fprintf(text, "(%zu result%s without every factor as a numeric tag left out)\n",
+			left_out, left_out == 1 ? "" : "s");
+	if (!linear)
+		reference(text, l, n, k, fac, names, y, xs, &ref, &ref_says);
 	free(y);
 	for (int j = 0; j < k; j++)
 		free(xs[j]);

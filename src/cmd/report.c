@@ -10,7 +10,9 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/compare_fit.h"
 #include "cmd/store_cli.h"
+#include "core/store/chart.h"
 #include "core/store/report.h"
 
 static const char usage_text[] =
@@ -28,9 +30,35 @@ static const char usage_text[] =
     "      --title TEXT       the page's title (default \"netbench report\")\n"
     "      --cpu WHAT         stream: total (default), softirq or process\n"
     "      --algo NAME        crypto: the algorithm drawn\n"
+    "      --fit 'M ~ F + F'  add compare --fit's fit: M against each factor F on log-log\n"
+    "                         axes with the fitted line and the reference probe's line\n"
+    "      --linear           with --fit: the linear form (linear axes)\n"
     "  -h, --help             this help\n";
 
-enum { O_TITLE = 0x5600, O_CPU, O_ALGO };
+enum { O_TITLE = 0x5600, O_CPU, O_ALGO, O_FIT, O_LINEAR };
+
+/* The fit's section: its sentences and one chart per factor per step. */
+static char *fit_html(const char *formula, bool linear, const struct loaded *l, size_t n)
+{
+	char *text = NULL, *svg = NULL, *html = NULL;
+	size_t tl = 0, sl = 0, hl = 0;
+	FILE *t = open_memstream(&text, &tl), *s = open_memstream(&svg, &sl);
+	if (!t || !s)
+		cli_fail(ENOMEM, "out of memory");
+	compare_fit(formula, linear, l, n, t, s);
+	fclose(t);
+	fclose(s);
+	FILE *h = open_memstream(&html, &hl);
+	if (!h)
+		cli_fail(ENOMEM, "out of memory");
+	fputs("<h2 id=\"fit\">fit</h2>\n<pre class=\"fit\">", h);
+	nb_xml_text(h, text);
+	fprintf(h, "</pre>\n%s", svg);
+	fclose(h);
+	free(text);
+	free(svg);
+	return html;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -39,11 +67,14 @@ int cmd_report(int argc, char **argv)
 					     {"title", required_argument, NULL, O_TITLE},
 					     {"cpu", required_argument, NULL, O_CPU},
 					     {"algo", required_argument, NULL, O_ALGO},
+					     {"fit", required_argument, NULL, O_FIT},
+					     {"linear", no_argument, NULL, O_LINEAR},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct nb_view_opts vo = {0};
-	const char *out = NULL, *title = "netbench report";
+	const char *out = NULL, *title = "netbench report", *fit = NULL;
+	bool linear = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
@@ -70,6 +101,12 @@ int cmd_report(int argc, char **argv)
 		case O_ALGO:
 			vo.algo = optarg;
 			break;
+		case O_FIT:
+			fit = optarg;
+			break;
+		case O_LINEAR:
+			linear = true;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -80,6 +117,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!out)
 		cli_usage_error("where to? give -o FILE.html");
+	if (linear && !fit)
+		cli_usage_error("--linear is a form of --fit: add --fit 'METRIC ~ FACTOR'");
 	store_cli_ids(&sc, argc, argv);
 
 	struct nb_store *st = store_cli_open(&sc);
@@ -110,6 +149,7 @@ int cmd_report(int argc, char **argv)
 						.views = l[i].views,
 						.nviews = l[i].nviews};
 	}
+	char *extra = fit ? fit_html(fit, linear, l, n) : NULL;
 	gmtime_r(&now, &tm);
 	strftime(gen, sizeof(gen), "Written %Y-%m-%d %H:%M UTC by netbench " NB_VERSION ".", &tm);
 	/* Written beside the target and renamed over it: the file is whole or absent. */
@@ -118,7 +158,7 @@ int cmd_report(int argc, char **argv)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		cli_fail(errno, "cannot write %s", tmp);
-	int ret = nb_report_html(f, it, n, title, gen);
+	int ret = nb_report_html(f, it, n, title, gen, extra);
 	if (ret || fflush(f) || ferror(f)) {
 		int e = ret ? ret : errno;
 		fclose(f);
@@ -132,6 +172,7 @@ int cmd_report(int argc, char **argv)
 	}
 	fprintf(stderr, "netbench report: %zu result%s in %s\n", n, n == 1 ? "" : "s", out);
 	free(it);
+	free(extra);
 	store_cli_free(l, rows, n);
 	nb_store_close(st);
 	return 0;

@@ -212,6 +212,7 @@ check_rc "and takes new results" 0 nbq results import --db "$KDB" --label after-
 # The report, looked at by a browser.
 check_rc "report -o" 0 nbq report -o "$nb_tmp/r.html" --title "store test"
 check_rc "report without -o: usage error" 2 nbq report
+check_rc "report --linear without --fit: usage error" 2 nbq report -o "$nb_tmp/x.html" --linear
 check "the page loads nothing from anywhere (no scripts, links or sources)" sh -c "! grep -Eiq '<script|<link|src=|href=|@import|url\\(' $nb_tmp/r.html"
 if ! command -v chromium >/dev/null 2>&1; then
 	skip "chromium not installed (tests/deps.sh installs it)"
@@ -255,6 +256,41 @@ assert views["tput.kbyte"]["labels"] == ["block (bytes) (log)", "throughput (KBy
 assert views["stream.cpu"]["labels"][0] == "bitrate (Mbit/s)"
 assert views["mem.latency"]["labels"] == ["working set (bytes) (log)", "latency (ns) (log)"]
 assert dom.count('class="facts"') == len(want)
+PY
+	# The fit's charts: the seed's runs with the crypto reference, one per factor.
+	check_rc "report --fit 'fps ~ core_mhz + bus_mhz'" 0 nbq report --db "$FDB" -o "$nb_tmp/fit.html" \
+		--fit 'fps ~ core_mhz + bus_mhz'
+	HOME=$home timeout 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$home" \
+		--dump-dom "file://$nb_tmp/fit.html" >"$nb_tmp/fitdom.html" 2>>"$nb_tmp/chromium.err"
+	check "fit charts: one per factor, log-log, runs + fit + reference, the sentence" python3 - "$nb_tmp/fitdom.html" <<'PY'
+import html.parser, sys
+dom = open(sys.argv[1]).read()
+class P(html.parser.HTMLParser):
+    def __init__(s):
+        super().__init__(); s.sec = []; s.cur = None; s.label = s.legend = None
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        if tag == "section" and (a.get("data-view") or "").startswith("fit:"):
+            s.cur = {"view": a["data-view"], "svgs": [], "labels": [], "legend": []}; s.sec.append(s.cur)
+        elif tag == "section":
+            s.cur = None
+        elif tag == "svg" and s.cur is not None:
+            s.cur["svgs"].append(int(a["data-series"]))
+        elif tag == "text" and s.cur is not None and "axis-label" in a.get("class", ""):
+            s.label = True
+        elif tag == "text" and s.cur is not None and "legend-item" in a.get("class", ""):
+            s.legend = True
+    def handle_data(s, d):
+        if s.label: s.cur["labels"].append(d); s.label = None
+        if s.legend: s.cur["legend"].append(d); s.legend = None
+p = P(); p.feed(dom)
+assert [x["view"] for x in p.sec] == ["fit:core_mhz", "fit:bus_mhz"], p.sec
+for x in p.sec:
+    f = x["view"][4:]
+    assert x["svgs"] == [3], x
+    assert x["labels"] == [f + " (log)", "frames/s (log)"], x["labels"]
+    assert x["legend"] == ["runs", "fit", "reference: software crypto MB/s"], x["legend"]
+assert "frames/s follows bus_mhz" in dom
 PY
 	HOME=$home timeout 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$home" \
 		--hide-scrollbars --window-size=1200,1600 --screenshot="$nb_tmp/shot.png" \

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/lab/lab_fit.h"
 #include "core/store/fit.h"
 #include "tap.h"
 
@@ -27,7 +28,8 @@ int main(void)
 	CHECK(isfinite(f.stderr_[0]) && f.stderr_[0] < 0.2 && f.runs == 4,
 	      "an uncertainty from the residual (+-%.3f)", f.stderr_[0]);
 	nb_fit_sentence(&f, "frames/s", names, s, sizeof(s));
-	CHECK(!strncmp(s, "frames/s follows bus_mhz (exponent ", 35) && strstr(s, "more than core_mhz"),
+	CHECK(!strncmp(s, "frames/s follows bus_mhz (exponent ", 35) &&
+		  strstr(s, "more than core_mhz"),
 	      "sentence: %s", s);
 
 	/* CPU bound: fps exactly proportional to the core clock, the bus irrelevant. */
@@ -73,6 +75,38 @@ int main(void)
 	      "exactly enough runs: no error estimate");
 	nb_fit_sentence(&f, "fps", names, s, sizeof(s));
 	CHECK(strstr(s, "no error estimate") != NULL, "and the sentence says so");
+
+	/* The linear form is the lab's model: ns per frame = base + cost x rules, 0 rules allowed;
+	 * on docs/lab.md's sweep it gives lab fit's numbers, and a known line is found exactly. */
+	const char *rn[] = {"rules"};
+	double rules[] = {0, 100, 1000}, rfps[] = {176735, 117749, 29878}, ns[3];
+	for (int i = 0; i < 3; i++)
+		ns[i] = 1e9 / rfps[i];
+	const double *xr[] = {rules};
+	struct nb_lab_fit lf;
+	CHECK(nb_fit_linear(ns, xr, 1, 3, rn, &f, why, sizeof(why)) == 0 &&
+		  nb_lab_fit_cost(rules, rfps, 3, &lf) == 0,
+	      "linear fit with rules = 0 (%s)", why);
+	CHECK(fabs(f.exponent[0] - lf.per_rule_ns) < 1e-6 &&
+		  fabs(f.log_constant - lf.base_ns) < 1e-6 && fabs(f.exponent[0] - 27.788) < 0.001,
+	      "per-rule cost as lab fit's: %.3f ns (lab fit %.3f), base %.1f", f.exponent[0],
+	      lf.per_rule_ns, f.log_constant);
+	CHECK(isfinite(f.stderr_[0]) && f.stderr_[0] > 0 && f.stderr_[0] < 1,
+	      "with an uncertainty (+- %.3f ns)", f.stderr_[0]);
+	nb_fit_sentence(&f, "ns per frame", rn, s, sizeof(s));
+	CHECK(!strncmp(s, "ns per frame = 5685 + (27.79 +- ", 32) && strstr(s, ") x rules"),
+	      "linear sentence: %s", s);
+	double line[] = {1000, 1250, 3500};
+	for (int i = 0; i < 3; i++)
+		line[i] = 1000 + 2.5 * rules[i];
+	CHECK(nb_fit_linear(line, xr, 1, 3, rn, &f, why, sizeof(why)) == 0 &&
+		  fabs(f.exponent[0] - 2.5) < 1e-9 && f.stderr_[0] < 1e-6,
+	      "an exact line: b = 2.5 +- 0");
+	CHECK(nb_fit_loglog(ns, xr, 1, 3, rn, &f, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "rules is 0"),
+	      "log-log refuses rules = 0: %s", why);
+	CHECK(nb_fit_linear(ns, xr, 1, 1, rn, &f, why, sizeof(why)) == -EINVAL,
+	      "linear: too few runs");
 
 	char m[NB_FIT_NAME_MAX], fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX];
 	CHECK(nb_fit_formula("fps ~ core_mhz + bus_mhz", m, fac, why, sizeof(why)) == 2 &&

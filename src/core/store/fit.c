@@ -51,8 +51,14 @@ static int invert(double a[N][N], size_t n)
 	return 0;
 }
 
-int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_t runs,
-		  const char *const *names, struct nb_fit *out, char *why, size_t whylen)
+/* linear: metric = c + b1 x f1 + ... on the values themselves (0 allowed); else on logarithms. */
+static double tr(double v, bool linear)
+{
+	return linear ? v : log(v);
+}
+
+static int fit(const double *y, const double *const *x, size_t factors, size_t runs,
+	       const char *const *names, bool linear, struct nb_fit *out, char *why, size_t whylen)
 {
 	double xtx[N][N] = {{0}}, xty[N] = {0}, row[N];
 	size_t k = factors + 1;
@@ -64,14 +70,27 @@ int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_
 	}
 	if (runs < k) {
 		snprintf(why, whylen,
-			 "%zu run%s cannot support %zu factor%s: at least %zu runs are needed", runs,
-			 runs == 1 ? "" : "s", factors, factors == 1 ? "" : "s", k);
+			 "%zu run%s cannot support %zu factor%s: at least %zu runs are needed",
+			 runs, runs == 1 ? "" : "s", factors, factors == 1 ? "" : "s", k);
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < runs; i++) {
+	for (size_t i = 0; i < runs && linear; i++) {
+		if (!isfinite(y[i])) {
+			snprintf(why, whylen, "run %zu: the metric is %g", i + 1, y[i]);
+			return -EINVAL;
+		}
+		for (size_t j = 0; j < factors; j++)
+			if (!isfinite(x[j][i])) {
+				snprintf(why, whylen, "run %zu: %s is %g", i + 1, names[j],
+					 x[j][i]);
+				return -EINVAL;
+			}
+	}
+	for (size_t i = 0; i < runs && !linear; i++) {
 		if (!(y[i] > 0) || !isfinite(y[i])) {
-			snprintf(why, whylen, "run %zu: the metric is %g (a log-log fit needs values "
-					      "above 0)",
+			snprintf(why, whylen,
+				 "run %zu: the metric is %g (a log-log fit needs values "
+				 "above 0)",
 				 i + 1, y[i]);
 			return -EINVAL;
 		}
@@ -87,8 +106,9 @@ int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_
 		for (size_t i = 1; i < runs; i++)
 			varies |= x[j][i] != x[j][0];
 		if (!varies) {
-			snprintf(why, whylen, "%s is %g in every run: it never varies, so nothing "
-					      "can be said about it",
+			snprintf(why, whylen,
+				 "%s is %g in every run: it never varies, so nothing "
+				 "can be said about it",
 				 names[j], x[j][0]);
 			return -EINVAL;
 		}
@@ -96,16 +116,17 @@ int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_
 	for (size_t i = 0; i < runs; i++) {
 		row[0] = 1;
 		for (size_t j = 0; j < factors; j++)
-			row[j + 1] = log(x[j][i]);
+			row[j + 1] = tr(x[j][i], linear);
 		for (size_t a = 0; a < k; a++) {
 			for (size_t b = 0; b < k; b++)
 				xtx[a][b] += row[a] * row[b];
-			xty[a] += row[a] * log(y[i]);
+			xty[a] += row[a] * tr(y[i], linear);
 		}
 	}
 	if (invert(xtx, k)) {
-		snprintf(why, whylen, "the factors vary together in these runs: their effects cannot "
-				      "be told apart (vary one at a time)");
+		snprintf(why, whylen,
+			 "the factors vary together in these runs: their effects cannot "
+			 "be told apart (vary one at a time)");
 		return -EINVAL;
 	}
 	double beta[N] = {0}, rss = 0;
@@ -113,15 +134,16 @@ int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_
 		for (size_t b = 0; b < k; b++)
 			beta[a] += xtx[a][b] * xty[b];
 	for (size_t i = 0; i < runs; i++) {
-		double fit = beta[0];
+		double f = beta[0];
 		for (size_t j = 0; j < factors; j++)
-			fit += beta[j + 1] * log(x[j][i]);
-		rss += (log(y[i]) - fit) * (log(y[i]) - fit);
+			f += beta[j + 1] * tr(x[j][i], linear);
+		rss += (tr(y[i], linear) - f) * (tr(y[i], linear) - f);
 	}
 	size_t dof = runs - k;
 	double s2 = dof ? rss / (double)dof : NAN;
 	out->factors = factors;
 	out->runs = runs;
+	out->linear = linear;
 	out->log_constant = beta[0];
 	out->residual_rms = sqrt(rss / (double)runs);
 	for (size_t j = 0; j < factors; j++) {
@@ -129,6 +151,18 @@ int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_
 		out->stderr_[j] = sqrt(s2 * xtx[j + 1][j + 1]);
 	}
 	return 0;
+}
+
+int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_t runs,
+		  const char *const *names, struct nb_fit *out, char *why, size_t whylen)
+{
+	return fit(y, x, factors, runs, names, false, out, why, whylen);
+}
+
+int nb_fit_linear(const double *y, const double *const *x, size_t factors, size_t runs,
+		  const char *const *names, struct nb_fit *out, char *why, size_t whylen)
+{
+	return fit(y, x, factors, runs, names, true, out, why, whylen);
 }
 
 static void term(const struct nb_fit *f, size_t j, char *buf, size_t len)
@@ -145,9 +179,18 @@ void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *con
 {
 	char t1[80], t2[80];
 	size_t hi = 0, lo = 0;
+	if (f->linear) {
+		int n = snprintf(buf, len, "%s = %.4g", metric, f->log_constant);
+		for (size_t j = 0; j < f->factors && n >= 0 && (size_t)n < len; j++) {
+			term(f, j, t1, sizeof(t1));
+			n += snprintf(buf + n, len - (size_t)n, " + (%s) x %s", t1, names[j]);
+		}
+		return;
+	}
 	if (f->factors == 1) {
 		term(f, 0, t1, sizeof(t1));
-		snprintf(buf, len, "%s scales as %s^e with e = %s (1 = in proportion, 0 = not at all)",
+		snprintf(buf, len,
+			 "%s scales as %s^e with e = %s (1 = in proportion, 0 = not at all)",
 			 metric, names[0], t1);
 		return;
 	}
@@ -218,4 +261,15 @@ int nb_fit_formula(const char *text, char metric[NB_FIT_NAME_MAX],
 		}
 		p++;
 	}
+}
+
+void nb_fit_line(const struct nb_fit *f, size_t j, const double *at, const double x[2], double y[2])
+{
+	double rest = f->log_constant;
+	for (size_t k = 0; k < f->factors; k++)
+		if (k != j)
+			rest += f->exponent[k] * (f->linear ? at[k] : log(at[k]));
+	for (size_t i = 0; i < 2; i++)
+		y[i] = f->linear ? rest + f->exponent[j] * x[i]
+				 : exp(rest + f->exponent[j] * log(x[i]));
 }

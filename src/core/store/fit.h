@@ -5,6 +5,7 @@
 #ifndef NB_FIT_H
 #define NB_FIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define NB_FIT_MAX_FACTORS 4
@@ -13,8 +14,9 @@ struct nb_fit {
 	size_t factors, runs;
 	double exponent[NB_FIT_MAX_FACTORS];
 	double stderr_[NB_FIT_MAX_FACTORS]; /* NAN when runs == factors + 1 (no residual left) */
-	double log_constant;
-	double residual_rms; /* of ln(metric) */
+	double log_constant;		    /* ln C; a linear fit: the constant c itself */
+	double residual_rms;		    /* of ln(metric); a linear fit: of the metric */
+	bool linear;
 };
 
 /* y[i] for run i; x[j][i] factor j of run i. Returns 0, or -EINVAL with why filled: fewer runs
@@ -22,10 +24,23 @@ struct nb_fit {
 int nb_fit_loglog(const double *y, const double *const *x, size_t factors, size_t runs,
 		  const char *const *names, struct nb_fit *out, char *why, size_t whylen);
 
-/* One sentence: "fps follows bus_mhz (b = 0.86 +- 0.05) more than core_mhz (a = 0.45 +-
- * 0.02)", or for one factor "fps scales as core_mhz^0.45 +- 0.02". */
+/* The linear model metric = c + b1 x f1 + b2 x f2 ... on the values themselves (a factor may be
+ * 0, e.g. a rule count): exponent[j] is b_j, in metric units per factor unit, with its standard
+ * error; log_constant is c. The lab's model of a firewall: ns per frame = base + cost x rules.
+ * Same refusals as the log-log fit, without the need for values above 0. */
+int nb_fit_linear(const double *y, const double *const *x, size_t factors, size_t runs,
+		  const char *const *names, struct nb_fit *out, char *why, size_t whylen);
+
+/* A linear fit: "ns per frame = 5685 + (27.79 +- 0.35) x rules". One sentence: "fps follows bus_mhz
+ * (b = 0.86 +- 0.05) more than core_mhz (a = 0.45 +- 0.02)", or for one factor "fps scales as
+ * core_mhz^0.45 +- 0.02". */
 void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
 		     char *buf, size_t len);
+
+/* The fitted line against factor j with the other factors held at at[] (at[j] is ignored):
+ * y[i] for x[i], i = 0, 1 (a chart's two endpoints). */
+void nb_fit_line(const struct nb_fit *f, size_t j, const double *at, const double x[2],
+		 double y[2]);
 
 #define NB_FIT_NAME_MAX 32
 

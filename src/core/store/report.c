@@ -196,7 +196,7 @@ out:
 }
 
 int nb_report_html(FILE *f, const struct nb_report_item *it, size_t n, const char *title,
-		   const char *generated)
+		   const char *generated, const char *extra_html)
 {
 	const char *last_test = "";
 	int ret;
@@ -229,6 +229,8 @@ int nb_report_html(FILE *f, const struct nb_report_item *it, size_t n, const cha
 	}
 	if (!n)
 		fputs("<p>No results matched.</p>\n", f);
+	if (extra_html)
+		fputs(extra_html, f);
 	fputs("</body>\n</html>\n", f);
 	return 0;
 }

@@ -20,8 +20,9 @@ struct nb_report_item {
 	size_t nviews;
 };
 
-/* Writes the page. Returns 0 or -ENOMEM. */
+/* Writes the page; extra_html (NULL: none), e.g. the fit's sections, goes after the views.
+ * Returns 0 or -ENOMEM. */
 int nb_report_html(FILE *f, const struct nb_report_item *it, size_t n, const char *title,
-		   const char *generated);
+		   const char *generated, const char *extra_html);
 
 #endif

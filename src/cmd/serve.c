@@ -32,6 +32,9 @@ static const char usage_text[] =
 	"      --max-rate RATE    refuse to send faster than this, bit/s with k/M/G (default: none)\n"
 	"      --psk FILE         require controllers to prove this pre-shared key\n"
 	"      --allow-target-any send test traffic to addresses other than the controller's\n"
+	"      --allow-tuning     let an observing controller set this box's CPU clock\n"
+	"                         (cpufreq) and receive steering (RPS) for its test; both\n"
+	"                         are restored when the test ends\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"The agent sends test traffic only to the controller's own address unless\n"
@@ -135,6 +138,7 @@ int cmd_serve(int argc, char **argv)
 		{"max-rate", required_argument, NULL, 'R'},
 		{"psk", required_argument, NULL, 'k'},
 		{"allow-target-any", no_argument, NULL, 'A'},
+		{"allow-tuning", no_argument, NULL, 'U'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -179,6 +183,9 @@ int cmd_serve(int argc, char **argv)
 			break;
 		case 'A':
 			o.policy.allow_any_target = true;
+			break;
+		case 'U':
+			o.policy.allow_tuning = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

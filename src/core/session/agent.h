@@ -17,6 +17,7 @@ struct nb_agent_policy {
 	uint64_t max_time_ns;  /* longest test accepted */
 	uint64_t max_rate_bps; /* highest sending rate accepted, 0 = no cap */
 	bool allow_any_target; /* --allow-target-any: send to addresses other than the controller */
+	bool allow_tuning;     /* --allow-tuning: an observer may set the clock and RPS */
 	uint8_t psk[64];
 	size_t psk_len; /* 0: no key required */
 };

@@ -123,6 +123,16 @@ int main(void)
 		  !nb_obs_eth_interesting("peer_ifindex") && !nb_obs_eth_interesting("rx_packets"),
 	      "driver counters: drops, misses, no-buffer kept; packets and ifindex not");
 
+	{
+		uint64_t mk = 0;
+		CHECK(nb_obs_parse_cpumask("00000002\n", &mk) == 0 && mk == 2, "cpumask: one group");
+		CHECK(nb_obs_parse_cpumask("00000001,80000000\n", &mk) == 0 && mk == 0x180000000ULL,
+		      "cpumask: two groups");
+		CHECK(nb_obs_parse_cpumask("00000003,00000000,00000001\n", &mk) == 0 && mk == 1,
+		      "cpumask: CPUs past 63 dropped");
+		CHECK(nb_obs_parse_cpumask("zz\n", &mk) == -EINVAL && nb_obs_parse_cpumask("", &mk) == -EINVAL,
+		      "cpumask: garbage refused");
+	}
 	/* interfaces: ingress eth0 took 1000 frames, egress eth1 sent 900; 100 qdisc drops. */
 	a->nif = b->nif = 2;
 	strcpy(a->ifs[0].name, "eth0");

@@ -54,6 +54,7 @@ static void fill(struct nb_obs_snap *w)
 	w->ct_entries = 10;
 	w->ct_max = 65536;
 	w->ct_insert_failed = 1;
+	w->rps_mask = 0x2;
 	w->nfreq = 1;
 	w->freq_cpu[0] = 1;
 	w->freq_khz[0] = 1800000;
@@ -118,13 +119,13 @@ int main(void)
 		  back->ifs[1].eth[0].value == 9,
 	      "driver counters survive");
 	CHECK(back->have_conntrack && back->ct_max == 65536 && back->ct_insert_failed == 1 &&
-		  back->nfreq == 1 && back->freq_khz[0] == 1800000,
-	      "conntrack and clock survive");
+		  back->nfreq == 1 && back->freq_khz[0] == 1800000 && back->rps_mask == 2,
+	      "conntrack, clock and RPS mask survive");
 
 	nb_msg_reset(m, NB_MSG_FINAL);
 	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "no head: refused");
 	nb_obs_window_put(m, w);
-	put_item(m, NB_T_OBS_HEAD, 80, 0);
+	put_item(m, NB_T_OBS_HEAD, 88, 0);
 	CHECK(nb_obs_window_get(m, back) == -EBADMSG && back->ncpu == 0,
 	      "two heads: refused, window zeroed");
 	nb_msg_reset(m, NB_MSG_FINAL);
@@ -155,14 +156,14 @@ int main(void)
 	nb_msg_reset(m, NB_MSG_FINAL);
 	for (int i = 0; i <= NB_OBS_CPUS; i++)
 		put_item(m, NB_T_OBS_FREQ, 8, 0);
-	put_item(m, NB_T_OBS_HEAD, 80, 0);
+	put_item(m, NB_T_OBS_HEAD, 88, 0);
 	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "more clocks than CPUs refused");
 	nb_msg_reset(m, NB_MSG_FINAL);
 	{
-		uint8_t h[80] = {0};
+		uint8_t h[88] = {0};
 		nb_put_be32(h + 16, 100);
 		nb_put_be64(h + 24, 0x7ff8000000000000ULL); /* NaN peak */
-		nb_msg_put_bytes(m, NB_T_OBS_HEAD, h, 80);
+		nb_msg_put_bytes(m, NB_T_OBS_HEAD, h, 88);
 	}
 	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "a NaN peak share refused");
 

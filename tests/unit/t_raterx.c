@@ -80,6 +80,9 @@ int main(void)
 		  !memcmp(back->seq_end, s->seq_end, sizeof(s->seq_end)) &&
 		  !memcmp(&back->lat, &s->lat, sizeof(s->lat)),
 	      "round trip keeps every counter and the histogram");
+	CHECK(s->have_sock_drops && s->sock_drops == 0 && back->have_sock_drops &&
+		  back->sock_drops == 0,
+	      "the socket's drop count is read (0) and travels");
 	m->len -= 3; /* truncate the last item: a malformed reply */
 	CHECK(nb_rate_snap_get(m, back) != 0 || nb_msg_validate(m) != 0,
 	      "a truncated reply is refused");
@@ -94,6 +97,31 @@ int main(void)
 	CHECK(s->trial == 6 && s->late == 1, "a frame of the previous trial is late");
 	nb_rx_free(rx);
 	close(tfd);
+
+	/* A receiver that does not read, with the smallest buffer: the kernel drops, the
+	 * snapshot counts it. */
+	{
+		struct nb_rx *slow = NULL;
+		int fd = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_DGRAM, 0);
+		a.sin_port = 0;
+		alen = sizeof(a);
+		if (fd >= 0 && t >= 0 && !bind(fd, (struct sockaddr *)&a, alen) &&
+		    !getsockname(fd, (struct sockaddr *)&a, &alen) &&
+		    !connect(t, (struct sockaddr *)&a, alen) && !nb_rx_new(&slow, fd, false) &&
+		    !nb_rx_set_rcvbuf(slow, 1)) {
+			for (int i = 0; i < 200; i++)
+				send_one(t, 1, 0, (uint32_t)i);
+			nb_rx_snapshot(slow, s);
+			CHECK(s->have_sock_drops && s->sock_drops > 100,
+			      "a full receive buffer's drops are counted (%llu of 200)",
+			      (unsigned long long)s->sock_drops);
+		} else {
+			tap_skip("cannot build the slow receiver");
+		}
+		nb_rx_free(slow);
+		if (t >= 0)
+			close(t);
+	}
 	nb_msg_free(m);
 	free(s);
 	free(back);

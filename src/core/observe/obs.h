@@ -74,6 +74,7 @@ struct nb_obs_snap {
 	struct nb_obs_if ifs[NB_OBS_IFS];
 	bool have_conntrack;
 	uint64_t ct_entries, ct_max, ct_insert_failed, ct_drop, ct_early_drop;
+	uint64_t rps_mask; /* CPUs receive work is steered to (RPS, any interface); 0: none */
 	uint32_t nfreq; /* CPUs with a cpufreq reading; 0: the kernel exposes no clock */
 	uint32_t freq_cpu[NB_OBS_CPUS], freq_khz[NB_OBS_CPUS];
 };
@@ -88,6 +89,9 @@ int nb_obs_parse_interrupts(const char *text, struct nb_obs_irq *irq, uint32_t n
 /* /proc/net/stat/nf_conntrack: per-CPU rows of hex columns named by the header line. */
 int nb_obs_parse_ct_stat(const char *text, uint64_t *insert_failed, uint64_t *drop,
 			 uint64_t *early_drop);
+/* An rps_cpus file: comma-separated 32-bit hex groups, most significant first; CPUs past 63 are
+ * dropped. Returns 0 or -EINVAL. */
+int nb_obs_parse_cpumask(const char *text, uint64_t *mask);
 /* Driver counters worth keeping: names that speak of drops, misses, errors, overruns. */
 bool nb_obs_eth_interesting(const char *name);
 

@@ -215,3 +215,29 @@ bool nb_obs_eth_interesting(const char *name)
 			return true;
 	return false;
 }
+
+int nb_obs_parse_cpumask(const char *text, uint64_t *mask)
+{
+	uint64_t m = 0;
+	const char *p = text;
+	int digits = 0;
+	for (; *p && *p != '\n'; p++) {
+		int v;
+		if (*p == ',')
+			continue;
+		if (*p >= '0' && *p <= '9')
+			v = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			v = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			v = *p - 'A' + 10;
+		else
+			return -EINVAL;
+		m = (m << 4) | (uint64_t)v; /* higher groups shift out: CPUs >= 64 */
+		digits++;
+	}
+	if (!digits)
+		return -EINVAL;
+	*mask = m;
+	return 0;
+}

@@ -298,6 +298,23 @@ static void read_ifs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 	read_qdiscs(r, s);
 }
 
+/* The CPUs any receive queue of the namespace's interfaces steers to. */
+static void read_rps(struct nb_obs_reader *r, struct nb_obs_snap *s)
+{
+	char p[160];
+	s->rps_mask = 0;
+	for (uint32_t i = 0; i < s->nif; i++)
+		for (int q = 0; q < 64; q++) {
+			uint64_t m;
+			snprintf(p, sizeof(p), "/sys/class/net/%s/queues/rx-%d/rps_cpus", s->ifs[i].name,
+				 q);
+			if (slurp(r, p) <= 0)
+				break;
+			if (!nb_obs_parse_cpumask(r->buf, &m))
+				s->rps_mask |= m;
+		}
+}
+
 static void read_cpufreq(struct nb_obs_reader *r, struct nb_obs_snap *s)
 {
 	char p[128];
@@ -334,6 +351,7 @@ int nb_obs_snapshot(struct nb_obs_reader *r, struct nb_obs_snap *s)
 		}
 	}
 	read_ifs(r, s);
+	read_rps(r, s);
 	if (!read_u64(r, "/proc/sys/net/netfilter/nf_conntrack_count", &s->ct_entries)) {
 		s->have_conntrack = true;
 		(void)read_u64(r, "/proc/sys/net/netfilter/nf_conntrack_max", &s->ct_max);

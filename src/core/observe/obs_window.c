@@ -151,6 +151,7 @@ void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b,
 	w->ct_insert_failed = d(a->ct_insert_failed, b->ct_insert_failed);
 	w->ct_drop = d(a->ct_drop, b->ct_drop);
 	w->ct_early_drop = d(a->ct_early_drop, b->ct_early_drop);
+	w->rps_mask = b->rps_mask;
 	w->nfreq = b->nfreq;
 	memcpy(w->freq_cpu, b->freq_cpu, sizeof(w->freq_cpu));
 	memcpy(w->freq_khz, b->freq_khz, sizeof(w->freq_khz));

@@ -8,7 +8,7 @@
 
 #include "core/base/wire.h"
 
-#define HEAD_B	  80
+#define HEAD_B	  88
 #define CPU_B	  (4 + 8 * 8)
 #define SOFTNET_B (4 + 3 * 8)
 #define IRQ_B	  8 /* + name */
@@ -92,6 +92,7 @@ int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w)
 	nb_put_be64(b + 56, w->ct_insert_failed);
 	nb_put_be64(b + 64, w->ct_drop);
 	nb_put_be64(b + 72, w->ct_early_drop);
+	nb_put_be64(b + 80, w->rps_mask);
 	if ((ret = nb_msg_put_bytes(m, NB_T_OBS_HEAD, b, HEAD_B)))
 		return ret;
 	for (uint32_t i = 0; i < w->ncpu && i < NB_OBS_CPUS; i++) {
@@ -192,6 +193,7 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 			w->ct_insert_failed = nb_get_be64(p + 56);
 			w->ct_drop = nb_get_be64(p + 64);
 			w->ct_early_drop = nb_get_be64(p + 72);
+			w->rps_mask = nb_get_be64(p + 80);
 			break;
 		case NB_T_OBS_CPU: {
 			if (n != CPU_B || w->ncpu >= NB_OBS_CPUS)

@@ -83,6 +83,8 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, nb)))
 		goto out;
+	if (s->have_sock_drops)
+		ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops);
 out:
 	free(bkt);
 	return ret;
@@ -117,6 +119,8 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	/* Absent in a receiver without reflection: zero. */
 	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);
 	(void)nb_msg_get_u64(m, NB_T_RATE_REFLECTED, &s->reflected);
+	/* Absent from an agent that cannot read them. */
+	s->have_sock_drops = nb_msg_get_u64(m, NB_T_RATE_SOCK_DROPS, &s->sock_drops) == 0;
 	s->trial = (uint16_t)trial;
 	s->any = any != 0;
 	s->mmsg = mmsg != 0;

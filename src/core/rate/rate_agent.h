@@ -30,6 +30,7 @@ enum nb_rate_tag {
 	NB_T_RATE_MMSG = 222,	   /* u32: recvmmsg in use */
 	NB_T_RATE_PROBES = 223,	   /* u64: probe frames received */
 	NB_T_RATE_REFLECTED = 224, /* u64: probes reflected */
+	NB_T_RATE_SOCK_DROPS = 225, /* u64: the receiving socket's drops since it opened */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

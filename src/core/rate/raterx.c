@@ -13,6 +13,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <linux/sock_diag.h>
+
 #include "core/rate/frame.h"
 #include "core/base/timeutil.h"
 
@@ -211,11 +213,30 @@ void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps
 	rx->reflect_avail_ns = 0;
 }
 
+int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes)
+{
+	if (setsockopt(rx->fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes)))
+		return -errno;
+	return 0;
+}
+
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55
+#endif
+
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)
 {
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mi);
 	pthread_mutex_lock(&rx->lock);
 	memcpy(snap, &rx->cur, sizeof(*snap));
 	pthread_mutex_unlock(&rx->lock);
+	/* SO_MEMINFO (Linux 4.6) carries the socket's drop count: what a full receive buffer
+	 * threw away, which the receiver itself never sees. */
+	memset(mi, 0, sizeof(mi));
+	snap->have_sock_drops = getsockopt(rx->fd, SOL_SOCKET, SO_MEMINFO, mi, &len) == 0 &&
+				len > SK_MEMINFO_DROPS * sizeof(uint32_t);
+	snap->sock_drops = snap->have_sock_drops ? mi[SK_MEMINFO_DROPS] : 0;
 }
 
 void nb_rx_free(struct nb_rx *rx)

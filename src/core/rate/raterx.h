@@ -30,6 +30,8 @@ struct nb_rx_snap {
 	bool mmsg;			    /* recvmmsg in use (false: recvmsg fallback) */
 	uint64_t probes;		    /* probe frames among rx (counted as test frames) */
 	uint64_t reflected;		    /* probes sent back (not test traffic) */
+	bool have_sock_drops;		    /* the kernel reports the socket's drops */
+	uint64_t sock_drops; /* datagrams the socket dropped since it opened (buffer full) */
 };
 
 /* Reflection never exceeds this many probes per second, whatever the sender marks: the
@@ -47,6 +49,9 @@ int nb_rx_start(struct nb_rx *rx);
 /* Before start: send each probe frame back to `to` (18 bytes, NB_REFLECT_MAGIC) from the
  * receiving socket, at most max_pps per second (capped at NB_RX_REFLECT_MAX_PPS). */
 void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps);
+/* Sets the socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor) instead
+ * of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
+int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes);
 /* Copies the current trial's counters. */
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap);
 /* Stops the thread and frees everything; accepts NULL. */

@@ -130,6 +130,13 @@ int main(void)
 		      "cpumask: two groups");
 		CHECK(nb_obs_parse_cpumask("00000003,00000000,00000001\n", &mk) == 0 && mk == 1,
 		      "cpumask: CPUs past 63 dropped");
+		CHECK(nb_obs_parse_cpulist("1", &mk) == 0 && mk == 2, "cpulist: one CPU");
+		CHECK(nb_obs_parse_cpulist("0-2,5", &mk) == 0 && mk == 0x27, "cpulist: range and CPU");
+		CHECK(nb_obs_parse_cpulist("64", &mk) == -EINVAL &&
+			  nb_obs_parse_cpulist("3-1", &mk) == -EINVAL &&
+			  nb_obs_parse_cpulist("1,", &mk) == -EINVAL &&
+			  nb_obs_parse_cpulist("a", &mk) == -EINVAL && nb_obs_parse_cpulist("", &mk) == -EINVAL,
+		      "cpulist: past 63, backwards, trailing comma, letters, empty refused");
 		CHECK(nb_obs_parse_cpumask("zz\n", &mk) == -EINVAL && nb_obs_parse_cpumask("", &mk) == -EINVAL,
 		      "cpumask: garbage refused");
 	}

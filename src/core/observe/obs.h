@@ -92,6 +92,8 @@ int nb_obs_parse_ct_stat(const char *text, uint64_t *insert_failed, uint64_t *dr
 /* An rps_cpus file: comma-separated 32-bit hex groups, most significant first; CPUs past 63 are
  * dropped. Returns 0 or -EINVAL. */
 int nb_obs_parse_cpumask(const char *text, uint64_t *mask);
+/* A CPU list as the kernel prints them ("1", "0-3,6"), CPUs 0-63. Returns 0 or -EINVAL. */
+int nb_obs_parse_cpulist(const char *text, uint64_t *mask);
 /* Driver counters worth keeping: names that speak of drops, misses, errors, overruns. */
 bool nb_obs_eth_interesting(const char *name);
 

@@ -241,3 +241,35 @@ int nb_obs_parse_cpumask(const char *text, uint64_t *mask)
 	*mask = m;
 	return 0;
 }
+
+int nb_obs_parse_cpulist(const char *text, uint64_t *mask)
+{
+	const char *p = text;
+	uint64_t m = 0;
+	if (!p || !*p)
+		return -EINVAL;
+	while (*p) {
+		char *e;
+		unsigned long a, b;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		a = strtoul(p, &e, 10);
+		b = a;
+		if (*e == '-') {
+			if (e[1] < '0' || e[1] > '9')
+				return -EINVAL;
+			b = strtoul(e + 1, &e, 10);
+		}
+		if (a > 63 || b > 63 || b < a)
+			return -EINVAL;
+		for (unsigned long c = a; c <= b; c++)
+			m |= 1ULL << c;
+		if (*e == ',' && e[1])
+			e++;
+		else if (*e)
+			return -EINVAL;
+		p = e;
+	}
+	*mask = m;
+	return 0;
+}

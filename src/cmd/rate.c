@@ -35,6 +35,9 @@
 #include "core/base/units.h"
 #include "core/rate/rateprobe.h"
 #include "cmd/rate_remote.h"
+#include "cmd/observe_cli.h"
+#include "core/session/auth.h"
+#include "core/observe/verdict.h"
 
 #define MAX_SIZES      16
 #define MIN_RATE_FPS   1000ULL
@@ -72,6 +75,8 @@ struct opts {
 	size_t nkinds;
 	const char *lab_prefix;
 	enum { LAT_AUTO, LAT_ONEWAY, LAT_RTT } latency;
+	struct obs_cli obs; /* observers of the DUT */
+	uint64_t rcvbuf;    /* --rcvbuf: the local receiver's socket buffer, 0: large */
 };
 
 struct trial_rec {
@@ -89,6 +94,9 @@ struct trial_rec {
 	uint64_t probes_sent, probes_rx, probes_reflected, probes_returned;
 	struct nb_cpu_load cpu;
 	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
+	bool have_sock_drops;
+	uint64_t sock_drops; /* the receiving socket's drops in this trial */
+	struct obs_trial obs; /* the observers' windows of this trial */
 };
 
 struct size_res {
@@ -100,6 +108,9 @@ struct size_res {
 	uint64_t lat_ns[6];
 	double b2b_avg, b2b_min, b2b_max;
 	size_t first_trial, ntrials;
+	bool have_bneck;
+	struct nb_verdict bneck; /* what limited the DUT, from the deciding trial */
+	size_t bneck_trial;	 /* index in run.trials */
 };
 
 struct run {
@@ -122,6 +133,7 @@ struct run {
 	struct nb_probe *probe;
 	struct nb_probe_snap *psnap;
 	struct nb_sysinfo local, remote_si;
+	uint64_t sock_drops0; /* the local receiver's drop count before the trial */
 };
 
 /* Probes per second the sender marks for round-trip latency: enough for a p99.9 within a 1 s
@@ -177,6 +189,9 @@ static void usage(FILE *f)
 	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
 	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
 	    "                          nbgen, nbdut, nbsink)\n"
+	    "      --rcvbuf BYTES      the local receiver's socket buffer (default: as large\n"
+	    "                          as the kernel allows); small: a sink that cannot keep up\n"
+	    OBS_CLI_HELP
 	    "  -J, --json              JSON result with every trial\n"
 	    "  -h, --help              this help\n");
 }
@@ -251,7 +266,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_SWEEP,
 		O_KIND,
 		O_LABP,
-		O_LAT
+		O_LAT,
+		O_RCVBUF
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -281,6 +297,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"kind", required_argument, NULL, O_KIND},
 	    {"lab-prefix", required_argument, NULL, O_LABP},
 	    {"latency", required_argument, NULL, O_LAT},
+	    {"rcvbuf", required_argument, NULL, O_RCVBUF},
+	    OBS_CLI_LONGOPTS,
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -455,12 +473,20 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case O_RCVBUF:
+			o->rcvbuf = cli_bytes(name, optarg, 1, 1u << 30);
+			break;
 		default:
-			cli_bad_option(argv, c);
+			if (!obs_cli_option(&o->obs, c, optarg))
+				cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->rcvbuf && !o->local_rx)
+		cli_usage_error("--rcvbuf applies to the local receiver (--local-rx)");
+	if (o->obs.nclocks && o->nsweep)
+		cli_usage_error("--observe-clocks and --sweep-rules exclude each other");
 	if (!o->local_rx && !o->agent && !o->dst)
 		cli_usage_error("where do frames go? give --local-rx [NS/]ADDR, -c AGENT or --dst "
 				"ADDR");
@@ -648,6 +674,8 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 		if (ret)
 			cli_fail(0, "agent: %s", err);
 	}
+	if (obs_cli_on(&o->obs)) /* the DUT's window opens with the trial */
+		obs_cli_begin(&o->obs, o->trial_ns + o->drain_ns + NB_NS_PER_S);
 	nb_cpu_sample_now(&c0);
 	ret = nb_gen_run(o->engine, r->eng, &t, r->gs);
 	if (ret)
@@ -670,12 +698,20 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	sleep_ns(o->drain_ns);
+	if (obs_cli_on(&o->obs))
+		obs_cli_end(&o->obs, &rec->obs);
 	if (r->rx) {
 		nb_rx_snapshot(r->rx, r->snap);
+		/* The socket lives across trials: its drops in this one are the difference. */
+		rec->have_sock_drops = r->snap->have_sock_drops;
+		rec->sock_drops = r->snap->sock_drops - r->sock_drops0;
+		r->sock_drops0 = r->snap->sock_drops;
 	} else if (r->remote) {
 		ret = rate_remote_end(r->remote, r->snap, &rec->cpu_remote, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "agent: %s", err);
+		rec->have_sock_drops = r->snap->have_sock_drops; /* a socket per trial */
+		rec->sock_drops = r->snap->sock_drops;
 	} else {
 		/* Send only: no receiver counts anything. */
 		rec->c.tx = r->gs->tx_frames;
@@ -700,13 +736,21 @@ static struct trial_rec *run_trial(struct run *r, uint32_t size, double rate_fps
 		   r->snap->lat.count) {
 		set_latency(rec, &r->snap->lat);
 	}
-	if (!o->json && !o->quiet)
+	if (!o->json && !o->quiet) {
+		char dut[160] = "";
+		if (rec->obs.n) {
+			const struct nb_obs_summary *d = rec->obs.s[0];
+			snprintf(dut, sizeof(dut), "; DUT cpu%d %.0f %% %s, backlog drops %llu",
+				 d->busiest_cpu, d->busiest_pct, d->busiest_with,
+				 (unsigned long long)d->softnet_dropped);
+		}
 		fprintf(stderr,
 			"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), %llu "
-			"lost%s%s\n",
+			"lost%s%s%s\n",
 			rec->id, size, purpose, rec->offered_fps, (unsigned long long)rec->c.tx,
 			(unsigned long long)rec->slipped_frames, (unsigned long long)rec->c.lost,
-			rec->c.valid ? "" : ", INVALID: ", rec->c.valid ? "" : rec->c.why);
+			rec->c.valid ? "" : ", INVALID: ", rec->c.valid ? "" : rec->c.why, dut);
+	}
 	return rec;
 }
 
@@ -845,6 +889,64 @@ static void do_single(struct run *r, struct size_res *s)
 	copy_latency(s, t);
 }
 
+/* What limited the DUT at this size (docs/rate.md): judged on the first trial that lost frames
+ * above the result (the rate the DUT could not carry), else on the last clean trial, which is
+ * generator bound when the result was the generator's maximum. */
+static void bottleneck(const struct run *r, struct size_res *s)
+{
+	const struct trial_rec *pick = NULL;
+	struct nb_verdict_in in;
+	size_t at = 0;
+
+	if ((!r->rx && !r->remote) || r->o->test == T_B2B)
+		return; /* nothing counted frames, or bursts rather than rates */
+	for (size_t k = s->first_trial; k < s->first_trial + s->ntrials && !pick; k++) {
+		const struct trial_rec *t = &r->trials[k];
+		if (t->c.valid && t->c.lost && t->offered_fps > s->fps) {
+			pick = t;
+			at = k;
+		}
+	}
+	for (size_t k = s->first_trial + s->ntrials; k-- > s->first_trial && !pick;) {
+		const struct trial_rec *t = &r->trials[k];
+		if (t->c.valid) {
+			pick = t;
+			at = k;
+		}
+	}
+	if (!pick)
+		return;
+	memset(&in, 0, sizeof(in));
+	in.offered = pick->c.tx;
+	in.received = pick->c.tx - pick->c.lost;
+	in.offered_fps = pick->offered_fps;
+	in.gen_max = r->o->test == T_TRIAL ? !r->o->rate_fps && !pick->asked_frames : s->at_max;
+	in.dut = pick->obs.n ? pick->obs.s[0] : NULL;
+	in.win = pick->obs.n ? pick->obs.w[0] : NULL;
+	in.have_sink_drops = pick->have_sock_drops;
+	in.sink_drops = pick->sock_drops;
+	nb_verdict_decide(&in, &s->bneck);
+	s->have_bneck = true;
+	s->bneck_trial = at;
+}
+
+static void print_bottlenecks(const struct run *r, const struct size_res *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct trial_rec *t;
+		if (!s[i].have_bneck || (s[i].bneck.kind == NB_V_NONE && !obs_cli_on(&r->o->obs)))
+			continue;
+		t = &r->trials[s[i].bneck_trial];
+		printf("bottleneck %u B: %s\n", s[i].size, s[i].bneck.text);
+		printf("  judged on trial %u (%s): %.0f fps offered, %llu lost, %llu accounted for%s\n",
+		       t->id, t->purpose, t->offered_fps, (unsigned long long)s[i].bneck.lost,
+		       (unsigned long long)s[i].bneck.accounted,
+		       t->have_sock_drops ? "" : " (the sink's socket drops unknown)");
+		if (t->obs.n)
+			obs_cli_print(stdout, &r->o->obs, &t->obs, t->c.tx - t->c.lost, "  ");
+	}
+}
+
 /* ---- output ---- */
 
 static const char *verdict(const struct run *r, const struct size_res *s, size_t n, char *buf,
@@ -915,6 +1017,7 @@ static void print_table(const struct run *r, const struct size_res *s, size_t n)
 			       s[i].failed   ? "  (counts did not reconcile)"
 			       : s[i].at_max ? "  (no loss within one trial)"
 					     : "");
+		print_bottlenecks(r, s, n);
 		return;
 	}
 	if (r->rtt)
@@ -965,6 +1068,7 @@ static void print_table(const struct run *r, const struct size_res *s, size_t n)
 		printf("latency: one-way (receiver and sender share one clock)\n");
 	if (o->test != T_TRIAL && o->test != T_LOSS)
 		printf("verdict: %s\n", verdict(r, s, n, v, sizeof(v)));
+	print_bottlenecks(r, s, n);
 }
 
 /* One-way latency is "latency_ns", round trip "rtt_ns": a reader cannot take one for the
@@ -1022,6 +1126,16 @@ static void json_head(struct nb_json *j0, const struct run *r)
 		nb_json_str(&j, "interface", r->path.ifname);
 		nb_json_u64(&j, "mtu", r->path.mtu);
 	}
+	nb_json_arr_begin(&j, "observe");
+	for (size_t i = 0; i < o->obs.n; i++)
+		nb_json_str(&j, NULL, o->obs.spec[i]);
+	nb_json_arr_end(&j);
+	if (o->obs.n)
+		nb_json_u64(&j, "observe_samples_per_s", o->obs.req.sample_hz);
+	if (o->obs.dut_mask)
+		nb_json_u64(&j, "dut_cpu_mask", o->obs.dut_mask);
+	if (o->rcvbuf)
+		nb_json_u64(&j, "rcvbuf_bytes", o->rcvbuf);
 	nb_json_obj_end(&j);
 	*j0 = j;
 }
@@ -1097,9 +1211,24 @@ static void json_sizes(struct nb_json *jp, const struct run *r, const struct siz
 			nb_result_cpu(&j, "cpu_local", &t->cpu);
 			if (r->remote)
 				nb_result_cpu(&j, "cpu_remote", &t->cpu_remote);
+			if (r->rx || r->remote) {
+				if (t->have_sock_drops)
+					nb_json_u64(&j, "sink_socket_drops", t->sock_drops);
+				else
+					nb_json_null(&j, "sink_socket_drops");
+			}
+			if (t->obs.n)
+				obs_cli_json(&j, "observers", &o->obs, &t->obs, t->c.tx - t->c.lost);
 			nb_json_obj_end(&j);
 		}
 		nb_json_arr_end(&j);
+		if (s[i].have_bneck) {
+			obs_cli_json_verdict(&j, "bottleneck", &s[i].bneck);
+			nb_json_u64(&j, "bottleneck_trial", r->trials[s[i].bneck_trial].id);
+		} else {
+			nb_json_null(&j, "bottleneck");
+			nb_json_null(&j, "bottleneck_trial");
+		}
 		nb_json_obj_end(&j);
 	}
 	nb_json_arr_end(&j);
@@ -1198,6 +1327,7 @@ static int run_sizes(struct run *r, struct size_res *res, const char *abuf)
 			break;
 		}
 		s->ntrials = r->ntrials - s->first_trial;
+		bottleneck(r, s);
 		/* A search whose generator fell short still has a result below what it offered;
 		 * a single trial that fell short did not do what was asked. */
 		if (s->failed || s->zero || (o->test == T_TRIAL && s->gen_short))
@@ -1354,6 +1484,102 @@ static int run_sweep(struct run *r, const char *abuf)
 	return status;
 }
 
+/* ---- the clock experiment (--observe-clocks) ---- */
+
+/* Runs the procedure at each DUT clock and fits frames/s against clock per size. Where the DUT
+ * has no cpufreq it says so in one line and measures once, at the clock it has. */
+static int run_clocks(struct run *r, const char *abuf)
+{
+	struct opts *o = r->o;
+	struct size_res *res[OBS_CLI_CLOCKS] = {0};
+	char notes[OBS_CLI_CLOCKS][256];
+	size_t nc = 0;
+	bool freq = true;
+	int status = 0;
+	struct nb_json j;
+
+	for (size_t c = 0; c < o->obs.nclocks && !cli_stop; c++) {
+		o->obs.clock_khz = o->obs.clocks_mhz[c] * 1000;
+		res[c] = calloc(o->nsizes, sizeof(*res[c]));
+		if (!res[c])
+			cli_fail(ENOMEM, "out of memory");
+		if (!o->json)
+			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", o->obs.clocks_mhz[c]);
+		status |= run_sizes(r, res[c], abuf);
+		snprintf(notes[c], sizeof(notes[c]), "%s", o->obs.clock_note);
+		nc++;
+		if (!o->obs.have_freq) {
+			freq = false;
+			break;
+		}
+	}
+	o->obs.clock_khz = 0;
+	o->engine->describe(r->eng, r->engine_desc, sizeof(r->engine_desc));
+	if (!freq)
+		cli_warn("%s", notes[0]);
+	if (o->json) {
+		nb_json_init(&j, stdout);
+		json_head(&j, r);
+		nb_json_arr_begin(&j, "clocks");
+	}
+	for (size_t c = 0; c < nc; c++) {
+		if (o->json) {
+			nb_json_obj_begin(&j, NULL);
+			if (freq)
+				nb_json_u64(&j, "mhz", o->obs.clocks_mhz[c]);
+			else
+				nb_json_null(&j, "mhz");
+			nb_json_str(&j, "note", notes[c]);
+			json_sizes(&j, r, res[c], o->nsizes);
+			nb_json_obj_end(&j);
+		} else {
+			if (freq)
+				printf("== DUT clock %u MHz (%s) ==\n", o->obs.clocks_mhz[c], notes[c]);
+			else
+				printf("== DUT clock unchanged: %s ==\n", notes[c]);
+			print_table(r, res[c], o->nsizes);
+		}
+	}
+	if (o->json) {
+		nb_json_arr_end(&j);
+		nb_json_arr_begin(&j, "clock_fit");
+	}
+	for (size_t i = 0; freq && i < o->nsizes; i++) {
+		double mhz[OBS_CLI_CLOCKS], fps[OBS_CLI_CLOCKS];
+		struct nb_clock_fit f;
+		size_t n = 0;
+		for (size_t c = 0; c < nc; c++)
+			if (res[c][i].fps > 0 && !res[c][i].failed) {
+				mhz[n] = o->obs.clocks_mhz[c];
+				fps[n++] = res[c][i].fps;
+			}
+		if (nb_clock_fit(mhz, fps, n, &f))
+			continue;
+		if (o->json) {
+			nb_json_obj_begin(&j, NULL);
+			nb_json_u64(&j, "frame_bytes", res[0][i].size);
+			nb_json_double(&j, "exponent", f.exponent, 3);
+			nb_json_double(&j, "r2", f.r2, 3);
+			nb_json_u64(&j, "points", f.points);
+			nb_json_bool(&j, "cpu_bound", f.cpu_bound);
+			nb_json_str(&j, "wording", f.wording);
+			nb_json_obj_end(&j);
+		} else {
+			printf("clock fit %u B: fps ~ clock^%.2f: %s (r2 %.2f, %zu clocks)\n",
+			       res[0][i].size, f.exponent, f.wording, f.r2, f.points);
+		}
+	}
+	if (o->json) {
+		nb_json_arr_end(&j);
+		nb_json_str(&j, "clock_note", freq ? NULL : notes[0]);
+		nb_json_obj_end(&j);
+		fputc('\n', stdout);
+	}
+	for (size_t c = 0; c < nc; c++)
+		free(res[c]);
+	return status;
+}
+
 int cmd_rate(int argc, char **argv)
 {
 	struct opts o;
@@ -1394,6 +1620,8 @@ int cmd_rate(int argc, char **argv)
 		if (fd < 0)
 			cli_fail(0, "%s", err);
 		ret = nb_rx_new(&r.rx, fd, o.no_mmsg);
+		if (!ret && o.rcvbuf)
+			ret = nb_rx_set_rcvbuf(r.rx, (int)o.rcvbuf);
 		if (!ret)
 			ret = nb_rx_start(r.rx);
 		if (ret)
@@ -1423,6 +1651,14 @@ int cmd_rate(int argc, char **argv)
 	r.have_path = ret == 0;
 	if (r.remote)
 		setup_latency(&r);
+	obs_cli_lab_default(&o.obs, abuf, o.json || o.quiet);
+	if (o.obs.n || o.obs.nclocks || o.obs.dut_mask) {
+		uint8_t psk[NB_PSK_MAX];
+		size_t psk_len = 0;
+		if (o.psk_file && (ret = nb_psk_load(o.psk_file, psk, &psk_len)))
+			cli_fail(ret, "--psk: cannot use %s", o.psk_file);
+		obs_cli_open(&o.obs, psk, psk_len);
+	}
 	check_sizes(&r);
 	for (size_t i = 0; i < o.nsizes; i++)
 		frame_max = o.sizes[i] > frame_max ? (uint32_t)o.sizes[i] : frame_max;
@@ -1446,6 +1682,10 @@ int cmd_rate(int argc, char **argv)
 		status = run_sweep(&r, abuf);
 		goto out;
 	}
+	if (o.obs.nclocks) {
+		status = run_clocks(&r, abuf);
+		goto out;
+	}
 	status = run_sizes(&r, res, abuf);
 	o.engine->describe(r.eng, r.engine_desc, sizeof(r.engine_desc));
 	if (o.json)
@@ -1467,6 +1707,9 @@ int cmd_rate(int argc, char **argv)
 			    (unsigned long long)o.rate_fps);
 	}
 out:
+	obs_cli_close(&o.obs);
+	for (size_t i = 0; i < r.ntrials; i++)
+		obs_trial_free(&r.trials[i].obs);
 	o.engine->close(r.eng);
 	nb_rx_free(r.rx);
 	rate_remote_free(r.remote);

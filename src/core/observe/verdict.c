@@ -83,7 +83,8 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 				 num(a, sizeof(a), in->offered_fps));
 		} else {
 			v->kind = NB_V_NONE;
-			snprintf(v->text, sizeof(v->text), "no loss");
+			snprintf(v->text, sizeof(v->text), "no loss at %s fps offered",
+				 num(a, sizeof(a), in->offered_fps));
 		}
 		return;
 	}

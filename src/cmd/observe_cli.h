@@ -11,9 +11,9 @@
 #include "core/base/json.h"
 #include "core/observe/obs.h"
 #include "core/observe/obs_ctl.h"
+#include "core/observe/obs_set.h"
 #include "core/observe/verdict.h"
 
-#define OBS_CLI_MAX	8
 #define OBS_CLI_CLOCKS	16
 
 /* Long options every observing front end accepts; their values start at OBS_OPT_BASE. */
@@ -44,55 +44,29 @@ enum {
 	"                          needs --allow-tuning), fps fitted against clock\n"
 
 struct obs_cli {
-	size_t n;
-	const char *spec[OBS_CLI_MAX];
-	struct nb_obs_ctl *ctl[OBS_CLI_MAX];
-	struct nb_obs_req req;
+	struct nb_obs_set set; /* the observers and their options */
 	bool no_observe;
-	uint64_t dut_mask;	   /* --dut-cpus; 0: the observer's RPS mask, else all CPUs */
 	uint32_t clocks_mhz[OBS_CLI_CLOCKS];
 	size_t nclocks;
-	uint32_t clock_khz;	   /* the clock the next windows ask for, 0: leave */
-	char clock_note[256];	   /* the first observer's word on the clock */
-	bool have_freq;
-	struct nb_sysinfo si[OBS_CLI_MAX];
-};
-
-/* One trial's windows, one per observer. */
-struct obs_trial {
-	size_t n;
-	struct nb_obs_snap *w[OBS_CLI_MAX];
-	struct nb_obs_summary *s[OBS_CLI_MAX];
-	uint64_t mask[OBS_CLI_MAX]; /* the CPUs judged as the DUT's */
 };
 
 /* Handles one of the OBS_OPT_* options; returns false for any other. */
 bool obs_cli_option(struct obs_cli *c, int opt, const char *arg);
-/* When nothing was asked and dst is the lab's sink, observes the lab's DUT (note on stderr
- * unless quiet). */
+/* When nothing was asked and dst (an address in text) is the lab's sink, observes the lab's DUT
+ * (a note on stderr unless quiet). */
 void obs_cli_lab_default(struct obs_cli *c, const char *dst, bool quiet);
-/* Connects to every observer; exits on failure. */
-void obs_cli_open(struct obs_cli *c, const uint8_t *psk, size_t psk_len);
-void obs_cli_close(struct obs_cli *c);
+/* Connects to every observer (psk_file: the run's --psk, may be NULL); exits on failure. */
+void obs_cli_open(struct obs_cli *c, const char *psk_file);
 static inline bool obs_cli_on(const struct obs_cli *c)
 {
-	return c->n > 0;
+	return c->set.n > 0;
 }
-/* Begins each observer's window (duration: the most the trial may take). Exits on failure. */
-void obs_cli_begin(struct obs_cli *c, uint64_t duration_ns);
-/* Ends the windows into t (allocated here; free with obs_trial_free). Exits on failure. */
-void obs_cli_end(struct obs_cli *c, struct obs_trial *t);
-void obs_trial_free(struct obs_trial *t);
 
 /* Which CPUs are the DUT's, in words ("1 (RPS)", "all 2"). */
 void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, size_t len);
 /* The DUT's view of one trial, several lines, each starting with indent. frames: forwarded
  * frames (for cycles per frame), 0 unknown. */
-void obs_cli_print(FILE *f, const struct obs_cli *c, const struct obs_trial *t, uint64_t frames,
-		   const char *indent);
-/* "observers": [...] for one trial. */
-void obs_cli_json(struct nb_json *j, const char *key, const struct obs_cli *c,
-		  const struct obs_trial *t, uint64_t frames);
-void obs_cli_json_verdict(struct nb_json *j, const char *key, const struct nb_verdict *v);
+void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
+		   uint64_t frames, const char *indent);
 
 #endif

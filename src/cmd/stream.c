@@ -15,7 +15,8 @@
 #include <net/if.h>
 
 #include "cmd/cli.h"
-#include "cmd/stream.h"
+#include "cmd/stream_print.h"
+#include "core/stream/stream_ctl.h"
 #include "cmd/commands.h"
 #include "core/base/json.h"
 #include "core/base/result.h"
@@ -24,6 +25,15 @@
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
 #include "core/base/wire.h"
+
+/* The front end's options: the run's parameters and what only the front end uses. */
+struct stream_opts {
+	struct nb_stream_params p;
+	bool json;
+	const char *connect;	/* -c: the agents, comma-separated */
+	const char *times_path; /* --recv --timestamps */
+	const char *psk_path;
+};
 
 static void usage(FILE *f)
 {
@@ -168,24 +178,24 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	int c, li = -1;
 
 	memset(o, 0, sizeof(*o));
-	o->sock.port = NB_STREAM_DEFAULT_PORT;
-	o->sock.ttl = -1;
-	o->sock.family = AF_UNSPEC;
-	o->block = 8192;
-	o->rates[0] = 1000000;
-	o->nrates = 1;
-	o->time_ns = 10 * NB_NS_PER_S;
-	o->idle_ns = 3 * NB_NS_PER_S;
-	o->ctl_port = NB_DEFAULT_PORT;
+	o->p.sock.port = NB_STREAM_DEFAULT_PORT;
+	o->p.sock.ttl = -1;
+	o->p.sock.family = AF_UNSPEC;
+	o->p.block = 8192;
+	o->p.rates[0] = 1000000;
+	o->p.nrates = 1;
+	o->p.time_ns = 10 * NB_NS_PER_S;
+	o->p.idle_ns = 3 * NB_NS_PER_S;
+	o->p.ctl_port = NB_DEFAULT_PORT;
 	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
 		case 'a':
-			o->sock.addr = optarg;
+			o->p.sock.addr = optarg;
 			break;
 		case 'p':
-			o->sock.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			o->p.sock.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'b':
 			block_arg = optarg;
@@ -193,55 +203,55 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 		case 'r':
 			if (have_rate)
 				cli_usage_error("--rate and --rates: give one of them");
-			o->rates[0] =
+			o->p.rates[0] =
 			    cli_rate(name, optarg, NB_STREAM_MIN_RATE, NB_STREAM_MAX_RATE);
-			o->nrates = 1;
+			o->p.nrates = 1;
 			have_rate = true;
 			break;
 		case O_RATES:
 			if (have_rate)
 				cli_usage_error("--rate and --rates: give one of them");
-			o->nrates = parse_rates(name, optarg, o->rates, NB_STREAM_MAX_STEPS);
+			o->p.nrates = parse_rates(name, optarg, o->p.rates, NB_STREAM_MAX_STEPS);
 			have_rate = true;
 			break;
 		case 't':
-			o->time_ns =
+			o->p.time_ns =
 			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 86400 * NB_NS_PER_S);
 			have_time = true;
 			break;
 		case 'O':
 			omit_arg = optarg;
-			o->omit_ns =
+			o->p.omit_ns =
 			    strcmp(optarg, "0")
 				? cli_duration_ns(name, optarg, NB_NS_PER_MS, NB_STREAM_MAX_OMIT_NS)
 				: 0;
 			break;
 		case O_IDLE:
-			o->idle_ns = strcmp(optarg, "0")
-					 ? cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS,
-							   3600 * NB_NS_PER_S)
-					 : 0;
+			o->p.idle_ns = strcmp(optarg, "0")
+					   ? cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS,
+							     3600 * NB_NS_PER_S)
+					   : 0;
 			break;
 		case O_SEND:
-			o->send = true;
+			o->p.send = true;
 			break;
 		case O_RECV:
-			o->recv = true;
+			o->p.recv = true;
 			break;
 		case O_IFACE:
-			o->sock.iface = optarg;
+			o->p.sock.iface = optarg;
 			break;
 		case O_SOURCE:
-			o->sock.source = optarg;
+			o->p.sock.source = optarg;
 			break;
 		case O_TTL:
-			o->sock.ttl = (int)cli_uint(name, optarg, 0, 255);
+			o->p.sock.ttl = (int)cli_uint(name, optarg, 0, 255);
 			break;
 		case O_LOOP:
-			o->sock.loop = true;
+			o->p.sock.loop = true;
 			break;
 		case O_REUSE:
-			o->sock.reuse = true;
+			o->p.sock.reuse = true;
 			break;
 		case O_TIMES:
 			o->times_path = optarg;
@@ -250,19 +260,19 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 			o->psk_path = optarg;
 			break;
 		case '4':
-			o->sock.family = AF_INET;
+			o->p.sock.family = AF_INET;
 			break;
 		case '6':
-			o->sock.family = AF_INET6;
+			o->p.sock.family = AF_INET6;
 			break;
 		case 'c':
 			o->connect = optarg;
 			break;
 		case O_CTLPORT:
-			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			o->p.ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'R':
-			o->reverse = true;
+			o->p.reverse = true;
 			break;
 		case 'J':
 			o->json = true;
@@ -277,298 +287,65 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	/* Impossible combinations, in one place. */
-	if (o->send && o->recv)
+	if (o->p.send && o->p.recv)
 		cli_usage_error("--send and --recv: give one of them");
-	if ((o->send || o->recv) && (o->connect || o->reverse || o->psk_path))
+	if ((o->p.send || o->p.recv) && (o->connect || o->p.reverse || o->psk_path))
 		cli_usage_error("%s works without an agent: drop -c/--reverse",
-				o->send ? "--send" : "--recv");
-	if (!o->send && !o->recv && !o->connect)
+				o->p.send ? "--send" : "--recv");
+	if (!o->p.send && !o->p.recv && !o->connect)
 		cli_usage_error("give --send, --recv, or -c HOST for an agent");
-	if (!o->sock.addr && o->connect && o->reverse) {
+	if (!o->p.sock.addr && o->connect && o->p.reverse) {
 		/* The agent streams to this host, at the address it sees us at. */
-		o->to_controller = true;
-		o->sock.addr = o->sock.family == AF_INET6 ? "::" : "0.0.0.0";
-	} else if (!o->sock.addr && o->connect) {
+		o->p.to_controller = true;
+		o->p.sock.addr = o->p.sock.family == AF_INET6 ? "::" : "0.0.0.0";
+	} else if (!o->p.sock.addr && o->connect) {
 		/* A unicast stream to the agent itself. */
 		if (strchr(o->connect, ','))
 			cli_usage_error("-a GROUP is required with several agents");
-		o->sock.addr = o->connect;
+		o->p.sock.addr = o->connect;
 	}
-	if (!o->sock.addr)
+	if (!o->p.sock.addr)
 		cli_usage_error("-a GROUP|ADDR is required");
-	if (o->recv && have_rate)
+	if (o->p.recv && have_rate)
 		cli_usage_error("--recv takes the bitrate from the sender: drop --rate/--rates");
 	/* The sender tells every datagram whether it belongs to the warm-up, so a receiver
 	 * cannot disagree with it: --omit is the sender's (or the controller's) alone. */
-	if (o->recv && omit_arg)
+	if (o->p.recv && omit_arg)
 		cli_usage_error(
 		    "--recv takes the warm-up from the sender's datagrams: drop -O/--omit");
 	if (!omit_arg)
-		o->omit_ns = o->time_ns / 10 < NB_NS_PER_S / 2 ? o->time_ns / 10 : NB_NS_PER_S / 2;
-	if (!o->recv && o->idle_ns != 3 * NB_NS_PER_S)
+		o->p.omit_ns =
+		    o->p.time_ns / 10 < NB_NS_PER_S / 2 ? o->p.time_ns / 10 : NB_NS_PER_S / 2;
+	if (!o->p.recv && o->p.idle_ns != 3 * NB_NS_PER_S)
 		cli_usage_error("--idle is for --recv");
-	if (!o->recv && o->times_path)
+	if (!o->p.recv && o->times_path)
 		cli_usage_error("--timestamps is for --recv");
-	o->recv_time_ns = o->recv && have_time ? o->time_ns : 0;
+	o->p.recv_time_ns = o->p.recv && have_time ? o->p.time_ns : 0;
 	if (block_arg) {
-		o->block = cli_bytes("-b/--block", block_arg, NB_STREAM_HDR, 65527);
-		if (o->recv)
+		o->p.block = cli_bytes("-b/--block", block_arg, NB_STREAM_HDR, 65527);
+		if (o->p.recv)
 			cli_usage_error("--recv takes the block size from the sender: drop -b");
 	}
 	{
 		char err[256];
 		struct sockaddr_storage ss;
 		socklen_t len;
-		if (nb_stream_resolve(o->sock.addr, o->sock.port, o->sock.family, &ss, &len, err,
-				      sizeof(err)) < 0)
+		if (nb_stream_resolve(o->p.sock.addr, o->p.sock.port, o->p.sock.family, &ss, &len,
+				      err, sizeof(err)) < 0)
 			cli_usage_error("-a: %s", err);
-		o->family = ss.ss_family;
-		o->multicast = nb_addr_is_multicast((struct sockaddr *)&ss);
-		if (o->block > nb_udp_max_payload(o->family))
+		o->p.family = ss.ss_family;
+		o->p.multicast = nb_addr_is_multicast((struct sockaddr *)&ss);
+		if (o->p.block > nb_udp_max_payload(o->p.family))
 			cli_usage_error(
 			    "-b/--block is too large: %zu (at most %zu: the largest UDP "
 			    "datagram over %s)",
-			    o->block, nb_udp_max_payload(o->family),
-			    o->family == AF_INET6 ? "IPv6" : "IPv4");
+			    o->p.block, nb_udp_max_payload(o->p.family),
+			    o->p.family == AF_INET6 ? "IPv6" : "IPv4");
 		/* The receiving host checks its own interface (it may be the agent). */
-		if (nb_stream_sock_check(&o->sock, o->send, err, sizeof(err)) < 0 &&
-		    (o->send || o->recv || o->reverse || !strstr(err, "--iface")))
+		if (nb_stream_sock_check(&o->p.sock, o->p.send, err, sizeof(err)) < 0 &&
+		    (o->p.send || o->p.recv || o->p.reverse || !strstr(err, "--iface")))
 			cli_usage_error("%s", err);
 	}
-}
-
-static const char *end_name(enum nb_stream_end e)
-{
-	switch (e) {
-	case NB_END_FIN:
-		return "end marker";
-	case NB_END_TIME:
-		return "time limit";
-	case NB_END_IDLE:
-		return "idle";
-	case NB_END_STOP:
-		return "interrupted";
-	default:
-		return "none";
-	}
-}
-
-/* Local address towards addr (route lookup, nothing sent), for the platform block's interface. */
-static void local_towards(const struct stream_opts *o, struct sockaddr_storage *local, bool *ok)
-{
-	struct sockaddr_storage ss;
-	socklen_t len, llen = sizeof(*local);
-	char err[128];
-	int fd;
-
-	*ok = false;
-	if (nb_stream_resolve(o->sock.addr, o->sock.port, o->sock.family, &ss, &len, err,
-			      sizeof(err)) < 0)
-		return;
-	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	if (o->sock.iface)
-		(void)setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, o->sock.iface,
-				 (socklen_t)strlen(o->sock.iface) + 1);
-	if (connect(fd, (struct sockaddr *)&ss, len) == 0 &&
-	    getsockname(fd, (struct sockaddr *)local, &llen) == 0)
-		*ok = true;
-	close(fd);
-}
-
-void stream_local_sysinfo(const struct stream_opts *o, struct nb_sysinfo *si)
-{
-	struct sockaddr_storage local;
-	bool ok;
-
-	local_towards(o, &local, &ok);
-	nb_sysinfo_get(si, ok ? (struct sockaddr *)&local : NULL);
-	if (o->sock.iface)
-		snprintf(si->iface, sizeof(si->iface), "%s", o->sock.iface);
-}
-
-bool stream_step_valid(const struct nb_stream_step *s)
-{
-	/* Counts that cannot be: more distinct datagrams than the sender sent in the window, or
-	 * a window sequence number beyond the window. */
-	if (s->unreconciled ||
-	    (s->step_count && (s->unique > s->step_count || s->highest_seq >= s->step_count)))
-		return false;
-	/* A window with fewer than 2 datagrams has counts (its loss) but no rate: the rate is
-	 * shown as "-", the step is not invalid. */
-	return true;
-}
-
-static void print_cpu_cols(const struct nb_cpu_load *l, double mbit)
-{
-	char busiest[24];
-
-	if (!l->valid) {
-		printf("  %6s %8s %6s %7s %9s %9s\n", "-", "-", "-", "-", "-", "-");
-		return;
-	}
-	if (l->busiest_cpu >= 0)
-		snprintf(busiest, sizeof(busiest), "%d:%.1f", l->busiest_cpu, l->busiest_cpu_pct);
-	else
-		snprintf(busiest, sizeof(busiest), "-");
-	printf("  %6.1f %8.2f %6.2f %7.2f %9s %9.3f\n", l->proc_pct, l->softirq_pct, l->irq_pct,
-	       l->busy_pct, busiest, mbit > 0 ? l->busy_pct / mbit : NAN);
-}
-
-void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
-{
-	if (who)
-		printf("%s:\n", who);
-	if (rx->nsteps) {
-		printf("   asked  achieved  datagrams    lost   loss  reord   dup  jitter    proc  "
-		       "softirq    irq   total   busiest  total%%/\n"
-		       "  Mbit/s    Mbit/s                      %%                    ms  %%1cpu "
-		       "       %%      %%       %%     cpu:%%   Mbit/s\n");
-		for (size_t i = 0; i < rx->nsteps; i++) {
-			const struct nb_stream_step *s = &rx->steps[i];
-			double r = nb_stream_step_rate_bps(s) / 1e6;
-			uint64_t exp = nb_stream_step_expected(s), lost = nb_stream_step_lost(s);
-			if (!stream_step_valid(s)) {
-				printf(
-				    "%8.2f   invalid: %llu datagrams, %llu distinct of %llu sent "
-				    "(counts do not reconcile)\n",
-				    (double)s->rate_bps_asked / 1e6,
-				    (unsigned long long)s->datagrams, (unsigned long long)s->unique,
-				    (unsigned long long)exp);
-				continue;
-			}
-			printf("%8.2f ", (double)s->rate_bps_asked / 1e6);
-			if (isnan(r))
-				printf("%9s", "-");
-			else
-				printf("%9.3f", r);
-			printf(" %10llu %7llu %6.2f %6llu %5llu %7.3f",
-			       (unsigned long long)s->datagrams, (unsigned long long)lost,
-			       exp ? 100.0 * (double)lost / (double)exp : 0.0,
-			       (unsigned long long)s->reordered, (unsigned long long)s->dups,
-			       s->jitter.jitter_ns / 1e6);
-			print_cpu_cols(&s->cpu, r);
-		}
-	}
-	{
-		uint64_t warm = 0;
-		bool omitted = false;
-		for (size_t i = 0; i < rx->nsteps; i++) {
-			warm += rx->steps[i].warmup_datagrams;
-			omitted |= rx->steps[i].omit_count > 0;
-		}
-		if (omitted)
-			printf("(each step's warm-up, the sender's -O/--omit, is not counted: %llu "
-			       "datagrams)\n",
-			       (unsigned long long)warm);
-	}
-	if (rx->foreign.datagrams) {
-		const struct nb_stream_foreign *f = &rx->foreign;
-		double r = nb_stream_foreign_rate_bps(f) / 1e6;
-		printf(
-		    "foreign stream (no netbench header): loss, reordering and jitter cannot be "
-		    "known\n"
-		    "  achieved  datagrams        bytes    proc  softirq    irq   total   busiest  "
-		    "total%%/\n"
-		    "    Mbit/s                             %%1cpu        %%      %%       %%     "
-		    "cpu:%%   Mbit/s\n");
-		printf("%10.3f %10llu %12llu", r, (unsigned long long)f->datagrams,
-		       (unsigned long long)f->bytes);
-		print_cpu_cols(&f->cpu, r);
-	}
-	if (!rx->nsteps && !rx->foreign.datagrams)
-		printf("no datagrams received\n");
-	if (rx->other_stream_datagrams)
-		printf("(%llu datagrams of another netbench stream ignored)\n",
-		       (unsigned long long)rx->other_stream_datagrams);
-}
-
-void stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
-{
-	nb_json_arr_begin(j, "steps");
-	for (size_t i = 0; i < rx->nsteps; i++) {
-		const struct nb_stream_step *s = &rx->steps[i];
-		double r = nb_stream_step_rate_bps(s);
-		uint64_t exp = nb_stream_step_expected(s), lost = nb_stream_step_lost(s);
-		bool valid = stream_step_valid(s);
-		nb_json_obj_begin(j, NULL);
-		nb_json_u64(j, "step", s->step);
-		nb_json_bool(j, "valid", valid);
-		nb_json_u64(j, "rate_bps_asked", s->rate_bps_asked);
-		nb_json_double(j, "rate_bps", valid ? r : NAN, 0);
-		/* The receiver's window: first to last counted arrival, after the warm-up. */
-		nb_json_double(j, "window_s",
-			       s->datagrams >= 2 ? (double)(s->last_ns - s->first_ns) / 1e9 : NAN,
-			       6);
-		nb_json_u64(j, "omit_datagrams", s->omit_count);
-		nb_json_u64(j, "warmup_datagrams_received", s->warmup_datagrams);
-		nb_json_u64(j, "datagrams", s->datagrams);
-		nb_json_u64(j, "bytes", s->bytes);
-		nb_json_u64(j, "datagrams_expected", exp);
-		nb_json_u64(j, "datagrams_distinct", s->unique);
-		nb_json_u64(j, "lost", lost);
-		nb_json_double(j, "loss_pct", exp ? 100.0 * (double)lost / (double)exp : 0.0, 4);
-		nb_json_u64(j, "reordered", s->reordered);
-		nb_json_u64(j, "duplicates", s->dups);
-		nb_json_u64(j, "late", s->late);
-		nb_json_double(j, "jitter_ms", s->jitter.jitter_ns / 1e6, 6);
-		nb_result_cpu(j, "cpu", &s->cpu);
-		nb_json_double(j, "cpu_pct_per_mbit",
-			       s->cpu.valid && valid && r > 0 ? s->cpu.busy_pct / (r / 1e6) : NAN,
-			       4);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-	if (rx->foreign.datagrams) {
-		const struct nb_stream_foreign *f = &rx->foreign;
-		double r = nb_stream_foreign_rate_bps(f);
-		nb_json_obj_begin(j, "foreign");
-		nb_json_str(j, "note", "no netbench header: loss cannot be known");
-		nb_json_u64(j, "datagrams", f->datagrams);
-		nb_json_u64(j, "bytes", f->bytes);
-		nb_json_double(j, "rate_bps", r, 0);
-		nb_result_cpu(j, "cpu", &f->cpu);
-		nb_json_double(j, "cpu_pct_per_mbit",
-			       f->cpu.valid && r > 0 ? f->cpu.busy_pct / (r / 1e6) : NAN, 4);
-		nb_json_obj_end(j);
-	} else {
-		nb_json_null(j, "foreign");
-	}
-	nb_json_u64(j, "other_stream_datagrams", rx->other_stream_datagrams);
-}
-
-void stream_json_params(struct nb_json *j, const struct stream_opts *o, const char *mode)
-{
-	nb_json_str(j, "mode", mode);
-	nb_json_obj_begin(j, "params");
-	nb_json_str(j, "address", o->sock.addr);
-	nb_json_bool(j, "multicast", o->multicast);
-	nb_json_u64(j, "port", o->sock.port);
-	if (!o->recv)
-		nb_json_u64(j, "block_bytes", o->block);
-	if (o->sock.iface)
-		nb_json_str(j, "iface", o->sock.iface);
-	else
-		nb_json_null(j, "iface");
-	if (o->sock.source)
-		nb_json_str(j, "source", o->sock.source);
-	else
-		nb_json_null(j, "source");
-	if (o->sock.ttl >= 0)
-		nb_json_u64(j, "ttl", (uint64_t)o->sock.ttl);
-	else
-		nb_json_null(j, "ttl");
-	nb_json_bool(j, "loop", o->sock.loop);
-	if (!o->recv) {
-		nb_json_double(j, "step_s", (double)o->time_ns / 1e9, 3);
-		nb_json_double(j, "omit_s", (double)o->omit_ns / 1e9, 3);
-		nb_json_arr_begin(j, "rates_bps");
-		for (size_t i = 0; i < o->nrates; i++)
-			nb_json_u64(j, NULL, o->rates[i]);
-		nb_json_arr_end(j);
-	}
-	nb_json_obj_end(j);
 }
 
 static int open_fail(int ret, const char *err)
@@ -596,17 +373,17 @@ static int run_recv(struct stream_opts *o)
 	char err[256];
 	int fd = -1, ret;
 
-	ret = nb_stream_open_recv(&o->sock, &fd, err, sizeof(err));
+	ret = nb_stream_open_recv(&o->p.sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		open_fail(ret, err);
-	stream_local_sysinfo(o, &si);
+	nb_stream_local_sysinfo(&o->p.sock, &si);
 	ret = nb_stream_recv_new(&r, fd);
 	if (ret == 0)
 		ret = nb_stream_rx_new(&rx);
 	if (ret < 0)
 		cli_fail(ret, "receiver");
-	r->end_mono_ns = o->recv_time_ns ? nb_mono_ns() + o->recv_time_ns : 0;
-	r->idle_ns = o->idle_ns;
+	r->end_mono_ns = o->p.recv_time_ns ? nb_mono_ns() + o->p.recv_time_ns : 0;
+	r->idle_ns = o->p.idle_ns;
 	r->stop_on_fin = true;
 	r->ext_stop = &cli_stop;
 	if (o->times_path) {
@@ -617,12 +394,13 @@ static int run_recv(struct stream_opts *o)
 		r->on_datagram_arg = times;
 	}
 	if (!o->json) {
-		printf("netbench stream: receiving %s port %u%s%s%s%s (%s)\n", o->sock.addr,
-		       o->sock.port, o->sock.iface ? " on " : "",
-		       o->sock.iface ? o->sock.iface : "", o->sock.source ? " from " : "",
-		       o->sock.source ? o->sock.source : "",
-		       o->multicast ? (o->sock.source ? "source-specific join" : "any-source join")
-				    : "unicast");
+		printf("netbench stream: receiving %s port %u%s%s%s%s (%s)\n", o->p.sock.addr,
+		       o->p.sock.port, o->p.sock.iface ? " on " : "",
+		       o->p.sock.iface ? o->p.sock.iface : "", o->p.sock.source ? " from " : "",
+		       o->p.sock.source ? o->p.sock.source : "",
+		       o->p.multicast
+			   ? (o->p.sock.source ? "source-specific join" : "any-source join")
+			   : "unicast");
 		fflush(stdout);
 	}
 	ret = nb_stream_recv_run(r);
@@ -635,10 +413,10 @@ static int run_recv(struct stream_opts *o)
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
-		stream_json_params(&j, o, "recv");
-		nb_json_str(&j, "end", end_name(r->end));
+		nb_stream_json_params(&j, &o->p, "recv");
+		nb_json_str(&j, "end", nb_stream_end_name(r->end));
 		nb_json_bool(&j, "recvmmsg_fallback", r->used_recvmsg);
-		stream_json_rx(&j, rx);
+		nb_stream_json_rx(&j, rx);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
 	} else {
@@ -646,7 +424,7 @@ static int run_recv(struct stream_opts *o)
 		       si.ncpu, si.iface[0] ? ", " : "", si.iface, si.driver[0] ? " driver " : "",
 		       si.driver);
 		stream_print_rx(NULL, rx);
-		printf("end: %s\n", end_name(r->end));
+		printf("end: %s\n", nb_stream_end_name(r->end));
 		if (r->used_recvmsg)
 			printf("note: this kernel has no recvmmsg; received with recvmsg\n");
 	}
@@ -656,63 +434,19 @@ static int run_recv(struct stream_opts *o)
 	return 0;
 }
 
-struct send_print {
-	const struct stream_opts *o;
-};
-
-static void print_send_head(void)
-{
-	printf("   asked      sent  datagrams  errors   late  max late    proc    total\n"
-	       "  Mbit/s    Mbit/s                                  ms   %%1cpu        %%\n");
-}
-
 static void print_send_row(void *arg, size_t i, const struct nb_stream_send_step *s)
 {
 	const struct stream_opts *o = arg;
 	(void)i;
 	if (o->json)
 		return;
-	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %8.2f\n", (double)s->rate_bps / 1e6,
-	       nb_stream_send_rate_bps(s, o->block) / 1e6, (unsigned long long)s->datagrams,
-	       (unsigned long long)s->errors, (unsigned long long)s->late_sends,
-	       (double)s->max_late_ns / 1e6, s->cpu.proc_pct, s->cpu.busy_pct);
+	stream_print_send_row(s, o->p.block);
 	fflush(stdout);
-}
-
-void stream_json_send(struct nb_json *j, const char *key, const struct nb_stream_send_step *steps,
-		      size_t n, size_t block)
-{
-	nb_json_arr_begin(j, key);
-	for (size_t i = 0; i < n; i++) {
-		const struct nb_stream_send_step *s = &steps[i];
-		nb_json_obj_begin(j, NULL);
-		nb_json_u64(j, "step", i);
-		nb_json_u64(j, "rate_bps_asked", s->rate_bps);
-		nb_json_double(j, "rate_bps", nb_stream_send_rate_bps(s, block), 0);
-		nb_json_u64(j, "datagrams_planned", s->count);
-		nb_json_u64(j, "omit_datagrams_planned", s->omit_count);
-		nb_json_u64(j, "omit_datagrams", s->omit_datagrams);
-		nb_json_u64(j, "datagrams", s->datagrams);
-		nb_json_u64(j, "bytes", s->bytes);
-		nb_json_u64(j, "send_errors", s->errors);
-		nb_json_u64(j, "late_sends", s->late_sends);
-		nb_json_double(j, "max_late_ms", (double)s->max_late_ns / 1e6, 6);
-		nb_result_cpu(j, "cpu", &s->cpu);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-}
-
-uint32_t stream_random_id(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint32_t)(ts.tv_nsec ^ (ts.tv_sec << 20) ^ ((uint32_t)getpid() << 8));
 }
 
 static int run_send(struct stream_opts *o)
 {
-	struct nb_stream_send_step *steps = calloc(o->nrates, sizeof(*steps));
+	struct nb_stream_send_step *steps = calloc(o->p.nrates, sizeof(*steps));
 	struct nb_stream_send_opts so;
 	struct nb_sysinfo si;
 	char err[256];
@@ -720,27 +454,28 @@ static int run_send(struct stream_opts *o)
 
 	if (!steps)
 		cli_fail(-ENOMEM, "sender");
-	ret = nb_stream_open_send(&o->sock, &fd, err, sizeof(err));
+	ret = nb_stream_open_send(&o->p.sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		open_fail(ret, err);
-	stream_local_sysinfo(o, &si);
+	nb_stream_local_sysinfo(&o->p.sock, &si);
 	memset(&so, 0, sizeof(so));
 	so.fd = fd;
-	so.block = o->block;
-	so.rates_bps = o->rates;
-	so.nrates = o->nrates;
-	so.step_ns = o->time_ns;
-	so.omit_ns = o->omit_ns;
-	so.stream_id = stream_random_id();
+	so.block = o->p.block;
+	so.rates_bps = o->p.rates;
+	so.nrates = o->p.nrates;
+	so.step_ns = o->p.time_ns;
+	so.omit_ns = o->p.omit_ns;
+	so.stream_id = nb_stream_random_id();
 	so.stop = &cli_stop;
 	so.on_step = print_send_row;
 	so.arg = o;
 	if (!o->json) {
 		printf("netbench stream: sending to %s port %u, %zu-byte datagrams, %zu step%s of "
 		       "%.1f s after %.2f s warm-up\n",
-		       o->sock.addr, o->sock.port, o->block, o->nrates, o->nrates == 1 ? "" : "s",
-		       (double)o->time_ns / 1e9, (double)o->omit_ns / 1e9);
-		print_send_head();
+		       o->p.sock.addr, o->p.sock.port, o->p.block, o->p.nrates,
+		       o->p.nrates == 1 ? "" : "s", (double)o->p.time_ns / 1e9,
+		       (double)o->p.omit_ns / 1e9);
+		stream_print_send_head();
 		fflush(stdout);
 	}
 	ret = nb_stream_send_run(&so, steps);
@@ -750,14 +485,115 @@ static int run_send(struct stream_opts *o)
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
-		stream_json_params(&j, o, "send");
+		nb_stream_json_params(&j, &o->p, "send");
 		nb_json_bool(&j, "interrupted", cli_stop != 0);
-		stream_json_send(&j, "sent", steps, o->nrates, o->block);
+		nb_stream_json_send(&j, "sent", steps, o->p.nrates, o->p.block);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
 	}
 	close(fd);
 	free(steps);
+	return 0;
+}
+
+/* ---- controller mode: the agents given with -c receive, or with --reverse one sends ---- */
+
+static size_t split_hosts(const char *list, char (*hosts)[256], size_t max)
+{
+	size_t n = 0;
+	const char *p = list;
+
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		if (!len || len >= sizeof(hosts[0]))
+			cli_usage_error("-c: '%s' is not a comma-separated list of hosts", list);
+		if (n == max)
+			cli_usage_error("-c: at most %zu agents", max);
+		memcpy(hosts[n], p, len);
+		hosts[n][len] = '\0';
+		n++;
+		p += len + (c ? 1 : 0);
+		if (c && !*p)
+			cli_usage_error("-c: '%s' is not a comma-separated list of hosts", list);
+	}
+	return n;
+}
+
+static void ctl_started(void *arg, const struct nb_stream_params *p,
+			const struct nb_stream_ctl_result *r)
+{
+	const struct stream_opts *o = arg;
+
+	if (!p->reverse) {
+		if (!o->json)
+			printf("netbench stream: sending to %s port %u, %zu-byte datagrams, %zu "
+			       "step%s of %.1f s after %.2f s warm-up; %zu agent%s receiving\n",
+			       p->sock.addr, p->sock.port, p->block, p->nrates,
+			       p->nrates == 1 ? "" : "s", (double)p->time_ns / 1e9,
+			       (double)p->omit_ns / 1e9, r->nagents, r->nagents == 1 ? "" : "s");
+		fflush(stdout);
+		return;
+	}
+	if (!o->json) {
+		printf("netbench stream: agent %s sends to %s port %u, %zu step%s of %.1f s after "
+		       "%.2f s warm-up; receiving here\n",
+		       r->agents[0].host, p->to_controller ? "this host" : p->sock.addr,
+		       p->sock.port, p->nrates, p->nrates == 1 ? "" : "s", (double)p->time_ns / 1e9,
+		       (double)p->omit_ns / 1e9);
+		fflush(stdout);
+	}
+}
+
+static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_ctl_result *r)
+{
+	if (p->reverse) {
+		stream_print_agent_head(r->agents[0].host, &r->agents[0].ctl->remote);
+		printf("sent:\n");
+		stream_print_send_head();
+		for (size_t i = 0; i < r->nsent; i++)
+			stream_print_send_row(&r->sent[i], p->block);
+		printf("\nreceived here (%s):\n", r->local.hostname);
+		stream_print_rx(NULL, r->rx);
+		return;
+	}
+	printf("\nsent from %s:\n", r->local.hostname);
+	stream_print_send_head();
+	for (size_t i = 0; i < p->nrates; i++)
+		stream_print_send_row(&r->sent[i], p->block);
+	for (size_t i = 0; i < r->nagents; i++) {
+		stream_print_agent_head(r->agents[i].host, &r->agents[i].ctl->remote);
+		stream_print_rx(NULL, r->agents[i].rx);
+	}
+}
+
+static int run_ctl(struct stream_opts *o)
+{
+	static struct nb_stream_ctl_result r;
+	char err[512] = "";
+	int ret;
+
+	o->p.nhosts = split_hosts(o->connect, o->p.hosts, NB_STREAM_MAX_AGENTS);
+	if (o->psk_path)
+		cli_psk(o->psk_path, o->p.psk, &o->p.psk_len);
+	if (o->p.reverse && o->p.nhosts > 1)
+		cli_usage_error("--reverse takes one agent (the sender), not %zu", o->p.nhosts);
+	if (!o->p.multicast && o->p.nhosts > 1)
+		cli_usage_error(
+		    "-a %s is unicast: one agent receives it; use a multicast group for "
+		    "%zu agents",
+		    o->p.sock.addr, o->p.nhosts);
+	o->p.stop = &cli_stop;
+	ret = nb_stream_ctl_run(&o->p, &r, ctl_started, o, err, sizeof(err));
+	if (ret < 0 && r.bad_input)
+		cli_usage_error("%s", err);
+	if (ret < 0)
+		cli_fail(0, "%s", err);
+	if (o->json)
+		nb_stream_ctl_json(stdout, &o->p, &r);
+	else
+		ctl_print(&o->p, &r);
+	nb_stream_ctl_result_free(&r);
 	return 0;
 }
 
@@ -767,9 +603,9 @@ int cmd_stream(int argc, char **argv)
 
 	parse(&o, argc, argv);
 	cli_catch_signals();
-	if (o.recv)
+	if (o.p.recv)
 		return run_recv(&o);
-	if (o.send)
+	if (o.p.send)
 		return run_send(&o);
-	return stream_run_ctl(&o, &cli_stop);
+	return run_ctl(&o);
 }

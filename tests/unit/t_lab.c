@@ -12,7 +12,7 @@ int main(void)
 
 	CHECK(lab && !strcmp(lab->ns[NB_LAB_GEN], "nbgen") &&
 		  !strcmp(lab->ns[NB_LAB_DUT], "nbdut") && !strcmp(lab->ns[NB_LAB_SINK], "nbsink"),
-	      "default names are DESIGN.md's");
+	      "default names are docs/design.md's");
 	CHECK(!strcmp(lab->pid_path, "/run/netbench-lab/agent.pid") &&
 		  !strcmp(lab->state_path, "/run/netbench-lab/state"),
 	      "default agent pid file and state");

@@ -1,4 +1,4 @@
-/* The platform a result was measured on: every result carries it (DESIGN.md, "Every result
+/* The platform a result was measured on: every result carries it (docs/design.md, "Every result
  * carries its context"), for both ends of a test. */
 #ifndef NB_SYSINFO_H
 #define NB_SYSINFO_H

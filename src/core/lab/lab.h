@@ -1,6 +1,7 @@
 /* The namespace lab on one Linux host: gen --veth-- DUT (kernel forwarding, nftables) --veth--
- * sink, with the agent in sink and an observer agent in the DUT (DESIGN.md, "The lab"). Building, checking and removing it, and
- * loading rulesets into the DUT. Drives iproute2's ip and nft; a small state file under /run
+ * sink, with the agent in sink and an observer agent in the DUT (docs/design.md, "The lab").
+ * Building, checking and removing it, and loading rulesets into the DUT. Drives iproute2's ip
+ * and nft; a small state file under /run
  * records what was created so that an interrupted run is cleaned by the next one. */
 #ifndef NB_LAB_H
 #define NB_LAB_H
@@ -82,8 +83,8 @@ struct nb_lab_status {
 struct nb_lab *nb_lab_new(void);
 void nb_lab_free(struct nb_lab *lab);
 
-/* Sets the names from a prefix (NULL or "": the DESIGN names). -EINVAL for a prefix that is
- * empty of letters, longer than NB_LAB_PREFIX_MAX or not [A-Za-z0-9_]. */
+/* Sets the names from a prefix (NULL or "": the names of docs/design.md). -EINVAL for a prefix
+ * that is empty of letters, longer than NB_LAB_PREFIX_MAX or not [A-Za-z0-9_]. */
 int nb_lab_set_prefix(struct nb_lab *lab, const char *prefix);
 
 /* Interface names inside the namespaces. */

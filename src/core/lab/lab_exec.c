@@ -3,6 +3,7 @@
  * close-on-exec pipe carries exec's errno back, so "not installed" is told apart from a tool
  * that ran and failed. */
 #include "core/lab/lab_exec.h"
+#include "core/base/netns.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -221,17 +222,14 @@ out:
  * one thread, which a fresh fork has), connect with a deadline, report by exit status. */
 static int probe_child(const char *netns, const char *addr, uint16_t port, unsigned timeout_ms)
 {
-	char path[256];
+	char err[300];
 	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port)};
 	struct pollfd p;
 	int fd, soerr = 0;
 	socklen_t sl = sizeof(soerr);
 
-	snprintf(path, sizeof(path), "/run/netns/%s", netns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
+	if (nb_netns_enter(netns, NULL, err, sizeof(err)))
 		return 2;
-	close(fd);
 	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
 		return 2;
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

@@ -1,6 +1,7 @@
-/* The test-frame generator of `netbench rate`: engines (one file each, a const table of
- * callbacks) that put frames of one flow on the wire, and the pacer that calls them at a
- * steady rate, in bursts, or as fast as they go. */
+/* The two ends of `netbench rate`'s traffic: generator engines (one file each, a const table of
+ * callbacks) that put frames of one flow on the wire, the pacer that calls them at a steady
+ * rate, in bursts, or as fast as they go; and beside them the receiver table (rx.c: local,
+ * agent, none) that counts what arrived. */
 #ifndef NB_GEN_H
 #define NB_GEN_H
 
@@ -44,6 +45,47 @@ extern const struct nb_gen_engine nb_gen_udp, nb_gen_packet;
 /* NULL-terminated table of all engines. */
 extern const struct nb_gen_engine *const nb_gen_engines[];
 const struct nb_gen_engine *nb_gen_find(const char *name);
+
+/* Where and how the receiver of a run listens. */
+struct nb_rx_cfg {
+	struct sockaddr_storage dst; /* local: address to bind; none: where frames go */
+	socklen_t dst_len;
+	const char *netns;    /* local: network namespace to receive in (NULL: ours) */
+	const char *agent;    /* agent: host name or address */
+	uint16_t ctl_port;    /* agent: its control port */
+	const char *psk_file; /* agent: NULL for no key */
+	const char *dst_addr; /* agent: frames go there (NULL: the agent's control address) */
+	uint16_t port;	      /* UDP port frames go to */
+	bool no_mmsg;
+	uint64_t rcvbuf; /* local: the socket's receive buffer (0: as large as allowed) */
+};
+
+struct nb_rx_snap;
+struct nb_cpu_load;
+struct nb_sysinfo;
+
+struct nb_rx_engine {
+	const char *name; /* "local", "agent", "none": what the JSON calls the receiver */
+	bool counts;	  /* counts frames (false: send only, nothing is reconciled) */
+	bool remote;	  /* on an agent: its platform and CPU load come back */
+	/* Opens the receiver; fills where frames go, and same_clock when the receiver reads this
+	 * host's CLOCK_MONOTONIC (one-way latency holds); remote: the agent's platform. */
+	int (*open)(const struct nb_rx_cfg *cfg, void **state, struct sockaddr_storage *dst,
+		    socklen_t *dst_len, bool *same_clock, struct nb_sysinfo *remote, char *err,
+		    size_t errlen);
+	/* Before a trial lasting up to duration_ns at rate_bps (0: flat out). */
+	int (*begin)(void *state, uint64_t duration_ns, uint64_t rate_bps, char *err,
+		     size_t errlen);
+	/* After the trial drained: the receiver's counters, and (remote) the agent's CPU load. */
+	int (*end)(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
+		   size_t errlen);
+	/* Reflect probe frames to port at addr (NULL: this end of the control connection);
+	 * NULL where the receiver cannot. */
+	void (*reflect)(void *state, const struct sockaddr *addr, uint16_t port, uint32_t max_pps);
+	void (*close)(void *state); /* accepts NULL */
+};
+
+extern const struct nb_rx_engine nb_rx_local, nb_rx_agent, nb_rx_none;
 
 /* One trial: rate_fps frames per second (0: as fast as the engine goes) for duration_ns, or
  * exactly frames frames when frames is not 0; with burst > 1, groups of burst frames back to

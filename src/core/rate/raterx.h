@@ -31,7 +31,8 @@ struct nb_rx_snap {
 	uint64_t probes;		    /* probe frames among rx (counted as test frames) */
 	uint64_t reflected;		    /* probes sent back (not test traffic) */
 	bool have_sock_drops;		    /* the kernel reports the socket's drops */
-	uint64_t sock_drops; /* datagrams the socket dropped since it opened (buffer full) */
+	uint64_t sock_drops; /* datagrams the socket dropped (buffer full): since it opened in a
+			      * snapshot; in the trial, from a receiver engine's end() */
 };
 
 /* Reflection never exceeds this many probes per second, whatever the sender marks: the

@@ -262,3 +262,15 @@ unsigned nb_stream_rx_datagram(struct nb_stream_rx *rx, const uint8_t *buf, size
 	nb_jitter_update(&s->jitter, h.send_ns, arrival_ns);
 	return ev;
 }
+
+bool nb_stream_step_valid(const struct nb_stream_step *s)
+{
+	/* Counts that cannot be: more distinct datagrams than the sender sent in the window, or
+	 * a window sequence number beyond the window. */
+	if (s->unreconciled ||
+	    (s->step_count && (s->unique > s->step_count || s->highest_seq >= s->step_count)))
+		return false;
+	/* A window with fewer than 2 datagrams has counts (its loss) but no rate: the rate is
+	 * shown as "-", the step is not invalid. */
+	return true;
+}

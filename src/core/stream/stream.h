@@ -96,6 +96,9 @@ struct nb_stream_step {
 uint64_t nb_stream_step_expected(const struct nb_stream_step *s);
 uint64_t nb_stream_step_lost(const struct nb_stream_step *s);
 double nb_stream_step_rate_bps(const struct nb_stream_step *s);
+/* False when the counts cannot be: more distinct datagrams than sent, or a sequence number
+ * beyond the window. */
+bool nb_stream_step_valid(const struct nb_stream_step *s);
 
 /* A stream without netbench header: only what can be counted. */
 struct nb_stream_foreign {

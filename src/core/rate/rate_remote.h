@@ -13,9 +13,9 @@
 #include "core/rate/raterx.h"
 #include "core/base/sysinfo.h"
 
-struct rate_remote;
+struct nb_rate_remote;
 
-struct rate_remote_cfg {
+struct nb_rate_remote_cfg {
 	const char *agent;    /* host name or address */
 	uint16_t ctl_port;    /* the agent's control port */
 	const char *psk_file; /* NULL: no key */
@@ -27,21 +27,21 @@ struct rate_remote_cfg {
 /* Connects, runs a first empty trial (which proves the agent can receive on the port) and fills
  * dst with where frames go. same_clock: the agent runs on this kernel (same boot id), so its
  * CLOCK_MONOTONIC is ours and one-way latency holds. */
-int rate_remote_open(struct rate_remote **rr, const struct rate_remote_cfg *cfg,
-		     struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
-		     bool *same_clock, char *err, size_t errlen);
+int nb_rate_remote_open(struct nb_rate_remote **rr, const struct nb_rate_remote_cfg *cfg,
+			struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
+			bool *same_clock, char *err, size_t errlen);
 /* Before a trial: the agent's receiver for it, checked against the agent's caps (rate_bps 0:
  * as fast as the generator goes). */
-int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps, char *err,
-		      size_t errlen);
+int nb_rate_remote_begin(struct nb_rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps,
+			 char *err, size_t errlen);
 /* After the trial drained: the receiver's counters, and the agent's CPU load from just after the
  * trial started to now (cpu->valid false when the agent's samples were unusable). */
-int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
-		    char *err, size_t errlen);
+int nb_rate_remote_end(struct nb_rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
+		       char *err, size_t errlen);
 /* From the next trial on, the agent reflects probe frames to port at addr (NULL: this end of
  * the control connection), at most max_pps per second. */
-void rate_remote_reflect(struct rate_remote *rr, const struct sockaddr *addr, uint16_t port,
-			 uint32_t max_pps);
-void rate_remote_free(struct rate_remote *rr);
+void nb_rate_remote_reflect(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			    uint32_t max_pps);
+void nb_rate_remote_free(struct nb_rate_remote *rr);
 
 #endif

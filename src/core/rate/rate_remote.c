@@ -1,5 +1,5 @@
 /* `netbench rate -c AGENT`: one agent test per trial over one control session. */
-#include "cmd/rate_remote.h"
+#include "core/rate/rate_remote.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include "core/rate/rate_agent.h"
 #include "core/base/timeutil.h"
 
-struct rate_remote {
+struct nb_rate_remote {
 	struct nb_ctl *ctl;
 	struct nb_msg *req, *reply;
 	struct sockaddr_storage dst;
@@ -30,8 +30,8 @@ struct rate_remote {
 	uint32_t reflect_pps;
 };
 
-void rate_remote_reflect(struct rate_remote *rr, const struct sockaddr *addr, uint16_t port,
-			 uint32_t max_pps)
+void nb_rate_remote_reflect(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			    uint32_t max_pps)
 {
 	if (!addr)
 		addr = (const struct sockaddr *)&rr->ctl->local;
@@ -40,7 +40,7 @@ void rate_remote_reflect(struct rate_remote *rr, const struct sockaddr *addr, ui
 	rr->reflect_pps = max_pps;
 }
 
-void rate_remote_free(struct rate_remote *rr)
+void nb_rate_remote_free(struct nb_rate_remote *rr)
 {
 	if (!rr)
 		return;
@@ -52,8 +52,8 @@ void rate_remote_free(struct rate_remote *rr)
 	free(rr);
 }
 
-int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps, char *err,
-		      size_t errlen)
+int nb_rate_remote_begin(struct nb_rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps,
+			 char *err, size_t errlen)
 {
 	int ret;
 
@@ -99,8 +99,8 @@ int rate_remote_begin(struct rate_remote *rr, uint64_t duration_ns, uint64_t rat
 	return 0;
 }
 
-int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
-		    char *err, size_t errlen)
+int nb_rate_remote_end(struct nb_rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,
+		       char *err, size_t errlen)
 {
 	int ret = nb_ctl_stop(rr->ctl, rr->reply, 5000, err, errlen);
 	if (ret)
@@ -115,11 +115,11 @@ int rate_remote_end(struct rate_remote *rr, struct nb_rx_snap *snap, struct nb_c
 	return 0;
 }
 
-int rate_remote_open(struct rate_remote **out, const struct rate_remote_cfg *cfg,
-		     struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
-		     bool *same_clock, char *err, size_t errlen)
+int nb_rate_remote_open(struct nb_rate_remote **out, const struct nb_rate_remote_cfg *cfg,
+			struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
+			bool *same_clock, char *err, size_t errlen)
 {
-	struct rate_remote *rr = calloc(1, sizeof(*rr));
+	struct nb_rate_remote *rr = calloc(1, sizeof(*rr));
 	uint8_t psk[NB_PSK_MAX];
 	size_t psk_len = 0;
 	char mine[64];
@@ -163,11 +163,11 @@ int rate_remote_open(struct rate_remote **out, const struct rate_remote_cfg *cfg
 	}
 	nb_net_set_port((struct sockaddr *)&rr->dst, rr->port);
 	/* A first, empty trial: the agent binds its receiver and says which kernel it runs. */
-	ret = rate_remote_begin(rr, NB_NS_PER_S, 1, err, errlen);
+	ret = nb_rate_remote_begin(rr, NB_NS_PER_S, 1, err, errlen);
 	if (!ret) {
 		struct nb_rx_snap *snap = malloc(sizeof(*snap));
 		struct nb_cpu_load cpu;
-		ret = snap ? rate_remote_end(rr, snap, &cpu, err, errlen) : -ENOMEM;
+		ret = snap ? nb_rate_remote_end(rr, snap, &cpu, err, errlen) : -ENOMEM;
 		free(snap);
 	}
 	if (ret)
@@ -179,6 +179,6 @@ int rate_remote_open(struct rate_remote **out, const struct rate_remote_cfg *cfg
 	*out = rr;
 	return 0;
 fail:
-	rate_remote_free(rr);
+	nb_rate_remote_free(rr);
 	return ret;
 }

@@ -1,0 +1,111 @@
+/* The tables of `netbench stream`: a receiver's steps (with the CPU columns), a sender's steps,
+ * and an agent's platform line. */
+#include <math.h>
+#include <stdio.h>
+
+#include "cmd/stream_print.h"
+
+static void print_cpu_cols(const struct nb_cpu_load *l, double mbit)
+{
+	char busiest[24];
+
+	if (!l->valid) {
+		printf("  %6s %8s %6s %7s %9s %9s\n", "-", "-", "-", "-", "-", "-");
+		return;
+	}
+	if (l->busiest_cpu >= 0)
+		snprintf(busiest, sizeof(busiest), "%d:%.1f", l->busiest_cpu, l->busiest_cpu_pct);
+	else
+		snprintf(busiest, sizeof(busiest), "-");
+	printf("  %6.1f %8.2f %6.2f %7.2f %9s %9.3f\n", l->proc_pct, l->softirq_pct, l->irq_pct,
+	       l->busy_pct, busiest, mbit > 0 ? l->busy_pct / mbit : NAN);
+}
+
+void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
+{
+	if (who)
+		printf("%s:\n", who);
+	if (rx->nsteps) {
+		printf("   asked  achieved  datagrams    lost   loss  reord   dup  jitter    proc  "
+		       "softirq    irq   total   busiest  total%%/\n"
+		       "  Mbit/s    Mbit/s                      %%                    ms  %%1cpu "
+		       "       %%      %%       %%     cpu:%%   Mbit/s\n");
+		for (size_t i = 0; i < rx->nsteps; i++) {
+			const struct nb_stream_step *s = &rx->steps[i];
+			double r = nb_stream_step_rate_bps(s) / 1e6;
+			uint64_t exp = nb_stream_step_expected(s), lost = nb_stream_step_lost(s);
+			if (!nb_stream_step_valid(s)) {
+				printf(
+				    "%8.2f   invalid: %llu datagrams, %llu distinct of %llu sent "
+				    "(counts do not reconcile)\n",
+				    (double)s->rate_bps_asked / 1e6,
+				    (unsigned long long)s->datagrams, (unsigned long long)s->unique,
+				    (unsigned long long)exp);
+				continue;
+			}
+			printf("%8.2f ", (double)s->rate_bps_asked / 1e6);
+			if (isnan(r))
+				printf("%9s", "-");
+			else
+				printf("%9.3f", r);
+			printf(" %10llu %7llu %6.2f %6llu %5llu %7.3f",
+			       (unsigned long long)s->datagrams, (unsigned long long)lost,
+			       exp ? 100.0 * (double)lost / (double)exp : 0.0,
+			       (unsigned long long)s->reordered, (unsigned long long)s->dups,
+			       s->jitter.jitter_ns / 1e6);
+			print_cpu_cols(&s->cpu, r);
+		}
+	}
+	{
+		uint64_t warm = 0;
+		bool omitted = false;
+		for (size_t i = 0; i < rx->nsteps; i++) {
+			warm += rx->steps[i].warmup_datagrams;
+			omitted |= rx->steps[i].omit_count > 0;
+		}
+		if (omitted)
+			printf("(each step's warm-up, the sender's -O/--omit, is not counted: %llu "
+			       "datagrams)\n",
+			       (unsigned long long)warm);
+	}
+	if (rx->foreign.datagrams) {
+		const struct nb_stream_foreign *f = &rx->foreign;
+		double r = nb_stream_foreign_rate_bps(f) / 1e6;
+		printf(
+		    "foreign stream (no netbench header): loss, reordering and jitter cannot be "
+		    "known\n"
+		    "  achieved  datagrams        bytes    proc  softirq    irq   total   busiest  "
+		    "total%%/\n"
+		    "    Mbit/s                             %%1cpu        %%      %%       %%     "
+		    "cpu:%%   Mbit/s\n");
+		printf("%10.3f %10llu %12llu", r, (unsigned long long)f->datagrams,
+		       (unsigned long long)f->bytes);
+		print_cpu_cols(&f->cpu, r);
+	}
+	if (!rx->nsteps && !rx->foreign.datagrams)
+		printf("no datagrams received\n");
+	if (rx->other_stream_datagrams)
+		printf("(%llu datagrams of another netbench stream ignored)\n",
+		       (unsigned long long)rx->other_stream_datagrams);
+}
+
+void stream_print_send_head(void)
+{
+	printf("   asked      sent  datagrams  errors   late  max late    proc    total\n"
+	       "  Mbit/s    Mbit/s                                  ms   %%1cpu        %%\n");
+}
+
+void stream_print_send_row(const struct nb_stream_send_step *s, size_t block)
+{
+	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %8.2f\n", (double)s->rate_bps / 1e6,
+	       nb_stream_send_rate_bps(s, block) / 1e6, (unsigned long long)s->datagrams,
+	       (unsigned long long)s->errors, (unsigned long long)s->late_sends,
+	       (double)s->max_late_ns / 1e6, s->cpu.proc_pct, s->cpu.busy_pct);
+}
+
+void stream_print_agent_head(const char *host, const struct nb_sysinfo *si)
+{
+	printf("\nagent %s: %s, %s %s, %u CPU%s%s%s%s\n", host, si->hostname, si->arch, si->kernel,
+	       si->ncpu, si->cpu_model[0] ? ", " : "", si->cpu_model,
+	       si->driver[0] ? ", driver " : "", si->driver);
+}

@@ -1,0 +1,19 @@
+/* The tables `netbench stream` prints (cmd/stream_print.c). */
+#ifndef NB_CMD_STREAM_PRINT_H
+#define NB_CMD_STREAM_PRINT_H
+
+#include <stddef.h>
+
+#include "core/base/sysinfo.h"
+#include "core/stream/stream.h"
+#include "core/stream/stream_run.h"
+
+/* A receiver's steps, headed "who:" when who is not NULL. */
+void stream_print_rx(const char *who, const struct nb_stream_rx *rx);
+/* A sender's table: the two header lines, then one row per step. */
+void stream_print_send_head(void);
+void stream_print_send_row(const struct nb_stream_send_step *s, size_t block);
+/* "agent HOST: name, arch kernel, N CPUs, model, driver", after an empty line. */
+void stream_print_agent_head(const char *host, const struct nb_sysinfo *si);
+
+#endif

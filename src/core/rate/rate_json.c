@@ -1,0 +1,281 @@
+/* The JSON documents of `netbench rate` (docs/schema.md): parameters, then every frame size's
+ * result with each of its trials, or the points and fits of a rule sweep. */
+#include <stdio.h>
+
+#include "core/base/json.h"
+#include "core/base/result.h"
+#include "core/rate/frame.h"
+#include "core/rate/rate_run.h"
+
+/* One-way latency is "latency_ns", round trip "rtt_ns": a reader cannot take one for the
+ * other. */
+static void json_latency(struct nb_json *j, const struct nb_rate_run *r, bool valid,
+			 const uint64_t *ns)
+{
+	const char *key = r->rtt ? "rtt_ns" : "latency_ns";
+	if (!valid) {
+		nb_json_null(j, key);
+		return;
+	}
+	nb_json_obj_begin(j, key);
+	nb_json_str(j, "kind", r->rtt ? "round-trip" : "one-way");
+	nb_json_u64(j, "min", ns[5]);
+	nb_json_u64(j, "p50", ns[0]);
+	nb_json_u64(j, "p90", ns[1]);
+	nb_json_u64(j, "p99", ns[2]);
+	nb_json_u64(j, "p99_9", ns[3]);
+	nb_json_u64(j, "max", ns[4]);
+	nb_json_obj_end(j);
+}
+
+/* The document's frame: platforms and parameters. */
+static void json_head(struct nb_json *j, const struct nb_rate_run *r)
+{
+	const struct nb_rate_params *p = r->p;
+	const struct nb_rx_engine *rx = p->receiver;
+
+	nb_result_begin(j, "rate", &r->local, rx->remote ? &r->remote : NULL);
+	nb_json_obj_begin(j, "parameters");
+	nb_json_str(j, "procedure", nb_rate_test_names[p->test]);
+	nb_json_str(j, "engine", p->engine->name);
+	nb_json_str(j, "engine_detail", r->engine_desc);
+	nb_json_u64(j, "flows", p->flows);
+	nb_json_u64(j, "trial_ns", p->trial_ns);
+	nb_json_u64(j, "drain_ns", p->drain_ns);
+	nb_json_double(j, "loss_tolerance_pct", p->loss_tolerance * 100, 4);
+	if (p->resolution_fps)
+		nb_json_u64(j, "resolution_fps", p->resolution_fps);
+	else
+		nb_json_double(j, "resolution_pct", p->resolution_pct, 4);
+	nb_json_u64(j, "rate_fps", p->rate_fps);
+	nb_json_u64(j, "line_rate_bps", p->line_bps);
+	nb_json_u64(j, "burst", p->burst);
+	nb_json_bool(j, "realtime", p->realtime);
+	nb_json_str(j, "receiver", rx->name);
+	nb_json_bool(j, "one_way_latency", !r->rtt && r->same_clock);
+	nb_json_str(j, "latency", r->rtt ? "round-trip" : r->same_clock ? "one-way" : "none");
+	if (rx->counts)
+		nb_json_str(j, "receiver_detail",
+			    r->snap->mmsg ? "recvmmsg, up to 64 frames per call"
+					  : "recvmsg, one frame per call (recvmmsg unavailable or "
+					    "not asked for)");
+	if (r->have_path) {
+		nb_json_str(j, "interface", r->path.ifname);
+		nb_json_u64(j, "mtu", r->path.mtu);
+	}
+	nb_json_arr_begin(j, "observe");
+	for (size_t i = 0; p->observe && i < p->observe->n; i++)
+		nb_json_str(j, NULL, p->observe->spec[i]);
+	nb_json_arr_end(j);
+	if (p->observe && p->observe->n) {
+		nb_json_u64(j, "observe_samples_per_s", p->observe->req.sample_hz);
+		if (p->observe->dut_mask)
+			nb_json_u64(j, "dut_cpu_mask", p->observe->dut_mask);
+		else
+			nb_json_null(j, "dut_cpu_mask");
+	}
+	if (p->rx.rcvbuf)
+		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
+	nb_json_obj_end(j);
+}
+
+static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
+		       const struct nb_rate_trial *t)
+{
+	const struct nb_rx_engine *rx = r->p->receiver;
+
+	nb_json_obj_begin(j, NULL);
+	nb_json_u64(j, "id", t->id);
+	nb_json_str(j, "purpose", t->purpose);
+	nb_json_double(j, "asked_fps", t->asked_fps, 1);
+	if (t->asked_frames)
+		nb_json_u64(j, "asked_frames", t->asked_frames);
+	nb_json_double(j, "offered_fps", t->offered_fps, 1);
+	nb_json_double(j, "window_s", t->window_s, 6);
+	nb_json_u64(j, "slipped_frames", t->slipped_frames);
+	nb_json_bool(j, "valid", t->c.valid);
+	if (!t->c.valid)
+		nb_json_str(j, "invalid_reason", t->c.why);
+	nb_json_u64(j, "tx_frames", t->c.tx);
+	if (rx->counts) {
+		nb_json_u64(j, "rx_frames", t->c.rx);
+		nb_json_u64(j, "lost_frames", t->c.lost);
+		nb_json_u64(j, "duplicated_frames", t->c.dup);
+		nb_json_u64(j, "reordered_frames", t->c.reordered);
+		nb_json_u64(j, "late_frames", t->c.late);
+		nb_json_double(j, "loss_pct",
+			       t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx : 0, 4);
+	}
+	json_latency(j, r, t->lat_valid, t->lat_ns);
+	if (r->rtt) {
+		nb_json_u64(j, "probe_every", t->probe_every);
+		nb_json_u64(j, "probes_sent", t->probes_sent);
+		nb_json_u64(j, "probes_received", t->probes_rx);
+		nb_json_u64(j, "probes_reflected", t->probes_reflected);
+		nb_json_u64(j, "probes_returned", t->probes_returned);
+	}
+	nb_result_cpu(j, "cpu_local", &t->cpu);
+	if (rx->remote)
+		nb_result_cpu(j, "cpu_remote", &t->cpu_remote);
+	if (rx->counts) {
+		if (t->have_sock_drops)
+			nb_json_u64(j, "sink_socket_drops", t->sock_drops);
+		else
+			nb_json_null(j, "sink_socket_drops");
+	}
+	if (t->obs.n)
+		nb_obs_json(j, "observers", r->p->observe, &t->obs, t->c.tx - t->c.lost);
+	nb_json_obj_end(j);
+}
+
+/* One point's results: the "sizes" array (every trial of each) and the verdict. */
+static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const struct nb_rate_size *s,
+		       size_t n)
+{
+	const struct nb_rate_params *p = r->p;
+	char v[256];
+
+	nb_json_arr_begin(j, "sizes");
+	for (size_t i = 0; i < n; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_u64(j, "frame_bytes", s[i].size);
+		nb_json_u64(j, "payload_bytes",
+			    nb_frame_payload_bytes(r->dst.ss_family, s[i].size));
+		nb_json_double(j, "fps", s[i].fps, 1);
+		nb_json_double(j, "mbit_per_s", s[i].fps * s[i].size * 8 / 1e6, 3);
+		if (p->line_bps)
+			nb_json_double(j, "line_rate_pct", nb_rate_line_pct(p, s[i].size, s[i].fps),
+				       2);
+		else
+			nb_json_null(j, "line_rate_pct");
+		nb_json_double(j, "loss_pct", s[i].loss_pct, 4);
+		nb_json_bool(j, "verified", s[i].verified);
+		nb_json_bool(j, "generator_max", s[i].at_max);
+		nb_json_bool(j, "generator_short", s[i].gen_short);
+		nb_json_bool(j, "zero_at_every_rate", s[i].zero);
+		nb_json_bool(j, "valid", !s[i].failed);
+		if (p->test == NB_RATE_B2B) {
+			nb_json_double(j, "b2b_frames_avg", s[i].b2b_avg, 1);
+			nb_json_double(j, "b2b_frames_min", s[i].b2b_min, 0);
+			nb_json_double(j, "b2b_frames_max", s[i].b2b_max, 0);
+		}
+		json_latency(j, r, s[i].lat_valid, s[i].lat_ns);
+		nb_json_arr_begin(j, "trials");
+		for (size_t k = s[i].first_trial; k < s[i].first_trial + s[i].ntrials; k++)
+			json_trial(j, r, &r->proc.trials[k]);
+		nb_json_arr_end(j);
+		if (s[i].have_bneck) {
+			nb_obs_json_verdict(j, "bottleneck", &s[i].bneck);
+			nb_json_u64(j, "bottleneck_trial", r->proc.trials[s[i].bneck_trial].id);
+		} else {
+			nb_json_null(j, "bottleneck");
+			nb_json_null(j, "bottleneck_trial");
+		}
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+	if (nb_rate_has_verdict(p->test))
+		nb_json_str(j, "verdict", nb_rate_verdict(p, s, n, v, sizeof(v)));
+}
+
+void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n)
+{
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	json_head(&j, r);
+	json_sizes(&j, r, s, n);
+	nb_json_obj_end(&j);
+	fputc('\n', f);
+}
+
+bool nb_rate_clock_fit(const struct nb_rate_clock_point *p, size_t np, size_t size_i,
+		       struct nb_clock_fit *fit)
+{
+	double mhz[NB_RATE_MAX_SWEEP], fps[NB_RATE_MAX_SWEEP];
+	size_t n = 0;
+	for (size_t c = 0; c < np && n < NB_RATE_MAX_SWEEP; c++)
+		if (p[c].res[size_i].fps > 0 && !p[c].res[size_i].failed) {
+			mhz[n] = p[c].mhz;
+			fps[n++] = p[c].res[size_i].fps;
+		}
+	return nb_clock_fit(mhz, fps, n, fit) == 0;
+}
+
+void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
+			 size_t np, bool have_freq)
+{
+	struct nb_clock_fit fit;
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	json_head(&j, r);
+	nb_json_arr_begin(&j, "clocks");
+	for (size_t c = 0; c < np; c++) {
+		nb_json_obj_begin(&j, NULL);
+		if (have_freq)
+			nb_json_u64(&j, "mhz", p[c].mhz);
+		else
+			nb_json_null(&j, "mhz");
+		nb_json_str(&j, "note", p[c].note);
+		json_sizes(&j, r, p[c].res, r->p->nsizes);
+		nb_json_obj_end(&j);
+	}
+	nb_json_arr_end(&j);
+	nb_json_arr_begin(&j, "clock_fit");
+	for (size_t i = 0; have_freq && np && i < r->p->nsizes; i++) {
+		if (!nb_rate_clock_fit(p, np, i, &fit))
+			continue;
+		nb_json_obj_begin(&j, NULL);
+		nb_json_u64(&j, "frame_bytes", p[0].res[i].size);
+		nb_json_double(&j, "exponent", fit.exponent, 3);
+		nb_json_double(&j, "r2", fit.r2, 3);
+		nb_json_u64(&j, "points", fit.points);
+		nb_json_bool(&j, "cpu_bound", fit.cpu_bound);
+		nb_json_str(&j, "wording", fit.wording);
+		nb_json_obj_end(&j);
+	}
+	nb_json_arr_end(&j);
+	nb_json_str(&j, "clock_note", have_freq || !np ? NULL : p[0].note);
+	nb_json_obj_end(&j);
+	fputc('\n', f);
+}
+
+void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_rate_sweep_point *p,
+			size_t np)
+{
+	const struct nb_rate_params *pa = r->p;
+	struct nb_lab_fit fit;
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	json_head(&j, r);
+	nb_json_arr_begin(&j, "sweep");
+	for (size_t i = 0; i < np; i++) {
+		nb_json_obj_begin(&j, NULL);
+		nb_json_str(&j, "kind", nb_lab_rules_kind_name(p[i].kind));
+		nb_json_u64(&j, "rules", p[i].rules);
+		nb_json_u64(&j, "rules_read_back", p[i].rules_read);
+		nb_json_u64(&j, "set_elements_read_back", p[i].elems_read);
+		json_sizes(&j, r, p[i].res, pa->nsizes);
+		nb_json_obj_end(&j);
+	}
+	nb_json_arr_end(&j);
+	nb_json_arr_begin(&j, "fits");
+	for (size_t a = 0; a < pa->nkinds; a++)
+		for (size_t k = 0; k < pa->nsizes; k++) {
+			if (!nb_rate_sweep_fit(p, np, pa->kinds[a], k, &fit))
+				continue;
+			nb_json_obj_begin(&j, NULL);
+			nb_json_str(&j, "kind", nb_lab_rules_kind_name(pa->kinds[a]));
+			nb_json_u64(&j, "frame_bytes", p[0].res[k].size);
+			nb_json_double(&j, "base_ns", fit.base_ns, 1);
+			nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 3);
+			nb_json_double(&j, "residual_ns", fit.residual_ns, 1);
+			nb_json_u64(&j, "points", fit.points);
+			nb_json_obj_end(&j);
+		}
+	nb_json_arr_end(&j);
+	nb_json_obj_end(&j);
+	fputc('\n', f);
+}

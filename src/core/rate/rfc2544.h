@@ -1,0 +1,148 @@
+/* The RFC 2544 procedures of `netbench rate` (throughput §26.1, latency §26.2, frame loss rate
+ * §26.3, back-to-back §26.4, or one single trial) over any trial runner: the procedures decide
+ * which trial comes next and what the answer is; a callback runs each trial. The real runner is
+ * in rate_run.h; a unit test passes a simulated device under test instead. No I/O here. */
+#ifndef NB_RFC2544_H
+#define NB_RFC2544_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "core/base/cpu.h"
+#include "core/lab/lab_rules.h"
+#include "core/rate/gen.h"
+#include "core/rate/raterx.h"
+#include "core/observe/obs_set.h"
+#include "core/observe/verdict.h"
+
+#define NB_RATE_MAX_SIZES 16
+#define NB_RATE_MIN_FPS	  1000ULL
+#define NB_RATE_MAX_FPS	  1000000000ULL
+#define NB_RATE_MAX_SWEEP 16
+#define NB_RATE_ETH_OVERHEAD_B                                                                     \
+	20 /* preamble, SFD and inter-frame gap: what line rate also carries */
+
+enum nb_rate_test { NB_RATE_THROUGHPUT, NB_RATE_LOSS, NB_RATE_B2B, NB_RATE_LATENCY, NB_RATE_TRIAL };
+#define NB_RATE_NTESTS 5
+/* "throughput", "loss", "b2b", "latency", "trial", and the titles the table prints. */
+extern const char *const nb_rate_test_names[NB_RATE_NTESTS];
+extern const char *const nb_rate_test_titles[NB_RATE_NTESTS];
+
+enum nb_rate_latency { NB_RATE_LAT_AUTO, NB_RATE_LAT_ONEWAY, NB_RATE_LAT_RTT };
+
+/* Everything a run needs, filled by the front end from the command line. */
+struct nb_rate_params {
+	enum nb_rate_test test;
+	const struct nb_gen_engine *engine;
+	const struct nb_rx_engine *receiver;
+	struct nb_rx_cfg rx; /* where the receiver listens or frames go */
+	uint64_t sizes[NB_RATE_MAX_SIZES];
+	size_t nsizes;
+	uint64_t rate_fps; /* 0: as fast as the engine goes */
+	uint64_t line_bps;
+	uint64_t trial_ns, drain_ns;
+	double loss_tolerance; /* ratio */
+	double resolution_pct; /* used when resolution_fps is 0 */
+	uint64_t resolution_fps;
+	uint32_t burst, flows, batch, repeat;
+	uint16_t sport;
+	bool realtime; /* only reported: the front end switched the process to SCHED_FIFO */
+	enum nb_rate_latency latency;
+	uint64_t sweep[NB_RATE_MAX_SWEEP]; /* rule counts of a rule sweep */
+	size_t nsweep;
+	enum nb_lab_rules_kind kinds[3];
+	size_t nkinds;
+	volatile sig_atomic_t *stop; /* set asynchronously: end the run; may be NULL */
+	struct nb_obs_set *observe;  /* observers of the DUT, NULL or empty: none */
+};
+
+/* One trial as it ran. */
+struct nb_rate_trial {
+	uint32_t size;
+	uint16_t id;
+	const char *purpose;
+	double asked_fps; /* 0: flat out */
+	uint64_t asked_frames;
+	double offered_fps, window_s;
+	uint64_t slipped_frames;
+	struct nb_trial_counts c;
+	bool lat_valid;
+	uint64_t lat_ns[6];   /* p50 p90 p99 p99.9 max min */
+	uint32_t probe_every; /* round trip: one probe in that many frames of flow 0 */
+	uint64_t probes_sent, probes_rx, probes_reflected, probes_returned;
+	struct nb_cpu_load cpu;
+	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
+	bool have_sock_drops;
+	uint64_t sock_drops;	/* the receiving socket's drops in this trial (buffer full) */
+	struct nb_obs_trial obs; /* the observers' windows of this trial */
+};
+
+/* The procedure's answer at one frame size. */
+struct nb_rate_size {
+	uint32_t size;
+	double fps; /* the procedure's answer for this size */
+	bool verified, at_max, gen_short, zero, failed;
+	double loss_pct;
+	bool lat_valid;
+	uint64_t lat_ns[6];
+	double b2b_avg, b2b_min, b2b_max;
+	size_t first_trial, ntrials; /* in the procedure's trial log */
+	bool have_bneck;
+	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
+	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */
+};
+
+/* What a procedure asks of one trial: frames of size at rate_fps (0: flat out) for the
+ * configured trial time, or exactly frames frames when frames is not 0. */
+struct nb_rate_trial_req {
+	uint16_t id;
+	uint32_t size;
+	double rate_fps;
+	uint64_t frames;
+	uint32_t burst;
+	const char *purpose;
+};
+/* Runs one trial and fills rec (already zeroed, with the request's fields set). Returns 0 or a
+ * negative errno with err filled; a trial whose counts do not reconcile is not an error (its
+ * rec->c.valid is false). */
+typedef int (*nb_rate_trial_fn)(void *ctx, const struct nb_rate_trial_req *q,
+				struct nb_rate_trial *rec, char *err, size_t errlen);
+
+struct nb_rate_proc {
+	const struct nb_rate_params *p;
+	nb_rate_trial_fn trial;
+	void *ctx;
+	/* Every trial run so far, in order. */
+	struct nb_rate_trial *trials;
+	size_t ntrials, cap;
+	uint16_t next_id;
+};
+
+/* Runs the procedure of p->test at frame size s->size into s (first_trial and ntrials locate its
+ * trials in pr->trials). Returns 0 or the first failing trial's negative errno. */
+int nb_rate_procedure(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, size_t errlen);
+void nb_rate_proc_free(struct nb_rate_proc *pr);
+
+/* The highest rate worth offering at size: --rate, or the line rate, whichever is lower;
+ * 0 when neither is known. */
+double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size);
+/* Percentage of the line rate that fps frames of size fill. */
+double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fps);
+/* The exit status a size's result earns: 1 when it failed, found nothing, or (single trial)
+ * the generator fell short of what was asked. */
+int nb_rate_status(const struct nb_rate_params *p, const struct nb_rate_size *s);
+/* What limited the DUT at s's size (docs/rate.md): judged on the first trial that lost frames
+ * above the result, else on the last clean trial (generator bound when the result was the
+ * generator's maximum). Leaves s->have_bneck false where nothing counted frames or for b2b. */
+void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
+			struct nb_rate_size *s);
+/* True when the test ends with a verdict (not for a single trial or a loss curve). */
+bool nb_rate_has_verdict(enum nb_rate_test t);
+/* What bounds the results across sizes, as one sentence in buf. */
+const char *nb_rate_verdict(const struct nb_rate_params *p, const struct nb_rate_size *s, size_t n,
+			    char *buf, size_t len);
+
+#endif

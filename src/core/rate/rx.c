@@ -1,0 +1,217 @@
+/* The receiver table of `netbench rate`: where a run's frames are counted. local: a counting
+ * thread in this process, possibly inside another network namespace; agent: an agent's, one
+ * agent test per trial (rate_remote.c); none: nobody counts (send only). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/base/cpu.h"
+#include "core/base/net.h"
+#include "core/base/netns.h"
+#include "core/base/sysinfo.h"
+#include "core/rate/gen.h"
+#include "core/rate/rate_remote.h"
+#include "core/rate/raterx.h"
+
+/* ---- local ---- */
+
+struct local {
+	struct nb_rx *rx;
+	uint64_t sock_drops0; /* the socket's drop count at the end of the previous trial */
+};
+
+/* Opens the receiving socket on cfg->dst, inside the named network namespace if any: the
+ * socket keeps the namespace it was created in, so this thread switches there and back. */
+static int open_socket(const struct nb_rx_cfg *cfg, char *err, size_t errlen)
+{
+	const char *ns = cfg->netns && *cfg->netns ? cfg->netns : NULL;
+	char addr[64] = "?";
+	int fd = -1, back = -1, ret, one = 1;
+
+	if (ns && (ret = nb_netns_enter(ns, &back, err, errlen)))
+		return ret;
+	fd = socket(cfg->dst.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
+		goto back;
+	}
+	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (const struct sockaddr *)&cfg->dst, cfg->dst_len) < 0) {
+		ret = -errno;
+		nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, addr, sizeof(addr));
+		snprintf(err, errlen, "receiver cannot bind %s port %u%s%s: %s", addr, cfg->port,
+			 ns ? " in namespace " : "", ns ? ns : "", strerror(-ret));
+		close(fd);
+		fd = -1;
+		goto back;
+	}
+	ret = fd;
+back:
+	if (ns) {
+		int r2 = nb_netns_leave(back, err, errlen);
+		if (r2) {
+			if (fd >= 0)
+				close(fd);
+			ret = r2;
+		}
+	}
+	return ret;
+}
+
+static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr_storage *dst,
+		      socklen_t *dst_len, bool *same_clock, struct nb_sysinfo *remote, char *err,
+		      size_t errlen)
+{
+	struct nb_rx *rx = NULL;
+	int fd = open_socket(cfg, err, errlen), ret;
+
+	if (fd < 0)
+		return fd;
+	struct local *l = calloc(1, sizeof(*l));
+	if (!l) {
+		close(fd);
+		snprintf(err, errlen, "receiver: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = nb_rx_new(&rx, fd, cfg->no_mmsg);
+	if (!ret && cfg->rcvbuf)
+		ret = nb_rx_set_rcvbuf(rx, (int)cfg->rcvbuf);
+	if (!ret)
+		ret = nb_rx_start(rx);
+	if (ret) {
+		snprintf(err, errlen, "receiver: %s", strerror(-ret));
+		nb_rx_free(rx);
+		free(l);
+		return ret;
+	}
+	*dst = cfg->dst;
+	*dst_len = cfg->dst_len;
+	*same_clock = true; /* one host: both ends read the same CLOCK_MONOTONIC */
+	l->rx = rx;
+	*state = l;
+	return 0;
+}
+
+static int local_begin(void *state, uint64_t duration_ns, uint64_t rate_bps, char *err,
+		       size_t errlen)
+{
+	return 0;
+}
+
+static int local_end(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
+		     size_t errlen)
+{
+	struct local *l = state;
+	nb_rx_snapshot(l->rx, snap);
+	/* The socket lives across trials: its drops in this one are the difference. */
+	uint64_t total = snap->sock_drops;
+	snap->sock_drops = total - l->sock_drops0;
+	l->sock_drops0 = total;
+	return 0;
+}
+
+static void local_close(void *state)
+{
+	struct local *l = state;
+	if (!l)
+		return;
+	nb_rx_free(l->rx);
+	free(l);
+}
+
+const struct nb_rx_engine nb_rx_local = {
+    .name = "local",
+    .counts = true,
+    .open = local_open,
+    .begin = local_begin,
+    .end = local_end,
+    .close = local_close,
+};
+
+/* ---- agent ---- */
+
+static int agent_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr_storage *dst,
+		      socklen_t *dst_len, bool *same_clock, struct nb_sysinfo *remote, char *err,
+		      size_t errlen)
+{
+	struct nb_rate_remote_cfg rc = {.agent = cfg->agent,
+					.ctl_port = cfg->ctl_port,
+					.psk_file = cfg->psk_file,
+					.dst_addr = cfg->dst_addr,
+					.port = cfg->port,
+					.no_mmsg = cfg->no_mmsg};
+	struct nb_rate_remote *rr = NULL;
+	int ret = nb_rate_remote_open(&rr, &rc, dst, dst_len, remote, same_clock, err, errlen);
+	if (ret)
+		return ret;
+	*state = rr;
+	return 0;
+}
+
+static int agent_begin(void *state, uint64_t duration_ns, uint64_t rate_bps, char *err,
+		       size_t errlen)
+{
+	return nb_rate_remote_begin(state, duration_ns, rate_bps, err, errlen);
+}
+
+static int agent_end(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
+		     size_t errlen)
+{
+	return nb_rate_remote_end(state, snap, cpu, err, errlen);
+}
+
+static void agent_reflect(void *state, const struct sockaddr *addr, uint16_t port, uint32_t max_pps)
+{
+	nb_rate_remote_reflect(state, addr, port, max_pps);
+}
+
+static void agent_close(void *state)
+{
+	nb_rate_remote_free(state);
+}
+
+const struct nb_rx_engine nb_rx_agent = {
+    .name = "agent",
+    .counts = true,
+    .remote = true,
+    .open = agent_open,
+    .begin = agent_begin,
+    .end = agent_end,
+    .reflect = agent_reflect,
+    .close = agent_close,
+};
+
+/* ---- none ---- */
+
+static int none_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr_storage *dst,
+		     socklen_t *dst_len, bool *same_clock, struct nb_sysinfo *remote, char *err,
+		     size_t errlen)
+{
+	*dst = cfg->dst;
+	*dst_len = cfg->dst_len;
+	*same_clock = false;
+	*state = NULL;
+	return 0;
+}
+
+static int none_end(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
+		    size_t errlen)
+{
+	return 0;
+}
+
+static void none_close(void *state)
+{
+}
+
+const struct nb_rx_engine nb_rx_none = {
+    .name = "none",
+    .open = none_open,
+    .begin = local_begin,
+    .end = none_end,
+    .close = none_close,
+};

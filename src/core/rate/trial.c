@@ -1,0 +1,303 @@
+/* The real trials of `netbench rate`: the receiver from the receiver table, the generator
+ * engine, one trial at a time (prepare, send, drain, read the counters, reconcile), and the
+ * procedure of rfc2544.c run over them at every frame size. */
+#include "core/rate/rate_run.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/hist.h"
+#include "core/base/net.h"
+#include "core/base/timeutil.h"
+#include "core/rate/frame.h"
+
+/* What "flat out" is assumed to reach when choosing the probe spacing. */
+#define PROBE_FLAT_OUT_FPS 4e6
+
+static void emit(const struct nb_rate_run *r, const struct nb_rate_event *ev)
+{
+	if (r->progress)
+		r->progress(r->progress_arg, ev);
+}
+
+static void set_latency(struct nb_rate_trial *rec, const struct nb_hist *h)
+{
+	static const double q[] = {0.5, 0.9, 0.99, 0.999, 1.0};
+	rec->lat_valid = true;
+	for (int i = 0; i < 5; i++)
+		rec->lat_ns[i] = nb_hist_quantile(h, q[i]);
+	rec->lat_ns[5] = h->min_ns;
+}
+
+/* One trial of frames of q->size at q->rate_fps (0: flat out), or exactly q->frames frames,
+ * recorded in rec: an nb_rate_trial_fn. */
+static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec,
+		     char *err, size_t errlen)
+{
+	struct nb_rate_run *r = ctx;
+	const struct nb_rate_params *p = r->p;
+	const struct nb_rx_engine *rx = p->receiver;
+	struct nb_gen_trial t = {.rate_fps = (uint64_t)(q->rate_fps + 0.5),
+				 .duration_ns = q->frames ? 0 : p->trial_ns,
+				 .frames = q->frames,
+				 .burst = q->burst,
+				 .flows = p->flows,
+				 .batch = p->batch,
+				 .stop = p->stop};
+	struct nb_cpu_sample c0, c1;
+	uint64_t window_ns;
+	uint32_t probe_every = 0;
+	char why[256] = "";
+	int ret;
+
+	if (r->rtt) {
+		/* Probes on flow 0 at about NB_RATE_PROBE_PPS, whatever the trial's rate. */
+		double flow0_fps = (q->rate_fps > 0 ? q->rate_fps : PROBE_FLAT_OUT_FPS) / p->flows;
+		double every = flow0_fps / NB_RATE_PROBE_PPS;
+		probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
+		nb_probe_trial(r->probe, q->id);
+	}
+	ret = p->engine->prepare(r->eng, q->size, q->id, probe_every);
+	if (ret) {
+		snprintf(err, errlen, "engine %s cannot send %u-byte frames: %s", p->engine->name,
+			 q->size, strerror(-ret));
+		return ret;
+	}
+	/* The agent checks each trial against its caps: duration, and the bit rate of the
+	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
+	ret = rx->begin(r->rxs, p->trial_ns + p->drain_ns + NB_NS_PER_S,
+			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "agent: %s", why);
+		return ret;
+	}
+	if (p->observe && p->observe->n) {
+		/* The DUT's window opens with the trial and closes after its drain. */
+		ret = nb_obs_set_begin(p->observe, p->trial_ns + p->drain_ns + NB_NS_PER_S, err,
+				       errlen);
+		if (ret)
+			return ret;
+	}
+	nb_cpu_sample_now(&c0);
+	ret = nb_gen_run(p->engine, r->eng, &t, r->gs);
+	if (ret) {
+		snprintf(err, errlen, "engine %s failed while sending: %s", p->engine->name,
+			 strerror(-ret));
+		return ret;
+	}
+	nb_cpu_sample_now(&c1);
+	if (p->stop && *p->stop) {
+		snprintf(err, errlen, "interrupted");
+		return -EINTR;
+	}
+	nb_cpu_load(&c0, &c1, &rec->cpu);
+	window_ns = r->gs->end_ns - r->gs->start_ns;
+	if (!q->frames && window_ns < p->trial_ns)
+		window_ns = p->trial_ns;
+	rec->window_s = (double)window_ns / 1e9;
+	rec->slipped_frames = r->gs->slipped_frames;
+	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
+	/* Counters are read only once the frames still in flight have arrived. */
+	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
+	if (p->observe && p->observe->n && (ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
+		return ret;
+	if (!rx->counts) {
+		/* Send only: no receiver counts anything. */
+		rec->c.tx = r->gs->tx_frames;
+		rec->c.valid = true;
+		return 0;
+	}
+	ret = rx->end(r->rxs, r->snap, &rec->cpu_remote, why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "agent: %s", why);
+		return ret;
+	}
+	rec->have_sock_drops = r->snap->have_sock_drops;
+	rec->sock_drops = r->snap->sock_drops;
+	nb_rx_reconcile(r->gs->tx_flow, p->flows, rec->id, r->snap, &rec->c);
+	if (r->rtt) {
+		/* Every reflection the agent sent has returned or been lost once STOP is answered:
+		 * the drain covered the way back too. */
+		nb_probe_snapshot(r->probe, r->psnap);
+		rec->probe_every = probe_every;
+		rec->probes_sent = (r->gs->tx_flow[0] + probe_every - 1) / probe_every;
+		if (r->snap->any && r->snap->trial == rec->id) {
+			rec->probes_rx = r->snap->probes;
+			rec->probes_reflected = r->snap->reflected;
+		}
+		rec->probes_returned = r->psnap->returned;
+		if (rec->c.valid && r->psnap->rtt.count)
+			set_latency(rec, &r->psnap->rtt);
+	} else if (rec->c.valid && r->same_clock && r->snap->any && r->snap->trial == rec->id &&
+		   r->snap->lat.count) {
+		set_latency(rec, &r->snap->lat);
+	}
+	emit(r, &(struct nb_rate_event){.kind = NB_RATE_EV_TRIAL, .size = q->size, .trial = rec});
+	return 0;
+}
+
+/* With a receiver that reflects probes: one-way latency where both ends read one clock, else
+ * (or when asked) round trip from probes reflected to a socket of ours. */
+static int setup_latency(struct nb_rate_run *r, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	int ret;
+
+	if (p->latency == NB_RATE_LAT_ONEWAY && !r->same_clock) {
+		snprintf(err, errlen,
+			 "--latency oneway: the agent runs on another kernel (its boot id "
+			 "differs), so its clock is not ours; use --latency rtt or auto");
+		return -EINVAL;
+	}
+	r->rtt =
+	    p->latency == NB_RATE_LAT_RTT || (p->latency == NB_RATE_LAT_AUTO && !r->same_clock);
+	if (!r->rtt)
+		return 0;
+	r->psnap = calloc(1, sizeof(*r->psnap));
+	if (!r->psnap) {
+		snprintf(err, errlen, "probe counters: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = nb_probe_new(&r->probe, r->dst.ss_family);
+	if (!ret)
+		ret = nb_probe_start(r->probe);
+	if (ret) {
+		snprintf(err, errlen, "socket for reflected probes: %s", strerror(-ret));
+		return ret;
+	}
+	/* The agent reflects to the address our frames leave from (its target rule accepts only
+	 * the controller's). */
+	p->receiver->reflect(r->rxs, r->have_path ? (struct sockaddr *)&r->path.src : NULL,
+			     nb_probe_port(r->probe), NB_RX_REFLECT_MAX_PPS);
+	return 0;
+}
+
+int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
+		 nb_rate_progress_fn progress, void *arg, char *err, size_t errlen)
+{
+	struct nb_rate_run *r = calloc(1, sizeof(*r));
+	char abuf[INET6_ADDRSTRLEN];
+	int ret;
+
+	*out = r;
+	if (!r || !(r->snap = calloc(1, sizeof(*r->snap))) ||
+	    !(r->gs = calloc(1, sizeof(*r->gs)))) {
+		snprintf(err, errlen, "out of memory: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	r->p = p;
+	r->progress = progress;
+	r->progress_arg = arg;
+	r->proc.p = p;
+	r->proc.trial = run_trial;
+	r->proc.ctx = r;
+	ret = p->receiver->open(&p->rx, &r->rxs, &r->dst, &r->dst_len, &r->same_clock, &r->remote,
+				err, errlen);
+	if (ret)
+		return ret;
+	ret = nb_path_route((struct sockaddr *)&r->dst, &r->path);
+	if (ret == -ENETUNREACH || ret == -EHOSTUNREACH) {
+		nb_net_addr_str((struct sockaddr *)&r->dst, false, abuf, sizeof(abuf));
+		snprintf(err, errlen, "no route to %s", abuf);
+		return ret;
+	}
+	r->have_path = ret == 0;
+	if (p->receiver->reflect)
+		return setup_latency(r, err, errlen);
+	return 0;
+}
+
+int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	uint32_t min = nb_frame_min_bytes(r->dst.ss_family);
+	uint32_t max =
+	    r->have_path && r->path.mtu ? nb_frame_max_for_mtu(r->path.mtu) : NB_FRAME_MAX;
+
+	for (size_t i = 0; i < p->nsizes; i++) {
+		if (p->sizes[i] < min) {
+			snprintf(err, errlen,
+				 "--sizes: %llu bytes is too small for IPv6 (at least %u)",
+				 (unsigned long long)p->sizes[i], min);
+			return -EINVAL;
+		}
+		if (p->sizes[i] > max) {
+			snprintf(err, errlen,
+				 "--sizes: %llu bytes is too large for %s (MTU %u: at most %u)",
+				 (unsigned long long)p->sizes[i], r->path.ifname, r->path.mtu, max);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	struct nb_gen_cfg gc;
+	uint32_t frame_max = 0;
+	int ret;
+
+	for (size_t i = 0; i < p->nsizes; i++)
+		frame_max = p->sizes[i] > frame_max ? (uint32_t)p->sizes[i] : frame_max;
+	memset(&gc, 0, sizeof(gc));
+	gc.dst = r->dst;
+	gc.dst_len = r->dst_len;
+	gc.sport_base = p->sport;
+	gc.flows = p->flows;
+	gc.batch = p->batch;
+	gc.frame_max_bytes = frame_max;
+	gc.no_mmsg = p->rx.no_mmsg;
+	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
+	gc.neigh_wait_ms = r->dst.ss_family == AF_INET6 ? 3000 : 1000;
+	ret = p->engine->open(&gc, &r->eng, err, errlen);
+	if (ret)
+		return ret;
+	nb_sysinfo_get(&r->local, r->have_path ? (struct sockaddr *)&r->path.src : NULL);
+	return 0;
+}
+
+int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+
+	for (size_t i = 0; i < p->nsizes && !(p->stop && *p->stop); i++) {
+		struct nb_rate_size *s = &res[i];
+		int ret;
+		s->size = (uint32_t)p->sizes[i];
+		emit(r, &(struct nb_rate_event){.kind = NB_RATE_EV_SIZE, .size = s->size});
+		ret = nb_rate_procedure(&r->proc, s, err, errlen);
+		if (ret)
+			return ret;
+		nb_rate_bottleneck(p, r->proc.trials, s);
+		emit(r, &(struct nb_rate_event){
+			    .kind = NB_RATE_EV_SIZE_DONE, .size = s->size, .result = s});
+	}
+	return 0;
+}
+
+void nb_rate_describe(struct nb_rate_run *r)
+{
+	r->p->engine->describe(r->eng, r->engine_desc, sizeof(r->engine_desc));
+}
+
+void nb_rate_free(struct nb_rate_run *r)
+{
+	if (!r)
+		return;
+	if (r->eng)
+		r->p->engine->close(r->eng);
+	if (r->p)
+		r->p->receiver->close(r->rxs);
+	nb_probe_free(r->probe);
+	for (size_t i = 0; i < r->proc.ntrials; i++)
+		nb_obs_trial_free(&r->proc.trials[i].obs);
+	nb_rate_proc_free(&r->proc);
+	free(r->psnap);
+	free(r->snap);
+	free(r->gs);
+	free(r);
+}

@@ -1,0 +1,338 @@
+/* netbench stream, controller mode: the agents receive (each reports its own steps), this host
+ * sends; or the one agent sends and this host receives. Per-step counters and CPU loads come
+ * from the receiving side's own step windows; the agents' CPU samples at the MARKs around the
+ * sweep bound the whole run. */
+#include "core/stream/stream_ctl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/base/timeutil.h"
+#include "core/stream/stream_msg.h"
+
+#define JOIN_SETTLE (300 * NB_NS_PER_MS) /* membership reports reach the switch/bridge */
+#define DRAIN_NS    (300 * NB_NS_PER_MS)
+#define CTL_TIMEOUT 10000
+
+uint32_t nb_stream_random_id(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint32_t)(ts.tv_nsec ^ (ts.tv_sec << 20) ^ ((uint32_t)getpid() << 8));
+}
+
+/* Local address towards addr (route lookup, nothing sent), for the platform block's interface. */
+static bool local_towards(const struct nb_stream_sock_opts *sock, struct sockaddr_storage *local)
+{
+	struct sockaddr_storage ss;
+	socklen_t len, llen = sizeof(*local);
+	char err[128];
+	bool ok = false;
+	int fd;
+
+	if (nb_stream_resolve(sock->addr, sock->port, sock->family, &ss, &len, err, sizeof(err)) <
+	    0)
+		return false;
+	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	if (sock->iface)
+		(void)setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, sock->iface,
+				 (socklen_t)strlen(sock->iface) + 1);
+	if (connect(fd, (struct sockaddr *)&ss, len) == 0 &&
+	    getsockname(fd, (struct sockaddr *)local, &llen) == 0)
+		ok = true;
+	close(fd);
+	return ok;
+}
+
+void nb_stream_local_sysinfo(const struct nb_stream_sock_opts *sock, struct nb_sysinfo *si)
+{
+	struct sockaddr_storage local;
+	bool ok = local_towards(sock, &local);
+
+	nb_sysinfo_get(si, ok ? (struct sockaddr *)&local : NULL);
+	if (sock->iface)
+		snprintf(si->iface, sizeof(si->iface), "%s", sock->iface);
+}
+
+const char *nb_stream_end_name(enum nb_stream_end e)
+{
+	switch (e) {
+	case NB_END_FIN:
+		return "end marker";
+	case NB_END_TIME:
+		return "time limit";
+	case NB_END_IDLE:
+		return "idle";
+	case NB_END_STOP:
+		return "interrupted";
+	default:
+		return "none";
+	}
+}
+
+static void fill_req(const struct nb_stream_params *p, struct nb_stream_req *r, uint32_t role,
+		     uint32_t stream_id)
+{
+	memset(r, 0, sizeof(*r));
+	r->role = role;
+	/* "" asks the agent for the controller's own address. */
+	snprintf(r->addr, sizeof(r->addr), "%s", p->to_controller ? "" : p->sock.addr);
+	if (p->sock.iface && role == NB_STREAM_AGENT_RECV)
+		snprintf(r->iface, sizeof(r->iface), "%s", p->sock.iface);
+	if (p->sock.source)
+		snprintf(r->source, sizeof(r->source), "%s", p->sock.source);
+	r->port = p->sock.port;
+	r->ttl = p->sock.ttl;
+	r->flags = (p->sock.loop ? NB_STR_F_LOOP : 0) | (p->sock.reuse ? NB_STR_F_REUSE : 0);
+	r->block = (uint32_t)p->block;
+	for (size_t i = 0; i < p->nrates; i++)
+		r->rates_bps[i] = p->rates[i];
+	r->nrates = (uint32_t)p->nrates;
+	r->step_ns = p->time_ns;
+	r->omit_ns = p->omit_ns;
+	r->stream_id = stream_id;
+}
+
+static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_params *p,
+		      const struct nb_stream_req *req, char *err, size_t errlen)
+{
+	char why[512];
+	int ret;
+
+	a->msg = nb_msg_new(NB_MSG_TEST_REQ);
+	a->mark0 = calloc(1, sizeof(*a->mark0));
+	a->mark1 = calloc(1, sizeof(*a->mark1));
+	if (!a->msg || !a->mark0 || !a->mark1 || nb_stream_rx_new(&a->rx) < 0) {
+		snprintf(err, errlen, "agent %s: %s", a->host, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = nb_ctl_open(&a->ctl, a->host, p->ctl_port, p->family, p->psk, p->psk_len, why,
+			  sizeof(why));
+	if (ret < 0)
+		goto fail;
+	nb_msg_reset(a->msg, NB_MSG_TEST_REQ);
+	if (nb_stream_req_put(a->msg, req) < 0) {
+		snprintf(err, errlen, "request: %s", strerror(EMSGSIZE));
+		return -EMSGSIZE;
+	}
+	ret = nb_ctl_request(a->ctl, a->msg, a->msg, why, sizeof(why));
+	if (ret < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "agent %s: %s", a->host, why);
+	return ret;
+}
+
+static int agent_fail(const struct nb_stream_ctl_agent *a, int ret, const char *why, char *err,
+		      size_t errlen)
+{
+	snprintf(err, errlen, "agent %s: %s", a->host, why);
+	return ret;
+}
+
+static int agent_mark(struct nb_stream_ctl_agent *a, uint32_t id, struct nb_cpu_sample *s,
+		      char *err, size_t errlen)
+{
+	char why[512];
+	int ret = nb_ctl_mark(a->ctl, id, a->msg, why, sizeof(why));
+
+	if (ret < 0)
+		return agent_fail(a, ret, why, err, errlen);
+	if (nb_proto_get_cpu(a->msg, s) < 0)
+		memset(s, 0, sizeof(*s));
+	return 0;
+}
+
+/* The sender's plan and the receiver's expectation must agree step by step: the same window
+ * and warm-up, and no more distinct datagrams counted in the window than were sent in it. */
+static void reconcile(struct nb_stream_rx *rx, const struct nb_stream_send_step *sent, size_t n)
+{
+	for (size_t i = 0; i < rx->nsteps; i++) {
+		struct nb_stream_step *s = &rx->steps[i];
+		if (s->step >= n || s->step_count != sent[s->step].count ||
+		    s->omit_count != sent[s->step].omit_count ||
+		    s->unique > sent[s->step].datagrams)
+			s->unreconciled = true;
+	}
+}
+
+static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+		       nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
+{
+	struct nb_stream_send_opts so;
+	struct nb_stream_sock_opts send_sock;
+	struct nb_stream_req req;
+	char why[512];
+	uint32_t id = nb_stream_random_id();
+	int fd = -1, ret;
+
+	/* --iface and --source belong to the agents' join; this host sends by its routes. */
+	send_sock = p->sock;
+	send_sock.iface = NULL;
+	send_sock.source = NULL;
+	ret = nb_stream_open_send(&send_sock, &fd, err, errlen);
+	if (ret < 0) {
+		r->bad_input = true;
+		return ret;
+	}
+	fill_req(p, &req, NB_STREAM_AGENT_RECV, id);
+	for (size_t i = 0; i < r->nagents; i++)
+		if ((ret = agent_open(&r->agents[i], p, &req, err, errlen)))
+			goto out;
+	for (size_t i = 0; i < r->nagents; i++)
+		if ((ret = nb_ctl_start(r->agents[i].ctl, why, sizeof(why))) < 0) {
+			agent_fail(&r->agents[i], ret, why, err, errlen);
+			goto out;
+		}
+	nb_sleep_until_ns(nb_mono_ns() + JOIN_SETTLE);
+	for (size_t i = 0; i < r->nagents; i++)
+		if ((ret = agent_mark(&r->agents[i], 1, r->agents[i].mark0, err, errlen)))
+			goto out;
+	nb_stream_local_sysinfo(&send_sock, &r->local);
+	memset(&so, 0, sizeof(so));
+	so.fd = fd;
+	so.block = p->block;
+	so.rates_bps = p->rates;
+	so.nrates = p->nrates;
+	so.step_ns = p->time_ns;
+	so.omit_ns = p->omit_ns;
+	so.stream_id = id;
+	so.stop = p->stop;
+	if (started)
+		started(arg, p, r);
+	ret = nb_stream_send_run(&so, r->sent);
+	if (ret < 0) {
+		snprintf(err, errlen, "sending: %s", strerror(-ret));
+		goto out;
+	}
+	r->nsent = p->nrates;
+	nb_sleep_until_ns(nb_mono_ns() + DRAIN_NS);
+	for (size_t i = 0; i < r->nagents; i++) {
+		struct nb_stream_ctl_agent *a = &r->agents[i];
+		if ((ret = agent_mark(a, 2, a->mark1, err, errlen)))
+			goto out;
+		nb_cpu_load(a->mark0, a->mark1, &a->run_cpu);
+		if ((ret = nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, why, sizeof(why))) < 0) {
+			agent_fail(a, ret, why, err, errlen);
+			goto out;
+		}
+		if (nb_stream_rx_get(a->msg, a->rx, &a->end) < 0) {
+			ret = agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
+			goto out;
+		}
+		reconcile(a->rx, r->sent, p->nrates);
+	}
+	r->interrupted = p->stop && *p->stop;
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+		       nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
+{
+	struct nb_stream_ctl_agent *a = &r->agents[0];
+	struct nb_stream_recv *rv = NULL;
+	struct nb_stream_sock_opts recv_sock;
+	struct nb_stream_req req;
+	char why[512];
+	int fd = -1, ret, nsent;
+
+	fill_req(p, &req, NB_STREAM_AGENT_SEND, nb_stream_random_id());
+	/* The local socket is checked before the agent is asked, so that bad input is named
+	 * here; only "this host" needs the control connection's family first. The agent sends
+	 * once started, and the socket is ready before that. */
+	recv_sock = p->sock;
+	if (p->to_controller) {
+		if ((ret = agent_open(a, p, &req, err, errlen)))
+			return ret;
+		recv_sock.addr = a->ctl->local.ss_family == AF_INET6 ? "::" : "0.0.0.0";
+	}
+	ret = nb_stream_open_recv(&recv_sock, &fd, err, errlen);
+	if (ret < 0) {
+		r->bad_input = true;
+		return ret;
+	}
+	if (!p->to_controller && (ret = agent_open(a, p, &req, err, errlen)))
+		goto out;
+	if (nb_stream_recv_new(&rv, fd) < 0 || nb_stream_rx_new(&r->rx) < 0) {
+		snprintf(err, errlen, "receiver: %s", strerror(ENOMEM));
+		ret = -ENOMEM;
+		goto out;
+	}
+	nb_stream_local_sysinfo(&p->sock, &r->local);
+	rv->end_mono_ns = nb_mono_ns() + (p->time_ns + p->omit_ns) * p->nrates + 5 * NB_NS_PER_S;
+	rv->idle_ns = p->idle_ns;
+	rv->stop_on_fin = true;
+	rv->ext_stop = p->stop;
+	if ((ret = nb_ctl_start(a->ctl, why, sizeof(why))) < 0) {
+		agent_fail(a, ret, why, err, errlen);
+		goto out;
+	}
+	if (started)
+		started(arg, p, r);
+	ret = nb_stream_recv_run(rv);
+	if (ret < 0) {
+		snprintf(err, errlen, "receiving: %s", strerror(-ret));
+		goto out;
+	}
+	nb_stream_recv_copy(rv, r->rx);
+	if ((ret = nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, why, sizeof(why))) < 0) {
+		agent_fail(a, ret, why, err, errlen);
+		goto out;
+	}
+	nsent = nb_stream_sent_get(a->msg, r->sent, p->nrates);
+	if (nsent < 0) {
+		ret = agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
+		goto out;
+	}
+	r->nsent = (size_t)nsent;
+	reconcile(r->rx, r->sent, r->nsent);
+	ret = 0;
+out:
+	nb_stream_recv_free(rv);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int nb_stream_ctl_run(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+		      nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->nagents = p->nhosts;
+	for (size_t i = 0; i < p->nhosts; i++)
+		r->agents[i].host = p->hosts[i];
+	r->sent = calloc(p->nrates ? p->nrates : 1, sizeof(*r->sent));
+	if (!r->sent) {
+		snprintf(err, errlen, "%s: %s", p->reverse ? "receiver" : "sender",
+			 strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return p->reverse ? run_reverse(p, r, started, arg, err, errlen)
+			  : run_forward(p, r, started, arg, err, errlen);
+}
+
+void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r)
+{
+	for (size_t i = 0; i < r->nagents; i++) {
+		struct nb_stream_ctl_agent *a = &r->agents[i];
+		nb_ctl_free(a->ctl);
+		nb_msg_free(a->msg);
+		nb_stream_rx_free(a->rx);
+		free(a->mark0);
+		free(a->mark1);
+	}
+	nb_stream_rx_free(r->rx);
+	free(r->sent);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,90 @@
+/* The controller's side of `netbench stream -c AGENT[,AGENT...]`: the agents receive (several
+ * may join one group) and this host sends, or with reverse the one agent sends and this host
+ * receives. Parameters in, result out, progress through a callback, -errno plus text; nothing
+ * here prints or exits. Also the parameters every stream mode shares, and its JSON encoders. */
+#ifndef NB_STREAM_CTL_H
+#define NB_STREAM_CTL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/base/cpu.h"
+#include "core/base/json.h"
+#include "core/base/sysinfo.h"
+#include "core/session/ctl.h"
+#include "core/stream/stream.h"
+#include "core/stream/stream_run.h"
+#include "core/stream/stream_sock.h"
+
+#define NB_STREAM_MAX_AGENTS 16
+
+struct nb_stream_params {
+	struct nb_stream_sock_opts sock;
+	size_t block;
+	uint64_t rates[NB_STREAM_MAX_STEPS];
+	size_t nrates;
+	uint64_t time_ns;      /* per step: the measurement window */
+	uint64_t omit_ns;      /* per step: warm-up before the window, not counted */
+	uint64_t recv_time_ns; /* --recv: overall limit, 0 none */
+	uint64_t idle_ns;
+	bool send, recv, reverse, multicast;
+	bool to_controller; /* reverse without an address: the agent sends to us */
+	int family;
+	/* Controller mode: the agents, their control port and key. */
+	char hosts[NB_STREAM_MAX_AGENTS][256];
+	size_t nhosts;
+	uint16_t ctl_port;
+	uint8_t psk[256];
+	size_t psk_len;
+	volatile sig_atomic_t *stop; /* may be NULL */
+};
+
+/* One agent of a controller run. */
+struct nb_stream_ctl_agent {
+	const char *host;
+	struct nb_ctl *ctl; /* ctl->remote: the agent's platform */
+	struct nb_msg *msg;
+	struct nb_stream_rx *rx; /* what it received (forward) */
+	enum nb_stream_end end;
+	struct nb_cpu_sample *mark0, *mark1;
+	struct nb_cpu_load run_cpu; /* its CPU over the whole sweep (forward) */
+};
+
+struct nb_stream_ctl_result {
+	struct nb_sysinfo local;
+	struct nb_stream_send_step *sent; /* the sender's steps */
+	size_t nsent;
+	struct nb_stream_ctl_agent agents[NB_STREAM_MAX_AGENTS];
+	size_t nagents;
+	struct nb_stream_rx *rx; /* reverse: what this host received */
+	bool interrupted;
+	bool bad_input; /* the failure lies in the user's input (a usage error) */
+};
+
+/* Called once the traffic is about to start (after the agents answered). */
+typedef void (*nb_stream_ctl_progress_fn)(void *arg, const struct nb_stream_params *p,
+					  const struct nb_stream_ctl_result *r);
+
+int nb_stream_ctl_run(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+		      nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen);
+void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r);
+
+/* A stream id that differs between runs and hosts. */
+uint32_t nb_stream_random_id(void);
+/* This host's platform, with the interface towards sock's address. */
+void nb_stream_local_sysinfo(const struct nb_stream_sock_opts *sock, struct nb_sysinfo *si);
+const char *nb_stream_end_name(enum nb_stream_end e);
+
+/* JSON (docs/schema.md): the parameters, a receiver's steps, a sender's steps, and the whole
+ * document of a controller run. */
+void nb_stream_json_params(struct nb_json *j, const struct nb_stream_params *p, const char *mode);
+void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx);
+void nb_stream_json_send(struct nb_json *j, const char *key,
+			 const struct nb_stream_send_step *steps, size_t n, size_t block);
+void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
+			const struct nb_stream_ctl_result *r);
+
+#endif

@@ -1,0 +1,158 @@
+/* The JSON of `netbench stream` (docs/schema.md): its parameters, each receiver's steps, the
+ * sender's steps, and the document of a controller run. */
+#include <math.h>
+#include <stdio.h>
+
+#include "core/base/json.h"
+#include "core/base/result.h"
+#include "core/stream/stream_ctl.h"
+
+void nb_stream_json_params(struct nb_json *j, const struct nb_stream_params *o, const char *mode)
+{
+	nb_json_str(j, "mode", mode);
+	nb_json_obj_begin(j, "params");
+	nb_json_str(j, "address", o->sock.addr);
+	nb_json_bool(j, "multicast", o->multicast);
+	nb_json_u64(j, "port", o->sock.port);
+	if (!o->recv)
+		nb_json_u64(j, "block_bytes", o->block);
+	if (o->sock.iface)
+		nb_json_str(j, "iface", o->sock.iface);
+	else
+		nb_json_null(j, "iface");
+	if (o->sock.source)
+		nb_json_str(j, "source", o->sock.source);
+	else
+		nb_json_null(j, "source");
+	if (o->sock.ttl >= 0)
+		nb_json_u64(j, "ttl", (uint64_t)o->sock.ttl);
+	else
+		nb_json_null(j, "ttl");
+	nb_json_bool(j, "loop", o->sock.loop);
+	if (!o->recv) {
+		nb_json_double(j, "step_s", (double)o->time_ns / 1e9, 3);
+		nb_json_double(j, "omit_s", (double)o->omit_ns / 1e9, 3);
+		nb_json_arr_begin(j, "rates_bps");
+		for (size_t i = 0; i < o->nrates; i++)
+			nb_json_u64(j, NULL, o->rates[i]);
+		nb_json_arr_end(j);
+	}
+	nb_json_obj_end(j);
+}
+
+void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
+{
+	nb_json_arr_begin(j, "steps");
+	for (size_t i = 0; i < rx->nsteps; i++) {
+		const struct nb_stream_step *s = &rx->steps[i];
+		double r = nb_stream_step_rate_bps(s);
+		uint64_t exp = nb_stream_step_expected(s), lost = nb_stream_step_lost(s);
+		bool valid = nb_stream_step_valid(s);
+		nb_json_obj_begin(j, NULL);
+		nb_json_u64(j, "step", s->step);
+		nb_json_bool(j, "valid", valid);
+		nb_json_u64(j, "rate_bps_asked", s->rate_bps_asked);
+		nb_json_double(j, "rate_bps", valid ? r : NAN, 0);
+		/* The receiver's window: first to last counted arrival, after the warm-up. */
+		nb_json_double(j, "window_s",
+			       s->datagrams >= 2 ? (double)(s->last_ns - s->first_ns) / 1e9 : NAN,
+			       6);
+		nb_json_u64(j, "omit_datagrams", s->omit_count);
+		nb_json_u64(j, "warmup_datagrams_received", s->warmup_datagrams);
+		nb_json_u64(j, "datagrams", s->datagrams);
+		nb_json_u64(j, "bytes", s->bytes);
+		nb_json_u64(j, "datagrams_expected", exp);
+		nb_json_u64(j, "datagrams_distinct", s->unique);
+		nb_json_u64(j, "lost", lost);
+		nb_json_double(j, "loss_pct", exp ? 100.0 * (double)lost / (double)exp : 0.0, 4);
+		nb_json_u64(j, "reordered", s->reordered);
+		nb_json_u64(j, "duplicates", s->dups);
+		nb_json_u64(j, "late", s->late);
+		nb_json_double(j, "jitter_ms", s->jitter.jitter_ns / 1e6, 6);
+		nb_result_cpu(j, "cpu", &s->cpu);
+		nb_json_double(j, "cpu_pct_per_mbit",
+			       s->cpu.valid && valid && r > 0 ? s->cpu.busy_pct / (r / 1e6) : NAN,
+			       4);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+	if (rx->foreign.datagrams) {
+		const struct nb_stream_foreign *f = &rx->foreign;
+		double r = nb_stream_foreign_rate_bps(f);
+		nb_json_obj_begin(j, "foreign");
+		nb_json_str(j, "note", "no netbench header: loss cannot be known");
+		nb_json_u64(j, "datagrams", f->datagrams);
+		nb_json_u64(j, "bytes", f->bytes);
+		nb_json_double(j, "rate_bps", r, 0);
+		nb_result_cpu(j, "cpu", &f->cpu);
+		nb_json_double(j, "cpu_pct_per_mbit",
+			       f->cpu.valid && r > 0 ? f->cpu.busy_pct / (r / 1e6) : NAN, 4);
+		nb_json_obj_end(j);
+	} else {
+		nb_json_null(j, "foreign");
+	}
+	nb_json_u64(j, "other_stream_datagrams", rx->other_stream_datagrams);
+}
+
+void nb_stream_json_send(struct nb_json *j, const char *key,
+			 const struct nb_stream_send_step *steps, size_t n, size_t block)
+{
+	nb_json_arr_begin(j, key);
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_stream_send_step *s = &steps[i];
+		nb_json_obj_begin(j, NULL);
+		nb_json_u64(j, "step", i);
+		nb_json_u64(j, "rate_bps_asked", s->rate_bps);
+		nb_json_double(j, "rate_bps", nb_stream_send_rate_bps(s, block), 0);
+		nb_json_u64(j, "datagrams_planned", s->count);
+		nb_json_u64(j, "omit_datagrams_planned", s->omit_count);
+		nb_json_u64(j, "omit_datagrams", s->omit_datagrams);
+		nb_json_u64(j, "datagrams", s->datagrams);
+		nb_json_u64(j, "bytes", s->bytes);
+		nb_json_u64(j, "send_errors", s->errors);
+		nb_json_u64(j, "late_sends", s->late_sends);
+		nb_json_double(j, "max_late_ms", (double)s->max_late_ns / 1e6, 6);
+		nb_result_cpu(j, "cpu", &s->cpu);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+
+void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
+			const struct nb_stream_ctl_result *r)
+{
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	if (p->reverse) {
+		nb_result_begin(&j, "stream", &r->local, &r->agents[0].ctl->remote);
+		nb_stream_json_params(&j, p, "agent-sends");
+		nb_stream_json_send(&j, "sent", r->sent, r->nsent, p->block);
+		nb_json_arr_begin(&j, "receivers");
+		nb_json_obj_begin(&j, NULL);
+		nb_json_null(&j, "agent");
+		nb_sysinfo_json(&j, "env", &r->local);
+		nb_stream_json_rx(&j, r->rx);
+		nb_json_obj_end(&j);
+		nb_json_arr_end(&j);
+	} else {
+		nb_result_begin(&j, "stream", &r->local,
+				r->nagents == 1 ? &r->agents[0].ctl->remote : NULL);
+		nb_stream_json_params(&j, p, "agents-receive");
+		nb_json_bool(&j, "interrupted", r->interrupted);
+		nb_stream_json_send(&j, "sent", r->sent, p->nrates, p->block);
+		nb_json_arr_begin(&j, "receivers");
+		for (size_t i = 0; i < r->nagents; i++) {
+			const struct nb_stream_ctl_agent *a = &r->agents[i];
+			nb_json_obj_begin(&j, NULL);
+			nb_json_str(&j, "agent", a->host);
+			nb_sysinfo_json(&j, "env", &a->ctl->remote);
+			nb_stream_json_rx(&j, a->rx);
+			nb_result_cpu(&j, "run_cpu", &a->run_cpu);
+			nb_json_obj_end(&j);
+		}
+		nb_json_arr_end(&j);
+	}
+	nb_json_obj_end(&j);
+	fputc('\n', f);
+}

@@ -611,9 +611,8 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 			break;
 		if (t->obs.n) {
 			const struct nb_obs_summary *d = t->obs.s[0];
-			snprintf(dut, sizeof(dut), "; DUT cpu%d %.0f %% %s, backlog drops %llu",
-				 d->busiest_cpu, d->busiest_pct, d->busiest_with,
-				 (unsigned long long)d->softnet_dropped);
+			snprintf(dut, sizeof(dut), "; DUT cpu%d %.0f %% busy, backlog drops %llu",
+				 d->busiest_cpu, d->busiest_pct, (unsigned long long)d->softnet_dropped);
 		}
 		fprintf(stderr,
 			"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), "

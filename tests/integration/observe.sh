@@ -73,7 +73,7 @@ else
 	nok "1,000 rules: DUT CPU bound (got $*)"; show cpu
 fi
 check "1,000 rules: quotes the DUT CPU, time_squeeze, backlog drops and NIC misses" \
-	grep -Eq '^DUT CPU bound: DUT cpu1 [0-9]+ % [a-z]+, time_squeeze [0-9.kM]+/s, backlog drops [1-9][0-9.kM]*, NIC missed 0$' \
+	grep -Eq '^DUT CPU bound: DUT cpu1 [0-9]+ % busy \([a-z]+ [0-9]+ %\), time_squeeze [0-9.kM]+/s, backlog drops [1-9][0-9.kM]*, NIC missed 0$' \
 	"$nb_tmp/cpu.text"
 check "1,000 rules: the lost frames are accounted for within 1 %" accounted cpu
 check "1,000 rules: the window reports the DUT's CPU 1 as steered by RPS" python3 -c "

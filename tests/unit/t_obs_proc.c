@@ -187,7 +187,7 @@ int main(void)
 
 	nb_obs_summarize(w, 0, m);
 	CHECK(m->busiest_cpu == 1 && fabs(m->busiest_pct - 95) < 1e-9 &&
-		  !strcmp(m->busiest_with, "softirq"),
+		  !strcmp(m->busiest_with, "softirq") && fabs(m->busiest_with_pct - 95) < 1e-9,
 	      "summary: busiest cpu1 95 %% softirq");
 	CHECK(fabs(m->self_cpu_pct - 0.5) < 1e-9, "summary: observer 0.5 %% of a CPU (got %g)",
 	      m->self_cpu_pct);

@@ -134,6 +134,7 @@ struct nb_obs_summary {
 	int32_t busiest_cpu; /* among the selected CPUs, -1 if none */
 	double busiest_pct;
 	const char *busiest_with; /* "softirq", "system", "user", "irq" */
+	double busiest_with_pct;  /* that part's share of the busiest CPU */
 	double busy_cpu_s;	  /* busy CPU-seconds over the selected CPUs */
 	uint64_t softnet_processed, softnet_dropped, softnet_squeezed; /* selected CPUs */
 	uint64_t rx_missed, rx_fifo, rx_over, rx_dropped, tx_dropped, tx_errors; /* all interfaces */

@@ -205,8 +205,11 @@ void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_
 				top = s->user_pct;
 				m->busiest_with = "user";
 			}
-			if (s->irq_pct > top)
+			if (s->irq_pct > top) {
+				top = s->irq_pct;
 				m->busiest_with = "irq";
+			}
+			m->busiest_with_pct = top;
 		}
 	}
 	for (uint32_t i = 0; i < w->nsoftnet; i++) {

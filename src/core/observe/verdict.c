@@ -50,14 +50,16 @@ static const char *ifname(const struct nb_verdict_in *in, int32_t i)
 	return in->win && i >= 0 && (uint32_t)i < in->win->nif ? in->win->ifs[i].name : "?";
 }
 
-/* "DUT cpu1 99 % softirq, time_squeeze 12k/s, backlog drops 0, NIC missed 0" */
+/* "DUT cpu1 99 % busy (softirq 99 %), time_squeeze 12k/s, backlog drops 0, NIC missed 0" */
 static void cpu_evidence(const struct nb_verdict_in *in, char *b, size_t len)
 {
 	const struct nb_obs_summary *d = in->dut;
 	char s1[16], s2[16], s3[16];
 	double ws = d->window_s > 0 ? d->window_s : 1;
-	snprintf(b, len, "DUT cpu%d %.0f %% %s, time_squeeze %s/s, backlog drops %s, NIC missed %s",
-		 d->busiest_cpu, d->busiest_pct, d->busiest_with,
+	snprintf(b, len,
+		 "DUT cpu%d %.0f %% busy (%s %.0f %%), time_squeeze %s/s, backlog drops %s, NIC "
+		 "missed %s",
+		 d->busiest_cpu, d->busiest_pct, d->busiest_with, d->busiest_with_pct,
 		 num(s1, sizeof(s1), (double)d->softnet_squeezed / ws),
 		 num(s2, sizeof(s2), (double)(d->softnet_dropped > d->ingress_rx_dropped
 						      ? d->softnet_dropped

@@ -40,7 +40,7 @@ struct nb_verdict {
 	bool explained; /* accounted within 1 % of lost */
 	/* the classes the loss is split into */
 	uint64_t by_cpu, by_nic, by_egress, by_receiver, by_conntrack;
-	char text[400]; /* "DUT CPU bound: DUT cpu1 99 % softirq, time_squeeze 12k/s, ..." */
+	char text[400]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */
 };
 
 void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v);

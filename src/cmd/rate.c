@@ -590,6 +590,19 @@ static void print_sweep(const struct opts *o, const struct nb_rate_run *r,
 				printf("fit %s, %u B: none (needs two rule counts with results)\n",
 				       nb_lab_rules_kind_name(o->p.kinds[a]), p[0].res[k].size);
 		}
+	for (size_t a = 0; a < o->p.nkinds; a++)
+		for (size_t k = 0; k < o->p.nsizes; k++) {
+			double lo, hi;
+			bool rb = nb_rate_sweep_ruleset_bound(p, np, o->p.kinds[a], k, &lo, &hi);
+			if (lo <= 0 || hi <= 0)
+				continue;
+			printf("%s, %u B: %s (%.0f ns per frame at the fewest rules, %.0f at the "
+			       "most)\n",
+			       nb_lab_rules_kind_name(o->p.kinds[a]), p[0].res[k].size,
+			       rb ? "ruleset bound: the per-frame cost grows with the rules"
+				  : "not ruleset bound: the per-frame cost stays within 20 %",
+			       lo, hi);
+		}
 }
 
 /* Progress on stderr while the run goes (not with --json). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/observe/verdict.h"
+#include "core/rate/rate_run.h"
 #include "tap.h"
 
 static struct nb_obs_snap *win(void)
@@ -147,6 +148,27 @@ int main(void)
 		CHECK(nb_verdict_ruleset_bound(rules, grows, 3), "cost grows with rules: ruleset bound");
 		CHECK(!nb_verdict_ruleset_bound(rules, flat, 3), "flat cost: not ruleset bound");
 		CHECK(!nb_verdict_ruleset_bound(rules, grows, 1), "one point: no claim");
+	}
+	{
+		/* A sweep: linear at 0/100/1000 rules 200k/150k/40k fps, set flat; one failed
+		 * point is left out. */
+		struct nb_rate_size r[6] = {{.size = 128, .fps = 200000}, {.size = 128, .fps = 150000},
+					    {.size = 128, .fps = 40000},  {.size = 128, .fps = 200000},
+					    {.size = 128, .fps = 195000}, {.size = 128, .fps = 1, .failed = true}};
+		struct nb_rate_sweep_point pt[6] = {
+		    {.kind = NB_LAB_RULES_LINEAR, .rules = 0, .res = &r[0]},
+		    {.kind = NB_LAB_RULES_LINEAR, .rules = 100, .res = &r[1]},
+		    {.kind = NB_LAB_RULES_LINEAR, .rules = 1000, .res = &r[2]},
+		    {.kind = NB_LAB_RULES_SET, .rules = 0, .res = &r[3]},
+		    {.kind = NB_LAB_RULES_SET, .rules = 100, .res = &r[4]},
+		    {.kind = NB_LAB_RULES_SET, .rules = 1000, .res = &r[5]}};
+		double lo, hi;
+		CHECK(nb_rate_sweep_ruleset_bound(pt, 6, NB_LAB_RULES_LINEAR, 0, &lo, &hi) &&
+			  fabs(lo - 5000) < 1e-6 && fabs(hi - 25000) < 1e-6,
+		      "sweep: linear is ruleset bound, 5000 to 25000 ns per frame");
+		CHECK(!nb_rate_sweep_ruleset_bound(pt, 6, NB_LAB_RULES_SET, 0, &lo, &hi) &&
+			  fabs(hi - 1e9 / 195000) < 1e-6,
+		      "sweep: set is not, its failed point left out");
 	}
 	CHECK(fabs(nb_cycles_per_frame(0.5, 2000, 1000000) - 1000) < 1e-9,
 	      "0.5 CPU-s at 2 GHz over 1M frames: 1000 cycles/frame");

@@ -273,6 +273,9 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 			nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 3);
 			nb_json_double(&j, "residual_ns", fit.residual_ns, 1);
 			nb_json_u64(&j, "points", fit.points);
+			double lo, hi;
+			nb_json_bool(&j, "ruleset_bound",
+				     nb_rate_sweep_ruleset_bound(p, np, pa->kinds[a], k, &lo, &hi));
 			nb_json_obj_end(&j);
 		}
 	nb_json_arr_end(&j);

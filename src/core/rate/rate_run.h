@@ -90,6 +90,12 @@ void nb_rate_sweep_free(struct nb_rate_sweep_point *points, size_t np);
 bool nb_rate_sweep_fit(const struct nb_rate_sweep_point *p, size_t np, enum nb_lab_rules_kind kind,
 		       size_t size_i, struct nb_lab_fit *fit);
 
+/* Ruleset bound (docs/rate.md): the per-frame cost (10^9 / fps) at the most rules is 20 % or more
+ * above that at the fewest, for one kind and size index; lo_ns and hi_ns get those costs. */
+bool nb_rate_sweep_ruleset_bound(const struct nb_rate_sweep_point *p, size_t np,
+				 enum nb_lab_rules_kind kind, size_t size_i, double *lo_ns,
+				 double *hi_ns);
+
 /* The clock experiment: the procedure run at each DUT clock (the observers set it). */
 struct nb_rate_clock_point {
 	uint32_t mhz;	/* asked */

@@ -61,8 +61,8 @@ void obs_cli_lab_default(struct obs_cli *c, const char *dst, bool quiet)
 	if (strcmp(dst, NB_LAB_SINK_ADDR) && strcmp(dst, NB_LAB_SINK_ADDR6))
 		return;
 	c->set.spec[c->set.n++] = lab_obs;
-	if (!quiet)
-		fprintf(stderr, "observing the lab's DUT at %s (--no-observe to skip)\n", lab_obs);
+	c->implied = true;
+	c->quiet = quiet;
 }
 
 void obs_cli_open(struct obs_cli *c, const char *psk_file)
@@ -78,8 +78,20 @@ void obs_cli_open(struct obs_cli *c, const char *psk_file)
 		return;
 	if (psk_file && (ret = nb_psk_load(psk_file, psk, &psk_len)))
 		cli_fail(ret, "--psk: cannot use %s", psk_file);
-	if ((ret = nb_obs_set_open(&c->set, psk, psk_len, err, sizeof(err))))
-		cli_fail(0, "%s", err);
+	if ((ret = nb_obs_set_open(&c->set, psk, psk_len, err, sizeof(err)))) {
+		if (!c->implied)
+			cli_fail(0, "%s", err);
+		/* A lab brought up with --no-agent has no observer: measure without. */
+		nb_obs_set_close(&c->set);
+		c->set.n = 0;
+		if (!c->quiet)
+			fprintf(stderr, "netbench %s: the lab's DUT is not observed (%s)\n",
+				cli_command(), err);
+		return;
+	}
+	if (c->implied && !c->quiet)
+		fprintf(stderr, "observing the lab's DUT at %s (--no-observe to skip)\n",
+			c->set.spec[0]);
 }
 
 void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, size_t len)

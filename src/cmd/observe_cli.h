@@ -46,6 +46,8 @@ enum {
 struct obs_cli {
 	struct nb_obs_set set; /* the observers and their options */
 	bool no_observe;
+	bool implied; /* the lab's DUT, not asked for: its absence is no failure */
+	bool quiet;
 	uint32_t clocks_mhz[OBS_CLI_CLOCKS];
 	size_t nclocks;
 };

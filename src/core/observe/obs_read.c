@@ -281,7 +281,7 @@ static void read_ifs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 			continue;
 		struct nb_obs_if *i = &s->ifs[s->nif];
 		memset(i, 0, sizeof(*i));
-		snprintf(i->name, sizeof(i->name), "%s", e->d_name);
+		memcpy(i->name, e->d_name, strlen(e->d_name) + 1); /* length checked above */
 		read_if(r, i);
 		s->nif++;
 	}

@@ -161,11 +161,11 @@ static void read_if(struct nb_obs_reader *r, struct nb_obs_if *i)
 	};
 	char p[128];
 	uint64_t v = 0;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/ifindex", i->name);
+	snprintf(p, sizeof(p), "/sys/class/net/%.15s/ifindex", i->name);
 	if (!read_u64(r, p, &v))
 		i->ifindex = (uint32_t)v;
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-		snprintf(p, sizeof(p), "/sys/class/net/%s/statistics/%s", i->name, f[k].file);
+		snprintf(p, sizeof(p), "/sys/class/net/%.15s/statistics/%s", i->name, f[k].file);
 		if (!read_u64(r, p, &v))
 			*(uint64_t *)((char *)i + f[k].off) = v;
 	}
@@ -183,9 +183,9 @@ static void read_ethtool(struct nb_obs_reader *r, struct nb_obs_if *i, struct et
 		free(c->names);
 		memset(c, 0, sizeof(*c));
 		c->tried = true;
-		snprintf(c->ifname, sizeof(c->ifname), "%s", i->name);
+		snprintf(c->ifname, sizeof(c->ifname), "%.15s", i->name);
 		memset(&ifr, 0, sizeof(ifr));
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", i->name);
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%.15s", i->name);
 		ifr.ifr_data = (void *)&di;
 		if (ioctl(r->sock, SIOCETHTOOL, &ifr) < 0 || !di.n_stats || di.n_stats > 65536)
 			return;
@@ -218,7 +218,7 @@ static void read_ethtool(struct nb_obs_reader *r, struct nb_obs_if *i, struct et
 	st->cmd = ETHTOOL_GSTATS;
 	st->n_stats = c->n;
 	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", i->name);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%.15s", i->name);
 	ifr.ifr_data = (void *)st;
 	if (ioctl(r->sock, SIOCETHTOOL, &ifr) == 0 && st->n_stats == c->n) {
 		for (uint32_t k = 0; k < c->nkeep; k++) {
@@ -306,7 +306,7 @@ static void read_rps(struct nb_obs_reader *r, struct nb_obs_snap *s)
 	for (uint32_t i = 0; i < s->nif; i++)
 		for (int q = 0; q < 64; q++) {
 			uint64_t m;
-			snprintf(p, sizeof(p), "/sys/class/net/%s/queues/rx-%d/rps_cpus", s->ifs[i].name,
+			snprintf(p, sizeof(p), "/sys/class/net/%.15s/queues/rx-%d/rps_cpus", s->ifs[i].name,
 				 q);
 			if (slurp(r, p) <= 0)
 				break;

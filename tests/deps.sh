@@ -5,7 +5,7 @@ set -e
 pkgs="make gcc clang libc6-dev pkg-config libssl-dev iproute2 nftables ethtool iperf3 iperf \
 netsniff-ng qemu-user gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-arm-linux-gnueabihf \
 libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc python3 file \
-iputils-ping util-linux"
+iputils-ping util-linux python3-jsonschema"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
 missing=""

@@ -79,3 +79,14 @@ d = json.load(open(sys.argv[1]))
 $*
 " "$f"
 }
+
+# check_schemas DIR|FILE...: every netbench JSON document found there validates against its
+# test's schema in docs/schema/ (tests/validate_json.py); at least one document must be found.
+check_schemas() {
+	if python3 "$(dirname "$0")/../validate_json.py" "$@" >"$nb_tmp/schemas" 2>&1; then
+		ok "every JSON document validates against docs/schema ($(tail -1 "$nb_tmp/schemas" | sed 's/^# //'))"
+	else
+		notok "every JSON document validates against docs/schema"
+		sed "s/^\([^#]\)/# \1/" "$nb_tmp/schemas" | head -20
+	fi
+}

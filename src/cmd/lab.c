@@ -112,6 +112,13 @@ static void json_begin(struct nb_json *j, const char *action, const struct nb_la
 	nb_sysinfo_get(&si, NULL);
 	nb_json_init(j, stdout);
 	nb_result_begin(j, "lab", &si, NULL);
+	nb_json_obj_begin(j, "parameters");
+	nb_json_str(j, "action", action);
+	if (lab->prefix[0])
+		nb_json_str(j, "prefix", lab->prefix);
+	else
+		nb_json_null(j, "prefix");
+	nb_json_obj_end(j);
 	nb_json_str(j, "action", action);
 	nb_json_obj_begin(j, "namespaces");
 	nb_json_str(j, "gen", lab->ns[NB_LAB_GEN]);
@@ -376,10 +383,15 @@ static int do_fit(const struct opts *o)
 	if (ret)
 		cli_usage_error("fit needs points at two or more different rule counts");
 	if (o->json) {
+		struct nb_sysinfo si;
+		/* The frame every document has; a fit uses no lab, so no prefix. */
+		nb_sysinfo_get(&si, NULL);
 		nb_json_init(&j, stdout);
-		nb_json_obj_begin(&j, NULL);
-		nb_json_str(&j, "schema", NB_SCHEMA);
-		nb_json_str(&j, "test", "lab");
+		nb_result_begin(&j, "lab", &si, NULL);
+		nb_json_obj_begin(&j, "parameters");
+		nb_json_str(&j, "action", "fit");
+		nb_json_null(&j, "prefix");
+		nb_json_obj_end(&j);
 		nb_json_str(&j, "action", "fit");
 		nb_json_arr_begin(&j, "points");
 		for (size_t i = 0; i < o->fit_n; i++) {

@@ -13,6 +13,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/rate_print.h"
 #include "core/base/enosys.h"
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
@@ -461,150 +462,6 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->p.observe = &o->obs.set;
 }
 
-/* ---- output ---- */
-
-static void fmt_us(char *buf, size_t len, bool valid, uint64_t ns)
-{
-	if (valid)
-		snprintf(buf, len, "%.1f", (double)ns / 1000);
-	else
-		snprintf(buf, len, "-");
-}
-
-/* What limited the DUT at each size, and the DUT's view of the trial that shows it. */
-static void print_bottlenecks(const struct opts *o, const struct nb_rate_run *r,
-			      const struct nb_rate_size *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct nb_rate_trial *t;
-		if (!s[i].have_bneck || (s[i].bneck.kind == NB_V_NONE && !obs_cli_on(&o->obs)))
-			continue;
-		t = &r->proc.trials[s[i].bneck_trial];
-		printf("bottleneck %u B: %s\n", s[i].size, s[i].bneck.text);
-		printf("  judged on trial %u (%s): %.0f fps offered, %llu lost, %llu accounted for%s\n",
-		       t->id, t->purpose, t->offered_fps, (unsigned long long)s[i].bneck.lost,
-		       (unsigned long long)s[i].bneck.accounted,
-		       t->have_sock_drops ? "" : " (the sink's socket drops unknown)");
-		if (t->obs.n)
-			obs_cli_print(stdout, &o->obs.set, &t->obs, t->c.tx - t->c.lost, "  ");
-	}
-}
-
-static void print_table(const struct opts *o, const struct nb_rate_run *r,
-			const struct nb_rate_size *s, size_t n)
-{
-	char v[256], line[16], a[16], b[16], c[16], loss[24];
-
-	printf("netbench rate: %s, engine %s (%s), %u flow%s, trial %.3g s\n",
-	       nb_rate_test_titles[o->p.test], o->p.engine->name, r->engine_desc, o->p.flows,
-	       o->p.flows == 1 ? "" : "s", (double)o->p.trial_ns / 1e9);
-	if (o->p.test == NB_RATE_B2B) {
-		printf("%6s %12s %12s %12s %12s\n", "frame", "at fps", "burst avg", "burst min",
-		       "burst max");
-		for (size_t i = 0; i < n; i++)
-			printf("%5u B %12.0f %12.0f %12.0f %12.0f%s\n", s[i].size, s[i].fps,
-			       s[i].b2b_avg, s[i].b2b_min, s[i].b2b_max,
-			       s[i].failed   ? "  (counts did not reconcile)"
-			       : s[i].at_max ? "  (no loss within one trial)"
-					     : "");
-		return;
-	}
-	if (r->rtt)
-		printf("%6s %12s %10s %7s %8s %10s %10s %10s  %s\n", "frame", "fps", "Mbit/s",
-		       "line%", "loss%", "rtt p50 us", "rtt p99 us", "rtt max us", "note");
-	else
-		printf("%6s %12s %10s %7s %8s %9s %9s %9s  %s\n", "frame", "fps", "Mbit/s", "line%",
-		       "loss%", "p50 us", "p99 us", "max us", "note");
-	for (size_t i = 0; i < n; i++) {
-		const char *note = "";
-		if (s[i].failed)
-			note = "INVALID: counts did not reconcile";
-		else if (s[i].zero)
-			note = "0 fps at every rate";
-		else if (o->p.test == NB_RATE_THROUGHPUT || o->p.test == NB_RATE_LATENCY)
-			note = s[i].at_max     ? "verified; generator's maximum (DUT not saturated)"
-			       : s[i].verified ? "verified"
-			       : s[i].fps > 0  ? "NOT verified"
-					       : "";
-		else if (o->p.test == NB_RATE_LOSS)
-			note = "loss at maximum rate; curve in JSON";
-		else if (s[i].gen_short)
-			note = "engine fell short of --rate";
-		if (o->p.line_bps)
-			snprintf(line, sizeof(line), "%.1f",
-				 nb_rate_line_pct(&o->p, s[i].size, s[i].fps));
-		else
-			snprintf(line, sizeof(line), "-");
-		fmt_us(a, sizeof(a), s[i].lat_valid, s[i].lat_ns[0]);
-		fmt_us(b, sizeof(b), s[i].lat_valid, s[i].lat_ns[2]);
-		fmt_us(c, sizeof(c), s[i].lat_valid, s[i].lat_ns[4]);
-		if (o->p.receiver->counts)
-			snprintf(loss, sizeof(loss), "%.3f", s[i].loss_pct);
-		else
-			snprintf(loss, sizeof(loss), "-"); /* send only: nothing counted frames */
-		printf(r->rtt ? "%5u B %12.0f %10.2f %7s %8s %10s %10s %10s  %s\n"
-			      : "%5u B %12.0f %10.2f %7s %8s %9s %9s %9s  %s\n",
-		       s[i].size, s[i].fps, s[i].fps * s[i].size * 8 / 1e6, line, loss, a, b, c,
-		       note);
-	}
-	if (r->rtt)
-		printf(
-		    "latency: round trip (sender to receiver and back) of probe frames the agent "
-		    "reflected, %.0f per second at most\n",
-		    NB_RATE_PROBE_PPS);
-	else if (r->same_clock)
-		printf("latency: one-way (receiver and sender share one clock)\n");
-	if (nb_rate_has_verdict(o->p.test))
-		printf("verdict: %s\n", nb_rate_verdict(&o->p, s, n, v, sizeof(v)));
-	print_bottlenecks(o, r, s, n);
-}
-
-static void print_sweep(const struct opts *o, const struct nb_rate_run *r,
-			const struct nb_rate_sweep_point *p, size_t np)
-{
-	struct nb_lab_fit fit;
-
-	for (size_t i = 0; i < np; i++) {
-		printf("== DUT ruleset: %s, %llu rules ==\n", nb_lab_rules_kind_name(p[i].kind),
-		       (unsigned long long)p[i].rules);
-		print_table(o, r, p[i].res, o->p.nsizes);
-		printf("\n");
-	}
-	printf("rule sweep: %s at each point (ns/frame = 10^9 / fps)\n",
-	       nb_rate_test_names[o->p.test]);
-	printf("%-10s %8s %7s %12s %12s\n", "kind", "rules", "frame", "fps", "ns/frame");
-	for (size_t i = 0; i < np; i++)
-		for (size_t k = 0; k < o->p.nsizes; k++)
-			printf("%-10s %8llu %5u B %12.0f %12.1f\n",
-			       nb_lab_rules_kind_name(p[i].kind), (unsigned long long)p[i].rules,
-			       p[i].res[k].size, p[i].res[k].fps,
-			       p[i].res[k].fps > 0 ? 1e9 / p[i].res[k].fps : 0);
-	for (size_t a = 0; a < o->p.nkinds; a++)
-		for (size_t k = 0; k < o->p.nsizes; k++) {
-			if (nb_rate_sweep_fit(p, np, o->p.kinds[a], k, &fit))
-				printf("fit %s, %u B: per-frame cost = %.1f ns + %.3f ns x rules "
-				       "(residual %.1f ns rms, %zu points)\n",
-				       nb_lab_rules_kind_name(o->p.kinds[a]), p[0].res[k].size,
-				       fit.base_ns, fit.per_rule_ns, fit.residual_ns, fit.points);
-			else
-				printf("fit %s, %u B: none (needs two rule counts with results)\n",
-				       nb_lab_rules_kind_name(o->p.kinds[a]), p[0].res[k].size);
-		}
-	for (size_t a = 0; a < o->p.nkinds; a++)
-		for (size_t k = 0; k < o->p.nsizes; k++) {
-			double lo, hi;
-			bool rb = nb_rate_sweep_ruleset_bound(p, np, o->p.kinds[a], k, &lo, &hi);
-			if (lo <= 0 || hi <= 0)
-				continue;
-			printf("%s, %u B: %s (%.0f ns per frame at the fewest rules, %.0f at the "
-			       "most)\n",
-			       nb_lab_rules_kind_name(o->p.kinds[a]), p[0].res[k].size,
-			       rb ? "ruleset bound: the per-frame cost grows with the rules"
-				  : "not ruleset bound: the per-frame cost stays within 20 %",
-			       lo, hi);
-		}
-}
-
 /* Progress on stderr while the run goes (not with --json). */
 static void progress(void *arg, const struct nb_rate_event *ev)
 {
@@ -676,7 +533,7 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 	if (o->json)
 		nb_rate_json_sweep(stdout, r, p, np);
 	else
-		print_sweep(o, r, p, np);
+		rate_print_sweep(r, p, np);
 	nb_rate_sweep_free(p, np);
 	nb_lab_free(lab);
 	return status;
@@ -727,7 +584,7 @@ static int run_clocks(struct opts *o, struct nb_rate_run *r)
 				printf("== DUT clock %u MHz (%s) ==\n", pt[c].mhz, pt[c].note);
 			else
 				printf("== DUT clock unchanged: %s ==\n", pt[c].note);
-			print_table(o, r, pt[c].res, o->p.nsizes);
+			rate_print_table(r, pt[c].res, o->p.nsizes);
 			printf("\n");
 		}
 		for (size_t k = 0; freq && k < o->p.nsizes; k++) {
@@ -804,7 +661,7 @@ int cmd_rate(int argc, char **argv)
 	if (o.json)
 		nb_rate_json(stdout, r, res, o.p.nsizes);
 	else
-		print_table(&o, r, res, o.p.nsizes);
+		rate_print_table(r, res, o.p.nsizes);
 	for (size_t i = 0; i < o.p.nsizes; i++) {
 		if (res[i].zero)
 			cli_warn(

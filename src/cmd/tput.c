@@ -213,7 +213,7 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 	nb_sysinfo_get(&local, (const struct sockaddr *)&ctl->local);
 	nb_json_init(&j, stdout);
 	nb_result_begin(&j, "tput", &local, &ctl->remote);
-	nb_json_obj_begin(&j, "params");
+	nb_json_obj_begin(&j, "parameters");
 	nb_json_str(&j, "agent", host);
 	nb_json_u64(&j, "port", nb_ctl_port(ctl));
 	nb_json_str(&j, "protocol", r->p.proto == NB_TPUT_UDP ? "udp" : "tcp");

@@ -69,6 +69,7 @@ assert all(x["cpu_remote"]["valid"] for x in d["steps"])
 	check "UDP sequence numbers survive the byte-order change" json_check "$nb_tmp/ppcu.json" '
 assert all(x["valid"] and x["loss_pct"] < 5 and x["duplicate_pct"] == 0 for x in d["steps"]), d["steps"]
 '
+	check_schemas "$nb_tmp/ppc.json" "$nb_tmp/ppcu.json"
 else
 	skip "PowerPC interoperation: no ppc build or qemu-ppc"
 fi

@@ -60,7 +60,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 soft = sys.argv[2] == "1"
 assert d["schema"] == "netbench/1" and d["test"] == "crypto", "schema/test"
-assert "env" in d and d["config"]["sizes_bytes"] == [64, 1420], "config"
+assert "env" in d and d["parameters"]["sizes_bytes"] == [64, 1420], "parameters"
 eng = {e["name"]: e for e in d["engines"]}
 assert set(eng) == {"soft", "devcrypto", "afalg"}, eng
 for e in eng.values():
@@ -107,4 +107,5 @@ bad --aad --aad 65
 bad unexpected extra
 "$nb" crypto --help >"$tmp/help" 2>&1
 check '[ $? -eq 0 ] && grep -q -- "--inflight" "$tmp/help"' "--help exits 0"
+check 'python3 "$(dirname "$0")/../validate_json.py" "$tmp" >"$tmp/schemas.log" 2>&1 || { sed "s/^/# /" "$tmp/schemas.log" | head -20; false; }' "every JSON document validates against docs/schema"
 echo "1..$n"

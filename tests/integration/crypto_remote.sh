@@ -46,7 +46,7 @@ assert d['schema'] == 'netbench/1' and d['test'] == 'crypto'
 rem = d['env']['remote']
 assert rem['hostname'] and rem['arch'] and rem['byte_order'] in ('little', 'big'), rem
 assert d['agent'] == {'host': '$H', 'port': 5350}, d['agent']
-assert d['config']['sizes_bytes'] == [64, 1420] and abs(d['config']['time_s'] - 0.06) < 1e-9
+assert d['parameters']['sizes_bytes'] == [64, 1420] and abs(d['parameters']['time_s'] - 0.06) < 1e-9
 eng = {e['name']: e for e in d['engines']}
 assert set(eng) == {'soft', 'devcrypto', 'afalg'}, eng
 for e in eng.values():
@@ -202,4 +202,5 @@ assert d['interrupted'] is False
 		check "... and the agent logged a clean end of the test" grep -q "crypto test 2 algorithms" "$nb_tmp/ppc.log"
 	fi
 fi
+check_schemas "$nb_tmp"
 echo "1..$n"

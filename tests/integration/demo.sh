@@ -49,5 +49,6 @@ for f in "$nb_tmp"/results/*.json; do
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null || { bad=1; echo "# unparsable: $f"; }
 done
 check "every JSON result parses" test $bad -eq 0
+check_schemas "$nb_tmp/results"
 check "no lab namespace left behind" sh -c "! ip netns list | grep -Eq '^nb(gen|dut|sink)( |\$)'"
 check "no lab agent left behind" sh -c "! pgrep -f '[s]erve -D --pid-file /run/netbench-lab' >/dev/null"

@@ -241,4 +241,5 @@ check "status healthy with IPv6" sh -c "'$NETBENCH' lab status --prefix $P | gre
 check "down after IPv6" "$NETBENCH" lab down --prefix "$P"
 check "nothing left after IPv6 lab" test "$(ns_left)" -eq 0
 
+check "every JSON document validates against docs/schema" sh -c 'python3 "$1" "$2" >"$2/schemas.log" 2>&1 || { sed "s/^/# /" "$2/schemas.log" | head -20; false; }' sh "$(dirname "$0")/../validate_json.py" "$tmp"
 echo "1..$n"

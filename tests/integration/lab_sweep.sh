@@ -75,5 +75,6 @@ f = [x for x in json.load(open('$nb_tmp/sweep\$i.json'))['fits'] if x['kind'] ==
 sys.exit(0 if f and f[0]['ruleset_bound'] else 1)\" && echo y; done | grep -c y) -ge 2 ]"
 check "the DUT's ruleset is flushed after the sweeps" sh -c \
 	"! ip netns exec $P-dut nft list ruleset | grep -q 'saddr'"
+check_schemas "$nb_tmp"
 lab_down
 check "lab down leaves no namespace of the test" sh -c "! ip netns list | grep -q '^$P-'"

@@ -35,7 +35,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "netbench/1" and d["test"] == "mem", d.get("test")
 assert d["env"]["local"]["arch"]
-assert d["options"]["max_bytes"] == 64 << 20 and d["options"]["threads"] == 2
+assert d["parameters"]["max_bytes"] == 64 << 20 and d["parameters"]["threads"] == 2
 ' "$tmp/out.json"
 check "latency grows from the smallest set to the largest" python3 -c '
 import json, sys
@@ -108,4 +108,5 @@ fi
 
 "$NETBENCH" mem --help >"$tmp/help.txt"
 check "--help exits 0 and lists --pattern" grep -q -- '--pattern' "$tmp/help.txt"
+check "every JSON document validates against docs/schema" sh -c 'python3 "$1" "$2" >"$2/schemas.log" 2>&1 || { sed "s/^/# /" "$2/schemas.log" | head -20; false; }' sh "$(dirname "$0")/../validate_json.py" "$tmp"
 echo "1..$n"

@@ -79,7 +79,7 @@ assert d["schema"] == "netbench/1" and d["test"] == "mem", d.get("test")
 loc, rem = d["env"]["local"], d["env"]["remote"]
 assert loc["arch"] and rem["arch"] and rem["hostname"] and rem["kernel"], d["env"]
 assert d["agent"] == {"host": "127.0.0.1", "port": int(sys.argv[2])}, d["agent"]
-assert d["options"]["max_bytes"] == 16 << 20 and d["options"]["threads"] == 2, d["options"]
+assert d["parameters"]["max_bytes"] == 16 << 20 and d["parameters"]["threads"] == 2, d["parameters"]
 ' "$tmp/out.json" "$PORT"
 check "JSON: latency from 1 KiB to 16 MiB, every figure positive, grows" python3 -c '
 import json, sys
@@ -189,4 +189,5 @@ assert [x["threads"] for x in b] == [1, 2] and all(x["copy_mbyte_per_s"] > 0 for
 	check "PowerPC: the human table too (seq pattern)" \
 		sh -c "grep -q 'agent at 127.0.0.1 port $PORT_PPC: .*(ppc' '$tmp/ppc.txt' && grep -q '^netbench mem: seq' '$tmp/ppc.txt'"
 fi
+check "every JSON document validates against docs/schema" sh -c 'python3 "$1" "$2" >"$2/schemas.log" 2>&1 || { sed "s/^/# /" "$2/schemas.log" | head -20; false; }' sh "$(dirname "$0")/../validate_json.py" "$tmp"
 echo "1..$n"

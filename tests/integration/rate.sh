@@ -194,4 +194,5 @@ bad "no neighbour (packet engine)" 1 "no neighbour entry for next hop 198.18.10.
 bad "agent not answering" 1 "cannot connect to the agent at 127.0.0.1 port 5391" -c 127.0.0.1 -p 5391 -s 64 -T 0.2
 bad "unknown engine" 2 "unknown engine" $RX -e dpdk
 bad "receiver address not ours" 1 "cannot bind" --local-rx $P-sink/198.18.10.1 -s 64
+check_schemas "$tmp"
 echo "1..$n"

@@ -107,3 +107,4 @@ check "IPv6 agent: every probe reflected and back (${ret:-none} of ${refl:-none}
 check "IPv6 agent: round trip reported" \
 	sh -c "grep -q '\"kind\": \"round-trip\"' '$tmp/rtt.json' &&
 		grep -q '\"latency\": \"round-trip\"' '$tmp/rtt.json'"
+check_schemas "$tmp"

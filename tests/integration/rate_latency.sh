@@ -117,3 +117,4 @@ $G "$NB" rate $A --latency sometimes --test trial -r 1k -T 0.1 >"$tmp/bad2" 2>&1
 st=$?
 check "--latency sometimes: usage error naming the modes (status $st)" \
 	sh -c "[ $st -eq 2 ] && grep -q 'auto, oneway, rtt' '$tmp/bad2'"
+check_schemas "$tmp"

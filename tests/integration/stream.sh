@@ -341,5 +341,6 @@ else
 	skip "tc tbf not available"
 fi
 
+check "every JSON document validates against docs/schema" sh -c 'python3 "$1" "$2" >"$2/schemas.log" 2>&1 || { sed "s/^/# /" "$2/schemas.log" | head -20; false; }' sh "$(dirname "$0")/../validate_json.py" "$tmp"
 echo "1..$n"
 exit $fail

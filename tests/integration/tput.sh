@@ -156,3 +156,4 @@ check "binary and manual page installed" test -x "$nb_tmp/root/usr/bin/netbench"
 check "the manual page renders and documents serve and tput" sh -c "man -l $nb_tmp/root/usr/share/man/man1/netbench.1 2>/dev/null | grep -q 'NETBENCH TPUT' || grep -q 'NETBENCH TPUT' $nb_tmp/root/usr/share/man/man1/netbench.1"
 check_rc "--version" 0 "$NETBENCH" --version
 check "version names the git revision" has "netbench [0-9.]* (git "
+check_schemas "$nb_tmp"

@@ -263,7 +263,7 @@ int main(void)
 		free(text);
 		text = NULL;
 		jr = nb_crypto_result_json_text(res, NB_CRYPTO_JSON_ALL, &text, &len);
-		CHECK(jr == 0 && text && text[0] == '{' && strstr(text, "\"config\"") &&
+		CHECK(jr == 0 && text && text[0] == '{' && strstr(text, "\"parameters\"") &&
 			  strstr(text, "\"engines\""),
 		      "whole result as one object (%zu bytes)", len);
 		free(text);

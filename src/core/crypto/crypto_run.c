@@ -1,3 +1,4 @@
+/* Over 600 lines: the checks, the timing workers and the JSON all work on the same cells. */
 /* The crypto run: probe the engines, check every engine's answers against the reference (known
  * vectors, then soft at every size) and time the good ones. A point's rate comes from request
  * counters and CPU samples read at the window's edges; latency from a per-thread histogram. */
@@ -618,7 +619,7 @@ static void result_json(struct nb_json *j, const struct nb_crypto_result *r, boo
 {
 	const struct nb_crypto_opts *o = &r->opts;
 
-	nb_json_obj_begin(j, "config");
+	nb_json_obj_begin(j, "parameters");
 	nb_json_double(j, "time_s", (double)o->time_ns / 1e9, 3);
 	nb_json_double(j, "warmup_s", (double)o->warmup_ns / 1e9, 3);
 	nb_json_u64(j, "inflight", o->inflight);

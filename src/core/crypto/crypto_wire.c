@@ -1,3 +1,4 @@
+/* Over 600 lines: the request and the whole result, each field bounded and checked on decode. */
 /* Encoding of the crypto measurement for the control protocol: the request by name (so that the
  * agent validates it with the same selectors as the command line), and the result as nested
  * TLVs (u16 tag, u16 length, big-endian values; doubles as IEEE 754 bits). The decoder bounds

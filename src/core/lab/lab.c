@@ -1,3 +1,4 @@
+/* Over 600 lines: up, down, status and ruleset share the run helpers and the state file. */
 /* The namespace lab: three network namespaces joined by two veth pairs, built and removed with
  * iproute2's ip. Every veth is created inside a namespace (never in the host's), so deleting
  * the namespaces removes all of it; processes inside are killed first because a process keeps

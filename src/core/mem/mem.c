@@ -425,7 +425,7 @@ out:
 
 void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 {
-	nb_json_obj_begin(j, "options");
+	nb_json_obj_begin(j, "parameters");
 	nb_json_u64(j, "min_bytes", r->opts.min_bytes);
 	nb_json_u64(j, "max_bytes", r->opts.max_bytes);
 	nb_json_u64(j, "requested_max_bytes", r->requested_max_bytes);

@@ -13,7 +13,7 @@
 
 #include "core/session/agent.h"
 #include "core/base/timeutil.h"
-#include "core/base/wire.h"
+#include "core/base/cursor.h"
 
 #define POLL_NS	      (NB_NS_PER_S / 2)
 #define POLL_SLICE_NS (50 * NB_NS_PER_MS)
@@ -31,92 +31,19 @@ enum {
 	BW_BYTES = 3 * 4 + 6 * 8 + LOAD_BYTES,
 };
 
-/* Sequential big-endian writer and reader over one record whose length was checked first. */
-struct rec {
-	uint8_t *w;
-	const uint8_t *r;
-	size_t o;
-	bool bad; /* a flag that was neither 0 nor 1, or a string without its NUL */
-};
-
-static void w32(struct rec *b, uint32_t v)
+/* The CPU-load record every test shares (nb_proto_encode_load), at the cursor. */
+static void put_load(struct nb_cur *b, const struct nb_cpu_load *l)
 {
-	nb_put_be32(b->w + b->o, v);
-	b->o += 4;
+	uint8_t *q = nb_cur_reserve(b, LOAD_BYTES);
+	if (q)
+		nb_proto_encode_load(q, l);
 }
 
-static void w64(struct rec *b, uint64_t v)
+static void get_load(struct nb_cur *b, struct nb_cpu_load *l)
 {
-	nb_put_be64(b->w + b->o, v);
-	b->o += 8;
-}
-
-static void wdbl(struct rec *b, double v)
-{
-	uint64_t bits;
-	memcpy(&bits, &v, 8); /* IEEE 754 binary64 everywhere we build; NaN travels as is */
-	w64(b, bits);
-}
-
-/* A string in a fixed field, NUL-padded; the field always ends with a NUL. */
-static void wstr(struct rec *b, const char *s, size_t field)
-{
-	size_t n = strnlen(s, field - 1);
-	memset(b->w + b->o, 0, field);
-	memcpy(b->w + b->o, s, n);
-	b->o += field;
-}
-
-static uint32_t r32(struct rec *b)
-{
-	uint32_t v = nb_get_be32(b->r + b->o);
-	b->o += 4;
-	return v;
-}
-
-static uint64_t r64(struct rec *b)
-{
-	uint64_t v = nb_get_be64(b->r + b->o);
-	b->o += 8;
-	return v;
-}
-
-static double rdbl(struct rec *b)
-{
-	uint64_t bits = r64(b);
-	double v;
-	memcpy(&v, &bits, 8);
-	return v;
-}
-
-static bool rbool(struct rec *b)
-{
-	uint32_t v = r32(b);
-	if (v > 1)
+	const uint8_t *q = nb_cur_get_bytes(b, LOAD_BYTES);
+	if (!q || nb_proto_decode_load(q, l))
 		b->bad = true;
-	return v == 1;
-}
-
-static void rstr(struct rec *b, char *s, size_t field)
-{
-	if (!memchr(b->r + b->o, '\0', field))
-		b->bad = true;
-	memcpy(s, b->r + b->o, field);
-	s[field - 1] = '\0';
-	b->o += field;
-}
-
-static void put_load(struct rec *b, const struct nb_cpu_load *l)
-{
-	nb_proto_encode_load(b->w + b->o, l);
-	b->o += NB_LOAD_WIRE_BYTES;
-}
-
-static void get_load(struct rec *b, struct nb_cpu_load *l)
-{
-	if (nb_proto_decode_load(b->r + b->o, l))
-		b->bad = true;
-	b->o += NB_LOAD_WIRE_BYTES;
 }
 
 int nb_mem_put_opts(struct nb_msg *m, const struct nb_mem_opts *o)
@@ -163,81 +90,81 @@ int nb_mem_put_result(struct nb_msg *m, const struct nb_mem_result *r)
 {
 	uint8_t b[BW_BYTES > SYSFS_BYTES ? (BW_BYTES > SUMMARY_BYTES ? BW_BYTES : SUMMARY_BYTES)
 					 : SYSFS_BYTES];
-	struct rec w = {.w = b};
+	struct nb_cur w = nb_cur_writer(b, sizeof(b));
 	int ret;
 
-	w64(&w, r->opts.min_bytes);
-	w64(&w, r->opts.max_bytes);
-	w64(&w, r->requested_max_bytes);
-	w64(&w, r->opts.bw_bytes);
-	w64(&w, r->avail_bytes);
-	w64(&w, r->bw_bytes);
-	w32(&w, (uint32_t)r->opts.pattern);
-	w32(&w, r->opts.threads);
-	w32(&w, r->opts.quick);
-	w32(&w, r->opts.cpu_mhz);
-	w32(&w, r->capped);
-	w32(&w, r->line_bytes);
-	w32(&w, r->trials);
-	w32(&w, r->hugepages);
-	wdbl(&w, r->mem_latency_ns);
-	wdbl(&w, r->mem_latency_cycles);
+	nb_cur_put_u64(&w, r->opts.min_bytes);
+	nb_cur_put_u64(&w, r->opts.max_bytes);
+	nb_cur_put_u64(&w, r->requested_max_bytes);
+	nb_cur_put_u64(&w, r->opts.bw_bytes);
+	nb_cur_put_u64(&w, r->avail_bytes);
+	nb_cur_put_u64(&w, r->bw_bytes);
+	nb_cur_put_u32(&w, (uint32_t)r->opts.pattern);
+	nb_cur_put_u32(&w, r->opts.threads);
+	nb_cur_put_u32(&w, r->opts.quick);
+	nb_cur_put_u32(&w, r->opts.cpu_mhz);
+	nb_cur_put_u32(&w, r->capped);
+	nb_cur_put_u32(&w, r->line_bytes);
+	nb_cur_put_u32(&w, r->trials);
+	nb_cur_put_u32(&w, r->hugepages);
+	nb_cur_put_dbl(&w, r->mem_latency_ns);
+	nb_cur_put_dbl(&w, r->mem_latency_cycles);
 	/* The counts of the repeated items that follow: a result cut short at an item boundary
 	 * is then still noticed. */
-	w32(&w, (uint32_t)r->n_lat);
-	w32(&w, (uint32_t)r->n_steps);
-	w32(&w, (uint32_t)r->n_sysfs);
-	w32(&w, (uint32_t)r->n_bw);
-	ret = nb_msg_put_bytes(m, NB_T_MEM_SUMMARY, b, w.o);
+	nb_cur_put_u32(&w, (uint32_t)r->n_lat);
+	nb_cur_put_u32(&w, (uint32_t)r->n_steps);
+	nb_cur_put_u32(&w, (uint32_t)r->n_sysfs);
+	nb_cur_put_u32(&w, (uint32_t)r->n_bw);
+	ret = nb_msg_put_bytes(m, NB_T_MEM_SUMMARY, b, w.off);
 	if (!ret && r->bw_bytes_from)
 		ret = nb_msg_put_str(m, NB_T_MEM_BW_FROM, r->bw_bytes_from);
 	for (size_t i = 0; i < r->n_lat && !ret; i++) {
 		const struct nb_mem_lat_point *p = &r->lat[i];
-		w.o = 0;
-		w64(&w, p->set_bytes);
-		wdbl(&w, p->ns_per_load);
-		wdbl(&w, p->ns_per_load_median);
-		wdbl(&w, p->cycles_per_load);
-		w64(&w, p->loads_per_trial);
-		w32(&w, p->trials_preempted);
-		ret = nb_msg_put_bytes(m, NB_T_MEM_LAT_POINT, b, w.o);
+		w = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u64(&w, p->set_bytes);
+		nb_cur_put_dbl(&w, p->ns_per_load);
+		nb_cur_put_dbl(&w, p->ns_per_load_median);
+		nb_cur_put_dbl(&w, p->cycles_per_load);
+		nb_cur_put_u64(&w, p->loads_per_trial);
+		nb_cur_put_u32(&w, p->trials_preempted);
+		ret = nb_msg_put_bytes(m, NB_T_MEM_LAT_POINT, b, w.off);
 	}
 	if (!ret) {
-		w.o = 0;
+		w = nb_cur_writer(b, sizeof(b));
 		put_load(&w, &r->lat_cpu);
-		ret = nb_msg_put_bytes(m, NB_T_MEM_LAT_CPU, b, w.o);
+		ret = nb_msg_put_bytes(m, NB_T_MEM_LAT_CPU, b, w.off);
 	}
 	for (size_t i = 0; i < r->n_steps && !ret; i++) {
-		w.o = 0;
-		w64(&w, r->steps[i].size_bytes);
-		wdbl(&w, r->steps[i].ns_below);
-		wdbl(&w, r->steps[i].ns_above);
-		ret = nb_msg_put_bytes(m, NB_T_MEM_STEP, b, w.o);
+		w = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u64(&w, r->steps[i].size_bytes);
+		nb_cur_put_dbl(&w, r->steps[i].ns_below);
+		nb_cur_put_dbl(&w, r->steps[i].ns_above);
+		ret = nb_msg_put_bytes(m, NB_T_MEM_STEP, b, w.off);
 	}
 	for (size_t i = 0; i < r->n_sysfs && !ret; i++) {
 		const struct nb_mem_cache *c = &r->sysfs[i];
-		w.o = 0;
-		w32(&w, c->level);
-		w64(&w, c->size_bytes);
-		w32(&w, c->line_bytes);
-		wstr(&w, c->type, CACHE_TYPE_BYTES);
-		wstr(&w, c->shared_cpus, CACHE_SHARED_BYTES);
-		ret = nb_msg_put_bytes(m, NB_T_MEM_SYSFS, b, w.o);
+		w = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u32(&w, c->level);
+		nb_cur_put_u64(&w, c->size_bytes);
+		nb_cur_put_u32(&w, c->line_bytes);
+		nb_cur_put_strfield(&w, c->type, CACHE_TYPE_BYTES);
+		nb_cur_put_strfield(&w, c->shared_cpus, CACHE_SHARED_BYTES);
+		ret = nb_msg_put_bytes(m, NB_T_MEM_SYSFS, b, w.off);
 	}
 	for (size_t i = 0; i < r->n_bw && !ret; i++) {
 		const struct nb_mem_bw_point *p = &r->bw[i];
-		w.o = 0;
-		w32(&w, p->threads);
-		w32(&w, p->trials);
-		w32(&w, p->trials_preempted);
-		wdbl(&w, p->read_mbyte_per_s);
-		wdbl(&w, p->write_mbyte_per_s);
-		wdbl(&w, p->copy_mbyte_per_s);
-		wdbl(&w, p->read_median_mbyte_per_s);
-		wdbl(&w, p->write_median_mbyte_per_s);
-		wdbl(&w, p->copy_median_mbyte_per_s);
+		w = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u32(&w, p->threads);
+		nb_cur_put_u32(&w, p->trials);
+		nb_cur_put_u32(&w, p->trials_preempted);
+		nb_cur_put_dbl(&w, p->read_mbyte_per_s);
+		nb_cur_put_dbl(&w, p->write_mbyte_per_s);
+		nb_cur_put_dbl(&w, p->copy_mbyte_per_s);
+		nb_cur_put_dbl(&w, p->read_median_mbyte_per_s);
+		nb_cur_put_dbl(&w, p->write_median_mbyte_per_s);
+		nb_cur_put_dbl(&w, p->copy_median_mbyte_per_s);
 		put_load(&w, &p->cpu);
-		ret = nb_msg_put_bytes(m, NB_T_MEM_BW, b, w.o);
+		ret = nb_msg_put_bytes(m, NB_T_MEM_BW, b, w.off);
 	}
 	return ret;
 }
@@ -248,40 +175,40 @@ struct counts {
 	bool summary, lat_cpu;
 };
 
-static void get_summary(struct rec *b, struct nb_mem_result *r, struct counts *c)
+static void get_summary(struct nb_cur *b, struct nb_mem_result *r, struct counts *c)
 {
 	uint32_t pattern;
 
-	r->opts.min_bytes = r64(b);
-	r->opts.max_bytes = r64(b);
-	r->requested_max_bytes = r64(b);
-	r->opts.bw_bytes = r64(b);
-	r->avail_bytes = r64(b);
-	r->bw_bytes = r64(b);
-	pattern = r32(b);
+	r->opts.min_bytes = nb_cur_get_u64(b);
+	r->opts.max_bytes = nb_cur_get_u64(b);
+	r->requested_max_bytes = nb_cur_get_u64(b);
+	r->opts.bw_bytes = nb_cur_get_u64(b);
+	r->avail_bytes = nb_cur_get_u64(b);
+	r->bw_bytes = nb_cur_get_u64(b);
+	pattern = nb_cur_get_u32(b);
 	if (pattern > NB_MEM_SEQ)
 		b->bad = true;
 	r->opts.pattern = pattern == NB_MEM_SEQ ? NB_MEM_SEQ : NB_MEM_RANDOM;
-	r->opts.threads = r32(b);
-	r->opts.quick = rbool(b);
-	r->opts.cpu_mhz = r32(b);
-	r->capped = rbool(b);
-	r->line_bytes = r32(b);
-	r->trials = r32(b);
-	r->hugepages = rbool(b);
-	r->mem_latency_ns = rdbl(b);
-	r->mem_latency_cycles = rdbl(b);
-	c->lat = r32(b);
-	c->steps = r32(b);
-	c->sysfs = r32(b);
-	c->bw = r32(b);
+	r->opts.threads = nb_cur_get_u32(b);
+	r->opts.quick = nb_cur_get_bool(b);
+	r->opts.cpu_mhz = nb_cur_get_u32(b);
+	r->capped = nb_cur_get_bool(b);
+	r->line_bytes = nb_cur_get_u32(b);
+	r->trials = nb_cur_get_u32(b);
+	r->hugepages = nb_cur_get_bool(b);
+	r->mem_latency_ns = nb_cur_get_dbl(b);
+	r->mem_latency_cycles = nb_cur_get_dbl(b);
+	c->lat = nb_cur_get_u32(b);
+	c->steps = nb_cur_get_u32(b);
+	c->sysfs = nb_cur_get_u32(b);
+	c->bw = nb_cur_get_u32(b);
 }
 
 /* One item into r; -EBADMSG when its length is wrong or it would overflow its array. */
 static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, size_t n,
 		    struct counts *cnt)
 {
-	struct rec b = {.r = p};
+	struct nb_cur b = nb_cur_reader(p, n);
 
 	switch (tag) {
 	case NB_T_MEM_SUMMARY:
@@ -302,12 +229,12 @@ static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, siz
 		if (n != LAT_BYTES || r->n_lat >= NB_MEM_MAX_POINTS)
 			return -EBADMSG;
 		struct nb_mem_lat_point *pt = &r->lat[r->n_lat];
-		pt->set_bytes = r64(&b);
-		pt->ns_per_load = rdbl(&b);
-		pt->ns_per_load_median = rdbl(&b);
-		pt->cycles_per_load = rdbl(&b);
-		pt->loads_per_trial = r64(&b);
-		pt->trials_preempted = r32(&b);
+		pt->set_bytes = nb_cur_get_u64(&b);
+		pt->ns_per_load = nb_cur_get_dbl(&b);
+		pt->ns_per_load_median = nb_cur_get_dbl(&b);
+		pt->cycles_per_load = nb_cur_get_dbl(&b);
+		pt->loads_per_trial = nb_cur_get_u64(&b);
+		pt->trials_preempted = nb_cur_get_u32(&b);
 		r->n_lat++;
 		break;
 	}
@@ -321,9 +248,9 @@ static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, siz
 		if (n != STEP_BYTES || r->n_steps >= NB_MEM_MAX_CACHES)
 			return -EBADMSG;
 		struct nb_mem_step *s = &r->steps[r->n_steps];
-		s->size_bytes = r64(&b);
-		s->ns_below = rdbl(&b);
-		s->ns_above = rdbl(&b);
+		s->size_bytes = nb_cur_get_u64(&b);
+		s->ns_below = nb_cur_get_dbl(&b);
+		s->ns_above = nb_cur_get_dbl(&b);
 		r->n_steps++;
 		break;
 	}
@@ -331,11 +258,11 @@ static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, siz
 		if (n != SYSFS_BYTES || r->n_sysfs >= NB_MEM_MAX_CACHES)
 			return -EBADMSG;
 		struct nb_mem_cache *c = &r->sysfs[r->n_sysfs];
-		c->level = r32(&b);
-		c->size_bytes = r64(&b);
-		c->line_bytes = r32(&b);
-		rstr(&b, c->type, CACHE_TYPE_BYTES);
-		rstr(&b, c->shared_cpus, CACHE_SHARED_BYTES);
+		c->level = nb_cur_get_u32(&b);
+		c->size_bytes = nb_cur_get_u64(&b);
+		c->line_bytes = nb_cur_get_u32(&b);
+		nb_cur_get_strfield(&b, c->type, CACHE_TYPE_BYTES);
+		nb_cur_get_strfield(&b, c->shared_cpus, CACHE_SHARED_BYTES);
 		r->n_sysfs++;
 		break;
 	}
@@ -343,15 +270,15 @@ static int get_item(struct nb_mem_result *r, uint16_t tag, const uint8_t *p, siz
 		if (n != BW_BYTES || r->n_bw >= sizeof(r->bw) / sizeof(r->bw[0]))
 			return -EBADMSG;
 		struct nb_mem_bw_point *pt = &r->bw[r->n_bw];
-		pt->threads = r32(&b);
-		pt->trials = r32(&b);
-		pt->trials_preempted = r32(&b);
-		pt->read_mbyte_per_s = rdbl(&b);
-		pt->write_mbyte_per_s = rdbl(&b);
-		pt->copy_mbyte_per_s = rdbl(&b);
-		pt->read_median_mbyte_per_s = rdbl(&b);
-		pt->write_median_mbyte_per_s = rdbl(&b);
-		pt->copy_median_mbyte_per_s = rdbl(&b);
+		pt->threads = nb_cur_get_u32(&b);
+		pt->trials = nb_cur_get_u32(&b);
+		pt->trials_preempted = nb_cur_get_u32(&b);
+		pt->read_mbyte_per_s = nb_cur_get_dbl(&b);
+		pt->write_mbyte_per_s = nb_cur_get_dbl(&b);
+		pt->copy_mbyte_per_s = nb_cur_get_dbl(&b);
+		pt->read_median_mbyte_per_s = nb_cur_get_dbl(&b);
+		pt->write_median_mbyte_per_s = nb_cur_get_dbl(&b);
+		pt->copy_median_mbyte_per_s = nb_cur_get_dbl(&b);
 		get_load(&b, &pt->cpu);
 		r->n_bw++;
 		break;

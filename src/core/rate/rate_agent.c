@@ -14,7 +14,7 @@
 
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
-#include "core/base/wire.h"
+#include "core/base/cursor.h"
 
 struct rate_agent {
 	struct nb_rx *rx;
@@ -38,12 +38,13 @@ void nb_rate_boot_id(char *buf, size_t len)
 static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t n)
 {
 	uint8_t *buf = malloc((size_t)n * 8 + 1);
+	struct nb_cur c = nb_cur_writer(buf, (size_t)n * 8);
 	int ret;
 	if (!buf)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
-		nb_put_be64(buf + (size_t)i * 8, v[i]);
-	ret = nb_msg_put_bytes(m, tag, buf, (size_t)n * 8);
+		nb_cur_put_u64(&c, v[i]);
+	ret = nb_msg_put_bytes(m, tag, buf, c.off);
 	free(buf);
 	return ret;
 }
@@ -51,21 +52,21 @@ static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t 
 int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 {
 	uint8_t sum[32], *bkt;
-	size_t nb = 0;
+	struct nb_cur cs = nb_cur_writer(sum, sizeof(sum)), cb;
 	int ret;
 
 	bkt = malloc(NB_HIST_BUCKETS * 10);
 	if (!bkt)
 		return -ENOMEM;
-	nb_put_be64(sum, s->lat.count);
-	nb_put_be64(sum + 8, s->lat.min_ns);
-	nb_put_be64(sum + 16, s->lat.max_ns);
-	nb_put_be64(sum + 24, s->lat.sum_ns);
+	cb = nb_cur_writer(bkt, NB_HIST_BUCKETS * 10);
+	nb_cur_put_u64(&cs, s->lat.count);
+	nb_cur_put_u64(&cs, s->lat.min_ns);
+	nb_cur_put_u64(&cs, s->lat.max_ns);
+	nb_cur_put_u64(&cs, s->lat.sum_ns);
 	for (uint32_t i = 0; i < NB_HIST_BUCKETS; i++)
 		if (s->lat.bucket[i]) {
-			nb_put_be16(bkt + nb, (uint16_t)i);
-			nb_put_be64(bkt + nb + 2, s->lat.bucket[i]);
-			nb += 10;
+			nb_cur_put_u16(&cb, (uint16_t)i);
+			nb_cur_put_u64(&cb, s->lat.bucket[i]);
 		}
 	if ((ret = nb_msg_put_u32(m, NB_T_RATE_TRIAL, s->trial)) ||
 	    (ret = nb_msg_put_u32(m, NB_T_RATE_ANY, s->any)) ||
@@ -81,7 +82,7 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
 	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
-	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, nb)))
+	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, cb.off)))
 		goto out;
 	if (s->have_sock_drops)
 		ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops);
@@ -94,11 +95,13 @@ static int get_u64s(const struct nb_msg *m, uint16_t tag, uint64_t *v, uint32_t 
 {
 	const uint8_t *p;
 	size_t len;
+	struct nb_cur c;
 	if (nb_msg_get_bytes(m, tag, &p, &len) || len != (size_t)n * 8)
 		return -EBADMSG;
+	c = nb_cur_reader(p, len);
 	for (uint32_t i = 0; i < n; i++)
-		v[i] = nb_get_be64(p + (size_t)i * 8);
-	return 0;
+		v[i] = nb_cur_get_u64(&c);
+	return c.bad ? -EBADMSG : 0;
 }
 
 int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
@@ -106,6 +109,7 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	uint32_t trial, any, flows, mmsg;
 	const uint8_t *p;
 	size_t len;
+	struct nb_cur c;
 
 	memset(s, 0, sizeof(*s));
 	if (nb_msg_get_u32(m, NB_T_RATE_TRIAL, &trial) || nb_msg_get_u32(m, NB_T_RATE_ANY, &any) ||
@@ -130,19 +134,21 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 		return -EBADMSG;
 	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_SUM, &p, &len) || len != 32)
 		return -EBADMSG;
-	s->lat.count = nb_get_be64(p);
-	s->lat.min_ns = nb_get_be64(p + 8);
-	s->lat.max_ns = nb_get_be64(p + 16);
-	s->lat.sum_ns = nb_get_be64(p + 24);
+	c = nb_cur_reader(p, len);
+	s->lat.count = nb_cur_get_u64(&c);
+	s->lat.min_ns = nb_cur_get_u64(&c);
+	s->lat.max_ns = nb_cur_get_u64(&c);
+	s->lat.sum_ns = nb_cur_get_u64(&c);
 	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_BKT, &p, &len) || len % 10)
 		return -EBADMSG;
-	for (size_t o = 0; o < len; o += 10) {
-		uint16_t idx = nb_get_be16(p + o);
+	c = nb_cur_reader(p, len);
+	while (nb_cur_left(&c)) {
+		uint16_t idx = nb_cur_get_u16(&c);
 		if (idx >= NB_HIST_BUCKETS)
 			return -EBADMSG;
-		s->lat.bucket[idx] = nb_get_be64(p + o + 2);
+		s->lat.bucket[idx] = nb_cur_get_u64(&c);
 	}
-	return 0;
+	return c.bad ? -EBADMSG : 0;
 }
 
 static void rate_free(void *state)

@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/base/cursor.h"
 #include "core/base/timeutil.h"
-#include "core/base/wire.h"
+#include "core/base/cursor.h"
 
 struct nb_msg *nb_msg_new(uint16_t type)
 {
@@ -363,29 +364,31 @@ enum { CPU_FIXED = 8 * 11 + 4 + 4, CPU_PER = 4 + 8 + 8 };
 
 int nb_proto_put_cpu(struct nb_msg *m, const struct nb_cpu_sample *s)
 {
-	uint8_t *b;
-	size_t n = CPU_FIXED + (size_t)s->ncpu * CPU_PER, o = 0;
+	size_t n = CPU_FIXED + (size_t)s->ncpu * CPU_PER;
 	const uint64_t t[8] = {s->total.user,	s->total.nice, s->total.system,	 s->total.idle,
 			       s->total.iowait, s->total.irq,  s->total.softirq, s->total.steal};
+	struct nb_cur c;
+	uint8_t *b;
 	int ret;
 	if (n > 0xffff)
 		return -EMSGSIZE;
 	b = malloc(n);
 	if (!b)
 		return -ENOMEM;
-	nb_put_be64(b + o, s->mono_ns), o += 8;
-	nb_put_be64(b + o, s->proc_user_us), o += 8;
-	nb_put_be64(b + o, s->proc_sys_us), o += 8;
+	c = nb_cur_writer(b, n);
+	nb_cur_put_u64(&c, s->mono_ns);
+	nb_cur_put_u64(&c, s->proc_user_us);
+	nb_cur_put_u64(&c, s->proc_sys_us);
 	for (int i = 0; i < 8; i++)
-		nb_put_be64(b + o, t[i]), o += 8;
-	nb_put_be32(b + o, s->columns), o += 4;
-	nb_put_be32(b + o, s->ncpu), o += 4;
+		nb_cur_put_u64(&c, t[i]);
+	nb_cur_put_u32(&c, s->columns);
+	nb_cur_put_u32(&c, s->ncpu);
 	for (uint32_t i = 0; i < s->ncpu; i++) {
-		nb_put_be32(b + o, s->cpu_id[i]), o += 4;
-		nb_put_be64(b + o, s->cpu_busy[i]), o += 8;
-		nb_put_be64(b + o, s->cpu_all[i]), o += 8;
+		nb_cur_put_u32(&c, s->cpu_id[i]);
+		nb_cur_put_u64(&c, s->cpu_busy[i]);
+		nb_cur_put_u64(&c, s->cpu_all[i]);
 	}
-	ret = nb_msg_put_bytes(m, NB_T_CPU_SAMPLE, b, n);
+	ret = c.bad ? -EMSGSIZE : nb_msg_put_bytes(m, NB_T_CPU_SAMPLE, b, c.off);
 	free(b);
 	return ret;
 }
@@ -393,10 +396,11 @@ int nb_proto_put_cpu(struct nb_msg *m, const struct nb_cpu_sample *s)
 int nb_proto_get_cpu(const struct nb_msg *m, struct nb_cpu_sample *s)
 {
 	const uint8_t *b;
-	size_t n, o = 0;
+	size_t n;
 	uint64_t *const t[8] = {&s->total.user,	   &s->total.nice,   &s->total.system,
 				&s->total.idle,	   &s->total.iowait, &s->total.irq,
 				&s->total.softirq, &s->total.steal};
+	struct nb_cur c;
 	uint32_t ncpu;
 	int ret = nb_msg_get_bytes(m, NB_T_CPU_SAMPLE, &b, &n);
 	if (ret)
@@ -407,19 +411,20 @@ int nb_proto_get_cpu(const struct nb_msg *m, struct nb_cpu_sample *s)
 	if (ncpu > NB_CPU_MAX || n != CPU_FIXED + (size_t)ncpu * CPU_PER)
 		return -EBADMSG;
 	memset(s, 0, sizeof(*s));
-	s->mono_ns = nb_get_be64(b + o), o += 8;
-	s->proc_user_us = nb_get_be64(b + o), o += 8;
-	s->proc_sys_us = nb_get_be64(b + o), o += 8;
+	c = nb_cur_reader(b, n);
+	s->mono_ns = nb_cur_get_u64(&c);
+	s->proc_user_us = nb_cur_get_u64(&c);
+	s->proc_sys_us = nb_cur_get_u64(&c);
 	for (int i = 0; i < 8; i++)
-		*t[i] = nb_get_be64(b + o), o += 8;
-	s->columns = nb_get_be32(b + o), o += 4;
-	s->ncpu = ncpu, o += 4;
+		*t[i] = nb_cur_get_u64(&c);
+	s->columns = nb_cur_get_u32(&c);
+	s->ncpu = nb_cur_get_u32(&c);
 	for (uint32_t i = 0; i < ncpu; i++) {
-		s->cpu_id[i] = (uint16_t)nb_get_be32(b + o), o += 4;
-		s->cpu_busy[i] = nb_get_be64(b + o), o += 8;
-		s->cpu_all[i] = nb_get_be64(b + o), o += 8;
+		s->cpu_id[i] = (uint16_t)nb_cur_get_u32(&c);
+		s->cpu_busy[i] = nb_cur_get_u64(&c);
+		s->cpu_all[i] = nb_cur_get_u64(&c);
 	}
-	return 0;
+	return c.bad ? -EBADMSG : 0;
 }
 
 void nb_proto_encode_load(uint8_t *p, const struct nb_cpu_load *l)
@@ -428,14 +433,12 @@ void nb_proto_encode_load(uint8_t *p, const struct nb_cpu_load *l)
 			      l->irq_pct,  l->softirq_pct,     l->iowait_pct,	 l->steal_pct,
 			      l->idle_pct, l->busy_pct,	       l->proc_user_pct, l->proc_sys_pct,
 			      l->proc_pct, l->busiest_cpu_pct, l->busy_cpu_s,	 l->proc_cpu_s};
-	uint64_t bits;
-	for (int i = 0; i < 16; i++) {
-		memcpy(&bits, &d[i], 8); /* NaN travels as is */
-		nb_put_be64(p + 8 * i, bits);
-	}
-	nb_put_be32(p + 128, (uint32_t)(int32_t)l->busiest_cpu);
-	nb_put_be32(p + 132, l->ncpu);
-	nb_put_be32(p + 136, l->valid ? 1u : 0u);
+	struct nb_cur c = nb_cur_writer(p, NB_LOAD_WIRE_BYTES);
+	for (int i = 0; i < 16; i++)
+		nb_cur_put_dbl(&c, d[i]); /* NaN travels as is */
+	nb_cur_put_u32(&c, (uint32_t)(int32_t)l->busiest_cpu);
+	nb_cur_put_u32(&c, l->ncpu);
+	nb_cur_put_u32(&c, l->valid ? 1u : 0u);
 }
 
 int nb_proto_decode_load(const uint8_t *p, struct nb_cpu_load *l)
@@ -445,15 +448,13 @@ int nb_proto_decode_load(const uint8_t *p, struct nb_cpu_load *l)
 	    &l->irq_pct,  &l->softirq_pct,     &l->iowait_pct,	  &l->steal_pct,
 	    &l->idle_pct, &l->busy_pct,	       &l->proc_user_pct, &l->proc_sys_pct,
 	    &l->proc_pct, &l->busiest_cpu_pct, &l->busy_cpu_s,	  &l->proc_cpu_s};
-	uint32_t valid = nb_get_be32(p + 136);
-	for (int i = 0; i < 16; i++) {
-		uint64_t bits = nb_get_be64(p + 8 * i);
-		memcpy(d[i], &bits, 8);
-	}
-	l->busiest_cpu = (int)(int32_t)nb_get_be32(p + 128);
-	l->ncpu = nb_get_be32(p + 132);
-	l->valid = valid == 1;
-	return valid > 1 ? -EBADMSG : 0;
+	struct nb_cur c = nb_cur_reader(p, NB_LOAD_WIRE_BYTES);
+	for (int i = 0; i < 16; i++)
+		*d[i] = nb_cur_get_dbl(&c);
+	l->busiest_cpu = (int)(int32_t)nb_cur_get_u32(&c);
+	l->ncpu = nb_cur_get_u32(&c);
+	l->valid = nb_cur_get_bool(&c);
+	return c.bad ? -EBADMSG : 0;
 }
 
 const char *nb_msg_type_name(uint16_t type)

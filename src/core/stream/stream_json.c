@@ -10,7 +10,7 @@
 void nb_stream_json_params(struct nb_json *j, const struct nb_stream_params *o, const char *mode)
 {
 	nb_json_str(j, "mode", mode);
-	nb_json_obj_begin(j, "params");
+	nb_json_obj_begin(j, "parameters");
 	nb_json_str(j, "address", o->sock.addr);
 	nb_json_bool(j, "multicast", o->multicast);
 	nb_json_u64(j, "port", o->sock.port);

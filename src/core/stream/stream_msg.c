@@ -5,89 +5,37 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/base/wire.h"
-
-struct cur {
-	uint8_t *p;
-	const uint8_t *q;
-	size_t o, n;
-	bool bad;
-};
-
-static void w64(struct cur *c, uint64_t v)
-{
-	nb_put_be64(c->p + c->o, v);
-	c->o += 8;
-}
-
-static void w32(struct cur *c, uint32_t v)
-{
-	nb_put_be32(c->p + c->o, v);
-	c->o += 4;
-}
-
-static void wd(struct cur *c, double d)
-{
-	uint64_t v;
-	memcpy(&v, &d, sizeof(v));
-	w64(c, v);
-}
-
-static uint64_t r64(struct cur *c)
-{
-	if (c->o + 8 > c->n) {
-		c->bad = true;
-		return 0;
-	}
-	c->o += 8;
-	return nb_get_be64(c->q + c->o - 8);
-}
-
-static uint32_t r32(struct cur *c)
-{
-	if (c->o + 4 > c->n) {
-		c->bad = true;
-		return 0;
-	}
-	c->o += 4;
-	return nb_get_be32(c->q + c->o - 4);
-}
-
-static double rd(struct cur *c)
-{
-	uint64_t v = r64(c);
-	double d;
-	memcpy(&d, &v, sizeof(d));
-	return d;
-}
+#include "core/base/cursor.h"
 
 #define LOAD_BYTES NB_LOAD_WIRE_BYTES
 
-static void w_load(struct cur *c, const struct nb_cpu_load *l)
+/* The CPU-load record every test shares (nb_proto_encode_load), at the cursor. */
+static void w_load(struct nb_cur *c, const struct nb_cpu_load *l)
 {
-	nb_proto_encode_load(c->p + c->o, l);
-	c->o += LOAD_BYTES;
+	uint8_t *q = nb_cur_reserve(c, LOAD_BYTES);
+	if (q)
+		nb_proto_encode_load(q, l);
 }
 
-static void r_load(struct cur *c, struct nb_cpu_load *l)
+static void r_load(struct nb_cur *c, struct nb_cpu_load *l)
 {
-	if (c->o + LOAD_BYTES > c->n) {
-		c->bad = true;
+	const uint8_t *q = nb_cur_get_bytes(c, LOAD_BYTES);
+	if (!q) {
 		memset(l, 0, sizeof(*l));
 		return;
 	}
-	if (nb_proto_decode_load(c->q + c->o, l))
+	if (nb_proto_decode_load(q, l))
 		c->bad = true;
-	c->o += LOAD_BYTES;
 }
 
 int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r)
 {
 	uint8_t rates[NB_STREAM_MAX_STEPS * 8];
+	struct nb_cur rc = nb_cur_writer(rates, sizeof(rates));
 	int ret = 0;
 
 	for (uint32_t i = 0; i < r->nrates && i < NB_STREAM_MAX_STEPS; i++)
-		nb_put_be64(rates + 8 * i, r->rates_bps[i]);
+		nb_cur_put_u64(&rc, r->rates_bps[i]);
 	ret |= nb_msg_put_u32(m, NB_T_TEST_TYPE, NB_TEST_STREAM);
 	ret |= nb_msg_put_u32(m, NB_T_STR_ROLE, r->role);
 	ret |= nb_msg_put_str(m, NB_T_STR_ADDR, r->addr);
@@ -100,7 +48,7 @@ int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r)
 		ret |= nb_msg_put_u32(m, NB_T_STR_TTL, (uint32_t)r->ttl);
 	ret |= nb_msg_put_u32(m, NB_T_STR_FLAGS, r->flags);
 	ret |= nb_msg_put_u32(m, NB_T_STR_BLOCK, r->block);
-	ret |= nb_msg_put_bytes(m, NB_T_STR_RATES, rates, (size_t)r->nrates * 8);
+	ret |= nb_msg_put_bytes(m, NB_T_STR_RATES, rates, rc.off);
 	ret |= nb_msg_put_u64(m, NB_T_STR_STEP_NS, r->step_ns);
 	ret |= nb_msg_put_u32(m, NB_T_STR_STREAM_ID, r->stream_id);
 	if (r->omit_ns)
@@ -129,8 +77,9 @@ int nb_stream_req_get(const struct nb_msg *m, struct nb_stream_req *r)
 		return -EBADMSG;
 	r->port = (uint16_t)port;
 	r->nrates = (uint32_t)(n / 8);
+	struct nb_cur rc = nb_cur_reader(p, n);
 	for (uint32_t i = 0; i < r->nrates; i++) {
-		r->rates_bps[i] = nb_get_be64(p + 8 * i);
+		r->rates_bps[i] = nb_cur_get_u64(&rc);
 		if (r->rates_bps[i] < NB_STREAM_MIN_RATE || r->rates_bps[i] > NB_STREAM_MAX_RATE)
 			return -EBADMSG;
 	}
@@ -160,38 +109,38 @@ int nb_stream_rx_put(struct nb_msg *m, const struct nb_stream_rx *rx, enum nb_st
 
 	for (size_t i = 0; i < rx->nsteps; i++) {
 		const struct nb_stream_step *s = &rx->steps[i];
-		struct cur c = {.p = b};
-		w32(&c, ((uint32_t)s->step << 16) | (s->closed ? 1u : 0u));
-		w32(&c, s->step_count);
-		w64(&c, s->rate_bps_asked);
-		w64(&c, s->datagrams);
-		w64(&c, s->bytes);
-		w64(&c, s->unique);
-		w64(&c, s->dups);
-		w64(&c, s->reordered);
-		w64(&c, s->late);
-		w64(&c, s->first_ns);
-		w64(&c, s->last_ns);
-		w64(&c, s->first_bytes);
-		w32(&c, s->highest_seq);
-		wd(&c, s->jitter.jitter_ns);
+		struct nb_cur c = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u32(&c, ((uint32_t)s->step << 16) | (s->closed ? 1u : 0u));
+		nb_cur_put_u32(&c, s->step_count);
+		nb_cur_put_u64(&c, s->rate_bps_asked);
+		nb_cur_put_u64(&c, s->datagrams);
+		nb_cur_put_u64(&c, s->bytes);
+		nb_cur_put_u64(&c, s->unique);
+		nb_cur_put_u64(&c, s->dups);
+		nb_cur_put_u64(&c, s->reordered);
+		nb_cur_put_u64(&c, s->late);
+		nb_cur_put_u64(&c, s->first_ns);
+		nb_cur_put_u64(&c, s->last_ns);
+		nb_cur_put_u64(&c, s->first_bytes);
+		nb_cur_put_u32(&c, s->highest_seq);
+		nb_cur_put_dbl(&c, s->jitter.jitter_ns);
 		w_load(&c, &s->cpu);
-		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP, b, c.o);
-		c.o = 0;
-		w32(&c, s->omit_count);
-		w64(&c, s->warmup_datagrams);
-		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP_WARM, b, c.o);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP, b, c.off);
+		c = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u32(&c, s->omit_count);
+		nb_cur_put_u64(&c, s->warmup_datagrams);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_STEP_WARM, b, c.off);
 	}
 	if (rx->foreign.datagrams) {
 		const struct nb_stream_foreign *f = &rx->foreign;
-		struct cur c = {.p = b};
-		w64(&c, f->datagrams);
-		w64(&c, f->bytes);
-		w64(&c, f->first_ns);
-		w64(&c, f->last_ns);
-		w64(&c, f->first_bytes);
+		struct nb_cur c = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u64(&c, f->datagrams);
+		nb_cur_put_u64(&c, f->bytes);
+		nb_cur_put_u64(&c, f->first_ns);
+		nb_cur_put_u64(&c, f->last_ns);
+		nb_cur_put_u64(&c, f->first_bytes);
 		w_load(&c, &f->cpu);
-		ret |= nb_msg_put_bytes(m, NB_T_STR_FOREIGN, b, c.o);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_FOREIGN, b, c.off);
 	}
 	ret |= nb_msg_put_u64(m, NB_T_STR_OTHER, rx->other_stream_datagrams);
 	ret |= nb_msg_put_u32(m, NB_T_STR_END, (uint32_t)end);
@@ -207,45 +156,45 @@ int nb_stream_rx_get(const struct nb_msg *m, struct nb_stream_rx *rx, enum nb_st
 
 	nb_stream_rx_reset(rx);
 	while (nb_msg_next(m, &off, &tag, &p, &n) == 1) {
-		struct cur c = {.q = p, .n = n};
+		struct nb_cur c = nb_cur_reader(p, n);
 		if (tag == NB_T_STR_STEP) {
 			struct nb_stream_step *s;
 			uint32_t w;
 			if (n != STEP_BYTES || rx->nsteps == NB_STREAM_MAX_STEPS)
 				return -EBADMSG;
 			s = &rx->steps[rx->nsteps++];
-			w = r32(&c);
+			w = nb_cur_get_u32(&c);
 			s->step = (uint16_t)(w >> 16);
 			s->closed = w & 1u;
-			s->step_count = r32(&c);
-			s->rate_bps_asked = r64(&c);
-			s->datagrams = r64(&c);
-			s->bytes = r64(&c);
-			s->unique = r64(&c);
-			s->dups = r64(&c);
-			s->reordered = r64(&c);
-			s->late = r64(&c);
-			s->first_ns = r64(&c);
-			s->last_ns = r64(&c);
-			s->first_bytes = r64(&c);
-			s->highest_seq = r32(&c);
-			s->jitter.jitter_ns = rd(&c);
+			s->step_count = nb_cur_get_u32(&c);
+			s->rate_bps_asked = nb_cur_get_u64(&c);
+			s->datagrams = nb_cur_get_u64(&c);
+			s->bytes = nb_cur_get_u64(&c);
+			s->unique = nb_cur_get_u64(&c);
+			s->dups = nb_cur_get_u64(&c);
+			s->reordered = nb_cur_get_u64(&c);
+			s->late = nb_cur_get_u64(&c);
+			s->first_ns = nb_cur_get_u64(&c);
+			s->last_ns = nb_cur_get_u64(&c);
+			s->first_bytes = nb_cur_get_u64(&c);
+			s->highest_seq = nb_cur_get_u32(&c);
+			s->jitter.jitter_ns = nb_cur_get_dbl(&c);
 			r_load(&c, &s->cpu);
 		} else if (tag == NB_T_STR_STEP_WARM) {
 			struct nb_stream_step *s = nb_stream_rx_current(rx);
 			if (n != WARM_BYTES || !s)
 				return -EBADMSG;
-			s->omit_count = r32(&c);
-			s->warmup_datagrams = r64(&c);
+			s->omit_count = nb_cur_get_u32(&c);
+			s->warmup_datagrams = nb_cur_get_u64(&c);
 		} else if (tag == NB_T_STR_FOREIGN) {
 			struct nb_stream_foreign *f = &rx->foreign;
 			if (n != FOREIGN_BYTES)
 				return -EBADMSG;
-			f->datagrams = r64(&c);
-			f->bytes = r64(&c);
-			f->first_ns = r64(&c);
-			f->last_ns = r64(&c);
-			f->first_bytes = r64(&c);
+			f->datagrams = nb_cur_get_u64(&c);
+			f->bytes = nb_cur_get_u64(&c);
+			f->first_ns = nb_cur_get_u64(&c);
+			f->last_ns = nb_cur_get_u64(&c);
+			f->first_bytes = nb_cur_get_u64(&c);
 			r_load(&c, &f->cpu);
 		}
 		if (c.bad)
@@ -263,22 +212,22 @@ int nb_stream_sent_put(struct nb_msg *m, const struct nb_stream_send_step *s, si
 	int ret = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct cur c = {.p = b};
-		w64(&c, s[i].rate_bps);
-		w32(&c, s[i].count);
-		w64(&c, s[i].datagrams);
-		w64(&c, s[i].bytes);
-		w64(&c, s[i].errors);
-		w64(&c, s[i].first_ns);
-		w64(&c, s[i].last_ns);
-		w64(&c, s[i].late_sends);
-		w64(&c, s[i].max_late_ns);
+		struct nb_cur c = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u64(&c, s[i].rate_bps);
+		nb_cur_put_u32(&c, s[i].count);
+		nb_cur_put_u64(&c, s[i].datagrams);
+		nb_cur_put_u64(&c, s[i].bytes);
+		nb_cur_put_u64(&c, s[i].errors);
+		nb_cur_put_u64(&c, s[i].first_ns);
+		nb_cur_put_u64(&c, s[i].last_ns);
+		nb_cur_put_u64(&c, s[i].late_sends);
+		nb_cur_put_u64(&c, s[i].max_late_ns);
 		w_load(&c, &s[i].cpu);
-		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT, b, c.o);
-		c.o = 0;
-		w32(&c, s[i].omit_count);
-		w64(&c, s[i].omit_datagrams);
-		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT_WARM, b, c.o);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT, b, c.off);
+		c = nb_cur_writer(b, sizeof(b));
+		nb_cur_put_u32(&c, s[i].omit_count);
+		nb_cur_put_u64(&c, s[i].omit_datagrams);
+		ret |= nb_msg_put_bytes(m, NB_T_STR_SENT_WARM, b, c.off);
 	}
 	return ret ? -EMSGSIZE : 0;
 }
@@ -290,12 +239,12 @@ int nb_stream_sent_get(const struct nb_msg *m, struct nb_stream_send_step *s, si
 	const uint8_t *p;
 
 	while (nb_msg_next(m, &off, &tag, &p, &n) == 1) {
-		struct cur c = {.q = p, .n = n};
+		struct nb_cur c = nb_cur_reader(p, n);
 		if (tag == NB_T_STR_SENT_WARM) {
 			if (n != WARM_BYTES || k == 0)
 				return -EBADMSG;
-			s[k - 1].omit_count = r32(&c);
-			s[k - 1].omit_datagrams = r64(&c);
+			s[k - 1].omit_count = nb_cur_get_u32(&c);
+			s[k - 1].omit_datagrams = nb_cur_get_u64(&c);
 			continue;
 		}
 		if (tag != NB_T_STR_SENT)
@@ -303,15 +252,15 @@ int nb_stream_sent_get(const struct nb_msg *m, struct nb_stream_send_step *s, si
 		if (n != SENT_BYTES || k == max)
 			return -EBADMSG;
 		memset(&s[k], 0, sizeof(s[k]));
-		s[k].rate_bps = r64(&c);
-		s[k].count = r32(&c);
-		s[k].datagrams = r64(&c);
-		s[k].bytes = r64(&c);
-		s[k].errors = r64(&c);
-		s[k].first_ns = r64(&c);
-		s[k].last_ns = r64(&c);
-		s[k].late_sends = r64(&c);
-		s[k].max_late_ns = r64(&c);
+		s[k].rate_bps = nb_cur_get_u64(&c);
+		s[k].count = nb_cur_get_u32(&c);
+		s[k].datagrams = nb_cur_get_u64(&c);
+		s[k].bytes = nb_cur_get_u64(&c);
+		s[k].errors = nb_cur_get_u64(&c);
+		s[k].first_ns = nb_cur_get_u64(&c);
+		s[k].last_ns = nb_cur_get_u64(&c);
+		s[k].late_sends = nb_cur_get_u64(&c);
+		s[k].max_late_ns = nb_cur_get_u64(&c);
 		r_load(&c, &s[k].cpu);
 		if (c.bad)
 			return -EBADMSG;

@@ -1,0 +1,12 @@
+/* The tables `netbench rate` prints (cmd/rate_print.c). */
+#ifndef NB_CMD_RATE_PRINT_H
+#define NB_CMD_RATE_PRINT_H
+
+#include <stddef.h>
+
+#include "core/rate/rate_run.h"
+
+void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n);
+void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np);
+
+#endif

@@ -176,5 +176,6 @@ else
 		python3 -c \"import json; d = json.load(open('$nb_tmp/clocks.json'));
 assert len(d['clocks']) == 1 and d['clock_fit'] == [] and 'cpufreq' in d['clock_note']\""
 fi
+check_schemas "$nb_tmp"
 check "lab down" "$NETBENCH" lab down --prefix $P
 echo "1..$n"

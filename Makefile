@@ -1,36 +1,119 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench: plain GNU make. Every variable is overridable for cross builds, e.g.
 #   make CC=powerpc-linux-gnu-gcc STATIC=1 BUILD=build-ppc
-# Optional libraries (OpenSSL libcrypto for `crypto`) are detected here; the core and the agent
-# need libc only. NO_OPENSSL=1 forces a build without it.
+#   make MUSL=1 STATIC=1 BUILD=build-musl          # the small agent: musl, -Os, gc-sections, stripped
+# Optional libraries (OpenSSL libcrypto for `crypto`) are detected in one place below; the core and
+# the agent need libc only. NO_OPENSSL=1 forces a build without it. SQLite (the results store: `results`,
+# `compare`, `report`, `--save`) is the controller's alone: NO_SQLITE=1, and every STATIC=1 build,
+# leave it out. WERROR=1 turns warnings into errors (make check and CI do; packagers' builds
+# leave it off).
 
-VERSION   := 0.1.0
+VERSION   := $(shell cat '$(CURDIR)/VERSION' 2>/dev/null || echo unknown)
 CC        ?= cc
-PKG_CONFIG ?= pkg-config
+# A cross compiler's own strip (powerpc-linux-gnu-gcc: powerpc-linux-gnu-strip) where it exists.
+NB_CROSS_STRIP = $(patsubst %-gcc,%-strip,$(filter-out musl-gcc,$(filter %-gcc,$(notdir $(firstword $(CC))))))
+STRIP     ?= $(or $(if $(NB_CROSS_STRIP),$(shell command -v $(NB_CROSS_STRIP) 2>/dev/null)),strip)
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
+DOCDIR    ?= $(PREFIX)/share/doc/netbench
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= /lib/systemd/system
 DESTDIR   ?=
 BUILD     ?= build
-CFLAGS    ?= -O2 -g
+WERROR    ?= 0
 LDFLAGS   ?=
 LDLIBS    ?=
 
-GITREV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-WARN   := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
+# The small build (implied by MUSL=1): size over speed, unused sections dropped, symbols stripped.
+ifeq ($(MUSL),1)
+SMALL ?= 1
+endif
+ifeq ($(SMALL),1)
+CFLAGS    ?= -Os -ffunction-sections -fdata-sections
+NB_SMALL_LDFLAGS := -Wl,--gc-sections -s
+else
+CFLAGS    ?= -O2 -g
+endif
+
+# The git revision only when this source tree is itself the git work tree (not a tarball unpacked
+# inside some other repository).
+ifeq ($(shell git -C '$(CURDIR)' rev-parse --show-toplevel 2>/dev/null),$(realpath $(CURDIR)))
+GITREV ?= $(shell git -C '$(CURDIR)' rev-parse --short=12 HEAD 2>/dev/null)
+endif
+GITREV := $(or $(GITREV),unknown)
+
+WARN   := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
           -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN   += -Werror
+endif
 NB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -DNB_VERSION='"$(VERSION)"' -DNB_GITREV='"$(GITREV)"'
 NB_LDLIBS   := -pthread -lm
+
+# musl: Debian's musl-gcc wrapper for this machine, or a cross gcc with the target's musl specs
+# (musl-dev for that architecture). musl ships no kernel headers: the target's linux/, asm/ and
+# asm-generic/ are linked into $(BUILD)/musl-kernel-headers.
+ifeq ($(MUSL),1)
+ifeq ($(origin CC),default)
+CC := musl-gcc
+endif
+NB_MUSL_GCC    := $(if $(filter musl-gcc,$(notdir $(CC))),$(or $(REALGCC),gcc),$(CC))
+NB_MUSL_ARCH   := $(shell $(NB_MUSL_GCC) -print-multiarch 2>/dev/null)
+ifneq ($(filter musl-gcc,$(notdir $(CC))),musl-gcc)
+MUSL_SPECS     ?= /usr/lib/$(subst -gnu,-musl,$(NB_MUSL_ARCH))/musl-gcc.specs
+NB_MUSL_SPECS  := $(MUSL_SPECS)
+ifeq ($(wildcard $(NB_MUSL_SPECS)),)
+$(error netbench: MUSL=1 with CC=$(CC): no $(NB_MUSL_SPECS) (musl-dev for $(NB_MUSL_ARCH) is not installed; see docs/size.md))
+endif
+override CC := $(CC) -specs $(NB_MUSL_SPECS)
+endif
+NB_KHDR := $(firstword $(wildcard /usr/include/$(NB_MUSL_ARCH)/asm /usr/$(NB_MUSL_ARCH)/include/asm))
+ifeq ($(NB_KHDR),)
+$(error netbench: MUSL=1: no kernel headers (asm/) for $(NB_MUSL_ARCH); install linux-libc-dev for it)
+endif
+NB_KHDR_DIR := $(BUILD)/musl-kernel-headers
+$(shell mkdir -p '$(NB_KHDR_DIR)' && ln -sfn '$(NB_KHDR)' '$(NB_KHDR_DIR)/asm' && \
+	ln -sfn '$(firstword $(wildcard $(dir $(NB_KHDR))linux /usr/include/linux))' '$(NB_KHDR_DIR)/linux' && \
+	ln -sfn '$(firstword $(wildcard $(dir $(NB_KHDR))asm-generic /usr/include/asm-generic))' '$(NB_KHDR_DIR)/asm-generic')
+NB_CPPFLAGS += -idirafter $(NB_KHDR_DIR)
+NO_OPENSSL ?= 1
+NO_SQLITE ?= 1
+endif
 
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 NO_OPENSSL ?= 1
+NO_SQLITE ?= 1
 endif
-ifeq ($(NO_OPENSSL),)
-ifeq ($(shell $(PKG_CONFIG) --exists libcrypto 2>/dev/null && echo y),y)
-NB_CPPFLAGS += -DHAVE_OPENSSL $(shell $(PKG_CONFIG) --cflags libcrypto)
-NB_LDLIBS   += $(shell $(PKG_CONFIG) --libs libcrypto)
+LDFLAGS += $(NB_SMALL_LDFLAGS)
+
+# Optional libraries, all detected here: $(call nb_optlib,NAME,pkg-config module,probe program).
+# pkg-config is the target's (<triplet>-pkg-config when it exists; PKG_CONFIG, PKG_CONFIG_LIBDIR
+# and PKG_CONFIG_SYSROOT_DIR are honoured), and its flags must compile and link the probe with
+# $(CC): a cross build handed the build machine's libraries says so in one line and goes without.
+NB_TARGET  := $(shell $(CC) -dumpmachine 2>/dev/null)
+PKG_CONFIG ?= $(if $(shell command -v $(NB_TARGET)-pkg-config 2>/dev/null),$(NB_TARGET)-pkg-config,pkg-config)
+define nb_optlib
+ifeq ($$(NO_$(1)),)
+ifeq ($$(shell $$(PKG_CONFIG) --exists $(2) 2>/dev/null && echo y),y)
+NB_$(1)_CFLAGS := $$(shell $$(PKG_CONFIG) --cflags $(2))
+NB_$(1)_LIBS   := $$(shell $$(PKG_CONFIG) --libs $(2))
+ifeq ($$(shell printf '$$(NB_PROBE_$(1))' | $$(CC) $$(NB_$(1)_CFLAGS) -x c - -o /dev/null $$(NB_$(1)_LIBS) >/dev/null 2>&1 && echo y),y)
+NB_CPPFLAGS += -DHAVE_$(1) $$(NB_$(1)_CFLAGS)
+NB_LDLIBS   += $$(NB_$(1)_LIBS)
+else
+$$(info netbench: $(2) from $$(PKG_CONFIG) does not link for $$(NB_TARGET): building without $(1) (point PKG_CONFIG_LIBDIR or PKG_CONFIG_SYSROOT_DIR at the target's, or NO_$(1)=1))
 endif
 endif
+endif
+endef
+NB_PROBE_OPENSSL := \#include <openssl/evp.h>\nint main(void) { return EVP_MD_CTX_new() == 0; }\n
+$(eval $(call nb_optlib,OPENSSL,libcrypto))
+
+NB_PROBE_SQLITE := \#include <sqlite3.h>\nint main(void) { return sqlite3_libversion_number() == 0; }\n
+$(eval $(call nb_optlib,SQLITE,sqlite3))
+
 # 64-bit atomics on 32-bit PowerPC live in libatomic.
 ifneq ($(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -o /dev/null 2>/dev/null && echo y),)
 NB_LDLIBS += -latomic
@@ -88,7 +171,7 @@ $(ASAN_DIR)/tests/t_%: tests/unit/t_%.c $(ASAN_OBJ)
 
 $(BUILD)/netbench.1: $(MAN_PARTS)
 	@mkdir -p $(dir $@)
-	$(Q)sed 's/@VERSION@/$(VERSION)/' $(MAN_PARTS) > $@
+	$(Q)$(NB_SUBST) $(MAN_PARTS) > $@
 
 # Unit tests alone (no root, no network): what a cross build runs under qemu-user.
 unit: $(UNIT_BIN)
@@ -96,6 +179,8 @@ unit: $(UNIT_BIN)
 
 # Everything: unit tests, the same under ASan+UBSan (where the compiler has them), integration
 # tests (root, namespaces; they skip with a reason otherwise). Ends with "N passed, N failed".
+# Development and CI: warnings are errors (WERROR=0 on the command line turns that off).
+check: export WERROR := 1
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
 	$(Q)if $(MAKE) --no-print-directory asan-units >/dev/null 2>$(BUILD)/asan-build.log; then \
@@ -105,6 +190,10 @@ check: deps
 
 asan-units: $(ASAN_BIN)
 
+# The Debian package end to end (root): built in a temporary copy, lintian, dpkg -i, checks, purge.
+package-check:
+	$(Q)sh tests/package.sh
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BUILD)
@@ -113,10 +202,36 @@ demo: deps
 deps:
 	$(Q)sh tests/deps.sh
 
+# Installation as a distribution expects: PREFIX, DESTDIR, BINDIR, MANDIR, DOCDIR; INSTALL_STRIP=1
+# (or install-strip) strips the binary. install-agent adds the agent's systemd unit, its
+# sysvinit/BusyBox init script and its settings (@SYSCONFDIR@/default/netbench, kept if present).
+INSTALL ?= install
+NB_DOCS := README.md LICENSE $(sort $(wildcard docs/*.md))
+NB_SCHEMAS := $(sort $(wildcard docs/schema/*.json))
+NB_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 0755 $(BUILD)/netbench $(DESTDIR)$(BINDIR)/netbench
-	install -m 0644 $(BUILD)/netbench.1 $(DESTDIR)$(MANDIR)/man1/netbench.1
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 0755 $(if $(filter 1,$(INSTALL_STRIP)),-s --strip-program=$(STRIP)) \
+		$(BUILD)/netbench $(DESTDIR)$(BINDIR)/netbench
+	$(NB_SUBST) $(MAN_PARTS) > $(DESTDIR)$(MANDIR)/man1/netbench.1
+	chmod 0644 $(DESTDIR)$(MANDIR)/man1/netbench.1
+	$(INSTALL) -m 0644 $(NB_DOCS) $(DESTDIR)$(DOCDIR)/
+	$(if $(NB_SCHEMAS),$(INSTALL) -d $(DESTDIR)$(DOCDIR)/schema)
+	$(if $(NB_SCHEMAS),$(INSTALL) -m 0644 $(NB_SCHEMAS) $(DESTDIR)$(DOCDIR)/schema/)
+
+install-strip:
+	$(Q)$(MAKE) --no-print-directory install INSTALL_STRIP=1
+
+install-agent:
+	$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/default
+	$(NB_SUBST) init/netbench.service.in > $(DESTDIR)$(SYSTEMDUNITDIR)/netbench.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/netbench.service
+	$(NB_SUBST) init/netbench.init.in > $(DESTDIR)$(SYSCONFDIR)/init.d/netbench
+	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/netbench
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/netbench ] || \
+		$(INSTALL) -m 0644 init/netbench.default $(DESTDIR)$(SYSCONFDIR)/default/netbench
 
 format:
 	clang-format -i $(CORE_SRC) $(FRONT_SRC) $(wildcard src/*/*.h src/core/*/*.h) $(UNIT_SRC)
@@ -124,6 +239,12 @@ format:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check unit asan-units demo deps install format clean
+# The peer-facing parsers under libFuzzer for longer than make check does (FUZZ_TIME s each).
+FUZZ_TIME ?= 120
+fuzz:
+	$(Q)FUZZ_RUNS=-1 FUZZ_TIME=$(FUZZ_TIME) TOP=. sh tests/integration/fuzz_peer.sh
+	$(Q)TOP=. sh tests/integration/fuzz.sh
+
+.PHONY: package-check all check unit asan-units demo deps install install-strip install-agent format clean fuzz
 
 -include $(CORE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench: network-performance evaluation for embedded Linux platforms. The subcommand table
  * below drives the program; usage is generated from it so that help cannot drift. */
 #include <getopt.h>
@@ -15,6 +16,9 @@ static const struct nb_command commands[] = {
 	{"crypto", cmd_crypto, "cipher/MAC throughput, latency and CPU cost per size and engine"},
 	{"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
 	{"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
+	{"results", cmd_results, "the results store: import, list, show, export --csv, rm"},
+	{"compare", cmd_compare, "stored results side by side, as ratios to a baseline"},
+	{"report", cmd_report, "one HTML file with a chart per test from stored results"},
 };
 
 static void usage(FILE *f)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The demo (make demo): installs what is missing, brings the namespace lab up, runs every
 # netbench capability this build has through it, writes each result as JSON plus summary.txt
 # into results/<time>/, tears the lab down, and prints where the results are. Under 5 minutes.
@@ -278,6 +279,32 @@ if [ -n "$sweeps" ]; then
 			"$out/rule-sweep.points") ns per rule")"
 	done
 	rm -f "$out/rule-sweep.points"
+fi
+# Keep the runs: every result goes into the results store beside the results directories, with
+# a label (NB_DEMO_LABEL: name what this run changed, e.g. a ruleset or --dut-cpus), and one
+# report draws this demo's runs beside those of earlier demos in the same store.
+if has_cmd results && "$nb" results list --db "$out/.probe.db" >/dev/null 2>&1; then
+	rm -f "$out/.probe.db"*
+	db=${NETBENCH_DB:-$(dirname "$out")/netbench.db}
+	label=${NB_DEMO_LABEL:-demo $(uname -n) $stamp}
+	docs=$(ls "$out"/*.json 2>/dev/null | grep -v '/lab-[^/]*\.json$')
+	say ""
+	# shellcheck disable=SC2086
+	if [ -n "$docs" ] && "$nb" results import --db "$db" --label "$label" $docs >/dev/null 2>"$out/store.err" &&
+		"$nb" report --db "$db" -o "$out/report.html" --title "netbench demo" 2>>"$out/store.err"; then
+		rm -f "$out/store.err"
+		say "stored in $db as \"$label\" ($(echo "$docs" | wc -l) results);"
+		say "side by side with earlier runs: netbench compare --db $db"
+		say "report: $out/report.html"
+		say "open it with: xdg-open $out/report.html"
+	else
+		failed=$((failed + 1))
+		say "storing the results or writing the report FAILED: see store.err"
+	fi
+else
+	rm -f "$out/.probe.db"*
+	say ""
+	say "(this build has no results store: rebuild with libsqlite3-dev for netbench report)"
 fi
 say ""
 [ "$failed" -gt 0 ] && say "$failed step(s) FAILED: see the .err files"

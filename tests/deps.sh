@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Installs from Debian's archive what netbench's build, tests, demo and benchmarks use. Idempotent;
 # quiet when everything is present.
 set -e
@@ -6,8 +7,15 @@ pkgs="make gcc clang libc6-dev pkg-config libssl-dev iproute2 nftables ethtool i
 netsniff-ng qemu-user gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-arm-linux-gnueabihf \
 libc6-dev-armhf-cross libclang-rt-14-dev procps psmisc python3 file \
 iputils-ping util-linux python3-jsonschema"
+# The small static agent, installation and the Debian package (make package-check).
+pkgs="$pkgs musl-tools dpkg-dev debhelper lintian fakeroot man-db systemd busybox-static"
+# The results store (controller only) and its test: SQLite, and a browser to look at the report.
+pkgs="$pkgs libsqlite3-dev sqlite3 chromium"
 # bench/mem-vs-peers: the memory benchmarks Debian ships (it has no lmbench).
 pkgs="$pkgs sysbench mbw"
+# tests/vm: Debian's kernel under qemu (the kernel package itself is downloaded by tests/vm/build.sh,
+# never installed), busybox and the tools copied into its initramfs.
+pkgs="$pkgs qemu-system-x86 busybox-static cpio kmod wireguard-tools xz-utils zstd"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers for integration tests (sourced). TAP output, root and tool checks, agents that
 # are always reaped, namespaces that are always removed.
 NETBENCH=${NETBENCH:-build/netbench}

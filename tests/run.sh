@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs every test and counts TAP lines: unit programs (plain and under ASan+UBSan), then the
 # integration scripts (root and namespaces; they print "# SKIP reason" where they cannot run).
 # Usage: tests/run.sh [--unit-only] BUILD_DIR [PATTERN]. Ends with "N passed, N failed".

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Validates netbench JSON documents against docs/schema/<test>.json (JSON Schema 2020-12).
 
 Usage: validate_json.py [--schemas DIR] PATH...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Option parsing and user-facing error reporting for all subcommands. */
 #include "cmd/cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Front-end helpers shared by the cmd_*.c files: bounded option parsing that names the option,
  * the value and the accepted range, and usage errors (exit status 2). Only the front end exits. */
 #ifndef NB_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The subcommand table's entries: one cmd_<name>.c per subcommand. */
 #ifndef NB_COMMANDS_H
 #define NB_COMMANDS_H
@@ -15,5 +16,8 @@ int cmd_crypto(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench crypto: cipher/MAC throughput, latency and CPU cost per request size and engine
  * (OpenSSL in process, /dev/crypto, AF_ALG), each engine checked before it is timed. Runs here,
  * or with -c inside an agent on the board, whose result comes back piecewise and is printed by
@@ -12,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
 #include "core/crypto/crypto.h"
@@ -38,7 +40,12 @@ static void usage(FILE *f)
 	    "                       hmac-sha256, aes-128-cbc-hmac-sha1 (ESP-style), all\n"
 	    "  -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
 	    "                       16,64,256,1024,1420,8192,16384); CBC pads to 16 as ESP does\n"
-	    "  -e, --engine LIST    soft, devcrypto, afalg, all (default all)\n"
+	    "  -e, --engine LIST    soft, devcrypto, afalg, all (default all);\n"
+	    "                       afalg:DRIVER binds that kernel driver (a driver name of\n"
+	    "                       /proc/crypto, e.g. afalg:cbc(aes-generic)); afalg:all times\n"
+	    "                       every driver of the algorithms, hardware and software, and\n"
+	    "                       gives each hardware driver's crossover with the fastest\n"
+	    "                       software one (on this host: not with -c)\n"
 	    "  -t, --time DUR       measurement window per size (default 0.5 s; 10ms..60s)\n"
 	    "  -n, --inflight N     requests in flight, one thread each (default 1; at most 64)\n"
 	    "      --aad BYTES      associated data per AEAD request (default 8, ESP; 0..64)\n"
@@ -47,7 +54,7 @@ static void usage(FILE *f)
 	    "  -p, --port PORT      the agent's control port (default 5301)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -4, -6               IPv4 or IPv6 only, for -c\n"
-	    "  -J, --json           one JSON document (schema netbench/1) on stdout\n"
+	    "  -J, --json           one JSON document (schema netbench/1) on stdout\n" CLI_SAVE_HELP
 	    "  -h, --help           this help\n\n"
 	    "Units: MB/s = 10^6 bytes/s of request payload; CPU us/KByte = CPU microseconds\n"
 	    "per 1024 bytes, of this process (proc) and of the whole system (sys).\n");
@@ -63,6 +70,11 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 	const struct nb_crypto_opts *o = &r->opts;
 	const struct nb_crypto_algo *a = o->algos[ai];
 	bool shown = false;
+	int w = 10; /* the engine column: afalg:DRIVER names are long */
+
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		if ((int)strlen(o->engines[ei]->name) > w)
+			w = (int)strlen(o->engines[ei]->name);
 
 	for (size_t ei = 0; ei < o->nengines; ei++)
 		shown |= nb_crypto_cell_at(r, ai, ei)->status != NB_CRYPTO_UNAVAILABLE;
@@ -77,12 +89,12 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		if (c->status == NB_CRYPTO_UNAVAILABLE)
 			continue; /* said once, above the tables */
 		if (c->status == NB_CRYPTO_OK)
-			printf("  %-10s checked: %s\n", c->engine->name, c->check);
+			printf("  %-*s checked: %s\n", w, c->engine->name, c->check);
 		else
-			printf("  %-10s %s: %s\n", c->engine->name,
+			printf("  %-*s %s: %s\n", w, c->engine->name,
 			       nb_crypto_status_name(c->status), c->reason);
 		if (c->have_driver) {
-			printf("  %-10s kernel driver %s", "", c->driver.driver);
+			printf("  %-*s kernel driver %s", w, "", c->driver.driver);
 			if (c->driver.mac_driver[0])
 				printf(" + %s", c->driver.mac_driver);
 			if (c->driver.priority >= 0)
@@ -97,7 +109,7 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		any |= nb_crypto_cell_at(r, ai, ei)->status == NB_CRYPTO_OK;
 	if (!any)
 		return;
-	printf("  %6s  %-10s %10s %11s %9s %9s  %14s %10s\n", "bytes", "engine", "MB/s", "ops/s",
+	printf("  %6s  %-*s %10s %11s %9s %9s  %14s %10s\n", "bytes", w, "engine", "MB/s", "ops/s",
 	       "p50 us", "p99 us", "CPU us/KB proc", "sys");
 	for (size_t si = 0; si < o->nsizes; si++)
 		for (size_t ei = 0; ei < o->nengines; ei++) {
@@ -106,12 +118,12 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 			if (c->status != NB_CRYPTO_OK)
 				continue;
 			if (!p->valid) {
-				printf("  %6u  %-10s invalid: %s\n", p->size_bytes, c->engine->name,
-				       p->invalid_reason);
+				printf("  %6u  %-*s invalid: %s\n", p->size_bytes, w,
+				       c->engine->name, p->invalid_reason);
 				continue;
 			}
-			printf("  %6u  %-10s %10.1f %11.0f %9.2f %9.2f  %14.3f %10.3f\n",
-			       p->size_bytes, c->engine->name, p->mbyte_per_s, p->ops_per_s,
+			printf("  %6u  %-*s %10.1f %11.0f %9.2f %9.2f  %14.3f %10.3f\n",
+			       p->size_bytes, w, c->engine->name, p->mbyte_per_s, p->ops_per_s,
 			       p->lat_p50_us, p->lat_p99_us, p->proc_us_per_kbyte,
 			       p->sys_us_per_kbyte);
 		}
@@ -136,14 +148,18 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 		if (c->status != NB_CRYPTO_OK || c->engine == &nb_crypto_soft)
 			continue;
+		const char *vs = c->crossover_ref ? c->crossover_ref->name : "soft";
 		if (c->crossover_index >= 0)
-			printf("  crossover: %s beats soft from %u bytes up\n", c->engine->name,
+			printf("  crossover: %s beats %s from %u bytes up\n", c->engine->name, vs,
 			       o->sizes[c->crossover_index]);
 		else if (c->crossover_index == -1)
-			printf("  crossover: none, %s does not beat soft at the largest size\n",
-			       c->engine->name);
+			printf("  crossover: none, %s does not beat %s at the largest size\n",
+			       c->engine->name, vs);
+		else if (c->have_driver && c->driver.hw == 0)
+			continue; /* a CPU driver: it is the reference, not the question */
 		else
-			printf("  crossover: unknown, soft was not measured\n");
+			printf("  crossover: unknown for %s, no software engine was measured\n",
+			       c->engine->name);
 	}
 }
 
@@ -306,10 +322,13 @@ int cmd_crypto(int argc, char **argv)
 	    {"port", required_argument, NULL, 'p'},
 	    {"psk", required_argument, NULL, OPT_PSK},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
+	struct cli_save sv = {0};
 	struct remote rm = {.port = NB_DEFAULT_PORT, .family = AF_UNSPEC};
 	const char *psk_file = NULL, *remote_only = NULL; /* an option that needs -c */
+	const char *engines = NULL; /* applied after -a: afalg:all depends on the algorithms */
 	struct nb_crypto_opts o;
 	struct nb_crypto_result *r = NULL;
 	bool json = false, quick = false, time_set = false;
@@ -317,7 +336,7 @@ int cmd_crypto(int argc, char **argv)
 	int c, li = -1, ret;
 
 	nb_crypto_opts_default(&o);
-	while ((c = getopt_long(argc, argv, ":a:s:e:t:n:qJc:p:46h", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:s:e:t:n:qJc:p:46ho:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -331,11 +350,7 @@ int cmd_crypto(int argc, char **argv)
 						bad);
 			break;
 		case 'e':
-			ret = nb_crypto_select_engines(&o, optarg, bad, sizeof(bad));
-			if (ret)
-				cli_usage_error(
-				    "%s: unknown engine '%s' (soft, devcrypto, afalg, all)", name,
-				    bad);
+			engines = optarg;
 			break;
 		case 's': {
 			uint64_t sz[NB_CRYPTO_MAX_SIZES];
@@ -384,11 +399,26 @@ int cmd_crypto(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			cli_bad_option(argv, c);
+			if (!cli_save_option(&sv, c, argc, argv))
+				cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (engines && rm.host && strstr(engines, "afalg:all"))
+		cli_usage_error("--engine afalg:all lists this host's drivers: run netbench crypto "
+				"on the board itself, or name the drivers (afalg:DRIVER)");
+	if (engines) {
+		ret = nb_crypto_select_engines(&o, engines, bad, sizeof(bad));
+		if (ret == -E2BIG)
+			cli_usage_error("--engine: too many engines (at most %d)",
+					NB_CRYPTO_MAX_ENGINES);
+		if (ret)
+			cli_usage_error("--engine: unknown engine '%s' (soft, devcrypto, afalg, "
+					"afalg:DRIVER, afalg:all, all)",
+					bad);
+	}
+	cli_save_start(&sv, "crypto", json);
 	if (remote_only && !rm.host)
 		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
 	if (psk_file) {
@@ -417,7 +447,7 @@ int cmd_crypto(int argc, char **argv)
 	size_t ok = 0;
 	for (size_t i = 0; i < r->ncells; i++)
 		ok += r->cells[i].status == NB_CRYPTO_OK;
-	if (json) {
+	if (cli_save_doc_begin(&sv) || json) {
 		struct nb_json j;
 		struct nb_sysinfo si;
 		nb_sysinfo_get(&si, rm.ctl ? (const struct sockaddr *)&rm.ctl->local : NULL);
@@ -432,8 +462,11 @@ int cmd_crypto(int argc, char **argv)
 		nb_crypto_result_json(&j, r);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
+		cli_save_doc_end(&sv);
 	}
 	fflush(stdout);
+	if (ok && !r->interrupted)
+		cli_save_finish(&sv);
 	bool interrupted = r->interrupted;
 	nb_crypto_result_free(r);
 	nb_ctl_free(rm.ctl);

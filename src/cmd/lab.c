@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench lab: a gen -> DUT -> sink lab of network namespaces on this host, rulesets for the
  * DUT's firewall, and the rule-cost fit of a sweep. Parses options, calls core/lab*.c, prints. */
 #include <errno.h>
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
-	    " [--no-agent] [-J]\n"
+	    " [--no-agent]\n"
+	    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
 	    "       netbench lab down [--prefix P] [-J]\n"
 	    "       netbench lab status [--prefix P] [-J]\n"
 	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
@@ -65,6 +67,13 @@ static void usage(FILE *f)
 	    "      --dut-cpus N    up: steer the DUT's receive processing (RPS) to the last N "
 	    "CPUs\n"
 	    "  -p, --port PORT     up: the agent's port (default %d)\n"
+	    "      --vpn V         up: a tunnel from the DUT to the sink, random keys: esp\n"
+	    "                      (kernel IPsec, ESP tunnel mode; esp:aes-cbc-hmac-sha1, the\n"
+	    "                      default, esp:aes-gcm, esp:chacha20-poly1305) or wireguard;\n"
+	    "                      traffic to " NB_LAB_VPN_ADDR " goes through it\n"
+	    "      --crypto-driver NAME  up, with --vpn: make the kernel crypto driver NAME\n"
+	    "                      (/proc/crypto) the tunnel's, by raising its priority\n"
+	    "                      (crypto_user netlink); lab down restores it\n"
 	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
 	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
 	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
@@ -88,6 +97,7 @@ struct opts {
 	bool have_port;
 	size_t rules_n;
 	const char *kind;
+	const char *vpn, *crypto_driver;
 	double fit_rules[FIT_POINTS_MAX], fit_fps[FIT_POINTS_MAX];
 	size_t fit_n;
 };
@@ -145,6 +155,10 @@ static int do_up(struct nb_lab *lab, const struct opts *o)
 	lab->agent = !o->no_agent;
 	if (o->have_port)
 		lab->port = o->port;
+	if (o->vpn)
+		snprintf(lab->vpn, sizeof(lab->vpn), "%s", o->vpn);
+	if (o->crypto_driver)
+		snprintf(lab->crypto_driver, sizeof(lab->crypto_driver), "%s", o->crypto_driver);
 	n = readlink("/proc/self/exe", lab->netbench_path, sizeof(lab->netbench_path) - 1);
 	if (n <= 0)
 		cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
@@ -161,6 +175,24 @@ static int do_up(struct nb_lab *lab, const struct opts *o)
 		nb_json_u64(&j, "mtu", lab->mtu);
 		nb_json_u64(&j, "dut_cpus", lab->dut_cpus);
 		nb_json_str(&j, "sink_addr", NB_LAB_SINK_ADDR);
+		if (lab->vpn[0]) {
+			struct nb_lab_vpn_spec v;
+			nb_lab_vpn_parse(lab->vpn, &v);
+			nb_json_obj_begin(&j, "vpn");
+			nb_json_str(&j, "kind", v.kind);
+			if (v.algo[0])
+				nb_json_str(&j, "algo", v.algo);
+			else
+				nb_json_null(&j, "algo");
+			nb_json_str(&j, "tunnel_addr", NB_LAB_VPN_ADDR);
+			if (lab->crypto_driver[0])
+				nb_json_str(&j, "crypto_driver", lab->crypto_driver);
+			else
+				nb_json_null(&j, "crypto_driver");
+			nb_json_obj_end(&j);
+		} else {
+			nb_json_null(&j, "vpn");
+		}
 		if (lab->agent)
 			nb_json_u64(&j, "agent_port", lab->port);
 		else
@@ -182,6 +214,10 @@ static int do_up(struct nb_lab *lab, const struct opts *o)
 		printf("        observer: netbench serve --allow-tuning in %s on %s port %u\n",
 		       lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR, lab->port);
 	}
+	if (lab->vpn[0])
+		printf("        vpn: %s from %s to %s; traffic to %s goes through it%s%s\n",
+		       lab->vpn, lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_VPN_ADDR,
+		       lab->crypto_driver[0] ? ", crypto driver " : "", lab->crypto_driver);
 	printf("        run tests from the generator: ip netns exec %s netbench ...\n",
 	       lab->ns[NB_LAB_GEN]);
 	return 0;
@@ -444,7 +480,7 @@ static void parse_point(struct opts *o, const char *arg)
 
 int cmd_lab(int argc, char **argv)
 {
-	enum { OPT_MTU = 256, OPT_DUT_CPUS, OPT_NO_AGENT, OPT_FLUSH };
+	enum { OPT_MTU = 256, OPT_DUT_CPUS, OPT_NO_AGENT, OPT_FLUSH, OPT_VPN, OPT_CRYPTO_DRIVER };
 	static const struct option long_opts[] = {
 	    {"prefix", required_argument, NULL, 'P'},
 	    {"ipv6", no_argument, NULL, '6'},
@@ -455,6 +491,8 @@ int cmd_lab(int argc, char **argv)
 	    {"rules", required_argument, NULL, 'n'},
 	    {"kind", required_argument, NULL, 'k'},
 	    {"flush", no_argument, NULL, OPT_FLUSH},
+	    {"vpn", required_argument, NULL, OPT_VPN},
+	    {"crypto-driver", required_argument, NULL, OPT_CRYPTO_DRIVER},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -494,6 +532,24 @@ int cmd_lab(int argc, char **argv)
 			break;
 		case OPT_NO_AGENT:
 			o.no_agent = up_opts = true;
+			break;
+		case OPT_VPN: {
+			struct nb_lab_vpn_spec v;
+			if (nb_lab_vpn_parse(optarg, &v))
+				cli_usage_error("%s: unknown VPN '%s' (esp, esp:aes-cbc-hmac-sha1, "
+						"esp:aes-gcm, esp:chacha20-poly1305, wireguard)",
+						name, optarg);
+			o.vpn = optarg;
+			up_opts = true;
+			break;
+		}
+		case OPT_CRYPTO_DRIVER:
+			if (!*optarg || strlen(optarg) >= 64 || strchr(optarg, ' '))
+				cli_usage_error("%s: a driver name of /proc/crypto, 1 to 63 "
+						"characters without blanks: '%s'",
+						name, optarg);
+			o.crypto_driver = optarg;
+			up_opts = true;
 			break;
 		case 'n':
 			o.rules_n = (size_t)cli_uint(name, optarg, 0, NB_LAB_RULES_MAX);
@@ -536,7 +592,10 @@ int cmd_lab(int argc, char **argv)
 	    strcmp(o.verb, "ruleset"))
 		cli_usage_error("'%s' is not up, down, status, ruleset or fit", o.verb);
 	if (up_opts && strcmp(o.verb, "up"))
-		cli_usage_error("--mtu, --dut-cpus, --port and --no-agent are options of `lab up`");
+		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn and --crypto-driver "
+				"are options of `lab up`");
+	if (o.crypto_driver && !o.vpn)
+		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");
 	if (have_mtu && o.ipv6 && o.mtu < 1280)
 		cli_usage_error("--mtu is too small for IPv6: %u (at least 1280)", o.mtu);
 	if ((o.have_rules || o.kind || o.flush) && strcmp(o.verb, "ruleset"))

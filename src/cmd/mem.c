@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem: the memory system behind the frame rate. Parses the options, runs the probe
  * (core/mem/mem.h) here or, with -c, on an agent (core/mem/mem_agent.h), and prints the latency curve,
  * the inferred caches beside sysfs, and bandwidth the same way for both. */
@@ -11,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
 #include "core/session/ctl.h"
@@ -40,7 +42,7 @@ static void usage(FILE *f)
 	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
 	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
 	    "  --quick            fewer points, shorter trials: under 5 s\n"
-	    "  -J, --json         print the result as JSON (schema netbench/1)\n"
+	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
 	    "  -h, --help         this help\n"
 	    "\n"
 	    "On a board ('netbench serve' running there), from this host:\n"
@@ -196,8 +198,10 @@ int cmd_mem(int argc, char **argv)
 	    {"bw-size", required_argument, NULL, 'b'}, {"quick", no_argument, NULL, 'q'},
 	    {"client", required_argument, NULL, 'c'},  {"port", required_argument, NULL, 'p'},
 	    {"psk", required_argument, NULL, 'k'},     {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, 'h'},	       CLI_SAVE_LONGOPTS,
+	    {NULL, 0, NULL, 0},
 	};
+	struct cli_save sv = {0};
 	struct nb_mem_opts o = {0};
 	struct nb_mem_result *r = NULL;
 	const char *min_s = NULL, *max_s = NULL, *host = NULL, *psk_file = NULL;
@@ -211,7 +215,7 @@ int cmd_mem(int argc, char **argv)
 	char err[512];
 
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":c:p:Jh46", longopts, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":c:p:Jh46o:", longopts, &li)) != -1) {
 		const char *name = cli_optname(longopts, c, li);
 		switch (c) {
 		case 'm':
@@ -266,6 +270,8 @@ int cmd_mem(int argc, char **argv)
 		case ':':
 			cli_usage_error("%s needs a value", cli_optname(longopts, optopt, -1));
 		default:
+			if (cli_save_option(&sv, c, argc, argv))
+				break;
 			if (optopt)
 				cli_usage_error("unknown option '-%c'", optopt);
 			cli_usage_error("unknown option '%s'", argv[optind - 1]);
@@ -273,6 +279,7 @@ int cmd_mem(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_save_start(&sv, "mem", json);
 	if (o.min_bytes && o.max_bytes && o.min_bytes > o.max_bytes)
 		cli_usage_error("--min (%s) is larger than --max (%s)", min_s, max_s);
 	if (o.min_bytes && !o.max_bytes && o.min_bytes > NB_MEM_DEFAULT_MAX_BYTES)
@@ -303,7 +310,7 @@ int cmd_mem(int argc, char **argv)
 	}
 	if (r->capped)
 		cli_warn("sizes capped at half of the %savailable memory", ctl ? "agent's " : "");
-	if (json) {
+	if (cli_save_doc_begin(&sv) || json) {
 		struct nb_json j;
 		struct nb_sysinfo si;
 		nb_sysinfo_get(&si, ctl ? (const struct sockaddr *)&ctl->local : NULL);
@@ -318,13 +325,16 @@ int cmd_mem(int argc, char **argv)
 		nb_mem_result_json(&j, r);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
-	} else {
+		cli_save_doc_end(&sv);
+	}
+	if (!json) {
 		if (ctl)
 			printf("netbench mem on the agent at %s port %u: %s (%s, Linux %s)\n", host,
 			       nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
 			       ctl->remote.kernel);
 		print_human(r);
 	}
+	cli_save_finish(&sv);
 	nb_ctl_free(ctl);
 	nb_mem_result_free(r);
 	return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Observer sessions for the front ends, and how the DUT's view is shown. */
 #include "cmd/observe_cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The front ends' side of observing (rate, tput, stream): the --observe options, one observer
  * session per box, a window per trial begun at the trial's start and ended after its drain, and
  * the DUT's view printed and written as JSON. */

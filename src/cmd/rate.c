@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench rate: frames per second through a device under test, by the RFC 2544 procedures
  * (throughput, frame loss rate, back-to-back, latency) or as single trials. This file parses the
  * options into the run's parameters and prints tables and progress; the procedures, the trials,
@@ -12,12 +13,14 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
 #include "cmd/rate_print.h"
 #include "core/base/enosys.h"
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
+#include "core/base/cpulist.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
 #include "core/lab/lab_rules.h"
@@ -38,6 +41,7 @@ struct opts {
 	const char *lab_prefix;
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
 	struct obs_cli obs;	     /* observers of the DUT */
+	struct cli_save save;
 };
 
 static void usage(FILE *f)
@@ -63,7 +67,13 @@ static void usage(FILE *f)
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
 	    "      --burst N           send groups of N frames back to back\n"
-	    "      --flows N           flows with distinct source ports (default 1)\n"
+	    "      --flows N           flows with distinct source ports (default 1, or one\n"
+	    "                          per thread)\n"
+	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
+	    "                          entry when given), each with its own socket or TX\n"
+	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
+	    "                          reads with N threads too (SO_REUSEPORT)\n"
+	    "      --cpus LIST         pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)\n"
 	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
 	    "      --batch N           most frames per system call (default and at most 1024)\n"
 	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
@@ -89,7 +99,7 @@ static void usage(FILE *f)
 	    "      --rcvbuf BYTES      the local receiver's socket buffer (default: as large\n"
 	    "                          as the kernel allows); small: a sink that cannot keep up\n"
 	    OBS_CLI_HELP
-	    "  -J, --json              JSON result with every trial\n"
+	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
 	    "  -h, --help              this help\n");
 }
 
@@ -181,7 +191,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_KIND,
 		O_LABP,
 		O_LAT,
-		O_RCVBUF
+		O_RCVBUF,
+		O_THREADS,
+		O_CPUS
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 't'},
@@ -213,12 +225,16 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"latency", required_argument, NULL, O_LAT},
 	    {"rcvbuf", required_argument, NULL, O_RCVBUF},
 	    OBS_CLI_LONGOPTS,
+	    {"threads", required_argument, NULL, O_THREADS},
+	    {"cpus", required_argument, NULL, O_CPUS},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
 	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
+	bool flows_set = false, threads_set = false;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -234,7 +250,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->p.rx.ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jh", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jho:", lo, &li)) != -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
 		case 't': {
@@ -291,7 +307,28 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_FLOWS:
 			o->p.flows = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_FLOWS);
+			flows_set = true;
 			break;
+		case O_THREADS:
+			o->p.threads = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_THREADS);
+			threads_set = true;
+			break;
+		case O_CPUS: {
+			int n = nb_cpulist_parse(optarg, o->p.cpus, NB_GEN_MAX_THREADS);
+			if (n == -ERANGE)
+				cli_usage_error("%s: '%s' names a CPU above %u", name, optarg,
+						NB_CPULIST_MAX);
+			if (n == -E2BIG)
+				cli_usage_error("%s: '%s' names more than %u CPUs", name, optarg,
+						NB_GEN_MAX_THREADS);
+			if (n == -EEXIST)
+				cli_usage_error("%s: '%s' names a CPU twice", name, optarg);
+			if (n <= 0)
+				cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)",
+						name, optarg);
+			o->p.ncpus = (uint32_t)n;
+			break;
+		}
 		case O_REPEAT:
 			o->p.repeat = (uint32_t)cli_uint(name, optarg, 1, 1000);
 			repeat_set = true;
@@ -391,7 +428,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->p.rx.rcvbuf = cli_bytes(name, optarg, 1, 1u << 30);
 			break;
 		default:
-			if (!obs_cli_option(&o->obs, c, optarg))
+			if (!obs_cli_option(&o->obs, c, optarg) &&
+			    !cli_save_option(&o->save, c, argc, argv))
 				cli_bad_option(argv, c);
 		}
 	}
@@ -415,6 +453,16 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 				nb_rate_test_names[o->p.test]);
 	if (o->p.latency == NB_RATE_LAT_RTT && !o->agent)
 		cli_usage_error("--latency rtt needs an agent (-c) to reflect probes");
+	/* One thread per CPU named, unless told otherwise; each thread needs a flow of its own. */
+	if (!threads_set)
+		o->p.threads = o->p.ncpus ? o->p.ncpus : 1;
+	if (!flows_set && o->p.flows < o->p.threads)
+		o->p.flows = o->p.threads;
+	if (o->p.flows < o->p.threads)
+		cli_usage_error("--flows %u is fewer than --threads %u (each thread sends flows of "
+				"its own)",
+				o->p.flows, o->p.threads);
+	o->p.rx.sockets = o->p.threads; /* a local receiver: one socket and thread each */
 	if ((uint32_t)o->p.sport + o->p.flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->p.sport,
 				o->p.flows);
@@ -486,9 +534,10 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		}
 		fprintf(stderr,
 			"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), "
-			"%llu lost%s%s%s\n",
+			"%llu lost%s%s%s%s\n",
 			t->id, t->size, t->purpose, t->offered_fps, (unsigned long long)t->c.tx,
 			(unsigned long long)t->slipped_frames, (unsigned long long)t->c.lost,
+			t->rx_dropped ? " (some at the receiver's full socket)" : "",
 			t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why, dut);
 		break;
 	}
@@ -530,10 +579,13 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 		for (size_t k = 0; k < o->p.nsizes; k++)
 			status |= nb_rate_status(&o->p, &p[i].res[k]);
 	nb_rate_describe(r);
-	if (o->json)
+	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_rate_json_sweep(stdout, r, p, np);
-	else
+		cli_save_doc_end(&o->save);
+	}
+	if (!o->json)
 		rate_print_sweep(r, p, np);
+	cli_save_finish(&o->save);
 	nb_rate_sweep_free(p, np);
 	nb_lab_free(lab);
 	return status;
@@ -612,6 +664,7 @@ int cmd_rate(int argc, char **argv)
 	int ret, status = 0;
 
 	parse_opts(argc, argv, &o);
+	cli_save_start(&o.save, "rate", o.json);
 	/* Test aid: make the kernel look older than it is (docs/rate.md). */
 	if (getenv("NETBENCH_SIMULATE_ENOSYS")) {
 		ret = nb_simulate_enosys(getenv("NETBENCH_SIMULATE_ENOSYS"));
@@ -620,9 +673,12 @@ int cmd_rate(int argc, char **argv)
 				 getenv("NETBENCH_SIMULATE_ENOSYS"));
 	}
 	if (o.p.realtime) {
-		/* Before any thread exists, so that the receiver thread inherits it. The kernel's
-		 * RT throttling still leaves other tasks 5 % of each CPU. */
-		struct sched_param sp = {.sched_priority = 1};
+		/* Before any thread exists, so that the receiver threads inherit it. The kernel's
+		 * RT throttling still leaves other tasks 5 % of each CPU. The receiver gets one
+		 * priority step above the generator threads (the main thread steps down once the
+		 * receiver runs): a generator that spins between frames never yields to an equal
+		 * SCHED_FIFO thread, and with more threads than CPUs the receiver would starve. */
+		struct sched_param sp = {.sched_priority = o.local_rx ? 2 : 1};
 		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
 			cli_fail(errno, "--realtime: cannot switch to SCHED_FIFO%s",
 				 errno == EPERM ? " (needs CAP_SYS_NICE)" : "");
@@ -635,6 +691,11 @@ int cmd_rate(int argc, char **argv)
 	ret = nb_rate_open(&r, &o.p, progress, &o, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
+	if (o.p.realtime && o.local_rx) {
+		struct sched_param sp = {.sched_priority = 1};
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			cli_fail(errno, "--realtime: cannot step down to priority 1");
+	}
 	nb_net_addr_str((struct sockaddr *)&r->dst, false, o.abuf, sizeof(o.abuf));
 	obs_cli_lab_default(&o.obs, o.abuf, o.json);
 	obs_cli_open(&o.obs, o.p.rx.psk_file);
@@ -658,10 +719,13 @@ int cmd_rate(int argc, char **argv)
 	for (size_t i = 0; i < o.p.nsizes; i++)
 		status |= nb_rate_status(&o.p, &res[i]);
 	nb_rate_describe(r);
-	if (o.json)
+	if (cli_save_doc_begin(&o.save) || o.json) {
 		nb_rate_json(stdout, r, res, o.p.nsizes);
-	else
+		cli_save_doc_end(&o.save);
+	}
+	if (!o.json)
 		rate_print_table(r, res, o.p.nsizes);
+	cli_save_finish(&o.save);
 	for (size_t i = 0; i < o.p.nsizes; i++) {
 		if (res[i].zero)
 			cli_warn(
@@ -670,6 +734,12 @@ int cmd_rate(int argc, char **argv)
 		if (res[i].failed)
 			cli_warn("%u-byte frames: counters did not reconcile; no result",
 				 res[i].size);
+		if (nb_rate_receiver_limited(r->proc.trials, &res[i]))
+			cli_warn(
+			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
+			    "the receiver, not the device under test, was the limit there",
+			    res[i].size,
+			    o.local_rx ? " (in this process, on the generator's CPUs)" : "");
 		if (o.p.test == NB_RATE_TRIAL && res[i].gen_short)
 			cli_warn(
 			    "%u-byte frames: engine %s reached only %.0f fps of the %llu asked",

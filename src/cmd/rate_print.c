@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tables of `netbench rate`: one run's per-size results, and a rule sweep's points and fits. */
 #include <stdio.h>
 
@@ -25,7 +26,7 @@ static void print_bottlenecks(const struct nb_rate_run *r, const struct nb_rate_
 		printf("  judged on trial %u (%s): %.0f fps offered, %llu lost, %llu accounted for%s\n",
 		       t->id, t->purpose, t->offered_fps, (unsigned long long)s[i].bneck.lost,
 		       (unsigned long long)s[i].bneck.accounted,
-		       t->have_sock_drops ? "" : " (the sink's socket drops unknown)");
+		       t->drops_known ? "" : " (the receiver's socket drops unknown)");
 		if (t->obs.n && set)
 			obs_cli_print(stdout, set, &t->obs, t->c.tx - t->c.lost, "  ");
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tables `netbench rate` prints (cmd/rate_print.c). */
 #ifndef NB_CMD_RATE_PRINT_H
 #define NB_CMD_RATE_PRINT_H

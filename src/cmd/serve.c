@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench serve: the agent. Parses options, binds the control port, optionally daemonizes
  * with a pid file, and serves controllers until signalled. */
 #include <errno.h>
@@ -29,7 +30,11 @@ static const char usage_text[] =
 	"      --log FILE         append one line per test here (default: stderr; syslog with -D)\n"
 	"      --once             exit after one controller's tests (for scripts)\n"
 	"      --max-time SEC     refuse tests longer than this (default 600 s)\n"
-	"      --max-rate RATE    refuse to send faster than this, bit/s with k/M/G (default: none)\n"
+	"      --max-rate RATE    refuse to send faster than this on the wire (headers and\n"
+	"                         framing counted), bit/s with k/M/G (default: none)\n"
+	"      --max-pps N        refuse to send more packets per second than this (default: none)\n"
+	"      --allow-mcast-any  send to any multicast group (default: 239.0.0.0/8, ff01-ff05 only)\n"
+	"      --mcast-ttl N      highest multicast TTL / hop limit allowed (default 1)\n"
 	"      --psk FILE         require controllers to prove this pre-shared key\n"
 	"      --allow-target-any send test traffic to addresses other than the controller's\n"
 	"      --allow-tuning     let an observing controller set this box's CPU clock\n"
@@ -38,7 +43,8 @@ static const char usage_text[] =
 	"  -h, --help             this help\n"
 	"\n"
 	"The agent sends test traffic only to the controller's own address unless\n"
-	"--allow-target-any is given. A second controller gets a 'busy' error at once.\n";
+	"--allow-target-any is given, and multicast only to administratively scoped groups\n"
+	"with TTL 1 unless widened. A second controller gets a 'busy' error at once.\n";
 
 struct log_sink {
 	FILE *f;
@@ -139,6 +145,9 @@ int cmd_serve(int argc, char **argv)
 		{"psk", required_argument, NULL, 'k'},
 		{"allow-target-any", no_argument, NULL, 'A'},
 		{"allow-tuning", no_argument, NULL, 'U'},
+		{"max-pps", required_argument, NULL, 'P'},
+		{"allow-mcast-any", no_argument, NULL, 'M'},
+		{"mcast-ttl", required_argument, NULL, 'Y'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -149,6 +158,7 @@ int cmd_serve(int argc, char **argv)
 	int c, li = -1, fd, ret, ready_fd = -1;
 
 	o.policy.max_time_ns = 600 * NB_NS_PER_S;
+	o.policy.mcast_max_ttl = 1;
 	while ((c = getopt_long(argc, argv, ":p:B:Dh", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
@@ -186,6 +196,15 @@ int cmd_serve(int argc, char **argv)
 			break;
 		case 'U':
 			o.policy.allow_tuning = true;
+			break;
+		case 'P':
+			o.policy.max_pps = cli_uint(name, optarg, 1, 1000000000);
+			break;
+		case 'M':
+			o.policy.mcast_any_group = true;
+			break;
+		case 'Y':
+			o.policy.mcast_max_ttl = (uint32_t)cli_uint(name, optarg, 1, 255);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench stream: constant-bitrate unicast or multicast streams and what receiving them costs
  * the receiver's CPU, softirq included. Standalone --send and --recv work between hosts without
  * an agent (mcsend/mcrecv command lines work as written); by default the agent(s)
@@ -15,6 +16,7 @@
 #include <net/if.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/stream_print.h"
 #include "core/stream/stream_ctl.h"
 #include "cmd/commands.h"
@@ -33,6 +35,7 @@ struct stream_opts {
 	const char *connect;	/* -c: the agents, comma-separated */
 	const char *times_path; /* --recv --timestamps */
 	const char *psk_path;
+	struct cli_save save; /* --save, --label, --tag, -o */
 };
 
 static void usage(FILE *f)
@@ -78,7 +81,7 @@ static void usage(FILE *f)
 	    "      --ctl-port N     agent control port (default %u)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
-	    "  -J, --json           JSON result (schema netbench/1)\n"
+	    "  -J, --json           JSON result (schema netbench/1)\n" CLI_SAVE_HELP
 	    "  -h, --help           this help\n"
 	    "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
@@ -171,6 +174,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"reverse", no_argument, NULL, 'R'},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	const char *block_arg = NULL;
@@ -187,7 +191,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	o->p.time_ns = 10 * NB_NS_PER_S;
 	o->p.idle_ns = 3 * NB_NS_PER_S;
 	o->p.ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -281,7 +285,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			cli_usage_error("unknown option");
+			if (!cli_save_option(&o->save, c, argc, argv))
+				cli_usage_error("unknown option");
 		}
 	}
 	if (optind < argc)
@@ -409,7 +414,7 @@ static int run_recv(struct stream_opts *o)
 	nb_stream_recv_copy(r, rx);
 	if (times && fclose(times) != 0)
 		cli_fail(errno, "--timestamps %s", o->times_path);
-	if (o->json) {
+	if (cli_save_doc_begin(&o->save) || o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
@@ -419,7 +424,9 @@ static int run_recv(struct stream_opts *o)
 		nb_stream_json_rx(&j, rx);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
-	} else {
+		cli_save_doc_end(&o->save);
+	}
+	if (!o->json) {
 		printf("platform: %s, %s %s, %u CPU%s%s%s%s\n", si.hostname, si.arch, si.kernel,
 		       si.ncpu, si.iface[0] ? ", " : "", si.iface, si.driver[0] ? " driver " : "",
 		       si.driver);
@@ -481,7 +488,7 @@ static int run_send(struct stream_opts *o)
 	ret = nb_stream_send_run(&so, steps);
 	if (ret < 0)
 		cli_fail(ret, "sending");
-	if (o->json) {
+	if (cli_save_doc_begin(&o->save) || o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
@@ -490,6 +497,7 @@ static int run_send(struct stream_opts *o)
 		nb_stream_json_send(&j, "sent", steps, o->p.nrates, o->p.block);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
+		cli_save_doc_end(&o->save);
 	}
 	close(fd);
 	free(steps);
@@ -589,9 +597,11 @@ static int run_ctl(struct stream_opts *o)
 		cli_usage_error("%s", err);
 	if (ret < 0)
 		cli_fail(0, "%s", err);
-	if (o->json)
+	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_stream_ctl_json(stdout, &o->p, &r);
-	else
+		cli_save_doc_end(&o->save);
+	}
+	if (!o->json)
 		ctl_print(&o->p, &r);
 	nb_stream_ctl_result_free(&r);
 	return 0;
@@ -602,10 +612,9 @@ int cmd_stream(int argc, char **argv)
 	struct stream_opts o;
 
 	parse(&o, argc, argv);
+	cli_save_start(&o.save, "stream", o.json);
 	cli_catch_signals();
-	if (o.p.recv)
-		return run_recv(&o);
-	if (o.p.send)
-		return run_send(&o);
-	return run_ctl(&o);
+	int ret = o.p.recv ? run_recv(&o) : o.p.send ? run_send(&o) : run_ctl(&o);
+	cli_save_finish(&o.save); /* stores the document when the run printed one */
+	return ret;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tables of `netbench stream`: a receiver's steps (with the CPU columns), a sender's steps,
  * and an agent's platform line. */
 #include <math.h>

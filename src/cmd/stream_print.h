@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tables `netbench stream` prints (cmd/stream_print.c). */
 #ifndef NB_CMD_STREAM_PRINT_H
 #define NB_CMD_STREAM_PRINT_H

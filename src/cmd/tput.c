@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput: netio's sweep with CPU at both ends. For each block size, Tx (we send) then Rx
  * (the agent sends), or both at once with --bidir; prints a netio-shaped table and a CPU table,
  * or one JSON document. */
@@ -11,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
 #include "core/session/ctl.h"
@@ -43,6 +45,7 @@ static const char usage_text[] =
 	"  -4, -6                 use IPv4 / IPv6 only\n"
 	"      --psk FILE         pre-shared key the agent requires\n"
 	"  -J, --json             print one JSON document (schema netbench/1)\n"
+	CLI_SAVE_HELP
 	"  -h, --help             this help\n"
 	"\n"
 	"Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
@@ -244,8 +247,10 @@ int cmd_tput(int argc, char **argv)
 		{"parallel", required_argument, NULL, 'P'}, {"reverse", no_argument, NULL, 'R'},
 		{"tx-only", no_argument, NULL, 'T'},	  {"bidir", no_argument, NULL, 'X'},
 		{"psk", required_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'J'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+		{"help", no_argument, NULL, 'h'},	  CLI_SAVE_LONGOPTS,
+		{NULL, 0, NULL, 0},
 	};
+	struct cli_save sv = {0};
 	struct run r = {.p = {.proto = NB_TPUT_TCP, .streams = 1, .time_ns = 3 * NB_NS_PER_S,
 			      .warmup_ns = NB_NS_PER_S / 2}};
 	const char *host = NULL, *psk_file = NULL, *rate_str = NULL;
@@ -261,7 +266,7 @@ int cmd_tput(int argc, char **argv)
 	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
 	memcpy(r.sizes, netio_sizes, sizeof(netio_sizes));
 	r.nsizes = 6;
-	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -324,11 +329,13 @@ int cmd_tput(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			cli_bad_option(argv, c);
+			if (!cli_save_option(&sv, c, argc, argv))
+				cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_save_start(&sv, "tput", r.json);
 	if (!host)
 		cli_usage_error("the agent's address is required: -c HOST");
 	if (reverse + tx_only + r.bidir > 1)
@@ -389,10 +396,13 @@ int cmd_tput(int argc, char **argv)
 		free(r.intervals);
 		cli_fail(0, "%s", err);
 	}
-	if (r.json)
+	if (cli_save_doc_begin(&sv) || r.json) {
 		print_json(&r, ctl, host);
-	else
+		cli_save_doc_end(&sv);
+	}
+	if (!r.json)
 		print_table(&r, ctl, host);
+	cli_save_finish(&sv);
 	nb_ctl_free(ctl);
 	ret = 0;
 	for (size_t i = 0; i < r.nsizes; i++)

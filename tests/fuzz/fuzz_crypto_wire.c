@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the crypto test's decoders: the request (as a TEST_REQ payload), the
  * head and one algorithm's result against a fixed run's options; what decodes is printed as
  * JSON, as the controller would. Built with -DFUZZ_SEED it instead writes a valid algorithm item

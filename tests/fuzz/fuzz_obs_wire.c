@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the observe test's decoders: the bytes are a FINAL payload (a window) and,
  * as well, a TEST_REQ payload (the options); a window that decodes is summarized and judged as
  * the controller would. Built with -DFUZZ_SEED it writes a valid window payload to stdout, the

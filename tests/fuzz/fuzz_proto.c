@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for everything that parses bytes from the network or /proc: message
  * headers, TLV validation and every getter, the context blocks, tput and rate counters, test
  * frame payloads, /proc/stat. */

@@ -1,14 +1,16 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Portability: the core builds -Werror clean with clang, and statically for big-endian 32-bit
 # PowerPC and 32-bit ARM; the unit tests run under qemu-user; a PowerPC agent under qemu-ppc
 # interoperates with this host's controller (little-endian x86-64 against big-endian ppc32).
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
+. "$TOP/tests/size.sh"
 B=${BUILD:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if command -v clang >/dev/null 2>&1; then
-	make -s -C "$TOP" CC=clang BUILD="$B-clang" -j"$jobs" >"$nb_tmp/clang.log" 2>&1
+	make -s -C "$TOP" WERROR=1 CC=clang BUILD="$B-clang" -j"$jobs" >"$nb_tmp/clang.log" 2>&1
 	check "clang build is -Werror clean" test $? -eq 0 || sed 's/^/# /' "$nb_tmp/clang.log" | head -20
 else
 	skip "clang not installed"
@@ -16,14 +18,14 @@ fi
 
 for arch in ppc arm; do
 	case $arch in
-	ppc) cc=powerpc-linux-gnu-gcc qemu=qemu-ppc ;;
-	arm) cc=arm-linux-gnueabihf-gcc qemu=qemu-arm ;;
+	ppc) cc=powerpc-linux-gnu-gcc qemu=qemu-ppc label=ppc32-glibc ;;
+	arm) cc=arm-linux-gnueabihf-gcc qemu=qemu-arm label=armhf-glibc ;;
 	esac
 	if ! command -v $cc >/dev/null 2>&1 || ! command -v $qemu >/dev/null 2>&1; then
 		skip "$arch: $cc or $qemu not installed (tests/deps.sh installs them)"
 		continue
 	fi
-	make -s -C "$TOP" CC=$cc STATIC=1 BUILD="$B-$arch" -j"$jobs" all \
+	make -s -C "$TOP" WERROR=1 CC=$cc STATIC=1 BUILD="$B-$arch" -j"$jobs" all \
 		$(cd "$TOP" && ls tests/unit/t_*.c | sed "s|tests/unit/\(.*\)\.c|$B-$arch/tests/\1|") \
 		>"$nb_tmp/$arch.log" 2>&1
 	if [ $? -ne 0 ]; then
@@ -33,6 +35,13 @@ for arch in ppc arm; do
 	fi
 	ok "$arch: static build with $cc is -Werror clean"
 	check "$arch: the binary is static" sh -c "file '$B-$arch/netbench' | grep -q 'statically linked'"
+	size_check $label "$B-$arch/netbench" "${cc%gcc}strip"
+	check "$arch: no SQLite in the static build: results and --save say so in one line" sh -c "
+		! grep -q sqlite3_open '$B-$arch/netbench' &&
+		$qemu '$B-$arch/netbench' results list >'$nb_tmp/$arch-nosql' 2>&1; test \$? -eq 1 &&
+		grep -q 'this build has no SQLite' '$nb_tmp/$arch-nosql' && test \$(wc -l <'$nb_tmp/$arch-nosql') -eq 1 &&
+		$qemu '$B-$arch/netbench' mem --save >'$nb_tmp/$arch-nosql' 2>&1; test \$? -eq 1 &&
+		grep -q 'no SQLite' '$nb_tmp/$arch-nosql'"
 	for t in "$B-$arch"/tests/t_*; do
 		name=$(basename "$t")
 		# Emulated code runs at a fraction of native speed: tests judge no wall-clock rates.
@@ -45,6 +54,17 @@ for arch in ppc arm; do
 		fi
 	done
 done
+
+# A dynamic cross build finds this machine's libcrypto through pkg-config: it must go without it
+# and say so in one line, not link x86-64 flags into a PowerPC binary (the commands, make -n).
+if command -v powerpc-linux-gnu-gcc >/dev/null 2>&1 && pkg-config --exists libcrypto 2>/dev/null; then
+	make -s -n -C "$TOP" CC=powerpc-linux-gnu-gcc BUILD="$B-ppc-dyn" all >"$nb_tmp/dyn.log" 2>&1
+	check "dynamic PowerPC build: this machine's libcrypto is refused in one line" sh -c "
+		[ \$(grep -c 'libcrypto from .* does not link for powerpc-linux-gnu: building without OPENSSL' \
+			'$nb_tmp/dyn.log') -eq 1 ] && ! grep -qE -- '-lcrypto|HAVE_OPENSSL' '$nb_tmp/dyn.log'"
+else
+	skip "dynamic PowerPC build: no powerpc-linux-gnu-gcc or no libcrypto here"
+fi
 
 # Interoperation: the big-endian agent under qemu-ppc, the native controller.
 if [ -x "$B-ppc/netbench" ] && command -v qemu-ppc >/dev/null 2>&1; then

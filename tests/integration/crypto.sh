@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench crypto end to end: --quick runs and prints a checked table, --json parses and holds
 # the numbers, kernel engines missing here are reported unavailable with a reason, bad input
 # exits 2 with one line naming the option. Creates only temporary files (removed on exit).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench crypto -c: the measurement runs inside an agent and comes back as the same tables and
 # JSON as a local run, with env.remote the agent's platform. A native agent (with OpenSSL where
 # this build has it) measures soft for real; a static PowerPC agent under qemu-ppc (no OpenSSL,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The README's first command end to end: the demo brings the lab up, runs every capability,
 # writes JSON and a summary, and tears everything down within its 5-minute budget.
 . "$(dirname "$0")/../lib.sh"
@@ -49,6 +50,13 @@ for f in "$nb_tmp"/results/*.json; do
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null || { bad=1; echo "# unparsable: $f"; }
 done
 check "every JSON result parses" test $bad -eq 0
+if "$NETBENCH" results list --db "$nb_tmp/probe.db" >/dev/null 2>&1; then
+	check "the demo stored its results and wrote the report" sh -c "
+		test -s '$nb_tmp/results/report.html' && grep -q 'open it with: xdg-open $nb_tmp/results/report.html' '$nb_tmp/demo.log' &&
+		'$NETBENCH' results list --db '$nb_tmp/netbench.db' --test rate | grep -q 'rate'"
+else
+	skip "this build has no results store"
+fi
 check_schemas "$nb_tmp/results"
 check "no lab namespace left behind" sh -c "! ip netns list | grep -Eq '^nb(gen|dut|sink)( |\$)'"
 check "no lab agent left behind" sh -c "! pgrep -f '[s]erve -D --pid-file /run/netbench-lab' >/dev/null"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Fuzzes the network and /proc parsers with libFuzzer (clang) under ASan+UBSan for a bounded
 # time. Skips where clang's fuzzer runtime is missing.
 . "$(dirname "$0")/../lib.sh"

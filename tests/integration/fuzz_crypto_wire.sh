@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Fuzzes the crypto test's decoders (request, head, one algorithm's result: what a controller and
 # an agent read from each other) with libFuzzer under ASan+UBSan for a bounded time, seeded
 # with a valid encoding. Skips where clang's fuzzer runtime is missing.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench lab, as root: up/status/down leaves nothing behind, a killed or interrupted `up` is
 # cleaned, each ruleset kind loads with the expected rule count read back, the rules sit in the
 # forward path (a drop blocks ping), bad input exits 2, a non-root user exits 1.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The firewall scaling claim of netbench lab + rate --sweep-rules, as root: through the lab's DUT,
 # frames/s falls as linear nftables rules are added (0, 100, 1000), while one set lookup over the
 # same matches stays within 20 % of 0 rules. The machine is shared and other work moves single

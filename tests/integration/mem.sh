@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench mem end to end: --quick runs in seconds and prints its three tables, the JSON parses
 # and carries the schema, latency grows from the smallest working set to the largest, and bad
 # input is refused with exit status 2. Needs no root and no network.

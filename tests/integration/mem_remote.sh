@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench mem -c: the probe runs inside an agent on loopback and prints as a local run does,
 # with env.remote the agent's platform; a second controller is turned away while it runs; an
 # interrupted controller's run is cancelled on the agent; the agent's key and max-time policy

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The observer and the bottleneck verdict through the lab, as root. Each case makes one
 # bottleneck on purpose and asserts the verdict, the counters it quotes, and that the lost frames
 # are accounted for within 1 % (or the verdict says "unexplained"):
@@ -110,9 +111,9 @@ fi
 check "tiny receive buffer: quotes the socket's drops" \
 	grep -Eq "^receiver bound: the sink's socket dropped [1-9][0-9.kM]* of [1-9][0-9.kM]* lost frames" \
 	"$nb_tmp/recv.text"
-check "tiny receive buffer: sink_socket_drops in the trial" python3 -c "
-import json; t = json.load(open('$nb_tmp/recv.json'))['sizes'][0]['trials'][0]
-assert t['sink_socket_drops'] > 0 and t['lost_frames'] > 0
+check "tiny receive buffer: receiver_dropped_frames in the trial, receiver_limited" python3 -c "
+import json; z = json.load(open('$nb_tmp/recv.json'))['sizes'][0]; t = z['trials'][0]
+assert t['receiver_dropped_frames'] > 0 and t['lost_frames'] > 0 and z['receiver_limited'] is True
 "
 check "tiny receive buffer: the lost frames are accounted for within 1 %" accounted recv
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench rate across network namespaces: a generator namespace, a forwarding DUT namespace
 # with nftables, and a sink. Throughput search, a policer of known rate, both engines, the
 # sendmmsg fallback, the other procedures, and bad input. Runs as root; every trial is short.

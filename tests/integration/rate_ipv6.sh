@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench rate over IPv6 across namespaces (generator, forwarding DUT, sink): the packet
 # engine's Ethernet/IPv6/UDP frames reach an ordinary UDP socket (so their checksums are right),
 # the next hop's MAC comes from the IPv6 neighbour table, 84 bytes is the smallest frame; and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench rate's latency through an agent: a DUT namespace whose egress towards the sink delays
 # every frame by 5 ms (netem). Round trip from reflected probes (forced with --latency rtt, as
 # the agent shares this host's clock) must see the 5 ms once; one-way must see it too; probes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netbench serve + tput end to end: loopback (IPv4, IPv6), a veth pair between two namespaces,
 # TCP and UDP, bidir, parallel streams, intervals, JSON, pre-shared keys, the agent's caps and
 # busy answer, --once, and usage errors.

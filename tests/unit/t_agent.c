@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's policy rules: traffic only to the controller unless widened, duration and rate
  * caps, and address comparison across IPv4 and IPv4-mapped IPv6. */
 #include <arpa/inet.h>

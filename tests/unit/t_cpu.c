@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* /proc/stat parsing on captured samples from old and new kernels, and window arithmetic. */
 #include <math.h>
 #include <stdlib.h>

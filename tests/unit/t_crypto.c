@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench crypto core: known-answer vectors on the soft engine (every algorithm), the engine
  * table and selection, the correctness gate against fake engines (a wrong engine is reported
  * broken and never timed), the crossover rule, and one short timed run. */
@@ -21,10 +22,10 @@ static int fake_probe(char *why, size_t len)
 	return 0;
 }
 
-static int fake_large_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **s,
-			  char *why, size_t len)
+static int fake_large_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+			  const struct nb_crypto_keys *k, void **s, char *why, size_t len)
 {
-	return nb_crypto_ref.session_new(a, k, s, why, len);
+	return nb_crypto_ref.session_new(&nb_crypto_ref, a, k, s, why, len);
 }
 
 static int fake_large_run(void *s, const struct nb_crypto_req *r)
@@ -42,12 +43,12 @@ static void fake_large_free(void *s)
 
 static const struct nb_crypto_engine fake_large = {
     "fake-large",   "wrong from 1024 bytes", true, fake_probe, fake_large_new, NULL,
-    fake_large_run, fake_large_free,
+    fake_large_run, fake_large_free,	     NULL,
 };
 
 /* Always wrong: zeros. Needs no OpenSSL, so it is caught by the known answer alone. */
-static int zero_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **s,
-		    char *why, size_t len)
+static int zero_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		    const struct nb_crypto_keys *k, void **s, char *why, size_t len)
 {
 	(void)k;
 	(void)why;
@@ -67,8 +68,8 @@ static int zero_run(void *s, const struct nb_crypto_req *r)
 	return 0;
 }
 
-static int none_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **s,
-		    char *why, size_t len)
+static int none_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		    const struct nb_crypto_keys *k, void **s, char *why, size_t len)
 {
 	(void)a;
 	(void)k;
@@ -78,10 +79,10 @@ static int none_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys 
 }
 
 static const struct nb_crypto_engine fake_zero = {
-    "fake-zero", "writes zeros", true, fake_probe, zero_new, NULL, zero_run, free,
+    "fake-zero", "writes zeros", true, fake_probe, zero_new, NULL, zero_run, free, NULL,
 };
 static const struct nb_crypto_engine fake_none = {
-    "fake-none", "offers nothing", true, fake_probe, none_new, NULL, zero_run, free,
+    "fake-none", "offers nothing", true, fake_probe, none_new, NULL, zero_run, free, NULL,
 };
 
 /* A slow engine, like a device behind a syscall: 2 ms per request, no CPU. */
@@ -94,7 +95,7 @@ static int slow_run(void *s, const struct nb_crypto_req *r)
 
 static const struct nb_crypto_engine fake_slow = {
     "fake-slow", "2 ms per request", true, fake_probe, fake_large_new, NULL,
-    slow_run,	 fake_large_free,
+    slow_run,	 fake_large_free,    NULL,
 };
 
 static bool soft_here(void)
@@ -353,6 +354,35 @@ int main(void)
 		nb_crypto_result_free(res);
 	} else {
 		tap_skip("timed run on soft: built without OpenSSL");
+	}
+	/* afalg:DRIVER engines: named, bound to their driver, soft first, kept by a copy. */
+	{
+		struct nb_crypto_opts d, cp;
+		char dbad[80] = "";
+		nb_crypto_opts_default(&d);
+		CHECK(nb_crypto_select_engines(
+			  &d, "afalg:virtio_crypto_aes_cbc,soft,afalg:cbc(aes-generic)", dbad,
+			  sizeof(dbad)) == 0 &&
+			  d.nengines == 3 && d.engines[0] == &nb_crypto_soft &&
+			  !strcmp(d.engines[1]->name, "afalg:virtio_crypto_aes_cbc") &&
+			  !strcmp(d.engines[2]->kernel_driver, "cbc(aes-generic)") &&
+			  d.engines[2]->session_new == nb_crypto_afalg.session_new,
+		      "afalg:DRIVER selects the afalg engine bound to that driver");
+		nb_crypto_opts_copy(&cp, &d);
+		CHECK(cp.engines[1] == &cp.drv_engines[0] &&
+			  cp.engines[2]->name == cp.drv_names[1][0] &&
+			  !strcmp(cp.engines[2]->name, "afalg:cbc(aes-generic)"),
+		      "a copy of the options points at its own driver engines");
+		CHECK(nb_crypto_select_engines(&d, "afalg:", dbad, sizeof(dbad)) == -ENOENT &&
+			  nb_crypto_select_engines(&d, "afalg:a b", dbad, sizeof(dbad)) ==
+			      -ENOENT &&
+			  nb_crypto_select_engines(&d, "soft,,afalg:x", dbad, sizeof(dbad)) ==
+			      -ENOENT &&
+			  nb_crypto_select_engines(&d, "afalg:x,", dbad, sizeof(dbad)) == -ENOENT,
+		      "empty, blank and dangling driver names refused");
+		CHECK(nb_crypto_select_engines(&d, "afalg:x,afalg:x", dbad, sizeof(dbad)) == 0 &&
+			  d.nengines == 1,
+		      "a driver named twice is one engine");
 	}
 	return tap_done();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Request marshalling of the kernel engines, checked without the devices: the cryptodev ABI
  * (structure layout, ioctl numbers, session and request fields) and AF_ALG's control messages
  * and authenc key blob. On this machine the engines themselves report why they cannot run. */
@@ -11,6 +12,19 @@
 #include "core/base/compat.h"
 #include "core/crypto/crypto_kernel.h"
 #include "tap.h"
+
+/* musl's <sys/ioctl.h> builds ioctl numbers but cannot take them apart: use the kernel's macros. */
+#ifndef _IOC_NR
+#undef _IOC
+#undef _IO
+#undef _IOR
+#undef _IOW
+#undef _IOWR
+#undef _IOC_NONE
+#undef _IOC_READ
+#undef _IOC_WRITE
+#include <asm/ioctl.h>
+#endif
 
 int main(void)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* /proc/crypto parsing and the driver the kernel would pick: a sample captured on an x86-64
  * development machine and one in the format a PowerPC board with the talitos engine prints,
  * where the hardware driver outranks the generic one (and a CAAM-style entry that failed its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The built-in reference implementation: every known-answer vector, and (with OpenSSL) the same
  * output as the soft engine at odd and large sizes, with and without AAD, for every algorithm.
  * It is what checks a board's kernel engines where OpenSSL is absent. */
@@ -43,8 +44,8 @@ int main(void)
 		struct nb_crypto_keys k = {key, mac_key, a->key_len, a->mac_key_len};
 		void *sr = NULL, *ss = NULL;
 		int bad = 0, n = 0;
-		if (nb_crypto_ref.session_new(a, &k, &sr, why, sizeof(why)) ||
-		    nb_crypto_soft.session_new(a, &k, &ss, why, sizeof(why))) {
+		if (nb_crypto_ref.session_new(&nb_crypto_ref, a, &k, &sr, why, sizeof(why)) ||
+		    nb_crypto_soft.session_new(&nb_crypto_soft, a, &k, &ss, why, sizeof(why))) {
 			CHECK(0, "%s sessions: %s", a->name, why);
 			continue;
 		}

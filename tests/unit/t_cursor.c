@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The record cursor of the wire codecs (core/base/cursor.h): big-endian layout, and that no
  * write or read ever passes the buffer's end, only marks the cursor bad. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Test frames: RFC 2544 size arithmetic, payload byte order, IPv4/UDP checksums (full and
  * incremental) checked by recomputation over the finished frame. */
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* JSON writer: nesting, escaping, non-finite numbers; the output is checked by a parser when
  * python3 is present. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The lab's names from a prefix, the refused prefixes, and the RPS masks of --dut-cpus. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The rule-sweep fit: exact lines are recovered, noise shows in the residual, degenerate
  * input is refused. */
 #include <errno.h>

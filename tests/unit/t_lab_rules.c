@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Lab rulesets: the exact generated text for N = 0, 1, 3 of each kind, the expected read-back
  * counts, kind parsing, and the counter of rules and set elements in nft -j output. */
 #include <errno.h>

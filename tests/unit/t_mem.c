@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The memory probe's pieces: the chain is one cycle through every line, the sweep's sizes, the
  * cache-step search on synthetic curves, sysfs and meminfo parsing, and a small real probe
  * whose ordering holds on any machine (a set in L1 is faster than one far beyond the caches). */

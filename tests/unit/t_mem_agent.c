@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem through the agent: the options and the whole result survive the TLV round trip
  * bit for bit; truncated, duplicated, out-of-range and random input is rejected (and never
  * read out of bounds); the agent's test kind runs a small probe, refuses bad requests, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The observer's parsers on recorded kernel text: /proc/stat per CPU, softnet_stat in the old
  * and new column counts, /proc/interrupts with NIC queue names, nf_conntrack's per-CPU hex
  * table; the window's deltas and the summary's shares, busiest CPU and ingress/egress. */

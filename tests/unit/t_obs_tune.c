@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Clock and RPS settings on a directory laid out like sysfs: the userspace governor where the
  * kernel offers it, pinned limits where not, the hardware's range enforced, everything put back
  * by the restore; no cpufreq at all is said in one line. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The observe test's codec: a window survives encoding whole; truncated, oversized, duplicated,
  * unnamed or dangling items are refused; the request's bounds hold. And the qdisc dump parser
  * on netlink bytes laid out as the kernel sends them. */

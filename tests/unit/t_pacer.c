@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Pacer: the schedule is absolute (no drift), the achieved spacing is smooth, and a hold-up is
  * repaid without a burst. Timing checks run on shared hosts where other jobs delay wake-ups by
  * milliseconds: each attempt measures what the host's scheduler allows just before it and is

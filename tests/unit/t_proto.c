@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Control protocol: encode/decode round trips, explicit byte order, and rejection of truncated,
  * oversized and garbage input. */
 #include <errno.h>

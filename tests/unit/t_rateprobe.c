@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Round-trip latency pieces: the histogram's percentiles against known distributions, the
  * probe return accounting, and reflection end to end over loopback (receiver reflects probe
  * frames, and only those, at a bounded rate; the probe socket times their return); and the

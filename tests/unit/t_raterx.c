@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The counting receiver over loopback: received, duplicated, reordered, late and foreign frames,
  * trial changes; and its counters' encoding for the control protocol, round trip. */
 #include <arpa/inet.h>
@@ -71,8 +72,13 @@ int main(void)
 	nb_rx_reconcile(tx_flow, 2, 5, s, &c);
 	CHECK(c.valid && c.lost == 5002 - 8, "reconciled: %llu lost", (unsigned long long)c.lost);
 
+	s->drops_known = true; /* (qemu-user does not pass SO_MEMINFO: set, to test the codec) */
+	s->sock_drops = 17;
 	CHECK(nb_rate_snap_put(m, s) == 0 && nb_rate_snap_get(m, back) == 0,
 	      "counters encode and decode");
+	CHECK(back->drops_known && back->sock_drops == 17,
+	      "the receiver's socket drops are carried (%llu)",
+	      (unsigned long long)back->sock_drops);
 	CHECK(back->trial == s->trial && back->rx == s->rx && back->dup == s->dup &&
 		  back->reordered == s->reordered && back->late == s->late &&
 		  back->foreign == s->foreign && back->flows == s->flows &&
@@ -80,9 +86,6 @@ int main(void)
 		  !memcmp(back->seq_end, s->seq_end, sizeof(s->seq_end)) &&
 		  !memcmp(&back->lat, &s->lat, sizeof(s->lat)),
 	      "round trip keeps every counter and the histogram");
-	CHECK(s->have_sock_drops && s->sock_drops == 0 && back->have_sock_drops &&
-		  back->sock_drops == 0,
-	      "the socket's drop count is read (0) and travels");
 	m->len -= 3; /* truncate the last item: a malformed reply */
 	CHECK(nb_rate_snap_get(m, back) != 0 || nb_msg_validate(m) != 0,
 	      "a truncated reply is refused");
@@ -112,9 +115,12 @@ int main(void)
 			for (int i = 0; i < 200; i++)
 				send_one(t, 1, 0, (uint32_t)i);
 			nb_rx_snapshot(slow, s);
-			CHECK(s->have_sock_drops && s->sock_drops > 100,
-			      "a full receive buffer's drops are counted (%llu of 200)",
-			      (unsigned long long)s->sock_drops);
+			if (!s->drops_known)
+				tap_skip("SO_MEMINFO is not passed here (qemu-user, Linux < 4.12)");
+			else
+				CHECK(s->sock_drops > 100,
+				      "a full receive buffer's drops are counted (%llu of 200)",
+				      (unsigned long long)s->sock_drops);
 		} else {
 			tap_skip("cannot build the slow receiver");
 		}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The RFC 2544 procedures of `netbench rate` (core/rate/rfc2544.c) driven without root against a
  * simulated device under test: a function that loses the frames above its capacity (with noise)
  * or beyond its buffer in a burst. Asserts the search's result, its trial count, the trials'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RFC 2544 search logic against a simulated DUT of known capacity and noise; the loss curve;
  * the fixed-size latency histogram; counter reconciliation. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256 (FIPS 180-4 examples) and HMAC-SHA256 (RFC 4231 test cases), and the PSK proofs. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Stream accounting: header layout and byte order, RFC 3550 jitter against a hand-computed
  * sequence, loss/reordering/duplicates on crafted sequences, steps, the warm-up excluded from a
  * step's window, foreign datagrams. */

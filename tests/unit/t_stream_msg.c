@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Stream items over the control protocol: request and counters survive a round trip, and
  * malformed items are refused. */
 #include <errno.h>

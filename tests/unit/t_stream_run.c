@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stream engine end to end over loopback, in one process (no root): a two-step sweep with a
  * warm-up before each step's window is received step by step with nothing lost, only the window
  * counted, the end marker ends reception, every step has a CPU window of the window's length,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Stream socket option checks: each bad combination is refused with a reason before any socket
  * is opened; good ones pass. Needs no privileges and no network beyond loopback. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* UDP sequence tracking (loss, reordering, duplicates), the datagram header and the counters'
  * wire encoding; then a real TCP and UDP side pair over loopback. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit parsing: sizes binary, rates decimal, durations, lists, and every rejection. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The verdict on windows recorded from the lab's four cases (1,000 rules on one DUT CPU, a tbf
  * shaper, a sink with a tiny buffer, a generator held back), on a seed-000-like ingress case,
  * and on loss that no counter explains; the rule-sweep test, cycles per frame and the clock fit

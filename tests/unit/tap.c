@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* TAP line writer shared by all unit tests. */
 #include "tap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Minimal TAP output for unit tests: one "ok"/"not ok" line per check, exit status 1 when any
  * check failed. tests/run.sh counts the lines. */
 #ifndef NB_TAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Compatibility constants for old kernels and C libraries, in one place.
  * Code tests these capability macros, never an operating-system name. */
 #ifndef NB_COMPAT_H
@@ -27,6 +28,12 @@
 #ifndef SO_BUSY_POLL
 #define SO_BUSY_POLL 46
 #endif
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55 /* Linux 4.12: a socket's memory counters, drops among them */
+#endif
+/* SO_MEMINFO's array (linux/sock_diag.h's enum, which older headers lack): drops are item 8. */
+#define NB_SK_MEMINFO_DROPS 8
+#define NB_SK_MEMINFO_VARS  9
 
 /* AF_ALG (kernel crypto API sockets, Linux 2.6.38; AEAD from 4.9) for libcs that lack it. */
 #ifndef AF_ALG

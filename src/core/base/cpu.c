@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* /proc/stat parsing and window arithmetic. Works with every layout since Linux 2.4: 4 columns
  * (2.4), 7 (2.6.0: iowait, irq, softirq), 8 (2.6.11: steal), 9-10 (guest, which the kernel already
  * counts inside user, so it is not added again). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CPU accounting over a measurement window: the whole system's shares from /proc/stat deltas
  * (softirq included, where most receive work runs), each CPU's busy share, and this process's
  * user and system time. A sample is taken at each window edge; the load is their difference. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one record cursor of the wire codecs: bounded big-endian reads and writes over a byte
  * buffer. A write or read past the end writes nothing, reads zeros and marks the cursor bad, so
  * a codec writes or reads a whole record and checks `bad` once at the end. Doubles cross as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* seccomp-BPF filter returning ENOSYS for the named system calls. It does not check the audit
  * architecture: it is a test aid for one binary on one architecture, not a security boundary. */
 #include "core/base/enosys.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Simulating an old kernel: a seccomp filter that answers chosen system calls with ENOSYS, as a
  * kernel without them would, so that run-time fallbacks can be tested on a new kernel. */
 #ifndef NB_ENOSYS_H

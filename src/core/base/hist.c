@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Log-linear latency histogram: bucket i < 32 holds value i; above, each power of two is split
  * into 32 equal buckets (HdrHistogram's layout with 5 significant bits). */
 #include "core/base/hist.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A fixed-size latency histogram: log-linear buckets (32 per power of two, so a percentile is
  * within about 3 % of the true value) from 1 ns to about 18 minutes, in 9.5 KB whatever the
  * number of samples: memory does not grow with the trial. */

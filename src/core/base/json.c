@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Streaming JSON writer. It tracks only whether a comma is due at each depth; the caller is
  * trusted to nest correctly (the unit test checks the output parses). */
 #include "core/base/json.h"

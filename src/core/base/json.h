@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A small streaming JSON writer: results are written as they are produced, indented, with keys
  * in the order the caller gives. A key of NULL is for array elements and the top level. */
 #ifndef NB_JSON_H

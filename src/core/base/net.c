@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket plumbing shared by the agent, the controller and every test's data path. */
 #include "core/base/net.h"
 
@@ -177,9 +178,15 @@ bool nb_net_same_host(const struct sockaddr *a, const struct sockaddr *b)
 	struct in_addr x, y;
 	if (v4_of(a, &x) && v4_of(b, &y))
 		return x.s_addr == y.s_addr;
-	if (a->sa_family == AF_INET6 && b->sa_family == AF_INET6)
-		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+	if (a->sa_family == AF_INET6 && b->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *p = (const void *)a, *q = (const void *)b;
+		if (memcmp(&p->sin6_addr, &q->sin6_addr, 16))
+			return false;
+		/* fe80::1 on one link is another host than fe80::1 on the next. */
+		if (IN6_IS_ADDR_LINKLOCAL(&p->sin6_addr) || IN6_IS_ADDR_MC_LINKLOCAL(&p->sin6_addr))
+			return p->sin6_scope_id == q->sin6_scope_id;
+		return true;
+	}
 	return false;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket helpers: name resolution, listening (dual-stack), connecting with a timeout, and
  * address comparison that treats IPv4-mapped IPv6 addresses as the IPv4 address they carry. */
 #ifndef NB_NET_H
@@ -19,6 +20,7 @@ int nb_net_connect_addr(const struct sockaddr *sa, socklen_t len, int type, int 
 /* Binds a socket of the same family as like (address of like, port 0 = ephemeral). */
 int nb_net_bind_like(const struct sockaddr *like, int type, uint16_t port);
 socklen_t nb_net_sa_len(const struct sockaddr *sa);
+/* Same address; for an IPv6 link-local address, also the same link (scope id). */
 bool nb_net_same_host(const struct sockaddr *a, const struct sockaddr *b);
 uint16_t nb_net_port(const struct sockaddr *sa);
 void nb_net_set_port(struct sockaddr *sa, uint16_t port);

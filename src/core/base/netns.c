@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one place netbench enters a network namespace: by its /run/netns name, with setns(2). */
 #include "core/base/netns.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Entering a named network namespace (one `ip netns add` made: /run/netns/NAME) and coming back.
  * A socket keeps the namespace it was created in, so a thread may switch, open, and return. */
 #ifndef NB_NETNS_H

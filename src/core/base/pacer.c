@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Absolute-deadline pacing: sleep, then spin the remainder. */
 #include "core/base/pacer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A constant-bitrate pacer: datagram k of a run is due at start + k * interval, an absolute
  * schedule (no drift from accumulated sleep error). Waiting sleeps with clock_nanosleep on an
  * absolute deadline and spins only the last stretch, whose length adapts to how late the

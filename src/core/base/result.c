@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Result document framing shared by every subcommand's --json output. */
 #include "core/base/result.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The frame of every JSON result document: schema, version, command line, time, and the
  * platform of each end. The caller adds its measurements and closes the object. */
 #ifndef NB_RESULT_H

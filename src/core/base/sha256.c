@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256 per FIPS 180-4, big-endian message schedule made explicit so it is correct on both
  * byte orders; HMAC per RFC 2104. */
 #include "core/base/sha256.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104), for the agent's pre-shared-key
  * challenge-response. In the core so that the agent needs libc only. */
 #ifndef NB_SHA256_H

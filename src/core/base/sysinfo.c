@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host, kernel, CPU and interface facts for result context. Reads /proc/cpuinfo (whose keys
  * differ by architecture: "model name" on x86 and ARM, "cpu" on PowerPC, "Processor" on old
  * ARM kernels), cpufreq in sysfs, and the ethtool driver-info ioctl. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The platform a result was measured on: every result carries it (docs/design.md, "Every result
  * carries its context"), for both ends of a test. */
 #ifndef NB_SYSINFO_H

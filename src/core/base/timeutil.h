@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Monotonic time in nanoseconds, and sleeping until an absolute monotonic instant. */
 #ifndef NB_TIMEUTIL_H
 #define NB_TIMEUTIL_H

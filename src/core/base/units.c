@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Number parsing with unit suffixes. Strict: the whole string must be consumed, no sign, no
  * overflow; fractions are allowed where a suffix gives them meaning ("1.5G"). */
 #include "core/base/units.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parsing of numbers with unit suffixes, bounded. Sizes are binary (1k = 1024 bytes, as netio
  * and iperf3 -l count), rates are decimal (12M = 12 000 000 bit/s), durations are seconds with an
  * optional ms/us suffix. Every parser returns 0, -EINVAL for bad syntax or -ERANGE. */

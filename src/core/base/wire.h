@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Explicit big-endian encoding for anything that crosses the wire. */
 #ifndef NB_WIRE_H
 #define NB_WIRE_H

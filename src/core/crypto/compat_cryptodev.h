@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The /dev/crypto (cryptodev-linux) user ABI, declared here because Debian ships no header for
  * it. Layouts follow the module's published interface: pointers are native-width, so the same
  * declarations serve 32- and 64-bit boards. Names carry an nb_ prefix so that a system header,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench crypto: cipher and MAC throughput, per-request latency and CPU cost by request size,
  * per engine (OpenSSL in process, /dev/crypto, AF_ALG). Every engine's output is checked against a
  * reference before it is timed. Core API: no printing; the front end and the agent share it. */
@@ -13,7 +14,9 @@
 
 #define NB_CRYPTO_MAX_ALGOS    8
 #define NB_CRYPTO_MAX_SIZES    16
-#define NB_CRYPTO_MAX_ENGINES  4
+/* The three engines, or afalg once per kernel driver; one algorithm of a remote run (every
+ * engine at 16 sizes) must fit one 64 KB protocol message beside a CPU sample. */
+#define NB_CRYPTO_MAX_ENGINES 6
 #define NB_CRYPTO_MAX_INFLIGHT 64
 #define NB_CRYPTO_MAX_SIZE     65536u
 #define NB_CRYPTO_MAX_AAD      64u
@@ -78,12 +81,15 @@ struct nb_crypto_engine {
 	const char *summary;
 	bool kernel;
 	int (*probe)(char *why, size_t len);
-	int (*session_new)(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k,
-			   void **sess, char *why, size_t len);
+	int (*session_new)(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+			   const struct nb_crypto_keys *k, void **sess, char *why, size_t len);
 	/* Fills drv (kernel engines; NULL callback for soft). */
 	int (*driver)(void *sess, struct nb_crypto_driver *drv);
 	int (*run)(void *sess, const struct nb_crypto_req *req);
 	void (*session_free)(void *sess);
+	/* afalg:DRIVER: bind this implementation (a driver name as /proc/crypto lists it) instead
+	 * of the kernel's choice for the algorithm; NULL for the kernel's choice. */
+	const char *kernel_driver;
 };
 
 extern const struct nb_crypto_engine nb_crypto_soft, nb_crypto_devcrypto, nb_crypto_afalg;
@@ -124,12 +130,25 @@ struct nb_crypto_opts {
 	uint32_t aad_len;   /* AEAD associated data per request (ESP: 8) */
 	/* Set from a signal handler to end the run early; may be NULL. */
 	volatile int *stop;
+	/* Storage of the afalg:DRIVER engines that engines[] points at (nb_crypto_select_engines
+	 * fills it; copy opts with nb_crypto_opts_copy, which keeps the pointers inside). */
+	struct nb_crypto_engine drv_engines[NB_CRYPTO_MAX_ENGINES];
+	char drv_names[NB_CRYPTO_MAX_ENGINES][2][80]; /* "afalg:DRIVER", "DRIVER" */
+	size_t ndrv;
 };
+
+/* Copies src into dst with the afalg:DRIVER engines pointing into dst's own storage. */
+void nb_crypto_opts_copy(struct nb_crypto_opts *dst, const struct nb_crypto_opts *src);
+/* The kernel drivers of a's transform, best priority first, after instantiating the template
+ * over every implementation of its innermost part (cbc(aes-generic) beside cbc(aes)'s
+ * hardware driver). Returns the count (0 without AF_ALG). */
+size_t nb_crypto_afalg_drivers(const struct nb_crypto_algo *a, char (*drivers)[80], size_t max);
 
 /* Every algorithm, the default sizes, every engine, 0.5 s windows, one in flight, 8 AAD bytes. */
 void nb_crypto_opts_default(struct nb_crypto_opts *o);
-/* Fills o->engines from a comma-separated list ("all" for every engine). Returns 0 or -ENOENT
- * with the unknown name in bad, -E2BIG for too many names. */
+/* Fills o->engines from a comma-separated list ("all" for every engine; "afalg:DRIVER" for
+ * one kernel driver; "afalg:all" for every driver of the selected algorithms, so select the
+ * algorithms first). Returns 0 or -ENOENT with the unknown name in bad, -E2BIG for too many. */
 int nb_crypto_select_engines(struct nb_crypto_opts *o, const char *list, char *bad, size_t len);
 int nb_crypto_select_algos(struct nb_crypto_opts *o, const char *list, char *bad, size_t len);
 
@@ -170,6 +189,9 @@ struct nb_crypto_cell {
 	struct nb_crypto_point points[NB_CRYPTO_MAX_SIZES];
 	int crossover_index; /* first size from which it beats soft; -1 none, -2 no soft reference
 			      */
+	/* What crossover_index compares with: soft, or (without soft) the fastest CPU driver of
+	 * the same algorithm when this cell is a hardware driver. NULL: no reference. */
+	const struct nb_crypto_engine *crossover_ref;
 };
 
 struct nb_crypto_result {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The afalg engine: the kernel crypto API over AF_ALG sockets (skcipher, aead, hash). One
  * sendmsg and one read per request. The kernel picks the highest-priority implementation of the
  * named transform; /proc/crypto then says which driver that was. */
@@ -28,6 +29,7 @@
 
 struct af_sess {
 	const struct nb_crypto_algo *a;
+	const char *driver; /* the engine's kernel_driver: NULL for the kernel's choice */
 	int tfm, op;
 	uint8_t aad_sink[NB_CRYPTO_MAX_AAD]; /* AEAD output repeats the AAD first */
 };
@@ -123,8 +125,8 @@ static const char *type_option(const char *type)
 	return "CONFIG_CRYPTO_USER_API_HASH";
 }
 
-static int af_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		  char *why, size_t len)
+static int af_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		  const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	struct af_sess *s = calloc(1, sizeof(*s));
 	struct sockaddr_alg sa;
@@ -134,6 +136,7 @@ static int af_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k
 	if (!s)
 		goto out;
 	s->a = a;
+	s->driver = e->kernel_driver;
 	s->op = -1;
 	s->tfm = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (s->tfm < 0) {
@@ -143,10 +146,15 @@ static int af_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k
 	memset(&sa, 0, sizeof(sa));
 	sa.salg_family = AF_ALG;
 	snprintf((char *)sa.salg_type, sizeof(sa.salg_type), "%s", a->kernel_type);
-	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s", a->kernel_name);
+	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s",
+		 s->driver ? s->driver : a->kernel_name);
 	if (bind(s->tfm, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		ret = -errno;
-		if (ret == -ENOENT) {
+		if (ret == -ENOENT && s->driver) {
+			snprintf(why, len, "the kernel has no %s driver \"%s\" (see /proc/crypto)",
+				 a->kernel_type, s->driver);
+			ret = -EOPNOTSUPP;
+		} else if (ret == -ENOENT) {
 			snprintf(why, len, "the kernel offers no %s \"%s\" (or %s is not built)",
 				 a->kernel_type, a->kernel_name, type_option(a->kernel_type));
 			ret = -EOPNOTSUPP;
@@ -237,7 +245,128 @@ static int af_driver(void *p, struct nb_crypto_driver *drv)
 	struct af_sess *s = p;
 	/* Template instances (gcm(aes), authenc(...)) appear in /proc/crypto once instantiated,
 	 * which the session has just done. */
-	return nb_proc_crypto_lookup(NULL, s->a->kernel_name, NULL, drv);
+	int ret = nb_proc_crypto_lookup(NULL, s->a->kernel_name, s->driver, drv);
+	/* A driver bound by name serves the algorithm only if it implements that transform. */
+	if (!ret && s->driver && strcmp(drv->name, s->a->kernel_name))
+		ret = -ENOENT;
+	return ret;
+}
+
+/* Instantiates name (a template over implementations, e.g. cbc(aes-generic)) by binding an
+ * AF_ALG socket to it; the kernel then lists it in /proc/crypto. */
+static void instantiate(const char *type, const char *name)
+{
+	struct sockaddr_alg sa;
+	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.salg_family = AF_ALG;
+	snprintf((char *)sa.salg_type, sizeof(sa.salg_type), "%s", type);
+	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s", name);
+	(void)bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
+}
+
+static int read_proc_crypto(struct nb_proc_crypto_alg *algs, size_t max)
+{
+	char *text = NULL;
+	size_t cap = 0, len = 0;
+	FILE *f = fopen("/proc/crypto", "re");
+	int n = 0;
+
+	if (!f)
+		return 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *t = realloc(text, cap = cap ? 2 * cap : 65536);
+			if (!t)
+				break;
+			text = t;
+		}
+		size_t got = fread(text + len, 1, cap - len - 1, f);
+		if (!got)
+			break;
+		len += got;
+	}
+	fclose(f);
+	if (text) {
+		text[len] = '\0';
+		n = nb_proc_crypto_parse(text, algs, max);
+	}
+	free(text);
+	return n < 0 ? 0 : n;
+}
+
+#define DRV_ALGS_MAX 2048
+
+/* Drivers of name (skipping internal and failed ones), best priority first. For a template
+ * tmpl(args..., last) each driver D of last is tried as tmpl(args..., D) first, depth-bounded. */
+static size_t drivers_of(const char *type, const char *name, char (*out)[80], size_t max, int depth)
+{
+	size_t n = 0;
+	const char *open_paren = strchr(name, '(');
+	size_t nl = strlen(name);
+
+	if (depth < 3 && open_paren && nl > 0 && name[nl - 1] == ')') {
+		/* The last top-level argument. */
+		const char *last = open_paren + 1;
+		int lvl = 0;
+		for (const char *q = open_paren + 1; q < name + nl - 1; q++) {
+			lvl += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+			if (*q == ',' && lvl == 0)
+				last = q + 1;
+		}
+		char inner[80], sub[8][80];
+		snprintf(inner, sizeof(inner), "%.*s", (int)(name + nl - 1 - last), last);
+		size_t ns = 0;
+		if (strchr(inner, '(')) {
+			static const char *const types[] = {"skcipher", "hash", "aead"};
+			for (size_t t = 0; t < 3 && !ns; t++)
+				ns = drivers_of(types[t], inner, sub, 8, depth + 1);
+		} else {
+			ns = drivers_of(NULL, inner, sub, 8, depth + 1);
+		}
+		for (size_t i = 0; i < ns; i++) {
+			char full[64];
+			size_t pl = (size_t)(last - name), sl = strlen(sub[i]);
+			if (!type || pl + sl + 2 > sizeof(full))
+				continue; /* salg_name holds 64 bytes */
+			memcpy(full, name, pl);
+			memcpy(full + pl, sub[i], sl);
+			memcpy(full + pl + sl, ")", 2);
+			instantiate(type, full);
+		}
+	}
+	if (type)
+		instantiate(type, name);
+	struct nb_proc_crypto_alg *algs = calloc(DRV_ALGS_MAX, sizeof(*algs));
+	if (!algs)
+		return 0;
+	int na = read_proc_crypto(algs, DRV_ALGS_MAX);
+	for (;;) { /* selection by priority, highest first; duplicates skipped */
+		const struct nb_proc_crypto_alg *best = NULL;
+		for (int i = 0; i < na; i++) {
+			const struct nb_proc_crypto_alg *x = &algs[i];
+			bool seen = false;
+			for (size_t j = 0; j < n; j++)
+				seen |= !strcmp(out[j], x->driver);
+			if (seen || strcmp(x->name, name) || x->internal || !x->selftest_passed)
+				continue;
+			if (!best || x->priority > best->priority)
+				best = x;
+		}
+		if (!best || n >= max)
+			break;
+		snprintf(out[n++], sizeof(out[0]), "%s", best->driver);
+	}
+	free(algs);
+	return n;
+}
+
+size_t nb_crypto_afalg_drivers(const struct nb_crypto_algo *a, char (*drivers)[80], size_t max)
+{
+	return drivers_of(a->kernel_type, a->kernel_name, drivers, max, 0);
 }
 
 const struct nb_crypto_engine nb_crypto_afalg = {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of a crypto test: the measurement runs on the board, in a thread of its own so
  * that the control loop keeps answering. Each algorithm is encoded as soon as the run reports it
  * complete, and every SNAP carries the ones not yet sent (a whole run does not fit one message). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The algorithms netbench crypto measures, the engine table, and the built-in known-answer
  * vectors. The vectors are published ones, so a board without OpenSSL (the agent, static builds)
  * can still tell a wrong kernel engine from a right one. */
@@ -168,21 +169,105 @@ static const void *algo_nth(size_t i)
 	return i < nb_crypto_nalgos ? &nb_crypto_algos[i] : NULL;
 }
 
+/* Adds the afalg engine bound to one kernel driver; duplicates are skipped. */
+static int add_driver(struct nb_crypto_opts *o, const char *driver, char *bad, size_t len)
+{
+	size_t l = strlen(driver);
+	if (l == 0 || l >= 64 || strcspn(driver, " \t\n:") != l) {
+		snprintf(bad, len, "afalg:%s", driver);
+		return -ENOENT; /* a driver name fits AF_ALG's 64-byte salg_name, without blanks */
+	}
+	for (size_t i = 0; i < o->ndrv; i++)
+		if (!strcmp(o->drv_names[i][1], driver))
+			return 0;
+	if (o->ndrv >= NB_CRYPTO_MAX_ENGINES || o->nengines >= NB_CRYPTO_MAX_ENGINES)
+		return -E2BIG;
+	size_t i = o->ndrv++;
+	snprintf(o->drv_names[i][0], sizeof(o->drv_names[i][0]), "afalg:%s", driver);
+	snprintf(o->drv_names[i][1], sizeof(o->drv_names[i][1]), "%s", driver);
+	o->drv_engines[i] = nb_crypto_afalg;
+	o->drv_engines[i].name = o->drv_names[i][0];
+	o->drv_engines[i].kernel_driver = o->drv_names[i][1];
+	o->engines[o->nengines++] = &o->drv_engines[i];
+	return 0;
+}
+
 int nb_crypto_select_engines(struct nb_crypto_opts *o, const char *list, char *bad, size_t len)
 {
 	const void *items[NB_CRYPTO_MAX_ENGINES * 2];
-	size_t n = 0;
-	int ret = select_list(list, engine_find_v, items, &n, NB_CRYPTO_MAX_ENGINES, engine_nth,
-			      bad, len);
-	if (ret)
-		return ret;
+	char plain[512] = "", drivers[512] = "";
+	size_t n = 0, pl = 0, dl = 0;
+	const char *p = list;
+	int ret;
+
+	/* afalg:DRIVER names apart; the plain engine names through select_list. */
+	while (*p) {
+		size_t l = strcspn(p, ",");
+		bool drv = l > 6 && !strncmp(p, "afalg:", 6);
+		char *dst = drv ? drivers : plain;
+		size_t *dl_p = drv ? &dl : &pl;
+		if (*dl_p + l + 2 > sizeof(plain))
+			return -E2BIG;
+		if (*dl_p)
+			dst[(*dl_p)++] = ',';
+		memcpy(dst + *dl_p, drv ? p + 6 : p, drv ? l - 6 : l);
+		*dl_p += drv ? l - 6 : l;
+		dst[*dl_p] = '\0';
+		p += l;
+		if (*p == ',' && (p[1] == '\0' || p[1] == ',')) {
+			snprintf(bad, len, "%s", list);
+			return -ENOENT;
+		}
+		p += *p == ',';
+	}
+	if (!dl || pl) {
+		ret = select_list(plain, engine_find_v, items, &n, NB_CRYPTO_MAX_ENGINES,
+				  engine_nth, bad, len);
+		if (ret)
+			return ret;
+	}
 	/* Soft first: it is the reference the others are checked and compared against. */
 	o->nengines = 0;
+	o->ndrv = 0;
 	for (size_t pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++)
 			if ((items[i] == &nb_crypto_soft) == (pass == 0))
 				o->engines[o->nengines++] = items[i];
+	for (char *save = NULL, *d = dl ? strtok_r(drivers, ",", &save) : NULL; d;
+	     d = strtok_r(NULL, ",", &save)) {
+		if (strcmp(d, "all")) {
+			if ((ret = add_driver(o, d, bad, len)))
+				return ret;
+			continue;
+		}
+		/* Every driver of every selected algorithm, as this kernel has them. */
+		for (size_t ai = 0; ai < o->nalgos; ai++) {
+			char found[NB_CRYPTO_MAX_ENGINES][80];
+			size_t nf =
+			    nb_crypto_afalg_drivers(o->algos[ai], found, NB_CRYPTO_MAX_ENGINES);
+			for (size_t i = 0; i < nf; i++)
+				if ((ret = add_driver(o, found[i], bad, len)))
+					return ret;
+		}
+	}
+	if (!o->nengines) {
+		snprintf(bad, len, "%s (no kernel driver of the selected algorithms here)", list);
+		return -ENOENT;
+	}
 	return 0;
+}
+
+void nb_crypto_opts_copy(struct nb_crypto_opts *dst, const struct nb_crypto_opts *src)
+{
+	*dst = *src;
+	for (size_t ei = 0; ei < dst->nengines; ei++)
+		for (size_t i = 0; i < src->ndrv; i++)
+			if (src->engines[ei] == &src->drv_engines[i])
+				dst->engines[ei] = &dst->drv_engines[i];
+	for (size_t i = 0; i < dst->ndrv; i++) {
+		dst->drv_engines[i].name = dst->drv_names[i][0];
+		dst->drv_engines[i].kernel_driver = dst->drv_names[i][1];
+	}
 }
 
 int nb_crypto_select_algos(struct nb_crypto_opts *o, const char *list, char *bad, size_t len)
@@ -317,7 +402,7 @@ int nb_crypto_kat_check(const struct nb_crypto_engine *e, const struct nb_crypto
 		goto out;
 	}
 	struct nb_crypto_keys k = {key, mac_key, (uint32_t)kl, (uint32_t)ml};
-	ret = e->session_new(a, &k, &sess, why, len);
+	ret = e->session_new(e, a, &k, &sess, why, len);
 	if (ret)
 		goto out;
 	struct nb_crypto_req req = {in, out, (uint32_t)pl, iv, aad, (uint32_t)al};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The devcrypto engine: /dev/crypto (cryptodev-linux), the path by which OpenSSL's devcrypto
  * engine and IPsec stacks reach hardware crypto on embedded SoCs. One ioctl per request (two
  * for CBC+HMAC, see compat_cryptodev.h); the module reports which kernel driver serves each
@@ -118,8 +119,8 @@ static void dc_free(void *p)
 	free(s);
 }
 
-static int dc_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		  char *why, size_t len)
+static int dc_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		  const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	struct dc_sess *s = calloc(1, sizeof(*s));
 	int ret = -ENOMEM;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Request marshalling of the kernel engines (devcrypto, AF_ALG), apart from the system calls so
  * that unit tests can check it on machines without /dev/crypto or AF_ALG. */
 #ifndef NB_CRYPTO_KERNEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* /proc/crypto: which implementation (driver) of a transform the kernel has and at what
  * priority. The kernel serves a request with the highest-priority implementation that passed
  * its self-test, so a hardware driver registered below a CPU one is never used. */

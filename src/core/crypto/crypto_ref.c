@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A built-in reference for every algorithm in plain C (libc only): AES, CBC, GCM,
  * ChaCha20-Poly1305, SHA-1 and HMAC (SHA-256 is the core's sha256.c). Slow and simple on
  * purpose; it is never timed. It stands in for OpenSSL where there is none (the agent, static
@@ -476,8 +477,8 @@ static int ref_probe(char *why, size_t len)
 	return 0;
 }
 
-static int ref_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		   char *why, size_t len)
+static int ref_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		   const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	struct ref_sess *s = calloc(1, sizeof(*s));
 	if (!s)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Over 600 lines: the checks, the timing workers and the JSON all work on the same cells. */
 /* The crypto run: probe the engines, check every engine's answers against the reference (known
  * vectors, then soft at every size) and time the good ones. A point's rate comes from request
@@ -90,7 +91,7 @@ struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o)
 	struct nb_crypto_result *r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
-	r->opts = *o;
+	nb_crypto_opts_copy(&r->opts, o);
 	r->ncells = o->nalgos * o->nengines;
 	r->cells = calloc(r->ncells ? r->ncells : 1, sizeof(*r->cells));
 	if (!r->cells) {
@@ -101,7 +102,7 @@ struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o)
 		for (size_t ei = 0; ei < o->nengines; ei++) {
 			struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 			c->algo = o->algos[ai];
-			c->engine = o->engines[ei];
+			c->engine = r->opts.engines[ei];
 			c->status = NB_CRYPTO_FAILED;
 			c->crossover_index = -2;
 			c->driver.priority = -1;
@@ -155,9 +156,9 @@ static int compare_sizes(const struct nb_crypto_opts *o, struct nb_crypto_cell *
 	orf = malloc(NB_CRYPTO_MAX_SIZE + NB_CRYPTO_MAX_TAG);
 	if (!in || !oe || !orf)
 		goto out;
-	ret = c->engine->session_new(a, &ks.k, &se, why, sizeof(why));
+	ret = c->engine->session_new(c->engine, a, &ks.k, &se, why, sizeof(why));
 	if (!ret)
-		ret = ref->session_new(a, &ks.k, &sr, why, sizeof(why));
+		ret = ref->session_new(ref, a, &ks.k, &sr, why, sizeof(why));
 	if (ret) {
 		set_status(c, ret == -EOPNOTSUPP ? NB_CRYPTO_UNSUPPORTED : NB_CRYPTO_FAILED, why);
 		goto out;
@@ -361,7 +362,7 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 		prng_fill(&seed, w[i].in, pt->padded_bytes);
 		w[i].req = (struct nb_crypto_req){w[i].in, w[i].out, pt->padded_bytes,
 						  ks.iv,   ks.aad,   o->aad_len};
-		ret = e->session_new(a, &ks.k, &w[i].sess, why, sizeof(why));
+		ret = e->session_new(e, a, &ks.k, &w[i].sess, why, sizeof(why));
 		if (ret) {
 			point_invalid(pt, why);
 			ret = 0;
@@ -466,6 +467,49 @@ int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_c
 	return first;
 }
 
+/* The fastest CPU implementation among the kernel drivers measured for algorithm ai (at the
+ * largest size both were timed at), or NULL. */
+static const struct nb_crypto_cell *best_cpu_driver(const struct nb_crypto_result *r, size_t ai)
+{
+	const struct nb_crypto_cell *best = NULL;
+	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
+		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+		if (c->status != NB_CRYPTO_OK || !c->have_driver || c->driver.hw != 0)
+			continue;
+		for (size_t si = r->opts.nsizes; si-- > 0;) {
+			const struct nb_crypto_point *p = &c->points[si];
+			if (!p->valid)
+				continue;
+			if (!best || !best->points[si].valid ||
+			    p->mbyte_per_s > best->points[si].mbyte_per_s)
+				best = c;
+			break;
+		}
+	}
+	return best;
+}
+
+/* Each hardware driver against the best software one (the kernel's own CPU drivers, what
+ * kernel IPsec would use; soft where no CPU driver was measured); the rest against soft. */
+static void crossovers(struct nb_crypto_result *r, size_t ai, const struct nb_crypto_cell *soft)
+{
+	const struct nb_crypto_cell *cpu = best_cpu_driver(r, ai);
+	if (soft && soft->status != NB_CRYPTO_OK)
+		soft = NULL;
+	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
+		struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+		if (c->status != NB_CRYPTO_OK || c == soft)
+			continue;
+		const struct nb_crypto_cell *ref = soft;
+		if (c->have_driver && c->driver.hw == 1 && cpu)
+			ref = cpu;
+		if (!ref || ref == c)
+			continue;
+		c->crossover_ref = ref->engine;
+		c->crossover_index = nb_crypto_crossover(c, ref, r->opts.nsizes);
+	}
+}
+
 int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress, void *arg,
 		  struct nb_crypto_result **out)
 {
@@ -516,19 +560,16 @@ int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress
 						void *s = NULL;
 						struct keyset ks;
 						keyset_make(a, &ks);
-						if (!c->engine->session_new(a, &ks.k, &s, why,
-									    sizeof(why))) {
+						if (!c->engine->session_new(c->engine, a, &ks.k, &s,
+									    why, sizeof(why))) {
 							c->have_driver =
 							    c->engine->driver(s, &c->driver) == 0;
 							c->engine->session_free(s);
 						}
 					}
-					if (c != soft_cell && soft_cell &&
-					    soft_cell->status == NB_CRYPTO_OK)
-						c->crossover_index =
-						    nb_crypto_crossover(c, soft_cell, o->nsizes);
 				}
 			}
+		crossovers(r, ai, soft_cell);
 		if (progress && !stop_requested(o))
 			progress(arg, r, ai);
 	}
@@ -599,6 +640,10 @@ static void json_cell(struct nb_json *j, const struct nb_crypto_result *r,
 			nb_json_u64(j, "crossover_bytes", o->sizes[c->crossover_index]);
 		else
 			nb_json_null(j, "crossover_bytes");
+		if (c->crossover_ref)
+			nb_json_str(j, "crossover_vs", c->crossover_ref->name);
+		else
+			nb_json_null(j, "crossover_vs");
 	}
 	if (c->status == NB_CRYPTO_OK) {
 		nb_json_arr_begin(j, "points");

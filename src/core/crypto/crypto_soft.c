@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The soft engine: OpenSSL libcrypto's default provider, in process. Each request is one packet:
  * the context keeps its key and is re-initialised with the IV, as an IPsec stack does per
  * packet. Without OpenSSL (the agent, static builds) the engine says what is missing. */
@@ -62,8 +63,8 @@ static void soft_free(void *p)
 	free(s);
 }
 
-static int soft_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		    char *why, size_t len)
+static int soft_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		    const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	struct soft_sess *s = calloc(1, sizeof(*s));
 	EVP_CIPHER *c = NULL;
@@ -181,8 +182,8 @@ static int soft_probe(char *why, size_t len)
 	return -ENOSYS;
 }
 
-static int soft_new(const struct nb_crypto_algo *a, const struct nb_crypto_keys *k, void **out,
-		    char *why, size_t len)
+static int soft_new(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a,
+		    const struct nb_crypto_keys *k, void **out, char *why, size_t len)
 {
 	(void)a;
 	(void)k;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Over 600 lines: the request and the whole result, each field bounded and checked on decode. */
 /* Encoding of the crypto measurement for the control protocol: the request by name (so that the
  * agent validates it with the same selectors as the command line), and the result as nested
@@ -33,6 +34,7 @@ enum {
 	T_DRIVER = 435,
 	T_CROSSOVER = 436,
 	T_POINT = 437,
+	T_CROSSOVER_VS = 438, /* index of the engine crossover compares with */
 	T_DRV_NAME = 440,
 	T_DRV_DRIVER = 441,
 	T_DRV_MODULE = 442,
@@ -393,7 +395,7 @@ int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n
 	int rc;
 
 	while ((rc = r_next(&top, &tag, &e)) == 1) {
-		char name[32];
+		char name[80];
 		uint64_t mask = 0;
 		if (tag != T_ENGINE || count >= r->opts.nengines)
 			return -EBADMSG;
@@ -461,6 +463,9 @@ static void put_cell(struct wbuf *w, const struct nb_crypto_result *r,
 	w_str(w, T_REASON, c->reason);
 	w_str(w, T_CHECK, c->check);
 	w_u32(w, T_CROSSOVER, (uint32_t)c->crossover_index);
+	for (size_t ei = 0; ei < r->opts.nengines; ei++)
+		if (c->crossover_ref == r->opts.engines[ei])
+			w_u32(w, T_CROSSOVER_VS, (uint32_t)ei);
 	if (c->have_driver) {
 		size_t d = w_open(w, T_DRIVER);
 		w_str(w, T_DRV_NAME, c->driver.name);
@@ -596,7 +601,7 @@ static int get_cell(struct rbuf *top, const struct nb_crypto_result *r, size_t a
 {
 	const struct nb_crypto_opts *o = &r->opts;
 	struct rbuf v;
-	char name[32] = "";
+	char name[80] = "";
 	uint64_t mask = 0;
 	size_t npoints = 0;
 	uint32_t status = 0;
@@ -605,6 +610,7 @@ static int get_cell(struct rbuf *top, const struct nb_crypto_result *r, size_t a
 
 	*c = *nb_crypto_cell_at(r, ai, ei); /* pointers and the "not run" points */
 	c->have_driver = false;
+	c->crossover_ref = NULL;
 	while ((rc = r_next(top, &tag, &v)) == 1) {
 		if (tag == T_NAME) {
 			rc = seen(&mask, 0) || r_str(&v, name, sizeof(name));
@@ -617,6 +623,11 @@ static int get_cell(struct rbuf *top, const struct nb_crypto_result *r, size_t a
 		} else if (tag == T_CROSSOVER) {
 			rc = seen(&mask, 4) ||
 			     r_i32(&v, &c->crossover_index, -2, (int)o->nsizes - 1);
+		} else if (tag == T_CROSSOVER_VS) {
+			uint32_t vs;
+			rc = seen(&mask, 6) || r_u32(&v, &vs) || vs >= o->nengines;
+			if (!rc)
+				c->crossover_ref = o->engines[vs];
 		} else if (tag == T_DRIVER) {
 			rc = seen(&mask, 5) || get_driver(&v, &c->driver);
 			c->have_driver = true;
@@ -640,7 +651,7 @@ int nb_crypto_algo_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n
 	const struct nb_crypto_opts *o = &r->opts;
 	struct nb_crypto_cell *cells = calloc(o->nengines ? o->nengines : 1, sizeof(*cells));
 	struct rbuf top = {p, n, 0}, v;
-	char name[32] = "";
+	char name[80] = "";
 	uint32_t ai = UINT32_MAX;
 	uint64_t mask = 0;
 	size_t ncells = 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The crypto measurement on the control protocol: the request (options by name), the upper bound
  * of a run's duration that both ends compute alike, and the result as nested TLVs (explicit byte
  * order) that the controller decodes back into a struct nb_crypto_result and prints as a local

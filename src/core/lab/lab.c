@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Over 600 lines: up, down, status and ruleset share the run helpers and the state file. */
 /* The namespace lab: three network namespaces joined by two veth pairs, built and removed with
  * iproute2's ip. Every veth is created inside a namespace (never in the host's), so deleting
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"
 #include "core/base/timeutil.h"
 
@@ -131,6 +133,11 @@ out:
 	return ret;
 }
 
+int nb_lab_cmd(struct nb_lab *lab, char *const argv[], const char *input, struct nb_lab_run *r)
+{
+	return runv(lab, argv, input, r);
+}
+
 /* run(lab, input, r, "ip", "-n", ns, ..., NULL) */
 static int run(struct nb_lab *lab, const char *input, struct nb_lab_run *r, ...)
 {
@@ -172,6 +179,66 @@ static long read_pid(const char *path)
 		pid = 0;
 	fclose(f);
 	return pid;
+}
+
+/* Whether pid is still the agent that wrote the pid file: a netbench executable running
+ * `serve`, started no later than the file was written. A pid reused by another process since
+ * (after a reboot or a crash) fails one of these and is left alone. */
+static bool is_our_agent(long pid, const char *pid_path)
+{
+	char path[64], exe[4096], buf[4096], *p;
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+	unsigned long long start_ticks = 0, btime = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	bool serve = false;
+	int fd;
+
+	if (pid <= 0 || stat(pid_path, &st) < 0 || hz <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	p = strrchr(exe, '/');
+	if (strncmp(p ? p + 1 : exe, "netbench", 8))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
+		if (!strcmp(buf + i, "serve"))
+			serve = true;
+	if (!serve)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = (ssize_t)fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = '\0';
+	/* Field 22, counted after the command name, which may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+			       "%*d %*d %llu", &start_ticks) != 1)
+		return false;
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		return false;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "btime %llu", &btime) == 1)
+			break;
+	fclose(f);
+	if (!btime)
+		return false;
+	/* The agent writes its pid file after it starts; one second of slack for the tick. */
+	return btime + start_ticks / (unsigned long long)hz <= (unsigned long long)st.st_mtime + 1;
 }
 
 static bool stopped(struct nb_lab *lab)
@@ -229,6 +296,9 @@ struct state {
 	char kind[16];
 	size_t rules_n;
 	bool ruleset;
+	char vpn[40];
+	char crypto_driver[64]; /* raised by up; its old priority is restored by down */
+	int crypto_old_prio;
 };
 
 static void state_read(struct nb_lab *lab, struct state *s)
@@ -254,6 +324,11 @@ static void state_read(struct nb_lab *lab, struct state *s)
 			s->port = (unsigned)v;
 		else if (sscanf(line, "agent %lu", &v) == 1)
 			s->agent = (unsigned)v;
+		else if (sscanf(line, "vpn %39s", s->vpn) == 1)
+			;
+		else if (sscanf(line, "crypto_driver %63s %d", s->crypto_driver,
+				&s->crypto_old_prio) == 2)
+			;
 		else if (sscanf(line, "ruleset %15s %lu", s->kind, &v) == 2) {
 			s->rules_n = v;
 			s->ruleset = true;
@@ -280,6 +355,10 @@ static int state_write(struct nb_lab *lab, const struct state *s)
 		s->mtu, s->dut_cpus, s->port, s->agent);
 	if (s->ruleset)
 		fprintf(f, "ruleset %s %zu\n", s->kind, s->rules_n);
+	if (s->vpn[0])
+		fprintf(f, "vpn %s\n", s->vpn);
+	if (s->crypto_driver[0])
+		fprintf(f, "crypto_driver %s %d\n", s->crypto_driver, s->crypto_old_prio);
 	if (fclose(f))
 		ret = -errno;
 	if (!ret && rename(tmp, lab->state_path))
@@ -304,9 +383,15 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 			     lab->state_path);
 	}
 	for (int k = 0; k < 2; k++) {
-		pid = read_pid(k ? lab->obs_pid_path : lab->pid_path);
+		const char *path = k ? lab->obs_pid_path : lab->pid_path;
+		pid = read_pid(path);
 		if (!pid_alive(pid))
 			continue;
+		if (!is_our_agent(pid, path)) {
+			note(lab, "pid %ld in %s is no longer our %s: left alone", pid, path,
+			     k ? "observer" : "agent");
+			continue;
+		}
 		/* The agents normally die with their namespace's processes below; this catches
 		 * one that left its namespace. */
 		kill((pid_t)pid, SIGTERM);
@@ -330,6 +415,23 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 			ret = r;
 		else
 			note(lab, "removed namespace %s", lab->ns[i]);
+	}
+	if (s.crypto_driver[0]) {
+		/* Global to the kernel: the namespaces' removal does not undo it. */
+		char why[200];
+		(*found)++;
+		r = nb_crypto_user_update(s.crypto_driver, s.crypto_old_prio, why, sizeof(why));
+		if (r == -ENOENT) {
+			note(lab, "crypto driver %s is no longer registered: nothing to restore",
+			     s.crypto_driver);
+		} else if (r) {
+			snprintf(lab->err, sizeof(lab->err), "restoring %s's priority: %s",
+				 s.crypto_driver, why);
+			ret = r;
+		} else {
+			note(lab, "restored the priority of crypto driver %s to %d",
+			     s.crypto_driver, s.crypto_old_prio);
+		}
 	}
 	unlink(lab->pid_path);
 	unlink(lab->obs_pid_path);
@@ -398,9 +500,11 @@ static int start_serve(struct nb_lab *lab, int ns, const char *addr, const char 
 		       const char *log_name, bool tuning)
 {
 	char port[8], log[192];
+	/* With a VPN the sink's agent answers at the tunnel's end too. */
+	const char *bind = ns == NB_LAB_SINK && lab->vpn[0] ? "0.0.0.0" : addr;
 	char *argv[] = {"ip",	 "netns", "exec", lab->ns[ns],	 lab->netbench_path,
 			"serve", "-D",	  "--pid-file", (char *)pid_path, "-B",
-			(char *)addr, "-p", port, tuning ? "--allow-tuning" : NULL, NULL};
+			(char *)bind, "-p", port, tuning ? "--allow-tuning" : NULL, NULL};
 	uint64_t deadline;
 	int ret, status = 0;
 
@@ -573,6 +677,17 @@ int nb_lab_up(struct nb_lab *lab)
 		nb_lab_rps_mask(lab->dut_cpus, ncpu > 0 ? (unsigned)ncpu : 1, mask, sizeof(mask));
 		STEP(set_rps(lab, "dut0", mask));
 		STEP(set_rps(lab, "dut1", mask));
+	}
+	if (lab->crypto_driver[0]) {
+		/* Before any SA exists: a transform keeps the driver it was built with. */
+		snprintf(s.crypto_driver, sizeof(s.crypto_driver), "%s", lab->crypto_driver);
+		STEP(nb_lab_crypto_driver_set(lab, &s.crypto_old_prio));
+		STEP(state_write(lab, &s));
+	}
+	if (lab->vpn[0]) {
+		snprintf(s.vpn, sizeof(s.vpn), "%s", lab->vpn);
+		STEP(state_write(lab, &s));
+		STEP(nb_lab_vpn_up(lab));
 	}
 	if (lab->agent)
 		STEP(start_agent(lab));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The namespace lab on one Linux host: gen --veth-- DUT (kernel forwarding, nftables) --veth--
  * sink, with the agent in sink and an observer agent in the DUT (docs/design.md, "The lab").
  * Building, checking and removing it, and loading rulesets into the DUT. Drives iproute2's ip
@@ -26,6 +27,9 @@
 #define NB_LAB_DUT_A_ADDR6 "2001:2:0:1::fe"
 #define NB_LAB_DUT_B_ADDR6 "2001:2:0:2::fe"
 #define NB_LAB_SINK_ADDR6  "2001:2:0:2::1"
+/* With --vpn: the sink's address at the tunnel's end (traffic to it is encrypted from the DUT
+ * to the sink; traffic to NB_LAB_SINK_ADDR stays clear). */
+#define NB_LAB_VPN_ADDR "198.19.1.1"
 
 struct nb_lab {
 	/* Names: nbgen/nbdut/nbsink, or P-gen/P-dut/P-sink with a prefix P. */
@@ -43,6 +47,10 @@ struct nb_lab {
 	uint16_t port;
 	char netbench_path[512]; /* the binary started as the agent */
 	unsigned step_delay_ms;	 /* test knob: pause between steps of up */
+	/* up --vpn: "esp[:ALGO]" or "wireguard" between the DUT and the sink ("" none), and
+	 * --crypto-driver: the kernel driver the tunnel must use (lab_vpn.c). */
+	char vpn[40];
+	char crypto_driver[64];
 	/* Set by a signal handler: up stops, cleans up and returns -EINTR. */
 	volatile sig_atomic_t *stop;
 	/* Called with one line for each thing worth telling (leftovers found, removed). */
@@ -106,6 +114,26 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st);
  * -EPROTO with lab->err holding nft's message when nft rejects the rules; -EIO when the read
  * back count differs from the expected one. */
 int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules, size_t *elems);
+/* Runs argv as the lab runs its tools: nonzero exit is -EIO with lab->err naming the command
+ * and its first line of error output; r (may be NULL) keeps the output. */
+struct nb_lab_run;
+int nb_lab_cmd(struct nb_lab *lab, char *const argv[], const char *input, struct nb_lab_run *r);
+
+/* The VPN of `lab up --vpn` (lab_vpn.c). kind "esp" or "wireguard"; algo for ESP. */
+struct nb_lab_vpn_spec {
+	char kind[12];
+	char algo[24];
+};
+/* Parses "esp", "esp:ALGO" (aes-cbc-hmac-sha1, aes-gcm, chacha20-poly1305) or "wireguard".
+ * -EINVAL for anything else. */
+int nb_lab_vpn_parse(const char *spec, struct nb_lab_vpn_spec *v);
+/* Builds lab->vpn between the DUT and the sink, with random keys. -EPROTONOSUPPORT with a one
+ * line lab->err when the kernel lacks it. */
+int nb_lab_vpn_up(struct nb_lab *lab);
+/* Makes lab->crypto_driver the kernel's choice for its algorithm; *old_priority gets the
+ * priority to restore. */
+int nb_lab_crypto_driver_set(struct nb_lab *lab, int *old_priority);
+
 /* Removes every rule from the DUT (nft flush ruleset). */
 int nb_lab_ruleset_flush(struct nb_lab *lab);
 

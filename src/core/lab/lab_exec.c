@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fork/exec with captured stdout and stderr, for the lab's calls to iproute2 and nftables.
  * Arguments travel as argv arrays so that no user input is ever parsed by a shell. An extra
  * close-on-exec pipe carries exec's errno back, so "not installed" is told apart from a tool

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Running the lab's tools (ip, nft, sysctl) with fork/exec and argv arrays, never through a
  * shell, with their output captured for the caller to report; and entering a named network
  * namespace in a child to probe a TCP port there. */

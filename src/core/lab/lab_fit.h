@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The firewall's cost in two numbers: a least-squares fit of per-frame cost against rule
  * count, cost_ns = base_ns + per_rule_ns * N, from (N, frames/s) points of a rule sweep. */
 #ifndef NB_LAB_FIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nftables rulesets for the lab's DUT: the text of N non-matching rules before the final accept
  * (RFC 2544 section 11.4, RFC 9411), in the kinds the lab offers, and the read-back check that
  * counts rules and set elements in `nft -j` output. Pure text in, text out: no process, no I/O

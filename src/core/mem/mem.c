@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem's orchestration: options to defaults and limits (available memory, address
  * space), the latency sweep, the caches sysfs lists, bandwidth, and the result's JSON. The
  * measurements themselves are in mem_latency.c and mem_bw.c. */

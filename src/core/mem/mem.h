@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem: the memory system behind the frame rate. Load latency by working-set size
  * (dependent loads through a cyclic chain of cache lines), read/write/copy bandwidth for a buffer
  * well beyond the last-level cache, and cache sizes inferred from the latency curve's steps. */

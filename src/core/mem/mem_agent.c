@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem on the agent's side and on the wire: the test kind that runs the probe in a thread
  * (the control loop stays free for marks, a second controller's "busy" and a vanished
  * controller), the TLV encoding of options and result, and the controller's driver of a run. */
@@ -390,6 +391,17 @@ static int mem_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 		snprintf(err, errlen, "mem request out of range: %s", why);
 		goto fail;
 	}
+	/* The agent judges the run by its own estimate, not by the duration the request
+	 * claims: a run that may outlast --max-time is refused before it starts. */
+	if (ctx->policy->max_time_ns && nb_mem_budget_ns(&a->opts) > ctx->policy->max_time_ns) {
+		snprintf(err, errlen,
+			 "refused by rule max-time: a mem run with these sizes may take %.0f s, at "
+			 "most %.1f s",
+			 (double)nb_mem_budget_ns(&a->opts) / 1e9,
+			 (double)ctx->policy->max_time_ns / 1e9);
+		ret = -EPERM;
+		goto fail;
+	}
 	a->opts.cpu_mhz = 0; /* the agent's own clock, looked up by the run */
 	a->opts.cancel = &a->cancel;
 	*state = a;
@@ -422,8 +434,10 @@ static int mem_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 	struct mem_agent *a = state;
 	int ret;
 
-	/* The controller stops once a mark said done; an early STOP waits for the run. */
+	/* The controller stops once a mark said done; an early STOP (or the agent's max-time)
+	 * cancels the run, which ends at its next check, well within a second. */
 	if (a->started) {
+		atomic_store(&a->cancel, true);
 		pthread_join(a->tid, NULL);
 		a->started = false;
 	}

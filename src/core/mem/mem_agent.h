@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem through the agent: the probe's options and its whole result as TLV items of the
  * control protocol (tags 500-599, explicit big-endian, doubles as IEEE 754 bits), the agent's
  * test kind that runs nb_mem_run in a thread, and the controller's side of such a run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Memory bandwidth: read, write and copy over a buffer well beyond the last-level cache, split
  * between worker threads that start together at a barrier. A trial's time runs from the first
  * thread's start to the last thread's end, so a slow thread is not hidden by fast ones. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared between mem.c (orchestration, sysfs, JSON), mem_latency.c and mem_bw.c; not part of
  * the API other modules use. */
 #ifndef NB_MEM_INT_H

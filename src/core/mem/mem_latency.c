@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Load latency: a chain of cache lines where each line holds the address of the next, followed
  * with dependent loads so that no two are in flight at once; and the search for the steps of the
  * resulting latency-by-working-set curve, which are the cache sizes. */

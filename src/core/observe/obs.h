@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The observer's model: what the device under test's kernel counts, read at one instant (a
  * snapshot) and as the difference of two snapshots (a window). The observer sends and receives
  * no test traffic; it watches the box in the middle (firewall, router, VPN gateway) over exactly

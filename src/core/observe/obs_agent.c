@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's observe test: it sends and receives no test traffic. START takes the window's
  * first snapshot and starts a thread that samples /proc/stat at the asked rate (for the busiest
  * CPU's peak over any sample interval); STOP takes the last snapshot and returns the window.

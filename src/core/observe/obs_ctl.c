@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Observer sessions from the controller: TEST_REQ + START at a trial's start, STOP at its end. */
 #include "core/observe/obs_ctl.h"
 

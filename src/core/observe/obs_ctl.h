@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's side of observing: one session per observed box, one observe test per trial,
  * begun right before the trial starts and ended once its frames drained, so that the window is
  * exactly the trial's. */

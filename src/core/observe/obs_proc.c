@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parsers of the kernel's text files the observer reads: /proc/stat (per CPU),
  * /proc/net/softnet_stat, /proc/interrupts and /proc/net/stat/nf_conntrack. Each takes the text
  * as read, so tests drive them with recorded files; no line may overflow a field or the arrays. */

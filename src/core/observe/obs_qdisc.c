@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Queueing discipline counters from an rtnetlink RTM_GETQDISC dump (libc only): a root qdisc's
  * drops (what tbf, fq_codel, pfifo_fast threw away on egress), overlimits (a shaper held frames
  * back) and requeues. Only root qdiscs count: a classful root's own counters already include

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reads the live system for the observer: /proc files, /sys/class/net statistics, the driver's
  * counters through the ethtool ioctl (SIOCETHTOOL, ETHTOOL_GSTATS) and qdisc counters through
  * rtnetlink, all with libc only. A source that is absent (no conntrack module, no cpufreq, a

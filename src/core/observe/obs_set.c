@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Observer sessions of a run and their JSON. */
 #include "core/observe/obs_set.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The observers of one run: a session with each observed box, a window per trial begun at the
  * trial's start and ended after its drain, each window summarized over the DUT's CPUs; and their
  * JSON (docs/schema.md). Returns -errno with the reason in err; never prints or exits. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Clock and RPS settings of the observed box, with the saved values to put back. Every write is
  * recorded before it is made, so a restore after a partial failure undoes what was done. */
 #include "core/observe/obs_tune.h"

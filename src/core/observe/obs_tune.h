@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What an observer may change on the device under test, only when its agent was started with
  * --allow-tuning: the CPU clock (cpufreq) for the clock experiment and the CPUs that receive
  * work lands on (RPS). Each setter saves what it found; the restore puts it back, and the agent

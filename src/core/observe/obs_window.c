@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Windows: the difference of two snapshots, matched by CPU id, interface and counter name, and
  * what a window says in shares and totals. Pure functions, tested on recorded snapshots. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Encoder and decoder of the observe test's items. Every item has a fixed layout or a fixed part
  * and a name; the decoder checks lengths, counts and names before it writes into the window. */
 #include "core/observe/obs_wire.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The observe test on the wire (tags 600-699): the request's options, the setup's answer and a
  * window as fixed-layout items. This file alone knows the tags; see docs/protocol.md. */
 #ifndef NB_OBS_WIRE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The verdict rule (docs/rate.md): loss is split into classes by the counters that saw it; if
  * they do not add up to the loss within 1 %, the verdict is "unexplained" and quotes them; else
  * the largest class names the bottleneck. A NIC drop while a DUT CPU is saturated and NAPI ran

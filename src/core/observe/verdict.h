@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The verdict: what limited the device under test in one trial, with the counters that show it.
  * A pure function of the trial's counts, the generator's ceiling, the observer's window and the
  * sink's socket drops, so it is tested on recorded windows. The rule is in docs/rate.md. */

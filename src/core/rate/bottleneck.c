@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The bottleneck of one frame size: which trial the verdict is judged on, and the verdict's
  * inputs from that trial (its counts, the generator's ceiling, the DUT's window, the sink's
  * socket drops). Pure: tested with recorded trials in tests/unit/t_rfc2544.c. */
@@ -35,8 +36,8 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	in.gen_max = p->test == NB_RATE_TRIAL ? !p->rate_fps && !pick->asked_frames : s->at_max;
 	in.dut = pick->obs.n ? pick->obs.s[0] : NULL;
 	in.win = pick->obs.n ? pick->obs.w[0] : NULL;
-	in.have_sink_drops = pick->have_sock_drops;
-	in.sink_drops = pick->sock_drops;
+	in.have_sink_drops = pick->drops_known;
+	in.sink_drops = pick->rx_dropped;
 	nb_verdict_decide(&in, &s->bneck);
 	s->have_bneck = true;
 	s->bneck_trial = at;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Test-frame layout and building: payload encoding with explicit byte order, RFC 2544 frame
  * sizes, and Ethernet/IPv4/UDP frames with checksums for engines that bypass the IP stack. */
 #include "core/rate/frame.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Test frames of `netbench rate`: the payload every test frame carries (stream id, trial id,
  * sequence, transmit time; big-endian on the wire), the frame-size arithmetic of RFC 2544
  * (frame size counts the 4-byte FCS) and whole Ethernet/IPv4/UDP frames for the packet engine. */

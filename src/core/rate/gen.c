@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The pacer: frame k of a trial is due at start + k / rate. Frames that are due go out in
  * batches of at most about 50 us of traffic, so a trial has no millisecond bursts unless one is
  * asked for, yet high rates still amortise the system call. Long gaps are slept with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The two ends of `netbench rate`'s traffic: generator engines (one file each, a const table of
  * callbacks) that put frames of one flow on the wire, the pacer that calls them at a steady
  * rate, in bursts, or as fast as they go; and beside them the receiver table (rx.c: local,
@@ -18,7 +19,8 @@ struct nb_gen_cfg {
 	socklen_t dst_len;
 	uint16_t sport_base; /* flow f uses sport_base + f; 0: ports the kernel picks */
 	uint32_t flows;
-	uint32_t batch;		  /* most frames per system call */
+	uint32_t flow_base; /* this engine's flow f is flow flow_base + f of the trial (threads) */
+	uint32_t batch;	    /* most frames per system call */
 	uint32_t frame_max_bytes; /* the largest frame any trial will use */
 	bool no_mmsg;		  /* udp: use sendmsg even where sendmmsg works */
 	int neigh_wait_ms;	  /* packet: how long to wait for ARP */
@@ -57,7 +59,8 @@ struct nb_rx_cfg {
 	const char *dst_addr; /* agent: frames go there (NULL: the agent's control address) */
 	uint16_t port;	      /* UDP port frames go to */
 	bool no_mmsg;
-	uint64_t rcvbuf; /* local: the socket's receive buffer (0: as large as allowed) */
+	uint64_t rcvbuf;  /* local: the socket's receive buffer (0: as large as allowed) */
+	uint32_t sockets; /* local: receiving sockets and threads, one SO_REUSEPORT group (0: 1) */
 };
 
 struct nb_rx_snap;
@@ -82,6 +85,8 @@ struct nb_rx_engine {
 	/* Reflect probe frames to port at addr (NULL: this end of the control connection);
 	 * NULL where the receiver cannot. */
 	void (*reflect)(void *state, const struct sockaddr *addr, uint16_t port, uint32_t max_pps);
+	/* Threads counting frames (NULL: one when it counts, else none). */
+	uint32_t (*threads)(void *state);
 	void (*close)(void *state); /* accepts NULL */
 };
 

@@ -1,12 +1,16 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `packet` engine: whole Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frames written into an
  * AF_PACKET TX ring (TPACKET_V2) and flushed with one send() per batch; PACKET_QDISC_BYPASS skips
  * the qdisc as trafgen does. The next hop's MAC comes from the neighbour table. Needs CAP_NET_RAW.
  */
+/* libc's <net/ethernet.h> before the kernel's headers: musl's then tells them (__UAPI_DEF_ETHHDR)
+ * that struct ethhdr is already defined. */
+#include <net/ethernet.h>
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
-#include <net/ethernet.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -33,7 +37,7 @@ struct packet_state {
 	uint8_t *ring;
 	size_t ring_bytes;
 	uint32_t frame_slot_bytes, slots, head;
-	uint32_t flows, frame_len;
+	uint32_t flows, flow_base, frame_len;
 	uint16_t trial;
 	uint32_t probe_every;
 	bool bypass, vnet;
@@ -80,6 +84,7 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	}
 	s->fd = -1;
 	s->flows = cfg->flows ? cfg->flows : 1;
+	s->flow_base = cfg->flow_base;
 	s->family = cfg->dst.ss_family;
 	if (s->family != AF_INET && s->family != AF_INET6) {
 		ret = -EAFNOSUPPORT;
@@ -169,7 +174,12 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	}
 	memcpy(s->hdr.dst_mac, s->path.nexthop_mac, 6);
 	memcpy(s->hdr.src_mac, s->path.src_mac, 6);
-	s->hdr.sport = cfg->sport_base ? cfg->sport_base : 40000;
+	if ((cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
+		ret = -ERANGE;
+		snprintf(err, errlen, "packet engine: source ports run past 65535");
+		goto fail;
+	}
+	s->hdr.sport = (uint16_t)((cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base);
 	s->hdr.ttl = 64;
 	if (s->family == AF_INET6) {
 		memcpy(s->hdr6.dst_mac, s->path.nexthop_mac, 6);
@@ -207,7 +217,7 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_
 		return -ENOMEM;
 	for (uint32_t f = 0; f < s->flows; f++) {
 		uint8_t *t = s->tmpl + (size_t)f * s->tmpl_stride;
-		pl.flow = (uint16_t)f;
+		pl.flow = (uint16_t)(s->flow_base + f);
 		if (s->family == AF_INET6) {
 			struct nb_frame_ip6 h = s->hdr6;
 			h.sport = (uint16_t)(s->hdr6.sport + f);
@@ -265,8 +275,9 @@ static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 			data += sizeof(vh);
 		}
 		memcpy(data, t, s->frame_len);
-		nb_frame_restamp(data, s->family, first_seq + done, now,
-				 nb_probe_due(flow, first_seq + done, s->probe_every));
+		nb_frame_restamp(
+		    data, s->family, first_seq + done, now,
+		    nb_probe_due(s->flow_base + flow, first_seq + done, s->probe_every));
 		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		if (++s->head == s->slots)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `udp` engine: one connected UDP socket per flow (distinct source ports), frames sent in
  * sendmmsg batches. Kernels older than 3.0 (and seccomp sandboxes) answer sendmmsg with
  * ENOSYS: the engine then falls back to one sendmsg per frame and says so in its description. */
@@ -16,7 +17,7 @@
 
 struct udp_state {
 	int *fd;
-	uint32_t flows, batch;
+	uint32_t flows, flow_base, batch;
 	size_t payload_bytes;
 	uint16_t trial;
 	uint32_t probe_every;
@@ -51,6 +52,7 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 	if (!s)
 		goto fail;
 	s->flows = cfg->flows ? cfg->flows : 1;
+	s->flow_base = cfg->flow_base;
 	s->batch = cfg->batch ? cfg->batch : 32;
 	s->mmsg = !cfg->no_mmsg;
 	s->fd = malloc(s->flows * sizeof(int));
@@ -73,18 +75,23 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 		s->fd[i] = fd;
 		(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 		if (cfg->sport_base) {
+			uint32_t port = cfg->sport_base + cfg->flow_base + i;
+			if (port > 65535) {
+				ret = -ERANGE;
+				snprintf(err, errlen, "udp engine: source port %u is past 65535",
+					 port);
+				goto fail;
+			}
 			memset(&src, 0, sizeof(src));
 			src.ss_family = (sa_family_t)family;
 			if (family == AF_INET6)
-				((struct sockaddr_in6 *)&src)->sin6_port =
-				    htons((uint16_t)(cfg->sport_base + i));
+				((struct sockaddr_in6 *)&src)->sin6_port = htons((uint16_t)port);
 			else
-				((struct sockaddr_in *)&src)->sin_port =
-				    htons((uint16_t)(cfg->sport_base + i));
+				((struct sockaddr_in *)&src)->sin_port = htons((uint16_t)port);
 			if (bind(fd, (struct sockaddr *)&src, sizeof(src)) < 0) {
 				ret = -errno;
-				snprintf(err, errlen, "udp engine: source port %u: %s",
-					 cfg->sport_base + i, strerror(errno));
+				snprintf(err, errlen, "udp engine: source port %u: %s", port,
+					 strerror(errno));
 				goto fail;
 			}
 		}
@@ -143,12 +150,13 @@ static int udp_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 	uint64_t now = nb_mono_ns();
 	int fd = s->fd[flow];
 	int sent = 0;
+	uint32_t id = s->flow_base + flow; /* the flow's number in the trial */
 
 	if (n > s->batch)
 		n = s->batch;
 	for (uint32_t i = 0; i < n; i++) {
-		struct nb_payload pl = {.flow = (uint16_t)flow,
-					.probe = nb_probe_due(flow, first_seq + i, s->probe_every),
+		struct nb_payload pl = {.flow = (uint16_t)id,
+					.probe = nb_probe_due(id, first_seq + i, s->probe_every),
 					.trial = s->trial,
 					.seq = first_seq + i,
 					.tx_ns = now};

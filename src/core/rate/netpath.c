@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Route and neighbour look-ups for the test-frame engines. The route comes from one
  * RTM_GETROUTE request (what `ip route get` does); the neighbour from /proc/net/arp (IPv4, which
  * every kernel has) or an RTM_GETNEIGH dump (IPv6), after a datagram to the next hop made the

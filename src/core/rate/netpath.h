@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Where a destination is reached: the route the kernel would take (egress interface, gateway,
  * preferred source, MTU) from an rtnetlink query, and the next hop's MAC address from the
  * neighbour table, resolved first when it is not there yet. */

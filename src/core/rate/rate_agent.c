@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of `netbench rate`: a counting receiver bound on the agent's address (the
  * control connection's, or one the controller names that the agent owns). The only traffic it
  * sends are reflected probes (round-trip latency), at a bounded rate and, by the target rule,
@@ -79,13 +80,12 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = nb_msg_put_u32(m, NB_T_RATE_MMSG, s->mmsg)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_PROBES, s->probes)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_REFLECTED, s->reflected)) ||
+	    (s->drops_known && (ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops))) ||
 	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
 	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, cb.off)))
 		goto out;
-	if (s->have_sock_drops)
-		ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops);
 out:
 	free(bkt);
 	return ret;
@@ -123,8 +123,8 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	/* Absent in a receiver without reflection: zero. */
 	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);
 	(void)nb_msg_get_u64(m, NB_T_RATE_REFLECTED, &s->reflected);
-	/* Absent from an agent that cannot read them. */
-	s->have_sock_drops = nb_msg_get_u64(m, NB_T_RATE_SOCK_DROPS, &s->sock_drops) == 0;
+	/* Absent from an agent that does not know (older, or SO_RXQ_OVFL missing). */
+	s->drops_known = nb_msg_get_u64(m, NB_T_RATE_SOCK_DROPS, &s->sock_drops) == 0;
 	s->trial = (uint16_t)trial;
 	s->any = any != 0;
 	s->mmsg = mmsg != 0;
@@ -181,6 +181,14 @@ static int get_addr(const struct nb_msg *req, uint16_t tag, struct sockaddr_stor
 	return 0;
 }
 
+/* An address given as bytes carries no link: a link-local one is on the control connection's. */
+static void copy_scope(struct sockaddr_storage *ss, const struct sockaddr_storage *like)
+{
+	if (ss->ss_family == AF_INET6 && like->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_scope_id =
+			((const struct sockaddr_in6 *)like)->sin6_scope_id;
+}
+
 static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
 		      struct nb_msg *ack, char *err, size_t errlen)
 {
@@ -189,7 +197,7 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	struct sockaddr_storage reflect_to;
 	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0;
 	char boot[64], astr[64];
-	int fd, ret = -ENOMEM, one = 1;
+	int fd, ret = -ENOMEM;
 
 	if (!r || !(r->snap = calloc(1, sizeof(*r->snap))))
 		goto fail;
@@ -209,10 +217,35 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		snprintf(err, errlen, "malformed receive address in rate request");
 		goto fail;
 	}
+	/* The receiver takes the control connection's own address and an unprivileged port,
+	 * never a wildcard, a group, another local address or a port shared with a service. */
+	if (ret == 0) {
+		copy_scope(&where, &ctx->local);
+		if (!nb_net_same_host((struct sockaddr *)&where, (const struct sockaddr *)&ctx->local)) {
+			char a[64], b[64];
+			nb_net_addr_str((struct sockaddr *)&where, false, a, sizeof(a));
+			nb_net_addr_str((const struct sockaddr *)&ctx->local, false, b, sizeof(b));
+			snprintf(err, errlen,
+				 "refused by rule bind: the receiver binds only to the control "
+				 "connection's address %s, not %s",
+				 b, a);
+			ret = -EPERM;
+			goto fail;
+		}
+		where = ctx->local;
+	}
+	if (port < 1024) {
+		snprintf(err, errlen,
+			 "refused by rule bind: receive port %u is privileged (1024 to 65535)", port);
+		ret = -EPERM;
+		goto fail;
+	}
 	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
 		/* Reflected probes are the one thing this test sends: only to the controller. */
 		reflect_to = ctx->peer;
 		ret = get_addr(req, NB_T_RATE_REFLECT_ADDR, &reflect_to);
+		if (ret == 0)
+			copy_scope(&reflect_to, &ctx->peer);
 		if (ret == -EINVAL || !rport || rport > 65535) {
 			ret = -EINVAL;
 			snprintf(err, errlen, "malformed reflection address in rate request");
@@ -231,8 +264,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
 		goto fail;
 	}
-	/* Every trial binds the same port again: the controller's generator stays connected. */
-	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* Every trial binds the same port again (the controller's generator stays connected);
+	 * UDP needs no SO_REUSEADDR for that, and without it no other socket shares the port. */
 	if (bind(fd, (struct sockaddr *)&where, nb_net_sa_len((struct sockaddr *)&where)) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "agent cannot receive on %s: %s", astr, strerror(errno));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `netbench rate` across the control protocol: the agent runs the counting receiver, one test
  * per trial (so the agent's policy checks each trial's duration and rate), and reports the
  * receiver's counters in its FINAL message. Tags 200-299 belong to this test. */
@@ -26,11 +27,11 @@ enum nb_rate_tag {
 	NB_T_RATE_RX_FLOW = 218,      /* bytes: flows x be64 */
 	NB_T_RATE_SEQ_END = 219,      /* bytes: flows x be64 */
 	NB_T_RATE_LAT_SUM = 220,      /* bytes: count, min, max, sum as be64 */
-	NB_T_RATE_LAT_BKT = 221,   /* bytes: (be16 index, be64 count) for each non-empty bucket */
-	NB_T_RATE_MMSG = 222,	   /* u32: recvmmsg in use */
-	NB_T_RATE_PROBES = 223,	   /* u64: probe frames received */
-	NB_T_RATE_REFLECTED = 224, /* u64: probes reflected */
-	NB_T_RATE_SOCK_DROPS = 225, /* u64: the receiving socket's drops since it opened */
+	NB_T_RATE_LAT_BKT = 221,    /* bytes: (be16 index, be64 count) for each non-empty bucket */
+	NB_T_RATE_MMSG = 222,	    /* u32: recvmmsg in use */
+	NB_T_RATE_PROBES = 223,	    /* u64: probe frames received */
+	NB_T_RATE_REFLECTED = 224,  /* u64: probes reflected */
+	NB_T_RATE_SOCK_DROPS = 225, /* u64: dropped at full sockets (absent: unknown) */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

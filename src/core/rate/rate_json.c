@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON documents of `netbench rate` (docs/schema.md): parameters, then every frame size's
  * result with each of its trials, or the points and fits of a rule sweep. */
 #include <stdio.h>
@@ -40,6 +41,12 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	nb_json_str(j, "engine", p->engine->name);
 	nb_json_str(j, "engine_detail", r->engine_desc);
 	nb_json_u64(j, "flows", p->flows);
+	nb_json_u64(j, "threads", p->threads ? p->threads : 1);
+	nb_json_arr_begin(j, "cpus");
+	for (uint32_t i = 0; i < p->ncpus; i++)
+		nb_json_u64(j, NULL, p->cpus[i]);
+	nb_json_arr_end(j);
+	nb_json_u64(j, "receiver_threads", r->rx_threads);
 	nb_json_u64(j, "trial_ns", p->trial_ns);
 	nb_json_u64(j, "drain_ns", p->drain_ns);
 	nb_json_double(j, "loss_tolerance_pct", p->loss_tolerance * 100, 4);
@@ -79,6 +86,26 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	nb_json_obj_end(j);
 }
 
+/* A trial's share per generator thread. */
+static void json_threads(struct nb_json *j, uint32_t threads, const struct nb_rate_trial *t)
+{
+	nb_json_arr_begin(j, "threads");
+	for (uint32_t i = 0; i < threads; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_u64(j, "asked_fps", t->thread_asked_fps[i]);
+		nb_json_u64(j, "tx_frames", t->thread_tx[i]);
+		nb_json_double(j, "offered_fps",
+			       t->thread_window_ns[i]
+				   ? (double)t->thread_tx[i] * 1e9 / (double)t->thread_window_ns[i]
+				   : 0,
+			       1);
+		nb_json_double(j, "window_s", (double)t->thread_window_ns[i] / 1e9, 6);
+		nb_json_u64(j, "slipped_frames", t->thread_slipped[i]);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+
 static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 		       const struct nb_rate_trial *t)
 {
@@ -93,6 +120,8 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 	nb_json_double(j, "offered_fps", t->offered_fps, 1);
 	nb_json_double(j, "window_s", t->window_s, 6);
 	nb_json_u64(j, "slipped_frames", t->slipped_frames);
+	if (r->p->threads > 1)
+		json_threads(j, r->p->threads, t);
 	nb_json_bool(j, "valid", t->c.valid);
 	if (!t->c.valid)
 		nb_json_str(j, "invalid_reason", t->c.why);
@@ -103,6 +132,10 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 		nb_json_u64(j, "duplicated_frames", t->c.dup);
 		nb_json_u64(j, "reordered_frames", t->c.reordered);
 		nb_json_u64(j, "late_frames", t->c.late);
+		if (t->drops_known)
+			nb_json_u64(j, "receiver_dropped_frames", t->rx_dropped);
+		else
+			nb_json_null(j, "receiver_dropped_frames");
 		nb_json_double(j, "loss_pct",
 			       t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx : 0, 4);
 	}
@@ -117,12 +150,6 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 	nb_result_cpu(j, "cpu_local", &t->cpu);
 	if (rx->remote)
 		nb_result_cpu(j, "cpu_remote", &t->cpu_remote);
-	if (rx->counts) {
-		if (t->have_sock_drops)
-			nb_json_u64(j, "sink_socket_drops", t->sock_drops);
-		else
-			nb_json_null(j, "sink_socket_drops");
-	}
 	if (t->obs.n)
 		nb_obs_json(j, "observers", r->p->observe, &t->obs, t->c.tx - t->c.lost);
 	nb_json_obj_end(j);
@@ -154,6 +181,8 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		nb_json_bool(j, "generator_short", s[i].gen_short);
 		nb_json_bool(j, "zero_at_every_rate", s[i].zero);
 		nb_json_bool(j, "valid", !s[i].failed);
+		nb_json_bool(j, "receiver_limited",
+			     nb_rate_receiver_limited(r->proc.trials, &s[i]));
 		if (p->test == NB_RATE_B2B) {
 			nb_json_double(j, "b2b_frames_avg", s[i].b2b_avg, 1);
 			nb_json_double(j, "b2b_frames_min", s[i].b2b_min, 0);

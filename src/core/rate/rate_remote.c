@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `netbench rate -c AGENT`: one agent test per trial over one control session. */
 #include "core/rate/rate_remote.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's side of `netbench rate -c AGENT`: the counting receiver runs on the agent
  * (test kind NB_TEST_RATE), one agent test per trial, so that the agent's policy judges every
  * trial's duration and rate; the trial's counters come back in the FINAL message. */

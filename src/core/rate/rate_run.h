@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's side of `netbench rate`: parameters in (rfc2544.h), a receiver from the
  * receiver table and a generator engine opened, the RFC 2544 procedure run at every frame size
  * with real trials, results out; progress through a callback, failures as -errno plus text.
@@ -40,7 +41,8 @@ typedef void (*nb_rate_progress_fn)(void *arg, const struct nb_rate_event *ev);
 
 struct nb_rate_run {
 	const struct nb_rate_params *p;
-	void *eng, *rxs; /* the engine's and the receiver's state */
+	struct nb_gen_pool *pool; /* the generator's threads, each with an engine instance */
+	void *rxs;		  /* the receiver's state */
 	struct sockaddr_storage dst;
 	socklen_t dst_len;
 	struct nb_path path;
@@ -50,7 +52,8 @@ struct nb_rate_run {
 	struct nb_rx_snap *snap;
 	struct nb_gen_stats *gs;
 	bool same_clock;
-	bool rtt; /* latency from reflected probes (round trip) rather than one-way */
+	uint32_t rx_threads; /* threads that count frames: local N sockets, agent 1, none 0 */
+	bool rtt;	     /* latency from reflected probes (round trip) rather than one-way */
 	struct nb_probe *probe;
 	struct nb_probe_snap *psnap;
 	struct nb_sysinfo local, remote;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The sender's end of reflected probes: a thread reading the returns with a 50 ms timeout (to
  * notice the stop flag), one mutex around the per-trial counts; returns are a few thousand per
  * second at most, so one recv per datagram is enough. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Round-trip latency of `netbench rate` where the receiver does not share the sender's clock:
  * the receiver reflects probe frames (nb_rx_reflect) to a UDP socket of the sender, whose thread
  * takes the sender's clock at their return minus their transmit stamp, per trial. */

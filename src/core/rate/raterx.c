@@ -1,6 +1,8 @@
-/* Receiver thread: recvmmsg in batches of 64 with a 50 ms timeout so that it notices the stop
- * flag; only the first 18 bytes of each datagram are read (the payload header). One mutex per
- * batch protects the counters from the snapshot reader; the hot path takes no other lock. */
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Receiver threads, one per socket: recvmmsg in batches of 64 with a 50 ms timeout so that each
+ * notices the stop flag; only the first 18 bytes of each datagram are read (the payload header).
+ * One mutex per worker and batch protects its counters from the snapshot reader (never taken by
+ * another receiving thread); the snapshot sums the workers' counters. */
 #include "core/rate/raterx.h"
 
 #include <errno.h>
@@ -13,20 +15,20 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <linux/sock_diag.h>
-
+#include "core/base/compat.h"
 #include "core/rate/frame.h"
 #include "core/base/timeutil.h"
 
 #define RX_BATCH 64
 #define RX_BYTES 64
 
-struct nb_rx {
+/* One receiving socket and its thread. With SO_REUSEPORT the kernel sends every datagram of a
+ * flow (one 4-tuple) to the same socket, so a flow's duplicate window lives in one worker. */
+struct rx_worker {
+	struct nb_rx *parent;
 	int fd;
-	bool no_mmsg;
 	pthread_t thread;
 	bool started;
-	volatile int stop;
 	pthread_mutex_t lock;
 	struct nb_rx_snap cur;
 	struct sockaddr_storage reflect_to;
@@ -39,7 +41,19 @@ struct nb_rx {
 	struct mmsghdr msgs[RX_BATCH];
 };
 
-static void reset_trial(struct nb_rx *rx, uint16_t trial)
+struct nb_rx {
+	volatile int stop;
+	bool drops_known; /* SO_MEMINFO works */
+	/* The sockets' drop counters, summed: at the previous snapshot, and where the trial the
+	 * snapshots see began (the previous snapshot before the trial id changed). */
+	uint64_t drops_prev, drops_base;
+	bool snapped;
+	uint16_t snap_trial;
+	uint32_t n;
+	struct rx_worker *w[NB_RX_MAX_SOCKETS];
+};
+
+static void reset_trial(struct rx_worker *rx, uint16_t trial)
 {
 	bool mmsg = rx->cur.mmsg;
 	memset(&rx->cur, 0, sizeof(rx->cur));
@@ -65,7 +79,7 @@ static void bit_clear(uint8_t *w, uint32_t seq)
 
 /* Sends a probe back with the reflect magic; the bucket drops what exceeds the cap rather than
  * delaying it (a late reflection would be a wrong round trip). */
-static void reflect(struct nb_rx *rx, const uint8_t *p, uint64_t now)
+static void reflect(struct rx_worker *rx, const uint8_t *p, uint64_t now)
 {
 	uint8_t out[NB_PAYLOAD_MIN];
 	uint64_t full = NB_RX_REFLECT_BURST * rx->reflect_gap_ns;
@@ -83,7 +97,7 @@ static void reflect(struct nb_rx *rx, const uint8_t *p, uint64_t now)
 		rx->cur.reflected++;
 }
 
-static void count(struct nb_rx *rx, const uint8_t *p, size_t len, uint64_t now)
+static void count(struct rx_worker *rx, const uint8_t *p, size_t len, uint64_t now)
 {
 	struct nb_payload pl;
 	struct nb_rx_snap *c = &rx->cur;
@@ -135,9 +149,9 @@ static void count(struct nb_rx *rx, const uint8_t *p, size_t len, uint64_t now)
 
 static void *rx_main(void *arg)
 {
-	struct nb_rx *rx = arg;
+	struct rx_worker *rx = arg;
 
-	while (!rx->stop) {
+	while (!rx->parent->stop) {
 		int n;
 		if (rx->cur.mmsg) {
 			n = recvmmsg(rx->fd, rx->msgs, RX_BATCH, MSG_WAITFORONE, NULL);
@@ -165,39 +179,103 @@ static void *rx_main(void *arg)
 	return NULL;
 }
 
-int nb_rx_new(struct nb_rx **out, int fd, bool no_mmsg)
+/* The sockets' drop counters (sk_drops), summed: -ENOPROTOOPT before Linux 4.12. */
+static int read_drops(struct nb_rx *rx, uint64_t *drops)
+{
+	uint64_t sum = 0;
+	if (!rx->drops_known)
+		return -ENOPROTOOPT;
+	for (uint32_t i = 0; i < rx->n; i++) {
+		uint32_t mi[NB_SK_MEMINFO_VARS];
+		socklen_t len = sizeof(mi);
+		memset(mi, 0, sizeof(mi));
+		if (getsockopt(rx->w[i]->fd, SOL_SOCKET, SO_MEMINFO, mi, &len) < 0 ||
+		    len <= NB_SK_MEMINFO_DROPS * sizeof(uint32_t)) {
+			rx->drops_known = false;
+			return -ENOPROTOOPT;
+		}
+		sum += mi[NB_SK_MEMINFO_DROPS];
+	}
+	*drops = sum;
+	return 0;
+}
+
+static void worker_free(struct rx_worker *w)
+{
+	if (!w)
+		return;
+	if (w->started)
+		pthread_join(w->thread, NULL);
+	if (w->fd >= 0)
+		close(w->fd);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
+
+int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg)
 {
 	struct nb_rx *rx = calloc(1, sizeof(*rx));
 	struct timeval tv = {0, 50000};
-	int rcvbuf = 8 << 20;
+	int rcvbuf = 8 << 20, ret = 0;
 
-	if (!rx) {
-		close(fd);
-		return -ENOMEM;
+	*out = NULL;
+	if (!n || n > NB_RX_MAX_SOCKETS)
+		ret = -EINVAL;
+	else if (!rx)
+		ret = -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		struct rx_worker *w = ret ? NULL : calloc(1, sizeof(*w));
+		if (!w) {
+			if (!ret)
+				ret = -ENOMEM;
+			close(fds[i]);
+			continue;
+		}
+		rx->w[rx->n++] = w;
+		w->parent = rx;
+		w->fd = fds[i];
+		w->cur.mmsg = !no_mmsg;
+		pthread_mutex_init(&w->lock, NULL);
+		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+		/* SO_RCVBUFFORCE passes rmem_max where we have CAP_NET_ADMIN; fine to fail. */
+		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+		for (int k = 0; k < RX_BATCH; k++) {
+			w->iov[k].iov_base = w->buf[k];
+			w->iov[k].iov_len = RX_BYTES;
+			w->msgs[k].msg_hdr.msg_iov = &w->iov[k];
+			w->msgs[k].msg_hdr.msg_iovlen = 1;
+		}
 	}
-	rx->fd = fd;
-	rx->cur.mmsg = !no_mmsg;
-	pthread_mutex_init(&rx->lock, NULL);
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	/* SO_RCVBUFFORCE passes rmem_max where we have CAP_NET_ADMIN; fine to fail. */
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
-	for (int i = 0; i < RX_BATCH; i++) {
-		rx->iov[i].iov_base = rx->buf[i];
-		rx->iov[i].iov_len = RX_BYTES;
-		rx->msgs[i].msg_hdr.msg_iov = &rx->iov[i];
-		rx->msgs[i].msg_hdr.msg_iovlen = 1;
+	if (ret) {
+		nb_rx_free(rx);
+		return ret;
 	}
+	rx->drops_known = true;
+	(void)read_drops(rx, &rx->drops_prev);
+	rx->drops_base = rx->drops_prev;
 	*out = rx;
 	return 0;
 }
 
+int nb_rx_new(struct nb_rx **out, int fd, bool no_mmsg)
+{
+	return nb_rx_new_group(out, &fd, 1, no_mmsg);
+}
+
+uint32_t nb_rx_sockets(const struct nb_rx *rx)
+{
+	return rx->n;
+}
+
 int nb_rx_start(struct nb_rx *rx)
 {
-	int ret = pthread_create(&rx->thread, NULL, rx_main, rx);
-	if (ret)
-		return -ret;
-	rx->started = true;
+	for (uint32_t i = 0; i < rx->n; i++) {
+		int ret = pthread_create(&rx->w[i]->thread, NULL, rx_main, rx->w[i]);
+		if (ret)
+			return -ret;
+		rx->w[i]->started = true;
+	}
 	return 0;
 }
 
@@ -207,36 +285,95 @@ void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps
 	    to->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
 	if (!max_pps || max_pps > NB_RX_REFLECT_MAX_PPS)
 		max_pps = NB_RX_REFLECT_MAX_PPS;
-	memcpy(&rx->reflect_to, to, len);
-	rx->reflect_len = len;
-	rx->reflect_gap_ns = 1000000000ull / max_pps;
-	rx->reflect_avail_ns = 0;
+	/* The cap holds for the sum of the sockets. */
+	max_pps = max_pps / rx->n ? max_pps / rx->n : 1;
+	for (uint32_t i = 0; i < rx->n; i++) {
+		struct rx_worker *w = rx->w[i];
+		memcpy(&w->reflect_to, to, len);
+		w->reflect_len = len;
+		w->reflect_gap_ns = 1000000000ull / max_pps;
+		w->reflect_avail_ns = 0;
+	}
+}
+
+void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
+{
+	if (!from->any)
+		return;
+	if (!into->any || (int16_t)(from->trial - into->trial) > 0) {
+		/* A newer trial: what was merged so far belongs to an older one. */
+		bool mmsg = into->mmsg;
+		memcpy(into, from, sizeof(*into));
+		into->mmsg = mmsg && from->mmsg;
+		return;
+	}
+	into->mmsg = into->mmsg && from->mmsg;
+	if (from->trial != into->trial)
+		return;
+	into->rx += from->rx;
+	into->dup += from->dup;
+	into->reordered += from->reordered;
+	into->late += from->late;
+	into->foreign += from->foreign;
+	into->probes += from->probes;
+	into->reflected += from->reflected;
+	if (from->flows > into->flows)
+		into->flows = from->flows;
+	for (uint32_t f = 0; f < from->flows; f++) {
+		into->rx_flow[f] += from->rx_flow[f];
+		if (from->seq_end[f] > into->seq_end[f])
+			into->seq_end[f] = from->seq_end[f];
+	}
+	nb_hist_merge(&into->lat, &from->lat);
 }
 
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes)
 {
-	if (setsockopt(rx->fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes)))
-		return -errno;
+	for (uint32_t i = 0; i < rx->n; i++)
+		if (setsockopt(rx->w[i]->fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes)))
+			return -errno;
 	return 0;
 }
 
-#ifndef SO_MEMINFO
-#define SO_MEMINFO 55
-#endif
-
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)
 {
-	uint32_t mi[SK_MEMINFO_VARS];
-	socklen_t len = sizeof(mi);
-	pthread_mutex_lock(&rx->lock);
-	memcpy(snap, &rx->cur, sizeof(*snap));
-	pthread_mutex_unlock(&rx->lock);
-	/* SO_MEMINFO (Linux 4.6) carries the socket's drop count: what a full receive buffer
-	 * threw away, which the receiver itself never sees. */
-	memset(mi, 0, sizeof(mi));
-	snap->have_sock_drops = getsockopt(rx->fd, SOL_SOCKET, SO_MEMINFO, mi, &len) == 0 &&
-				len > SK_MEMINFO_DROPS * sizeof(uint32_t);
-	snap->sock_drops = snap->have_sock_drops ? mi[SK_MEMINFO_DROPS] : 0;
+	struct nb_rx_snap *one = rx->n > 1 ? malloc(sizeof(*one)) : NULL;
+
+	uint64_t drops = 0;
+	bool known = read_drops(rx, &drops) == 0;
+
+	if (rx->n == 1 || !one) {
+		/* (Out of memory: the first socket's counters alone fail to reconcile.) */
+		pthread_mutex_lock(&rx->w[0]->lock);
+		memcpy(snap, &rx->w[0]->cur, sizeof(*snap));
+		pthread_mutex_unlock(&rx->w[0]->lock);
+	} else {
+		memset(snap, 0, sizeof(*snap));
+		snap->mmsg = true;
+		for (uint32_t i = 0; i < rx->n; i++) {
+			pthread_mutex_lock(&rx->w[i]->lock);
+			memcpy(one, &rx->w[i]->cur, sizeof(*one));
+			pthread_mutex_unlock(&rx->w[i]->lock);
+			if (!one->any)
+				snap->mmsg = snap->mmsg && one->mmsg;
+			nb_rx_snap_merge(snap, one);
+		}
+	}
+	free(one);
+	/* The trial's drops: the counters' growth since the last snapshot before it began.
+	 * Snapshots come after each trial's drain, so that is the end of the trial before; a
+	 * receiver held up for the whole trial (its queue full, every later frame dropped) still
+	 * counts them, as it sees the trial's id once it reads the queued frames. */
+	if (snap->any && (!rx->snapped || snap->trial != rx->snap_trial)) {
+		rx->drops_base = rx->drops_prev;
+		rx->snap_trial = snap->trial;
+		rx->snapped = true;
+	}
+	snap->drops_known = known;
+	if (known) {
+		snap->sock_drops = drops >= rx->drops_base ? drops - rx->drops_base : 0;
+		rx->drops_prev = drops;
+	}
 }
 
 void nb_rx_free(struct nb_rx *rx)
@@ -244,10 +381,8 @@ void nb_rx_free(struct nb_rx *rx)
 	if (!rx)
 		return;
 	rx->stop = 1;
-	if (rx->started)
-		pthread_join(rx->thread, NULL);
-	close(rx->fd);
-	pthread_mutex_destroy(&rx->lock);
+	for (uint32_t i = 0; i < rx->n; i++)
+		worker_free(rx->w[i]);
 	free(rx);
 }
 
@@ -287,4 +422,43 @@ void nb_rx_reconcile(const uint64_t *tx_flow, uint32_t flows, uint16_t trial,
 		}
 	}
 	c->lost = c->tx - c->rx;
+}
+
+int nb_rx_bind_group(const struct sockaddr *addr, socklen_t len, uint32_t n, int *fds)
+{
+	uint32_t opened = 0;
+	int one = 1, ret = 0;
+	bool reuseport = n > 1;
+
+	if (!n || n > NB_RX_MAX_SOCKETS)
+		return -EINVAL;
+	while (opened < n) {
+		int fd = socket(addr->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			ret = -errno;
+			break;
+		}
+		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
+			/* Kernels before 3.9: one socket, one receiving thread. */
+			if (opened) {
+				close(fd);
+				break;
+			}
+			reuseport = false;
+			n = 1;
+		}
+		if (bind(fd, addr, len) < 0) {
+			ret = -errno;
+			close(fd);
+			break;
+		}
+		fds[opened++] = fd;
+	}
+	if (ret || !opened) {
+		while (opened)
+			close(fds[--opened]);
+		return ret ? ret : -EINVAL;
+	}
+	return (int)opened;
 }

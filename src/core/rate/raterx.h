@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The counting receiver of `netbench rate`: a thread that reads test frames in recvmmsg batches
  * from a bound UDP socket and keeps, for the current trial, per-flow received, duplicated,
  * reordered and late counts and a latency histogram, in memory fixed at start. */
@@ -30,9 +31,11 @@ struct nb_rx_snap {
 	bool mmsg;			    /* recvmmsg in use (false: recvmsg fallback) */
 	uint64_t probes;		    /* probe frames among rx (counted as test frames) */
 	uint64_t reflected;		    /* probes sent back (not test traffic) */
-	bool have_sock_drops;		    /* the kernel reports the socket's drops */
-	uint64_t sock_drops; /* datagrams the socket dropped (buffer full): since it opened in a
-			      * snapshot; in the trial, from a receiver engine's end() */
+	/* Datagrams the kernel dropped at the receiving sockets (mostly because they were full:
+	 * the receiver, not the path, lost them) since the trial began, from the sockets'
+	 * counters (SO_MEMINFO) read at the snapshot. */
+	uint64_t sock_drops;
+	bool drops_known; /* the kernel reports them (SO_MEMINFO, Linux 4.12+) */
 };
 
 /* Reflection never exceeds this many probes per second, whatever the sender marks: the
@@ -44,17 +47,30 @@ struct nb_rx_snap {
 
 struct nb_rx;
 
+#define NB_RX_MAX_SOCKETS 64u
+
 /* Takes ownership of fd, a bound UDP socket. */
 int nb_rx_new(struct nb_rx **rx, int fd, bool no_mmsg);
+/* Takes ownership of n (1 to NB_RX_MAX_SOCKETS) bound UDP sockets, usually one SO_REUSEPORT
+ * group: one receiving thread each, their counters summed by nb_rx_snapshot. */
+int nb_rx_new_group(struct nb_rx **rx, const int *fds, uint32_t n, bool no_mmsg);
+uint32_t nb_rx_sockets(const struct nb_rx *rx);
+/* Opens n UDP sockets bound to addr, with SO_REUSEPORT when n > 1, into fds. Returns how many
+ * were opened: 1 where the kernel lacks SO_REUSEPORT (before 3.9: ENOPROTOOPT), or a negative
+ * errno (bind's) with nothing left open. */
+int nb_rx_bind_group(const struct sockaddr *addr, socklen_t len, uint32_t n, int *fds);
 int nb_rx_start(struct nb_rx *rx);
 /* Before start: send each probe frame back to `to` (18 bytes, NB_REFLECT_MAGIC) from the
  * receiving socket, at most max_pps per second (capped at NB_RX_REFLECT_MAX_PPS). */
 void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps);
-/* Sets the socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor) instead
- * of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
+/* Sets every socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor)
+ * instead of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes);
-/* Copies the current trial's counters. */
+/* Copies the current trial's counters (summed over the sockets). */
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap);
+/* Adds one socket's counters to a sum: the newest trial wins, counters of one trial add up,
+ * per-flow sequence ends take the highest. */
+void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from);
 /* Stops the thread and frees everything; accepts NULL. */
 void nb_rx_free(struct nb_rx *rx);
 

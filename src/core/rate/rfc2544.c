@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The RFC 2544 procedures over a trial callback: which trials to run at one frame size and what
  * they add up to; and the verdict across sizes. No sockets, no clocks: see rfc2544.h. */
 #include "core/rate/rfc2544.h"
@@ -273,6 +274,14 @@ int nb_rate_status(const struct nb_rate_params *p, const struct nb_rate_size *s)
 	/* A search whose generator fell short still has a result below what it offered; a
 	 * single trial that fell short did not do what was asked. */
 	return s->failed || s->zero || (p->test == NB_RATE_TRIAL && s->gen_short);
+}
+
+bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct nb_rate_size *s)
+{
+	for (size_t k = s->first_trial; k < s->first_trial + s->ntrials; k++)
+		if (trials[k].rx_dropped)
+			return true;
+	return false;
 }
 
 bool nb_rate_has_verdict(enum nb_rate_test t)

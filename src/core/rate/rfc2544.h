@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The RFC 2544 procedures of `netbench rate` (throughput §26.1, latency §26.2, frame loss rate
  * §26.3, back-to-back §26.4, or one single trial) over any trial runner: the procedures decide
  * which trial comes next and what the answer is; a callback runs each trial. The real runner is
@@ -14,6 +15,7 @@
 #include "core/base/cpu.h"
 #include "core/lab/lab_rules.h"
 #include "core/rate/gen.h"
+#include "core/rate/genpool.h"
 #include "core/rate/raterx.h"
 #include "core/observe/obs_set.h"
 #include "core/observe/verdict.h"
@@ -48,6 +50,9 @@ struct nb_rate_params {
 	double resolution_pct; /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
 	uint32_t burst, flows, batch, repeat;
+	uint32_t threads;		   /* generator threads (genpool.h) */
+	uint32_t cpus[NB_GEN_MAX_THREADS]; /* thread i runs on cpus[i % ncpus]; ncpus 0: free */
+	uint32_t ncpus;
 	uint16_t sport;
 	bool realtime; /* only reported: the front end switched the process to SCHED_FIFO */
 	enum nb_rate_latency latency;
@@ -75,9 +80,12 @@ struct nb_rate_trial {
 	uint64_t probes_sent, probes_rx, probes_reflected, probes_returned;
 	struct nb_cpu_load cpu;
 	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
-	bool have_sock_drops;
-	uint64_t sock_drops;	/* the receiving socket's drops in this trial (buffer full) */
-	struct nb_obs_trial obs; /* the observers' windows of this trial */
+	struct nb_obs_trial obs;       /* the observers' windows of this trial */
+	/* Each generator thread's part: its asked rate, frames sent, first to last send, slip. */
+	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_tx[NB_GEN_MAX_THREADS];
+	uint64_t thread_window_ns[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
+	bool drops_known;    /* the receiver reports frames dropped at its sockets */
+	uint64_t rx_dropped; /* ... that many, counted among the lost */
 };
 
 /* The procedure's answer at one frame size. */
@@ -139,6 +147,9 @@ int nb_rate_status(const struct nb_rate_params *p, const struct nb_rate_size *s)
  * generator's maximum). Leaves s->have_bneck false where nothing counted frames or for b2b. */
 void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
 			struct nb_rate_size *s);
+/* True when some trial of the size s lost frames at the receiver's own sockets: there the
+ * receiver, not the device under test, set the limit. trials: the procedure's trial log. */
+bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct nb_rate_size *s);
 /* True when the test ends with a verdict (not for a single trial or a loss curve). */
 bool nb_rate_has_verdict(enum nb_rate_test t);
 /* What bounds the results across sizes, as one sentence in buf. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The receiver table of `netbench rate`: where a run's frames are counted. local: a counting
  * thread in this process, possibly inside another network namespace; agent: an agent's, one
  * agent test per trial (rate_remote.c); none: nobody counts (send only). */
@@ -18,44 +19,29 @@
 
 /* ---- local ---- */
 
-struct local {
-	struct nb_rx *rx;
-	uint64_t sock_drops0; /* the socket's drop count at the end of the previous trial */
-};
-
-/* Opens the receiving socket on cfg->dst, inside the named network namespace if any: the
- * socket keeps the namespace it was created in, so this thread switches there and back. */
-static int open_socket(const struct nb_rx_cfg *cfg, char *err, size_t errlen)
+/* Opens the receiving sockets on cfg->dst (cfg->sockets of them as one SO_REUSEPORT group;
+ * one where the kernel lacks it), inside the named network namespace if any: a socket keeps
+ * the namespace it was created in, so this thread switches there and back. Returns how many. */
+static int open_sockets(const struct nb_rx_cfg *cfg, int *fds, char *err, size_t errlen)
 {
 	const char *ns = cfg->netns && *cfg->netns ? cfg->netns : NULL;
 	char addr[64] = "?";
-	int fd = -1, back = -1, ret, one = 1;
+	int back = -1, ret;
 
 	if (ns && (ret = nb_netns_enter(ns, &back, err, errlen)))
 		return ret;
-	fd = socket(cfg->dst.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
-		goto back;
-	}
-	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (const struct sockaddr *)&cfg->dst, cfg->dst_len) < 0) {
-		ret = -errno;
+	ret = nb_rx_bind_group((const struct sockaddr *)&cfg->dst, cfg->dst_len,
+			       cfg->sockets ? cfg->sockets : 1, fds);
+	if (ret < 0) {
 		nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, addr, sizeof(addr));
 		snprintf(err, errlen, "receiver cannot bind %s port %u%s%s: %s", addr, cfg->port,
 			 ns ? " in namespace " : "", ns ? ns : "", strerror(-ret));
-		close(fd);
-		fd = -1;
-		goto back;
 	}
-	ret = fd;
-back:
 	if (ns) {
 		int r2 = nb_netns_leave(back, err, errlen);
 		if (r2) {
-			if (fd >= 0)
-				close(fd);
+			while (ret > 0)
+				close(fds[--ret]);
 			ret = r2;
 		}
 	}
@@ -67,17 +53,17 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 		      size_t errlen)
 {
 	struct nb_rx *rx = NULL;
-	int fd = open_socket(cfg, err, errlen), ret;
+	int fds[NB_RX_MAX_SOCKETS], n, ret;
 
-	if (fd < 0)
-		return fd;
-	struct local *l = calloc(1, sizeof(*l));
-	if (!l) {
-		close(fd);
-		snprintf(err, errlen, "receiver: %s", strerror(ENOMEM));
-		return -ENOMEM;
+	if (cfg->sockets > NB_RX_MAX_SOCKETS) {
+		snprintf(err, errlen, "receiver: %u sockets (at most %u)", cfg->sockets,
+			 NB_RX_MAX_SOCKETS);
+		return -EINVAL;
 	}
-	ret = nb_rx_new(&rx, fd, cfg->no_mmsg);
+	n = open_sockets(cfg, fds, err, errlen);
+	if (n < 0)
+		return n;
+	ret = nb_rx_new_group(&rx, fds, (uint32_t)n, cfg->no_mmsg);
 	if (!ret && cfg->rcvbuf)
 		ret = nb_rx_set_rcvbuf(rx, (int)cfg->rcvbuf);
 	if (!ret)
@@ -85,14 +71,12 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 	if (ret) {
 		snprintf(err, errlen, "receiver: %s", strerror(-ret));
 		nb_rx_free(rx);
-		free(l);
 		return ret;
 	}
 	*dst = cfg->dst;
 	*dst_len = cfg->dst_len;
 	*same_clock = true; /* one host: both ends read the same CLOCK_MONOTONIC */
-	l->rx = rx;
-	*state = l;
+	*state = rx;
 	return 0;
 }
 
@@ -105,22 +89,18 @@ static int local_begin(void *state, uint64_t duration_ns, uint64_t rate_bps, cha
 static int local_end(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
 		     size_t errlen)
 {
-	struct local *l = state;
-	nb_rx_snapshot(l->rx, snap);
-	/* The socket lives across trials: its drops in this one are the difference. */
-	uint64_t total = snap->sock_drops;
-	snap->sock_drops = total - l->sock_drops0;
-	l->sock_drops0 = total;
+	nb_rx_snapshot(state, snap);
 	return 0;
+}
+
+static uint32_t local_threads(void *state)
+{
+	return nb_rx_sockets(state);
 }
 
 static void local_close(void *state)
 {
-	struct local *l = state;
-	if (!l)
-		return;
-	nb_rx_free(l->rx);
-	free(l);
+	nb_rx_free(state);
 }
 
 const struct nb_rx_engine nb_rx_local = {
@@ -129,6 +109,7 @@ const struct nb_rx_engine nb_rx_local = {
     .open = local_open,
     .begin = local_begin,
     .end = local_end,
+    .threads = local_threads,
     .close = local_close,
 };
 

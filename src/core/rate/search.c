@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RFC 2544 search state machines. A trial passes when its loss ratio is within the tolerance;
  * a trial whose counters did not reconcile is repeated (three in a row end the search with
  * -EPROTO) rather than read as a pass or a fail. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The RFC 2544 search procedures as pure logic, with no I/O: the caller runs each trial the
  * search asks for and reports what it counted. That is what lets a simulated DUT test them.
  * - throughput (§26.1): binary search for the highest rate whose loss is within a tolerance,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The rule sweep of `netbench rate --sweep-rules`: each ruleset kind and rule count loaded into
  * the lab's DUT in turn, the procedure run at every frame size, and the per-frame cost fitted
  * against the rule count. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The real trials of `netbench rate`: the receiver from the receiver table, the generator
  * engine, one trial at a time (prepare, send, drain, read the counters, reconcile), and the
  * procedure of rfc2544.c run over them at every frame size. */
@@ -32,6 +33,18 @@ static void set_latency(struct nb_rate_trial *rec, const struct nb_hist *h)
 	rec->lat_ns[5] = h->min_ns;
 }
 
+/* Each generator thread's share of a trial, as it ran. */
+static void record_threads(const struct nb_rate_run *r, struct nb_rate_trial *rec)
+{
+	for (uint32_t i = 0; i < nb_gen_pool_threads(r->pool); i++) {
+		const struct nb_gen_stats *ts = nb_gen_pool_thread_stats(r->pool, i);
+		rec->thread_tx[i] = ts->tx_frames;
+		rec->thread_window_ns[i] = ts->end_ns - ts->start_ns;
+		rec->thread_asked_fps[i] = nb_gen_pool_thread_rate(r->pool, i);
+		rec->thread_slipped[i] = ts->slipped_frames;
+	}
+}
+
 /* One trial of frames of q->size at q->rate_fps (0: flat out), or exactly q->frames frames,
  * recorded in rec: an nb_rate_trial_fn. */
 static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec,
@@ -60,7 +73,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
 		nb_probe_trial(r->probe, q->id);
 	}
-	ret = p->engine->prepare(r->eng, q->size, q->id, probe_every);
+	ret = nb_gen_pool_prepare(r->pool, q->size, q->id, probe_every);
 	if (ret) {
 		snprintf(err, errlen, "engine %s cannot send %u-byte frames: %s", p->engine->name,
 			 q->size, strerror(-ret));
@@ -82,7 +95,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 			return ret;
 	}
 	nb_cpu_sample_now(&c0);
-	ret = nb_gen_run(p->engine, r->eng, &t, r->gs);
+	ret = nb_gen_pool_run(r->pool, &t, r->gs);
 	if (ret) {
 		snprintf(err, errlen, "engine %s failed while sending: %s", p->engine->name,
 			 strerror(-ret));
@@ -99,6 +112,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		window_ns = p->trial_ns;
 	rec->window_s = (double)window_ns / 1e9;
 	rec->slipped_frames = r->gs->slipped_frames;
+	record_threads(r, rec);
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
@@ -115,9 +129,11 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		snprintf(err, errlen, "agent: %s", why);
 		return ret;
 	}
-	rec->have_sock_drops = r->snap->have_sock_drops;
-	rec->sock_drops = r->snap->sock_drops;
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, rec->id, r->snap, &rec->c);
+	if (r->snap->any && r->snap->trial == rec->id) {
+		rec->drops_known = r->snap->drops_known;
+		rec->rx_dropped = r->snap->sock_drops;
+	}
 	if (r->rtt) {
 		/* Every reflection the agent sent has returned or been lost once STOP is answered:
 		 * the drain covered the way back too. */
@@ -205,6 +221,9 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 		return ret;
 	}
 	r->have_path = ret == 0;
+	r->rx_threads = p->receiver->threads  ? p->receiver->threads(r->rxs)
+			: p->receiver->counts ? 1
+					      : 0;
 	if (p->receiver->reflect)
 		return setup_latency(r, err, errlen);
 	return 0;
@@ -253,7 +272,8 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 	gc.no_mmsg = p->rx.no_mmsg;
 	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
 	gc.neigh_wait_ms = r->dst.ss_family == AF_INET6 ? 3000 : 1000;
-	ret = p->engine->open(&gc, &r->eng, err, errlen);
+	ret = nb_gen_pool_open(&r->pool, p->engine, &gc, p->threads ? p->threads : 1, p->cpus,
+			       p->ncpus, err, errlen);
 	if (ret)
 		return ret;
 	nb_sysinfo_get(&r->local, r->have_path ? (struct sockaddr *)&r->path.src : NULL);
@@ -281,15 +301,14 @@ int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err
 
 void nb_rate_describe(struct nb_rate_run *r)
 {
-	r->p->engine->describe(r->eng, r->engine_desc, sizeof(r->engine_desc));
+	nb_gen_pool_describe(r->pool, r->engine_desc, sizeof(r->engine_desc));
 }
 
 void nb_rate_free(struct nb_rate_run *r)
 {
 	if (!r)
 		return;
-	if (r->eng)
-		r->p->engine->close(r->eng);
+	nb_gen_pool_free(r->pool);
 	if (r->p)
 		r->p->receiver->close(r->rxs);
 	nb_probe_free(r->probe);

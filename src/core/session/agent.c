@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's control loop: one session at a time; a second controller gets a "busy" error at
  * once instead of hanging. Every read has a timeout, every message is validated, and a session
  * that breaks (disconnect, stall, garbage) is torn down with its test while the agent goes on
@@ -12,21 +13,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <unistd.h>
 
 #include "core/session/auth.h"
+#include "core/session/gate.h"
 #include "core/base/compat.h"
 #include "core/base/net.h"
 #include "core/base/sha256.h"
 #include "core/base/timeutil.h"
+#include "core/base/wirecost.h"
 
-#define HANDSHAKE_MS 5000
 #define IDLE_MS 30000		     /* between tests of a session */
 #define MSG_REST_MS 5000	     /* to receive the rest of a message once it started */
-#define STALL_GRACE_NS (10 * NB_NS_PER_S) /* past a test's duration before we give up on STOP */
+#define STALL_GRACE_NS (10 * NB_NS_PER_S) /* past a test's duration before we give up on STOP,
+					   * never past --max-time */
+#define LINGER_MS 200
 
 struct session {
 	const struct nb_agent_opts *opts;
+	struct nb_gate *gate;
 	struct nb_agent_ctx ctx;
 	int fd;
 	char peer_str[64];
@@ -94,60 +101,75 @@ int nb_agent_check_caps(const struct nb_agent_ctx *ctx, uint64_t duration_ns, ui
 	return 0;
 }
 
+int nb_agent_check_send(const struct nb_agent_ctx *ctx, uint64_t duration_ns, uint64_t payload_bps,
+			uint32_t packet_bytes, uint32_t overhead_bytes, char *err, size_t errlen)
+{
+	const struct nb_agent_policy *p = ctx->policy;
+	uint64_t pps = 0, wire_bps = 0;
+	int ret;
+
+	if (payload_bps &&
+	    nb_wire_cost(payload_bps, packet_bytes, overhead_bytes, &pps, &wire_bps) < 0) {
+		snprintf(err, errlen, "refused by rule max-rate: the rate asked does not fit 64 bits");
+		return -EPERM;
+	}
+	if ((ret = nb_agent_check_caps(ctx, duration_ns, wire_bps, err, errlen)))
+		return ret;
+	if (p->max_pps && (payload_bps == 0 || pps > p->max_pps)) {
+		if (payload_bps)
+			snprintf(err, errlen,
+				 "refused by rule max-pps: %llu packets/s asked, at most %llu",
+				 (unsigned long long)pps, (unsigned long long)p->max_pps);
+		else
+			snprintf(err, errlen,
+				 "refused by rule max-pps: an unlimited rate asked, at most %llu "
+				 "packets/s",
+				 (unsigned long long)p->max_pps);
+		return -EPERM;
+	}
+	return 0;
+}
+
+bool nb_mcast_admin_scoped(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 239;
+	if (sa->sa_family == AF_INET6) {
+		const uint8_t *a = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		return a[0] == 0xff && (a[1] & 0x0f) >= 1 && (a[1] & 0x0f) <= 5;
+	}
+	return false;
+}
+
+int nb_agent_check_mcast(const struct nb_agent_ctx *ctx, const struct sockaddr *group, int ttl,
+			 char *err, size_t errlen)
+{
+	const struct nb_agent_policy *p = ctx->policy;
+	char a[64];
+	nb_net_addr_str(group, false, a, sizeof(a));
+	if (!p->mcast_any_group && !nb_mcast_admin_scoped(group)) {
+		snprintf(err, errlen,
+			 "refused by rule multicast: %s is not an administratively scoped group "
+			 "(239.0.0.0/8, ff01::/16 to ff05::/16); start the agent with "
+			 "--allow-mcast-any to widen this",
+			 a);
+		return -EPERM;
+	}
+	if (ttl > (int)p->mcast_max_ttl) {
+		snprintf(err, errlen,
+			 "refused by rule multicast: TTL/hop limit %d asked, at most %u (start the "
+			 "agent with --mcast-ttl to widen this)",
+			 ttl, p->mcast_max_ttl);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int refuse(struct session *s, int code, const char *text)
 {
 	logf_(s->opts, "%s: %s", s->peer_str, text);
 	nb_msg_send_error(s->fd, code, "%s", text);
 	return -EPERM;
-}
-
-static int handshake(struct session *s)
-{
-	const struct nb_agent_policy *p = s->ctx.policy;
-	uint8_t cnonce[NB_NONCE_LEN], snonce[NB_NONCE_LEN], proof[32];
-	const uint8_t *b;
-	size_t n;
-	uint32_t version = 0;
-	struct nb_sysinfo si;
-	char text[256];
-	int ret = nb_msg_recv(s->fd, s->in, HANDSHAKE_MS);
-
-	if (ret)
-		return ret;
-	if (s->in->type != NB_MSG_HELLO || nb_msg_get_u32(s->in, NB_T_PROTO_VERSION, &version) ||
-	    nb_msg_get_bytes(s->in, NB_T_NONCE, &b, &n) || n != NB_NONCE_LEN)
-		return refuse(s, EBADMSG, "malformed HELLO");
-	if (version != NB_PROTO_VERSION) {
-		snprintf(text, sizeof(text),
-			 "incompatible protocol: controller speaks version %u, agent speaks version %u",
-			 version, NB_PROTO_VERSION);
-		return refuse(s, EPROTONOSUPPORT, text);
-	}
-	memcpy(cnonce, b, NB_NONCE_LEN);
-	if ((ret = nb_random_bytes(snonce, sizeof(snonce))))
-		return ret;
-	nb_sysinfo_get(&si, (const struct sockaddr *)&s->ctx.local);
-	nb_msg_reset(s->out, NB_MSG_HELLO_OK);
-	nb_msg_put_u32(s->out, NB_T_PROTO_VERSION, NB_PROTO_VERSION);
-	nb_msg_put_str(s->out, NB_T_SW_VERSION, NB_VERSION);
-	nb_msg_put_bytes(s->out, NB_T_NONCE, snonce, sizeof(snonce));
-	nb_msg_put_u32(s->out, NB_T_AUTH_REQUIRED, p->psk_len ? 1 : 0);
-	nb_proto_put_sysinfo(s->out, &si);
-	if ((ret = nb_msg_send(s->fd, s->out)))
-		return ret;
-	if (!p->psk_len)
-		return 0;
-	ret = nb_msg_recv(s->fd, s->in, HANDSHAKE_MS);
-	if (ret)
-		return ret;
-	nb_auth_proof(p->psk, p->psk_len, "controller", cnonce, snonce, proof);
-	if (s->in->type != NB_MSG_AUTH || nb_msg_get_bytes(s->in, NB_T_PROOF, &b, &n) ||
-	    n != sizeof(proof) || !nb_ct_equal(b, proof, sizeof(proof)))
-		return refuse(s, EACCES, "refused by rule psk: the controller did not prove the key");
-	nb_auth_proof(p->psk, p->psk_len, "agent", cnonce, snonce, proof);
-	nb_msg_reset(s->out, NB_MSG_AUTH_OK);
-	nb_msg_put_bytes(s->out, NB_T_PROOF, proof, sizeof(proof));
-	return nb_msg_send(s->fd, s->out);
 }
 
 static const struct nb_test_ops *find_ops(uint32_t type)
@@ -160,11 +182,17 @@ static const struct nb_test_ops *find_ops(uint32_t type)
 
 static void end_test(struct session *s)
 {
+	/* Tearing down a test (a cancelled mem run, a draining receiver) may take up to a
+	 * second: a controller arriving meanwhile waits for it rather than hearing "busy". */
+	if (s->gate)
+		nb_gate_set_testing(s->gate, false);
 	if (s->ops && s->state)
 		s->ops->free(s->state);
 	s->ops = NULL;
 	s->state = NULL;
 	s->running = false;
+	if (s->gate)
+		nb_gate_set_testing(s->gate, false);
 }
 
 static int on_request(struct session *s)
@@ -179,6 +207,8 @@ static int on_request(struct session *s)
 	    nb_msg_get_u64(s->in, NB_T_DURATION_NS, &s->duration_ns))
 		return refuse(s, EBADMSG, "malformed TEST_REQ: test type and duration are required");
 	s->ops = find_ops(type);
+	if (s->ops)
+		nb_gate_set_testing(s->gate, true);
 	if (!s->ops) {
 		snprintf(err, sizeof(err), "unknown test type %u (this agent is netbench %s)", type,
 			 NB_VERSION);
@@ -192,6 +222,7 @@ static int on_request(struct session *s)
 	if (ret) {
 		s->state = NULL;
 		s->ops = NULL;
+		nb_gate_set_testing(s->gate, false);
 		return refuse(s, -ret, err[0] ? err : "test setup failed");
 	}
 	return nb_msg_send(s->fd, s->out);
@@ -267,35 +298,50 @@ static int on_message(struct session *s, bool *done)
 	}
 }
 
-static void turn_away(int listen_fd, const struct nb_agent_opts *opts)
+/* How long the running test may last from START: what it asked plus a grace for a slow STOP,
+ * never beyond --max-time. */
+static uint64_t test_limit_ns(const struct session *s)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	char who[64], junk[512];
-	struct pollfd p;
-	int fd = accept4(listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	/* Read the controller's HELLO first (it is normally there already): closing a socket with
-	 * unread data sends a reset, which could overtake our answer. Bounded, so that the
-	 * running test's marks are answered on time. */
-	p.fd = fd;
-	p.events = POLLIN;
-	if (poll(&p, 1, 100) > 0)
-		while (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) > 0)
-			;
-	nb_net_set_timeout_ms(fd, SO_SNDTIMEO, 1000);
-	nb_msg_send_error(fd, EBUSY, "agent busy: another controller's test is running, try later");
-	shutdown(fd, SHUT_WR);
-	nb_net_addr_str((struct sockaddr *)&ss, true, who, sizeof(who));
-	logf_(opts, "%s: turned away, busy", who);
-	close(fd);
+	uint64_t cap = s->ctx.policy->max_time_ns, limit = s->duration_ns + STALL_GRACE_NS;
+	if (limit < s->duration_ns)
+		limit = UINT64_MAX;
+	return cap && limit > cap ? cap : limit;
+}
+
+/* The test reached its limit without STOP: its workers are stopped now, and the controller
+ * is told which rule ended it. */
+static void stop_at_limit(struct session *s)
+{
+	char err[512] = "", text[256], junk[512];
+	uint64_t ran_ns = nb_mono_ns() - s->started_ns;
+	struct pollfd p = {.fd = s->fd, .events = POLLIN};
+
+	nb_msg_reset(s->out, NB_MSG_FINAL);
+	s->ops->stop(s->state, s->out, err, sizeof(err));
+	end_test(s);
+	if (s->ctx.policy->max_time_ns && test_limit_ns(s) == s->ctx.policy->max_time_ns)
+		snprintf(text, sizeof(text),
+			 "test stopped by rule max-time: it ran %.1f s, at most %.1f s", ran_ns / 1e9,
+			 s->ctx.policy->max_time_ns / 1e9);
+	else
+		snprintf(text, sizeof(text),
+			 "test stopped: no STOP from the controller %.1f s past the test's duration",
+			 STALL_GRACE_NS / 1e9);
+	logf_(s->opts, "%s: %s", s->peer_str, text);
+	nb_msg_send_error(s->fd, ETIMEDOUT, "%s", text);
+	shutdown(s->fd, SHUT_WR);
+	/* Read what the controller still sends for a moment, so that closing does not reset the
+	 * connection under the answer. */
+	for (uint64_t until = nb_mono_ns() + LINGER_MS * NB_NS_PER_MS;
+	     nb_mono_ns() < until && poll(&p, 1, LINGER_MS) > 0;)
+		if (recv(s->fd, junk, sizeof(junk), MSG_DONTWAIT) <= 0)
+			break;
 }
 
 /* Runs one session to its end. Returns 1 when a test ran, 0 otherwise. */
-static int session(int fd, int listen_fd, const struct nb_agent_opts *opts)
+static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 {
-	struct session s = {.opts = opts, .fd = fd};
+	struct session s = {.opts = opts, .fd = fd, .gate = g};
 	bool done = false;
 	int tests = 0, ret;
 	uint64_t last_ns = nb_mono_ns();
@@ -311,27 +357,20 @@ static int session(int fd, int listen_fd, const struct nb_agent_opts *opts)
 	s.out = nb_msg_new(0);
 	if (!s.in || !s.out)
 		goto out;
-	ret = handshake(&s);
-	if (ret) {
-		if (ret != -EPERM)
-			logf_(opts, "%s: handshake failed: %s", s.peer_str,
-			      ret == -EBADMSG ? "garbage from the controller" : strerror(-ret));
-		goto out;
-	}
 	while (!done && !*opts->stop) {
-		struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = listen_fd, .events = POLLIN}};
-		uint64_t now = nb_mono_ns();
-		int r;
-		if (s.running && now > s.started_ns + s.duration_ns + STALL_GRACE_NS) {
-			logf_(opts, "%s: controller stalled past the test's duration; test stopped",
-			      s.peer_str);
+		struct pollfd p[1] = {{.fd = fd, .events = POLLIN}};
+		uint64_t now = nb_mono_ns(), end_ns = s.started_ns + test_limit_ns(&s);
+		int r, wait_ms = 200;
+		if (s.running && now >= end_ns) {
+			stop_at_limit(&s);
+			tests++;
 			break;
 		}
-		r = poll(p, 2, 200);
+		if (s.running && (end_ns - now) / NB_NS_PER_MS < (uint64_t)wait_ms)
+			wait_ms = (int)((end_ns - now) / NB_NS_PER_MS) + 1;
+		r = poll(p, 1, wait_ms);
 		if (r < 0 && errno != EINTR)
 			break;
-		if (r > 0 && (p[1].revents & POLLIN))
-			turn_away(listen_fd, opts);
 		if (r <= 0 || !(p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
 			if (!s.running && nb_mono_ns() - last_ns > (uint64_t)IDLE_MS * NB_NS_PER_MS) {
 				logf_(opts, "%s: session idle too long; closed", s.peer_str);
@@ -366,16 +405,20 @@ out:
 
 int nb_agent_run(int listen_fd, const struct nb_agent_opts *opts)
 {
+	struct nb_gate *g;
+	int ret = nb_gate_new(&g, listen_fd, opts);
+
+	if (ret)
+		return ret;
 	while (!*opts->stop) {
-		struct pollfd p = {.fd = listen_fd, .events = POLLIN};
-		int fd, r = poll(&p, 1, 500);
-		if (r <= 0)
-			continue;
-		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		int fd = nb_gate_next(g, 500);
 		if (fd < 0)
 			continue;
-		if (session(fd, listen_fd, opts) && opts->once)
+		bool ran = session(fd, opts, g);
+		nb_gate_release(g);
+		if (ran && opts->once)
 			break;
 	}
+	nb_gate_free(g);
 	return 0;
 }

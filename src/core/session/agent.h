@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent (`netbench serve`): accepts controllers on a TCP control port, one test at a time,
  * and runs the far end of each test through a table of test kinds. The agent enforces its policy
  * (duration and rate caps, traffic only towards the controller's own address unless widened, an
@@ -15,7 +16,10 @@
 
 struct nb_agent_policy {
 	uint64_t max_time_ns;  /* longest test accepted */
-	uint64_t max_rate_bps; /* highest sending rate accepted, 0 = no cap */
+	uint64_t max_rate_bps; /* highest sending rate accepted (wire bits), 0 = no cap */
+	uint64_t max_pps;      /* highest packet rate accepted, 0 = no cap */
+	bool mcast_any_group;  /* --allow-mcast-any: groups outside the administrative scope */
+	uint32_t mcast_max_ttl; /* highest multicast TTL / hop limit (--mcast-ttl, default 1) */
 	bool allow_any_target; /* --allow-target-any: send to addresses other than the controller */
 	bool allow_tuning;     /* --allow-tuning: an observer may set the clock and RPS */
 	uint8_t psk[64];
@@ -77,5 +81,16 @@ int nb_agent_check_target(const struct nb_agent_ctx *ctx, const struct sockaddr 
 			  size_t errlen);
 int nb_agent_check_caps(const struct nb_agent_ctx *ctx, uint64_t duration_ns, uint64_t rate_bps,
 			char *err, size_t errlen);
+/* The caps for a send of payload_bps in packets of packet_bytes payload, each framed with
+ * overhead_bytes on the wire (core/base/wirecost.h): the wire rate against --max-rate, the
+ * packet rate against --max-pps. payload_bps 0 means unpaced. */
+int nb_agent_check_send(const struct nb_agent_ctx *ctx, uint64_t duration_ns, uint64_t payload_bps,
+			uint32_t packet_bytes, uint32_t overhead_bytes, char *err, size_t errlen);
+/* Multicast the agent sends: an administratively scoped group (239.0.0.0/8, ff01-ff05 scope)
+ * unless --allow-mcast-any, a TTL / hop limit within --mcast-ttl. */
+int nb_agent_check_mcast(const struct nb_agent_ctx *ctx, const struct sockaddr *group, int ttl,
+			 char *err, size_t errlen);
+/* Whether a group is administratively scoped: 239.0.0.0/8, or an IPv6 group of scope 1-5. */
+bool nb_mcast_admin_scoped(const struct sockaddr *group);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The table of test kinds the agent can run: one nb_test_ops per measurement. */
 #include "core/session/agent.h"
 

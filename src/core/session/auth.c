@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Key loading, proofs and nonces for the pre-shared-key handshake. */
 #include "core/session/auth.h"
 

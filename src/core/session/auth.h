@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Pre-shared-key challenge-response for the control connection: each side proves knowledge of
  * the key with HMAC-SHA256 over both sides' fresh nonces and its role; the key never crosses the
  * wire and a recorded exchange cannot be replayed. */

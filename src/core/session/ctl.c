@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's end of the control connection: handshake with version check and optional
  * mutual pre-shared-key proof, then the messages that drive one test at a time. */
 #include "core/session/ctl.h"
@@ -77,9 +78,18 @@ static int handshake(struct nb_ctl *c, const uint8_t *psk, size_t psk_len, char 
 	}
 	memcpy(snonce, b, NB_NONCE_LEN);
 	nb_msg_get_u32(c->msg, NB_T_AUTH_REQUIRED, &auth);
-	nb_proto_get_sysinfo(c->msg, &c->remote);
-	if (!auth)
+	if (!auth && psk_len) {
+		/* An agent that does not ask for the key cannot prove it: with --psk we talk only
+		 * to the agent that holds it, never to one that merely says none is needed. */
+		snprintf(err, errlen,
+			 "the agent does not ask for the pre-shared key, so it cannot prove it: "
+			 "refusing to use it (is it started with --psk?)");
+		return -EACCES;
+	}
+	if (!auth) {
+		nb_proto_get_sysinfo(c->msg, &c->remote);
 		return 0;
+	}
 	if (!psk_len) {
 		snprintf(err, errlen, "the agent requires a pre-shared key: give it with --psk FILE");
 		return -EACCES;
@@ -98,6 +108,8 @@ static int handshake(struct nb_ctl *c, const uint8_t *psk, size_t psk_len, char 
 		snprintf(err, errlen, "the agent did not prove the pre-shared key");
 		return -EACCES;
 	}
+	/* Its platform comes only after both proofs. */
+	nb_proto_get_sysinfo(c->msg, &c->remote);
 	return 0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's side of a session with an agent: connect, handshake (version check, optional
  * pre-shared-key challenge-response), then one test driven by TEST_REQ, START, MARKs and STOP. */
 #ifndef NB_CTL_H

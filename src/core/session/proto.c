@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Control message encoding, validation and blocking I/O with timeouts. */
 #include "core/session/proto.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The control protocol between controller and agent. A message is a 12-byte header (magic,
  * type, flags, payload length; all big-endian) followed by TLV items (u16 tag, u16 length,
  * value; big-endian integers). Every length is bounded before anything is allocated or read,

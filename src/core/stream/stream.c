@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stream datagram header and the receive side's accounting. Everything here is pure
  * computation on datagrams already read, so unit tests feed it crafted sequences. */
 #include "core/stream/stream.h"
@@ -56,8 +57,10 @@ void nb_jitter_update(struct nb_jitter *j, uint64_t send_ns, uint64_t arrival_ns
 	int64_t transit = (int64_t)(arrival_ns - send_ns);
 
 	if (j->have_last) {
-		int64_t d = transit - j->last_transit_ns;
-		double ad = d < 0 ? -(double)d : (double)d;
+		/* The send time comes from the peer: the difference is taken in double, where any
+		 * two transit times fit, not in int64_t, where they may overflow. */
+		double d = (double)transit - (double)j->last_transit_ns;
+		double ad = d < 0 ? -d : d;
 		j->jitter_ns += (ad - j->jitter_ns) / 16.0;
 	}
 	j->last_transit_ns = transit;

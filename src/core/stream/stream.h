@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench stream: the datagram header every netbench stream datagram carries, and the receive
  * side's per-step accounting (datagrams, bytes, loss, reordering, duplicates in a bounded window,
  * RFC 3550 interarrival jitter), plus the counters for a foreign stream that has no header. */

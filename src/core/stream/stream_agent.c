@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of netbench stream (NB_TEST_STREAM). Normally the agent receives: it joins the
  * group on the requested interface and counts per step, its CPU measured over each step's window
  * where the datagrams arrive. With the role "send" (the controller's --reverse) it is the paced
@@ -14,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/net.h"
+#include "core/base/wirecost.h"
 #include "core/stream/stream_msg.h"
 #include "core/stream/stream_run.h"
 #include "core/stream/stream_sock.h"
@@ -29,6 +32,7 @@ struct stream_state {
 	bool sending;
 	int send_ret;
 	char peer_addr[INET6_ADDRSTRLEN];
+	struct sockaddr_storage dst; /* resolved once; the only address used */
 };
 
 static void state_free(struct stream_state *s)
@@ -59,6 +63,7 @@ static void fill_sock_opts(const struct stream_state *s, struct nb_stream_sock_o
 	o->loop = s->req.flags & NB_STR_F_LOOP;
 	o->reuse = s->req.flags & NB_STR_F_REUSE;
 	o->family = AF_UNSPEC;
+	o->numeric_only = true;
 }
 
 static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
@@ -79,14 +84,12 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 	}
 	if (s->req.role == NB_STREAM_AGENT_RECV) {
 		/* A unicast stream arrives at whichever address the controller used for us. */
-		struct sockaddr_storage ss;
-		socklen_t len;
 		const char *addr = s->req.addr;
-		ret = nb_stream_resolve(addr, s->req.port, AF_UNSPEC, &ss, &len, err, errlen);
+		ret = nb_stream_resolve_numeric(addr, s->req.port, &s->dst, err, errlen);
 		if (ret < 0)
 			goto out;
-		if (!nb_addr_is_multicast((struct sockaddr *)&ss))
-			addr = ss.ss_family == AF_INET6 ? "::" : "0.0.0.0";
+		if (!nb_addr_is_multicast((struct sockaddr *)&s->dst))
+			addr = s->dst.ss_family == AF_INET6 ? "::" : "0.0.0.0";
 		fill_sock_opts(s, &o, addr);
 		ret = nb_stream_open_recv(&o, &s->fd, err, errlen);
 		if (ret < 0)
@@ -99,34 +102,59 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 		s->recv->idle_ns = 0;
 		s->recv->stop_on_fin = false; /* the controller says when: STOP */
 	} else {
-		struct sockaddr_storage dst;
-		socklen_t len;
-		uint64_t max_rate = 0;
-		const char *addr = s->req.addr;
-		if (!addr[0]) {
+		struct sockaddr_storage *dst = &s->dst;
+		uint64_t max_rate = 0, step_ns, duration_ns;
+		bool mc;
+		if (!s->req.addr[0]) {
 			/* "" is the controller itself, at the address of the control connection. */
-			if (getnameinfo((const struct sockaddr *)&ctx->peer, ctx->peer_len,
-					s->peer_addr, sizeof(s->peer_addr), NULL, 0,
-					NI_NUMERICHOST) != 0) {
-				snprintf(err, errlen, "cannot name the controller's address");
-				ret = -EINVAL;
-				goto out;
-			}
-			addr = s->peer_addr;
-		}
-		ret = nb_stream_resolve(addr, s->req.port, AF_UNSPEC, &dst, &len, err, errlen);
-		if (ret < 0)
-			goto out;
-		if (!nb_addr_is_multicast((struct sockaddr *)&dst)) {
-			ret = nb_agent_check_target(ctx, (struct sockaddr *)&dst, err, errlen);
+			memcpy(dst, &ctx->peer, sizeof(*dst));
+			nb_net_set_port((struct sockaddr *)dst, s->req.port);
+		} else {
+			/* Resolved once, numerically, and only this checked address is used. */
+			ret = nb_stream_resolve_numeric(s->req.addr, s->req.port, dst, err, errlen);
 			if (ret < 0)
 				goto out;
+		}
+		nb_net_addr_str((struct sockaddr *)dst, false, s->peer_addr, sizeof(s->peer_addr));
+		mc = nb_addr_is_multicast((struct sockaddr *)dst);
+		if (!mc) {
+			/* Unicast leaves the way the control connection does: the controller does
+			 * not pick the interface, and a link-local address keeps its link. */
+			if (s->req.iface[0]) {
+				snprintf(err, errlen,
+					 "refused by rule target: a unicast stream leaves through the "
+					 "control connection's interface, not %s (--iface is for "
+					 "multicast)",
+					 s->req.iface);
+				ret = -EPERM;
+				goto out;
+			}
+			ret = nb_agent_check_target(ctx, (struct sockaddr *)dst, err, errlen);
+			if (ret < 0)
+				goto out;
+		} else {
+			int ttl = s->req.ttl < 0 ? 1 : s->req.ttl;
+			ret = nb_agent_check_mcast(ctx, (struct sockaddr *)dst, ttl, err, errlen);
+			if (ret < 0)
+				goto out;
+			s->req.ttl = ttl; /* never the kernel's default, whatever it is */
 		}
 		for (uint32_t i = 0; i < s->req.nrates; i++)
 			if (s->req.rates_bps[i] > max_rate)
 				max_rate = s->req.rates_bps[i];
-		ret = nb_agent_check_caps(ctx, (s->req.step_ns + s->req.omit_ns) * s->req.nrates,
-					  max_rate, err, errlen);
+		/* Peer-supplied numbers: the product is bounded before it is used. */
+		if (!nb_add_u64(s->req.step_ns, s->req.omit_ns, &step_ns) ||
+		    !nb_mul_u64(step_ns, s->req.nrates, &duration_ns)) {
+			snprintf(err, errlen,
+				 "refused by rule max-time: the stream's steps add up to more than "
+				 "64 bits of nanoseconds");
+			ret = -EPERM;
+			goto out;
+		}
+		ret = nb_agent_check_send(ctx, duration_ns, max_rate, s->req.block,
+					  dst->ss_family == AF_INET6 ? NB_WIRE_UDP6_BYTES
+								     : NB_WIRE_UDP4_BYTES,
+					  err, errlen);
 		if (ret < 0)
 			goto out;
 		if (s->req.step_ns == 0 || s->req.nrates == 0) {
@@ -135,8 +163,9 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 			ret = -EINVAL;
 			goto out;
 		}
-		fill_sock_opts(s, &o, addr);
+		fill_sock_opts(s, &o, s->peer_addr);
 		o.source = NULL;
+		o.dst = dst;
 		ret = nb_stream_open_send(&o, &s->fd, err, errlen);
 		if (ret < 0)
 			goto out;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench stream, controller mode: the agents receive (each reports its own steps), this host
  * sends; or the one agent sends and this host receives. Per-step counters and CPU loads come
  * from the receiving side's own step windows; the agents' CPU samples at the MARKs around the

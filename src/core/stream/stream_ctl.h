@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's side of `netbench stream -c AGENT[,AGENT...]`: the agents receive (several
  * may join one group) and this host sends, or with reverse the one agent sends and this host
  * receives. Parameters in, result out, progress through a callback, -errno plus text; nothing

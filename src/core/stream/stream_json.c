@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON of `netbench stream` (docs/schema.md): its parameters, each receiver's steps, the
  * sender's steps, and the document of a controller run. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Stream requests and counters as control-protocol items. Fixed-layout records, big-endian,
  * doubles as their IEEE 754 bits, every length checked before anything is read. */
 #include "core/stream/stream_msg.h"

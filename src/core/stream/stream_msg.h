@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench stream over the control protocol: the test request, and receive/send counters as
  * TLV items in the stream's tag range (300-399). Loads travel as computed figures, not raw CPU
  * samples: a step's window is measured where the datagrams arrive. */

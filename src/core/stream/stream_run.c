@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sender and receiver loops of netbench stream. */
 #include "core/stream/stream_run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The moving parts of netbench stream: a paced sender that runs a sweep of bitrates back to back
  * (one step per rate, each a warm-up then the measurement window, then an end marker), and a
  * receiver loop that counts datagrams per step and samples the CPU at each window's edges (first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket set-up for streams: every rejection is decided here, once, with a reason a user can act
  * on, before traffic starts. */
 #include "core/stream/stream_sock.h"
@@ -14,8 +15,40 @@
 
 #include "core/base/compat.h"
 
+static int resolve(const char *host, uint16_t port, int family, int flags,
+		   struct sockaddr_storage *ss, socklen_t *len, char *err, size_t errlen);
+
 int nb_stream_resolve(const char *host, uint16_t port, int family, struct sockaddr_storage *ss,
 		      socklen_t *len, char *err, size_t errlen)
+{
+	return resolve(host, port, family, 0, ss, len, err, errlen);
+}
+
+int nb_stream_resolve_numeric(const char *host, uint16_t port, struct sockaddr_storage *ss,
+			      char *err, size_t errlen)
+{
+	socklen_t len;
+	return resolve(host, port, AF_UNSPEC, AI_NUMERICHOST, ss, &len, err, errlen);
+}
+
+/* The address of an option set: the checked one when given, else addr looked up (numerically
+ * only on the agent). */
+static int opts_addr(const struct nb_stream_sock_opts *o, const char *host, uint16_t port,
+		     int family, struct sockaddr_storage *ss, socklen_t *len, char *err,
+		     size_t errlen)
+{
+	if (o->dst && host == o->addr) {
+		memcpy(ss, o->dst, sizeof(*ss));
+		*len = o->dst->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+						     : sizeof(struct sockaddr_in);
+		return 0;
+	}
+	return resolve(host, port, family, o->numeric_only ? AI_NUMERICHOST : 0, ss, len, err,
+		       errlen);
+}
+
+static int resolve(const char *host, uint16_t port, int family, int flags,
+		   struct sockaddr_storage *ss, socklen_t *len, char *err, size_t errlen)
 {
 	struct addrinfo hints, *res = NULL;
 	char service[8];
@@ -24,12 +57,18 @@ int nb_stream_resolve(const char *host, uint16_t port, int family, struct sockad
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = family;
 	hints.ai_socktype = SOCK_DGRAM;
-	hints.ai_flags = AI_NUMERICSERV;
+	hints.ai_flags = AI_NUMERICSERV | flags;
 	snprintf(service, sizeof(service), "%u", port);
 	rc = getaddrinfo(host, service, &hints, &res);
 	if (rc != 0 || !res) {
-		snprintf(err, errlen, "'%s' is not an address or a host name this host can resolve",
-			 host);
+		if (flags & AI_NUMERICHOST)
+			snprintf(err, errlen,
+				 "'%s' is not a numeric address (the agent looks up no names)",
+				 host);
+		else
+			snprintf(err, errlen,
+				 "'%s' is not an address or a host name this host can resolve",
+				 host);
 		if (res)
 			freeaddrinfo(res);
 		return -EINVAL;
@@ -106,7 +145,7 @@ int nb_stream_sock_check(const struct nb_stream_sock_opts *o, bool sending, char
 	bool mc;
 	int ret;
 
-	ret = nb_stream_resolve(o->addr, o->port, o->family, &ss, &len, err, errlen);
+	ret = opts_addr(o, o->addr, o->port, o->family, &ss, &len, err, errlen);
 	if (ret < 0)
 		return ret;
 	mc = nb_addr_is_multicast(sa);
@@ -135,7 +174,7 @@ int nb_stream_sock_check(const struct nb_stream_sock_opts *o, bool sending, char
 		}
 	}
 	if (o->source) {
-		ret = nb_stream_resolve(o->source, 0, ss.ss_family, &src, &srclen, err, errlen);
+		ret = opts_addr(o, o->source, 0, ss.ss_family, &src, &srclen, err, errlen);
 		if (ret < 0) {
 			snprintf(err, errlen, "--source %s is not an %s address", o->source,
 				 fam_name(ss.ss_family));
@@ -185,7 +224,7 @@ static int join(int fd, const struct nb_stream_sock_opts *o, const struct sockad
 	int ret;
 
 	if (o->source) {
-		ret = nb_stream_resolve(o->source, 0, grp->ss_family, &src, &srclen, err, errlen);
+		ret = opts_addr(o, o->source, 0, grp->ss_family, &src, &srclen, err, errlen);
 		if (ret < 0)
 			return ret;
 	}
@@ -242,7 +281,7 @@ int nb_stream_open_recv(const struct nb_stream_sock_opts *o, int *fd_out, char *
 	ret = nb_stream_sock_check(o, false, err, errlen);
 	if (ret < 0)
 		goto out;
-	ret = nb_stream_resolve(o->addr, o->port, o->family, &ss, &len, err, errlen);
+	ret = opts_addr(o, o->addr, o->port, o->family, &ss, &len, err, errlen);
 	if (ret < 0)
 		goto out;
 	mc = nb_addr_is_multicast((struct sockaddr *)&ss);
@@ -310,7 +349,7 @@ int nb_stream_open_send(const struct nb_stream_sock_opts *o, int *fd_out, char *
 	ret = nb_stream_sock_check(o, true, err, errlen);
 	if (ret < 0)
 		goto out;
-	ret = nb_stream_resolve(o->addr, o->port, o->family, &ss, &len, err, errlen);
+	ret = opts_addr(o, o->addr, o->port, o->family, &ss, &len, err, errlen);
 	if (ret < 0)
 		goto out;
 	if (o->iface)

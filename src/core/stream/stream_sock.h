@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sockets for netbench stream: address checks (unicast, or a multicast group in 224.0.0.0/4 or
  * ff00::/8), the receiving socket (bind, ASM join by interface index, SSM join with a source,
  * kernel receive timestamps) and the sending socket (outgoing interface, TTL/hops, loopback). */
@@ -18,11 +19,18 @@ struct nb_stream_sock_opts {
 	bool loop;	    /* deliver our own multicast to local receivers */
 	bool reuse;	    /* SO_REUSEADDR: share the port with other receivers on this host */
 	int family;	    /* AF_UNSPEC, AF_INET or AF_INET6 */
+	/* The agent's side: addr (and source) must be numeric, and dst, when set, is the
+	 * destination already resolved and checked: it is used as is, never looked up again. */
+	bool numeric_only;
+	const struct sockaddr_storage *dst;
 };
 
 /* Numeric or host name; the first address of the family. 0 or -EINVAL (err says why). */
 int nb_stream_resolve(const char *host, uint16_t port, int family, struct sockaddr_storage *ss,
 		      socklen_t *len, char *err, size_t errlen);
+/* The agent's lookup: numeric addresses only (a scope such as fe80::1%eth0 is kept). */
+int nb_stream_resolve_numeric(const char *host, uint16_t port, struct sockaddr_storage *ss,
+			      char *err, size_t errlen);
 bool nb_addr_is_multicast(const struct sockaddr *sa);
 /* The largest UDP payload for the address family: 65507 (IPv4), 65527 (IPv6). */
 size_t nb_udp_max_payload(int family);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Throughput streams: sender and receiver threads for TCP and UDP, with pacing, sequence
  * tracking and lock-free counters. */
 #include "core/tput/tput.h"

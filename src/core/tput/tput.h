@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The throughput data path: a "side" is the streams of one direction at one end (senders or
  * receivers, TCP or UDP), one thread per stream (one for all UDP receive streams). Threads keep
  * their own counters, published with relaxed atomic stores and summed at the window's edges

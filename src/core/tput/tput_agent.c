@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of a tput test: accepts the controller's data connections (TCP) or opens the
  * UDP sockets, then receives, sends or both, and reports counters at every mark. */
 #include <errno.h>
@@ -14,9 +15,10 @@
 #include "core/base/timeutil.h"
 #include "core/tput/tput.h"
 #include "core/base/wire.h"
+#include "core/base/wirecost.h"
 
 #define ACCEPT_MS 5000
-#define DRAIN_NS (3 * NB_NS_PER_S)
+#define DRAIN_NS (900 * NB_NS_PER_MS) /* STOP is answered within 1 s */
 #define DEADLINE_GRACE_NS (2 * NB_NS_PER_S)
 
 struct tput_agent {
@@ -70,9 +72,23 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	memcpy(&t->peer, &ctx->peer, sizeof(t->peer));
 	memcpy(&t->local, &ctx->local, sizeof(t->local));
 	if (t->dir & NB_TPUT_DIR_RX) {
-		/* The agent sends: the rate cap applies to everything it sends. */
-		uint64_t total = t->rate_bps ? t->rate_bps * t->streams : 0;
-		if ((ret = nb_agent_check_caps(ctx, t->duration_ns, total, err, errlen)))
+		/* The agent sends: the caps apply to everything it sends, on the wire. The
+		 * product of peer-supplied numbers is bounded before it is used. */
+		uint64_t total = 0;
+		bool v6 = ctx->local.ss_family == AF_INET6;
+		uint32_t pkt = t->proto == NB_TPUT_UDP ? t->block
+			       : t->block < NB_WIRE_TCP_MSS ? t->block
+							    : NB_WIRE_TCP_MSS;
+		uint32_t over = t->proto == NB_TPUT_UDP ? (v6 ? NB_WIRE_UDP6_BYTES : NB_WIRE_UDP4_BYTES)
+				: v6 ? NB_WIRE_TCP6_BYTES : NB_WIRE_TCP4_BYTES;
+		if (t->rate_bps && !nb_mul_u64(t->rate_bps, t->streams, &total)) {
+			snprintf(err, errlen,
+				 "refused by rule max-rate: %u streams at %llu bit/s do not fit 64 bits",
+				 t->streams, (unsigned long long)t->rate_bps);
+			ret = -EPERM;
+			goto fail;
+		}
+		if ((ret = nb_agent_check_send(ctx, t->duration_ns, total, pkt, over, err, errlen)))
 			goto fail;
 		if (t->proto == NB_TPUT_UDP) {
 			struct sockaddr_storage dst = t->peer;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One tput step driven from the controller. Rates come from the receiving side's counters at
  * the two marks bracketing the window, over the receiving side's own clock; CPU from each end's
  * samples at the same marks. After the stop, totals are reconciled: TCP must deliver every byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The controller's side of one tput step (one block size, one or both directions): set up the
  * agent, open the data path, exclude the warm-up, read counters and CPU at the window's edges
  * at both ends, stop, drain, and reconcile what was sent with what arrived. */

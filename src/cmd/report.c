@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* netbench report: one self-contained HTML file with a chart per view of the chosen results. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "cmd/store_cli.h"
+#include "core/store/report.h"
+
+static const char usage_text[] =
+    "Usage: netbench report [filters] [ID...] -o FILE.html [--title TEXT]\n"
+    "\n"
+    "Writes one HTML file (inline SVG, no scripts or external resources: it opens offline)\n"
+    "with a chart per test view of the chosen stored results: frames/s by frame size with the\n"
+    "line rate, frames/s by rule count with the fitted cost, tput by block size and CPU per\n"
+    "KByte, receiver CPU by bitrate (one line per result label), crypto MB/s by size per\n"
+    "engine with crossovers, memory latency by working set with the cache steps.\n"
+    "\n"
+    "Filters:\n" STORE_CLI_HELP
+    "Options:\n"
+    "  -o, --output FILE      the HTML file to write (required)\n"
+    "      --title TEXT       the page's title (default \"netbench report\")\n"
+    "      --cpu WHAT         stream: total (default), softirq or process\n"
+    "      --algo NAME        crypto: the algorithm drawn\n"
+    "  -h, --help             this help\n";
+
+enum { O_TITLE = 0x5600, O_CPU, O_ALGO };
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {STORE_CLI_LONGOPTS,
+					     {"output", required_argument, NULL, 'o'},
+					     {"title", required_argument, NULL, O_TITLE},
+					     {"cpu", required_argument, NULL, O_CPU},
+					     {"algo", required_argument, NULL, O_ALGO},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	struct store_cli sc = {0};
+	struct nb_view_opts vo = {0};
+	const char *out = NULL, *title = "netbench report";
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!*optarg)
+				cli_usage_error("--output: the file name is empty");
+			out = optarg;
+			break;
+		case O_TITLE:
+			title = optarg;
+			break;
+		case O_CPU:
+			if (!strcmp(optarg, "total"))
+				vo.stream_cpu = NB_STREAM_CPU_TOTAL;
+			else if (!strcmp(optarg, "softirq"))
+				vo.stream_cpu = NB_STREAM_CPU_SOFTIRQ;
+			else if (!strcmp(optarg, "process"))
+				vo.stream_cpu = NB_STREAM_CPU_PROCESS;
+			else
+				cli_usage_error("--cpu: '%s' is not one of total, softirq, process",
+						optarg);
+			break;
+		case O_ALGO:
+			vo.algo = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			if (!store_cli_option(&sc, c))
+				cli_bad_option(argv, c);
+		}
+	}
+	if (!out)
+		cli_usage_error("where to? give -o FILE.html");
+	store_cli_ids(&sc, argc, argv);
+
+	struct nb_store *st = store_cli_open(&sc);
+	struct nb_store_row *rows;
+	size_t n;
+	struct loaded *l = store_cli_load(st, &sc, &vo, &rows, &n);
+	struct nb_report_item *it = calloc(n + 1, sizeof(*it));
+	char gen[96], tmp[4096];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!it)
+		cli_fail(ENOMEM, "out of memory");
+	if (!n)
+		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_store_row *r = l[i].row;
+		it[i] = (struct nb_report_item){.id = r->id,
+						.group = l[i].group,
+						.test = r->test,
+						.time_utc = r->time_utc,
+						.host = r->host,
+						.kernel = r->kernel,
+						.arch = r->arch,
+						.cpu_model = r->cpu_model,
+						.driver = r->driver,
+						.cpu_mhz = r->cpu_mhz,
+						.views = l[i].views,
+						.nviews = l[i].nviews};
+	}
+	gmtime_r(&now, &tm);
+	strftime(gen, sizeof(gen), "Written %Y-%m-%d %H:%M UTC by netbench " NB_VERSION ".", &tm);
+	/* Written beside the target and renamed over it: the file is whole or absent. */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out, (long)getpid()) >= sizeof(tmp))
+		cli_usage_error("--output: the file name is too long");
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		cli_fail(errno, "cannot write %s", tmp);
+	int ret = nb_report_html(f, it, n, title, gen);
+	if (ret || fflush(f) || ferror(f)) {
+		int e = ret ? ret : errno;
+		fclose(f);
+		unlink(tmp);
+		cli_fail(e, "writing %s", out);
+	}
+	if (fclose(f) || rename(tmp, out)) {
+		int e = errno;
+		unlink(tmp);
+		cli_fail(e, "writing %s", out);
+	}
+	fprintf(stderr, "netbench report: %zu result%s in %s\n", n, n == 1 ? "" : "s", out);
+	free(it);
+	store_cli_free(l, rows, n);
+	nb_store_close(st);
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* --save [DB], --label, --tag and -o FILE for every measuring subcommand, in one place. A front
+ * end adds CLI_SAVE_LONGOPTS to its options and "o:" to its short ones, hands unknown option
+ * codes to cli_save_option, calls cli_save_start after parsing, wraps its JSON printer in
+ * cli_save_doc_begin/end, and calls cli_save_finish once its output is printed. */
+#ifndef NB_CLI_SAVE_H
+#define NB_CLI_SAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/store/store.h"
+
+enum { CLI_OPT_SAVE = 0x5300, CLI_OPT_LABEL, CLI_OPT_TAG };
+
+#define CLI_SAVE_LONGOPTS                                                                          \
+	{"save", optional_argument, NULL, CLI_OPT_SAVE},                                           \
+	    {"label", required_argument, NULL, CLI_OPT_LABEL},                                     \
+	    {"tag", required_argument, NULL, CLI_OPT_TAG}, {"output", required_argument, NULL, 'o'}
+
+#define CLI_SAVE_HELP                                                                              \
+	"      --save [DB]        store the result in DB (default $NETBENCH_DB or ./netbench.db)\n" \
+	"      --label TEXT       the result's label in the store (e.g. the board and its setting)\n" \
+	"      --tag KEY=VALUE    a tag on the stored result (repeatable; numbers can be fitted)\n" \
+	"  -o, --output FILE      also write the JSON document to FILE\n"
+
+struct cli_save {
+	bool save;
+	const char *db;
+	const char *label;
+	const char *out;
+	struct nb_store_tag tags[NB_STORE_MAX_TAGS];
+	size_t ntags;
+	const char *test;
+	bool json;
+	/* The human output, copied as it is printed; the JSON document. */
+	int real_stdout;
+	int pipe_rd;
+	bool teeing;
+	void *tee_thread;
+	char *text;
+	size_t text_len;
+	int doc_fd;
+	char *doc;
+	size_t doc_len;
+};
+
+/* For a front end's option switch: true when c was one of ours. */
+bool cli_save_option(struct cli_save *s, int c, int argc, char **argv);
+/* After option parsing: refuses --label/--tag without --save, and --save or -o in a build
+ * without SQLite (exit 1); starts copying the human output when it will be stored. */
+void cli_save_start(struct cli_save *s, const char *test, bool json);
+/* True when a JSON document is wanted for --save or -o: the caller then prints it (to stdout,
+ * which is captured) and calls cli_save_doc_end, which shows it when the run is -J. */
+bool cli_save_doc_begin(struct cli_save *s);
+void cli_save_doc_end(struct cli_save *s);
+/* Writes -o FILE and stores the result; says where in one line on stderr. Exits 1 on failure
+ * (the measurement itself was printed already). */
+void cli_save_finish(struct cli_save *s);
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Filter options and result loading for results, compare and report. */
+#include "cmd/store_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+
+bool store_cli_option(struct store_cli *sc, int c)
+{
+	switch (c) {
+	case SC_OPT_DB:
+		if (!*optarg)
+			cli_usage_error("--db: the file name is empty");
+		sc->db = optarg;
+		return true;
+	case SC_OPT_TEST:
+		sc->f.test = optarg;
+		return true;
+	case SC_OPT_LABEL:
+		sc->f.label = optarg;
+		return true;
+	case SC_OPT_HOST:
+		sc->f.host = optarg;
+		return true;
+	case SC_OPT_SINCE:
+		sc->f.since_utc = optarg;
+		return true;
+	case SC_OPT_UNTIL:
+		sc->f.until_utc = optarg;
+		return true;
+	case SC_OPT_TAG:
+		if (sc->f.ntags == NB_STORE_MAX_TAGS)
+			cli_usage_error("--tag: at most %d filters", NB_STORE_MAX_TAGS);
+		if (nb_store_tag_parse(optarg, &sc->tags[sc->f.ntags]))
+			cli_usage_error("--tag: '%s' is not KEY=VALUE", optarg);
+		sc->f.ntags++;
+		sc->f.tags = sc->tags;
+		return true;
+	}
+	return false;
+}
+
+void store_cli_ids(struct store_cli *sc, int argc, char **argv)
+{
+	for (int i = optind; i < argc; i++) {
+		if (sc->f.nids == sizeof(sc->ids) / sizeof(sc->ids[0]))
+			cli_usage_error("at most %zu result IDs", sizeof(sc->ids) / sizeof(sc->ids[0]));
+		sc->ids[sc->f.nids++] = (int64_t)cli_uint("ID", argv[i], 1, INT64_MAX);
+	}
+	sc->f.ids = sc->ids;
+}
+
+const char *store_cli_path(const struct store_cli *sc)
+{
+	const char *db = sc->db ? sc->db : getenv("NETBENCH_DB");
+	return db && *db ? db : NB_STORE_DEFAULT_PATH;
+}
+
+struct nb_store *store_cli_open(const struct store_cli *sc)
+{
+	struct nb_store *st;
+	char err[512] = "";
+	if (!nb_store_available())
+		cli_fail(0, "this build has no SQLite: the results store needs it (rebuild with "
+			    "libsqlite3-dev installed)");
+	if (nb_store_open(store_cli_path(sc), &st, err, sizeof(err)))
+		cli_fail(0, "%s", err);
+	return st;
+}
+
+struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
+			      const struct nb_view_opts *opts, struct nb_store_row **rows,
+			      size_t *n)
+{
+	char err[512] = "";
+	struct loaded *l;
+	int ret = nb_store_query(st, &sc->f, true, rows, n, err, sizeof(err));
+	if (ret)
+		cli_fail(0, "%s", err);
+	l = calloc(*n + 1, sizeof(*l));
+	if (!l)
+		cli_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < *n; i++) {
+		struct nb_store_row *r = &(*rows)[i];
+		l[i].row = r;
+		if (*r->label)
+			snprintf(l[i].group, sizeof(l[i].group), "%s", r->label);
+		else
+			snprintf(l[i].group, sizeof(l[i].group), "#%lld", (long long)r->id);
+		snprintf(l[i].facts, sizeof(l[i].facts), "%s%s%s", r->kernel,
+			 *r->driver ? ", " : "", r->driver);
+		ret = nb_jdoc_parse(r->doc, strlen(r->doc), &l[i].doc, err, sizeof(err));
+		if (ret)
+			cli_fail(0, "result %lld: its document does not parse: %s", (long long)r->id,
+				 err);
+		l[i].views = calloc(NB_VIEW_MAX, sizeof(*l[i].views));
+		if (!l[i].views)
+			cli_fail(ENOMEM, "out of memory");
+		nb_views_extract(l[i].doc, opts, l[i].views, NB_VIEW_MAX, &l[i].nviews);
+	}
+	return l;
+}
+
+void store_cli_free(struct loaded *l, struct nb_store_row *rows, size_t n)
+{
+	for (size_t i = 0; l && i < n; i++) {
+		nb_jdoc_free(l[i].doc);
+		free(l[i].views);
+	}
+	free(l);
+	nb_store_rows_free(rows, n);
+}
+
+const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg)
+{
+	char *end;
+	long long id = strtoll(arg, &end, 10);
+	for (size_t i = 0; i < n; i++)
+		if (!*end && l[i].row->id == id)
+			return l[i].group;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(l[i].group, arg))
+			return l[i].group;
+	cli_usage_error("--baseline: no selected result has the ID or label '%s'", arg);
+}

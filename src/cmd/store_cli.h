@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What results, compare and report share: the database path, the filter options, and loading
+ * the chosen results with their documents parsed into views. */
+#ifndef NB_STORE_CLI_H
+#define NB_STORE_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/store/jdoc.h"
+#include "core/store/store.h"
+#include "core/store/views.h"
+
+enum {
+	SC_OPT_DB = 0x5400,
+	SC_OPT_TEST,
+	SC_OPT_LABEL,
+	SC_OPT_HOST,
+	SC_OPT_SINCE,
+	SC_OPT_UNTIL,
+	SC_OPT_TAG,
+};
+
+#define STORE_CLI_LONGOPTS                                                                         \
+	{"db", required_argument, NULL, SC_OPT_DB}, {"test", required_argument, NULL, SC_OPT_TEST}, \
+	    {"label", required_argument, NULL, SC_OPT_LABEL},                                      \
+	    {"host", required_argument, NULL, SC_OPT_HOST},                                        \
+	    {"since", required_argument, NULL, SC_OPT_SINCE},                                      \
+	    {"until", required_argument, NULL, SC_OPT_UNTIL},                                      \
+	    {"tag", required_argument, NULL, SC_OPT_TAG}
+
+#define STORE_CLI_HELP                                                                             \
+	"      --db FILE          the results database (default $NETBENCH_DB or ./netbench.db)\n"  \
+	"      --test NAME        only results of this test (tput, rate, stream, crypto, mem)\n"   \
+	"      --label TEXT       only results with this label (% and _ match as in SQL LIKE)\n"  \
+	"      --host NAME        only results measured on this host\n"                            \
+	"      --since TIME       only results that ran at or after TIME (ISO 8601, UTC)\n"        \
+	"      --until TIME       only results that ran at or before TIME\n"                       \
+	"      --tag KEY=VALUE    only results with this tag (repeatable: all must match)\n"      \
+	"  ID...                  only these results\n"
+
+struct store_cli {
+	const char *db;
+	struct nb_store_filter f;
+	struct nb_store_tag tags[NB_STORE_MAX_TAGS];
+	int64_t ids[1024];
+};
+
+struct loaded {
+	struct nb_store_row *row;
+	struct nb_jdoc *doc;
+	char group[NB_STORE_LABEL_MAX];
+	char facts[192];
+	struct nb_view *views;
+	size_t nviews;
+};
+
+/* Filter options: true when c was one of them. */
+bool store_cli_option(struct store_cli *sc, int c);
+/* Remaining arguments as result IDs. */
+void store_cli_ids(struct store_cli *sc, int argc, char **argv);
+/* Opens the database; exits 1 with one line (no SQLite in this build, unreadable file, ...). */
+struct nb_store *store_cli_open(const struct store_cli *sc);
+const char *store_cli_path(const struct store_cli *sc);
+/* Loads the matching results with documents; parses each into views (opts may be NULL).
+ * Exits 1 on failure. */
+struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
+			      const struct nb_view_opts *opts, struct nb_store_row **rows,
+			      size_t *n);
+void store_cli_free(struct loaded *l, struct nb_store_row *rows, size_t n);
+/* The group of a baseline given as an ID or a label; exits 2 when none matches. */
+const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The kernel crypto API's choice of driver, changed through the crypto_user netlink interface
+ * (CRYPTO_MSG_UPDATEALG, CONFIG_CRYPTO_USER): a driver's priority decides which implementation
+ * a new transform (an IPsec SA) gets. Global to the kernel, not per namespace: the lab records
+ * the old priority and restores it on `lab down`. */
+#include "core/lab/lab_cryptoprio.h"
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifndef NETLINK_CRYPTO
+#define NETLINK_CRYPTO 21
+#endif
+/* <linux/cryptouser.h>, not in every libc's kernel headers: the parts used here. */
+#define NB_CRYPTO_MSG_UPDATEALG	   0x12 /* NEWALG 0x10, DELALG, UPDATEALG, GETALG */
+#define NB_CRYPTOCFGA_PRIORITY_VAL 1
+#define NB_CRYPTO_MAX_NAME	   64
+
+struct nb_crypto_user_alg {
+	char cru_name[NB_CRYPTO_MAX_NAME];
+	char cru_driver_name[NB_CRYPTO_MAX_NAME];
+	char cru_module_name[NB_CRYPTO_MAX_NAME];
+	uint32_t cru_type, cru_mask, cru_refcnt, cru_flags;
+};
+
+int nb_crypto_user_update(const char *driver, int priority, char *why, size_t len)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct nb_crypto_user_alg alg;
+		struct nlattr attr;
+		uint32_t prio;
+	} req;
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr err;
+	} ack;
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
+	int fd = -1, ret;
+
+	if (strlen(driver) >= NB_CRYPTO_MAX_NAME) {
+		snprintf(why, len, "driver name longer than %d bytes: %.63s...", NB_CRYPTO_MAX_NAME - 1,
+			 driver);
+		return -EINVAL;
+	}
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_len = priority >= 0 ? sizeof(req) : NLMSG_LENGTH(sizeof(req.alg));
+	req.nh.nlmsg_type = NB_CRYPTO_MSG_UPDATEALG;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.nh.nlmsg_seq = 1;
+	snprintf(req.alg.cru_driver_name, sizeof(req.alg.cru_driver_name), "%s", driver);
+	req.attr.nla_len = NLA_HDRLEN + sizeof(uint32_t);
+	req.attr.nla_type = NB_CRYPTOCFGA_PRIORITY_VAL;
+	req.prio = (uint32_t)priority;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_CRYPTO);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(why, len,
+			 "the kernel has no crypto_user netlink interface (CONFIG_CRYPTO_USER, "
+			 "module crypto_user): %s",
+			 strerror(errno));
+		goto out;
+	}
+	struct timeval tv = {2, 0};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (sendto(fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ret = -errno;
+		snprintf(why, len, "crypto_user: send: %s", strerror(errno));
+		goto out;
+	}
+	ssize_t n = recv(fd, &ack, sizeof(ack), 0);
+	if (n < (ssize_t)sizeof(ack) || ack.nh.nlmsg_type != NLMSG_ERROR) {
+		ret = n < 0 ? -errno : -EPROTO;
+		snprintf(why, len, "crypto_user: no answer to CRYPTO_MSG_UPDATEALG: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	ret = ack.err.error;
+	if (ret)
+		snprintf(why, len, "crypto_user: CRYPTO_MSG_UPDATEALG %.63s: %s", driver,
+			 ret == -ENOENT ? "no such driver registered (see /proc/crypto)"
+					: strerror(-ret));
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}

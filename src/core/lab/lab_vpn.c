@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The lab's VPN between the DUT and the sink (`lab up --vpn`): kernel IPsec (ESP in tunnel mode,
+ * xfrm states and policies through iproute2's ip) or WireGuard (ip and wg), with keys drawn at
+ * random for each lab. Traffic from gen to NB_LAB_VPN_ADDR, the sink's address at the tunnel's
+ * end, is encrypted by the DUT, which is what a VPN gateway board does; traffic to the sink's
+ * own address stays clear. Everything lives in the lab's namespaces and goes with them, except
+ * a crypto driver's priority (global), which `lab down` restores from the state file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "core/crypto/crypto.h"
+#include "core/lab/lab.h"
+#include "core/lab/lab_cryptoprio.h"
+#include "core/lab/lab_exec.h"
+
+#define MAX_ARGS 40
+#define WG_PORT	 "51820"
+#define WG_TABLE "51820" /* the sink's replies from the tunnel address go into the tunnel */
+
+/* ESP transforms as ip xfrm names them; key bytes include RFC 4106/7634's 4-byte salt. */
+static const struct esp_algo {
+	const char *name;
+	const char *kind; /* "enc" (with HMAC-SHA1-96) or "aead" */
+	const char *xfrm_name;
+	unsigned key_bytes;
+} esp_algos[] = {
+    {"aes-cbc-hmac-sha1", "enc", "cbc(aes)", 16},
+    {"aes-gcm", "aead", "rfc4106(gcm(aes))", 20},
+    {"chacha20-poly1305", "aead", "rfc7539esp(chacha20,poly1305)", 36},
+};
+
+static const struct esp_algo *esp_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(esp_algos) / sizeof(esp_algos[0]); i++)
+		if (!strcmp(esp_algos[i].name, name))
+			return &esp_algos[i];
+	return NULL;
+}
+
+int nb_lab_vpn_parse(const char *spec, struct nb_lab_vpn_spec *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (!strcmp(spec, "wireguard")) {
+		snprintf(v->kind, sizeof(v->kind), "wireguard");
+		return 0;
+	}
+	if (strncmp(spec, "esp", 3) || (spec[3] && spec[3] != ':'))
+		return -EINVAL;
+	const char *algo = spec[3] ? spec + 4 : "aes-cbc-hmac-sha1";
+	if (!esp_find(algo))
+		return -EINVAL;
+	snprintf(v->kind, sizeof(v->kind), "esp");
+	snprintf(v->algo, sizeof(v->algo), "%s", algo);
+	return 0;
+}
+
+static int cmd(struct nb_lab *lab, const char *input, struct nb_lab_run *r, ...)
+{
+	char *argv[MAX_ARGS];
+	int n = 0;
+	va_list ap;
+
+	va_start(ap, r);
+	while (n < MAX_ARGS - 1 && (argv[n] = (char *)va_arg(ap, const char *)) != NULL)
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return nb_lab_cmd(lab, argv, input, r);
+}
+
+static int random_hex(char *hex, unsigned bytes)
+{
+	unsigned char buf[64];
+	if (bytes > sizeof(buf) || getrandom(buf, bytes, 0) != (ssize_t)bytes)
+		return -EIO;
+	hex[0] = '0';
+	hex[1] = 'x';
+	for (unsigned i = 0; i < bytes; i++)
+		sprintf(hex + 2 + 2 * i, "%02x", buf[i]);
+	memset(buf, 0, sizeof(buf));
+	return 0;
+}
+
+/* One SA (the same on both ends) from src to dst. */
+static int esp_state_add(struct nb_lab *lab, const char *ns, const struct esp_algo *a,
+			 const char *src, const char *dst, const char *spi, const char *reqid,
+			 const char *key, const char *auth_key)
+{
+	if (!strcmp(a->kind, "aead"))
+		return cmd(lab, NULL, NULL, "ip", "-n", ns, "xfrm", "state", "add", "src", src,
+			   "dst", dst, "proto", "esp", "spi", spi, "reqid", reqid, "mode", "tunnel",
+			   "aead", a->xfrm_name, key, "128", NULL);
+	return cmd(lab, NULL, NULL, "ip", "-n", ns, "xfrm", "state", "add", "src", src, "dst", dst,
+		   "proto", "esp", "spi", spi, "reqid", reqid, "mode", "tunnel", "enc",
+		   a->xfrm_name, key, "auth-trunc", "hmac(sha1)", auth_key, "96", NULL);
+}
+
+/* As esp_state_add, with an error that does not quote the keys. */
+static int esp_state(struct nb_lab *lab, const char *ns, const struct esp_algo *a, const char *src,
+		     const char *dst, const char *spi, const char *reqid, const char *key,
+		     const char *auth_key)
+{
+	int ret = esp_state_add(lab, ns, a, src, dst, spi, reqid, key, auth_key);
+	if (ret) {
+		const char *why = strrchr(lab->err, ':');
+		char msg[256];
+		snprintf(msg, sizeof(msg), "ip -n %s xfrm state add ... spi %s ... %s%s", ns, spi,
+			 a->xfrm_name, why ? why : "");
+		snprintf(lab->err, sizeof(lab->err), "%s", msg);
+	}
+	return ret;
+}
+
+static int esp_policy(struct nb_lab *lab, const char *ns, const char *dir, const char *sel_src,
+		      const char *sel_dst, const char *src, const char *dst, const char *reqid)
+{
+	return cmd(lab, NULL, NULL, "ip", "-n", ns, "xfrm", "policy", "add", "src", sel_src, "dst",
+		   sel_dst, "dir", dir, "tmpl", "src", src, "dst", dst, "proto", "esp", "reqid",
+		   reqid, "mode", "tunnel", NULL);
+}
+
+static int esp_up(struct nb_lab *lab, const struct esp_algo *a)
+{
+	const char *dut = lab->ns[NB_LAB_DUT], *sink = lab->ns[NB_LAB_SINK];
+	const char *d = NB_LAB_DUT_B_ADDR, *s = NB_LAB_SINK_ADDR, *gen_net = "198.18.0.0/16",
+		   *vpn = NB_LAB_VPN_ADDR "/32";
+	char k1[2 + 2 * 64 + 1], k2[sizeof(k1)], h1[sizeof(k1)], h2[sizeof(k1)], spi1[12], spi2[12];
+	unsigned char r[8];
+	int ret;
+
+	if (random_hex(k1, a->key_bytes) || random_hex(k2, a->key_bytes) || random_hex(h1, 20) ||
+	    random_hex(h2, 20) || getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+		snprintf(lab->err, sizeof(lab->err), "no random bytes for the ESP keys");
+		return -EIO;
+	}
+	/* SPIs below 256 are reserved (RFC 4303). */
+	snprintf(spi1, sizeof(spi1), "0x%08x",
+		 (unsigned)(r[0] << 24 | r[1] << 16 | r[2] << 8 | r[3]) | 0x1000u);
+	snprintf(spi2, sizeof(spi2), "0x%08x",
+		 (unsigned)(r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7]) | 0x1000u);
+	/* The first SA tells whether the kernel has ESP at all. */
+	ret = esp_state(lab, dut, a, d, s, spi1, "1", k1, h1);
+	if (ret) {
+		char ip_err[sizeof(lab->err)];
+		snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
+		snprintf(lab->err, sizeof(lab->err),
+			 "this kernel has no ESP %s (modules xfrm_user, esp4; CONFIG_XFRM_USER, "
+			 "CONFIG_INET_ESP): %.300s",
+			 a->xfrm_name, ip_err);
+		return -EPROTONOSUPPORT;
+	}
+	if ((ret = esp_state(lab, dut, a, s, d, spi2, "2", k2, h2)) ||
+	    (ret = esp_state(lab, sink, a, d, s, spi1, "1", k1, h1)) ||
+	    (ret = esp_state(lab, sink, a, s, d, spi2, "2", k2, h2)) ||
+	    (ret = esp_policy(lab, dut, "out", gen_net, vpn, d, s, "1")) ||
+	    (ret = esp_policy(lab, dut, "fwd", vpn, gen_net, s, d, "2")) ||
+	    (ret = esp_policy(lab, sink, "in", gen_net, vpn, d, s, "1")) ||
+	    (ret = esp_policy(lab, sink, "out", vpn, gen_net, s, d, "2")))
+		return ret;
+	return 0;
+}
+
+/* A WireGuard key pair from wg: private into the file at path (0600), public into pub. */
+static int wg_keys(struct nb_lab *lab, const char *path, char *pub, size_t len)
+{
+	struct nb_lab_run *r = nb_lab_run_new(), *p = nb_lab_run_new();
+	int ret = -ENOMEM, fd = -1;
+
+	if (!r || !p)
+		goto out;
+	if ((ret = cmd(lab, NULL, r, "wg", "genkey", NULL)) ||
+	    (ret = cmd(lab, r->out, p, "wg", "pubkey", NULL)))
+		goto out;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, r->out, r->out_len) != (ssize_t)r->out_len) {
+		ret = -errno;
+		snprintf(lab->err, sizeof(lab->err), "cannot write %s", path);
+		goto out;
+	}
+	snprintf(pub, len, "%.*s", (int)strcspn(p->out, "\n"), p->out);
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (r && r->out)
+		memset(r->out, 0, r->out_len);
+	nb_lab_run_free(r);
+	nb_lab_run_free(p);
+	return ret;
+}
+
+static int wg_up(struct nb_lab *lab)
+{
+	const char *dut = lab->ns[NB_LAB_DUT], *sink = lab->ns[NB_LAB_SINK];
+	char kd[192], ks[192], pd[64], ps[64];
+	int ret;
+
+	/* The first interface tells whether the kernel has WireGuard at all. */
+	ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "wgdut", "type", "wireguard",
+		  NULL);
+	if (ret) {
+		char ip_err[sizeof(lab->err)];
+		snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
+		snprintf(
+		    lab->err, sizeof(lab->err),
+		    "this kernel has no WireGuard (module wireguard, CONFIG_WIREGUARD): %.300s",
+		    ip_err);
+		return -EPROTONOSUPPORT;
+	}
+	snprintf(kd, sizeof(kd), "%s/wg-dut.key", lab->run_dir);
+	snprintf(ks, sizeof(ks), "%s/wg-sink.key", lab->run_dir);
+	ret = wg_keys(lab, kd, pd, sizeof(pd));
+	if (!ret)
+		ret = wg_keys(lab, ks, ps, sizeof(ps));
+	if (!ret)
+		ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "link", "add", "wgsink", "type",
+			  "wireguard", NULL);
+	if (!ret)
+		ret = cmd(lab, NULL, NULL, "ip", "netns", "exec", dut, "wg", "set", "wgdut",
+			  "private-key", kd, "listen-port", WG_PORT, "peer", ps, "allowed-ips",
+			  NB_LAB_VPN_ADDR "/32", "endpoint", NB_LAB_SINK_ADDR ":" WG_PORT, NULL);
+	if (!ret)
+		ret = cmd(lab, NULL, NULL, "ip", "netns", "exec", sink, "wg", "set", "wgsink",
+			  "private-key", ks, "listen-port", WG_PORT, "peer", pd, "allowed-ips",
+			  "198.18.0.0/16", "endpoint", NB_LAB_DUT_B_ADDR ":" WG_PORT, NULL);
+	unlink(kd);
+	unlink(ks);
+	if (ret)
+		return ret;
+	if ((ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "link", "set", "wgdut", "up", NULL)) ||
+	    (ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "route", "add", NB_LAB_VPN_ADDR "/32",
+		       "dev", "wgdut", NULL)) ||
+	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "addr", "add", NB_LAB_VPN_ADDR "/32",
+		       "dev", "wgsink", NULL)) ||
+	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "link", "set", "wgsink", "up", NULL)) ||
+	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "rule", "add", "from", NB_LAB_VPN_ADDR,
+		       "table", WG_TABLE, NULL)) ||
+	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "route", "add", "198.18.0.0/16", "dev",
+		       "wgsink", "table", WG_TABLE, NULL)))
+		return ret;
+	return 0;
+}
+
+int nb_lab_vpn_up(struct nb_lab *lab)
+{
+	struct nb_lab_vpn_spec v;
+	const char *sink = lab->ns[NB_LAB_SINK], *dut = lab->ns[NB_LAB_DUT];
+	int ret;
+
+	if (nb_lab_vpn_parse(lab->vpn, &v)) {
+		snprintf(lab->err, sizeof(lab->err), "unknown VPN '%s'", lab->vpn);
+		return -EINVAL;
+	}
+	if (!strcmp(v.kind, "wireguard"))
+		return wg_up(lab);
+	/* The tunnel's end on the sink: an address of its own, routed through the DUT. */
+	if ((ret = esp_up(lab, esp_find(v.algo))) ||
+	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "addr", "add", NB_LAB_VPN_ADDR "/32",
+		       "dev", "lo", NULL)) ||
+	    (ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "route", "add", NB_LAB_VPN_ADDR "/32",
+		       "via", NB_LAB_SINK_ADDR, NULL)))
+		return ret;
+	return 0;
+}
+
+/* Instantiates a template driver (cbc(aes-generic)) so that it is registered and can be
+ * raised; a no-op for a driver that already is. */
+static void instantiate(const char *driver)
+{
+	static const struct nb_crypto_algo probe[] = {
+	    {"", NB_CRYPTO_CIPHER, 0, 0, 0, 0, 1, "", "skcipher"},
+	    {"", NB_CRYPTO_AEAD, 0, 0, 0, 0, 1, "", "aead"},
+	    {"", NB_CRYPTO_MAC, 0, 0, 0, 0, 1, "", "hash"},
+	};
+	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+		struct nb_crypto_engine e = nb_crypto_afalg;
+		struct nb_crypto_keys k = {0};
+		void *s = NULL;
+		char why[160];
+		e.kernel_driver = driver;
+		/* Binding is what instantiates; the key is refused, which does not matter. */
+		if (e.session_new(&e, &probe[i], &k, &s, why, sizeof(why)) == 0)
+			e.session_free(s);
+	}
+}
+
+int nb_lab_crypto_driver_set(struct nb_lab *lab, int *old_priority)
+{
+	enum { MAX_ALGS = 2048 };
+	struct nb_crypto_driver drv;
+	char why[200];
+	int ret;
+
+	instantiate(lab->crypto_driver);
+	ret = nb_proc_crypto_lookup(NULL, NULL, lab->crypto_driver, &drv);
+	if (ret) {
+		snprintf(
+		    lab->err, sizeof(lab->err),
+		    "--crypto-driver %s: the kernel has no such driver (see the driver lines of "
+		    "/proc/crypto)",
+		    lab->crypto_driver);
+		return -ENOENT;
+	}
+	*old_priority = drv.priority;
+	/* Above every other implementation of the same algorithm. */
+	struct nb_crypto_driver best;
+	int top = drv.priority;
+	if (!nb_proc_crypto_lookup(NULL, drv.name, NULL, &best) && best.priority >= top &&
+	    strcmp(best.driver, drv.driver))
+		top = best.priority + 1;
+	ret = nb_crypto_user_update(lab->crypto_driver, top, why, sizeof(why));
+	if (ret) {
+		snprintf(lab->err, sizeof(lab->err), "--crypto-driver: %s", why);
+		return ret;
+	}
+	/* The former choice may carry template instances (authenc(...) over it) that a new SA
+	 * would reuse: updating it drops them, its priority unchanged. */
+	if (strcmp(best.driver, drv.driver) && best.driver[0])
+		nb_crypto_user_update(best.driver, best.priority, why, sizeof(why));
+	return 0;
+}

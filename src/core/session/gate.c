@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The agent's gate (see gate.h): accept, concurrent handshakes with deadlines and bounds,
+ * "busy" at once during a session, hand-off of proven controllers to the session loop. All
+ * sockets here are read without blocking and only as far as the message being assembled, so
+ * that nothing a controller sends after its handshake is taken from the session. */
+#include "core/session/gate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <time.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/base/net.h"
+#include "core/base/sha256.h"
+#include "core/base/timeutil.h"
+#include "core/session/auth.h"
+
+#define LINGER_MAX 64
+#define LINGER_MS 500
+#define POLL_MS 100
+
+enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1, S_WAIT = 2 };
+#define WAIT_MS 3000 /* a proven controller waits this long for a session that is ending */
+
+struct pending {
+	int fd, state;
+	uint64_t accepted_ns, proven_ns;
+	bool got_byte;
+	struct sockaddr_storage peer, local;
+	uint8_t cnonce[NB_NONCE_LEN], snonce[NB_NONCE_LEN];
+	uint8_t buf[NB_MSG_HDR + NB_GATE_MAX_HS_PAYLOAD];
+	size_t have;
+};
+
+struct lingering {
+	int fd;
+	uint64_t until_ns;
+};
+
+struct nb_gate {
+	const struct nb_agent_opts *opts;
+	int listen_fd, wake[2];
+	pthread_t tid;
+	bool started;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool busy, testing, quit;
+	int ready_fd; /* handed over, not yet taken; -1 */
+	struct pending p[NB_GATE_MAX_PENDING];
+	struct lingering l[LINGER_MAX];
+	struct nb_msg *msg;
+};
+
+static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	if (!o->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	o->log(o->log_arg, line);
+}
+
+int nb_gate_pick_victim(const int *states, const uint64_t *accepted_ns, const bool *same_src,
+			size_t n)
+{
+	int best = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (states[i] < 0 || (same_src && !same_src[i]))
+			continue;
+		if (best < 0 || states[i] < states[best] ||
+		    (states[i] == states[best] && accepted_ns[i] < accepted_ns[best]))
+			best = (int)i;
+	}
+	return best;
+}
+
+/* Answers, then keeps reading what the client still sends for a moment before closing:
+ * closing a socket with unread data sends a reset, which could overtake the answer. */
+static void linger_close(struct nb_gate *g, int fd)
+{
+	shutdown(fd, SHUT_WR);
+	for (size_t i = 0; i < LINGER_MAX; i++)
+		if (g->l[i].fd < 0) {
+			g->l[i].fd = fd;
+			g->l[i].until_ns = nb_mono_ns() + (uint64_t)LINGER_MS * NB_NS_PER_MS;
+			return;
+		}
+	close(fd);
+}
+
+static void refuse(struct nb_gate *g, int fd, int code, const char *text)
+{
+	nb_msg_send_error(fd, code, "%s", text);
+	linger_close(g, fd);
+}
+
+static void drop(struct pending *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	p->state = S_FREE;
+}
+
+/* Busy with a running test: newcomers hear so at once. */
+static bool is_testing(struct nb_gate *g)
+{
+	bool b;
+	pthread_mutex_lock(&g->mu);
+	b = g->busy && g->testing;
+	pthread_mutex_unlock(&g->mu);
+	return b;
+}
+
+void nb_gate_set_testing(struct nb_gate *g, bool testing)
+{
+	pthread_mutex_lock(&g->mu);
+	g->testing = testing;
+	pthread_mutex_unlock(&g->mu);
+}
+
+static void turn_away(struct nb_gate *g, int fd, const struct sockaddr *who)
+{
+	char junk[512], a[64];
+	while (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) > 0)
+		;
+	refuse(g, fd, EBUSY, "agent busy: another controller's test is running, try later");
+	nb_net_addr_str(who, true, a, sizeof(a));
+	logf_(g->opts, "%s: turned away, busy", a);
+}
+
+/* The handshake is complete: hand the controller over; or, while a test runs, tell it the
+ * agent is busy; or, while a session without a test is ending, let it wait up to WAIT_MS. */
+static void hand_over(struct nb_gate *g, struct pending *p)
+{
+	bool taken = false, testing;
+	uint64_t now = nb_mono_ns();
+	pthread_mutex_lock(&g->mu);
+	testing = g->busy && g->testing;
+	if (!g->busy && g->ready_fd < 0) {
+		g->busy = true;
+		g->testing = false;
+		g->ready_fd = p->fd;
+		taken = true;
+		pthread_cond_signal(&g->cv);
+	}
+	pthread_mutex_unlock(&g->mu);
+	if (!taken) {
+		if (p->state != S_WAIT) {
+			p->state = S_WAIT;
+			p->proven_ns = now;
+		}
+		if (!testing && now - p->proven_ns < (uint64_t)WAIT_MS * NB_NS_PER_MS)
+			return;
+		turn_away(g, p->fd, (struct sockaddr *)&p->peer);
+	}
+	p->fd = -1;
+	p->state = S_FREE;
+}
+
+static int put_facts(struct nb_msg *m, const struct pending *p)
+{
+	struct nb_sysinfo si;
+	nb_sysinfo_get(&si, (const struct sockaddr *)&p->local);
+	return nb_proto_put_sysinfo(m, &si);
+}
+
+/* One complete message from a pending connection: advance its handshake. */
+static void step(struct nb_gate *g, struct pending *p)
+{
+	const struct nb_agent_policy *pol = &g->opts->policy;
+	struct nb_msg *m = g->msg;
+	const uint8_t *b;
+	size_t n;
+	uint32_t version = 0;
+	uint8_t proof[32];
+	char text[160], who[64];
+
+	nb_net_addr_str((struct sockaddr *)&p->peer, true, who, sizeof(who));
+	if (nb_msg_validate(m))
+		goto garbage;
+	if (p->state == S_HELLO) {
+		if (m->type != NB_MSG_HELLO || nb_msg_get_u32(m, NB_T_PROTO_VERSION, &version) ||
+		    nb_msg_get_bytes(m, NB_T_NONCE, &b, &n) || n != NB_NONCE_LEN) {
+			logf_(g->opts, "%s: malformed HELLO", who);
+			refuse(g, p->fd, EBADMSG, "malformed HELLO");
+			goto gone;
+		}
+		if (version != NB_PROTO_VERSION) {
+			snprintf(text, sizeof(text),
+				 "incompatible protocol: controller speaks version %u, agent speaks "
+				 "version %u",
+				 version, NB_PROTO_VERSION);
+			refuse(g, p->fd, EPROTONOSUPPORT, text);
+			goto gone;
+		}
+		memcpy(p->cnonce, b, NB_NONCE_LEN);
+		if (nb_random_bytes(p->snonce, sizeof(p->snonce)))
+			goto drop;
+		nb_msg_reset(m, NB_MSG_HELLO_OK);
+		nb_msg_put_u32(m, NB_T_PROTO_VERSION, NB_PROTO_VERSION);
+		nb_msg_put_str(m, NB_T_SW_VERSION, NB_VERSION);
+		nb_msg_put_bytes(m, NB_T_NONCE, p->snonce, sizeof(p->snonce));
+		nb_msg_put_u32(m, NB_T_AUTH_REQUIRED, pol->psk_len ? 1 : 0);
+		/* With a key, the platform is told only to a controller that proved it. */
+		if (!pol->psk_len && put_facts(m, p))
+			goto drop;
+		if (nb_msg_send(p->fd, m))
+			goto drop;
+		if (!pol->psk_len) {
+			hand_over(g, p);
+			return;
+		}
+		p->state = S_AUTH;
+		p->have = 0;
+		return;
+	}
+	nb_auth_proof(pol->psk, pol->psk_len, "controller", p->cnonce, p->snonce, proof);
+	if (m->type != NB_MSG_AUTH || nb_msg_get_bytes(m, NB_T_PROOF, &b, &n) ||
+	    n != sizeof(proof) || !nb_ct_equal(b, proof, sizeof(proof))) {
+		logf_(g->opts, "%s: refused by rule psk", who);
+		refuse(g, p->fd, EACCES, "refused by rule psk: the controller did not prove the key");
+		goto gone;
+	}
+	nb_auth_proof(pol->psk, pol->psk_len, "agent", p->cnonce, p->snonce, proof);
+	nb_msg_reset(m, NB_MSG_AUTH_OK);
+	nb_msg_put_bytes(m, NB_T_PROOF, proof, sizeof(proof));
+	if (put_facts(m, p) || nb_msg_send(p->fd, m))
+		goto drop;
+	hand_over(g, p);
+	return;
+garbage:
+	logf_(g->opts, "%s: handshake failed: garbage from the controller", who);
+	refuse(g, p->fd, EBADMSG, "malformed message");
+gone:
+	p->fd = -1;
+drop:
+	drop(p);
+}
+
+/* Reads what the pending connection has, never past the message being assembled. */
+static void on_readable(struct nb_gate *g, struct pending *p)
+{
+	for (;;) {
+		size_t want = NB_MSG_HDR;
+		uint16_t type = 0;
+		uint32_t len = 0;
+		ssize_t r;
+		if (p->have >= NB_MSG_HDR) {
+			if (nb_msg_parse_header(p->buf, &type, &len) ||
+			    len > NB_GATE_MAX_HS_PAYLOAD) {
+				refuse(g, p->fd, EBADMSG, "malformed or oversized handshake message");
+				p->fd = -1;
+				drop(p);
+				return;
+			}
+			want = NB_MSG_HDR + len;
+		}
+		if (p->have < want) {
+			r = recv(p->fd, p->buf + p->have, want - p->have, MSG_DONTWAIT);
+			if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+				       errno != EINTR)) {
+				drop(p);
+				return;
+			}
+			if (r < 0)
+				return;
+			p->have += (size_t)r;
+			p->got_byte = true;
+			continue;
+		}
+		g->msg->type = type;
+		g->msg->len = len;
+		memcpy(g->msg->data, p->buf + NB_MSG_HDR, len);
+		p->have = 0;
+		step(g, p);
+		return;
+	}
+}
+
+static void on_accept(struct nb_gate *g)
+{
+	for (int k = 0; k < 32; k++) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		int states[NB_GATE_MAX_PENDING], nsrc = 0, nall = 0, slot = -1, v;
+		uint64_t acc[NB_GATE_MAX_PENDING];
+		bool same[NB_GATE_MAX_PENDING];
+		int fd = accept4(g->listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+		if (fd < 0)
+			return;
+		nb_net_set_timeout_ms(fd, SO_SNDTIMEO, 200);
+		if (is_testing(g)) {
+			turn_away(g, fd, (struct sockaddr *)&ss);
+			continue;
+		}
+		for (int i = 0; i < NB_GATE_MAX_PENDING; i++) {
+			struct pending *p = &g->p[i];
+			states[i] = p->state;
+			acc[i] = p->accepted_ns;
+			same[i] = p->state != S_FREE &&
+				  nb_net_same_host((struct sockaddr *)&p->peer, (struct sockaddr *)&ss);
+			nsrc += same[i];
+			nall += p->state != S_FREE;
+			if (p->state == S_FREE && slot < 0)
+				slot = i;
+		}
+		/* Bounded: the least advanced, oldest handshake of the same source (or of any,
+		 * when all slots are taken) gives way. */
+		v = -1;
+		if (nsrc >= NB_GATE_MAX_PER_SOURCE)
+			v = nb_gate_pick_victim(states, acc, same, NB_GATE_MAX_PENDING);
+		else if (nall >= NB_GATE_MAX_PENDING)
+			v = nb_gate_pick_victim(states, acc, NULL, NB_GATE_MAX_PENDING);
+		if (v >= 0) {
+			drop(&g->p[v]);
+			slot = v;
+		}
+		if (slot < 0) {
+			close(fd);
+			continue;
+		}
+		struct pending *p = &g->p[slot];
+		memset(p, 0, offsetof(struct pending, buf));
+		p->fd = fd;
+		p->state = S_HELLO;
+		p->have = 0;
+		p->accepted_ns = nb_mono_ns();
+		memcpy(&p->peer, &ss, sizeof(ss));
+		len = sizeof(p->local);
+		getsockname(fd, (struct sockaddr *)&p->local, &len);
+	}
+}
+
+static void *gate_thread(void *arg)
+{
+	struct nb_gate *g = arg;
+	struct pollfd pf[2 + NB_GATE_MAX_PENDING + LINGER_MAX];
+	int who[2 + NB_GATE_MAX_PENDING + LINGER_MAX];
+
+	for (;;) {
+		size_t n = 0;
+		uint64_t now = nb_mono_ns();
+		pthread_mutex_lock(&g->mu);
+		bool quit = g->quit;
+		pthread_mutex_unlock(&g->mu);
+		if (quit)
+			break;
+		pf[n] = (struct pollfd){.fd = g->wake[0], .events = POLLIN};
+		who[n++] = -1;
+		pf[n] = (struct pollfd){.fd = g->listen_fd, .events = POLLIN};
+		who[n++] = -2;
+		for (int i = 0; i < NB_GATE_MAX_PENDING; i++) {
+			struct pending *p = &g->p[i];
+			if (p->state == S_FREE)
+				continue;
+			if (p->state == S_WAIT) {
+				hand_over(g, p); /* not polled: its bytes are the session's */
+				continue;
+			}
+			uint64_t age_ms = (now - p->accepted_ns) / NB_NS_PER_MS;
+			if ((!p->got_byte && age_ms >= NB_GATE_FIRST_BYTE_MS) ||
+			    age_ms >= NB_GATE_HANDSHAKE_MS) {
+				drop(p);
+				continue;
+			}
+			pf[n] = (struct pollfd){.fd = p->fd, .events = POLLIN};
+			who[n++] = i;
+		}
+		for (int i = 0; i < LINGER_MAX; i++) {
+			if (g->l[i].fd < 0)
+				continue;
+			if (now >= g->l[i].until_ns) {
+				close(g->l[i].fd);
+				g->l[i].fd = -1;
+				continue;
+			}
+			pf[n] = (struct pollfd){.fd = g->l[i].fd, .events = POLLIN};
+			who[n++] = 1000 + i;
+		}
+		if (poll(pf, n, POLL_MS) <= 0)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (!pf[i].revents)
+				continue;
+			if (who[i] == -1) {
+				char c[16];
+				while (read(g->wake[0], c, sizeof(c)) > 0)
+					;
+			} else if (who[i] >= 1000) {
+				struct lingering *l = &g->l[who[i] - 1000];
+				char junk[512];
+				ssize_t r;
+				while ((r = recv(l->fd, junk, sizeof(junk), MSG_DONTWAIT)) > 0)
+					;
+				if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+					close(l->fd);
+					l->fd = -1;
+				}
+			} else if (who[i] >= 0 && g->p[who[i]].state != S_FREE) {
+				on_readable(g, &g->p[who[i]]);
+			}
+		}
+		/* Newcomers last: a controller whose bytes are here is served before anyone can
+		 * push it out. */
+		if (pf[1].revents & POLLIN)
+			on_accept(g);
+	}
+	return NULL;
+}
+
+int nb_gate_new(struct nb_gate **out, int listen_fd, const struct nb_agent_opts *opts)
+{
+	struct nb_gate *g = calloc(1, sizeof(*g));
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!g)
+		return ret;
+	g->opts = opts;
+	g->listen_fd = listen_fd;
+	g->ready_fd = -1;
+	g->wake[0] = g->wake[1] = -1;
+	for (int i = 0; i < NB_GATE_MAX_PENDING; i++) {
+		g->p[i].fd = -1;
+		g->p[i].state = S_FREE;
+	}
+	for (int i = 0; i < LINGER_MAX; i++)
+		g->l[i].fd = -1;
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+	if (!(g->msg = nb_msg_new(0)))
+		goto fail;
+	/* Accepting in a loop must stop when the queue is empty. */
+	if (fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK) < 0 ||
+	    pipe2(g->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	if ((ret = -pthread_create(&g->tid, NULL, gate_thread, g)))
+		goto fail;
+	g->started = true;
+	*out = g;
+	return 0;
+fail:
+	nb_gate_free(g);
+	return ret;
+}
+
+int nb_gate_next(struct nb_gate *g, int timeout_ms)
+{
+	struct timespec ts;
+	int fd;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&g->mu);
+	while (g->ready_fd < 0)
+		if (pthread_cond_timedwait(&g->cv, &g->mu, &ts))
+			break;
+	fd = g->ready_fd;
+	g->ready_fd = -1;
+	pthread_mutex_unlock(&g->mu);
+	return fd >= 0 ? fd : -EAGAIN;
+}
+
+void nb_gate_release(struct nb_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->busy = false;
+	g->testing = false;
+	pthread_mutex_unlock(&g->mu);
+	if (write(g->wake[1], "r", 1) < 0) {
+		/* a waiting controller is looked at within one poll period anyway */
+	}
+}
+
+void nb_gate_free(struct nb_gate *g)
+{
+	if (!g)
+		return;
+	if (g->started) {
+		pthread_mutex_lock(&g->mu);
+		g->quit = true;
+		pthread_mutex_unlock(&g->mu);
+		if (write(g->wake[1], "q", 1) < 0) {
+			/* the thread notices within one poll period anyway */
+		}
+		pthread_join(g->tid, NULL);
+	}
+	for (int i = 0; i < NB_GATE_MAX_PENDING; i++)
+		drop(&g->p[i]);
+	for (int i = 0; i < LINGER_MAX; i++)
+		if (g->l[i].fd >= 0)
+			close(g->l[i].fd);
+	if (g->ready_fd >= 0)
+		close(g->ready_fd);
+	if (g->wake[0] >= 0)
+		close(g->wake[0]);
+	if (g->wake[1] >= 0)
+		close(g->wake[1]);
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->cv);
+	nb_msg_free(g->msg);
+	free(g);
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The agent as an attacker finds it: a client that speaks the protocol correctly
+# (hostile_client.py) asks for what it must not get, and every refusal or bound is asserted:
+# overflowing rate and duration products, wire rate and packet rate caps, names, interfaces and
+# IPv6 scopes, multicast scope/TTL/rate, receiver binds, mem and every test ended at
+# --max-time, facts before the key proof, a controller that meets an impostor, a handshake flood
+# and 2,000 hostile connections, and `lab down` with a pid that is no longer our agent.
+. "$(dirname "$0")/../lib.sh"
+need_root
+PY="python3 $(dirname "$0")/hostile_client.py"
+key="$nb_tmp/key"
+printf 'hostile-test-key\n' >"$key"
+
+# Runs one client case and turns its PASS:/FAIL: lines into TAP.
+run_case() {
+	"$@" >"$nb_tmp/case.out" 2>&1
+	while IFS= read -r line; do
+		case "$line" in
+		PASS:*) ok "${line#PASS:}" ;;
+		FAIL:*) notok "${line#FAIL:}" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$nb_tmp/case.out"
+}
+
+ip link set lo up 2>/dev/null
+# Multicast the agent may send leaves by loopback here.
+ip link set lo multicast on 2>/dev/null
+ip route add 239.0.0.0/8 dev lo 2>/dev/null
+# A: key, wire-rate cap, a short max-time.
+agent -- -p 5341 -B 127.0.0.1 --psk "$key" --max-rate 10M --max-time 3 || { notok "agent A starts"; exit 1; }
+a_pid=$agent_pid
+run_case $PY caps 127.0.0.1 5341 "$key"
+run_case $PY cap_time 127.0.0.1 5341 "$key"
+run_case $PY flood 127.0.0.1 5341 "$key" "$a_pid"
+
+# B: defaults (mem needs a max-time above its own estimate).
+agent -- -p 5342 -B 127.0.0.1 || { notok "agent B starts"; exit 1; }
+run_case $PY mem_stop 127.0.0.1 5342 -
+
+# C: packet-rate cap.
+if agent -- -p 5343 -B 127.0.0.1 --max-pps 2000; then
+	run_case $PY pps 127.0.0.1 5343 -
+else
+	notok "an agent starts with --max-pps 2000"
+fi
+
+# 8. With --psk the controller refuses an agent that does not prove the key.
+$PY impostor 5344 >"$nb_tmp/imp.out" 2>&1 &
+imp=$!
+nb_pids="$nb_pids $imp"
+# A loaded machine may take seconds to start python.
+for _ in $(seq 50); do grep -q listening "$nb_tmp/imp.out" && break; sleep 0.2; done
+check_rc "controller with --psk refuses an agent that says no key is needed" 1 \
+	"$NETBENCH" tput -c 127.0.0.1 -p 5344 --psk "$key" -t 0.3 -l 1k
+check "... naming why" has "does not ask for the pre-shared key"
+wait $imp 2>/dev/null
+check "... and sent the impostor nothing after its HELLO_OK" grep -q "controller left" "$nb_tmp/imp.out"
+
+# 2. Two links whose far ends own the same link-local address (and the same IPv4 address):
+# the controller on link A cannot make the agent send to the host on link B.
+netns_add nbhA && netns_add nbhC && netns_add nbhV || { notok "namespaces"; exit 1; }
+if ip link add a0 netns nbhA type veth peer name c0 netns nbhC 2>/dev/null &&
+	ip link add b0 netns nbhA type veth peer name v0 netns nbhV 2>/dev/null; then
+	ip -n nbhA addr add 10.77.0.2/24 dev a0
+	ip -n nbhC addr add 10.77.0.1/24 dev c0
+	ip -n nbhV addr add 10.78.0.1/24 dev v0
+	ip -n nbhA addr add 10.78.0.2/24 dev b0
+	ip -n nbhA addr add fe80::2/64 dev a0 nodad
+	ip -n nbhA addr add fe80::3/64 dev b0 nodad
+	ip -n nbhC addr add fe80::1/64 dev c0 nodad
+	ip -n nbhV addr add fe80::1/64 dev v0 nodad
+	for l in "nbhA a0" "nbhA b0" "nbhC c0" "nbhV v0"; do
+		set -- $l
+		ip -n "$1" link set "$2" addrgenmode none 2>/dev/null
+		ip -n "$1" link set "$2" up
+	done
+	sleep 1
+	agent nbhA -- -p 5345 || notok "agent in nbhA starts"
+	run_case ip netns exec nbhC $PY scope "fe80::2%c0" 5345 - "fe80::1%b0"
+	run_case ip netns exec nbhC $PY iface 10.77.0.2 5345 - b0
+else
+	skip "no veth support"
+fi
+
+# 12. `lab down` signals the pid in its pid file only while it is still our agent.
+mkdir -p /run/netbench-lab
+sleep 30 &
+victim=$!
+nb_pids="$nb_pids $victim"
+echo "$victim" >/run/netbench-lab/agent.pid
+"$NETBENCH" lab down >"$nb_tmp/down.out" 2>&1
+check "lab down leaves alone a pid that is not our agent" kill -0 "$victim"
+kill "$victim" 2>/dev/null
+check "agents A and B still running" kill -0 "$a_pid"

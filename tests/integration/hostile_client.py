@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""A controller that speaks docs/protocol.md correctly (HELLO, AUTH with HMAC-SHA256, TEST_REQ
+with the real tags) and asks an agent for what it must not give. Each case prints PASS:text or
+FAIL:text lines for tests/integration/hostile.sh. Usage: hostile_client.py CASE HOST PORT [ARGS]."""
+import hashlib, hmac, os, random, socket, struct, sys, threading, time
+
+MAGIC = 0x4e424331
+HELLO, HELLO_OK, AUTH, AUTH_OK, ERROR, TEST_REQ, TEST_ACK, START, MARK, SNAP, STOP, FINAL, BYE = range(1, 14)
+T_VERSION, T_SW, T_NONCE, T_AUTH_REQ, T_PROOF, T_ERR_CODE, T_ERR_TEXT, T_TEST, T_DURATION = range(1, 10)
+T_RATE_BPS, T_PORT = 13, 14
+TEST_TPUT, TEST_RATE, TEST_STREAM, TEST_MEM = 1, 2, 3, 5
+NS = 1_000_000_000
+
+
+def tlv(tag, val): return struct.pack(">HH", tag, len(val)) + val
+def u32(tag, v): return tlv(tag, struct.pack(">I", v))
+def u64(tag, v): return tlv(tag, struct.pack(">Q", v & (2**64 - 1)))
+def st(tag, s): return tlv(tag, s.encode())
+def frame(typ, body): return struct.pack(">IHHI", MAGIC, typ, 0, len(body)) + body
+
+
+def report(ok, text):
+    print(("PASS:" if ok else "FAIL:") + text, flush=True)
+
+
+def recvall(s, n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            raise ConnectionError("closed")
+        b += c
+    return b
+
+
+def recv_msg(s):
+    magic, typ, _, ln = struct.unpack(">IHHI", recvall(s, 12))
+    body = recvall(s, ln)
+    items, off = {}, 0
+    while off < len(body):
+        tag, l = struct.unpack(">HH", body[off:off + 4])
+        items.setdefault(tag, []).append(body[off + 4:off + 4 + l])
+        off += 4 + l
+    return typ, items
+
+
+def connect(host, port, timeout=5.0):
+    ai = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
+    s = socket.socket(ai[0], socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    s.connect(ai[4])
+    return s
+
+
+class Ctl:
+    def __init__(self, host, port, psk=None, timeout=5.0):
+        self.s = connect(host, port, timeout)
+        cn = os.urandom(32)
+        self.s.sendall(frame(HELLO, u32(T_VERSION, 1) + st(T_SW, "hostile") + tlv(T_NONCE, cn)))
+        typ, self.hello = recv_msg(self.s)
+        if typ != HELLO_OK:
+            raise RuntimeError("no HELLO_OK: %s" % text(self.hello))
+        sn = self.hello[T_NONCE][0]
+        self.auth = struct.unpack(">I", self.hello[T_AUTH_REQ][0])[0]
+        self.auth_ok = None
+        if self.auth:
+            def proof(role): return hmac.new(psk, role.ljust(32, b"\0") + cn + sn, hashlib.sha256).digest()
+            self.s.sendall(frame(AUTH, tlv(T_PROOF, proof(b"controller"))))
+            typ, self.auth_ok = recv_msg(self.s)
+            if typ != AUTH_OK or self.auth_ok[T_PROOF][0] != proof(b"agent"):
+                raise RuntimeError("agent did not prove the key")
+
+    def ask(self, typ, body=b""):
+        self.s.sendall(frame(typ, body))
+        return recv_msg(self.s)
+
+    def close(self):
+        try:
+            self.s.sendall(frame(BYE, b""))
+        except OSError:
+            pass
+        self.s.close()
+
+
+def text(items):
+    return items.get(T_ERR_TEXT, [b""])[0].decode(errors="replace")
+
+
+def expect_refusal(mk, body, words, what):
+    """A refusal ends the session: each request gets a session of its own."""
+    ctl = mk()
+    typ, items = ctl.ask(TEST_REQ, body)
+    ctl.close()
+    t = text(items)
+    ok = typ == ERROR and all(w in t for w in words)
+    report(ok, "%s: refused (%s)" % (what, t if typ == ERROR else "accepted with message type %d" % typ))
+
+
+def expect_accept(mk, body, what):
+    ctl = mk()
+    typ, items = ctl.ask(TEST_REQ, body)
+    ctl.close()
+    report(typ == TEST_ACK, "%s: accepted%s" % (what, "" if typ == TEST_ACK else " (" + text(items) + ")"))
+
+
+def tput_req(rate, streams, block, proto=1, dir=2, port=40001, dur=NS):
+    return (u32(T_TEST, TEST_TPUT) + u64(T_DURATION, dur) + u32(100, proto) + u32(101, block) +
+            u32(102, streams) + u32(103, dir) + u64(T_RATE_BPS, rate) + u32(105, port))
+
+
+def stream_req(role, addr, rates, step_ns, block=1000, port=40002, iface=None, ttl=None, omit=0):
+    b = (u32(T_TEST, TEST_STREAM) + u64(T_DURATION, NS) + u32(300, role) + st(301, addr) +
+         u32(T_PORT, port) + u32(305, 0) + u32(306, block) +
+         tlv(307, b"".join(struct.pack(">Q", r) for r in rates)) + u64(308, step_ns) + u32(309, 7))
+    if iface is not None:
+        b += st(302, iface)
+    if ttl is not None:
+        b += u32(304, ttl)
+    if omit:
+        b += u64(310, omit)
+    return b
+
+
+def rate_req(port, addr=None):
+    b = u32(T_TEST, TEST_RATE) + u64(T_DURATION, NS) + u64(T_RATE_BPS, 1000) + u32(T_PORT, port)
+    if addr is not None:
+        b += tlv(201, addr)
+    return b
+
+
+def mem_req(dur, max_bytes=0, quick=0):
+    return (u32(T_TEST, TEST_MEM) + u64(T_DURATION, dur) + u64(500, 0) + u64(501, max_bytes) +
+            u32(502, 0) + u32(503, 1) + u64(504, 0) + u32(505, quick))
+
+
+def fresh(host, port, psk):
+    """A new session. Until the previous one is torn down the agent may say "busy" (at once):
+    that is an answer, so try again for up to 2 s."""
+    until = time.monotonic() + 2.0
+    while True:
+        try:
+            return Ctl(host, port, psk)
+        except RuntimeError as e:
+            if "busy" not in str(e) or time.monotonic() > until:
+                raise
+            time.sleep(0.05)
+
+
+def case_caps(host, port, psk):
+    """Agent with --psk, --max-rate 10M, --max-time 3."""
+    mk = lambda: fresh(host, port, psk)
+    c = mk()
+    # 9. facts only after the proof
+    facts = [t for t in c.hello if 20 <= t <= 39]
+    report(c.auth == 1 and not facts, "HELLO_OK before the proof carries no platform facts (tags %s)" % facts)
+    report(c.auth_ok is not None and 22 in c.auth_ok, "AUTH_OK after the proof carries the platform")
+    # 1. rate x streams overflow
+    c.close()
+    expect_refusal(mk, tput_req(2**63 + 1, 2, 1024), ["max-rate"], "2 streams at 2^63+1 bit/s")
+    # 1. (step + omit) x steps overflow
+    expect_refusal(mk, stream_req(1, "", [1000000, 1000000], 2**63), ["max-time"],
+                   "stream of 2 steps of 2^63 ns")
+    expect_refusal(mk, stream_req(1, "", [1000000] * 3, 2**63 - 10**9, omit=10**9), ["max-time"],
+                   "stream whose (step + omit) x steps wraps")
+    # 11. wire bits: 9 Mbit/s of 24-byte payloads is ~34 Mbit/s on the wire
+    expect_refusal(mk, tput_req(9_000_000, 1, 24), ["max-rate"], "9 Mbit/s of 24-byte UDP blocks under --max-rate 10M")
+    # 3. names are not looked up on the agent
+    expect_refusal(mk, stream_req(1, "localhost", [1000000], NS), ["numeric"], "stream to a host name")
+    # 2. the controller does not choose the interface of a unicast stream
+    expect_refusal(mk, stream_req(1, "", [1000000], NS, iface="lo"), ["target", "interface"],
+                   "unicast stream with an interface chosen by the controller")
+    # 4. multicast: admin scope, TTL 1, --max-rate
+    expect_refusal(mk, stream_req(1, "225.1.2.3", [1000000], NS), ["multicast", "administratively"],
+                   "multicast to 225.1.2.3")
+    expect_refusal(mk, stream_req(1, "ff0e::1:2", [1000000], NS), ["multicast", "administratively"],
+                   "multicast to the global group ff0e::1:2")
+    expect_refusal(mk, stream_req(1, "239.1.2.3", [1000000], NS, ttl=255), ["multicast", "TTL"],
+                   "multicast with TTL 255")
+    expect_refusal(mk, stream_req(1, "239.1.2.3", [20000000], NS, ttl=1), ["max-rate"],
+                   "multicast at 20 Mbit/s under --max-rate 10M")
+    expect_accept(mk, stream_req(1, "239.1.2.3", [1000000], NS, ttl=1), "multicast to 239.1.2.3, TTL 1, 1 Mbit/s")
+    # 10. the rate receiver binds to the control connection's address, unprivileged port
+    for addr, what in ((bytes(4), "0.0.0.0"), (bytes([224, 0, 0, 1]), "224.0.0.1"),
+                       (bytes([127, 0, 0, 2]), "127.0.0.2")):
+        expect_refusal(mk, rate_req(40100, addr), ["bind"], "rate receiver on %s" % what)
+    expect_refusal(mk, rate_req(80), ["bind", "privileged"], "rate receiver on port 80")
+    squat = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    squat.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    squat.bind(("127.0.0.1", 40101))
+    c = mk()
+    typ, items = c.ask(TEST_REQ, rate_req(40101))
+    report(typ == ERROR, "rate receiver does not share a port another socket holds with SO_REUSEADDR (%s)"
+           % (text(items) if typ == ERROR else "accepted"))
+    squat.close()
+    c.close()
+    expect_accept(mk, rate_req(40102), "rate receiver on the control address, port 40102")
+    # 6. mem: the run's own estimate against --max-time
+    expect_refusal(mk, mem_req(NS), ["max-time"], "mem run claiming 1 s under --max-time 3")
+
+
+def case_cap_time(host, port, psk):
+    """7. A test that asks for exactly --max-time (3 s) and never sends STOP ends at 3 s."""
+    c = fresh(host, port, psk)
+    typ, items = c.ask(TEST_REQ, stream_req(0, "127.0.0.1", [1000000], 3 * NS, port=40003))
+    if typ != TEST_ACK:
+        report(False, "receive stream accepted (%s)" % text(items))
+        return
+    typ, _ = c.ask(START)
+    t0 = time.monotonic()
+    c.s.settimeout(20)
+    try:
+        typ, items = recv_msg(c.s)
+        got = "message %d: %s" % (typ, text(items))
+    except Exception as e:
+        typ, got = None, "connection ended: %s" % e
+    dt = time.monotonic() - t0
+    report(typ == ERROR and "max-time" in text(items) and dt < 3.5,
+           "test without STOP stopped at --max-time 3 s after %.2f s, and said so (%s)" % (dt, got))
+    c.s.close()
+
+
+def case_pps(host, port, psk):
+    mk = lambda: fresh(host, port, psk)
+    expect_refusal(mk, stream_req(1, "", [4000000], NS, block=100), ["max-pps"],
+                   "5000 packets/s under --max-pps 2000")
+    expect_accept(mk, stream_req(1, "", [1000000], NS, block=1000), "125 packets/s under --max-pps 2000")
+
+
+def case_mem_stop(host, port, psk):
+    """6. STOP ends a mem run within 1 s."""
+    c = fresh(host, port, psk)
+    typ, items = c.ask(TEST_REQ, mem_req(300 * NS, max_bytes=64 << 20))
+    if typ != TEST_ACK:
+        report(False, "mem run accepted (%s)" % text(items))
+        return
+    c.ask(START)
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    c.s.settimeout(30)
+    typ, items = c.ask(STOP)
+    dt = time.monotonic() - t0
+    report(dt < 1.0, "mem answers STOP within 1 s (%.2f s, message %d)" % (dt, typ))
+    c.s.close()
+    # The next controller is served within 1 s of the answer (until the session is torn
+    # down it may hear "busy", at once).
+    t0, served = time.monotonic(), False
+    while time.monotonic() - t0 < 1.0 and not served:
+        try:
+            fresh(host, port, psk).close()
+            served = True
+        except Exception:
+            time.sleep(0.05)
+    report(served, "the agent serves the next controller within 1 s (%.2f s)" % (time.monotonic() - t0))
+
+
+def case_scope(host, port, psk, other):
+    """2. Controller at host (link-local on link A); fe80::1 on link B is another host."""
+    mk = lambda: fresh(host, port, psk)
+    expect_refusal(mk, stream_req(1, other, [1000000], NS), ["target"], "stream to %s (same address, other link)" % other)
+    expect_accept(mk, stream_req(1, "", [1000000], NS), "stream to the controller itself on its own link")
+
+
+def case_iface(host, port, psk, iface):
+    mk = lambda: fresh(host, port, psk)
+    expect_refusal(mk, stream_req(1, "", [1000000], NS, iface=iface), ["target"],
+                   "unicast stream to the controller's address out of %s" % iface)
+
+
+def proc_stat(pid):
+    rss = thr = 0
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1])
+        if line.startswith("Threads:"):
+            thr = int(line.split()[1])
+    return rss, thr, len(os.listdir("/proc/%d/fd" % pid))
+
+
+def timed_handshake(host, port, psk):
+    t0 = time.monotonic()
+    try:
+        c = Ctl(host, port, psk, timeout=3)
+        c.close()
+        return time.monotonic() - t0, "served"
+    except Exception as e:
+        return time.monotonic() - t0, "refused: %s" % e
+
+
+def case_flood(host, port, psk, pid):
+    """5. Idle and slow clients do not keep a controller out; 2,000 hostile connections leave
+    the agent as it was."""
+    pid = int(pid)
+    c = fresh(host, port, psk)   # warm-up: one full session first
+    c.close()
+    time.sleep(1.0)
+    before = proc_stat(pid)
+    stop = threading.Event()
+    held = []
+
+    def idler():
+        while not stop.is_set():
+            try:
+                held.append(connect(host, port, 2))
+            except OSError:
+                pass
+            time.sleep(0.02)
+
+    def slow():
+        while not stop.is_set():
+            try:
+                s = connect(host, port, 2)
+                for b in frame(HELLO, u32(T_VERSION, 1) + tlv(T_NONCE, bytes(32))):
+                    if stop.is_set():
+                        break
+                    s.send(bytes([b]))
+                    time.sleep(0.3)
+                held.append(s)
+            except OSError:
+                pass
+
+    th = [threading.Thread(target=idler) for _ in range(3)] + [threading.Thread(target=slow) for _ in range(8)]
+    for t in th:
+        t.start()
+    time.sleep(1.0)
+    worst, results = 0.0, []
+    for _ in range(6):
+        dt, how = timed_handshake(host, port, psk)
+        worst = max(worst, dt)
+        results.append(how)
+        time.sleep(0.3)
+    stop.set()
+    for t in th:
+        t.join()
+    report(worst < 1.0 and all(r == "served" for r in results),
+           "a controller with the key is served within 1 s during an idle and slow flood "
+           "(worst %.3f s, %d idle/slow connections open: %s)" % (worst, len(held), results[-1]))
+    for s in held:
+        s.close()
+    # 2,000 hostile connections of four kinds.
+    kinds = {"random": 0, "absurd": 0, "half-open": 0, "http": 0}
+    for i in range(2000):
+        k = ("random", "absurd", "half-open", "http")[i % 4]
+        try:
+            s = connect(host, port, 2)
+            if k == "random":
+                s.sendall(os.urandom(random.randint(1, 3000)))
+            elif k == "absurd":
+                s.sendall(struct.pack(">IHHI", MAGIC, HELLO, 0, 0xffffffff) + os.urandom(64))
+            elif k == "half-open":
+                s.shutdown(socket.SHUT_WR)
+            else:
+                s.sendall(b"GET / HTTP/1.1\r\nHost: agent\r\n\r\n")
+            s.close()
+            kinds[k] += 1
+        except OSError:
+            pass
+    time.sleep(2.5)  # first-byte deadlines and lingering answers run out
+    dt, how = timed_handshake(host, port, psk)
+    report(how == "served" and dt < 1.0, "served after 2,000 hostile connections (%.3f s)" % dt)
+    time.sleep(1.0)
+    after = proc_stat(pid)
+    report(sum(kinds.values()) >= 1900, "2,000 hostile connections made (%s)" % kinds)
+    report(after[2] == before[2], "fd count unchanged (%d before, %d after)" % (before[2], after[2]))
+    report(after[1] == before[1], "thread count unchanged (%d before, %d after)" % (before[1], after[1]))
+    report(after[0] <= before[0] + 1024, "RSS within 1 MiB (%d KiB before, %d KiB after)" % (before[0], after[0]))
+
+
+def case_impostor(port):
+    """8. An agent that says no key is required; prints when the controller gave up."""
+    l = socket.socket()
+    l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    l.bind(("127.0.0.1", int(port)))
+    l.listen(1)
+    print("listening", flush=True)
+    l.settimeout(15)
+    c, _ = l.accept()
+    recv_msg(c)
+    c.sendall(frame(HELLO_OK, u32(T_VERSION, 1) + st(T_SW, "0.1.0") + tlv(T_NONCE, os.urandom(32)) +
+                    u32(T_AUTH_REQ, 0) + st(22, "impostor")))
+    c.settimeout(5)
+    try:
+        typ, _ = recv_msg(c)
+        print("impostor got message %d" % typ, flush=True)
+    except Exception:
+        print("impostor: controller left", flush=True)
+
+
+if __name__ == "__main__":
+    case, args = sys.argv[1], sys.argv[2:]
+    if case == "impostor":
+        case_impostor(*args)
+        sys.exit(0)
+    host, port, pskfile = args[0], int(args[1]), args[2]
+    psk = open(pskfile, "rb").read().rstrip(b"\r\n") if pskfile != "-" else None
+    try:
+        globals()["case_" + case](host, port, psk, *args[3:])
+    except Exception as e:
+        report(False, "%s: %s: %s" % (case, type(e).__name__, e))

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# netbench lab up --vpn on this host's kernel: where it lacks ESP or WireGuard, up says so in one
+# line, exits 1 and leaves no namespace, state or process behind; where it has them, the lab
+# comes up and down removes it all. Bad --vpn/--crypto-driver values are usage errors (exit 2).
+# The tunnels' function and accounting are tested in the VM (tests/vm/guest/20_vpn.sh). ~2 s.
+. "$(dirname "$0")/../lib.sh"
+NB=${NETBENCH:?}
+need_root
+export NB_LAB_PREFIX=nbtvpn
+leftovers() {
+	ip netns list | grep -q "^nbtvpn-" && return 0
+	[ -e /run/netbench-lab/nbtvpn/state ] && return 0
+	return 1
+}
+
+check_rc "--vpn with an unknown tunnel is a usage error" 2 "$NB" lab up --vpn ipsec
+check "it names the accepted ones" has "esp:chacha20-poly1305"
+check_rc "--vpn esp with an unknown algorithm is a usage error" 2 "$NB" lab up --vpn esp:des
+check_rc "--crypto-driver without --vpn is a usage error" 2 "$NB" lab up --crypto-driver x
+check_rc "--vpn is an option of up only" 2 "$NB" lab down --vpn esp
+for v in esp:aes-gcm wireguard; do
+	"$NB" lab up --no-agent --vpn "$v" >"$nb_tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 1 ]; then
+		check "$v: one line says what the kernel lacks" \
+			sh -c "[ \$(wc -l <'$nb_tmp/out') -eq 1 ] && grep -q 'this kernel has no' '$nb_tmp/out'"
+		check "$v: no key in the message" sh -c "! grep -Eq '0x[0-9a-f]{32}' '$nb_tmp/out'"
+		if leftovers; then nok "$v: no namespace or state left"; else ok "$v: no namespace or state left"; fi
+		skip "$v: this kernel has it (tested in the VM)"
+	else
+		check "$v: up succeeded on a kernel that has it" [ "$rc" -eq 0 ]
+		check "$v: the DUT has the tunnel" sh -c \
+			"ip -n nbtvpn-dut xfrm state | grep -q spi || ip -n nbtvpn-dut link show wgdut >/dev/null 2>&1"
+		check_rc "$v: down" 0 "$NB" lab down
+		if leftovers; then nok "$v: no namespace or state left"; else ok "$v: no namespace or state left"; fi
+		ok "$v: (the kernel-lacks-it branch does not apply here)"
+	fi
+done
+echo "1..$n"

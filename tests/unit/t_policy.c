@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The agent's policy decisions: wire cost and overflow, the caps with --max-rate and --max-pps,
+ * the multicast scope and TTL rule, the target rule with IPv6 scopes, and which pending
+ * handshake gives way to a newcomer. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/base/net.h"
+#include "core/base/wirecost.h"
+#include "core/session/agent.h"
+#include "core/session/gate.h"
+#include "tap.h"
+
+static struct sockaddr_storage v6(const char *a, uint32_t scope)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in6 *s = (struct sockaddr_in6 *)&ss;
+	memset(&ss, 0, sizeof(ss));
+	s->sin6_family = AF_INET6;
+	inet_pton(AF_INET6, a, &s->sin6_addr);
+	s->sin6_scope_id = scope;
+	return ss;
+}
+
+static struct sockaddr_storage v4(const char *a)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *s = (struct sockaddr_in *)&ss;
+	memset(&ss, 0, sizeof(ss));
+	s->sin_family = AF_INET;
+	inet_pton(AF_INET, a, &s->sin_addr);
+	return ss;
+}
+
+int main(void)
+{
+	uint64_t pps = 0, wire = 0, out = 0;
+	char err[256];
+	struct nb_agent_policy pol = {.max_rate_bps = 10000000, .mcast_max_ttl = 1};
+	struct nb_agent_ctx ctx = {.policy = &pol};
+	struct sockaddr_storage a, b;
+
+	CHECK(nb_wire_cost(9000000, 24, NB_WIRE_UDP4_BYTES, &pps, &wire) == 0 && pps == 46875 &&
+		      wire == 46875ULL * 90 * 8,
+	      "9 Mbit/s of 24-byte payloads: 46875 packets/s, 33.75 Mbit/s on the wire (%llu)",
+	      (unsigned long long)wire);
+	CHECK(nb_wire_cost(UINT64_MAX, 24, 66, &pps, &wire) == -ERANGE, "wire cost overflow found");
+	CHECK(!nb_mul_u64((1ULL << 63) + 1, 2, &out), "2 x (2^63+1) does not fit");
+	CHECK(nb_mul_u64(1000, 2, &out) && out == 2000, "1000 x 2");
+	CHECK(!nb_add_u64(UINT64_MAX, 1, &out), "UINT64_MAX + 1 does not fit");
+	CHECK(nb_agent_check_send(&ctx, 1, 9000000, 24, NB_WIRE_UDP4_BYTES, err, sizeof(err)) ==
+			  -EPERM &&
+		      strstr(err, "max-rate"),
+	      "9 Mbit/s of 24-byte blocks refused under 10M on the wire: %s", err);
+	CHECK(nb_agent_check_send(&ctx, 1, 1000000, 1000, NB_WIRE_UDP4_BYTES, err, sizeof(err)) == 0,
+	      "1 Mbit/s of 1000-byte blocks accepted");
+	pol.max_pps = 100;
+	CHECK(nb_agent_check_send(&ctx, 1, 1000000, 1000, NB_WIRE_UDP4_BYTES, err, sizeof(err)) ==
+			  -EPERM &&
+		      strstr(err, "max-pps"),
+	      "125 packets/s refused under --max-pps 100: %s", err);
+	pol.max_pps = 0;
+	a = v4("239.1.2.3");
+	CHECK(nb_mcast_admin_scoped((struct sockaddr *)&a), "239.1.2.3 is admin scoped");
+	a = v4("225.1.2.3");
+	CHECK(!nb_mcast_admin_scoped((struct sockaddr *)&a), "225.1.2.3 is not");
+	a = v6("ff05::1", 0);
+	CHECK(nb_mcast_admin_scoped((struct sockaddr *)&a), "ff05::1 (site) is");
+	a = v6("ff15::1:2", 0);
+	CHECK(nb_mcast_admin_scoped((struct sockaddr *)&a), "ff15::1:2 (site, transient) is");
+	a = v6("ff0e::1:2", 0);
+	CHECK(!nb_mcast_admin_scoped((struct sockaddr *)&a), "ff0e::1:2 (global) is not");
+	a = v4("239.1.2.3");
+	CHECK(nb_agent_check_mcast(&ctx, (struct sockaddr *)&a, 2, err, sizeof(err)) == -EPERM,
+	      "TTL 2 refused by default");
+	CHECK(nb_agent_check_mcast(&ctx, (struct sockaddr *)&a, 1, err, sizeof(err)) == 0,
+	      "TTL 1 to 239.1.2.3 accepted");
+	a = v6("fe80::1", 2);
+	b = v6("fe80::1", 3);
+	CHECK(!nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b),
+	      "fe80::1 on link 2 is not fe80::1 on link 3");
+	b = v6("fe80::1", 2);
+	CHECK(nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b), "same link: same host");
+	a = v6("2001:db8::1", 2);
+	b = v6("2001:db8::1", 0);
+	CHECK(nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b),
+	      "a global address has no link");
+	{
+		int states[4] = {1, 0, -1, 0};
+		uint64_t acc[4] = {1, 5, 0, 3};
+		bool same[4] = {true, true, false, false};
+		CHECK(nb_gate_pick_victim(states, acc, NULL, 4) == 3,
+		      "the least advanced, oldest handshake gives way");
+		CHECK(nb_gate_pick_victim(states, acc, same, 4) == 1,
+		      "... among those of the same source");
+		states[0] = states[1] = states[3] = -1;
+		CHECK(nb_gate_pick_victim(states, acc, NULL, 4) == -1, "no victim among free slots");
+	}
+	return tap_done();
+}

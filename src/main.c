@@ -25,6 +25,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: netbench <subcommand> [options]\n"
 		   "       netbench <subcommand> --help\n"
+		   "       netbench help <subcommand>\n"
 		   "       netbench --version\n\nSubcommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -35,6 +36,19 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* netbench help SUBCMD: that subcommand's help, as SUBCMD --help prints it */
+		char *args[] = {argv[2], "--help", NULL};
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name)) {
+				cli_set_command(commands[i].name);
+				opterr = 0;
+				return commands[i].fn(2, args);
+			}
+		fprintf(stderr, "netbench: unknown subcommand '%s'\n\n", argv[2]);
 		usage(stderr);
 		return 2;
 	}

@@ -225,3 +225,39 @@ void cli_bad_option(char **argv, int c)
 		cli_usage_error("unknown option '-%c'", optopt);
 	cli_usage_error("unknown option '%s'", arg);
 }
+
+const char *cli_hostport(const char *opt, const char *val, uint16_t *port)
+{
+	const char *colon = strrchr(val, ':'), *host = val, *end = NULL;
+	size_t hlen = strlen(val);
+	char *out;
+
+	if (!*val)
+		cli_usage_error("%s: empty host", opt);
+	if (val[0] == '[') {
+		/* [IPv6]:PORT or [IPv6] */
+		const char *close = strchr(val, ']');
+		if (!close || close == val + 1 || (close[1] && close[1] != ':'))
+			cli_usage_error("%s: '%s' is not HOST, HOST:PORT or [IPv6]:PORT", opt, val);
+		host = val + 1;
+		hlen = (size_t)(close - host);
+		end = close[1] == ':' ? close + 2 : NULL;
+	} else if (colon && colon == strchr(val, ':')) {
+		/* one colon: HOST:PORT; several: a bare IPv6 literal without a port */
+		hlen = (size_t)(colon - val);
+		end = colon + 1;
+		if (!hlen)
+			cli_usage_error("%s: '%s' is not HOST, HOST:PORT or [IPv6]:PORT", opt, val);
+	}
+	if (end) {
+		char pname[80];
+		snprintf(pname, sizeof(pname), "%s port", opt);
+		*port = (uint16_t)cli_uint(pname, end, 1, 65535);
+	}
+	out = malloc(hlen + 1);
+	if (!out)
+		cli_fail(ENOMEM, "%s", opt);
+	memcpy(out, host, hlen);
+	out[hlen] = '\0';
+	return out;
+}

@@ -43,6 +43,11 @@ size_t cli_rate_list(const char *opt, const char *val, uint64_t *items, size_t m
  * names the unknown option or the one missing its value, and exits 2. */
 noreturn void cli_bad_option(char **argv, int c);
 
+/* -c HOST[:PORT] alike in every subcommand: "host", "host:5301", "[::1]:5301", a bare IPv6
+ * literal ("::1", no port). Returns the host (allocated; the front end keeps it for the run) and
+ * sets *port when the value names one; exits 2 naming opt on a malformed value. */
+const char *cli_hostport(const char *opt, const char *val, uint16_t *port);
+
 /* The long-option name of getopt's current option, for messages ("--time" or "-t"). */
 struct option;
 const char *cli_optname(const struct option *opts, int c, int longindex);

@@ -38,7 +38,7 @@ static void usage(FILE *f)
 	    "  -a, --algo LIST      algorithms (default all): aes-128-cbc, aes-256-cbc,\n"
 	    "                       aes-128-gcm, aes-256-gcm, chacha20-poly1305, hmac-sha1,\n"
 	    "                       hmac-sha256, aes-128-cbc-hmac-sha1 (ESP-style), all\n"
-	    "  -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
+	    "  -l, -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
 	    "                       16,64,256,1024,1420,8192,16384); CBC pads to 16 as ESP does\n"
 	    "  -e, --engine LIST    soft, devcrypto, afalg, all (default all);\n"
 	    "                       afalg:DRIVER binds that kernel driver (a driver name of\n"
@@ -50,7 +50,8 @@ static void usage(FILE *f)
 	    "  -n, --inflight N     requests in flight, one thread each (default 1; at most 64)\n"
 	    "      --aad BYTES      associated data per AEAD request (default 8, ESP; 0..64)\n"
 	    "  -q, --quick          short windows (50 ms), for a demo in a few seconds\n"
-	    "  -c, --client HOST    run on the agent (netbench serve) at HOST, e.g. the board\n"
+	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
+	    "                       run on the agent (netbench serve) at HOST, e.g. the board\n"
 	    "  -p, --port PORT      the agent's control port (default 5301)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -4, -6               IPv4 or IPv6 only, for -c\n"
@@ -319,6 +320,7 @@ int cmd_crypto(int argc, char **argv)
 	    {"quick", no_argument, NULL, 'q'},
 	    {"json", no_argument, NULL, 'J'},
 	    {"client", required_argument, NULL, 'c'},
+	    {"connect", required_argument, NULL, 'c'},
 	    {"port", required_argument, NULL, 'p'},
 	    {"psk", required_argument, NULL, OPT_PSK},
 	    {"help", no_argument, NULL, 'h'},
@@ -336,7 +338,7 @@ int cmd_crypto(int argc, char **argv)
 	int c, li = -1, ret;
 
 	nb_crypto_opts_default(&o);
-	while ((c = getopt_long(argc, argv, ":a:s:e:t:n:qJc:p:46ho:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:s:l:e:t:n:qJc:p:46ho:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -352,7 +354,8 @@ int cmd_crypto(int argc, char **argv)
 		case 'e':
 			engines = optarg;
 			break;
-		case 's': {
+		case 's':
+		case 'l': {
 			uint64_t sz[NB_CRYPTO_MAX_SIZES];
 			o.nsizes = cli_bytes_list(name, optarg, sz, NB_CRYPTO_MAX_SIZES, 1,
 						  NB_CRYPTO_MAX_SIZE);
@@ -403,6 +406,8 @@ int cmd_crypto(int argc, char **argv)
 				cli_bad_option(argv, c);
 		}
 	}
+	if (rm.host)
+		rm.host = cli_hostport("--client", rm.host, &rm.port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (engines && rm.host && strstr(engines, "afalg:all"))

@@ -507,7 +507,7 @@ int cmd_lab(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int c, li = -1, ret;
 
-	while ((c = getopt_long(argc, argv, "P:6p:n:k:Jh", long_opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":P:6p:n:k:Jh", long_opts, &li)) != -1) {
 		const char *name = cli_optname(long_opts, c, li);
 		li = -1;
 		switch (c) {
@@ -572,7 +572,7 @@ int cmd_lab(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			cli_usage_error("unknown option");
+			cli_bad_option(argv, c);
 		}
 	}
 	if (optind >= argc)

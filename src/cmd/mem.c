@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	    "copy bandwidth for a buffer at least 4x the last-level cache (about 10 s).\n"
 	    "\n"
 	    "Options:\n"
+	    "  -l, --sizes MIN,MAX  the two below in one option\n"
 	    "  --min SIZE         smallest working set (default 1k; k/M/G = 1024-based)\n"
 	    "  --max SIZE         largest working set (default 256M; capped at half of the\n"
 	    "                     available memory)\n"
@@ -41,12 +42,14 @@ static void usage(FILE *f)
 	    "                     prefetcher hides\n"
 	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
 	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
-	    "  --quick            fewer points, shorter trials: under 5 s\n"
+	    "  -q, --quick        fewer points, shorter trials: seconds (the bandwidth\n"
+	    "                     buffer stays 4x the last-level cache)\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
 	    "  -h, --help         this help\n"
 	    "\n"
 	    "On a board ('netbench serve' running there), from this host:\n"
-	    "  -c, --client HOST  run the probe on the agent at HOST; the options above apply\n"
+	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
+	    "                     run the probe on the agent at HOST; the options above apply\n"
 	    "                     there (sizes capped by the board's memory)\n"
 	    "  -p, --port PORT    the agent's control port (default 5301)\n"
 	    "      --psk FILE     pre-shared key the agent requires\n"
@@ -103,6 +106,12 @@ static void print_human(const struct nb_mem_result *r)
 	}
 	for (size_t i = 0; i < r->n_lat; i++)
 		all_preempted += r->lat[i].trials_preempted >= r->trials;
+	if (r->interrupted && isnan(r->mem_latency_ns)) {
+		printf("\ninterrupted: %zu latency point%s measured; no memory latency, caches or "
+		       "bandwidth\n",
+		       r->n_lat, r->n_lat == 1 ? "" : "s");
+		return;
+	}
 	fmt_size(r->lat[r->n_lat - 1].set_bytes, a, sizeof(a));
 	printf("\n  memory latency: %.1f ns", r->mem_latency_ns);
 	if (!isnan(r->mem_latency_cycles))
@@ -162,6 +171,10 @@ static void print_human(const struct nb_mem_result *r)
 	if (r->n_steps && r->opts.quick)
 		printf("  (quick: sizes double, so an inferred size is within 2x)\n");
 
+	if (r->interrupted && !r->n_bw) {
+		printf("\ninterrupted: no bandwidth measured\n");
+		return;
+	}
 	fmt_size(r->bw_bytes, a, sizeof(a));
 	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u trials\n", a,
 	       r->bw_bytes_from, r->n_bw ? r->bw[0].trials : 0);
@@ -190,13 +203,23 @@ static void print_human(const struct nb_mem_result *r)
 	}
 }
 
+/* Ctrl-C in a local run: the probe ends at its next point and keeps what it measured. */
+static atomic_bool mem_cancel;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	atomic_store(&mem_cancel, true);
+}
+
 int cmd_mem(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
 	    {"pattern", required_argument, NULL, 'a'}, {"threads", required_argument, NULL, 't'},
 	    {"bw-size", required_argument, NULL, 'b'}, {"quick", no_argument, NULL, 'q'},
-	    {"client", required_argument, NULL, 'c'},  {"port", required_argument, NULL, 'p'},
+	    {"client", required_argument, NULL, 'c'},  {"connect", required_argument, NULL, 'c'},
+	    {"sizes", required_argument, NULL, 'l'},   {"port", required_argument, NULL, 'p'},
 	    {"psk", required_argument, NULL, 'k'},     {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},	       CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
@@ -215,7 +238,7 @@ int cmd_mem(int argc, char **argv)
 	char err[512];
 
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":c:p:Jh46o:", longopts, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":c:p:l:qJh46o:", longopts, &li)) != -1) {
 		const char *name = cli_optname(longopts, c, li);
 		switch (c) {
 		case 'm':
@@ -239,6 +262,15 @@ int cmd_mem(int argc, char **argv)
 		case 'b':
 			o.bw_bytes = cli_bytes(name, optarg, 1ULL << 20, 1ULL << 36);
 			break;
+		case 'l': {
+			uint64_t mm[2];
+			if (cli_bytes_list(name, optarg, mm, 2, NB_MEM_MIN_SET_BYTES, 1ULL << 36) != 2)
+				cli_usage_error("%s: '%s' is not MIN,MAX", name, optarg);
+			o.min_bytes = mm[0];
+			o.max_bytes = mm[1];
+			min_s = max_s = optarg;
+			break;
+		}
 		case 'q':
 			o.quick = true;
 			break;
@@ -267,16 +299,14 @@ int cmd_mem(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			cli_usage_error("%s needs a value", cli_optname(longopts, optopt, -1));
 		default:
 			if (cli_save_option(&sv, c, argc, argv))
 				break;
-			if (optopt)
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			cli_bad_option(argv, c);
 		}
 	}
+	if (host)
+		host = cli_hostport("--client", host, &port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	cli_save_start(&sv, "mem", json);
@@ -299,11 +329,22 @@ int cmd_mem(int argc, char **argv)
 		if (ret)
 			cli_fail(0, "%s", err);
 		ret = nb_mem_run_remote(ctl, &o, &cli_stop, &r, err, sizeof(err));
+		if (ret && cli_stop) {
+			/* The agent keeps no partial result: nothing measured comes back. */
+			nb_ctl_free(ctl);
+			cli_warn("%s", err);
+			return 130;
+		}
 		if (ret) {
 			nb_ctl_free(ctl);
 			cli_fail(0, "%s", err);
 		}
 	} else {
+		struct sigaction sa = {.sa_handler = on_interrupt};
+		atomic_init(&mem_cancel, false);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		o.cancel = &mem_cancel;
 		ret = nb_mem_run(&o, &r);
 		if (ret)
 			cli_fail(ret, "the memory probe failed");
@@ -333,9 +374,13 @@ int cmd_mem(int argc, char **argv)
 			       nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
 			       ctl->remote.kernel);
 		print_human(r);
+		if (r->interrupted && r->n_bw)
+			printf("interrupted: %zu bandwidth round%s measured\n", r->n_bw,
+			       r->n_bw == 1 ? "" : "s");
 	}
 	cli_save_finish(&sv);
 	nb_ctl_free(ctl);
+	ret = r->interrupted ? 130 : 0;
 	nb_mem_result_free(r);
-	return 0;
+	return ret;
 }

@@ -41,6 +41,7 @@ struct opts {
 	const char *lab_prefix;
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
 	struct obs_cli obs;	     /* observers of the DUT */
+	size_t ndone;		     /* frame sizes whose procedure finished */
 	struct cli_save save;
 };
 
@@ -52,16 +53,16 @@ static void usage(FILE *f)
 	    "       netbench rate [options] -c AGENT[:PORT] [--dst ADDR]\n"
 	    "       netbench rate [options] --dst ADDR   (send only: no receiver)\n"
 	    "Frames per second through a device under test, by RFC 2544.\n\n"
-	    "  -t, --test KIND         throughput (default), loss, b2b, latency, trial\n"
+	    "  -m, --test KIND         throughput (default), loss, b2b, latency, trial\n"
 	    "  -e, --engine NAME       udp (connected socket, sendmmsg; default) or packet\n"
 	    "                          (AF_PACKET TX ring, qdisc bypass; needs CAP_NET_RAW)\n"
-	    "  -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
+	    "  -l, -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
 	    "                          64,128,256,512,1024,1280,1518; 64 to MTU+18)\n"
 	    "  -r, --rate FPS          trial rate, or the highest rate a search tries\n"
 	    "                          (k/M suffixes; default: as fast as the engine goes)\n"
 	    "      --line-rate BITS    line rate (e.g. 1G): %% of line rate, and the search's\n"
 	    "                          maximum per size\n"
-	    "  -T, --trial DURATION    length of each trial (default 2s)\n"
+	    "  -t, -T, --trial DURATION  length of each trial (default 2s; alias --time)\n"
 	    "      --drain DURATION    wait after each trial before counters are read (200ms)\n"
 	    "      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
@@ -83,14 +84,15 @@ static void usage(FILE *f)
 	    "                          the schedule on a host busy with other work\n"
 	    "      --local-rx [NS/]ADDR  receive in this process, on ADDR, inside network\n"
 	    "                          namespace NS when given (ip netns name)\n"
-	    "  -c, --connect AGENT     receiver on a `netbench serve` agent\n"
+	    "  -c, --client AGENT[:PORT]  (alias --connect; [IPv6]:PORT)\n"
+	    "                          receiver on a `netbench serve` agent\n"
 	    "      --latency MODE      auto (default): one-way when the agent shares this\n"
 	    "                          host's clock (same boot id), else round-trip from\n"
 	    "                          probes the agent reflects; oneway; rtt\n"
 	    "      --dst ADDR          traffic destination (default: the agent's address)\n"
 	    "  -p, --port N            the agent's control port (default 5301)\n"
 	    "      --psk FILE          pre-shared key the agent requires\n"
-	    "      --quick             short trials (0.3 s), 2%% resolution, sizes 64,512,1518\n"
+	    "  -q, --quick             short trials (0.3 s), 2%% resolution, sizes 64,512,1518\n"
 	    "      --sweep-rules LIST  rule counts to load into the lab's DUT in turn (netbench\n"
 	    "                          lab), the procedure run at each: fps against rules\n"
 	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
@@ -196,9 +198,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_CPUS
 	};
 	static const struct option lo[] = {
-	    {"test", required_argument, NULL, 't'},
+	    {"test", required_argument, NULL, 'm'},
 	    {"engine", required_argument, NULL, 'e'},
 	    {"sizes", required_argument, NULL, 's'},
+	    {"len", required_argument, NULL, 'l'},
+	    {"time", required_argument, NULL, 't'},
 	    {"rate", required_argument, NULL, 'r'},
 	    {"line-rate", required_argument, NULL, O_LINE},
 	    {"trial", required_argument, NULL, 'T'},
@@ -210,10 +214,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"repeat", required_argument, NULL, O_REPEAT},
 	    {"batch", required_argument, NULL, O_BATCH},
 	    {"data-port", required_argument, NULL, O_DPORT},
-	    {"quick", no_argument, NULL, O_QUICK},
+	    {"quick", no_argument, NULL, 'q'},
 	    {"sport", required_argument, NULL, O_SPORT},
 	    {"no-mmsg", no_argument, NULL, O_NOMMSG},
 	    {"local-rx", required_argument, NULL, O_LOCALRX},
+	    {"client", required_argument, NULL, 'c'},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"dst", required_argument, NULL, O_DST},
 	    {"psk", required_argument, NULL, O_PSK},
@@ -250,10 +255,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->p.rx.ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":t:e:s:r:T:p:c:Jho:", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":m:t:e:s:l:r:T:p:c:qJho:", lo, &li)) != -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
-		case 't': {
+		case 'm': {
 			size_t i;
 			for (i = 0; i < 5 && strcmp(optarg, nb_rate_test_names[i]); i++)
 				;
@@ -272,6 +277,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 						name, optarg);
 			break;
 		case 's':
+		case 'l':
 			o->p.nsizes = cli_bytes_list(name, optarg, o->p.sizes, NB_RATE_MAX_SIZES,
 						     NB_FRAME_MIN, NB_FRAME_MAX);
 			sizes_set = true;
@@ -282,6 +288,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_LINE:
 			o->p.line_bps = cli_rate(name, optarg, 1000000, 1000000000000ULL);
 			break;
+		case 't':
 		case 'T':
 			o->p.trial_ns =
 			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
@@ -339,7 +346,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_DPORT:
 			o->p.rx.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
-		case O_QUICK:
+		case 'q':
 			quick = true;
 			break;
 		case O_SPORT:
@@ -433,6 +440,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 				cli_bad_option(argv, c);
 		}
 	}
+	if (o->agent)
+		o->agent = cli_hostport("--client", o->agent, &o->p.rx.ctl_port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->p.rx.rcvbuf && !o->local_rx)
@@ -513,7 +522,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 /* Progress on stderr while the run goes (not with --json). */
 static void progress(void *arg, const struct nb_rate_event *ev)
 {
-	const struct opts *o = arg;
+	struct opts *o = arg;
 	const struct nb_rate_trial *t = ev->trial;
 	const struct nb_rate_size *s = ev->result;
 
@@ -542,6 +551,7 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		break;
 	}
 	case NB_RATE_EV_SIZE_DONE:
+		o->ndone++;
 		if (o->p.test != NB_RATE_TRIAL && s->gen_short)
 			cli_warn("engine %s could not offer the %.0f fps asked at %u bytes: rates "
 				 "above what it offered were not tested",
@@ -662,6 +672,7 @@ int cmd_rate(int argc, char **argv)
 	struct nb_rate_size *res;
 	char err[512] = "";
 	int ret, status = 0;
+	size_t nsizes;
 
 	parse_opts(argc, argv, &o);
 	cli_save_start(&o.save, "rate", o.json);
@@ -714,19 +725,26 @@ int cmd_rate(int argc, char **argv)
 		goto out;
 	}
 	ret = nb_rate_run_sizes(r, res, err, sizeof(err));
-	if (ret)
+	if (ret && !cli_stop)
 		cli_fail(0, "%s", err);
-	for (size_t i = 0; i < o.p.nsizes; i++)
+	/* Ctrl-C: the sizes whose procedure finished are kept, the one cut short is dropped. */
+	r->interrupted = cli_stop != 0;
+	nsizes = r->interrupted ? o.ndone : o.p.nsizes;
+	for (size_t i = 0; i < nsizes; i++)
 		status |= nb_rate_status(&o.p, &res[i]);
 	nb_rate_describe(r);
 	if (cli_save_doc_begin(&o.save) || o.json) {
-		nb_rate_json(stdout, r, res, o.p.nsizes);
+		nb_rate_json(stdout, r, res, nsizes);
 		cli_save_doc_end(&o.save);
 	}
 	if (!o.json)
-		rate_print_table(r, res, o.p.nsizes);
+		rate_print_table(r, res, nsizes);
+	if (r->interrupted)
+		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o.p.nsizes);
 	cli_save_finish(&o.save);
-	for (size_t i = 0; i < o.p.nsizes; i++) {
+	if (r->interrupted)
+		status = 130;
+	for (size_t i = 0; i < nsizes; i++) {
 		if (res[i].zero)
 			cli_warn(
 			    "%u-byte frames: 0 fps at every rate (the DUT dropped every trial)",

@@ -55,9 +55,11 @@ static void usage(FILE *f)
 	    "\n"
 	    "Options:\n"
 	    "  -a, --group ADDR     multicast group (224.0.0.0/4, ff00::/8) or unicast address\n"
-	    "  -p, --port N         UDP port (default %u)\n"
-	    "  -b, --block BYTES    datagram payload (default 8192; at least %u, at most 65507\n"
-	    "                       for IPv4, 65527 for IPv6)\n"
+	    "  -p, --port N         UDP port of the stream (default %u), as mcsend/mcrecv; not\n"
+	    "                       the agent's control port (iperf3's -p): that is --ctl-port\n"
+	    "  -b, --block BYTES    datagram payload in bytes (default 8192; at least %u, at most\n"
+	    "                       65507 for IPv4, 65527 for IPv6), as mcsend; not a bitrate\n"
+	    "                       (iperf3's -b): that is -r/--rate\n"
 	    "  -r, --rate R         bitrate, bit/s with k/M/G (default 1M)\n"
 	    "      --rates LIST     sweep: 4M,8M,12M or FROM:TO:xF (geometric) or FROM:TO:+STEP\n"
 	    "  -t, --time T         per step (default 10s); with --recv: stop after T\n"
@@ -77,7 +79,7 @@ static void usage(FILE *f)
 	    "      --timestamps FILE  --recv: write each datagram's arrival time (ns),\n"
 	    "                       size and sequence (first 32-bit word)\n"
 	    "  -4, -6               IPv4 or IPv6 only\n"
-	    "  -c, --connect HOSTS  agents (netbench serve), comma-separated\n"
+	    "  -c, --client HOSTS   (alias --connect) agents (netbench serve), comma-separated\n"
 	    "      --ctl-port N     agent control port (default %u)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
@@ -169,6 +171,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"reuse", no_argument, NULL, O_REUSE},
 	    {"timestamps", required_argument, NULL, O_TIMES},
 	    {"psk", required_argument, NULL, O_PSK},
+	    {"client", required_argument, NULL, 'c'},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"reverse", no_argument, NULL, 'R'},
@@ -191,7 +194,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	o->p.time_ns = 10 * NB_NS_PER_S;
 	o->p.idle_ns = 3 * NB_NS_PER_S;
 	o->p.ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, "a:p:b:r:t:O:c:RJh46o:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:c:RJh46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -286,7 +289,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 			exit(0);
 		default:
 			if (!cli_save_option(&o->save, c, argc, argv))
-				cli_usage_error("unknown option");
+				cli_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
@@ -501,7 +504,27 @@ static int run_send(struct stream_opts *o)
 	}
 	close(fd);
 	free(steps);
-	return 0;
+	return cli_stop ? 130 : 0; /* Ctrl-C ended the sweep early */
+}
+
+/* Ctrl-C (forward mode): the step the sender was in when it stopped was cut short, and what it
+ * did not send is not loss. Only the steps sent whole are kept, at the sender and at every
+ * receiver. */
+static void keep_whole_steps(struct stream_opts *o, struct nb_stream_ctl_result *r)
+{
+	size_t n = 0;
+
+	r->interrupted = true;
+	while (n < r->nsent && r->sent[n].count && r->sent[n].datagrams >= r->sent[n].count)
+		n++;
+	r->nsent = n;
+	for (size_t k = 0; k < r->nagents; k++)
+		if (r->agents[k].rx && r->agents[k].rx->nsteps > n)
+			r->agents[k].rx->nsteps = n;
+	o->p.nrates = n;
+	if (!o->json)
+		printf("interrupted: %zu whole step%s kept, the one cut short dropped\n", n,
+		       n == 1 ? "" : "s");
 }
 
 /* ---- controller mode: the agents given with -c receive, or with --reverse one sends ---- */
@@ -597,6 +620,8 @@ static int run_ctl(struct stream_opts *o)
 		cli_usage_error("%s", err);
 	if (ret < 0)
 		cli_fail(0, "%s", err);
+	if (cli_stop && !o->p.reverse)
+		keep_whole_steps(o, &r);
 	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_stream_ctl_json(stdout, &o->p, &r);
 		cli_save_doc_end(&o->save);
@@ -604,7 +629,7 @@ static int run_ctl(struct stream_opts *o)
 	if (!o->json)
 		ctl_print(&o->p, &r);
 	nb_stream_ctl_result_free(&r);
-	return 0;
+	return cli_stop ? 130 : 0;
 }
 
 int cmd_stream(int argc, char **argv)

@@ -29,7 +29,8 @@ static const char usage_text[] =
 	"Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
 	"load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
 	"\n"
-	"  -c, --client HOST      the agent's address or name (required)\n"
+	"  -c, --client HOST[:PORT]  the agent's address or name (required; [IPv6]:PORT;\n"
+	"                         alias --connect)\n"
 	"  -p, --port PORT        the agent's control port (default 5301)\n"
 	"  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
 	"  -t, --time SEC         measurement window per step (default 3 s)\n"
@@ -59,6 +60,8 @@ struct run {
 	bool json, tx, rx, bidir;
 	struct nb_tput_step_result *res; /* per size */
 	size_t size_index;		 /* the step being run */
+	size_t ndone;			 /* sizes fully measured: the rows printed */
+	bool interrupted;		 /* Ctrl-C: the sizes after ndone were not measured */
 	struct interval {
 		size_t size_index;
 		struct nb_tput_interval iv;
@@ -114,10 +117,10 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 	       m->busy_pct, m->softirq_pct, d->demand_remote_us_per_kbyte);
 }
 
-static void print_table(const struct run *r, const struct nb_ctl *ctl, const char *host)
+/* The title and the column header, before the first step (interval lines come below it). */
+static void print_head(const struct run *r, const struct nb_ctl *ctl, const char *host)
 {
 	bool udp = r->p.proto == NB_TPUT_UDP;
-	char sz[16];
 
 	printf("\nnetbench tput to %s port %u: agent %s (%s, Linux %s), %s, %u stream%s, "
 	       "%.1f s window after %.1f s warm-up%s\n\n",
@@ -127,24 +130,41 @@ static void print_table(const struct run *r, const struct nb_ctl *ctl, const cha
 	       r->bidir ? ", Tx and Rx at once" : "");
 	printf(" Block %13s %9s%s %13s %9s%s\n", "Tx KByte/s", "Mbit/s", udp ? "   Loss%" : "",
 	       "Rx KByte/s", "Mbit/s", udp ? "   Loss%" : "");
-	for (size_t i = 0; i < r->nsizes; i++) {
-		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
-		printf("%6s", sz);
-		cell(&r->res[i].tx, r->tx, udp);
-		cell(&r->res[i].rx, r->rx, udp);
-		putchar('\n');
-	}
+	fflush(stdout);
+}
+
+/* One size's row, as soon as it is measured. */
+static void print_row(const struct run *r, size_t i)
+{
+	bool udp = r->p.proto == NB_TPUT_UDP;
+	char sz[16];
+
+	nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+	printf("%6s", sz);
+	cell(&r->res[i].tx, r->tx, udp);
+	cell(&r->res[i].rx, r->rx, udp);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* After the sweep: the CPU table and the invalid steps, for the sizes measured. */
+static void print_tail(const struct run *r, const struct nb_ctl *ctl)
+{
+	char sz[16];
+
+	if (r->interrupted)
+		printf("interrupted: %zu of %zu sizes measured\n", r->ndone, r->nsizes);
 	printf("\nCPU over each window      local (%s)               remote (%s)\n",
 	       "this host", ctl->remote.hostname);
 	printf(" Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
-	for (size_t i = 0; i < r->nsizes; i++) {
+	for (size_t i = 0; i < r->ndone; i++) {
 		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
 		if (r->tx && r->res[i].tx.valid)
 			cpu_row(sz, "Tx", &r->res[i].tx);
 		if (r->rx && r->res[i].rx.valid)
 			cpu_row(sz, "Rx", &r->res[i].rx);
 	}
-	for (size_t i = 0; i < r->nsizes; i++) {
+	for (size_t i = 0; i < r->ndone; i++) {
 		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
 		if (r->tx && !r->res[i].tx.valid)
 			printf("%s Tx invalid: %s\n", sz, r->res[i].tx.invalid_reason);
@@ -226,8 +246,9 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 	nb_json_double(&j, "warmup_s", (double)r->p.warmup_ns / 1e9, 3);
 	nb_json_str(&j, "mode", r->bidir ? "bidir" : r->tx && r->rx ? "tx_then_rx" : r->tx ? "tx" : "rx");
 	nb_json_obj_end(&j);
+	nb_json_bool(&j, "interrupted", r->interrupted);
 	nb_json_arr_begin(&j, "steps");
-	for (size_t i = 0; i < r->nsizes; i++) {
+	for (size_t i = 0; i < r->ndone; i++) {
 		if (r->tx)
 			json_dir(&j, r, i, "tx", &r->res[i].tx);
 		if (r->rx)
@@ -237,10 +258,23 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 	nb_json_obj_end(&j);
 }
 
+/* After size i's step(s): its row at once, or, on Ctrl-C, the end of the sweep. */
+static void step_done(struct run *r, size_t i, int ret)
+{
+	if (!ret) {
+		r->ndone = i + 1;
+		if (!r->json)
+			print_row(r, i);
+	}
+	if (ret == -EINTR || cli_stop)
+		r->interrupted = true;
+}
+
 int cmd_tput(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"client", required_argument, NULL, 'c'}, {"port", required_argument, NULL, 'p'},
+		{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},
+		{"port", required_argument, NULL, 'p'},
 		{"sizes", required_argument, NULL, 'l'},  {"time", required_argument, NULL, 't'},
 		{"omit", required_argument, NULL, 'O'},	  {"interval", required_argument, NULL, 'i'},
 		{"udp", no_argument, NULL, 'u'},	  {"rate", required_argument, NULL, 'b'},
@@ -333,6 +367,8 @@ int cmd_tput(int argc, char **argv)
 				cli_bad_option(argv, c);
 		}
 	}
+	if (host)
+		host = cli_hostport("--client", host, &port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	cli_save_start(&sv, "tput", r.json);
@@ -367,13 +403,16 @@ int cmd_tput(int argc, char **argv)
 	ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
-	for (size_t i = 0; i < r.nsizes && !ret; i++) {
+	if (!r.json)
+		print_head(&r, ctl, host);
+	for (size_t i = 0; i < r.nsizes && !ret && !r.interrupted; i++) {
 		r.p.block = (uint32_t)r.sizes[i];
 		r.size_index = i;
 		if (r.bidir) {
 			r.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
 			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &cli_stop,
 					       err, sizeof(err));
+			step_done(&r, i, ret);
 			continue;
 		}
 		struct nb_tput_step_result one;
@@ -389,6 +428,11 @@ int cmd_tput(int argc, char **argv)
 					       sizeof(err));
 			r.res[i].rx = one.rx;
 		}
+		step_done(&r, i, ret);
+	}
+	if (r.interrupted) {
+		ret = 0; /* the steps measured are kept; the one cut short is dropped */
+		/* Closing the session tells the agent to stop what it runs for us. */
 	}
 	if (ret) {
 		nb_ctl_free(ctl);
@@ -401,14 +445,14 @@ int cmd_tput(int argc, char **argv)
 		cli_save_doc_end(&sv);
 	}
 	if (!r.json)
-		print_table(&r, ctl, host);
+		print_tail(&r, ctl);
 	cli_save_finish(&sv);
 	nb_ctl_free(ctl);
 	ret = 0;
-	for (size_t i = 0; i < r.nsizes; i++)
+	for (size_t i = 0; i < r.ndone; i++)
 		if ((r.tx && !r.res[i].tx.valid) || (r.rx && !r.res[i].rx.valid))
 			ret = 1;
 	free(r.res);
 	free(r.intervals);
-	return ret;
+	return r.interrupted ? 130 : ret;
 }

@@ -121,8 +121,8 @@ kill -INT "$long"
 t0=$(date +%s)
 wait "$long"
 rc=$?
-check "the interrupted controller exits 1 (exit $rc): $(head -1 "$tmp/long.err")" \
-	sh -c "[ $rc -eq 1 ] && grep -q interrupted '$tmp/long.err' && [ ! -s '$tmp/long.out' ]"
+check "the interrupted controller exits 130, as every interrupted sweep (exit $rc): $(head -1 "$tmp/long.err")" \
+	sh -c "[ $rc -eq 130 ] && grep -q interrupted '$tmp/long.err' && [ ! -s '$tmp/long.out' ]"
 mem -c 127.0.0.1 -p "$PORT" --quick --max 1M --bw-size 1M --threads 1 -J >"$tmp/after.json" 2>"$tmp/after.err"
 rc=$?
 t=$(($(date +%s) - t0))

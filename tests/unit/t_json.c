@@ -22,6 +22,8 @@ int main(void)
 	nb_json_init(&j, f);
 	nb_result_begin(&j, "unit", &si, NULL);
 	nb_json_str(&j, "quote", "a\"b\\c\nd\x01");
+	/* raw Latin-1 byte, a truncated sequence, an overlong '/', a surrogate, then good UTF-8 */
+	nb_json_str(&j, "bytes", "\xff|\xc3|\xc0\xaf|\xed\xa0\x80|\xc3\xa9\xe2\x82\xac");
 	nb_json_double(&j, "nan", NAN, 2);
 	nb_json_double(&j, "pi", 3.14159, 2);
 	nb_json_arr_begin(&j, "list");
@@ -37,6 +39,9 @@ int main(void)
 
 	CHECK(strstr(buf, "\"schema\": \"netbench/1\"") != NULL, "schema field");
 	CHECK(strstr(buf, "\"a\\\"b\\\\c\\nd\\u0001\"") != NULL, "escaping");
+	CHECK(strstr(buf, "\"\\u00ff|\\u00c3|\\u00c0\\u00af|\\u00ed\\u00a0\\u0080|\xc3\xa9\xe2\x82\xac\"") !=
+		  NULL,
+	      "bytes that are not UTF-8 escaped, well-formed UTF-8 kept");
 	CHECK(strstr(buf, "\"nan\": null") != NULL, "NaN written as null");
 	CHECK(strstr(buf, "\"pi\": 3.14") != NULL, "decimals");
 	CHECK(strstr(buf, "\"remote\": null") != NULL, "absent remote is null");

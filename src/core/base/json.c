@@ -13,6 +13,37 @@ void nb_json_init(struct nb_json *j, FILE *f)
 	j->need_comma[0] = false;
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates,
+ * at most U+10FFFF), or 0 when the bytes there are not one. */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	int n;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Any bytes give a valid JSON string: a byte that is not part of well-formed UTF-8 (an argv
+ * from a Latin-1 terminal, say) is written as the code point of the same value, \u00XX. */
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -35,10 +66,19 @@ static void put_string(FILE *f, const char *s)
 			fputs("\\r", f);
 			break;
 		default:
-			if (c < 0x20)
+			if (c < 0x20) {
 				fprintf(f, "\\u%04x", c);
-			else
+			} else if (c < 0x80) {
 				fputc(c, f);
+			} else {
+				int n = utf8_len((const unsigned char *)s);
+				if (!n) {
+					fprintf(f, "\\u%04x", c);
+				} else {
+					fwrite(s, 1, (size_t)n, f);
+					s += n - 1;
+				}
+			}
 		}
 	}
 	fputc('"', f);

@@ -139,6 +139,14 @@ static void iface_facts(struct nb_sysinfo *si)
 	close(fd);
 }
 
+void nb_sysinfo_iface(struct nb_sysinfo *si, const char *name)
+{
+	copy(si->iface, sizeof(si->iface), name);
+	si->driver[0] = si->driver_version[0] = si->bus_info[0] = '\0';
+	si->mtu = 0;
+	iface_facts(si);
+}
+
 void nb_sysinfo_get(struct nb_sysinfo *si, const struct sockaddr *local_addr)
 {
 	struct utsname u;

@@ -31,6 +31,8 @@ struct nb_sysinfo {
  * and its driver (ethtool ioctl). Never fails: unknown fields stay empty or 0. */
 void nb_sysinfo_get(struct nb_sysinfo *si, const struct sockaddr *local_addr);
 /* Finds the interface that owns addr. Returns 0 or -ENOENT. */
+/* Describes interface name instead (its MTU and driver), forgetting the one found before. */
+void nb_sysinfo_iface(struct nb_sysinfo *si, const char *name);
 int nb_iface_of_addr(const struct sockaddr *addr, char *name, size_t len);
 void nb_sysinfo_json(struct nb_json *j, const char *key, const struct nb_sysinfo *si);
 

@@ -5,6 +5,7 @@
 #ifndef NB_CRYPTO_H
 #define NB_CRYPTO_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -130,6 +131,8 @@ struct nb_crypto_opts {
 	uint32_t aad_len;   /* AEAD associated data per request (ESP: 8) */
 	/* Set from a signal handler to end the run early; may be NULL. */
 	volatile int *stop;
+	/* Set by the agent's job runner to end the run early; may be NULL. */
+	const atomic_bool *cancel;
 	/* Storage of the afalg:DRIVER engines that engines[] points at (nb_crypto_select_engines
 	 * fills it; copy opts with nb_crypto_opts_copy, which keeps the pointers inside). */
 	struct nb_crypto_engine drv_engines[NB_CRYPTO_MAX_ENGINES];

@@ -3,12 +3,12 @@
  * that the control loop keeps answering. Each algorithm is encoded as soon as the run reports it
  * complete, and every SNAP carries the ones not yet sent (a whole run does not fit one message). */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/session/agent.h"
+#include "core/session/job.h"
 #include "core/crypto/crypto.h"
 #include "core/crypto/crypto_wire.h"
 
@@ -19,11 +19,9 @@
 struct crypto_agent {
 	struct nb_crypto_opts o;
 	uint64_t bound_ns;
-	volatile int stop; /* o.stop points here */
-	pthread_t th;
-	bool started;
+	struct nb_job job; /* the run; its cancel flag is o.cancel */
 
-	pthread_mutex_t lock; /* guards everything below that the run thread writes */
+	/* under the job's lock: everything the run thread writes */
 	uint8_t *head, *algo[NB_CRYPTO_MAX_ALGOS];
 	size_t head_len, algo_len[NB_CRYPTO_MAX_ALGOS];
 	size_t done;	/* algorithms encoded */
@@ -42,15 +40,11 @@ static void crypto_free(void *state)
 	struct crypto_agent *t = state;
 	if (!t)
 		return;
-	if (t->started) {
-		t->stop = 1;
-		pthread_join(t->th, NULL);
-	}
+	nb_job_destroy(&t->job);
 	free(t->head);
 	for (size_t i = 0; i < NB_CRYPTO_MAX_ALGOS; i++)
 		free(t->algo[i]);
 	nb_crypto_result_free(t->r);
-	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
@@ -63,10 +57,11 @@ static int crypto_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req
 
 	if (!t)
 		return ret;
-	pthread_mutex_init(&t->lock, NULL);
+	nb_job_init(&t->job);
 	if ((ret = nb_crypto_get_request(req, &t->o, err, errlen)))
 		goto fail;
-	t->o.stop = &t->stop;
+	t->o.stop = NULL;
+	t->o.cancel = nb_job_cancel_flag(&t->job);
 	t->bound_ns = nb_crypto_bound_ns(&t->o);
 	/* The session is dropped when a test outlives its duration: the controller must have
 	 * asked for at least the bound, which is also what the max-time rule judges. */
@@ -103,7 +98,7 @@ static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
 		ret = nb_crypto_head_encode(r, &head, &head_len);
 	if (!ret)
 		ret = nb_crypto_algo_encode(r, ai, &buf, &len);
-	pthread_mutex_lock(&t->lock);
+	nb_job_lock(&t->job);
 	if (ret || ai != t->done) {
 		t->encode_err = ret ? ret : -EPROTO;
 		free(head);
@@ -117,31 +112,31 @@ static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
 		t->algo_len[ai] = len;
 		t->done = ai + 1;
 	}
-	pthread_mutex_unlock(&t->lock);
+	nb_job_unlock(&t->job);
 }
 
-static void *run_main(void *arg)
+static int run_main(struct nb_job *job, void *arg)
 {
 	struct crypto_agent *t = arg;
+	(void)job;
 	struct nb_crypto_result *r = NULL;
 	int ret = nb_crypto_run(&t->o, on_progress, t, &r);
-	pthread_mutex_lock(&t->lock);
+	nb_job_lock(&t->job);
 	t->r = r;
 	t->run_ret = ret;
 	t->finished = true;
-	pthread_mutex_unlock(&t->lock);
-	return NULL;
+	nb_job_unlock(&t->job);
+	return ret;
 }
 
 static int crypto_start(void *state, char *err, size_t errlen)
 {
 	struct crypto_agent *t = state;
-	int ret = -pthread_create(&t->th, NULL, run_main, t);
+	int ret = nb_job_start(&t->job, run_main, t);
 	if (ret) {
 		snprintf(err, errlen, "cannot start the crypto run: %s", strerror(-ret));
 		return ret;
 	}
-	t->started = true;
 	return 0;
 }
 
@@ -176,9 +171,9 @@ static int put_pending(struct crypto_agent *t, struct nb_msg *m)
 static int crypto_snapshot(void *state, struct nb_msg *snap)
 {
 	struct crypto_agent *t = state;
-	pthread_mutex_lock(&t->lock);
+	nb_job_lock(&t->job);
 	int ret = t->encode_err ? t->encode_err : put_pending(t, snap);
-	pthread_mutex_unlock(&t->lock);
+	nb_job_unlock(&t->job);
 	return ret;
 }
 
@@ -187,11 +182,7 @@ static int crypto_stop(void *state, struct nb_msg *final, char *err, size_t errl
 	struct crypto_agent *t = state;
 	int ret = 0;
 
-	t->stop = 1;
-	if (t->started) {
-		pthread_join(t->th, NULL);
-		t->started = false;
-	}
+	nb_job_finish(&t->job); /* the run's value is t->run_ret */
 	/* The run thread is gone: no lock needed. */
 	if (t->encode_err) {
 		snprintf(err, errlen, "cannot encode the crypto result: %s",

@@ -310,7 +310,7 @@ static void point_invalid(struct nb_crypto_point *pt, const char *why)
 
 static bool stop_requested(const struct nb_crypto_opts *o)
 {
-	return o->stop && *o->stop;
+	return (o->stop && *o->stop) || (o->cancel && atomic_load(o->cancel));
 }
 
 /* Sleeps until deadline in short steps, so that a stop request is seen. */

@@ -244,8 +244,10 @@ static int run_latency(struct nb_mem_result *r)
 		struct nb_mem_lat_point *pt = &r->lat[i];
 		uint64_t set = sizes[i] / r->line_bytes * r->line_bytes;
 		if (cancelled(r)) {
-			ret = -ECANCELED;
-			goto out;
+			/* Keep the points measured; the curve's inference needs the sizes too. */
+			r->interrupted = true;
+			n = i;
+			break;
 		}
 		ret = nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
 					   r->opts.quick ? LAT_TRIAL_NS_QUICK : LAT_TRIAL_NS,
@@ -259,10 +261,13 @@ static int run_latency(struct nb_mem_result *r)
 	}
 	nb_cpu_sample_now(&b);
 	nb_cpu_load(&a, &b, &r->lat_cpu);
-	r->n_steps = nb_mem_infer_steps(sizes, ns, n, r->steps, NB_MEM_MAX_CACHES);
-	r->mem_latency_ns = r->lat[n - 1].ns_per_load;
-	r->mem_latency_cycles = r->lat[n - 1].cycles_per_load;
 	ret = 0;
+	if (!n)
+		goto out;
+	r->n_steps = nb_mem_infer_steps(sizes, ns, n, r->steps, NB_MEM_MAX_CACHES);
+	/* Interrupted: the largest set measured is not the memory behind the caches. */
+	r->mem_latency_ns = r->interrupted ? NAN : r->lat[n - 1].ns_per_load;
+	r->mem_latency_cycles = r->interrupted ? NAN : r->lat[n - 1].cycles_per_load;
 out:
 	free(idx);
 	free(buf);
@@ -390,7 +395,7 @@ int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
 		r->capped = true;
 	}
 	ret = run_latency(r);
-	if (ret)
+	if (ret || r->interrupted)
 		goto out;
 
 	if (r->opts.bw_bytes) {
@@ -415,6 +420,10 @@ int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
 	}
 	r->bw_bytes &= ~(uint64_t)4095;
 	ret = run_bandwidth(r);
+	if (ret == -ECANCELED) {
+		r->interrupted = true; /* the latency curve and the rounds done are kept */
+		ret = 0;
+	}
 out:
 	if (ret) {
 		nb_mem_result_free(r);
@@ -436,6 +445,7 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 	nb_json_obj_end(j);
 	nb_json_u64(j, "avail_bytes", r->avail_bytes);
 	nb_json_bool(j, "capped_by_memory", r->capped);
+	nb_json_bool(j, "interrupted", r->interrupted);
 	nb_json_u64(j, "line_bytes", r->line_bytes);
 	nb_json_bool(j, "hugepages", r->hugepages);
 	if (r->opts.cpu_mhz)

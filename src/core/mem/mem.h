@@ -82,6 +82,7 @@ struct nb_mem_result {
 	uint64_t requested_max_bytes;
 	uint64_t avail_bytes; /* available memory at the start; 0 when unknown */
 	bool capped;	      /* max_bytes was lowered to half of the available memory */
+	bool interrupted;     /* opts.cancel ended the run: only the points measured are here */
 	uint32_t line_bytes;  /* chain stride: the L1 data cache line */
 	uint32_t trials;
 	bool hugepages; /* transparent huge pages were requested for the buffers */

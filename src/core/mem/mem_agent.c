@@ -6,13 +6,13 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/session/agent.h"
+#include "core/session/job.h"
 #include "core/base/timeutil.h"
 #include "core/base/cursor.h"
 
@@ -340,19 +340,15 @@ uint64_t nb_mem_budget_ns(const struct nb_mem_opts *o)
 /* The agent's test state: the run's thread and what it leaves. */
 struct mem_agent {
 	struct nb_mem_opts opts;
-	atomic_bool cancel, done;
-	pthread_t tid;
-	bool started;
-	int ret; /* nb_mem_run's; read after the join */
+	struct nb_job job; /* the run; its cancel flag is opts.cancel */
 	struct nb_mem_result *result;
 };
 
-static void *mem_thread(void *arg)
+static int mem_job(struct nb_job *job, void *arg)
 {
 	struct mem_agent *a = arg;
-	a->ret = nb_mem_run(&a->opts, &a->result);
-	atomic_store(&a->done, true);
-	return NULL;
+	(void)job;
+	return nb_mem_run(&a->opts, &a->result);
 }
 
 static void mem_free(void *state)
@@ -362,10 +358,7 @@ static void mem_free(void *state)
 		return;
 	/* The controller left before STOP: end the run at its next point rather than finish a
 	 * measurement no one will read. */
-	if (a->started) {
-		atomic_store(&a->cancel, true);
-		pthread_join(a->tid, NULL);
-	}
+	nb_job_destroy(&a->job);
 	nb_mem_result_free(a->result);
 	free(a);
 }
@@ -379,8 +372,7 @@ static int mem_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 
 	if (!a)
 		goto fail;
-	atomic_init(&a->cancel, false);
-	atomic_init(&a->done, false);
+	nb_job_init(&a->job);
 	ret = nb_mem_get_opts(req, &a->opts);
 	if (ret) {
 		snprintf(err, errlen, "malformed mem request");
@@ -403,7 +395,7 @@ static int mem_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 		goto fail;
 	}
 	a->opts.cpu_mhz = 0; /* the agent's own clock, looked up by the run */
-	a->opts.cancel = &a->cancel;
+	a->opts.cancel = nb_job_cancel_flag(&a->job);
 	*state = a;
 	return 0;
 fail:
@@ -414,19 +406,18 @@ fail:
 static int mem_start(void *state, char *err, size_t errlen)
 {
 	struct mem_agent *a = state;
-	int ret = -pthread_create(&a->tid, NULL, mem_thread, a);
+	int ret = nb_job_start(&a->job, mem_job, a);
 	if (ret) {
 		snprintf(err, errlen, "cannot start the memory probe: %s", strerror(-ret));
 		return ret;
 	}
-	a->started = true;
 	return 0;
 }
 
 static int mem_snapshot(void *state, struct nb_msg *snap)
 {
 	struct mem_agent *a = state;
-	return nb_msg_put_u32(snap, NB_T_MEM_DONE, atomic_load(&a->done) ? 1 : 0);
+	return nb_msg_put_u32(snap, NB_T_MEM_DONE, nb_job_done(&a->job) ? 1 : 0);
 }
 
 static int mem_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
@@ -436,12 +427,9 @@ static int mem_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 
 	/* The controller stops once a mark said done; an early STOP (or the agent's max-time)
 	 * cancels the run, which ends at its next check, well within a second. */
-	if (a->started) {
-		atomic_store(&a->cancel, true);
-		pthread_join(a->tid, NULL);
-		a->started = false;
-	}
-	ret = a->ret;
+	ret = nb_job_finish(&a->job);
+	if (!ret && a->result && a->result->interrupted)
+		ret = -ECANCELED; /* cut short by the stop: no result to send */
 	if (ret) {
 		snprintf(err, errlen, "the memory probe failed on the agent: %s", strerror(-ret));
 		return ret;

@@ -213,6 +213,7 @@ void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_siz
 
 	nb_json_init(&j, f);
 	json_head(&j, r);
+	nb_json_bool(&j, "interrupted", r->interrupted);
 	json_sizes(&j, r, s, n);
 	nb_json_obj_end(&j);
 	fputc('\n', f);

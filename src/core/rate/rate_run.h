@@ -59,6 +59,7 @@ struct nb_rate_run {
 	struct nb_sysinfo local, remote;
 	nb_rate_progress_fn progress;
 	void *progress_arg;
+	bool interrupted; /* set by the caller when a stop cut the run short: in the JSON */
 };
 
 /* Opens the receiver, finds the route to where frames go and sets up latency. The address

@@ -59,7 +59,7 @@ void nb_stream_local_sysinfo(const struct nb_stream_sock_opts *sock, struct nb_s
 
 	nb_sysinfo_get(si, ok ? (struct sockaddr *)&local : NULL);
 	if (sock->iface)
-		snprintf(si->iface, sizeof(si->iface), "%s", sock->iface);
+		nb_sysinfo_iface(si, sock->iface);
 }
 
 const char *nb_stream_end_name(enum nb_stream_end e)

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Ctrl-C mid-sweep keeps what was measured (tput, rate, stream, mem): SIGINT during a sweep stops the running step, prints
+# the steps already measured (table, or a complete JSON document with "interrupted": true),
+# closes the agent's session and exits 130; the agent serves the next run and no process is left.
+# tput also prints its header first and each row as soon as it is measured. Loopback only, ~25 s.
+. "$(dirname "$0")/../lib.sh"
+NB=$NETBENCH
+
+agent -- -p 5393 -B 127.0.0.1 || { notok "agent starts"; exit 1; }
+
+# sigint_after SECONDS OUT ERR command...: runs command, SIGINT after SECONDS; sets $rc
+sigint_after() {
+	t=$1 out=$2 errf=$3; shift 3
+	"$@" >"$out" 2>"$errf" &
+	pid=$!
+	sleep "$t"
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
+}
+
+# tput: 4 sizes x (Tx + Rx) of 0.6 s each; the first size is done after ~1.3 s
+sigint_after 2.2 "$nb_tmp/t.txt" "$nb_tmp/t.err" \
+	"$NB" tput -c 127.0.0.1:5393 -l 1k,2k,4k,8k -t 0.5 -O 0.1 -i 0.25
+check "tput: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "tput: the header comes before the first interval line" \
+	sh -c "grep -n 'Block *Tx KByte/s' '$nb_tmp/t.txt' | head -1 | cut -d: -f1 >'$nb_tmp/h'; grep -n ' s  Tx ' '$nb_tmp/t.txt' | head -1 | cut -d: -f1 >'$nb_tmp/i'; [ \$(cat '$nb_tmp/h') -lt \$(cat '$nb_tmp/i') ]"
+check "tput: the 1k row is printed, before the 2k intervals" \
+	sh -c "grep -n '^ *1k  *[0-9.]* *[0-9.]* *[0-9.]* *[0-9.]*\$' '$nb_tmp/t.txt' | cut -d: -f1 >'$nb_tmp/r'; grep -n '2k .* s  Tx' '$nb_tmp/t.txt' | head -1 | cut -d: -f1 >'$nb_tmp/i'; [ -s '$nb_tmp/r' ] && [ \$(cat '$nb_tmp/r') -lt \$(cat '$nb_tmp/i') ]"
+check "tput: the 8k row is not (the sweep stopped)" sh -c "! grep -q '^ *8k  *[0-9]' '$nb_tmp/t.txt'"
+check "tput: it says how many sizes were measured" grep -q 'interrupted: [1-3] of 4 sizes measured' "$nb_tmp/t.txt"
+check "tput: the CPU table of the measured sizes follows" grep -q '1k  Tx |' "$nb_tmp/t.txt"
+
+sigint_after 2.2 "$nb_tmp/t.json" "$nb_tmp/tj.err" \
+	"$NB" tput -c 127.0.0.1:5393 -l 1k,2k,4k,8k -t 0.5 -O 0.1 -J
+check "tput -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "tput -J: a complete document, interrupted true, only whole sizes" json_check "$nb_tmp/t.json" "
+assert d['interrupted'] is True
+n = len(d['steps']); assert 2 <= n < 8 and n % 2 == 0, n
+assert all(s['valid'] for s in d['steps'])"
+
+# rate: --quick throughput at 64, 512, 1518 bytes; SIGINT during the second or third size
+sigint_after 4 "$nb_tmp/r.json" "$nb_tmp/r.err" \
+	"$NB" rate -c 127.0.0.1:5393 --data-port 5392 -q -J
+check "rate -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "rate -J: a complete document, interrupted true, the sizes finished" json_check "$nb_tmp/r.json" "
+assert d['interrupted'] is True
+n = len(d['sizes']); assert 1 <= n < 3, n"
+check "rate: says how many sizes were measured" grep -q 'interrupted: [12] of 3 frame sizes measured' "$nb_tmp/r.err"
+
+# stream: 3 steps of 1 s to the agent; SIGINT in the second: the cut step is not loss
+sigint_after 2 "$nb_tmp/s.json" "$nb_tmp/s.err" \
+	"$NB" stream -c 127.0.0.1 --ctl-port 5393 -a 127.0.0.1 -p 5391 --rates 1M,2M,3M -t 1 -J
+check "stream -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "stream -J: interrupted true, only whole steps, none lost" json_check "$nb_tmp/s.json" "
+assert d['interrupted'] is True
+assert len(d['sent']) == 1, d['sent']
+st = d['receivers'][0]['steps']; assert len(st) == 1 and st[0]['lost'] == 0, st"
+sigint_after 2 "$nb_tmp/s.txt" "$nb_tmp/s2.err" \
+	"$NB" stream -c 127.0.0.1 --ctl-port 5393 -a 127.0.0.1 -p 5391 --rates 1M,2M,3M -t 1
+check "stream: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
+	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: 1 whole step kept' '$nb_tmp/s.txt'"
+
+# mem (local): the default sweep takes ~10 s; SIGINT after 3 s keeps the points measured
+sigint_after 3 "$nb_tmp/m.json" "$nb_tmp/m.err" "$NB" mem -J
+check "mem -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "mem -J: interrupted true, some latency points, no memory latency claimed" json_check "$nb_tmp/m.json" "
+assert d['interrupted'] is True
+assert len(d['latency']['points']) >= 1
+assert d['latency']['memory_ns'] is None or d['bandwidth']['results'] == [] or len(d['bandwidth']['results']) < 2"
+sigint_after 3 "$nb_tmp/m.txt" "$nb_tmp/m2.err" "$NB" mem
+check "mem: SIGINT mid-sweep exits 130 (got $rc), prints the points and says so" \
+	sh -c "[ $rc -eq 130 ] && grep -q '1 KiB' '$nb_tmp/m.txt' && grep -q '^interrupted: ' '$nb_tmp/m.txt'"
+
+check "the agent still runs" kill -0 "$agent_pid"
+check_rc "the agent serves the next run" 0 "$NB" tput -c 127.0.0.1:5393 -l 1k -t 0.2 -O 0 -J
+check "... which says interrupted false" json_check "$nb_tmp/out" "assert d['interrupted'] is False"
+cp "$nb_tmp/out" "$nb_tmp/ok.json"
+check "no controller process is left" sh -c "! pgrep -f '^$NB (tput|rate|stream|mem) ' >/dev/null"
+check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json" "$nb_tmp/r.json" "$nb_tmp/s.json" "$nb_tmp/m.json"
+echo "1..$n"

@@ -218,7 +218,17 @@ if [ -s "$out/rate.json" ]; then
 				printf "  %5s B  invalid\n", b
 		}' "$out/rate.json" | tee -a "$summary"
 	grep -m1 '"verdict"' "$out/rate.json" | sed 's/^ *"verdict": "\(.*\)",*$/  verdict: \1/' |
-		tee -a "$summary"
+		tee -a "$summary"	# The DUT's view: each size's bottleneck as the observer in the DUT counted it (the lab's
+	# DUT is observed by default), with the counters that decided it.
+	awk -F': ' '
+		/^      "frame_bytes"/ { b = $2; gsub(/[",]/, "", b) }
+		/^      "bottleneck": \{/ { inb = 1 }
+		inb && /^        "text"/ {
+			t = $0; sub(/^ *"text": "/, "", t); sub(/",?$/, "", t)
+			printf "  bottleneck %s B: %s\n", b, t; inb = 0
+		}' "$out/rate.json" | tee -a "$summary"
+	grep -q '"observers"' "$out/rate.json" &&
+		say "  (the DUT's CPUs, softnet, NIC, qdisc and conntrack counters per trial: \"observers\" in rate.json)"
 fi
 # The firewall scaling table (median fps per rule count per kind over the sweeps that ran),
 # netbench lab fit over those medians, and each sweep's own fit as rate computed it.

@@ -74,7 +74,7 @@ static void usage(FILE *f)
 	    "      --crypto-driver NAME  up, with --vpn: make the kernel crypto driver NAME\n"
 	    "                      (/proc/crypto) the tunnel's, by raising its priority\n"
 	    "                      (crypto_user netlink); lab down restores it\n"
-	    "      --no-agent      up: do not start an agent in the sink\n"
+	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
 	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
 	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
 	    "                      destination port), set (the N matches as one set lookup),\n"
@@ -197,6 +197,10 @@ static int do_up(struct nb_lab *lab, const struct opts *o)
 			nb_json_u64(&j, "agent_port", lab->port);
 		else
 			nb_json_null(&j, "agent_port");
+		if (lab->agent)
+			nb_json_str(&j, "observer_addr", NB_LAB_DUT_A_ADDR);
+		else
+			nb_json_null(&j, "observer_addr");
 		json_end(&j);
 		return 0;
 	}
@@ -204,9 +208,12 @@ static int do_up(struct nb_lab *lab, const struct opts *o)
 	       NB_LAB_GEN_ADDR, lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
 	if (lab->ipv6)
 		printf("        IPv6 %s/64 -- %s/64\n", NB_LAB_GEN_ADDR6, NB_LAB_SINK_ADDR6);
-	if (lab->agent)
+	if (lab->agent) {
 		printf("        agent: netbench serve in %s on %s port %u\n", lab->ns[NB_LAB_SINK],
 		       NB_LAB_SINK_ADDR, lab->port);
+		printf("        observer: netbench serve --allow-tuning in %s on %s port %u\n",
+		       lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR, lab->port);
+	}
 	if (lab->vpn[0])
 		printf("        vpn: %s from %s to %s; traffic to %s goes through it%s%s\n",
 		       lab->vpn, lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_VPN_ADDR,
@@ -289,6 +296,13 @@ static int do_status(struct nb_lab *lab, const struct opts *o)
 		nb_json_u64(&j, "port", st.port);
 		nb_json_bool(&j, "answers", st.agent_answers);
 		nb_json_obj_end(&j);
+		nb_json_obj_begin(&j, "observer");
+		nb_json_i64(&j, "pid", st.observer_pid);
+		nb_json_bool(&j, "alive", st.observer_alive);
+		nb_json_str(&j, "addr", NB_LAB_DUT_A_ADDR);
+		nb_json_u64(&j, "port", st.port);
+		nb_json_bool(&j, "answers", st.observer_answers);
+		nb_json_obj_end(&j);
 		json_end(&j);
 		return st.healthy ? 0 : 1;
 	}
@@ -322,6 +336,10 @@ static int do_status(struct nb_lab *lab, const struct opts *o)
 		       yes(st.agent_answers, "answers", "does NOT answer"));
 	else
 		printf("  agent: none (started with --no-agent)\n");
+	if (st.agent_expected || st.observer_pid)
+		printf("  observer: pid %ld %s, %s port %u %s\n", st.observer_pid,
+		       yes(st.observer_alive, "alive", "NOT running"), NB_LAB_DUT_A_ADDR, st.port,
+		       yes(st.observer_answers, "answers", "does NOT answer"));
 	return st.healthy ? 0 : 1;
 }
 

@@ -28,6 +28,7 @@
 #include "core/rate/gen.h"
 #include "core/rate/rate_run.h"
 #include "core/session/proto.h"
+#include "cmd/observe_cli.h"
 
 #define DEFAULT_PORT  5302
 #define DEFAULT_SPORT 40000
@@ -39,6 +40,7 @@ struct opts {
 	const char *local_rx, *dst, *agent;
 	const char *lab_prefix;
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
+	struct obs_cli obs;	     /* observers of the DUT */
 	size_t ndone;		     /* frame sizes whose procedure finished */
 	struct cli_save save;
 };
@@ -96,6 +98,9 @@ static void usage(FILE *f)
 	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
 	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
 	    "                          nbgen, nbdut, nbsink)\n"
+	    "      --rcvbuf BYTES      the local receiver's socket buffer (default: as large\n"
+	    "                          as the kernel allows); small: a sink that cannot keep up\n"
+	    OBS_CLI_HELP
 	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
 	    "  -h, --help              this help\n");
 }
@@ -188,6 +193,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_KIND,
 		O_LABP,
 		O_LAT,
+		O_RCVBUF,
 		O_THREADS,
 		O_CPUS
 	};
@@ -222,6 +228,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"kind", required_argument, NULL, O_KIND},
 	    {"lab-prefix", required_argument, NULL, O_LABP},
 	    {"latency", required_argument, NULL, O_LAT},
+	    {"rcvbuf", required_argument, NULL, O_RCVBUF},
+	    OBS_CLI_LONGOPTS,
 	    {"threads", required_argument, NULL, O_THREADS},
 	    {"cpus", required_argument, NULL, O_CPUS},
 	    {"json", no_argument, NULL, 'J'},
@@ -423,8 +431,12 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case O_RCVBUF:
+			o->p.rx.rcvbuf = cli_bytes(name, optarg, 1, 1u << 30);
+			break;
 		default:
-			if (!cli_save_option(&o->save, c, argc, argv))
+			if (!obs_cli_option(&o->obs, c, optarg) &&
+			    !cli_save_option(&o->save, c, argc, argv))
 				cli_bad_option(argv, c);
 		}
 	}
@@ -432,6 +444,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		o->agent = cli_hostport("--client", o->agent, &o->p.rx.ctl_port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->p.rx.rcvbuf && !o->local_rx)
+		cli_usage_error("--rcvbuf applies to the local receiver (--local-rx)");
+	if (o->obs.nclocks && o->p.nsweep)
+		cli_usage_error("--observe-clocks and --sweep-rules exclude each other");
 	if (!o->local_rx && !o->agent && !o->dst)
 		cli_usage_error("where do frames go? give --local-rx [NS/]ADDR, -c AGENT or --dst "
 				"ADDR");
@@ -500,6 +516,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		o->p.receiver = &nb_rx_none;
 	}
 	o->p.stop = &cli_stop;
+	o->p.observe = &o->obs.set;
 }
 
 /* Progress on stderr while the run goes (not with --json). */
@@ -515,17 +532,24 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 			fprintf(stderr, "netbench rate: %u-byte frames to %s port %u\n", ev->size,
 				o->abuf, o->p.rx.port);
 		break;
-	case NB_RATE_EV_TRIAL:
-		if (!o->json)
-			fprintf(stderr,
-				"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), "
-				"%llu lost%s%s%s\n",
-				t->id, t->size, t->purpose, t->offered_fps,
-				(unsigned long long)t->c.tx, (unsigned long long)t->slipped_frames,
-				(unsigned long long)t->c.lost,
-				t->rx_dropped ? " (some at the receiver's full socket)" : "",
-				t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why);
+	case NB_RATE_EV_TRIAL: {
+		char dut[160] = "";
+		if (o->json)
+			break;
+		if (t->obs.n) {
+			const struct nb_obs_summary *d = t->obs.s[0];
+			snprintf(dut, sizeof(dut), "; DUT cpu%d %.0f %% busy, backlog drops %llu",
+				 d->busiest_cpu, d->busiest_pct, (unsigned long long)d->softnet_dropped);
+		}
+		fprintf(stderr,
+			"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), "
+			"%llu lost%s%s%s%s\n",
+			t->id, t->size, t->purpose, t->offered_fps, (unsigned long long)t->c.tx,
+			(unsigned long long)t->slipped_frames, (unsigned long long)t->c.lost,
+			t->rx_dropped ? " (some at the receiver's full socket)" : "",
+			t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why, dut);
 		break;
+	}
 	case NB_RATE_EV_SIZE_DONE:
 		o->ndone++;
 		if (o->p.test != NB_RATE_TRIAL && s->gen_short)
@@ -577,6 +601,70 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 	return status;
 }
 
+/* The clock experiment (--observe-clocks): the procedure at each DUT clock, then frames/s
+ * fitted against clock per size. Where the DUT has no cpufreq it says so in one line and
+ * measures once, at the clock it has. */
+static int run_clocks(struct opts *o, struct nb_rate_run *r)
+{
+	struct nb_rate_clock_point pt[OBS_CLI_CLOCKS];
+	struct nb_obs_set *set = &o->obs.set;
+	char err[512] = "";
+	size_t np = 0;
+	bool freq = true;
+	int status = 0, ret;
+
+	memset(pt, 0, sizeof(pt));
+	for (size_t c = 0; c < o->obs.nclocks && !cli_stop; c++) {
+		pt[c].mhz = o->obs.clocks_mhz[c];
+		pt[c].res = calloc(o->p.nsizes, sizeof(*pt[c].res));
+		if (!pt[c].res)
+			cli_fail(ENOMEM, "out of memory");
+		set->clock_khz = pt[c].mhz * 1000;
+		if (!o->json)
+			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", pt[c].mhz);
+		ret = nb_rate_run_sizes(r, pt[c].res, err, sizeof(err));
+		if (ret)
+			cli_fail(0, "%s", err);
+		for (size_t k = 0; k < o->p.nsizes; k++)
+			status |= nb_rate_status(&o->p, &pt[c].res[k]);
+		snprintf(pt[c].note, sizeof(pt[c].note), "%s", set->clock_note);
+		np++;
+		if (!set->have_freq) {
+			freq = false;
+			break;
+		}
+	}
+	set->clock_khz = 0;
+	nb_rate_describe(r);
+	if (!freq)
+		cli_warn("%s", pt[0].note);
+	if (o->json) {
+		nb_rate_json_clocks(stdout, r, pt, np, freq);
+	} else {
+		for (size_t c = 0; c < np; c++) {
+			if (freq)
+				printf("== DUT clock %u MHz (%s) ==\n", pt[c].mhz, pt[c].note);
+			else
+				printf("== DUT clock unchanged: %s ==\n", pt[c].note);
+			rate_print_table(r, pt[c].res, o->p.nsizes);
+			printf("\n");
+		}
+		for (size_t k = 0; freq && k < o->p.nsizes; k++) {
+			struct nb_clock_fit fit;
+			if (nb_rate_clock_fit(pt, np, k, &fit))
+				printf("clock fit %u B: fps ~ clock^%.2f: %s (r2 %.2f, %zu clocks)\n",
+				       pt[0].res[k].size, fit.exponent, fit.wording, fit.r2,
+				       fit.points);
+			else
+				printf("clock fit %u B: none (needs two clocks with results)\n",
+				       pt[0].res[k].size);
+		}
+	}
+	for (size_t c = 0; c < np; c++)
+		free(pt[c].res);
+	return status;
+}
+
 int cmd_rate(int argc, char **argv)
 {
 	static struct opts o;
@@ -620,6 +708,8 @@ int cmd_rate(int argc, char **argv)
 			cli_fail(errno, "--realtime: cannot step down to priority 1");
 	}
 	nb_net_addr_str((struct sockaddr *)&r->dst, false, o.abuf, sizeof(o.abuf));
+	obs_cli_lab_default(&o.obs, o.abuf, o.json);
+	obs_cli_open(&o.obs, o.p.rx.psk_file);
 	if (nb_rate_check_sizes(r, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	ret = nb_rate_start(r, err, sizeof(err));
@@ -628,6 +718,10 @@ int cmd_rate(int argc, char **argv)
 
 	if (o.p.nsweep) {
 		status = run_sweep(&o, r);
+		goto out;
+	}
+	if (o.obs.nclocks) {
+		status = run_clocks(&o, r);
 		goto out;
 	}
 	ret = nb_rate_run_sizes(r, res, err, sizeof(err));
@@ -672,6 +766,7 @@ int cmd_rate(int argc, char **argv)
 	}
 out:
 	nb_rate_free(r);
+	nb_obs_set_close(&o.obs.set);
 	free(res);
 	return status;
 }

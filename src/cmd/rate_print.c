@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cmd/rate_print.h"
+#include "cmd/observe_cli.h"
 
 static void fmt_us(char *buf, size_t len, bool valid, uint64_t ns)
 {
@@ -10,6 +11,25 @@ static void fmt_us(char *buf, size_t len, bool valid, uint64_t ns)
 		snprintf(buf, len, "%.1f", (double)ns / 1000);
 	else
 		snprintf(buf, len, "-");
+}
+
+/* What limited the DUT at each size, and the DUT's view of the trial that shows it. */
+static void print_bottlenecks(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n)
+{
+	const struct nb_obs_set *set = r->p->observe;
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_rate_trial *t;
+		if (!s[i].have_bneck || (s[i].bneck.kind == NB_V_NONE && !(set && set->n)))
+			continue;
+		t = &r->proc.trials[s[i].bneck_trial];
+		printf("bottleneck %u B: %s\n", s[i].size, s[i].bneck.text);
+		printf("  judged on trial %u (%s): %.0f fps offered, %llu lost, %llu accounted for%s\n",
+		       t->id, t->purpose, t->offered_fps, (unsigned long long)s[i].bneck.lost,
+		       (unsigned long long)s[i].bneck.accounted,
+		       t->drops_known ? "" : " (the receiver's socket drops unknown)");
+		if (t->obs.n && set)
+			obs_cli_print(stdout, set, &t->obs, t->c.tx - t->c.lost, "  ");
+	}
 }
 
 void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n)
@@ -78,6 +98,7 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 		printf("latency: one-way (receiver and sender share one clock)\n");
 	if (nb_rate_has_verdict(p->test))
 		printf("verdict: %s\n", nb_rate_verdict(p, s, n, v, sizeof(v)));
+	print_bottlenecks(r, s, n);
 }
 
 void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np)
@@ -110,5 +131,18 @@ void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_po
 			else
 				printf("fit %s, %u B: none (needs two rule counts with results)\n",
 				       nb_lab_rules_kind_name(p->kinds[a]), pt[0].res[k].size);
+		}
+	for (size_t a = 0; a < p->nkinds; a++)
+		for (size_t k = 0; k < p->nsizes; k++) {
+			double lo, hi;
+			bool rb = nb_rate_sweep_ruleset_bound(pt, np, p->kinds[a], k, &lo, &hi);
+			if (lo <= 0 || hi <= 0)
+				continue;
+			printf("%s, %u B: %s (%.0f ns per frame at the fewest rules, %.0f at the "
+			       "most)\n",
+			       nb_lab_rules_kind_name(p->kinds[a]), pt[0].res[k].size,
+			       rb ? "ruleset bound: the per-frame cost grows with the rules"
+				  : "not ruleset bound: the per-frame cost stays within 20 %",
+			       lo, hi);
 		}
 }

@@ -37,6 +37,9 @@ static const char usage_text[] =
 	"      --mcast-ttl N      highest multicast TTL / hop limit allowed (default 1)\n"
 	"      --psk FILE         require controllers to prove this pre-shared key\n"
 	"      --allow-target-any send test traffic to addresses other than the controller's\n"
+	"      --allow-tuning     let an observing controller set this box's CPU clock\n"
+	"                         (cpufreq) and receive steering (RPS) for its test; both\n"
+	"                         are restored when the test ends\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"The agent sends test traffic only to the controller's own address unless\n"
@@ -141,6 +144,7 @@ int cmd_serve(int argc, char **argv)
 		{"max-rate", required_argument, NULL, 'R'},
 		{"psk", required_argument, NULL, 'k'},
 		{"allow-target-any", no_argument, NULL, 'A'},
+		{"allow-tuning", no_argument, NULL, 'U'},
 		{"max-pps", required_argument, NULL, 'P'},
 		{"allow-mcast-any", no_argument, NULL, 'M'},
 		{"mcast-ttl", required_argument, NULL, 'Y'},
@@ -189,6 +193,9 @@ int cmd_serve(int argc, char **argv)
 			break;
 		case 'A':
 			o.policy.allow_any_target = true;
+			break;
+		case 'U':
+			o.policy.allow_tuning = true;
 			break;
 		case 'P':
 			o.policy.max_pps = cli_uint(name, optarg, 1, 1000000000);

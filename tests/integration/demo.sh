@@ -24,6 +24,14 @@ assert d["steps"] and all(x["valid"] for x in d["steps"])
 check "rate through the DUT at 64, 128, 512 and 1518 bytes" json_check "$nb_tmp/results/rate.json" '
 assert [x["frame_bytes"] for x in d["sizes"]] == [64, 128, 512, 1518]
 '
+check "rate observed the lab's DUT: every trial has its window, every size a bottleneck" \
+	json_check "$nb_tmp/results/rate.json" '
+assert d["parameters"]["observe"] == ["198.18.0.254"]
+assert all(t["observers"][0]["window_s"] > 0 for x in d["sizes"] for t in x["trials"])
+assert all(x["bottleneck"]["kind"] for x in d["sizes"])
+'
+check "the summary shows the DUT's view: a bottleneck line per size" \
+	sh -c "[ \$(grep -c '^  bottleneck [0-9]* B: ' '$nb_tmp/results/summary.txt') -eq 4 ]"
 for i in 1 2 3; do
 	check "rule sweep $i by rate: linear and set at 0, 100, 1000 rules, a fit for each" \
 		json_check "$nb_tmp/results/rule-sweep-$i.json" '

@@ -95,6 +95,10 @@ check "agent pid alive and port answers" \
 	sh -c "grep -q '\"alive\": true' '$tmp/status.json' &&
 		grep -q '\"answers\": true' '$tmp/status.json' && kill -0 $agent_pid"
 check "agent runs in the sink namespace" sh -c "ip netns pids $P-sink | grep -qx $agent_pid"
+obs_pid=$(cat "/run/netbench-lab/$P/observer.pid" 2>/dev/null)
+check "observer runs in the DUT namespace and answers" \
+	sh -c "[ -n '$obs_pid' ] && ip netns pids $P-dut | grep -qx '$obs_pid' &&
+		grep -A6 '\"observer\"' '$tmp/status.json' | grep -q '\"answers\": true'"
 check "tput from the gen through the DUT to the agent" \
 	ip netns exec "$P-gen" "$NETBENCH" tput -c 198.19.0.1 -l 8k -t 0.5 -O 0.1 --tx-only
 check "ping gen -> sink through the DUT" ip netns exec "$P-gen" ping -c 1 -W 2 -q 198.19.0.1
@@ -167,6 +171,7 @@ check "no namespace left" test "$(ns_left)" -eq 0
 check "no veth left in the host namespace" test \
 	"$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')" -le "$root_veths_before"
 check "no agent process left" sh -c "! kill -0 $agent_pid 2>/dev/null"
+check "no observer process left" sh -c "! kill -0 $obs_pid 2>/dev/null"
 check "no state left" test ! -e "/run/netbench-lab/$P"
 check "down again: idempotent, nothing to remove" sh -c \
 	"'$NETBENCH' lab down --prefix $P | grep -q 'nothing to remove'"

@@ -70,6 +70,10 @@ echo "# fit: linear ${pl:-?} ns per rule, set ${ps:-?} ns per rule"
 check "linear rules cost over 2 ns each per frame (fit: ${pl:-none})" gt "${pl:-0}" 2
 check "a set entry costs under a fifth of a linear rule (fit: ${ps:-none})" \
 	gt "$(awk -v a="${pl:-0}" 'BEGIN { print a / 5 }')" "${ps:-1e9}"
+check "rate calls linear rules ruleset bound in at least two of the three sweeps" sh -c "
+	[ \$(for i in 1 2 3; do python3 -c \"import json, sys
+f = [x for x in json.load(open('$nb_tmp/sweep\$i.json'))['fits'] if x['kind'] == 'linear']
+sys.exit(0 if f and f[0]['ruleset_bound'] else 1)\" && echo y; done | grep -c y) -ge 2 ]"
 check "the DUT's ruleset is flushed after the sweeps" sh -c \
 	"! ip netns exec $P-dut nft list ruleset | grep -q 'saddr'"
 check_schemas "$nb_tmp"

@@ -68,6 +68,7 @@ int nb_lab_set_prefix(struct nb_lab *lab, const char *prefix)
 	}
 	snprintf(lab->state_path, sizeof(lab->state_path), "%s/state", lab->run_dir);
 	snprintf(lab->pid_path, sizeof(lab->pid_path), "%s/agent.pid", lab->run_dir);
+	snprintf(lab->obs_pid_path, sizeof(lab->obs_pid_path), "%s/observer.pid", lab->run_dir);
 	return 0;
 }
 
@@ -381,18 +382,24 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 			note(lab, "found the state of an interrupted `lab up` (%s)",
 			     lab->state_path);
 	}
-	pid = read_pid(lab->pid_path);
-	if (pid_alive(pid) && !is_our_agent(pid, lab->pid_path)) {
-		note(lab, "pid %ld in %s is no longer our agent: left alone", pid, lab->pid_path);
-	} else if (pid_alive(pid)) {
-		/* The agent normally dies with the sink's processes below; this catches one
-		 * that left its namespace. */
+	for (int k = 0; k < 2; k++) {
+		const char *path = k ? lab->obs_pid_path : lab->pid_path;
+		pid = read_pid(path);
+		if (!pid_alive(pid))
+			continue;
+		if (!is_our_agent(pid, path)) {
+			note(lab, "pid %ld in %s is no longer our %s: left alone", pid, path,
+			     k ? "observer" : "agent");
+			continue;
+		}
+		/* The agents normally die with their namespace's processes below; this catches
+		 * one that left its namespace. */
 		kill((pid_t)pid, SIGTERM);
 		for (int i = 0; i < 100 && pid_alive(pid); i++)
 			nb_sleep_until_ns(nb_mono_ns() + 20 * NB_NS_PER_MS);
 		if (pid_alive(pid))
 			kill((pid_t)pid, SIGKILL);
-		note(lab, "stopped the agent (pid %ld)", pid);
+		note(lab, "stopped the %s (pid %ld)", k ? "observer" : "agent", pid);
 		(*found)++;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -427,10 +434,13 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		}
 	}
 	unlink(lab->pid_path);
+	unlink(lab->obs_pid_path);
 	unlink(lab->state_path);
 	{
 		char log[192];
 		snprintf(log, sizeof(log), "%s/agent.log", lab->run_dir);
+		unlink(log);
+		snprintf(log, sizeof(log), "%s/observer.log", lab->run_dir);
 		unlink(log);
 	}
 	/* Only a prefix's own directory goes; the default one may hold other prefixes' labs. */
@@ -483,19 +493,24 @@ static int set_rps(struct nb_lab *lab, const char *link, const char *mask)
 	return run(lab, input, NULL, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "tee", path, NULL);
 }
 
-static int start_agent(struct nb_lab *lab)
+/* Starts `netbench serve -D` in namespace ns bound to addr and waits until it answers. The
+ * DUT's observer may set the clock and RPS for a test (--allow-tuning): the lab is the user's own
+ * box, and the agent restores what it set. */
+static int start_serve(struct nb_lab *lab, int ns, const char *addr, const char *pid_path,
+		       const char *log_name, bool tuning)
 {
 	char port[8], log[192];
-	char *argv[] = {"ip", "netns", "exec", lab->ns[NB_LAB_SINK], lab->netbench_path, "serve",
-			"-D", "--pid-file", lab->pid_path, "-B",
-			/* with a VPN the agent answers at the tunnel's end too */
-			lab->vpn[0] ? "0.0.0.0" : NB_LAB_SINK_ADDR, "-p", port, NULL};
+	/* With a VPN the sink's agent answers at the tunnel's end too. */
+	const char *bind = ns == NB_LAB_SINK && lab->vpn[0] ? "0.0.0.0" : addr;
+	char *argv[] = {"ip",	 "netns", "exec", lab->ns[ns],	 lab->netbench_path,
+			"serve", "-D",	  "--pid-file", (char *)pid_path, "-B",
+			(char *)bind, "-p", port, tuning ? "--allow-tuning" : NULL, NULL};
 	uint64_t deadline;
 	int ret, status = 0;
 
 	snprintf(port, sizeof(port), "%u", lab->port);
-	snprintf(log, sizeof(log), "%s/agent.log", lab->run_dir);
-	unlink(lab->pid_path);
+	snprintf(log, sizeof(log), "%s/%s", lab->run_dir, log_name);
+	unlink(pid_path);
 	ret = nb_lab_exec_logged(argv, log, &status);
 	if (ret || status) {
 		char first[256] = "";
@@ -511,15 +526,24 @@ static int start_agent(struct nb_lab *lab)
 	/* -D returns once the agent has forked; wait for it to listen. */
 	deadline = nb_mono_ns() + 5 * NB_NS_PER_S;
 	while (nb_mono_ns() < deadline && !stopped(lab)) {
-		if (pid_alive(read_pid(lab->pid_path)) &&
-		    nb_lab_port_answers(lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, lab->port, 200))
+		if (pid_alive(read_pid(pid_path)) &&
+		    nb_lab_port_answers(lab->ns[ns], addr, lab->port, 200))
 			return 0;
 		nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS);
 	}
 	snprintf(lab->err, sizeof(lab->err),
 		 "the agent in %s did not answer on %s port %u within 5 s (pid file %s)",
-		 lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, lab->port, lab->pid_path);
+		 lab->ns[ns], addr, lab->port, pid_path);
 	return stopped(lab) ? -EINTR : -ETIMEDOUT;
+}
+
+static int start_agent(struct nb_lab *lab)
+{
+	int ret = start_serve(lab, NB_LAB_SINK, NB_LAB_SINK_ADDR, lab->pid_path, "agent.log", false);
+	if (ret)
+		return ret;
+	return start_serve(lab, NB_LAB_DUT, NB_LAB_DUT_A_ADDR, lab->obs_pid_path, "observer.log",
+			   true);
 }
 
 static bool link_up(struct nb_lab *lab, const char *ns, const char *link, unsigned *mtu);
@@ -786,8 +810,14 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 	if (st->agent_alive && st->ns[NB_LAB_SINK])
 		st->agent_answers =
 		    nb_lab_port_answers(lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, st->port, 1000);
+	st->observer_pid = read_pid(lab->obs_pid_path);
+	st->observer_alive = pid_alive(st->observer_pid);
+	if (st->observer_alive && st->ns[NB_LAB_DUT])
+		st->observer_answers =
+		    nb_lab_port_answers(lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR, st->port, 1000);
 	if (st->agent_expected)
-		all = all && st->agent_alive && st->agent_answers;
+		all = all && st->agent_alive && st->agent_answers && st->observer_alive &&
+		      st->observer_answers;
 	st->healthy = all;
 	lab->err[0] = '\0';
 	return 0;

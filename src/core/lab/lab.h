@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The namespace lab on one Linux host: gen --veth-- DUT (kernel forwarding, nftables) --veth--
- * sink, with the agent in sink (docs/design.md, "The lab"). Building, checking and removing it,
- * and loading rulesets into the DUT. Drives iproute2's ip and nft; a small state file under /run
+ * sink, with the agent in sink and an observer agent in the DUT (docs/design.md, "The lab").
+ * Building, checking and removing it, and loading rulesets into the DUT. Drives iproute2's ip
+ * and nft; a small state file under /run
  * records what was created so that an interrupted run is cleaned by the next one. */
 #ifndef NB_LAB_H
 #define NB_LAB_H
@@ -37,11 +38,12 @@ struct nb_lab {
 	char run_dir[128];
 	char state_path[160];
 	char pid_path[160];
+	char obs_pid_path[160]; /* the observer agent in the DUT */
 	/* Options of up. */
 	bool ipv6;
 	unsigned mtu;	   /* 0: the kernel's default */
 	unsigned dut_cpus; /* 0: all CPUs, no RPS steering */
-	bool agent;
+	bool agent; /* an agent in the sink and an observer agent in the DUT */
 	uint16_t port;
 	char netbench_path[512]; /* the binary started as the agent */
 	unsigned step_delay_ms;	 /* test knob: pause between steps of up */
@@ -74,6 +76,9 @@ struct nb_lab_status {
 	long agent_pid; /* 0: no pid file */
 	bool agent_alive;
 	bool agent_answers;
+	long observer_pid; /* the DUT's observer agent, 0: no pid file */
+	bool observer_alive;
+	bool observer_answers;
 	uint16_t port;
 	bool ruleset_known;
 	char ruleset_kind[16];

@@ -59,6 +59,7 @@ struct nb_rx_cfg {
 	const char *dst_addr; /* agent: frames go there (NULL: the agent's control address) */
 	uint16_t port;	      /* UDP port frames go to */
 	bool no_mmsg;
+	uint64_t rcvbuf;  /* local: the socket's receive buffer (0: as large as allowed) */
 	uint32_t sockets; /* local: receiving sockets and threads, one SO_REUSEPORT group (0: 1) */
 };
 

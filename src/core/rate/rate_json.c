@@ -70,6 +70,19 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 		nb_json_str(j, "interface", r->path.ifname);
 		nb_json_u64(j, "mtu", r->path.mtu);
 	}
+	nb_json_arr_begin(j, "observe");
+	for (size_t i = 0; p->observe && i < p->observe->n; i++)
+		nb_json_str(j, NULL, p->observe->spec[i]);
+	nb_json_arr_end(j);
+	if (p->observe && p->observe->n) {
+		nb_json_u64(j, "observe_samples_per_s", p->observe->req.sample_hz);
+		if (p->observe->dut_mask)
+			nb_json_u64(j, "dut_cpu_mask", p->observe->dut_mask);
+		else
+			nb_json_null(j, "dut_cpu_mask");
+	}
+	if (p->rx.rcvbuf)
+		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
 	nb_json_obj_end(j);
 }
 
@@ -137,6 +150,8 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 	nb_result_cpu(j, "cpu_local", &t->cpu);
 	if (rx->remote)
 		nb_result_cpu(j, "cpu_remote", &t->cpu_remote);
+	if (t->obs.n)
+		nb_obs_json(j, "observers", r->p->observe, &t->obs, t->c.tx - t->c.lost);
 	nb_json_obj_end(j);
 }
 
@@ -178,6 +193,13 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		for (size_t k = s[i].first_trial; k < s[i].first_trial + s[i].ntrials; k++)
 			json_trial(j, r, &r->proc.trials[k]);
 		nb_json_arr_end(j);
+		if (s[i].have_bneck) {
+			nb_obs_json_verdict(j, "bottleneck", &s[i].bneck);
+			nb_json_u64(j, "bottleneck_trial", r->proc.trials[s[i].bneck_trial].id);
+		} else {
+			nb_json_null(j, "bottleneck");
+			nb_json_null(j, "bottleneck_trial");
+		}
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -193,6 +215,58 @@ void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_siz
 	json_head(&j, r);
 	nb_json_bool(&j, "interrupted", r->interrupted);
 	json_sizes(&j, r, s, n);
+	nb_json_obj_end(&j);
+	fputc('\n', f);
+}
+
+bool nb_rate_clock_fit(const struct nb_rate_clock_point *p, size_t np, size_t size_i,
+		       struct nb_clock_fit *fit)
+{
+	double mhz[NB_RATE_MAX_SWEEP], fps[NB_RATE_MAX_SWEEP];
+	size_t n = 0;
+	for (size_t c = 0; c < np && n < NB_RATE_MAX_SWEEP; c++)
+		if (p[c].res[size_i].fps > 0 && !p[c].res[size_i].failed) {
+			mhz[n] = p[c].mhz;
+			fps[n++] = p[c].res[size_i].fps;
+		}
+	return nb_clock_fit(mhz, fps, n, fit) == 0;
+}
+
+void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
+			 size_t np, bool have_freq)
+{
+	struct nb_clock_fit fit;
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	json_head(&j, r);
+	nb_json_arr_begin(&j, "clocks");
+	for (size_t c = 0; c < np; c++) {
+		nb_json_obj_begin(&j, NULL);
+		if (have_freq)
+			nb_json_u64(&j, "mhz", p[c].mhz);
+		else
+			nb_json_null(&j, "mhz");
+		nb_json_str(&j, "note", p[c].note);
+		json_sizes(&j, r, p[c].res, r->p->nsizes);
+		nb_json_obj_end(&j);
+	}
+	nb_json_arr_end(&j);
+	nb_json_arr_begin(&j, "clock_fit");
+	for (size_t i = 0; have_freq && np && i < r->p->nsizes; i++) {
+		if (!nb_rate_clock_fit(p, np, i, &fit))
+			continue;
+		nb_json_obj_begin(&j, NULL);
+		nb_json_u64(&j, "frame_bytes", p[0].res[i].size);
+		nb_json_double(&j, "exponent", fit.exponent, 3);
+		nb_json_double(&j, "r2", fit.r2, 3);
+		nb_json_u64(&j, "points", fit.points);
+		nb_json_bool(&j, "cpu_bound", fit.cpu_bound);
+		nb_json_str(&j, "wording", fit.wording);
+		nb_json_obj_end(&j);
+	}
+	nb_json_arr_end(&j);
+	nb_json_str(&j, "clock_note", have_freq || !np ? NULL : p[0].note);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
@@ -229,6 +303,9 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 			nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 3);
 			nb_json_double(&j, "residual_ns", fit.residual_ns, 1);
 			nb_json_u64(&j, "points", fit.points);
+			double lo, hi;
+			nb_json_bool(&j, "ruleset_bound",
+				     nb_rate_sweep_ruleset_bound(p, np, pa->kinds[a], k, &lo, &hi));
 			nb_json_obj_end(&j);
 		}
 	nb_json_arr_end(&j);

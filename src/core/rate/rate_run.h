@@ -94,9 +94,28 @@ void nb_rate_sweep_free(struct nb_rate_sweep_point *points, size_t np);
 bool nb_rate_sweep_fit(const struct nb_rate_sweep_point *p, size_t np, enum nb_lab_rules_kind kind,
 		       size_t size_i, struct nb_lab_fit *fit);
 
-/* The JSON documents (docs/schema.md): one run, or one rule sweep. */
+/* Ruleset bound (docs/rate.md): the per-frame cost (10^9 / fps) at the most rules is 20 % or more
+ * above that at the fewest, for one kind and size index; lo_ns and hi_ns get those costs. */
+bool nb_rate_sweep_ruleset_bound(const struct nb_rate_sweep_point *p, size_t np,
+				 enum nb_lab_rules_kind kind, size_t size_i, double *lo_ns,
+				 double *hi_ns);
+
+/* The clock experiment: the procedure run at each DUT clock (the observers set it). */
+struct nb_rate_clock_point {
+	uint32_t mhz;	/* asked */
+	char note[256]; /* the observer's word on it */
+	struct nb_rate_size *res;
+};
+/* fps against clock at size index size_i, over the points with a result; false without a fit. */
+bool nb_rate_clock_fit(const struct nb_rate_clock_point *p, size_t np, size_t size_i,
+		       struct nb_clock_fit *fit);
+
+/* The JSON documents (docs/schema.md): one run, or one rule sweep, or a clock experiment
+ * (have_freq false: the DUT has no cpufreq, one point at the clock it has). */
 void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n);
 void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_rate_sweep_point *p,
 			size_t np);
+void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
+			 size_t np, bool have_freq);
 
 #endif

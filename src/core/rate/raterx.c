@@ -327,6 +327,14 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 	nb_hist_merge(&into->lat, &from->lat);
 }
 
+int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes)
+{
+	for (uint32_t i = 0; i < rx->n; i++)
+		if (setsockopt(rx->w[i]->fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes)))
+			return -errno;
+	return 0;
+}
+
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)
 {
 	struct nb_rx_snap *one = rx->n > 1 ? malloc(sizeof(*one)) : NULL;

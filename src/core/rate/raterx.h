@@ -63,6 +63,9 @@ int nb_rx_start(struct nb_rx *rx);
 /* Before start: send each probe frame back to `to` (18 bytes, NB_REFLECT_MAGIC) from the
  * receiving socket, at most max_pps per second (capped at NB_RX_REFLECT_MAX_PPS). */
 void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps);
+/* Sets every socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor)
+ * instead of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
+int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes);
 /* Copies the current trial's counters (summed over the sockets). */
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap);
 /* Adds one socket's counters to a sum: the newest trial wins, counters of one trial add up,

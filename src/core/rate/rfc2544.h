@@ -17,6 +17,8 @@
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
 #include "core/rate/raterx.h"
+#include "core/observe/obs_set.h"
+#include "core/observe/verdict.h"
 
 #define NB_RATE_MAX_SIZES 16
 #define NB_RATE_MIN_FPS	  1000ULL
@@ -59,6 +61,7 @@ struct nb_rate_params {
 	enum nb_lab_rules_kind kinds[3];
 	size_t nkinds;
 	volatile sig_atomic_t *stop; /* set asynchronously: end the run; may be NULL */
+	struct nb_obs_set *observe;  /* observers of the DUT, NULL or empty: none */
 };
 
 /* One trial as it ran. */
@@ -77,6 +80,7 @@ struct nb_rate_trial {
 	uint64_t probes_sent, probes_rx, probes_reflected, probes_returned;
 	struct nb_cpu_load cpu;
 	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
+	struct nb_obs_trial obs;       /* the observers' windows of this trial */
 	/* Each generator thread's part: its asked rate, frames sent, first to last send, slip. */
 	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_tx[NB_GEN_MAX_THREADS];
 	uint64_t thread_window_ns[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
@@ -94,6 +98,9 @@ struct nb_rate_size {
 	uint64_t lat_ns[6];
 	double b2b_avg, b2b_min, b2b_max;
 	size_t first_trial, ntrials; /* in the procedure's trial log */
+	bool have_bneck;
+	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
+	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */
 };
 
 /* What a procedure asks of one trial: frames of size at rate_fps (0: flat out) for the
@@ -135,6 +142,11 @@ double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fp
 /* The exit status a size's result earns: 1 when it failed, found nothing, or (single trial)
  * the generator fell short of what was asked. */
 int nb_rate_status(const struct nb_rate_params *p, const struct nb_rate_size *s);
+/* What limited the DUT at s's size (docs/rate.md): judged on the first trial that lost frames
+ * above the result, else on the last clean trial (generator bound when the result was the
+ * generator's maximum). Leaves s->have_bneck false where nothing counted frames or for b2b. */
+void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
+			struct nb_rate_size *s);
 /* True when some trial of the size s lost frames at the receiver's own sockets: there the
  * receiver, not the device under test, set the limit. trials: the procedure's trial log. */
 bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct nb_rate_size *s);

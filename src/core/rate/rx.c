@@ -64,6 +64,8 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 	if (n < 0)
 		return n;
 	ret = nb_rx_new_group(&rx, fds, (uint32_t)n, cfg->no_mmsg);
+	if (!ret && cfg->rcvbuf)
+		ret = nb_rx_set_rcvbuf(rx, (int)cfg->rcvbuf);
 	if (!ret)
 		ret = nb_rx_start(rx);
 	if (ret) {

@@ -78,3 +78,28 @@ bool nb_rate_sweep_fit(const struct nb_rate_sweep_point *p, size_t np, enum nb_l
 		}
 	return nb_lab_fit_cost(rules, fps, n, fit) == 0;
 }
+
+bool nb_rate_sweep_ruleset_bound(const struct nb_rate_sweep_point *p, size_t np,
+				 enum nb_lab_rules_kind kind, size_t size_i, double *lo_ns,
+				 double *hi_ns)
+{
+	double rules[16], ns[16];
+	size_t n = 0, lo = 0, hi = 0;
+	for (size_t i = 0; i < np && n < 16; i++)
+		if (p[i].kind == kind && p[i].res[size_i].fps > 0 && !p[i].res[size_i].failed) {
+			rules[n] = (double)p[i].rules;
+			ns[n++] = 1e9 / p[i].res[size_i].fps;
+		}
+	*lo_ns = *hi_ns = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (rules[i] < rules[lo])
+			lo = i;
+		if (rules[i] > rules[hi])
+			hi = i;
+	}
+	if (n) {
+		*lo_ns = ns[lo];
+		*hi_ns = ns[hi];
+	}
+	return nb_verdict_ruleset_bound(rules, ns, n);
+}

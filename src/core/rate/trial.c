@@ -87,6 +87,13 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		snprintf(err, errlen, "agent: %s", why);
 		return ret;
 	}
+	if (p->observe && p->observe->n) {
+		/* The DUT's window opens with the trial and closes after its drain. */
+		ret = nb_obs_set_begin(p->observe, p->trial_ns + p->drain_ns + NB_NS_PER_S, err,
+				       errlen);
+		if (ret)
+			return ret;
+	}
 	nb_cpu_sample_now(&c0);
 	ret = nb_gen_pool_run(r->pool, &t, r->gs);
 	if (ret) {
@@ -109,6 +116,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
+	if (p->observe && p->observe->n && (ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
+		return ret;
 	if (!rx->counts) {
 		/* Send only: no receiver counts anything. */
 		rec->c.tx = r->gs->tx_frames;
@@ -283,6 +292,7 @@ int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err
 		ret = nb_rate_procedure(&r->proc, s, err, errlen);
 		if (ret)
 			return ret;
+		nb_rate_bottleneck(p, r->proc.trials, s);
 		emit(r, &(struct nb_rate_event){
 			    .kind = NB_RATE_EV_SIZE_DONE, .size = s->size, .result = s});
 	}
@@ -302,6 +312,8 @@ void nb_rate_free(struct nb_rate_run *r)
 	if (r->p)
 		r->p->receiver->close(r->rxs);
 	nb_probe_free(r->probe);
+	for (size_t i = 0; i < r->proc.ntrials; i++)
+		nb_obs_trial_free(&r->proc.trials[i].obs);
 	nb_rate_proc_free(&r->proc);
 	free(r->psnap);
 	free(r->snap);

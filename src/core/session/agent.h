@@ -21,6 +21,7 @@ struct nb_agent_policy {
 	bool mcast_any_group;  /* --allow-mcast-any: groups outside the administrative scope */
 	uint32_t mcast_max_ttl; /* highest multicast TTL / hop limit (--mcast-ttl, default 1) */
 	bool allow_any_target; /* --allow-target-any: send to addresses other than the controller */
+	bool allow_tuning;     /* --allow-tuning: an observer may set the clock and RPS */
 	uint8_t psk[64];
 	size_t psk_len; /* 0: no key required */
 };

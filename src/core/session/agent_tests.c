@@ -7,6 +7,7 @@ extern const struct nb_test_ops nb_crypto_ops;
 extern const struct nb_test_ops nb_mem_ops;
 extern const struct nb_test_ops nb_rate_ops;
 extern const struct nb_test_ops nb_stream_ops;
+extern const struct nb_test_ops nb_observe_ops;
 
 const struct nb_test_ops *const nb_agent_tests[] = {
 	&nb_tput_ops,
@@ -14,5 +15,6 @@ const struct nb_test_ops *const nb_agent_tests[] = {
 	&nb_mem_ops,
 	&nb_rate_ops,
 	&nb_stream_ops,
+	&nb_observe_ops,
 	NULL,
 };

@@ -37,7 +37,7 @@ enum nb_msg_type {
 };
 
 /* Tags. 1-99 common; each test type owns a range of 100 (tput 100-199, rate 200-299,
- * stream 300-399, crypto 400-499, mem 500-599). */
+ * stream 300-399, crypto 400-499, mem 500-599, observe 600-699). */
 enum nb_tag {
 	NB_T_PROTO_VERSION = 1,
 	NB_T_SW_VERSION = 2,
@@ -78,6 +78,7 @@ enum nb_test_type {
 	NB_TEST_STREAM = 3,
 	NB_TEST_CRYPTO = 4,
 	NB_TEST_MEM = 5,
+	NB_TEST_OBSERVE = 6,
 };
 
 struct nb_msg {

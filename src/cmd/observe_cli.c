@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Observer sessions for the front ends, and how the DUT's view is shown. */
+#include "cmd/observe_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "core/base/timeutil.h"
+#include "core/lab/lab.h"
+#include "core/session/auth.h"
+
+bool obs_cli_option(struct obs_cli *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case OBS_OPT_OBSERVE: {
+		char host[256];
+		uint16_t port;
+		if (nb_obs_parse_target(arg, host, sizeof(host), &port, NB_DEFAULT_PORT))
+			cli_usage_error("--observe: '%s' is not HOST[:PORT] (port 1-65535)", arg);
+		if (c->set.n == NB_OBS_SET_MAX)
+			cli_usage_error("--observe: at most %d observers", NB_OBS_SET_MAX);
+		c->set.spec[c->set.n++] = arg;
+		return true;
+	}
+	case OBS_OPT_NO_OBSERVE:
+		c->no_observe = true;
+		return true;
+	case OBS_OPT_RATE:
+		c->set.req.sample_hz =
+		    (uint32_t)cli_uint("--observe-rate", arg, 1, NB_OBS_SAMPLE_HZ_MAX);
+		return true;
+	case OBS_OPT_DUT_CPUS:
+		if (nb_obs_parse_cpulist(arg, &c->set.dut_mask) || !c->set.dut_mask)
+			cli_usage_error("--dut-cpus: '%s' is not a CPU list such as 1 or 0-1,3 (CPUs "
+					"0-63)",
+					arg);
+		c->set.req.rps_mask = c->set.dut_mask;
+		return true;
+	case OBS_OPT_CLOCKS: {
+		uint64_t v[OBS_CLI_CLOCKS];
+		size_t n = cli_rate_list("--observe-clocks", arg, v, OBS_CLI_CLOCKS, 1, 20000);
+		if (n < 2)
+			cli_usage_error("--observe-clocks: '%s' needs two or more clocks in MHz", arg);
+		for (size_t i = 0; i < n; i++)
+			c->clocks_mhz[i] = (uint32_t)v[i];
+		c->nclocks = n;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+void obs_cli_lab_default(struct obs_cli *c, const char *dst, bool quiet)
+{
+	static const char lab_obs[] = NB_LAB_DUT_A_ADDR;
+	if (c->set.n || c->no_observe || !dst)
+		return;
+	if (strcmp(dst, NB_LAB_SINK_ADDR) && strcmp(dst, NB_LAB_SINK_ADDR6))
+		return;
+	c->set.spec[c->set.n++] = lab_obs;
+	c->implied = true;
+	c->quiet = quiet;
+}
+
+void obs_cli_open(struct obs_cli *c, const char *psk_file)
+{
+	char err[600];
+	uint8_t psk[NB_PSK_MAX];
+	size_t psk_len = 0;
+	int ret;
+	if ((c->nclocks || c->set.dut_mask) && !c->set.n)
+		cli_usage_error("--%s needs an observer (--observe HOST)",
+				c->nclocks ? "observe-clocks" : "dut-cpus");
+	if (!c->set.n)
+		return;
+	if (psk_file && (ret = nb_psk_load(psk_file, psk, &psk_len)))
+		cli_fail(ret, "--psk: cannot use %s", psk_file);
+	if ((ret = nb_obs_set_open(&c->set, psk, psk_len, err, sizeof(err)))) {
+		if (!c->implied)
+			cli_fail(0, "%s", err);
+		/* A lab brought up with --no-agent has no observer: measure without. */
+		nb_obs_set_close(&c->set);
+		c->set.n = 0;
+		if (!c->quiet)
+			fprintf(stderr, "netbench %s: the lab's DUT is not observed (%s)\n",
+				cli_command(), err);
+		return;
+	}
+	if (c->implied && !c->quiet)
+		fprintf(stderr, "observing the lab's DUT at %s (--no-observe to skip)\n",
+			c->set.spec[0]);
+}
+
+void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (!mask) {
+		snprintf(buf, len, "all %u (shared with anything else on the box)", w->ncpu);
+		return;
+	}
+	buf[0] = '\0';
+	for (unsigned c = 0; c < 64 && o < len; c++)
+		if ((mask >> c) & 1)
+			o += (size_t)snprintf(buf + o, len - o, "%s%u", o ? "," : "", c);
+	if (o < len)
+		snprintf(buf + o, len - o, "%s", w->rps_mask == mask ? " (RPS)" : "");
+}
+
+static const char *k(char *b, size_t len, double v)
+{
+	if (v >= 1e9)
+		snprintf(b, len, "%.3gG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(b, len, "%.3gM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(b, len, "%.3gk", v / 1e3);
+	else
+		snprintf(b, len, "%.0f", v);
+	return b;
+}
+
+void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
+		   uint64_t frames, const char *in)
+{
+	char a[16], b[16], d[16], e[16], cpus[300];
+	for (size_t i = 0; i < t->n; i++) {
+		const struct nb_obs_snap *w = t->w[i];
+		const struct nb_obs_summary *s = t->s[i];
+		double ws = s->window_s > 0 ? s->window_s : 1;
+		obs_cli_cpus_str(t->mask[i], w, cpus, sizeof(cpus));
+		fprintf(f, "%sDUT %s (%s): window %.2f s, %u samples, observer %.2f %% of a CPU\n", in,
+			c->spec[i], c->si[i].hostname[0] ? c->si[i].hostname : "?", s->window_s,
+			w->samples, s->self_cpu_pct);
+		fprintf(f, "%s  DUT CPUs: %s\n", in, cpus);
+		for (uint32_t n = 0; n < s->ncpu; n++) {
+			const struct nb_obs_cpu_share *p = &s->cpu[n];
+			if (t->mask[i] && !(p->id < 64 && (t->mask[i] >> p->id) & 1))
+				continue;
+			fprintf(f,
+				"%s  cpu%-3u usr %5.1f %%  sys %5.1f %%  irq %5.1f %%  softirq %5.1f %%  "
+				"idle %5.1f %%\n",
+				in, p->id, p->user_pct, p->system_pct, p->irq_pct, p->softirq_pct,
+				p->idle_pct);
+		}
+		if (w->peak_cpu >= 0)
+			fprintf(f, "%s  peak over %.0f ms samples: cpu%d %.0f %% busy\n", in,
+				1000.0 / (c->req.sample_hz ? c->req.sample_hz : 10), w->peak_cpu,
+				w->peak_busy_pct);
+		fprintf(f, "%s  softnet: processed %s, dropped %s (backlog full), time_squeeze %s (%s/s)\n",
+			in, k(a, sizeof(a), (double)s->softnet_processed),
+			k(b, sizeof(b), (double)s->softnet_dropped),
+			k(d, sizeof(d), (double)s->softnet_squeezed),
+			k(e, sizeof(e), (double)s->softnet_squeezed / ws));
+		for (uint32_t n = 0; n < w->nif; n++) {
+			const struct nb_obs_if *p = &w->ifs[n];
+			fprintf(f,
+				"%s  %-10s rx %s tx %s  rx_dropped %llu missed %llu fifo %llu over %llu  "
+				"tx_dropped %llu tx_errors %llu",
+				in, p->name, k(a, sizeof(a), (double)p->rx_packets),
+				k(b, sizeof(b), (double)p->tx_packets),
+				(unsigned long long)p->rx_dropped, (unsigned long long)p->rx_missed,
+				(unsigned long long)p->rx_fifo, (unsigned long long)p->rx_over,
+				(unsigned long long)p->tx_dropped, (unsigned long long)p->tx_errors);
+			if (p->have_qdisc)
+				fprintf(f, "  qdisc drops %llu overlimits %llu",
+					(unsigned long long)p->qdisc_drops,
+					(unsigned long long)p->qdisc_overlimits);
+			fputc('\n', f);
+			for (uint32_t q = 0; q < p->neth; q++)
+				if (p->eth[q].value)
+					fprintf(f, "%s    driver %s %llu\n", in, p->eth[q].name,
+						(unsigned long long)p->eth[q].value);
+		}
+		if (w->nirq) {
+			fprintf(f, "%s  interrupts/s:", in);
+			for (uint32_t n = 0; n < w->nirq && n < 6; n++)
+				fprintf(f, " %s %s", w->irq[n].name,
+					k(a, sizeof(a), (double)w->irq[n].count / ws));
+			fputc('\n', f);
+		}
+		if (w->have_conntrack)
+			fprintf(f, "%s  conntrack: %llu of %llu entries, insert_failed %llu, drop %llu\n",
+				in, (unsigned long long)w->ct_entries, (unsigned long long)w->ct_max,
+				(unsigned long long)w->ct_insert_failed, (unsigned long long)w->ct_drop);
+		else
+			fprintf(f, "%s  conntrack: not loaded\n", in);
+		double mhz = nb_obs_clock_mhz(c, i, s);
+		double cpf = nb_cycles_per_frame(s->busy_cpu_s, mhz, frames);
+		if (!isnan(cpf))
+			fprintf(f, "%s  clock %.0f MHz (%s): %.0f cycles per forwarded frame\n", in, mhz,
+				s->clock_mhz > 0 ? "cpufreq" : "/proc/cpuinfo", cpf);
+		else
+			fprintf(f, "%s  clock: unknown (no cpufreq, no cpuinfo MHz): no cycles per frame\n",
+				in);
+	}
+}
+

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The front ends' side of observing (rate, tput, stream): the --observe options, one observer
+ * session per box, a window per trial begun at the trial's start and ended after its drain, and
+ * the DUT's view printed and written as JSON. */
+#ifndef NB_OBSERVE_CLI_H
+#define NB_OBSERVE_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/base/json.h"
+#include "core/observe/obs.h"
+#include "core/observe/obs_ctl.h"
+#include "core/observe/obs_set.h"
+#include "core/observe/verdict.h"
+
+#define OBS_CLI_CLOCKS	16
+
+/* Long options every observing front end accepts; their values start at OBS_OPT_BASE. */
+enum {
+	OBS_OPT_BASE = 0x4f00,
+	OBS_OPT_OBSERVE = OBS_OPT_BASE,
+	OBS_OPT_NO_OBSERVE,
+	OBS_OPT_RATE,
+	OBS_OPT_DUT_CPUS,
+	OBS_OPT_CLOCKS,
+};
+#define OBS_CLI_LONGOPTS                                                                           \
+	{"observe", required_argument, NULL, OBS_OPT_OBSERVE},                                     \
+	    {"no-observe", no_argument, NULL, OBS_OPT_NO_OBSERVE},                                 \
+	    {"observe-rate", required_argument, NULL, OBS_OPT_RATE},                               \
+	    {"dut-cpus", required_argument, NULL, OBS_OPT_DUT_CPUS},                               \
+	    {"observe-clocks", required_argument, NULL, OBS_OPT_CLOCKS}
+#define OBS_CLI_HELP                                                                               \
+	"      --observe HOST[:PORT]  watch the device under test (a netbench serve on it)\n"     \
+	"                          over each trial's window: CPU, softirq, interrupts,\n"         \
+	"                          softnet, NIC, qdisc and conntrack counters (repeatable)\n"     \
+	"      --no-observe        do not observe the lab's DUT (observed by default)\n"           \
+	"      --observe-rate N    observer samples per second, 1-100 (default 10)\n"             \
+	"      --dut-cpus LIST     the DUT's CPUs (e.g. 1 or 0-1): steer its receive work\n"      \
+	"                          there (RPS; the observer needs --allow-tuning) and judge\n"    \
+	"                          its load on them\n"                                             \
+	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT in turn (cpufreq;\n"   \
+	"                          needs --allow-tuning), fps fitted against clock\n"
+
+struct obs_cli {
+	struct nb_obs_set set; /* the observers and their options */
+	bool no_observe;
+	bool implied; /* the lab's DUT, not asked for: its absence is no failure */
+	bool quiet;
+	uint32_t clocks_mhz[OBS_CLI_CLOCKS];
+	size_t nclocks;
+};
+
+/* Handles one of the OBS_OPT_* options; returns false for any other. */
+bool obs_cli_option(struct obs_cli *c, int opt, const char *arg);
+/* When nothing was asked and dst (an address in text) is the lab's sink, observes the lab's DUT
+ * (a note on stderr unless quiet). */
+void obs_cli_lab_default(struct obs_cli *c, const char *dst, bool quiet);
+/* Connects to every observer (psk_file: the run's --psk, may be NULL); exits on failure. */
+void obs_cli_open(struct obs_cli *c, const char *psk_file);
+static inline bool obs_cli_on(const struct obs_cli *c)
+{
+	return c->set.n > 0;
+}
+
+/* Which CPUs are the DUT's, in words ("1 (RPS)", "all 2"). */
+void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, size_t len);
+/* The DUT's view of one trial, several lines, each starting with indent. frames: forwarded
+ * frames (for cycles per frame), 0 unknown. */
+void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
+		   uint64_t frames, const char *indent);
+
+#endif

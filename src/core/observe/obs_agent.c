@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The agent's observe test: it sends and receives no test traffic. START takes the window's
+ * first snapshot and starts a thread that samples /proc/stat at the asked rate (for the busiest
+ * CPU's peak over any sample interval); STOP takes the last snapshot and returns the window.
+ * With --allow-tuning it sets the CPU clock and RPS the request asks for, and restores them
+ * when the test is freed, which the session does also when the controller vanishes. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/timeutil.h"
+#include "core/observe/obs.h"
+#include "core/observe/obs_tune.h"
+#include "core/observe/obs_wire.h"
+#include "core/session/agent.h"
+
+struct observe {
+	struct nb_obs_req req;
+	struct nb_obs_reader *reader, *sreader;
+	struct nb_obs_tune *tune;
+	struct nb_obs_snap *a, *b, *w, *s0, *s1;
+	pthread_t thread;
+	bool thread_on;
+	pthread_mutex_t lock;
+	volatile int stop;
+};
+
+static void *sampler(void *arg)
+{
+	struct observe *o = arg;
+	uint64_t period = NB_NS_PER_S / o->req.sample_hz, next = nb_mono_ns() + period;
+	bool have = nb_obs_sample_cpu(o->sreader, o->s0) == 0;
+	while (!o->stop) {
+		nb_sleep_until_ns(next);
+		next += period;
+		if (o->stop)
+			break;
+		if (nb_obs_sample_cpu(o->sreader, o->s1))
+			continue;
+		pthread_mutex_lock(&o->lock);
+		if (have) {
+			nb_obs_peak(o->s0, o->s1, o->w);
+			o->w->samples++;
+		}
+		pthread_mutex_unlock(&o->lock);
+		struct nb_obs_snap *t = o->s0;
+		o->s0 = o->s1;
+		o->s1 = t;
+		have = true;
+	}
+	return NULL;
+}
+
+static void obs_free(void *state)
+{
+	struct observe *o = state;
+	if (!o)
+		return;
+	if (o->thread_on) {
+		o->stop = 1;
+		pthread_join(o->thread, NULL);
+	}
+	nb_obs_tune_restore(o->tune);
+	nb_obs_reader_free(o->reader);
+	nb_obs_reader_free(o->sreader);
+	free(o->a);
+	free(o->b);
+	free(o->w);
+	free(o->s0);
+	free(o->s1);
+	pthread_mutex_destroy(&o->lock);
+	free(o);
+}
+
+static int obs_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
+		     struct nb_msg *ack, char *err, size_t errlen)
+{
+	struct observe *o = calloc(1, sizeof(*o));
+	char note[512] = "";
+	int ret = -ENOMEM;
+	if (!o)
+		return ret;
+	pthread_mutex_init(&o->lock, NULL);
+	if ((ret = nb_obs_req_get(req, &o->req, err, errlen)))
+		goto fail;
+	if ((o->req.clock_khz || o->req.rps_mask) && !ctx->policy->allow_tuning) {
+		snprintf(err, errlen,
+			 "refused by rule tuning: setting the %s needs an agent started with "
+			 "--allow-tuning",
+			 o->req.clock_khz ? "CPU clock" : "receive steering (RPS)");
+		ret = -EPERM;
+		goto fail;
+	}
+	ret = -ENOMEM;
+	if (!(o->a = malloc(sizeof(*o->a))) || !(o->b = malloc(sizeof(*o->b))) ||
+	    !(o->w = calloc(1, sizeof(*o->w))) || !(o->s0 = calloc(1, sizeof(*o->s0))) ||
+	    !(o->s1 = calloc(1, sizeof(*o->s1))))
+		goto fail;
+	if ((ret = nb_obs_reader_new(&o->reader, "")) || (ret = nb_obs_reader_new(&o->sreader, "")))
+		goto fail;
+	o->w->peak_cpu = -1;
+	if (o->req.rps_mask) {
+		ret = nb_obs_rps_set(&o->tune, "", o->req.rps_mask, note, sizeof(note));
+		if (ret) {
+			snprintf(err, errlen, "observe: %s", note);
+			goto fail;
+		}
+	}
+	if (o->req.clock_khz) {
+		/* No cpufreq is no failure: the controller prints the note and measures at the
+		 * clock there is. Any other failure is. */
+		ret = nb_obs_clock_set(&o->tune, "", o->req.clock_khz, note, sizeof(note));
+		if (ret && ret != -ENOENT) {
+			snprintf(err, errlen, "observe: %s", note);
+			goto fail;
+		}
+		nb_msg_put_str(ack, NB_T_OBS_CLOCK_NOTE, note);
+		nb_msg_put_u32(ack, NB_T_OBS_HAVE_FREQ, ret == -ENOENT ? 0 : 1);
+	}
+	*state = o;
+	return 0;
+fail:
+	obs_free(o);
+	return ret;
+}
+
+static int obs_start(void *state, char *err, size_t errlen)
+{
+	struct observe *o = state;
+	int ret = nb_obs_snapshot(o->reader, o->a);
+	if (ret) {
+		snprintf(err, errlen, "observe: cannot read /proc/stat: %s", strerror(-ret));
+		return ret;
+	}
+	if (pthread_create(&o->thread, NULL, sampler, o)) {
+		snprintf(err, errlen, "observe: cannot start the sampling thread");
+		return -EAGAIN;
+	}
+	o->thread_on = true;
+	return 0;
+}
+
+/* The window so far (a MARK does not end it). */
+static int put_window(struct observe *o, struct nb_msg *m)
+{
+	struct nb_obs_snap *w = malloc(sizeof(*w));
+	int ret;
+	if (!w)
+		return -ENOMEM;
+	if ((ret = nb_obs_snapshot(o->reader, o->b)) == 0) {
+		pthread_mutex_lock(&o->lock);
+		w->samples = o->w->samples;
+		w->peak_busy_pct = o->w->peak_busy_pct;
+		w->peak_cpu = o->w->peak_cpu;
+		pthread_mutex_unlock(&o->lock);
+		nb_obs_window(o->a, o->b, w);
+		ret = nb_obs_window_put(m, w);
+	}
+	free(w);
+	return ret;
+}
+
+static int obs_snapshot(void *state, struct nb_msg *snap)
+{
+	return put_window(state, snap);
+}
+
+static int obs_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
+{
+	struct observe *o = state;
+	int ret;
+	if (o->thread_on) {
+		o->stop = 1;
+		pthread_join(o->thread, NULL);
+		o->thread_on = false;
+	}
+	ret = put_window(o, final);
+	if (ret)
+		snprintf(err, errlen, "observe: cannot report the window: %s", strerror(-ret));
+	return ret;
+}
+
+static void obs_describe(void *state, char *buf, size_t len)
+{
+	struct observe *o = state;
+	snprintf(buf, len, "%u samples/s%s%s", o->req.sample_hz, o->req.clock_khz ? ", clock set" : "",
+		 o->req.rps_mask ? ", rps set" : "");
+}
+
+const struct nb_test_ops nb_observe_ops = {
+	.type = NB_TEST_OBSERVE,
+	.name = "observe",
+	.setup = obs_setup,
+	.start = obs_start,
+	.snapshot = obs_snapshot,
+	.stop = obs_stop,
+	.free = obs_free,
+	.describe = obs_describe,
+};

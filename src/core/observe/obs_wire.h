@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The observe test on the wire (tags 600-699): the request's options, the setup's answer and a
+ * window as fixed-layout items. This file alone knows the tags; see docs/protocol.md. */
+#ifndef NB_OBS_WIRE_H
+#define NB_OBS_WIRE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/observe/obs.h"
+#include "core/session/proto.h"
+
+enum {
+	NB_T_OBS_SAMPLE_HZ = 600, /* u32, 1..100 */
+	NB_T_OBS_CLOCK_KHZ = 601, /* u32: set the CPU clock for the test (needs --allow-tuning) */
+	NB_T_OBS_RPS_MASK = 602,  /* u64: steer receive work to these CPUs (needs --allow-tuning) */
+	NB_T_OBS_CLOCK_NOTE = 603, /* string: what became of the clock, or why nothing */
+	NB_T_OBS_HAVE_FREQ = 604,  /* u32: 1 when the kernel exposes cpufreq */
+	NB_T_OBS_HEAD = 610,
+	NB_T_OBS_CPU = 611,
+	NB_T_OBS_SOFTNET = 612,
+	NB_T_OBS_IRQ = 613,
+	NB_T_OBS_IF = 614,
+	NB_T_OBS_ETH = 615,
+	NB_T_OBS_FREQ = 616,
+};
+
+#define NB_OBS_SAMPLE_HZ_MAX 100u
+#define NB_OBS_SAMPLE_HZ_DEFAULT 10u
+
+struct nb_obs_req {
+	uint32_t sample_hz;
+	uint32_t clock_khz; /* 0: leave the clock */
+	uint64_t rps_mask;  /* 0: leave RPS */
+};
+
+int nb_obs_req_put(struct nb_msg *m, const struct nb_obs_req *r);
+/* Reads and bounds-checks; err names the field. */
+int nb_obs_req_get(const struct nb_msg *m, struct nb_obs_req *r, char *err, size_t errlen);
+
+/* Appends a window's items (interrupt lines with a count, all else as is). */
+int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w);
+/* Decodes the window items of m into w: the head exactly once, every count within the arrays,
+ * names non-empty; anything else is -EBADMSG (w is then zeroed). */
+int nb_obs_window_get(const struct nb_msg *m, struct nb_obs_snap *w);
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The verdict rule (docs/rate.md): loss is split into classes by the counters that saw it; if
+ * they do not add up to the loss within 1 %, the verdict is "unexplained" and quotes them; else
+ * the largest class names the bottleneck. A NIC drop while a DUT CPU is saturated and NAPI ran
+ * out of budget (time_squeeze) is the CPU's, not the NIC's. */
+#include "core/observe/verdict.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *nb_verdict_name(enum nb_verdict_kind k)
+{
+	switch (k) {
+	case NB_V_GENERATOR:
+		return "generator_bound";
+	case NB_V_DUT_CPU:
+		return "dut_cpu_bound";
+	case NB_V_DUT_INGRESS:
+		return "dut_ingress_bound";
+	case NB_V_EGRESS:
+		return "egress_bound";
+	case NB_V_RECEIVER:
+		return "receiver_bound";
+	case NB_V_CONNTRACK:
+		return "conntrack_bound";
+	case NB_V_UNEXPLAINED:
+		return "unexplained";
+	default:
+		return "none";
+	}
+}
+
+/* 12345 -> "12.3k", as the verdict line quotes counts. */
+static const char *num(char *b, size_t len, double v)
+{
+	if (v >= 1e9)
+		snprintf(b, len, "%.3gG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(b, len, "%.3gM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(b, len, "%.3gk", v / 1e3);
+	else
+		snprintf(b, len, "%.0f", v);
+	return b;
+}
+
+static const char *ifname(const struct nb_verdict_in *in, int32_t i)
+{
+	return in->win && i >= 0 && (uint32_t)i < in->win->nif ? in->win->ifs[i].name : "?";
+}
+
+/* "DUT cpu1 99 % busy (softirq 99 %), time_squeeze 12k/s, backlog drops 0, NIC missed 0" */
+static void cpu_evidence(const struct nb_verdict_in *in, char *b, size_t len)
+{
+	const struct nb_obs_summary *d = in->dut;
+	char s1[16], s2[16], s3[16];
+	double ws = d->window_s > 0 ? d->window_s : 1;
+	snprintf(b, len,
+		 "DUT cpu%d %.0f %% busy (%s %.0f %%), time_squeeze %s/s, backlog drops %s, NIC "
+		 "missed %s",
+		 d->busiest_cpu, d->busiest_pct, d->busiest_with, d->busiest_with_pct,
+		 num(s1, sizeof(s1), (double)d->softnet_squeezed / ws),
+		 num(s2, sizeof(s2), (double)(d->softnet_dropped > d->ingress_rx_dropped
+						      ? d->softnet_dropped
+						      : d->ingress_rx_dropped)),
+		 num(s3, sizeof(s3), (double)(d->rx_missed + d->rx_fifo + d->rx_over)));
+}
+
+void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
+{
+	const struct nb_obs_summary *d = in->dut;
+	char ev[300] = "", a[16], b[16], c[16], sd[24] = "unknown";
+	uint64_t max;
+
+	memset(v, 0, sizeof(*v));
+	v->lost = in->offered > in->received ? in->offered - in->received : 0;
+	if (!v->lost) {
+		v->explained = true;
+		if (in->gen_max) {
+			v->kind = NB_V_GENERATOR;
+			snprintf(v->text, sizeof(v->text),
+				 "generator bound: %s fps offered, the generator's maximum, and "
+				 "nothing lost",
+				 num(a, sizeof(a), in->offered_fps));
+		} else {
+			v->kind = NB_V_NONE;
+			snprintf(v->text, sizeof(v->text), "no loss at %s fps offered",
+				 num(a, sizeof(a), in->offered_fps));
+		}
+		return;
+	}
+	v->by_receiver = in->have_sink_drops ? in->sink_drops : 0;
+	if (d) {
+		uint64_t dev = d->ingress_rx_dropped + d->tx_dropped;
+		v->by_nic = d->rx_missed + d->rx_fifo + d->rx_over;
+		/* A backlog drop is counted by softnet_stat and, on most drivers, by the receiving
+		 * device's rx_dropped (or, for veth, the sending side's tx_dropped) too: count it
+		 * once. Softnet drops beyond the devices' count are CPU drops of their own. */
+		v->by_cpu = d->ingress_rx_dropped +
+			    (d->softnet_dropped > dev ? d->softnet_dropped - dev : 0);
+		v->by_egress = d->qdisc_drops + d->tx_dropped;
+		v->by_conntrack = 0;
+		if (in->win)
+			v->by_conntrack = in->win->ct_insert_failed + in->win->ct_drop;
+	}
+	v->accounted = v->by_cpu + v->by_nic + v->by_egress + v->by_receiver + v->by_conntrack;
+	uint64_t tol = v->lost / 100;
+	v->explained = v->accounted + tol >= v->lost && v->accounted <= v->lost + tol;
+
+	if (in->have_sink_drops)
+		snprintf(sd, sizeof(sd), "%llu", (unsigned long long)in->sink_drops);
+	if (d)
+		snprintf(ev, sizeof(ev),
+			 "backlog/rx drops %s, NIC missed+fifo+over %s, qdisc drops %s, tx_dropped "
+			 "%llu, sink socket drops %s, busiest DUT cpu%d %.0f %%",
+			 num(a, sizeof(a), (double)v->by_cpu), num(b, sizeof(b), (double)v->by_nic),
+			 num(c, sizeof(c), (double)d->qdisc_drops), (unsigned long long)d->tx_dropped,
+			 sd, d->busiest_cpu, d->busiest_pct);
+	else
+		snprintf(ev, sizeof(ev), "sink socket drops %s, no observer on the DUT", sd);
+	if (!v->explained) {
+		v->kind = NB_V_UNEXPLAINED;
+		snprintf(v->text, sizeof(v->text), "unexplained: %llu lost, counters account for %llu (%s)",
+			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
+		return;
+	}
+	max = v->by_cpu;
+	v->kind = NB_V_DUT_CPU;
+	if (v->by_nic > max) {
+		max = v->by_nic;
+		v->kind = NB_V_DUT_INGRESS;
+	}
+	if (v->by_egress > max) {
+		max = v->by_egress;
+		v->kind = NB_V_EGRESS;
+	}
+	if (v->by_receiver > max) {
+		max = v->by_receiver;
+		v->kind = NB_V_RECEIVER;
+	}
+	if (v->by_conntrack > max)
+		v->kind = NB_V_CONNTRACK;
+	if (v->kind == NB_V_DUT_INGRESS && d->busiest_pct >= NB_VERDICT_SATURATED_PCT &&
+	    d->softnet_squeezed)
+		v->kind = NB_V_DUT_CPU; /* the ring overflowed because the CPU could not keep up */
+
+	switch (v->kind) {
+	case NB_V_DUT_CPU:
+		cpu_evidence(in, ev, sizeof(ev));
+		snprintf(v->text, sizeof(v->text), "DUT CPU bound: %s", ev);
+		break;
+	case NB_V_DUT_INGRESS:
+		snprintf(v->text, sizeof(v->text),
+			 "DUT ingress bound (NIC, DMA or bus): NIC missed %s, fifo %s, over %s while "
+			 "the busiest DUT CPU (cpu%d) was at %.0f %%",
+			 num(a, sizeof(a), (double)d->rx_missed), num(b, sizeof(b), (double)d->rx_fifo),
+			 num(c, sizeof(c), (double)d->rx_over), d->busiest_cpu, d->busiest_pct);
+		break;
+	case NB_V_EGRESS:
+		snprintf(v->text, sizeof(v->text),
+			 "egress bound: qdisc drops %s (overlimits %s), tx_dropped %s on %s",
+			 num(a, sizeof(a), (double)d->qdisc_drops),
+			 num(b, sizeof(b), (double)d->qdisc_overlimits),
+			 num(c, sizeof(c), (double)d->tx_dropped), ifname(in, d->egress_if));
+		break;
+	case NB_V_RECEIVER:
+		snprintf(v->text, sizeof(v->text),
+			 "receiver bound: the sink's socket dropped %s of %s lost frames (receive "
+			 "buffer full)",
+			 num(a, sizeof(a), (double)v->by_receiver), num(b, sizeof(b), (double)v->lost));
+		break;
+	case NB_V_CONNTRACK:
+		snprintf(v->text, sizeof(v->text),
+			 "DUT conntrack bound: insert failures and drops %s, %llu of %llu entries",
+			 num(a, sizeof(a), (double)v->by_conntrack),
+			 (unsigned long long)in->win->ct_entries, (unsigned long long)in->win->ct_max);
+		break;
+	default:
+		break;
+	}
+}
+
+bool nb_verdict_ruleset_bound(const double *rules, const double *cost, size_t n)
+{
+	size_t lo = 0, hi = 0;
+	if (n < 2)
+		return false;
+	for (size_t i = 1; i < n; i++) {
+		if (rules[i] < rules[lo])
+			lo = i;
+		if (rules[i] > rules[hi])
+			hi = i;
+	}
+	if (rules[hi] <= rules[lo] || !(cost[lo] > 0) || !(cost[hi] > 0))
+		return false;
+	return cost[hi] >= 1.2 * cost[lo];
+}
+
+double nb_cycles_per_frame(double busy_cpu_s, double clock_mhz, uint64_t frames)
+{
+	if (!(clock_mhz > 0) || !frames || !(busy_cpu_s >= 0))
+		return NAN;
+	return busy_cpu_s * clock_mhz * 1e6 / (double)frames;
+}
+
+int nb_clock_fit(const double *mhz, const double *fps, size_t n, struct nb_clock_fit *f)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+	memset(f, 0, sizeof(*f));
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (!(mhz[i] > 0) || !(fps[i] > 0))
+			return -EINVAL;
+		double x = log(mhz[i]), y = log(fps[i]);
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+		syy += y * y;
+	}
+	double dn = (double)n, vx = sxx - sx * sx / dn, vy = syy - sy * sy / dn,
+	       cxy = sxy - sx * sy / dn;
+	if (vx < 1e-12)
+		return -EINVAL; /* one clock only */
+	f->exponent = cxy / vx;
+	f->r2 = vy > 1e-18 ? cxy * cxy / (vx * vy) : 1.0;
+	f->points = n;
+	f->cpu_bound = f->exponent >= 0.7;
+	if (f->cpu_bound)
+		f->wording = "scales with the core, CPU bound";
+	else if (f->exponent <= 0.3)
+		f->wording = "does not follow the core clock: bus, memory or NIC bound";
+	else
+		f->wording = "follows the core clock only in part: CPU and bus, memory or NIC both limit";
+	return 0;
+}

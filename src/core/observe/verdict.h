@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The verdict: what limited the device under test in one trial, with the counters that show it.
+ * A pure function of the trial's counts, the generator's ceiling, the observer's window and the
+ * sink's socket drops, so it is tested on recorded windows. The rule is in docs/rate.md. */
+#ifndef NB_VERDICT_H
+#define NB_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/observe/obs.h"
+
+enum nb_verdict_kind {
+	NB_V_NONE,	  /* no loss and the generator was not at its maximum: nothing to name */
+	NB_V_GENERATOR,	  /* the generator's maximum passed without loss */
+	NB_V_DUT_CPU,	  /* a DUT CPU saturated: backlog drops, or NIC drops with time_squeeze */
+	NB_V_DUT_INGRESS, /* NIC missed/fifo/over drops while no DUT CPU is saturated */
+	NB_V_EGRESS,	  /* qdisc drops or tx_dropped on the way out */
+	NB_V_RECEIVER,	  /* the sink's socket dropped them */
+	NB_V_CONNTRACK,	  /* conntrack insert failures or drops (table full) */
+	NB_V_UNEXPLAINED, /* the counters do not account for the loss within 1 % */
+};
+
+/* A DUT CPU counts as saturated from this busy share on. */
+#define NB_VERDICT_SATURATED_PCT 90.0
+
+struct nb_verdict_in {
+	uint64_t offered, received; /* frames sent and received (distinct) in the trial */
+	double offered_fps;
+	bool gen_max;		       /* offered at the generator's maximum (flat out or its cap) */
+	const struct nb_obs_summary *dut; /* NULL: no observer */
+	const struct nb_obs_snap *win;	  /* the window dut summarizes (interface names) */
+	bool have_sink_drops;
+	uint64_t sink_drops; /* the receiving socket's drops (receive buffer full) */
+};
+
+struct nb_verdict {
+	enum nb_verdict_kind kind;
+	uint64_t lost, accounted;
+	bool explained; /* accounted within 1 % of lost */
+	/* the classes the loss is split into */
+	uint64_t by_cpu, by_nic, by_egress, by_receiver, by_conntrack;
+	char text[400]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */
+};
+
+void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v);
+const char *nb_verdict_name(enum nb_verdict_kind k); /* "dut_cpu", ... (JSON) */
+
+/* In a rule sweep: the per-frame cost grows with the rules when the cost at the most rules is
+ * at least 20 % above the cost at the fewest (ruleset bound). costs in ns (or cycles) per frame. */
+bool nb_verdict_ruleset_bound(const double *rules, const double *cost, size_t n);
+
+/* DUT busy CPU time x clock / frames forwarded; NaN when the clock or the frames are unknown. */
+double nb_cycles_per_frame(double busy_cpu_s, double clock_mhz, uint64_t frames);
+
+/* The clock experiment: fps ~ clock^exponent by least squares on log-log. */
+struct nb_clock_fit {
+	double exponent;
+	double r2;
+	size_t points;
+	bool cpu_bound; /* exponent >= 0.7 */
+	const char *wording;
+};
+/* Needs two or more distinct clocks and positive values: -EINVAL otherwise. */
+int nb_clock_fit(const double *mhz, const double *fps, size_t n, struct nb_clock_fit *f);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The bottleneck of one frame size: which trial the verdict is judged on, and the verdict's
+ * inputs from that trial (its counts, the generator's ceiling, the DUT's window, the sink's
+ * socket drops). Pure: tested with recorded trials in tests/unit/t_rfc2544.c. */
+#include <string.h>
+
+#include "core/rate/rfc2544.h"
+
+void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
+			struct nb_rate_size *s)
+{
+	const struct nb_rate_trial *pick = NULL;
+	struct nb_verdict_in in;
+	size_t at = 0;
+
+	s->have_bneck = false;
+	if ((p->receiver && !p->receiver->counts) || p->test == NB_RATE_B2B)
+		return; /* nothing counted frames, or bursts rather than rates */
+	/* The rate the DUT could not carry: the first trial above the result that lost. */
+	for (size_t k = s->first_trial; k < s->first_trial + s->ntrials && !pick; k++)
+		if (trials[k].c.valid && trials[k].c.lost && trials[k].offered_fps > s->fps) {
+			pick = &trials[k];
+			at = k;
+		}
+	for (size_t k = s->first_trial + s->ntrials; k-- > s->first_trial && !pick;)
+		if (trials[k].c.valid) {
+			pick = &trials[k];
+			at = k;
+		}
+	if (!pick)
+		return;
+	memset(&in, 0, sizeof(in));
+	in.offered = pick->c.tx;
+	in.received = pick->c.tx - pick->c.lost;
+	in.offered_fps = pick->offered_fps;
+	in.gen_max = p->test == NB_RATE_TRIAL ? !p->rate_fps && !pick->asked_frames : s->at_max;
+	in.dut = pick->obs.n ? pick->obs.s[0] : NULL;
+	in.win = pick->obs.n ? pick->obs.w[0] : NULL;
+	in.have_sink_drops = pick->drops_known;
+	in.sink_drops = pick->rx_dropped;
+	nb_verdict_decide(&in, &s->bneck);
+	s->have_bneck = true;
+	s->bneck_trial = at;
+}

@@ -1,0 +1,182 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The observer and the bottleneck verdict through the lab, as root. Each case makes one
+# bottleneck on purpose and asserts the verdict, the counters it quotes, and that the lost frames
+# are accounted for within 1 % (or the verdict says "unexplained"):
+#   1,000 linear rules, the DUT steered to one CPU     -> DUT CPU bound (backlog drops)
+#   a tbf shaper on the DUT's egress                   -> egress bound (qdisc drops)
+#   a sink with a tiny receive buffer                  -> receiver bound (socket drops)
+#   no rules and the generator held back (--rate)     -> generator bound
+# And the observer's limits: tuning refused by an agent without --allow-tuning, RPS restored
+# after the run and after a controller that vanished, no cpufreq said in one line.
+. "$(dirname "$0")/../lib.sh"
+need_root
+P=nbtobs
+for t in ip nft tc python3; do
+	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
+done
+lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
+trap 'lab_down; rm -rf "$nb_tmp"' EXIT
+if ! "$NETBENCH" lab up --prefix $P --dut-cpus 1 >"$nb_tmp/out" 2>&1; then
+	notok "lab up --prefix $P --dut-cpus 1"
+	sed 's/^/# /' "$nb_tmp/out"
+	exit 1
+fi
+ok "lab up with an observer in the DUT, its work steered to one CPU"
+rps=$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)
+
+# rate NAME ARGS...: runs rate from the generator into $nb_tmp/NAME.json (stderr NAME.err),
+# the generator on CPU 0 ($pin) so that it never shares the DUT's CPU 1 with the DUT's work
+pin=""
+command -v taskset >/dev/null && pin="taskset -c 0"
+rate() {
+	name=$1; shift
+	$pin ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 -J "$@" \
+		>"$nb_tmp/$name.json" 2>"$nb_tmp/$name.err"
+}
+# verdict NAME: "kind lost accounted explained" of the first size, and the text in NAME.text
+verdict() {
+	python3 - "$nb_tmp/$1.json" "$nb_tmp/$1.text" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["sizes"][0]["bottleneck"]
+open(sys.argv[2], "w").write(b["text"] + "\n")
+print(b["kind"], b["lost"], b["accounted"], "yes" if b["explained"] else "no")
+PY
+}
+# accounted NAME: every bottleneck either unexplained or within 1 % of its lost frames
+accounted() {
+	python3 - "$nb_tmp/$1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = 0
+for s in d["sizes"]:
+    b = s["bottleneck"]
+    if b is None:
+        continue
+    if b["kind"] != "unexplained" and abs(b["accounted"] - b["lost"]) > b["lost"] / 100:
+        bad += 1
+    if b["kind"] == "unexplained" and b["explained"]:
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+}
+show() { sed 's/^/# /' "$nb_tmp/$1.text" "$nb_tmp/$1.err" 2>/dev/null | tail -8; }
+
+# --- DUT CPU bound: 1,000 linear rules on one DUT CPU, the generator flat out on the other
+check "1,000 linear rules loaded" "$NETBENCH" lab ruleset --prefix $P --kind linear --rules 1000
+rate cpu --test trial -T 1
+set -- $(verdict cpu)
+check "1,000 rules: rate exits 0 with a bottleneck" test -n "$1"
+if [ "$1" = dut_cpu_bound ] && [ "$2" -gt 0 ] && [ "$4" = yes ]; then
+	ok "1,000 rules: DUT CPU bound, $2 lost, $3 accounted"
+else
+	nok "1,000 rules: DUT CPU bound (got $*)"; show cpu
+fi
+check "1,000 rules: quotes the DUT CPU, time_squeeze, backlog drops and NIC misses" \
+	grep -Eq '^DUT CPU bound: DUT cpu1 [0-9]+ % busy \([a-z]+ [0-9]+ %\), time_squeeze [0-9.kM]+/s, backlog drops [1-9][0-9.kM]*, NIC missed 0$' \
+	"$nb_tmp/cpu.text"
+check "1,000 rules: the lost frames are accounted for within 1 %" accounted cpu
+check "1,000 rules: the window reports the DUT's CPU 1 as steered by RPS" python3 -c "
+import json; o = json.load(open('$nb_tmp/cpu.json'))['sizes'][0]['trials'][0]['observers'][0]
+assert o['dut_cpus'] == [1] and o['dut_cpus_rps'] and o['softnet']['dropped'] > 0, o['dut_cpus']
+assert 0 <= o['observer_cpu_pct'] < 5 and o['window_s'] >= 1.0
+"
+check "rules flushed" "$NETBENCH" lab ruleset --prefix $P --flush
+
+# --- egress bound: a 2 Mbit/s shaper on the DUT's way out, 20k frames/s offered (10 Mbit/s)
+check "tbf shaper on the DUT's egress" ip netns exec $P-dut tc qdisc add dev dut1 root tbf \
+	rate 2mbit burst 8kb latency 20ms
+rate egress --test trial -T 1 --rate 20k
+set -- $(verdict egress)
+if [ "$1" = egress_bound ] && [ "$2" -gt 0 ] && [ "$4" = yes ]; then
+	ok "tbf: egress bound, $2 lost, $3 accounted"
+else
+	nok "tbf: egress bound (got $*)"; show egress
+fi
+check "tbf: quotes the qdisc drops and the interface" \
+	grep -Eq '^egress bound: qdisc drops [1-9][0-9.kM]* \(overlimits [0-9.kM]+\), tx_dropped [0-9.kM]+ on dut1$' \
+	"$nb_tmp/egress.text"
+check "tbf: the lost frames are accounted for within 1 %" accounted egress
+check "shaper removed" ip netns exec $P-dut tc qdisc del dev dut1 root
+
+# --- receiver bound: the sink's socket buffer at the kernel's floor
+rate recv --test trial -T 1 --rate 30k --rcvbuf 1
+set -- $(verdict recv)
+if [ "$1" = receiver_bound ] && [ "$2" -gt 0 ] && [ "$4" = yes ]; then
+	ok "tiny receive buffer: receiver bound, $2 lost, $3 accounted"
+else
+	nok "tiny receive buffer: receiver bound (got $*)"; show recv
+fi
+check "tiny receive buffer: quotes the socket's drops" \
+	grep -Eq "^receiver bound: the sink's socket dropped [1-9][0-9.kM]* of [1-9][0-9.kM]* lost frames" \
+	"$nb_tmp/recv.text"
+check "tiny receive buffer: receiver_dropped_frames in the trial, receiver_limited" python3 -c "
+import json; z = json.load(open('$nb_tmp/recv.json'))['sizes'][0]; t = z['trials'][0]
+assert t['receiver_dropped_frames'] > 0 and t['lost_frames'] > 0 and z['receiver_limited'] is True
+"
+check "tiny receive buffer: the lost frames are accounted for within 1 %" accounted recv
+
+# --- generator bound: no rules, the generator held back to 5k frames/s
+rate gen --quick --rate 5k
+set -- $(verdict gen)
+if [ "$1" = generator_bound ] && [ "$2" -eq 0 ]; then
+	ok "held-back generator: generator bound, nothing lost"
+else
+	nok "held-back generator: generator bound (got $*)"; show gen
+fi
+check "held-back generator: quotes the offered rate" \
+	grep -Eq "^generator bound: [0-9.]+k? fps offered, the generator's maximum, and nothing lost$" \
+	"$nb_tmp/gen.text"
+
+# --- text output: the DUT's view and the bottleneck
+ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 --test trial -T 0.3 \
+	--rate 5k >"$nb_tmp/text.out" 2>"$nb_tmp/text.err"
+check "text: the lab's DUT is observed by default and says so" \
+	grep -q "observing the lab's DUT at 198.18.0.254" "$nb_tmp/text.err"
+check "text: the bottleneck line and the DUT's CPUs" sh -c "
+	grep -q '^bottleneck 64 B: no loss at [0-9]* fps offered' '$nb_tmp/text.out' &&
+	grep -q 'DUT CPUs: 1 (RPS)' '$nb_tmp/text.out' && grep -q 'softnet: processed' '$nb_tmp/text.out'"
+ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 --test trial -T 0.3 \
+	--rate 5k --no-observe >"$nb_tmp/noobs.out" 2>&1
+check "--no-observe: no DUT view" sh -c "! grep -q 'DUT CPUs' '$nb_tmp/noobs.out'"
+
+# --- what an observer must not do, and what it must undo
+check_rc "tuning asked of an agent without --allow-tuning: refused, exit 1" 1 \
+	ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 --test trial \
+	-T 0.3 --rate 5k --no-observe --observe 198.19.0.1 --dut-cpus 0
+check "the refusal names the rule" grep -q "refused by rule tuning" "$nb_tmp/out"
+rate steer --test trial -T 0.3 --rate 5k --dut-cpus 0
+check "--dut-cpus 0: the window's DUT CPU is 0" python3 -c "
+import json; o = json.load(open('$nb_tmp/steer.json'))['sizes'][0]['trials'][0]['observers'][0]
+assert o['dut_cpus'] == [0] and o['dut_cpus_rps'], o
+"
+check "--dut-cpus: RPS restored after the run" test \
+	"$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)" = "$rps"
+ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 --test trial -T 20 \
+	--rate 1k --dut-cpus 0 >/dev/null 2>&1 &
+rpid=$!
+i=0
+while [ $i -lt 100 ] && [ "$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)" = "$rps" ]; do
+	sleep 0.05; i=$((i + 1))
+done
+check "--dut-cpus: RPS set while the trial runs" test $i -lt 100
+kill -9 $rpid 2>/dev/null
+wait $rpid 2>/dev/null
+i=0
+while [ $i -lt 60 ] && [ "$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)" != "$rps" ]; do
+	sleep 0.05; i=$((i + 1))
+done
+check "a controller killed mid-trial: the observer restores RPS" test $i -lt 60
+rate clocks --test trial -T 0.3 --rate 5k --observe-clocks 800,1600
+if [ -d /sys/devices/system/cpu/cpufreq ] && ls /sys/devices/system/cpu/cpufreq | grep -q policy; then
+	skip "this kernel has cpufreq: the one-line note is for kernels without"
+else
+	check "no cpufreq: one line says so, one measurement" sh -c "
+		[ \$(grep -c 'exposes no CPU clock control' '$nb_tmp/clocks.err') -eq 1 ] &&
+		python3 -c \"import json; d = json.load(open('$nb_tmp/clocks.json'));
+assert len(d['clocks']) == 1 and d['clock_fit'] == [] and 'cpufreq' in d['clock_note']\""
+fi
+check_schemas "$nb_tmp"
+check "lab down" "$NETBENCH" lab down --prefix $P
+echo "1..$n"

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The verdict on windows recorded from the lab's four cases (1,000 rules on one DUT CPU, a tbf
+ * shaper, a sink with a tiny buffer, a generator held back), on a seed-000-like ingress case,
+ * and on loss that no counter explains; the rule-sweep test, cycles per frame and the clock fit
+ * on recorded results of both kinds. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/observe/verdict.h"
+#include "core/rate/rate_run.h"
+#include "tap.h"
+
+static struct nb_obs_snap *win(void)
+{
+	struct nb_obs_snap *w = calloc(1, sizeof(*w));
+	w->mono_ns = 1200000000;
+	w->clk_tck = 100;
+	w->ncpu = 2;
+	w->cpu[0].id = 0;
+	w->cpu[0].user = 60;
+	w->cpu[0].idle = 60;
+	w->cpu[1].id = 1;
+	w->cpu[1].idle = 120;
+	w->nsoftnet = 2;
+	w->softnet[1].cpu = 1;
+	w->nif = 2;
+	strcpy(w->ifs[0].name, "nbdut0");
+	strcpy(w->ifs[1].name, "nbdut1");
+	return w;
+}
+
+static void decide(const struct nb_obs_snap *w, uint64_t mask, uint64_t tx, uint64_t rx,
+		   bool gen_max, long sink_drops, struct nb_verdict *v)
+{
+	struct nb_obs_summary m;
+	struct nb_verdict_in in = {.offered = tx, .received = rx, .offered_fps = tx / 1.0,
+				   .gen_max = gen_max, .dut = w ? &m : NULL, .win = w,
+				   .have_sink_drops = sink_drops >= 0,
+				   .sink_drops = sink_drops >= 0 ? (uint64_t)sink_drops : 0};
+	if (w)
+		nb_obs_summarize(w, mask, &m);
+	nb_verdict_decide(&in, v);
+}
+
+int main(void)
+{
+	struct nb_obs_snap *w = win();
+	struct nb_verdict v;
+
+	/* 1,000 linear rules, DUT steered to cpu1: softirq 99 %, backlog drops on cpu1 that the
+	 * ingress veth counts as rx_dropped too. */
+	w->cpu[1].softirq = 119;
+	w->cpu[1].idle = 1;
+	w->softnet[1].processed = 300000;
+	w->softnet[1].dropped = 41200;
+	w->softnet[1].squeezed = 14400;
+	w->ifs[0].rx_packets = 341200;
+	w->ifs[0].rx_dropped = 41200;
+	w->ifs[1].tx_packets = 300000;
+	decide(w, 1u << 1, 341200, 300000, false, 0, &v);
+	CHECK(v.kind == NB_V_DUT_CPU && v.explained && v.lost == 41200 && v.accounted == 41200,
+	      "1,000 rules: DUT CPU bound, every loss accounted (%s)", v.text);
+	CHECK(strstr(v.text, "DUT cpu1 99 % busy (softirq 99 %)") && strstr(v.text, "time_squeeze 12k/s") &&
+		  strstr(v.text, "backlog drops 41.2k") && strstr(v.text, "NIC missed 0"),
+	      "1,000 rules: the verdict quotes cpu, squeeze, backlog and NIC: %s", v.text);
+
+	/* tbf on the egress: qdisc drops, no CPU saturated. */
+	free(w);
+	w = win();
+	w->ifs[0].rx_packets = 200000;
+	w->ifs[1].tx_packets = 120000;
+	w->ifs[1].qdisc_drops = 80000;
+	w->ifs[1].qdisc_overlimits = 190000;
+	w->ifs[1].have_qdisc = true;
+	decide(w, 0, 200000, 120000, false, 0, &v);
+	CHECK(v.kind == NB_V_EGRESS && v.explained && v.by_egress == 80000,
+	      "tbf: egress bound (%s)", v.text);
+	CHECK(strstr(v.text, "qdisc drops 80k (overlimits 190k)") && strstr(v.text, "on nbdut1"),
+	      "tbf: quotes qdisc drops and the interface: %s", v.text);
+
+	/* Tiny receive buffer at the sink: the DUT forwarded everything. */
+	free(w);
+	w = win();
+	w->ifs[0].rx_packets = 500000;
+	w->ifs[1].tx_packets = 500000;
+	decide(w, 0, 500000, 380000, false, 120000, &v);
+	CHECK(v.kind == NB_V_RECEIVER && v.explained, "tiny buffer: receiver bound (%s)", v.text);
+	CHECK(strstr(v.text, "socket dropped 120k of 120k"), "tiny buffer: quotes the drops: %s",
+	      v.text);
+	decide(w, 0, 500000, 380000, false, 118900, &v);
+	CHECK(v.kind == NB_V_RECEIVER && v.explained, "1,100 of 120,000 unaccounted is within 1 %%");
+	decide(w, 0, 500000, 380000, false, 118700, &v);
+	CHECK(v.kind == NB_V_UNEXPLAINED && !v.explained && v.accounted == 118700,
+	      "1,300 of 120,000 unaccounted is not: unexplained (%s)", v.text);
+	CHECK(strstr(v.text, "120000 lost, counters account for 118700"),
+	      "unexplained quotes the counts: %s", v.text);
+
+	/* Generator held back: no rules, nothing lost at its maximum. */
+	decide(w, 0, 500000, 500000, true, 0, &v);
+	CHECK(v.kind == NB_V_GENERATOR && strstr(v.text, "500k fps offered, the generator's maximum"),
+	      "no loss at the generator's maximum: generator bound (%s)", v.text);
+	decide(w, 0, 500000, 500000, false, 0, &v);
+	CHECK(v.kind == NB_V_NONE && !strcmp(v.text, "no loss at 500k fps offered"),
+	      "no loss below the maximum: nothing to name (%s)", v.text);
+
+	/* Seed 000: the NIC misses frames while no CPU is saturated: ingress (bus) bound. */
+	w->ifs[0].rx_missed = 30000;
+	w->ifs[0].rx_fifo = 100;
+	decide(w, 0, 500000, 469900, false, 0, &v);
+	CHECK(v.kind == NB_V_DUT_INGRESS && v.explained, "NIC misses, CPU idle: ingress bound (%s)",
+	      v.text);
+	CHECK(strstr(v.text, "NIC missed 30k, fifo 100") && strstr(v.text, "cpu0) was at 50 %"),
+	      "ingress: quotes the NIC counters and the busiest CPU: %s", v.text);
+	/* The same misses with a saturated CPU and time_squeeze: the CPU's. */
+	w->cpu[1].softirq = 118;
+	w->cpu[1].idle = 2;
+	w->softnet[1].squeezed = 500;
+	decide(w, 0, 500000, 469900, false, 0, &v);
+	CHECK(v.kind == NB_V_DUT_CPU, "NIC misses with a saturated CPU squeezing: CPU bound (%s)",
+	      v.text);
+
+	/* Loss and no counter at all: never a guess. */
+	free(w);
+	w = win();
+	decide(w, 0, 1000, 900, false, 0, &v);
+	CHECK(v.kind == NB_V_UNEXPLAINED && v.accounted == 0, "silent loss: unexplained");
+	decide(NULL, 0, 1000, 900, false, -1, &v);
+	CHECK(v.kind == NB_V_UNEXPLAINED && strstr(v.text, "no observer on the DUT"),
+	      "no observer, no sink drops: unexplained, says why (%s)", v.text);
+	decide(NULL, 0, 1000, 900, false, 100, &v);
+	CHECK(v.kind == NB_V_RECEIVER, "no observer but the sink counted them: receiver bound");
+	/* A veth backlog drop on the sink's side shows as softnet drop + DUT egress tx_dropped:
+	 * counted once. */
+	w->softnet[0].dropped = 500;
+	w->ifs[1].tx_dropped = 500;
+	decide(w, 0, 10000, 9500, false, 0, &v);
+	CHECK(v.explained && v.accounted == 500 && v.kind == NB_V_EGRESS,
+	      "a drop two counters saw is counted once (accounted %llu)",
+	      (unsigned long long)v.accounted);
+
+	CHECK(!strcmp(nb_verdict_name(NB_V_DUT_CPU), "dut_cpu_bound") &&
+		  !strcmp(nb_verdict_name(NB_V_UNEXPLAINED), "unexplained"),
+	      "JSON names");
+
+	{
+		double rules[] = {0, 100, 1000}, grows[] = {900, 1100, 3000}, flat[] = {900, 910, 950};
+		CHECK(nb_verdict_ruleset_bound(rules, grows, 3), "cost grows with rules: ruleset bound");
+		CHECK(!nb_verdict_ruleset_bound(rules, flat, 3), "flat cost: not ruleset bound");
+		CHECK(!nb_verdict_ruleset_bound(rules, grows, 1), "one point: no claim");
+	}
+	{
+		/* A sweep: linear at 0/100/1000 rules 200k/150k/40k fps, set flat; one failed
+		 * point is left out. */
+		struct nb_rate_size r[6] = {{.size = 128, .fps = 200000}, {.size = 128, .fps = 150000},
+					    {.size = 128, .fps = 40000},  {.size = 128, .fps = 200000},
+					    {.size = 128, .fps = 195000}, {.size = 128, .fps = 1, .failed = true}};
+		struct nb_rate_sweep_point pt[6] = {
+		    {.kind = NB_LAB_RULES_LINEAR, .rules = 0, .res = &r[0]},
+		    {.kind = NB_LAB_RULES_LINEAR, .rules = 100, .res = &r[1]},
+		    {.kind = NB_LAB_RULES_LINEAR, .rules = 1000, .res = &r[2]},
+		    {.kind = NB_LAB_RULES_SET, .rules = 0, .res = &r[3]},
+		    {.kind = NB_LAB_RULES_SET, .rules = 100, .res = &r[4]},
+		    {.kind = NB_LAB_RULES_SET, .rules = 1000, .res = &r[5]}};
+		double lo, hi;
+		CHECK(nb_rate_sweep_ruleset_bound(pt, 6, NB_LAB_RULES_LINEAR, 0, &lo, &hi) &&
+			  fabs(lo - 5000) < 1e-6 && fabs(hi - 25000) < 1e-6,
+		      "sweep: linear is ruleset bound, 5000 to 25000 ns per frame");
+		CHECK(!nb_rate_sweep_ruleset_bound(pt, 6, NB_LAB_RULES_SET, 0, &lo, &hi) &&
+			  fabs(hi - 1e9 / 195000) < 1e-6,
+		      "sweep: set is not, its failed point left out");
+	}
+	CHECK(fabs(nb_cycles_per_frame(0.5, 2000, 1000000) - 1000) < 1e-9,
+	      "0.5 CPU-s at 2 GHz over 1M frames: 1000 cycles/frame");
+	CHECK(isnan(nb_cycles_per_frame(0.5, 0, 1000)) && isnan(nb_cycles_per_frame(0.5, 2000, 0)),
+	      "unknown clock or no frames: NaN");
+
+	{
+		/* Recorded: a CPU-bound forwarder (fps follows the clock) and seed 000's board
+		 * (fps flat from 600 to 1200 MHz while openssl speed doubled). */
+		double mhz[] = {600, 800, 1000, 1200};
+		double cpu[] = {151000, 199500, 251000, 298000};
+		double bus[] = {182000, 185500, 187000, 192000};
+		struct nb_clock_fit f;
+		CHECK(nb_clock_fit(mhz, cpu, 4, &f) == 0 && f.cpu_bound &&
+			  fabs(f.exponent - 0.98) < 0.03 && f.r2 > 0.99 &&
+			  !strcmp(f.wording, "scales with the core, CPU bound"),
+		      "CPU bound: exponent %.2f", f.exponent);
+		CHECK(nb_clock_fit(mhz, bus, 4, &f) == 0 && !f.cpu_bound && f.exponent < 0.1 &&
+			  !strcmp(f.wording, "does not follow the core clock: bus, memory or NIC bound"),
+		      "bus bound: exponent %.2f", f.exponent);
+		double same[] = {1000, 1000};
+		CHECK(nb_clock_fit(same, cpu, 2, &f) == -EINVAL, "one clock: no fit");
+		CHECK(nb_clock_fit(mhz, cpu, 1, &f) == -EINVAL, "one point: no fit");
+		double zero[] = {1, 0};
+		CHECK(nb_clock_fit(mhz, zero, 2, &f) == -EINVAL, "zero fps: no fit");
+		double half[] = {100000, 141421};
+		double two[] = {500, 1000};
+		CHECK(nb_clock_fit(two, half, 2, &f) == 0 && fabs(f.exponent - 0.5) < 1e-3 &&
+			  strstr(f.wording, "only in part"),
+		      "exponent 0.5: in part");
+	}
+	free(w);
+	return tap_done();
+}

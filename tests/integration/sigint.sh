@@ -42,7 +42,7 @@ n = len(d['steps']); assert 2 <= n < 8 and n % 2 == 0, n
 assert all(s['valid'] for s in d['steps'])"
 
 # rate: --quick throughput at 64, 512, 1518 bytes; SIGINT during the second or third size
-sigint_after 4 "$nb_tmp/r.json" "$nb_tmp/r.err" \
+sigint_after 2.5 "$nb_tmp/r.json" "$nb_tmp/r.err" \
 	"$NB" rate -c 127.0.0.1:5393 --data-port 5392 -q -J
 check "rate -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
 check "rate -J: a complete document, interrupted true, the sizes finished" json_check "$nb_tmp/r.json" "
@@ -64,7 +64,7 @@ check "stream: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
 	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: 1 whole step kept' '$nb_tmp/s.txt'"
 
 # mem (local): the default sweep takes ~10 s; SIGINT after 3 s keeps the points measured
-sigint_after 3 "$nb_tmp/m.json" "$nb_tmp/m.err" "$NB" mem -J
+sigint_after 2 "$nb_tmp/m.json" "$nb_tmp/m.err" "$NB" mem -J
 check "mem -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
 check "mem -J: interrupted true, some latency points, no memory latency claimed" json_check "$nb_tmp/m.json" "
 assert d['interrupted'] is True

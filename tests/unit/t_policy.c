@@ -16,12 +16,16 @@
 
 static struct sockaddr_storage v6(const char *a, uint32_t scope)
 {
+	/* Built as its own type and copied, so that no store goes through another type's lvalue
+	 * (at -Os, musl's build kept the scope store out of the returned copy). */
 	struct sockaddr_storage ss;
-	struct sockaddr_in6 *s = (struct sockaddr_in6 *)&ss;
+	struct sockaddr_in6 s;
 	memset(&ss, 0, sizeof(ss));
-	s->sin6_family = AF_INET6;
-	inet_pton(AF_INET6, a, &s->sin6_addr);
-	s->sin6_scope_id = scope;
+	memset(&s, 0, sizeof(s));
+	s.sin6_family = AF_INET6;
+	inet_pton(AF_INET6, a, &s.sin6_addr);
+	s.sin6_scope_id = scope;
+	memcpy(&ss, &s, sizeof(s));
 	return ss;
 }
 

@@ -233,12 +233,14 @@ static int run_latency(struct nb_mem_result *r)
 	uint32_t *idx = malloc(lines * sizeof(*idx));
 	struct nb_cpu_sample a, b;
 	double ns[NB_MEM_MAX_POINTS];
+	uint64_t faulted_bytes = 0;
 	int ret = -ENOMEM;
 
 	if (!buf || !idx)
 		goto out;
 	r->trials = r->opts.quick ? LAT_TRIALS_QUICK : LAT_TRIALS;
-	memset(buf, 0x33, (size_t)r->opts.max_bytes); /* page faults before the window opens */
+	r->mem_latency_ns = NAN; /* until the whole curve is measured */
+	r->mem_latency_cycles = NAN;
 	nb_cpu_sample_now(&a);
 	for (size_t i = 0; i < n; i++) {
 		struct nb_mem_lat_point *pt = &r->lat[i];
@@ -248,6 +250,12 @@ static int run_latency(struct nb_mem_result *r)
 			r->interrupted = true;
 			n = i;
 			break;
+		}
+		/* Page faults before the point's trials; the set grows, so fault in the growth
+		 * only, which keeps the first points (and a cancel) as quick as they are small. */
+		if (set > faulted_bytes) {
+			memset((char *)buf + faulted_bytes, 0x33, (size_t)(set - faulted_bytes));
+			faulted_bytes = set;
 		}
 		ret = nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
 					   r->opts.quick ? LAT_TRIAL_NS_QUICK : LAT_TRIAL_NS,
@@ -266,8 +274,10 @@ static int run_latency(struct nb_mem_result *r)
 		goto out;
 	r->n_steps = nb_mem_infer_steps(sizes, ns, n, r->steps, NB_MEM_MAX_CACHES);
 	/* Interrupted: the largest set measured is not the memory behind the caches. */
-	r->mem_latency_ns = r->interrupted ? NAN : r->lat[n - 1].ns_per_load;
-	r->mem_latency_cycles = r->interrupted ? NAN : r->lat[n - 1].cycles_per_load;
+	if (!r->interrupted) {
+		r->mem_latency_ns = r->lat[n - 1].ns_per_load;
+		r->mem_latency_cycles = r->lat[n - 1].cycles_per_load;
+	}
 out:
 	free(idx);
 	free(buf);

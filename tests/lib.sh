@@ -19,6 +19,15 @@ check() { # description, command...
 	d=$1; shift
 	if "$@"; then ok "$d"; else notok "$d"; fi
 }
+# check_quiet description command...: as check, with the command's output in $nb_tmp/out (shown
+# as comments when it fails), so that nothing it prints is read as a TAP line.
+check_quiet() {
+	d=$1; shift
+	if "$@" >"$nb_tmp/out" 2>&1; then ok "$d"; else
+		notok "$d"
+		sed 's/^/# /' "$nb_tmp/out" | head -20
+	fi
+}
 # check_rc description expected-status command...: runs command, output into $nb_tmp/out
 check_rc() {
 	d=$1; want=$2; shift 2

@@ -39,24 +39,21 @@ static const char usage_text[] =
     "  -J, --json             one JSON document\n"
     "  -h, --help             this help\n";
 
-enum { O_BASE = 0x5500, O_CPU, O_ALGO, O_CSV, O_FIT, O_LINEAR };
+enum { O_BASE = 0x5500, O_CSV };
 
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {STORE_CLI_LONGOPTS,
+					     STORE_VIEW_LONGOPTS,
 					     {"baseline", required_argument, NULL, O_BASE},
-					     {"cpu", required_argument, NULL, O_CPU},
-					     {"algo", required_argument, NULL, O_ALGO},
 					     {"csv", no_argument, NULL, O_CSV},
-					     {"fit", required_argument, NULL, O_FIT},
-					     {"linear", no_argument, NULL, O_LINEAR},
 					     {"json", no_argument, NULL, 'J'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
-	struct nb_view_opts vo = {0};
-	const char *baseline_arg = NULL, *fit = NULL;
-	bool json = false, csv = false, linear = false;
+	struct store_view_cli view = {0};
+	const char *baseline_arg = NULL;
+	bool json = false, csv = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
@@ -64,28 +61,8 @@ int cmd_compare(int argc, char **argv)
 		case O_BASE:
 			baseline_arg = optarg;
 			break;
-		case O_CPU:
-			if (!strcmp(optarg, "total"))
-				vo.stream_cpu = NB_STREAM_CPU_TOTAL;
-			else if (!strcmp(optarg, "softirq"))
-				vo.stream_cpu = NB_STREAM_CPU_SOFTIRQ;
-			else if (!strcmp(optarg, "process"))
-				vo.stream_cpu = NB_STREAM_CPU_PROCESS;
-			else
-				cli_usage_error("--cpu: '%s' is not one of total, softirq, process",
-						optarg);
-			break;
-		case O_ALGO:
-			vo.algo = optarg;
-			break;
 		case O_CSV:
 			csv = true;
-			break;
-		case O_FIT:
-			fit = optarg;
-			break;
-		case O_LINEAR:
-			linear = true;
 			break;
 		case 'J':
 			json = true;
@@ -94,22 +71,21 @@ int cmd_compare(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			if (!store_cli_option(&sc, c))
+			if (!store_cli_option(&sc, c) && !store_cli_view_option(&view, c))
 				cli_bad_option(argv, c);
 		}
 	}
 	if (csv && json)
 		cli_usage_error("--csv and -J exclude each other");
-	if (fit && (csv || json || baseline_arg))
+	if (view.fit && (csv || json || baseline_arg))
 		cli_usage_error("--fit prints sentences: without --csv, -J or --baseline");
-	if (linear && !fit)
-		cli_usage_error("--linear is a form of --fit: add --fit 'METRIC ~ FACTOR'");
+	store_cli_view_check(&view);
 	store_cli_ids(&sc, argc, argv);
 
 	struct nb_store *st = store_cli_open(&sc);
 	struct nb_store_row *rows;
 	size_t n, ntables = 0;
-	struct loaded *l = store_cli_load(st, &sc, &vo, &rows, &n);
+	struct loaded *l = store_cli_load(st, &sc, &view.vo, &rows, &n);
 	struct nb_cmp_entry *e = calloc(n + 1, sizeof(*e));
 	const char *baseline = NULL;
 	struct nb_json j;
@@ -118,8 +94,8 @@ int cmd_compare(int argc, char **argv)
 		cli_fail(ENOMEM, "out of memory");
 	if (!n)
 		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
-	if (fit) {
-		int status = compare_fit(fit, linear, l, n, stdout, NULL);
+	if (view.fit) {
+		int status = compare_fit(view.fit, view.linear, l, n, stdout, NULL);
 		free(e);
 		store_cli_free(l, rows, n);
 		nb_store_close(st);

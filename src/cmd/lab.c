@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench lab: a gen -> DUT -> sink lab of network namespaces on this host, rulesets for the
- * DUT's firewall, and the rule-cost fit of a sweep. Parses options, calls core/lab*.c, prints. */
+ * DUT's firewall, and the rule-cost fit of a sweep. Runs the verbs (calls core/lab*.c) and
+ * prints; the options are parsed in lab_opts.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -12,14 +13,13 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/lab_opts.h"
 #include "core/base/json.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
 #include "core/lab/lab_rules.h"
 #include "core/base/result.h"
 #include "core/base/sysinfo.h"
-
-#define FIT_POINTS_MAX 64
 
 static volatile sig_atomic_t stop;
 
@@ -28,79 +28,6 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 }
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
-	    " [--no-agent]\n"
-	    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
-	    "       netbench lab down [--prefix P] [-J]\n"
-	    "       netbench lab status [--prefix P] [-J]\n"
-	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
-	    " [-J]\n"
-	    "       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
-	    "       netbench lab ruleset --flush [--prefix P]\n"
-	    "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
-	    "\n"
-	    "A lab of network namespaces on this host (root only):\n"
-	    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
-	    " 198.19.0.1/24 nbsink\n"
-	    "The DUT forwards with the kernel and filters with nftables; an agent\n"
-	    "(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
-	    "\n"
-	    "  up        create the namespaces, veths, addresses, routes, forwarding, agent;\n"
-	    "            leftovers of an earlier lab are removed first (and reported)\n"
-	    "  down      remove all of it (idempotent); reports what it found\n"
-	    "  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
-	    "  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
-	    "  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
-	    "\n"
-	    "Options:\n"
-	    "  -P, --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
-	    "                      nbdut, nbsink; also from $NB_LAB_PREFIX); letters, digits,\n"
-	    "                      _ and -, at most %d characters\n"
-	    "  -6, --ipv6          up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\n"
-	    "                      ruleset: match IPv6 source addresses\n"
-	    "      --mtu BYTES     up: MTU of the four veths (68 to 65535; 1280 with -6)\n"
-	    "      --dut-cpus N    up: steer the DUT's receive processing (RPS) to the last N "
-	    "CPUs\n"
-	    "  -p, --port PORT     up: the agent's port (default %d)\n"
-	    "      --vpn V         up: a tunnel from the DUT to the sink, random keys: esp\n"
-	    "                      (kernel IPsec, ESP tunnel mode; esp:aes-cbc-hmac-sha1, the\n"
-	    "                      default, esp:aes-gcm, esp:chacha20-poly1305) or wireguard;\n"
-	    "                      traffic to " NB_LAB_VPN_ADDR " goes through it\n"
-	    "      --crypto-driver NAME  up, with --vpn: make the kernel crypto driver NAME\n"
-	    "                      (/proc/crypto) the tunnel's, by raising its priority\n"
-	    "                      (crypto_user netlink); lab down restores it\n"
-	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
-	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
-	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
-	    "                      destination port), set (the N matches as one set lookup),\n"
-	    "                      conntrack (established,related accepted first, then N rules),\n"
-	    "                      file:PATH (your nft file, loaded as one transaction)\n"
-	    "      --flush         ruleset: remove every rule from the DUT\n"
-	    "  -J, --json          print a JSON document (schema netbench/1)\n"
-	    "  -h, --help          this help\n"
-	    "\n"
-	    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
-	    NB_LAB_PREFIX_MAX, NB_LAB_PORT, NB_LAB_RULES_MAX);
-}
-
-struct opts {
-	const char *verb;
-	const char *prefix;
-	bool ipv6, json, no_agent, flush, have_rules;
-	unsigned mtu, dut_cpus;
-	uint16_t port;
-	bool have_port;
-	size_t rules_n;
-	const char *kind;
-	const char *vpn, *crypto_driver;
-	double fit_rules[FIT_POINTS_MAX], fit_fps[FIT_POINTS_MAX];
-	size_t fit_n;
-};
 
 static void note_stderr(void *arg, const char *msg)
 {
@@ -143,7 +70,7 @@ static void json_end(struct nb_json *j)
 	fputc('\n', stdout);
 }
 
-static int do_up(struct nb_lab *lab, const struct opts *o)
+static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 {
 	struct nb_json j;
 	ssize_t n;
@@ -223,7 +150,7 @@ static int do_up(struct nb_lab *lab, const struct opts *o)
 	return 0;
 }
 
-static int do_down(struct nb_lab *lab, const struct opts *o)
+static int do_down(struct nb_lab *lab, const struct lab_opts *o)
 {
 	struct nb_json j;
 	unsigned found = 0;
@@ -248,7 +175,7 @@ static const char *yes(bool b, const char *y, const char *n)
 	return b ? y : n;
 }
 
-static int do_status(struct nb_lab *lab, const struct opts *o)
+static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 {
 	static const int link_ns[4] = {NB_LAB_GEN, NB_LAB_DUT, NB_LAB_DUT, NB_LAB_SINK};
 	struct nb_lab_status st;
@@ -343,7 +270,7 @@ static int do_status(struct nb_lab *lab, const struct opts *o)
 	return st.healthy ? 0 : 1;
 }
 
-static int do_ruleset(struct nb_lab *lab, const struct opts *o)
+static int do_ruleset(struct nb_lab *lab, const struct lab_opts *o)
 {
 	struct nb_lab_rules r = {.rules_n = o->rules_n, .ipv6 = o->ipv6};
 	char abs_path[4096];
@@ -410,7 +337,7 @@ static int do_ruleset(struct nb_lab *lab, const struct opts *o)
 	return 0;
 }
 
-static int do_fit(const struct opts *o)
+static int do_fit(const struct lab_opts *o)
 {
 	struct nb_lab_fit fit;
 	struct nb_json j;
@@ -453,165 +380,18 @@ static int do_fit(const struct opts *o)
 	return 0;
 }
 
-/* "RULES:FPS", e.g. 1000:412345.6 */
-static void parse_point(struct opts *o, const char *arg)
-{
-	char *end;
-	double fps;
-	uint64_t rules;
-	char buf[64];
-	const char *colon = strchr(arg, ':');
-
-	if (!colon || (size_t)(colon - arg) >= sizeof(buf))
-		cli_usage_error("fit: '%s' is not RULES:FPS (e.g. 100:812000)", arg);
-	memcpy(buf, arg, (size_t)(colon - arg));
-	buf[colon - arg] = '\0';
-	rules = cli_uint("fit RULES", buf, 0, 10000000);
-	errno = 0;
-	fps = strtod(colon + 1, &end);
-	if (errno || end == colon + 1 || *end || !isfinite(fps) || fps <= 0 || fps > 1e12)
-		cli_usage_error("fit: '%s' is not a rate in frames/s (accepted: above 0 to 1e12)",
-				colon + 1);
-	if (o->fit_n == FIT_POINTS_MAX)
-		cli_usage_error("fit: too many points (at most %d)", FIT_POINTS_MAX);
-	o->fit_rules[o->fit_n] = (double)rules;
-	o->fit_fps[o->fit_n++] = fps;
-}
-
 int cmd_lab(int argc, char **argv)
 {
-	enum { OPT_MTU = 256, OPT_DUT_CPUS, OPT_NO_AGENT, OPT_FLUSH, OPT_VPN, OPT_CRYPTO_DRIVER };
-	static const struct option long_opts[] = {
-	    {"prefix", required_argument, NULL, 'P'},
-	    {"ipv6", no_argument, NULL, '6'},
-	    {"mtu", required_argument, NULL, OPT_MTU},
-	    {"dut-cpus", required_argument, NULL, OPT_DUT_CPUS},
-	    {"port", required_argument, NULL, 'p'},
-	    {"no-agent", no_argument, NULL, OPT_NO_AGENT},
-	    {"rules", required_argument, NULL, 'n'},
-	    {"kind", required_argument, NULL, 'k'},
-	    {"flush", no_argument, NULL, OPT_FLUSH},
-	    {"vpn", required_argument, NULL, OPT_VPN},
-	    {"crypto-driver", required_argument, NULL, OPT_CRYPTO_DRIVER},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct opts o = {.prefix = getenv("NB_LAB_PREFIX")};
-	bool have_mtu = false, up_opts = false;
+	struct lab_opts o = {0};
 	struct sigaction sa = {.sa_handler = on_signal};
 	const char *delay = getenv("NB_LAB_STEP_DELAY_MS");
 	struct nb_lab *lab;
-	enum nb_lab_rules_kind kind;
-	const char *path;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c, li = -1, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, ":P:6p:n:k:Jh", long_opts, &li)) != -1) {
-		const char *name = cli_optname(long_opts, c, li);
-		li = -1;
-		switch (c) {
-		case 'P':
-			o.prefix = optarg;
-			break;
-		case '6':
-			o.ipv6 = true;
-			break;
-		case OPT_MTU:
-			o.mtu = (unsigned)cli_uint(name, optarg, 68, 65535);
-			have_mtu = up_opts = true;
-			break;
-		case OPT_DUT_CPUS:
-			o.dut_cpus =
-			    (unsigned)cli_uint(name, optarg, 1, (uint64_t)(ncpu > 0 ? ncpu : 1));
-			up_opts = true;
-			break;
-		case 'p':
-			o.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			o.have_port = up_opts = true;
-			break;
-		case OPT_NO_AGENT:
-			o.no_agent = up_opts = true;
-			break;
-		case OPT_VPN: {
-			struct nb_lab_vpn_spec v;
-			if (nb_lab_vpn_parse(optarg, &v))
-				cli_usage_error("%s: unknown VPN '%s' (esp, esp:aes-cbc-hmac-sha1, "
-						"esp:aes-gcm, esp:chacha20-poly1305, wireguard)",
-						name, optarg);
-			o.vpn = optarg;
-			up_opts = true;
-			break;
-		}
-		case OPT_CRYPTO_DRIVER:
-			if (!*optarg || strlen(optarg) >= 64 || strchr(optarg, ' '))
-				cli_usage_error("%s: a driver name of /proc/crypto, 1 to 63 "
-						"characters without blanks: '%s'",
-						name, optarg);
-			o.crypto_driver = optarg;
-			up_opts = true;
-			break;
-		case 'n':
-			o.rules_n = (size_t)cli_uint(name, optarg, 0, NB_LAB_RULES_MAX);
-			o.have_rules = true;
-			break;
-		case 'k':
-			if (nb_lab_rules_kind_parse(optarg, &kind, &path))
-				cli_usage_error("--kind: '%s' is not linear, set, conntrack or"
-						" file:PATH",
-						optarg);
-			o.kind = optarg;
-			break;
-		case OPT_FLUSH:
-			o.flush = true;
-			break;
-		case 'J':
-			o.json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			cli_bad_option(argv, c);
-		}
-	}
-	if (optind >= argc)
-		cli_usage_error("which one: up, down, status, ruleset or fit?");
-	o.verb = argv[optind++];
-	/* Impossible combinations, all in one place. */
-	if (!strcmp(o.verb, "fit")) {
-		if (optind >= argc)
-			cli_usage_error("fit needs RULES:FPS points");
-		while (optind < argc)
-			parse_point(&o, argv[optind++]);
+	if (lab_parse_opts(argc, argv, &o))
+		return 0;
+	if (!strcmp(o.verb, "fit"))
 		return do_fit(&o);
-	}
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if (strcmp(o.verb, "up") && strcmp(o.verb, "down") && strcmp(o.verb, "status") &&
-	    strcmp(o.verb, "ruleset"))
-		cli_usage_error("'%s' is not up, down, status, ruleset or fit", o.verb);
-	if (up_opts && strcmp(o.verb, "up"))
-		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn and --crypto-driver "
-				"are options of `lab up`");
-	if (o.crypto_driver && !o.vpn)
-		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");
-	if (have_mtu && o.ipv6 && o.mtu < 1280)
-		cli_usage_error("--mtu is too small for IPv6: %u (at least 1280)", o.mtu);
-	if ((o.have_rules || o.kind || o.flush) && strcmp(o.verb, "ruleset"))
-		cli_usage_error("--rules, --kind and --flush are options of `lab ruleset`");
-	if (o.ipv6 && strcmp(o.verb, "up") && strcmp(o.verb, "ruleset"))
-		cli_usage_error("--ipv6 is an option of `lab up` and `lab ruleset`");
-	if (!strcmp(o.verb, "ruleset")) {
-		if (o.flush && (o.kind || o.have_rules))
-			cli_usage_error("--flush takes no --kind or --rules");
-		if (!o.flush && !o.kind)
-			cli_usage_error("ruleset needs --kind linear|set|conntrack|file:PATH");
-		if (o.kind && !strncmp(o.kind, "file:", 5) && (o.have_rules || o.ipv6))
-			cli_usage_error("--kind file:PATH takes no --rules or --ipv6");
-		if (o.kind && strncmp(o.kind, "file:", 5) && !o.have_rules)
-			cli_usage_error("--kind %s needs --rules N", o.kind);
-	}
 	lab = nb_lab_new();
 	if (!lab)
 		cli_fail(ENOMEM, "lab");

@@ -35,7 +35,7 @@ static const char usage_text[] =
     "      --linear           with --fit: the linear form (linear axes)\n"
     "  -h, --help             this help\n";
 
-enum { O_TITLE = 0x5600, O_CPU, O_ALGO, O_FIT, O_LINEAR };
+enum { O_TITLE = 0x5600 };
 
 /* The fit's section: its sentences and one chart per factor per step. */
 static char *fit_html(const char *formula, bool linear, const struct loaded *l, size_t n)
@@ -63,18 +63,14 @@ static char *fit_html(const char *formula, bool linear, const struct loaded *l, 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {STORE_CLI_LONGOPTS,
+					     STORE_VIEW_LONGOPTS,
 					     {"output", required_argument, NULL, 'o'},
 					     {"title", required_argument, NULL, O_TITLE},
-					     {"cpu", required_argument, NULL, O_CPU},
-					     {"algo", required_argument, NULL, O_ALGO},
-					     {"fit", required_argument, NULL, O_FIT},
-					     {"linear", no_argument, NULL, O_LINEAR},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
-	struct nb_view_opts vo = {0};
-	const char *out = NULL, *title = "netbench report", *fit = NULL;
-	bool linear = false;
+	struct store_view_cli view = {0};
+	const char *out = NULL, *title = "netbench report";
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
@@ -87,44 +83,23 @@ int cmd_report(int argc, char **argv)
 		case O_TITLE:
 			title = optarg;
 			break;
-		case O_CPU:
-			if (!strcmp(optarg, "total"))
-				vo.stream_cpu = NB_STREAM_CPU_TOTAL;
-			else if (!strcmp(optarg, "softirq"))
-				vo.stream_cpu = NB_STREAM_CPU_SOFTIRQ;
-			else if (!strcmp(optarg, "process"))
-				vo.stream_cpu = NB_STREAM_CPU_PROCESS;
-			else
-				cli_usage_error("--cpu: '%s' is not one of total, softirq, process",
-						optarg);
-			break;
-		case O_ALGO:
-			vo.algo = optarg;
-			break;
-		case O_FIT:
-			fit = optarg;
-			break;
-		case O_LINEAR:
-			linear = true;
-			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			if (!store_cli_option(&sc, c))
+			if (!store_cli_option(&sc, c) && !store_cli_view_option(&view, c))
 				cli_bad_option(argv, c);
 		}
 	}
 	if (!out)
 		cli_usage_error("where to? give -o FILE.html");
-	if (linear && !fit)
-		cli_usage_error("--linear is a form of --fit: add --fit 'METRIC ~ FACTOR'");
+	store_cli_view_check(&view);
 	store_cli_ids(&sc, argc, argv);
 
 	struct nb_store *st = store_cli_open(&sc);
 	struct nb_store_row *rows;
 	size_t n;
-	struct loaded *l = store_cli_load(st, &sc, &vo, &rows, &n);
+	struct loaded *l = store_cli_load(st, &sc, &view.vo, &rows, &n);
 	struct nb_report_item *it = calloc(n + 1, sizeof(*it));
 	char gen[96], tmp[4096];
 	time_t now = time(NULL);
@@ -149,7 +124,7 @@ int cmd_report(int argc, char **argv)
 						.views = l[i].views,
 						.nviews = l[i].nviews};
 	}
-	char *extra = fit ? fit_html(fit, linear, l, n) : NULL;
+	char *extra = view.fit ? fit_html(view.fit, view.linear, l, n) : NULL;
 	gmtime_r(&now, &tm);
 	strftime(gen, sizeof(gen), "Written %Y-%m-%d %H:%M UTC by netbench " NB_VERSION ".", &tm);
 	/* Written beside the target and renamed over it: the file is whole or absent. */

@@ -9,6 +9,39 @@
 
 #include "cmd/cli.h"
 
+bool store_cli_view_option(struct store_view_cli *v, int c)
+{
+	switch (c) {
+	case SC_OPT_CPU:
+		if (!strcmp(optarg, "total"))
+			v->vo.stream_cpu = NB_STREAM_CPU_TOTAL;
+		else if (!strcmp(optarg, "softirq"))
+			v->vo.stream_cpu = NB_STREAM_CPU_SOFTIRQ;
+		else if (!strcmp(optarg, "process"))
+			v->vo.stream_cpu = NB_STREAM_CPU_PROCESS;
+		else
+			cli_usage_error("--cpu: '%s' is not one of total, softirq, process",
+					optarg);
+		return true;
+	case SC_OPT_ALGO:
+		v->vo.algo = optarg;
+		return true;
+	case SC_OPT_FIT:
+		v->fit = optarg;
+		return true;
+	case SC_OPT_LINEAR:
+		v->linear = true;
+		return true;
+	}
+	return false;
+}
+
+void store_cli_view_check(const struct store_view_cli *v)
+{
+	if (v->linear && !v->fit)
+		cli_usage_error("--linear is a form of --fit: add --fit 'METRIC ~ FACTOR'");
+}
+
 bool store_cli_option(struct store_cli *sc, int c)
 {
 	switch (c) {

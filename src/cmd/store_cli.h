@@ -20,6 +20,10 @@ enum {
 	SC_OPT_SINCE,
 	SC_OPT_UNTIL,
 	SC_OPT_TAG,
+	SC_OPT_CPU, /* the view options compare and report share */
+	SC_OPT_ALGO,
+	SC_OPT_FIT,
+	SC_OPT_LINEAR,
 };
 
 #define STORE_CLI_LONGOPTS                                                                         \
@@ -40,6 +44,19 @@ enum {
 	"      --tag KEY=VALUE    only results with this tag (repeatable: all must match)\n"      \
 	"  ID...                  only these results\n"
 
+/* The view options (each command writes its own help lines for them). */
+#define STORE_VIEW_LONGOPTS                                                                        \
+	{"cpu", required_argument, NULL, SC_OPT_CPU},                                              \
+	    {"algo", required_argument, NULL, SC_OPT_ALGO},                                        \
+	    {"fit", required_argument, NULL, SC_OPT_FIT},                                          \
+	    {"linear", no_argument, NULL, SC_OPT_LINEAR}
+
+struct store_view_cli {
+	struct nb_view_opts vo; /* --cpu, --algo */
+	const char *fit;	/* --fit's formula, or NULL */
+	bool linear;
+};
+
 struct store_cli {
 	const char *db;
 	struct nb_store_filter f;
@@ -58,6 +75,10 @@ struct loaded {
 
 /* Filter options: true when c was one of them. */
 bool store_cli_option(struct store_cli *sc, int c);
+/* View options: true when c was one of them; exits 2 on a bad --cpu. */
+bool store_cli_view_option(struct store_view_cli *v, int c);
+/* After the options: exits 2 when --linear comes without --fit. */
+void store_cli_view_check(const struct store_view_cli *v);
 /* Remaining arguments as result IDs. */
 void store_cli_ids(struct store_cli *sc, int argc, char **argv);
 /* Opens the database; exits 1 with one line (no SQLite in this build, unreadable file, ...). */

@@ -6,12 +6,8 @@
 TOP=${TOP:-.}
 out="$nb_tmp/fuzz_proto"
 srcs=$(ls "$TOP"/src/core/*/*.c)
-if ! command -v clang >/dev/null 2>&1 ||
-	! echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long n){return 0;}' |
-	clang -x c - -fsanitize=fuzzer -o "$nb_tmp/probe" >/dev/null 2>&1; then
-	skip "clang with libFuzzer not installed (libclang-rt-14-dev)"
-	exit 0
-fi
+. "$TOP/tests/fuzz_lib.sh"
+fuzz_need_clang
 # shellcheck disable=SC2086
 clang -std=c11 -D_GNU_SOURCE -DNB_VERSION='"fuzz"' -DNB_GITREV='"fuzz"' -I"$TOP/src" -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -5,26 +5,9 @@
 # with a valid encoding. Skips where clang's fuzzer runtime is missing.
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
-out="$nb_tmp/fuzz_crypto_wire"
-srcs=$(ls "$TOP"/src/core/*/*.c)
-cflags="-std=c11 -D_GNU_SOURCE -DNB_VERSION=\"fuzz\" -DNB_GITREV=\"fuzz\" -I$TOP/src -g"
-if ! command -v clang >/dev/null 2>&1 ||
-	! echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long n){return 0;}' |
-	clang -x c - -fsanitize=fuzzer -o "$nb_tmp/probe" >/dev/null 2>&1; then
-	skip "clang with libFuzzer not installed (libclang-rt-14-dev)"
-	exit 0
-fi
-# shellcheck disable=SC2086
-# -O2 for the seed generator: clang 14 at plain -O1 takes minutes and gigabytes on crypto_ref.c.
-clang $cflags -O2 -DFUZZ_SEED "$TOP/tests/fuzz/fuzz_crypto_wire.c" $srcs -pthread -lm \
-	-o "$nb_tmp/seed" >"$nb_tmp/build.log" 2>&1 &&
-	clang $cflags -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		"$TOP/tests/fuzz/fuzz_crypto_wire.c" $srcs -pthread -lm -o "$out" >>"$nb_tmp/build.log" 2>&1
-check "fuzz harness and seed generator build" test $? -eq 0 || sed 's/^/# /' "$nb_tmp/build.log" | head
-mkdir -p "$nb_tmp/corpus"
-"$nb_tmp/seed" >"$nb_tmp/corpus/algo"
-check "the seed is a result item that decodes" test $? -eq 0 -a -s "$nb_tmp/corpus/algo"
-"$out" -max_total_time=15 -rss_limit_mb=1024 "$nb_tmp/corpus" >"$nb_tmp/fuzz.log" 2>&1
-check "15 s of fuzzing finds no crash, leak or undefined behaviour" test $? -eq 0 ||
-	tail -30 "$nb_tmp/fuzz.log" | sed 's/^/# /'
+. "$TOP/tests/fuzz_lib.sh"
+fuzz_need_clang
+fuzz_build_seeded fuzz_crypto_wire "$(ls "$TOP"/src/core/*/*.c)"
+fuzz_seed algo "a result item"
+fuzz_for 15
 echo "1..$n"

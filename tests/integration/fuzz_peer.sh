@@ -15,12 +15,8 @@ cflags="-std=c11 -D_GNU_SOURCE -I$TOP/src -g -O1 -Werror=incompatible-pointer-ty
 core="base/*.c session/proto.c session/auth.c session/ctl.c session/job.c stream/stream.c stream/stream_msg.c
 mem/*.c rate/frame.c tput/tput.c"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
-if ! command -v clang >/dev/null 2>&1 ||
-	! echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long n){return 0;}' |
-	clang -x c - -fsanitize=fuzzer -o "$nb_tmp/probe" >/dev/null 2>&1; then
-	skip "clang with libFuzzer not installed (libclang-rt-14-dev)"
-	exit 0
-fi
+. "$TOP/tests/fuzz_lib.sh"
+fuzz_need_clang
 # That part of the core once, as an archive.
 mkdir -p "$nb_tmp/obj"
 built=0

@@ -4,21 +4,14 @@
 # cleaned, each ruleset kind loads with the expected rule count read back, the rules sit in the
 # forward path (a drop blocks ping), bad input exits 2, a non-root user exits 1.
 # Uses its own prefix so that it runs beside a real lab and beside other tests.
-NETBENCH=${NETBENCH:-build/netbench}
+. "$(dirname "$0")/../lib.sh"
 P=nbtlab$$
-n=0
-tmp=$(mktemp -d /tmp/nbtlab.XXXXXX)
+tmp=$nb_tmp
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { # description, command...
-	d=$1; shift
-	if "$@" >"$tmp/out" 2>&1; then ok "$d"; else nok "$d"; sed 's/^/# /' "$tmp/out" | head -20; fi
-}
 cleanup() {
 	"$NETBENCH" lab down --prefix "$P" >/dev/null 2>&1
 	for r in gen dut sink; do ip netns del "$P-$r" 2>/dev/null; done
-	rm -rf "$tmp"
+	nb_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -79,30 +72,30 @@ fi
 
 # --- up, status, traffic
 root_veths_before=$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')
-check "lab up" "$NETBENCH" lab up --prefix "$P"
+check_quiet "lab up" "$NETBENCH" lab up --prefix "$P"
 if status_is 0 "$NETBENCH" lab status --prefix "$P" && grep -q ': healthy$' "$tmp/out"; then
 	ok "status: healthy"
 else
 	nok "status: healthy"; sed 's/^/# /' "$tmp/out" "$tmp/err"
 fi
 "$NETBENCH" lab status --prefix "$P" -J >"$tmp/status.json" 2>&1
-check "status -J: healthy, forwarding on, 3 namespaces" \
+check_quiet "status -J: healthy, forwarding on, 3 namespaces" \
 	sh -c "grep -q '\"healthy\": true' '$tmp/status.json' &&
 		grep -q '\"forwarding_ipv4\": true' '$tmp/status.json' &&
 		grep -q '\"dut\": \"$P-dut\"' '$tmp/status.json'"
 agent_pid=$(sed -n 's/.*"pid": \([0-9-]*\).*/\1/p' "$tmp/status.json" | head -1)
-check "agent pid alive and port answers" \
+check_quiet "agent pid alive and port answers" \
 	sh -c "grep -q '\"alive\": true' '$tmp/status.json' &&
 		grep -q '\"answers\": true' '$tmp/status.json' && kill -0 $agent_pid"
-check "agent runs in the sink namespace" sh -c "ip netns pids $P-sink | grep -qx $agent_pid"
+check_quiet "agent runs in the sink namespace" sh -c "ip netns pids $P-sink | grep -qx $agent_pid"
 obs_pid=$(cat "/run/netbench-lab/$P/observer.pid" 2>/dev/null)
-check "observer runs in the DUT namespace and answers" \
+check_quiet "observer runs in the DUT namespace and answers" \
 	sh -c "[ -n '$obs_pid' ] && ip netns pids $P-dut | grep -qx '$obs_pid' &&
 		grep -A6 '\"observer\"' '$tmp/status.json' | grep -q '\"answers\": true'"
-check "tput from the gen through the DUT to the agent" \
+check_quiet "tput from the gen through the DUT to the agent" \
 	ip netns exec "$P-gen" "$NETBENCH" tput -c 198.19.0.1 -l 8k -t 0.5 -O 0.1 --tx-only
-check "ping gen -> sink through the DUT" ip netns exec "$P-gen" ping -c 1 -W 2 -q 198.19.0.1
-check "DUT forwards (the gen has no route around it)" \
+check_quiet "ping gen -> sink through the DUT" ip netns exec "$P-gen" ping -c 1 -W 2 -q 198.19.0.1
+check_quiet "DUT forwards (the gen has no route around it)" \
 	sh -c "ip -n $P-gen route get 198.19.0.1 | grep -q 'via 198.18.0.254'"
 
 # --- rulesets: each kind loads; rule counts read back by us and by an independent nft listing
@@ -123,7 +116,7 @@ ruleset_count linear 1000 1001 0
 ruleset_count set 1000 2 1000
 ruleset_count conntrack 3 5 0
 ruleset_count set 0 1 0
-check "ping passes 1000 non-matching rules" sh -c "
+check_quiet "ping passes 1000 non-matching rules" sh -c "
 	'$NETBENCH' lab ruleset --prefix $P --kind linear --rules 1000 >/dev/null &&
 	ip netns exec $P-gen ping -c 1 -W 2 -q 198.19.0.1"
 
@@ -148,9 +141,9 @@ if ! ip netns exec "$P-dut" nft list table inet userfw >/dev/null 2>&1 ||
 else
 	ok "a drop rule in the file blocks gen -> sink (rules are in the forward path)"
 fi
-check "the drop rule counted the blocked packet" \
+check_quiet "the drop rule counted the blocked packet" \
 	sh -c "ip netns exec $P-dut nft list chain inet userfw forward | grep -q 'packets [1-9]'"
-check "generated ruleset replaces the file's: ping passes again" sh -c "
+check_quiet "generated ruleset replaces the file's: ping passes again" sh -c "
 	'$NETBENCH' lab ruleset --prefix $P --kind linear --rules 0 >/dev/null &&
 	ip netns exec $P-gen ping -c 1 -W 2 -q 198.19.0.1"
 printf 'table inet bad {\n\tchain f {\n\t\ttype filter hook forward priority 0;\n\t\tip daddr 198.19.0.1 bogus drop\n\t}\n}\n' \
@@ -161,19 +154,19 @@ if status_is 1 "$NETBENCH" lab ruleset --prefix "$P" --kind "file:$tmp/bad.nft" 
 else
 	nok "bad rule file: exit 1 with nft's message and line"; sed 's/^/# /' "$tmp/err"
 fi
-check "bad rule file left the previous ruleset in place (one transaction)" sh -c "
+check_quiet "bad rule file left the previous ruleset in place (one transaction)" sh -c "
 	ip netns exec $P-dut nft list ruleset | grep -q 'table inet netbench' &&
 	! ls /tmp/netbench-lab-* 2>/dev/null"
 
 # --- down: nothing left
-check "lab down" "$NETBENCH" lab down --prefix "$P"
-check "no namespace left" test "$(ns_left)" -eq 0
-check "no veth left in the host namespace" test \
+check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
+check_quiet "no namespace left" test "$(ns_left)" -eq 0
+check_quiet "no veth left in the host namespace" test \
 	"$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')" -le "$root_veths_before"
-check "no agent process left" sh -c "! kill -0 $agent_pid 2>/dev/null"
-check "no observer process left" sh -c "! kill -0 $obs_pid 2>/dev/null"
-check "no state left" test ! -e "/run/netbench-lab/$P"
-check "down again: idempotent, nothing to remove" sh -c \
+check_quiet "no agent process left" sh -c "! kill -0 $agent_pid 2>/dev/null"
+check_quiet "no observer process left" sh -c "! kill -0 $obs_pid 2>/dev/null"
+check_quiet "no state left" test ! -e "/run/netbench-lab/$P"
+check_quiet "down again: idempotent, nothing to remove" sh -c \
 	"'$NETBENCH' lab down --prefix $P | grep -q 'nothing to remove'"
 if status_is 1 "$NETBENCH" lab status --prefix "$P" && grep -q 'down' "$tmp/out"; then
 	ok "status of a removed lab: down, exit 1"
@@ -188,7 +181,7 @@ i=0
 while [ $i -lt 100 ] && ! ip netns list | grep -q "^$P-sink"; do sleep 0.05; i=$((i + 1)); done
 kill -9 $upid 2>/dev/null
 wait $upid 2>/dev/null
-check "killed up left its namespaces (killed mid-way)" test "$(ns_left)" -eq 3
+check_quiet "killed up left its namespaces (killed mid-way)" test "$(ns_left)" -eq 3
 if "$NETBENCH" lab down --prefix "$P" >"$tmp/out" 2>"$tmp/err" &&
 	grep -q "interrupted" "$tmp/err" && [ "$(ns_left)" -eq 0 ] && [ ! -e "/run/netbench-lab/$P" ]; then
 	ok "the next down cleans a killed up and says what it found"
@@ -204,7 +197,7 @@ while [ $i -lt 200 ] && [ ! -s "/run/netbench-lab/$P/agent.pid" ]; do sleep 0.05
 kill -9 $upid 2>/dev/null
 wait $upid 2>/dev/null
 apid=$(cat "/run/netbench-lab/$P/agent.pid" 2>/dev/null)
-check "killed up left a running agent" sh -c "[ -n '$apid' ] && kill -0 '$apid'"
+check_quiet "killed up left a running agent" sh -c "[ -n '$apid' ] && kill -0 '$apid'"
 if "$NETBENCH" lab up --prefix "$P" >"$tmp/out" 2>"$tmp/err" && grep -q "interrupted" "$tmp/err" &&
 	! kill -0 "$apid" 2>/dev/null && "$NETBENCH" lab status --prefix "$P" >/dev/null; then
 	ok "the next up stops the old agent, says what it found, and is healthy"
@@ -212,8 +205,8 @@ else
 	nok "the next up stops the old agent, says what it found, and is healthy"
 	sed 's/^/# /' "$tmp/err"
 fi
-check "down after the recovered up" "$NETBENCH" lab down --prefix "$P"
-check "nothing left after the recovered up" sh -c "[ \"\$(ip netns list | grep -c '^$P-')\" -eq 0 ] &&
+check_quiet "down after the recovered up" "$NETBENCH" lab down --prefix "$P"
+check_quiet "nothing left after the recovered up" sh -c "[ \"\$(ip netns list | grep -c '^$P-')\" -eq 0 ] &&
 	! kill -0 '$apid' 2>/dev/null"
 
 # --- Ctrl-C during up: up removes what it made
@@ -231,16 +224,16 @@ else
 fi
 
 # --- IPv6, MTU, DUT CPUs
-check "up -6 --mtu 1280 --dut-cpus 1" "$NETBENCH" lab up --prefix "$P" -6 --mtu 1280 --dut-cpus 1
-check "ping -6 gen -> sink through the DUT" ip netns exec "$P-gen" ping -6 -c 1 -W 2 -q 2001:2:0:2::1
-check "MTU 1280 on the veths" sh -c "ip -n $P-dut link show dut1 | grep -q 'mtu 1280'"
-check "RPS mask set on the DUT's links" sh -c \
+check_quiet "up -6 --mtu 1280 --dut-cpus 1" "$NETBENCH" lab up --prefix "$P" -6 --mtu 1280 --dut-cpus 1
+check_quiet "ping -6 gen -> sink through the DUT" ip netns exec "$P-gen" ping -6 -c 1 -W 2 -q 2001:2:0:2::1
+check_quiet "MTU 1280 on the veths" sh -c "ip -n $P-dut link show dut1 | grep -q 'mtu 1280'"
+check_quiet "RPS mask set on the DUT's links" sh -c \
 	"ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus | grep -q '[1-9a-f]'"
-check "ruleset -6 set 10 loads" sh -c \
+check_quiet "ruleset -6 set 10 loads" sh -c \
 	"'$NETBENCH' lab ruleset --prefix $P -6 --kind set --rules 10 | grep -q '10 set elements'"
-check "status healthy with IPv6" sh -c "'$NETBENCH' lab status --prefix $P | grep -q 'IPv6 on'"
-check "down after IPv6" "$NETBENCH" lab down --prefix "$P"
-check "nothing left after IPv6 lab" test "$(ns_left)" -eq 0
+check_quiet "status healthy with IPv6" sh -c "'$NETBENCH' lab status --prefix $P | grep -q 'IPv6 on'"
+check_quiet "down after IPv6" "$NETBENCH" lab down --prefix "$P"
+check_quiet "nothing left after IPv6 lab" test "$(ns_left)" -eq 0
 
-check "every JSON document validates against docs/schema" sh -c 'python3 "$1" "$2" >"$2/schemas.log" 2>&1 || { sed "s/^/# /" "$2/schemas.log" | head -20; false; }' sh "$(dirname "$0")/../validate_json.py" "$tmp"
+check_schemas "$tmp"
 echo "1..$n"

@@ -13,6 +13,7 @@
 #include "core/crypto/crypto.h"
 #include "core/crypto/crypto_wire.h"
 #include "core/session/proto.h"
+#include "core/base/sha256.h"
 #include "core/base/wire.h"
 #include "tap.h"
 
@@ -426,6 +427,70 @@ static void test_worst_case(void)
 	nb_crypto_result_free(back);
 }
 
+/* The bytes on the wire, pinned: the SHA-256 of a known request and of the head and every
+ * algorithm of two known results, as the codec wrote them when the digests were taken. A change
+ * of the codec that changes a byte fails here, on every target (the encoding is big-endian). */
+#define REQ_LEN	      121
+#define REQ_SHA256    "9d3bb9020ffd7046a0849a9606eed57ad001557acb4439015d34b144e97c6e02"
+#define RESULT_SHA256 "059f636a7c675c0012c4a3a0c2cce5b8c3dfbffe26f3b481b78eddab40c581ba"
+#define LONG_SHA256   "e388be5f8b6e60b16ff67a430db187cff491e1959eda0ce9b488dd0807fec9e8"
+
+static void hex(const uint8_t *d, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static void digest_result(struct nb_sha256 *h, const struct nb_crypto_result *r, bool *ok)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	*ok &= nb_crypto_head_encode(r, &buf, &len) == 0;
+	nb_sha256_update(h, buf, len);
+	free(buf);
+	for (size_t a = 0; a < r->opts.nalgos; a++) {
+		buf = NULL;
+		*ok &= nb_crypto_algo_encode(r, a, &buf, &len) == 0;
+		nb_sha256_update(h, buf, len);
+		free(buf);
+	}
+}
+
+static void test_golden_bytes(void)
+{
+	struct nb_crypto_opts o;
+	struct nb_msg *m = nb_msg_new(NB_MSG_TEST_REQ);
+	struct nb_sha256 h;
+	uint8_t d[NB_SHA256_LEN];
+	char text[2 * NB_SHA256_LEN + 1];
+	bool ok = true;
+
+	opts_make(&o, "hmac-sha1,aes-128-cbc,aes-256-gcm", 4);
+	o.time_ns = 20000000, o.warmup_ns = 4000000, o.inflight = 7, o.aad_len = 13;
+	ok &= nb_crypto_put_request(m, &o) == 0;
+	nb_sha256_init(&h);
+	nb_sha256_update(&h, m->data, m->len);
+	nb_sha256_final(&h, d);
+	hex(d, sizeof(d), text);
+	CHECK(ok && m->len == REQ_LEN && !strcmp(text, REQ_SHA256),
+	      "request bytes unchanged (%u bytes, sha256 %s)", m->len, text);
+	nb_msg_free(m);
+
+	for (int longs = 0; longs < 2; longs++) {
+		opts_make(&o, "aes-128-cbc,aes-256-gcm,hmac-sha256", longs ? 16 : 3);
+		struct nb_crypto_result *r = nb_crypto_result_new(&o);
+		result_fill(r, longs);
+		nb_crypto_cell_at(r, 0, 2)->crossover_ref = o.engines[0];
+		nb_sha256_init(&h);
+		digest_result(&h, r, &ok);
+		nb_sha256_final(&h, d);
+		hex(d, sizeof(d), text);
+		CHECK(ok && !strcmp(text, longs ? LONG_SHA256 : RESULT_SHA256),
+		      "%s result bytes unchanged (sha256 %s)", longs ? "longest" : "known", text);
+		nb_crypto_result_free(r);
+	}
+}
+
 int main(void)
 {
 	test_request();
@@ -433,5 +498,6 @@ int main(void)
 	test_roundtrip();
 	test_rejects();
 	test_worst_case();
+	test_golden_bytes();
 	return tap_done();
 }

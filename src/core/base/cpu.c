@@ -53,6 +53,19 @@ static uint64_t ticks_all(const struct nb_cpu_ticks *t)
 	return ticks_busy(t) + t->idle + t->iowait + t->steal;
 }
 
+int nb_cpu_parse_stat_line(const char *line, long *id, struct nb_cpu_ticks *t, uint32_t *columns)
+{
+	char *end;
+	if (!strncmp(line, "cpu ", 4)) {
+		*id = -1;
+		return parse_cpu_line(line + 3, t, columns);
+	}
+	if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+		return -EINVAL;
+	*id = (long)strtoul(line + 3, &end, 10);
+	return parse_cpu_line(end, t, columns);
+}
+
 int nb_cpu_parse_stat(const char *text, struct nb_cpu_sample *s)
 {
 	const char *line = text;
@@ -60,14 +73,15 @@ int nb_cpu_parse_stat(const char *text, struct nb_cpu_sample *s)
 
 	s->ncpu = 0;
 	while (line && *line) {
-		if (!strncmp(line, "cpu ", 4)) {
-			if (parse_cpu_line(line + 3, &s->total, &s->columns) == 0)
+		struct nb_cpu_ticks t;
+		uint32_t columns;
+		long id;
+		if (nb_cpu_parse_stat_line(line, &id, &t, &columns) == 0) {
+			if (id < 0) {
+				s->total = t;
+				s->columns = columns;
 				have_total = true;
-		} else if (!strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9') {
-			struct nb_cpu_ticks t;
-			char *end;
-			unsigned long id = strtoul(line + 3, &end, 10);
-			if (s->ncpu < NB_CPU_MAX && parse_cpu_line(end, &t, NULL) == 0) {
+			} else if (s->ncpu < NB_CPU_MAX) {
 				s->cpu_id[s->ncpu] = (uint16_t)id;
 				s->cpu_busy[s->ncpu] = ticks_busy(&t);
 				s->cpu_all[s->ncpu] = ticks_all(&t);

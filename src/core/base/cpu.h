@@ -42,6 +42,10 @@ struct nb_cpu_load {
 	bool valid; /* false when the window had no ticks or the CPU set changed */
 };
 
+/* One line of /proc/stat: 0 with the "cpu" total (*id -1) or a "cpuN" line (*id N), its ticks
+ * and (columns may be NULL) how many columns it had; -EINVAL for any other line or one with
+ * fewer than 4 columns. The one /proc/stat line parser (the observer's per-CPU view uses it). */
+int nb_cpu_parse_stat_line(const char *line, long *id, struct nb_cpu_ticks *t, uint32_t *columns);
 /* Parses the text of /proc/stat. Returns 0 or -EINVAL when no "cpu" line is found. */
 int nb_cpu_parse_stat(const char *text, struct nb_cpu_sample *s);
 /* Reads /proc/stat, getrusage and the monotonic clock now. */

@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Over 600 lines: the request and the whole result, each field bounded and checked on decode. */
-/* Encoding of the crypto measurement for the control protocol: the request by name (so that the
- * agent validates it with the same selectors as the command line), and the result as nested
- * TLVs (u16 tag, u16 length, big-endian values; doubles as IEEE 754 bits). The decoder bounds
- * every length, requires every field, checks every value against the request and commits
- * nothing unless the whole item is good. */
+/* Encoding of the crypto result for the control protocol (the request is crypto_request.c): nested
+ * TLVs (u16 tag, u16 length, big-endian values; doubles as IEEE 754 bits) written and read with
+ * the shared record cursor. Points, CPU loads and drivers are tables of fields; the CPU load
+ * follows the shared record's field list. The decoder bounds every length, requires every field,
+ * checks every value against the request and commits nothing unless the whole item is good. */
 #include "core/crypto/crypto_wire.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/timeutil.h"
-#include "core/base/wire.h"
+#include "core/base/cursor.h"
 
 #define ITEM_MAX 0xffffu
 
@@ -55,305 +52,111 @@ enum {
 	T_CPU_VALID = 492,
 };
 
-static const size_t point_doubles[] = {
-    offsetof(struct nb_crypto_point, window_s),
-    offsetof(struct nb_crypto_point, mbyte_per_s),
-    offsetof(struct nb_crypto_point, ops_per_s),
-    offsetof(struct nb_crypto_point, lat_p50_us),
-    offsetof(struct nb_crypto_point, lat_p99_us),
-    offsetof(struct nb_crypto_point, proc_us_per_kbyte),
-    offsetof(struct nb_crypto_point, sys_us_per_kbyte),
-};
-#define N_PT_DOUBLES (sizeof(point_doubles) / sizeof(point_doubles[0]))
+/* --- items: u16 tag, u16 length, value; nested items are opened and closed --- */
 
-static const size_t cpu_doubles[] = {
-    offsetof(struct nb_cpu_load, window_s),	 offsetof(struct nb_cpu_load, user_pct),
-    offsetof(struct nb_cpu_load, nice_pct),	 offsetof(struct nb_cpu_load, system_pct),
-    offsetof(struct nb_cpu_load, irq_pct),	 offsetof(struct nb_cpu_load, softirq_pct),
-    offsetof(struct nb_cpu_load, iowait_pct),	 offsetof(struct nb_cpu_load, steal_pct),
-    offsetof(struct nb_cpu_load, idle_pct),	 offsetof(struct nb_cpu_load, busy_pct),
-    offsetof(struct nb_cpu_load, proc_user_pct), offsetof(struct nb_cpu_load, proc_sys_pct),
-    offsetof(struct nb_cpu_load, proc_pct),	 offsetof(struct nb_cpu_load, busiest_cpu_pct),
-    offsetof(struct nb_cpu_load, busy_cpu_s),	 offsetof(struct nb_cpu_load, proc_cpu_s),
-};
-#define N_CPU_DOUBLES (sizeof(cpu_doubles) / sizeof(cpu_doubles[0]))
-
-/* --- request --- */
-
-static int join_names(char *buf, size_t cap, const char *const *names, size_t n)
+static void w_head(struct nb_cur *c, uint16_t tag, size_t n)
 {
-	size_t off = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		int w = snprintf(buf + off, cap - off, "%s%s", i ? "," : "", names[i]);
-		if (w < 0 || (size_t)w >= cap - off)
-			return -EMSGSIZE;
-		off += (size_t)w;
+	if (n > ITEM_MAX)
+		c->bad = true;
+	nb_cur_put_u16(c, tag);
+	nb_cur_put_u16(c, (uint16_t)n);
+}
+
+static void w_u32(struct nb_cur *c, uint16_t tag, uint32_t v)
+{
+	w_head(c, tag, 4);
+	nb_cur_put_u32(c, v);
+}
+
+static void w_u64(struct nb_cur *c, uint16_t tag, uint64_t v)
+{
+	w_head(c, tag, 8);
+	nb_cur_put_u64(c, v);
+}
+
+static void w_str(struct nb_cur *c, uint16_t tag, const char *s)
+{
+	w_head(c, tag, strlen(s));
+	nb_cur_put_bytes(c, s, strlen(s));
+}
+
+/* Opens a nested item: its length, reserved, is filled by w_close. */
+static uint8_t *w_open(struct nb_cur *c, uint16_t tag)
+{
+	nb_cur_put_u16(c, tag);
+	return nb_cur_reserve(c, 2);
+}
+
+static void w_close(struct nb_cur *c, uint8_t *len_at)
+{
+	if (!c->bad)
+		nb_put_be16(len_at, (uint16_t)(c->w + c->off - len_at - 2));
+}
+
+/* Encodes with fn into a malloc'd buffer of at most one item's value (-EMSGSIZE beyond). */
+static int w_run(void (*fn)(struct nb_cur *, const struct nb_crypto_result *, size_t),
+		 const struct nb_crypto_result *r, size_t arg, uint8_t **buf, size_t *len)
+{
+	uint8_t *p = malloc(ITEM_MAX);
+	if (!p)
+		return -ENOMEM;
+	struct nb_cur c = nb_cur_writer(p, ITEM_MAX);
+	fn(&c, r, arg);
+	if (c.bad) {
+		free(p);
+		return -EMSGSIZE;
 	}
+	uint8_t *shrunk = realloc(p, c.off ? c.off : 1);
+	*buf = shrunk ? shrunk : p;
+	*len = c.off;
 	return 0;
 }
 
-int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_opts *o)
+/* 1 with an item (its value in *val), 0 at the end, -EBADMSG when an item overruns. */
+static int r_next(struct nb_cur *top, uint16_t *tag, struct nb_cur *val)
 {
-	const char *names[NB_CRYPTO_MAX_ALGOS > NB_CRYPTO_MAX_ENGINES ? NB_CRYPTO_MAX_ALGOS
-								      : NB_CRYPTO_MAX_ENGINES];
-	char list[512];
-	uint8_t sizes[4 * NB_CRYPTO_MAX_SIZES];
-	int ret;
-
-	for (size_t i = 0; i < o->nalgos; i++)
-		names[i] = o->algos[i]->name;
-	if ((ret = join_names(list, sizeof(list), names, o->nalgos)) ||
-	    (ret = nb_msg_put_str(m, NB_T_CRYPTO_ALGOS, list)))
-		return ret;
-	for (size_t i = 0; i < o->nengines; i++)
-		names[i] = o->engines[i]->name;
-	if ((ret = join_names(list, sizeof(list), names, o->nengines)) ||
-	    (ret = nb_msg_put_str(m, NB_T_CRYPTO_ENGINES, list)))
-		return ret;
-	for (size_t i = 0; i < o->nsizes; i++)
-		nb_put_be32(sizes + 4 * i, o->sizes[i]);
-	if ((ret = nb_msg_put_bytes(m, NB_T_CRYPTO_SIZES, sizes, 4 * o->nsizes)) ||
-	    (ret = nb_msg_put_u64(m, NB_T_CRYPTO_TIME_NS, o->time_ns)) ||
-	    (ret = nb_msg_put_u64(m, NB_T_CRYPTO_WARMUP_NS, o->warmup_ns)) ||
-	    (ret = nb_msg_put_u32(m, NB_T_CRYPTO_INFLIGHT, o->inflight)))
-		return ret;
-	return nb_msg_put_u32(m, NB_T_CRYPTO_AAD, o->aad_len);
-}
-
-int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_opts *o, char *err,
-			  size_t errlen)
-{
-	char list[512], bad[80];
-	const uint8_t *p;
-	size_t n;
-
-	nb_crypto_opts_default(o);
-	if (nb_msg_get_str(m, NB_T_CRYPTO_ALGOS, list, sizeof(list))) {
-		snprintf(err, errlen, "crypto request without algorithms");
-		return -EINVAL;
-	}
-	if (nb_crypto_select_algos(o, list, bad, sizeof(bad))) {
-		snprintf(err, errlen, "crypto request: unknown algorithm '%s' (or too many)", bad);
-		return -EINVAL;
-	}
-	if (nb_msg_get_str(m, NB_T_CRYPTO_ENGINES, list, sizeof(list))) {
-		snprintf(err, errlen, "crypto request without engines");
-		return -EINVAL;
-	}
-	if (nb_crypto_select_engines(o, list, bad, sizeof(bad))) {
-		snprintf(err, errlen, "crypto request: unknown engine '%s' (or too many)", bad);
-		return -EINVAL;
-	}
-	if (nb_msg_get_bytes(m, NB_T_CRYPTO_SIZES, &p, &n) || n == 0 || n % 4 ||
-	    n / 4 > NB_CRYPTO_MAX_SIZES) {
-		snprintf(err, errlen, "crypto request: sizes missing or more than %d",
-			 NB_CRYPTO_MAX_SIZES);
-		return -EINVAL;
-	}
-	o->nsizes = n / 4;
-	for (size_t i = 0; i < o->nsizes; i++) {
-		o->sizes[i] = nb_get_be32(p + 4 * i);
-		if (o->sizes[i] < 1 || o->sizes[i] > NB_CRYPTO_MAX_SIZE) {
-			snprintf(err, errlen, "crypto request: size %u out of range (1 to %u)",
-				 o->sizes[i], NB_CRYPTO_MAX_SIZE);
-			return -EINVAL;
-		}
-	}
-	if (nb_msg_get_u64(m, NB_T_CRYPTO_TIME_NS, &o->time_ns) ||
-	    nb_msg_get_u64(m, NB_T_CRYPTO_WARMUP_NS, &o->warmup_ns) ||
-	    nb_msg_get_u32(m, NB_T_CRYPTO_INFLIGHT, &o->inflight) ||
-	    nb_msg_get_u32(m, NB_T_CRYPTO_AAD, &o->aad_len)) {
-		snprintf(err, errlen, "crypto request without time, warm-up, inflight or aad");
-		return -EINVAL;
-	}
-	/* The command line's bounds: 10 ms to 60 s windows, warm-up at most the window. */
-	if (o->time_ns < 10 * NB_NS_PER_MS || o->time_ns > 60 * NB_NS_PER_S ||
-	    o->warmup_ns > o->time_ns || o->inflight < 1 || o->inflight > NB_CRYPTO_MAX_INFLIGHT ||
-	    o->aad_len > NB_CRYPTO_MAX_AAD) {
-		snprintf(err, errlen,
-			 "crypto request out of range (time %.3f s, warm-up %.3f s, inflight %u, "
-			 "aad %u)",
-			 (double)o->time_ns / 1e9, (double)o->warmup_ns / 1e9, o->inflight,
-			 o->aad_len);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-uint64_t nb_crypto_bound_ns(const struct nb_crypto_opts *o)
-{
-	/* Per point: warm-up, window, a thread and a session per request in flight. Per cell:
-	 * the known answer and the comparison at every size, budgeted at 1 us per byte (a slow
-	 * board's reference C code and engine together), plus a second. A fixed 5 s for the
-	 * probes. Generous on purpose: the agent drops a session that outlives it. */
-	uint64_t point_ns = o->warmup_ns + o->time_ns + 100 * NB_NS_PER_MS +
-			    (uint64_t)o->inflight * 2 * NB_NS_PER_MS;
-	uint64_t bytes = 0;
-	for (size_t i = 0; i < o->nsizes; i++)
-		bytes += o->sizes[i];
-	uint64_t cell_ns = (uint64_t)o->nsizes * point_ns + NB_NS_PER_S + bytes * 1000;
-	return 5 * NB_NS_PER_S + (uint64_t)(o->nalgos * o->nengines) * cell_ns;
-}
-
-/* --- writer: a fixed 64 KB buffer; nested items are opened and closed --- */
-
-struct wbuf {
-	uint8_t *p;
-	size_t len;
-	int err;
-};
-
-static void w_item(struct wbuf *w, uint16_t tag, const void *v, size_t n)
-{
-	if (w->err)
-		return;
-	if (n > ITEM_MAX || w->len + 4 + n > ITEM_MAX) {
-		w->err = -EMSGSIZE;
-		return;
-	}
-	nb_put_be16(w->p + w->len, tag);
-	nb_put_be16(w->p + w->len + 2, (uint16_t)n);
-	if (n)
-		memcpy(w->p + w->len + 4, v, n);
-	w->len += 4 + n;
-}
-
-static void w_u32(struct wbuf *w, uint16_t tag, uint32_t v)
-{
-	uint8_t b[4];
-	nb_put_be32(b, v);
-	w_item(w, tag, b, 4);
-}
-
-static void w_u64(struct wbuf *w, uint16_t tag, uint64_t v)
-{
-	uint8_t b[8];
-	nb_put_be64(b, v);
-	w_item(w, tag, b, 8);
-}
-
-static void w_dbl(struct wbuf *w, uint16_t tag, double v)
-{
-	uint64_t bits;
-	memcpy(&bits, &v, 8); /* binary64 on every target; only the byte order is fixed here */
-	w_u64(w, tag, bits);
-}
-
-static void w_str(struct wbuf *w, uint16_t tag, const char *s)
-{
-	w_item(w, tag, s, strlen(s));
-}
-
-/* Opens a nested item; returns its offset for w_close. */
-static size_t w_open(struct wbuf *w, uint16_t tag)
-{
-	size_t at = w->len;
-	w_item(w, tag, NULL, 0);
-	return at;
-}
-
-static void w_close(struct wbuf *w, size_t at)
-{
-	if (!w->err)
-		nb_put_be16(w->p + at + 2, (uint16_t)(w->len - at - 4));
-}
-
-static int w_init(struct wbuf *w)
-{
-	w->len = 0;
-	w->err = 0;
-	w->p = malloc(ITEM_MAX);
-	return w->p ? 0 : -ENOMEM;
-}
-
-static int w_finish(struct wbuf *w, uint8_t **buf, size_t *len)
-{
-	if (w->err) {
-		free(w->p);
-		return w->err;
-	}
-	uint8_t *shrunk = realloc(w->p, w->len ? w->len : 1);
-	*buf = shrunk ? shrunk : w->p;
-	*len = w->len;
-	return 0;
-}
-
-/* --- reader --- */
-
-struct rbuf {
-	const uint8_t *p;
-	size_t n, off;
-};
-
-/* 1 with an item, 0 at the end, -EBADMSG when an item overruns the buffer. */
-static int r_next(struct rbuf *r, uint16_t *tag, struct rbuf *val)
-{
-	if (r->off == r->n)
+	if (!nb_cur_left(top))
 		return 0;
-	if (r->n - r->off < 4)
+	*tag = nb_cur_get_u16(top);
+	size_t n = nb_cur_get_u16(top);
+	const uint8_t *p = nb_cur_get_bytes(top, n);
+	if (top->bad)
 		return -EBADMSG;
-	size_t len = nb_get_be16(r->p + r->off + 2);
-	if (r->n - r->off - 4 < len)
-		return -EBADMSG;
-	*tag = nb_get_be16(r->p + r->off);
-	*val = (struct rbuf){r->p + r->off + 4, len, 0};
-	r->off += 4 + len;
+	*val = nb_cur_reader(p, n);
 	return 1;
 }
 
-static int r_u32(const struct rbuf *v, uint32_t *out)
+static int r_u32(struct nb_cur *v, uint32_t *out)
 {
-	if (v->n != 4)
+	if (v->len != 4)
 		return -EBADMSG;
-	*out = nb_get_be32(v->p);
+	*out = nb_cur_get_u32(v);
 	return 0;
 }
 
-static int r_i32(const struct rbuf *v, int *out, int lo, int hi)
+static int r_i32(struct nb_cur *v, int *out, int lo, int hi)
 {
 	uint32_t u;
-	if (r_u32(v, &u))
+	if (r_u32(v, &u) || (int32_t)u < lo || (int32_t)u > hi)
 		return -EBADMSG;
-	int32_t s = (int32_t)u;
-	if (s < lo || s > hi)
-		return -EBADMSG;
-	*out = s;
+	*out = (int32_t)u;
 	return 0;
 }
 
-static int r_u64(const struct rbuf *v, uint64_t *out)
+static int r_bool(struct nb_cur *v, bool *out)
 {
-	if (v->n != 8)
+	if (v->len != 4)
 		return -EBADMSG;
-	*out = nb_get_be64(v->p);
-	return 0;
+	*out = nb_cur_get_bool(v);
+	return v->bad ? -EBADMSG : 0;
 }
 
-static int r_dbl(const struct rbuf *v, double *out)
+static int r_str(struct nb_cur *v, char *buf, size_t cap)
 {
-	uint64_t bits;
-	if (r_u64(v, &bits))
+	if (v->len >= cap || memchr(v->r, '\0', v->len))
 		return -EBADMSG;
-	memcpy(out, &bits, 8);
-	return 0;
-}
-
-static int r_bool(const struct rbuf *v, bool *out)
-{
-	uint32_t u;
-	if (r_u32(v, &u) || u > 1)
-		return -EBADMSG;
-	*out = u;
-	return 0;
-}
-
-static int r_str(const struct rbuf *v, char *buf, size_t cap)
-{
-	if (v->n >= cap || memchr(v->p, '\0', v->n))
-		return -EBADMSG;
-	memcpy(buf, v->p, v->n);
-	buf[v->n] = '\0';
+	memcpy(buf, v->r, v->len);
+	buf[v->len] = '\0';
 	return 0;
 }
 
@@ -367,29 +170,160 @@ static int seen(uint64_t *mask, unsigned bit)
 	return 0;
 }
 
+/* --- tables of fields: every one required, encoded in table order --- */
+
+enum kind { K_U32, K_I32, K_BOOL, K_U64, K_DBL, K_STR, K_LOAD };
+
+struct field {
+	uint16_t tag;
+	uint8_t kind;
+	size_t off, cap; /* member's offset and size */
+	int lo, hi;	 /* K_I32's range */
+};
+
+#define FIELD(tag, kind, type, m, lo, hi)                                                          \
+	{                                                                                          \
+		tag, kind, offsetof(type, m), sizeof(((type *)0)->m), lo, hi                       \
+	}
+#define LOAD_DBL(i, m) FIELD(T_CPU_DOUBLE + i, K_DBL, struct nb_cpu_load, m, 0, 0),
+
+static const struct field load_fields[] = {
+    NB_LOAD_DOUBLES(LOAD_DBL)
+	FIELD(T_CPU_BUSIEST, K_I32, struct nb_cpu_load, busiest_cpu, -1, NB_CPU_MAX * 64),
+    FIELD(T_CPU_NCPU, K_U32, struct nb_cpu_load, ncpu, 0, 0),
+    FIELD(T_CPU_VALID, K_BOOL, struct nb_cpu_load, valid, 0, 0),
+};
+
+#define PT(tag, kind, m) FIELD(tag, kind, struct nb_crypto_point, m, 0, 0)
+static const struct field point_fields[] = {
+    PT(T_PT_SIZE, K_U32, size_bytes),
+    PT(T_PT_PADDED, K_U32, padded_bytes),
+    PT(T_PT_VALID, K_BOOL, valid),
+    PT(T_PT_REASON, K_STR, invalid_reason),
+    PT(T_PT_OPS, K_U64, ops),
+    PT(T_PT_LAT_SAMPLES, K_U64, lat_samples),
+    PT(T_PT_DOUBLE + 0, K_DBL, window_s),
+    PT(T_PT_DOUBLE + 1, K_DBL, mbyte_per_s),
+    PT(T_PT_DOUBLE + 2, K_DBL, ops_per_s),
+    PT(T_PT_DOUBLE + 3, K_DBL, lat_p50_us),
+    PT(T_PT_DOUBLE + 4, K_DBL, lat_p99_us),
+    PT(T_PT_DOUBLE + 5, K_DBL, proc_us_per_kbyte),
+    PT(T_PT_DOUBLE + 6, K_DBL, sys_us_per_kbyte),
+    PT(T_PT_CPU, K_LOAD, cpu),
+};
+
+#define DRV(tag, kind, m, lo, hi) FIELD(tag, kind, struct nb_crypto_driver, m, lo, hi)
+static const struct field driver_fields[] = {
+    DRV(T_DRV_NAME, K_STR, name, 0, 0),	    DRV(T_DRV_DRIVER, K_STR, driver, 0, 0),
+    DRV(T_DRV_MODULE, K_STR, module, 0, 0), DRV(T_DRV_PRIORITY, K_I32, priority, -1, 1 << 30),
+    DRV(T_DRV_HW, K_I32, hw, -1, 1),	    DRV(T_DRV_MAC, K_STR, mac_driver, 0, 0),
+};
+
+#define NFIELDS(t) (sizeof(t) / sizeof(t[0]))
+
+static void put_fields(struct nb_cur *c, const struct field *t, size_t n, const void *base)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = (const char *)base + t[i].off;
+		uint64_t bits;
+		uint8_t *at;
+		switch (t[i].kind) {
+		case K_U32:
+			w_u32(c, t[i].tag, *(const uint32_t *)p);
+			break;
+		case K_I32:
+			w_u32(c, t[i].tag, (uint32_t) * (const int *)p);
+			break;
+		case K_BOOL:
+			w_u32(c, t[i].tag, *(const bool *)p);
+			break;
+		case K_U64:
+			w_u64(c, t[i].tag, *(const uint64_t *)p);
+			break;
+		case K_DBL:
+			memcpy(&bits, p, 8);
+			w_u64(c, t[i].tag, bits);
+			break;
+		case K_STR:
+			w_str(c, t[i].tag, p);
+			break;
+		default: /* K_LOAD */
+			at = w_open(c, t[i].tag);
+			put_fields(c, load_fields, NFIELDS(load_fields), p);
+			w_close(c, at);
+		}
+	}
+}
+
+static int get_fields(struct nb_cur *top, const struct field *t, size_t n, void *base);
+
+static int get_field(struct nb_cur *v, const struct field *f, void *base)
+{
+	char *p = (char *)base + f->off;
+	uint64_t bits;
+	switch (f->kind) {
+	case K_U32:
+		return r_u32(v, (uint32_t *)p);
+	case K_I32:
+		return r_i32(v, (int *)p, f->lo, f->hi);
+	case K_BOOL:
+		return r_bool(v, (bool *)p);
+	case K_U64:
+	case K_DBL:
+		if (v->len != 8)
+			return -EBADMSG;
+		bits = nb_cur_get_u64(v);
+		memcpy(p, &bits, 8);
+		return 0;
+	case K_STR:
+		return r_str(v, p, f->cap);
+	default: /* K_LOAD */
+		return get_fields(v, load_fields, NFIELDS(load_fields), p);
+	}
+}
+
+/* Fills base (zeroed by the caller) from the items in top: each of t's fields exactly once. */
+static int get_fields(struct nb_cur *top, const struct field *t, size_t n, void *base)
+{
+	struct nb_cur v;
+	uint64_t mask = 0;
+	uint16_t tag;
+	size_t i;
+	int rc;
+
+	while ((rc = r_next(top, &tag, &v)) == 1) {
+		for (i = 0; i < n && t[i].tag != tag; i++)
+			;
+		if (i == n || seen(&mask, (unsigned)i) || get_field(&v, &t[i], base))
+			return -EBADMSG;
+	}
+	return rc || mask != (1ull << n) - 1 ? -EBADMSG : 0;
+}
+
 /* --- head --- */
+
+static void put_head(struct nb_cur *c, const struct nb_crypto_result *r, size_t unused)
+{
+	(void)unused;
+	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
+		uint8_t *at = w_open(c, T_ENGINE);
+		w_str(c, T_NAME, r->opts.engines[ei]->name);
+		w_u32(c, T_OK, r->engine_ok[ei]);
+		w_str(c, T_REASON, r->engine_reason[ei]);
+		w_close(c, at);
+	}
+}
 
 int nb_crypto_head_encode(const struct nb_crypto_result *r, uint8_t **buf, size_t *len)
 {
-	struct wbuf w;
-	int ret = w_init(&w);
-	if (ret)
-		return ret;
-	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
-		size_t at = w_open(&w, T_ENGINE);
-		w_str(&w, T_NAME, r->opts.engines[ei]->name);
-		w_u32(&w, T_OK, r->engine_ok[ei]);
-		w_str(&w, T_REASON, r->engine_reason[ei]);
-		w_close(&w, at);
-	}
-	return w_finish(&w, buf, len);
+	return w_run(put_head, r, 0, buf, len);
 }
 
 int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n)
 {
 	bool ok[NB_CRYPTO_MAX_ENGINES];
 	char reason[NB_CRYPTO_MAX_ENGINES][sizeof(r->engine_reason[0])];
-	struct rbuf top = {p, n, 0}, e, v;
+	struct nb_cur top = nb_cur_reader(p, n), e, v;
 	size_t count = 0;
 	uint16_t tag;
 	int rc;
@@ -401,13 +335,11 @@ int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n
 			return -EBADMSG;
 		while ((rc = r_next(&e, &tag, &v)) == 1) {
 			if (tag == T_NAME)
-				rc = seen(&mask, 0) || r_str(&v, name, sizeof(name)) ? -EBADMSG : 0;
+				rc = seen(&mask, 0) || r_str(&v, name, sizeof(name));
 			else if (tag == T_OK)
-				rc = seen(&mask, 1) || r_bool(&v, &ok[count]) ? -EBADMSG : 0;
+				rc = seen(&mask, 1) || r_bool(&v, &ok[count]);
 			else if (tag == T_REASON)
-				rc = seen(&mask, 2) || r_str(&v, reason[count], sizeof(reason[0]))
-					 ? -EBADMSG
-					 : 0;
+				rc = seen(&mask, 2) || r_str(&v, reason[count], sizeof(reason[0]));
 			if (rc)
 				return -EBADMSG;
 		}
@@ -426,141 +358,53 @@ int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n
 
 /* --- one algorithm's cells --- */
 
-static void put_cpu(struct wbuf *w, const struct nb_cpu_load *l)
+static void put_cell(struct nb_cur *c, const struct nb_crypto_result *r,
+		     const struct nb_crypto_cell *cell)
 {
-	size_t at = w_open(w, T_PT_CPU);
-	for (size_t i = 0; i < N_CPU_DOUBLES; i++)
-		w_dbl(w, (uint16_t)(T_CPU_DOUBLE + i),
-		      *(const double *)((const char *)l + cpu_doubles[i]));
-	w_u32(w, T_CPU_BUSIEST, (uint32_t)l->busiest_cpu);
-	w_u32(w, T_CPU_NCPU, l->ncpu);
-	w_u32(w, T_CPU_VALID, l->valid);
-	w_close(w, at);
-}
-
-static void put_point(struct wbuf *w, const struct nb_crypto_point *pt)
-{
-	size_t at = w_open(w, T_POINT);
-	w_u32(w, T_PT_SIZE, pt->size_bytes);
-	w_u32(w, T_PT_PADDED, pt->padded_bytes);
-	w_u32(w, T_PT_VALID, pt->valid);
-	w_str(w, T_PT_REASON, pt->invalid_reason);
-	w_u64(w, T_PT_OPS, pt->ops);
-	w_u64(w, T_PT_LAT_SAMPLES, pt->lat_samples);
-	for (size_t i = 0; i < N_PT_DOUBLES; i++)
-		w_dbl(w, (uint16_t)(T_PT_DOUBLE + i),
-		      *(const double *)((const char *)pt + point_doubles[i]));
-	put_cpu(w, &pt->cpu);
-	w_close(w, at);
-}
-
-static void put_cell(struct wbuf *w, const struct nb_crypto_result *r,
-		     const struct nb_crypto_cell *c)
-{
-	size_t at = w_open(w, T_CELL);
-	w_str(w, T_NAME, c->engine->name);
-	w_u32(w, T_STATUS, (uint32_t)c->status);
-	w_str(w, T_REASON, c->reason);
-	w_str(w, T_CHECK, c->check);
-	w_u32(w, T_CROSSOVER, (uint32_t)c->crossover_index);
+	uint8_t *at = w_open(c, T_CELL);
+	w_str(c, T_NAME, cell->engine->name);
+	w_u32(c, T_STATUS, (uint32_t)cell->status);
+	w_str(c, T_REASON, cell->reason);
+	w_str(c, T_CHECK, cell->check);
+	w_u32(c, T_CROSSOVER, (uint32_t)cell->crossover_index);
 	for (size_t ei = 0; ei < r->opts.nengines; ei++)
-		if (c->crossover_ref == r->opts.engines[ei])
-			w_u32(w, T_CROSSOVER_VS, (uint32_t)ei);
-	if (c->have_driver) {
-		size_t d = w_open(w, T_DRIVER);
-		w_str(w, T_DRV_NAME, c->driver.name);
-		w_str(w, T_DRV_DRIVER, c->driver.driver);
-		w_str(w, T_DRV_MODULE, c->driver.module);
-		w_u32(w, T_DRV_PRIORITY, (uint32_t)c->driver.priority);
-		w_u32(w, T_DRV_HW, (uint32_t)c->driver.hw);
-		w_str(w, T_DRV_MAC, c->driver.mac_driver);
-		w_close(w, d);
+		if (cell->crossover_ref == r->opts.engines[ei])
+			w_u32(c, T_CROSSOVER_VS, (uint32_t)ei);
+	if (cell->have_driver) {
+		uint8_t *d = w_open(c, T_DRIVER);
+		put_fields(c, driver_fields, NFIELDS(driver_fields), &cell->driver);
+		w_close(c, d);
 	}
 	/* Only a measured cell has points worth sending; the others' are "not run". */
-	if (c->status == NB_CRYPTO_OK)
-		for (size_t si = 0; si < r->opts.nsizes; si++)
-			put_point(w, &c->points[si]);
-	w_close(w, at);
+	if (cell->status == NB_CRYPTO_OK)
+		for (size_t si = 0; si < r->opts.nsizes; si++) {
+			uint8_t *pt = w_open(c, T_POINT);
+			put_fields(c, point_fields, NFIELDS(point_fields), &cell->points[si]);
+			w_close(c, pt);
+		}
+	w_close(c, at);
+}
+
+static void put_algo(struct nb_cur *c, const struct nb_crypto_result *r, size_t algo)
+{
+	w_u32(c, T_ALGO_INDEX, (uint32_t)algo);
+	w_str(c, T_ALGO_NAME, r->opts.algos[algo]->name);
+	for (size_t ei = 0; ei < r->opts.nengines; ei++)
+		put_cell(c, r, nb_crypto_cell_at(r, algo, ei));
 }
 
 int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo, uint8_t **buf, size_t *len)
 {
-	struct wbuf w;
-	int ret;
-
 	if (algo >= r->opts.nalgos)
 		return -EINVAL;
-	if ((ret = w_init(&w)))
-		return ret;
-	w_u32(&w, T_ALGO_INDEX, (uint32_t)algo);
-	w_str(&w, T_ALGO_NAME, r->opts.algos[algo]->name);
-	for (size_t ei = 0; ei < r->opts.nengines; ei++)
-		put_cell(&w, r, nb_crypto_cell_at(r, algo, ei));
-	return w_finish(&w, buf, len);
+	return w_run(put_algo, r, algo, buf, len);
 }
 
-static int get_cpu(struct rbuf *top, struct nb_cpu_load *l)
+static int get_point(struct nb_cur *top, struct nb_crypto_point *pt, uint32_t size, uint32_t padded)
 {
-	struct rbuf v;
-	uint64_t mask = 0;
-	uint16_t tag;
-	int rc;
-
-	memset(l, 0, sizeof(*l));
-	while ((rc = r_next(top, &tag, &v)) == 1) {
-		if (tag >= T_CPU_DOUBLE && tag < T_CPU_DOUBLE + N_CPU_DOUBLES) {
-			size_t i = tag - T_CPU_DOUBLE;
-			rc = seen(&mask, (unsigned)i) ||
-			     r_dbl(&v, (double *)((char *)l + cpu_doubles[i]));
-		} else if (tag == T_CPU_BUSIEST) {
-			rc = seen(&mask, 20) || r_i32(&v, &l->busiest_cpu, -1, NB_CPU_MAX * 64);
-		} else if (tag == T_CPU_NCPU) {
-			rc = seen(&mask, 21) || r_u32(&v, &l->ncpu);
-		} else if (tag == T_CPU_VALID) {
-			rc = seen(&mask, 22) || r_bool(&v, &l->valid);
-		}
-		if (rc)
-			return -EBADMSG;
-	}
-	uint64_t want = ((1ull << N_CPU_DOUBLES) - 1) | (7ull << 20);
-	return rc || mask != want ? -EBADMSG : 0;
-}
-
-static int get_point(struct rbuf *top, struct nb_crypto_point *pt, uint32_t size, uint32_t padded)
-{
-	struct rbuf v;
-	uint64_t mask = 0;
-	uint16_t tag;
-	int rc;
-
 	memset(pt, 0, sizeof(*pt));
-	while ((rc = r_next(top, &tag, &v)) == 1) {
-		if (tag >= T_PT_DOUBLE && tag < T_PT_DOUBLE + N_PT_DOUBLES) {
-			size_t i = tag - T_PT_DOUBLE;
-			rc = seen(&mask, (unsigned)i) ||
-			     r_dbl(&v, (double *)((char *)pt + point_doubles[i]));
-		} else if (tag == T_PT_SIZE) {
-			rc =
-			    seen(&mask, 10) || r_u32(&v, &pt->size_bytes) || pt->size_bytes != size;
-		} else if (tag == T_PT_PADDED) {
-			rc = seen(&mask, 11) || r_u32(&v, &pt->padded_bytes) ||
-			     pt->padded_bytes != padded;
-		} else if (tag == T_PT_VALID) {
-			rc = seen(&mask, 12) || r_bool(&v, &pt->valid);
-		} else if (tag == T_PT_REASON) {
-			rc = seen(&mask, 13) ||
-			     r_str(&v, pt->invalid_reason, sizeof(pt->invalid_reason));
-		} else if (tag == T_PT_OPS) {
-			rc = seen(&mask, 14) || r_u64(&v, &pt->ops);
-		} else if (tag == T_PT_LAT_SAMPLES) {
-			rc = seen(&mask, 15) || r_u64(&v, &pt->lat_samples);
-		} else if (tag == T_PT_CPU) {
-			rc = seen(&mask, 16) || get_cpu(&v, &pt->cpu);
-		}
-		if (rc)
-			return -EBADMSG;
-	}
-	if (rc || mask != (((1ull << N_PT_DOUBLES) - 1) | (0x7full << 10)))
+	if (get_fields(top, point_fields, NFIELDS(point_fields), pt) || pt->size_bytes != size ||
+	    pt->padded_bytes != padded)
 		return -EBADMSG;
 	/* A valid point is a rate from counted requests in a window; an invalid one says why. */
 	if (pt->valid ? !(pt->ops > 0 && pt->window_s > 0 && isfinite(pt->mbyte_per_s))
@@ -569,42 +413,15 @@ static int get_point(struct rbuf *top, struct nb_crypto_point *pt, uint32_t size
 	return 0;
 }
 
-static int get_driver(struct rbuf *top, struct nb_crypto_driver *d)
-{
-	struct rbuf v;
-	uint64_t mask = 0;
-	uint16_t tag;
-	int rc;
-
-	memset(d, 0, sizeof(*d));
-	while ((rc = r_next(top, &tag, &v)) == 1) {
-		if (tag == T_DRV_NAME)
-			rc = seen(&mask, 0) || r_str(&v, d->name, sizeof(d->name));
-		else if (tag == T_DRV_DRIVER)
-			rc = seen(&mask, 1) || r_str(&v, d->driver, sizeof(d->driver));
-		else if (tag == T_DRV_MODULE)
-			rc = seen(&mask, 2) || r_str(&v, d->module, sizeof(d->module));
-		else if (tag == T_DRV_PRIORITY)
-			rc = seen(&mask, 3) || r_i32(&v, &d->priority, -1, 1 << 30);
-		else if (tag == T_DRV_HW)
-			rc = seen(&mask, 4) || r_i32(&v, &d->hw, -1, 1);
-		else if (tag == T_DRV_MAC)
-			rc = seen(&mask, 5) || r_str(&v, d->mac_driver, sizeof(d->mac_driver));
-		if (rc)
-			return -EBADMSG;
-	}
-	return rc || mask != 0x3f ? -EBADMSG : 0;
-}
-
-static int get_cell(struct rbuf *top, const struct nb_crypto_result *r, size_t ai, size_t ei,
+static int get_cell(struct nb_cur *top, const struct nb_crypto_result *r, size_t ai, size_t ei,
 		    struct nb_crypto_cell *c)
 {
 	const struct nb_crypto_opts *o = &r->opts;
-	struct rbuf v;
+	struct nb_cur v;
 	char name[80] = "";
 	uint64_t mask = 0;
 	size_t npoints = 0;
-	uint32_t status = 0;
+	uint32_t status = 0, vs;
 	uint16_t tag;
 	int rc;
 
@@ -624,12 +441,13 @@ static int get_cell(struct rbuf *top, const struct nb_crypto_result *r, size_t a
 			rc = seen(&mask, 4) ||
 			     r_i32(&v, &c->crossover_index, -2, (int)o->nsizes - 1);
 		} else if (tag == T_CROSSOVER_VS) {
-			uint32_t vs;
 			rc = seen(&mask, 6) || r_u32(&v, &vs) || vs >= o->nengines;
 			if (!rc)
 				c->crossover_ref = o->engines[vs];
 		} else if (tag == T_DRIVER) {
-			rc = seen(&mask, 5) || get_driver(&v, &c->driver);
+			memset(&c->driver, 0, sizeof(c->driver));
+			rc = seen(&mask, 5) ||
+			     get_fields(&v, driver_fields, NFIELDS(driver_fields), &c->driver);
 			c->have_driver = true;
 		} else if (tag == T_POINT) {
 			rc = npoints >= o->nsizes ||
@@ -650,7 +468,7 @@ int nb_crypto_algo_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n
 {
 	const struct nb_crypto_opts *o = &r->opts;
 	struct nb_crypto_cell *cells = calloc(o->nengines ? o->nengines : 1, sizeof(*cells));
-	struct rbuf top = {p, n, 0}, v;
+	struct nb_cur top = nb_cur_reader(p, n), v;
 	char name[80] = "";
 	uint32_t ai = UINT32_MAX;
 	uint64_t mask = 0;

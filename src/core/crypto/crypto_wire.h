@@ -3,7 +3,8 @@
  * of a run's duration that both ends compute alike, and the result as nested TLVs (explicit byte
  * order) that the controller decodes back into a struct nb_crypto_result and prints as a local
  * run would. A result is sent piecewise (the head, then one algorithm per item), because a whole
- * run with several kernel engines exceeds one 64 KB message. */
+ * run with several kernel engines exceeds one 64 KB message. The request and the bound live in
+ * crypto_request.c, the result's items in crypto_wire.c. */
 #ifndef NB_CRYPTO_WIRE_H
 #define NB_CRYPTO_WIRE_H
 

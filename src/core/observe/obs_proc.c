@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/cpu.h"
 #include "core/observe/obs.h"
 
 /* Next line of text into line (truncated to len-1); returns the text after it, NULL at end. */
@@ -27,37 +28,20 @@ static const char *next_line(const char *p, char *line, size_t len)
 	return e ? e + 1 : p + strlen(p);
 }
 
+/* The per-CPU lines, through the one /proc/stat line parser (core/base/cpu.c). */
 int nb_obs_parse_stat(const char *text, struct nb_obs_snap *s)
 {
 	char line[512];
 	const char *p = text;
 	s->ncpu = 0;
 	while ((p = next_line(p, line, sizeof(line)))) {
-		unsigned long long v[8] = {0};
-		unsigned id;
-		char *q = line + 3;
-		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+		struct nb_cpu_ticks t;
+		long id;
+		if (nb_cpu_parse_stat_line(line, &id, &t, NULL) || id < 0 || s->ncpu >= NB_OBS_CPUS)
 			continue;
-		id = (unsigned)strtoul(q, &q, 10);
-		for (int i = 0; i < 8; i++) {
-			char *e;
-			v[i] = strtoull(q, &e, 10);
-			if (e == q)
-				break; /* an old kernel prints fewer columns */
-			q = e;
-		}
-		if (s->ncpu >= NB_OBS_CPUS)
-			continue;
-		struct nb_obs_cpu *c = &s->cpu[s->ncpu++];
-		c->id = id;
-		c->user = v[0];
-		c->nice = v[1];
-		c->system = v[2];
-		c->idle = v[3];
-		c->iowait = v[4];
-		c->irq = v[5];
-		c->softirq = v[6];
-		c->steal = v[7];
+		s->cpu[s->ncpu++] =
+		    (struct nb_obs_cpu){(uint32_t)id, t.user, t.nice,	 t.system, t.idle,
+					t.iowait,     t.irq,  t.softirq, t.steal};
 	}
 	return s->ncpu ? 0 : -EINVAL;
 }

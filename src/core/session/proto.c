@@ -430,10 +430,9 @@ int nb_proto_get_cpu(const struct nb_msg *m, struct nb_cpu_sample *s)
 
 void nb_proto_encode_load(uint8_t *p, const struct nb_cpu_load *l)
 {
-	const double d[16] = {l->window_s, l->user_pct,	       l->nice_pct,	 l->system_pct,
-			      l->irq_pct,  l->softirq_pct,     l->iowait_pct,	 l->steal_pct,
-			      l->idle_pct, l->busy_pct,	       l->proc_user_pct, l->proc_sys_pct,
-			      l->proc_pct, l->busiest_cpu_pct, l->busy_cpu_s,	 l->proc_cpu_s};
+#define LOAD_PUT(i, f) l->f,
+	const double d[16] = {NB_LOAD_DOUBLES(LOAD_PUT)};
+#undef LOAD_PUT
 	struct nb_cur c = nb_cur_writer(p, NB_LOAD_WIRE_BYTES);
 	for (int i = 0; i < 16; i++)
 		nb_cur_put_dbl(&c, d[i]); /* NaN travels as is */
@@ -444,11 +443,9 @@ void nb_proto_encode_load(uint8_t *p, const struct nb_cpu_load *l)
 
 int nb_proto_decode_load(const uint8_t *p, struct nb_cpu_load *l)
 {
-	double *const d[16] = {
-	    &l->window_s, &l->user_pct,	       &l->nice_pct,	  &l->system_pct,
-	    &l->irq_pct,  &l->softirq_pct,     &l->iowait_pct,	  &l->steal_pct,
-	    &l->idle_pct, &l->busy_pct,	       &l->proc_user_pct, &l->proc_sys_pct,
-	    &l->proc_pct, &l->busiest_cpu_pct, &l->busy_cpu_s,	  &l->proc_cpu_s};
+#define LOAD_GET(i, f) &l->f,
+	double *const d[16] = {NB_LOAD_DOUBLES(LOAD_GET)};
+#undef LOAD_GET
 	struct nb_cur c = nb_cur_reader(p, NB_LOAD_WIRE_BYTES);
 	for (int i = 0; i < 16; i++)
 		*d[i] = nb_cur_get_dbl(&c);

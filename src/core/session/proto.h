@@ -134,6 +134,25 @@ int nb_proto_get_cpu(const struct nb_msg *m, struct nb_cpu_sample *s);
  * probe on the agent, a stream receiver): 16 doubles as IEEE 754 bits, then busiest CPU,
  * CPU count and the valid flag as u32. Decoding a valid flag other than 0 or 1 is -EBADMSG. */
 #define NB_LOAD_WIRE_BYTES (16 * 8 + 3 * 4)
+/* The record's 16 doubles in wire order, as X(index, member of struct nb_cpu_load): the one list
+ * every codec that carries a CPU load follows (this record, and the crypto result's items). */
+#define NB_LOAD_DOUBLES(X)                                                                         \
+	X(0, window_s)                                                                             \
+	X(1, user_pct)                                                                             \
+	X(2, nice_pct)                                                                             \
+	X(3, system_pct)                                                                           \
+	X(4, irq_pct)                                                                              \
+	X(5, softirq_pct)                                                                          \
+	X(6, iowait_pct)                                                                           \
+	X(7, steal_pct)                                                                            \
+	X(8, idle_pct)                                                                             \
+	X(9, busy_pct)                                                                             \
+	X(10, proc_user_pct)                                                                       \
+	X(11, proc_sys_pct)                                                                        \
+	X(12, proc_pct)                                                                            \
+	X(13, busiest_cpu_pct)                                                                     \
+	X(14, busy_cpu_s)                                                                          \
+	X(15, proc_cpu_s)
 void nb_proto_encode_load(uint8_t *p, const struct nb_cpu_load *l);
 int nb_proto_decode_load(const uint8_t *p, struct nb_cpu_load *l);
 

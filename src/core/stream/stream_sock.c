@@ -270,6 +270,62 @@ static int join(int fd, const struct nb_stream_sock_opts *o, const struct sockad
 	}
 }
 
+/* What both ends do first: check the options, resolve the address, find the interface, open a
+ * datagram socket (*fd, -1 on failure). */
+static int open_udp(const struct nb_stream_sock_opts *o, bool sender, struct sockaddr_storage *ss,
+		    socklen_t *len, unsigned *ifindex, int *fd, char *err, size_t errlen)
+{
+	int ret = nb_stream_sock_check(o, sender, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = opts_addr(o, o->addr, o->port, o->family, ss, len, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (o->iface)
+		*ifindex = if_nametoindex(o->iface);
+	*fd = socket(ss->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (*fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+static int bind_device(int fd, const char *iface, char *err, size_t errlen)
+{
+	return sockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, iface, (socklen_t)strlen(iface) + 1,
+		       "SO_BINDTODEVICE", err, errlen);
+}
+
+/* A multicast sender's options, in either family: the interface, the TTL (hop limit), loopback.
+ * A link-local IPv6 group gets the interface as its scope. */
+static int send_multicast(int fd, const struct nb_stream_sock_opts *o, struct sockaddr_storage *ss,
+			  unsigned ifindex, char *err, size_t errlen)
+{
+	bool v4 = ss->ss_family == AF_INET;
+	int level = v4 ? IPPROTO_IP : IPPROTO_IPV6, idx = (int)ifindex, loop = o->loop ? 1 : 0;
+	struct ip_mreqn m;
+	int ret;
+
+	memset(&m, 0, sizeof(m));
+	m.imr_ifindex = idx;
+	if (ifindex && (ret = v4 ? sockopt(fd, level, IP_MULTICAST_IF, &m, sizeof(m),
+					   "IP_MULTICAST_IF", err, errlen)
+				 : sockopt(fd, level, IPV6_MULTICAST_IF, &idx, sizeof(idx),
+					   "IPV6_MULTICAST_IF", err, errlen)) < 0)
+		return ret;
+	if (o->ttl >= 0 &&
+	    (ret = sockopt(fd, level, v4 ? IP_MULTICAST_TTL : IPV6_MULTICAST_HOPS, &o->ttl,
+			   sizeof(int), v4 ? "IP_MULTICAST_TTL" : "IPV6_MULTICAST_HOPS", err,
+			   errlen)) < 0)
+		return ret;
+	if (!v4 && IN6_IS_ADDR_MC_LINKLOCAL(&((struct sockaddr_in6 *)ss)->sin6_addr))
+		((struct sockaddr_in6 *)ss)->sin6_scope_id = ifindex;
+	return sockopt(fd, level, v4 ? IP_MULTICAST_LOOP : IPV6_MULTICAST_LOOP, &loop, sizeof(loop),
+		       v4 ? "IP_MULTICAST_LOOP" : "IPV6_MULTICAST_LOOP", err, errlen);
+}
+
 int nb_stream_open_recv(const struct nb_stream_sock_opts *o, int *fd_out, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
@@ -278,21 +334,10 @@ int nb_stream_open_recv(const struct nb_stream_sock_opts *o, int *fd_out, char *
 	int fd = -1, one = 1, zero = 0, buf = 4 << 20, ret;
 	bool mc;
 
-	ret = nb_stream_sock_check(o, false, err, errlen);
-	if (ret < 0)
-		goto out;
-	ret = opts_addr(o, o->addr, o->port, o->family, &ss, &len, err, errlen);
+	ret = open_udp(o, false, &ss, &len, &ifindex, &fd, err, errlen);
 	if (ret < 0)
 		goto out;
 	mc = nb_addr_is_multicast((struct sockaddr *)&ss);
-	if (o->iface)
-		ifindex = if_nametoindex(o->iface);
-	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		goto out;
-	}
 	if (o->reuse && (ret = sockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one),
 				       "SO_REUSEADDR", err, errlen)) < 0)
 		goto out;
@@ -308,11 +353,8 @@ int nb_stream_open_recv(const struct nb_stream_sock_opts *o, int *fd_out, char *
 		if (ss.ss_family == AF_INET6 &&
 		    IN6_IS_ADDR_MC_LINKLOCAL(&((struct sockaddr_in6 *)&ss)->sin6_addr))
 			((struct sockaddr_in6 *)&ss)->sin6_scope_id = ifindex;
-	} else if (o->iface) {
-		ret = sockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, o->iface,
-			      (socklen_t)strlen(o->iface) + 1, "SO_BINDTODEVICE", err, errlen);
-		if (ret < 0)
-			goto out;
+	} else if (o->iface && (ret = bind_device(fd, o->iface, err, errlen)) < 0) {
+		goto out;
 	}
 	/* Binding to the group itself receives only that group on the port. */
 	if (bind(fd, (struct sockaddr *)&ss, len) < 0) {
@@ -344,60 +386,18 @@ int nb_stream_open_send(const struct nb_stream_sock_opts *o, int *fd_out, char *
 	struct sockaddr_storage ss;
 	socklen_t len;
 	unsigned ifindex = 0;
-	int fd = -1, ret, loop = o->loop ? 1 : 0, buf = 1 << 20;
+	int fd = -1, ret, buf = 1 << 20;
 
-	ret = nb_stream_sock_check(o, true, err, errlen);
+	ret = open_udp(o, true, &ss, &len, &ifindex, &fd, err, errlen);
 	if (ret < 0)
 		goto out;
-	ret = opts_addr(o, o->addr, o->port, o->family, &ss, &len, err, errlen);
-	if (ret < 0)
-		goto out;
-	if (o->iface)
-		ifindex = if_nametoindex(o->iface);
-	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		goto out;
-	}
 	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 	if (nb_addr_is_multicast((struct sockaddr *)&ss)) {
-		if (ss.ss_family == AF_INET) {
-			struct ip_mreqn m;
-			memset(&m, 0, sizeof(m));
-			m.imr_ifindex = (int)ifindex;
-			if (ifindex &&
-			    (ret = sockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &m, sizeof(m),
-					   "IP_MULTICAST_IF", err, errlen)) < 0)
-				goto out;
-			if (o->ttl >= 0 &&
-			    (ret = sockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &o->ttl, sizeof(int),
-					   "IP_MULTICAST_TTL", err, errlen)) < 0)
-				goto out;
-			ret = sockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &loop, sizeof(loop),
-				      "IP_MULTICAST_LOOP", err, errlen);
-		} else {
-			int idx = (int)ifindex;
-			if (ifindex &&
-			    (ret = sockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &idx, sizeof(idx),
-					   "IPV6_MULTICAST_IF", err, errlen)) < 0)
-				goto out;
-			if (o->ttl >= 0 &&
-			    (ret = sockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &o->ttl,
-					   sizeof(int), "IPV6_MULTICAST_HOPS", err, errlen)) < 0)
-				goto out;
-			if (IN6_IS_ADDR_MC_LINKLOCAL(&((struct sockaddr_in6 *)&ss)->sin6_addr))
-				((struct sockaddr_in6 *)&ss)->sin6_scope_id = ifindex;
-			ret = sockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &loop, sizeof(loop),
-				      "IPV6_MULTICAST_LOOP", err, errlen);
-		}
+		ret = send_multicast(fd, o, &ss, ifindex, err, errlen);
 		if (ret < 0)
 			goto out;
-	} else if (o->iface) {
-		ret = sockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, o->iface,
-			      (socklen_t)strlen(o->iface) + 1, "SO_BINDTODEVICE", err, errlen);
-		if (ret < 0)
-			goto out;
+	} else if (o->iface && (ret = bind_device(fd, o->iface, err, errlen)) < 0) {
+		goto out;
 	}
 	if (connect(fd, (struct sockaddr *)&ss, len) < 0) {
 		ret = -errno;

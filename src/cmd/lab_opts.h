@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* netbench lab's options: the help text, the parsing, and every impossible combination refused
+ * with exit 2 (lab.c runs the verbs and prints). */
+#ifndef NB_LAB_OPTS_H
+#define NB_LAB_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FIT_POINTS_MAX 64
+
+struct lab_opts {
+	const char *verb;
+	const char *prefix;
+	bool ipv6, json, no_agent, flush, have_rules;
+	unsigned mtu, dut_cpus;
+	uint16_t port;
+	bool have_port;
+	size_t rules_n;
+	const char *kind;
+	const char *vpn, *crypto_driver;
+	double fit_rules[FIT_POINTS_MAX], fit_fps[FIT_POINTS_MAX];
+	size_t fit_n;
+};
+
+/* Fills o from the command line (exits 2 on a usage error). Returns 1 when --help was printed
+ * (nothing to run), 0 otherwise; for "fit" the points are in o. */
+int lab_parse_opts(int argc, char **argv, struct lab_opts *o);
+
+#endif

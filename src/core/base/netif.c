@@ -47,7 +47,8 @@ int nb_net_iface_of(const struct sockaddr *addr, char *name, size_t len)
 				match = if_nametoindex(i->ifa_name) == a6->sin6_scope_id;
 		}
 		if (match) {
-			ret = (size_t)snprintf(name, len, "%s", i->ifa_name) < len ? 0 : -ENAMETOOLONG;
+			ret = (size_t)snprintf(name, len, "%s", i->ifa_name) < len ? 0
+										   : -ENAMETOOLONG;
 			break;
 		}
 	}

@@ -34,9 +34,10 @@ int nb_mcast_iface_decide(const char *asked, const char *control, const char *al
 	const char *use = asked && asked[0] ? asked : control;
 
 	if (!use || !use[0]) {
-		snprintf(err, errlen,
-			 "refused by rule multicast: the control connection's interface is unknown, "
-			 "so the agent does not know where multicast may go");
+		snprintf(
+		    err, errlen,
+		    "refused by rule multicast: the control connection's interface is unknown, "
+		    "so the agent does not know where multicast may go");
 		return -EPERM;
 	}
 	if ((!control || strcmp(use, control)) && !nb_mcast_iface_listed(allowed, use)) {

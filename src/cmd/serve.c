@@ -35,6 +35,8 @@ static const char usage_text[] =
 	"      --max-pps N        refuse to send more packets per second than this (default: none)\n"
 	"      --allow-mcast-any  send to any multicast group (default: 239.0.0.0/8, ff01-ff05 only)\n"
 	"      --mcast-ttl N      highest multicast TTL / hop limit allowed (default 1)\n"
+	"      --mcast-iface LIST interfaces (comma-separated) multicast may also leave by\n"
+	"                         (default: only the control connection's interface)\n"
 	"      --psk FILE         require controllers to prove this pre-shared key\n"
 	"      --allow-target-any send test traffic to addresses other than the controller's\n"
 	"      --allow-tuning     let an observing controller set this box's CPU clock\n"
@@ -44,7 +46,24 @@ static const char usage_text[] =
 	"\n"
 	"The agent sends test traffic only to the controller's own address unless\n"
 	"--allow-target-any is given, and multicast only to administratively scoped groups\n"
-	"with TTL 1 unless widened. A second controller gets a 'busy' error at once.\n";
+	"with TTL 1 out of the control connection's interface unless widened. A second\n"
+	"controller gets a 'busy' error at once.\n";
+
+/* --mcast-iface: 1 to 8 interface names of 1 to 15 characters, comma-separated. */
+static void check_iface_list(const char *name, const char *list)
+{
+	size_t count = 0;
+	for (const char *p = list;; count++) {
+		size_t len = strcspn(p, ",");
+		if (len < 1 || len > 15 || strcspn(p, " \t/") < len || count >= 8)
+			cli_usage_error("%s '%s': 1 to 8 interface names of 1 to 15 characters, "
+					"comma-separated",
+					name, list);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+}
 
 struct log_sink {
 	FILE *f;
@@ -148,6 +167,7 @@ int cmd_serve(int argc, char **argv)
 		{"max-pps", required_argument, NULL, 'P'},
 		{"allow-mcast-any", no_argument, NULL, 'M'},
 		{"mcast-ttl", required_argument, NULL, 'Y'},
+		{"mcast-iface", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -205,6 +225,10 @@ int cmd_serve(int argc, char **argv)
 			break;
 		case 'Y':
 			o.policy.mcast_max_ttl = (uint32_t)cli_uint(name, optarg, 1, 255);
+			break;
+		case 'I':
+			check_iface_list(name, optarg);
+			o.policy.mcast_ifaces = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -3,7 +3,7 @@
 # The agent as an attacker finds it: a client that speaks the protocol correctly
 # (hostile_client.py) asks for what it must not get, and every refusal or bound is asserted:
 # overflowing rate and duration products, wire rate and packet rate caps, names, interfaces and
-# IPv6 scopes, multicast scope/TTL/rate, receiver binds, mem and every test ended at
+# IPv6 scopes, multicast scope/TTL/rate/egress interface, receiver binds, mem and every test ended at
 # --max-time, facts before the key proof, a controller that meets an impostor, a handshake flood
 # and 2,000 hostile connections, and `lab down` with a pid that is no longer our agent.
 . "$(dirname "$0")/../lib.sh"
@@ -37,7 +37,9 @@ run_case $PY flood 127.0.0.1 5341 "$key" "$a_pid"
 
 # B: defaults (mem needs a max-time above its own estimate).
 agent -- -p 5342 -B 127.0.0.1 || { notok "agent B starts"; exit 1; }
+b_pid=$agent_pid
 run_case $PY mem_stop 127.0.0.1 5342 -
+run_case $PY mem_cancel 127.0.0.1 5342 - "$b_pid"
 
 # C: packet-rate cap.
 if agent -- -p 5343 -B 127.0.0.1 --max-pps 2000; then
@@ -80,9 +82,32 @@ if ip link add a0 netns nbhA type veth peer name c0 netns nbhC 2>/dev/null &&
 	agent nbhA -- -p 5345 || notok "agent in nbhA starts"
 	run_case ip netns exec nbhC $PY scope "fe80::2%c0" 5345 - "fe80::1%b0"
 	run_case ip netns exec nbhC $PY iface 10.77.0.2 5345 - b0
+	# Multicast leaves by the control connection's interface (a0 here), or one the operator
+	# allowed with --mcast-iface.
+	run_case ip netns exec nbhC $PY mcast_iface 10.77.0.2 5345 - b0 a0
+	if agent nbhA -- -p 5346 --mcast-iface b0; then
+		run_case ip netns exec nbhC $PY mcast_iface_allowed 10.77.0.2 5346 - b0
+	else
+		notok "an agent starts with --mcast-iface b0"
+	fi
 else
 	skip "no veth support"
 fi
+
+# Every session or handshake the agent closes is logged with its reason.
+run_case $PY slow_hello 127.0.0.1 5342 -
+log="$nb_tmp/agent.log"
+check "the agent logged the late first byte's close" \
+	grep -q "handshake closed: no byte within 2000 ms of the connection" "$log"
+check "the agent logged a refusal's session close with the rule" \
+	grep -q "session closed: refused by rule max-rate" "$log"
+check "the agent logged a controller that vanished mid-test" \
+	grep -q "session closed: controller disconnected" "$log"
+check "the agent logged a controller that said goodbye" \
+	grep -q "session closed: the controller said goodbye" "$log"
+check_rc "serve --mcast-iface with an empty name: usage error (exit 2)" 2 \
+	"$NETBENCH" serve --mcast-iface "eth0,,lo"
+check "... naming the option" has "mcast-iface"
 
 # 12. `lab down` signals the pid in its pid file only while it is still our agent.
 mkdir -p /run/netbench-lab

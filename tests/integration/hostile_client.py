@@ -129,8 +129,8 @@ def rate_req(port, addr=None):
     return b
 
 
-def mem_req(dur, max_bytes=0, quick=0):
-    return (u32(T_TEST, TEST_MEM) + u64(T_DURATION, dur) + u64(500, 0) + u64(501, max_bytes) +
+def mem_req(dur, max_bytes=0, quick=0, min_bytes=0):
+    return (u32(T_TEST, TEST_MEM) + u64(T_DURATION, dur) + u64(500, min_bytes) + u64(501, max_bytes) +
             u32(502, 0) + u32(503, 1) + u64(504, 0) + u32(505, quick))
 
 
@@ -254,6 +254,65 @@ def case_mem_stop(host, port, psk):
     report(served, "the agent serves the next controller within 1 s (%.2f s)" % (time.monotonic() - t0))
 
 
+def cpu_s(pid):
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid):
+    return proc_stat(pid)[0]
+
+
+def case_mem_cancel(host, port, psk, pid):
+    """2 (issue). A cancel lands inside one large point (1 GiB and up: faulting a gigabyte in and
+    laying a chain of 16 M lines take seconds): STOP is answered, and a controller that
+    vanishes leaves the agent idle and serving, within 1 s either way."""
+    pid = int(pid)
+    for how in ("STOP", "vanish"):
+        c = fresh(host, port, psk)
+        typ, items = c.ask(TEST_REQ, mem_req(300 * NS, max_bytes=2 << 30, min_bytes=1 << 30))
+        if typ != TEST_ACK:
+            report(False, "mem run over 1 to 2 GiB accepted (%s)" % text(items))
+            return
+        c.ask(START)
+        # Inside the first point: its gigabyte is faulted in, its chain being laid.
+        t0 = time.monotonic()
+        while rss_kib(pid) < (1 << 20) and time.monotonic() - t0 < 20:
+            time.sleep(0.01)
+        if rss_kib(pid) < (1 << 20):
+            report(False, "the agent's mem run reached 1 GiB of RSS within 20 s")
+            return
+        t0 = time.monotonic()
+        if how == "STOP":
+            c.s.settimeout(30)
+            typ, items = c.ask(STOP)
+            dt = time.monotonic() - t0
+            report(dt < 1.0, "mem answers STOP inside a 1 GiB point within 1 s (%.2f s, message %d)"
+                   % (dt, typ))
+            c.s.close()
+        else:
+            c.s.close()
+        # Served: a new test is set up, which the agent does only once the old one is gone.
+        served = False
+        while time.monotonic() - t0 < 5.0 and not served:
+            try:
+                n = fresh(host, port, psk)
+                typ, items = n.ask(TEST_REQ, mem_req(10 * NS, max_bytes=4096, min_bytes=1024, quick=1))
+                n.close()
+                served = typ == TEST_ACK
+            except Exception:
+                pass
+            if not served:
+                time.sleep(0.05)
+        dt = time.monotonic() - t0
+        report(served and dt < 1.0, "after %s inside a 1 GiB point the next controller's test is "
+               "set up within 1 s (%.2f s)" % (how, dt))
+        c0 = cpu_s(pid)
+        time.sleep(0.5)
+        busy = cpu_s(pid) - c0
+        report(busy < 0.1, "after %s the agent is idle (%.2f s of CPU in 0.5 s)" % (how, busy))
+
+
 def case_scope(host, port, psk, other):
     """2. Controller at host (link-local on link A); fe80::1 on link B is another host."""
     mk = lambda: fresh(host, port, psk)
@@ -265,6 +324,39 @@ def case_iface(host, port, psk, iface):
     mk = lambda: fresh(host, port, psk)
     expect_refusal(mk, stream_req(1, "", [1000000], NS, iface=iface), ["target"],
                    "unicast stream to the controller's address out of %s" % iface)
+
+
+def case_mcast_iface(host, port, psk, other, own):
+    """3 (issue). Multicast leaves by the control connection's interface: the controller cannot
+    point it at another network."""
+    mk = lambda: fresh(host, port, psk)
+    expect_refusal(mk, stream_req(1, "239.1.2.3", [1000000], NS, iface=other, ttl=1),
+                   ["multicast", "control connection's interface " + own, other],
+                   "multicast to 239.1.2.3 out of %s (the control connection is on %s)" % (other, own))
+    expect_accept(mk, stream_req(1, "239.1.2.3", [1000000], NS, ttl=1),
+                  "multicast to 239.1.2.3 with no interface asked (leaves by %s)" % own)
+    expect_accept(mk, stream_req(1, "239.1.2.3", [1000000], NS, iface=own, ttl=1),
+                  "multicast to 239.1.2.3 out of the control connection's own %s" % own)
+
+
+def case_mcast_iface_allowed(host, port, psk, other):
+    mk = lambda: fresh(host, port, psk)
+    expect_accept(mk, stream_req(1, "239.1.2.3", [1000000], NS, iface=other, ttl=1),
+                  "multicast out of %s once the operator allowed it with --mcast-iface" % other)
+
+
+def case_slow_hello(host, port, psk):
+    """A connection whose first byte comes after the 2 s deadline is closed (the agent logs
+    why: tests/integration/hostile.sh reads the log)."""
+    s = connect(host, port)
+    time.sleep(2.5)
+    try:
+        s.sendall(frame(HELLO, u32(T_VERSION, 1) + st(T_SW, "late") + tlv(T_NONCE, os.urandom(32))))
+        got = s.recv(64)
+    except OSError:
+        got = b""
+    s.close()
+    report(got == b"", "a HELLO 2.5 s after connecting finds the connection closed")
 
 
 def proc_stat(pid):

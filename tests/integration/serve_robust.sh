@@ -96,7 +96,7 @@ kill -9 $victim
 wait $victim 2>/dev/null
 sleep 0.5
 normal "after a controller was killed mid-test"
-check "agent logged what happened" grep -Eq "session ended: controller disconnected|handshake failed" "$nb_tmp/agent.log" ||
+check "agent logged what happened" grep -Eq "session closed: controller disconnected|handshake failed" "$nb_tmp/agent.log" ||
 	sed 's/^/# /' "$nb_tmp/agent.log"
 check "agent still running" kill -0 "$agent_pid"
 # The listening socket is the only one left (answers linger for 0.5 s at most).

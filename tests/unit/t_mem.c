@@ -316,9 +316,9 @@ static void test_probe(void)
 		tap_skip("no memory for the probe");
 		goto out;
 	}
-	CHECK(nb_mem_latency_point(buf, idx, 4096, 64, NB_MEM_RANDOM, 2000000, 3, &small_pt) == 0,
+	CHECK(nb_mem_latency_point(buf, idx, 4096, 64, NB_MEM_RANDOM, 2000000, 3, &small_pt, NULL) == 0,
 	      "4 KiB probe runs");
-	CHECK(nb_mem_latency_point(buf, idx, big, 64, NB_MEM_RANDOM, 2000000, 3, &big_pt) == 0,
+	CHECK(nb_mem_latency_point(buf, idx, big, 64, NB_MEM_RANDOM, 2000000, 3, &big_pt, NULL) == 0,
 	      "16 MiB probe runs");
 	CHECK(small_pt.ns_per_load > 0 && small_pt.ns_per_load <= small_pt.ns_per_load_median,
 	      "best is no slower than the median (%.2f <= %.2f ns)", small_pt.ns_per_load,

@@ -82,6 +82,34 @@ int main(void)
 	      "TTL 2 refused by default");
 	CHECK(nb_agent_check_mcast(&ctx, (struct sockaddr *)&a, 1, err, sizeof(err)) == 0,
 	      "TTL 1 to 239.1.2.3 accepted");
+	/* Multicast egress: the control connection's interface, or one the operator listed. */
+	{
+		char via[32];
+		CHECK(nb_mcast_iface_decide("", "eth0", NULL, via, sizeof(via), err, sizeof(err)) ==
+				  0 &&
+			      !strcmp(via, "eth0"),
+		      "no interface asked: multicast leaves by the control connection's");
+		CHECK(nb_mcast_iface_decide("eth0", "eth0", NULL, via, sizeof(via), err,
+					    sizeof(err)) == 0,
+		      "the control connection's own interface is allowed");
+		CHECK(nb_mcast_iface_decide("eth1", "eth0", NULL, via, sizeof(via), err,
+					    sizeof(err)) == -EPERM &&
+			      strstr(err, "refused by rule multicast") && strstr(err, "eth1"),
+		      "another interface is refused, naming it");
+		CHECK(nb_mcast_iface_decide("eth1", "eth0", "lo,eth1", via, sizeof(via), err,
+					    sizeof(err)) == 0 &&
+			      !strcmp(via, "eth1"),
+		      "an interface on --mcast-iface is allowed");
+		CHECK(nb_mcast_iface_decide("eth", "eth0", "eth1,eth10", via, sizeof(via), err,
+					    sizeof(err)) == -EPERM,
+		      "a prefix of a listed name is not that name");
+		CHECK(nb_mcast_iface_decide("", "", "eth1", via, sizeof(via), err, sizeof(err)) ==
+			      -EPERM,
+		      "an unknown control interface and none asked: refused");
+		CHECK(nb_mcast_iface_listed("a,b,c", "c") && !nb_mcast_iface_listed("a,b", "") &&
+			      !nb_mcast_iface_listed(NULL, "a"),
+		      "the list is matched name by name");
+	}
 	a = v6("fe80::1", 2);
 	b = v6("fe80::1", 3);
 	CHECK(!nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b),

@@ -8,7 +8,9 @@
 # namespace and its tap device). Bounded: the VM is killed after $NB_VM_TIMEOUT seconds (360).
 #
 # KVM is not used on purpose: it is not everywhere CI runs, and where it is, a guest can hang at
-# boot on an unusual host CPU; TCG boots this kernel in about 10 s.
+# boot on an unusual host CPU; TCG boots this kernel in about 10 s. There is no virtio-rng on
+# purpose too: like many boards, the guest starts with no entropy source, and its kernel's RNG
+# becomes ready only some seconds into the tests (what the guest's tput must cope with).
 set -u
 build=${1:?usage: run.sh BUILD_DIR [PATTERN]}
 pattern=${2:-}
@@ -98,5 +100,9 @@ echo "1..$n"
 if [ "$rc" -ne 0 ]; then
 	echo "# last lines of the guest console:"
 	tail -15 "$vm/console.log" | sed 's/^/#   /'
+	if [ -s "$vm/agent.log" ]; then
+		echo "# last lines of the host's agent log:"
+		tail -10 "$vm/agent.log" | sed 's/^/#   /'
+	fi
 fi
 exit "$rc"

@@ -253,13 +253,24 @@ static int run_latency(struct nb_mem_result *r)
 		}
 		/* Page faults before the point's trials; the set grows, so fault in the growth
 		 * only, which keeps the first points (and a cancel) as quick as they are small. */
+		ret = 0;
 		if (set > faulted_bytes) {
-			memset((char *)buf + faulted_bytes, 0x33, (size_t)(set - faulted_bytes));
+			ret = nb_mem_fill((char *)buf + faulted_bytes, 0x33, set - faulted_bytes,
+					  r->opts.cancel);
 			faulted_bytes = set;
 		}
-		ret = nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
-					   r->opts.quick ? LAT_TRIAL_NS_QUICK : LAT_TRIAL_NS,
-					   r->trials, pt);
+		/* The point looks at the cancel flag as it goes, so a cancel ends even the
+		 * largest point within milliseconds. */
+		if (!ret)
+			ret = nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
+						   r->opts.quick ? LAT_TRIAL_NS_QUICK
+								 : LAT_TRIAL_NS,
+						   r->trials, pt, r->opts.cancel);
+		if (ret == -ECANCELED) {
+			r->interrupted = true;
+			n = i;
+			break;
+		}
 		if (ret)
 			goto out;
 		if (r->opts.cpu_mhz)
@@ -301,8 +312,9 @@ static int run_bandwidth(struct nb_mem_result *r)
 	/* Fault the pages in (and make them huge) before any window opens: the kernel's page
 	 * zeroing is not the bus bandwidth asked for, nor the CPU load of measuring it. The
 	 * data is not zero, as packets are not. */
-	memset(a, 0x11, (size_t)r->bw_bytes);
-	memset(b, 0x22, (size_t)r->bw_bytes);
+	if ((ret = nb_mem_fill(a, 0x11, r->bw_bytes, r->opts.cancel)) ||
+	    (ret = nb_mem_fill(b, 0x22, r->bw_bytes, r->opts.cancel)))
+		goto out;
 	for (size_t k = 0; k < (r->opts.threads > 1 ? 2u : 1u); k++) {
 		struct nb_cpu_sample s0, s1;
 		struct nb_mem_bw_point *pt = &r->bw[k];
@@ -311,7 +323,7 @@ static int run_bandwidth(struct nb_mem_result *r)
 			goto out;
 		}
 		nb_cpu_sample_now(&s0);
-		ret = nb_mem_bandwidth(a, b, r->bw_bytes, counts[k], trials, pt);
+		ret = nb_mem_bandwidth(a, b, r->bw_bytes, counts[k], trials, pt, r->opts.cancel);
 		if (ret)
 			goto out;
 		nb_cpu_sample_now(&s1);

@@ -134,6 +134,11 @@ size_t nb_mem_sweep_sizes(uint64_t min_bytes, uint64_t max_bytes, bool quick, ui
  * line after line. idx is scratch space for n entries. */
 void nb_mem_chain_build(void *buf, size_t n, size_t line_bytes, enum nb_mem_pattern pattern,
 			uint32_t *idx, uint64_t seed);
+/* The same, giving up with -ECANCELED soon after *cancel (may be NULL) is set: it looks at the
+ * flag every NB_MEM_CANCEL_LINES lines, so a cancel is seen within milliseconds on any set. */
+#define NB_MEM_CANCEL_LINES (1u << 16)
+int nb_mem_chain_build_c(void *buf, size_t n, size_t line_bytes, enum nb_mem_pattern pattern,
+			 uint32_t *idx, uint64_t seed, const atomic_bool *cancel);
 /* Follows the chain for loads dependent loads (a multiple of 16) and returns where it ended. */
 void *nb_mem_chase(void *p, uint64_t loads);
 /* Finds the steps of a latency curve (sizes ascending). Returns the count (at most cap). */

@@ -21,6 +21,8 @@ struct bw_shared {
 	pthread_mutex_t lock; /* with go: holds the workers until all of them exist */
 	pthread_cond_t go;
 	int state; /* 0 wait, 1 run, -1 quit (a thread could not be created) */
+	bool quit; /* set before a start barrier: the workers leave instead of running a trial */
+	const atomic_bool *cancel;
 	uint32_t threads, trials;
 	uint64_t (*t0)[BW_MAX_TRIALS], (*t1)[BW_MAX_TRIALS]; /* [op * threads + thread][trial] */
 	bool (*pre)[BW_MAX_TRIALS]; /* the thread was preempted during the trial */
@@ -66,17 +68,30 @@ static void *bw_thread(void *arg)
 		for (uint32_t t = 0; t < sh->trials; t++) {
 			size_t slot = (size_t)op * sh->threads + w->id;
 			pthread_barrier_wait(&sh->start);
+			if (sh->quit) /* written before the barrier, which orders it */
+				return NULL;
 			long before = nb_mem_preemptions();
 			sh->t0[slot][t] = nb_mono_ns();
-			/* libc's memset and memcpy: the routines a real program's copies use. */
-			if (op == BW_READ)
-				w->sum += read_words(w->src, w->words);
-			else if (op == BW_WRITE)
-				/* Never zero: some cores (AMD Zen 4 seen) store zeros
-				 * over twice as fast, and packets are not zeros. */
-				memset(w->dst, (int)(1 + t % 0x7f), bytes);
-			else
-				memcpy(w->dst, w->src, bytes);
+			/* libc's memset and memcpy: the routines a real program's copies use,
+			 * in slices with a look at the cancel flag between them (a trial
+			 * over a large buffer must not hold a cancel for seconds). */
+			for (size_t off = 0; off < bytes; off += NB_MEM_CANCEL_BYTES) {
+				size_t len = bytes - off < NB_MEM_CANCEL_BYTES
+						 ? bytes - off
+						 : NB_MEM_CANCEL_BYTES;
+				if (nb_mem_cancelled(sh->cancel))
+					break;
+				if (op == BW_READ)
+					w->sum += read_words(w->src + off / sizeof(uint64_t),
+							     len / sizeof(uint64_t));
+				else if (op == BW_WRITE)
+					/* Never zero: some cores (AMD Zen 4 seen) store
+					 * zeros over twice as fast, and packets are not
+					 * zeros. */
+					memset((char *)w->dst + off, (int)(1 + t % 0x7f), len);
+				else
+					memcpy((char *)w->dst + off, (char *)w->src + off, len);
+			}
 			NB_MEM_KEEP(w->dst);
 			sh->t1[slot][t] = nb_mono_ns();
 			sh->pre[slot][t] = before >= 0 && nb_mem_preemptions() != before;
@@ -87,10 +102,11 @@ static void *bw_thread(void *arg)
 }
 
 int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_t trials,
-		     struct nb_mem_bw_point *pt)
+		     struct nb_mem_bw_point *pt, const atomic_bool *cancel)
 {
 	struct bw_shared sh = {.threads = threads,
 			       .trials = trials,
+			       .cancel = cancel,
 			       .lock = PTHREAD_MUTEX_INITIALIZER,
 			       .go = PTHREAD_COND_INITIALIZER};
 	struct bw_worker *w = NULL;
@@ -147,6 +163,14 @@ int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_
 		double mb[BW_MAX_TRIALS], mb_pre[BW_MAX_TRIALS];
 		uint32_t nclean = 0, npre = 0;
 		for (uint32_t t = 0; t < trials; t++) {
+			if (nb_mem_cancelled(cancel)) {
+				sh.quit = true;
+				pthread_barrier_wait(&sh.start);
+				for (uint32_t i = 0; i < threads; i++)
+					pthread_join(w[i].tid, NULL);
+				ret = -ECANCELED;
+				goto out;
+			}
 			pthread_barrier_wait(&sh.start);
 			pthread_barrier_wait(&sh.end);
 			uint64_t first = UINT64_MAX, last = 0;
@@ -184,6 +208,11 @@ int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_
 	}
 	for (uint32_t i = 0; i < threads; i++)
 		pthread_join(w[i].tid, NULL);
+	/* The flag stays set once raised: a trial it cut short is not a measurement. */
+	if (nb_mem_cancelled(cancel)) {
+		ret = -ECANCELED;
+		goto out;
+	}
 	pt->threads = threads;
 	pt->trials = trials;
 	ret = 0;

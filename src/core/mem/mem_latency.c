@@ -48,16 +48,22 @@ static uint64_t rng_next(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
-void nb_mem_chain_build(void *buf, size_t n, size_t line_bytes, enum nb_mem_pattern pattern,
-			uint32_t *idx, uint64_t seed)
+int nb_mem_chain_build_c(void *buf, size_t n, size_t line_bytes, enum nb_mem_pattern pattern,
+			 uint32_t *idx, uint64_t seed, const atomic_bool *cancel)
 {
 	char *base = buf;
 	uint64_t s = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	const size_t every = NB_MEM_CANCEL_LINES - 1;
 
 	if (!n)
-		return;
-	for (size_t i = 0; i < n; i++)
+		return 0;
+	/* idx is fresh memory: these first writes fault its pages in, which takes a while on
+	 * some machines, so they look at the flag too. */
+	for (size_t i = 0; i < n; i++) {
 		idx[i] = (uint32_t)((i + 1) % n);
+		if ((i & every) == every && nb_mem_cancelled(cancel))
+			return -ECANCELED;
+	}
 	if (pattern == NB_MEM_RANDOM) {
 		/* Sattolo's algorithm: swapping only with strictly lower positions yields a
 		 * uniformly random permutation that is one cycle through all n lines, so the chase
@@ -69,10 +75,34 @@ void nb_mem_chain_build(void *buf, size_t n, size_t line_bytes, enum nb_mem_patt
 			uint32_t t = idx[i];
 			idx[i] = idx[j];
 			idx[j] = t;
+			/* Random stores over a large set: the slowest loop of a point. */
+			if ((i & every) == 0 && nb_mem_cancelled(cancel))
+				return -ECANCELED;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		*(void **)(base + i * line_bytes) = base + (size_t)idx[i] * line_bytes;
+		if ((i & every) == every && nb_mem_cancelled(cancel))
+			return -ECANCELED;
+	}
+	return 0;
+}
+
+void nb_mem_chain_build(void *buf, size_t n, size_t line_bytes, enum nb_mem_pattern pattern,
+			uint32_t *idx, uint64_t seed)
+{
+	nb_mem_chain_build_c(buf, n, line_bytes, pattern, idx, seed, NULL);
+}
+
+int nb_mem_fill(void *p, int byte, uint64_t bytes, const atomic_bool *cancel)
+{
+	for (uint64_t off = 0; off < bytes; off += NB_MEM_CANCEL_BYTES) {
+		uint64_t len = bytes - off < NB_MEM_CANCEL_BYTES ? bytes - off : NB_MEM_CANCEL_BYTES;
+		if (nb_mem_cancelled(cancel))
+			return -ECANCELED;
+		memset((char *)p + off, byte, (size_t)len);
+	}
+	return 0;
 }
 
 void *nb_mem_chase(void *p, uint64_t loads)
@@ -155,7 +185,7 @@ static uint64_t time_chase(void **p, uint64_t loads)
 
 int nb_mem_latency_point(void *buf, uint32_t *idx, uint64_t set_bytes, uint32_t line_bytes,
 			 enum nb_mem_pattern pattern, uint64_t trial_ns, uint32_t trials,
-			 struct nb_mem_lat_point *pt)
+			 struct nb_mem_lat_point *pt, const atomic_bool *cancel)
 {
 	size_t n = (size_t)(set_bytes / line_bytes);
 	uint64_t loads = 1024;
@@ -165,10 +195,14 @@ int nb_mem_latency_point(void *buf, uint32_t *idx, uint64_t set_bytes, uint32_t 
 
 	if (!n || !trials || trials > 64)
 		return -EINVAL;
-	nb_mem_chain_build(buf, n, line_bytes, pattern, idx, set_bytes);
+	int ret = nb_mem_chain_build_c(buf, n, line_bytes, pattern, idx, set_bytes, cancel);
+	if (ret)
+		return ret;
 	/* Calibration: grow the run until it lasts a trial. It also walks the chain once the
 	 * caches have been filled by the build, so the trials start warm. */
 	for (;;) {
+		if (nb_mem_cancelled(cancel))
+			return -ECANCELED;
 		uint64_t ns = time_chase(&p, loads);
 		if (ns >= trial_ns || loads >= (1ULL << 40))
 			break;
@@ -180,6 +214,8 @@ int nb_mem_latency_point(void *buf, uint32_t *idx, uint64_t set_bytes, uint32_t 
 	 * back to caches the other task had filled: it is set aside. Only when every trial
 	 * was preempted (a fully loaded machine) are they all used, and the point says so. */
 	for (uint32_t t = 0; t < trials; t++) {
+		if (nb_mem_cancelled(cancel))
+			return -ECANCELED;
 		long before = nb_mem_preemptions();
 		double v = (double)time_chase(&p, loads) / (double)loads;
 		long after = nb_mem_preemptions();

@@ -43,7 +43,28 @@ struct session {
 	void *state;
 	uint64_t duration_ns, started_ns;
 	bool running;
+	char why[320]; /* why the session ends: the first reason given is logged at close */
 };
+
+static void set_why(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_why(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	if (s->why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+}
+
+/* A reply could not be sent: the session ends, and the log says which reply and why. */
+static int send_or_why(struct session *s, const char *what)
+{
+	int ret = nb_msg_send(s->fd, s->out);
+	if (ret)
+		set_why(s, "cannot send %s to the controller: %s", what, strerror(-ret));
+	return ret;
+}
 
 static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -167,7 +188,7 @@ int nb_agent_check_mcast(const struct nb_agent_ctx *ctx, const struct sockaddr *
 
 static int refuse(struct session *s, int code, const char *text)
 {
-	logf_(s->opts, "%s: %s", s->peer_str, text);
+	set_why(s, "%s", text);
 	nb_msg_send_error(s->fd, code, "%s", text);
 	return -EPERM;
 }
@@ -225,7 +246,7 @@ static int on_request(struct session *s)
 		nb_gate_set_testing(s->gate, false);
 		return refuse(s, -ret, err[0] ? err : "test setup failed");
 	}
-	return nb_msg_send(s->fd, s->out);
+	return send_or_why(s, "TEST_ACK");
 }
 
 static int put_snapshot(struct session *s, uint16_t type)
@@ -263,20 +284,24 @@ static int on_message(struct session *s, bool *done)
 		s->running = true;
 		s->started_ns = nb_mono_ns();
 		nb_msg_reset(s->out, NB_MSG_TEST_ACK);
-		return nb_msg_send(s->fd, s->out);
+		return send_or_why(s, "the START acknowledgement");
 	case NB_MSG_MARK:
 		if (!s->running)
 			return refuse(s, EPROTO, "MARK without a running test");
 		nb_msg_get_u32(s->in, NB_T_MARK_ID, &mark);
-		if ((ret = put_snapshot(s, NB_MSG_SNAP)))
+		if ((ret = put_snapshot(s, NB_MSG_SNAP))) {
+			set_why(s, "cannot take the snapshot for mark %u: %s", mark, strerror(-ret));
 			return ret;
+		}
 		nb_msg_put_u32(s->out, NB_T_MARK_ID, mark);
-		return nb_msg_send(s->fd, s->out);
+		return send_or_why(s, "a snapshot");
 	case NB_MSG_STOP:
 		if (!s->running)
 			return refuse(s, EPROTO, "STOP without a running test");
-		if ((ret = put_snapshot(s, NB_MSG_FINAL)))
+		if ((ret = put_snapshot(s, NB_MSG_FINAL))) {
+			set_why(s, "cannot take the final snapshot: %s", strerror(-ret));
 			return ret;
+		}
 		ret = s->ops->stop(s->state, s->out, err, sizeof(err));
 		char what[128] = "";
 		if (s->ops->describe)
@@ -289,8 +314,9 @@ static int on_message(struct session *s, bool *done)
 			return refuse(s, -ret, err[0] ? err : "test stop failed");
 		}
 		end_test(s);
-		return nb_msg_send(s->fd, s->out);
+		return send_or_why(s, "the final snapshot");
 	case NB_MSG_BYE:
+		set_why(s, "the controller said goodbye");
 		*done = true;
 		return 0;
 	default:
@@ -327,7 +353,7 @@ static void stop_at_limit(struct session *s)
 		snprintf(text, sizeof(text),
 			 "test stopped: no STOP from the controller %.1f s past the test's duration",
 			 STALL_GRACE_NS / 1e9);
-	logf_(s->opts, "%s: %s", s->peer_str, text);
+	set_why(s, "%s", text);
 	nb_msg_send_error(s->fd, ETIMEDOUT, "%s", text);
 	shutdown(s->fd, SHUT_WR);
 	/* Read what the controller still sends for a moment, so that closing does not reset the
@@ -355,8 +381,10 @@ static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 	nb_net_set_timeout_ms(fd, SO_SNDTIMEO, 10000);
 	s.in = nb_msg_new(0);
 	s.out = nb_msg_new(0);
-	if (!s.in || !s.out)
+	if (!s.in || !s.out) {
+		set_why(&s, "out of memory");
 		goto out;
+	}
 	while (!done && !*opts->stop) {
 		struct pollfd p[1] = {{.fd = fd, .events = POLLIN}};
 		uint64_t now = nb_mono_ns(), end_ns = s.started_ns + test_limit_ns(&s);
@@ -369,11 +397,14 @@ static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 		if (s.running && (end_ns - now) / NB_NS_PER_MS < (uint64_t)wait_ms)
 			wait_ms = (int)((end_ns - now) / NB_NS_PER_MS) + 1;
 		r = poll(p, 1, wait_ms);
-		if (r < 0 && errno != EINTR)
+		if (r < 0 && errno != EINTR) {
+			set_why(&s, "poll failed: %s", strerror(errno));
 			break;
+		}
 		if (r <= 0 || !(p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
 			if (!s.running && nb_mono_ns() - last_ns > (uint64_t)IDLE_MS * NB_NS_PER_MS) {
-				logf_(opts, "%s: session idle too long; closed", s.peer_str);
+				set_why(&s, "session idle too long (%d s without a message)",
+					IDLE_MS / 1000);
 				break;
 			}
 			continue;
@@ -381,21 +412,27 @@ static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 		last_ns = nb_mono_ns();
 		ret = nb_msg_recv(fd, s.in, MSG_REST_MS);
 		if (ret) {
-			logf_(opts, "%s: session ended: %s", s.peer_str,
-			      ret == -ECONNRESET ? "controller disconnected"
-			      : ret == -EBADMSG	 ? "garbage from the controller"
-			      : ret == -ETIMEDOUT ? "controller stalled mid-message"
-						  : strerror(-ret));
+			set_why(&s, "%s",
+				ret == -ECONNRESET ? "controller disconnected"
+				: ret == -EBADMSG  ? "garbage from the controller"
+				: ret == -ETIMEDOUT ? "controller stalled mid-message"
+						    : strerror(-ret));
 			break;
 		}
 		bool was_running = s.running;
 		ret = on_message(&s, &done);
 		if (was_running && !s.running)
 			tests++;
-		if (ret)
+		if (ret) {
+			set_why(&s, "%s", strerror(ret < 0 ? -ret : ret));
 			break;
+		}
 	}
+	if (*opts->stop)
+		set_why(&s, "the agent is stopping");
 out:
+	set_why(&s, "unknown reason");
+	logf_(opts, "%s: session closed: %s", s.peer_str, s.why);
 	end_test(&s);
 	nb_msg_free(s.in);
 	nb_msg_free(s.out);

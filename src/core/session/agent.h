@@ -20,6 +20,7 @@ struct nb_agent_policy {
 	uint64_t max_pps;      /* highest packet rate accepted, 0 = no cap */
 	bool mcast_any_group;  /* --allow-mcast-any: groups outside the administrative scope */
 	uint32_t mcast_max_ttl; /* highest multicast TTL / hop limit (--mcast-ttl, default 1) */
+	const char *mcast_ifaces; /* --mcast-iface: more interfaces multicast may leave by (a,b) */
 	bool allow_any_target; /* --allow-target-any: send to addresses other than the controller */
 	bool allow_tuning;     /* --allow-tuning: an observer may set the clock and RPS */
 	uint8_t psk[64];
@@ -92,5 +93,15 @@ int nb_agent_check_mcast(const struct nb_agent_ctx *ctx, const struct sockaddr *
 			 char *err, size_t errlen);
 /* Whether a group is administratively scoped: 239.0.0.0/8, or an IPv6 group of scope 1-5. */
 bool nb_mcast_admin_scoped(const struct sockaddr *group);
+/* The interface the agent's multicast leaves by (core/session/mcast_iface.c): asked (may be
+ * empty: the control connection's own) must be the control connection's interface or one of
+ * --mcast-iface. Writes the name into out; -EPERM with the rule's reason otherwise. */
+int nb_agent_mcast_iface(const struct nb_agent_ctx *ctx, const char *asked, char *out,
+			 size_t outlen, char *err, size_t errlen);
+/* The pure decision: control is the control connection's interface ("" when unknown),
+ * allowed a comma-separated list (may be NULL). */
+int nb_mcast_iface_decide(const char *asked, const char *control, const char *allowed, char *out,
+			  size_t outlen, char *err, size_t errlen);
+bool nb_mcast_iface_listed(const char *list, const char *name);
 
 #endif

@@ -46,21 +46,19 @@ static int lost(struct nb_ctl *c, int ret, char *err, size_t errlen)
 	return ret;
 }
 
-static int handshake(struct nb_ctl *c, const uint8_t *psk, size_t psk_len, char *err,
-		     size_t errlen)
+static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk,
+		     size_t psk_len, char *err, size_t errlen)
 {
-	uint8_t cnonce[NB_NONCE_LEN], snonce[NB_NONCE_LEN], proof[32];
+	uint8_t snonce[NB_NONCE_LEN], proof[32];
 	const uint8_t *b;
 	size_t n;
 	uint32_t version = 0, auth = 0;
 	int ret;
 
-	if ((ret = nb_random_bytes(cnonce, sizeof(cnonce))))
-		return ret;
 	nb_msg_reset(c->msg, NB_MSG_HELLO);
 	nb_msg_put_u32(c->msg, NB_T_PROTO_VERSION, NB_PROTO_VERSION);
 	nb_msg_put_str(c->msg, NB_T_SW_VERSION, NB_VERSION);
-	nb_msg_put_bytes(c->msg, NB_T_NONCE, cnonce, sizeof(cnonce));
+	nb_msg_put_bytes(c->msg, NB_T_NONCE, cnonce, NB_NONCE_LEN);
 	if ((ret = nb_msg_send(c->fd, c->msg)))
 		return lost(c, ret, err, errlen);
 	if ((ret = nb_msg_expect(c->fd, c->msg, NB_MSG_HELLO_OK, REPLY_MS, err, errlen)))
@@ -117,12 +115,21 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 		const uint8_t *psk, size_t psk_len, char *err, size_t errlen)
 {
 	struct nb_ctl *c = calloc(1, sizeof(*c));
+	uint8_t cnonce[NB_NONCE_LEN];
 	int ret = -ENOMEM;
 
 	*out = NULL;
 	if (!c)
 		return ret;
 	c->fd = -1;
+	/* The nonce before the connection: reading random bytes can block for seconds on a
+	 * freshly booted machine whose kernel is still gathering entropy (seen in a VM under
+	 * emulation), and the agent closes a connection whose first byte is that late. */
+	if ((ret = nb_random_bytes(cnonce, sizeof(cnonce)))) {
+		snprintf(err, errlen, "cannot read random bytes for the handshake: %s",
+			 strerror(-ret));
+		goto fail;
+	}
 	c->timeout_ms = REPLY_MS;
 	c->msg = nb_msg_new(0);
 	if (!c->msg)
@@ -139,7 +146,7 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 	getpeername(c->fd, (struct sockaddr *)&c->peer, &c->peer_len);
 	getsockname(c->fd, (struct sockaddr *)&c->local, &c->local_len);
 	err[0] = '\0';
-	ret = handshake(c, psk, psk_len, err, errlen);
+	ret = handshake(c, cnonce, psk, psk_len, err, errlen);
 	if (ret) {
 		if (!err[0])
 			snprintf(err, errlen, "handshake with the agent failed: %s", strerror(-ret));

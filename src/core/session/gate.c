@@ -115,6 +115,21 @@ static void drop(struct pending *p)
 	p->state = S_FREE;
 }
 
+/* Ends a pending handshake, with one log line saying why. */
+static void drop_why(struct nb_gate *g, struct pending *p, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void drop_why(struct nb_gate *g, struct pending *p, const char *fmt, ...)
+{
+	char who[64], why[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	nb_net_addr_str((struct sockaddr *)&p->peer, true, who, sizeof(who));
+	logf_(g->opts, "%s: handshake closed: %s", who, why);
+	drop(p);
+}
+
 /* Busy with a running test: newcomers hear so at once. */
 static bool is_testing(struct nb_gate *g)
 {
@@ -204,22 +219,29 @@ static void step(struct nb_gate *g, struct pending *p)
 				 "incompatible protocol: controller speaks version %u, agent speaks "
 				 "version %u",
 				 version, NB_PROTO_VERSION);
+			logf_(g->opts, "%s: %s", who, text);
 			refuse(g, p->fd, EPROTONOSUPPORT, text);
 			goto gone;
 		}
 		memcpy(p->cnonce, b, NB_NONCE_LEN);
-		if (nb_random_bytes(p->snonce, sizeof(p->snonce)))
-			goto drop;
+		if (nb_random_bytes(p->snonce, sizeof(p->snonce))) {
+			drop_why(g, p, "no random bytes for the nonce");
+			return;
+		}
 		nb_msg_reset(m, NB_MSG_HELLO_OK);
 		nb_msg_put_u32(m, NB_T_PROTO_VERSION, NB_PROTO_VERSION);
 		nb_msg_put_str(m, NB_T_SW_VERSION, NB_VERSION);
 		nb_msg_put_bytes(m, NB_T_NONCE, p->snonce, sizeof(p->snonce));
 		nb_msg_put_u32(m, NB_T_AUTH_REQUIRED, pol->psk_len ? 1 : 0);
 		/* With a key, the platform is told only to a controller that proved it. */
-		if (!pol->psk_len && put_facts(m, p))
-			goto drop;
-		if (nb_msg_send(p->fd, m))
-			goto drop;
+		if (!pol->psk_len && put_facts(m, p)) {
+			drop_why(g, p, "cannot describe the platform in HELLO_OK");
+			return;
+		}
+		if (nb_msg_send(p->fd, m)) {
+			drop_why(g, p, "cannot send HELLO_OK");
+			return;
+		}
 		if (!pol->psk_len) {
 			hand_over(g, p);
 			return;
@@ -238,8 +260,10 @@ static void step(struct nb_gate *g, struct pending *p)
 	nb_auth_proof(pol->psk, pol->psk_len, "agent", p->cnonce, p->snonce, proof);
 	nb_msg_reset(m, NB_MSG_AUTH_OK);
 	nb_msg_put_bytes(m, NB_T_PROOF, proof, sizeof(proof));
-	if (put_facts(m, p) || nb_msg_send(p->fd, m))
-		goto drop;
+	if (put_facts(m, p) || nb_msg_send(p->fd, m)) {
+		drop_why(g, p, "cannot send AUTH_OK");
+		return;
+	}
 	hand_over(g, p);
 	return;
 garbage:
@@ -247,7 +271,6 @@ garbage:
 	refuse(g, p->fd, EBADMSG, "malformed message");
 gone:
 	p->fd = -1;
-drop:
 	drop(p);
 }
 
@@ -262,6 +285,10 @@ static void on_readable(struct nb_gate *g, struct pending *p)
 		if (p->have >= NB_MSG_HDR) {
 			if (nb_msg_parse_header(p->buf, &type, &len) ||
 			    len > NB_GATE_MAX_HS_PAYLOAD) {
+				char who[64];
+				nb_net_addr_str((struct sockaddr *)&p->peer, true, who, sizeof(who));
+				logf_(g->opts, "%s: handshake closed: malformed or oversized message",
+				      who);
 				refuse(g, p->fd, EBADMSG, "malformed or oversized handshake message");
 				p->fd = -1;
 				drop(p);
@@ -273,7 +300,9 @@ static void on_readable(struct nb_gate *g, struct pending *p)
 			r = recv(p->fd, p->buf + p->have, want - p->have, MSG_DONTWAIT);
 			if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
 				       errno != EINTR)) {
-				drop(p);
+				drop_why(g, p, "%s",
+					 r == 0 ? "the client closed the connection"
+						: "the connection broke");
 				return;
 			}
 			if (r < 0)
@@ -326,7 +355,10 @@ static void on_accept(struct nb_gate *g)
 		else if (nall >= NB_GATE_MAX_PENDING)
 			v = nb_gate_pick_victim(states, acc, NULL, NB_GATE_MAX_PENDING);
 		if (v >= 0) {
-			drop(&g->p[v]);
+			drop_why(g, &g->p[v], "%s",
+				 nsrc >= NB_GATE_MAX_PER_SOURCE
+					 ? "made room for a newer one from the same address"
+					 : "made room for a newer one (every slot taken)");
 			slot = v;
 		}
 		if (slot < 0) {
@@ -372,9 +404,14 @@ static void *gate_thread(void *arg)
 				continue;
 			}
 			uint64_t age_ms = (now - p->accepted_ns) / NB_NS_PER_MS;
-			if ((!p->got_byte && age_ms >= NB_GATE_FIRST_BYTE_MS) ||
-			    age_ms >= NB_GATE_HANDSHAKE_MS) {
-				drop(p);
+			if (!p->got_byte && age_ms >= NB_GATE_FIRST_BYTE_MS) {
+				drop_why(g, p, "no byte within %d ms of the connection",
+					 NB_GATE_FIRST_BYTE_MS);
+				continue;
+			}
+			if (age_ms >= NB_GATE_HANDSHAKE_MS) {
+				drop_why(g, p, "not complete within %d ms of the connection",
+					 NB_GATE_HANDSHAKE_MS);
 				continue;
 			}
 			pf[n] = (struct pollfd){.fd = p->fd, .events = POLLIN};

@@ -139,6 +139,15 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 			if (ret < 0)
 				goto out;
 			s->req.ttl = ttl; /* never the kernel's default, whatever it is */
+			/* Out of the control connection's interface (or one the operator
+			 * allowed), named explicitly: never where the routing table or the
+			 * controller would send it. */
+			char via[sizeof(s->req.iface)];
+			ret = nb_agent_mcast_iface(ctx, s->req.iface, via, sizeof(via), err,
+						   errlen);
+			if (ret < 0)
+				goto out;
+			memcpy(s->req.iface, via, sizeof(via));
 		}
 		for (uint32_t i = 0; i < s->req.nrates; i++)
 			if (s->req.rates_bps[i] > max_rate)

@@ -580,6 +580,8 @@ static void keep_whole_steps(struct stream_opts *o, struct nb_stream_ctl_result 
 	for (size_t k = 0; k < r->nagents; k++)
 		if (r->agents[k].rx && r->agents[k].rx->nsteps > n)
 			r->agents[k].rx->nsteps = n;
+	if (r->rx && r->rx->nsteps > n) /* --reverse: received here */
+		r->rx->nsteps = n;
 	o->p.nrates = n;
 	if (!o->json)
 		printf("interrupted: %zu whole step%s kept, the one cut short dropped\n", n,
@@ -658,7 +660,7 @@ static int run_ctl(struct stream_opts *o)
 		cli_usage_error("%s", err);
 	if (ret < 0)
 		cli_fail(0, "%s", err);
-	if (cli_stop && !o->p.reverse)
+	if (cli_stop)
 		keep_whole_steps(o, &r);
 	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_stream_ctl_json(stdout, &o->p, &r);

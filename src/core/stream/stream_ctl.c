@@ -306,6 +306,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	}
 	r->nsent = (size_t)nsent;
 	reconcile(r->rx, r->sent, r->nsent);
+	r->interrupted = p->stop && *p->stop;
 	ret = 0;
 out:
 	nb_stream_recv_free(rv);

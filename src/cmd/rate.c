@@ -585,6 +585,8 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 	ret = nb_rate_sweep(r, lab, &p, &np, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
+	/* Ctrl-C: the points measured whole are kept, the one cut short is dropped. */
+	r->interrupted = cli_stop != 0;
 	for (size_t i = 0; i < np; i++)
 		for (size_t k = 0; k < o->p.nsizes; k++)
 			status |= nb_rate_status(&o->p, &p[i].res[k]);
@@ -595,10 +597,13 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 	}
 	if (!o->json)
 		rate_print_sweep(r, p, np);
+	if (r->interrupted)
+		cli_warn("interrupted: %zu of %zu rule sweep points measured", np,
+			 o->p.nkinds * o->p.nsweep);
 	cli_save_finish(&o->save);
 	nb_rate_sweep_free(p, np);
 	nb_lab_free(lab);
-	return status;
+	return r->interrupted ? 130 : status;
 }
 
 /* The clock experiment (--observe-clocks): the procedure at each DUT clock, then frames/s

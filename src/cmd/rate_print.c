@@ -126,11 +126,11 @@ void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_po
 			if (nb_rate_sweep_fit(pt, np, p->kinds[a], k, &fit))
 				printf("fit %s, %u B: per-frame cost = %.1f ns + %.3f ns x rules "
 				       "(residual %.1f ns rms, %zu points)\n",
-				       nb_lab_rules_kind_name(p->kinds[a]), pt[0].res[k].size,
+				       nb_lab_rules_kind_name(p->kinds[a]), (unsigned)p->sizes[k],
 				       fit.base_ns, fit.per_rule_ns, fit.residual_ns, fit.points);
 			else
 				printf("fit %s, %u B: none (needs two rule counts with results)\n",
-				       nb_lab_rules_kind_name(p->kinds[a]), pt[0].res[k].size);
+				       nb_lab_rules_kind_name(p->kinds[a]), (unsigned)p->sizes[k]);
 		}
 	for (size_t a = 0; a < p->nkinds; a++)
 		for (size_t k = 0; k < p->nsizes; k++) {
@@ -140,7 +140,7 @@ void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_po
 				continue;
 			printf("%s, %u B: %s (%.0f ns per frame at the fewest rules, %.0f at the "
 			       "most)\n",
-			       nb_lab_rules_kind_name(p->kinds[a]), pt[0].res[k].size,
+			       nb_lab_rules_kind_name(p->kinds[a]), (unsigned)p->sizes[k],
 			       rb ? "ruleset bound: the per-frame cost grows with the rules"
 				  : "not ruleset bound: the per-frame cost stays within 20 %",
 			       lo, hi);

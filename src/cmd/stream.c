@@ -81,8 +81,9 @@ static void usage(FILE *f)
 	    "      --timestamps FILE  --recv: write each datagram's arrival time (ns),\n"
 	    "                       size and sequence (first 32-bit word)\n"
 	    "  -4, -6               IPv4 or IPv6 only\n"
-	    "  -c, --client HOSTS   (alias --connect) agents (netbench serve), comma-separated\n"
-	    "      --ctl-port N     agent control port (default %u)\n"
+	    "  -c, --client HOSTS   (alias --connect) agents (netbench serve), comma-separated,\n"
+	    "                       each HOST, HOST:PORT or [IPv6]:PORT\n"
+	    "      --ctl-port N     agent control port for a HOST without one (default %u)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
 	    "  -J, --json           JSON result (schema netbench/1)\n" CLI_SAVE_HELP
@@ -135,6 +136,36 @@ static size_t parse_rates(const char *opt, const char *val, uint64_t *rates, siz
 		if (n == max)
 			cli_usage_error("%s: '%s' makes more than %zu steps", opt, val, max);
 		rates[n++] = (uint64_t)llround(r);
+	}
+	return n;
+}
+
+/* -c HOSTS: comma-separated, each HOST, HOST:PORT or [IPv6]:PORT (cli_hostport); a host
+ * without a port is reached at --ctl-port (port 0 here). */
+static size_t split_hosts(const char *list, char (*hosts)[256], uint16_t *ports, size_t max)
+{
+	size_t n = 0;
+	const char *p = list;
+
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		char one[256];
+		const char *host;
+		if (!len || len >= sizeof(one))
+			cli_usage_error("-c: '%s' is not a comma-separated list of hosts", list);
+		if (n == max)
+			cli_usage_error("-c: at most %zu agents", max);
+		memcpy(one, p, len);
+		one[len] = '\0';
+		ports[n] = 0;
+		host = cli_hostport("--client", one, &ports[n]);
+		snprintf(hosts[n], sizeof(hosts[n]), "%s", host);
+		free((void *)host);
+		n++;
+		p += len + (c ? 1 : 0);
+		if (c && !*p)
+			cli_usage_error("-c: '%s' is not a comma-separated list of hosts", list);
 	}
 	return n;
 }
@@ -318,15 +349,18 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 				o->p.send ? "--send" : "--recv");
 	if (!o->p.send && !o->p.recv && !o->connect)
 		cli_usage_error("give --send, --recv, or -c HOST for an agent");
+	if (o->connect)
+		o->p.nhosts =
+		    split_hosts(o->connect, o->p.hosts, o->p.host_ports, NB_STREAM_MAX_AGENTS);
 	if (!o->p.sock.addr && o->connect && o->p.reverse) {
 		/* The agent streams to this host, at the address it sees us at. */
 		o->p.to_controller = true;
 		o->p.sock.addr = o->p.sock.family == AF_INET6 ? "::" : "0.0.0.0";
 	} else if (!o->p.sock.addr && o->connect) {
 		/* A unicast stream to the agent itself. */
-		if (strchr(o->connect, ','))
+		if (o->p.nhosts > 1)
 			cli_usage_error("-a GROUP is required with several agents");
-		o->p.sock.addr = o->connect;
+		o->p.sock.addr = o->p.hosts[0];
 	}
 	if (!o->p.sock.addr)
 		cli_usage_error("-a GROUP|ADDR is required");
@@ -546,6 +580,8 @@ static void keep_whole_steps(struct stream_opts *o, struct nb_stream_ctl_result 
 	for (size_t k = 0; k < r->nagents; k++)
 		if (r->agents[k].rx && r->agents[k].rx->nsteps > n)
 			r->agents[k].rx->nsteps = n;
+	if (r->rx && r->rx->nsteps > n) /* --reverse: received here */
+		r->rx->nsteps = n;
 	o->p.nrates = n;
 	if (!o->json)
 		printf("interrupted: %zu whole step%s kept, the one cut short dropped\n", n,
@@ -553,28 +589,6 @@ static void keep_whole_steps(struct stream_opts *o, struct nb_stream_ctl_result 
 }
 
 /* ---- controller mode: the agents given with -c receive, or with --reverse one sends ---- */
-
-static size_t split_hosts(const char *list, char (*hosts)[256], size_t max)
-{
-	size_t n = 0;
-	const char *p = list;
-
-	while (*p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-		if (!len || len >= sizeof(hosts[0]))
-			cli_usage_error("-c: '%s' is not a comma-separated list of hosts", list);
-		if (n == max)
-			cli_usage_error("-c: at most %zu agents", max);
-		memcpy(hosts[n], p, len);
-		hosts[n][len] = '\0';
-		n++;
-		p += len + (c ? 1 : 0);
-		if (c && !*p)
-			cli_usage_error("-c: '%s' is not a comma-separated list of hosts", list);
-	}
-	return n;
-}
 
 static void ctl_started(void *arg, const struct nb_stream_params *p,
 			const struct nb_stream_ctl_result *r)
@@ -631,7 +645,6 @@ static int run_ctl(struct stream_opts *o)
 	char err[512] = "";
 	int ret;
 
-	o->p.nhosts = split_hosts(o->connect, o->p.hosts, NB_STREAM_MAX_AGENTS);
 	if (o->psk_path)
 		cli_psk(o->psk_path, o->p.psk, &o->p.psk_len);
 	if (o->p.reverse && o->p.nhosts > 1)
@@ -647,7 +660,7 @@ static int run_ctl(struct stream_opts *o)
 		cli_usage_error("%s", err);
 	if (ret < 0)
 		cli_fail(0, "%s", err);
-	if (cli_stop && !o->p.reverse)
+	if (cli_stop)
 		keep_whole_steps(o, &r);
 	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_stream_ctl_json(stdout, &o->p, &r);

@@ -19,6 +19,7 @@
 #include "core/base/result.h"
 #include "core/base/sysinfo.h"
 #include "core/base/timeutil.h"
+#include "core/tput/tput_plan.h"
 #include "core/tput/tput_run.h"
 #include "cmd/pacing.h"
 #include "core/base/units.h"
@@ -438,6 +439,13 @@ int cmd_tput(int argc, char **argv)
 	ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
+	/* The whole run against the agent's caps, before any traffic: a step it would refuse
+	 * halfway must not cost the steps before it. */
+	if (nb_tput_check_plan(&ctl->caps, &r.p, r.sizes, r.nsizes, r.rx || r.bidir,
+			       ctl->local.ss_family == AF_INET6, err, sizeof(err))) {
+		nb_ctl_free(ctl);
+		cli_fail(0, "%s", err);
+	}
 	if (!r.json)
 		print_head(&r, ctl, host);
 	for (size_t i = 0; i < r.nsizes && !ret && !r.interrupted; i++) {

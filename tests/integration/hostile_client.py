@@ -155,9 +155,20 @@ def case_caps(host, port, psk):
     facts = [t for t in c.hello if 20 <= t <= 39]
     report(c.auth == 1 and not facts, "HELLO_OK before the proof carries no platform facts (tags %s)" % facts)
     report(c.auth_ok is not None and 22 in c.auth_ok, "AUTH_OK after the proof carries the platform")
+    # The caps are stated after the proof only, and truly (--max-time 3, --max-rate 10M).
+    caps = [t for t in c.hello if 16 <= t <= 18]
+    report(not caps, "HELLO_OK before the proof states no caps (tags %s)" % caps)
+    got = {t: struct.unpack(">Q", c.auth_ok[t][0])[0] for t in (16, 17, 18) if t in (c.auth_ok or {})}
+    report(got == {16: 3 * NS, 17: 10000000, 18: 0},
+           "AUTH_OK states the caps: max-time 3 s, max-rate 10M, no max-pps (%s)" % got)
     # 1. rate x streams overflow
     c.close()
     expect_refusal(mk, tput_req(2**63 + 1, 2, 1024), ["max-rate"], "2 streams at 2^63+1 bit/s")
+    # A client that ignores the stated caps is refused by the agent all the same.
+    expect_refusal(mk, tput_req(20000000, 1, 1024), ["refused by rule max-rate"],
+                   "ignoring the stated caps: the agent sends 20 Mbit/s under --max-rate 10M")
+    expect_refusal(mk, tput_req(1000000, 1, 1024, dur=5 * NS), ["refused by rule max-time"],
+                   "ignoring the stated caps: a 5 s test under --max-time 3")
     # 1. (step + omit) x steps overflow
     expect_refusal(mk, stream_req(1, "", [1000000, 1000000], 2**63), ["max-time"],
                    "stream of 2 steps of 2^63 ns")

@@ -26,7 +26,7 @@ check_rc "lab names an option missing its value" 2 "$NB" lab status --rules
 check "... '--rules'" has "'--rules' needs a value"
 check_rc "mem names an unknown option" 2 "$NB" mem --bogus
 check "... '--bogus'" has "unknown option '--bogus'"
-for s in tput rate crypto mem; do
+for s in tput rate stream crypto mem; do
 	check_rc "$s -c with a bad port exits 2" 2 "$NB" $s -c 127.0.0.1:99999
 	check "... naming --client and the range" has "client port is too large: 99999 (at most 65535)"
 	check_rc "$s -c with an unclosed bracket exits 2" 2 "$NB" $s -c '[::1:5301'
@@ -54,6 +54,13 @@ check_rc "tput --connect HOST:PORT runs" 0 "$NB" tput --connect 127.0.0.1:5397 -
 check "... one step measured" grep -q '"tx"' "$nb_tmp/out"
 check_rc "rate --client HOST:PORT reaches the agent" 0 \
 	"$NB" rate --client 127.0.0.1:5397 --data-port 5398 -m trial -t 0.5 -l 64 -J
+check_rc "stream -c HOST:PORT reaches the agent on that port (no --ctl-port)" 0 \
+	"$NB" stream -c 127.0.0.1:5397 -p 5398 -r 1M -t 0.3 -O 0 -J
+check "... the agent received the stream" json_check "$nb_tmp/out" \
+	"assert d['receivers'][0]['steps'][0]['datagrams'] > 0, d['receivers'][0]"
+check_rc "stream -c HOST:PORT,HOST: a bad second entry is named" 2 \
+	"$NB" stream -c 127.0.0.1:5397,127.0.0.1:0 -a 239.1.2.3
+check "... naming --client and the range" has "client port is too small"
 # any argv byte gives valid JSON: a key file whose name is Latin-1 and has a space and a quote
 head -c 32 /dev/urandom >"$nb_tmp/key"
 odd=$(printf '%s/caf\351 "k"' "$nb_tmp")
@@ -69,7 +76,10 @@ if "$NB" serve -p 5396 -B ::1 -D --pid-file "$nb_tmp/a6.pid" --log "$nb_tmp/a6.l
 	check_rc "tput -c [::1]:PORT reaches an IPv6 agent" 0 "$NB" tput -c '[::1]:5396' --tx-only -l 1k -t 0.2 -O 0 -J
 	check_rc "mem -c [::1]:PORT reaches an IPv6 agent (parse, then a refused size)" 2 \
 		"$NB" mem -c '[::1]:5396' -l 2M,1M
+	check_rc "stream -c [::1]:PORT reaches an IPv6 agent" 0 \
+		"$NB" stream -c '[::1]:5396' -p 5398 -r 1M -t 0.3 -O 0 -J
 else
+	skip "no IPv6 loopback"
 	skip "no IPv6 loopback"
 	skip "no IPv6 loopback"
 fi

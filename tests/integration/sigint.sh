@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Ctrl-C mid-sweep keeps what was measured (tput, rate, stream, mem): SIGINT during a sweep stops the running step, prints
+# Ctrl-C mid-sweep keeps what was measured (tput, rate, stream and stream --reverse, mem): SIGINT during a sweep stops the running step, prints
 # the steps already measured (table, or a complete JSON document with "interrupted": true),
 # closes the agent's session and exits 130; the agent serves the next run and no process is left.
 # tput also prints its header first and each row as soon as it is measured. Loopback only, ~25 s.
@@ -63,6 +63,22 @@ sigint_after 2 "$nb_tmp/s.txt" "$nb_tmp/s2.err" \
 check "stream: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
 	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: 1 whole step kept' '$nb_tmp/s.txt'"
 
+# stream --reverse: the agent sends 8 steps of 1.1 s; SIGINT after 3 s lands mid-sweep whether
+# the start takes 0.1 s or 2 s (the steps are timed, not host-bound); the agent is told to stop
+sigint_after 3 "$nb_tmp/sr.json" "$nb_tmp/sr.err" \
+	"$NB" stream -c 127.0.0.1:5393 --reverse -p 5391 --rates 1M,1M,2M,2M,3M,3M,4M,4M -t 1 -O 0.1 -J
+check "stream --reverse -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+check "stream --reverse -J: interrupted true, only whole steps, none lost" json_check "$nb_tmp/sr.json" "
+assert d['interrupted'] is True
+n = len(d['sent']); assert 1 <= n < 8, d['sent']
+st = d['receivers'][0]['steps']; assert len(st) == n and all(s['lost'] == 0 for s in st), st"
+sigint_after 3 "$nb_tmp/sr.txt" "$nb_tmp/sr2.err" \
+	"$NB" stream -c 127.0.0.1:5393 --reverse -p 5391 --rates 1M,1M,2M,2M,3M,3M,4M,4M -t 1 -O 0.1
+check "stream --reverse: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
+	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: [1-7] whole steps\\? kept' '$nb_tmp/sr.txt'"
+check "stream --reverse: the agent stopped sending at once (its test lasted under 5 s of 8.8)" \
+	sh -c "sleep 0.5; grep 'stream test send' '$nb_tmp/agent.log' | tail -1 | grep -q ', 8 steps, [0-4]\\.[0-9] s'"
+
 # mem (local): the default sweep can end in under 3 s on a fast host; up to 2 GiB the largest
 # working sets alone take seconds to fault in and walk, so a SIGINT after 1 s lands mid-sweep on any
 # host, after the small sets (faulted in point by point) are measured
@@ -84,5 +100,6 @@ check_rc "the agent serves the next run" 0 "$NB" tput -c 127.0.0.1:5393 -l 1k -t
 check "... which says interrupted false" json_check "$nb_tmp/out" "assert d['interrupted'] is False"
 cp "$nb_tmp/out" "$nb_tmp/ok.json"
 check "no controller process is left" sh -c "! pgrep -f '^$NB (tput|rate|stream|mem) ' >/dev/null"
-check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json" "$nb_tmp/r.json" "$nb_tmp/s.json" "$nb_tmp/m.json"
+check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json" "$nb_tmp/r.json" "$nb_tmp/s.json" "$nb_tmp/sr.json" \
+	"$nb_tmp/m.json"
 echo "1..$n"

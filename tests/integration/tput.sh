@@ -96,6 +96,20 @@ check "refusal names max-time" has "refused by rule max-time"
 check_rc "unpaced reverse under --max-rate: refused" 1 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -t 0.3 -l 1k -R
 check "refusal names max-rate" has "refused by rule max-rate"
 check_rc "reverse paced below the cap: runs" 0 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -t 0.5 -O 0.1 -l 1k -R -b 5M
+# The agent states its caps in the handshake: a run whose Rx half it would refuse is refused
+# before the Tx half runs (no test reaches the agent), naming the option, the value and the cap.
+tests_before=$(grep -c 'tput test' "$nb_tmp/agent.log")
+check_rc "Tx+Rx at -b 20M under --max-rate 10M: refused before the first step" 1 \
+	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -u -b 20M -t 1 -O 0 -l 1k,2k
+check "... naming -b, the rate asked and the agent's cap" \
+	has "before any traffic: -b 20 Mbit/s x -P 1 stream .*at most 10.000 Mbit/s (its serve --max-rate"
+check "... and no step ran on the agent" \
+	test "$(grep -c 'tput test' "$nb_tmp/agent.log")" -eq "$tests_before"
+check_rc "Tx only at -b 20M under --max-rate 10M: the agent receives, no cap applies" 0 \
+	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -u -b 20M -t 0.3 -O 0 -l 1k --tx-only
+check_rc "-t over the agent's --max-time: refused before the first step" 1 \
+	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -t 1.5 -O 0 -l 1k --tx-only
+check "... naming -t and the cap" has "before any traffic: -t 1.5 s .*at most 2.0 s (its serve --max-time)"
 
 # --once: the agent exits after one controller's tests and removes its pid file.
 agent -- -p $((P + 4)) -B 127.0.0.1 --once

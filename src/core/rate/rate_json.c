@@ -280,6 +280,7 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 
 	nb_json_init(&j, f);
 	json_head(&j, r);
+	nb_json_bool(&j, "interrupted", r->interrupted);
 	nb_json_arr_begin(&j, "sweep");
 	for (size_t i = 0; i < np; i++) {
 		nb_json_obj_begin(&j, NULL);

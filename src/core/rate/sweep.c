@@ -52,6 +52,14 @@ int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_swee
 								    .rules_kind = pt[i].kind,
 								    .rules = pt[i].rules});
 			ret = nb_rate_run_sizes(r, pt[i].res, err, errlen);
+			if (p->stop && *p->stop) {
+				/* Interrupted: the points measured whole are kept, the one cut
+				 * short (some sizes, or a trial stopped midway) is dropped. */
+				free(pt[i].res);
+				pt[i].res = NULL;
+				*np_out = i;
+				ret = 0;
+			}
 		}
 	(void)nb_lab_ruleset_flush(lab);
 	return ret;

@@ -100,55 +100,33 @@ int nb_agent_check_target(const struct nb_agent_ctx *ctx, const struct sockaddr 
 	return -EPERM;
 }
 
+static struct nb_caps policy_caps(const struct nb_agent_policy *p)
+{
+	struct nb_caps c = {.known = true,
+			    .max_time_ns = p->max_time_ns,
+			    .max_rate_bps = p->max_rate_bps,
+			    .max_pps = p->max_pps};
+	return c;
+}
+
 int nb_agent_check_caps(const struct nb_agent_ctx *ctx, uint64_t duration_ns, uint64_t rate_bps,
 			char *err, size_t errlen)
 {
-	const struct nb_agent_policy *p = ctx->policy;
-	if (p->max_time_ns && duration_ns > p->max_time_ns) {
-		snprintf(err, errlen, "refused by rule max-time: %.1f s asked, at most %.1f s",
-			 (double)duration_ns / 1e9, (double)p->max_time_ns / 1e9);
-		return -EPERM;
-	}
-	if (p->max_rate_bps && (rate_bps == 0 || rate_bps > p->max_rate_bps)) {
-		char asked[32];
-		if (rate_bps)
-			snprintf(asked, sizeof(asked), "%.3f Mbit/s", (double)rate_bps / 1e6);
-		else
-			snprintf(asked, sizeof(asked), "an unlimited rate");
-		snprintf(err, errlen, "refused by rule max-rate: %s asked, at most %.3f Mbit/s", asked,
-			 (double)p->max_rate_bps / 1e6);
-		return -EPERM;
-	}
-	return 0;
+	struct nb_caps c = policy_caps(ctx->policy);
+	return nb_caps_check(&c, duration_ns, rate_bps, err, errlen);
 }
 
 int nb_agent_check_send(const struct nb_agent_ctx *ctx, uint64_t duration_ns, uint64_t payload_bps,
 			uint32_t packet_bytes, uint32_t overhead_bytes, char *err, size_t errlen)
 {
-	const struct nb_agent_policy *p = ctx->policy;
-	uint64_t pps = 0, wire_bps = 0;
-	int ret;
+	struct nb_caps c = policy_caps(ctx->policy);
+	return nb_caps_check_send(&c, duration_ns, payload_bps, packet_bytes, overhead_bytes, err,
+				  errlen);
+}
 
-	if (payload_bps &&
-	    nb_wire_cost(payload_bps, packet_bytes, overhead_bytes, &pps, &wire_bps) < 0) {
-		snprintf(err, errlen, "refused by rule max-rate: the rate asked does not fit 64 bits");
-		return -EPERM;
-	}
-	if ((ret = nb_agent_check_caps(ctx, duration_ns, wire_bps, err, errlen)))
-		return ret;
-	if (p->max_pps && (payload_bps == 0 || pps > p->max_pps)) {
-		if (payload_bps)
-			snprintf(err, errlen,
-				 "refused by rule max-pps: %llu packets/s asked, at most %llu",
-				 (unsigned long long)pps, (unsigned long long)p->max_pps);
-		else
-			snprintf(err, errlen,
-				 "refused by rule max-pps: an unlimited rate asked, at most %llu "
-				 "packets/s",
-				 (unsigned long long)p->max_pps);
-		return -EPERM;
-	}
-	return 0;
+void nb_agent_caps(const struct nb_agent_policy *p, struct nb_caps *c)
+{
+	*c = policy_caps(p);
 }
 
 bool nb_mcast_admin_scoped(const struct sockaddr *sa)

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 
+#include "core/session/caps.h"
 #include "core/session/proto.h"
 
 struct nb_agent_policy {
@@ -87,6 +88,8 @@ int nb_agent_check_caps(const struct nb_agent_ctx *ctx, uint64_t duration_ns, ui
  * packet rate against --max-pps. payload_bps 0 means unpaced. */
 int nb_agent_check_send(const struct nb_agent_ctx *ctx, uint64_t duration_ns, uint64_t payload_bps,
 			uint32_t packet_bytes, uint32_t overhead_bytes, char *err, size_t errlen);
+/* The caps the policy sets, as stated to controllers in the handshake. */
+void nb_agent_caps(const struct nb_agent_policy *p, struct nb_caps *c);
 /* Multicast the agent sends: an administratively scoped group (239.0.0.0/8, ff01-ff05 scope)
  * unless --allow-mcast-any, a TTL / hop limit within --mcast-ttl. */
 int nb_agent_check_mcast(const struct nb_agent_ctx *ctx, const struct sockaddr *group, int ttl,

@@ -46,6 +46,17 @@ static int lost(struct nb_ctl *c, int ret, char *err, size_t errlen)
 	return ret;
 }
 
+/* The caps the agent states (an older agent states none: caps.known stays false, and each
+ * test is judged by the agent alone, as before). */
+static int get_caps(struct nb_ctl *c, char *err, size_t errlen)
+{
+	if (nb_caps_get(c->msg, &c->caps)) {
+		snprintf(err, errlen, "malformed caps in the agent's handshake reply");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
 static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk,
 		     size_t psk_len, char *err, size_t errlen)
 {
@@ -86,7 +97,7 @@ static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk
 	}
 	if (!auth) {
 		nb_proto_get_sysinfo(c->msg, &c->remote);
-		return 0;
+		return get_caps(c, err, errlen);
 	}
 	if (!psk_len) {
 		snprintf(err, errlen, "the agent requires a pre-shared key: give it with --psk FILE");
@@ -108,7 +119,7 @@ static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk
 	}
 	/* Its platform comes only after both proofs. */
 	nb_proto_get_sysinfo(c->msg, &c->remote);
-	return 0;
+	return get_caps(c, err, errlen);
 }
 
 int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family,

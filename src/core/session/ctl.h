@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/session/caps.h"
 #include "core/session/proto.h"
 #include "core/base/sysinfo.h"
 
@@ -16,6 +17,7 @@ struct nb_ctl {
 	struct sockaddr_storage peer, local;
 	socklen_t peer_len, local_len;
 	struct nb_sysinfo remote; /* the agent's platform, from its HELLO_OK */
+	struct nb_caps caps;	  /* the agent's caps, from the same reply (known: it stated them) */
 	struct nb_msg *msg;	  /* scratch for requests and replies */
 	int timeout_ms;
 };

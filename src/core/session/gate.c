@@ -186,11 +186,18 @@ static void hand_over(struct nb_gate *g, struct pending *p)
 	p->state = S_FREE;
 }
 
-static int put_facts(struct nb_msg *m, const struct pending *p)
+/* The platform and the caps, so that the controller can check a whole run before any
+ * traffic (the agent still judges every test itself). */
+static int put_facts(struct nb_msg *m, const struct pending *p, const struct nb_agent_policy *pol)
 {
 	struct nb_sysinfo si;
+	struct nb_caps caps;
+	int ret;
 	nb_sysinfo_get(&si, (const struct sockaddr *)&p->local);
-	return nb_proto_put_sysinfo(m, &si);
+	nb_agent_caps(pol, &caps);
+	if ((ret = nb_proto_put_sysinfo(m, &si)))
+		return ret;
+	return nb_caps_put(m, &caps);
 }
 
 /* One complete message from a pending connection: advance its handshake. */
@@ -234,7 +241,7 @@ static void step(struct nb_gate *g, struct pending *p)
 		nb_msg_put_bytes(m, NB_T_NONCE, p->snonce, sizeof(p->snonce));
 		nb_msg_put_u32(m, NB_T_AUTH_REQUIRED, pol->psk_len ? 1 : 0);
 		/* With a key, the platform is told only to a controller that proved it. */
-		if (!pol->psk_len && put_facts(m, p)) {
+		if (!pol->psk_len && put_facts(m, p, pol)) {
 			drop_why(g, p, "cannot describe the platform in HELLO_OK");
 			return;
 		}
@@ -260,7 +267,7 @@ static void step(struct nb_gate *g, struct pending *p)
 	nb_auth_proof(pol->psk, pol->psk_len, "agent", p->cnonce, p->snonce, proof);
 	nb_msg_reset(m, NB_MSG_AUTH_OK);
 	nb_msg_put_bytes(m, NB_T_PROOF, proof, sizeof(proof));
-	if (put_facts(m, p) || nb_msg_send(p->fd, m)) {
+	if (put_facts(m, p, pol) || nb_msg_send(p->fd, m)) {
 		drop_why(g, p, "cannot send AUTH_OK");
 		return;
 	}

@@ -54,6 +54,10 @@ enum nb_tag {
 	NB_T_RATE_BPS = 13,
 	NB_T_PORT = 14,
 	NB_T_TEXT = 15, /* free-form text result (e.g. a JSON fragment) */
+	/* the agent's caps, in HELLO_OK / AUTH_OK (core/session/caps.h) */
+	NB_T_CAP_MAX_TIME_NS = 16,
+	NB_T_CAP_MAX_RATE_BPS = 17,
+	NB_T_CAP_MAX_PPS = 18,
 	/* sysinfo: 20-39 */
 	NB_T_SI_VERSION = 20,
 	NB_T_SI_GITREV,

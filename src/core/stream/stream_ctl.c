@@ -104,7 +104,7 @@ static void fill_req(const struct nb_stream_params *p, struct nb_stream_req *r, 
 }
 
 static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_params *p,
-		      const struct nb_stream_req *req, char *err, size_t errlen)
+		      uint16_t port, const struct nb_stream_req *req, char *err, size_t errlen)
 {
 	char why[512];
 	int ret;
@@ -116,7 +116,7 @@ static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_para
 		snprintf(err, errlen, "agent %s: %s", a->host, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	ret = nb_ctl_open(&a->ctl, a->host, p->ctl_port, p->family, p->psk, p->psk_len, why,
+	ret = nb_ctl_open(&a->ctl, a->host, port ? port : p->ctl_port, p->family, p->psk, p->psk_len, why,
 			  sizeof(why));
 	if (ret < 0)
 		goto fail;
@@ -190,7 +190,7 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		goto out;
 	fill_req(p, &req, NB_STREAM_AGENT_RECV, id);
 	for (size_t i = 0; i < r->nagents; i++)
-		if ((ret = agent_open(&r->agents[i], p, &req, err, errlen)))
+		if ((ret = agent_open(&r->agents[i], p, p->host_ports[i], &req, err, errlen)))
 			goto out;
 	for (size_t i = 0; i < r->nagents; i++)
 		if ((ret = nb_ctl_start(r->agents[i].ctl, why, sizeof(why))) < 0) {
@@ -260,7 +260,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	 * once started, and the socket is ready before that. */
 	recv_sock = p->sock;
 	if (p->to_controller) {
-		if ((ret = agent_open(a, p, &req, err, errlen)))
+		if ((ret = agent_open(a, p, p->host_ports[0], &req, err, errlen)))
 			return ret;
 		recv_sock.addr = a->ctl->local.ss_family == AF_INET6 ? "::" : "0.0.0.0";
 	}
@@ -269,7 +269,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		r->bad_input = true;
 		return ret;
 	}
-	if (!p->to_controller && (ret = agent_open(a, p, &req, err, errlen)))
+	if (!p->to_controller && (ret = agent_open(a, p, p->host_ports[0], &req, err, errlen)))
 		goto out;
 	if (nb_stream_recv_new(&rv, fd) < 0 || nb_stream_rx_new(&r->rx) < 0) {
 		snprintf(err, errlen, "receiver: %s", strerror(ENOMEM));
@@ -306,6 +306,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	}
 	r->nsent = (size_t)nsent;
 	reconcile(r->rx, r->sent, r->nsent);
+	r->interrupted = p->stop && *p->stop;
 	ret = 0;
 out:
 	nb_stream_recv_free(rv);

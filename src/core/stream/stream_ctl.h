@@ -39,6 +39,7 @@ struct nb_stream_params {
 	char hosts[NB_STREAM_MAX_AGENTS][256];
 	size_t nhosts;
 	uint16_t ctl_port;
+	uint16_t host_ports[NB_STREAM_MAX_AGENTS]; /* -c HOST:PORT; 0: ctl_port */
 	uint8_t psk[256];
 	size_t psk_len;
 	volatile sig_atomic_t *stop; /* may be NULL */

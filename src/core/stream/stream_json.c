@@ -162,6 +162,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 	if (p->reverse) {
 		nb_result_begin(&j, "stream", &r->local, &r->agents[0].ctl->remote);
 		nb_stream_json_params(&j, p, "agent-sends");
+		nb_json_bool(&j, "interrupted", r->interrupted);
 		nb_stream_json_pacing(&j, &r->pacing);
 		nb_stream_json_send(&j, "sent", r->sent, r->nsent, p->block);
 		nb_json_arr_begin(&j, "receivers");

@@ -14,6 +14,7 @@
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
 #include "core/tput/tput.h"
+#include "core/tput/tput_plan.h"
 #include "core/base/wire.h"
 #include "core/base/wirecost.h"
 
@@ -83,11 +84,8 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		 * product of peer-supplied numbers is bounded before it is used. */
 		uint64_t total = 0;
 		bool v6 = ctx->local.ss_family == AF_INET6;
-		uint32_t pkt = t->proto == NB_TPUT_UDP ? t->block
-			       : t->block < NB_WIRE_TCP_MSS ? t->block
-							    : NB_WIRE_TCP_MSS;
-		uint32_t over = t->proto == NB_TPUT_UDP ? (v6 ? NB_WIRE_UDP6_BYTES : NB_WIRE_UDP4_BYTES)
-				: v6 ? NB_WIRE_TCP6_BYTES : NB_WIRE_TCP4_BYTES;
+		uint32_t pkt, over;
+		nb_tput_wire_shape((enum nb_tput_proto)t->proto, t->block, v6, &pkt, &over);
 		if (t->rate_bps && !nb_mul_u64(t->rate_bps, t->streams, &total)) {
 			snprintf(err, errlen,
 				 "refused by rule max-rate: %u streams at %llu bit/s do not fit 64 bits",

@@ -3,6 +3,7 @@
  * the two marks bracketing the window, over the receiving side's own clock; CPU from each end's
  * samples at the same marks. After the stop, totals are reconciled: TCP must deliver every byte
  * sent, UDP may lose but never receive more than was sent. */
+#include "core/tput/tput_plan.h"
 #include "core/tput/tput_run.h"
 
 #include <errno.h>
@@ -227,7 +228,7 @@ static void build_request(struct step *s, uint16_t udp_port)
 	nb_msg_reset(m, NB_MSG_TEST_REQ);
 	nb_msg_put_u32(m, NB_T_TEST_TYPE, NB_TEST_TPUT);
 	/* The agent's senders stop on their own shortly after this, whatever happens to us. */
-	nb_msg_put_u64(m, NB_T_DURATION_NS, p->warmup_ns + p->time_ns + NB_NS_PER_S);
+	nb_msg_put_u64(m, NB_T_DURATION_NS, nb_tput_step_duration_ns(p));
 	nb_msg_put_u32(m, NB_T_TPUT_PROTO, p->proto);
 	nb_msg_put_u32(m, NB_T_TPUT_BLOCK, p->block);
 	nb_msg_put_u32(m, NB_T_TPUT_STREAMS, p->streams);

@@ -42,8 +42,9 @@ static void usage(FILE *f)
 	    "                     prefetcher hides\n"
 	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
 	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
-	    "  -q, --quick        fewer points, shorter trials: seconds (the bandwidth\n"
-	    "                     buffer stays 4x the last-level cache)\n"
+	    "  -q, --quick        fewer points, shorter trials, bandwidth buffer at most 64M:\n"
+	    "                     seconds (with a last-level cache over 16M the bandwidth is\n"
+	    "                     then partly cache bandwidth; --bw-size overrides the cap)\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
 	    "  -h, --help         this help\n"
 	    "\n"
@@ -178,6 +179,14 @@ static void print_human(const struct nb_mem_result *r)
 	fmt_size(r->bw_bytes, a, sizeof(a));
 	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u trials\n", a,
 	       r->bw_bytes_from, r->n_bw ? r->bw[0].trials : 0);
+	if (r->bw_bytes_from && !strcmp(r->bw_bytes_from, "quick cap")) {
+		char llc[32];
+		fmt_size(nb_mem_bw_llc_bytes(r), llc, sizeof(llc));
+		printf("  note: --quick caps the buffer at %s, %s the %s last-level cache: the "
+		       "figures are\n  partly cache bandwidth (run without --quick for memory "
+		       "bandwidth)\n",
+		       a, r->bw_bytes > nb_mem_bw_llc_bytes(r) ? "less than 4x" : "within", llc);
+	}
 	printf("  %7s  %11s  %11s  %11s  %12s  %13s\n", "threads", "read MB/s", "write MB/s",
 	       "copy MB/s", "system busy", "this process");
 	for (size_t i = 0; i < r->n_bw; i++) {

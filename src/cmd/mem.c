@@ -122,8 +122,7 @@ static void print_human(const struct nb_mem_result *r)
 	else
 		printf(" (at %s)\n", a);
 	if (r->lat_cpu.valid && r->lat_cpu.window_s > 0) {
-		double other =
-		    (r->lat_cpu.busy_cpu_s - r->lat_cpu.proc_cpu_s) / r->lat_cpu.window_s;
+		double other = nb_cpu_other_pct(&r->lat_cpu, 0) / 100.0;
 		printf(
 		    "  CPU over the sweep: system %.0f %% busy, this process %.0f %% of one CPU\n",
 		    r->lat_cpu.busy_pct, r->lat_cpu.proc_pct);
@@ -131,7 +130,7 @@ static void print_human(const struct nb_mem_result *r)
 			printf("  note: at %zu of %zu sizes every trial was preempted by other "
 			       "work\n",
 			       all_preempted, r->n_lat);
-		if (other > 0.2)
+		if (isfinite(other) && other > 0.2)
 			printf("  note: other work used %.0f %% of a CPU meanwhile; figures may be "
 			       "noisy\n",
 			       other * 100);

@@ -91,7 +91,9 @@ static void usage(FILE *f)
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
 	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and spinning;\n"
 	    "softirq %%, irq %% and total %% are shares of all CPUs, as mpstat; total %%/Mbit/s\n"
-	    "divides total %% by the achieved Mbit/s.\n",
+	    "divides total %% by the achieved Mbit/s. A '*' marks a step in which other\n"
+	    "processes used more than 5 %% of a CPU (their work is then in the figures); with\n"
+	    "agents, an idle baseline of 0.25 s is taken at both ends before the traffic.\n",
 	    NB_STREAM_DEFAULT_PORT, NB_STREAM_HDR, NB_DEFAULT_PORT);
 }
 
@@ -612,6 +614,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 		stream_print_pacing(&r->pacing);
 		printf("\nreceived here (%s):\n", r->local.hostname);
 		stream_print_rx(NULL, r->rx);
+		stream_print_baseline(&r->baseline, r->agents, r->nagents);
 		return;
 	}
 	printf("\nsent from %s:\n", r->local.hostname);
@@ -623,6 +626,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 		stream_print_agent_head(r->agents[i].host, &r->agents[i].ctl->remote);
 		stream_print_rx(NULL, r->agents[i].rx);
 	}
+	stream_print_baseline(&r->baseline, r->agents, r->nagents);
 }
 
 static int run_ctl(struct stream_opts *o)

@@ -7,7 +7,8 @@
 #include "cmd/pacing.h"
 #include "cmd/stream_print.h"
 
-/* A step whose window other processes shared: a '*' at the row's end and a note under it. */
+/* A step whose window other processes shared: a '*' on the row's last figure (the row keeps
+ * its columns) and a note under it. */
 static void print_polluted(double other_pct)
 {
 	if (nb_cpu_polluted(other_pct))
@@ -19,7 +20,7 @@ static void print_polluted(double other_pct)
 static void print_cpu_cols(const struct nb_cpu_load *l, double mbit, double other_pct)
 {
 	char busiest[24];
-	const char *mark = nb_cpu_polluted(other_pct) ? " *" : "";
+	const char *mark = nb_cpu_polluted(other_pct) ? "*" : "";
 
 	if (!l->valid) {
 		printf("  %6s %8s %6s %7s %9s %9s\n", "-", "-", "-", "-", "-", "-");
@@ -126,7 +127,7 @@ void stream_print_send_row(const struct nb_stream_send_step *s, size_t block)
 	       (unsigned long long)s->datagrams, (unsigned long long)s->errors,
 	       (unsigned long long)s->late_sends, (double)s->max_late_ns / 1e6, s->cpu.proc_pct,
 	       nb_pacing_cpu_pct(s->pacing_cpu_ns, s->cpu.window_s), how, s->cpu.busy_pct,
-	       nb_cpu_polluted(other) ? " *" : "");
+	       nb_cpu_polluted(other) ? "*" : "");
 	print_polluted(other);
 }
 
@@ -135,7 +136,7 @@ void stream_print_baseline(const struct nb_stream_baseline *b,
 {
 	if (!b->measured)
 		return;
-	printf("idle baseline (%.2f s before the traffic): other processes used %.0f %% of a CPU "
+	printf("idle baseline (%.2f s before the stream): other processes used %.0f %% of a CPU "
 	       "here",
 	       b->local.window_s, b->local_other_pct);
 	for (size_t i = 0; i < nagents; i++) {

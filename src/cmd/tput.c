@@ -126,7 +126,7 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 	printf("%6s %3s | %6.1f %6.1f %6.1f %8.3f | %6.1f %6.1f %6.1f %8.3f%s\n", size, dir,
 	       l->proc_pct, l->busy_pct, l->softirq_pct, d->demand_local_us_per_kbyte, m->proc_pct,
 	       m->busy_pct, m->softirq_pct, d->demand_remote_us_per_kbyte,
-	       d->cpu_polluted ? " *" : "");
+	       d->cpu_polluted ? "*" : "");
 }
 
 static void polluted_note(const char *size, const char *dir, const struct nb_tput_dir_result *d)

@@ -42,8 +42,9 @@ static void usage(FILE *f)
 	    "                     prefetcher hides\n"
 	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
 	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
-	    "  -q, --quick        fewer points, shorter trials: seconds (the bandwidth\n"
-	    "                     buffer stays 4x the last-level cache)\n"
+	    "  -q, --quick        fewer points, shorter trials, bandwidth buffer at most 64M:\n"
+	    "                     seconds (with a last-level cache over 16M the bandwidth is\n"
+	    "                     then partly cache bandwidth; --bw-size overrides the cap)\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
 	    "  -h, --help         this help\n"
 	    "\n"
@@ -121,8 +122,7 @@ static void print_human(const struct nb_mem_result *r)
 	else
 		printf(" (at %s)\n", a);
 	if (r->lat_cpu.valid && r->lat_cpu.window_s > 0) {
-		double other =
-		    (r->lat_cpu.busy_cpu_s - r->lat_cpu.proc_cpu_s) / r->lat_cpu.window_s;
+		double other = nb_cpu_other_pct(&r->lat_cpu, 0) / 100.0;
 		printf(
 		    "  CPU over the sweep: system %.0f %% busy, this process %.0f %% of one CPU\n",
 		    r->lat_cpu.busy_pct, r->lat_cpu.proc_pct);
@@ -130,7 +130,7 @@ static void print_human(const struct nb_mem_result *r)
 			printf("  note: at %zu of %zu sizes every trial was preempted by other "
 			       "work\n",
 			       all_preempted, r->n_lat);
-		if (other > 0.2)
+		if (isfinite(other) && other > 0.2)
 			printf("  note: other work used %.0f %% of a CPU meanwhile; figures may be "
 			       "noisy\n",
 			       other * 100);
@@ -178,6 +178,14 @@ static void print_human(const struct nb_mem_result *r)
 	fmt_size(r->bw_bytes, a, sizeof(a));
 	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u trials\n", a,
 	       r->bw_bytes_from, r->n_bw ? r->bw[0].trials : 0);
+	if (r->bw_bytes_from && !strcmp(r->bw_bytes_from, "quick cap")) {
+		char llc[32];
+		fmt_size(nb_mem_bw_llc_bytes(r), llc, sizeof(llc));
+		printf("  note: --quick caps the buffer at %s, %s the %s last-level cache: the "
+		       "figures are\n  partly cache bandwidth (run without --quick for memory "
+		       "bandwidth)\n",
+		       a, r->bw_bytes > nb_mem_bw_llc_bytes(r) ? "less than 4x" : "within", llc);
+	}
 	printf("  %7s  %11s  %11s  %11s  %12s  %13s\n", "threads", "read MB/s", "write MB/s",
 	       "copy MB/s", "system busy", "this process");
 	for (size_t i = 0; i < r->n_bw; i++) {

@@ -92,7 +92,9 @@ static void usage(FILE *f)
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
 	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and spinning;\n"
 	    "softirq %%, irq %% and total %% are shares of all CPUs, as mpstat; total %%/Mbit/s\n"
-	    "divides total %% by the achieved Mbit/s.\n",
+	    "divides total %% by the achieved Mbit/s. A '*' marks a step in which other\n"
+	    "processes used more than 5 %% of a CPU (their work is then in the figures); an idle\n"
+	    "baseline of 0.25 s is taken first (with agents, at both ends; not by --recv).\n",
 	    NB_STREAM_DEFAULT_PORT, NB_STREAM_HDR, NB_DEFAULT_PORT);
 }
 
@@ -425,15 +427,26 @@ static void write_time(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_
 	fprintf(arg, "%llu %zu %lu\n", (unsigned long long)arrival_ns, len, (unsigned long)w);
 }
 
+/* The idle baseline of a standalone sender, before its socket opens (docs/schema.md). */
+static void local_baseline(struct nb_stream_baseline *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->measured = nb_cpu_baseline(NB_STREAM_BASELINE_NS, &b->local) == 0;
+	b->local_other_pct = nb_cpu_other_pct(&b->local, 0);
+}
+
 static int run_recv(struct stream_opts *o)
 {
 	FILE *times = NULL;
 	struct nb_stream_recv *r = NULL;
 	struct nb_stream_rx *rx = NULL;
+	struct nb_stream_baseline base;
 	struct nb_sysinfo si;
 	char err[256];
 	int fd = -1, ret;
 
+	/* No baseline: a receiver must be ready before the sender's first datagram. */
+	memset(&base, 0, sizeof(base));
 	ret = nb_stream_open_recv(&o->p.sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		open_fail(ret, err);
@@ -477,6 +490,7 @@ static int run_recv(struct stream_opts *o)
 		nb_stream_json_params(&j, &o->p, "recv");
 		nb_json_str(&j, "end", nb_stream_end_name(r->end));
 		nb_json_bool(&j, "recvmmsg_fallback", r->used_recvmsg);
+		nb_stream_json_baseline(&j, &base, NULL, 0);
 		nb_stream_json_rx(&j, rx);
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
@@ -487,6 +501,7 @@ static int run_recv(struct stream_opts *o)
 		       si.ncpu, si.iface[0] ? ", " : "", si.iface, si.driver[0] ? " driver " : "",
 		       si.driver);
 		stream_print_rx(NULL, rx);
+		stream_print_baseline(&base, NULL, 0);
 		printf("end: %s\n", nb_stream_end_name(r->end));
 		if (r->used_recvmsg)
 			printf("note: this kernel has no recvmmsg; received with recvmsg\n");
@@ -511,12 +526,14 @@ static int run_send(struct stream_opts *o)
 {
 	struct nb_stream_send_step *steps = calloc(o->p.nrates, sizeof(*steps));
 	struct nb_stream_send_opts so;
+	struct nb_stream_baseline base;
 	struct nb_sysinfo si;
 	char err[256];
 	int fd = -1, ret;
 
 	if (!steps)
 		cli_fail(-ENOMEM, "sender");
+	local_baseline(&base);
 	ret = nb_stream_open_send(&o->p.sock, &fd, err, sizeof(err));
 	if (ret < 0)
 		open_fail(ret, err);
@@ -549,12 +566,15 @@ static int run_send(struct stream_opts *o)
 	ret = nb_stream_send_run(&so, steps);
 	if (ret < 0)
 		cli_fail(ret, "sending");
+	if (!o->json)
+		stream_print_baseline(&base, NULL, 0);
 	if (cli_save_doc_begin(&o->save) || o->json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);
 		nb_result_begin(&j, "stream", &si, NULL);
 		nb_stream_json_params(&j, &o->p, "send");
 		nb_json_bool(&j, "interrupted", cli_stop != 0);
+		nb_stream_json_baseline(&j, &base, NULL, 0);
 		nb_stream_json_pacing(&j, &o->p.pacing);
 		nb_stream_json_send(&j, "sent", steps, o->p.nrates, o->p.block);
 		nb_json_obj_end(&j);
@@ -626,6 +646,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 		stream_print_pacing(&r->pacing);
 		printf("\nreceived here (%s):\n", r->local.hostname);
 		stream_print_rx(NULL, r->rx);
+		stream_print_baseline(&r->baseline, r->agents, r->nagents);
 		return;
 	}
 	printf("\nsent from %s:\n", r->local.hostname);
@@ -637,6 +658,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 		stream_print_agent_head(r->agents[i].host, &r->agents[i].ctl->remote);
 		stream_print_rx(NULL, r->agents[i].rx);
 	}
+	stream_print_baseline(&r->baseline, r->agents, r->nagents);
 }
 
 static int run_ctl(struct stream_opts *o)

@@ -7,9 +7,20 @@
 #include "cmd/pacing.h"
 #include "cmd/stream_print.h"
 
-static void print_cpu_cols(const struct nb_cpu_load *l, double mbit)
+/* A step whose window other processes shared: a '*' on the row's last figure (the row keeps
+ * its columns) and a note under it. */
+static void print_polluted(double other_pct)
+{
+	if (nb_cpu_polluted(other_pct))
+		printf("  * other processes used %.0f %% of a CPU in this window: the CPU figures "
+		       "are polluted\n",
+		       other_pct);
+}
+
+static void print_cpu_cols(const struct nb_cpu_load *l, double mbit, double other_pct)
 {
 	char busiest[24];
+	const char *mark = nb_cpu_polluted(other_pct) ? "*" : "";
 
 	if (!l->valid) {
 		printf("  %6s %8s %6s %7s %9s %9s\n", "-", "-", "-", "-", "-", "-");
@@ -19,8 +30,9 @@ static void print_cpu_cols(const struct nb_cpu_load *l, double mbit)
 		snprintf(busiest, sizeof(busiest), "%d:%.1f", l->busiest_cpu, l->busiest_cpu_pct);
 	else
 		snprintf(busiest, sizeof(busiest), "-");
-	printf("  %6.1f %8.2f %6.2f %7.2f %9s %9.3f\n", l->proc_pct, l->softirq_pct, l->irq_pct,
-	       l->busy_pct, busiest, mbit > 0 ? l->busy_pct / mbit : NAN);
+	printf("  %6.1f %8.2f %6.2f %7.2f %9s %9.3f%s\n", l->proc_pct, l->softirq_pct, l->irq_pct,
+	       l->busy_pct, busiest, mbit > 0 ? l->busy_pct / mbit : NAN, mark);
+	print_polluted(other_pct);
 }
 
 void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
@@ -60,7 +72,7 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 				       (double)s->gap_p99_ns / 1e3);
 			else
 				printf(" %8s %6s", "-", "-");
-			print_cpu_cols(&s->cpu, r);
+			print_cpu_cols(&s->cpu, r, nb_cpu_other_pct(&s->cpu, s->cpu_peer_s));
 		}
 	}
 	{
@@ -87,7 +99,7 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 		    "cpu:%%   Mbit/s\n");
 		printf("%10.3f %10llu %12llu", r, (unsigned long long)f->datagrams,
 		       (unsigned long long)f->bytes);
-		print_cpu_cols(&f->cpu, r);
+		print_cpu_cols(&f->cpu, r, nb_cpu_other_pct(&f->cpu, 0));
 	}
 	if (!rx->nsteps && !rx->foreign.datagrams)
 		printf("no datagrams received\n");
@@ -107,13 +119,33 @@ void stream_print_send_head(void)
 void stream_print_send_row(const struct nb_stream_send_step *s, size_t block)
 {
 	char how[24];
+	double other = nb_cpu_other_pct(&s->cpu, s->cpu_peer_s);
 
 	pacing_describe(how, sizeof(how), s->pacing_mode, s->burst);
-	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %7.2f  %-10s %8.2f\n",
+	printf("%8.2f %9.3f %10llu %7llu %6llu %9.3f %7.1f %7.2f  %-10s %8.2f%s\n",
 	       (double)s->rate_bps / 1e6, nb_stream_send_rate_bps(s, block) / 1e6,
 	       (unsigned long long)s->datagrams, (unsigned long long)s->errors,
 	       (unsigned long long)s->late_sends, (double)s->max_late_ns / 1e6, s->cpu.proc_pct,
-	       nb_pacing_cpu_pct(s->pacing_cpu_ns, s->cpu.window_s), how, s->cpu.busy_pct);
+	       nb_pacing_cpu_pct(s->pacing_cpu_ns, s->cpu.window_s), how, s->cpu.busy_pct,
+	       nb_cpu_polluted(other) ? "*" : "");
+	print_polluted(other);
+}
+
+void stream_print_baseline(const struct nb_stream_baseline *b,
+			   const struct nb_stream_ctl_agent *agents, size_t nagents)
+{
+	if (!b->measured)
+		return;
+	printf("idle baseline (%.2f s before the stream): other processes used %.0f %% of a CPU "
+	       "here",
+	       b->local.window_s, b->local_other_pct);
+	for (size_t i = 0; i < nagents; i++) {
+		if (agents[i].base_known)
+			printf(", %.0f %% on %s", agents[i].base_other_pct, agents[i].host);
+		else
+			printf(", unknown on %s (an older netbench)", agents[i].host);
+	}
+	printf("\n");
 }
 
 void stream_print_pacing(const struct nb_stream_pacing *pc)

@@ -7,6 +7,7 @@
 
 #include "core/base/sysinfo.h"
 #include "core/stream/stream.h"
+#include "core/stream/stream_ctl.h"
 #include "core/stream/stream_pacing.h"
 #include "core/stream/stream_run.h"
 
@@ -15,6 +16,9 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx);
 /* A sender's table: the two header lines, then one row per step. */
 void stream_print_send_head(void);
 void stream_print_send_row(const struct nb_stream_send_step *s, size_t block);
+/* "idle baseline (0.25 s before the traffic): other processes used ..." */
+void stream_print_baseline(const struct nb_stream_baseline *b,
+			   const struct nb_stream_ctl_agent *agents, size_t nagents);
 /* "pacing: burst (...; no kernel pacing: why)" */
 void stream_print_pacing(const struct nb_stream_pacing *pc);
 /* "agent HOST: name, arch kernel, N CPUs, model, driver", after an empty line. */

@@ -58,7 +58,9 @@ static const char usage_text[] =
 	"\n"
 	"Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
 	"netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
-	"shares (% of all CPUs); us/KB is system busy CPU time per KByte moved.\n";
+	"shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
+	"window in which other processes used more than 5 % of a CPU at either end (their work\n"
+	"is then in the CPU figures); an idle baseline of 0.25 s is taken before the sweep.\n";
 
 struct run {
 	struct nb_tput_params p;
@@ -74,7 +76,10 @@ struct run {
 		struct nb_tput_interval iv;
 	} *intervals;
 	size_t nintervals, cap_intervals;
+	struct nb_tput_baseline baseline; /* the sweep's idle baseline, from its first step */
 };
+
+#define BASELINE_NS (250 * 1000 * 1000ULL)
 
 /* Keeps every interval for the JSON document and prints it as it comes for people. */
 static void on_interval(void *arg, const struct nb_tput_interval *iv)
@@ -119,9 +124,31 @@ static void cell(const struct nb_tput_dir_result *d, bool measured, bool udp)
 static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_result *d)
 {
 	const struct nb_cpu_load *l = &d->cpu_local, *m = &d->cpu_remote;
-	printf("%6s %3s | %6.1f %6.1f %6.1f %8.3f | %6.1f %6.1f %6.1f %8.3f\n", size, dir,
+	printf("%6s %3s | %6.1f %6.1f %6.1f %8.3f | %6.1f %6.1f %6.1f %8.3f%s\n", size, dir,
 	       l->proc_pct, l->busy_pct, l->softirq_pct, d->demand_local_us_per_kbyte, m->proc_pct,
-	       m->busy_pct, m->softirq_pct, d->demand_remote_us_per_kbyte);
+	       m->busy_pct, m->softirq_pct, d->demand_remote_us_per_kbyte,
+	       d->cpu_polluted ? "*" : "");
+}
+
+static void polluted_note(const char *size, const char *dir, const struct nb_tput_dir_result *d)
+{
+	if (d->valid && d->cpu_polluted)
+		printf("* %s %s: other processes used %.0f %% of a CPU here and %.0f %% on the agent "
+		       "in this window: the CPU figures are polluted\n",
+		       size, dir, d->other_local_pct, d->other_remote_pct);
+}
+
+static void print_baseline(const struct nb_tput_baseline *b)
+{
+	if (!b->measured)
+		return;
+	printf("idle baseline (%.2f s before the sweep): other processes used %.0f %% of a CPU "
+	       "here, ",
+	       b->local.window_s, b->local_other_pct);
+	if (b->remote_known)
+		printf("%.0f %% on the agent\n", b->remote_other_pct);
+	else
+		printf("unknown on the agent (an older netbench)\n");
 }
 
 /* The title and the column header, before the first step (interval lines come below it). */
@@ -175,6 +202,14 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 		if (r->rx && r->res[i].rx.valid)
 			cpu_row(sz, "Rx", &r->res[i].rx);
 	}
+	for (size_t i = 0; i < r->ndone; i++) {
+		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+		if (r->tx)
+			polluted_note(sz, "Tx", &r->res[i].tx);
+		if (r->rx)
+			polluted_note(sz, "Rx", &r->res[i].rx);
+	}
+	print_baseline(&r->baseline);
 	for (size_t i = 0; i < r->ndone; i++) {
 		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
 		if (r->tx && !r->res[i].tx.valid)
@@ -249,7 +284,28 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 	} else {
 		nb_json_null(j, "pacing");
 	}
+	nb_json_double(j, "cpu_other_local_pct", d->other_local_pct, 2);
+	nb_json_double(j, "cpu_other_remote_pct", d->other_remote_pct, 2);
+	nb_json_bool(j, "cpu_polluted", d->cpu_polluted);
 	json_intervals(j, r, size_index, !strcmp(dir, "tx"));
+	nb_json_obj_end(j);
+}
+
+static void json_baseline(struct nb_json *j, const struct nb_tput_baseline *b)
+{
+	if (!b->measured) {
+		nb_json_null(j, "cpu_baseline");
+		return;
+	}
+	nb_json_obj_begin(j, "cpu_baseline");
+	nb_json_double(j, "polluted_above_pct", NB_CPU_POLLUTED_PCT, 1);
+	nb_json_double(j, "other_local_pct", b->local_other_pct, 2);
+	nb_json_double(j, "other_remote_pct", b->remote_other_pct, 2);
+	nb_result_cpu(j, "local", &b->local);
+	if (b->remote_known)
+		nb_result_cpu(j, "remote", &b->remote);
+	else
+		nb_json_null(j, "remote");
 	nb_json_obj_end(j);
 }
 
@@ -272,6 +328,7 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 	nb_json_str(&j, "mode", r->bidir ? "bidir" : r->tx && r->rx ? "tx_then_rx" : r->tx ? "tx" : "rx");
 	nb_json_obj_end(&j);
 	nb_json_bool(&j, "interrupted", r->interrupted);
+	json_baseline(&j, &r->baseline);
 	nb_json_arr_begin(&j, "steps");
 	for (size_t i = 0; i < r->ndone; i++) {
 		if (r->tx)
@@ -451,10 +508,13 @@ int cmd_tput(int argc, char **argv)
 	for (size_t i = 0; i < r.nsizes && !ret && !r.interrupted; i++) {
 		r.p.block = (uint32_t)r.sizes[i];
 		r.size_index = i;
+		r.p.baseline_ns = i == 0 ? BASELINE_NS : 0;
 		if (r.bidir) {
 			r.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
 			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &cli_stop,
 					       err, sizeof(err));
+			if (!ret && i == 0)
+				r.baseline = r.res[i].baseline;
 			step_done(&r, i, ret);
 			continue;
 		}
@@ -464,12 +524,17 @@ int cmd_tput(int argc, char **argv)
 			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].tx = one.tx;
+			if (!ret && i == 0)
+				r.baseline = one.baseline;
+			r.p.baseline_ns = 0;
 		}
 		if (r.rx && !ret) {
 			r.p.dir = NB_TPUT_DIR_RX;
 			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].rx = one.rx;
+			if (!ret && i == 0 && !r.baseline.measured)
+				r.baseline = one.baseline;
 		}
 		step_done(&r, i, ret);
 	}

@@ -55,14 +55,25 @@ for x in r:
         assert x[k] > 0, (k, x[k])
     assert "valid" in x["cpu"] and "sys_busy_pct" in x["cpu"], x["cpu"]
 ' "$tmp/out.json"
-check "the buffer is at least 4x the last-level cache sysfs lists" python3 -c '
+check "--quick: the buffer is 4x the last-level cache, capped at 64M (and then named so)" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-caches = [c["size_bytes"] for c in d["caches"]["sysfs"] if c["type"] != "Instruction"]
+sysfs = [c["size_bytes"] for c in d["caches"]["sysfs"] if c["type"] != "Instruction"]
+inferred = [c["size_bytes"] for c in d["caches"]["inferred"]]
+llc = max(sysfs) if sysfs else max(inferred) if inferred else 0
 b = d["bandwidth"]
-if caches and not d["capped_by_memory"]:
-    assert b["buffer_bytes"] >= 4 * max(caches), (b, caches)
+print("#", b, "llc", llc)
+assert b["buffer_bytes"] <= 64 << 20, b
+if llc and not d["capped_by_memory"]:
+    want = max(4 * llc, 1 << 20)
+    if want > 64 << 20:
+        assert b["buffer_bytes"] == 64 << 20 and b["buffer_bytes_from"] == "quick cap", b
+    else:
+        assert b["buffer_bytes"] == want and b["buffer_bytes_from"] != "quick cap", b
+    assert b["buffer_beyond_llc"] == (b["buffer_bytes"] > llc), b
 ' "$tmp/out.json"
+check "--quick: the human output notes a capped buffer" sh -c '
+if grep -q "(quick cap)" "$1"; then grep -q "note: --quick caps the buffer" "$1"; fi' sh "$tmp/human.txt"
 
 bad() { # description, arguments...
 	d=$1; shift

@@ -21,8 +21,9 @@ sigint_after() {
 	if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
 }
 
-# tput: 4 sizes x (Tx + Rx) of 0.6 s each; the first size is done after ~1.3 s
-sigint_after 2.2 "$nb_tmp/t.txt" "$nb_tmp/t.err" \
+# tput: a 0.25 s idle baseline, then 4 sizes x (Tx + Rx) of 0.6 s each; the first size is done
+# after ~1.6 s
+sigint_after 2.6 "$nb_tmp/t.txt" "$nb_tmp/t.err" \
 	"$NB" tput -c 127.0.0.1:5393 -l 1k,2k,4k,8k -t 0.5 -O 0.1 -i 0.25
 check "tput: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
 check "tput: the header comes before the first interval line" \

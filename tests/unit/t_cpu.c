@@ -64,12 +64,32 @@ int main(void)
 	      "service demand: 1 CPU-s for 1000 KByte = 1000 us/KByte");
 	CHECK(isnan(nb_cpu_us_per_kbyte(1.0, 0)), "no bytes, no demand");
 
+	/* Other load: user+system 70 of 200 ticks on 2 CPUs over 1 s = 0.7 CPU-s, the process
+	 * 0.5 CPU-s: 20 % of one CPU; irq and softirq are the test's own and left out. */
+	CHECK(fabs(nb_cpu_other_pct(&l, 0) - 20.0) < 1e-9, "other load 20%% of a CPU (%.3f)",
+	      nb_cpu_other_pct(&l, 0));
+	CHECK(fabs(nb_cpu_other_pct(&l, 0.1) - 10.0) < 1e-9,
+	      "the peer's 0.1 CPU-s on the same host is not other load");
+	CHECK(nb_cpu_other_pct(&l, 1.0) == 0, "other load never below 0");
+	CHECK(nb_cpu_polluted(20.0) && !nb_cpu_polluted(5.0) && !nb_cpu_polluted(NAN),
+	      "polluted above 5 %% of a CPU, not at it, not when unknown");
+	/* 1 s apart, 2 CPUs: the same kernel's totals differ by 200 ticks. */
+	CHECK(nb_cpu_same_host(a, b) && nb_cpu_same_host(b, a), "same host: totals follow the clock");
+	b->total.idle += 300;
+	CHECK(!nb_cpu_same_host(a, b), "another host: totals 1.5 s per CPU apart");
+	b->total.idle -= 300;
+	b->mono_ns = 20 * 1000000000ULL;
+	CHECK(!nb_cpu_same_host(a, b), "clocks 20 s apart: not the same host");
+	b->mono_ns = 1000000000ULL;
+
 	/* A CPU going offline between samples: not a negative load. */
 	b->ncpu = 1;
 	nb_cpu_load(a, b, &l);
 	CHECK(!l.valid, "CPU set change invalidates the window");
+	CHECK(!nb_cpu_same_host(a, b), "another CPU count: not the same host");
 	nb_cpu_load(a, a, &l);
 	CHECK(!l.valid, "empty window is invalid");
+	CHECK(isnan(nb_cpu_other_pct(&l, 0)), "no other load of an invalid window");
 
 	CHECK(nb_cpu_sample_now(a) == 0 && a->ncpu > 0 && a->columns >= 4, "live /proc/stat");
 	free(a);

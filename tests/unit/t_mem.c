@@ -287,6 +287,42 @@ static void test_misc(void)
 	CHECK(nb_mem_median(v, 4) == 2.5 && nb_mem_median(v, 3) == 2, "median");
 }
 
+/* The bandwidth buffer's rule, and --quick's cap: a 260 MiB L3 must not make quick mode fill
+ * and copy two 1 GiB buffers. */
+static void test_bw_pick(void)
+{
+	const uint64_t M = 1ULL << 20, big = UINT64_MAX;
+	struct nb_mem_opts o = {0}, q = {.quick = true}, qb = {.quick = true, .bw_bytes = 512 * M};
+	const char *from = NULL;
+	bool capped = true;
+
+	CHECK(nb_mem_bw_pick(&o, 260 * M, 0, big, &from, &capped) == 1040 * M &&
+		  !strcmp(from, "sysfs") && !capped,
+	      "default: 4x the sysfs LLC, uncapped");
+	CHECK(nb_mem_bw_pick(&q, 260 * M, 0, big, &from, &capped) == NB_MEM_BW_QUICK_CAP_BYTES &&
+		  !strcmp(from, "quick cap") && !capped,
+	      "quick: a 260M L3 gives the 64M cap, named as such");
+	CHECK(NB_MEM_BW_QUICK_CAP_BYTES == 64 * M, "the quick cap is 64M");
+	CHECK(nb_mem_bw_pick(&q, 8 * M, 0, big, &from, &capped) == 32 * M && !strcmp(from, "sysfs"),
+	      "quick: an 8M L3 keeps 4x (32M, under the cap)");
+	CHECK(nb_mem_bw_pick(&q, 0, 32 * M, big, &from, &capped) == 64 * M &&
+		  !strcmp(from, "quick cap"),
+	      "quick: a latency-curve LLC is capped too");
+	CHECK(nb_mem_bw_pick(&q, 0, 0, big, &from, &capped) == NB_MEM_BW_DEFAULT_BYTES &&
+		  !strcmp(from, "default"),
+	      "quick: no cache known: the default");
+	CHECK(nb_mem_bw_pick(&qb, 260 * M, 0, big, &from, &capped) == 512 * M &&
+		  !strcmp(from, "option"),
+	      "quick: --bw-size is never capped");
+	CHECK(nb_mem_bw_pick(&o, 0, 16 * M, big, &from, &capped) == 64 * M &&
+		  !strcmp(from, "latency curve"),
+	      "default: 4x the latency curve's last step");
+	CHECK(nb_mem_bw_pick(&o, 256 * 1024, 0, big, &from, &capped) == NB_MEM_BW_MIN_BYTES,
+	      "at least 1M");
+	CHECK(nb_mem_bw_pick(&o, 260 * M, 0, 100 * M, &from, &capped) == 100 * M && capped,
+	      "memory limit caps and says so");
+}
+
 static void test_bad_opts(void)
 {
 	struct nb_mem_result *r = (struct nb_mem_result *)1;
@@ -379,6 +415,7 @@ int main(void)
 	test_steps();
 	test_sysfs();
 	test_misc();
+	test_bw_pick();
 	test_bad_opts();
 	test_probe();
 	test_run();

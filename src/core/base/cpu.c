@@ -196,3 +196,50 @@ double nb_cpu_us_per_kbyte(double cpu_s, uint64_t bytes)
 		return NAN;
 	return cpu_s * 1e6 / ((double)bytes / 1024.0);
 }
+
+double nb_cpu_other_pct(const struct nb_cpu_load *l, double peer_cpu_s)
+{
+	double own_pct, other_pct;
+
+	if (!l->valid || !(l->window_s > 0))
+		return NAN;
+	own_pct = l->user_pct + l->nice_pct + l->system_pct;
+	/* shares of all CPUs -> CPU-seconds -> percent of one CPU */
+	other_pct = own_pct * (double)(l->ncpu ? l->ncpu : 1) -
+		    100.0 * (l->proc_cpu_s + (isfinite(peer_cpu_s) ? peer_cpu_s : 0)) / l->window_s;
+	if (!isfinite(other_pct))
+		return NAN;
+	return other_pct > 0 ? other_pct : 0;
+}
+
+bool nb_cpu_polluted(double other_pct)
+{
+	return isfinite(other_pct) && other_pct > NB_CPU_POLLUTED_PCT;
+}
+
+bool nb_cpu_same_host(const struct nb_cpu_sample *a, const struct nb_cpu_sample *b)
+{
+	/* USER_HZ is 100 on every Linux architecture: a second is 100 ticks per CPU. The later
+	 * sample's total is ahead by the time between them on every CPU. */
+	double dt_s = ((double)b->mono_ns - (double)a->mono_ns) / 1e9;
+	double dticks = (double)ticks_all(&b->total) - (double)ticks_all(&a->total);
+
+	return a->ncpu && a->ncpu == b->ncpu && fabs(dt_s) < 10.0 &&
+	       fabs(dticks - dt_s * 100.0 * a->ncpu) < 50.0 * a->ncpu;
+}
+
+int nb_cpu_baseline(uint64_t window_ns, struct nb_cpu_load *load)
+{
+	struct nb_cpu_sample *s = malloc(2 * sizeof(*s));
+	int ret = -ENOMEM;
+
+	if (!s)
+		return ret;
+	if ((ret = nb_cpu_sample_now(&s[0])) == 0) {
+		nb_sleep_until_ns(s[0].mono_ns + window_ns);
+		if ((ret = nb_cpu_sample_now(&s[1])) == 0)
+			nb_cpu_load(&s[0], &s[1], load);
+	}
+	free(s);
+	return ret;
+}

@@ -52,6 +52,24 @@ int nb_cpu_parse_stat(const char *text, struct nb_cpu_sample *s);
 int nb_cpu_sample_now(struct nb_cpu_sample *s);
 void nb_cpu_load(const struct nb_cpu_sample *a, const struct nb_cpu_sample *b,
 		 struct nb_cpu_load *load);
+/* Other load: CPU time the window's system busy time holds beyond what the measurement itself
+ * accounts for, as a percentage of one CPU. That is user+nice+system time less this process's
+ * time and less peer_cpu_s (the far end's process when it runs on the same kernel, else 0);
+ * irq and softirq are left out, since the test's own network work runs there. Never below 0;
+ * NaN for an invalid window. */
+double nb_cpu_other_pct(const struct nb_cpu_load *l, double peer_cpu_s);
+/* A window is polluted when other processes used more than this share of one CPU in it: the
+ * system figures (busy, softirq, busiest CPU) then hold their work too. 5 % is above the
+ * noise of /proc/stat's 10 ms ticks over a window of a second or more and of an idle host's
+ * housekeeping. */
+#define NB_CPU_POLLUTED_PCT 5.0
+bool nb_cpu_polluted(double other_pct);
+/* True when two samples taken within a few seconds come from the same kernel (controller and
+ * agent on one host, over loopback or across network namespaces): same CPU count, monotonic
+ * clocks within 10 s, and /proc/stat totals that agree with them within half a second. */
+bool nb_cpu_same_host(const struct nb_cpu_sample *a, const struct nb_cpu_sample *b);
+/* The idle baseline: samples the system over window_ns with this process idle. */
+int nb_cpu_baseline(uint64_t window_ns, struct nb_cpu_load *load);
 /* Service demand: CPU microseconds per KByte (1024 bytes) moved; NaN when no bytes moved. */
 double nb_cpu_us_per_kbyte(double cpu_s, uint64_t bytes);
 

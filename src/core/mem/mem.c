@@ -170,6 +170,49 @@ size_t nb_mem_sysfs_caches(const char *dir, struct nb_mem_cache *c, size_t cap)
 	return n;
 }
 
+uint64_t nb_mem_bw_pick(const struct nb_mem_opts *o, uint64_t sysfs_llc_bytes,
+			uint64_t curve_llc_bytes, uint64_t limit_bytes, const char **from,
+			bool *capped_by_memory)
+{
+	uint64_t b;
+
+	*capped_by_memory = false;
+	if (o->bw_bytes) {
+		b = o->bw_bytes;
+		*from = "option";
+	} else if (sysfs_llc_bytes) {
+		b = 4 * sysfs_llc_bytes;
+		*from = "sysfs";
+	} else if (curve_llc_bytes) {
+		b = 4 * curve_llc_bytes;
+		*from = "latency curve";
+	} else {
+		b = NB_MEM_BW_DEFAULT_BYTES;
+		*from = "default";
+	}
+	/* Quick mode's time is the bandwidth buffer's: four times a 256 MiB L3 is 1 GiB per
+	 * buffer and about 10 s. The cap keeps it to seconds; the front end says when the
+	 * buffer is then no longer beyond the last-level cache. */
+	if (o->quick && !o->bw_bytes && b > NB_MEM_BW_QUICK_CAP_BYTES) {
+		b = NB_MEM_BW_QUICK_CAP_BYTES;
+		*from = "quick cap";
+	}
+	if (b < NB_MEM_BW_MIN_BYTES)
+		b = NB_MEM_BW_MIN_BYTES;
+	/* Two buffers (copy's source and destination) within the same half of the memory. */
+	if (b > limit_bytes) {
+		b = limit_bytes;
+		*capped_by_memory = true;
+	}
+	return b;
+}
+
+uint64_t nb_mem_bw_llc_bytes(const struct nb_mem_result *r)
+{
+	uint64_t llc = nb_mem_llc_bytes(r->sysfs, r->n_sysfs);
+	return llc ? llc : r->n_steps ? r->steps[r->n_steps - 1].size_bytes : 0;
+}
+
 uint64_t nb_mem_llc_bytes(const struct nb_mem_cache *c, size_t n)
 {
 	uint64_t best = 0;
@@ -215,8 +258,6 @@ void nb_mem_result_free(struct nb_mem_result *r)
 #define LAT_TRIALS_QUICK   7
 #define BW_TRIALS	   10
 #define BW_TRIALS_QUICK	   5
-#define BW_DEFAULT_BYTES   (64ULL << 20)
-#define BW_MIN_BYTES	   (1ULL << 20)
 
 static bool cancelled(const struct nb_mem_result *r)
 {
@@ -369,7 +410,8 @@ int nb_mem_opts_check(const struct nb_mem_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "unknown access pattern %d (random or seq)", (int)o->pattern);
 		return -EINVAL;
 	}
-	if (o->bw_bytes && (o->bw_bytes < BW_MIN_BYTES || o->bw_bytes > NB_MEM_MAX_OPT_BYTES)) {
+	if (o->bw_bytes &&
+	    (o->bw_bytes < NB_MEM_BW_MIN_BYTES || o->bw_bytes > NB_MEM_MAX_OPT_BYTES)) {
 		snprintf(err, errlen, "bandwidth buffer of %llu bytes asked (1 MiB to 64 GiB)",
 			 (unsigned long long)o->bw_bytes);
 		return -EINVAL;
@@ -381,6 +423,7 @@ int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
 {
 	struct nb_mem_result *r = calloc(1, sizeof(*r));
 	uint64_t half, addr_cap = (uint64_t)SIZE_MAX / 4;
+	bool bw_capped;
 	int ret = -ENOMEM;
 
 	if (!r)
@@ -420,26 +463,11 @@ int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
 	if (ret || r->interrupted)
 		goto out;
 
-	if (r->opts.bw_bytes) {
-		r->bw_bytes = r->opts.bw_bytes;
-		r->bw_bytes_from = "option";
-	} else if (nb_mem_llc_bytes(r->sysfs, r->n_sysfs)) {
-		r->bw_bytes = 4 * nb_mem_llc_bytes(r->sysfs, r->n_sysfs);
-		r->bw_bytes_from = "sysfs";
-	} else if (r->n_steps) {
-		r->bw_bytes = 4 * r->steps[r->n_steps - 1].size_bytes;
-		r->bw_bytes_from = "latency curve";
-	} else {
-		r->bw_bytes = BW_DEFAULT_BYTES;
-		r->bw_bytes_from = "default";
-	}
-	if (r->bw_bytes < BW_MIN_BYTES)
-		r->bw_bytes = BW_MIN_BYTES;
-	/* Two buffers (copy's source and destination) within the same half of the memory. */
-	if (r->bw_bytes > half / 2) {
-		r->bw_bytes = half / 2;
+	r->bw_bytes = nb_mem_bw_pick(&r->opts, nb_mem_llc_bytes(r->sysfs, r->n_sysfs),
+				     r->n_steps ? r->steps[r->n_steps - 1].size_bytes : 0, half / 2,
+				     &r->bw_bytes_from, &bw_capped);
+	if (bw_capped)
 		r->capped = true;
-	}
 	r->bw_bytes &= ~(uint64_t)4095;
 	ret = run_bandwidth(r);
 	if (ret == -ECANCELED) {
@@ -523,6 +551,10 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 	nb_json_obj_begin(j, "bandwidth");
 	nb_json_u64(j, "buffer_bytes", r->bw_bytes);
 	nb_json_str(j, "buffer_bytes_from", r->bw_bytes_from ? r->bw_bytes_from : "");
+	if (nb_mem_bw_llc_bytes(r) && r->bw_bytes)
+		nb_json_bool(j, "buffer_beyond_llc", r->bw_bytes > nb_mem_bw_llc_bytes(r));
+	else
+		nb_json_null(j, "buffer_beyond_llc");
 	nb_json_arr_begin(j, "results");
 	for (size_t i = 0; i < r->n_bw; i++) {
 		const struct nb_mem_bw_point *p = &r->bw[i];

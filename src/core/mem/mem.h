@@ -23,6 +23,10 @@ enum nb_mem_pattern {
 #define NB_MEM_MAX_THREADS	 256
 #define NB_MEM_MAX_CACHES	 8
 #define NB_MEM_MAX_POINTS	 96
+#define NB_MEM_BW_DEFAULT_BYTES	 (64ULL << 20) /* bandwidth buffer when no cache size is known */
+#define NB_MEM_BW_MIN_BYTES	 (1ULL << 20)
+/* --quick's bandwidth buffer at most: keeps it to seconds on a host with a large L3 */
+#define NB_MEM_BW_QUICK_CAP_BYTES (64ULL << 20)
 
 struct nb_mem_opts {
 	uint64_t min_bytes; /* smallest working set; 0 = 1 KiB */
@@ -100,7 +104,7 @@ struct nb_mem_result {
 	double mem_latency_cycles; /* NaN when the clock is unknown */
 
 	uint64_t bw_bytes;
-	const char *bw_bytes_from; /* "option", "sysfs", "latency curve", "default" */
+	const char *bw_bytes_from; /* "option", "sysfs", "latency curve", "default", "quick cap" */
 	size_t n_bw;
 	struct nb_mem_bw_point bw[2];
 };
@@ -151,6 +155,16 @@ size_t nb_mem_sysfs_caches(const char *dir, struct nb_mem_cache *c, size_t cap);
 int nb_mem_parse_cache_size(const char *s, uint64_t *bytes);
 /* MemAvailable (else MemFree) from a /proc/meminfo text, in bytes; 0 when absent. */
 uint64_t nb_mem_parse_meminfo(const char *text);
+/* The bandwidth buffer: --bw-size, else 4x the last-level cache (sysfs, else the latency
+ * curve's last step), else NB_MEM_BW_DEFAULT_BYTES; quick mode caps a derived size at
+ * NB_MEM_BW_QUICK_CAP_BYTES ("quick cap"); at least NB_MEM_BW_MIN_BYTES, at most limit_bytes
+ * (then *capped_by_memory). *from names the origin. */
+uint64_t nb_mem_bw_pick(const struct nb_mem_opts *o, uint64_t sysfs_llc_bytes,
+			uint64_t curve_llc_bytes, uint64_t limit_bytes, const char **from,
+			bool *capped_by_memory);
+/* The last-level cache the buffer rule compares with: sysfs, else the latency curve's last
+ * step; 0 when unknown. */
+uint64_t nb_mem_bw_llc_bytes(const struct nb_mem_result *r);
 /* The largest data/unified cache in the list (the last-level cache); 0 when none. */
 uint64_t nb_mem_llc_bytes(const struct nb_mem_cache *c, size_t n);
 

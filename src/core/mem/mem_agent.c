@@ -85,7 +85,8 @@ int nb_mem_get_opts(const struct nb_msg *m, struct nb_mem_opts *o)
 
 /* The bandwidth buffer's origin is one of a few constant strings; the decoded result points at
  * ours so that it owns no memory of its own. */
-static const char *const bw_from_names[] = {"option", "sysfs", "latency curve", "default"};
+static const char *const bw_from_names[] = {"option", "sysfs", "latency curve", "default",
+					    "quick cap"};
 
 int nb_mem_put_result(struct nb_msg *m, const struct nb_mem_result *r)
 {

@@ -194,6 +194,21 @@ static void end_test(struct session *s)
 		nb_gate_set_testing(s->gate, false);
 }
 
+/* The acknowledgements of a request and of START carry a CPU sample too: between the two, the
+ * test is set up and idle, and a controller may measure the idle baseline over that span.
+ * Controllers that do not look for it ignore the item. */
+static int put_idle_cpu(struct session *s)
+{
+	struct nb_cpu_sample *cpu = malloc(sizeof(*cpu));
+	int ret = -ENOMEM;
+	if (cpu && (ret = nb_cpu_sample_now(cpu)) == 0)
+		ret = nb_proto_put_cpu(s->out, cpu);
+	free(cpu);
+	if (ret)
+		set_why(s, "cannot sample the CPU for the acknowledgement: %s", strerror(-ret));
+	return ret;
+}
+
 static int on_request(struct session *s)
 {
 	char err[512] = "";
@@ -224,6 +239,8 @@ static int on_request(struct session *s)
 		nb_gate_set_testing(s->gate, false);
 		return refuse(s, -ret, err[0] ? err : "test setup failed");
 	}
+	if ((ret = put_idle_cpu(s)))
+		return ret;
 	return send_or_why(s, "TEST_ACK");
 }
 
@@ -256,12 +273,15 @@ static int on_message(struct session *s, bool *done)
 	case NB_MSG_START:
 		if (!s->ops || s->running)
 			return refuse(s, EPROTO, "START without a test set up");
+		/* Sampled before the test starts: the end of the idle span. */
+		nb_msg_reset(s->out, NB_MSG_TEST_ACK);
+		if ((ret = put_idle_cpu(s)))
+			return ret;
 		ret = s->ops->start(s->state, err, sizeof(err));
 		if (ret)
 			return refuse(s, -ret, err[0] ? err : "test start failed");
 		s->running = true;
 		s->started_ns = nb_mono_ns();
-		nb_msg_reset(s->out, NB_MSG_TEST_ACK);
 		return send_or_why(s, "the START acknowledgement");
 	case NB_MSG_MARK:
 		if (!s->running)

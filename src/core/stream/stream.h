@@ -91,6 +91,9 @@ struct nb_stream_step {
 	 * the sender's pacing gave the stream (a burst shows as short gaps and one long one). */
 	uint64_t gaps, gap_p50_ns, gap_p99_ns;
 	struct nb_cpu_load cpu; /* over the step's window, when the caller measured it */
+	/* CPU-seconds of the sending netbench in this step when it runs on the same host: part
+	 * of the measurement, not other load (nb_cpu_other_pct); 0 otherwise. */
+	double cpu_peer_s;
 	bool closed;		/* a later step, the end marker or the end of reception closed it */
 	bool unreconciled;	/* the sender's counts disagree with ours: not a valid result */
 };

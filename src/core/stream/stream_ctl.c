@@ -6,6 +6,7 @@
 #include "core/stream/stream_ctl.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,71 @@ static int agent_mark(struct nb_stream_ctl_agent *a, uint32_t id, struct nb_cpu_
 	return 0;
 }
 
+/* The idle baseline (docs/stream.md): each agent's first sample came with the acknowledgement
+ * of its request, this host samples itself now over NB_STREAM_BASELINE_NS, and each agent's
+ * last sample comes with the acknowledgement of START (baseline_agent). */
+static void baseline_local(struct nb_stream_ctl_result *r, struct nb_cpu_sample *loc0)
+{
+	struct nb_cpu_sample *loc1 = malloc(sizeof(*loc1));
+
+	for (size_t i = 0; i < r->nagents; i++) {
+		struct nb_stream_ctl_agent *a = &r->agents[i];
+		a->base0 = malloc(sizeof(*a->base0));
+		a->base_known = a->base0 && nb_proto_get_cpu(a->msg, a->base0) == 0;
+	}
+	if (!loc1 || nb_cpu_sample_now(loc0))
+		goto out;
+	nb_sleep_until_ns(loc0->mono_ns + NB_STREAM_BASELINE_NS);
+	if (nb_cpu_sample_now(loc1))
+		goto out;
+	nb_cpu_load(loc0, loc1, &r->baseline.local);
+	r->baseline.measured = true;
+out:
+	free(loc1);
+}
+
+static void baseline_agent(struct nb_stream_ctl_agent *a, const struct nb_cpu_sample *loc0)
+{
+	struct nb_cpu_sample *b1 = malloc(sizeof(*b1));
+
+	a->base_known = a->base_known && b1 && nb_proto_get_cpu(a->ctl->msg, b1) == 0;
+	if (a->base_known) {
+		nb_cpu_load(a->base0, b1, &a->base);
+		a->same_host = nb_cpu_same_host(loc0, a->base0);
+	}
+	free(b1);
+}
+
+/* Other load: what each end's netbench peers on this same host used is the measurement, not
+ * other work; the rest is other processes' (nb_cpu_other_pct). */
+static void cpu_peers(struct nb_stream_ctl_result *r, struct nb_stream_rx *const *rx)
+{
+	double peers_s = 0;
+
+	for (size_t i = 0; i < r->nagents; i++) {
+		struct nb_stream_ctl_agent *a = &r->agents[i];
+		if (!a->same_host)
+			continue;
+		peers_s += a->base.proc_cpu_s;
+		for (size_t k = 0; rx[i] && k < rx[i]->nsteps; k++) {
+			struct nb_stream_step *s = &rx[i]->steps[k];
+			if (s->step >= r->nsent)
+				continue;
+			s->cpu_peer_s = r->sent[s->step].cpu.proc_cpu_s;
+			r->sent[s->step].cpu_peer_s += s->cpu.proc_cpu_s;
+		}
+	}
+	r->baseline.local_other_pct = nb_cpu_other_pct(&r->baseline.local, peers_s);
+	for (size_t i = 0; i < r->nagents; i++) {
+		struct nb_stream_ctl_agent *a = &r->agents[i];
+		a->base_other_pct =
+		    a->base_known ? nb_cpu_other_pct(&a->base, a->same_host
+								   ? r->baseline.local.proc_cpu_s
+								   : 0)
+				  : NAN;
+	}
+}
+
 /* The sender's plan and the receiver's expectation must agree step by step: the same window
  * and warm-up, and no more distinct datagrams counted in the window than were sent in it. */
 static void reconcile(struct nb_stream_rx *rx, const struct nb_stream_send_step *sent, size_t n)
@@ -175,15 +241,22 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	struct nb_stream_req req;
 	char why[512];
 	uint32_t id = nb_stream_random_id();
+	struct nb_stream_rx *rxs[NB_STREAM_MAX_AGENTS] = {0};
+	struct nb_cpu_sample *loc0 = malloc(sizeof(*loc0));
 	int fd = -1, ret;
 
 	/* --iface and --source belong to the agents' join; this host sends by its routes. */
 	send_sock = p->sock;
 	send_sock.iface = NULL;
 	send_sock.source = NULL;
+	if (!loc0) {
+		snprintf(err, errlen, "sender: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	ret = nb_stream_open_send(&send_sock, &fd, err, errlen);
 	if (ret < 0) {
 		r->bad_input = true;
+		free(loc0);
 		return ret;
 	}
 	if ((ret = nb_stream_pacing_setup(fd, NULL, &r->pacing, err, errlen)) < 0)
@@ -192,11 +265,14 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	for (size_t i = 0; i < r->nagents; i++)
 		if ((ret = agent_open(&r->agents[i], p, p->host_ports[i], &req, err, errlen)))
 			goto out;
-	for (size_t i = 0; i < r->nagents; i++)
+	baseline_local(r, loc0);
+	for (size_t i = 0; i < r->nagents; i++) {
 		if ((ret = nb_ctl_start(r->agents[i].ctl, why, sizeof(why))) < 0) {
 			agent_fail(&r->agents[i], ret, why, err, errlen);
 			goto out;
 		}
+		baseline_agent(&r->agents[i], loc0);
+	}
 	nb_sleep_until_ns(nb_mono_ns() + JOIN_SETTLE);
 	for (size_t i = 0; i < r->nagents; i++)
 		if ((ret = agent_mark(&r->agents[i], 1, r->agents[i].mark0, err, errlen)))
@@ -236,10 +312,13 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 			goto out;
 		}
 		reconcile(a->rx, r->sent, p->nrates);
+		rxs[i] = a->rx;
 	}
+	cpu_peers(r, rxs);
 	r->interrupted = p->stop && *p->stop;
 	ret = 0;
 out:
+	free(loc0);
 	close(fd);
 	return ret;
 }
@@ -251,6 +330,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	struct nb_stream_recv *rv = NULL;
 	struct nb_stream_sock_opts recv_sock;
 	struct nb_stream_req req;
+	struct nb_cpu_sample *loc0 = NULL;
 	char why[512];
 	int fd = -1, ret, nsent;
 
@@ -281,10 +361,17 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	rv->idle_ns = p->idle_ns;
 	rv->stop_on_fin = true;
 	rv->ext_stop = p->stop;
+	if (!(loc0 = malloc(sizeof(*loc0)))) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "receiver: %s", strerror(ENOMEM));
+		goto out;
+	}
+	baseline_local(r, loc0);
 	if ((ret = nb_ctl_start(a->ctl, why, sizeof(why))) < 0) {
 		agent_fail(a, ret, why, err, errlen);
 		goto out;
 	}
+	baseline_agent(a, loc0);
 	if (started)
 		started(arg, p, r);
 	ret = nb_stream_recv_run(rv);
@@ -307,8 +394,10 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	r->nsent = (size_t)nsent;
 	reconcile(r->rx, r->sent, r->nsent);
 	r->interrupted = p->stop && *p->stop;
+	cpu_peers(r, &r->rx);
 	ret = 0;
 out:
+	free(loc0);
 	nb_stream_recv_free(rv);
 	if (fd >= 0)
 		close(fd);
@@ -342,6 +431,7 @@ void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r)
 		nb_stream_rx_free(a->rx);
 		free(a->mark0);
 		free(a->mark1);
+		free(a->base0);
 	}
 	nb_stream_rx_free(r->rx);
 	free(r->sent);

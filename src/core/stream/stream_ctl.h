@@ -56,6 +56,21 @@ struct nb_stream_ctl_agent {
 	enum nb_stream_end end;
 	struct nb_cpu_sample *mark0, *mark1;
 	struct nb_cpu_load run_cpu; /* its CPU over the whole sweep (forward) */
+	/* Its idle baseline, between the acknowledgements of the request and of START (an older
+	 * agent sends no CPU sample there: base_known false); same_host: it runs on this host. */
+	struct nb_cpu_sample *base0;
+	bool base_known, same_host;
+	struct nb_cpu_load base;
+	double base_other_pct;
+};
+
+/* This host's idle baseline before the traffic: its CPU over NB_STREAM_BASELINE_NS with the
+ * test set up and idle, and the share of a CPU other processes used meanwhile. */
+#define NB_STREAM_BASELINE_NS (250 * 1000 * 1000ULL)
+struct nb_stream_baseline {
+	bool measured;
+	struct nb_cpu_load local;
+	double local_other_pct;
 };
 
 struct nb_stream_ctl_result {
@@ -68,6 +83,7 @@ struct nb_stream_ctl_result {
 	bool interrupted;
 	bool bad_input; /* the failure lies in the user's input (a usage error) */
 	struct nb_stream_pacing pacing; /* the sender's decision (this host's, or the agent's) */
+	struct nb_stream_baseline baseline;
 };
 
 /* Called once the traffic is about to start (after the agents answered). */
@@ -90,6 +106,9 @@ void nb_stream_json_params(struct nb_json *j, const struct nb_stream_params *p, 
 void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx);
 void nb_stream_json_send(struct nb_json *j, const char *key,
 			 const struct nb_stream_send_step *steps, size_t n, size_t block);
+/* "cpu_baseline": null when not measured, else this host's and each agent's idle baseline. */
+void nb_stream_json_baseline(struct nb_json *j, const struct nb_stream_baseline *b,
+			     const struct nb_stream_ctl_agent *agents, size_t nagents);
 /* The sender's pacing decision: "pacing": {asked, mode, burst_asked, iface, qdisc, ...}. */
 void nb_stream_json_pacing(struct nb_json *j, const struct nb_stream_pacing *pc);
 void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,

@@ -41,6 +41,42 @@ void nb_stream_json_params(struct nb_json *j, const struct nb_stream_params *o, 
 	nb_json_obj_end(j);
 }
 
+/* Other processes' share of the step's window and whether it pollutes the CPU figures. */
+static void json_other(struct nb_json *j, const struct nb_cpu_load *l, double peer_cpu_s)
+{
+	double other = nb_cpu_other_pct(l, peer_cpu_s);
+	nb_json_double(j, "cpu_other_pct", other, 2);
+	nb_json_bool(j, "cpu_polluted", nb_cpu_polluted(other));
+}
+
+void nb_stream_json_baseline(struct nb_json *j, const struct nb_stream_baseline *b,
+			     const struct nb_stream_ctl_agent *agents, size_t nagents)
+{
+	if (!b->measured) {
+		nb_json_null(j, "cpu_baseline");
+		return;
+	}
+	nb_json_obj_begin(j, "cpu_baseline");
+	nb_json_double(j, "polluted_above_pct", NB_CPU_POLLUTED_PCT, 1);
+	nb_json_double(j, "other_local_pct", b->local_other_pct, 2);
+	nb_result_cpu(j, "local", &b->local);
+	nb_json_arr_begin(j, "agents");
+	for (size_t i = 0; i < nagents; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "agent", agents[i].host);
+		if (agents[i].base_known) {
+			nb_json_double(j, "other_pct", agents[i].base_other_pct, 2);
+			nb_result_cpu(j, "cpu", &agents[i].base);
+		} else {
+			nb_json_null(j, "other_pct");
+			nb_json_null(j, "cpu");
+		}
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+	nb_json_obj_end(j);
+}
+
 void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
 {
 	nb_json_arr_begin(j, "steps");
@@ -82,6 +118,7 @@ void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
 		nb_json_double(j, "cpu_pct_per_mbit",
 			       s->cpu.valid && valid && r > 0 ? s->cpu.busy_pct / (r / 1e6) : NAN,
 			       4);
+		json_other(j, &s->cpu, s->cpu_peer_s);
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -122,6 +159,7 @@ void nb_stream_json_send(struct nb_json *j, const char *key,
 		nb_json_u64(j, "late_sends", s->late_sends);
 		nb_json_double(j, "max_late_ms", (double)s->max_late_ns / 1e6, 6);
 		nb_result_cpu(j, "cpu", &s->cpu);
+		json_other(j, &s->cpu, s->cpu_peer_s);
 		nb_json_obj_begin(j, "pacing");
 		nb_json_str(j, "mode", nb_pacing_name((enum nb_pacing_mode)s->pacing_mode));
 		nb_json_u64(j, "burst", s->burst);
@@ -163,6 +201,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 		nb_result_begin(&j, "stream", &r->local, &r->agents[0].ctl->remote);
 		nb_stream_json_params(&j, p, "agent-sends");
 		nb_json_bool(&j, "interrupted", r->interrupted);
+		nb_stream_json_baseline(&j, &r->baseline, r->agents, r->nagents);
 		nb_stream_json_pacing(&j, &r->pacing);
 		nb_stream_json_send(&j, "sent", r->sent, r->nsent, p->block);
 		nb_json_arr_begin(&j, "receivers");
@@ -177,6 +216,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 				r->nagents == 1 ? &r->agents[0].ctl->remote : NULL);
 		nb_stream_json_params(&j, p, "agents-receive");
 		nb_json_bool(&j, "interrupted", r->interrupted);
+		nb_stream_json_baseline(&j, &r->baseline, r->agents, r->nagents);
 		nb_stream_json_pacing(&j, &r->pacing);
 		nb_stream_json_send(&j, "sent", r->sent, p->nrates, p->block);
 		nb_json_arr_begin(&j, "receivers");

@@ -100,6 +100,51 @@ static void invalid(struct nb_tput_dir_result *d, const char *why)
 	}
 }
 
+/* Other processes' share at each end; on one host each end's load holds the other end's
+ * netbench too, which is the measurement, not other work. */
+static void cpu_other(const struct nb_cpu_sample *loc, const struct nb_cpu_sample *rem,
+		      const struct nb_cpu_load *l, const struct nb_cpu_load *r, double *other_l,
+		      double *other_r)
+{
+	bool same = nb_cpu_same_host(loc, rem);
+	*other_l = nb_cpu_other_pct(l, same ? r->proc_cpu_s : 0);
+	*other_r = nb_cpu_other_pct(r, same ? l->proc_cpu_s : 0);
+}
+
+/* The sweep's idle baseline, between the agent's acknowledgement of the request and of START:
+ * the test is set up, no traffic flows, both processes wait. */
+static int baseline(struct step *s, struct nb_tput_baseline *b, char *err, size_t errlen)
+{
+	struct nb_cpu_sample *smp = malloc(4 * sizeof(*smp)); /* local a, b; remote a, b */
+	int ret = -ENOMEM;
+
+	memset(b, 0, sizeof(*b));
+	b->local_other_pct = b->remote_other_pct = NAN;
+	if (!smp)
+		return ret;
+	b->remote_known = nb_proto_get_cpu(s->reply, &smp[2]) == 0;
+	if ((ret = nb_cpu_sample_now(&smp[0])))
+		goto out;
+	nb_sleep_until_ns(smp[0].mono_ns + s->p->baseline_ns);
+	if ((ret = nb_cpu_sample_now(&smp[1])))
+		goto out;
+	if ((ret = nb_ctl_start(s->ctl, err, errlen)))
+		goto out;
+	b->remote_known = b->remote_known && nb_proto_get_cpu(s->ctl->msg, &smp[3]) == 0;
+	b->measured = true;
+	nb_cpu_load(&smp[0], &smp[1], &b->local);
+	if (b->remote_known) {
+		nb_cpu_load(&smp[2], &smp[3], &b->remote);
+		cpu_other(&smp[0], &smp[2], &b->local, &b->remote, &b->local_other_pct,
+			  &b->remote_other_pct);
+	} else {
+		b->local_other_pct = nb_cpu_other_pct(&b->local, 0);
+	}
+out:
+	free(smp);
+	return ret;
+}
+
 /* Fills one direction from the window's edges. remote_receives: the agent was the receiver. */
 static void window(const struct nb_tput_params *p, const struct edge *a, const struct edge *b,
 		   bool remote_receives, struct nb_tput_dir_result *d)
@@ -139,6 +184,9 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 		invalid(d, "nothing was received in the measurement window");
 	if (!d->cpu_local.valid || !d->cpu_remote.valid)
 		invalid(d, "CPU counters did not advance over the window (CPU hotplug?)");
+	cpu_other(&a->loc_cpu, &a->rem_cpu, &d->cpu_local, &d->cpu_remote, &d->other_local_pct,
+		  &d->other_remote_pct);
+	d->cpu_polluted = nb_cpu_polluted(d->other_local_pct) || nb_cpu_polluted(d->other_remote_pct);
 }
 
 /* After the stop: the whole test's totals at both ends must add up. */
@@ -309,7 +357,11 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 	 * ready to receive. */
 	if (s.rx && (ret = nb_tput_side_start(s.rx)))
 		goto out;
-	if ((ret = nb_ctl_start(ctl, err, errlen)))
+	if (p->baseline_ns)
+		ret = baseline(&s, &r->baseline, err, errlen);
+	else
+		ret = nb_ctl_start(ctl, err, errlen);
+	if (ret)
 		goto out;
 	if (s.tx && (ret = nb_tput_side_start(s.tx)))
 		goto out;

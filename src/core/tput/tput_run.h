@@ -22,6 +22,18 @@ struct nb_tput_params {
 	uint32_t pacing;   /* enum nb_pacing_mode of paced senders (spin, or burst otherwise) */
 	uint32_t burst;	   /* datagrams per wake-up, 0: about 1 ms worth */
 	uint64_t warmup_ns, time_ns, interval_ns;
+	/* > 0: before its traffic starts, the step samples both ends for this long with the
+	 * test set up and idle (the sweep's idle baseline; its first step asks for it). */
+	uint64_t baseline_ns;
+};
+
+/* The idle baseline: each end's CPU over baseline_ns before any traffic, and the share of a
+ * CPU other processes used meanwhile. An older agent, which sends no CPU sample with its
+ * acknowledgements, leaves the remote one unknown. */
+struct nb_tput_baseline {
+	bool measured, remote_known;
+	struct nb_cpu_load local, remote;
+	double local_other_pct, remote_other_pct; /* % of one CPU; NaN when unknown */
 };
 
 /* One direction's result over the measurement window. */
@@ -41,10 +53,16 @@ struct nb_tput_dir_result {
 	/* Paced senders: thread CPU time their pacers spent waiting over the window (part of the
 	 * sending end's process load) and their wake-ups. */
 	uint64_t pacing_cpu_ns, pacing_wakeups;
+	/* Other processes' CPU at each end over the window, in % of one CPU (nb_cpu_other_pct;
+	 * on one host, the peer's netbench is not "other"), and whether either exceeds
+	 * NB_CPU_POLLUTED_PCT: the CPU figures then hold other work too. */
+	double other_local_pct, other_remote_pct;
+	bool cpu_polluted;
 };
 
 struct nb_tput_step_result {
 	struct nb_tput_dir_result tx, rx;
+	struct nb_tput_baseline baseline; /* when params.baseline_ns asked for it */
 };
 
 struct nb_tput_interval {

@@ -24,6 +24,16 @@ enum nb_mem_pattern {
 #define NB_MEM_MAX_CACHES	 8
 #define NB_MEM_MAX_POINTS	 96
 
+/* Where a run is: step (0-based) of nsteps, the latency points then the bandwidth rounds. */
+struct nb_mem_progress {
+	size_t step, nsteps;
+	bool bandwidth;		      /* false: a latency point */
+	uint64_t set_bytes;	      /* the working set, or the bandwidth buffer */
+	uint32_t threads;	      /* bandwidth: threads of this round */
+	double last_ns_per_load;      /* the latest latency point, NaN before the first */
+	double last_read_mbyte_per_s; /* the latest bandwidth round, NaN before the first */
+};
+
 struct nb_mem_opts {
 	uint64_t min_bytes; /* smallest working set; 0 = 1 KiB */
 	uint64_t max_bytes; /* largest; 0 = 256 MiB. Capped at half of the available memory */
@@ -36,6 +46,10 @@ struct nb_mem_opts {
 	/* NULL, or set by another thread to end the run early (the agent, when its controller
 	 * goes away): checked between latency points and between bandwidth rounds. */
 	const atomic_bool *cancel;
+	/* NULL, or called before each latency point and each bandwidth round (the front end's
+	 * progress line); never sent to an agent. */
+	void (*progress)(void *arg, const struct nb_mem_progress *ev);
+	void *progress_arg;
 };
 
 /* Largest size any option accepts (as the command line does): 64 GiB. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The live progress line: state set by the front end's callbacks, drawn by a small thread (so
  * the time left counts down while a trial runs) and taken off before any other output. */
 #include "cmd/progress.h"

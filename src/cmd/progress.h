@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The live progress line of long runs: one line on stderr, redrawn in place at most a few times
  * a second, on a terminal only (stderr a tty, TERM not dumb) and never with --json. Whatever a
  * front end prints while it runs goes after progress_clear() (cli_warn and cli_fail call it), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nb_eta_s: the plan until a step has finished, then the measured pace; never negative time. */
 #include <math.h>
 

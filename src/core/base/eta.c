@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Time left in a run of steps: the plan first, then what the finished steps took. */
 #include "core/base/eta.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Estimated time left in a run of equal steps, for the front end's progress line: taken from
  * the plan (steps x planned seconds per step) until a step has finished, then from the time the
  * finished steps really took. A pure function, so a unit test can drive it. */

@@ -3,6 +3,7 @@
  * the time left counts down while a trial runs) and taken off before any other output. */
 #include "cmd/progress.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -61,7 +62,7 @@ static void format_left(char *buf, size_t len, double s)
 	if (s < 0)
 		buf[0] = '\0';
 	else if (s < 100)
-		snprintf(buf, len, ", ~%.0f s left", s);
+		snprintf(buf, len, ", ~%.0f s left", ceil(s));
 	else if (s < 6000)
 		snprintf(buf, len, ", ~%.0f min left", s / 60);
 	else

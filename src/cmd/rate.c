@@ -609,7 +609,9 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 			 nb_lab_rules_kind_name(ev->rules_kind), (unsigned long long)ev->rules);
 		if (!o->json) {
 			progress_clear();
-			fprintf(stderr, "netbench rate: DUT ruleset %s\n", o->ruleset);
+			fprintf(stderr, "netbench rate: DUT ruleset %s, %llu rules\n",
+				nb_lab_rules_kind_name(ev->rules_kind),
+				(unsigned long long)ev->rules);
 		}
 		break;
 	}

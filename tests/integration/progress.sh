@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The live progress line: on a terminal (stderr a tty) tput, rate, stream and mem show "step k of
-# n" on stderr, redrawn in place at most a few times a second and gone before the table and at the
-# end, so stdout and stderr on one terminal render as the plain table; off a terminal and with -J
-# there is no progress text at all, and stdout stays a clean table or a JSON document that parses.
-# Runs under a pseudo-terminal (python3's pty); loopback only, ~15 s.
+# The live progress line: on a terminal (stderr a tty) tput, rate, stream, crypto and mem show
+# "step k of n" on stderr, redrawn in place at most a few times a second and gone before the table
+# and at the end, so stdout and stderr on one terminal render as the plain table; off a terminal
+# and with -J there is no progress text at all, and stdout stays a clean table or a JSON document
+# that parses. Runs under a pseudo-terminal (python3's pty); loopback only, ~15 s.
 . "$(dirname "$0")/../lib.sh"
 NB=$NETBENCH
 
@@ -124,6 +124,13 @@ check "stream --send on a tty: step k of 2 with the rate asked and the last sent
 	sh -c "grep -aq 'netbench stream: step 1 of 2, ~[0-9]* s left (4 Mbit/s asked)' '$nb_tmp/s.tty' && grep -aq 'netbench stream: step 2 of 2.*(8 Mbit/s asked); step 1 sent [0-9.]* Mbit/s' '$nb_tmp/s.tty'"
 check "stream: stdout has both rows, no carriage return, no progress" \
 	sh -c "[ \$(grep -c '^ *[48].00  *[0-9]' '$nb_tmp/s.out') -eq 2 ] && ! grep -q \"\$(printf '\r')\" '$nb_tmp/s.out' && ! grep -q \"\$P\" '$nb_tmp/s.out'"
+
+# crypto: a step per algorithm
+pty "$nb_tmp/c.out" "$nb_tmp/c.tty" "$NB" crypto -a hmac-sha256,aes-128-cbc -e soft -s 64,1024 -t 0.1
+check "crypto on a tty: step k of 2 with the algorithm" \
+	sh -c "grep -aq 'netbench crypto: step 1 of 2, ~[0-9]* s left (hmac-sha256)' '$nb_tmp/c.tty' && grep -aq 'netbench crypto: step 2 of 2.*(aes-128-cbc)' '$nb_tmp/c.tty'"
+check "crypto: stdout has both algorithms' tables, no progress text" \
+	sh -c "grep -q 'hmac-sha256' '$nb_tmp/c.out' && grep -q 'aes-128-cbc' '$nb_tmp/c.out' && ! grep -q \"\$P\" '$nb_tmp/c.out'"
 
 # mem: the latency points and the bandwidth rounds
 pty "$nb_tmp/m.out" "$nb_tmp/m.tty" "$NB" mem -q --max 2M --threads 1 --bw-size 1M

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/progress.h"
 #include "core/session/auth.h"
 #include "core/base/units.h"
 
@@ -54,6 +55,7 @@ const char *cli_command(void)
 
 static void vsay(const char *fmt, va_list ap)
 {
+	progress_clear(); /* a live progress line on the terminal goes first */
 	fprintf(stderr, "netbench%s%s: ", *command ? " " : "", command);
 	vfprintf(stderr, fmt, ap);
 }

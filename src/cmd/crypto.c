@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/progress.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
@@ -181,10 +182,13 @@ static void print_engines(const struct nb_crypto_result *r)
 static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
 {
 	(void)arg;
+	progress_clear();
 	if (ai == 0)
 		print_engines(r);
 	print_algo(r, ai);
 	fflush(stdout);
+	if (ai + 1 < r->opts.nalgos)
+		progress_step(ai + 1, "%s", r->opts.algos[ai + 1]->name);
 }
 
 /* The agent's side of the session, for the header and the JSON document. */
@@ -245,10 +249,14 @@ static int run_remote(struct remote *rm, const struct nb_crypto_opts *o, bool pr
 			  errlen);
 	if (ret)
 		goto out;
-	if (print)
+	if (print) {
+		progress_clear();
 		printf("netbench crypto on the agent at %s port %u: %s (%s, Linux %s)\n", rm->host,
 		       nb_ctl_port(rm->ctl), rm->ctl->remote.hostname, rm->ctl->remote.arch,
 		       rm->ctl->remote.kernel);
+		if (o->nalgos)
+			progress_step(0, "%s", o->algos[0]->name);
+	}
 	nb_msg_put_u32(req, NB_T_TEST_TYPE, NB_TEST_CRYPTO);
 	nb_msg_put_u64(req, NB_T_DURATION_NS, bound_ns);
 	if ((ret = nb_crypto_put_request(req, o))) {
@@ -435,6 +443,12 @@ int cmd_crypto(int argc, char **argv)
 	o.warmup_ns = o.time_ns / 5 < 100000000ull ? o.time_ns / 5 : 100000000ull;
 	o.stop = &cli_stop;
 	cli_catch_signals();
+	/* A step per algorithm: every engine at every size, each a warm-up and a window (the
+	 * correctness checks and the engines that cannot run show in the pace). */
+	progress_begin("crypto", json, o.nalgos,
+		       (double)(o.nengines * o.nsizes) * (double)(o.time_ns + o.warmup_ns) / 1e9);
+	if (o.nalgos)
+		progress_step(0, "%s", o.algos[0]->name);
 
 	if (rm.host) {
 		char err[512] = "";
@@ -449,6 +463,7 @@ int cmd_crypto(int argc, char **argv)
 			cli_fail(ret, "run failed");
 	}
 
+	progress_end();
 	size_t ok = 0;
 	for (size_t i = 0; i < r->ncells; i++)
 		ok += r->cells[i].status == NB_CRYPTO_OK;

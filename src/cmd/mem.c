@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/progress.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
@@ -211,6 +212,27 @@ static void print_human(const struct nb_mem_result *r)
 	}
 }
 
+/* The progress line (on a terminal) of a local run. Latency points take from milliseconds to
+ * seconds as the set grows, and a bandwidth round longer still: no time left is shown. */
+static void on_progress(void *arg, const struct nb_mem_progress *ev)
+{
+	const bool *json = arg;
+	char set[32];
+
+	if (!ev->step)
+		progress_begin("mem", *json, ev->nsteps, -1);
+	fmt_size(ev->set_bytes, set, sizeof(set));
+	if (ev->bandwidth)
+		progress_step(ev->step, "bandwidth, %u thread%s, buffer %s", ev->threads,
+			      ev->threads == 1 ? "" : "s", set);
+	else
+		progress_step(ev->step, "latency, set %s", set);
+	if (ev->bandwidth && !isnan(ev->last_read_mbyte_per_s))
+		progress_result("last round read %.0f MB/s", ev->last_read_mbyte_per_s);
+	else if (!isnan(ev->last_ns_per_load))
+		progress_result("last point %.2f ns/load", ev->last_ns_per_load);
+}
+
 /* Ctrl-C in a local run: the probe ends at its next point and keeps what it measured. */
 static atomic_bool mem_cancel;
 
@@ -353,7 +375,10 @@ int cmd_mem(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		o.cancel = &mem_cancel;
+		o.progress = on_progress;
+		o.progress_arg = &json;
 		ret = nb_mem_run(&o, &r);
+		progress_end();
 		if (ret)
 			cli_fail(ret, "the memory probe failed");
 	}

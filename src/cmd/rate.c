@@ -15,6 +15,7 @@
 #include "cmd/cli.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
+#include "cmd/progress.h"
 #include "cmd/rate_print.h"
 #include "core/base/enosys.h"
 #include "core/base/net.h"
@@ -42,6 +43,8 @@ struct opts {
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
 	struct obs_cli obs;	     /* observers of the DUT */
 	size_t ndone;		     /* frame sizes whose procedure finished */
+	size_t nstarted;	     /* procedures begun (sizes, x rulesets or clocks): the step */
+	char ruleset[64];	     /* the rule sweep's ruleset, for the progress line */
 	struct cli_save save;
 };
 
@@ -519,7 +522,40 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	o->p.observe = &o->obs.set;
 }
 
-/* Progress on stderr while the run goes (not with --json). */
+/* Trials one frame size's procedure plans: the search halves the gap from the maximum down to
+ * the resolution, plus its first and verification trials; a flat-out trial first finds the
+ * maximum where no rate was given. An estimate for the progress line's time left, which the
+ * pace of the sizes measured then corrects. */
+static double plan_trials(const struct nb_rate_params *p)
+{
+	double flat = p->rate_fps || p->line_bps ? 0 : 1;
+	double halvings = 8;
+	if (!p->resolution_fps && p->resolution_pct > 0)
+		halvings = ceil(log2(100 / p->resolution_pct));
+	else if (p->resolution_fps && p->rate_fps)
+		halvings = ceil(log2((double)p->rate_fps / (double)p->resolution_fps));
+	switch (p->test) {
+	case NB_RATE_THROUGHPUT:
+		return 2 + halvings;
+	case NB_RATE_LOSS:
+		return flat + 2; /* down from the maximum until two clean trials */
+	case NB_RATE_B2B:
+		return flat + p->repeat * (2 + ceil(log2(200))); /* bursts to 0.5 % */
+	case NB_RATE_LATENCY:
+		return 2 + halvings + p->repeat;
+	default:
+		return 1;
+	}
+}
+
+static void progress_start(const struct opts *o, size_t procedures)
+{
+	progress_begin("rate", o->json, procedures,
+		       plan_trials(&o->p) * (double)(o->p.trial_ns + o->p.drain_ns) / 1e9);
+}
+
+/* Progress on stderr while the run goes (not with --json): a line per size and trial, and on a
+ * terminal the live line (progress.h) below them. */
 static void progress(void *arg, const struct nb_rate_event *ev)
 {
 	struct opts *o = arg;
@@ -528,14 +564,19 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 
 	switch (ev->kind) {
 	case NB_RATE_EV_SIZE:
-		if (!o->json)
+		if (!o->json) {
+			progress_clear();
 			fprintf(stderr, "netbench rate: %u-byte frames to %s port %u\n", ev->size,
 				o->abuf, o->p.rx.port);
+		}
+		progress_step(o->nstarted++, "%s%s%u-byte frames", o->ruleset,
+			      o->ruleset[0] ? ", " : "", ev->size);
 		break;
 	case NB_RATE_EV_TRIAL: {
 		char dut[160] = "";
 		if (o->json)
 			break;
+		progress_clear();
 		if (t->obs.n) {
 			const struct nb_obs_summary *d = t->obs.s[0];
 			snprintf(dut, sizeof(dut), "; DUT cpu%d %.0f %% busy, backlog drops %llu",
@@ -548,6 +589,12 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 			(unsigned long long)t->slipped_frames, (unsigned long long)t->c.lost,
 			t->rx_dropped ? " (some at the receiver's full socket)" : "",
 			t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why, dut);
+		if (!t->c.valid)
+			progress_result("trial %u invalid", t->id);
+		else
+			progress_result("trial %u: %.0f fps, loss %.3f %%", t->id,
+					t->offered_fps,
+					t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx : 0.0);
 		break;
 	}
 	case NB_RATE_EV_SIZE_DONE:
@@ -558,10 +605,14 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 				 o->p.engine->name, nb_rate_max_fps(&o->p, s->size), s->size);
 		break;
 	case NB_RATE_EV_RULESET:
-		if (!o->json)
+		snprintf(o->ruleset, sizeof(o->ruleset), "%s %llu rules",
+			 nb_lab_rules_kind_name(ev->rules_kind), (unsigned long long)ev->rules);
+		if (!o->json) {
+			progress_clear();
 			fprintf(stderr, "netbench rate: DUT ruleset %s, %llu rules\n",
 				nb_lab_rules_kind_name(ev->rules_kind),
 				(unsigned long long)ev->rules);
+		}
 		break;
 	}
 }
@@ -582,7 +633,9 @@ static int run_sweep(struct opts *o, struct nb_rate_run *r)
 		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
 				"at most %d)",
 				o->lab_prefix, NB_LAB_PREFIX_MAX);
+	progress_start(o, o->p.nsweep * o->p.nkinds * o->p.nsizes);
 	ret = nb_rate_sweep(r, lab, &p, &np, err, sizeof(err));
+	progress_end();
 	if (ret)
 		cli_fail(0, "%s", err);
 	/* Ctrl-C: the points measured whole are kept, the one cut short is dropped. */
@@ -619,14 +672,18 @@ static int run_clocks(struct opts *o, struct nb_rate_run *r)
 	int status = 0, ret;
 
 	memset(pt, 0, sizeof(pt));
+	progress_start(o, o->obs.nclocks * o->p.nsizes);
 	for (size_t c = 0; c < o->obs.nclocks && !cli_stop; c++) {
 		pt[c].mhz = o->obs.clocks_mhz[c];
 		pt[c].res = calloc(o->p.nsizes, sizeof(*pt[c].res));
 		if (!pt[c].res)
 			cli_fail(ENOMEM, "out of memory");
 		set->clock_khz = pt[c].mhz * 1000;
-		if (!o->json)
+		snprintf(o->ruleset, sizeof(o->ruleset), "DUT clock %u MHz", pt[c].mhz);
+		if (!o->json) {
+			progress_clear();
 			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", pt[c].mhz);
+		}
 		ret = nb_rate_run_sizes(r, pt[c].res, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "%s", err);
@@ -639,6 +696,7 @@ static int run_clocks(struct opts *o, struct nb_rate_run *r)
 			break;
 		}
 	}
+	progress_end();
 	set->clock_khz = 0;
 	nb_rate_describe(r);
 	if (!freq)
@@ -729,7 +787,9 @@ int cmd_rate(int argc, char **argv)
 		status = run_clocks(&o, r);
 		goto out;
 	}
+	progress_start(&o, o.p.nsizes);
 	ret = nb_rate_run_sizes(r, res, err, sizeof(err));
+	progress_end();
 	if (ret && !cli_stop)
 		cli_fail(0, "%s", err);
 	/* Ctrl-C: the sizes whose procedure finished are kept, the one cut short is dropped. */

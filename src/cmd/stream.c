@@ -18,6 +18,7 @@
 #include "cmd/cli.h"
 #include "cmd/pacing.h"
 #include "cmd/save.h"
+#include "cmd/progress.h"
 #include "cmd/stream_print.h"
 #include "core/stream/stream_ctl.h"
 #include "cmd/commands.h"
@@ -512,14 +513,36 @@ static int run_recv(struct stream_opts *o)
 	return 0;
 }
 
+/* The progress line (on a terminal) of a sweep this host sends: step i begins, or its result. */
+static void show_step(const struct stream_opts *o, size_t i)
+{
+	if (i < o->p.nrates)
+		progress_step(i, "%.4g Mbit/s asked", (double)o->p.rates[i] / 1e6);
+}
+
+static void show_sent(const struct stream_opts *o, size_t i, const struct nb_stream_send_step *s)
+{
+	double bps = nb_stream_send_rate_bps(s, o->p.block);
+	if (!isnan(bps))
+		progress_result("step %zu sent %.3f Mbit/s", i + 1, bps / 1e6);
+	show_step(o, i + 1);
+}
+
 static void print_send_row(void *arg, size_t i, const struct nb_stream_send_step *s)
 {
 	const struct stream_opts *o = arg;
-	(void)i;
 	if (o->json)
 		return;
+	progress_clear();
 	stream_print_send_row(s, o->p.block);
 	fflush(stdout);
+	show_sent(o, i, s);
+}
+
+/* Controller mode: the rows come at the end; only the progress line moves. */
+static void ctl_step(void *arg, size_t i, const struct nb_stream_send_step *s)
+{
+	show_sent(arg, i, s);
 }
 
 static int run_send(struct stream_opts *o)
@@ -563,7 +586,11 @@ static int run_send(struct stream_opts *o)
 		stream_print_send_head();
 		fflush(stdout);
 	}
+	progress_begin("stream", o->json, o->p.nrates,
+		       (double)(o->p.omit_ns + o->p.time_ns) / 1e9);
+	show_step(o, 0);
 	ret = nb_stream_send_run(&so, steps);
+	progress_end();
 	if (ret < 0)
 		cli_fail(ret, "sending");
 	if (!o->json)
@@ -623,6 +650,10 @@ static void ctl_started(void *arg, const struct nb_stream_params *p,
 			       p->nrates == 1 ? "" : "s", (double)p->time_ns / 1e9,
 			       (double)p->omit_ns / 1e9, r->nagents, r->nagents == 1 ? "" : "s");
 		fflush(stdout);
+		/* This host sends: it knows each step's end (with --reverse the agent does). */
+		progress_begin("stream", o->json, p->nrates,
+			       (double)(p->omit_ns + p->time_ns) / 1e9);
+		show_step(o, 0);
 		return;
 	}
 	if (!o->json) {
@@ -677,7 +708,10 @@ static int run_ctl(struct stream_opts *o)
 		    "%zu agents",
 		    o->p.sock.addr, o->p.nhosts);
 	o->p.stop = &cli_stop;
+	o->p.on_step = ctl_step;
+	o->p.step_arg = o;
 	ret = nb_stream_ctl_run(&o->p, &r, ctl_started, o, err, sizeof(err));
+	progress_end();
 	if (ret < 0 && r.bad_input)
 		cli_usage_error("%s", err);
 	if (ret < 0)

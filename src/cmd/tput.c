@@ -22,6 +22,7 @@
 #include "core/tput/tput_plan.h"
 #include "core/tput/tput_run.h"
 #include "cmd/pacing.h"
+#include "cmd/progress.h"
 #include "core/base/units.h"
 
 #define MAX_SIZES 32
@@ -99,6 +100,7 @@ static void on_interval(void *arg, const struct nb_tput_interval *iv)
 	nb_format_bytes(r->p.block, sz, sizeof(sz));
 	if (r->json)
 		return;
+	progress_clear();
 	printf("  %5s %6.2f-%6.2f s", sz, iv->start_s, iv->end_s);
 	if (!isnan(iv->tx_kbyte_per_s))
 		printf("  Tx %12.1f KByte/s", iv->tx_kbyte_per_s);
@@ -106,6 +108,10 @@ static void on_interval(void *arg, const struct nb_tput_interval *iv)
 		printf("  Rx %12.1f KByte/s", iv->rx_kbyte_per_s);
 	putchar('\n');
 	fflush(stdout);
+	/* The window's latest interval, until the step's result. */
+	progress_result("%s%.1f Mbit/s", isnan(iv->tx_kbyte_per_s) ? "Rx " : "Tx ",
+			(isnan(iv->tx_kbyte_per_s) ? iv->rx_kbyte_per_s : iv->tx_kbyte_per_s) *
+			    1024 * 8 / 1e6);
 }
 
 static void cell(const struct nb_tput_dir_result *d, bool measured, bool udp)
@@ -178,6 +184,7 @@ static void print_row(const struct run *r, size_t i)
 	char sz[16];
 
 	nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+	progress_clear();
 	printf("%6s", sz);
 	cell(&r->res[i].tx, r->tx, udp);
 	cell(&r->res[i].rx, r->rx, udp);
@@ -338,6 +345,27 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 	}
 	nb_json_arr_end(&j);
 	nb_json_obj_end(&j);
+}
+
+/* The progress line (on a terminal): step k of the sweep begins, or its result came. */
+static void show_step(size_t k, const struct run *r, const char *dir)
+{
+	char sz[16];
+	nb_format_bytes(r->p.block, sz, sizeof(sz));
+	progress_step(k, "%s %s", sz, dir);
+}
+
+static void show_result(const struct run *r, const char *dir, const struct nb_tput_dir_result *d)
+{
+	char sz[16];
+	nb_format_bytes(r->p.block, sz, sizeof(sz));
+	if (!d->valid)
+		progress_result("%s %s invalid", sz, dir);
+	else if (r->p.proto == NB_TPUT_UDP)
+		progress_result("%s %s %.1f Mbit/s, loss %.3f %%", sz, dir, d->mbit_per_s,
+				d->loss_pct);
+	else
+		progress_result("%s %s %.1f Mbit/s", sz, dir, d->mbit_per_s);
 }
 
 /* After size i's step(s): its row at once, or, on Ctrl-C, the end of the sweep. */
@@ -505,39 +533,52 @@ int cmd_tput(int argc, char **argv)
 	}
 	if (!r.json)
 		print_head(&r, ctl, host);
-	for (size_t i = 0; i < r.nsizes && !ret && !r.interrupted; i++) {
+	/* Each step is a warm-up and a window; setup and drain show in the pace measured. */
+	progress_begin("tput", r.json, r.nsizes * (r.bidir ? 1 : (size_t)r.tx + r.rx),
+		       (double)(r.p.warmup_ns + r.p.time_ns) / 1e9);
+	for (size_t i = 0, k = 0; i < r.nsizes && !ret && !r.interrupted; i++) {
 		r.p.block = (uint32_t)r.sizes[i];
 		r.size_index = i;
 		r.p.baseline_ns = i == 0 ? BASELINE_NS : 0;
 		if (r.bidir) {
 			r.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
+			show_step(k++, &r, "Tx+Rx");
 			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &cli_stop,
 					       err, sizeof(err));
 			if (!ret && i == 0)
 				r.baseline = r.res[i].baseline;
+			if (!ret)
+				show_result(&r, "Tx", &r.res[i].tx); /* and Rx in its row */
 			step_done(&r, i, ret);
 			continue;
 		}
 		struct nb_tput_step_result one;
 		if (r.tx) {
 			r.p.dir = NB_TPUT_DIR_TX;
+			show_step(k++, &r, "Tx");
 			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].tx = one.tx;
 			if (!ret && i == 0)
 				r.baseline = one.baseline;
 			r.p.baseline_ns = 0;
+			if (!ret)
+				show_result(&r, "Tx", &one.tx);
 		}
 		if (r.rx && !ret) {
 			r.p.dir = NB_TPUT_DIR_RX;
+			show_step(k++, &r, "Rx");
 			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].rx = one.rx;
 			if (!ret && i == 0 && !r.baseline.measured)
 				r.baseline = one.baseline;
+			if (!ret)
+				show_result(&r, "Rx", &one.rx);
 		}
 		step_done(&r, i, ret);
 	}
+	progress_end();
 	if (r.interrupted) {
 		ret = 0; /* the steps measured are kept; the one cut short is dropped */
 		/* Closing the session tells the agent to stop what it runs for us. */

@@ -264,6 +264,27 @@ static bool cancelled(const struct nb_mem_result *r)
 	return r->opts.cancel && atomic_load(r->opts.cancel);
 }
 
+static size_t bw_rounds(const struct nb_mem_result *r)
+{
+	return r->opts.threads > 1 ? 2 : 1;
+}
+
+static void report(const struct nb_mem_result *r, size_t step, size_t nsteps, bool bw,
+		   uint64_t set, uint32_t threads)
+{
+	struct nb_mem_progress ev = {
+	    .step = step,
+	    .nsteps = nsteps,
+	    .bandwidth = bw,
+	    .set_bytes = set,
+	    .threads = threads,
+	    .last_ns_per_load = r->n_lat ? r->lat[r->n_lat - 1].ns_per_load : NAN,
+	    .last_read_mbyte_per_s = r->n_bw ? r->bw[r->n_bw - 1].read_mbyte_per_s : NAN,
+	};
+	if (r->opts.progress)
+		r->opts.progress(r->opts.progress_arg, &ev);
+}
+
 static int run_latency(struct nb_mem_result *r)
 {
 	uint64_t sizes[NB_MEM_MAX_POINTS];
@@ -292,6 +313,7 @@ static int run_latency(struct nb_mem_result *r)
 			n = i;
 			break;
 		}
+		report(r, i, n + bw_rounds(r), false, set, 1);
 		/* Page faults before the point's trials; the set grows, so fault in the growth
 		 * only, which keeps the first points (and a cancel) as quick as they are small. */
 		ret = 0;
@@ -353,16 +375,18 @@ static int run_bandwidth(struct nb_mem_result *r)
 	/* Fault the pages in (and make them huge) before any window opens: the kernel's page
 	 * zeroing is not the bus bandwidth asked for, nor the CPU load of measuring it. The
 	 * data is not zero, as packets are not. */
+	report(r, r->n_lat, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[0]);
 	if ((ret = nb_mem_fill(a, 0x11, r->bw_bytes, r->opts.cancel)) ||
 	    (ret = nb_mem_fill(b, 0x22, r->bw_bytes, r->opts.cancel)))
 		goto out;
-	for (size_t k = 0; k < (r->opts.threads > 1 ? 2u : 1u); k++) {
+	for (size_t k = 0; k < bw_rounds(r); k++) {
 		struct nb_cpu_sample s0, s1;
 		struct nb_mem_bw_point *pt = &r->bw[k];
 		if (cancelled(r)) {
 			ret = -ECANCELED;
 			goto out;
 		}
+		report(r, r->n_lat + k, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[k]);
 		nb_cpu_sample_now(&s0);
 		ret = nb_mem_bandwidth(a, b, r->bw_bytes, counts[k], trials, pt, r->opts.cancel);
 		if (ret)

@@ -28,6 +28,16 @@ enum nb_mem_pattern {
 /* --quick's bandwidth buffer at most: keeps it to seconds on a host with a large L3 */
 #define NB_MEM_BW_QUICK_CAP_BYTES (64ULL << 20)
 
+/* Where a run is: step (0-based) of nsteps, the latency points then the bandwidth rounds. */
+struct nb_mem_progress {
+	size_t step, nsteps;
+	bool bandwidth;		      /* false: a latency point */
+	uint64_t set_bytes;	      /* the working set, or the bandwidth buffer */
+	uint32_t threads;	      /* bandwidth: threads of this round */
+	double last_ns_per_load;      /* the latest latency point, NaN before the first */
+	double last_read_mbyte_per_s; /* the latest bandwidth round, NaN before the first */
+};
+
 struct nb_mem_opts {
 	uint64_t min_bytes; /* smallest working set; 0 = 1 KiB */
 	uint64_t max_bytes; /* largest; 0 = 256 MiB. Capped at half of the available memory */
@@ -40,6 +50,10 @@ struct nb_mem_opts {
 	/* NULL, or set by another thread to end the run early (the agent, when its controller
 	 * goes away): checked between latency points and between bandwidth rounds. */
 	const atomic_bool *cancel;
+	/* NULL, or called before each latency point and each bandwidth round (the front end's
+	 * progress line); never sent to an agent. */
+	void (*progress)(void *arg, const struct nb_mem_progress *ev);
+	void *progress_arg;
 };
 
 /* Largest size any option accepts (as the command line does): 64 GiB. */

@@ -289,6 +289,8 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	so.stop = p->stop;
 	so.pacing = r->pacing.mode;
 	so.burst = r->pacing.burst_asked;
+	so.on_step = p->on_step;
+	so.arg = p->step_arg;
 	if (started)
 		started(arg, p, r);
 	ret = nb_stream_send_run(&so, r->sent);

@@ -43,6 +43,9 @@ struct nb_stream_params {
 	uint8_t psk[256];
 	size_t psk_len;
 	volatile sig_atomic_t *stop; /* may be NULL */
+	/* Forward mode: called after each step this host sent (progress), may be NULL. */
+	nb_stream_step_fn on_step;
+	void *step_arg;
 	/* The sender's pacing: asked (auto by default) and burst_asked (0: about 1 ms worth). */
 	struct nb_stream_pacing pacing;
 };

@@ -72,4 +72,13 @@ void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, siz
 void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
 		   uint64_t frames, const char *indent);
 
+/* The compact view of a sweep (tput, stream): for each observer, a head naming it and its CPUs,
+ * then one row per step under a label of label_width characters: the DUT's busiest CPU and what
+ * it was busy with, softnet time_squeeze and drops, NIC drops, the frames it forwarded (its
+ * egress interface's tx packets) and the cycles per forwarded frame and per payload byte. */
+void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
+		       const char *label_head);
+void obs_cli_step_row(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
+		      uint64_t bytes, const char *label);
+
 #endif

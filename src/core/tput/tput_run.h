@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/base/cpu.h"
+#include "core/observe/obs_set.h"
 #include "core/session/ctl.h"
 #include "core/tput/tput.h"
 
@@ -22,6 +23,9 @@ struct nb_tput_params {
 	uint32_t pacing;   /* enum nb_pacing_mode of paced senders (spin, or burst otherwise) */
 	uint32_t burst;	   /* datagrams per wake-up, 0: about 1 ms worth */
 	uint64_t warmup_ns, time_ns, interval_ns;
+	/* Observers of the box in the path (router, VPN gateway): their window opens and closes
+	 * right after the agent's marks that bound the step's window. NULL or empty: none. */
+	struct nb_obs_set *observe;
 };
 
 /* One direction's result over the measurement window. */
@@ -45,6 +49,7 @@ struct nb_tput_dir_result {
 
 struct nb_tput_step_result {
 	struct nb_tput_dir_result tx, rx;
+	struct nb_obs_trial obs; /* the observers' window of the step (free: nb_obs_trial_free) */
 };
 
 struct nb_tput_interval {

@@ -44,6 +44,17 @@ enum {
 	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT in turn (cpufreq;\n"   \
 	"                          needs --allow-tuning), fps fitted against clock\n"
 
+/* The observer options of tput and stream, which watch a box in the path at the clock it runs
+ * (--observe-clocks and --no-observe are rate's). */
+#define OBS_CLI_PATH_HELP                                                                          \
+	"      --observe HOST[:PORT]  watch a box in the path (router, VPN gateway; a\n"           \
+	"                         netbench serve on it) over each step's window (tput: Tx\n"    \
+	"                         and Rx each): its CPUs, softirq, interrupts, softnet, NIC\n"  \
+	"                         and qdisc counters (repeatable)\n"                             \
+	"      --observe-rate N   observer samples per second, 1-100 (default 10)\n"             \
+	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n" \
+	"                         work there (RPS; its agent needs --allow-tuning)\n"
+
 struct obs_cli {
 	struct nb_obs_set set; /* the observers and their options */
 	bool no_observe;

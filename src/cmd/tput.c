@@ -26,16 +26,6 @@
 
 #define MAX_SIZES 32
 
-/* The observer options tput takes (--observe-clocks is rate's). */
-#define OBS_TPUT_HELP                                                                              \
-	"      --observe HOST[:PORT]  watch a box in the path (router, VPN gateway; a netbench\n"   \
-	"                         serve on it) over each step's window, Tx and Rx each: its\n"    \
-	"                         CPUs, softirq, interrupts, softnet, NIC and qdisc counters\n"   \
-	"                         (repeatable)\n"                                                  \
-	"      --observe-rate N   observer samples per second, 1-100 (default 10)\n"              \
-	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n"  \
-	"                         work there (RPS; its agent needs --allow-tuning)\n"
-
 static const char usage_text[] =
 	"Usage: netbench tput -c HOST [options]\n"
 	"Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
@@ -63,7 +53,7 @@ static const char usage_text[] =
 	"  -4, -6                 use IPv4 / IPv6 only\n"
 	"      --psk FILE         pre-shared key the agent requires\n"
 	"  -J, --json             print one JSON document (schema netbench/1)\n"
-	OBS_TPUT_HELP
+	OBS_CLI_PATH_HELP
 	CLI_SAVE_HELP
 	"  -h, --help             this help\n"
 	"\n"

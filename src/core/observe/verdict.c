@@ -157,9 +157,12 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		snprintf(ev, sizeof(ev), "sink socket drops %s, no observer on the DUT", sd);
 	if (!v->explained) {
 		v->kind = NB_V_UNEXPLAINED;
-		snprintf(v->text, sizeof(v->text), "unexplained: %llu lost, counters account for %llu (%s)%s%s",
-			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev,
-			 lt[0] ? "; egress " : "", lt);
+		snprintf(v->text, sizeof(v->text), "unexplained: %llu lost, counters account for %llu (%s)",
+			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
+		if (lt[0] && strlen(v->text) + strlen("; egress ") + strlen(lt) < sizeof(v->text)) {
+			strcat(v->text, "; egress ");
+			strcat(v->text, lt);
+		}
 		return;
 	}
 	max = v->by_cpu;

@@ -98,13 +98,13 @@ else
 fi
 cat "$nb_tmp/rec"
 
-gen tput -c 198.19.0.1 -u -b 10M -l 1k -t 0.5 -O 0.1 --observe 198.18.0.254 \
+gen tput -c 198.19.0.1 -u -b 10M -l 1k -t 0.3 -O 0.1 --observe 198.18.0.254 \
 	>"$nb_tmp/text.out" 2>&1
 check "text: the DUT's rows under the CPU table, Tx and Rx" sh -c "
 	grep -q '^DUT 198.18.0.254 (.*) over each window, DUT CPUs ' '$nb_tmp/text.out' &&
 	grep -Eq '^ +1k +Tx \| cpu[0-9]+ ' '$nb_tmp/text.out' &&
 	grep -Eq '^ +1k +Rx \| cpu[0-9]+ ' '$nb_tmp/text.out'"
-gen tput -c 198.19.0.1 -u -b 10M -l 1k -t 0.5 -O 0.1 --tx-only -J >"$nb_tmp/noobs.json" 2>&1
+gen tput -c 198.19.0.1 -u -b 10M -l 1k -t 0.3 -O 0.1 --tx-only -J >"$nb_tmp/noobs.json" 2>&1
 check "without --observe: no observers in the JSON" python3 -c "
 import json; d = json.load(open('$nb_tmp/noobs.json'))
 assert d['steps'] and all('observers' not in s for s in d['steps'])"
@@ -139,7 +139,7 @@ else
 	nok "stream: the DUT's forwarded datagrams in each step's window reconcile with the step's"
 fi
 cat "$nb_tmp/rec"
-gen stream -c 198.19.0.1 -b 1000 --rates 5M -t 0.5 -O 0.1 --observe 198.18.0.254 \
+gen stream -c 198.19.0.1 -b 1000 --rates 5M -t 0.3 -O 0.1 --observe 198.18.0.254 \
 	>"$nb_tmp/stext.out" 2>&1
 check "stream text: the DUT's row per step" sh -c "
 	grep -q '^DUT 198.18.0.254 (.*) over each window' '$nb_tmp/stext.out' &&

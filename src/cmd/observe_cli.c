@@ -199,3 +199,44 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 	}
 }
 
+
+void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
+		       const char *label_head)
+{
+	char cpus[300] = "?";
+	if (i < t->n)
+		obs_cli_cpus_str(t->mask[i], t->w[i], cpus, sizeof(cpus));
+	fprintf(f, "\nDUT %s (%s) over each window, DUT CPUs %s\n", c->spec[i],
+		c->si[i].hostname[0] ? c->si[i].hostname : "?", cpus);
+	fprintf(f, "%s | %-22s | %9s %8s %8s | %9s %8s %8s\n", label_head, "busiest CPU (busy with)",
+		"squeeze/s", "backlog", "NIC drop", "fwd frm/s", "cyc/frm", "cyc/B");
+}
+
+void obs_cli_step_row(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
+		      uint64_t bytes, const char *label)
+{
+	char a[16], b[16], d[16], e[16], busy[48], cf[16] = "-", cb[16] = "-";
+	if (i >= t->n) {
+		fprintf(f, "%s | not observed\n", label);
+		return;
+	}
+	const struct nb_obs_summary *s = t->s[i];
+	double ws = s->window_s > 0 ? s->window_s : 1, mhz = nb_obs_clock_mhz(c, i, s);
+	uint64_t frames = nb_obs_egress_frames(t, i);
+	double cpf = nb_cycles_per_frame(s->busy_cpu_s, mhz, frames);
+	double cpb = nb_cycles_per_frame(s->busy_cpu_s, mhz, bytes);
+	if (s->busiest_cpu >= 0)
+		snprintf(busy, sizeof(busy), "cpu%d %3.0f %% (%s %.0f %%)", s->busiest_cpu,
+			 s->busiest_pct, s->busiest_with, s->busiest_with_pct);
+	else
+		snprintf(busy, sizeof(busy), "-");
+	if (!isnan(cpf))
+		snprintf(cf, sizeof(cf), "%.0f", cpf);
+	if (!isnan(cpb))
+		snprintf(cb, sizeof(cb), "%.2f", cpb);
+	fprintf(f, "%s | %-22s | %9s %8s %8s | %9s %8s %8s\n", label, busy,
+		k(a, sizeof(a), (double)s->softnet_squeezed / ws),
+		k(b, sizeof(b), (double)s->softnet_dropped),
+		k(d, sizeof(d), (double)(s->rx_missed + s->rx_fifo + s->rx_over + s->rx_dropped)),
+		k(e, sizeof(e), (double)frames / ws), cf, cb);
+}

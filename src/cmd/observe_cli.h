@@ -44,6 +44,17 @@ enum {
 	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT in turn (cpufreq;\n"   \
 	"                          needs --allow-tuning), fps fitted against clock\n"
 
+/* The observer options of tput and stream, which watch a box in the path at the clock it runs
+ * (--observe-clocks and --no-observe are rate's). */
+#define OBS_CLI_PATH_HELP                                                                          \
+	"      --observe HOST[:PORT]  watch a box in the path (router, VPN gateway; a\n"           \
+	"                         netbench serve on it) over each step's window (tput: Tx\n"    \
+	"                         and Rx each): its CPUs, softirq, interrupts, softnet, NIC\n"  \
+	"                         and qdisc counters (repeatable)\n"                             \
+	"      --observe-rate N   observer samples per second, 1-100 (default 10)\n"             \
+	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n" \
+	"                         work there (RPS; its agent needs --allow-tuning)\n"
+
 struct obs_cli {
 	struct nb_obs_set set; /* the observers and their options */
 	bool no_observe;
@@ -71,5 +82,14 @@ void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, siz
  * frames (for cycles per frame), 0 unknown. */
 void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
 		   uint64_t frames, const char *indent);
+
+/* The compact view of a sweep (tput, stream): for each observer, a head naming it and its CPUs,
+ * then one row per step under a label of label_width characters: the DUT's busiest CPU and what
+ * it was busy with, softnet time_squeeze and drops, NIC drops, the frames it forwarded (its
+ * egress interface's tx packets) and the cycles per forwarded frame and per payload byte. */
+void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
+		       const char *label_head);
+void obs_cli_step_row(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
+		      uint64_t bytes, const char *label);
 
 #endif

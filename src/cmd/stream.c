@@ -16,6 +16,7 @@
 #include <net/if.h>
 
 #include "cmd/cli.h"
+#include "cmd/observe_cli.h"
 #include "cmd/pacing.h"
 #include "cmd/save.h"
 #include "cmd/progress.h"
@@ -38,6 +39,7 @@ struct stream_opts {
 	const char *times_path; /* --recv --timestamps */
 	const char *psk_path;
 	struct cli_save save; /* --save, --label, --tag, -o */
+	struct obs_cli obs;   /* --observe: a box in the path, over each step's window */
 };
 
 static void usage(FILE *f)
@@ -87,7 +89,7 @@ static void usage(FILE *f)
 	    "      --ctl-port N     agent control port for a HOST without one (default %u)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
-	    "  -J, --json           JSON result (schema netbench/1)\n" CLI_SAVE_HELP
+	    "  -J, --json           JSON result (schema netbench/1)\n" OBS_CLI_PATH_HELP CLI_SAVE_HELP
 	    "  -h, --help           this help\n"
 	    "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
@@ -219,6 +221,7 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    CLI_SAVE_LONGOPTS,
+	    OBS_CLI_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	const char *block_arg = NULL;
@@ -338,7 +341,8 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			if (!cli_save_option(&o->save, c, argc, argv))
+			if (!obs_cli_option(&o->obs, c, optarg) &&
+			    !cli_save_option(&o->save, c, argc, argv))
 				cli_bad_option(argv, c);
 		}
 	}
@@ -355,6 +359,12 @@ static void parse(struct stream_opts *o, int argc, char **argv)
 	if (o->connect)
 		o->p.nhosts =
 		    split_hosts(o->connect, o->p.hosts, o->p.host_ports, NB_STREAM_MAX_AGENTS);
+	if (o->obs.nclocks || o->obs.no_observe)
+		cli_usage_error("--%s is rate's: stream observes only what --observe names",
+				o->obs.nclocks ? "observe-clocks" : "no-observe");
+	if (o->obs.set.n && (o->p.send || o->p.recv || o->p.reverse))
+		cli_usage_error("--observe needs -c HOST without --reverse: this host sends and "
+				"times each step's window");
 	if (!o->p.sock.addr && o->connect && o->p.reverse) {
 		/* The agent streams to this host, at the address it sees us at. */
 		o->p.to_controller = true;
@@ -692,6 +702,19 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 	stream_print_baseline(&r->baseline, r->agents, r->nagents);
 }
 
+/* The observed box's view of every step, one row each, under the receivers' tables. */
+static void print_obs(const struct stream_opts *o, const struct nb_stream_ctl_result *r)
+{
+	char label[32];
+	for (size_t k = 0; r->obs && k < o->obs.set.n && r->nsent; k++) {
+		obs_cli_step_head(stdout, &o->obs.set, k, &r->obs[0], "     Mbit/s");
+		for (size_t i = 0; i < r->nsent && i < r->nobs; i++) {
+			snprintf(label, sizeof(label), "%11.3f", (double)r->sent[i].rate_bps / 1e6);
+			obs_cli_step_row(stdout, &o->obs.set, k, &r->obs[i], r->sent[i].bytes, label);
+		}
+	}
+}
+
 static int run_ctl(struct stream_opts *o)
 {
 	static struct nb_stream_ctl_result r;
@@ -710,6 +733,8 @@ static int run_ctl(struct stream_opts *o)
 	o->p.stop = &cli_stop;
 	o->p.on_step = ctl_step;
 	o->p.step_arg = o;
+	obs_cli_open(&o->obs, o->psk_path);
+	o->p.observe = &o->obs.set;
 	ret = nb_stream_ctl_run(&o->p, &r, ctl_started, o, err, sizeof(err));
 	progress_end();
 	if (ret < 0 && r.bad_input)
@@ -722,9 +747,12 @@ static int run_ctl(struct stream_opts *o)
 		nb_stream_ctl_json(stdout, &o->p, &r);
 		cli_save_doc_end(&o->save);
 	}
-	if (!o->json)
+	if (!o->json) {
 		ctl_print(&o->p, &r);
+		print_obs(o, &r);
+	}
 	nb_stream_ctl_result_free(&r);
+	nb_obs_set_close(&o->obs.set);
 	return cli_stop ? 130 : 0;
 }
 

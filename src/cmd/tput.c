@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/observe_cli.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
@@ -54,6 +55,7 @@ static const char usage_text[] =
 	"  -4, -6                 use IPv4 / IPv6 only\n"
 	"      --psk FILE         pre-shared key the agent requires\n"
 	"  -J, --json             print one JSON document (schema netbench/1)\n"
+	OBS_CLI_PATH_HELP
 	CLI_SAVE_HELP
 	"  -h, --help             this help\n"
 	"\n"
@@ -72,6 +74,8 @@ struct run {
 	size_t size_index;		 /* the step being run */
 	size_t ndone;			 /* sizes fully measured: the rows printed */
 	bool interrupted;		 /* Ctrl-C: the sizes after ndone were not measured */
+	struct obs_cli obs;		 /* observers of a box in the path */
+	struct nb_obs_trial *obs_tx, *obs_rx; /* per size; with --bidir obs_tx holds both */
 	struct interval {
 		size_t size_index;
 		struct nb_tput_interval iv;
@@ -81,6 +85,7 @@ struct run {
 };
 
 #define BASELINE_NS (250 * 1000 * 1000ULL)
+static void print_obs(const struct run *r);
 
 /* Keeps every interval for the JSON document and prints it as it comes for people. */
 static void on_interval(void *arg, const struct nb_tput_interval *iv)
@@ -224,6 +229,7 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 		if (r->rx && !r->res[i].rx.valid)
 			printf("%s Rx invalid: %s\n", sz, r->res[i].rx.invalid_reason);
 	}
+	print_obs(r);
 }
 
 static void json_intervals(struct nb_json *j, const struct run *r, size_t size_index, bool tx)
@@ -241,6 +247,37 @@ static void json_intervals(struct nb_json *j, const struct run *r, size_t size_i
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
+}
+
+/* The observers' window of size i's Tx or Rx step; NULL when none observed. */
+static const struct nb_obs_trial *obs_of(const struct run *r, size_t i, bool tx)
+{
+	if (!r->obs_tx)
+		return NULL;
+	return tx || r->bidir ? &r->obs_tx[i] : &r->obs_rx[i];
+}
+
+/* Under the CPU table: the observed box's view of every step, one row each. */
+static void print_obs(const struct run *r)
+{
+	char sz[16], label[32];
+	for (size_t o = 0; o < r->obs.set.n && r->ndone; o++) {
+		obs_cli_step_head(stdout, &r->obs.set, o, obs_of(r, 0, r->tx), " Block Dir");
+		for (size_t i = 0; i < r->ndone; i++) {
+			nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+			for (int tx = 1; tx >= 0; tx--) {
+				const struct nb_tput_dir_result *d = tx ? &r->res[i].tx : &r->res[i].rx;
+				if (!(tx ? r->tx : r->rx) || (r->bidir && !tx))
+					continue;
+				snprintf(label, sizeof(label), "%6s %3s", sz,
+					 r->bidir ? "T+R" : tx ? "Tx" : "Rx");
+				obs_cli_step_row(stdout, &r->obs.set, o, obs_of(r, i, tx),
+						 r->bidir ? r->res[i].tx.bytes + r->res[i].rx.bytes
+							  : d->bytes,
+						 label);
+			}
+		}
+	}
 }
 
 static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, const char *dir,
@@ -295,6 +332,9 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 	nb_json_double(j, "cpu_other_remote_pct", d->other_remote_pct, 2);
 	nb_json_bool(j, "cpu_polluted", d->cpu_polluted);
 	json_intervals(j, r, size_index, !strcmp(dir, "tx"));
+	const struct nb_obs_trial *t = obs_of(r, size_index, !strcmp(dir, "tx"));
+	if (t && t->n)
+		nb_obs_json(j, "observers", &r->obs.set, t, NB_OBS_FRAMES_EGRESS, d->bytes);
 	nb_json_obj_end(j);
 }
 
@@ -368,6 +408,17 @@ static void show_result(const struct run *r, const char *dir, const struct nb_tp
 		progress_result("%s %s %.1f Mbit/s", sz, dir, d->mbit_per_s);
 }
 
+static void free_obs(struct run *r)
+{
+	for (size_t i = 0; r->obs_tx && i < r->nsizes; i++) {
+		nb_obs_trial_free(&r->obs_tx[i]);
+		nb_obs_trial_free(&r->obs_rx[i]);
+	}
+	free(r->obs_tx);
+	free(r->obs_rx);
+	nb_obs_set_close(&r->obs.set);
+}
+
 /* After size i's step(s): its row at once, or, on Ctrl-C, the end of the sweep. */
 static void step_done(struct run *r, size_t i, int ret)
 {
@@ -393,6 +444,7 @@ int cmd_tput(int argc, char **argv)
 		{"psk", required_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'J'},
 		{"pacing", required_argument, NULL, 'g'}, {"burst", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},	  CLI_SAVE_LONGOPTS,
+		OBS_CLI_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct cli_save sv = {0};
@@ -483,7 +535,8 @@ int cmd_tput(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			if (!cli_save_option(&sv, c, argc, argv))
+			if (!obs_cli_option(&r.obs, c, optarg) &&
+			    !cli_save_option(&sv, c, argc, argv))
 				cli_bad_option(argv, c);
 		}
 	}
@@ -499,6 +552,10 @@ int cmd_tput(int argc, char **argv)
 	if (r.p.interval_ns && r.p.interval_ns > r.p.time_ns)
 		cli_usage_error("--interval is longer than --time");
 	cli_pacing_check((enum nb_pacing_mode)r.p.pacing, r.p.burst);
+	if (r.obs.nclocks)
+		cli_usage_error("--observe-clocks is rate's: tput observes at the clock it finds");
+	if (r.obs.no_observe)
+		cli_usage_error("--no-observe is rate's: tput observes only what --observe names");
 	if (r.p.proto == NB_TPUT_UDP) {
 		max_block = NB_TPUT_UDP_MAX;
 		if (!rate_str)
@@ -518,6 +575,12 @@ int cmd_tput(int argc, char **argv)
 	r.res = calloc(r.nsizes, sizeof(*r.res));
 	if (!r.res)
 		cli_fail(ENOMEM, "out of memory");
+	if (r.obs.set.n) {
+		r.obs_tx = calloc(r.nsizes, sizeof(*r.obs_tx));
+		r.obs_rx = calloc(r.nsizes, sizeof(*r.obs_rx));
+		if (!r.obs_tx || !r.obs_rx)
+			cli_fail(ENOMEM, "out of memory");
+	}
 
 	cli_catch_signals();
 
@@ -531,6 +594,8 @@ int cmd_tput(int argc, char **argv)
 		nb_ctl_free(ctl);
 		cli_fail(0, "%s", err);
 	}
+	obs_cli_open(&r.obs, psk_file);
+	r.p.observe = &r.obs.set;
 	if (!r.json)
 		print_head(&r, ctl, host);
 	/* Each step is a warm-up and a window; setup and drain show in the pace measured. */
@@ -549,6 +614,8 @@ int cmd_tput(int argc, char **argv)
 				r.baseline = r.res[i].baseline;
 			if (!ret)
 				show_result(&r, "Tx", &r.res[i].tx); /* and Rx in its row */
+			if (r.obs_tx)
+				r.obs_tx[i] = r.res[i].obs;
 			step_done(&r, i, ret);
 			continue;
 		}
@@ -564,6 +631,8 @@ int cmd_tput(int argc, char **argv)
 			r.p.baseline_ns = 0;
 			if (!ret)
 				show_result(&r, "Tx", &one.tx);
+			if (r.obs_tx)
+				r.obs_tx[i] = one.obs;
 		}
 		if (r.rx && !ret) {
 			r.p.dir = NB_TPUT_DIR_RX;
@@ -575,6 +644,8 @@ int cmd_tput(int argc, char **argv)
 				r.baseline = one.baseline;
 			if (!ret)
 				show_result(&r, "Rx", &one.rx);
+			if (r.obs_rx)
+				r.obs_rx[i] = one.obs;
 		}
 		step_done(&r, i, ret);
 	}
@@ -585,6 +656,7 @@ int cmd_tput(int argc, char **argv)
 	}
 	if (ret) {
 		nb_ctl_free(ctl);
+		free_obs(&r);
 		free(r.res);
 		free(r.intervals);
 		cli_fail(0, "%s", err);
@@ -601,6 +673,7 @@ int cmd_tput(int argc, char **argv)
 	for (size_t i = 0; i < r.ndone; i++)
 		if ((r.tx && !r.res[i].tx.valid) || (r.rx && !r.res[i].rx.valid))
 			ret = 1;
+	free_obs(&r);
 	free(r.res);
 	free(r.intervals);
 	return r.interrupted ? 130 : ret;

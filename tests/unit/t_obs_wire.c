@@ -46,6 +46,7 @@ static void fill(struct nb_obs_snap *w)
 	w->ifs[0].rx_dropped = 12345;
 	strcpy(w->ifs[1].name, "nbdut1");
 	w->ifs[1].tx_packets = 987655;
+	w->ifs[1].speed_mbps = 1000;
 	w->ifs[1].have_qdisc = true;
 	w->ifs[1].qdisc_drops = 4;
 	w->ifs[1].neth = 1;
@@ -119,6 +120,8 @@ int main(void)
 	CHECK(back->ifs[1].neth == 1 && !strcmp(back->ifs[1].eth[0].name, "rx_queue_0_drops") &&
 		  back->ifs[1].eth[0].value == 9,
 	      "driver counters survive");
+	CHECK(back->ifs[1].speed_mbps == 1000 && back->ifs[0].speed_mbps == 0,
+	      "link speed survives where known, absent stays unknown");
 	CHECK(back->have_conntrack && back->ct_max == 65536 && back->ct_insert_failed == 1 &&
 		  back->nfreq == 1 && back->freq_khz[0] == 1800000 && back->rps_mask == 2,
 	      "conntrack, clock and RPS mask survive");
@@ -150,6 +153,21 @@ int main(void)
 		nb_msg_put_bytes(m, NB_T_OBS_ETH, b, 17);
 	}
 	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "driver counter of an unsent interface refused");
+	{
+		uint8_t b[8] = {0};
+		nb_msg_reset(m, NB_MSG_FINAL);
+		nb_obs_window_put(m, w);
+		nb_put_be32(b, 9); /* interface 9 was never sent */
+		nb_put_be32(b + 4, 1000);
+		nb_msg_put_bytes(m, NB_T_OBS_IF_SPEED, b, 8);
+		CHECK(nb_obs_window_get(m, back) == -EBADMSG, "speed of an unsent interface refused");
+		nb_msg_reset(m, NB_MSG_FINAL);
+		nb_obs_window_put(m, w);
+		nb_put_be32(b, 0);
+		nb_put_be32(b + 4, NB_OBS_SPEED_MAX_MBPS + 1);
+		nb_msg_put_bytes(m, NB_T_OBS_IF_SPEED, b, 8);
+		CHECK(nb_obs_window_get(m, back) == -EBADMSG, "a speed past 10 Tbit/s refused");
+	}
 	nb_msg_reset(m, NB_MSG_FINAL);
 	nb_obs_window_put(m, w);
 	put_item(m, 650, 4, 0);

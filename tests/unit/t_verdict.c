@@ -140,6 +140,66 @@ int main(void)
 	      "a drop two counters saw is counted once (accounted %llu)",
 	      (unsigned long long)v.accounted);
 
+	{
+		/* Recorded: a board forwarding 64-byte frames out of a 1 Gbit/s NIC (eth1) for a
+		 * 1.0 s trial inside a 1.2 s window: 1,488,095 frames, 60 bytes each as tx_bytes
+		 * counts them (no FCS): 1000 Mbit/s on the wire with FCS, preamble and gap. */
+		struct nb_obs_summary m;
+		struct nb_verdict_in in = {.offered = 1488095, .received = 1488095,
+					   .offered_fps = 1488095, .gen_max = true, .dut = &m,
+					   .active_s = 1.0};
+		free(w);
+		w = win();
+		strcpy(w->ifs[1].name, "eth1");
+		w->ifs[0].rx_packets = 1488095;
+		w->ifs[1].tx_packets = 1488095;
+		w->ifs[1].tx_bytes = 60ull * 1488095;
+		w->ifs[1].speed_mbps = 1000;
+		in.win = w;
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK(v.kind == NB_V_EGRESS && v.line_rate && v.explained &&
+			  !strcmp(v.text, "egress bound: line rate reached (1000 of 1000 Mbit/s) on "
+					  "eth1, nothing lost"),
+		      "line rate reached, nothing lost: egress bound (%s)", v.text);
+		/* Offered more than the line takes: the qdisc drops the rest. */
+		in.offered = 1600000;
+		w->ifs[1].qdisc_drops = 111905;
+		w->ifs[1].have_qdisc = true;
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK(v.kind == NB_V_EGRESS && v.explained &&
+			  strstr(v.text, "egress bound: line rate reached (1000 of 1000 Mbit/s) on "
+					 "eth1; qdisc drops 112k"),
+		      "line rate and qdisc drops: both quoted (%s)", v.text);
+		/* The same counts on a veth (no link speed believed): no line rate claimed. */
+		in.offered = 1488095;
+		w->ifs[1].qdisc_drops = 0;
+		w->ifs[1].speed_mbps = 0;
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK(v.kind == NB_V_GENERATOR && !v.line_rate && v.egress_speed_mbps == 0,
+		      "speed unknown: no line rate, generator bound (%s)", v.text);
+		/* 95 % of the line: not reached. */
+		w->ifs[1].speed_mbps = 1000;
+		w->ifs[1].tx_packets = 1413690;
+		w->ifs[1].tx_bytes = 60ull * 1413690;
+		in.offered = in.received = 1413690;
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK(v.kind == NB_V_GENERATOR && !v.line_rate && fabs(v.egress_mbps - 950) < 0.1,
+		      "95 %% of the line: not line rate (%.1f Mbit/s)", v.egress_mbps);
+		/* Without the trial's length, over the observer's 1.2 s window: 833 Mbit/s. */
+		w->ifs[1].tx_packets = 1488095;
+		w->ifs[1].tx_bytes = 60ull * 1488095;
+		in.active_s = 0;
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK(!v.line_rate && fabs(v.egress_mbps - 833.3) < 0.1,
+		      "the observer's window when the trial's is unknown (%.1f Mbit/s)",
+		      v.egress_mbps);
+	}
+
 	CHECK(!strcmp(nb_verdict_name(NB_V_DUT_CPU), "dut_cpu_bound") &&
 		  !strcmp(nb_verdict_name(NB_V_UNEXPLAINED), "unexplained"),
 	      "JSON names");

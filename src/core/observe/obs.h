@@ -17,6 +17,7 @@
 #define NB_OBS_ETHS  24 /* driver counters kept per interface (drops, misses, errors) */
 #define NB_OBS_NAME  32
 #define NB_OBS_IFNAME 16
+#define NB_OBS_SPEED_MAX_MBPS 10000000 /* 10 Tbit/s: larger link speeds are not believed */
 
 /* /proc/stat columns of one CPU, in USER_HZ ticks. */
 struct nb_obs_cpu {
@@ -48,6 +49,7 @@ struct nb_obs_stat {
 struct nb_obs_if {
 	char name[NB_OBS_IFNAME];
 	uint32_t ifindex;
+	uint32_t speed_mbps; /* a NIC's link speed (sysfs speed), 0: unknown or a virtual device */
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
 	uint64_t rx_dropped, rx_missed, rx_fifo, rx_over, tx_dropped, tx_errors;
 	bool have_qdisc;

@@ -165,6 +165,15 @@ static void read_if(struct nb_obs_reader *r, struct nb_obs_if *i)
 	snprintf(p, sizeof(p), "/sys/class/net/%.15s/ifindex", i->name);
 	if (!read_u64(r, p, &v))
 		i->ifindex = (uint32_t)v;
+	/* Only a device behind a bus has a line rate: a veth or a tunnel reports a made-up speed
+	 * (veth says 10000) that no frame is ever limited by. Unknown speeds read -1. */
+	char dev[400];
+	snprintf(p, sizeof(p), "/sys/class/net/%.15s/device", i->name);
+	path_of(r, dev, sizeof(dev), p);
+	snprintf(p, sizeof(p), "/sys/class/net/%.15s/speed", i->name);
+	if (!access(dev, F_OK) && !read_u64(r, p, &v) && r->buf[0] != '-' && v > 0 &&
+	    v <= NB_OBS_SPEED_MAX_MBPS)
+		i->speed_mbps = (uint32_t)v;
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 		snprintf(p, sizeof(p), "/sys/class/net/%.15s/statistics/%s", i->name, f[k].file);
 		if (!read_u64(r, p, &v))

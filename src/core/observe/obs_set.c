@@ -96,14 +96,22 @@ double nb_obs_clock_mhz(const struct nb_obs_set *c, size_t i, const struct nb_ob
 	return c->si[i].cpu_mhz > 0 ? c->si[i].cpu_mhz : 0;
 }
 
+uint64_t nb_obs_egress_frames(const struct nb_obs_trial *t, size_t i)
+{
+	int32_t e = i < t->n ? t->s[i]->egress_if : -1;
+	return e >= 0 && (uint32_t)e < t->w[i]->nif ? t->w[i]->ifs[e].tx_packets : 0;
+}
+
 void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
-		 const struct nb_obs_trial *t, uint64_t frames)
+		 const struct nb_obs_trial *t, uint64_t frames_all, uint64_t bytes)
 {
 	nb_json_arr_begin(j, key);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct nb_obs_snap *w = t->w[i];
 		const struct nb_obs_summary *s = t->s[i];
 		double ws = s->window_s > 0 ? s->window_s : 1;
+		uint64_t frames =
+		    frames_all == NB_OBS_FRAMES_EGRESS ? nb_obs_egress_frames(t, i) : frames_all;
 		nb_json_obj_begin(j, NULL);
 		nb_json_str(j, "observer", c->spec[i]);
 		nb_json_str(j, "hostname", c->si[i].hostname);
@@ -173,6 +181,10 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 			nb_json_u64(j, "rx_over_errors", p->rx_over);
 			nb_json_u64(j, "tx_dropped", p->tx_dropped);
 			nb_json_u64(j, "tx_errors", p->tx_errors);
+			if (p->speed_mbps)
+				nb_json_u64(j, "speed_mbit_per_s", p->speed_mbps);
+			else
+				nb_json_null(j, "speed_mbit_per_s");
 			if (p->have_qdisc) {
 				nb_json_u64(j, "qdisc_drops", p->qdisc_drops);
 				nb_json_u64(j, "qdisc_overlimits", p->qdisc_overlimits);
@@ -213,6 +225,13 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		} else {
 			nb_json_null(j, "clock_mhz");
 			nb_json_null(j, "cycles_per_frame");
+		}
+		if (bytes) {
+			double cpb = nb_cycles_per_frame(s->busy_cpu_s, mhz, bytes);
+			if (!isnan(cpb))
+				nb_json_double(j, "cycles_per_byte", cpb, 3);
+			else
+				nb_json_null(j, "cycles_per_byte");
 		}
 		nb_json_obj_end(j);
 	}

@@ -50,9 +50,16 @@ void nb_obs_trial_free(struct nb_obs_trial *t);
 /* The clock for cycles per frame: cpufreq's, else the observer's /proc/cpuinfo MHz, else 0. */
 double nb_obs_clock_mhz(const struct nb_obs_set *c, size_t i, const struct nb_obs_summary *s);
 
-/* "key": [ one object per observer ] for one trial; frames: frames forwarded (cycles/frame). */
+/* Frames observer i's DUT sent out of its egress interface (most tx packets) in the window. */
+uint64_t nb_obs_egress_frames(const struct nb_obs_trial *t, size_t i);
+
+/* frames argument of nb_obs_json: each observer's own egress frames (nb_obs_egress_frames). */
+#define NB_OBS_FRAMES_EGRESS UINT64_MAX
+
+/* "key": [ one object per observer ] for one trial; frames: frames forwarded (cycles/frame);
+ * bytes: payload bytes carried (cycles/byte), 0: no cycles_per_byte field. */
 void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
-		 const struct nb_obs_trial *t, uint64_t frames);
+		 const struct nb_obs_trial *t, uint64_t frames, uint64_t bytes);
 void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_verdict *v);
 
 #endif

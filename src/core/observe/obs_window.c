@@ -67,6 +67,7 @@ static void if_delta(const struct nb_obs_if *a, const struct nb_obs_if *b, struc
 		a = &zero;
 	memcpy(w->name, b->name, sizeof(w->name));
 	w->ifindex = b->ifindex;
+	w->speed_mbps = b->speed_mbps;
 	w->rx_packets = d(a->rx_packets, b->rx_packets);
 	w->tx_packets = d(a->tx_packets, b->tx_packets);
 	w->rx_bytes = d(a->rx_bytes, b->rx_bytes);

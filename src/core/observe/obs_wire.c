@@ -135,6 +135,12 @@ int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w)
 		nb_put_be32(b + NB_OBS_IFNAME + 4 + 104, f->have_qdisc ? 1 : 0);
 		if ((ret = nb_msg_put_bytes(m, NB_T_OBS_IF, b, IF_B)))
 			return ret;
+		if (f->speed_mbps) {
+			nb_put_be32(b, i);
+			nb_put_be32(b + 4, f->speed_mbps);
+			if ((ret = nb_msg_put_bytes(m, NB_T_OBS_IF_SPEED, b, 8)))
+				return ret;
+		}
 		for (uint32_t k = 0; k < f->neth && k < NB_OBS_ETHS; k++) {
 			if (!f->eth[k].name[0])
 				continue;
@@ -243,6 +249,17 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 				return -EBADMSG;
 			f->have_qdisc = q == 1;
 			w->nif++;
+			break;
+		}
+		case NB_T_OBS_IF_SPEED: {
+			uint32_t i, v;
+			if (n != 8)
+				return -EBADMSG;
+			i = nb_get_be32(p);
+			v = nb_get_be32(p + 4);
+			if (i >= w->nif || !v || v > NB_OBS_SPEED_MAX_MBPS)
+				return -EBADMSG;
+			w->ifs[i].speed_mbps = v;
 			break;
 		}
 		case NB_T_OBS_ETH: {

@@ -23,6 +23,7 @@ enum {
 	NB_T_OBS_IF = 614,
 	NB_T_OBS_ETH = 615,
 	NB_T_OBS_FREQ = 616,
+	NB_T_OBS_IF_SPEED = 617, /* u32 interface index (of the IF items), u32 Mbit/s */
 };
 
 #define NB_OBS_SAMPLE_HZ_MAX 100u

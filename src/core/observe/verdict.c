@@ -68,17 +68,52 @@ static void cpu_evidence(const struct nb_verdict_in *in, char *b, size_t len)
 		 num(s3, sizeof(s3), (double)(d->rx_missed + d->rx_fifo + d->rx_over)));
 }
 
+/* The egress interface's rate on the wire against its link speed, when the speed is known
+ * (a NIC: sysfs speed; never a virtual device). */
+static void line_rate(const struct nb_verdict_in *in, struct nb_verdict *v)
+{
+	const struct nb_obs_summary *d = in->dut;
+	const struct nb_obs_if *f;
+	double s;
+	if (!d || !in->win || d->egress_if < 0 || (uint32_t)d->egress_if >= in->win->nif)
+		return;
+	f = &in->win->ifs[d->egress_if];
+	s = in->active_s > 0 ? in->active_s : d->window_s;
+	if (!f->speed_mbps || !(s > 0))
+		return;
+	v->egress_speed_mbps = f->speed_mbps;
+	v->egress_mbps =
+	    (double)(f->tx_bytes + NB_VERDICT_WIRE_OVERHEAD * f->tx_packets) * 8.0 / s / 1e6;
+	v->line_rate = v->egress_mbps >= NB_VERDICT_LINE_PCT / 100.0 * f->speed_mbps;
+}
+
+/* "line rate reached (9.9k of 10k Mbit/s) on eth1" */
+static void line_text(const struct nb_verdict_in *in, const struct nb_verdict *v, char *b,
+		      size_t len)
+{
+	snprintf(b, len, "line rate reached (%.0f of %.0f Mbit/s) on %s", v->egress_mbps,
+		 v->egress_speed_mbps, ifname(in, in->dut->egress_if));
+}
+
 void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 {
+	char lt[120] = "";
 	const struct nb_obs_summary *d = in->dut;
 	char ev[300] = "", a[16], b[16], c[16], sd[24] = "unknown";
 	uint64_t max;
 
 	memset(v, 0, sizeof(*v));
 	v->lost = in->offered > in->received ? in->offered - in->received : 0;
+	line_rate(in, v);
+	if (v->line_rate)
+		line_text(in, v, lt, sizeof(lt));
 	if (!v->lost) {
 		v->explained = true;
-		if (in->gen_max) {
+		if (v->line_rate) {
+			/* Nothing lost, but nothing more fits on the way out either. */
+			v->kind = NB_V_EGRESS;
+			snprintf(v->text, sizeof(v->text), "egress bound: %s, nothing lost", lt);
+		} else if (in->gen_max) {
 			v->kind = NB_V_GENERATOR;
 			snprintf(v->text, sizeof(v->text),
 				 "generator bound: %s fps offered, the generator's maximum, and "
@@ -124,6 +159,10 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		v->kind = NB_V_UNEXPLAINED;
 		snprintf(v->text, sizeof(v->text), "unexplained: %llu lost, counters account for %llu (%s)",
 			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
+		if (lt[0] && strlen(v->text) + strlen("; egress ") + strlen(lt) < sizeof(v->text)) {
+			strcat(v->text, "; egress ");
+			strcat(v->text, lt);
+		}
 		return;
 	}
 	max = v->by_cpu;
@@ -160,7 +199,8 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		break;
 	case NB_V_EGRESS:
 		snprintf(v->text, sizeof(v->text),
-			 "egress bound: qdisc drops %s (overlimits %s), tx_dropped %s on %s",
+			 "egress bound: %s%sqdisc drops %s (overlimits %s), tx_dropped %s on %s", lt,
+			 lt[0] ? "; " : "",
 			 num(a, sizeof(a), (double)d->qdisc_drops),
 			 num(b, sizeof(b), (double)d->qdisc_overlimits),
 			 num(c, sizeof(c), (double)d->tx_dropped), ifname(in, d->egress_if));

@@ -22,6 +22,12 @@ enum nb_verdict_kind {
 	NB_V_UNEXPLAINED, /* the counters do not account for the loss within 1 % */
 };
 
+/* The egress line counts as full from this share of its link speed on (bits on the wire). */
+#define NB_VERDICT_LINE_PCT 99.0
+/* Bytes a frame takes on an Ethernet wire beyond what tx_bytes counts: FCS 4, preamble and
+ * start delimiter 8, inter-frame gap 12. */
+#define NB_VERDICT_WIRE_OVERHEAD 24
+
 /* A DUT CPU counts as saturated from this busy share on. */
 #define NB_VERDICT_SATURATED_PCT 90.0
 
@@ -31,6 +37,7 @@ struct nb_verdict_in {
 	bool gen_max;		       /* offered at the generator's maximum (flat out or its cap) */
 	const struct nb_obs_summary *dut; /* NULL: no observer */
 	const struct nb_obs_snap *win;	  /* the window dut summarizes (interface names) */
+	double active_s; /* how long traffic flowed (the trial's window); 0: the observer's window */
 	bool have_sink_drops;
 	uint64_t sink_drops; /* the receiving socket's drops (receive buffer full) */
 };
@@ -41,6 +48,8 @@ struct nb_verdict {
 	bool explained; /* accounted within 1 % of lost */
 	/* the classes the loss is split into */
 	uint64_t by_cpu, by_nic, by_egress, by_receiver, by_conntrack;
+	bool line_rate; /* the egress interface carried >= NB_VERDICT_LINE_PCT of its link speed */
+	double egress_mbps, egress_speed_mbps; /* on the wire, and the link's; 0: speed unknown */
 	char text[400]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */
 };
 

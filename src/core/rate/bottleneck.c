@@ -33,6 +33,7 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	in.offered = pick->c.tx;
 	in.received = pick->c.tx - pick->c.lost;
 	in.offered_fps = pick->offered_fps;
+	in.active_s = pick->window_s; /* the traffic's time, not the observer's longer window */
 	in.gen_max = p->test == NB_RATE_TRIAL ? !p->rate_fps && !pick->asked_frames : s->at_max;
 	in.dut = pick->obs.n ? pick->obs.s[0] : NULL;
 	in.win = pick->obs.n ? pick->obs.w[0] : NULL;

@@ -180,11 +180,15 @@ size_t nb_msg_encode_header(const struct nb_msg *m, uint8_t hdr[NB_MSG_HDR])
 	return NB_MSG_HDR;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
+#ifndef MSG_MORE
+#define MSG_MORE 0
+#endif
+
+static int write_all(int fd, const void *buf, size_t len, int flags)
 {
 	const uint8_t *p = buf;
 	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | flags);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -207,9 +211,12 @@ int nb_msg_send(int fd, const struct nb_msg *m)
 	uint8_t hdr[NB_MSG_HDR];
 	int ret;
 	nb_msg_encode_header(m, hdr);
-	ret = write_all(fd, hdr, sizeof(hdr));
+	/* One segment for header and body: a header sent alone leaves the body to Nagle, which
+	 * holds it until the peer's delayed ACK of the header (up to 40 ms on Linux), and every
+	 * control round trip (a window's edge) would wait that long. */
+	ret = write_all(fd, hdr, sizeof(hdr), m->len ? MSG_MORE : 0);
 	if (!ret && m->len)
-		ret = write_all(fd, m->data, m->len);
+		ret = write_all(fd, m->data, m->len, 0);
 	return ret;
 }
 

@@ -4,6 +4,7 @@
  * from the receiving side's own step windows; the agents' CPU samples at the MARKs around the
  * sweep bound the whole run. */
 #include "core/stream/stream_ctl.h"
+#include "core/stream/stream_obs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -243,6 +244,7 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	uint32_t id = nb_stream_random_id();
 	struct nb_stream_rx *rxs[NB_STREAM_MAX_AGENTS] = {0};
 	struct nb_cpu_sample *loc0 = malloc(sizeof(*loc0));
+	struct nb_stream_obs *obs = NULL;
 	int fd = -1, ret;
 
 	/* --iface and --source belong to the agents' join; this host sends by its routes. */
@@ -291,9 +293,29 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	so.burst = r->pacing.burst_asked;
 	so.on_step = p->on_step;
 	so.arg = p->step_arg;
+	if (p->observe && p->observe->n) {
+		r->obs = calloc(p->nrates, sizeof(*r->obs));
+		r->obs_lag_ns = calloc(2 * p->nrates, sizeof(*r->obs_lag_ns));
+		r->nobs = r->obs ? p->nrates : 0;
+		ret = r->obs && r->obs_lag_ns ? nb_stream_obs_start(&obs, p->observe, p->nrates, p->time_ns) : -ENOMEM;
+		if (ret) {
+			snprintf(err, errlen, "observer: %s", strerror(-ret));
+			goto out;
+		}
+		so.on_edge = nb_stream_obs_edge;
+		so.edge_arg = obs;
+	}
 	if (started)
 		started(arg, p, r);
 	ret = nb_stream_send_run(&so, r->sent);
+	if (obs) {
+		int oret = nb_stream_obs_finish(obs, r->obs, r->obs_lag_ns, err, errlen);
+		obs = NULL;
+		if (oret && ret >= 0) {
+			ret = oret;
+			goto out;
+		}
+	}
 	if (ret < 0) {
 		snprintf(err, errlen, "sending: %s", strerror(-ret));
 		goto out;
@@ -321,6 +343,8 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	ret = 0;
 out:
 	free(loc0);
+	if (obs)
+		nb_stream_obs_finish(obs, r->obs, NULL, why, sizeof(why)); /* the first failure stands */
 	close(fd);
 	return ret;
 }
@@ -437,5 +461,9 @@ void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r)
 	}
 	nb_stream_rx_free(r->rx);
 	free(r->sent);
+	for (size_t i = 0; i < r->nobs; i++)
+		nb_obs_trial_free(&r->obs[i]);
+	free(r->obs);
+	free(r->obs_lag_ns);
 	memset(r, 0, sizeof(*r));
 }

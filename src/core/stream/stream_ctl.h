@@ -15,6 +15,7 @@
 #include "core/base/cpu.h"
 #include "core/base/json.h"
 #include "core/base/sysinfo.h"
+#include "core/observe/obs_set.h"
 #include "core/session/ctl.h"
 #include "core/stream/stream.h"
 #include "core/stream/stream_pacing.h"
@@ -48,6 +49,9 @@ struct nb_stream_params {
 	void *step_arg;
 	/* The sender's pacing: asked (auto by default) and burst_asked (0: about 1 ms worth). */
 	struct nb_stream_pacing pacing;
+	/* Observers of a box in the path (agents receive, this host sends): their window opens
+	 * and closes at each step's window edges on the sender. NULL or empty: none. */
+	struct nb_obs_set *observe;
 };
 
 /* One agent of a controller run. */
@@ -87,6 +91,10 @@ struct nb_stream_ctl_result {
 	bool bad_input; /* the failure lies in the user's input (a usage error) */
 	struct nb_stream_pacing pacing; /* the sender's decision (this host's, or the agent's) */
 	struct nb_stream_baseline baseline;
+	struct nb_obs_trial *obs; /* per step, with observers; NULL without */
+	size_t nobs;
+	uint64_t *obs_lag_ns; /* per step: how long after the sender's open and close edges the
+				 observers answered (their counters were read within that) */
 };
 
 /* Called once the traffic is about to start (after the agents answered). */

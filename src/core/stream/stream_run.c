@@ -122,6 +122,7 @@ int nb_stream_send_run(const struct nb_stream_send_opts *o, struct nb_stream_sen
 	for (size_t i = 0; i < o->nrates && !stopped(o->stop); i++) {
 		struct nb_stream_send_step *s = &steps[i], warm;
 		struct nb_pacer p;
+		bool opened = false;
 
 		memset(s, 0, sizeof(*s));
 		memset(&warm, 0, sizeof(warm));
@@ -142,6 +143,10 @@ int nb_stream_send_run(const struct nb_stream_send_opts *o, struct nb_stream_sen
 			nb_pacer_wait(&p);
 			if (k == s->omit_count) {
 				nb_cpu_sample_now(a);
+				if (o->on_edge) {
+					o->on_edge(o->edge_arg, i, true);
+					opened = true;
+				}
 				p.late_sends = 0; /* lateness and cost, too, are the window's */
 				p.max_late_ns = 0;
 				p.cpu_ns = 0;
@@ -156,6 +161,8 @@ int nb_stream_send_run(const struct nb_stream_send_opts *o, struct nb_stream_sen
 		if (s->datagrams == 0 && s->errors == 0)
 			nb_cpu_sample_now(a); /* stopped in the warm-up: an empty window */
 		nb_cpu_sample_now(b);
+		if (opened)
+			o->on_edge(o->edge_arg, i, false);
 		nb_cpu_load(a, b, &s->cpu);
 		s->late_sends = p.late_sends;
 		s->max_late_ns = p.max_late_ns;

@@ -50,6 +50,10 @@ struct nb_stream_send_opts {
 	uint32_t burst;		     /* datagrams per wake-up; 0: about 1 ms worth */
 	nb_stream_step_fn on_step;   /* called after each step, may be NULL */
 	void *arg;
+	/* Called at each step's window edges, where the sender's CPU is sampled: open before the
+	 * window's first datagram, closed after its last. May be NULL; must not block. */
+	void (*on_edge)(void *arg, size_t i, bool open);
+	void *edge_arg;
 };
 
 /* Achieved send rate in bit/s over first..last send (NaN below 2 datagrams). */

@@ -21,6 +21,7 @@
 #define CONNECT_MS 5000
 #define DRAIN_NS (3 * NB_NS_PER_S)
 #define STOP_REPLY_MS 15000
+#define OBS_SLACK_NS (10 * NB_NS_PER_S) /* the observer ends a window left open after this */
 
 /* Counters and CPU of both ends at one mark. */
 struct edge {
@@ -369,6 +370,11 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 	nb_sleep_until_ns(t0 + p->warmup_ns);
 	if ((ret = mark(&s, id++, s.first, err, errlen)))
 		goto out;
+	/* The observers' window follows each of the step's marks by the same one round trip, so
+	 * it is the step's window shifted by a few milliseconds, not a guess of its own. */
+	if (p->observe && p->observe->n &&
+	    (ret = nb_obs_set_begin(p->observe, p->time_ns + OBS_SLACK_NS, err, errlen)))
+		goto out;
 	*s.prev = *s.first;
 	next = s.first->loc_ns;
 	for (;;) {
@@ -386,6 +392,9 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 			goto out;
 		}
 		if ((ret = mark(&s, id++, s.cur, err, errlen)))
+			goto out;
+		if (next >= end && p->observe && p->observe->n &&
+		    (ret = nb_obs_set_end(p->observe, &r->obs, err, errlen)))
 			goto out;
 		if (on_interval && p->interval_ns)
 			report_interval(&s, id - 1, on_interval, arg);
@@ -421,6 +430,8 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut);
 	ret = 0;
 out:
+	if (ret)
+		nb_obs_trial_free(&r->obs);
 	/* Paths that fail in libc (memory, threads) leave no text of their own. */
 	if (ret && errlen && !err[0])
 		snprintf(err, errlen, "tput step failed: %s", strerror(-ret));

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/base/cpu.h"
+#include "core/observe/obs_set.h"
 #include "core/session/ctl.h"
 #include "core/tput/tput.h"
 
@@ -25,6 +26,9 @@ struct nb_tput_params {
 	/* > 0: before its traffic starts, the step samples both ends for this long with the
 	 * test set up and idle (the sweep's idle baseline; its first step asks for it). */
 	uint64_t baseline_ns;
+	/* Observers of the box in the path (router, VPN gateway): their window opens and closes
+	 * right after the agent's marks that bound the step's window. NULL or empty: none. */
+	struct nb_obs_set *observe;
 };
 
 /* The idle baseline: each end's CPU over baseline_ns before any traffic, and the share of a
@@ -63,6 +67,7 @@ struct nb_tput_dir_result {
 struct nb_tput_step_result {
 	struct nb_tput_dir_result tx, rx;
 	struct nb_tput_baseline baseline; /* when params.baseline_ns asked for it */
+	struct nb_obs_trial obs; /* the observers' window of the step (free: nb_obs_trial_free) */
 };
 
 struct nb_tput_interval {

@@ -24,26 +24,32 @@ print(p["pacing_asked"], p["pacing"], t["pacing"]["mode"], t["pacing"]["burst"],
 set -- $(fig "$nb_tmp/burst.json")
 check "default pacing: asked auto, used burst, in the trial too ($1 $2 $3)" \
 	[ "$1" = auto ] && [ "$2" = burst ] && [ "$3" = burst ]
-check "burst: about 1 ms of frames per wake-up ($4, 40 to 50)" [ "${4:-0}" -ge 40 ] && [ "$4" -le 50 ]
-check "burst: offered $5 fps, within 2 % of 50000" awk -v r="$5" 'BEGIN{exit !(r >= 49000 && r <= 51000)}'
-check "burst: every frame of the schedule sent or counted as slipped ($6 of 100000)" [ "$6" = 100000 ]
+check "burst: about 1 ms of frames per wake-up ($4, 40 to 50)" \
+	[ "${4:-0}" -ge 40 ] && [ "$4" -le 50 ]
+check "burst: offered $5 fps, within 2 % of 50000" \
+	awk -v r="$5" 'BEGIN{exit !(r >= 49000 && r <= 51000)}'
+check "burst: every frame of the schedule sent or counted as slipped ($6 of 100000)" \
+	[ "$6" = 100000 ]
 check "burst: generator process CPU $7 % (< 60 %; a per-frame pacer takes ~100 %)" \
 	awk -v c="$7" 'BEGIN{exit !(c ~ /^[0-9.]+$/ && c < 60)}'
 b_pacing=$8
-check "burst: pacing's own CPU $8 % (< 10 %)" awk -v c="$8" 'BEGIN{exit !(c ~ /^[0-9.]+$/ && c < 10)}'
+check "burst: pacing's own CPU $8 % (< 10 %)" \
+	awk -v c="$8" 'BEGIN{exit !(c ~ /^[0-9.]+$/ && c < 10)}'
 set -- $(fig "$nb_tmp/spin.json")
 check "--pacing spin: asked and used spin ($1 $2 $3), one frame per wake-up ($4)" \
 	[ "$1" = spin ] && [ "$2" = spin ] && [ "$3" = spin ] && [ "$4" = 1 ]
 check "spin: pacing CPU $8 % above burst's $b_pacing %" \
 	awk -v s="$8" -v b="$b_pacing" 'BEGIN{exit !(s ~ /^[0-9.]+$/ && s > b)}'
 rt -T 0.3 -r 10k --burst 8 >"$nb_tmp/out" 2>&1
-check "text output names burst:8 and the pacing share" has "pacing 64 B: burst:8 (asked auto); trial 1: proc [0-9.]* %, of which pacing [0-9.]* %"
+check "text output names burst:8 and the pacing share" \
+	has "pacing 64 B: burst:8 (asked auto); trial 1: proc [0-9.]* %, of which pacing [0-9.]* %"
 check_rc "--pacing txtime: usage error (the engines carry no transmit times)" 2 \
 	"$NETBENCH" rate --test trial --dst 127.0.0.1 --pacing txtime
 check "the error names txtime" has "txtime: rate"
 check_rc "--burst with --pacing spin: usage error" 2 \
 	"$NETBENCH" rate --test trial --dst 127.0.0.1 --pacing spin --burst 8
-check_rc "--burst 2000: usage error (1-1024)" 2 "$NETBENCH" rate --test trial --dst 127.0.0.1 --burst 2000
+check_rc "--burst 2000: usage error (1-1024)" 2 \
+	"$NETBENCH" rate --test trial --dst 127.0.0.1 --burst 2000
 check_rc "--pacing fast: usage error" 2 "$NETBENCH" rate --test trial --dst 127.0.0.1 --pacing fast
 check_schemas "$nb_tmp"
 echo "1..$n"

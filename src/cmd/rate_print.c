@@ -45,9 +45,10 @@ static void print_pacing(const struct nb_rate_run *r, const struct nb_rate_size 
 		if (t->pacing == NB_PACING_AUTO)
 			continue; /* flat out: nothing paced */
 		pacing_describe(how, sizeof(how), t->pacing, t->pacing_burst);
-		printf("pacing %u B: %s (asked %s); trial %u: proc %.1f %%, of which pacing %.1f %%\n",
-		       s[i].size, how, nb_pacing_name(r->p->pacing_asked), t->id, t->cpu.proc_pct,
-		       nb_pacing_cpu_pct(t->pacing_cpu_ns, t->window_s));
+		printf(
+		    "pacing %u B: %s (asked %s); trial %u: proc %.1f %%, of which pacing %.1f %%\n",
+		    s[i].size, how, nb_pacing_name(r->p->pacing_asked), t->id, t->cpu.proc_pct,
+		    nb_pacing_cpu_pct(t->pacing_cpu_ns, t->window_s));
 	}
 }
 

@@ -118,9 +118,9 @@ struct nb_gen_stats {
 	/* Frames the schedule had due by the trial's end (a time-limited trial at a rate) that
 	 * were not sent: the sender was held up, or the kernel pushed back. */
 	uint64_t slipped_frames;
-	uint64_t pacing_cpu_ns;	   /* thread CPU time the pacer spent sleeping and spinning */
-	uint64_t pacing_wakeups;   /* its waits that slept or spun */
-	uint32_t pacing_burst;	   /* frames per wake-up it used (1 in spin mode; 0: unpaced) */
+	uint64_t pacing_cpu_ns;	 /* thread CPU time the pacer spent sleeping and spinning */
+	uint64_t pacing_wakeups; /* its waits that slept or spun */
+	uint32_t pacing_burst;	 /* frames per wake-up it used (1 in spin mode; 0: unpaced) */
 };
 
 /* Runs one trial on an opened and prepared engine. Returns 0 or the engine's negative errno. */

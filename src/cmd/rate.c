@@ -16,6 +16,7 @@
 #include "cmd/save.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
+#include "cmd/pacing.h"
 #include "cmd/rate_print.h"
 #include "core/base/enosys.h"
 #include "core/base/net.h"
@@ -70,7 +71,12 @@ static void usage(FILE *f)
 	    "      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
-	    "      --burst N           send groups of N frames back to back\n"
+	    "      --pacing MODE       auto (default): burst, or spin for --test latency;\n"
+	    "                          burst: sleep, wake about once per ms and send the\n"
+	    "                          frames due back to back; spin: every frame on its own\n"
+	    "                          deadline (exact gaps, a busy CPU at short intervals)\n"
+	    "      --burst N           frames per wake-up with burst pacing (1-1024; default\n"
+	    "                          about 1 ms worth)\n"
 	    "      --flows N           flows with distinct source ports (default 1, or one\n"
 	    "                          per thread)\n"
 	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
@@ -181,6 +187,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		O_TOL,
 		O_RES,
 		O_BURST,
+		O_PACING,
 		O_FLOWS,
 		O_REPEAT,
 		O_BATCH,
@@ -213,6 +220,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	    {"loss-tolerance", required_argument, NULL, O_TOL},
 	    {"resolution", required_argument, NULL, O_RES},
 	    {"burst", required_argument, NULL, O_BURST},
+	    {"pacing", required_argument, NULL, O_PACING},
 	    {"flows", required_argument, NULL, O_FLOWS},
 	    {"repeat", required_argument, NULL, O_REPEAT},
 	    {"batch", required_argument, NULL, O_BATCH},
@@ -313,7 +321,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 				cli_usage_error("%s must be more than 0", name);
 			break;
 		case O_BURST:
-			o->p.burst = (uint32_t)cli_uint(name, optarg, 1, 1000000);
+			o->p.burst = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
+			break;
+		case O_PACING:
+			o->p.pacing_asked = cli_pacing(name, optarg);
 			break;
 		case O_FLOWS:
 			o->p.flows = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_FLOWS);
@@ -506,6 +517,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		o->p.repeat = 1;
 	if (o->p.test == NB_RATE_B2B && o->p.burst)
 		cli_usage_error("--burst does not apply to --test b2b (it searches the burst)");
+	cli_pacing_check(o->p.pacing_asked, o->p.burst);
+	{
+		int m = nb_rate_pacing(o->p.pacing_asked, o->p.test, o->p.burst);
+		if (m < 0)
+			cli_usage_error("--pacing txtime: rate's engines do not carry transmit "
+					"times; use burst or spin");
+		o->p.pacing = (enum nb_pacing_mode)m;
+	}
 	/* The receiver from the table, and the addresses the user named. */
 	if (o->local_rx) {
 		parse_local_rx(o->local_rx, o->p.rx.port, &o->p.rx);

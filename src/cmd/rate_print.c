@@ -4,6 +4,7 @@
 
 #include "cmd/rate_print.h"
 #include "cmd/observe_cli.h"
+#include "cmd/pacing.h"
 
 static void fmt_us(char *buf, size_t len, bool valid, uint64_t ns)
 {
@@ -32,6 +33,25 @@ static void print_bottlenecks(const struct nb_rate_run *r, const struct nb_rate_
 	}
 }
 
+/* How the generator paced each size's last trial, and what the pacing cost. */
+static void print_pacing(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_rate_trial *t;
+		char how[32];
+		if (!s[i].ntrials)
+			continue;
+		t = &r->proc.trials[s[i].first_trial + s[i].ntrials - 1];
+		if (t->pacing == NB_PACING_AUTO)
+			continue; /* flat out: nothing paced */
+		pacing_describe(how, sizeof(how), t->pacing, t->pacing_burst);
+		printf(
+		    "pacing %u B: %s (asked %s); trial %u: proc %.1f %%, of which pacing %.1f %%\n",
+		    s[i].size, how, nb_pacing_name(r->p->pacing_asked), t->id, t->cpu.proc_pct,
+		    nb_pacing_cpu_pct(t->pacing_cpu_ns, t->window_s));
+	}
+}
+
 void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n)
 {
 	const struct nb_rate_params *p = r->p;
@@ -49,6 +69,7 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 			       s[i].failed   ? "  (counts did not reconcile)"
 			       : s[i].at_max ? "  (no loss within one trial)"
 					     : "");
+		print_pacing(r, s, n);
 		return;
 	}
 	if (r->rtt)
@@ -96,6 +117,7 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 		    NB_RATE_PROBE_PPS);
 	else if (r->same_clock)
 		printf("latency: one-way (receiver and sender share one clock)\n");
+	print_pacing(r, s, n);
 	if (nb_rate_has_verdict(p->test))
 		printf("verdict: %s\n", nb_rate_verdict(p, s, n, v, sizeof(v)));
 	print_bottlenecks(r, s, n);

@@ -267,6 +267,46 @@ out:
 		close(tx);
 }
 
+/* nb_pacer_take: how many datagrams go with one wait, for a sender that batches them. */
+static void test_take(void)
+{
+	struct nb_pacer p;
+	uint64_t now = nb_mono_ns();
+	uint32_t a, b, c, d;
+
+	/* Burst mode 10 ms behind at 100 us, groups of 10: one wake-up releases the eight groups
+	 * of catching up, taken 32 at a time without another wake-up. */
+	nb_pacer_init(&p, 10000, 1, now - 10 * NB_NS_PER_MS);
+	nb_pacer_set_mode(&p, NB_PACING_BURST, 10);
+	(void)nb_pacer_wait(&p);
+	a = nb_pacer_take(&p, 32, 1, nb_mono_ns());
+	(void)nb_pacer_wait(&p);
+	b = nb_pacer_take(&p, 32, 1, nb_mono_ns());
+	(void)nb_pacer_wait(&p);
+	c = nb_pacer_take(&p, 32, 1, nb_mono_ns());
+	CHECK(a == 32 && b == 32 && c == 16 && p.wakeups == 1 && p.next == 80,
+	      "burst: 80 datagrams of catching up in batches of 32, 32, 16 after one wake-up "
+	      "(%u %u %u, %llu wake-ups)",
+	      a, b, c, (unsigned long long)p.wakeups);
+	/* Spin mode 1 ms behind: the overdue datagrams go together, at most spin_max. */
+	nb_pacer_init(&p, 10000, 1, nb_mono_ns() - NB_NS_PER_MS);
+	(void)nb_pacer_wait(&p);
+	a = nb_pacer_take(&p, 32, 4, nb_mono_ns());
+	(void)nb_pacer_wait(&p);
+	b = nb_pacer_take(&p, 3, 100, nb_mono_ns());
+	nb_pacer_init(&p, 10000, 1, nb_mono_ns() + 10 * NB_NS_PER_MS);
+	c = nb_pacer_take(&p, 32, 100, nb_mono_ns());
+	CHECK(a == 4 && b == 3 && c == 1,
+	      "spin: overdue datagrams batched up to spin_max (4: %u) and max (3: %u); none "
+	      "ahead of its deadline (%u)",
+	      a, b, c);
+	nb_pacer_init(&p, 10000, 1, nb_mono_ns() - NB_NS_PER_MS);
+	nb_pacer_set_mode(&p, NB_PACING_TXTIME, 8);
+	(void)nb_pacer_wait(&p);
+	d = nb_pacer_take(&p, 32, 32, nb_mono_ns());
+	CHECK(d == 1, "txtime: one datagram per take, each with its own transmit time (%u)", d);
+}
+
 int main(void)
 {
 	test_decisions();
@@ -275,5 +315,6 @@ int main(void)
 	test_burst_holdup();
 	test_txtime_schedule();
 	test_txtime_send();
+	test_take();
 	return tap_done();
 }

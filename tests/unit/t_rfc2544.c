@@ -333,6 +333,25 @@ static void verdict(void)
 	      "which tests end with a verdict");
 }
 
+/* The pacing a run uses: burst by default, spin for the latency test unless --burst asks for
+ * groups; txtime refused. */
+static void pacing_choice(void)
+{
+	CHECK(nb_rate_pacing(NB_PACING_AUTO, NB_RATE_THROUGHPUT, 0) == NB_PACING_BURST &&
+		  nb_rate_pacing(NB_PACING_AUTO, NB_RATE_TRIAL, 0) == NB_PACING_BURST &&
+		  nb_rate_pacing(NB_PACING_AUTO, NB_RATE_B2B, 0) == NB_PACING_BURST,
+	      "auto: burst for throughput, trial and b2b");
+	CHECK(nb_rate_pacing(NB_PACING_AUTO, NB_RATE_LATENCY, 0) == NB_PACING_SPIN,
+	      "auto: spin for the latency test (exact gaps at the throughput rate)");
+	CHECK(nb_rate_pacing(NB_PACING_AUTO, NB_RATE_LATENCY, 8) == NB_PACING_BURST,
+	      "auto with --burst: burst, latency test too");
+	CHECK(nb_rate_pacing(NB_PACING_SPIN, NB_RATE_THROUGHPUT, 0) == NB_PACING_SPIN &&
+		  nb_rate_pacing(NB_PACING_BURST, NB_RATE_LATENCY, 0) == NB_PACING_BURST,
+	      "spin and burst as asked");
+	CHECK(nb_rate_pacing(NB_PACING_TXTIME, NB_RATE_TRIAL, 0) == -EOPNOTSUPP,
+	      "txtime: not supported by the generators");
+}
+
 int main(void)
 {
 	throughput();
@@ -342,5 +361,6 @@ int main(void)
 	latency();
 	single();
 	verdict();
+	pacing_choice();
 	return tap_done();
 }

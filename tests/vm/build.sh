@@ -91,7 +91,7 @@ done
 # drbg: the default RNG the IV generators (echainiv, seqiv) of every ESP transform need.
 mods="virtio_pci virtio_net virtio_crypto af_alg algif_skcipher algif_aead algif_hash
 crypto_user xfrm_user xfrm_algo esp4 authenc echainiv seqiv gcm ghash_generic chacha20poly1305
-chacha_generic poly1305_generic ctr drbg wireguard sch_netem sch_tbf veth tun"
+chacha_generic poly1305_generic ctr drbg wireguard sch_netem sch_tbf sch_fq veth tun"
 md=$root/lib/modules/$kver
 order=$vm/modules.order
 : >"$order"

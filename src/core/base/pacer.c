@@ -137,7 +137,11 @@ static uint64_t wait_group(struct nb_pacer *p)
 			lead = NB_PACER_TXTIME_LEAD_NS;
 			due = sched > lead ? sched - lead : 0;
 		} else {
-			due = nb_pacer_deadline(p, k + p->burst - 1);
+			uint64_t last = k + p->burst - 1;
+			/* A run of count datagrams: its last group waits for its last one only. */
+			if (p->count && last >= p->count)
+				last = p->count > k ? p->count - 1 : k;
+			due = nb_pacer_deadline(p, last);
 			cap = period / 100 < NB_PACER_MAX_SPIN_NS ? period / 100
 								  : NB_PACER_MAX_SPIN_NS;
 		}
@@ -181,6 +185,22 @@ uint64_t nb_pacer_wait(struct nb_pacer *p)
 uint64_t nb_pacer_txtime(const struct nb_pacer *p)
 {
 	return p->last_tx_ns;
+}
+
+uint32_t nb_pacer_take(struct nb_pacer *p, uint32_t max, uint32_t spin_max, uint64_t now_ns)
+{
+	uint32_t n = 1;
+
+	if (p->mode == NB_PACING_BURST) {
+		for (; n < max && p->next < p->group_end; n++)
+			p->next++;
+	} else if (p->mode == NB_PACING_SPIN) {
+		if (max > spin_max)
+			max = spin_max;
+		for (; n < max && nb_pacer_deadline(p, p->next) <= now_ns; n++)
+			p->next++;
+	}
+	return n;
 }
 
 uint32_t nb_pacing_burst(enum nb_pacing_mode mode, double interval_ns, uint32_t asked)

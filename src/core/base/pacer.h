@@ -42,6 +42,7 @@ struct nb_pacer {
 	uint32_t last_group;	  /* datagrams in the current group */
 	uint64_t cpu_ns;	  /* thread CPU time spent waiting (sleep and spin) */
 	uint64_t wakeups;	  /* waits that slept or spun */
+	uint64_t count;		  /* datagrams in the run, 0: unbounded (a group ends there) */
 };
 
 /* Longest spin the pacer allows itself. Wake-ups later than this come from a busy CPU, which
@@ -75,6 +76,12 @@ uint64_t nb_pacer_deadline(const struct nb_pacer *p, uint64_t k);
 uint64_t nb_pacer_wait(struct nb_pacer *p);
 /* txtime mode: the transmit time of the datagram nb_pacer_wait just returned. */
 uint64_t nb_pacer_txtime(const struct nb_pacer *p);
+/* For a sender that hands several datagrams to one system call: after nb_pacer_wait, takes
+ * the datagrams that may go with the one it returned and returns how many go in all (1 to
+ * max): in burst mode the rest of the current group; in spin mode those whose deadline is
+ * already past at now_ns (a sender behind its schedule), at most spin_max in all; in txtime
+ * mode 1 (each datagram carries its own transmit time). */
+uint32_t nb_pacer_take(struct nb_pacer *p, uint32_t max, uint32_t spin_max, uint64_t now_ns);
 
 /* Pure decisions, unit-tested. */
 /* Datagrams per wake-up: 1 in spin mode; asked when not 0 (at most NB_PACER_MAX_BURST, in

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/base/pacer.h"
+
 #define NB_GEN_MAX_FLOWS 1024
 #define NB_GEN_MAX_BATCH 1024 /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
 
@@ -93,13 +95,16 @@ struct nb_rx_engine {
 extern const struct nb_rx_engine nb_rx_local, nb_rx_agent, nb_rx_none;
 
 /* One trial: rate_fps frames per second (0: as fast as the engine goes) for duration_ns, or
- * exactly frames frames when frames is not 0; with burst > 1, groups of burst frames back to
- * back at the same average rate. */
+ * exactly frames frames when frames is not 0, paced by an nb_pacer (pacer.h) in mode pacing:
+ * burst (auto is burst: the CPU sleeps between groups of about 1 ms of frames, or of burst
+ * frames, sent back to back) or spin (every frame on its own deadline, several per system call
+ * only at rates above 20 k frames/s or when behind). */
 struct nb_gen_trial {
 	uint64_t rate_fps;
 	uint64_t duration_ns;
 	uint64_t frames;
-	uint32_t burst;
+	enum nb_pacing_mode pacing; /* spin or burst (auto: burst; txtime is not supported) */
+	uint32_t burst;		    /* frames per wake-up in burst mode, 0: about 1 ms worth */
 	uint32_t flows;
 	uint32_t batch;
 	volatile int *stop; /* may be NULL */
@@ -110,7 +115,12 @@ struct nb_gen_stats {
 	uint64_t tx_flow[NB_GEN_MAX_FLOWS];
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC of the first and after the last send */
 	uint64_t pushback;	   /* calls that sent nothing because the kernel pushed back */
-	uint64_t slipped_frames;   /* frames not sent because the sender was held up */
+	/* Frames the schedule had due by the trial's end (a time-limited trial at a rate) that
+	 * were not sent: the sender was held up, or the kernel pushed back. */
+	uint64_t slipped_frames;
+	uint64_t pacing_cpu_ns;	 /* thread CPU time the pacer spent sleeping and spinning */
+	uint64_t pacing_wakeups; /* its waits that slept or spun */
+	uint32_t pacing_burst;	 /* frames per wake-up it used (1 in spin mode; 0: unpaced) */
 };
 
 /* Runs one trial on an opened and prepared engine. Returns 0 or the engine's negative errno. */

@@ -201,6 +201,10 @@ int nb_gen_pool_run(struct nb_gen_pool *p, const struct nb_gen_trial *t, struct 
 		s->tx_frames += ws->tx_frames;
 		s->pushback += ws->pushback;
 		s->slipped_frames += ws->slipped_frames;
+		s->pacing_cpu_ns += ws->pacing_cpu_ns;
+		s->pacing_wakeups += ws->pacing_wakeups;
+		if (!s->pacing_burst)
+			s->pacing_burst = ws->pacing_burst;
 		if (!s->start_ns || ws->start_ns < s->start_ns)
 			s->start_ns = ws->start_ns;
 		if (ws->end_ns > s->end_ns)

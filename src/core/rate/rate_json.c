@@ -57,6 +57,8 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	nb_json_u64(j, "rate_fps", p->rate_fps);
 	nb_json_u64(j, "line_rate_bps", p->line_bps);
 	nb_json_u64(j, "burst", p->burst);
+	nb_json_str(j, "pacing_asked", nb_pacing_name(p->pacing_asked));
+	nb_json_str(j, "pacing", nb_pacing_name(p->pacing));
 	nb_json_bool(j, "realtime", p->realtime);
 	nb_json_str(j, "receiver", rx->name);
 	nb_json_bool(j, "one_way_latency", !r->rtt && r->same_clock);
@@ -148,6 +150,17 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 		nb_json_u64(j, "probes_returned", t->probes_returned);
 	}
 	nb_result_cpu(j, "cpu_local", &t->cpu);
+	if (t->pacing == NB_PACING_AUTO) {
+		nb_json_null(j, "pacing"); /* flat out: nothing paced */
+	} else {
+		nb_json_obj_begin(j, "pacing");
+		nb_json_str(j, "mode", nb_pacing_name(t->pacing));
+		nb_json_u64(j, "burst", t->pacing_burst);
+		nb_json_u64(j, "wakeups", t->pacing_wakeups);
+		nb_json_double(j, "cpu_s", (double)t->pacing_cpu_ns / 1e9, 6);
+		nb_json_double(j, "cpu_pct", nb_pacing_cpu_pct(t->pacing_cpu_ns, t->window_s), 2);
+		nb_json_obj_end(j);
+	}
 	if (rx->remote)
 		nb_result_cpu(j, "cpu_remote", &t->cpu_remote);
 	if (t->obs.n)

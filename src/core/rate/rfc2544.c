@@ -17,6 +17,20 @@ const char *const nb_rate_test_titles[NB_RATE_NTESTS] = {
     "throughput (RFC 2544 26.1)", "frame loss rate (RFC 2544 26.3)", "back-to-back (RFC 2544 26.4)",
     "latency (RFC 2544 26.2)", "single trial"};
 
+int nb_rate_pacing(enum nb_pacing_mode asked, enum nb_rate_test test, uint32_t burst)
+{
+	switch (asked) {
+	case NB_PACING_AUTO:
+		return test == NB_RATE_LATENCY && !burst ? NB_PACING_SPIN : NB_PACING_BURST;
+	case NB_PACING_SPIN:
+	case NB_PACING_BURST:
+		return asked;
+	case NB_PACING_TXTIME:
+		return -EOPNOTSUPP;
+	}
+	return -EINVAL;
+}
+
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size)
 {
 	double line =

@@ -49,7 +49,9 @@ struct nb_rate_params {
 	double loss_tolerance; /* ratio */
 	double resolution_pct; /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
-	uint32_t burst, flows, batch, repeat;
+	uint32_t burst, flows, batch, repeat; /* burst: frames per wake-up, 0: about 1 ms worth */
+	enum nb_pacing_mode pacing_asked;     /* --pacing (auto by default) */
+	enum nb_pacing_mode pacing;	      /* what the generator uses: spin or burst */
 	uint32_t threads;		   /* generator threads (genpool.h) */
 	uint32_t cpus[NB_GEN_MAX_THREADS]; /* thread i runs on cpus[i % ncpus]; ncpus 0: free */
 	uint32_t ncpus;
@@ -80,6 +82,11 @@ struct nb_rate_trial {
 	uint64_t probes_sent, probes_rx, probes_reflected, probes_returned;
 	struct nb_cpu_load cpu;
 	struct nb_cpu_load cpu_remote; /* the agent's, from trial start to counters read */
+	/* The generator's pacing in this trial: mode (0: unpaced, flat out), frames per wake-up,
+	 * and the CPU time its pacers spent sleeping and spinning, summed over its threads. */
+	enum nb_pacing_mode pacing;
+	uint32_t pacing_burst;
+	uint64_t pacing_wakeups, pacing_cpu_ns;
 	struct nb_obs_trial obs;       /* the observers' windows of this trial */
 	/* Each generator thread's part: its asked rate, frames sent, first to last send, slip. */
 	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_tx[NB_GEN_MAX_THREADS];
@@ -102,6 +109,12 @@ struct nb_rate_size {
 	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
 	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */
 };
+
+/* The pacing a rate run uses: --pacing spin or burst as asked; auto is burst, except for the
+ * latency test, whose trials run at the DUT's throughput rate, where a group of frames sent
+ * back to back would queue at the bottleneck and the probes would measure that queue: it
+ * spins, unless --burst asks for groups. txtime: -EOPNOTSUPP (the generators' engines do not carry transmit times). */
+int nb_rate_pacing(enum nb_pacing_mode asked, enum nb_rate_test test, uint32_t burst);
 
 /* What a procedure asks of one trial: frames of size at rate_fps (0: flat out) for the
  * configured trial time, or exactly frames frames when frames is not 0. */

@@ -56,6 +56,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	struct nb_gen_trial t = {.rate_fps = (uint64_t)(q->rate_fps + 0.5),
 				 .duration_ns = q->frames ? 0 : p->trial_ns,
 				 .frames = q->frames,
+				 .pacing = p->pacing,
 				 .burst = q->burst,
 				 .flows = p->flows,
 				 .batch = p->batch,
@@ -112,6 +113,10 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		window_ns = p->trial_ns;
 	rec->window_s = (double)window_ns / 1e9;
 	rec->slipped_frames = r->gs->slipped_frames;
+	rec->pacing = t.rate_fps ? p->pacing : NB_PACING_AUTO;
+	rec->pacing_burst = r->gs->pacing_burst;
+	rec->pacing_wakeups = r->gs->pacing_wakeups;
+	rec->pacing_cpu_ns = r->gs->pacing_cpu_ns;
 	record_threads(r, rec);
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */

@@ -269,8 +269,8 @@ static size_t bw_rounds(const struct nb_mem_result *r)
 	return r->opts.threads > 1 ? 2 : 1;
 }
 
-static void report(const struct nb_mem_result *r, size_t step, size_t nsteps, bool bw,
-		   uint64_t set, uint32_t threads)
+static void report(const struct nb_mem_result *r, size_t step, size_t nsteps, bool bw, uint64_t set,
+		   uint32_t threads)
 {
 	struct nb_mem_progress ev = {
 	    .step = step,
@@ -325,10 +325,10 @@ static int run_latency(struct nb_mem_result *r)
 		/* The point looks at the cancel flag as it goes, so a cancel ends even the
 		 * largest point within milliseconds. */
 		if (!ret)
-			ret = nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
-						   r->opts.quick ? LAT_TRIAL_NS_QUICK
-								 : LAT_TRIAL_NS,
-						   r->trials, pt, r->opts.cancel);
+			ret =
+			    nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
+						 r->opts.quick ? LAT_TRIAL_NS_QUICK : LAT_TRIAL_NS,
+						 r->trials, pt, r->opts.cancel);
 		if (ret == -ECANCELED) {
 			r->interrupted = true;
 			n = i;

@@ -34,7 +34,6 @@ struct rate_front {
 	char ruleset[64];	     /* the rule sweep's ruleset, for the progress line */
 };
 
-
 /* Trials one frame size's procedure plans: the search halves the gap from the maximum down to
  * the resolution, plus its first and verification trials; a flat-out trial first finds the
  * maximum where no rate was given. An estimate for the progress line's time left, which the
@@ -351,4 +350,3 @@ out:
 	free(res);
 	return status;
 }
-

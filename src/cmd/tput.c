@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput: netio's sweep with CPU at both ends. For each block size, Tx (we send) then Rx
  * (the agent sends), or both at once with --bidir; prints a netio-shaped table and a CPU table,
- * or one JSON document. */
+ * or one JSON document. The options are parsed in tput_opts.c. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>

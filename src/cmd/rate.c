@@ -93,7 +93,8 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		if (t->obs.n) {
 			const struct nb_obs_summary *d = t->obs.s[0];
 			snprintf(dut, sizeof(dut), "; DUT cpu%d %.0f %% busy, backlog drops %llu",
-				 d->busiest_cpu, d->busiest_pct, (unsigned long long)d->softnet_dropped);
+				 d->busiest_cpu, d->busiest_pct,
+				 (unsigned long long)d->softnet_dropped);
 		}
 		fprintf(stderr,
 			"  trial %u: %u B, %s %.0f fps offered, %llu sent (%llu slipped), "
@@ -105,9 +106,9 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		if (!t->c.valid)
 			progress_result("trial %u invalid", t->id);
 		else
-			progress_result("trial %u: %.0f fps, loss %.3f %%", t->id,
-					t->offered_fps,
-					t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx : 0.0);
+			progress_result("trial %u: %.0f fps, loss %.3f %%", t->id, t->offered_fps,
+					t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx
+						: 0.0);
 		break;
 	}
 	case NB_RATE_EV_SIZE_DONE:
@@ -229,9 +230,10 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 		for (size_t k = 0; freq && k < o->p.nsizes; k++) {
 			struct nb_clock_fit fit;
 			if (nb_rate_clock_fit(pt, np, k, &fit))
-				printf("clock fit %u B: fps ~ clock^%.2f: %s (r2 %.2f, %zu clocks)\n",
-				       pt[0].res[k].size, fit.exponent, fit.wording, fit.r2,
-				       fit.points);
+				printf(
+				    "clock fit %u B: fps ~ clock^%.2f: %s (r2 %.2f, %zu clocks)\n",
+				    pt[0].res[k].size, fit.exponent, fit.wording, fit.r2,
+				    fit.points);
 			else
 				printf("clock fit %u B: none (needs two clocks with results)\n",
 				       pt[0].res[k].size);

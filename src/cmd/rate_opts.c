@@ -83,8 +83,8 @@ static void usage(FILE *f)
 	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
 	    "                          nbgen, nbdut, nbsink)\n"
 	    "      --rcvbuf BYTES      the local receiver's socket buffer (default: as large\n"
-	    "                          as the kernel allows); small: a sink that cannot keep up\n"
-	    OBS_CLI_HELP
+	    "                          as the kernel allows); small: a sink that cannot keep "
+	    "up\n" OBS_CLI_HELP
 	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
 	    "  -h, --help              this help\n");
 }

@@ -206,8 +206,7 @@ static int run_send(struct stream_opts *o)
 		stream_print_send_head();
 		fflush(stdout);
 	}
-	progress_begin("stream", o->json, o->p.nrates,
-		       (double)(o->p.omit_ns + o->p.time_ns) / 1e9);
+	progress_begin("stream", o->json, o->p.nrates, (double)(o->p.omit_ns + o->p.time_ns) / 1e9);
 	show_step(o, 0);
 	ret = nb_stream_send_run(&so, steps);
 	progress_end();
@@ -320,7 +319,8 @@ static void print_obs(const struct stream_opts *o, const struct nb_stream_ctl_re
 		obs_cli_step_head(stdout, &o->obs.set, k, &r->obs[0], "     Mbit/s");
 		for (size_t i = 0; i < r->nsent && i < r->nobs; i++) {
 			snprintf(label, sizeof(label), "%11.3f", (double)r->sent[i].rate_bps / 1e6);
-			obs_cli_step_row(stdout, &o->obs.set, k, &r->obs[i], r->sent[i].bytes, label);
+			obs_cli_step_row(stdout, &o->obs.set, k, &r->obs[i], r->sent[i].bytes,
+					 label);
 		}
 	}
 }

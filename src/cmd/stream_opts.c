@@ -47,9 +47,8 @@ static void usage(FILE *f)
 	    "  -t, --time T         per step (default 10s); with --recv: stop after T\n"
 	    "  -O, --omit T         warm-up before each step's window, not counted (default\n"
 	    "                       the smaller of 0.5s and 10%% of --time; 0: none); a step\n"
-	    "                       lasts --time + --omit. --recv takes it from the sender\n"
-	    PACING_HELP
-	    "      --send           send only (no agent)\n"
+	    "                       lasts --time + --omit. --recv takes it from the "
+	    "sender\n" PACING_HELP "      --send           send only (no agent)\n"
 	    "      --recv           receive only (no agent): until the sender's end marker, "
 	    "--time,\n"
 	    "                       --idle without datagrams, or Ctrl-C\n"
@@ -67,11 +66,12 @@ static void usage(FILE *f)
 	    "      --ctl-port N     agent control port for a HOST without one (default %u)\n"
 	    "      --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
-	    "  -J, --json           JSON result (schema netbench/1)\n" OBS_CLI_PATH_HELP CLI_SAVE_HELP
-	    "  -h, --help           this help\n"
+	    "  -J, --json           JSON result (schema netbench/1)\n" OBS_CLI_PATH_HELP
+		CLI_SAVE_HELP "  -h, --help           this help\n"
 	    "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
-	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and spinning;\n"
+	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and "
+	    "spinning;\n"
 	    "softirq %%, irq %% and total %% are shares of all CPUs, as mpstat; total %%/Mbit/s\n"
 	    "divides total %% by the achieved Mbit/s. A '*' marks a step in which other\n"
 	    "processes used more than 5 %% of a CPU (their work is then in the figures); an idle\n"

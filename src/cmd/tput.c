@@ -29,15 +29,15 @@
 /* The options and what the sweep gathers for its tables and its JSON. */
 struct run {
 	struct tput_opts o;
-	struct nb_tput_step_result *res; /* per size */
-	size_t size_index;		 /* the step being run */
-	size_t ndone;			 /* sizes fully measured: the rows printed */
-	bool interrupted;		 /* Ctrl-C: the sizes after ndone were not measured */
+	struct nb_tput_step_result *res;      /* per size */
+	size_t size_index;		      /* the step being run */
+	size_t ndone;			      /* sizes fully measured: the rows printed */
+	bool interrupted;		      /* Ctrl-C: the sizes after ndone were not measured */
 	struct nb_obs_trial *obs_tx, *obs_rx; /* per size; with --bidir obs_tx holds both */
 	struct interval {
 		size_t size_index;
 		struct nb_tput_interval iv;
-	} *intervals;
+	} * intervals;
 	size_t nintervals, cap_intervals;
 	struct nb_tput_baseline baseline; /* the sweep's idle baseline, from its first step */
 };
@@ -102,9 +102,10 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 static void polluted_note(const char *size, const char *dir, const struct nb_tput_dir_result *d)
 {
 	if (d->valid && d->cpu_polluted)
-		printf("* %s %s: other processes used %.0f %% of a CPU here and %.0f %% on the agent "
-		       "in this window: the CPU figures are polluted\n",
-		       size, dir, d->other_local_pct, d->other_remote_pct);
+		printf(
+		    "* %s %s: other processes used %.0f %% of a CPU here and %.0f %% on the agent "
+		    "in this window: the CPU figures are polluted\n",
+		    size, dir, d->other_local_pct, d->other_remote_pct);
 }
 
 static void print_baseline(const struct nb_tput_baseline *b)
@@ -162,9 +163,10 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 
 	if (r->interrupted)
 		printf("interrupted: %zu of %zu sizes measured\n", r->ndone, r->o.nsizes);
-	printf("\nCPU over each window      local (%s)               remote (%s)\n",
-	       "this host", ctl->remote.hostname);
-	printf(" Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
+	printf("\nCPU over each window      local (%s)               remote (%s)\n", "this host",
+	       ctl->remote.hostname);
+	printf(
+	    " Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
 	for (size_t i = 0; i < r->ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 		if (r->o.tx && r->res[i].tx.valid)
@@ -224,11 +226,14 @@ static void print_obs(const struct run *r)
 		for (size_t i = 0; i < r->ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 			for (int tx = 1; tx >= 0; tx--) {
-				const struct nb_tput_dir_result *d = tx ? &r->res[i].tx : &r->res[i].rx;
+				const struct nb_tput_dir_result *d =
+				    tx ? &r->res[i].tx : &r->res[i].rx;
 				if (!(tx ? r->o.tx : r->o.rx) || (r->o.bidir && !tx))
 					continue;
 				snprintf(label, sizeof(label), "%6s %3s", sz,
-					 r->o.bidir ? "T+R" : tx ? "Tx" : "Rx");
+					 r->o.bidir ? "T+R"
+					 : tx	    ? "Tx"
+						    : "Rx");
 				obs_cli_step_row(
 				    stdout, &r->o.obs.set, o, obs_of(r, i, tx),
 				    r->o.bidir ? r->res[i].tx.bytes + r->res[i].rx.bytes : d->bytes,
@@ -270,17 +275,16 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 	nb_json_double(j, "demand_local_us_per_kbyte", d->demand_local_us_per_kbyte, 4);
 	nb_json_double(j, "demand_remote_us_per_kbyte", d->demand_remote_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
-	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte,
-		       4);
+	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte, 4);
 	if (r->o.p.rate_bps) {
 		nb_json_obj_begin(j, "pacing");
 		nb_json_str(j, "mode", r->o.p.pacing == NB_PACING_SPIN ? "spin" : "burst");
 		nb_json_u64(j, "wakeups", d->pacing_wakeups);
 		nb_json_double(j, "cpu_s", (double)d->pacing_cpu_ns / 1e9, 6);
 		nb_json_double(j, "cpu_pct",
-			       nb_pacing_cpu_pct(d->pacing_cpu_ns,
-					      !strcmp(dir, "tx") ? d->cpu_local.window_s
-								 : d->cpu_remote.window_s),
+			       nb_pacing_cpu_pct(d->pacing_cpu_ns, !strcmp(dir, "tx")
+								       ? d->cpu_local.window_s
+								       : d->cpu_remote.window_s),
 			       2);
 		nb_json_obj_end(j);
 	} else {
@@ -487,7 +491,7 @@ int cmd_tput(int argc, char **argv)
 	progress_end();
 	if (r.interrupted) {
 		ret = 0; /* the steps measured are kept; the one cut short is dropped */
-		/* Closing the session tells the agent to stop what it runs for us. */
+			 /* Closing the session tells the agent to stop what it runs for us. */
 	}
 	if (ret) {
 		nb_ctl_free(ctl);

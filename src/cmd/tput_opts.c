@@ -15,57 +15,64 @@
 #include "core/tput/tput_run.h"
 
 static const char usage_text[] =
-	"Usage: netbench tput -c HOST [options]\n"
-	"Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
-	"load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
-	"\n"
-	"  -c, --client HOST[:PORT]  the agent's address or name (required; [IPv6]:PORT;\n"
-	"                         alias --connect)\n"
-	"  -p, --port PORT        the agent's control port (default 5301)\n"
-	"  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
-	"  -t, --time SEC         measurement window per step (default 3 s)\n"
-	"  -O, --omit SEC         warm-up excluded before each window (default 0.5 s)\n"
-	"  -i, --interval SEC     also print rates every SEC within the window\n"
-	"  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
-	"  -b, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
-	"                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
-	"      --pacing MODE      paced senders: burst (default; auto is burst here): sleep,\n"
-	"                         wake about once per ms and send what is due; spin: each\n"
-	"                         block on its own deadline (exact gaps, a CPU at short\n"
-	"                         intervals)\n"
-	"      --burst N          blocks per wake-up in burst mode (1-1024; default ~1 ms)\n"
-	"  -P, --parallel N       streams per direction (default 1, at most 32)\n"
-	"  -R, --reverse          Rx only (the agent sends)\n"
-	"      --tx-only          Tx only (this host sends)\n"
-	"      --bidir            Tx and Rx at the same time\n"
-	"  -4, -6                 use IPv4 / IPv6 only\n"
-	"      --psk FILE         pre-shared key the agent requires\n"
-	"  -J, --json             print one JSON document (schema netbench/1)\n"
-	OBS_CLI_PATH_HELP
-	CLI_SAVE_HELP
-	"  -h, --help             this help\n"
-	"\n"
-	"Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
-	"netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
-	"shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
-	"window in which other processes used more than 5 % of a CPU at either end (their work\n"
-	"is then in the CPU figures); an idle baseline of 0.25 s is taken before the sweep.\n";
+    "Usage: netbench tput -c HOST [options]\n"
+    "Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
+    "load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
+    "\n"
+    "  -c, --client HOST[:PORT]  the agent's address or name (required; [IPv6]:PORT;\n"
+    "                         alias --connect)\n"
+    "  -p, --port PORT        the agent's control port (default 5301)\n"
+    "  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
+    "  -t, --time SEC         measurement window per step (default 3 s)\n"
+    "  -O, --omit SEC         warm-up excluded before each window (default 0.5 s)\n"
+    "  -i, --interval SEC     also print rates every SEC within the window\n"
+    "  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
+    "  -b, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
+    "                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
+    "      --pacing MODE      paced senders: burst (default; auto is burst here): sleep,\n"
+    "                         wake about once per ms and send what is due; spin: each\n"
+    "                         block on its own deadline (exact gaps, a CPU at short\n"
+    "                         intervals)\n"
+    "      --burst N          blocks per wake-up in burst mode (1-1024; default ~1 ms)\n"
+    "  -P, --parallel N       streams per direction (default 1, at most 32)\n"
+    "  -R, --reverse          Rx only (the agent sends)\n"
+    "      --tx-only          Tx only (this host sends)\n"
+    "      --bidir            Tx and Rx at the same time\n"
+    "  -4, -6                 use IPv4 / IPv6 only\n"
+    "      --psk FILE         pre-shared key the agent requires\n"
+    "  -J, --json             print one JSON document (schema netbench/1)\n" OBS_CLI_PATH_HELP
+	CLI_SAVE_HELP "  -h, --help             this help\n"
+    "\n"
+    "Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
+    "netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
+    "shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
+    "window in which other processes used more than 5 % of a CPU at either end (their work\n"
+    "is then in the CPU figures); an idle baseline of 0.25 s is taken before the sweep.\n";
 
 int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 {
 	static const struct option opts[] = {
-		{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},
-		{"port", required_argument, NULL, 'p'},
-		{"sizes", required_argument, NULL, 'l'},  {"time", required_argument, NULL, 't'},
-		{"omit", required_argument, NULL, 'O'},	  {"interval", required_argument, NULL, 'i'},
-		{"udp", no_argument, NULL, 'u'},	  {"rate", required_argument, NULL, 'b'},
-		{"parallel", required_argument, NULL, 'P'}, {"reverse", no_argument, NULL, 'R'},
-		{"tx-only", no_argument, NULL, 'T'},	  {"bidir", no_argument, NULL, 'X'},
-		{"psk", required_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'J'},
-		{"pacing", required_argument, NULL, 'g'}, {"burst", required_argument, NULL, 'G'},
-		{"help", no_argument, NULL, 'h'},	  CLI_SAVE_LONGOPTS,
-		OBS_CLI_LONGOPTS,
-		{NULL, 0, NULL, 0},
+	    {"client", required_argument, NULL, 'c'},
+	    {"connect", required_argument, NULL, 'c'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"sizes", required_argument, NULL, 'l'},
+	    {"time", required_argument, NULL, 't'},
+	    {"omit", required_argument, NULL, 'O'},
+	    {"interval", required_argument, NULL, 'i'},
+	    {"udp", no_argument, NULL, 'u'},
+	    {"rate", required_argument, NULL, 'b'},
+	    {"parallel", required_argument, NULL, 'P'},
+	    {"reverse", no_argument, NULL, 'R'},
+	    {"tx-only", no_argument, NULL, 'T'},
+	    {"bidir", no_argument, NULL, 'X'},
+	    {"psk", required_argument, NULL, 'k'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"pacing", required_argument, NULL, 'g'},
+	    {"burst", required_argument, NULL, 'G'},
+	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
+	    OBS_CLI_LONGOPTS,
+	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
 	const char *rate_str = NULL;

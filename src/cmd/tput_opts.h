@@ -22,8 +22,8 @@ struct tput_opts {
 	bool json, tx, rx, bidir;
 	const char *host, *psk_file;
 	uint16_t port;
-	int family;	     /* AF_UNSPEC, or AF_INET/AF_INET6 with -4/-6 */
-	struct obs_cli obs;  /* observers of a box in the path */
+	int family;	    /* AF_UNSPEC, or AF_INET/AF_INET6 with -4/-6 */
+	struct obs_cli obs; /* observers of a box in the path */
 	struct cli_save save;
 };
 

@@ -63,7 +63,9 @@ for s in d["steps"]:
     print("# %s %s: DUT sent %d, step counted %d, windows %.4f / %.4f s%s" % (
         kind, s["direction"], got, want, o["window_s"], s["window_s"], "" if ok else "  MISMATCH"))
     bad += not ok
-    if dw > 0.1 or o["window_s"] <= 0:
+    # under 0.2 s: a loaded host delayed one edge by 0.1 s; a window opened with the 0.3 s
+    # warm-up would exceed it
+    if dw > 0.2 or o["window_s"] <= 0:
         print("# window lengths differ by %.3f s" % dw); bad += 1
     if not isinstance(o["cycles_per_byte"], (int, float, type(None))):
         bad += 1

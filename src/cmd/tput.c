@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput: netio's sweep with CPU at both ends. For each block size, Tx (we send) then Rx
  * (the agent sends), or both at once with --bidir; prints a netio-shaped table and a CPU table,
- * or one JSON document. The options are parsed in tput_opts.c. */
+ * or one JSON document (built in core/tput/tput_json.c from what the sweep gathers). The options
+ * are parsed in tput_opts.c. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -17,10 +18,10 @@
 #include "cmd/commands.h"
 #include "core/session/auth.h"
 #include "core/session/ctl.h"
-#include "core/base/result.h"
 #include "core/base/sysinfo.h"
 #include "core/base/timeutil.h"
 #include "core/tput/tput_plan.h"
+#include "core/tput/tput_json.h"
 #include "core/tput/tput_run.h"
 #include "cmd/pacing.h"
 #include "cmd/progress.h"
@@ -29,17 +30,8 @@
 /* The options and what the sweep gathers for its tables and its JSON. */
 struct run {
 	struct tput_opts o;
-	struct nb_tput_step_result *res;      /* per size */
-	size_t size_index;		      /* the step being run */
-	size_t ndone;			      /* sizes fully measured: the rows printed */
-	bool interrupted;		      /* Ctrl-C: the sizes after ndone were not measured */
-	struct nb_obs_trial *obs_tx, *obs_rx; /* per size; with --bidir obs_tx holds both */
-	struct interval {
-		size_t size_index;
-		struct nb_tput_interval iv;
-	} * intervals;
-	size_t nintervals, cap_intervals;
-	struct nb_tput_baseline baseline; /* the sweep's idle baseline, from its first step */
+	size_t size_index;	/* the step being run */
+	struct nb_tput_sweep s; /* what it measured: the rows and the JSON document */
 };
 
 #define BASELINE_NS (250 * 1000 * 1000ULL)
@@ -50,16 +42,8 @@ static void on_interval(void *arg, const struct nb_tput_interval *iv)
 {
 	struct run *r = arg;
 	char sz[16];
-	if (r->nintervals == r->cap_intervals) {
-		size_t cap = r->cap_intervals ? 2 * r->cap_intervals : 64;
-		struct interval *p = realloc(r->intervals, cap * sizeof(*p));
-		if (!p)
-			cli_fail(ENOMEM, "out of memory");
-		r->intervals = p;
-		r->cap_intervals = cap;
-	}
-	r->intervals[r->nintervals].size_index = r->size_index;
-	r->intervals[r->nintervals++].iv = *iv;
+	if (nb_tput_sweep_add_interval(&r->s, r->size_index, iv))
+		cli_fail(ENOMEM, "out of memory");
 	nb_format_bytes(r->o.p.block, sz, sizeof(sz));
 	if (r->o.json)
 		return;
@@ -150,8 +134,8 @@ static void print_row(const struct run *r, size_t i)
 	nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 	progress_clear();
 	printf("%6s", sz);
-	cell(&r->res[i].tx, r->o.tx, udp);
-	cell(&r->res[i].rx, r->o.rx, udp);
+	cell(&r->s.res[i].tx, r->o.tx, udp);
+	cell(&r->s.res[i].rx, r->o.rx, udp);
 	putchar('\n');
 	fflush(stdout);
 }
@@ -161,73 +145,49 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 {
 	char sz[16];
 
-	if (r->interrupted)
-		printf("interrupted: %zu of %zu sizes measured\n", r->ndone, r->o.nsizes);
+	if (r->s.interrupted)
+		printf("interrupted: %zu of %zu sizes measured\n", r->s.ndone, r->o.nsizes);
 	printf("\nCPU over each window      local (%s)               remote (%s)\n", "this host",
 	       ctl->remote.hostname);
 	printf(
 	    " Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
-	for (size_t i = 0; i < r->ndone; i++) {
+	for (size_t i = 0; i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (r->o.tx && r->res[i].tx.valid)
-			cpu_row(sz, "Tx", &r->res[i].tx);
-		if (r->o.rx && r->res[i].rx.valid)
-			cpu_row(sz, "Rx", &r->res[i].rx);
+		if (r->o.tx && r->s.res[i].tx.valid)
+			cpu_row(sz, "Tx", &r->s.res[i].tx);
+		if (r->o.rx && r->s.res[i].rx.valid)
+			cpu_row(sz, "Rx", &r->s.res[i].rx);
 	}
-	for (size_t i = 0; i < r->ndone; i++) {
+	for (size_t i = 0; i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 		if (r->o.tx)
-			polluted_note(sz, "Tx", &r->res[i].tx);
+			polluted_note(sz, "Tx", &r->s.res[i].tx);
 		if (r->o.rx)
-			polluted_note(sz, "Rx", &r->res[i].rx);
+			polluted_note(sz, "Rx", &r->s.res[i].rx);
 	}
-	print_baseline(&r->baseline);
-	for (size_t i = 0; i < r->ndone; i++) {
+	print_baseline(&r->s.baseline);
+	for (size_t i = 0; i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (r->o.tx && !r->res[i].tx.valid)
-			printf("%s Tx invalid: %s\n", sz, r->res[i].tx.invalid_reason);
-		if (r->o.rx && !r->res[i].rx.valid)
-			printf("%s Rx invalid: %s\n", sz, r->res[i].rx.invalid_reason);
+		if (r->o.tx && !r->s.res[i].tx.valid)
+			printf("%s Tx invalid: %s\n", sz, r->s.res[i].tx.invalid_reason);
+		if (r->o.rx && !r->s.res[i].rx.valid)
+			printf("%s Rx invalid: %s\n", sz, r->s.res[i].rx.invalid_reason);
 	}
 	print_obs(r);
-}
-
-static void json_intervals(struct nb_json *j, const struct run *r, size_t size_index, bool tx)
-{
-	nb_json_arr_begin(j, "intervals");
-	for (size_t i = 0; i < r->nintervals; i++) {
-		const struct nb_tput_interval *iv = &r->intervals[i].iv;
-		double v = tx ? iv->tx_kbyte_per_s : iv->rx_kbyte_per_s;
-		if (r->intervals[i].size_index != size_index || isnan(v))
-			continue;
-		nb_json_obj_begin(j, NULL);
-		nb_json_double(j, "start_s", iv->start_s, 3);
-		nb_json_double(j, "end_s", iv->end_s, 3);
-		nb_json_double(j, "kbyte_per_s", v, 2);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-}
-
-/* The observers' window of size i's Tx or Rx step; NULL when none observed. */
-static const struct nb_obs_trial *obs_of(const struct run *r, size_t i, bool tx)
-{
-	if (!r->obs_tx)
-		return NULL;
-	return tx || r->o.bidir ? &r->obs_tx[i] : &r->obs_rx[i];
 }
 
 /* Under the CPU table: the observed box's view of every step, one row each. */
 static void print_obs(const struct run *r)
 {
 	char sz[16], label[32];
-	for (size_t o = 0; o < r->o.obs.set.n && r->ndone; o++) {
-		obs_cli_step_head(stdout, &r->o.obs.set, o, obs_of(r, 0, r->o.tx), " Block Dir");
-		for (size_t i = 0; i < r->ndone; i++) {
+	for (size_t o = 0; o < r->o.obs.set.n && r->s.ndone; o++) {
+		obs_cli_step_head(stdout, &r->o.obs.set, o, nb_tput_sweep_obs(&r->s, 0, r->o.tx),
+				  " Block Dir");
+		for (size_t i = 0; i < r->s.ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 			for (int tx = 1; tx >= 0; tx--) {
 				const struct nb_tput_dir_result *d =
-				    tx ? &r->res[i].tx : &r->res[i].rx;
+				    tx ? &r->s.res[i].tx : &r->s.res[i].rx;
 				if (!(tx ? r->o.tx : r->o.rx) || (r->o.bidir && !tx))
 					continue;
 				snprintf(label, sizeof(label), "%6s %3s", sz,
@@ -235,122 +195,13 @@ static void print_obs(const struct run *r)
 					 : tx	    ? "Tx"
 						    : "Rx");
 				obs_cli_step_row(
-				    stdout, &r->o.obs.set, o, obs_of(r, i, tx),
-				    r->o.bidir ? r->res[i].tx.bytes + r->res[i].rx.bytes : d->bytes,
+				    stdout, &r->o.obs.set, o, nb_tput_sweep_obs(&r->s, i, tx),
+				    r->o.bidir ? r->s.res[i].tx.bytes + r->s.res[i].rx.bytes
+					       : d->bytes,
 				    label);
 			}
 		}
 	}
-}
-
-static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, const char *dir,
-		     const struct nb_tput_dir_result *d)
-{
-	uint64_t block = r->o.sizes[size_index];
-	nb_json_obj_begin(j, NULL);
-	nb_json_u64(j, "block_bytes", block);
-	nb_json_str(j, "direction", dir);
-	nb_json_bool(j, "valid", d->valid);
-	nb_json_str(j, "invalid_reason", d->valid ? NULL : d->invalid_reason);
-	nb_json_double(j, "window_s", d->window_s, 6);
-	nb_json_u64(j, "window_bytes", d->bytes);
-	if (d->valid) {
-		nb_json_double(j, "kbyte_per_s", d->kbyte_per_s, 2);
-		nb_json_double(j, "mbit_per_s", d->mbit_per_s, 3);
-	} else {
-		nb_json_null(j, "kbyte_per_s");
-		nb_json_null(j, "mbit_per_s");
-	}
-	nb_json_u64(j, "sent_total_bytes", d->sent_total);
-	nb_json_u64(j, "received_total_bytes", d->received_total);
-	if (r->o.p.proto == NB_TPUT_UDP) {
-		nb_json_u64(j, "window_datagrams", d->rx_window.datagrams);
-		nb_json_u64(j, "window_expected_datagrams", d->rx_window.expected);
-		nb_json_double(j, "loss_pct", d->loss_pct, 4);
-		nb_json_double(j, "reorder_pct", d->reorder_pct, 4);
-		nb_json_double(j, "duplicate_pct", d->dup_pct, 4);
-	}
-	nb_result_cpu(j, "cpu_local", &d->cpu_local);
-	nb_result_cpu(j, "cpu_remote", &d->cpu_remote);
-	nb_json_double(j, "demand_local_us_per_kbyte", d->demand_local_us_per_kbyte, 4);
-	nb_json_double(j, "demand_remote_us_per_kbyte", d->demand_remote_us_per_kbyte, 4);
-	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
-	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte, 4);
-	if (r->o.p.rate_bps) {
-		nb_json_obj_begin(j, "pacing");
-		nb_json_str(j, "mode", r->o.p.pacing == NB_PACING_SPIN ? "spin" : "burst");
-		nb_json_u64(j, "wakeups", d->pacing_wakeups);
-		nb_json_double(j, "cpu_s", (double)d->pacing_cpu_ns / 1e9, 6);
-		nb_json_double(j, "cpu_pct",
-			       nb_pacing_cpu_pct(d->pacing_cpu_ns, !strcmp(dir, "tx")
-								       ? d->cpu_local.window_s
-								       : d->cpu_remote.window_s),
-			       2);
-		nb_json_obj_end(j);
-	} else {
-		nb_json_null(j, "pacing");
-	}
-	nb_json_double(j, "cpu_other_local_pct", d->other_local_pct, 2);
-	nb_json_double(j, "cpu_other_remote_pct", d->other_remote_pct, 2);
-	nb_json_bool(j, "cpu_polluted", d->cpu_polluted);
-	json_intervals(j, r, size_index, !strcmp(dir, "tx"));
-	const struct nb_obs_trial *t = obs_of(r, size_index, !strcmp(dir, "tx"));
-	if (t && t->n)
-		nb_obs_json(j, "observers", &r->o.obs.set, t, NB_OBS_FRAMES_EGRESS, d->bytes);
-	nb_json_obj_end(j);
-}
-
-static void json_baseline(struct nb_json *j, const struct nb_tput_baseline *b)
-{
-	if (!b->measured) {
-		nb_json_null(j, "cpu_baseline");
-		return;
-	}
-	nb_json_obj_begin(j, "cpu_baseline");
-	nb_json_double(j, "polluted_above_pct", NB_CPU_POLLUTED_PCT, 1);
-	nb_json_double(j, "other_local_pct", b->local_other_pct, 2);
-	nb_json_double(j, "other_remote_pct", b->remote_other_pct, 2);
-	nb_result_cpu(j, "local", &b->local);
-	if (b->remote_known)
-		nb_result_cpu(j, "remote", &b->remote);
-	else
-		nb_json_null(j, "remote");
-	nb_json_obj_end(j);
-}
-
-static void print_json(const struct run *r, const struct nb_ctl *ctl, const char *host)
-{
-	struct nb_sysinfo local;
-	struct nb_json j;
-
-	nb_sysinfo_get(&local, (const struct sockaddr *)&ctl->local);
-	nb_json_init(&j, stdout);
-	nb_result_begin(&j, "tput", &local, &ctl->remote);
-	nb_json_obj_begin(&j, "parameters");
-	nb_json_str(&j, "agent", host);
-	nb_json_u64(&j, "port", nb_ctl_port(ctl));
-	nb_json_str(&j, "protocol", r->o.p.proto == NB_TPUT_UDP ? "udp" : "tcp");
-	nb_json_u64(&j, "streams", r->o.p.streams);
-	nb_json_u64(&j, "rate_per_stream_bps", r->o.p.rate_bps);
-	nb_json_double(&j, "time_s", (double)r->o.p.time_ns / 1e9, 3);
-	nb_json_double(&j, "warmup_s", (double)r->o.p.warmup_ns / 1e9, 3);
-	nb_json_str(&j, "mode",
-		    r->o.bidir		 ? "bidir"
-		    : r->o.tx && r->o.rx ? "tx_then_rx"
-		    : r->o.tx		 ? "tx"
-					 : "rx");
-	nb_json_obj_end(&j);
-	nb_json_bool(&j, "interrupted", r->interrupted);
-	json_baseline(&j, &r->baseline);
-	nb_json_arr_begin(&j, "steps");
-	for (size_t i = 0; i < r->ndone; i++) {
-		if (r->o.tx)
-			json_dir(&j, r, i, "tx", &r->res[i].tx);
-		if (r->o.rx)
-			json_dir(&j, r, i, "rx", &r->res[i].rx);
-	}
-	nb_json_arr_end(&j);
-	nb_json_obj_end(&j);
 }
 
 /* The progress line (on a terminal): step k of the sweep begins, or its result came. */
@@ -374,27 +225,37 @@ static void show_result(const struct run *r, const char *dir, const struct nb_tp
 		progress_result("%s %s %.1f Mbit/s", sz, dir, d->mbit_per_s);
 }
 
-static void free_obs(struct run *r)
+static void free_run(struct run *r)
 {
-	for (size_t i = 0; r->obs_tx && i < r->o.nsizes; i++) {
-		nb_obs_trial_free(&r->obs_tx[i]);
-		nb_obs_trial_free(&r->obs_rx[i]);
-	}
-	free(r->obs_tx);
-	free(r->obs_rx);
+	nb_tput_sweep_free(&r->s);
 	nb_obs_set_close(&r->o.obs.set);
+}
+
+/* The whole document, to stdout (and --save's copy). */
+static void print_json(const struct run *r, const struct nb_ctl *ctl)
+{
+	struct nb_sysinfo local;
+	nb_sysinfo_get(&local, (const struct sockaddr *)&ctl->local);
+	struct nb_tput_sweep_params sp = {
+	    .agent = r->o.host,
+	    .port = nb_ctl_port(ctl),
+	    .p = &r->o.p,
+	    .local = &local,
+	    .remote = &ctl->remote,
+	};
+	nb_tput_sweep_json(stdout, &sp, &r->s);
 }
 
 /* After size i's step(s): its row at once, or, on Ctrl-C, the end of the sweep. */
 static void step_done(struct run *r, size_t i, int ret)
 {
 	if (!ret) {
-		r->ndone = i + 1;
+		r->s.ndone = i + 1;
 		if (!r->o.json)
 			print_row(r, i);
 	}
 	if (ret == -EINTR || cli_stop)
-		r->interrupted = true;
+		r->s.interrupted = true;
 }
 
 int cmd_tput(int argc, char **argv)
@@ -411,15 +272,9 @@ int cmd_tput(int argc, char **argv)
 	if (r.o.psk_file) {
 		cli_psk(r.o.psk_file, psk, &psk_len);
 	}
-	r.res = calloc(r.o.nsizes, sizeof(*r.res));
-	if (!r.res)
+	if (nb_tput_sweep_init(&r.s, r.o.sizes, r.o.nsizes, r.o.tx, r.o.rx, r.o.bidir,
+			       r.o.obs.set.n > 0))
 		cli_fail(ENOMEM, "out of memory");
-	if (r.o.obs.set.n) {
-		r.obs_tx = calloc(r.o.nsizes, sizeof(*r.obs_tx));
-		r.obs_rx = calloc(r.o.nsizes, sizeof(*r.obs_rx));
-		if (!r.obs_tx || !r.obs_rx)
-			cli_fail(ENOMEM, "out of memory");
-	}
 
 	cli_catch_signals();
 
@@ -440,21 +295,21 @@ int cmd_tput(int argc, char **argv)
 	/* Each step is a warm-up and a window; setup and drain show in the pace measured. */
 	progress_begin("tput", r.o.json, r.o.nsizes * (r.o.bidir ? 1 : (size_t)r.o.tx + r.o.rx),
 		       (double)(r.o.p.warmup_ns + r.o.p.time_ns) / 1e9);
-	for (size_t i = 0, k = 0; i < r.o.nsizes && !ret && !r.interrupted; i++) {
+	for (size_t i = 0, k = 0; i < r.o.nsizes && !ret && !r.s.interrupted; i++) {
 		r.o.p.block = (uint32_t)r.o.sizes[i];
 		r.size_index = i;
 		r.o.p.baseline_ns = i == 0 ? BASELINE_NS : 0;
 		if (r.o.bidir) {
 			r.o.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
 			show_step(k++, &r, "Tx+Rx");
-			ret = nb_tput_run_step(ctl, &r.o.p, &r.res[i], on_interval, &r, &cli_stop,
+			ret = nb_tput_run_step(ctl, &r.o.p, &r.s.res[i], on_interval, &r, &cli_stop,
 					       err, sizeof(err));
 			if (!ret && i == 0)
-				r.baseline = r.res[i].baseline;
+				r.s.baseline = r.s.res[i].baseline;
 			if (!ret)
-				show_result(&r, "Tx", &r.res[i].tx); /* and Rx in its row */
-			if (r.obs_tx)
-				r.obs_tx[i] = r.res[i].obs;
+				show_result(&r, "Tx", &r.s.res[i].tx); /* and Rx in its row */
+			if (r.s.obs_tx)
+				r.s.obs_tx[i] = r.s.res[i].obs;
 			step_done(&r, i, ret);
 			continue;
 		}
@@ -464,44 +319,42 @@ int cmd_tput(int argc, char **argv)
 			show_step(k++, &r, "Tx");
 			ret = nb_tput_run_step(ctl, &r.o.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
-			r.res[i].tx = one.tx;
+			r.s.res[i].tx = one.tx;
 			if (!ret && i == 0)
-				r.baseline = one.baseline;
+				r.s.baseline = one.baseline;
 			r.o.p.baseline_ns = 0;
 			if (!ret)
 				show_result(&r, "Tx", &one.tx);
-			if (r.obs_tx)
-				r.obs_tx[i] = one.obs;
+			if (r.s.obs_tx)
+				r.s.obs_tx[i] = one.obs;
 		}
 		if (r.o.rx && !ret) {
 			r.o.p.dir = NB_TPUT_DIR_RX;
 			show_step(k++, &r, "Rx");
 			ret = nb_tput_run_step(ctl, &r.o.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
-			r.res[i].rx = one.rx;
-			if (!ret && i == 0 && !r.baseline.measured)
-				r.baseline = one.baseline;
+			r.s.res[i].rx = one.rx;
+			if (!ret && i == 0 && !r.s.baseline.measured)
+				r.s.baseline = one.baseline;
 			if (!ret)
 				show_result(&r, "Rx", &one.rx);
-			if (r.obs_rx)
-				r.obs_rx[i] = one.obs;
+			if (r.s.obs_rx)
+				r.s.obs_rx[i] = one.obs;
 		}
 		step_done(&r, i, ret);
 	}
 	progress_end();
-	if (r.interrupted) {
+	if (r.s.interrupted) {
 		ret = 0; /* the steps measured are kept; the one cut short is dropped */
 			 /* Closing the session tells the agent to stop what it runs for us. */
 	}
 	if (ret) {
 		nb_ctl_free(ctl);
-		free_obs(&r);
-		free(r.res);
-		free(r.intervals);
+		free_run(&r);
 		cli_fail(0, "%s", err);
 	}
 	if (cli_save_doc_begin(&r.o.save) || r.o.json) {
-		print_json(&r, ctl, r.o.host);
+		print_json(&r, ctl);
 		cli_save_doc_end(&r.o.save);
 	}
 	if (!r.o.json)
@@ -509,11 +362,9 @@ int cmd_tput(int argc, char **argv)
 	cli_save_finish(&r.o.save);
 	nb_ctl_free(ctl);
 	ret = 0;
-	for (size_t i = 0; i < r.ndone; i++)
-		if ((r.o.tx && !r.res[i].tx.valid) || (r.o.rx && !r.res[i].rx.valid))
+	for (size_t i = 0; i < r.s.ndone; i++)
+		if ((r.o.tx && !r.s.res[i].tx.valid) || (r.o.rx && !r.s.res[i].rx.valid))
 			ret = 1;
-	free_obs(&r);
-	free(r.res);
-	free(r.intervals);
-	return r.interrupted ? 130 : ret;
+	free_run(&r);
+	return r.s.interrupted ? 130 : ret;
 }

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The JSON of `netbench tput` (docs/schema.md), from what the sweep measured. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/json.h"
+#include "core/base/pacer.h"
+#include "core/base/result.h"
+#include "core/tput/tput_json.h"
+
+int nb_tput_sweep_init(struct nb_tput_sweep *s, const uint64_t *sizes, size_t nsizes, bool tx,
+		       bool rx, bool bidir, bool observed)
+{
+	memset(s, 0, sizeof(*s));
+	s->sizes = sizes;
+	s->nsizes = nsizes;
+	s->tx = tx;
+	s->rx = rx;
+	s->bidir = bidir;
+	s->res = calloc(nsizes ? nsizes : 1, sizeof(*s->res));
+	if (!s->res)
+		return -ENOMEM;
+	if (observed) {
+		s->obs_tx = calloc(nsizes ? nsizes : 1, sizeof(*s->obs_tx));
+		s->obs_rx = calloc(nsizes ? nsizes : 1, sizeof(*s->obs_rx));
+		if (!s->obs_tx || !s->obs_rx) {
+			nb_tput_sweep_free(s);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int nb_tput_sweep_add_interval(struct nb_tput_sweep *s, size_t size_index,
+			       const struct nb_tput_interval *iv)
+{
+	if (s->nintervals == s->cap_intervals) {
+		size_t cap = s->cap_intervals ? 2 * s->cap_intervals : 64;
+		struct nb_tput_sweep_interval *p = realloc(s->intervals, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		s->intervals = p;
+		s->cap_intervals = cap;
+	}
+	s->intervals[s->nintervals].size_index = size_index;
+	s->intervals[s->nintervals++].iv = *iv;
+	return 0;
+}
+
+const struct nb_obs_trial *nb_tput_sweep_obs(const struct nb_tput_sweep *s, size_t i, bool tx)
+{
+	if (!s->obs_tx)
+		return NULL;
+	return tx || s->bidir ? &s->obs_tx[i] : &s->obs_rx[i];
+}
+
+void nb_tput_sweep_free(struct nb_tput_sweep *s)
+{
+	for (size_t i = 0; s->obs_tx && s->obs_rx && i < s->nsizes; i++) {
+		nb_obs_trial_free(&s->obs_tx[i]);
+		nb_obs_trial_free(&s->obs_rx[i]);
+	}
+	free(s->obs_tx);
+	free(s->obs_rx);
+	free(s->res);
+	free(s->intervals);
+	s->obs_tx = s->obs_rx = NULL;
+	s->res = NULL;
+	s->intervals = NULL;
+	s->nintervals = s->cap_intervals = 0;
+}
+
+static void json_intervals(struct nb_json *j, const struct nb_tput_sweep *s, size_t size_index,
+			   bool tx)
+{
+	nb_json_arr_begin(j, "intervals");
+	for (size_t i = 0; i < s->nintervals; i++) {
+		const struct nb_tput_interval *iv = &s->intervals[i].iv;
+		double v = tx ? iv->tx_kbyte_per_s : iv->rx_kbyte_per_s;
+		if (s->intervals[i].size_index != size_index || isnan(v))
+			continue;
+		nb_json_obj_begin(j, NULL);
+		nb_json_double(j, "start_s", iv->start_s, 3);
+		nb_json_double(j, "end_s", iv->end_s, 3);
+		nb_json_double(j, "kbyte_per_s", v, 2);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+
+static void json_dir(struct nb_json *j, const struct nb_tput_sweep_params *sp,
+		     const struct nb_tput_sweep *s, size_t size_index, const char *dir,
+		     const struct nb_tput_dir_result *d)
+{
+	const struct nb_tput_params *p = sp->p;
+	uint64_t block = s->sizes[size_index];
+	nb_json_obj_begin(j, NULL);
+	nb_json_u64(j, "block_bytes", block);
+	nb_json_str(j, "direction", dir);
+	nb_json_bool(j, "valid", d->valid);
+	nb_json_str(j, "invalid_reason", d->valid ? NULL : d->invalid_reason);
+	nb_json_double(j, "window_s", d->window_s, 6);
+	nb_json_u64(j, "window_bytes", d->bytes);
+	if (d->valid) {
+		nb_json_double(j, "kbyte_per_s", d->kbyte_per_s, 2);
+		nb_json_double(j, "mbit_per_s", d->mbit_per_s, 3);
+	} else {
+		nb_json_null(j, "kbyte_per_s");
+		nb_json_null(j, "mbit_per_s");
+	}
+	nb_json_u64(j, "sent_total_bytes", d->sent_total);
+	nb_json_u64(j, "received_total_bytes", d->received_total);
+	if (p->proto == NB_TPUT_UDP) {
+		nb_json_u64(j, "window_datagrams", d->rx_window.datagrams);
+		nb_json_u64(j, "window_expected_datagrams", d->rx_window.expected);
+		nb_json_double(j, "loss_pct", d->loss_pct, 4);
+		nb_json_double(j, "reorder_pct", d->reorder_pct, 4);
+		nb_json_double(j, "duplicate_pct", d->dup_pct, 4);
+	}
+	nb_result_cpu(j, "cpu_local", &d->cpu_local);
+	nb_result_cpu(j, "cpu_remote", &d->cpu_remote);
+	nb_json_double(j, "demand_local_us_per_kbyte", d->demand_local_us_per_kbyte, 4);
+	nb_json_double(j, "demand_remote_us_per_kbyte", d->demand_remote_us_per_kbyte, 4);
+	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
+	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte, 4);
+	if (p->rate_bps) {
+		nb_json_obj_begin(j, "pacing");
+		nb_json_str(j, "mode", p->pacing == NB_PACING_SPIN ? "spin" : "burst");
+		nb_json_u64(j, "wakeups", d->pacing_wakeups);
+		nb_json_double(j, "cpu_s", (double)d->pacing_cpu_ns / 1e9, 6);
+		nb_json_double(j, "cpu_pct",
+			       nb_pacing_cpu_pct(d->pacing_cpu_ns, !strcmp(dir, "tx")
+								       ? d->cpu_local.window_s
+								       : d->cpu_remote.window_s),
+			       2);
+		nb_json_obj_end(j);
+	} else {
+		nb_json_null(j, "pacing");
+	}
+	nb_json_double(j, "cpu_other_local_pct", d->other_local_pct, 2);
+	nb_json_double(j, "cpu_other_remote_pct", d->other_remote_pct, 2);
+	nb_json_bool(j, "cpu_polluted", d->cpu_polluted);
+	json_intervals(j, s, size_index, !strcmp(dir, "tx"));
+	const struct nb_obs_trial *t = nb_tput_sweep_obs(s, size_index, !strcmp(dir, "tx"));
+	if (t && t->n && p->observe)
+		nb_obs_json(j, "observers", p->observe, t, NB_OBS_FRAMES_EGRESS, d->bytes);
+	nb_json_obj_end(j);
+}
+
+static void json_baseline(struct nb_json *j, const struct nb_tput_baseline *b)
+{
+	if (!b->measured) {
+		nb_json_null(j, "cpu_baseline");
+		return;
+	}
+	nb_json_obj_begin(j, "cpu_baseline");
+	nb_json_double(j, "polluted_above_pct", NB_CPU_POLLUTED_PCT, 1);
+	nb_json_double(j, "other_local_pct", b->local_other_pct, 2);
+	nb_json_double(j, "other_remote_pct", b->remote_other_pct, 2);
+	nb_result_cpu(j, "local", &b->local);
+	if (b->remote_known)
+		nb_result_cpu(j, "remote", &b->remote);
+	else
+		nb_json_null(j, "remote");
+	nb_json_obj_end(j);
+}
+
+void nb_tput_sweep_json(FILE *f, const struct nb_tput_sweep_params *sp,
+			const struct nb_tput_sweep *s)
+{
+	const struct nb_tput_params *p = sp->p;
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	nb_result_begin(&j, "tput", sp->local, sp->remote);
+	nb_json_obj_begin(&j, "parameters");
+	nb_json_str(&j, "agent", sp->agent);
+	nb_json_u64(&j, "port", sp->port);
+	nb_json_str(&j, "protocol", p->proto == NB_TPUT_UDP ? "udp" : "tcp");
+	nb_json_u64(&j, "streams", p->streams);
+	nb_json_u64(&j, "rate_per_stream_bps", p->rate_bps);
+	nb_json_double(&j, "time_s", (double)p->time_ns / 1e9, 3);
+	nb_json_double(&j, "warmup_s", (double)p->warmup_ns / 1e9, 3);
+	nb_json_str(&j, "mode",
+		    s->bidir	     ? "bidir"
+		    : s->tx && s->rx ? "tx_then_rx"
+		    : s->tx	     ? "tx"
+				     : "rx");
+	nb_json_obj_end(&j);
+	nb_json_bool(&j, "interrupted", s->interrupted);
+	json_baseline(&j, &s->baseline);
+	nb_json_arr_begin(&j, "steps");
+	for (size_t i = 0; i < s->ndone; i++) {
+		if (s->tx)
+			json_dir(&j, sp, s, i, "tx", &s->res[i].tx);
+		if (s->rx)
+			json_dir(&j, sp, s, i, "rx", &s->res[i].rx);
+	}
+	nb_json_arr_end(&j);
+	nb_json_obj_end(&j);
+}

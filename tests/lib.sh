@@ -5,6 +5,7 @@ NETBENCH=${NETBENCH:-build/netbench}
 n=0
 nb_pids=""
 nb_netns=""
+nb_labs=""
 nb_tmp=$(mktemp -d /tmp/nbtest.XXXXXX) || exit 1
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -45,6 +46,7 @@ nb_cleanup() {
 	sleep 0.2
 	for p in $nb_pids; do kill -9 "$p" 2>/dev/null; done
 	for ns in $nb_netns; do ip netns del "$ns" 2>/dev/null; done
+	for p in $nb_labs; do "$NETBENCH" lab down --prefix "$p" >/dev/null 2>&1; done
 	rm -rf "$nb_tmp"
 }
 trap nb_cleanup EXIT
@@ -63,6 +65,17 @@ netns_add() {
 	ip netns add "$1" || return 1
 	nb_netns="$nb_netns $1"
 	ip -n "$1" link set lo up
+}
+
+# lab_up PREFIX [lab up options]: brings up `netbench lab` as PREFIX-gen, PREFIX-dut and
+# PREFIX-sink (docs/lab.md), taken down at exit, also when up fails or is interrupted. up's
+# output is in $nb_tmp/lab.out (shown as comments when it fails).
+lab_up() {
+	_p=$1; shift
+	nb_labs="$nb_labs $_p"
+	"$NETBENCH" lab up --prefix "$_p" "$@" >"$nb_tmp/lab.out" 2>&1 && return 0
+	sed 's/^/# /' "$nb_tmp/lab.out" | head -20
+	return 1
 }
 
 # agent [ns] -- serve arguments: starts an agent (daemonized, so it is listening when this

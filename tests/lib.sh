@@ -41,7 +41,11 @@ check_rc() {
 }
 has() { grep -q -- "$1" "$nb_tmp/out"; }
 
+# At exit: stop the agents, remove the namespaces and labs and the temporary files. A signal
+# arriving meanwhile (a test runner's timeout signals the whole process group) must not cut this
+# short: ignored here, it is ignored by what this runs too (ip, lab down).
 nb_cleanup() {
+	trap '' INT TERM HUP
 	for p in $nb_pids; do kill "$p" 2>/dev/null || true; done
 	sleep 0.2
 	for p in $nb_pids; do kill -9 "$p" 2>/dev/null; done

@@ -21,6 +21,7 @@ tmp=$nb_tmp
 pids=""
 
 cleanup() {
+	trap '' INT TERM HUP # see nb_cleanup
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	for p in $pids; do wait "$p" 2>/dev/null; done
 	nb_cleanup

@@ -9,16 +9,16 @@
 #include "cmd/commands.h"
 
 static const struct nb_command commands[] = {
-	{"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
-	{"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
-	{"rate", cmd_rate, "frames/s through a DUT: RFC 2544 throughput, loss, back-to-back, latency"},
-	{"stream", cmd_stream, "constant-bitrate multicast stream: loss, jitter, receiver CPU load"},
-	{"crypto", cmd_crypto, "cipher/MAC throughput, latency and CPU cost per size and engine"},
-	{"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
-	{"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
-	{"results", cmd_results, "the results store: import, list, show, export --csv, rm"},
-	{"compare", cmd_compare, "stored results side by side, as ratios to a baseline"},
-	{"report", cmd_report, "one HTML file with a chart per test from stored results"},
+    {"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
+    {"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
+    {"rate", cmd_rate, "frames/s through a DUT: RFC 2544 throughput, loss, back-to-back, latency"},
+    {"stream", cmd_stream, "constant-bitrate multicast stream: loss, jitter, receiver CPU load"},
+    {"crypto", cmd_crypto, "cipher/MAC throughput, latency and CPU cost per size and engine"},
+    {"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
+    {"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
+    {"results", cmd_results, "the results store: import, list, show, export --csv, rm"},
+    {"compare", cmd_compare, "stored results side by side, as ratios to a baseline"},
+    {"report", cmd_report, "one HTML file with a chart per test from stored results"},
 };
 
 static void usage(FILE *f)

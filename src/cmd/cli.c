@@ -158,7 +158,8 @@ uint64_t cli_rate(const char *opt, const char *val, uint64_t min, uint64_t max)
 	char a[32], b[32];
 	fmt_rate(a, sizeof(a), min);
 	fmt_rate(b, sizeof(b), max);
-	return checked(opt, val, nb_parse_rate, min, max, a, b, "a rate in bit/s (k/M/G = 10^3/6/9)");
+	return checked(opt, val, nb_parse_rate, min, max, a, b,
+		       "a rate in bit/s (k/M/G = 10^3/6/9)");
 }
 
 uint64_t cli_duration_ns(const char *opt, const char *val, uint64_t min_ns, uint64_t max_ns)
@@ -171,8 +172,8 @@ uint64_t cli_duration_ns(const char *opt, const char *val, uint64_t min_ns, uint
 }
 
 static size_t list(const char *opt, const char *val, uint64_t *items, size_t max_items,
-		   uint64_t min, uint64_t max, uint64_t (*one)(const char *, const char *, uint64_t,
-							       uint64_t))
+		   uint64_t min, uint64_t max,
+		   uint64_t (*one)(const char *, const char *, uint64_t, uint64_t))
 {
 	char buf[512], *tok, *save = NULL;
 	size_t n = 0;

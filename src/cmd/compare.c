@@ -21,8 +21,7 @@ static const char usage_text[] =
     "rule count) by result. Results with the same label are repeated runs: a cell is their\n"
     "mean, with +- half their range.\n"
     "\n"
-    "Filters:\n" STORE_CLI_HELP
-    "Options:\n"
+    "Filters:\n" STORE_CLI_HELP "Options:\n"
     "      --baseline ID|LABEL  cells become ratios to this result's (or label's); a '*'\n"
     "                         marks a difference larger than both results' spread\n"
     "      --cpu WHAT         stream: the receiver CPU shown: total (default), softirq,\n"
@@ -126,9 +125,10 @@ int cmd_compare(int argc, char **argv)
 			for (size_t k = i; k < n; k++)
 				for (size_t w = 0; w < l[k].nviews; w++)
 					if (!strcmp(l[k].views[w].id, id))
-						e[ne++] = (struct nb_cmp_entry){.group = l[k].group,
-									.facts = l[k].facts,
-									.view = &l[k].views[w]};
+						e[ne++] =
+						    (struct nb_cmp_entry){.group = l[k].group,
+									  .facts = l[k].facts,
+									  .view = &l[k].views[w]};
 			bool has_base = false;
 			for (size_t k = 0; k < ne && baseline; k++)
 				has_base |= !strcmp(e[k].group, baseline);
@@ -145,7 +145,8 @@ int cmd_compare(int argc, char **argv)
 					putchar('\n');
 				nb_cmp_write_text(stdout, t);
 				if (baseline && !has_base)
-					printf("(no %s result in this table: no ratios)\n", baseline);
+					printf("(no %s result in this table: no ratios)\n",
+					       baseline);
 			}
 			ntables++;
 			nb_cmp_table_free(t);

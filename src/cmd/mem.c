@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem: the memory system behind the frame rate. Parses the options, runs the probe
- * (core/mem/mem.h) here or, with -c, on an agent (core/mem/mem_agent.h), and prints the latency curve,
- * the inferred caches beside sysfs, and bandwidth the same way for both. */
+ * (core/mem/mem.h) here or, with -c, on an agent (core/mem/mem_agent.h), and prints the latency
+ * curve, the inferred caches beside sysfs, and bandwidth the same way for both. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -245,13 +245,20 @@ static void on_interrupt(int sig)
 int cmd_mem(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
-	    {"pattern", required_argument, NULL, 'a'}, {"threads", required_argument, NULL, 't'},
-	    {"bw-size", required_argument, NULL, 'b'}, {"quick", no_argument, NULL, 'q'},
-	    {"client", required_argument, NULL, 'c'},  {"connect", required_argument, NULL, 'c'},
-	    {"sizes", required_argument, NULL, 'l'},   {"port", required_argument, NULL, 'p'},
-	    {"psk", required_argument, NULL, 'k'},     {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},	       CLI_SAVE_LONGOPTS,
+	    {"min", required_argument, NULL, 'm'},
+	    {"max", required_argument, NULL, 'M'},
+	    {"pattern", required_argument, NULL, 'a'},
+	    {"threads", required_argument, NULL, 't'},
+	    {"bw-size", required_argument, NULL, 'b'},
+	    {"quick", no_argument, NULL, 'q'},
+	    {"client", required_argument, NULL, 'c'},
+	    {"connect", required_argument, NULL, 'c'},
+	    {"sizes", required_argument, NULL, 'l'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"psk", required_argument, NULL, 'k'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	struct cli_save sv = {0};
@@ -294,7 +301,8 @@ int cmd_mem(int argc, char **argv)
 			break;
 		case 'l': {
 			uint64_t mm[2];
-			if (cli_bytes_list(name, optarg, mm, 2, NB_MEM_MIN_SET_BYTES, 1ULL << 36) != 2)
+			if (cli_bytes_list(name, optarg, mm, 2, NB_MEM_MIN_SET_BYTES, 1ULL << 36) !=
+			    2)
 				cli_usage_error("%s: '%s' is not MIN,MAX", name, optarg);
 			o.min_bytes = mm[0];
 			o.max_bytes = mm[1];

@@ -34,16 +34,18 @@ bool obs_cli_option(struct obs_cli *c, int opt, const char *arg)
 		return true;
 	case OBS_OPT_DUT_CPUS:
 		if (nb_obs_parse_cpulist(arg, &c->set.dut_mask) || !c->set.dut_mask)
-			cli_usage_error("--dut-cpus: '%s' is not a CPU list such as 1 or 0-1,3 (CPUs "
-					"0-63)",
-					arg);
+			cli_usage_error(
+			    "--dut-cpus: '%s' is not a CPU list such as 1 or 0-1,3 (CPUs "
+			    "0-63)",
+			    arg);
 		c->set.req.rps_mask = c->set.dut_mask;
 		return true;
 	case OBS_OPT_CLOCKS: {
 		uint64_t v[OBS_CLI_CLOCKS];
 		size_t n = cli_rate_list("--observe-clocks", arg, v, OBS_CLI_CLOCKS, 1, 20000);
 		if (n < 2)
-			cli_usage_error("--observe-clocks: '%s' needs two or more clocks in MHz", arg);
+			cli_usage_error("--observe-clocks: '%s' needs two or more clocks in MHz",
+					arg);
 		for (size_t i = 0; i < n; i++)
 			c->clocks_mhz[i] = (uint32_t)v[i];
 		c->nclocks = n;
@@ -132,8 +134,8 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 		const struct nb_obs_summary *s = t->s[i];
 		double ws = s->window_s > 0 ? s->window_s : 1;
 		obs_cli_cpus_str(t->mask[i], w, cpus, sizeof(cpus));
-		fprintf(f, "%sDUT %s (%s): window %.2f s, %u samples, observer %.2f %% of a CPU\n", in,
-			c->spec[i], c->si[i].hostname[0] ? c->si[i].hostname : "?", s->window_s,
+		fprintf(f, "%sDUT %s (%s): window %.2f s, %u samples, observer %.2f %% of a CPU\n",
+			in, c->spec[i], c->si[i].hostname[0] ? c->si[i].hostname : "?", s->window_s,
 			w->samples, s->self_cpu_pct);
 		fprintf(f, "%s  DUT CPUs: %s\n", in, cpus);
 		for (uint32_t n = 0; n < s->ncpu; n++) {
@@ -141,7 +143,8 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			if (t->mask[i] && !(p->id < 64 && (t->mask[i] >> p->id) & 1))
 				continue;
 			fprintf(f,
-				"%s  cpu%-3u usr %5.1f %%  sys %5.1f %%  irq %5.1f %%  softirq %5.1f %%  "
+				"%s  cpu%-3u usr %5.1f %%  sys %5.1f %%  irq %5.1f %%  softirq "
+				"%5.1f %%  "
 				"idle %5.1f %%\n",
 				in, p->id, p->user_pct, p->system_pct, p->irq_pct, p->softirq_pct,
 				p->idle_pct);
@@ -150,7 +153,9 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			fprintf(f, "%s  peak over %.0f ms samples: cpu%d %.0f %% busy\n", in,
 				1000.0 / (c->req.sample_hz ? c->req.sample_hz : 10), w->peak_cpu,
 				w->peak_busy_pct);
-		fprintf(f, "%s  softnet: processed %s, dropped %s (backlog full), time_squeeze %s (%s/s)\n",
+		fprintf(f,
+			"%s  softnet: processed %s, dropped %s (backlog full), time_squeeze %s "
+			"(%s/s)\n",
 			in, k(a, sizeof(a), (double)s->softnet_processed),
 			k(b, sizeof(b), (double)s->softnet_dropped),
 			k(d, sizeof(d), (double)s->softnet_squeezed),
@@ -158,13 +163,15 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 		for (uint32_t n = 0; n < w->nif; n++) {
 			const struct nb_obs_if *p = &w->ifs[n];
 			fprintf(f,
-				"%s  %-10s rx %s tx %s  rx_dropped %llu missed %llu fifo %llu over %llu  "
+				"%s  %-10s rx %s tx %s  rx_dropped %llu missed %llu fifo %llu over "
+				"%llu  "
 				"tx_dropped %llu tx_errors %llu",
 				in, p->name, k(a, sizeof(a), (double)p->rx_packets),
 				k(b, sizeof(b), (double)p->tx_packets),
 				(unsigned long long)p->rx_dropped, (unsigned long long)p->rx_missed,
 				(unsigned long long)p->rx_fifo, (unsigned long long)p->rx_over,
-				(unsigned long long)p->tx_dropped, (unsigned long long)p->tx_errors);
+				(unsigned long long)p->tx_dropped,
+				(unsigned long long)p->tx_errors);
 			if (p->have_qdisc)
 				fprintf(f, "  qdisc drops %llu overlimits %llu",
 					(unsigned long long)p->qdisc_drops,
@@ -183,22 +190,26 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			fputc('\n', f);
 		}
 		if (w->have_conntrack)
-			fprintf(f, "%s  conntrack: %llu of %llu entries, insert_failed %llu, drop %llu\n",
-				in, (unsigned long long)w->ct_entries, (unsigned long long)w->ct_max,
-				(unsigned long long)w->ct_insert_failed, (unsigned long long)w->ct_drop);
+			fprintf(
+			    f,
+			    "%s  conntrack: %llu of %llu entries, insert_failed %llu, drop %llu\n",
+			    in, (unsigned long long)w->ct_entries, (unsigned long long)w->ct_max,
+			    (unsigned long long)w->ct_insert_failed,
+			    (unsigned long long)w->ct_drop);
 		else
 			fprintf(f, "%s  conntrack: not loaded\n", in);
 		double mhz = nb_obs_clock_mhz(c, i, s);
 		double cpf = nb_cycles_per_frame(s->busy_cpu_s, mhz, frames);
 		if (!isnan(cpf))
-			fprintf(f, "%s  clock %.0f MHz (%s): %.0f cycles per forwarded frame\n", in, mhz,
-				s->clock_mhz > 0 ? "cpufreq" : "/proc/cpuinfo", cpf);
+			fprintf(f, "%s  clock %.0f MHz (%s): %.0f cycles per forwarded frame\n", in,
+				mhz, s->clock_mhz > 0 ? "cpufreq" : "/proc/cpuinfo", cpf);
 		else
-			fprintf(f, "%s  clock: unknown (no cpufreq, no cpuinfo MHz): no cycles per frame\n",
+			fprintf(f,
+				"%s  clock: unknown (no cpufreq, no cpuinfo MHz): no cycles per "
+				"frame\n",
 				in);
 	}
 }
-
 
 void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
 		       const char *label_head)
@@ -208,8 +219,9 @@ void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const stru
 		obs_cli_cpus_str(t->mask[i], t->w[i], cpus, sizeof(cpus));
 	fprintf(f, "\nDUT %s (%s) over each window, DUT CPUs %s\n", c->spec[i],
 		c->si[i].hostname[0] ? c->si[i].hostname : "?", cpus);
-	fprintf(f, "%s | %-22s | %9s %8s %8s | %9s %8s %8s\n", label_head, "busiest CPU (busy with)",
-		"squeeze/s", "backlog", "NIC drop", "fwd frm/s", "cyc/frm", "cyc/B");
+	fprintf(f, "%s | %-22s | %9s %8s %8s | %9s %8s %8s\n", label_head,
+		"busiest CPU (busy with)", "squeeze/s", "backlog", "NIC drop", "fwd frm/s",
+		"cyc/frm", "cyc/B");
 }
 
 void obs_cli_step_row(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,

@@ -15,7 +15,7 @@
 #include "core/observe/obs_set.h"
 #include "core/observe/verdict.h"
 
-#define OBS_CLI_CLOCKS	16
+#define OBS_CLI_CLOCKS 16
 
 /* Long options every observing front end accepts; their values start at OBS_OPT_BASE. */
 enum {
@@ -31,28 +31,30 @@ enum {
 	    {"no-observe", no_argument, NULL, OBS_OPT_NO_OBSERVE},                                 \
 	    {"observe-rate", required_argument, NULL, OBS_OPT_RATE},                               \
 	    {"dut-cpus", required_argument, NULL, OBS_OPT_DUT_CPUS},                               \
-	    {"observe-clocks", required_argument, NULL, OBS_OPT_CLOCKS}
+	{                                                                                          \
+		"observe-clocks", required_argument, NULL, OBS_OPT_CLOCKS                          \
+	}
 #define OBS_CLI_HELP                                                                               \
-	"      --observe HOST[:PORT]  watch the device under test (a netbench serve on it)\n"     \
-	"                          over each trial's window: CPU, softirq, interrupts,\n"         \
-	"                          softnet, NIC, qdisc and conntrack counters (repeatable)\n"     \
+	"      --observe HOST[:PORT]  watch the device under test (a netbench serve on it)\n"      \
+	"                          over each trial's window: CPU, softirq, interrupts,\n"          \
+	"                          softnet, NIC, qdisc and conntrack counters (repeatable)\n"      \
 	"      --no-observe        do not observe the lab's DUT (observed by default)\n"           \
-	"      --observe-rate N    observer samples per second, 1-100 (default 10)\n"             \
-	"      --dut-cpus LIST     the DUT's CPUs (e.g. 1 or 0-1): steer its receive work\n"      \
-	"                          there (RPS; the observer needs --allow-tuning) and judge\n"    \
+	"      --observe-rate N    observer samples per second, 1-100 (default 10)\n"              \
+	"      --dut-cpus LIST     the DUT's CPUs (e.g. 1 or 0-1): steer its receive work\n"       \
+	"                          there (RPS; the observer needs --allow-tuning) and judge\n"     \
 	"                          its load on them\n"                                             \
-	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT in turn (cpufreq;\n"   \
+	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT in turn (cpufreq;\n"     \
 	"                          needs --allow-tuning), fps fitted against clock\n"
 
 /* The observer options of tput and stream, which watch a box in the path at the clock it runs
  * (--observe-clocks and --no-observe are rate's). */
 #define OBS_CLI_PATH_HELP                                                                          \
 	"      --observe HOST[:PORT]  watch a box in the path (router, VPN gateway; a\n"           \
-	"                         netbench serve on it) over each step's window (tput: Tx\n"    \
-	"                         and Rx each): its CPUs, softirq, interrupts, softnet, NIC\n"  \
-	"                         and qdisc counters (repeatable)\n"                             \
-	"      --observe-rate N   observer samples per second, 1-100 (default 10)\n"             \
-	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n" \
+	"                         netbench serve on it) over each step's window (tput: Tx\n"       \
+	"                         and Rx each): its CPUs, softirq, interrupts, softnet, NIC\n"     \
+	"                         and qdisc counters (repeatable)\n"                               \
+	"      --observe-rate N   observer samples per second, 1-100 (default 10)\n"               \
+	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n"    \
 	"                         work there (RPS; its agent needs --allow-tuning)\n"
 
 struct obs_cli {

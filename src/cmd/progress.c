@@ -23,11 +23,11 @@
 
 /* One terminal line per process: the one piece of state shared with the drawing thread. */
 static struct {
-	bool on;	/* begun, on a terminal */
-	bool hidden;	/* cleared; drawn again after the next step or result */
-	bool shown;	/* the line is on the screen now */
+	bool on;     /* begun, on a terminal */
+	bool hidden; /* cleared; drawn again after the next step or result */
+	bool shown;  /* the line is on the screen now */
 	bool quit;
-	pid_t owner;	/* a forked child never touches the parent's line */
+	pid_t owner; /* a forked child never touches the parent's line */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -78,7 +78,9 @@ static void draw_locked(uint64_t now_ns)
 	double step_s = (double)(pg.step_t0_ns - pg.t0_ns) / 1e9;
 
 	format_left(left, sizeof(left),
-		    pg.stepped && pg.plan_step_s >= 0 ? nb_eta_s(pg.nsteps, pg.step, pg.plan_step_s, step_s, now_s) : -1);
+		    pg.stepped && pg.plan_step_s >= 0
+			? nb_eta_s(pg.nsteps, pg.step, pg.plan_step_s, step_s, now_s)
+			: -1);
 	/* Where the run is and how long it has to go first: a narrow terminal cuts the end. */
 	n = (size_t)snprintf(line, sizeof(line), "\rnetbench %s: step %zu of %zu%s%s%s%s%s%s",
 			     pg.command, pg.stepped ? pg.step + 1 : 0, pg.nsteps, left,

@@ -24,7 +24,8 @@ static void print_bottlenecks(const struct nb_rate_run *r, const struct nb_rate_
 			continue;
 		t = &r->proc.trials[s[i].bneck_trial];
 		printf("bottleneck %u B: %s\n", s[i].size, s[i].bneck.text);
-		printf("  judged on trial %u (%s): %.0f fps offered, %llu lost, %llu accounted for%s\n",
+		printf("  judged on trial %u (%s): %.0f fps offered, %llu lost, %llu accounted "
+		       "for%s\n",
 		       t->id, t->purpose, t->offered_fps, (unsigned long long)s[i].bneck.lost,
 		       (unsigned long long)s[i].bneck.accounted,
 		       t->drops_known ? "" : " (the receiver's socket drops unknown)");

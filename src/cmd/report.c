@@ -24,8 +24,7 @@ static const char usage_text[] =
     "KByte, receiver CPU by bitrate (one line per result label), crypto MB/s by size per\n"
     "engine with crossovers, memory latency by working set with the cache steps.\n"
     "\n"
-    "Filters:\n" STORE_CLI_HELP
-    "Options:\n"
+    "Filters:\n" STORE_CLI_HELP "Options:\n"
     "  -o, --output FILE      the HTML file to write (required)\n"
     "      --title TEXT       the page's title (default \"netbench report\")\n"
     "      --cpu WHAT         stream: total (default), softirq or process\n"

@@ -25,8 +25,7 @@ static const char usage_text[] =
     "The results store: one SQLite file holding result documents with a label and tags.\n"
     "Measuring subcommands add to it with --save; import adds documents printed with -J.\n"
     "\n"
-    "Filters (list, export):\n" STORE_CLI_HELP
-    "Options:\n"
+    "Filters (list, export):\n" STORE_CLI_HELP "Options:\n"
     "      --label TEXT       import: the label of the imported results\n"
     "      --tag KEY=VALUE    import: a tag on the imported results (repeatable)\n"
     "      --csv              export: CSV, one line per measured point\n"
@@ -50,7 +49,8 @@ static char *read_file(const char *path, size_t *len)
 		if (n + 65536 > cap) {
 			cap = cap ? 2 * cap : 65536 * 2;
 			if (cap > NB_JDOC_MAX_BYTES + 65536)
-				cli_fail(EFBIG, "%s: larger than %u MiB", path, NB_JDOC_MAX_BYTES >> 20);
+				cli_fail(EFBIG, "%s: larger than %u MiB", path,
+					 NB_JDOC_MAX_BYTES >> 20);
 			char *p = realloc(buf, cap + 1);
 			if (!p)
 				cli_fail(ENOMEM, "out of memory");
@@ -72,10 +72,11 @@ static char *read_file(const char *path, size_t *len)
 
 static int do_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, SC_OPT_DB}, {"label", required_argument, NULL, 'l'},
-	    {"tag", required_argument, NULL, 't'},	{"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"db", required_argument, NULL, SC_OPT_DB},
+					     {"label", required_argument, NULL, 'l'},
+					     {"tag", required_argument, NULL, 't'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct nb_store_tag tags[NB_STORE_MAX_TAGS];
 	size_t ntags = 0;
@@ -95,9 +96,10 @@ static int do_import(int argc, char **argv)
 			if (ntags == NB_STORE_MAX_TAGS)
 				cli_usage_error("--tag: at most %d tags", NB_STORE_MAX_TAGS);
 			if (nb_store_tag_parse(optarg, &tags[ntags]))
-				cli_usage_error("--tag: '%s' is not KEY=VALUE (key: letters, digits, "
-						"_ - .; value: printable, no comma)",
-						optarg);
+				cli_usage_error(
+				    "--tag: '%s' is not KEY=VALUE (key: letters, digits, "
+				    "_ - .; value: printable, no comma)",
+				    optarg);
 			ntags++;
 			break;
 		case 'h':
@@ -124,12 +126,13 @@ static int do_import(int argc, char **argv)
 		const char *schema = nb_jstr(nb_jget(d, nb_jdoc_root(d), "schema"));
 		if (!schema || strncmp(schema, "netbench/", 9) ||
 		    !nb_jstr(nb_jget(d, nb_jdoc_root(d), "test")))
-			cli_fail(0, "%s is not a netbench result (no \"schema\": \"netbench/...\" "
-				    "and \"test\"; nothing imported)",
+			cli_fail(0,
+				 "%s is not a netbench result (no \"schema\": \"netbench/...\" "
+				 "and \"test\"; nothing imported)",
 				 argv[optind + (int)i]);
 		nb_jdoc_free(d);
-		a[i] = (struct nb_store_add){.doc = doc, .label = label, .source = "import",
-					     .tags = tags, .ntags = ntags};
+		a[i] = (struct nb_store_add){
+		    .doc = doc, .label = label, .source = "import", .tags = tags, .ntags = ntags};
 	}
 	struct nb_store *st = store_cli_open(&sc);
 	int ret = nb_store_add(st, a, n, ids, err, sizeof(err));
@@ -208,9 +211,9 @@ static int do_list(int argc, char **argv, bool export_csv)
 					if (vw->s[s].model)
 						continue;
 					for (size_t k = 0; k < vw->s[s].n; k++) {
-						const char *f[] = {r->test, r->label, r->time_utc,
-								   r->host, r->kernel, r->arch,
-								   r->cpu_model};
+						const char *f[] = {
+						    r->test,   r->label, r->time_utc, r->host,
+						    r->kernel, r->arch,	 r->cpu_model};
 						printf("%lld", (long long)r->id);
 						for (size_t q = 0; q < 7; q++) {
 							putchar(',');
@@ -331,15 +334,16 @@ static int do_show(int argc, char **argv)
 	} else {
 		char tags[512];
 		tags_text(r, tags, sizeof(tags));
-		printf("result %lld: %s, %s, label %s, ran %s on %s (%s, %s)%s%s\n", (long long)r->id,
-		       r->test, r->source, *r->label ? r->label : "-", r->time_utc, r->host,
-		       r->arch, r->kernel, *tags ? ", tags " : "", tags);
+		printf("result %lld: %s, %s, label %s, ran %s on %s (%s, %s)%s%s\n",
+		       (long long)r->id, r->test, r->source, *r->label ? r->label : "-",
+		       r->time_utc, r->host, r->arch, r->kernel, *tags ? ", tags " : "", tags);
 		if (r->table_text) {
 			fputs(r->table_text, stdout);
 		} else {
 			printf("(stored without its table: shown from the document)\n");
 			for (size_t v = 0; v < l[0].nviews; v++) {
-				struct nb_cmp_entry e = {.group = l[0].group, .facts = l[0].facts,
+				struct nb_cmp_entry e = {.group = l[0].group,
+							 .facts = l[0].facts,
 							 .view = &l[0].views[v]};
 				struct nb_cmp_table *t;
 				if (nb_cmp_build(&e, 1, NULL, &t))

@@ -33,18 +33,19 @@ bool cli_save_option(struct cli_save *s, int c, int argc, char **argv)
 		return true;
 	case CLI_OPT_LABEL:
 		if (strlen(optarg) >= NB_STORE_LABEL_MAX)
-			cli_usage_error("--label is too long: %zu bytes (at most %d)", strlen(optarg),
-					NB_STORE_LABEL_MAX - 1);
+			cli_usage_error("--label is too long: %zu bytes (at most %d)",
+					strlen(optarg), NB_STORE_LABEL_MAX - 1);
 		s->label = optarg;
 		return true;
 	case CLI_OPT_TAG:
 		if (s->ntags == NB_STORE_MAX_TAGS)
 			cli_usage_error("--tag: at most %d tags", NB_STORE_MAX_TAGS);
 		if (nb_store_tag_parse(optarg, &s->tags[s->ntags]))
-			cli_usage_error("--tag: '%s' is not KEY=VALUE (key: letters, digits, _ - .; "
-					"at most %d bytes; value: printable, no comma, at most %d "
-					"bytes)",
-					optarg, NB_STORE_TAG_KEY_MAX - 1, NB_STORE_TAG_VALUE_MAX - 1);
+			cli_usage_error(
+			    "--tag: '%s' is not KEY=VALUE (key: letters, digits, _ - .; "
+			    "at most %d bytes; value: printable, no comma, at most %d "
+			    "bytes)",
+			    optarg, NB_STORE_TAG_KEY_MAX - 1, NB_STORE_TAG_VALUE_MAX - 1);
 		for (size_t i = 0; i < s->ntags; i++)
 			if (!strcmp(s->tags[i].key, s->tags[s->ntags].key))
 				cli_usage_error("--tag: %s is given twice", s->tags[i].key);

@@ -16,12 +16,18 @@ enum { CLI_OPT_SAVE = 0x5300, CLI_OPT_LABEL, CLI_OPT_TAG };
 #define CLI_SAVE_LONGOPTS                                                                          \
 	{"save", optional_argument, NULL, CLI_OPT_SAVE},                                           \
 	    {"label", required_argument, NULL, CLI_OPT_LABEL},                                     \
-	    {"tag", required_argument, NULL, CLI_OPT_TAG}, {"output", required_argument, NULL, 'o'}
+	    {"tag", required_argument, NULL, CLI_OPT_TAG},                                         \
+	{                                                                                          \
+		"output", required_argument, NULL, 'o'                                             \
+	}
 
 #define CLI_SAVE_HELP                                                                              \
-	"      --save [DB]        store the result in DB (default $NETBENCH_DB or ./netbench.db)\n" \
-	"      --label TEXT       the result's label in the store (e.g. the board and its setting)\n" \
-	"      --tag KEY=VALUE    a tag on the stored result (repeatable; numbers can be fitted)\n" \
+	"      --save [DB]        store the result in DB (default $NETBENCH_DB or "                \
+	"./netbench.db)\n"                                                                         \
+	"      --label TEXT       the result's label in the store (e.g. the board and its "        \
+	"setting)\n"                                                                               \
+	"      --tag KEY=VALUE    a tag on the stored result (repeatable; numbers can be "         \
+	"fitted)\n"                                                                                \
 	"  -o, --output FILE      also write the JSON document to FILE\n"
 
 struct cli_save {

@@ -20,34 +20,34 @@
 #include "core/base/timeutil.h"
 
 static const char usage_text[] =
-	"Usage: netbench serve [options]\n"
-	"Run the agent: the far end of every test a controller asks for, one test at a time.\n"
-	"\n"
-	"  -p, --port PORT        control port (default 5301)\n"
-	"  -B, --bind ADDR        listen on this address only (default: all, IPv6 and IPv4)\n"
-	"  -D, --daemon           detach and run in the background\n"
-	"      --pid-file FILE    write the agent's pid here (removed on exit)\n"
-	"      --log FILE         append one line per test here (default: stderr; syslog with -D)\n"
-	"      --once             exit after one controller's tests (for scripts)\n"
-	"      --max-time SEC     refuse tests longer than this (default 600 s)\n"
-	"      --max-rate RATE    refuse to send faster than this on the wire (headers and\n"
-	"                         framing counted), bit/s with k/M/G (default: none)\n"
-	"      --max-pps N        refuse to send more packets per second than this (default: none)\n"
-	"      --allow-mcast-any  send to any multicast group (default: 239.0.0.0/8, ff01-ff05 only)\n"
-	"      --mcast-ttl N      highest multicast TTL / hop limit allowed (default 1)\n"
-	"      --mcast-iface LIST interfaces (comma-separated) multicast may also leave by\n"
-	"                         (default: only the control connection's interface)\n"
-	"      --psk FILE         require controllers to prove this pre-shared key\n"
-	"      --allow-target-any send test traffic to addresses other than the controller's\n"
-	"      --allow-tuning     let an observing controller set this box's CPU clock\n"
-	"                         (cpufreq) and receive steering (RPS) for its test; both\n"
-	"                         are restored when the test ends\n"
-	"  -h, --help             this help\n"
-	"\n"
-	"The agent sends test traffic only to the controller's own address unless\n"
-	"--allow-target-any is given, and multicast only to administratively scoped groups\n"
-	"with TTL 1 out of the control connection's interface unless widened. A second\n"
-	"controller gets a 'busy' error at once.\n";
+    "Usage: netbench serve [options]\n"
+    "Run the agent: the far end of every test a controller asks for, one test at a time.\n"
+    "\n"
+    "  -p, --port PORT        control port (default 5301)\n"
+    "  -B, --bind ADDR        listen on this address only (default: all, IPv6 and IPv4)\n"
+    "  -D, --daemon           detach and run in the background\n"
+    "      --pid-file FILE    write the agent's pid here (removed on exit)\n"
+    "      --log FILE         append one line per test here (default: stderr; syslog with -D)\n"
+    "      --once             exit after one controller's tests (for scripts)\n"
+    "      --max-time SEC     refuse tests longer than this (default 600 s)\n"
+    "      --max-rate RATE    refuse to send faster than this on the wire (headers and\n"
+    "                         framing counted), bit/s with k/M/G (default: none)\n"
+    "      --max-pps N        refuse to send more packets per second than this (default: none)\n"
+    "      --allow-mcast-any  send to any multicast group (default: 239.0.0.0/8, ff01-ff05 only)\n"
+    "      --mcast-ttl N      highest multicast TTL / hop limit allowed (default 1)\n"
+    "      --mcast-iface LIST interfaces (comma-separated) multicast may also leave by\n"
+    "                         (default: only the control connection's interface)\n"
+    "      --psk FILE         require controllers to prove this pre-shared key\n"
+    "      --allow-target-any send test traffic to addresses other than the controller's\n"
+    "      --allow-tuning     let an observing controller set this box's CPU clock\n"
+    "                         (cpufreq) and receive steering (RPS) for its test; both\n"
+    "                         are restored when the test ends\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "The agent sends test traffic only to the controller's own address unless\n"
+    "--allow-target-any is given, and multicast only to administratively scoped groups\n"
+    "with TTL 1 out of the control connection's interface unless widened. A second\n"
+    "controller gets a 'busy' error at once.\n";
 
 /* --mcast-iface: 1 to 8 interface names of 1 to 15 characters, comma-separated. */
 static void check_iface_list(const char *name, const char *list)
@@ -153,23 +153,23 @@ static int write_pid_file(const char *path)
 int cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"port", required_argument, NULL, 'p'},
-		{"bind", required_argument, NULL, 'B'},
-		{"daemon", no_argument, NULL, 'D'},
-		{"pid-file", required_argument, NULL, 'f'},
-		{"log", required_argument, NULL, 'L'},
-		{"once", no_argument, NULL, '1'},
-		{"max-time", required_argument, NULL, 'T'},
-		{"max-rate", required_argument, NULL, 'R'},
-		{"psk", required_argument, NULL, 'k'},
-		{"allow-target-any", no_argument, NULL, 'A'},
-		{"allow-tuning", no_argument, NULL, 'U'},
-		{"max-pps", required_argument, NULL, 'P'},
-		{"allow-mcast-any", no_argument, NULL, 'M'},
-		{"mcast-ttl", required_argument, NULL, 'Y'},
-		{"mcast-iface", required_argument, NULL, 'I'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"port", required_argument, NULL, 'p'},
+	    {"bind", required_argument, NULL, 'B'},
+	    {"daemon", no_argument, NULL, 'D'},
+	    {"pid-file", required_argument, NULL, 'f'},
+	    {"log", required_argument, NULL, 'L'},
+	    {"once", no_argument, NULL, '1'},
+	    {"max-time", required_argument, NULL, 'T'},
+	    {"max-rate", required_argument, NULL, 'R'},
+	    {"psk", required_argument, NULL, 'k'},
+	    {"allow-target-any", no_argument, NULL, 'A'},
+	    {"allow-tuning", no_argument, NULL, 'U'},
+	    {"max-pps", required_argument, NULL, 'P'},
+	    {"allow-mcast-any", no_argument, NULL, 'M'},
+	    {"mcast-ttl", required_argument, NULL, 'Y'},
+	    {"mcast-iface", required_argument, NULL, 'I'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct nb_agent_opts o = {.port = 5301, .stop = &cli_stop};
 	struct log_sink sink = {.f = stderr};
@@ -202,8 +202,8 @@ int cmd_serve(int argc, char **argv)
 			o.once = true;
 			break;
 		case 'T':
-			o.policy.max_time_ns = cli_duration_ns(name, optarg, NB_NS_PER_S,
-							       86400 * NB_NS_PER_S);
+			o.policy.max_time_ns =
+			    cli_duration_ns(name, optarg, NB_NS_PER_S, 86400 * NB_NS_PER_S);
 			break;
 		case 'R':
 			o.policy.max_rate_bps = cli_rate(name, optarg, 1000, 400000000000ULL);
@@ -255,7 +255,8 @@ int cmd_serve(int argc, char **argv)
 
 	fd = nb_agent_listen(o.bind_addr, o.port);
 	if (fd < 0)
-		cli_fail(fd, "cannot listen on %s port %u", o.bind_addr ? o.bind_addr : "*", o.port);
+		cli_fail(fd, "cannot listen on %s port %u", o.bind_addr ? o.bind_addr : "*",
+			 o.port);
 	if (daemon_mode)
 		ready_fd = daemonize();
 	if (pid_file && (ret = write_pid_file(pid_file)) < 0)

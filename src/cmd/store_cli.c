@@ -81,7 +81,8 @@ void store_cli_ids(struct store_cli *sc, int argc, char **argv)
 {
 	for (int i = optind; i < argc; i++) {
 		if (sc->f.nids == sizeof(sc->ids) / sizeof(sc->ids[0]))
-			cli_usage_error("at most %zu result IDs", sizeof(sc->ids) / sizeof(sc->ids[0]));
+			cli_usage_error("at most %zu result IDs",
+					sizeof(sc->ids) / sizeof(sc->ids[0]));
 		sc->ids[sc->f.nids++] = (int64_t)cli_uint("ID", argv[i], 1, INT64_MAX);
 	}
 	sc->f.ids = sc->ids;
@@ -128,8 +129,8 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 			 *r->driver ? ", " : "", r->driver);
 		ret = nb_jdoc_parse(r->doc, strlen(r->doc), &l[i].doc, err, sizeof(err));
 		if (ret)
-			cli_fail(0, "result %lld: its document does not parse: %s", (long long)r->id,
-				 err);
+			cli_fail(0, "result %lld: its document does not parse: %s",
+				 (long long)r->id, err);
 		l[i].views = calloc(NB_VIEW_MAX, sizeof(*l[i].views));
 		if (!l[i].views)
 			cli_fail(ENOMEM, "out of memory");

@@ -27,21 +27,24 @@ enum {
 };
 
 #define STORE_CLI_LONGOPTS                                                                         \
-	{"db", required_argument, NULL, SC_OPT_DB}, {"test", required_argument, NULL, SC_OPT_TEST}, \
+	{"db", required_argument, NULL, SC_OPT_DB},                                                \
+	    {"test", required_argument, NULL, SC_OPT_TEST},                                        \
 	    {"label", required_argument, NULL, SC_OPT_LABEL},                                      \
 	    {"host", required_argument, NULL, SC_OPT_HOST},                                        \
 	    {"since", required_argument, NULL, SC_OPT_SINCE},                                      \
 	    {"until", required_argument, NULL, SC_OPT_UNTIL},                                      \
-	    {"tag", required_argument, NULL, SC_OPT_TAG}
+	{                                                                                          \
+		"tag", required_argument, NULL, SC_OPT_TAG                                         \
+	}
 
 #define STORE_CLI_HELP                                                                             \
 	"      --db FILE          the results database (default $NETBENCH_DB or ./netbench.db)\n"  \
 	"      --test NAME        only results of this test (tput, rate, stream, crypto, mem)\n"   \
-	"      --label TEXT       only results with this label (% and _ match as in SQL LIKE)\n"  \
+	"      --label TEXT       only results with this label (% and _ match as in SQL LIKE)\n"   \
 	"      --host NAME        only results measured on this host\n"                            \
 	"      --since TIME       only results that ran at or after TIME (ISO 8601, UTC)\n"        \
 	"      --until TIME       only results that ran at or before TIME\n"                       \
-	"      --tag KEY=VALUE    only results with this tag (repeatable: all must match)\n"      \
+	"      --tag KEY=VALUE    only results with this tag (repeatable: all must match)\n"       \
 	"  ID...                  only these results\n"
 
 /* The view options (each command writes its own help lines for them). */
@@ -49,7 +52,9 @@ enum {
 	{"cpu", required_argument, NULL, SC_OPT_CPU},                                              \
 	    {"algo", required_argument, NULL, SC_OPT_ALGO},                                        \
 	    {"fit", required_argument, NULL, SC_OPT_FIT},                                          \
-	    {"linear", no_argument, NULL, SC_OPT_LINEAR}
+	{                                                                                          \
+		"linear", no_argument, NULL, SC_OPT_LINEAR                                         \
+	}
 
 struct store_view_cli {
 	struct nb_view_opts vo; /* --cpu, --algo */

@@ -40,10 +40,11 @@ void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 	if (who)
 		printf("%s:\n", who);
 	if (rx->nsteps) {
-		printf("   asked  achieved  datagrams    lost   loss  reord   dup  jitter  gap p50    "
-		       "p99    proc  softirq    irq   total   busiest  total%%/\n"
-		       "  Mbit/s    Mbit/s                      %%                    ms       us "
-		       "     us  %%1cpu        %%      %%       %%     cpu:%%   Mbit/s\n");
+		printf(
+		    "   asked  achieved  datagrams    lost   loss  reord   dup  jitter  gap p50    "
+		    "p99    proc  softirq    irq   total   busiest  total%%/\n"
+		    "  Mbit/s    Mbit/s                      %%                    ms       us "
+		    "     us  %%1cpu        %%      %%       %%     cpu:%%   Mbit/s\n");
 		for (size_t i = 0; i < rx->nsteps; i++) {
 			const struct nb_stream_step *s = &rx->steps[i];
 			double r = nb_stream_step_rate_bps(s) / 1e6;
@@ -152,8 +153,8 @@ void stream_print_pacing(const struct nb_stream_pacing *pc)
 {
 	printf("pacing: %s", nb_pacing_name(pc->mode));
 	if (pc->mode == NB_PACING_TXTIME)
-		printf(" (the kernel releases each datagram at its time: %s qdisc %s)",
-		       pc->ifname, pc->qdisc);
+		printf(" (the kernel releases each datagram at its time: %s qdisc %s)", pc->ifname,
+		       pc->qdisc);
 	else if (pc->mode == NB_PACING_BURST)
 		printf(" (about 1 ms per wake-up unless --burst%s%s)",
 		       pc->why[0] ? "; no kernel pacing: " : "", pc->why);

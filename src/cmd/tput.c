@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput: netio's sweep with CPU at both ends. For each block size, Tx (we send) then Rx
  * (the agent sends), or both at once with --bidir; prints a netio-shaped table and a CPU table,
- * or one JSON document. */
+ * or one JSON document. The options are parsed in tput_opts.c. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include "cmd/cli.h"
 #include "cmd/observe_cli.h"
 #include "cmd/save.h"
+#include "cmd/tput_opts.h"
 #include "cmd/commands.h"
 #include "core/session/auth.h"
 #include "core/session/ctl.h"
@@ -26,60 +26,18 @@
 #include "cmd/progress.h"
 #include "core/base/units.h"
 
-#define MAX_SIZES 32
-
-static const char usage_text[] =
-	"Usage: netbench tput -c HOST [options]\n"
-	"Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
-	"load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
-	"\n"
-	"  -c, --client HOST[:PORT]  the agent's address or name (required; [IPv6]:PORT;\n"
-	"                         alias --connect)\n"
-	"  -p, --port PORT        the agent's control port (default 5301)\n"
-	"  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
-	"  -t, --time SEC         measurement window per step (default 3 s)\n"
-	"  -O, --omit SEC         warm-up excluded before each window (default 0.5 s)\n"
-	"  -i, --interval SEC     also print rates every SEC within the window\n"
-	"  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
-	"  -b, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
-	"                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
-	"      --pacing MODE      paced senders: burst (default; auto is burst here): sleep,\n"
-	"                         wake about once per ms and send what is due; spin: each\n"
-	"                         block on its own deadline (exact gaps, a CPU at short\n"
-	"                         intervals)\n"
-	"      --burst N          blocks per wake-up in burst mode (1-1024; default ~1 ms)\n"
-	"  -P, --parallel N       streams per direction (default 1, at most 32)\n"
-	"  -R, --reverse          Rx only (the agent sends)\n"
-	"      --tx-only          Tx only (this host sends)\n"
-	"      --bidir            Tx and Rx at the same time\n"
-	"  -4, -6                 use IPv4 / IPv6 only\n"
-	"      --psk FILE         pre-shared key the agent requires\n"
-	"  -J, --json             print one JSON document (schema netbench/1)\n"
-	OBS_CLI_PATH_HELP
-	CLI_SAVE_HELP
-	"  -h, --help             this help\n"
-	"\n"
-	"Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
-	"netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
-	"shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
-	"window in which other processes used more than 5 % of a CPU at either end (their work\n"
-	"is then in the CPU figures); an idle baseline of 0.25 s is taken before the sweep.\n";
-
+/* The options and what the sweep gathers for its tables and its JSON. */
 struct run {
-	struct nb_tput_params p;
-	uint64_t sizes[MAX_SIZES];
-	size_t nsizes;
-	bool json, tx, rx, bidir;
-	struct nb_tput_step_result *res; /* per size */
-	size_t size_index;		 /* the step being run */
-	size_t ndone;			 /* sizes fully measured: the rows printed */
-	bool interrupted;		 /* Ctrl-C: the sizes after ndone were not measured */
-	struct obs_cli obs;		 /* observers of a box in the path */
+	struct tput_opts o;
+	struct nb_tput_step_result *res;      /* per size */
+	size_t size_index;		      /* the step being run */
+	size_t ndone;			      /* sizes fully measured: the rows printed */
+	bool interrupted;		      /* Ctrl-C: the sizes after ndone were not measured */
 	struct nb_obs_trial *obs_tx, *obs_rx; /* per size; with --bidir obs_tx holds both */
 	struct interval {
 		size_t size_index;
 		struct nb_tput_interval iv;
-	} *intervals;
+	} * intervals;
 	size_t nintervals, cap_intervals;
 	struct nb_tput_baseline baseline; /* the sweep's idle baseline, from its first step */
 };
@@ -102,8 +60,8 @@ static void on_interval(void *arg, const struct nb_tput_interval *iv)
 	}
 	r->intervals[r->nintervals].size_index = r->size_index;
 	r->intervals[r->nintervals++].iv = *iv;
-	nb_format_bytes(r->p.block, sz, sizeof(sz));
-	if (r->json)
+	nb_format_bytes(r->o.p.block, sz, sizeof(sz));
+	if (r->o.json)
 		return;
 	progress_clear();
 	printf("  %5s %6.2f-%6.2f s", sz, iv->start_s, iv->end_s);
@@ -144,9 +102,10 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 static void polluted_note(const char *size, const char *dir, const struct nb_tput_dir_result *d)
 {
 	if (d->valid && d->cpu_polluted)
-		printf("* %s %s: other processes used %.0f %% of a CPU here and %.0f %% on the agent "
-		       "in this window: the CPU figures are polluted\n",
-		       size, dir, d->other_local_pct, d->other_remote_pct);
+		printf(
+		    "* %s %s: other processes used %.0f %% of a CPU here and %.0f %% on the agent "
+		    "in this window: the CPU figures are polluted\n",
+		    size, dir, d->other_local_pct, d->other_remote_pct);
 }
 
 static void print_baseline(const struct nb_tput_baseline *b)
@@ -165,18 +124,18 @@ static void print_baseline(const struct nb_tput_baseline *b)
 /* The title and the column header, before the first step (interval lines come below it). */
 static void print_head(const struct run *r, const struct nb_ctl *ctl, const char *host)
 {
-	bool udp = r->p.proto == NB_TPUT_UDP;
+	bool udp = r->o.p.proto == NB_TPUT_UDP;
 
 	printf("\nnetbench tput to %s port %u: agent %s (%s, Linux %s), %s, %u stream%s, "
 	       "%.1f s window after %.1f s warm-up%s\n\n",
-	       host, nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
-	       ctl->remote.kernel, udp ? "UDP" : "TCP", r->p.streams, r->p.streams > 1 ? "s" : "",
-	       (double)r->p.time_ns / 1e9, (double)r->p.warmup_ns / 1e9,
-	       r->bidir ? ", Tx and Rx at once" : "");
-	if (r->p.rate_bps)
+	       host, nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch, ctl->remote.kernel,
+	       udp ? "UDP" : "TCP", r->o.p.streams, r->o.p.streams > 1 ? "s" : "",
+	       (double)r->o.p.time_ns / 1e9, (double)r->o.p.warmup_ns / 1e9,
+	       r->o.bidir ? ", Tx and Rx at once" : "");
+	if (r->o.p.rate_bps)
 		printf("pacing: %s at %.3f Mbit/s per stream\n\n",
-		       r->p.pacing == NB_PACING_SPIN ? "spin" : "burst (about 1 ms per wake-up)",
-		       (double)r->p.rate_bps / 1e6);
+		       r->o.p.pacing == NB_PACING_SPIN ? "spin" : "burst (about 1 ms per wake-up)",
+		       (double)r->o.p.rate_bps / 1e6);
 	printf(" Block %13s %9s%s %13s %9s%s\n", "Tx KByte/s", "Mbit/s", udp ? "   Loss%" : "",
 	       "Rx KByte/s", "Mbit/s", udp ? "   Loss%" : "");
 	fflush(stdout);
@@ -185,14 +144,14 @@ static void print_head(const struct run *r, const struct nb_ctl *ctl, const char
 /* One size's row, as soon as it is measured. */
 static void print_row(const struct run *r, size_t i)
 {
-	bool udp = r->p.proto == NB_TPUT_UDP;
+	bool udp = r->o.p.proto == NB_TPUT_UDP;
 	char sz[16];
 
-	nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+	nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 	progress_clear();
 	printf("%6s", sz);
-	cell(&r->res[i].tx, r->tx, udp);
-	cell(&r->res[i].rx, r->rx, udp);
+	cell(&r->res[i].tx, r->o.tx, udp);
+	cell(&r->res[i].rx, r->o.rx, udp);
 	putchar('\n');
 	fflush(stdout);
 }
@@ -203,30 +162,31 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 	char sz[16];
 
 	if (r->interrupted)
-		printf("interrupted: %zu of %zu sizes measured\n", r->ndone, r->nsizes);
-	printf("\nCPU over each window      local (%s)               remote (%s)\n",
-	       "this host", ctl->remote.hostname);
-	printf(" Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
+		printf("interrupted: %zu of %zu sizes measured\n", r->ndone, r->o.nsizes);
+	printf("\nCPU over each window      local (%s)               remote (%s)\n", "this host",
+	       ctl->remote.hostname);
+	printf(
+	    " Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
 	for (size_t i = 0; i < r->ndone; i++) {
-		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
-		if (r->tx && r->res[i].tx.valid)
+		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
+		if (r->o.tx && r->res[i].tx.valid)
 			cpu_row(sz, "Tx", &r->res[i].tx);
-		if (r->rx && r->res[i].rx.valid)
+		if (r->o.rx && r->res[i].rx.valid)
 			cpu_row(sz, "Rx", &r->res[i].rx);
 	}
 	for (size_t i = 0; i < r->ndone; i++) {
-		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
-		if (r->tx)
+		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
+		if (r->o.tx)
 			polluted_note(sz, "Tx", &r->res[i].tx);
-		if (r->rx)
+		if (r->o.rx)
 			polluted_note(sz, "Rx", &r->res[i].rx);
 	}
 	print_baseline(&r->baseline);
 	for (size_t i = 0; i < r->ndone; i++) {
-		nb_format_bytes(r->sizes[i], sz, sizeof(sz));
-		if (r->tx && !r->res[i].tx.valid)
+		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
+		if (r->o.tx && !r->res[i].tx.valid)
 			printf("%s Tx invalid: %s\n", sz, r->res[i].tx.invalid_reason);
-		if (r->rx && !r->res[i].rx.valid)
+		if (r->o.rx && !r->res[i].rx.valid)
 			printf("%s Rx invalid: %s\n", sz, r->res[i].rx.invalid_reason);
 	}
 	print_obs(r);
@@ -254,27 +214,30 @@ static const struct nb_obs_trial *obs_of(const struct run *r, size_t i, bool tx)
 {
 	if (!r->obs_tx)
 		return NULL;
-	return tx || r->bidir ? &r->obs_tx[i] : &r->obs_rx[i];
+	return tx || r->o.bidir ? &r->obs_tx[i] : &r->obs_rx[i];
 }
 
 /* Under the CPU table: the observed box's view of every step, one row each. */
 static void print_obs(const struct run *r)
 {
 	char sz[16], label[32];
-	for (size_t o = 0; o < r->obs.set.n && r->ndone; o++) {
-		obs_cli_step_head(stdout, &r->obs.set, o, obs_of(r, 0, r->tx), " Block Dir");
+	for (size_t o = 0; o < r->o.obs.set.n && r->ndone; o++) {
+		obs_cli_step_head(stdout, &r->o.obs.set, o, obs_of(r, 0, r->o.tx), " Block Dir");
 		for (size_t i = 0; i < r->ndone; i++) {
-			nb_format_bytes(r->sizes[i], sz, sizeof(sz));
+			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 			for (int tx = 1; tx >= 0; tx--) {
-				const struct nb_tput_dir_result *d = tx ? &r->res[i].tx : &r->res[i].rx;
-				if (!(tx ? r->tx : r->rx) || (r->bidir && !tx))
+				const struct nb_tput_dir_result *d =
+				    tx ? &r->res[i].tx : &r->res[i].rx;
+				if (!(tx ? r->o.tx : r->o.rx) || (r->o.bidir && !tx))
 					continue;
 				snprintf(label, sizeof(label), "%6s %3s", sz,
-					 r->bidir ? "T+R" : tx ? "Tx" : "Rx");
-				obs_cli_step_row(stdout, &r->obs.set, o, obs_of(r, i, tx),
-						 r->bidir ? r->res[i].tx.bytes + r->res[i].rx.bytes
-							  : d->bytes,
-						 label);
+					 r->o.bidir ? "T+R"
+					 : tx	    ? "Tx"
+						    : "Rx");
+				obs_cli_step_row(
+				    stdout, &r->o.obs.set, o, obs_of(r, i, tx),
+				    r->o.bidir ? r->res[i].tx.bytes + r->res[i].rx.bytes : d->bytes,
+				    label);
 			}
 		}
 	}
@@ -283,7 +246,7 @@ static void print_obs(const struct run *r)
 static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, const char *dir,
 		     const struct nb_tput_dir_result *d)
 {
-	uint64_t block = r->sizes[size_index];
+	uint64_t block = r->o.sizes[size_index];
 	nb_json_obj_begin(j, NULL);
 	nb_json_u64(j, "block_bytes", block);
 	nb_json_str(j, "direction", dir);
@@ -300,7 +263,7 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 	}
 	nb_json_u64(j, "sent_total_bytes", d->sent_total);
 	nb_json_u64(j, "received_total_bytes", d->received_total);
-	if (r->p.proto == NB_TPUT_UDP) {
+	if (r->o.p.proto == NB_TPUT_UDP) {
 		nb_json_u64(j, "window_datagrams", d->rx_window.datagrams);
 		nb_json_u64(j, "window_expected_datagrams", d->rx_window.expected);
 		nb_json_double(j, "loss_pct", d->loss_pct, 4);
@@ -312,17 +275,16 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 	nb_json_double(j, "demand_local_us_per_kbyte", d->demand_local_us_per_kbyte, 4);
 	nb_json_double(j, "demand_remote_us_per_kbyte", d->demand_remote_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
-	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte,
-		       4);
-	if (r->p.rate_bps) {
+	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte, 4);
+	if (r->o.p.rate_bps) {
 		nb_json_obj_begin(j, "pacing");
-		nb_json_str(j, "mode", r->p.pacing == NB_PACING_SPIN ? "spin" : "burst");
+		nb_json_str(j, "mode", r->o.p.pacing == NB_PACING_SPIN ? "spin" : "burst");
 		nb_json_u64(j, "wakeups", d->pacing_wakeups);
 		nb_json_double(j, "cpu_s", (double)d->pacing_cpu_ns / 1e9, 6);
 		nb_json_double(j, "cpu_pct",
-			       nb_pacing_cpu_pct(d->pacing_cpu_ns,
-					      !strcmp(dir, "tx") ? d->cpu_local.window_s
-								 : d->cpu_remote.window_s),
+			       nb_pacing_cpu_pct(d->pacing_cpu_ns, !strcmp(dir, "tx")
+								       ? d->cpu_local.window_s
+								       : d->cpu_remote.window_s),
 			       2);
 		nb_json_obj_end(j);
 	} else {
@@ -334,7 +296,7 @@ static void json_dir(struct nb_json *j, const struct run *r, size_t size_index, 
 	json_intervals(j, r, size_index, !strcmp(dir, "tx"));
 	const struct nb_obs_trial *t = obs_of(r, size_index, !strcmp(dir, "tx"));
 	if (t && t->n)
-		nb_obs_json(j, "observers", &r->obs.set, t, NB_OBS_FRAMES_EGRESS, d->bytes);
+		nb_obs_json(j, "observers", &r->o.obs.set, t, NB_OBS_FRAMES_EGRESS, d->bytes);
 	nb_json_obj_end(j);
 }
 
@@ -367,20 +329,24 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 	nb_json_obj_begin(&j, "parameters");
 	nb_json_str(&j, "agent", host);
 	nb_json_u64(&j, "port", nb_ctl_port(ctl));
-	nb_json_str(&j, "protocol", r->p.proto == NB_TPUT_UDP ? "udp" : "tcp");
-	nb_json_u64(&j, "streams", r->p.streams);
-	nb_json_u64(&j, "rate_per_stream_bps", r->p.rate_bps);
-	nb_json_double(&j, "time_s", (double)r->p.time_ns / 1e9, 3);
-	nb_json_double(&j, "warmup_s", (double)r->p.warmup_ns / 1e9, 3);
-	nb_json_str(&j, "mode", r->bidir ? "bidir" : r->tx && r->rx ? "tx_then_rx" : r->tx ? "tx" : "rx");
+	nb_json_str(&j, "protocol", r->o.p.proto == NB_TPUT_UDP ? "udp" : "tcp");
+	nb_json_u64(&j, "streams", r->o.p.streams);
+	nb_json_u64(&j, "rate_per_stream_bps", r->o.p.rate_bps);
+	nb_json_double(&j, "time_s", (double)r->o.p.time_ns / 1e9, 3);
+	nb_json_double(&j, "warmup_s", (double)r->o.p.warmup_ns / 1e9, 3);
+	nb_json_str(&j, "mode",
+		    r->o.bidir		 ? "bidir"
+		    : r->o.tx && r->o.rx ? "tx_then_rx"
+		    : r->o.tx		 ? "tx"
+					 : "rx");
 	nb_json_obj_end(&j);
 	nb_json_bool(&j, "interrupted", r->interrupted);
 	json_baseline(&j, &r->baseline);
 	nb_json_arr_begin(&j, "steps");
 	for (size_t i = 0; i < r->ndone; i++) {
-		if (r->tx)
+		if (r->o.tx)
 			json_dir(&j, r, i, "tx", &r->res[i].tx);
-		if (r->rx)
+		if (r->o.rx)
 			json_dir(&j, r, i, "rx", &r->res[i].rx);
 	}
 	nb_json_arr_end(&j);
@@ -391,17 +357,17 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl, const char
 static void show_step(size_t k, const struct run *r, const char *dir)
 {
 	char sz[16];
-	nb_format_bytes(r->p.block, sz, sizeof(sz));
+	nb_format_bytes(r->o.p.block, sz, sizeof(sz));
 	progress_step(k, "%s %s", sz, dir);
 }
 
 static void show_result(const struct run *r, const char *dir, const struct nb_tput_dir_result *d)
 {
 	char sz[16];
-	nb_format_bytes(r->p.block, sz, sizeof(sz));
+	nb_format_bytes(r->o.p.block, sz, sizeof(sz));
 	if (!d->valid)
 		progress_result("%s %s invalid", sz, dir);
-	else if (r->p.proto == NB_TPUT_UDP)
+	else if (r->o.p.proto == NB_TPUT_UDP)
 		progress_result("%s %s %.1f Mbit/s, loss %.3f %%", sz, dir, d->mbit_per_s,
 				d->loss_pct);
 	else
@@ -410,13 +376,13 @@ static void show_result(const struct run *r, const char *dir, const struct nb_tp
 
 static void free_obs(struct run *r)
 {
-	for (size_t i = 0; r->obs_tx && i < r->nsizes; i++) {
+	for (size_t i = 0; r->obs_tx && i < r->o.nsizes; i++) {
 		nb_obs_trial_free(&r->obs_tx[i]);
 		nb_obs_trial_free(&r->obs_rx[i]);
 	}
 	free(r->obs_tx);
 	free(r->obs_rx);
-	nb_obs_set_close(&r->obs.set);
+	nb_obs_set_close(&r->o.obs.set);
 }
 
 /* After size i's step(s): its row at once, or, on Ctrl-C, the end of the sweep. */
@@ -424,7 +390,7 @@ static void step_done(struct run *r, size_t i, int ret)
 {
 	if (!ret) {
 		r->ndone = i + 1;
-		if (!r->json)
+		if (!r->o.json)
 			print_row(r, i);
 	}
 	if (ret == -EINTR || cli_stop)
@@ -433,182 +399,55 @@ static void step_done(struct run *r, size_t i, int ret)
 
 int cmd_tput(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},
-		{"port", required_argument, NULL, 'p'},
-		{"sizes", required_argument, NULL, 'l'},  {"time", required_argument, NULL, 't'},
-		{"omit", required_argument, NULL, 'O'},	  {"interval", required_argument, NULL, 'i'},
-		{"udp", no_argument, NULL, 'u'},	  {"rate", required_argument, NULL, 'b'},
-		{"parallel", required_argument, NULL, 'P'}, {"reverse", no_argument, NULL, 'R'},
-		{"tx-only", no_argument, NULL, 'T'},	  {"bidir", no_argument, NULL, 'X'},
-		{"psk", required_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'J'},
-		{"pacing", required_argument, NULL, 'g'}, {"burst", required_argument, NULL, 'G'},
-		{"help", no_argument, NULL, 'h'},	  CLI_SAVE_LONGOPTS,
-		OBS_CLI_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cli_save sv = {0};
-	struct run r = {.p = {.proto = NB_TPUT_TCP, .streams = 1, .time_ns = 3 * NB_NS_PER_S,
-			      .warmup_ns = NB_NS_PER_S / 2}};
-	const char *host = NULL, *psk_file = NULL, *rate_str = NULL;
-	bool reverse = false, tx_only = false;
+	static struct run r;
 	uint8_t psk[NB_PSK_MAX];
 	size_t psk_len = 0;
-	uint16_t port = 5301;
-	int family = AF_UNSPEC, c, li = -1, ret;
 	struct nb_ctl *ctl = NULL;
 	char err[512];
-	uint64_t max_block;
+	int ret;
 
-	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
-	memcpy(r.sizes, netio_sizes, sizeof(netio_sizes));
-	r.nsizes = 6;
-	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46o:", opts, &li)) != -1) {
-		const char *name = cli_optname(opts, c, li);
-		li = -1;
-		switch (c) {
-		case 'c':
-			host = optarg;
-			break;
-		case 'p':
-			port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			break;
-		case 'l':
-			r.nsizes = cli_bytes_list(name, optarg, r.sizes, MAX_SIZES, 1,
-						  NB_TPUT_MAX_BLOCK);
-			break;
-		case 't':
-			r.p.time_ns = cli_duration_ns(name, optarg, NB_NS_PER_S / 10,
-						      3600 * NB_NS_PER_S);
-			break;
-		case 'O':
-			r.p.warmup_ns = cli_duration_ns(name, optarg, 0, 60 * NB_NS_PER_S);
-			break;
-		case 'i':
-			r.p.interval_ns = cli_duration_ns(name, optarg, NB_NS_PER_S / 10,
-							  3600 * NB_NS_PER_S);
-			break;
-		case 'u':
-			r.p.proto = NB_TPUT_UDP;
-			break;
-		case 'b':
-			rate_str = optarg;
-			r.p.rate_bps = cli_rate(name, optarg, 0, 400000000000ULL);
-			if (r.p.rate_bps && r.p.rate_bps < 8000)
-				cli_usage_error("%s is too small: %s (at least 8k, or 0 for unpaced)",
-						name, optarg);
-			break;
-		case 'g':
-			r.p.pacing = cli_pacing(name, optarg);
-			if (r.p.pacing == NB_PACING_TXTIME)
-				cli_usage_error("%s txtime is for stream; tput paces with burst or spin",
-						name);
-			break;
-		case 'G':
-			r.p.burst = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
-			break;
-		case 'P':
-			r.p.streams = (uint32_t)cli_uint(name, optarg, 1, NB_TPUT_MAX_STREAMS / 2);
-			break;
-		case 'R':
-			reverse = true;
-			break;
-		case 'T':
-			tx_only = true;
-			break;
-		case 'X':
-			r.bidir = true;
-			break;
-		case 'k':
-			psk_file = optarg;
-			break;
-		case 'J':
-			r.json = true;
-			break;
-		case '4':
-			family = AF_INET;
-			break;
-		case '6':
-			family = AF_INET6;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		default:
-			if (!obs_cli_option(&r.obs, c, optarg) &&
-			    !cli_save_option(&sv, c, argc, argv))
-				cli_bad_option(argv, c);
-		}
+	if (tput_parse_opts(argc, argv, &r.o))
+		return 0;
+	if (r.o.psk_file) {
+		cli_psk(r.o.psk_file, psk, &psk_len);
 	}
-	if (host)
-		host = cli_hostport("--client", host, &port);
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	cli_save_start(&sv, "tput", r.json);
-	if (!host)
-		cli_usage_error("the agent's address is required: -c HOST");
-	if (reverse + tx_only + r.bidir > 1)
-		cli_usage_error("--reverse, --tx-only and --bidir exclude each other");
-	if (r.p.interval_ns && r.p.interval_ns > r.p.time_ns)
-		cli_usage_error("--interval is longer than --time");
-	cli_pacing_check((enum nb_pacing_mode)r.p.pacing, r.p.burst);
-	if (r.obs.nclocks)
-		cli_usage_error("--observe-clocks is rate's: tput observes at the clock it finds");
-	if (r.obs.no_observe)
-		cli_usage_error("--no-observe is rate's: tput observes only what --observe names");
-	if (r.p.proto == NB_TPUT_UDP) {
-		max_block = NB_TPUT_UDP_MAX;
-		if (!rate_str)
-			r.p.rate_bps = 100000000;
-		for (size_t i = 0; i < r.nsizes; i++)
-			if (r.sizes[i] < NB_TPUT_UDP_HDR || r.sizes[i] > max_block)
-				cli_usage_error("--sizes: %llu bytes does not fit a UDP test datagram "
-						"(%d to %llu bytes)",
-						(unsigned long long)r.sizes[i], NB_TPUT_UDP_HDR,
-						(unsigned long long)max_block);
-	}
-	r.tx = !reverse;
-	r.rx = !tx_only;
-	if (psk_file) {
-		cli_psk(psk_file, psk, &psk_len);
-	}
-	r.res = calloc(r.nsizes, sizeof(*r.res));
+	r.res = calloc(r.o.nsizes, sizeof(*r.res));
 	if (!r.res)
 		cli_fail(ENOMEM, "out of memory");
-	if (r.obs.set.n) {
-		r.obs_tx = calloc(r.nsizes, sizeof(*r.obs_tx));
-		r.obs_rx = calloc(r.nsizes, sizeof(*r.obs_rx));
+	if (r.o.obs.set.n) {
+		r.obs_tx = calloc(r.o.nsizes, sizeof(*r.obs_tx));
+		r.obs_rx = calloc(r.o.nsizes, sizeof(*r.obs_rx));
 		if (!r.obs_tx || !r.obs_rx)
 			cli_fail(ENOMEM, "out of memory");
 	}
 
 	cli_catch_signals();
 
-	ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
+	ret = nb_ctl_open(&ctl, r.o.host, r.o.port, r.o.family, psk, psk_len, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);
 	/* The whole run against the agent's caps, before any traffic: a step it would refuse
 	 * halfway must not cost the steps before it. */
-	if (nb_tput_check_plan(&ctl->caps, &r.p, r.sizes, r.nsizes, r.rx || r.bidir,
+	if (nb_tput_check_plan(&ctl->caps, &r.o.p, r.o.sizes, r.o.nsizes, r.o.rx || r.o.bidir,
 			       ctl->local.ss_family == AF_INET6, err, sizeof(err))) {
 		nb_ctl_free(ctl);
 		cli_fail(0, "%s", err);
 	}
-	obs_cli_open(&r.obs, psk_file);
-	r.p.observe = &r.obs.set;
-	if (!r.json)
-		print_head(&r, ctl, host);
+	obs_cli_open(&r.o.obs, r.o.psk_file);
+	r.o.p.observe = &r.o.obs.set;
+	if (!r.o.json)
+		print_head(&r, ctl, r.o.host);
 	/* Each step is a warm-up and a window; setup and drain show in the pace measured. */
-	progress_begin("tput", r.json, r.nsizes * (r.bidir ? 1 : (size_t)r.tx + r.rx),
-		       (double)(r.p.warmup_ns + r.p.time_ns) / 1e9);
-	for (size_t i = 0, k = 0; i < r.nsizes && !ret && !r.interrupted; i++) {
-		r.p.block = (uint32_t)r.sizes[i];
+	progress_begin("tput", r.o.json, r.o.nsizes * (r.o.bidir ? 1 : (size_t)r.o.tx + r.o.rx),
+		       (double)(r.o.p.warmup_ns + r.o.p.time_ns) / 1e9);
+	for (size_t i = 0, k = 0; i < r.o.nsizes && !ret && !r.interrupted; i++) {
+		r.o.p.block = (uint32_t)r.o.sizes[i];
 		r.size_index = i;
-		r.p.baseline_ns = i == 0 ? BASELINE_NS : 0;
-		if (r.bidir) {
-			r.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
+		r.o.p.baseline_ns = i == 0 ? BASELINE_NS : 0;
+		if (r.o.bidir) {
+			r.o.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
 			show_step(k++, &r, "Tx+Rx");
-			ret = nb_tput_run_step(ctl, &r.p, &r.res[i], on_interval, &r, &cli_stop,
+			ret = nb_tput_run_step(ctl, &r.o.p, &r.res[i], on_interval, &r, &cli_stop,
 					       err, sizeof(err));
 			if (!ret && i == 0)
 				r.baseline = r.res[i].baseline;
@@ -620,24 +459,24 @@ int cmd_tput(int argc, char **argv)
 			continue;
 		}
 		struct nb_tput_step_result one;
-		if (r.tx) {
-			r.p.dir = NB_TPUT_DIR_TX;
+		if (r.o.tx) {
+			r.o.p.dir = NB_TPUT_DIR_TX;
 			show_step(k++, &r, "Tx");
-			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
+			ret = nb_tput_run_step(ctl, &r.o.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].tx = one.tx;
 			if (!ret && i == 0)
 				r.baseline = one.baseline;
-			r.p.baseline_ns = 0;
+			r.o.p.baseline_ns = 0;
 			if (!ret)
 				show_result(&r, "Tx", &one.tx);
 			if (r.obs_tx)
 				r.obs_tx[i] = one.obs;
 		}
-		if (r.rx && !ret) {
-			r.p.dir = NB_TPUT_DIR_RX;
+		if (r.o.rx && !ret) {
+			r.o.p.dir = NB_TPUT_DIR_RX;
 			show_step(k++, &r, "Rx");
-			ret = nb_tput_run_step(ctl, &r.p, &one, on_interval, &r, &cli_stop, err,
+			ret = nb_tput_run_step(ctl, &r.o.p, &one, on_interval, &r, &cli_stop, err,
 					       sizeof(err));
 			r.res[i].rx = one.rx;
 			if (!ret && i == 0 && !r.baseline.measured)
@@ -652,7 +491,7 @@ int cmd_tput(int argc, char **argv)
 	progress_end();
 	if (r.interrupted) {
 		ret = 0; /* the steps measured are kept; the one cut short is dropped */
-		/* Closing the session tells the agent to stop what it runs for us. */
+			 /* Closing the session tells the agent to stop what it runs for us. */
 	}
 	if (ret) {
 		nb_ctl_free(ctl);
@@ -661,17 +500,17 @@ int cmd_tput(int argc, char **argv)
 		free(r.intervals);
 		cli_fail(0, "%s", err);
 	}
-	if (cli_save_doc_begin(&sv) || r.json) {
-		print_json(&r, ctl, host);
-		cli_save_doc_end(&sv);
+	if (cli_save_doc_begin(&r.o.save) || r.o.json) {
+		print_json(&r, ctl, r.o.host);
+		cli_save_doc_end(&r.o.save);
 	}
-	if (!r.json)
+	if (!r.o.json)
 		print_tail(&r, ctl);
-	cli_save_finish(&sv);
+	cli_save_finish(&r.o.save);
 	nb_ctl_free(ctl);
 	ret = 0;
 	for (size_t i = 0; i < r.ndone; i++)
-		if ((r.tx && !r.res[i].tx.valid) || (r.rx && !r.res[i].rx.valid))
+		if ((r.o.tx && !r.res[i].tx.valid) || (r.o.rx && !r.res[i].rx.valid))
 			ret = 1;
 	free_obs(&r);
 	free(r.res);

@@ -133,9 +133,10 @@ check "crypto: stdout has both algorithms' tables, no progress text" \
 	sh -c "grep -q 'hmac-sha256' '$nb_tmp/c.out' && grep -q 'aes-128-cbc' '$nb_tmp/c.out' && ! grep -q \"\$P\" '$nb_tmp/c.out'"
 
 # mem: the latency points and the bandwidth rounds
-pty "$nb_tmp/m.out" "$nb_tmp/m.tty" "$NB" mem -q --max 2M --threads 1 --bw-size 1M
+# Up to 32 MiB: long enough (~0.4 s) for several redraws, which come at most every 150 ms.
+pty "$nb_tmp/m.out" "$nb_tmp/m.tty" "$NB" mem -q --max 32M --threads 1 --bw-size 1M
 check "mem on a tty: the latency points as steps, with the last point's figure" \
-	sh -c "grep -aq 'netbench mem: step 1 of [0-9]* (latency, set 1 KiB)' '$nb_tmp/m.tty' && grep -aq 'netbench mem: step [0-9]* of [0-9]* (latency, set [0-9]* KiB); last point [0-9.]* ns/load' '$nb_tmp/m.tty'"
+	sh -c "grep -aq 'netbench mem: step 1 of [0-9]* (latency, set 1 KiB)' '$nb_tmp/m.tty' && grep -aq 'netbench mem: step [0-9]* of [0-9]* (latency, set [0-9]* [KM]iB); last point [0-9.]* ns/load' '$nb_tmp/m.tty'"
 check "mem: stdout has the table, no progress text" \
 	sh -c "grep -q 'memory latency' '$nb_tmp/m.out' && ! grep -q \"\$P\" '$nb_tmp/m.out'"
 "$NB" mem -q --max 64k --threads 1 --bw-size 1M -J >"$nb_tmp/mj.out" 2>"$nb_tmp/mj.err"

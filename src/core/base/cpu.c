@@ -97,8 +97,8 @@ int nb_cpu_parse_stat(const char *text, struct nb_cpu_sample *s)
 
 int nb_cpu_sample_now(struct nb_cpu_sample *s)
 {
-	/* /proc/stat is about 100 bytes per CPU plus interrupt lines; 64 KiB covers the CPUs we keep
-	 * and the parser stops caring after the per-CPU lines. */
+	/* /proc/stat is about 100 bytes per CPU plus interrupt lines; 64 KiB covers the CPUs we
+	 * keep and the parser stops caring after the per-CPU lines. */
 	enum { BUF = 65536 };
 	char *buf = malloc(BUF);
 	struct rusage ru;
@@ -120,8 +120,10 @@ int nb_cpu_sample_now(struct nb_cpu_sample *s)
 	s->mono_ns = nb_mono_ns();
 	ret = nb_cpu_parse_stat(buf, s);
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
-		s->proc_user_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec;
-		s->proc_sys_us = (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
+		s->proc_user_us =
+		    (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec;
+		s->proc_sys_us =
+		    (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
 	}
 out:
 	free(buf);

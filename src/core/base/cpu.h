@@ -20,7 +20,7 @@ struct nb_cpu_sample {
 	uint64_t mono_ns;
 	uint64_t proc_user_us, proc_sys_us; /* this process, all threads */
 	struct nb_cpu_ticks total;
-	uint32_t ncpu; /* CPUs listed in /proc/stat (online ones), at most NB_CPU_MAX */
+	uint32_t ncpu;	  /* CPUs listed in /proc/stat (online ones), at most NB_CPU_MAX */
 	uint32_t columns; /* number of columns the kernel printed on the "cpu" line */
 	uint16_t cpu_id[NB_CPU_MAX];
 	uint64_t cpu_busy[NB_CPU_MAX], cpu_all[NB_CPU_MAX]; /* ticks, per CPU */
@@ -31,7 +31,7 @@ struct nb_cpu_sample {
 struct nb_cpu_load {
 	double window_s;
 	double user_pct, nice_pct, system_pct, irq_pct, softirq_pct, iowait_pct, steal_pct,
-		idle_pct;
+	    idle_pct;
 	double busy_pct; /* user+nice+system+irq+softirq */
 	double proc_user_pct, proc_sys_pct, proc_pct;
 	int busiest_cpu; /* -1 when unknown */
@@ -39,7 +39,7 @@ struct nb_cpu_load {
 	uint32_t ncpu;
 	double busy_cpu_s; /* CPU-seconds spent busy system-wide in the window */
 	double proc_cpu_s; /* CPU-seconds of this process in the window */
-	bool valid; /* false when the window had no ticks or the CPU set changed */
+	bool valid;	   /* false when the window had no ticks or the CPU set changed */
 };
 
 /* One line of /proc/stat: 0 with the "cpu" total (*id -1) or a "cpuN" line (*id N), its ticks

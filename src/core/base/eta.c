@@ -2,8 +2,7 @@
 /* Time left in a run of steps: the plan first, then what the finished steps took. */
 #include "core/base/eta.h"
 
-double nb_eta_s(size_t nsteps, size_t step, double plan_step_s, double step_start_s,
-		double now_s)
+double nb_eta_s(size_t nsteps, size_t step, double plan_step_s, double step_start_s, double now_s)
 {
 	double per_step, in_step, left;
 

@@ -11,7 +11,6 @@
  * now_s since the run began; plan_step_s the planned seconds per step (0: unknown). Returns
  * the seconds left (>= 0), or a negative value when there is nothing to estimate from (no plan
  * and no finished step). The running step is counted as done when it overruns its estimate. */
-double nb_eta_s(size_t nsteps, size_t step, double plan_step_s, double step_start_s,
-		double now_s);
+double nb_eta_s(size_t nsteps, size_t step, double plan_step_s, double step_start_s, double now_s);
 
 #endif

@@ -111,8 +111,8 @@ fail:
 
 int nb_net_connect(const char *host, uint16_t port, int family, int type, int timeout_ms)
 {
-	struct addrinfo hints = {.ai_family = family, .ai_socktype = type,
-				 .ai_flags = AI_NUMERICSERV};
+	struct addrinfo hints = {
+	    .ai_family = family, .ai_socktype = type, .ai_flags = AI_NUMERICSERV};
 	struct addrinfo *res, *ai;
 	char portstr[8];
 	int ret;

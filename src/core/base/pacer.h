@@ -27,14 +27,14 @@ enum nb_pacing_mode {
 };
 
 struct nb_pacer {
-	uint64_t start_ns;    /* monotonic instant datagram 0 is due */
-	double interval_ns;   /* ideal spacing */
-	uint64_t next;	      /* index of the next datagram */
-	uint64_t spin_ns;     /* how early to wake before a deadline and spin */
-	double wake_late_ns;  /* moving average of how late sleeps end */
-	uint64_t last_ns;     /* when the previous wait returned */
-	uint64_t late_sends;  /* datagrams sent more than one period after their deadline */
-	uint64_t max_late_ns; /* largest lateness seen */
+	uint64_t start_ns;	  /* monotonic instant datagram 0 is due */
+	double interval_ns;	  /* ideal spacing */
+	uint64_t next;		  /* index of the next datagram */
+	uint64_t spin_ns;	  /* how early to wake before a deadline and spin */
+	double wake_late_ns;	  /* moving average of how late sleeps end */
+	uint64_t last_ns;	  /* when the previous wait returned */
+	uint64_t late_sends;	  /* datagrams sent more than one period after their deadline */
+	uint64_t max_late_ns;	  /* largest lateness seen */
 	enum nb_pacing_mode mode; /* spin, burst or txtime (never auto) */
 	uint32_t burst;		  /* datagrams per wake-up (1 in spin mode) */
 	uint64_t last_tx_ns;	  /* txtime: the previous datagram's transmit time */

@@ -104,7 +104,8 @@ int nb_qdisc_list(int ifindex, struct nb_qdisc *q, size_t max)
 			q[k].ifindex = tc->tcm_ifindex;
 			q[k].handle = tc->tcm_handle;
 			q[k].parent = tc->tcm_parent;
-			for (struct rtattr *rta = (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof(*tc)));
+			for (struct rtattr *rta =
+				 (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof(*tc)));
 			     RTA_OK(rta, len); rta = RTA_NEXT(rta, len))
 				if (rta->rta_type == TCA_KIND) {
 					size_t l = RTA_PAYLOAD(rta);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define NB_NS_PER_S 1000000000ULL
+#define NB_NS_PER_S  1000000000ULL
 #define NB_NS_PER_MS 1000000ULL
 #define NB_NS_PER_US 1000ULL
 

@@ -60,8 +60,8 @@ static int parse_scaled(const char *s, const char *const suffixes[], const doubl
 int nb_parse_bytes(const char *s, uint64_t *out)
 {
 	static const char *const suf[] = {"k", "K", "m", "M", "g", "G", NULL};
-	static const double mul[] = {1024.0, 1024.0, 1048576.0, 1048576.0, 1073741824.0,
-				     1073741824.0};
+	static const double mul[] = {1024.0,	1024.0,	      1048576.0,
+				     1048576.0, 1073741824.0, 1073741824.0};
 	return parse_scaled(s, suf, mul, out);
 }
 

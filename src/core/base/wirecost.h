@@ -10,12 +10,12 @@
 
 /* Bytes on the wire around one payload: preamble 8, Ethernet header 14, FCS 4, gap 12, plus
  * IP and the transport header. */
-#define NB_WIRE_ETH_BYTES 38u
+#define NB_WIRE_ETH_BYTES  38u
 #define NB_WIRE_UDP4_BYTES (NB_WIRE_ETH_BYTES + 20u + 8u)
 #define NB_WIRE_UDP6_BYTES (NB_WIRE_ETH_BYTES + 40u + 8u)
 #define NB_WIRE_TCP4_BYTES (NB_WIRE_ETH_BYTES + 20u + 32u) /* with timestamps */
 #define NB_WIRE_TCP6_BYTES (NB_WIRE_ETH_BYTES + 40u + 32u)
-#define NB_WIRE_TCP_MSS 1448u /* payload of a full segment on a 1500-byte MTU */
+#define NB_WIRE_TCP_MSS	   1448u /* payload of a full segment on a 1500-byte MTU */
 
 /* payload_bps spread over packets of payload_bytes (> 0): *pps rounded up, *wire_bps the
  * framed bits. Returns 0, or -ERANGE when a product does not fit 64 bits. */

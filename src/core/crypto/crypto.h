@@ -13,11 +13,11 @@
 #include "core/base/cpu.h"
 #include "core/base/json.h"
 
-#define NB_CRYPTO_MAX_ALGOS    8
-#define NB_CRYPTO_MAX_SIZES    16
+#define NB_CRYPTO_MAX_ALGOS 8
+#define NB_CRYPTO_MAX_SIZES 16
 /* The three engines, or afalg once per kernel driver; one algorithm of a remote run (every
  * engine at 16 sizes) must fit one 64 KB protocol message beside a CPU sample. */
-#define NB_CRYPTO_MAX_ENGINES 6
+#define NB_CRYPTO_MAX_ENGINES  6
 #define NB_CRYPTO_MAX_INFLIGHT 64
 #define NB_CRYPTO_MAX_SIZE     65536u
 #define NB_CRYPTO_MAX_AAD      64u

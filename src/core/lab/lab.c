@@ -225,8 +225,10 @@ static bool is_our_agent(long pid, const char *pid_path)
 	buf[n > 0 ? n : 0] = '\0';
 	/* Field 22, counted after the command name, which may hold spaces and parentheses. */
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
-			       "%*d %*d %llu", &start_ticks) != 1)
+	if (!p || sscanf(p + 2,
+			 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+			 "%*d %*d %llu",
+			 &start_ticks) != 1)
 		return false;
 	f = fopen("/proc/stat", "re");
 	if (!f)
@@ -502,9 +504,21 @@ static int start_serve(struct nb_lab *lab, int ns, const char *addr, const char 
 	char port[8], log[192];
 	/* With a VPN the sink's agent answers at the tunnel's end too. */
 	const char *bind = ns == NB_LAB_SINK && lab->vpn[0] ? "0.0.0.0" : addr;
-	char *argv[] = {"ip",	 "netns", "exec", lab->ns[ns],	 lab->netbench_path,
-			"serve", "-D",	  "--pid-file", (char *)pid_path, "-B",
-			(char *)bind, "-p", port, tuning ? "--allow-tuning" : NULL, NULL};
+	char *argv[] = {"ip",
+			"netns",
+			"exec",
+			lab->ns[ns],
+			lab->netbench_path,
+			"serve",
+			"-D",
+			"--pid-file",
+			(char *)pid_path,
+			"-B",
+			(char *)bind,
+			"-p",
+			port,
+			tuning ? "--allow-tuning" : NULL,
+			NULL};
 	uint64_t deadline;
 	int ret, status = 0;
 
@@ -539,7 +553,8 @@ static int start_serve(struct nb_lab *lab, int ns, const char *addr, const char 
 
 static int start_agent(struct nb_lab *lab)
 {
-	int ret = start_serve(lab, NB_LAB_SINK, NB_LAB_SINK_ADDR, lab->pid_path, "agent.log", false);
+	int ret =
+	    start_serve(lab, NB_LAB_SINK, NB_LAB_SINK_ADDR, lab->pid_path, "agent.log", false);
 	if (ret)
 		return ret;
 	return start_serve(lab, NB_LAB_DUT, NB_LAB_DUT_A_ADDR, lab->obs_pid_path, "observer.log",

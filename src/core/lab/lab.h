@@ -43,7 +43,7 @@ struct nb_lab {
 	bool ipv6;
 	unsigned mtu;	   /* 0: the kernel's default */
 	unsigned dut_cpus; /* 0: all CPUs, no RPS steering */
-	bool agent; /* an agent in the sink and an observer agent in the DUT */
+	bool agent;	   /* an agent in the sink and an observer agent in the DUT */
 	uint16_t port;
 	char netbench_path[512]; /* the binary started as the agent */
 	unsigned step_delay_ms;	 /* test knob: pause between steps of up */

@@ -45,8 +45,8 @@ int nb_crypto_user_update(const char *driver, int priority, char *why, size_t le
 	int fd = -1, ret;
 
 	if (strlen(driver) >= NB_CRYPTO_MAX_NAME) {
-		snprintf(why, len, "driver name longer than %d bytes: %.63s...", NB_CRYPTO_MAX_NAME - 1,
-			 driver);
+		snprintf(why, len, "driver name longer than %d bytes: %.63s...",
+			 NB_CRYPTO_MAX_NAME - 1, driver);
 		return -EINVAL;
 	}
 	memset(&req, 0, sizeof(req));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem's orchestration: options to defaults and limits (available memory, address
- * space), the latency sweep, the caches sysfs lists, bandwidth, and the result's JSON. The
- * measurements themselves are in mem_latency.c and mem_bw.c. */
+ * space), the latency sweep, the caches sysfs lists and bandwidth. The measurements themselves
+ * are in mem_latency.c and mem_bw.c, the result's JSON in mem_json.c. */
 /* 64-bit inode numbers from readdir on 32-bit builds: without it glibc's readdir fails with
  * EOVERFLOW on file systems with large inode numbers (overlayfs, XFS). */
 #define _FILE_OFFSET_BITS 64
@@ -269,8 +269,8 @@ static size_t bw_rounds(const struct nb_mem_result *r)
 	return r->opts.threads > 1 ? 2 : 1;
 }
 
-static void report(const struct nb_mem_result *r, size_t step, size_t nsteps, bool bw,
-		   uint64_t set, uint32_t threads)
+static void report(const struct nb_mem_result *r, size_t step, size_t nsteps, bool bw, uint64_t set,
+		   uint32_t threads)
 {
 	struct nb_mem_progress ev = {
 	    .step = step,
@@ -325,10 +325,10 @@ static int run_latency(struct nb_mem_result *r)
 		/* The point looks at the cancel flag as it goes, so a cancel ends even the
 		 * largest point within milliseconds. */
 		if (!ret)
-			ret = nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
-						   r->opts.quick ? LAT_TRIAL_NS_QUICK
-								 : LAT_TRIAL_NS,
-						   r->trials, pt, r->opts.cancel);
+			ret =
+			    nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
+						 r->opts.quick ? LAT_TRIAL_NS_QUICK : LAT_TRIAL_NS,
+						 r->trials, pt, r->opts.cancel);
 		if (ret == -ECANCELED) {
 			r->interrupted = true;
 			n = i;
@@ -505,118 +505,4 @@ out:
 	}
 	*out = r;
 	return ret;
-}
-
-void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
-{
-	nb_json_obj_begin(j, "parameters");
-	nb_json_u64(j, "min_bytes", r->opts.min_bytes);
-	nb_json_u64(j, "max_bytes", r->opts.max_bytes);
-	nb_json_u64(j, "requested_max_bytes", r->requested_max_bytes);
-	nb_json_str(j, "pattern", nb_mem_pattern_name(r->opts.pattern));
-	nb_json_u64(j, "threads", r->opts.threads);
-	nb_json_bool(j, "quick", r->opts.quick);
-	nb_json_obj_end(j);
-	nb_json_u64(j, "avail_bytes", r->avail_bytes);
-	nb_json_bool(j, "capped_by_memory", r->capped);
-	nb_json_bool(j, "interrupted", r->interrupted);
-	nb_json_u64(j, "line_bytes", r->line_bytes);
-	nb_json_bool(j, "hugepages", r->hugepages);
-	if (r->opts.cpu_mhz)
-		nb_json_u64(j, "cpu_mhz", r->opts.cpu_mhz);
-	else
-		nb_json_null(j, "cpu_mhz");
-
-	nb_json_obj_begin(j, "latency");
-	nb_json_str(j, "pattern", nb_mem_pattern_name(r->opts.pattern));
-	nb_json_u64(j, "trials", r->trials);
-	nb_json_arr_begin(j, "points");
-	for (size_t i = 0; i < r->n_lat; i++) {
-		const struct nb_mem_lat_point *p = &r->lat[i];
-		nb_json_obj_begin(j, NULL);
-		nb_json_u64(j, "set_bytes", p->set_bytes);
-		nb_json_double(j, "ns_per_load", p->ns_per_load, 3);
-		nb_json_double(j, "ns_per_load_median", p->ns_per_load_median, 3);
-		nb_json_double(j, "cycles_per_load", p->cycles_per_load, 2);
-		nb_json_u64(j, "loads_per_trial", p->loads_per_trial);
-		nb_json_u64(j, "trials_preempted", p->trials_preempted);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-	nb_json_double(j, "memory_ns", r->mem_latency_ns, 2);
-	nb_json_double(j, "memory_cycles", r->mem_latency_cycles, 1);
-	nb_result_cpu(j, "cpu", &r->lat_cpu);
-	nb_json_obj_end(j);
-
-	nb_json_obj_begin(j, "caches");
-	nb_json_arr_begin(j, "inferred");
-	for (size_t i = 0; i < r->n_steps; i++) {
-		nb_json_obj_begin(j, NULL);
-		nb_json_u64(j, "size_bytes", r->steps[i].size_bytes);
-		nb_json_double(j, "ns_below", r->steps[i].ns_below, 2);
-		nb_json_double(j, "ns_above", r->steps[i].ns_above, 2);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-	nb_json_arr_begin(j, "sysfs");
-	for (size_t i = 0; i < r->n_sysfs; i++) {
-		const struct nb_mem_cache *c = &r->sysfs[i];
-		nb_json_obj_begin(j, NULL);
-		nb_json_u64(j, "level", c->level);
-		nb_json_str(j, "type", c->type);
-		nb_json_u64(j, "size_bytes", c->size_bytes);
-		nb_json_u64(j, "line_bytes", c->line_bytes);
-		nb_json_str(j, "shared_cpu_list", c->shared_cpus);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-	nb_json_obj_end(j);
-
-	nb_json_obj_begin(j, "bandwidth");
-	nb_json_u64(j, "buffer_bytes", r->bw_bytes);
-	nb_json_str(j, "buffer_bytes_from", r->bw_bytes_from ? r->bw_bytes_from : "");
-	if (nb_mem_bw_llc_bytes(r) && r->bw_bytes)
-		nb_json_bool(j, "buffer_beyond_llc", r->bw_bytes > nb_mem_bw_llc_bytes(r));
-	else
-		nb_json_null(j, "buffer_beyond_llc");
-	nb_json_arr_begin(j, "results");
-	for (size_t i = 0; i < r->n_bw; i++) {
-		const struct nb_mem_bw_point *p = &r->bw[i];
-		nb_json_obj_begin(j, NULL);
-		nb_json_u64(j, "threads", p->threads);
-		nb_json_u64(j, "trials", p->trials);
-		nb_json_u64(j, "trials_preempted", p->trials_preempted);
-		nb_json_double(j, "read_mbyte_per_s", p->read_mbyte_per_s, 1);
-		nb_json_double(j, "write_mbyte_per_s", p->write_mbyte_per_s, 1);
-		nb_json_double(j, "copy_mbyte_per_s", p->copy_mbyte_per_s, 1);
-		nb_json_double(j, "read_median_mbyte_per_s", p->read_median_mbyte_per_s, 1);
-		nb_json_double(j, "write_median_mbyte_per_s", p->write_median_mbyte_per_s, 1);
-		nb_json_double(j, "copy_median_mbyte_per_s", p->copy_median_mbyte_per_s, 1);
-		nb_result_cpu(j, "cpu", &p->cpu);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-	nb_json_obj_end(j);
-}
-
-int nb_mem_result_json_text(const struct nb_mem_result *r, char **text, size_t *len)
-{
-	struct nb_json j;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-
-	if (!f)
-		return -ENOMEM;
-	nb_json_init(&j, f);
-	nb_json_obj_begin(&j, NULL);
-	nb_mem_result_json(&j, r);
-	nb_json_obj_end(&j);
-	if (fclose(f) || !buf) {
-		free(buf);
-		return -ENOMEM;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Shared between mem.c (orchestration, sysfs, JSON), mem_latency.c and mem_bw.c; not part of
+/* Shared between mem.c (orchestration, sysfs), mem_latency.c and mem_bw.c; not part of
  * the API other modules use. */
 #ifndef NB_MEM_INT_H
 #define NB_MEM_INT_H

@@ -97,7 +97,8 @@ void nb_mem_chain_build(void *buf, size_t n, size_t line_bytes, enum nb_mem_patt
 int nb_mem_fill(void *p, int byte, uint64_t bytes, const atomic_bool *cancel)
 {
 	for (uint64_t off = 0; off < bytes; off += NB_MEM_CANCEL_BYTES) {
-		uint64_t len = bytes - off < NB_MEM_CANCEL_BYTES ? bytes - off : NB_MEM_CANCEL_BYTES;
+		uint64_t len =
+		    bytes - off < NB_MEM_CANCEL_BYTES ? bytes - off : NB_MEM_CANCEL_BYTES;
 		if (nb_mem_cancelled(cancel))
 			return -ECANCELED;
 		memset((char *)p + off, byte, (size_t)len);

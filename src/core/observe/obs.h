@@ -11,12 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NB_OBS_CPUS  64 /* CPUs reported (a board has few; more are summed in "rest") */
-#define NB_OBS_IRQS  128 /* interrupt lines kept (a window sends those that fired) */
-#define NB_OBS_IFS   16 /* interfaces of the namespace, loopback excluded */
-#define NB_OBS_ETHS  24 /* driver counters kept per interface (drops, misses, errors) */
-#define NB_OBS_NAME  32
-#define NB_OBS_IFNAME 16
+#define NB_OBS_CPUS	      64  /* CPUs reported (a board has few; more are summed in "rest") */
+#define NB_OBS_IRQS	      128 /* interrupt lines kept (a window sends those that fired) */
+#define NB_OBS_IFS	      16  /* interfaces of the namespace, loopback excluded */
+#define NB_OBS_ETHS	      24  /* driver counters kept per interface (drops, misses, errors) */
+#define NB_OBS_NAME	      32
+#define NB_OBS_IFNAME	      16
 #define NB_OBS_SPEED_MAX_MBPS 10000000 /* 10 Tbit/s: larger link speeds are not believed */
 
 /* /proc/stat columns of one CPU, in USER_HZ ticks. */
@@ -78,7 +78,7 @@ struct nb_obs_snap {
 	bool have_conntrack;
 	uint64_t ct_entries, ct_max, ct_insert_failed, ct_drop, ct_early_drop;
 	uint64_t rps_mask; /* CPUs receive work is steered to (RPS, any interface); 0: none */
-	uint32_t nfreq; /* CPUs with a cpufreq reading; 0: the kernel exposes no clock */
+	uint32_t nfreq;	   /* CPUs with a cpufreq reading; 0: the kernel exposes no clock */
 	uint32_t freq_cpu[NB_OBS_CPUS], freq_khz[NB_OBS_CPUS];
 };
 
@@ -119,8 +119,7 @@ int nb_obs_sample_cpu(struct nb_obs_reader *r, struct nb_obs_snap *s);
 /* ---- windows (obs_window.c) ---- */
 /* b - a, matched by CPU id, interface and counter name; lines or counters that appear only in b
  * count from 0. Keeps the busiest NB_OBS_IRQS interrupt lines. */
-void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b,
-		   struct nb_obs_snap *w);
+void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b, struct nb_obs_snap *w);
 /* Peak tracking between two cpu samples: updates w->peak_busy_pct / peak_cpu. */
 void nb_obs_peak(const struct nb_obs_snap *a, const struct nb_obs_snap *b, struct nb_obs_snap *w);
 
@@ -140,9 +139,10 @@ struct nb_obs_summary {
 	double busiest_with_pct;  /* that part's share of the busiest CPU */
 	double busy_cpu_s;	  /* busy CPU-seconds over the selected CPUs */
 	uint64_t softnet_processed, softnet_dropped, softnet_squeezed; /* selected CPUs */
-	uint64_t rx_missed, rx_fifo, rx_over, rx_dropped, tx_dropped, tx_errors; /* all interfaces */
+	uint64_t rx_missed, rx_fifo, rx_over, rx_dropped, tx_dropped,
+	    tx_errors; /* all interfaces */
 	uint64_t qdisc_drops, qdisc_overlimits;
-	uint64_t eth_drops;	  /* driver counters, all interfaces (informative) */
+	uint64_t eth_drops;	       /* driver counters, all interfaces (informative) */
 	int32_t ingress_if, egress_if; /* index in ifs: most rx / most tx packets, -1 none */
 	uint64_t ingress_rx_dropped, egress_tx_dropped;
 	double clock_mhz; /* mean cpufreq of the selected CPUs, 0 unknown */

@@ -185,17 +185,17 @@ static int obs_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 static void obs_describe(void *state, char *buf, size_t len)
 {
 	struct observe *o = state;
-	snprintf(buf, len, "%u samples/s%s%s", o->req.sample_hz, o->req.clock_khz ? ", clock set" : "",
-		 o->req.rps_mask ? ", rps set" : "");
+	snprintf(buf, len, "%u samples/s%s%s", o->req.sample_hz,
+		 o->req.clock_khz ? ", clock set" : "", o->req.rps_mask ? ", rps set" : "");
 }
 
 const struct nb_test_ops nb_observe_ops = {
-	.type = NB_TEST_OBSERVE,
-	.name = "observe",
-	.setup = obs_setup,
-	.start = obs_start,
-	.snapshot = obs_snapshot,
-	.stop = obs_stop,
-	.free = obs_free,
-	.describe = obs_describe,
+    .type = NB_TEST_OBSERVE,
+    .name = "observe",
+    .setup = obs_setup,
+    .start = obs_start,
+    .snapshot = obs_snapshot,
+    .stop = obs_stop,
+    .free = obs_free,
+    .describe = obs_describe,
 };

@@ -55,8 +55,8 @@ int nb_obs_parse_target(const char *spec, char *host, size_t hostlen, uint16_t *
 	return 0;
 }
 
-int nb_obs_ctl_open(struct nb_obs_ctl **out, const char *spec, uint16_t def_port, const uint8_t *psk,
-		    size_t psk_len, char *err, size_t errlen)
+int nb_obs_ctl_open(struct nb_obs_ctl **out, const char *spec, uint16_t def_port,
+		    const uint8_t *psk, size_t psk_len, char *err, size_t errlen)
 {
 	struct nb_obs_ctl *o = calloc(1, sizeof(*o));
 	char host[256];

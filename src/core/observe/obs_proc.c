@@ -68,8 +68,9 @@ int nb_obs_parse_softnet(const char *text, struct nb_obs_snap *s)
 			return -EINVAL;
 		if (s->nsoftnet < NB_OBS_CPUS) {
 			struct nb_obs_softnet *r = &s->softnet[s->nsoftnet++];
-			/* Since Linux 5.10 the 13th column is the CPU id; before, rows are the online
-			 * CPUs in order, which is the row number on a box without offline CPUs. */
+			/* Since Linux 5.10 the 13th column is the CPU id; before, rows are the
+			 * online CPUs in order, which is the row number on a box without offline
+			 * CPUs. */
 			r->cpu = n >= 13 ? (uint32_t)v[12] : row;
 			r->processed = v[0];
 			r->dropped = v[1];
@@ -118,8 +119,9 @@ int nb_obs_parse_interrupts(const char *text, struct nb_obs_irq *irq, uint32_t n
 		}
 		if (i == 0)
 			continue;
-		/* The rest: chip, hw irq, trigger, then the action names. Numbered lines are named by
-		 * their last word (the NIC queue, "eth0-rx-0"); named lines (NMI, LOC, RES) by label. */
+		/* The rest: chip, hw irq, trigger, then the action names. Numbered lines are named
+		 * by their last word (the NIC queue, "eth0-rx-0"); named lines (NMI, LOC, RES) by
+		 * label. */
 		while (*q == ' ')
 			q++;
 		const char *name = label;
@@ -168,7 +170,8 @@ int nb_obs_parse_ct_stat(const char *text, uint64_t *insert_failed, uint64_t *dr
 		return -EINVAL;
 	while ((p = next_line(p, line, sizeof(line)))) {
 		int c = 0;
-		for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), c++) {
+		for (tok = strtok_r(line, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save), c++) {
 			char *e;
 			uint64_t v = strtoull(tok, &e, 16);
 			if (*e)
@@ -186,7 +189,7 @@ int nb_obs_parse_ct_stat(const char *text, uint64_t *insert_failed, uint64_t *dr
 
 bool nb_obs_eth_interesting(const char *name)
 {
-	static const char *const words[] = {"drop", "miss", "err", "fifo", "over", "discard",
+	static const char *const words[] = {"drop",   "miss",  "err",	  "fifo", "over", "discard",
 					    "no_buf", "nobuf", "no_desc", "full", NULL};
 	char low[NB_OBS_NAME * 2];
 	size_t i;

@@ -80,7 +80,7 @@ int nb_obs_parse_qdisc(const void *buf, size_t len, struct nb_obs_snap *s)
 		uint64_t drops = 0, over = 0, req = 0;
 		int found = 0, ret;
 		const struct rtattr *a =
-			(const struct rtattr *)((const char *)t + NLMSG_ALIGN(sizeof(*t)));
+		    (const struct rtattr *)((const char *)t + NLMSG_ALIGN(sizeof(*t)));
 		size_t alen = h->nlmsg_len - NLMSG_LENGTH(sizeof(*t));
 		if ((ret = qdisc_counters(a, alen, &drops, &over, &req, &found)))
 			return ret;

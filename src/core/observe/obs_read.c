@@ -28,7 +28,7 @@
 #define RAW_IRQS 1024
 
 struct eth_cache {
-	uint32_t n;		  /* driver's counter count */
+	uint32_t n; /* driver's counter count */
 	char (*names)[ETH_GSTRING_LEN];
 	uint32_t nkeep;
 	uint32_t keep[NB_OBS_ETHS]; /* indexes of the interesting ones */
@@ -149,16 +149,16 @@ static void read_if(struct nb_obs_reader *r, struct nb_obs_if *i)
 		const char *file;
 		size_t off;
 	} f[] = {
-		{"rx_packets", offsetof(struct nb_obs_if, rx_packets)},
-		{"tx_packets", offsetof(struct nb_obs_if, tx_packets)},
-		{"rx_bytes", offsetof(struct nb_obs_if, rx_bytes)},
-		{"tx_bytes", offsetof(struct nb_obs_if, tx_bytes)},
-		{"rx_dropped", offsetof(struct nb_obs_if, rx_dropped)},
-		{"rx_missed_errors", offsetof(struct nb_obs_if, rx_missed)},
-		{"rx_fifo_errors", offsetof(struct nb_obs_if, rx_fifo)},
-		{"rx_over_errors", offsetof(struct nb_obs_if, rx_over)},
-		{"tx_dropped", offsetof(struct nb_obs_if, tx_dropped)},
-		{"tx_errors", offsetof(struct nb_obs_if, tx_errors)},
+	    {"rx_packets", offsetof(struct nb_obs_if, rx_packets)},
+	    {"tx_packets", offsetof(struct nb_obs_if, tx_packets)},
+	    {"rx_bytes", offsetof(struct nb_obs_if, rx_bytes)},
+	    {"tx_bytes", offsetof(struct nb_obs_if, tx_bytes)},
+	    {"rx_dropped", offsetof(struct nb_obs_if, rx_dropped)},
+	    {"rx_missed_errors", offsetof(struct nb_obs_if, rx_missed)},
+	    {"rx_fifo_errors", offsetof(struct nb_obs_if, rx_fifo)},
+	    {"rx_over_errors", offsetof(struct nb_obs_if, rx_over)},
+	    {"tx_dropped", offsetof(struct nb_obs_if, tx_dropped)},
+	    {"tx_errors", offsetof(struct nb_obs_if, tx_errors)},
 	};
 	char p[128];
 	uint64_t v = 0;
@@ -232,7 +232,8 @@ static void read_ethtool(struct nb_obs_reader *r, struct nb_obs_if *i, struct et
 	ifr.ifr_data = (void *)st;
 	if (ioctl(r->sock, SIOCETHTOOL, &ifr) == 0 && st->n_stats == c->n) {
 		for (uint32_t k = 0; k < c->nkeep; k++) {
-			snprintf(i->eth[k].name, sizeof(i->eth[k].name), "%s", c->names[c->keep[k]]);
+			snprintf(i->eth[k].name, sizeof(i->eth[k].name), "%s",
+				 c->names[c->keep[k]]);
 			i->eth[k].value = st->data[c->keep[k]];
 		}
 		i->neth = c->nkeep;
@@ -316,8 +317,8 @@ static void read_rps(struct nb_obs_reader *r, struct nb_obs_snap *s)
 	for (uint32_t i = 0; i < s->nif; i++)
 		for (int q = 0; q < 64; q++) {
 			uint64_t m;
-			snprintf(p, sizeof(p), "/sys/class/net/%.15s/queues/rx-%d/rps_cpus", s->ifs[i].name,
-				 q);
+			snprintf(p, sizeof(p), "/sys/class/net/%.15s/queues/rx-%d/rps_cpus",
+				 s->ifs[i].name, q);
 			if (slurp(r, p) <= 0)
 				break;
 			if (!nb_obs_parse_cpumask(r->buf, &m))

@@ -17,8 +17,8 @@ int nb_obs_set_open(struct nb_obs_set *c, const uint8_t *psk, size_t psk_len, ch
 	if (!c->req.sample_hz)
 		c->req.sample_hz = NB_OBS_SAMPLE_HZ_DEFAULT;
 	for (size_t i = 0; i < c->n; i++) {
-		int ret = nb_obs_ctl_open(&c->ctl[i], c->spec[i], NB_DEFAULT_PORT, psk, psk_len, why,
-					  sizeof(why));
+		int ret = nb_obs_ctl_open(&c->ctl[i], c->spec[i], NB_DEFAULT_PORT, psk, psk_len,
+					  why, sizeof(why));
 		if (ret) {
 			snprintf(err, errlen, "observer %s: %s", c->spec[i], why);
 			return ret;

@@ -23,11 +23,11 @@ struct nb_obs_set {
 	const char *spec[NB_OBS_SET_MAX]; /* HOST[:PORT] as given */
 	struct nb_obs_ctl *ctl[NB_OBS_SET_MAX];
 	struct nb_sysinfo si[NB_OBS_SET_MAX];
-	struct nb_obs_req req;	/* sampling rate, RPS mask */
-	uint64_t dut_mask;	/* the DUT's CPUs as asked; 0: the box's RPS mask, else all */
-	uint32_t clock_khz;	/* the clock the next windows ask for, 0: leave it */
-	char clock_note[256];	/* the first observer's word on the clock */
-	bool have_freq;		/* the first observer has cpufreq */
+	struct nb_obs_req req; /* sampling rate, RPS mask */
+	uint64_t dut_mask;     /* the DUT's CPUs as asked; 0: the box's RPS mask, else all */
+	uint32_t clock_khz;    /* the clock the next windows ask for, 0: leave it */
+	char clock_note[256];  /* the first observer's word on the clock */
+	bool have_freq;	       /* the first observer has cpufreq */
 };
 
 /* One trial's windows, one per observer. */

@@ -103,7 +103,8 @@ static unsigned long read_khz(const char *dir, const char *file)
 static int set_policy(struct nb_obs_tune *t, const char *dir, uint32_t khz, bool *userspace)
 {
 	char p[700], govs[256] = "", v[32];
-	unsigned long lo = read_khz(dir, "cpuinfo_min_freq"), hi = read_khz(dir, "cpuinfo_max_freq");
+	unsigned long lo = read_khz(dir, "cpuinfo_min_freq"),
+		      hi = read_khz(dir, "cpuinfo_max_freq");
 	int ret;
 	if (lo && hi && (khz < lo || khz > hi))
 		return -ERANGE;
@@ -164,21 +165,20 @@ int nb_obs_clock_set(struct nb_obs_tune **tp, const char *root, uint32_t khz, ch
 		return -ENOENT;
 	}
 	if (ret == -ERANGE)
-		snprintf(note, len, "cpufreq: %u MHz is outside %s's limits (%lu-%lu MHz)", khz / 1000,
-			 dir, read_khz(dir, "cpuinfo_min_freq") / 1000,
+		snprintf(note, len, "cpufreq: %u MHz is outside %s's limits (%lu-%lu MHz)",
+			 khz / 1000, dir, read_khz(dir, "cpuinfo_min_freq") / 1000,
 			 read_khz(dir, "cpuinfo_max_freq") / 1000);
 	else if (ret)
 		snprintf(note, len, "cpufreq: cannot set %u MHz in %s: %s", khz / 1000, dir,
 			 strerror(-ret));
 	else
-		snprintf(note, len, "cpufreq: %d polic%s set to %u MHz (%s)", n, n == 1 ? "y" : "ies",
-			 khz / 1000,
+		snprintf(note, len, "cpufreq: %d polic%s set to %u MHz (%s)", n,
+			 n == 1 ? "y" : "ies", khz / 1000,
 			 userspace ? "userspace governor" : "scaling_min_freq = scaling_max_freq");
 	return ret;
 }
 
-int nb_obs_rps_set(struct nb_obs_tune **tp, const char *root, uint64_t mask, char *note,
-		   size_t len)
+int nb_obs_rps_set(struct nb_obs_tune **tp, const char *root, uint64_t mask, char *note, size_t len)
 {
 	char base[300], qdir[600], p[900], v[32];
 	struct dirent *e, *q;

@@ -18,8 +18,7 @@ struct nb_obs_tune;
 int nb_obs_clock_set(struct nb_obs_tune **t, const char *root, uint32_t khz, char *note,
 		     size_t len);
 /* Writes mask (hex) to every rx queue's rps_cpus of the namespace's interfaces but loopback. */
-int nb_obs_rps_set(struct nb_obs_tune **t, const char *root, uint64_t mask, char *note,
-		   size_t len);
+int nb_obs_rps_set(struct nb_obs_tune **t, const char *root, uint64_t mask, char *note, size_t len);
 /* Restores everything the setters changed, in reverse order, and frees t. Accepts NULL. */
 void nb_obs_tune_restore(struct nb_obs_tune *t);
 

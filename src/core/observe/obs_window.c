@@ -93,8 +93,7 @@ static void if_delta(const struct nb_obs_if *a, const struct nb_obs_if *b, struc
 	}
 }
 
-void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b,
-		   struct nb_obs_snap *w)
+void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b, struct nb_obs_snap *w)
 {
 	uint32_t samples = w->samples;
 	double peak = w->peak_busy_pct;
@@ -173,7 +172,8 @@ void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_
 
 	memset(m, 0, sizeof(*m));
 	m->window_s = (double)w->mono_ns / 1e9;
-	m->self_cpu_pct = w->mono_ns ? 100.0 * (double)w->self_cpu_us * 1e3 / (double)w->mono_ns : 0;
+	m->self_cpu_pct =
+	    w->mono_ns ? 100.0 * (double)w->self_cpu_us * 1e3 / (double)w->mono_ns : 0;
 	m->busiest_cpu = -1;
 	m->busiest_with = "";
 	m->ingress_if = m->egress_if = -1;

@@ -98,8 +98,8 @@ int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w)
 		return ret;
 	for (uint32_t i = 0; i < w->ncpu && i < NB_OBS_CPUS; i++) {
 		const struct nb_obs_cpu *c = &w->cpu[i];
-		const uint64_t v[8] = {c->user, c->nice,    c->system,  c->idle,
-				       c->iowait, c->irq, c->softirq, c->steal};
+		const uint64_t v[8] = {c->user,	  c->nice, c->system,  c->idle,
+				       c->iowait, c->irq,  c->softirq, c->steal};
 		nb_put_be32(b, c->id);
 		for (int k = 0; k < 8; k++)
 			nb_put_be64(b + 4 + 8 * k, v[k]);
@@ -123,9 +123,10 @@ int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w)
 	}
 	for (uint32_t i = 0; i < w->nif && i < NB_OBS_IFS; i++) {
 		const struct nb_obs_if *f = &w->ifs[i];
-		const uint64_t v[13] = {f->rx_packets, f->tx_packets, f->rx_bytes,   f->tx_bytes,
-					f->rx_dropped, f->rx_missed,  f->rx_fifo,    f->rx_over,
-					f->tx_dropped, f->tx_errors,  f->qdisc_drops, f->qdisc_overlimits,
+		const uint64_t v[13] = {f->rx_packets,	  f->tx_packets,  f->rx_bytes,
+					f->tx_bytes,	  f->rx_dropped,  f->rx_missed,
+					f->rx_fifo,	  f->rx_over,	  f->tx_dropped,
+					f->tx_errors,	  f->qdisc_drops, f->qdisc_overlimits,
 					f->qdisc_requeues};
 		memset(b, 0, NB_OBS_IFNAME);
 		memcpy(b, f->name, strnlen(f->name, NB_OBS_IFNAME - 1));
@@ -191,7 +192,8 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 			w->samples = nb_get_be32(p + 20);
 			w->peak_busy_pct = bitsd(nb_get_be64(p + 24));
 			w->peak_cpu = (int32_t)nb_get_be32(p + 32);
-			if (nb_get_be32(p + 36) > 1 || !(w->peak_busy_pct >= 0 && w->peak_busy_pct <= 100) ||
+			if (nb_get_be32(p + 36) > 1 ||
+			    !(w->peak_busy_pct >= 0 && w->peak_busy_pct <= 100) ||
 			    w->peak_cpu < -1 || w->clk_tck == 0 || w->clk_tck > 100000)
 				return -EBADMSG;
 			w->have_conntrack = nb_get_be32(p + 36) == 1;
@@ -206,8 +208,8 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 			if (n != CPU_B || w->ncpu >= NB_OBS_CPUS)
 				return -EBADMSG;
 			struct nb_obs_cpu *c = &w->cpu[w->ncpu++];
-			uint64_t *v[8] = {&c->user, &c->nice, &c->system,  &c->idle,
-					  &c->iowait, &c->irq, &c->softirq, &c->steal};
+			uint64_t *v[8] = {&c->user,   &c->nice, &c->system,  &c->idle,
+					  &c->iowait, &c->irq,	&c->softirq, &c->steal};
 			c->id = nb_get_be32(p);
 			for (int k = 0; k < 8; k++)
 				*v[k] = nb_get_be64(p + 4 + 8 * k);
@@ -235,11 +237,13 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 			if (n != IF_B || w->nif >= NB_OBS_IFS)
 				return -EBADMSG;
 			struct nb_obs_if *f = &w->ifs[w->nif];
-			uint64_t *v[13] = {&f->rx_packets, &f->tx_packets, &f->rx_bytes, &f->tx_bytes,
-					   &f->rx_dropped, &f->rx_missed,  &f->rx_fifo,	 &f->rx_over,
-					   &f->tx_dropped, &f->tx_errors,  &f->qdisc_drops,
-					   &f->qdisc_overlimits, &f->qdisc_requeues};
-			if (get_name(p, strnlen((const char *)p, NB_OBS_IFNAME), f->name, NB_OBS_IFNAME))
+			uint64_t *v[13] = {&f->rx_packets,    &f->tx_packets,  &f->rx_bytes,
+					   &f->tx_bytes,      &f->rx_dropped,  &f->rx_missed,
+					   &f->rx_fifo,	      &f->rx_over,     &f->tx_dropped,
+					   &f->tx_errors,     &f->qdisc_drops, &f->qdisc_overlimits,
+					   &f->qdisc_requeues};
+			if (get_name(p, strnlen((const char *)p, NB_OBS_IFNAME), f->name,
+				     NB_OBS_IFNAME))
 				return -EBADMSG;
 			f->ifindex = nb_get_be32(p + NB_OBS_IFNAME);
 			for (int k = 0; k < 13; k++)
@@ -286,7 +290,7 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 		default:
 			if (tag >= 600 && tag <= 699)
 				return -EBADMSG; /* one of ours we do not know: another version */
-			break; /* the session's own items (CPU sample, time) */
+			break;			 /* the session's own items (CPU sample, time) */
 		}
 	}
 	return head ? 0 : -EBADMSG;

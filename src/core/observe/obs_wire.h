@@ -26,7 +26,7 @@ enum {
 	NB_T_OBS_IF_SPEED = 617, /* u32 interface index (of the IF items), u32 Mbit/s */
 };
 
-#define NB_OBS_SAMPLE_HZ_MAX 100u
+#define NB_OBS_SAMPLE_HZ_MAX	 100u
 #define NB_OBS_SAMPLE_HZ_DEFAULT 10u
 
 struct nb_obs_req {

@@ -62,9 +62,9 @@ static void cpu_evidence(const struct nb_verdict_in *in, char *b, size_t len)
 		 "missed %s",
 		 d->busiest_cpu, d->busiest_pct, d->busiest_with, d->busiest_with_pct,
 		 num(s1, sizeof(s1), (double)d->softnet_squeezed / ws),
-		 num(s2, sizeof(s2), (double)(d->softnet_dropped > d->ingress_rx_dropped
-						      ? d->softnet_dropped
-						      : d->ingress_rx_dropped)),
+		 num(s2, sizeof(s2),
+		     (double)(d->softnet_dropped > d->ingress_rx_dropped ? d->softnet_dropped
+									 : d->ingress_rx_dropped)),
 		 num(s3, sizeof(s3), (double)(d->rx_missed + d->rx_fifo + d->rx_over)));
 }
 
@@ -151,13 +151,14 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 			 "backlog/rx drops %s, NIC missed+fifo+over %s, qdisc drops %s, tx_dropped "
 			 "%llu, sink socket drops %s, busiest DUT cpu%d %.0f %%",
 			 num(a, sizeof(a), (double)v->by_cpu), num(b, sizeof(b), (double)v->by_nic),
-			 num(c, sizeof(c), (double)d->qdisc_drops), (unsigned long long)d->tx_dropped,
-			 sd, d->busiest_cpu, d->busiest_pct);
+			 num(c, sizeof(c), (double)d->qdisc_drops),
+			 (unsigned long long)d->tx_dropped, sd, d->busiest_cpu, d->busiest_pct);
 	else
 		snprintf(ev, sizeof(ev), "sink socket drops %s, no observer on the DUT", sd);
 	if (!v->explained) {
 		v->kind = NB_V_UNEXPLAINED;
-		snprintf(v->text, sizeof(v->text), "unexplained: %llu lost, counters account for %llu (%s)",
+		snprintf(v->text, sizeof(v->text),
+			 "unexplained: %llu lost, counters account for %llu (%s)",
 			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
 		if (lt[0] && strlen(v->text) + strlen("; egress ") + strlen(lt) < sizeof(v->text)) {
 			strcat(v->text, "; egress ");
@@ -191,17 +192,17 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		snprintf(v->text, sizeof(v->text), "DUT CPU bound: %s", ev);
 		break;
 	case NB_V_DUT_INGRESS:
-		snprintf(v->text, sizeof(v->text),
-			 "DUT ingress bound (NIC, DMA or bus): NIC missed %s, fifo %s, over %s while "
-			 "the busiest DUT CPU (cpu%d) was at %.0f %%",
-			 num(a, sizeof(a), (double)d->rx_missed), num(b, sizeof(b), (double)d->rx_fifo),
-			 num(c, sizeof(c), (double)d->rx_over), d->busiest_cpu, d->busiest_pct);
+		snprintf(
+		    v->text, sizeof(v->text),
+		    "DUT ingress bound (NIC, DMA or bus): NIC missed %s, fifo %s, over %s while "
+		    "the busiest DUT CPU (cpu%d) was at %.0f %%",
+		    num(a, sizeof(a), (double)d->rx_missed), num(b, sizeof(b), (double)d->rx_fifo),
+		    num(c, sizeof(c), (double)d->rx_over), d->busiest_cpu, d->busiest_pct);
 		break;
 	case NB_V_EGRESS:
 		snprintf(v->text, sizeof(v->text),
-			 "egress bound: %s%sqdisc drops %s (overlimits %s), tx_dropped %s on %s", lt,
-			 lt[0] ? "; " : "",
-			 num(a, sizeof(a), (double)d->qdisc_drops),
+			 "egress bound: %s%sqdisc drops %s (overlimits %s), tx_dropped %s on %s",
+			 lt, lt[0] ? "; " : "", num(a, sizeof(a), (double)d->qdisc_drops),
 			 num(b, sizeof(b), (double)d->qdisc_overlimits),
 			 num(c, sizeof(c), (double)d->tx_dropped), ifname(in, d->egress_if));
 		break;
@@ -209,13 +210,15 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		snprintf(v->text, sizeof(v->text),
 			 "receiver bound: the sink's socket dropped %s of %s lost frames (receive "
 			 "buffer full)",
-			 num(a, sizeof(a), (double)v->by_receiver), num(b, sizeof(b), (double)v->lost));
+			 num(a, sizeof(a), (double)v->by_receiver),
+			 num(b, sizeof(b), (double)v->lost));
 		break;
 	case NB_V_CONNTRACK:
 		snprintf(v->text, sizeof(v->text),
 			 "DUT conntrack bound: insert failures and drops %s, %llu of %llu entries",
 			 num(a, sizeof(a), (double)v->by_conntrack),
-			 (unsigned long long)in->win->ct_entries, (unsigned long long)in->win->ct_max);
+			 (unsigned long long)in->win->ct_entries,
+			 (unsigned long long)in->win->ct_max);
 		break;
 	default:
 		break;
@@ -274,6 +277,7 @@ int nb_clock_fit(const double *mhz, const double *fps, size_t n, struct nb_clock
 	else if (f->exponent <= 0.3)
 		f->wording = "does not follow the core clock: bus, memory or NIC bound";
 	else
-		f->wording = "follows the core clock only in part: CPU and bus, memory or NIC both limit";
+		f->wording =
+		    "follows the core clock only in part: CPU and bus, memory or NIC both limit";
 	return 0;
 }

@@ -34,10 +34,11 @@ enum nb_verdict_kind {
 struct nb_verdict_in {
 	uint64_t offered, received; /* frames sent and received (distinct) in the trial */
 	double offered_fps;
-	bool gen_max;		       /* offered at the generator's maximum (flat out or its cap) */
+	bool gen_max; /* offered at the generator's maximum (flat out or its cap) */
 	const struct nb_obs_summary *dut; /* NULL: no observer */
 	const struct nb_obs_snap *win;	  /* the window dut summarizes (interface names) */
-	double active_s; /* how long traffic flowed (the trial's window); 0: the observer's window */
+	double
+	    active_s; /* how long traffic flowed (the trial's window); 0: the observer's window */
 	bool have_sink_drops;
 	uint64_t sink_drops; /* the receiving socket's drops (receive buffer full) */
 };

@@ -186,7 +186,7 @@ static void copy_scope(struct sockaddr_storage *ss, const struct sockaddr_storag
 {
 	if (ss->ss_family == AF_INET6 && like->ss_family == AF_INET6)
 		((struct sockaddr_in6 *)ss)->sin6_scope_id =
-			((const struct sockaddr_in6 *)like)->sin6_scope_id;
+		    ((const struct sockaddr_in6 *)like)->sin6_scope_id;
 }
 
 static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
@@ -221,7 +221,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	 * never a wildcard, a group, another local address or a port shared with a service. */
 	if (ret == 0) {
 		copy_scope(&where, &ctx->local);
-		if (!nb_net_same_host((struct sockaddr *)&where, (const struct sockaddr *)&ctx->local)) {
+		if (!nb_net_same_host((struct sockaddr *)&where,
+				      (const struct sockaddr *)&ctx->local)) {
 			char a[64], b[64];
 			nb_net_addr_str((struct sockaddr *)&where, false, a, sizeof(a));
 			nb_net_addr_str((const struct sockaddr *)&ctx->local, false, b, sizeof(b));
@@ -236,7 +237,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	if (port < 1024) {
 		snprintf(err, errlen,
-			 "refused by rule bind: receive port %u is privileged (1024 to 65535)", port);
+			 "refused by rule bind: receive port %u is privileged (1024 to 65535)",
+			 port);
 		ret = -EPERM;
 		goto fail;
 	}

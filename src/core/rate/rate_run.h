@@ -86,7 +86,8 @@ struct nb_rate_sweep_point {
 	struct nb_rate_size *res;
 };
 /* Fills *points (np of them: when stopped, only the points whose every size finished, and
- * 0 returned); the DUT's ruleset is flushed at the end. Free with nb_rate_sweep_free even on failure. */
+ * 0 returned); the DUT's ruleset is flushed at the end. Free with nb_rate_sweep_free even on
+ * failure. */
 int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_sweep_point **points,
 		  size_t *np, char *err, size_t errlen);
 void nb_rate_sweep_free(struct nb_rate_sweep_point *points, size_t np);

@@ -52,8 +52,8 @@ struct nb_rate_params {
 	uint32_t burst, flows, batch, repeat; /* burst: frames per wake-up, 0: about 1 ms worth */
 	enum nb_pacing_mode pacing_asked;     /* --pacing (auto by default) */
 	enum nb_pacing_mode pacing;	      /* what the generator uses: spin or burst */
-	uint32_t threads;		   /* generator threads (genpool.h) */
-	uint32_t cpus[NB_GEN_MAX_THREADS]; /* thread i runs on cpus[i % ncpus]; ncpus 0: free */
+	uint32_t threads;		      /* generator threads (genpool.h) */
+	uint32_t cpus[NB_GEN_MAX_THREADS];    /* thread i runs on cpus[i % ncpus]; ncpus 0: free */
 	uint32_t ncpus;
 	uint16_t sport;
 	bool realtime; /* only reported: the front end switched the process to SCHED_FIFO */
@@ -87,7 +87,7 @@ struct nb_rate_trial {
 	enum nb_pacing_mode pacing;
 	uint32_t pacing_burst;
 	uint64_t pacing_wakeups, pacing_cpu_ns;
-	struct nb_obs_trial obs;       /* the observers' windows of this trial */
+	struct nb_obs_trial obs; /* the observers' windows of this trial */
 	/* Each generator thread's part: its asked rate, frames sent, first to last send, slip. */
 	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_tx[NB_GEN_MAX_THREADS];
 	uint64_t thread_window_ns[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
@@ -113,7 +113,8 @@ struct nb_rate_size {
 /* The pacing a rate run uses: --pacing spin or burst as asked; auto is burst, except for the
  * latency test, whose trials run at the DUT's throughput rate, where a group of frames sent
  * back to back would queue at the bottleneck and the probes would measure that queue: it
- * spins, unless --burst asks for groups. txtime: -EOPNOTSUPP (the generators' engines do not carry transmit times). */
+ * spins, unless --burst asks for groups. txtime: -EOPNOTSUPP (the generators' engines do not carry
+ * transmit times). */
 int nb_rate_pacing(enum nb_pacing_mode asked, enum nb_rate_test test, uint32_t burst);
 
 /* What a procedure asks of one trial: frames of size at rate_fps (0: flat out) for the

@@ -121,7 +121,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
-	if (p->observe && p->observe->n && (ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
+	if (p->observe && p->observe->n &&
+	    (ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
 		return ret;
 	if (!rx->counts) {
 		/* Send only: no receiver counts anything. */

@@ -25,10 +25,11 @@
 #include "core/base/timeutil.h"
 #include "core/base/wirecost.h"
 
-#define IDLE_MS 30000		     /* between tests of a session */
-#define MSG_REST_MS 5000	     /* to receive the rest of a message once it started */
-#define STALL_GRACE_NS (10 * NB_NS_PER_S) /* past a test's duration before we give up on STOP,
-					   * never past --max-time */
+#define IDLE_MS	    30000 /* between tests of a session */
+#define MSG_REST_MS 5000  /* to receive the rest of a message once it started */
+#define STALL_GRACE_NS                                                                             \
+	(10 * NB_NS_PER_S) /* past a test's duration before we give up on STOP,                    \
+			    * never past --max-time */
 #define LINGER_MS 200
 
 struct session {
@@ -67,7 +68,7 @@ static int send_or_why(struct session *s, const char *what)
 }
 
 static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
 {
 	char line[512];
@@ -89,7 +90,8 @@ int nb_agent_check_target(const struct nb_agent_ctx *ctx, const struct sockaddr 
 			  size_t errlen)
 {
 	char a[64], b[64];
-	if (ctx->policy->allow_any_target || nb_net_same_host(dst, (const struct sockaddr *)&ctx->peer))
+	if (ctx->policy->allow_any_target ||
+	    nb_net_same_host(dst, (const struct sockaddr *)&ctx->peer))
 		return 0;
 	nb_net_addr_str(dst, false, a, sizeof(a));
 	nb_net_addr_str((const struct sockaddr *)&ctx->peer, false, b, sizeof(b));
@@ -219,7 +221,8 @@ static int on_request(struct session *s)
 		return refuse(s, EBUSY, "a test is already set up in this session");
 	if (nb_msg_get_u32(s->in, NB_T_TEST_TYPE, &type) ||
 	    nb_msg_get_u64(s->in, NB_T_DURATION_NS, &s->duration_ns))
-		return refuse(s, EBADMSG, "malformed TEST_REQ: test type and duration are required");
+		return refuse(s, EBADMSG,
+			      "malformed TEST_REQ: test type and duration are required");
 	s->ops = find_ops(type);
 	if (s->ops)
 		nb_gate_set_testing(s->gate, true);
@@ -288,7 +291,8 @@ static int on_message(struct session *s, bool *done)
 			return refuse(s, EPROTO, "MARK without a running test");
 		nb_msg_get_u32(s->in, NB_T_MARK_ID, &mark);
 		if ((ret = put_snapshot(s, NB_MSG_SNAP))) {
-			set_why(s, "cannot take the snapshot for mark %u: %s", mark, strerror(-ret));
+			set_why(s, "cannot take the snapshot for mark %u: %s", mark,
+				strerror(-ret));
 			return ret;
 		}
 		nb_msg_put_u32(s->out, NB_T_MARK_ID, mark);
@@ -305,8 +309,8 @@ static int on_message(struct session *s, bool *done)
 		if (s->ops->describe)
 			s->ops->describe(s->state, what, sizeof(what));
 		logf_(s->opts, "%s: %s test%s%s, %.1f s%s%s", s->peer_str, s->ops->name,
-		      what[0] ? " " : "", what,
-		      (double)(nb_mono_ns() - s->started_ns) / 1e9, ret ? ": " : "", ret ? err : "");
+		      what[0] ? " " : "", what, (double)(nb_mono_ns() - s->started_ns) / 1e9,
+		      ret ? ": " : "", ret ? err : "");
 		if (ret) {
 			end_test(s);
 			return refuse(s, -ret, err[0] ? err : "test stop failed");
@@ -345,12 +349,13 @@ static void stop_at_limit(struct session *s)
 	end_test(s);
 	if (s->ctx.policy->max_time_ns && test_limit_ns(s) == s->ctx.policy->max_time_ns)
 		snprintf(text, sizeof(text),
-			 "test stopped by rule max-time: it ran %.1f s, at most %.1f s", ran_ns / 1e9,
-			 s->ctx.policy->max_time_ns / 1e9);
+			 "test stopped by rule max-time: it ran %.1f s, at most %.1f s",
+			 ran_ns / 1e9, s->ctx.policy->max_time_ns / 1e9);
 	else
-		snprintf(text, sizeof(text),
-			 "test stopped: no STOP from the controller %.1f s past the test's duration",
-			 STALL_GRACE_NS / 1e9);
+		snprintf(
+		    text, sizeof(text),
+		    "test stopped: no STOP from the controller %.1f s past the test's duration",
+		    STALL_GRACE_NS / 1e9);
 	set_why(s, "%s", text);
 	nb_msg_send_error(s->fd, ETIMEDOUT, "%s", text);
 	shutdown(s->fd, SHUT_WR);
@@ -400,7 +405,8 @@ static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 			break;
 		}
 		if (r <= 0 || !(p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-			if (!s.running && nb_mono_ns() - last_ns > (uint64_t)IDLE_MS * NB_NS_PER_MS) {
+			if (!s.running &&
+			    nb_mono_ns() - last_ns > (uint64_t)IDLE_MS * NB_NS_PER_MS) {
 				set_why(&s, "session idle too long (%d s without a message)",
 					IDLE_MS / 1000);
 				break;
@@ -411,8 +417,8 @@ static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 		ret = nb_msg_recv(fd, s.in, MSG_REST_MS);
 		if (ret) {
 			set_why(&s, "%s",
-				ret == -ECONNRESET ? "controller disconnected"
-				: ret == -EBADMSG  ? "garbage from the controller"
+				ret == -ECONNRESET  ? "controller disconnected"
+				: ret == -EBADMSG   ? "garbage from the controller"
 				: ret == -ETIMEDOUT ? "controller stalled mid-message"
 						    : strerror(-ret));
 			break;

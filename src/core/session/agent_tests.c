@@ -10,11 +10,5 @@ extern const struct nb_test_ops nb_stream_ops;
 extern const struct nb_test_ops nb_observe_ops;
 
 const struct nb_test_ops *const nb_agent_tests[] = {
-	&nb_tput_ops,
-	&nb_crypto_ops,
-	&nb_mem_ops,
-	&nb_rate_ops,
-	&nb_stream_ops,
-	&nb_observe_ops,
-	NULL,
+    &nb_tput_ops, &nb_crypto_ops, &nb_mem_ops, &nb_rate_ops, &nb_stream_ops, &nb_observe_ops, NULL,
 };

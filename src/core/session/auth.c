@@ -18,7 +18,8 @@ int nb_psk_load(const char *path, uint8_t *key, size_t *len)
 
 	if (fd < 0)
 		return -errno;
-	while (got < (ssize_t)sizeof(buf) && (n = read(fd, buf + got, sizeof(buf) - (size_t)got)) > 0)
+	while (got < (ssize_t)sizeof(buf) &&
+	       (n = read(fd, buf + got, sizeof(buf) - (size_t)got)) > 0)
 		got += n;
 	close(fd);
 	while (got && (buf[got - 1] == '\n' || buf[got - 1] == '\r'))

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define NB_NONCE_LEN 32
-#define NB_PSK_MAX 256
+#define NB_PSK_MAX   256
 
 /* Reads a key file (trailing newline dropped). -ENOENT/-EACCES from open, -EINVAL when empty,
  * -EFBIG when longer than NB_PSK_MAX bytes. */

@@ -50,8 +50,8 @@ int nb_caps_check(const struct nb_caps *c, uint64_t duration_ns, uint64_t wire_b
 			snprintf(asked, sizeof(asked), "%.3f Mbit/s", (double)wire_bps / 1e6);
 		else
 			snprintf(asked, sizeof(asked), "an unlimited rate");
-		snprintf(err, errlen, "refused by rule max-rate: %s asked, at most %.3f Mbit/s", asked,
-			 (double)c->max_rate_bps / 1e6);
+		snprintf(err, errlen, "refused by rule max-rate: %s asked, at most %.3f Mbit/s",
+			 asked, (double)c->max_rate_bps / 1e6);
 		return -EPERM;
 	}
 	return 0;
@@ -65,7 +65,8 @@ int nb_caps_check_send(const struct nb_caps *c, uint64_t duration_ns, uint64_t p
 
 	if (payload_bps &&
 	    nb_wire_cost(payload_bps, packet_bytes, overhead_bytes, &pps, &wire_bps) < 0) {
-		snprintf(err, errlen, "refused by rule max-rate: the rate asked does not fit 64 bits");
+		snprintf(err, errlen,
+			 "refused by rule max-rate: the rate asked does not fit 64 bits");
 		return -EPERM;
 	}
 	if ((ret = nb_caps_check(c, duration_ns, wire_bps, err, errlen)))

@@ -14,7 +14,7 @@
 #include "core/base/sha256.h"
 
 #define CONNECT_MS 5000
-#define REPLY_MS 10000
+#define REPLY_MS   10000
 
 void nb_ctl_free(struct nb_ctl *ctl)
 {
@@ -57,8 +57,8 @@ static int get_caps(struct nb_ctl *c, char *err, size_t errlen)
 	return 0;
 }
 
-static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk,
-		     size_t psk_len, char *err, size_t errlen)
+static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk, size_t psk_len,
+		     char *err, size_t errlen)
 {
 	uint8_t snonce[NB_NONCE_LEN], proof[32];
 	const uint8_t *b;
@@ -80,9 +80,10 @@ static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk
 		return -EBADMSG;
 	}
 	if (version != NB_PROTO_VERSION) {
-		snprintf(err, errlen,
-			 "incompatible protocol: controller speaks version %u, agent speaks version %u",
-			 NB_PROTO_VERSION, version);
+		snprintf(
+		    err, errlen,
+		    "incompatible protocol: controller speaks version %u, agent speaks version %u",
+		    NB_PROTO_VERSION, version);
 		return -EPROTONOSUPPORT;
 	}
 	memcpy(snonce, b, NB_NONCE_LEN);
@@ -100,7 +101,8 @@ static int handshake(struct nb_ctl *c, const uint8_t *cnonce, const uint8_t *psk
 		return get_caps(c, err, errlen);
 	}
 	if (!psk_len) {
-		snprintf(err, errlen, "the agent requires a pre-shared key: give it with --psk FILE");
+		snprintf(err, errlen,
+			 "the agent requires a pre-shared key: give it with --psk FILE");
 		return -EACCES;
 	}
 	nb_auth_proof(psk, psk_len, "controller", cnonce, snonce, proof);
@@ -160,7 +162,8 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 	ret = handshake(c, cnonce, psk, psk_len, err, errlen);
 	if (ret) {
 		if (!err[0])
-			snprintf(err, errlen, "handshake with the agent failed: %s", strerror(-ret));
+			snprintf(err, errlen, "handshake with the agent failed: %s",
+				 strerror(-ret));
 		goto fail;
 	}
 	*out = c;
@@ -191,8 +194,7 @@ int nb_ctl_start(struct nb_ctl *c, char *err, size_t errlen)
 	return nb_ctl_request(c, c->msg, c->msg, err, errlen);
 }
 
-int nb_ctl_mark(struct nb_ctl *c, uint32_t mark_id, struct nb_msg *snap, char *err,
-		size_t errlen)
+int nb_ctl_mark(struct nb_ctl *c, uint32_t mark_id, struct nb_msg *snap, char *err, size_t errlen)
 {
 	uint32_t got = 0;
 	int ret;

@@ -17,8 +17,8 @@ struct nb_ctl {
 	struct sockaddr_storage peer, local;
 	socklen_t peer_len, local_len;
 	struct nb_sysinfo remote; /* the agent's platform, from its HELLO_OK */
-	struct nb_caps caps;	  /* the agent's caps, from the same reply (known: it stated them) */
-	struct nb_msg *msg;	  /* scratch for requests and replies */
+	struct nb_caps caps; /* the agent's caps, from the same reply (known: it stated them) */
+	struct nb_msg *msg;  /* scratch for requests and replies */
 	int timeout_ms;
 };
 
@@ -37,7 +37,6 @@ int nb_ctl_start(struct nb_ctl *ctl, char *err, size_t errlen);
 /* Asks for a snapshot; the SNAP reply (with the agent's CPU sample) lands in snap. */
 int nb_ctl_mark(struct nb_ctl *ctl, uint32_t mark_id, struct nb_msg *snap, char *err,
 		size_t errlen);
-int nb_ctl_stop(struct nb_ctl *ctl, struct nb_msg *final, int timeout_ms, char *err,
-		size_t errlen);
+int nb_ctl_stop(struct nb_ctl *ctl, struct nb_msg *final, int timeout_ms, char *err, size_t errlen);
 
 #endif

@@ -24,8 +24,8 @@
 #include "core/session/auth.h"
 
 #define LINGER_MAX 64
-#define LINGER_MS 500
-#define POLL_MS 100
+#define LINGER_MS  500
+#define POLL_MS	   100
 
 enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1, S_WAIT = 2 };
 #define WAIT_MS 3000 /* a proven controller waits this long for a session that is ending */
@@ -60,7 +60,7 @@ struct nb_gate {
 };
 
 static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
 {
 	char line[512];
@@ -117,7 +117,7 @@ static void drop(struct pending *p)
 
 /* Ends a pending handshake, with one log line saying why. */
 static void drop_why(struct nb_gate *g, struct pending *p, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void drop_why(struct nb_gate *g, struct pending *p, const char *fmt, ...)
 {
 	char who[64], why[160];
@@ -222,10 +222,11 @@ static void step(struct nb_gate *g, struct pending *p)
 			goto gone;
 		}
 		if (version != NB_PROTO_VERSION) {
-			snprintf(text, sizeof(text),
-				 "incompatible protocol: controller speaks version %u, agent speaks "
-				 "version %u",
-				 version, NB_PROTO_VERSION);
+			snprintf(
+			    text, sizeof(text),
+			    "incompatible protocol: controller speaks version %u, agent speaks "
+			    "version %u",
+			    version, NB_PROTO_VERSION);
 			logf_(g->opts, "%s: %s", who, text);
 			refuse(g, p->fd, EPROTONOSUPPORT, text);
 			goto gone;
@@ -261,7 +262,8 @@ static void step(struct nb_gate *g, struct pending *p)
 	if (m->type != NB_MSG_AUTH || nb_msg_get_bytes(m, NB_T_PROOF, &b, &n) ||
 	    n != sizeof(proof) || !nb_ct_equal(b, proof, sizeof(proof))) {
 		logf_(g->opts, "%s: refused by rule psk", who);
-		refuse(g, p->fd, EACCES, "refused by rule psk: the controller did not prove the key");
+		refuse(g, p->fd, EACCES,
+		       "refused by rule psk: the controller did not prove the key");
 		goto gone;
 	}
 	nb_auth_proof(pol->psk, pol->psk_len, "agent", p->cnonce, p->snonce, proof);
@@ -293,10 +295,12 @@ static void on_readable(struct nb_gate *g, struct pending *p)
 			if (nb_msg_parse_header(p->buf, &type, &len) ||
 			    len > NB_GATE_MAX_HS_PAYLOAD) {
 				char who[64];
-				nb_net_addr_str((struct sockaddr *)&p->peer, true, who, sizeof(who));
-				logf_(g->opts, "%s: handshake closed: malformed or oversized message",
-				      who);
-				refuse(g, p->fd, EBADMSG, "malformed or oversized handshake message");
+				nb_net_addr_str((struct sockaddr *)&p->peer, true, who,
+						sizeof(who));
+				logf_(g->opts,
+				      "%s: handshake closed: malformed or oversized message", who);
+				refuse(g, p->fd, EBADMSG,
+				       "malformed or oversized handshake message");
 				p->fd = -1;
 				drop(p);
 				return;
@@ -305,8 +309,8 @@ static void on_readable(struct nb_gate *g, struct pending *p)
 		}
 		if (p->have < want) {
 			r = recv(p->fd, p->buf + p->have, want - p->have, MSG_DONTWAIT);
-			if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
-				       errno != EINTR)) {
+			if (r == 0 ||
+			    (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
 				drop_why(g, p, "%s",
 					 r == 0 ? "the client closed the connection"
 						: "the connection broke");
@@ -347,8 +351,9 @@ static void on_accept(struct nb_gate *g)
 			struct pending *p = &g->p[i];
 			states[i] = p->state;
 			acc[i] = p->accepted_ns;
-			same[i] = p->state != S_FREE &&
-				  nb_net_same_host((struct sockaddr *)&p->peer, (struct sockaddr *)&ss);
+			same[i] =
+			    p->state != S_FREE &&
+			    nb_net_same_host((struct sockaddr *)&p->peer, (struct sockaddr *)&ss);
 			nsrc += same[i];
 			nall += p->state != S_FREE;
 			if (p->state == S_FREE && slot < 0)
@@ -364,8 +369,8 @@ static void on_accept(struct nb_gate *g)
 		if (v >= 0) {
 			drop_why(g, &g->p[v], "%s",
 				 nsrc >= NB_GATE_MAX_PER_SOURCE
-					 ? "made room for a newer one from the same address"
-					 : "made room for a newer one (every slot taken)");
+				     ? "made room for a newer one from the same address"
+				     : "made room for a newer one (every slot taken)");
 			slot = v;
 		}
 		if (slot < 0) {

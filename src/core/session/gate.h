@@ -10,11 +10,11 @@
 
 #include "core/session/agent.h"
 
-#define NB_GATE_MAX_PENDING	64   /* handshakes in progress, all sources */
-#define NB_GATE_MAX_PER_SOURCE	16   /* handshakes in progress from one address */
-#define NB_GATE_FIRST_BYTE_MS	2000 /* from accept to the first byte of HELLO */
-#define NB_GATE_HANDSHAKE_MS	5000 /* from accept to the end of the handshake */
-#define NB_GATE_MAX_HS_PAYLOAD	1024 /* HELLO and AUTH are far smaller */
+#define NB_GATE_MAX_PENDING    64   /* handshakes in progress, all sources */
+#define NB_GATE_MAX_PER_SOURCE 16   /* handshakes in progress from one address */
+#define NB_GATE_FIRST_BYTE_MS  2000 /* from accept to the first byte of HELLO */
+#define NB_GATE_HANDSHAKE_MS   5000 /* from accept to the end of the handshake */
+#define NB_GATE_MAX_HS_PAYLOAD 1024 /* HELLO and AUTH are far smaller */
 
 struct nb_gate;
 

@@ -13,26 +13,26 @@
 #include "core/base/cpu.h"
 #include "core/base/sysinfo.h"
 
-#define NB_PROTO_MAGIC   0x4e424331u /* "NBC1" */
+#define NB_PROTO_MAGIC	 0x4e424331u /* "NBC1" */
 #define NB_PROTO_VERSION 1u
-#define NB_MSG_HDR       12u
-#define NB_MSG_MAX       65536u /* payload bytes */
-#define NB_DEFAULT_PORT  5301   /* iperf3 uses 5201, netperf 12865, netio 18767 */
+#define NB_MSG_HDR	 12u
+#define NB_MSG_MAX	 65536u /* payload bytes */
+#define NB_DEFAULT_PORT	 5301	/* iperf3 uses 5201, netperf 12865, netio 18767 */
 
 enum nb_msg_type {
-	NB_MSG_HELLO = 1,     /* controller: version, nonce */
-	NB_MSG_HELLO_OK = 2,  /* agent: version, nonce, sysinfo, whether auth is needed */
-	NB_MSG_AUTH = 3,      /* controller: HMAC proof */
-	NB_MSG_AUTH_OK = 4,   /* agent: HMAC proof of its own */
-	NB_MSG_ERROR = 5,     /* either: code, text; ends the session */
-	NB_MSG_TEST_REQ = 6,  /* controller: test type and parameters */
-	NB_MSG_TEST_ACK = 7,  /* agent: ports and whatever the test needs */
-	NB_MSG_START = 8,     /* controller: start traffic */
-	NB_MSG_MARK = 9,      /* controller: take a counter snapshot now */
-	NB_MSG_SNAP = 10,     /* agent: counters and CPU sample at the mark */
-	NB_MSG_STOP = 11,     /* controller: stop, drain, report final counters */
-	NB_MSG_FINAL = 12,    /* agent: final counters */
-	NB_MSG_BYE = 13,      /* controller: session over */
+	NB_MSG_HELLO = 1,    /* controller: version, nonce */
+	NB_MSG_HELLO_OK = 2, /* agent: version, nonce, sysinfo, whether auth is needed */
+	NB_MSG_AUTH = 3,     /* controller: HMAC proof */
+	NB_MSG_AUTH_OK = 4,  /* agent: HMAC proof of its own */
+	NB_MSG_ERROR = 5,    /* either: code, text; ends the session */
+	NB_MSG_TEST_REQ = 6, /* controller: test type and parameters */
+	NB_MSG_TEST_ACK = 7, /* agent: ports and whatever the test needs */
+	NB_MSG_START = 8,    /* controller: start traffic */
+	NB_MSG_MARK = 9,     /* controller: take a counter snapshot now */
+	NB_MSG_SNAP = 10,    /* agent: counters and CPU sample at the mark */
+	NB_MSG_STOP = 11,    /* controller: stop, drain, report final counters */
+	NB_MSG_FINAL = 12,   /* agent: final counters */
+	NB_MSG_BYE = 13,     /* controller: session over */
 	NB_MSG_TYPE_MAX = 13,
 };
 
@@ -110,8 +110,7 @@ int nb_msg_get_u64(const struct nb_msg *m, uint16_t tag, uint64_t *v);
 int nb_msg_get_double(const struct nb_msg *m, uint16_t tag, double *v);
 int nb_msg_get_str(const struct nb_msg *m, uint16_t tag, char *buf, size_t len);
 /* Iterates items: *off starts at 0. Returns 1 with an item, 0 at the end. */
-int nb_msg_next(const struct nb_msg *m, size_t *off, uint16_t *tag, const uint8_t **p,
-		size_t *n);
+int nb_msg_next(const struct nb_msg *m, size_t *off, uint16_t *tag, const uint8_t **p, size_t *n);
 
 /* Checks a header and payload as received: magic, known type, TLVs exactly filling the
  * payload. Returns 0 or -EBADMSG. */

@@ -13,12 +13,23 @@ void nb_xml_text(FILE *f, const char *s)
 {
 	for (; s && *s; s++)
 		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
 		}
 }
 
@@ -79,7 +90,8 @@ void nb_axis_fit(struct nb_axis *a, const double *v, size_t n, bool is_log, bool
 			lo = 1;
 			hi = 10;
 		}
-		double e0 = floor(log(lo) / log(base) + 1e-9), e1 = ceil(log(hi) / log(base) - 1e-9);
+		double e0 = floor(log(lo) / log(base) + 1e-9),
+		       e1 = ceil(log(hi) / log(base) - 1e-9);
 		if (e1 <= e0)
 			e1 = e0 + 1;
 		a->lo = pow(base, e0);
@@ -160,15 +172,17 @@ int nb_chart_svg(FILE *f, const struct nb_chart *c)
 	free(xs);
 	free(ys);
 
-	fprintf(f, "<svg class=\"chart\" data-series=\"%zu\" xmlns=\"http://www.w3.org/2000/svg\" "
-		   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		   "font-family=\"sans-serif\" font-size=\"12\">\n",
+	fprintf(f,
+		"<svg class=\"chart\" data-series=\"%zu\" xmlns=\"http://www.w3.org/2000/svg\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n",
 		c->ns, w, h, w, h);
 	fputs("<title>", f);
 	nb_xml_text(f, c->title);
 	fputs("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
-	fprintf(f, "<text class=\"chart-title\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
-		   "font-size=\"14\" font-weight=\"bold\">",
+	fprintf(f,
+		"<text class=\"chart-title\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
+		"font-size=\"14\" font-weight=\"bold\">",
 		w / 2);
 	nb_xml_text(f, c->title);
 	fputs("</text>\n<g class=\"grid\" stroke=\"#ddd\">\n", f);
@@ -191,25 +205,29 @@ int nb_chart_svg(FILE *f, const struct nb_chart *c)
 	for (size_t i = 0; i < ay.nticks; i++)
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", l - 6,
 			nb_axis_map(&ay, ay.tick[i], b, t) + 4, ay.label[i]);
-	fprintf(f, "<text class=\"axis-label y\" text-anchor=\"middle\" "
-		   "transform=\"translate(16 %.1f) rotate(-90)\">",
+	fprintf(f,
+		"<text class=\"axis-label y\" text-anchor=\"middle\" "
+		"transform=\"translate(16 %.1f) rotate(-90)\">",
 		(t + b) / 2);
 	nb_xml_text(f, c->y_label);
 	fprintf(f, "%s</text>\n</g>\n", c->y_log ? " (log)" : "");
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-		   "stroke=\"#444\"/>\n",
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		"stroke=\"#444\"/>\n",
 		l, t, r - l, b - t);
 	if (!total)
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#888\">no "
-			   "data</text>\n",
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#888\">no "
+			"data</text>\n",
 			(l + r) / 2, (t + b) / 2);
 	for (size_t i = 0; i < c->nmarks; i++) {
 		double x = nb_axis_map(&ax, c->marks[i].x, l, r);
 		if (!isfinite(x) || x < l - 0.5 || x > r + 0.5)
 			continue;
-		fprintf(f, "<g class=\"mark\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			   "stroke=\"#888\" stroke-dasharray=\"2 3\"/><text x=\"%.1f\" y=\"%.1f\" "
-			   "fill=\"#555\" font-size=\"10\">",
+		fprintf(f,
+			"<g class=\"mark\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#888\" stroke-dasharray=\"2 3\"/><text x=\"%.1f\" y=\"%.1f\" "
+			"fill=\"#555\" font-size=\"10\">",
 			x, t, x, b, x + 3, t + 12 + 12.0 * (double)(i % 3));
 		nb_xml_text(f, c->marks[i].text);
 		fputs("</text></g>\n", f);
@@ -219,22 +237,24 @@ int nb_chart_svg(FILE *f, const struct nb_chart *c)
 		const char *col = colour[i % (sizeof(colour) / sizeof(colour[0]))];
 		fprintf(f, "<g class=\"series%s\" data-name=\"", s->dashed ? " model" : "");
 		nb_xml_text(f, s->name);
-		fprintf(f, "\"><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
+		fprintf(f,
+			"\"><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
 			col, s->dashed ? " stroke-dasharray=\"6 4\"" : "");
 		for (size_t j = 0; j < s->n; j++) {
-			if (!isfinite(s->x[j]) || !isfinite(s->y[j]) ||
-			    (ax.log && s->x[j] <= 0) || (ay.log && s->y[j] <= 0))
+			if (!isfinite(s->x[j]) || !isfinite(s->y[j]) || (ax.log && s->x[j] <= 0) ||
+			    (ay.log && s->y[j] <= 0))
 				continue;
 			fprintf(f, "%.1f,%.1f ", nb_axis_map(&ax, s->x[j], l, r),
 				nb_axis_map(&ay, s->y[j], b, t));
 		}
 		fputs("\"/>\n", f);
 		for (size_t j = 0; j < s->n && !s->dashed; j++) {
-			if (!isfinite(s->x[j]) || !isfinite(s->y[j]) ||
-			    (ax.log && s->x[j] <= 0) || (ay.log && s->y[j] <= 0))
+			if (!isfinite(s->x[j]) || !isfinite(s->y[j]) || (ax.log && s->x[j] <= 0) ||
+			    (ay.log && s->y[j] <= 0))
 				continue;
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-				nb_axis_map(&ax, s->x[j], l, r), nb_axis_map(&ay, s->y[j], b, t), col);
+				nb_axis_map(&ax, s->x[j], l, r), nb_axis_map(&ay, s->y[j], b, t),
+				col);
 		}
 		fputs("</g>\n", f);
 	}
@@ -242,10 +262,11 @@ int nb_chart_svg(FILE *f, const struct nb_chart *c)
 	for (size_t i = 0; i < c->ns; i++) {
 		double x = 20 + (double)(i % 2) * (w / 2.0), y = b + 50 + 16.0 * (double)(i / 2);
 		const char *col = colour[i % (sizeof(colour) / sizeof(colour[0]))];
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			   "stroke-width=\"2\"%s/><text class=\"legend-item\" x=\"%.1f\" y=\"%.1f\">",
-			x, y - 4, x + 24, y - 4, col, c->s[i].dashed ? " stroke-dasharray=\"6 4\"" : "",
-			x + 30, y);
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-width=\"2\"%s/><text class=\"legend-item\" x=\"%.1f\" y=\"%.1f\">",
+			x, y - 4, x + 24, y - 4, col,
+			c->s[i].dashed ? " stroke-dasharray=\"6 4\"" : "", x + 30, y);
 		nb_xml_text(f, c->s[i].name);
 		fputs("</text>\n", f);
 	}

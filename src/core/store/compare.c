@@ -64,8 +64,8 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 	struct nb_cmp_table *t = calloc(1, sizeof(*t));
 	size_t maxx = 0, nx = 0, ngroups = 0, maxcols = 0;
 	double *xs = NULL;
-	char (*groups)[128] = NULL;
-	char (*series)[48] = NULL; /* per column: the series name (generic layout) */
+	char(*groups)[128] = NULL;
+	char(*series)[48] = NULL; /* per column: the series name (generic layout) */
 	size_t *colgroup = NULL;
 	struct acc *acc = NULL;
 	int ret = -ENOMEM;
@@ -111,7 +111,7 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 		t->nrows = ngroups;
 		t->ncols = nx;
 	} else {
-		char (*names)[96] = calloc(maxcols, sizeof(*names));
+		char(*names)[96] = calloc(maxcols, sizeof(*names));
 		size_t nc = 0;
 		if (!names)
 			goto fail;
@@ -122,7 +122,8 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 				if (se->model)
 					continue;
 				snprintf(name, sizeof(name), "%s: %s", e[i].group, se->name);
-				size_t before = nc, c = intern(names[0], sizeof(names[0]), &nc, name);
+				size_t before = nc,
+				       c = intern(names[0], sizeof(names[0]), &nc, name);
 				if (c == before) {
 					snprintf(series[c], sizeof(series[0]), "%s", se->name);
 					colgroup[c] = intern(groups[0], sizeof(groups[0]), &ngroups,
@@ -183,7 +184,8 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 				} else {
 					r = xi;
 					for (c = 0; c < t->ncols; c++)
-						if (colgroup[c] == g && !strcmp(series[c], se->name))
+						if (colgroup[c] == g &&
+						    !strcmp(series[c], se->name))
 							break;
 					if (c == t->ncols)
 						continue;
@@ -230,7 +232,8 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 					base = nb_cmp_at(t, b, c);
 				} else {
 					for (size_t bc = 0; bc < t->ncols; bc++)
-						if (colgroup[bc] == b && !strcmp(series[bc], series[c]))
+						if (colgroup[bc] == b &&
+						    !strcmp(series[bc], series[c]))
 							base = nb_cmp_at(t, r, bc);
 				}
 				if (!x->has || !base || !base->has || base->mean == 0)

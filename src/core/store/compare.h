@@ -23,9 +23,9 @@ struct nb_cmp_cell {
 	bool has;
 	double mean, spread; /* spread: half the range of the runs; 0 for one run */
 	unsigned runs;
-	double ratio;  /* to the baseline's cell; NAN without one */
-	bool differs;  /* beyond both spreads */
-	bool is_base;  /* the baseline's own cell: shown as a value, not a ratio */
+	double ratio; /* to the baseline's cell; NAN without one */
+	bool differs; /* beyond both spreads */
+	bool is_base; /* the baseline's own cell: shown as a value, not a ratio */
 };
 
 #define NB_CMP_MAX_NOTES 32
@@ -37,7 +37,7 @@ struct nb_cmp_table {
 	size_t nrows, ncols;
 	char (*row)[128];
 	char (*col)[96];
-	double *xval; /* the x of each row (or, by result, of each column) */
+	double *xval;		  /* the x of each row (or, by result, of each column) */
 	struct nb_cmp_cell *cell; /* nrows x ncols, row-major */
 	size_t nnotes;
 	char notes[NB_CMP_MAX_NOTES][240];

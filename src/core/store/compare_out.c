@@ -81,8 +81,9 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 	}
 	free(cw);
 	if (t->has_baseline)
-		fprintf(f, "* differs from %s by more than both results' spread over repeated runs "
-			   "(one run has no spread: any difference counts)\n",
+		fprintf(f,
+			"* differs from %s by more than both results' spread over repeated runs "
+			"(one run has no spread: any difference counts)\n",
 			t->baseline);
 	else if (spread)
 		fprintf(f, "± half the range over repeated runs with the same label\n");

@@ -113,17 +113,31 @@ static int parse_string(struct parser *ps, const char **out)
 		c = (unsigned char)*ps->p++;
 		unsigned cp;
 		switch (c) {
-		case '"': case '\\': case '/': *o++ = (char)c; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case 'n': *o++ = '\n'; break;
-		case 'r': *o++ = '\r'; break;
-		case 't': *o++ = '\t'; break;
+		case '"':
+		case '\\':
+		case '/':
+			*o++ = (char)c;
+			break;
+		case 'b':
+			*o++ = '\b';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
 		case 'u':
 			if (hex4(ps, &cp))
 				return -EINVAL;
-			if (cp >= 0xd800 && cp < 0xdc00 && ps->end - ps->p >= 6 && ps->p[0] == '\\' &&
-			    ps->p[1] == 'u') {
+			if (cp >= 0xd800 && cp < 0xdc00 && ps->end - ps->p >= 6 &&
+			    ps->p[0] == '\\' && ps->p[1] == 'u') {
 				unsigned lo;
 				ps->p += 2;
 				if (hex4(ps, &lo))
@@ -275,14 +289,16 @@ static int parse_value(struct parser *ps, long *idx)
 int nb_jdoc_parse(const char *text, size_t len, struct nb_jdoc **out, char *err, size_t errlen)
 {
 	struct nb_jdoc *d;
-	struct parser ps = {.p = text, .end = text + len, .start = text, .err = err, .errlen = errlen};
+	struct parser ps = {
+	    .p = text, .end = text + len, .start = text, .err = err, .errlen = errlen};
 	long root;
 	int ret;
 
 	*out = NULL;
 	if (len > NB_JDOC_MAX_BYTES) {
 		if (err && errlen)
-			snprintf(err, errlen, "document larger than %u MiB", NB_JDOC_MAX_BYTES >> 20);
+			snprintf(err, errlen, "document larger than %u MiB",
+				 NB_JDOC_MAX_BYTES >> 20);
 		return -E2BIG;
 	}
 	d = calloc(1, sizeof(*d));

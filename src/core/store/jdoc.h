@@ -39,7 +39,8 @@ const struct nb_jnode *nb_jdoc_root(const struct nb_jdoc *d);
 /* Member of an object by name (NULL when absent or v is not an object). */
 const struct nb_jnode *nb_jget(const struct nb_jdoc *d, const struct nb_jnode *v, const char *key);
 /* Follows a dotted path of member names: "env.remote.kernel". */
-const struct nb_jnode *nb_jpath(const struct nb_jdoc *d, const struct nb_jnode *v, const char *path);
+const struct nb_jnode *nb_jpath(const struct nb_jdoc *d, const struct nb_jnode *v,
+				const char *path);
 /* Child iteration: first child, next sibling (NULL at the end). */
 const struct nb_jnode *nb_jfirst(const struct nb_jdoc *d, const struct nb_jnode *v);
 const struct nb_jnode *nb_jnext(const struct nb_jdoc *d, const struct nb_jnode *v);

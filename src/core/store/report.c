@@ -12,7 +12,7 @@
 #include "core/store/chart.h"
 #include "core/store/compare.h"
 
-static const char *const order[] = {"rate.fps",	  "rate.rules",	 "tput.kbyte", "tput.cpu",
+static const char *const order[] = {"rate.fps",	  "rate.rules",	  "tput.kbyte", "tput.cpu",
 				    "stream.cpu", "crypto.mbyte", "mem.latency"};
 
 static const char css[] =
@@ -84,7 +84,7 @@ static int section(FILE *f, const struct nb_report_item *it, size_t n, const cha
 	struct nb_chart_mark *m = NULL;
 	double *ys = NULL;
 	size_t ne = 0, ns = 0, nm = 0, maxs, maxm = 0;
-	char (*names)[160] = NULL;
+	char(*names)[160] = NULL;
 	int ret = -ENOMEM;
 
 	if (!e)
@@ -117,7 +117,8 @@ static int section(FILE *f, const struct nb_report_item *it, size_t n, const cha
 		double *x = xb + l * (pts + 1), *y = yb + l * (pts + 1);
 		size_t k = 0;
 		for (size_t p = 0; p < pts; p++) {
-			const struct nb_cmp_cell *c = t->by_result ? nb_cmp_at(t, l, p) : nb_cmp_at(t, p, l);
+			const struct nb_cmp_cell *c =
+			    t->by_result ? nb_cmp_at(t, l, p) : nb_cmp_at(t, p, l);
 			if (!c->has)
 				continue;
 			x[k] = t->xval[p];
@@ -142,7 +143,8 @@ static int section(FILE *f, const struct nb_report_item *it, size_t n, const cha
 			if (!se->model)
 				continue;
 			if (many)
-				snprintf(names[ns], sizeof(names[0]), "%s: %s", e[i].group, se->name);
+				snprintf(names[ns], sizeof(names[0]), "%s: %s", e[i].group,
+					 se->name);
 			else
 				snprintf(names[ns], sizeof(names[0]), "%s", se->name);
 			s[ns] = (struct nb_chart_series){

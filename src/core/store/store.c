@@ -186,14 +186,14 @@ int nb_store_open(const char *path, struct nb_store **out, char *err, size_t err
 		sqlite3_stmt *st;
 		bool other = false;
 		/* A database with tables of its own is not ours to add to. */
-		if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ==
-		    SQLITE_OK) {
+		if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st,
+				       NULL) == SQLITE_OK) {
 			other = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
 			sqlite3_finalize(st);
 		}
 		if (other) {
-			snprintf(err, errlen, "%s is a SQLite database but not a netbench results store",
-				 path);
+			snprintf(err, errlen,
+				 "%s is a SQLite database but not a netbench results store", path);
 			exec(s, "ROLLBACK", NULL, 0);
 			ret = -EINVAL;
 			goto fail;
@@ -222,13 +222,17 @@ void nb_store_close(struct nb_store *s)
 	free(s);
 }
 
-#define FACT(f) "coalesce(json_extract(?1, '$.env.remote." f "'), json_extract(?1, '$.env.local." f "'))"
+#define FACT(f)                                                                                    \
+	"coalesce(json_extract(?1, '$.env.remote." f "'), json_extract(?1, '$.env.local." f "'))"
 
-static const char insert_sql[] =
-    "INSERT INTO results (test, label, time_utc, saved_utc, source, host, kernel, arch, "
-    "cpu_model, cpu_mhz, driver, doc, table_text) VALUES (json_extract(?1, '$.test'), ?2, "
-    "json_extract(?1, '$.time_utc'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?3, " FACT(
-	"hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT("cpu_model") ", " FACT("cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
+static const char
+    insert_sql[] = "INSERT INTO results (test, label, time_utc, saved_utc, source, host, kernel, "
+		   "arch, "
+		   "cpu_model, cpu_mhz, driver, doc, table_text) VALUES (json_extract(?1, "
+		   "'$.test'), ?2, "
+		   "json_extract(?1, '$.time_utc'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
+		   "?3, " FACT("hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT(
+		       "cpu_model") ", " FACT("cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
 
 static const char check_sql[] =
     "SELECT json_valid(?1) AND json_type(?1) = 'object' AND "
@@ -244,9 +248,9 @@ int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int
 		return ret;
 	if (sqlite3_prepare_v2(s->db, check_sql, -1, &chk, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db,
-			       "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)",
-			       -1, &tag, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(
+		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,
+		&tag, NULL) != SQLITE_OK) {
 		ret = db_fail(s, err, errlen, "preparing the insert");
 		goto out;
 	}
@@ -352,7 +356,8 @@ int nb_store_query(struct nb_store *s, const struct nb_store_filter *f, bool wan
 	if (f->until_utc)
 		ADD(" AND time_utc <= ?%d", b++);
 	for (size_t i = 0; i < f->ntags; i++, b += 2)
-		ADD(" AND EXISTS (SELECT 1 FROM tags t WHERE t.result_id = r.id AND t.key = ?%d AND "
+		ADD(" AND EXISTS (SELECT 1 FROM tags t WHERE t.result_id = r.id AND t.key = ?%d "
+		    "AND "
 		    "t.value = ?%d)",
 		    b, b + 1);
 	ADD(" ORDER BY id");
@@ -362,8 +367,9 @@ int nb_store_query(struct nb_store *s, const struct nb_store_filter *f, bool wan
 		return -E2BIG;
 	}
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db, "SELECT key, value FROM tags WHERE result_id = ?1 ORDER BY key",
-			       -1, &tq, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(s->db,
+			       "SELECT key, value FROM tags WHERE result_id = ?1 ORDER BY key", -1,
+			       &tq, NULL) != SQLITE_OK) {
 		ret = db_fail(s, err, errlen, "querying results");
 		goto out;
 	}
@@ -412,8 +418,9 @@ int nb_store_query(struct nb_store *s, const struct nb_store_filter *f, bool wan
 		col_text(st, 7, o->kernel, sizeof(o->kernel));
 		col_text(st, 8, o->arch, sizeof(o->arch));
 		col_text(st, 9, o->cpu_model, sizeof(o->cpu_model));
-		o->cpu_mhz = sqlite3_column_type(st, 10) == SQLITE_NULL ? NAN
-									: sqlite3_column_double(st, 10);
+		o->cpu_mhz = sqlite3_column_type(st, 10) == SQLITE_NULL
+				 ? NAN
+				 : sqlite3_column_double(st, 10);
 		col_text(st, 11, o->driver, sizeof(o->driver));
 		if (want_doc) {
 			o->doc = col_dup(st, 12);

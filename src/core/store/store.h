@@ -10,11 +10,11 @@
 #include <stdint.h>
 
 #define NB_STORE_SCHEMA_VERSION 1
-#define NB_STORE_MAX_TAGS 16
-#define NB_STORE_TAG_KEY_MAX 32
-#define NB_STORE_TAG_VALUE_MAX 64
-#define NB_STORE_LABEL_MAX 128
-#define NB_STORE_DEFAULT_PATH "netbench.db"
+#define NB_STORE_MAX_TAGS	16
+#define NB_STORE_TAG_KEY_MAX	32
+#define NB_STORE_TAG_VALUE_MAX	64
+#define NB_STORE_LABEL_MAX	128
+#define NB_STORE_DEFAULT_PATH	"netbench.db"
 
 struct nb_store;
 

@@ -86,12 +86,14 @@ static const struct nb_jnode *params(const struct nb_jdoc *d)
 	return p ? p : nb_jget(d, r, "params");
 }
 
-#define EACH(d, arr, it) for (const struct nb_jnode *it = nb_jfirst(d, arr); it; it = nb_jnext(d, it))
+#define EACH(d, arr, it)                                                                           \
+	for (const struct nb_jnode *it = nb_jfirst(d, arr); it; it = nb_jnext(d, it))
 
 static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t max, size_t *n)
 {
 	const struct nb_jnode *steps = nb_jget(d, nb_jdoc_root(d), "steps");
-	struct nb_view *kb = view(views, max, n, "tput.kbyte"), *cpu = view(views, max, n, "tput.cpu");
+	struct nb_view *kb = view(views, max, n, "tput.kbyte"),
+		       *cpu = view(views, max, n, "tput.cpu");
 	if (!kb || !cpu)
 		return;
 	axes(kb, "tput: throughput by block size", "block", "bytes", "throughput", "KByte/s");
@@ -262,7 +264,8 @@ static void crypto_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 	v->y_log = true;
 	EACH(d, res, r)
 	{
-		const char *a = nb_jstr(nb_jget(d, r, "algo")), *e = nb_jstr(nb_jget(d, r, "engine"));
+		const char *a = nb_jstr(nb_jget(d, r, "algo")),
+			   *e = nb_jstr(nb_jget(d, r, "engine"));
 		const char *st = nb_jstr(nb_jget(d, r, "status"));
 		if (!a || !e || strcmp(a, algo) || !st || strcmp(st, "ok"))
 			continue;

@@ -13,8 +13,8 @@
 
 #define NB_VIEW_MAX_POINTS 64
 #define NB_VIEW_MAX_SERIES 16
-#define NB_VIEW_MAX_MARKS 8
-#define NB_VIEW_MAX 8
+#define NB_VIEW_MAX_MARKS  8
+#define NB_VIEW_MAX	   8
 
 struct nb_series {
 	char name[48];
@@ -31,7 +31,7 @@ struct nb_mark {
 enum nb_xfmt { NB_XFMT_NUM, NB_XFMT_BYTES };
 
 struct nb_view {
-	char id[32];	/* "tput.kbyte", "stream.cpu", ...: views with one id are compared */
+	char id[32]; /* "tput.kbyte", "stream.cpu", ...: views with one id are compared */
 	char title[96];
 	char x_name[32], x_unit[16], y_name[48], y_unit[24];
 	enum nb_xfmt x_fmt;

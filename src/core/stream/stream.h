@@ -94,8 +94,8 @@ struct nb_stream_step {
 	/* CPU-seconds of the sending netbench in this step when it runs on the same host: part
 	 * of the measurement, not other load (nb_cpu_other_pct); 0 otherwise. */
 	double cpu_peer_s;
-	bool closed;		/* a later step, the end marker or the end of reception closed it */
-	bool unreconciled;	/* the sender's counts disagree with ours: not a valid result */
+	bool closed;	   /* a later step, the end marker or the end of reception closed it */
+	bool unreconciled; /* the sender's counts disagree with ours: not a valid result */
 };
 
 /* Expected datagrams in the window (the header's count, or highest window sequence + 1 when

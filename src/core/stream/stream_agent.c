@@ -122,11 +122,12 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 			/* Unicast leaves the way the control connection does: the controller does
 			 * not pick the interface, and a link-local address keeps its link. */
 			if (s->req.iface[0]) {
-				snprintf(err, errlen,
-					 "refused by rule target: a unicast stream leaves through the "
-					 "control connection's interface, not %s (--iface is for "
-					 "multicast)",
-					 s->req.iface);
+				snprintf(
+				    err, errlen,
+				    "refused by rule target: a unicast stream leaves through the "
+				    "control connection's interface, not %s (--iface is for "
+				    "multicast)",
+				    s->req.iface);
 				ret = -EPERM;
 				goto out;
 			}
@@ -143,8 +144,8 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 			 * allowed), named explicitly: never where the routing table or the
 			 * controller would send it. */
 			char via[sizeof(s->req.iface)];
-			ret = nb_agent_mcast_iface(ctx, s->req.iface, via, sizeof(via), err,
-						   errlen);
+			ret =
+			    nb_agent_mcast_iface(ctx, s->req.iface, via, sizeof(via), err, errlen);
 			if (ret < 0)
 				goto out;
 			memcpy(s->req.iface, via, sizeof(via));

@@ -118,8 +118,8 @@ static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_para
 		snprintf(err, errlen, "agent %s: %s", a->host, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	ret = nb_ctl_open(&a->ctl, a->host, port ? port : p->ctl_port, p->family, p->psk, p->psk_len, why,
-			  sizeof(why));
+	ret = nb_ctl_open(&a->ctl, a->host, port ? port : p->ctl_port, p->family, p->psk,
+			  p->psk_len, why, sizeof(why));
 	if (ret < 0)
 		goto fail;
 	nb_msg_reset(a->msg, NB_MSG_TEST_REQ);
@@ -214,9 +214,8 @@ static void cpu_peers(struct nb_stream_ctl_result *r, struct nb_stream_rx *const
 	for (size_t i = 0; i < r->nagents; i++) {
 		struct nb_stream_ctl_agent *a = &r->agents[i];
 		a->base_other_pct =
-		    a->base_known ? nb_cpu_other_pct(&a->base, a->same_host
-								   ? r->baseline.local.proc_cpu_s
-								   : 0)
+		    a->base_known ? nb_cpu_other_pct(
+					&a->base, a->same_host ? r->baseline.local.proc_cpu_s : 0)
 				  : NAN;
 	}
 }
@@ -297,7 +296,9 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		r->obs = calloc(p->nrates, sizeof(*r->obs));
 		r->obs_lag_ns = calloc(2 * p->nrates, sizeof(*r->obs_lag_ns));
 		r->nobs = r->obs ? p->nrates : 0;
-		ret = r->obs && r->obs_lag_ns ? nb_stream_obs_start(&obs, p->observe, p->nrates, p->time_ns) : -ENOMEM;
+		ret = r->obs && r->obs_lag_ns
+			  ? nb_stream_obs_start(&obs, p->observe, p->nrates, p->time_ns)
+			  : -ENOMEM;
 		if (ret) {
 			snprintf(err, errlen, "observer: %s", strerror(-ret));
 			goto out;
@@ -344,7 +345,8 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 out:
 	free(loc0);
 	if (obs)
-		nb_stream_obs_finish(obs, r->obs, NULL, why, sizeof(why)); /* the first failure stands */
+		nb_stream_obs_finish(obs, r->obs, NULL, why,
+				     sizeof(why)); /* the first failure stands */
 	close(fd);
 	return ret;
 }

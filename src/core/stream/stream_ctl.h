@@ -88,7 +88,7 @@ struct nb_stream_ctl_result {
 	size_t nagents;
 	struct nb_stream_rx *rx; /* reverse: what this host received */
 	bool interrupted;
-	bool bad_input; /* the failure lies in the user's input (a usage error) */
+	bool bad_input;			/* the failure lies in the user's input (a usage error) */
 	struct nb_stream_pacing pacing; /* the sender's decision (this host's, or the agent's) */
 	struct nb_stream_baseline baseline;
 	struct nb_obs_trial *obs; /* per step, with observers; NULL without */

@@ -220,7 +220,8 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 		nb_stream_json_pacing(&j, &r->pacing);
 		nb_stream_json_send(&j, "sent", r->sent, p->nrates, p->block);
 		if (r->obs) {
-			/* The observed box over each step's window, as the sender's edges bound it. */
+			/* The observed box over each step's window, as the sender's edges bound it.
+			 */
 			nb_json_arr_begin(&j, "observed_steps");
 			for (size_t i = 0; i < r->nobs && i < r->nsent; i++) {
 				if (!r->obs[i].n)
@@ -228,7 +229,8 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 				nb_json_obj_begin(&j, NULL);
 				nb_json_u64(&j, "step", i);
 				nb_json_u64(&j, "rate_bps", r->sent[i].rate_bps);
-				nb_json_double(&j, "open_lag_ms", (double)r->obs_lag_ns[2 * i] / 1e6, 3);
+				nb_json_double(&j, "open_lag_ms",
+					       (double)r->obs_lag_ns[2 * i] / 1e6, 3);
 				nb_json_double(&j, "close_lag_ms",
 					       (double)r->obs_lag_ns[2 * i + 1] / 1e6, 3);
 				nb_obs_json(&j, "observers", p->observe, &r->obs[i],

@@ -34,9 +34,9 @@ enum nb_stream_tag {
 	NB_T_STR_STEP_WARM =
 	    324,	     /* the warm-up of the step before it (records stay as they were) */
 	NB_T_STR_SENT = 330, /* one sent step */
-	NB_T_STR_SENT_WARM = 331, /* the warm-up of the sent step before it */
-	NB_T_STR_SENT_PACE = 332, /* the pacing of the sent step before it */
-	NB_T_STR_PACE_MODE = 333, /* u32: the sender's resolved enum nb_pacing_mode */
+	NB_T_STR_SENT_WARM = 331,  /* the warm-up of the sent step before it */
+	NB_T_STR_SENT_PACE = 332,  /* the pacing of the sent step before it */
+	NB_T_STR_PACE_MODE = 333,  /* u32: the sender's resolved enum nb_pacing_mode */
 	NB_T_STR_PACE_IFACE = 334, /* str: the sender's egress interface */
 	NB_T_STR_PACE_QDISC = 335, /* str: its qdisc */
 	NB_T_STR_PACE_WHY = 336,   /* str: why the kernel does not pace, when it does not */

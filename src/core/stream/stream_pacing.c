@@ -69,7 +69,8 @@ static bool txtime_possible(int fd, const char *iface, struct nb_stream_pacing *
 		goto out;
 	}
 	if (!nb_qdisc_is_fq(q, (size_t)n, idx, pc->qdisc, sizeof(pc->qdisc))) {
-		snprintf(pc->why, sizeof(pc->why), "%s has qdisc %s, not fq", pc->ifname, pc->qdisc);
+		snprintf(pc->why, sizeof(pc->why), "%s has qdisc %s, not fq", pc->ifname,
+			 pc->qdisc);
 		goto out;
 	}
 	if (setsockopt(fd, SOL_SOCKET, SO_TXTIME, &t, sizeof(t)) < 0) {

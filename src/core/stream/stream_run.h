@@ -28,7 +28,7 @@ struct nb_stream_send_step {
 	uint64_t first_ns, last_ns; /* monotonic, first and last send */
 	uint64_t late_sends, max_late_ns;
 	struct nb_cpu_load cpu;
-	double cpu_peer_s; /* the receiving netbench's CPU-seconds when on this host, else 0 */
+	double cpu_peer_s;	/* the receiving netbench's CPU-seconds when on this host, else 0 */
 	uint32_t pacing_mode;	/* enum nb_pacing_mode the step was paced with */
 	uint32_t burst;		/* datagrams per wake-up */
 	uint64_t pacing_cpu_ns; /* thread CPU time the pacer spent waiting (sleep and spin) */

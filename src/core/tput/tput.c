@@ -46,7 +46,7 @@ struct nb_tput_side {
 	struct nb_seq_track *track;
 	_Atomic uint64_t udp_expected, udp_unique, udp_reordered, udp_dups;
 	_Atomic uint64_t last_rx_ns;
-	_Atomic bool stop; /* senders: stop sending */
+	_Atomic bool stop;  /* senders: stop sending */
 	_Atomic bool abort; /* receivers: stop receiving */
 };
 
@@ -181,7 +181,8 @@ static void *send_thread(void *arg)
 			break;
 		if (s->rate_bps) {
 			nb_pacer_wait(&pacer);
-			atomic_store_explicit(&st->pacing_cpu_ns, pacer.cpu_ns, memory_order_relaxed);
+			atomic_store_explicit(&st->pacing_cpu_ns, pacer.cpu_ns,
+					      memory_order_relaxed);
 			atomic_store_explicit(&st->pacing_wakeups, pacer.wakeups,
 					      memory_order_relaxed);
 			now = nb_mono_ns();
@@ -266,7 +267,8 @@ static void *recv_udp_thread(void *arg)
 			continue;
 		}
 		struct nb_seq_track *t = &s->track[id];
-		uint64_t hp = t->highest_plus1, un = t->unique, ro = t->reordered, du = t->duplicates;
+		uint64_t hp = t->highest_plus1, un = t->unique, ro = t->reordered,
+			 du = t->duplicates;
 		nb_seq_track_add(t, seq);
 		expected += t->highest_plus1 - hp;
 		unique += t->unique - un;
@@ -287,7 +289,7 @@ static void *recv_udp_thread(void *arg)
 
 int nb_tput_side_start(struct nb_tput_side *s)
 {
-	void *(*fn)(void *) = s->role == NB_TPUT_SEND ? send_thread
+	void *(*fn)(void *) = s->role == NB_TPUT_SEND	? send_thread
 			      : s->proto == NB_TPUT_TCP ? recv_tcp_thread
 							: recv_udp_thread;
 	atomic_store(&s->last_rx_ns, nb_mono_ns());
@@ -311,7 +313,8 @@ void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c)
 		c->datagrams += atomic_load_explicit(&st->datagrams, memory_order_relaxed);
 		c->errors += atomic_load_explicit(&st->errors, memory_order_relaxed);
 		c->pacing_cpu_ns += atomic_load_explicit(&st->pacing_cpu_ns, memory_order_relaxed);
-		c->pacing_wakeups += atomic_load_explicit(&st->pacing_wakeups, memory_order_relaxed);
+		c->pacing_wakeups +=
+		    atomic_load_explicit(&st->pacing_wakeups, memory_order_relaxed);
 	}
 	if (s->proto == NB_TPUT_UDP && s->role == NB_TPUT_RECV) {
 		c->expected = atomic_load_explicit(&s->udp_expected, memory_order_relaxed);

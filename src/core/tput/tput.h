@@ -14,22 +14,22 @@
 #include "core/base/pacer.h"
 
 #define NB_TPUT_MAX_STREAMS 64
-#define NB_TPUT_UDP_HDR 24
-#define NB_TPUT_UDP_MAGIC 0x4e425544u /* "NBUD" */
-#define NB_TPUT_UDP_MAX 65507	      /* largest UDP payload over IPv4 */
-#define NB_TPUT_DUP_WINDOW 4096	      /* sequence numbers remembered for duplicate detection */
+#define NB_TPUT_UDP_HDR	    24
+#define NB_TPUT_UDP_MAGIC   0x4e425544u /* "NBUD" */
+#define NB_TPUT_UDP_MAX	    65507	/* largest UDP payload over IPv4 */
+#define NB_TPUT_DUP_WINDOW  4096	/* sequence numbers remembered for duplicate detection */
 
 enum nb_tput_proto { NB_TPUT_TCP = 0, NB_TPUT_UDP = 1 };
 enum nb_tput_role { NB_TPUT_SEND = 0, NB_TPUT_RECV = 1 };
 
 struct nb_tput_counters {
-	uint64_t bytes;	     /* payload bytes sent or received */
-	uint64_t datagrams;  /* UDP datagrams (TCP: send/recv calls) */
-	uint64_t expected;   /* UDP receive: sum over streams of highest sequence + 1 */
-	uint64_t unique;     /* UDP receive: distinct datagrams */
-	uint64_t reordered;  /* UDP receive: arrived after a higher sequence number */
-	uint64_t duplicates; /* UDP receive */
-	uint64_t errors;     /* send errors other than "try again" (ENOBUFS, ECONNREFUSED...) */
+	uint64_t bytes;		 /* payload bytes sent or received */
+	uint64_t datagrams;	 /* UDP datagrams (TCP: send/recv calls) */
+	uint64_t expected;	 /* UDP receive: sum over streams of highest sequence + 1 */
+	uint64_t unique;	 /* UDP receive: distinct datagrams */
+	uint64_t reordered;	 /* UDP receive: arrived after a higher sequence number */
+	uint64_t duplicates;	 /* UDP receive */
+	uint64_t errors;	 /* send errors other than "try again" (ENOBUFS, ECONNREFUSED...) */
 	uint64_t pacing_cpu_ns;	 /* paced senders: thread CPU time spent in the pacers' waits */
 	uint64_t pacing_wakeups; /* paced senders: the pacers' waits */
 };
@@ -82,16 +82,16 @@ enum nb_tput_tag {
 	NB_T_TPUT_STREAMS = 102,
 	NB_T_TPUT_DIR = 103,
 	NB_T_TPUT_COOKIE = 104,
-	NB_T_TPUT_UDP_PORT = 105, /* the controller's UDP receive port (agent sends there) */
-	NB_T_TPUT_PACING = 106,	  /* u32 enum nb_pacing_mode; absent: auto */
-	NB_T_TPUT_BURST = 107,	  /* u32 datagrams per wake-up; absent: about 1 ms worth */
-	NB_T_TPUT_AGENT_RX = 110, /* counters of what the agent received */
-	NB_T_TPUT_AGENT_TX = 111, /* counters of what the agent sent */
+	NB_T_TPUT_UDP_PORT = 105,   /* the controller's UDP receive port (agent sends there) */
+	NB_T_TPUT_PACING = 106,	    /* u32 enum nb_pacing_mode; absent: auto */
+	NB_T_TPUT_BURST = 107,	    /* u32 datagrams per wake-up; absent: about 1 ms worth */
+	NB_T_TPUT_AGENT_RX = 110,   /* counters of what the agent received */
+	NB_T_TPUT_AGENT_TX = 111,   /* counters of what the agent sent */
 	NB_T_TPUT_AGENT_PACE = 112, /* be64 pacing CPU ns, be64 wake-ups of the agent's senders */
 };
-#define NB_TPUT_DIR_TX 1u /* controller sends, agent receives (netio's "Tx") */
-#define NB_TPUT_DIR_RX 2u /* agent sends, controller receives (netio's "Rx") */
-#define NB_TPUT_CONN_HDR 8 /* cookie u32, stream u16, direction u16 on each TCP data connection */
+#define NB_TPUT_DIR_TX	  1u /* controller sends, agent receives (netio's "Tx") */
+#define NB_TPUT_DIR_RX	  2u /* agent sends, controller receives (netio's "Rx") */
+#define NB_TPUT_CONN_HDR  8  /* cookie u32, stream u16, direction u16 on each TCP data connection */
 #define NB_TPUT_MAX_BLOCK (1u << 20)
 
 #endif

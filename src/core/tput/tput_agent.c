@@ -18,8 +18,8 @@
 #include "core/base/wire.h"
 #include "core/base/wirecost.h"
 
-#define ACCEPT_MS 5000
-#define DRAIN_NS (900 * NB_NS_PER_MS) /* STOP is answered within 1 s */
+#define ACCEPT_MS	  5000
+#define DRAIN_NS	  (900 * NB_NS_PER_MS) /* STOP is answered within 1 s */
 #define DEADLINE_GRACE_NS (2 * NB_NS_PER_S)
 
 struct tput_agent {
@@ -72,9 +72,11 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	if (t->proto > NB_TPUT_UDP || t->streams < 1 || t->streams > NB_TPUT_MAX_STREAMS / 2 ||
 	    t->dir < 1 || t->dir > 3 || t->block < 1 || t->block > NB_TPUT_MAX_BLOCK ||
-	    (t->proto == NB_TPUT_UDP && (t->block < NB_TPUT_UDP_HDR || t->block > NB_TPUT_UDP_MAX))) {
-		snprintf(err, errlen, "tput request out of range (block %u, streams %u, direction %u)",
-			 t->block, t->streams, t->dir);
+	    (t->proto == NB_TPUT_UDP &&
+	     (t->block < NB_TPUT_UDP_HDR || t->block > NB_TPUT_UDP_MAX))) {
+		snprintf(err, errlen,
+			 "tput request out of range (block %u, streams %u, direction %u)", t->block,
+			 t->streams, t->dir);
 		goto fail;
 	}
 	memcpy(&t->peer, &ctx->peer, sizeof(t->peer));
@@ -87,9 +89,10 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		uint32_t pkt, over;
 		nb_tput_wire_shape((enum nb_tput_proto)t->proto, t->block, v6, &pkt, &over);
 		if (t->rate_bps && !nb_mul_u64(t->rate_bps, t->streams, &total)) {
-			snprintf(err, errlen,
-				 "refused by rule max-rate: %u streams at %llu bit/s do not fit 64 bits",
-				 t->streams, (unsigned long long)t->rate_bps);
+			snprintf(
+			    err, errlen,
+			    "refused by rule max-rate: %u streams at %llu bit/s do not fit 64 bits",
+			    t->streams, (unsigned long long)t->rate_bps);
 			ret = -EPERM;
 			goto fail;
 		}
@@ -97,20 +100,23 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			goto fail;
 		if (t->proto == NB_TPUT_UDP) {
 			struct sockaddr_storage dst = t->peer;
-			if (nb_msg_get_u32(req, NB_T_TPUT_UDP_PORT, &port) || !port || port > 65535) {
+			if (nb_msg_get_u32(req, NB_T_TPUT_UDP_PORT, &port) || !port ||
+			    port > 65535) {
 				snprintf(err, errlen, "UDP reverse test without a receive port");
 				ret = -EINVAL;
 				goto fail;
 			}
 			t->udp_peer_port = (uint16_t)port;
 			nb_net_set_port((struct sockaddr *)&dst, t->udp_peer_port);
-			if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&dst, err, errlen)))
+			if ((ret =
+				 nb_agent_check_target(ctx, (struct sockaddr *)&dst, err, errlen)))
 				goto fail;
 		}
 	}
 	if (t->proto == NB_TPUT_TCP || (t->dir & NB_TPUT_DIR_TX)) {
-		t->data_fd = nb_net_bind_like((struct sockaddr *)&t->local,
-					      t->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM, 0);
+		t->data_fd =
+		    nb_net_bind_like((struct sockaddr *)&t->local,
+				     t->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM, 0);
 		if (t->data_fd < 0) {
 			ret = t->data_fd;
 			snprintf(err, errlen, "cannot open a data socket: %s", strerror(-ret));
@@ -162,7 +168,8 @@ static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 		if (!nb_net_same_host((struct sockaddr *)&from, (struct sockaddr *)&t->peer) ||
 		    recv(fd, hdr, sizeof(hdr), MSG_WAITALL) != (ssize_t)sizeof(hdr) ||
 		    nb_get_be32(hdr) != t->cookie || nb_get_be16(hdr + 4) >= t->streams ||
-		    (nb_get_be16(hdr + 6) != NB_TPUT_DIR_TX && nb_get_be16(hdr + 6) != NB_TPUT_DIR_RX) ||
+		    (nb_get_be16(hdr + 6) != NB_TPUT_DIR_TX &&
+		     nb_get_be16(hdr + 6) != NB_TPUT_DIR_RX) ||
 		    !(nb_get_be16(hdr + 6) & t->dir)) {
 			close(fd);
 			continue;
@@ -188,7 +195,8 @@ static int tput_start(void *state, char *err, size_t errlen)
 			return ret;
 	}
 	if (t->dir & NB_TPUT_DIR_RX) {
-		t->tx = nb_tput_side_new(t->proto, NB_TPUT_SEND, t->block, t->rate_bps, deadline(t));
+		t->tx =
+		    nb_tput_side_new(t->proto, NB_TPUT_SEND, t->block, t->rate_bps, deadline(t));
 		if (t->tx)
 			nb_tput_side_pacing(t->tx, (enum nb_pacing_mode)t->pacing, t->burst);
 		if (!t->tx)
@@ -211,7 +219,8 @@ static int tput_start(void *state, char *err, size_t errlen)
 						 nb_net_sa_len((struct sockaddr *)&dst), SOCK_DGRAM,
 						 1000);
 			if (fd < 0) {
-				snprintf(err, errlen, "cannot open a UDP socket: %s", strerror(-fd));
+				snprintf(err, errlen, "cannot open a UDP socket: %s",
+					 strerror(-fd));
 				return fd;
 			}
 			if ((ret = nb_tput_side_add(t->tx, fd, i))) {
@@ -274,18 +283,20 @@ static void tput_describe(void *state, char *buf, size_t len)
 		nb_tput_side_read(t->tx, &tx);
 	snprintf(buf, len, "%s %s, %u-byte blocks, %u stream%s, %llu bytes in, %llu bytes out",
 		 t->proto == NB_TPUT_UDP ? "udp" : "tcp",
-		 t->dir == 3 ? "bidir" : t->dir == NB_TPUT_DIR_TX ? "tx" : "rx", t->block, t->streams,
-		 t->streams > 1 ? "s" : "", (unsigned long long)rx.bytes,
+		 t->dir == 3		    ? "bidir"
+		 : t->dir == NB_TPUT_DIR_TX ? "tx"
+					    : "rx",
+		 t->block, t->streams, t->streams > 1 ? "s" : "", (unsigned long long)rx.bytes,
 		 (unsigned long long)tx.bytes);
 }
 
 const struct nb_test_ops nb_tput_ops = {
-	.describe = tput_describe,
-	.type = NB_TEST_TPUT,
-	.name = "tput",
-	.setup = tput_setup,
-	.start = tput_start,
-	.snapshot = tput_snapshot,
-	.stop = tput_stop,
-	.free = tput_free,
+    .describe = tput_describe,
+    .type = NB_TEST_TPUT,
+    .name = "tput",
+    .setup = tput_setup,
+    .start = tput_start,
+    .snapshot = tput_snapshot,
+    .stop = tput_stop,
+    .free = tput_free,
 };

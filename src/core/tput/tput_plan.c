@@ -36,11 +36,12 @@ int nb_tput_check_plan(const struct nb_caps *caps, const struct nb_tput_params *
 	if (!caps->known)
 		return 0;
 	if (nb_caps_check(caps, duration_ns, 1, why, sizeof(why))) {
-		snprintf(err, errlen,
-			 "the agent's caps refuse this run before any traffic: -t %.3g s with -O %.3g s "
-			 "(each step's test lasts %.3g s): %s (its serve --max-time)",
-			 (double)p->time_ns / 1e9, (double)p->warmup_ns / 1e9,
-			 (double)duration_ns / 1e9, why);
+		snprintf(
+		    err, errlen,
+		    "the agent's caps refuse this run before any traffic: -t %.3g s with -O %.3g s "
+		    "(each step's test lasts %.3g s): %s (its serve --max-time)",
+		    (double)p->time_ns / 1e9, (double)p->warmup_ns / 1e9, (double)duration_ns / 1e9,
+		    why);
 		return -EPERM;
 	}
 	if (!agent_sends)
@@ -57,12 +58,13 @@ int nb_tput_check_plan(const struct nb_caps *caps, const struct nb_tput_params *
 			snprintf(asked, sizeof(asked), "-b %.6g Mbit/s x -P %u stream%s",
 				 (double)p->rate_bps / 1e6, p->streams, p->streams == 1 ? "" : "s");
 		else
-			snprintf(asked, sizeof(asked), "no -b (unpaced), -P %u stream%s", p->streams,
-				 p->streams == 1 ? "" : "s");
-		snprintf(err, errlen,
-			 "the agent's caps refuse this run before any traffic: %s sent by the agent "
-			 "in %llu-byte blocks: %s (its serve --max-rate/--max-pps)",
-			 asked, (unsigned long long)sizes[i], why);
+			snprintf(asked, sizeof(asked), "no -b (unpaced), -P %u stream%s",
+				 p->streams, p->streams == 1 ? "" : "s");
+		snprintf(
+		    err, errlen,
+		    "the agent's caps refuse this run before any traffic: %s sent by the agent "
+		    "in %llu-byte blocks: %s (its serve --max-rate/--max-pps)",
+		    asked, (unsigned long long)sizes[i], why);
 		return -EPERM;
 	}
 	return 0;

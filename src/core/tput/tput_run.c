@@ -18,10 +18,10 @@
 #include "core/base/timeutil.h"
 #include "core/base/wire.h"
 
-#define CONNECT_MS 5000
-#define DRAIN_NS (3 * NB_NS_PER_S)
+#define CONNECT_MS    5000
+#define DRAIN_NS      (3 * NB_NS_PER_S)
 #define STOP_REPLY_MS 15000
-#define OBS_SLACK_NS (10 * NB_NS_PER_S) /* the observer ends a window left open after this */
+#define OBS_SLACK_NS  (10 * NB_NS_PER_S) /* the observer ends a window left open after this */
 
 /* Counters and CPU of both ends at one mark. */
 struct edge {
@@ -170,14 +170,14 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 	d->demand_remote_us_per_kbyte = nb_cpu_us_per_kbyte(d->cpu_remote.busy_cpu_s, d->bytes);
 	d->proc_demand_local_us_per_kbyte = nb_cpu_us_per_kbyte(d->cpu_local.proc_cpu_s, d->bytes);
 	d->proc_demand_remote_us_per_kbyte =
-		nb_cpu_us_per_kbyte(d->cpu_remote.proc_cpu_s, d->bytes);
+	    nb_cpu_us_per_kbyte(d->cpu_remote.proc_cpu_s, d->bytes);
 	d->loss_pct = d->reorder_pct = d->dup_pct = NAN;
 	if (p->proto == NB_TPUT_UDP && d->rx_window.expected) {
 		double exp = (double)d->rx_window.expected;
 		/* Late arrivals can fill gaps from before the window: loss never goes below 0. */
 		d->loss_pct = d->rx_window.expected > d->rx_window.unique
-				      ? 100.0 * (exp - (double)d->rx_window.unique) / exp
-				      : 0.0;
+				  ? 100.0 * (exp - (double)d->rx_window.unique) / exp
+				  : 0.0;
 		d->reorder_pct = 100.0 * (double)d->rx_window.reordered / exp;
 		d->dup_pct = 100.0 * (double)d->rx_window.duplicates / exp;
 	}
@@ -187,7 +187,8 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 		invalid(d, "CPU counters did not advance over the window (CPU hotplug?)");
 	cpu_other(&a->loc_cpu, &a->rem_cpu, &d->cpu_local, &d->cpu_remote, &d->other_local_pct,
 		  &d->other_remote_pct);
-	d->cpu_polluted = nb_cpu_polluted(d->other_local_pct) || nb_cpu_polluted(d->other_remote_pct);
+	d->cpu_polluted =
+	    nb_cpu_polluted(d->other_local_pct) || nb_cpu_polluted(d->other_remote_pct);
 }
 
 /* After the stop: the whole test's totals at both ends must add up. */
@@ -201,11 +202,13 @@ static void reconcile(const struct nb_tput_params *p, struct nb_tput_dir_result 
 	if (cut_off)
 		invalid(d, "the receiver was cut off before the sender finished");
 	if (p->proto == NB_TPUT_TCP && sent->bytes != recvd->bytes) {
-		snprintf(why, sizeof(why), "TCP counts do not reconcile: %llu bytes sent, %llu received",
+		snprintf(why, sizeof(why),
+			 "TCP counts do not reconcile: %llu bytes sent, %llu received",
 			 (unsigned long long)sent->bytes, (unsigned long long)recvd->bytes);
 		invalid(d, why);
 	}
-	if (p->proto == NB_TPUT_UDP && (recvd->unique > sent->datagrams || recvd->expected > sent->datagrams)) {
+	if (p->proto == NB_TPUT_UDP &&
+	    (recvd->unique > sent->datagrams || recvd->expected > sent->datagrams)) {
 		snprintf(why, sizeof(why),
 			 "UDP counts do not reconcile: %llu datagrams sent, %llu received (highest "
 			 "sequence %llu)",
@@ -222,8 +225,9 @@ static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t
 	uint32_t port = 0, cookie = 0;
 	int ret;
 
-	if (nb_msg_get_u32(ack, NB_T_PORT, &port) || nb_msg_get_u32(ack, NB_T_TPUT_COOKIE, &cookie) ||
-	    port > 65535 || (!port && (p->proto == NB_TPUT_TCP || (p->dir & NB_TPUT_DIR_TX)))) {
+	if (nb_msg_get_u32(ack, NB_T_PORT, &port) ||
+	    nb_msg_get_u32(ack, NB_T_TPUT_COOKIE, &cookie) || port > 65535 ||
+	    (!port && (p->proto == NB_TPUT_TCP || (p->dir & NB_TPUT_DIR_TX)))) {
 		snprintf(err, errlen, "malformed tput acknowledgement from the agent");
 		return -EBADMSG;
 	}
@@ -240,10 +244,9 @@ static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t
 		}
 		for (uint32_t i = 0; i < p->streams; i++) {
 			uint8_t hdr[NB_TPUT_CONN_HDR];
-			int fd = nb_net_connect_addr((struct sockaddr *)&dst,
-						     nb_net_sa_len((struct sockaddr *)&dst),
-						     p->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM,
-						     CONNECT_MS);
+			int fd = nb_net_connect_addr(
+			    (struct sockaddr *)&dst, nb_net_sa_len((struct sockaddr *)&dst),
+			    p->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM, CONNECT_MS);
 			if (fd < 0) {
 				snprintf(err, errlen, "cannot open data connection %u: %s", i,
 					 strerror(-fd));
@@ -253,7 +256,8 @@ static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t
 				nb_put_be32(hdr, cookie);
 				nb_put_be16(hdr + 4, (uint16_t)i);
 				nb_put_be16(hdr + 6, (uint16_t)d);
-				if (send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) != (ssize_t)sizeof(hdr)) {
+				if (send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) !=
+				    (ssize_t)sizeof(hdr)) {
 					ret = -errno;
 					close(fd);
 					snprintf(err, errlen, "data connection %u failed", i);
@@ -329,8 +333,9 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 	s.prev = s.first + 1;
 	s.cur = s.first + 2;
 	if (p->dir & NB_TPUT_DIR_TX)
-		s.tx = nb_tput_side_new(p->proto, NB_TPUT_SEND, p->block, p->rate_bps,
-					nb_mono_ns() + p->warmup_ns + p->time_ns + 30 * NB_NS_PER_S);
+		s.tx =
+		    nb_tput_side_new(p->proto, NB_TPUT_SEND, p->block, p->rate_bps,
+				     nb_mono_ns() + p->warmup_ns + p->time_ns + 30 * NB_NS_PER_S);
 	if (s.tx)
 		nb_tput_side_pacing(s.tx, (enum nb_pacing_mode)p->pacing, p->burst);
 	if (p->dir & NB_TPUT_DIR_RX)
@@ -343,7 +348,8 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		s.udp_rx_fd = nb_net_bind_like((struct sockaddr *)&ctl->local, SOCK_DGRAM, 0);
 		if (s.udp_rx_fd < 0) {
 			ret = s.udp_rx_fd;
-			snprintf(err, errlen, "cannot open the UDP receive socket: %s", strerror(-ret));
+			snprintf(err, errlen, "cannot open the UDP receive socket: %s",
+				 strerror(-ret));
 			goto out;
 		}
 		getsockname(s.udp_rx_fd, (struct sockaddr *)&ss, &len);
@@ -384,8 +390,8 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 			next = end;
 		while (nb_mono_ns() < next && !(stop && *stop))
 			nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS < next
-						  ? nb_mono_ns() + 50 * NB_NS_PER_MS
-						  : next);
+					      ? nb_mono_ns() + 50 * NB_NS_PER_MS
+					      : next);
 		if (stop && *stop) {
 			snprintf(err, errlen, "interrupted");
 			ret = -EINTR;
@@ -414,8 +420,10 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 	if ((ret = nb_ctl_stop(ctl, s.reply, STOP_REPLY_MS, err, errlen)))
 		goto out;
 	nb_msg_get_str(s.reply, NB_T_TEXT, text, sizeof(text));
-	if (((p->dir & NB_TPUT_DIR_TX) && nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_RX, &rem_rx)) ||
-	    ((p->dir & NB_TPUT_DIR_RX) && nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_TX, &rem_tx))) {
+	if (((p->dir & NB_TPUT_DIR_TX) &&
+	     nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_RX, &rem_rx)) ||
+	    ((p->dir & NB_TPUT_DIR_RX) &&
+	     nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_TX, &rem_tx))) {
 		snprintf(err, errlen, "malformed final counters from the agent");
 		ret = -EBADMSG;
 		goto out;

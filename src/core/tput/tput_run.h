@@ -44,12 +44,12 @@ struct nb_tput_baseline {
 struct nb_tput_dir_result {
 	bool valid;
 	char invalid_reason[160];
-	uint64_t bytes;	      /* received in the window, counted by the receiver */
-	double window_s;      /* on the receiver's clock */
-	double kbyte_per_s;   /* KByte = 1024 bytes */
-	double mbit_per_s;    /* 10^6 bit/s */
-	struct nb_tput_counters rx_window; /* receiver's counter deltas over the window */
-	uint64_t sent_total, received_total; /* whole test, for reconciliation */
+	uint64_t bytes;			       /* received in the window, counted by the receiver */
+	double window_s;		       /* on the receiver's clock */
+	double kbyte_per_s;		       /* KByte = 1024 bytes */
+	double mbit_per_s;		       /* 10^6 bit/s */
+	struct nb_tput_counters rx_window;     /* receiver's counter deltas over the window */
+	uint64_t sent_total, received_total;   /* whole test, for reconciliation */
 	double loss_pct, reorder_pct, dup_pct; /* UDP, over the window */
 	struct nb_cpu_load cpu_local, cpu_remote;
 	double demand_local_us_per_kbyte, demand_remote_us_per_kbyte; /* system busy CPU time */
@@ -72,7 +72,7 @@ struct nb_tput_step_result {
 
 struct nb_tput_interval {
 	uint32_t index;
-	double start_s, end_s; /* since the window began */
+	double start_s, end_s;		       /* since the window began */
 	double tx_kbyte_per_s, rx_kbyte_per_s; /* NaN for a direction not measured */
 };
 typedef void (*nb_tput_interval_fn)(void *arg, const struct nb_tput_interval *iv);

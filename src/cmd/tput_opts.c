@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* netbench tput's options: the help text, the parsing into the sweep's parameters and every
+ * impossible combination refused with exit 2 (tput.c runs the sweep and prints). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "cmd/cli.h"
+#include "cmd/pacing.h"
+#include "cmd/tput_opts.h"
+#include "core/base/timeutil.h"
+#include "core/base/units.h"
+#include "core/tput/tput_run.h"
+
+static const char usage_text[] =
+    "Usage: netbench tput -c HOST [options]\n"
+    "Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
+    "load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
+    "\n"
+    "  -c, --client HOST[:PORT]  the agent's address or name (required; [IPv6]:PORT;\n"
+    "                         alias --connect)\n"
+    "  -p, --port PORT        the agent's control port (default 5301)\n"
+    "  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
+    "  -t, --time SEC         measurement window per step (default 3 s)\n"
+    "  -O, --omit SEC         warm-up excluded before each window (default 0.5 s)\n"
+    "  -i, --interval SEC     also print rates every SEC within the window\n"
+    "  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
+    "  -b, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
+    "                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
+    "      --pacing MODE      paced senders: burst (default; auto is burst here): sleep,\n"
+    "                         wake about once per ms and send what is due; spin: each\n"
+    "                         block on its own deadline (exact gaps, a CPU at short\n"
+    "                         intervals)\n"
+    "      --burst N          blocks per wake-up in burst mode (1-1024; default ~1 ms)\n"
+    "  -P, --parallel N       streams per direction (default 1, at most 32)\n"
+    "  -R, --reverse          Rx only (the agent sends)\n"
+    "      --tx-only          Tx only (this host sends)\n"
+    "      --bidir            Tx and Rx at the same time\n"
+    "  -4, -6                 use IPv4 / IPv6 only\n"
+    "      --psk FILE         pre-shared key the agent requires\n"
+    "  -J, --json             print one JSON document (schema netbench/1)\n" OBS_CLI_PATH_HELP
+	CLI_SAVE_HELP "  -h, --help             this help\n"
+    "\n"
+    "Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
+    "netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
+    "shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
+    "window in which other processes used more than 5 % of a CPU at either end (their work\n"
+    "is then in the CPU figures); an idle baseline of 0.25 s is taken before the sweep.\n";
+
+int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
+{
+	static const struct option opts[] = {
+	    {"client", required_argument, NULL, 'c'},
+	    {"connect", required_argument, NULL, 'c'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"sizes", required_argument, NULL, 'l'},
+	    {"time", required_argument, NULL, 't'},
+	    {"omit", required_argument, NULL, 'O'},
+	    {"interval", required_argument, NULL, 'i'},
+	    {"udp", no_argument, NULL, 'u'},
+	    {"rate", required_argument, NULL, 'b'},
+	    {"parallel", required_argument, NULL, 'P'},
+	    {"reverse", no_argument, NULL, 'R'},
+	    {"tx-only", no_argument, NULL, 'T'},
+	    {"bidir", no_argument, NULL, 'X'},
+	    {"psk", required_argument, NULL, 'k'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"pacing", required_argument, NULL, 'g'},
+	    {"burst", required_argument, NULL, 'G'},
+	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
+	    OBS_CLI_LONGOPTS,
+	    {NULL, 0, NULL, 0},
+	};
+	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
+	const char *rate_str = NULL;
+	bool reverse = false, tx_only = false;
+	int c, li = -1;
+	uint64_t max_block;
+
+	memset(o, 0, sizeof(*o));
+	o->p.proto = NB_TPUT_TCP;
+	o->p.streams = 1;
+	o->p.time_ns = 3 * NB_NS_PER_S;
+	o->p.warmup_ns = NB_NS_PER_S / 2;
+	o->port = 5301;
+	o->family = AF_UNSPEC;
+	memcpy(o->sizes, netio_sizes, sizeof(netio_sizes));
+	o->nsizes = 6;
+	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46o:", opts, &li)) != -1) {
+		const char *name = cli_optname(opts, c, li);
+		li = -1;
+		switch (c) {
+		case 'c':
+			o->host = optarg;
+			break;
+		case 'p':
+			o->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			break;
+		case 'l':
+			o->nsizes = cli_bytes_list(name, optarg, o->sizes, TPUT_MAX_SIZES, 1,
+						   NB_TPUT_MAX_BLOCK);
+			break;
+		case 't':
+			o->p.time_ns =
+			    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
+			break;
+		case 'O':
+			o->p.warmup_ns = cli_duration_ns(name, optarg, 0, 60 * NB_NS_PER_S);
+			break;
+		case 'i':
+			o->p.interval_ns =
+			    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
+			break;
+		case 'u':
+			o->p.proto = NB_TPUT_UDP;
+			break;
+		case 'b':
+			rate_str = optarg;
+			o->p.rate_bps = cli_rate(name, optarg, 0, 400000000000ULL);
+			if (o->p.rate_bps && o->p.rate_bps < 8000)
+				cli_usage_error(
+				    "%s is too small: %s (at least 8k, or 0 for unpaced)", name,
+				    optarg);
+			break;
+		case 'g':
+			o->p.pacing = cli_pacing(name, optarg);
+			if (o->p.pacing == NB_PACING_TXTIME)
+				cli_usage_error(
+				    "%s txtime is for stream; tput paces with burst or spin", name);
+			break;
+		case 'G':
+			o->p.burst = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
+			break;
+		case 'P':
+			o->p.streams = (uint32_t)cli_uint(name, optarg, 1, NB_TPUT_MAX_STREAMS / 2);
+			break;
+		case 'R':
+			reverse = true;
+			break;
+		case 'T':
+			tx_only = true;
+			break;
+		case 'X':
+			o->bidir = true;
+			break;
+		case 'k':
+			o->psk_file = optarg;
+			break;
+		case 'J':
+			o->json = true;
+			break;
+		case '4':
+			o->family = AF_INET;
+			break;
+		case '6':
+			o->family = AF_INET6;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		default:
+			if (!obs_cli_option(&o->obs, c, optarg) &&
+			    !cli_save_option(&o->save, c, argc, argv))
+				cli_bad_option(argv, c);
+		}
+	}
+	if (o->host)
+		o->host = cli_hostport("--client", o->host, &o->port);
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	/* --save's own checks (and its copy of the output) come before the ones below. */
+	cli_save_start(&o->save, "tput", o->json);
+	if (!o->host)
+		cli_usage_error("the agent's address is required: -c HOST");
+	if (reverse + tx_only + o->bidir > 1)
+		cli_usage_error("--reverse, --tx-only and --bidir exclude each other");
+	if (o->p.interval_ns && o->p.interval_ns > o->p.time_ns)
+		cli_usage_error("--interval is longer than --time");
+	cli_pacing_check((enum nb_pacing_mode)o->p.pacing, o->p.burst);
+	if (o->obs.nclocks)
+		cli_usage_error("--observe-clocks is rate's: tput observes at the clock it finds");
+	if (o->obs.no_observe)
+		cli_usage_error("--no-observe is rate's: tput observes only what --observe names");
+	if (o->p.proto == NB_TPUT_UDP) {
+		max_block = NB_TPUT_UDP_MAX;
+		if (!rate_str)
+			o->p.rate_bps = 100000000;
+		for (size_t i = 0; i < o->nsizes; i++)
+			if (o->sizes[i] < NB_TPUT_UDP_HDR || o->sizes[i] > max_block)
+				cli_usage_error(
+				    "--sizes: %llu bytes does not fit a UDP test datagram "
+				    "(%d to %llu bytes)",
+				    (unsigned long long)o->sizes[i], NB_TPUT_UDP_HDR,
+				    (unsigned long long)max_block);
+	}
+	o->tx = !reverse;
+	o->rx = !tx_only;
+	return 0;
+}

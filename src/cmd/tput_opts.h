@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* netbench tput's options: the help text, the parsing, and every impossible combination refused
+ * with exit 2 (tput.c runs the sweep and prints). */
+#ifndef NB_TPUT_OPTS_H
+#define NB_TPUT_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/observe_cli.h"
+#include "cmd/save.h"
+#include "core/tput/tput_run.h"
+
+#define TPUT_MAX_SIZES 32
+
+/* The front end's options: the sweep's parameters and what only the front end uses. */
+struct tput_opts {
+	struct nb_tput_params p;
+	uint64_t sizes[TPUT_MAX_SIZES]; /* block sizes, one step (or two) each */
+	size_t nsizes;
+	bool json, tx, rx, bidir;
+	const char *host, *psk_file;
+	uint16_t port;
+	int family;	    /* AF_UNSPEC, or AF_INET/AF_INET6 with -4/-6 */
+	struct obs_cli obs; /* observers of a box in the path */
+	struct cli_save save;
+};
+
+/* Fills o from the command line and starts --save's copy of the output (cli_save_start), in
+ * the order tput has always checked them; exits 2 on a usage error. Returns 1 when --help was
+ * printed (nothing to run), 0 otherwise. */
+int tput_parse_opts(int argc, char **argv, struct tput_opts *o);
+
+#endif

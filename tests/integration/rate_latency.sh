@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # netbench rate's latency through an agent: netbench lab, its DUT's egress towards the sink
-# delaying every frame by 5 ms (netem). Round trip from reflected probes (forced with --latency rtt, as
-# the agent shares this host's clock) must see the 5 ms once; one-way must see it too; probes
-# count as test frames once and their reflections nowhere. Runs as root, about 10 s.
+# delaying every frame by 5 ms (netem). Round trip from reflected probes (forced with --latency
+# rtt, as the agent shares this host's clock) must see the 5 ms once; one-way must see it too;
+# probes count as test frames once and their reflections nowhere. Runs as root, about 10 s.
 NB=${NETBENCH:?}
 P=nbtrf
 G="ip netns exec $P-gen"

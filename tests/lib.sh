@@ -16,9 +16,14 @@ skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 # jnum KEY FILE: the first number after "KEY": in a JSON file
 jnum() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
-check() { # description, command...
+# check description command...: ok or not ok; returns the command's success, so that
+# `check ... || show-why` prints what explains a failure.
+check() {
 	d=$1; shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
+	if "$@"; then ok "$d"; else
+		notok "$d"
+		return 1
+	fi
 }
 # check_quiet description command...: as check, with the command's output in $nb_tmp/out (shown
 # as comments when it fails), so that nothing it prints is read as a TAP line.

@@ -5,6 +5,7 @@ NETBENCH=${NETBENCH:-build/netbench}
 n=0
 nb_pids=""
 nb_netns=""
+nb_labs=""
 nb_tmp=$(mktemp -d /tmp/nbtest.XXXXXX) || exit 1
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -15,9 +16,14 @@ skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 # jnum KEY FILE: the first number after "KEY": in a JSON file
 jnum() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
-check() { # description, command...
+# check description command...: ok or not ok; returns the command's success, so that
+# `check ... || show-why` prints what explains a failure.
+check() {
 	d=$1; shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
+	if "$@"; then ok "$d"; else
+		notok "$d"
+		return 1
+	fi
 }
 # check_quiet description command...: as check, with the command's output in $nb_tmp/out (shown
 # as comments when it fails), so that nothing it prints is read as a TAP line.
@@ -40,11 +46,16 @@ check_rc() {
 }
 has() { grep -q -- "$1" "$nb_tmp/out"; }
 
+# At exit: stop the agents, remove the namespaces and labs and the temporary files. A signal
+# arriving meanwhile (a test runner's timeout signals the whole process group) must not cut this
+# short: ignored here, it is ignored by what this runs too (ip, lab down).
 nb_cleanup() {
+	trap '' INT TERM HUP
 	for p in $nb_pids; do kill "$p" 2>/dev/null || true; done
 	sleep 0.2
 	for p in $nb_pids; do kill -9 "$p" 2>/dev/null; done
 	for ns in $nb_netns; do ip netns del "$ns" 2>/dev/null; done
+	for p in $nb_labs; do "$NETBENCH" lab down --prefix "$p" >/dev/null 2>&1; done
 	rm -rf "$nb_tmp"
 }
 trap nb_cleanup EXIT
@@ -63,6 +74,17 @@ netns_add() {
 	ip netns add "$1" || return 1
 	nb_netns="$nb_netns $1"
 	ip -n "$1" link set lo up
+}
+
+# lab_up PREFIX [lab up options]: brings up `netbench lab` as PREFIX-gen, PREFIX-dut and
+# PREFIX-sink (docs/lab.md), taken down at exit, also when up fails or is interrupted. up's
+# output is in $nb_tmp/lab.out (shown as comments when it fails).
+lab_up() {
+	_p=$1; shift
+	nb_labs="$nb_labs $_p"
+	"$NETBENCH" lab up --prefix "$_p" "$@" >"$nb_tmp/lab.out" 2>&1 && return 0
+	sed 's/^/# /' "$nb_tmp/lab.out" | head -20
+	return 1
 }
 
 # agent [ns] -- serve arguments: starts an agent (daemonized, so it is listening when this

@@ -1,64 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# netbench rate's latency through an agent: a DUT namespace whose egress towards the sink delays
-# every frame by 5 ms (netem). Round trip from reflected probes (forced with --latency rtt, as
-# the agent shares this host's clock) must see the 5 ms once; one-way must see it too; probes
-# count as test frames once and their reflections nowhere. Runs as root, about 10 s.
+# netbench rate's latency through an agent: netbench lab, its DUT's egress towards the sink
+# delaying every frame by 5 ms (netem). Round trip from reflected probes (forced with --latency
+# rtt, as the agent shares this host's clock) must see the 5 ms once; one-way must see it too;
+# probes count as test frames once and their reflections nowhere. Runs as root, about 10 s.
 NB=${NETBENCH:?}
 P=nbtrf
 G="ip netns exec $P-gen"
 . "$(dirname "$0")/../lib.sh"
-tmp=$(mktemp -d /tmp/nbtrf.XXXXXX)
-
-del_ns() { for x in gen dut sink; do ip netns del "$P-$x" 2>/dev/null; done; }
-cleanup() {
-	[ -s "$tmp/agent.pid" ] && kill "$(cat "$tmp/agent.pid")" 2>/dev/null
-	del_ns
-	rm -rf "$tmp"
-	nb_cleanup
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+tmp=$nb_tmp
 
 # jobj OBJ KEY FILE: KEY's number inside the first object named OBJ
 jobj() { sed -n "/\"$1\": {/,/}/s/.*\"$2\": \([0-9.]*\).*/\1/p" "$3" | head -1; }
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
-del_ns
-ip netns add $P-gen 2>/dev/null || skip_all "cannot create network namespaces"
-ip netns add $P-dut && ip netns add $P-sink || { nok "namespaces"; exit 1; }
-for x in gen dut sink; do ip -n $P-$x link set lo up; done
-ip link add nbtrf-g0 netns $P-gen type veth peer name nbtrf-d0 netns $P-dut &&
-	ip link add nbtrf-d1 netns $P-dut type veth peer name nbtrf-s0 netns $P-sink ||
-	skip_all "no veth support"
-ip -n $P-gen addr add 198.18.36.1/24 dev nbtrf-g0
-ip -n $P-dut addr add 198.18.36.254/24 dev nbtrf-d0
-ip -n $P-dut addr add 198.19.36.254/24 dev nbtrf-d1
-ip -n $P-sink addr add 198.19.36.1/24 dev nbtrf-s0
-for l in "gen nbtrf-g0" "dut nbtrf-d0" "dut nbtrf-d1" "sink nbtrf-s0"; do
-	set -- $l
-	ip -n $P-$1 link set "$2" up
-done
-ip -n $P-gen route add 198.19.36.0/24 via 198.18.36.254
-ip -n $P-sink route add 198.18.36.0/24 via 198.19.36.254
-ip netns exec $P-dut sysctl -qw net.ipv4.ip_forward=1
-ip -n $P-dut link set nbtrf-d1 txqueuelen 10000
+# The lab: gen 198.18.0.1 -- DUT -- sink 198.19.0.1; the test's own agent. The delay is this
+# test's: a qdisc on the DUT's link towards the sink (dut1), with room for a 5 ms queue.
+lab_up $P --no-agent || { nok "netbench lab up --prefix $P"; exit 1; }
+ip -n $P-dut link set dut1 txqueuelen 10000
 # netem delays every frame by 5 ms. Where the kernel has no netem, a token bucket that the
 # trial keeps full delays every frame it passes by its depth instead: 4 ms of queue + a 1.6 ms
 # bucket at 8 Mbit/s (about 5.6 ms), dropping the excess; only loss-free checks differ.
 delay=netem
-if ! ip netns exec $P-dut tc qdisc add dev nbtrf-d1 root netem delay 5ms limit 100000 \
+if ! ip netns exec $P-dut tc qdisc add dev dut1 root netem delay 5ms limit 100000 \
 	2>/dev/null; then
 	delay=tbf
-	ip netns exec $P-dut tc qdisc add dev nbtrf-d1 root tbf rate 8mbit burst 1600 latency 4ms \
+	ip netns exec $P-dut tc qdisc add dev dut1 root tbf rate 8mbit burst 1600 latency 4ms \
 		2>/dev/null || skip_all "neither netem nor tbf qdisc in this kernel"
 fi
-echo "1..12"
 
-ip netns exec $P-sink "$NB" serve -D -p 5361 --pid-file "$tmp/agent.pid" --log "$tmp/agent.log"
-i=0
-while [ ! -s "$tmp/agent.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-A="-c 198.19.36.1 -p 5361 --data-port 5362"
+agent $P-sink -- -p 5361
+A="-c 198.19.0.1 -p 5361 --data-port 5362"
 
 # 1. Forced round trip: 5 ms once (only the way to the sink is delayed), plus little.
 $G "$NB" rate $A --realtime --latency rtt --test trial -r 25k -s 64 -T 1 --drain 100ms -J \
@@ -112,7 +84,7 @@ check "auto on one host (same boot id) is one-way" \
 	grep -q '"latency": "one-way"' "$tmp/auto.json"
 
 # 4. Bad input.
-$G "$NB" rate --local-rx 198.19.36.1 --latency rtt --test trial -r 1k -T 0.1 >"$tmp/bad1" 2>&1
+$G "$NB" rate --local-rx 198.19.0.1 --latency rtt --test trial -r 1k -T 0.1 >"$tmp/bad1" 2>&1
 st=$?
 check "--latency rtt without an agent: usage error (status $st)" \
 	sh -c "[ $st -eq 2 ] && grep -q 'needs an agent' '$tmp/bad1'"
@@ -121,3 +93,4 @@ st=$?
 check "--latency sometimes: usage error naming the modes (status $st)" \
 	sh -c "[ $st -eq 2 ] && grep -q 'auto, oneway, rtt' '$tmp/bad2'"
 check_schemas "$tmp"
+echo "1..$n"

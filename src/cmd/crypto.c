@@ -16,6 +16,7 @@
 #include "cmd/progress.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
+#include "cmd/virt_note.h"
 #include "core/session/auth.h"
 #include "core/crypto/crypto.h"
 #include "core/crypto/crypto_wire.h"
@@ -254,6 +255,7 @@ static int run_remote(struct remote *rm, const struct nb_crypto_opts *o, bool pr
 		printf("netbench crypto on the agent at %s port %u: %s (%s, Linux %s)\n", rm->host,
 		       nb_ctl_port(rm->ctl), rm->ctl->remote.hostname, rm->ctl->remote.arch,
 		       rm->ctl->remote.kernel);
+		virt_note_print(stdout, "agent", &rm->ctl->remote);
 		if (o->nalgos)
 			progress_step(0, "%s", o->algos[0]->name);
 	}

@@ -15,6 +15,7 @@
 #include "cmd/progress.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
+#include "cmd/virt_note.h"
 #include "core/session/auth.h"
 #include "core/session/ctl.h"
 #include "core/mem/mem.h"
@@ -414,6 +415,8 @@ int cmd_mem(int argc, char **argv)
 			printf("netbench mem on the agent at %s port %u: %s (%s, Linux %s)\n", host,
 			       nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
 			       ctl->remote.kernel);
+		if (ctl)
+			virt_note_print(stdout, "agent", &ctl->remote);
 		print_human(r);
 		if (r->interrupted && r->n_bw)
 			printf("interrupted: %zu bandwidth round%s measured\n", r->n_bw,

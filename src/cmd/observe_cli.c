@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/virt_note.h"
 #include "core/base/timeutil.h"
 #include "core/lab/lab.h"
 #include "core/session/auth.h"
@@ -219,6 +220,7 @@ void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const stru
 		obs_cli_cpus_str(t->mask[i], t->w[i], cpus, sizeof(cpus));
 	fprintf(f, "\nDUT %s (%s) over each window, DUT CPUs %s\n", c->spec[i],
 		c->si[i].hostname[0] ? c->si[i].hostname : "?", cpus);
+	virt_note_print(f, "DUT", &c->si[i]);
 	fprintf(f, "%s | %-22s | %9s %8s %8s | %9s %8s %8s\n", label_head,
 		"busiest CPU (busy with)", "squeeze/s", "backlog", "NIC drop", "fwd frm/s",
 		"cyc/frm", "cyc/B");

@@ -6,6 +6,7 @@
 
 #include "cmd/pacing.h"
 #include "cmd/stream_print.h"
+#include "cmd/virt_note.h"
 
 /* A step whose window other processes shared: a '*' on the row's last figure (the row keeps
  * its columns) and a note under it. */
@@ -168,4 +169,5 @@ void stream_print_agent_head(const char *host, const struct nb_sysinfo *si)
 	printf("\nagent %s: %s, %s %s, %u CPU%s%s%s%s\n", host, si->hostname, si->arch, si->kernel,
 	       si->ncpu, si->cpu_model[0] ? ", " : "", si->cpu_model,
 	       si->driver[0] ? ", driver " : "", si->driver);
+	virt_note_print(stdout, "agent", si);
 }

@@ -25,6 +25,7 @@
 #include "core/tput/tput_run.h"
 #include "cmd/pacing.h"
 #include "cmd/progress.h"
+#include "cmd/virt_note.h"
 #include "core/base/units.h"
 
 /* The options and what the sweep gathers for its tables and its JSON. */
@@ -116,6 +117,7 @@ static void print_head(const struct run *r, const struct nb_ctl *ctl, const char
 	       udp ? "UDP" : "TCP", r->o.p.streams, r->o.p.streams > 1 ? "s" : "",
 	       (double)r->o.p.time_ns / 1e9, (double)r->o.p.warmup_ns / 1e9,
 	       r->o.bidir ? ", Tx and Rx at once" : "");
+	virt_note_print(stdout, "agent", &ctl->remote);
 	if (r->o.p.rate_bps)
 		printf("pacing: %s at %.3f Mbit/s per stream\n\n",
 		       r->o.p.pacing == NB_PACING_SPIN ? "spin" : "burst (about 1 ms per wake-up)",

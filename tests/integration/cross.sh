@@ -81,6 +81,7 @@ if [ -x "$B-ppc/netbench" ] && command -v qemu-ppc >/dev/null 2>&1; then
 	check "the agent reports a big-endian ppc platform and every step reconciles" json_check "$nb_tmp/ppc.json" '
 r = d["env"]["remote"]
 assert r["byte_order"] == "big" and r["arch"].startswith("ppc"), r
+assert r["virtualization"].startswith("qemu-user ppc on "), r["virtualization"]
 assert d["env"]["local"]["byte_order"] == "little"
 assert len(d["steps"]) == 4 and all(x["valid"] and x["kbyte_per_s"] > 0 for x in d["steps"])
 assert all(x["cpu_remote"]["valid"] for x in d["steps"])
@@ -89,6 +90,10 @@ assert all(x["cpu_remote"]["valid"] for x in d["steps"])
 	check "UDP sequence numbers survive the byte-order change" json_check "$nb_tmp/ppcu.json" '
 assert all(x["valid"] and x["loss_pct"] < 5 and x["duplicate_pct"] == 0 for x in d["steps"]), d["steps"]
 '
+	"$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.5 -O 0.2 -l 1k --tx-only >"$nb_tmp/ppc.txt" 2>&1
+	check "the header says the agent is emulated and whose /proc it reads" \
+		grep -q "note: the agent runs under a user-mode emulator (qemu-user ppc on .*the host kernel's" \
+		"$nb_tmp/ppc.txt" || sed 's/^/# /' "$nb_tmp/ppc.txt"
 	check_schemas "$nb_tmp/ppc.json" "$nb_tmp/ppcu.json"
 else
 	skip "PowerPC interoperation: no ppc build or qemu-ppc"

@@ -336,6 +336,7 @@ static const struct {
     S(NB_T_SI_DRIVER, driver),
     S(NB_T_SI_DRIVER_VERSION, driver_version),
     S(NB_T_SI_BUS_INFO, bus_info),
+    S(NB_T_SI_VIRT, virt),
 #undef S
 };
 

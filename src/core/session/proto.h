@@ -74,6 +74,7 @@ enum nb_tag {
 	NB_T_SI_DRIVER_VERSION,
 	NB_T_SI_BUS_INFO,
 	NB_T_SI_MTU,
+	NB_T_SI_VIRT, /* absent from older agents: unknown */
 };
 
 enum nb_test_type {

@@ -206,7 +206,8 @@ deps:
 # (or install-strip) strips the binary. install-agent adds the agent's systemd unit, its
 # sysvinit/BusyBox init script and its settings (@SYSCONFDIR@/default/netbench, kept if present).
 INSTALL ?= install
-NB_DOCS := README.md LICENSE $(sort $(wildcard docs/*.md))
+# The documents keep the tree's layout under DOCDIR, so the README's links (docs/...) resolve there.
+NB_DOCS := $(sort $(wildcard docs/*.md docs/*.png))
 NB_SCHEMAS := $(sort $(wildcard docs/schema/*.json))
 NB_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
@@ -217,9 +218,11 @@ install: all
 		$(BUILD)/netbench $(DESTDIR)$(BINDIR)/netbench
 	$(NB_SUBST) $(MAN_PARTS) > $(DESTDIR)$(MANDIR)/man1/netbench.1
 	chmod 0644 $(DESTDIR)$(MANDIR)/man1/netbench.1
-	$(INSTALL) -m 0644 $(NB_DOCS) $(DESTDIR)$(DOCDIR)/
-	$(if $(NB_SCHEMAS),$(INSTALL) -d $(DESTDIR)$(DOCDIR)/schema)
-	$(if $(NB_SCHEMAS),$(INSTALL) -m 0644 $(NB_SCHEMAS) $(DESTDIR)$(DOCDIR)/schema/)
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs
+	$(INSTALL) -m 0644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 $(NB_DOCS) $(DESTDIR)$(DOCDIR)/docs/
+	$(if $(NB_SCHEMAS),$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs/schema)
+	$(if $(NB_SCHEMAS),$(INSTALL) -m 0644 $(NB_SCHEMAS) $(DESTDIR)$(DOCDIR)/docs/schema/)
 
 install-strip:
 	$(Q)$(MAKE) --no-print-directory install INSTALL_STRIP=1

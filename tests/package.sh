@@ -56,8 +56,14 @@ check_rc "netbench --version prints the VERSION file's version" 0 /usr/bin/netbe
 check "  ... namely netbench $version" has "^netbench $version "
 MANPAGER=cat MANWIDTH=80 man netbench >"$nb_tmp/out" 2>&1
 check "man netbench shows the manual" sh -c "grep -q 'netbench serve' '$nb_tmp/out' &&
-	grep -q '/usr/share/doc/netbench/schema.md' '$nb_tmp/out'"
-check "the documents the man page names are installed" test -f /usr/share/doc/netbench/schema.md
+	grep -q '/usr/share/doc/netbench/docs/schema.md' '$nb_tmp/out'"
+check "the documents the man page names are installed" test -f /usr/share/doc/netbench/docs/schema.md
+check "every docs/ link of the installed README resolves" sh -c "
+	cd /usr/share/doc/netbench && for f in \$(grep -o 'docs/[A-Za-z0-9_./-]*[A-Za-z0-9]' README.md | sort -u); do
+		[ -e \"\$f\" ] || { echo \"missing \$f\"; exit 1; }; done"
+/usr/bin/netbench mem --quick -J >"$nb_tmp/mem.json" 2>/dev/null
+check_rc "the package has the results store (SQLite): a result imports" 0 \
+	/usr/bin/netbench results import --db "$nb_tmp/pkg.db" "$nb_tmp/mem.json"
 if command -v systemd-analyze >/dev/null 2>&1; then
 	check_rc "systemd-analyze verify accepts the installed unit" 0 \
 		systemd-analyze verify /lib/systemd/system/netbench.service

@@ -3,13 +3,9 @@
 # netbench crypto end to end: --quick runs and prints a checked table, --json parses and holds
 # the numbers, kernel engines missing here are reported unavailable with a reason, bad input
 # exits 2 with one line naming the option. Creates only temporary files (removed on exit).
-nb=${NETBENCH:?NETBENCH must name the binary}
-tmp=$(mktemp -d /tmp/nbtcry.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$1"; then ok "$2"; else nok "$2"; fi; }
+. "$(dirname "$0")/../lib.sh"
+nb=$NETBENCH
+tmp=$nb_tmp
 
 # Is the soft engine built in (OpenSSL)? Without it the run must say so and exit 1.
 soft=1
@@ -19,14 +15,14 @@ start=$(date +%s)
 if [ "$soft" -eq 1 ]; then
 	"$nb" crypto --quick >"$tmp/quick.txt" 2>"$tmp/quick.err"
 	rc=$?
-	check '[ $rc -eq 0 ]' "--quick exits 0 (rc $rc)"
-	check '[ $(($(date +%s) - start)) -le 10 ]' "--quick finishes in seconds"
-	check 'grep -q "checked: known answer" "$tmp/quick.txt"' "soft engine checked against known answers"
-	check '[ $(grep -c "^ *1420  soft " "$tmp/quick.txt") -eq 8 ]' "eight algorithms timed at 1420 bytes"
-	check 'grep -q "aes-128-cbc-hmac-sha1" "$tmp/quick.txt"' "the IPsec transform is measured"
+	check "--quick exits 0 (rc $rc)" test $rc -eq 0
+	check "--quick finishes in seconds" test $(($(date +%s) - start)) -le 10
+	check "soft engine checked against known answers" grep -q "checked: known answer" "$tmp/quick.txt"
+	check "eight algorithms timed at 1420 bytes" test "$(grep -c "^ *1420  soft " "$tmp/quick.txt")" -eq 8
+	check "the IPsec transform is measured" grep -q "aes-128-cbc-hmac-sha1" "$tmp/quick.txt"
 else
-	check 'grep -q "without OpenSSL" "$tmp/probe"' "without OpenSSL the soft engine says what is missing"
-	echo "ok $((n + 1)) # SKIP soft engine not built (no OpenSSL): no table to check"; n=$((n + 1))
+	check "without OpenSSL the soft engine says what is missing" grep -q "without OpenSSL" "$tmp/probe"
+	skip "soft engine not built (no OpenSSL): no table to check"
 fi
 
 # Kernel engines: available, or unavailable with a reason (this machine has neither).
@@ -35,27 +31,29 @@ fi
 krc=$?
 for e in devcrypto afalg; do
 	if grep -q "$e (unavailable)" "$tmp/kern.txt"; then
-		check 'grep -Eq "^  $e: .{20,}" "$tmp/kern.txt"' "$e unavailable, with a reason: $(grep "^  $e:" "$tmp/kern.txt" | cut -c1-90)"
+		check "$e unavailable, with a reason: $(grep "^  $e:" "$tmp/kern.txt" | cut -c1-90)" \
+			grep -Eq "^  $e: .{20,}" "$tmp/kern.txt"
 	else
-		check 'grep -Eq "^ +64  $e |$e +(unsupported|broken|failed)" "$tmp/kern.txt"' "$e available: timed or reported"
+		check "$e available: timed or reported" \
+			grep -Eq "^ +64  $e |$e +(unsupported|broken|failed)" "$tmp/kern.txt"
 	fi
 done
 if grep -q "(available)" "$tmp/kern.txt"; then
-	check '[ $krc -eq 0 ] || grep -q "no engine could run" "$tmp/kern.err"' "kernel engines run"
+	check "kernel engines run" sh -c "[ $krc -eq 0 ] || grep -q 'no engine could run' '$tmp/kern.err'"
 else
-	check '[ $krc -eq 1 ] && grep -q "no engine could run" "$tmp/kern.err"' "nothing to run: exit 1 with a message"
+	check "nothing to run: exit 1 with a message" sh -c "[ $krc -eq 1 ] && grep -q 'no engine could run' '$tmp/kern.err'"
 fi
 
 # JSON (checked with python3, which the test machine has; skipped where it does not).
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "ok $((n + 1)) # SKIP python3 not installed: JSON not checked"
-	echo "1..$((n + 1))"
+	skip "python3 not installed: JSON not checked"
+	echo "1..$n"
 	exit 0
 fi
 "$nb" crypto --json --engine all --algo aes-128-gcm,hmac-sha256 --sizes 64,1420 --time 100ms \
 	>"$tmp/out.json" 2>"$tmp/json.err"
 jrc=$?
-check 'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out.json"' "--json parses (rc $jrc)"
+check "--json parses (rc $jrc)" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out.json"
 cat >"$tmp/check.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -89,14 +87,15 @@ print("json ok")
 PY
 python3 "$tmp/check.py" "$tmp/out.json" $soft >"$tmp/check.out" 2>&1
 crc=$?
-check '[ $crc -eq 0 ]' "JSON holds engines, reasons and reconciling numbers: $(tail -1 "$tmp/check.out")"
+check "JSON holds engines, reasons and reconciling numbers: $(tail -1 "$tmp/check.out")" test $crc -eq 0
 
 # Bad input: exit 2, one line naming the option.
 bad() { # what, args...
 	what=$1; shift
 	"$nb" crypto "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
 	r=$?
-	check '[ $r -eq 2 ] && grep -q -- "$what" "$tmp/bad.err" && [ ! -s "$tmp/bad.out" ]' "bad input '$*' exits 2 naming $what"
+	check "bad input '$*' exits 2 naming $what" \
+		sh -c "[ $r -eq 2 ] && grep -q -- '$what' '$tmp/bad.err' && [ ! -s '$tmp/bad.out' ]"
 }
 bad --algo --algo rot13
 bad --engine --engine qat
@@ -107,6 +106,7 @@ bad --time --time 5ms
 bad --aad --aad 65
 bad unexpected extra
 "$nb" crypto --help >"$tmp/help" 2>&1
-check '[ $? -eq 0 ] && grep -q -- "--inflight" "$tmp/help"' "--help exits 0"
-check 'python3 "$(dirname "$0")/../validate_json.py" "$tmp" >"$tmp/schemas.log" 2>&1 || { sed "s/^/# /" "$tmp/schemas.log" | head -20; false; }' "every JSON document validates against docs/schema"
+check "--help exits 0" sh -c "[ $? -eq 0 ] && grep -q -- '--inflight' '$tmp/help'"
+check_quiet "every JSON document validates against docs/schema" \
+	python3 "$(dirname "$0")/../validate_json.py" "$tmp/out.json"
 echo "1..$n"

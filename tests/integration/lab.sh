@@ -16,12 +16,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 0
-fi
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
 for t in ip nft ping setpriv; do
-	command -v $t >/dev/null || { echo "1..0 # SKIP $t is not installed (tests/deps.sh)"; exit 0; }
+	command -v $t >/dev/null || skip_all "$t is not installed (tests/deps.sh)"
 done
 
 ns_left() { ip netns list | grep -c "^$P-" ; }

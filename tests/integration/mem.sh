@@ -3,18 +3,8 @@
 # netbench mem end to end: --quick runs in seconds and prints its three tables, the JSON parses
 # and carries the schema, latency grows from the smallest working set to the largest, and bad
 # input is refused with exit status 2. Needs no root and no network.
-NETBENCH=${NETBENCH:-build/netbench}
-tmp=$(mktemp -d /tmp/nbtmem-it.XXXXXX) || exit 1
-cleanup() { rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { # description, command...
-	d=$1; shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
+. "$(dirname "$0")/../lib.sh"
+tmp=$nb_tmp
 
 start=$(date +%s)
 "$NETBENCH" mem --quick >"$tmp/human.txt" 2>"$tmp/human.err"
@@ -114,11 +104,11 @@ assert p[-1]["set_bytes"] == 8 << 20 and 0 < p[0]["ns_per_load"] < p[-1]["ns_per
 		sed 's/^/# /' "$tmp/ppc.log" | tail -20
 	fi
 else
-	n=$((n + 1))
-	echo "ok $n # SKIP powerpc-linux-gnu-gcc or qemu-ppc missing (tests/deps.sh installs them)"
+	skip "powerpc-linux-gnu-gcc or qemu-ppc missing (tests/deps.sh installs them)"
 fi
 
 "$NETBENCH" mem --help >"$tmp/help.txt"
 check "--help exits 0 and lists --pattern" grep -q -- '--pattern' "$tmp/help.txt"
-check "every JSON document validates against docs/schema" sh -c 'python3 "$1" "$2" >"$2/schemas.log" 2>&1 || { sed "s/^/# /" "$2/schemas.log" | head -20; false; }' sh "$(dirname "$0")/../validate_json.py" "$tmp"
+check_quiet "every JSON document validates against docs/schema" \
+	python3 "$(dirname "$0")/../validate_json.py" "$tmp"
 echo "1..$n"

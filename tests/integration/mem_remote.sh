@@ -4,25 +4,10 @@
 # with env.remote the agent's platform; a second controller is turned away while it runs; an
 # interrupted controller's run is cancelled on the agent; the agent's key and max-time policy
 # apply; and a big-endian PowerPC agent under qemu-ppc serves a little-endian controller.
-NETBENCH=${NETBENCH:-build/netbench}
+. "$(dirname "$0")/../lib.sh"
 BUILD=${BUILD:-build}
 TOP=${TOP:-.}
-tmp=$(mktemp -d /tmp/nbtmema-it.XXXXXX) || exit 1
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { # description, command...
-	d=$1; shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
+tmp=$nb_tmp
 listening() { ss -Hltn "sport = :$1" | grep -q .; }
 wait_port() { # port, tenths of a second
 	i=0
@@ -37,7 +22,7 @@ start_agent() { # name, port, the agent's options (one word list), the command r
 	name=$1 port=$2 opts=$3; shift 3
 	# shellcheck disable=SC2086
 	"$@" serve -B 127.0.0.1 -p "$port" $opts >"$tmp/$name.log" 2>&1 &
-	pids="$pids $!"
+	nb_pids="$nb_pids $!"
 	if wait_port "$port" 100; then
 		ok "$name agent listens on 127.0.0.1 port $port"
 	else
@@ -55,8 +40,8 @@ done
 # shellcheck disable=SC2086
 set -- $free
 if [ $# -lt 4 ]; then
-	echo "not ok 1 - four free ports in 5330-5339 (free:$free)"
-	echo "1..1"
+	notok "four free ports in 5330-5339 (free:$free)"
+	echo "1..$n"
 	exit 1
 fi
 PORT=$1 PORT_KEY=$2 PORT_PPC=$3 PORT_NONE=$4
@@ -109,7 +94,7 @@ check "the agent logged both mem tests" test "$(grep -c ': mem test, ' "$tmp/pla
 # (not through the mem function: $! must be netbench itself, not a subshell that ignores SIGINT)
 "$NETBENCH" mem -c 127.0.0.1 -p "$PORT" --max 256M >"$tmp/long.out" 2>"$tmp/long.err" &
 long=$!
-pids="$pids $long"
+nb_pids="$nb_pids $long"
 sleep 2
 t0=$(date +%s)
 mem -c 127.0.0.1 -p "$PORT" --quick >"$tmp/busy.out" 2>"$tmp/busy.err"
@@ -163,8 +148,7 @@ bad "an empty key file" 2 "empty" -c 127.0.0.1 -p "$PORT_KEY" --psk /dev/null
 
 # The board: a static big-endian PowerPC build of the agent under qemu-ppc.
 if ! command -v powerpc-linux-gnu-gcc >/dev/null || ! command -v qemu-ppc >/dev/null; then
-	n=$((n + 1))
-	echo "ok $n # SKIP powerpc-linux-gnu-gcc or qemu-ppc missing (tests/deps.sh installs them)"
+	skip "powerpc-linux-gnu-gcc or qemu-ppc missing (tests/deps.sh installs them)"
 elif ! make -s -C "$TOP" CC=powerpc-linux-gnu-gcc STATIC=1 BUILD="$BUILD-ppc" -j2 \
 	"$BUILD-ppc/netbench" >"$tmp/ppc-build.log" 2>&1; then
 	notok "PowerPC build of netbench (see below)"
@@ -190,5 +174,6 @@ assert [x["threads"] for x in b] == [1, 2] and all(x["copy_mbyte_per_s"] > 0 for
 	check "PowerPC: the human table too (seq pattern)" \
 		sh -c "grep -q 'agent at 127.0.0.1 port $PORT_PPC: .*(ppc' '$tmp/ppc.txt' && grep -q '^netbench mem: seq' '$tmp/ppc.txt'"
 fi
-check "every JSON document validates against docs/schema" sh -c 'python3 "$1" "$2" >"$2/schemas.log" 2>&1 || { sed "s/^/# /" "$2/schemas.log" | head -20; false; }' sh "$(dirname "$0")/../validate_json.py" "$tmp"
+check_quiet "every JSON document validates against docs/schema" \
+	python3 "$(dirname "$0")/../validate_json.py" "$tmp"
 echo "1..$n"

@@ -15,14 +15,7 @@ P=nbtobs
 for t in ip nft tc python3; do
 	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
 done
-lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
-trap 'lab_down; rm -rf "$nb_tmp"' EXIT
-if ! "$NETBENCH" lab up --prefix $P --dut-cpus 1 >"$nb_tmp/out" 2>&1; then
-	notok "lab up --prefix $P --dut-cpus 1"
-	sed 's/^/# /' "$nb_tmp/out"
-	exit 1
-fi
-ok "lab up with an observer in the DUT, its work steered to one CPU"
+check "lab up with an observer in the DUT, its work steered to one CPU" lab_up $P --dut-cpus 1 || exit 1
 rps=$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)
 
 # rate NAME ARGS...: runs rate from the generator into $nb_tmp/NAME.json (stderr NAME.err),

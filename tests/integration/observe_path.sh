@@ -21,14 +21,7 @@ P=nbtop
 for t in ip python3; do
 	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
 done
-lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
-trap 'lab_down; rm -rf "$nb_tmp"' EXIT
-if ! "$NETBENCH" lab up --prefix $P >"$nb_tmp/out" 2>&1; then
-	notok "lab up --prefix $P"
-	sed 's/^/# /' "$nb_tmp/out"
-	exit 1
-fi
-ok "lab up with an observer in the DUT"
+check "lab up with an observer in the DUT" lab_up $P || exit 1
 gen() { ip netns exec $P-gen "$NETBENCH" "$@"; }
 
 check_rc "--observe with a bad port is a usage error" 2 \

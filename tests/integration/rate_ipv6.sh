@@ -47,7 +47,7 @@ if [ -n "$have_nft" ]; then
 	nsp=$(ip netns exec $P-dut nft list set ip6 nbtrf6 sports | tr ',' '\n' | grep -c '4000[01]')
 	check "the DUT forwarded IPv6/UDP from 2 source ports ($nsp)" test "$nsp" -eq 2
 else
-	ok "the DUT forwarded IPv6/UDP from 2 source ports # SKIP no nftables"
+	skip "the DUT forwarded IPv6/UDP from 2 source ports: no nftables"
 fi
 
 # 3. Bad input over IPv6.

@@ -27,6 +27,13 @@ ok "musl: make MUSL=1 STATIC=1 is -Werror clean"
 check "musl: the binary is static and stripped" \
 	sh -c "file '$M/netbench' | grep 'statically linked' | grep -q ', stripped'"
 size_check x86_64-musl "$M/netbench" strip
+# The README's figure is the budget: a claim the binary outgrows fails here, not on a board.
+readme_kib=$(sed -n 's/.*gives an x86-64 agent of at most \([0-9]*\) KiB.*/\1/p' "$TOP/README.md")
+budget=$(awk '$1 == "x86_64-musl" { print $2 }' "$TOP/tests/size-budget")
+strip -o "$nb_tmp/readme-size" "$M/netbench"
+musl_bytes=$(wc -c <"$nb_tmp/readme-size" | tr -d ' ')
+check "README's musl size claim (${readme_kib:-none} KiB) is the budget's ($budget bytes), and the binary ($musl_bytes) fits it" \
+	test -n "$readme_kib" -a "$((budget / 1024))" = "$readme_kib" -a "$musl_bytes" -le "$budget"
 fails=""
 for t in "$M"/tests/t_*; do
 	"$t" >"$nb_tmp/$(basename "$t").log" 2>&1 && ! grep -q '^not ok' "$nb_tmp/$(basename "$t").log" ||

@@ -342,9 +342,8 @@ static int do_show(int argc, char **argv)
 		} else {
 			printf("(stored without its table: shown from the document)\n");
 			for (size_t v = 0; v < l[0].nviews; v++) {
-				struct nb_cmp_entry e = {.group = l[0].group,
-							 .facts = l[0].facts,
-							 .view = &l[0].views[v]};
+				struct nb_cmp_entry e = {
+				    .group = l[0].group, .env = &l[0].env, .view = &l[0].views[v]};
 				struct nb_cmp_table *t;
 				if (nb_cmp_build(&e, 1, NULL, &t))
 					cli_fail(ENOMEM, "out of memory");

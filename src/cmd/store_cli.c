@@ -124,8 +124,11 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 		cli_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i];
-		gin[i] = (struct nb_group_in){
-		    .id = r->id, .label = r->label, .tags = r->tags, .ntags = r->ntags};
+		gin[i] = (struct nb_group_in){.id = r->id,
+					      .test = r->test,
+					      .label = r->label,
+					      .tags = r->tags,
+					      .ntags = r->ntags};
 	}
 	size_t nsplit = nb_group_names(gin, *n, gname, split, sizeof(split));
 	if (nsplit)

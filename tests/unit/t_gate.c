@@ -141,15 +141,18 @@ int main(void)
 	/* Groups: a label whose runs differ in a tag is split, never averaged. */
 	struct nb_store_tag r0[] = {{"rules", "0"}, {"board", "x"}},
 			    r1[] = {{"rules", "100"}, {"board", "x"}}, same_t[] = {{"board", "x"}};
-	struct nb_group_in gi[] = {{1, "fw", r0, 2},	 {2, "fw", r1, 2},     {3, "fw", r0, 2},
-				   {4, "pc", same_t, 1}, {5, "pc", same_t, 1}, {6, "", NULL, 0}};
-	char names[6][NB_GROUP_NAME_MAX], split[256];
-	size_t ns = nb_group_names(gi, 6, names, split, sizeof(split));
+	struct nb_group_in gi[] = {{1, "rate", "fw", r0, 2},	 {2, "rate", "fw", r1, 2},
+				   {3, "rate", "fw", r0, 2},	 {4, "rate", "pc", same_t, 1},
+				   {5, "rate", "pc", same_t, 1}, {6, "rate", "", NULL, 0},
+				   {7, "mem", "pc", NULL, 0}};
+	char names[7][NB_GROUP_NAME_MAX], split[256];
+	size_t ns = nb_group_names(gi, 7, names, split, sizeof(split));
 	CHECK(ns == 1 && !strcmp(names[0], "fw [rules=0]") && !strcmp(names[1], "fw [rules=100]") &&
 		  !strcmp(names[2], "fw [rules=0]"),
 	      "fw split by rules: '%s', '%s'", names[0], names[1]);
 	CHECK(!strcmp(names[3], "pc") && !strcmp(names[4], "pc") && !strcmp(names[5], "#6"),
 	      "same tags: one group; no label: its own");
+	CHECK(!strcmp(names[6], "pc"), "another test's runs with the label do not split it");
 	CHECK(!strcmp(split, "fw (its runs differ in rules)"), "the warning names it: %s", split);
 
 	/* Facts: the measured end only. */

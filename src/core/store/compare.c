@@ -81,7 +81,7 @@ static void name_lines(struct nb_cmp_table *t, const struct nb_view *v0, const d
 			const struct nb_cmp_line *l = &t->line[r];
 			char facts[256];
 			nb_facts_text(&l->env, facts, sizeof(facts));
-			if (l->own_env)
+			if (l->own_env && strcmp(l->series, NB_VIEW_ONE_RECEIVER))
 				snprintf(t->row[r], sizeof(t->row[0]), "%s / %s (%s)",
 					 t->group[l->group], l->series, facts);
 			else

@@ -184,12 +184,12 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 		for (size_t q = 0; q < k; q++)
 			dup |= t->line[q].group == l->group &&
 			       !strcmp(t->line[q].env.virt, l->env.virt);
+		bool named = l->own_env && strcmp(l->series, NB_VIEW_ONE_RECEIVER);
 		if (line_virt(l) && !dup)
 			fprintf(f,
 				"~ %s%s%s ran %s%s: its figures are the host's, not those of a "
 				"board\n",
-				t->group[l->group], l->own_env ? " / " : "",
-				l->own_env ? l->series : "",
+				t->group[l->group], named ? " / " : "", named ? l->series : "",
 				strncmp(l->env.virt, "vm", 2) ? "under " : "in a ", l->env.virt);
 	}
 	for (size_t i = 0; i < t->nnotes; i++)

@@ -16,7 +16,8 @@ static const char *tag_value(const struct nb_group_in *r, const char *key)
 
 static bool same_label(const struct nb_group_in *a, const struct nb_group_in *b)
 {
-	return a->label && b->label && *a->label && !strcmp(a->label, b->label);
+	return a->label && b->label && *a->label && !strcmp(a->label, b->label) &&
+	       !strcmp(a->test ? a->test : "", b->test ? b->test : "");
 }
 
 /* Does key take more than one value (absent counts as one) among the runs labelled like r? */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Which results are repeated runs of one another: those with the same label and the same tags.
+/* Which results are repeated runs of one another: those of one test with the same label and the
+ * same tags.
  * A label whose runs differ in a tag (rules=0, rules=100, ...) is split into one group per tag
  * value, named "label [rules=100]", so that different settings are never averaged. */
 #ifndef NB_GROUP_H
@@ -14,6 +15,7 @@
 
 struct nb_group_in {
 	int64_t id;
+	const char *test;  /* runs of different tests are never grouped together */
 	const char *label; /* "" or NULL: the result is a group of its own, "#ID" */
 	const struct nb_store_tag *tags;
 	size_t ntags;

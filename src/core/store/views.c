@@ -229,7 +229,7 @@ static void stream_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 	for (const struct nb_jnode *r = recv ? nb_jfirst(d, recv) : one; r;
 	     r = recv ? nb_jnext(d, r) : NULL) {
 		const char *agent = nb_jstr(nb_jget(d, r, "agent"));
-		const char *name = nrecv > 1 && agent ? agent : "receiver";
+		const char *name = nrecv > 1 && agent ? agent : NB_VIEW_ONE_RECEIVER;
 		struct nb_series *s = series(v, name, false);
 		const struct nb_jnode *env = nb_jget(d, r, "env");
 		if (!s)

@@ -52,6 +52,9 @@ struct nb_view {
 	char note[200];
 };
 
+/* The series name of a stream run's only receiver; several receivers are named by their agent. */
+#define NB_VIEW_ONE_RECEIVER "receiver"
+
 enum nb_stream_cpu { NB_STREAM_CPU_TOTAL, NB_STREAM_CPU_SOFTIRQ, NB_STREAM_CPU_PROCESS };
 
 struct nb_view_opts {

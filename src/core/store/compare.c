@@ -63,7 +63,8 @@ static void name_lines(struct nb_cmp_table *t, const struct nb_view *v0, const d
 		       size_t nx, size_t nlines)
 {
 	bool keys = false;
-	for (size_t g = 0; g < t->ngroups; g++)
+	/* Results by x carry each group's name in their rows: no keys there. */
+	for (size_t g = 0; g < t->ngroups && !t->by_result; g++)
 		keys |= strlen(t->group[g]) > NB_CMP_SHORT_NAME;
 	for (size_t g = 0; g < t->ngroups && keys; g++) {
 		if (g < 26)

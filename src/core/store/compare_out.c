@@ -166,8 +166,8 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 	if (t->has_baseline)
 		fprintf(
 		    f,
-		    "ratio: the value over %s's; * its 95 %% interval excludes 1 (repeated runs "
-		    "on both sides)\n",
+		    "ratio: the value over the baseline's (%s); * its 95 %% interval excludes 1 "
+		    "(repeated runs on both sides)\n",
 		    t->baseline);
 	if (unjudged)
 		fprintf(f, "a ratio without * and with one run on a side: significance not judged "

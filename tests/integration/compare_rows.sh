@@ -74,4 +74,22 @@ check_rc "--baseline fw is ambiguous: usage error naming the groups" 2 \
 	"$NETBENCH" compare --db "$DB" --test mem --baseline fw
 check "it names both" sh -c "grep -q \"'fw \[rules=0\]'\" $nb_tmp/out && grep -q \"'fw \[rules=100\]'\" $nb_tmp/out"
 check_rc "--baseline 'fw [rules=0]'" 0 "$NETBENCH" compare --db "$DB" --test mem --baseline 'fw [rules=0]'
+
+# An emulated platform (env "virtualization", as an agent under qemu-user records it) is marked;
+# a document without the key is unknown and unmarked.
+"$NETBENCH" mem --quick -J >"$nb_tmp/m.json" 2>/dev/null
+python3 - "$nb_tmp/m.json" "$nb_tmp/emu.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["env"]["local"]["virtualization"] = "qemu-user ppc on x86_64"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+check_rc "import a document of an emulated platform" 0 "$NETBENCH" results import --db "$DB" \
+	--label "ppc under qemu" "$nb_tmp/emu.json"
+check_rc "compare --test mem" 0 "$NETBENCH" compare --db "$DB" --test mem
+check "its columns carry ~ and a sentence says its figures are not a board's" sh -c "
+	grep -q ': ns per load~' $nb_tmp/out &&
+	grep -q '~ ppc under qemu ran under qemu-user ppc on x86_64: its figures are the host.s, not those of a board' $nb_tmp/out"
+check "the runs without the key are not marked" sh -c "
+	! grep -Eq '^~ fw|fw [^ ]*: ns per load~' $nb_tmp/out && ! grep -q '^~ .*fw' $nb_tmp/out"
 echo "1..$n"

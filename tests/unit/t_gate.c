@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto/crypto.h"
 #include "core/store/compare.h"
 #include "core/store/gate.h"
 #include "core/store/group.h"
@@ -221,12 +220,6 @@ int main(void)
 		  !strcmp(views[0].marks[0].text, "cryptodev beats afalg"),
 	      "crossover against the engine the run compared with: '%s'", views[0].note);
 	nb_jdoc_free(d);
-	CHECK(nb_crypto_driver_is_hw("authenc(hmac(sha1-generic),virtio_crypto_aes_cbc)") == 1 &&
-		  nb_crypto_driver_is_hw("echainiv(authenc(hmac(sha256-ce),cbc-aes-caam))") == 1 &&
-		  nb_crypto_driver_is_hw("rfc4106(gcm-aes-caam)") == 1 &&
-		  nb_crypto_driver_is_hw("authenc(hmac(sha1-generic),cbc(aes-generic))") == 0 &&
-		  nb_crypto_driver_is_hw("rfc4106(gcm_base(ctr(aes-aesni),ghash-clmulni))") == 0,
-	      "a template is classed by its inner cipher's driver");
 
 	/* Memory bandwidth is a view. */
 	const char *mdoc = "{\"schema\":\"netbench/1\",\"test\":\"mem\",\"bandwidth\":{\"results\":"

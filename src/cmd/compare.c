@@ -9,21 +9,29 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/compare_fit.h"
+#include "cmd/compare_gate.h"
 #include "cmd/store_cli.h"
 #include "core/base/json.h"
 #include "core/store/compare.h"
+#include "core/store/gate.h"
 
 static const char usage_text[] =
     "Usage: netbench compare [filters] [ID...] [--baseline ID|LABEL] [--csv | -J]\n"
+    "       netbench compare --baseline LABEL --fail-if-worse PCT [--junit FILE] ...\n"
     "\n"
     "Puts stored results side by side in the shape of each test's table: stream as results\n"
-    "by bitrate with the receiver's CPU; tput, rate, crypto and mem as the swept size (or\n"
-    "rule count) by result. Results with the same label are repeated runs: a cell is their\n"
-    "mean, with +- half their range.\n"
+    "(one row per receiver) by bitrate with the receiver's CPU; tput, rate, crypto and mem as\n"
+    "the swept size (or rule count) by result. Results with the same label and tags are\n"
+    "repeated runs: a cell is their mean, +- the 95 % interval of the mean (Student's t).\n"
     "\n"
     "Filters:\n" STORE_CLI_HELP "Options:\n"
-    "      --baseline ID|LABEL  cells become ratios to this result's (or label's); a '*'\n"
-    "                         marks a difference larger than both results' spread\n"
+    "      --baseline ID|LABEL  each cell also shows its ratio to this result's (or label's);\n"
+    "                         '*' when the ratio's 95 % interval excludes 1\n"
+    "      --only LABEL,...   compare only runs with these labels (and the baseline)\n"
+    "      --fail-if-worse PCT  the regression gate: exit 1 when a metric is established\n"
+    "                         worse than the baseline by more than PCT % (0 < PCT <= 1000)\n"
+    "      --gate-point       with one run on a side, gate on the point value\n"
+    "      --junit FILE       with --fail-if-worse: the verdicts as JUnit XML\n"
     "      --cpu WHAT         stream: the receiver CPU shown: total (default), softirq,\n"
     "                         process\n"
     "      --algo NAME        crypto: the algorithm compared (default: the one most\n"
@@ -38,7 +46,20 @@ static const char usage_text[] =
     "  -J, --json             one JSON document\n"
     "  -h, --help             this help\n";
 
-enum { O_BASE = 0x5500, O_CSV };
+enum { O_BASE = 0x5500, O_CSV, O_ONLY, O_WORSE, O_POINT, O_JUNIT };
+
+/* --only: is this result's label (or group) one of the comma-separated names? */
+static bool only_has(const char *list, const struct loaded *l)
+{
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+		if ((strlen(l->row->label) == k && !strncmp(p, l->row->label, k)) ||
+		    (strlen(l->group) == k && !strncmp(p, l->group, k)))
+			return true;
+		p += k + (p[k] == ',');
+	}
+	return false;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -46,13 +67,20 @@ int cmd_compare(int argc, char **argv)
 					     STORE_VIEW_LONGOPTS,
 					     {"baseline", required_argument, NULL, O_BASE},
 					     {"csv", no_argument, NULL, O_CSV},
+					     {"only", required_argument, NULL, O_ONLY},
+					     {"fail-if-worse", required_argument, NULL, O_WORSE},
+					     {"gate-point", no_argument, NULL, O_POINT},
+					     {"junit", required_argument, NULL, O_JUNIT},
 					     {"json", no_argument, NULL, 'J'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct store_view_cli view = {0};
-	const char *baseline_arg = NULL;
-	bool json = false, csv = false;
+	const char *baseline_arg = NULL, *only = NULL, *junit = NULL;
+	bool json = false, csv = false, gate = false;
+	struct nb_gate_opts go = {0};
+	struct nb_gate_row *grows = NULL;
+	size_t ngrows = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
@@ -62,6 +90,29 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case O_CSV:
 			csv = true;
+			break;
+		case O_ONLY:
+			if (!*optarg)
+				cli_usage_error("--only: give labels separated by commas");
+			only = optarg;
+			break;
+		case O_WORSE: {
+			char *end;
+			go.worse_pct = strtod(optarg, &end);
+			if (end == optarg || *end || !(go.worse_pct > 0) || go.worse_pct > 1000)
+				cli_usage_error("--fail-if-worse: '%s' is not a percentage above 0 "
+						"and at most 1000",
+						optarg);
+			gate = true;
+			break;
+		}
+		case O_POINT:
+			go.gate_point = true;
+			break;
+		case O_JUNIT:
+			if (!*optarg)
+				cli_usage_error("--junit: the file name is empty");
+			junit = optarg;
 			break;
 		case 'J':
 			json = true;
@@ -76,8 +127,15 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (csv && json)
 		cli_usage_error("--csv and -J exclude each other");
-	if (view.fit && (csv || json || baseline_arg))
-		cli_usage_error("--fit prints sentences: without --csv, -J or --baseline");
+	if (view.fit && (csv || json || baseline_arg || gate))
+		cli_usage_error("--fit prints sentences: without --csv, -J, --baseline or "
+				"--fail-if-worse");
+	if (gate && !baseline_arg)
+		cli_usage_error(
+		    "--fail-if-worse needs --baseline: the runs it is measured against");
+	if ((junit || go.gate_point) && !gate)
+		cli_usage_error("--junit and --gate-point are parts of the gate: add "
+				"--fail-if-worse PCT");
 	store_cli_view_check(&view);
 	store_cli_ids(&sc, argc, argv);
 
@@ -102,6 +160,18 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (baseline_arg)
 		baseline = store_cli_baseline(l, n, baseline_arg);
+	/* --only: the other results stay out of every table (the baseline stays in). */
+	bool *skip = calloc(n + 1, sizeof(*skip));
+	size_t kept = 0;
+	if (!skip)
+		cli_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		skip[i] =
+		    only && !only_has(only, &l[i]) && !(baseline && !strcmp(l[i].group, baseline));
+		kept += !skip[i] && !(baseline && !strcmp(l[i].group, baseline));
+	}
+	if (only && !kept)
+		cli_usage_error("--only: no selected result has one of the labels '%s'", only);
 	if (json) {
 		nb_json_init(&j, stdout);
 		nb_json_obj_begin(&j, NULL);
@@ -113,21 +183,21 @@ int cmd_compare(int argc, char **argv)
 	}
 	/* One table per view id, in the order the results bring them. */
 	for (size_t i = 0; i < n; i++)
-		for (size_t v = 0; v < l[i].nviews; v++) {
+		for (size_t v = 0; v < l[i].nviews && !skip[i]; v++) {
 			const char *id = l[i].views[v].id;
 			bool done = false;
 			size_t ne = 0;
 			for (size_t k = 0; k < i && !done; k++)
-				for (size_t w = 0; w < l[k].nviews; w++)
+				for (size_t w = 0; w < l[k].nviews && !skip[k]; w++)
 					done |= !strcmp(l[k].views[w].id, id);
 			if (done)
 				continue;
 			for (size_t k = i; k < n; k++)
-				for (size_t w = 0; w < l[k].nviews; w++)
+				for (size_t w = 0; w < l[k].nviews && !skip[k]; w++)
 					if (!strcmp(l[k].views[w].id, id))
 						e[ne++] =
 						    (struct nb_cmp_entry){.group = l[k].group,
-									  .facts = l[k].facts,
+									  .env = &l[k].env,
 									  .view = &l[k].views[w]};
 			bool has_base = false;
 			for (size_t k = 0; k < ne && baseline; k++)
@@ -136,6 +206,8 @@ int cmd_compare(int argc, char **argv)
 			int ret = nb_cmp_build(e, ne, has_base ? baseline : NULL, &t);
 			if (ret)
 				cli_fail(ret, "building the %s table", id);
+			if (gate && has_base && nb_gate_table(t, &go, &grows, &ngrows))
+				cli_fail(ENOMEM, "out of memory");
 			if (json)
 				nb_cmp_write_json(&j, t);
 			else if (csv)
@@ -151,8 +223,15 @@ int cmd_compare(int argc, char **argv)
 			ntables++;
 			nb_cmp_table_free(t);
 		}
-	if (json) {
+	int status = 0;
+	if (json)
 		nb_json_arr_end(&j);
+	if (gate)
+		status = compare_gate_report(csv    ? stderr
+					     : json ? NULL
+						    : stdout,
+					     json ? &j : NULL, grows, ngrows, &go, baseline, junit);
+	if (json) {
 		nb_json_obj_end(&j);
 		fputc('\n', stdout);
 	}
@@ -161,7 +240,9 @@ int cmd_compare(int argc, char **argv)
 			 "have no measurements)",
 			 n, n == 1 ? "" : "s");
 	free(e);
+	free(skip);
+	free(grows);
 	store_cli_free(l, rows, n);
 	nb_store_close(st);
-	return 0;
+	return status;
 }

@@ -200,7 +200,7 @@ static int do_list(int argc, char **argv, bool export_csv)
 	if (export_csv) {
 		struct loaded *l = store_cli_load(st, &sc, NULL, &rows, &n);
 		fputs("id,test,label,time_utc,host,kernel,arch,cpu_model,cpu_mhz,driver,tags,view,"
-		      "series,x,x_unit,y,y_unit\n",
+		      "series,x,x_unit,y,y_unit,cpu_polluted,virtualization\n",
 		      stdout);
 		for (size_t i = 0; i < n; i++) {
 			const struct nb_store_row *r = l[i].row;
@@ -210,20 +210,25 @@ static int do_list(int argc, char **argv, bool export_csv)
 				for (size_t s = 0; s < vw->nseries; s++) {
 					if (vw->s[s].model)
 						continue;
+					/* The end this series was measured on: a receiver of its
+					 * own, else the document's measured end. */
+					const struct nb_facts *env =
+					    vw->s[s].own_env ? &vw->s[s].env : &l[i].env;
 					for (size_t k = 0; k < vw->s[s].n; k++) {
-						const char *f[] = {
-						    r->test,   r->label, r->time_utc, r->host,
-						    r->kernel, r->arch,	 r->cpu_model};
+						const char *f[] = {r->test,	  r->label,
+								   r->time_utc,	  env->host,
+								   env->kernel,	  env->arch,
+								   env->cpu_model};
 						printf("%lld", (long long)r->id);
 						for (size_t q = 0; q < 7; q++) {
 							putchar(',');
 							nb_csv_field(stdout, f[q]);
 						}
-						if (isfinite(r->cpu_mhz))
-							printf(",%g,", r->cpu_mhz);
+						if (isfinite(env->cpu_mhz))
+							printf(",%g,", env->cpu_mhz);
 						else
 							fputs(",,", stdout);
-						nb_csv_field(stdout, r->driver);
+						nb_csv_field(stdout, env->driver);
 						putchar(',');
 						nb_csv_field(stdout, tags);
 						putchar(',');
@@ -234,6 +239,8 @@ static int do_list(int argc, char **argv, bool export_csv)
 						nb_csv_field(stdout, vw->x_unit);
 						printf(",%.9g,", vw->s[s].y[k]);
 						nb_csv_field(stdout, vw->y_unit);
+						printf(",%s,", vw->s[s].polluted[k] ? "yes" : "no");
+						nb_csv_field(stdout, env->virt);
 						putchar('\n');
 					}
 				}
@@ -342,9 +349,8 @@ static int do_show(int argc, char **argv)
 		} else {
 			printf("(stored without its table: shown from the document)\n");
 			for (size_t v = 0; v < l[0].nviews; v++) {
-				struct nb_cmp_entry e = {.group = l[0].group,
-							 .facts = l[0].facts,
-							 .view = &l[0].views[v]};
+				struct nb_cmp_entry e = {
+				    .group = l[0].group, .env = &l[0].env, .view = &l[0].views[v]};
 				struct nb_cmp_table *t;
 				if (nb_cmp_build(&e, 1, NULL, &t))
 					cli_fail(ENOMEM, "out of memory");

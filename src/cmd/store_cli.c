@@ -118,15 +118,26 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 	l = calloc(*n + 1, sizeof(*l));
 	if (!l)
 		cli_fail(ENOMEM, "out of memory");
+	struct nb_group_in *gin = calloc(*n + 1, sizeof(*gin));
+	char(*gname)[NB_GROUP_NAME_MAX] = calloc(*n + 1, sizeof(*gname)), split[256];
+	if (!gin || !gname)
+		cli_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < *n; i++) {
+		struct nb_store_row *r = &(*rows)[i];
+		gin[i] = (struct nb_group_in){.id = r->id,
+					      .test = r->test,
+					      .label = r->label,
+					      .tags = r->tags,
+					      .ntags = r->ntags};
+	}
+	size_t nsplit = nb_group_names(gin, *n, gname, split, sizeof(split));
+	if (nsplit)
+		cli_warn("label %s%s: shown per tag value, not averaged", split,
+			 nsplit > 1 ? " and others" : "");
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i];
 		l[i].row = r;
-		if (*r->label)
-			snprintf(l[i].group, sizeof(l[i].group), "%s", r->label);
-		else
-			snprintf(l[i].group, sizeof(l[i].group), "#%lld", (long long)r->id);
-		snprintf(l[i].facts, sizeof(l[i].facts), "%s%s%s", r->kernel,
-			 *r->driver ? ", " : "", r->driver);
+		snprintf(l[i].group, sizeof(l[i].group), "%s", gname[i]);
 		ret = nb_jdoc_parse(r->doc, strlen(r->doc), &l[i].doc, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "result %lld: its document does not parse: %s",
@@ -135,7 +146,10 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 		if (!l[i].views)
 			cli_fail(ENOMEM, "out of memory");
 		nb_views_extract(l[i].doc, opts, l[i].views, NB_VIEW_MAX, &l[i].nviews);
+		nb_facts_measured(l[i].doc, &l[i].env);
 	}
+	free(gin);
+	free(gname);
 	return l;
 }
 
@@ -159,5 +173,29 @@ const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(l[i].group, arg))
 			return l[i].group;
+	/* A label split by its tags names several groups: which one is the user's to say. */
+	const char *found = NULL;
+	char names[512] = "";
+	size_t len = 0, nfound = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		if (strcmp(l[i].row->label, arg))
+			continue;
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(l[k].group, l[i].group);
+		if (seen)
+			continue;
+		found = l[i].group;
+		nfound++;
+		if (len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'",
+						len ? ", " : "", l[i].group);
+	}
+	if (nfound == 1)
+		return found;
+	if (nfound > 1)
+		cli_usage_error("--baseline: the runs labelled '%s' differ in tags; give one of %s "
+				"(or an ID)",
+				arg, names);
 	cli_usage_error("--baseline: no selected result has the ID or label '%s'", arg);
 }

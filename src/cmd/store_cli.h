@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/store/facts.h"
+#include "core/store/group.h"
 #include "core/store/jdoc.h"
 #include "core/store/store.h"
 #include "core/store/views.h"
@@ -72,8 +74,8 @@ struct store_cli {
 struct loaded {
 	struct nb_store_row *row;
 	struct nb_jdoc *doc;
-	char group[NB_STORE_LABEL_MAX];
-	char facts[192];
+	char group[NB_GROUP_NAME_MAX]; /* label and the tags that differ within it */
+	struct nb_facts env;	       /* the measured end, from the document */
 	struct nb_view *views;
 	size_t nviews;
 };
@@ -95,7 +97,8 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 			      const struct nb_view_opts *opts, struct nb_store_row **rows,
 			      size_t *n);
 void store_cli_free(struct loaded *l, struct nb_store_row *rows, size_t n);
-/* The group of a baseline given as an ID or a label; exits 2 when none matches. */
+/* The group of a baseline given as an ID, a group name or a label; exits 2 when none matches
+ * or when the label was split by its tags into several groups (naming them). */
 const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg);
 
 #endif

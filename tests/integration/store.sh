@@ -29,7 +29,7 @@ T="-c 127.0.0.1 -p $P -t 0.3 -O 0.1 -l 1k,4k"
 check_rc "tput --save --label A --tag: exit 0" 0 nbq tput $T --save --label A --tag core_mhz=333
 check "the table is still printed" has "Tx KByte/s"
 check "it says where it was saved" has "saved as result 1 in $DB"
-nbq tput $T --save "$DB" --label A -J -o "$nb_tmp/tA2.json" >"$nb_tmp/tA2.out" 2>"$nb_tmp/err"
+nbq tput $T --save "$DB" --label A --tag core_mhz=333 -J -o "$nb_tmp/tA2.json" >"$nb_tmp/tA2.out" 2>"$nb_tmp/err"
 check "tput -J --save DB -o FILE: exit 0" test $? -eq 0
 check "-o FILE holds the document printed on stdout" cmp -s "$nb_tmp/tA2.json" "$nb_tmp/tA2.out"
 check "the document is JSON of test tput" json_check "$nb_tmp/tA2.json" 'assert d["test"] == "tput"'
@@ -62,7 +62,7 @@ assert x["time_utc"].endswith("Z") and x["saved_utc"] >= x["time_utc"] and x["ke
 check "--test tput: 3" test "$(count --test tput)" -eq 3
 check "--label A: 6" test "$(count --label A)" -eq 6
 check "--label 'B%' (LIKE): 2" test "$(count --label 'B%')" -eq 2
-check "--tag core_mhz=333: 1" test "$(count --tag core_mhz=333)" -eq 1
+check "--tag core_mhz=333: 2" test "$(count --tag core_mhz=333)" -eq 2
 check "--host of this machine: 8" test "$(count --host "$(uname -n)")" -eq 8
 check "--since the future: 0" test "$(count --since 2999-01-01)" -eq 0
 check "IDs with a filter: 2 of 1,2,3,4 are stream" test "$(count --test stream 1 2 3 4)" -eq 1
@@ -101,18 +101,24 @@ assert all(float(r['y']) > 0 for r in rows if r['view'] == 'tput.kbyte')
 assert any(r['tags'] == 'core_mhz=333' for r in rows)
 assert {r['x'] for r in rows} == {'1024', '4096'} and rows[0]['x_unit'] == 'bytes'
 "
+nbq results export --csv --test stream >"$nb_tmp/sx.csv"
+check "export: each point keeps its CPU window's pollution mark" python3 -c "
+import csv
+rows = list(csv.DictReader(open('$nb_tmp/sx.csv')))
+assert rows and {r['cpu_polluted'] for r in rows} <= {'yes', 'no'} and 'virtualization' in rows[0]
+"
 check_rc "export without --csv: usage error" 2 nbq results export
 
 # compare.
 check_rc "compare --test tput" 0 nbq compare --test tput
 check "tput: rows are block sizes, a column per label and direction" sh -c "grep -q 'A: Tx' $nb_tmp/out && grep -q 'B: Rx' $nb_tmp/out && grep -Eq '^4k ' $nb_tmp/out"
-check "A's two runs show a spread" has "±"
+check "A's two runs show their 95 % interval" sh -c "grep -q '±' $nb_tmp/out && grep -q 'A: 2 runs' $nb_tmp/out && grep -q '95 % interval of the mean' $nb_tmp/out"
 check_rc "compare --test stream --baseline A" 0 nbq compare --test stream --baseline A
 # A cell whose baseline is 0 (A's receiver idle at a low bitrate on a quiet host) has no ratio and
 # shows its value; t_compare checks the ratios themselves.
-check "stream: rows are results by bitrate, as ratios to A" sh -c "grep -Eq '^B \(.*\) +[0-9.]+' $nb_tmp/out && grep -q 'as ratios to A' $nb_tmp/out"
+check "stream: rows are results by bitrate, with ratios to A" sh -c "grep -Eq '^B \(.*\) +[0-9.]+' $nb_tmp/out && grep -q 'with the ratio to A' $nb_tmp/out"
 check_rc "compare --baseline by ID" 0 nbq compare --test tput --baseline 3
-check "the ID names its label" has "as ratios to B"
+check "the ID names its label" has "with the ratio to B"
 check_rc "compare --baseline unknown: usage error" 2 nbq compare --baseline nobody
 check_rc "compare --csv" 0 nbq compare --csv --baseline A
 check "compare CSV: one line per cell with ratio and flag" python3 -c "
@@ -121,7 +127,7 @@ rows = list(csv.DictReader(open('$nb_tmp/out')))
 views = {r['view'] for r in rows}
 assert {'tput.kbyte', 'stream.cpu', 'mem.latency', 'crypto.mbyte', 'rate.fps'} <= views, views
 a = [r for r in rows if r['column'] == 'A: Tx' and r['view'] == 'tput.kbyte']
-assert a and all(r['runs'] == '2' and float(r['ratio']) == 1 and r['differs'] == 'no' for r in a)
+assert a and all(r['runs'] == '2' and float(r['ratio']) == 1 and r['differs'] == '' and float(r['ci95']) >= 0 for r in a)
 "
 nbq compare -J --test tput --baseline A >"$nb_tmp/c.json"
 check "compare -J: tables with rows, columns and cells" json_check "$nb_tmp/c.json" '
@@ -132,7 +138,8 @@ k = t[0]
 assert k["rows"] == ["1k", "4k"] and len(k["columns"]) == 6 and k["baseline"] == "A"
 assert all(len(r) == 6 for r in k["cells"])
 c = k["cells"][0][0]
-assert c["runs"] == 2 and c["spread"] >= 0 and c["mean"] > 0
+assert c["runs"] == 2 and c["ci95"] >= 0 and c["mean"] > 0 and c["judged"] is False
+assert k["lines"][0]["group"] == "A" and k["lines"][0]["series"] == "Tx"
 '
 
 # compare --fit on documents edited to carry a board's numbers measured elsewhere: the seed's

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* compare: repeated runs become a mean with a spread, a baseline turns cells into ratios, a
- * difference inside both spreads is not flagged, stream is laid out as seed 002's table, and
- * the views come out of real-shaped documents. */
+/* compare: repeated runs become a mean with its 95 % interval, a baseline adds ratios with
+ * their interval, a difference inside the runs' noise is not flagged, stream is laid out as seed
+ * 002's table with one row per receiver, facts come from the measured end only, and the views
+ * come out of real-shaped documents. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,15 +45,16 @@ int main(void)
 	static struct nb_view v[5];
 	double x[] = {1024, 8192};
 	double a1[] = {100, 200}, a2[] = {110, 210}; /* board A: two runs, spread 5 */
-	double b1[] = {104, 300};		       /* board B: within noise at 1k, not at 8k */
+	double b1[] = {104, 300};		     /* board B: within noise at 1k, not at 8k */
 	double c1[] = {50, 100};
 
 	fill(&v[0], "tput.kbyte", false, "Tx", x, a1, 2);
 	fill(&v[1], "tput.kbyte", false, "Tx", x, a2, 2);
 	fill(&v[2], "tput.kbyte", false, "Tx", x, b1, 2);
 	fill(&v[3], "tput.kbyte", false, "Tx", x, c1, 1); /* C has only the 1k point */
-	struct nb_cmp_entry e[] = {{"A", NULL, &v[0]}, {"A", NULL, &v[1]}, {"B", NULL, &v[2]},
-				   {"C", NULL, &v[3]}};
+	struct nb_cmp_entry e[] = {
+	    {"A", NULL, &v[0]}, {"A", NULL, &v[1]}, {"B", NULL, &v[2]}, {"C", NULL, &v[3]}};
+	double t1 = nb_t975(1);
 	struct nb_cmp_table *t;
 
 	CHECK(nb_cmp_build(e, 4, NULL, &t) == 0, "table builds");
@@ -61,41 +63,64 @@ int main(void)
 	CHECK(!strcmp(t->row[0], "1k") && !strcmp(t->row[1], "8k"), "rows 1k, 8k");
 	CHECK(!strcmp(t->col[0], "A: Tx") && !strcmp(t->col[2], "C: Tx"), "columns name the label");
 	struct nb_cmp_cell *c = nb_cmp_at(t, 0, 0);
-	CHECK(c->runs == 2 && c->mean == 105 && c->spread == 5, "two runs: mean 105, spread 5");
+	CHECK(c->runs == 2 && c->mean == 105 && fabs(c->spread - t1 * 5) < 1e-9,
+	      "two runs: mean 105, 95 %% interval t(1) x sd / sqrt(2) = 63.5 (got %g)", c->spread);
 	CHECK(nb_cmp_at(t, 0, 2)->has && !nb_cmp_at(t, 1, 2)->has, "a missing point stays empty");
 	CHECK(isnan(c->ratio), "no baseline, no ratio");
 	nb_cmp_table_free(t);
 
 	CHECK(nb_cmp_build(e, 4, "A", &t) == 0, "with baseline A");
 	c = nb_cmp_at(t, 0, 1);
-	CHECK(fabs(c->ratio - 104.0 / 105) < 1e-12 && !c->differs,
-	      "B at 1k: 0.99x, inside A's spread: not flagged");
+	CHECK(fabs(c->ratio - 104.0 / 105) < 1e-12 && !c->differs && !c->judged,
+	      "B at 1k: 0.99x, one run: not judged, not flagged");
 	c = nb_cmp_at(t, 1, 1);
-	CHECK(fabs(c->ratio - 300.0 / 205) < 1e-12 && c->differs, "B at 8k: 1.46x, flagged");
+	CHECK(fabs(c->ratio - 300.0 / 205) < 1e-12 && !c->differs && !c->judged,
+	      "B at 8k: 1.46x, one run: not judged (one run has no noise to judge by)");
 	CHECK(nb_cmp_at(t, 0, 0)->is_base && !nb_cmp_at(t, 0, 0)->differs,
 	      "the baseline's own cells are values");
-	CHECK(fabs(nb_cmp_at(t, 0, 2)->ratio - 50.0 / 105) < 1e-12 && nb_cmp_at(t, 0, 2)->differs,
-	      "C at 1k: one run, far outside: flagged");
 	char *csv = render_csv(t);
-	CHECK(!strncmp(csv, "view,row,column,unit,mean,spread,runs,ratio,differs\n", 52),
+	CHECK(!strncmp(csv,
+		       "view,row,column,unit,mean,ci95,runs,ratio,ratio_lo,ratio_hi,differs,"
+		       "polluted,virtualization\n",
+		       89),
 	      "CSV header");
-	CHECK(strstr(csv, "tput.kbyte,8k,B: Tx,KByte/s,300,0,1,1.46341,yes\n") != NULL,
+	CHECK(strstr(csv, "tput.kbyte,8k,B: Tx,KByte/s,300,,1,1.46341,,,not judged,0,\n") != NULL,
 	      "CSV line for B at 8k");
-	CHECK(strstr(csv, "tput.kbyte,1k,A: Tx,KByte/s,105,5,2,1,no\n") != NULL,
-	      "CSV line for A at 1k: mean, spread and runs");
+	CHECK(strstr(csv, "tput.kbyte,1k,A: Tx,KByte/s,105,63.5310,2,1,,,,0,\n") != NULL ||
+		  strstr(csv, "tput.kbyte,1k,A: Tx,KByte/s,105,63.531,2,1,,,,0,\n") != NULL,
+	      "CSV line for A at 1k: mean, interval and runs");
+	char *txt0 = NULL;
+	size_t tlen0;
+	FILE *tf = open_memstream(&txt0, &tlen0);
+	nb_cmp_write_text(tf, t);
+	fclose(tf);
+	CHECK(strstr(txt0, "300.0 1.46x") && strstr(txt0, "105.0 ±64") &&
+		  strstr(txt0, "significance not judged"),
+	      "text: value beside its ratio, the interval, the unjudged note");
+	CHECK(!strchr(txt0, 'e') || !strstr(txt0, "e+"), "no e-notation");
+	free(txt0);
 	free(csv);
 	nb_cmp_table_free(t);
 
 	CHECK(nb_cmp_build(e, 4, "nobody", &t) == -ENOENT && !t, "unknown baseline refused");
 
-	/* Noise both ways: B's own spread also counts. */
-	double b2[] = {96, 300};
+	/* Repeated runs on both sides: the ratio's interval decides. */
+	double b2[] = {96, 300}, a3[] = {101, 205}, b3[] = {104, 302};
 	fill(&v[4], "tput.kbyte", false, "Tx", x, b2, 2);
-	struct nb_cmp_entry e2[] = {{"A", NULL, &v[0]}, {"B", NULL, &v[2]}, {"B", NULL, &v[4]}};
-	CHECK(nb_cmp_build(e2, 3, "A", &t) == 0, "baseline with one run");
+	static struct nb_view w[2];
+	fill(&w[0], "tput.kbyte", false, "Tx", x, a3, 2);
+	fill(&w[1], "tput.kbyte", false, "Tx", x, b3, 2);
+	struct nb_cmp_entry e2[] = {{"A", NULL, &v[0]}, {"A", NULL, &v[1]}, {"A", NULL, &w[0]},
+				    {"B", NULL, &v[2]}, {"B", NULL, &v[4]}, {"B", NULL, &w[1]}};
+	CHECK(nb_cmp_build(e2, 6, "A", &t) == 0, "three runs each");
 	c = nb_cmp_at(t, 0, 1);
-	CHECK(c->mean == 100 && c->spread == 4 && fabs(c->ratio - 1.0) < 1e-12 && !c->differs,
-	      "B 100 +- 4 against A 100: same");
+	CHECK(c->judged && !c->differs && c->ratio_lo < 1 && c->ratio_hi > 1,
+	      "B 1k (104, 96, 104) against A (100, 110, 101): interval %.3f..%.3f includes 1",
+	      c->ratio_lo, c->ratio_hi);
+	c = nb_cmp_at(t, 1, 1);
+	CHECK(c->judged && c->differs && c->ratio_lo > 1.3,
+	      "B 8k (300, 300, 302) against A (200, 210, 205): interval %.3f..%.3f above 1",
+	      c->ratio_lo, c->ratio_hi);
 	nb_cmp_table_free(t);
 
 	/* Seed 002's shape: rows = results, columns = bitrate. */
@@ -103,20 +128,31 @@ int main(void)
 	fill(&v[0], "stream.cpu", true, "receiver", mbit, cpu_a, 3);
 	fill(&v[1], "stream.cpu", true, "receiver", mbit, cpu_b, 3);
 	v[0].x_fmt = v[1].x_fmt = NB_XFMT_NUM;
-	struct nb_cmp_entry s[] = {{"MPC8313", "2.6.28, gianfar", &v[0]},
-				   {"IXP425", "2.6.20, ixp4xx_eth", &v[1]}};
+	struct nb_facts fa = {.known = true, .kernel = "2.6.28", .driver = "gianfar"},
+			fb = {.known = true,
+			      .kernel = "2.6.20",
+			      .iface = "eth0",
+			      .driver = "ixp4xx_eth",
+			      .virt = "qemu-user armeb on x86_64"};
+	struct nb_cmp_entry s[] = {{"MPC8313", &fa, &v[0]}, {"IXP425", &fb, &v[1]}};
 	CHECK(nb_cmp_build(s, 2, "MPC8313", &t) == 0, "stream table builds");
 	CHECK(t->by_result && t->nrows == 2 && t->ncols == 3, "2 results x 3 bitrates");
-	CHECK(!strcmp(t->row[0], "MPC8313 (2.6.28, gianfar)") && !strcmp(t->col[2], "12"),
-	      "row names result, kernel, driver; column 12 (Mbit/s)");
+	CHECK(!strcmp(t->row[0], "MPC8313 (2.6.28, gianfar)") &&
+		  !strcmp(t->row[1], "IXP425 (2.6.20, eth0 ixp4xx_eth)") &&
+		  !strcmp(t->col[2], "12"),
+	      "row names result, kernel, interface and driver; column 12 (Mbit/s)");
 	CHECK(fabs(nb_cmp_at(t, 1, 2)->ratio - 14.0 / 40) < 1e-12, "IXP425 at 12M: 0.35x");
 	char *txt = NULL;
 	size_t len;
 	FILE *f = open_memstream(&txt, &len);
 	nb_cmp_write_text(f, t);
 	fclose(f);
-	CHECK(strstr(txt, "0.35x*") && strstr(txt, "result \\ block bytes"),
-	      "text shows the ratio flagged");
+	CHECK(strstr(txt, "14.00 0.35x") && strstr(txt, "result \\ block bytes"),
+	      "text shows the value and its ratio");
+	CHECK(strstr(txt, "IXP425 (2.6.20, eth0 ixp4xx_eth)~") &&
+		  strstr(txt, "~ IXP425 ran under qemu-user armeb on x86_64: its figures are the "
+			      "host's, not those of a board"),
+	      "an emulated platform is marked and said so");
 	free(txt);
 	nb_cmp_table_free(t);
 
@@ -141,9 +177,10 @@ int main(void)
 	CHECK(views[0].x_log && views[0].x_fmt == NB_XFMT_BYTES, "block sizes on a log axis");
 	nb_jdoc_free(d);
 
-	const char *mem = "{\"schema\":\"netbench/1\",\"test\":\"mem\",\"latency\":{\"points\":["
-			  "{\"set_bytes\":1024,\"ns_per_load\":1.2},{\"set_bytes\":65536,"
-			  "\"ns_per_load\":4.7}]},\"caches\":{\"inferred\":[{\"size_bytes\":32768}]}}";
+	const char *mem =
+	    "{\"schema\":\"netbench/1\",\"test\":\"mem\",\"latency\":{\"points\":["
+	    "{\"set_bytes\":1024,\"ns_per_load\":1.2},{\"set_bytes\":65536,"
+	    "\"ns_per_load\":4.7}]},\"caches\":{\"inferred\":[{\"size_bytes\":32768}]}}";
 	CHECK(nb_jdoc_parse(mem, strlen(mem), &d, err, sizeof(err)) == 0, "mem doc parses");
 	CHECK(nb_views_extract(d, NULL, views, NB_VIEW_MAX, &nv) == 0 && nv == 1 &&
 		  views[0].s[0].n == 2 && views[0].nmarks == 1 && views[0].marks[0].x == 32768,
@@ -159,8 +196,9 @@ int main(void)
 	CHECK(nb_views_extract(d, NULL, views, NB_VIEW_MAX, &nv) == 0 && nv == 1 &&
 		  views[0].nseries == 2 && views[0].s[1].model,
 	      "rate: fps and the line-rate curve");
-	CHECK(fabs(views[0].s[1].y[0] - 1488095.238) < 0.01, "line rate at 64 B on 1 Gbit/s: "
-							       "1488095 fps (got %.3f)",
+	CHECK(fabs(views[0].s[1].y[0] - 1488095.238) < 0.01,
+	      "line rate at 64 B on 1 Gbit/s: "
+	      "1488095 fps (got %.3f)",
 	      views[0].s[1].y[0]);
 	CHECK(!strcmp(views[0].note, "bus bound"), "the verdict becomes the note");
 	nb_jdoc_free(d);

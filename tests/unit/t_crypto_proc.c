@@ -166,6 +166,12 @@ int main(void)
 		  nb_crypto_driver_is_hw("authenc-hmac-sha1-cbc-aes-talitos") == 1,
 	      "hardware drivers recognised");
 	CHECK(nb_crypto_driver_is_hw("") == -1, "empty driver: unknown");
+	CHECK(nb_crypto_driver_is_hw("authenc(hmac(sha1-generic),virtio_crypto_aes_cbc)") == 1 &&
+		  nb_crypto_driver_is_hw("echainiv(authenc(hmac(sha256-ce),cbc-aes-caam))") == 1 &&
+		  nb_crypto_driver_is_hw("rfc4106(gcm-aes-caam)") == 1 &&
+		  nb_crypto_driver_is_hw("authenc(hmac(sha1-generic),cbc(aes-generic))") == 0 &&
+		  nb_crypto_driver_is_hw("rfc4106(gcm_base(ctr(aes-aesni),ghash-clmulni))") == 0,
+	      "a template is classed by its inner cipher's driver");
 
 	CHECK(nb_proc_crypto_parse(talitos_sample, algs, 2) == 2, "bounded by max");
 	CHECK(nb_proc_crypto_parse("", algs, 16) == 0, "empty text: no entries");

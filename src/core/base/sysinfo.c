@@ -91,6 +91,11 @@ static void cpufreq(struct nb_sysinfo *si)
 
 static int same_host(const struct sockaddr *a, const struct sockaddr *b)
 {
+	/* An agent listening on a dual-stack socket sees its IPv4 address as ::ffff:a.b.c.d. */
+	if (a && b && a->sa_family == AF_INET && b->sa_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((const struct sockaddr_in6 *)b)->sin6_addr))
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr.s6_addr[12], 4);
 	if (!a || !b || a->sa_family != b->sa_family)
 		return 0;
 	if (a->sa_family == AF_INET)

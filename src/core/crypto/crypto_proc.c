@@ -5,6 +5,7 @@
 #include "core/crypto/crypto.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,24 +192,44 @@ out:
 	return ret;
 }
 
-int nb_crypto_driver_is_hw(const char *driver)
+/* Is one implementation name (no template around it) a CPU's? */
+static bool cpu_impl(const char *name, size_t len)
 {
-	/* Implementation names of the CPU: generic C, library code, and instruction-set drivers of
-	 * x86, ARM, PowerPC, MIPS. A template name (cbc(ecb(aes-generic))) counts as its innermost
-	 * part. Anything else is taken to be a device (talitos, caam, sec, safexcel, omap...). */
 	static const char *const cpu[] = {
 	    "generic", "-lib", "fixed-time", "aesni",  "avx",  "sse",	 "ssse3", "-ce",
 	    "neon",    "-arm", "arm64",	     "-asm",   "-ppc", "-spe",	 "-vmx",  "p8",
 	    "-mips",   "-x86", "-s390",	     "-riscv", "-zvk", "-clmul",
 	};
+	char buf[128];
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	for (size_t i = 0; i < sizeof(cpu) / sizeof(cpu[0]); i++)
+		if (strstr(buf, cpu[i]))
+			return true;
+	return false;
+}
+
+int nb_crypto_driver_is_hw(const char *driver)
+{
+	/* Implementation names of the CPU: generic C, library code, and instruction-set drivers of
+	 * x86, ARM, PowerPC, MIPS. Anything else is taken to be a device (talitos, caam, sec,
+	 * safexcel, omap, virtio_crypto...). A template (authenc(hmac(sha1-generic),
+	 * virtio_crypto_aes_cbc), echainiv(...), rfc4106(...)) is classed by the implementations
+	 * inside it: a device among them does the heavy part (the cipher), so the whole is the
+	 * device's; only when every inner one is a CPU's is the template a CPU's. */
 	if (!driver || !*driver)
 		return -1;
-	const char *inner = driver;
-	for (const char *q = driver; *q; q++)
-		if (*q == '(')
-			inner = q + 1;
-	for (size_t i = 0; i < sizeof(cpu) / sizeof(cpu[0]); i++)
-		if (strstr(inner, cpu[i]) || strstr(driver, cpu[i]))
-			return 0;
-	return 1;
+	bool any = false;
+	for (const char *p = driver; *p;) {
+		size_t n = strcspn(p, "(),");
+		if (n && p[n] != '(') {
+			any = true;
+			if (!cpu_impl(p, n))
+				return 1;
+		}
+		p += n + (p[n] != '\0');
+	}
+	return any ? 0 : 1;
 }

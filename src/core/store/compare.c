@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Table building for compare: collects the distinct rows and columns of a view across results,
- * aggregates repeated runs, and sets ratios against the baseline group. */
+/* Table building for compare: collects the distinct x values and the lines (one per group and
+ * series: a receiver of a multi-agent run is a line of its own) of a view across results,
+ * aggregates repeated runs, and sets ratios with their intervals against the baseline group. */
 #include "core/store/compare.h"
 
 #include <errno.h>
@@ -16,6 +17,10 @@ void nb_cmp_table_free(struct nb_cmp_table *t)
 	free(t->col);
 	free(t->xval);
 	free(t->cell);
+	free(t->group);
+	free(t->gkey);
+	free(t->group_runs);
+	free(t->line);
 	free(t);
 }
 
@@ -43,31 +48,82 @@ static size_t find_x(const double *xs, size_t n, double x)
 	return n;
 }
 
-struct acc {
-	double sum, min, max;
-	unsigned n;
-};
-
-static void acc_add(struct acc *a, double v)
+static size_t find_line(const struct nb_cmp_table *t, size_t nl, size_t g, const char *series)
 {
-	if (!a->n || v < a->min)
-		a->min = v;
-	if (!a->n || v > a->max)
-		a->max = v;
-	a->sum += v;
-	a->n++;
+	for (size_t i = 0; i < nl; i++)
+		if (t->line[i].group == g && !strcmp(t->line[i].series, series))
+			return i;
+	return nl;
+}
+
+/* Group names longer than this get a short key in column names and a legend. */
+#define NB_CMP_SHORT_NAME 16
+
+static void name_lines(struct nb_cmp_table *t, const struct nb_view *v0, const double *xs,
+		       size_t nx, size_t nlines)
+{
+	bool keys = false;
+	/* Results by x carry each group's name in their rows: no keys there. */
+	for (size_t g = 0; g < t->ngroups && !t->by_result; g++)
+		keys |= strlen(t->group[g]) > NB_CMP_SHORT_NAME;
+	for (size_t g = 0; g < t->ngroups && keys; g++) {
+		if (g < 26)
+			snprintf(t->gkey[g], sizeof(t->gkey[0]), "%c", (char)('A' + g));
+		else
+			snprintf(t->gkey[g], sizeof(t->gkey[0]), "G%u",
+				 (unsigned)(g + 1) % 100000u);
+	}
+	if (t->by_result) {
+		snprintf(t->corner, sizeof(t->corner), "result \\ %s%s%s", v0->x_name,
+			 *v0->x_unit ? " " : "", v0->x_unit);
+		for (size_t c = 0; c < nx; c++)
+			nb_view_fmt_x(v0, xs[c], t->col[c], sizeof(t->col[0]));
+		for (size_t r = 0; r < nlines; r++) {
+			const struct nb_cmp_line *l = &t->line[r];
+			char facts[256];
+			nb_facts_text(&l->env, facts, sizeof(facts));
+			if (l->own_env && strcmp(l->series, NB_VIEW_ONE_RECEIVER))
+				snprintf(t->row[r], sizeof(t->row[0]), "%s / %s (%s)",
+					 t->group[l->group], l->series, facts);
+			else
+				snprintf(t->row[r], sizeof(t->row[0]), "%s (%s)",
+					 t->group[l->group], facts);
+		}
+	} else {
+		snprintf(t->corner, sizeof(t->corner), "%s%s%s", v0->x_name, *v0->x_unit ? " " : "",
+			 v0->x_unit);
+		for (size_t r = 0; r < nx; r++)
+			nb_view_fmt_x(v0, xs[r], t->row[r], sizeof(t->row[0]));
+		for (size_t c = 0; c < nlines; c++) {
+			size_t g = t->line[c].group;
+			snprintf(t->col[c], sizeof(t->col[0]), "%s%s%s",
+				 *t->gkey[g] ? t->gkey[g] : t->group[g], *t->gkey[g] ? " " : ": ",
+				 t->line[c].series);
+		}
+	}
+}
+
+static void set_ratio(struct nb_cmp_cell *x, const struct nb_cmp_cell *base)
+{
+	if (!x->has || !base || !base->has || !(base->mean != 0))
+		return;
+	x->ratio = x->mean / base->mean;
+	x->is_base = x == base;
+	x->base = base;
+	if (x->is_base)
+		return;
+	double df;
+	x->judged =
+	    nb_ratio_ci95(&x->runs_stat, &base->runs_stat, &x->ratio_lo, &x->ratio_hi, &df) == 0;
+	x->differs = x->judged && (x->ratio_lo > 1 || x->ratio_hi < 1);
 }
 
 int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 		 struct nb_cmp_table **out)
 {
 	struct nb_cmp_table *t = calloc(1, sizeof(*t));
-	size_t maxx = 0, nx = 0, ngroups = 0, maxcols = 0;
+	size_t maxx = 0, nx = 0, nlines = 0, maxlines = n * NB_VIEW_MAX_SERIES + 1;
 	double *xs = NULL;
-	char(*groups)[128] = NULL;
-	char(*series)[48] = NULL; /* per column: the series name (generic layout) */
-	size_t *colgroup = NULL;
-	struct acc *acc = NULL;
 	int ret = -ENOMEM;
 
 	*out = NULL;
@@ -77,24 +133,41 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 	snprintf(t->id, sizeof(t->id), "%s", v0->id);
 	snprintf(t->title, sizeof(t->title), "%s", v0->title);
 	snprintf(t->unit, sizeof(t->unit), "%s", v0->y_unit);
+	snprintf(t->x_name, sizeof(t->x_name), "%s", v0->x_name);
+	snprintf(t->x_unit, sizeof(t->x_unit), "%s", v0->x_unit);
 	t->by_result = v0->by_result;
 	t->lower_is_better = v0->lower_is_better;
 	for (size_t i = 0; i < n; i++)
 		for (size_t s = 0; s < e[i].view->nseries; s++)
 			maxx += e[i].view->s[s].n;
 	xs = calloc(maxx + 1, sizeof(*xs));
-	groups = calloc(n, sizeof(*groups));
-	maxcols = n * NB_VIEW_MAX_SERIES;
-	series = calloc(maxcols, sizeof(*series));
-	colgroup = calloc(maxcols, sizeof(*colgroup));
-	if (!xs || !groups || !series || !colgroup)
+	t->group = calloc(n, sizeof(*t->group));
+	t->gkey = calloc(n, sizeof(*t->gkey));
+	t->group_runs = calloc(n, sizeof(*t->group_runs));
+	t->line = calloc(maxlines, sizeof(*t->line));
+	if (!xs || !t->group || !t->gkey || !t->group_runs || !t->line)
 		goto fail;
+	/* Groups and lines in order of appearance; x values sorted. */
 	for (size_t i = 0; i < n; i++) {
-		intern(groups[0], sizeof(groups[0]), &ngroups, e[i].group);
+		size_t g = intern(t->group[0], sizeof(t->group[0]), &t->ngroups, e[i].group);
+		t->group_runs[g]++;
 		for (size_t s = 0; s < e[i].view->nseries; s++) {
 			const struct nb_series *se = &e[i].view->s[s];
 			if (se->model)
 				continue;
+			size_t l = find_line(t, nlines, g, se->name);
+			if (l == nlines) {
+				struct nb_cmp_line *nl = &t->line[nlines++];
+				nl->group = g;
+				snprintf(nl->series, sizeof(nl->series), "%s", se->name);
+				nl->own_env = se->own_env;
+				if (se->own_env)
+					nl->env = se->env;
+				else if (e[i].env)
+					nl->env = *e[i].env;
+				else
+					nb_facts_of_env(NULL, NULL, &nl->env);
+			}
 			for (size_t k = 0; k < se->n; k++)
 				if (find_x(xs, nx, se->x[k]) == nx)
 					xs[nx++] = se->x[k];
@@ -105,92 +178,28 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 	if (!t->xval)
 		goto fail;
 	memcpy(t->xval, xs, nx * sizeof(*xs));
-
-	/* Columns: generic = (group, series) in order of appearance; by result = x values. */
-	if (t->by_result) {
-		t->nrows = ngroups;
-		t->ncols = nx;
-	} else {
-		char(*names)[96] = calloc(maxcols, sizeof(*names));
-		size_t nc = 0;
-		if (!names)
-			goto fail;
-		for (size_t i = 0; i < n; i++)
-			for (size_t s = 0; s < e[i].view->nseries; s++) {
-				const struct nb_series *se = &e[i].view->s[s];
-				char name[96];
-				if (se->model)
-					continue;
-				snprintf(name, sizeof(name), "%s: %s", e[i].group, se->name);
-				size_t before = nc,
-				       c = intern(names[0], sizeof(names[0]), &nc, name);
-				if (c == before) {
-					snprintf(series[c], sizeof(series[0]), "%s", se->name);
-					colgroup[c] = intern(groups[0], sizeof(groups[0]), &ngroups,
-							     e[i].group);
-				}
-			}
-		t->nrows = nx;
-		t->ncols = nc;
-		t->col = calloc(nc ? nc : 1, sizeof(*t->col));
-		if (!t->col) {
-			free(names);
-			goto fail;
-		}
-		memcpy(t->col, names, nc * sizeof(*names));
-		free(names);
-	}
-	if (!t->col)
-		t->col = calloc(t->ncols ? t->ncols : 1, sizeof(*t->col));
-	t->row = calloc(t->nrows ? t->nrows : 1, sizeof(*t->row));
+	t->nrows = t->by_result ? nlines : nx;
+	t->ncols = t->by_result ? nx : nlines;
+	t->col = calloc(t->ncols + 1, sizeof(*t->col));
+	t->row = calloc(t->nrows + 1, sizeof(*t->row));
 	t->cell = calloc(t->nrows * t->ncols + 1, sizeof(*t->cell));
-	acc = calloc(t->nrows * t->ncols + 1, sizeof(*acc));
-	if (!t->col || !t->row || !t->cell || !acc)
+	if (!t->col || !t->row || !t->cell)
 		goto fail;
-	if (t->by_result) {
-		snprintf(t->corner, sizeof(t->corner), "result \\ %s%s%s", v0->x_name,
-			 *v0->x_unit ? " " : "", v0->x_unit);
-		for (size_t c = 0; c < nx; c++)
-			nb_view_fmt_x(v0, xs[c], t->col[c], sizeof(t->col[0]));
-		for (size_t g = 0; g < ngroups; g++) {
-			const char *facts = NULL;
-			for (size_t i = 0; i < n && !facts; i++)
-				if (!strcmp(e[i].group, groups[g]))
-					facts = e[i].facts;
-			snprintf(t->row[g], sizeof(t->row[0]), "%s%s%s%s", groups[g],
-				 facts && *facts ? " (" : "", facts ? facts : "",
-				 facts && *facts ? ")" : "");
-		}
-	} else {
-		snprintf(t->corner, sizeof(t->corner), "%s%s%s", v0->x_name, *v0->x_unit ? " " : "",
-			 v0->x_unit);
-		for (size_t r = 0; r < nx; r++)
-			nb_view_fmt_x(v0, xs[r], t->row[r], sizeof(t->row[0]));
-	}
+	name_lines(t, v0, xs, nx, nlines);
 
 	for (size_t i = 0; i < n; i++) {
-		size_t g = intern(groups[0], sizeof(groups[0]), &ngroups, e[i].group);
+		size_t g = intern(t->group[0], sizeof(t->group[0]), &t->ngroups, e[i].group);
 		for (size_t s = 0; s < e[i].view->nseries; s++) {
 			const struct nb_series *se = &e[i].view->s[s];
 			if (se->model)
 				continue;
-			if (t->by_result && s != 0)
-				continue; /* one series per row: the first receiver */
+			size_t l = find_line(t, nlines, g, se->name);
 			for (size_t k = 0; k < se->n; k++) {
-				size_t xi = find_x(xs, nx, se->x[k]), r, c = 0;
-				if (t->by_result) {
-					r = g;
-					c = xi;
-				} else {
-					r = xi;
-					for (c = 0; c < t->ncols; c++)
-						if (colgroup[c] == g &&
-						    !strcmp(series[c], se->name))
-							break;
-					if (c == t->ncols)
-						continue;
-				}
-				acc_add(&acc[r * t->ncols + c], se->y[k]);
+				size_t xi = find_x(xs, nx, se->x[k]);
+				struct nb_cmp_cell *c =
+				    t->by_result ? nb_cmp_at(t, l, xi) : nb_cmp_at(t, xi, l);
+				nb_runs_add(&c->runs_stat, se->y[k]);
+				c->polluted += se->polluted[k];
 			}
 		}
 		if (*e[i].view->note && t->nnotes < NB_CMP_MAX_NOTES) {
@@ -205,54 +214,54 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 	}
 	for (size_t k = 0; k < t->nrows * t->ncols; k++) {
 		struct nb_cmp_cell *c = &t->cell[k];
-		c->ratio = NAN;
-		if (!acc[k].n)
+		c->ratio = c->ratio_lo = c->ratio_hi = NAN;
+		if (!c->runs_stat.n)
 			continue;
 		c->has = true;
-		c->runs = acc[k].n;
-		c->mean = acc[k].sum / acc[k].n;
-		c->spread = (acc[k].max - acc[k].min) / 2;
+		c->runs = c->runs_stat.n;
+		c->mean = c->runs_stat.mean;
+		c->spread = nb_runs_ci95(&c->runs_stat);
 	}
 
 	if (baseline) {
 		size_t b;
-		for (b = 0; b < ngroups; b++)
-			if (!strcmp(groups[b], baseline))
+		for (b = 0; b < t->ngroups; b++)
+			if (!strcmp(t->group[b], baseline))
 				break;
-		if (b == ngroups) {
+		if (b == t->ngroups) {
 			ret = -ENOENT;
 			goto fail;
 		}
 		t->has_baseline = true;
 		snprintf(t->baseline, sizeof(t->baseline), "%s", baseline);
-		for (size_t r = 0; r < t->nrows; r++)
-			for (size_t c = 0; c < t->ncols; c++) {
-				struct nb_cmp_cell *x = nb_cmp_at(t, r, c), *base = NULL;
-				if (t->by_result) {
-					base = nb_cmp_at(t, b, c);
-				} else {
-					for (size_t bc = 0; bc < t->ncols; bc++)
-						if (colgroup[bc] == b &&
-						    !strcmp(series[bc], series[c]))
-							base = nb_cmp_at(t, r, bc);
-				}
-				if (!x->has || !base || !base->has || base->mean == 0)
-					continue;
-				x->ratio = x->mean / base->mean;
-				x->is_base = x == base;
-				x->differs = x != base &&
-					     fabs(x->mean - base->mean) > x->spread + base->spread;
+		/* The baseline's line with the same series (the same receiver name, direction or
+		 * engine); in the results-by-x layout (stream receivers) a baseline with a single
+		 * receiver serves every receiver. */
+		size_t bl_only = nlines, nbl = 0;
+		for (size_t l = 0; l < nlines; l++)
+			if (t->line[l].group == b) {
+				bl_only = l;
+				nbl++;
 			}
+		for (size_t l = 0; l < nlines; l++) {
+			size_t bl = find_line(t, nlines, b, t->line[l].series);
+			if (bl == nlines && nbl == 1 && t->by_result)
+				bl = bl_only;
+			if (bl == nlines)
+				continue;
+			for (size_t xi = 0; xi < nx; xi++) {
+				if (t->by_result)
+					set_ratio(nb_cmp_at(t, l, xi), nb_cmp_at(t, bl, xi));
+				else
+					set_ratio(nb_cmp_at(t, xi, l), nb_cmp_at(t, xi, bl));
+			}
+		}
 	}
 	*out = t;
 	t = NULL;
 	ret = 0;
 fail:
 	free(xs);
-	free(groups);
-	free(series);
-	free(colgroup);
-	free(acc);
 	nb_cmp_table_free(t);
 	return ret;
 }

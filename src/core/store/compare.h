@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Side-by-side tables of stored results. Results with the same group (their label) are
- * repeated runs: a cell holds their mean and spread (half the range). With a baseline group,
- * cells become ratios to it, and a difference is flagged only when it exceeds both groups'
- * spreads together. Pure logic: no store, no printing except into the FILE the caller gives. */
+/* Side-by-side tables of stored results. Results with the same group (label, and the tags that
+ * differ within it) are repeated runs: a cell holds their number, mean and the 95 % interval of
+ * the mean (Student's t). With a baseline group each cell also gets its ratio to the baseline's
+ * and, when both sides have repeated runs, the 95 % interval of that ratio; a difference is
+ * flagged only when that interval excludes 1. Pure logic: no store, no printing except into the
+ * FILE the caller gives. */
 #ifndef NB_COMPARE_H
 #define NB_COMPARE_H
 
@@ -11,34 +13,56 @@
 #include <stdio.h>
 
 #include "core/base/json.h"
+#include "core/store/facts.h"
+#include "core/store/stats.h"
 #include "core/store/views.h"
 
 struct nb_cmp_entry {
-	const char *group;	    /* label, or "#ID" without one */
-	const char *facts;	    /* "kernel, driver" for by-result rows; may be NULL */
+	const char *group;	    /* label (with differing tags), or "#ID" without one */
+	const struct nb_facts *env; /* the result's measured end; NULL: unknown */
 	const struct nb_view *view; /* this result's view with the table's id */
 };
 
 struct nb_cmp_cell {
 	bool has;
-	double mean, spread; /* spread: half the range of the runs; 0 for one run */
+	struct nb_runs runs_stat; /* the runs' values: n, mean, variance */
+	double mean;
+	double spread; /* half-width of the 95 % interval of the mean; NAN for one run */
 	unsigned runs;
-	double ratio; /* to the baseline's cell; NAN without one */
-	bool differs; /* beyond both spreads */
-	bool is_base; /* the baseline's own cell: shown as a value, not a ratio */
+	unsigned polluted;		/* runs whose CPU window was polluted by other processes */
+	double ratio;			/* to the baseline's cell; NAN without one */
+	double ratio_lo, ratio_hi;	/* its 95 % interval; NAN unless both sides repeat */
+	bool judged;			/* both sides have two runs or more */
+	bool differs;			/* judged, and the ratio's interval excludes 1 */
+	bool is_base;			/* the baseline's own cell: shown as a value, not a ratio */
+	const struct nb_cmp_cell *base; /* the baseline's cell it was compared with, or NULL */
 };
 
 #define NB_CMP_MAX_NOTES 32
 
+/* A line is what one group's series draws: a column (x by results) or a row (results by x). */
+struct nb_cmp_line {
+	size_t group;
+	char series[48];
+	struct nb_facts env; /* the end it was measured on */
+	bool own_env;	     /* a receiver of its own, named in the line */
+};
+
 struct nb_cmp_table {
 	char id[32], title[96], corner[80], unit[24];
+	char x_name[32], x_unit[16]; /* the view's x axis, for naming a metric */
 	bool by_result, has_baseline, lower_is_better;
 	char baseline[128];
 	size_t nrows, ncols;
-	char (*row)[128];
+	char (*row)[512];
 	char (*col)[96];
 	double *xval;		  /* the x of each row (or, by result, of each column) */
 	struct nb_cmp_cell *cell; /* nrows x ncols, row-major */
+	size_t ngroups;
+	char (*group)[192];
+	char (*gkey)[12];	  /* short name of each group in column names ("A"), or "" */
+	unsigned *group_runs;	  /* results of each group in this table */
+	struct nb_cmp_line *line; /* ncols lines (x by results) or nrows (results by x) */
 	size_t nnotes;
 	char notes[NB_CMP_MAX_NOTES][240];
 };
@@ -52,11 +76,22 @@ static inline struct nb_cmp_cell *nb_cmp_at(const struct nb_cmp_table *t, size_t
 {
 	return &t->cell[r * t->ncols + c];
 }
+/* The line of cell (r, c). */
+static inline const struct nb_cmp_line *nb_cmp_line_of(const struct nb_cmp_table *t, size_t r,
+						       size_t c)
+{
+	return &t->line[t->by_result ? r : c];
+}
 
-/* Aligned text, one line per row; "±" spread with repeated runs, "*" on a difference. */
+/* A number in fixed point with about four significant digits, never in e-notation: 74650,
+ * 87.90, 1.234, 0.01230. */
+void nb_cmp_fmt_num(double v, char *buf, size_t len);
+
+/* Aligned text for a mailing-list post: fixed-point numbers, "±" the 95 % interval with
+ * repeated runs, the ratio beside the value with a baseline, marks and their footnotes. */
 void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t);
-/* One line per cell: view,row,column,unit,mean,spread,runs,ratio,differs (CSV header first
- * when header is true). */
+/* One line per cell: view,row,column,unit,mean,ci95,runs,ratio,ratio_lo,ratio_hi,differs,
+ * polluted (CSV header first when header is true). */
 void nb_cmp_write_csv(FILE *f, const struct nb_cmp_table *t, bool header);
 void nb_cmp_write_json(struct nb_json *j, const struct nb_cmp_table *t);
 /* CSV field quoting (RFC 4180). */

@@ -222,17 +222,25 @@ void nb_store_close(struct nb_store *s)
 	free(s);
 }
 
+/* The measured end's fact: env.remote when the document has one, else (a run with several
+ * receiving agents) the first receiver's env, else env.local. A fact that end lacks stays NULL:
+ * never filled from the other end (a board's driver is not the controller's). */
 #define FACT(f)                                                                                    \
-	"coalesce(json_extract(?1, '$.env.remote." f "'), json_extract(?1, '$.env.local." f "'))"
+	"CASE WHEN json_type(?1, '$.env.remote') = 'object' THEN json_extract(?1, "                \
+	"'$.env.remote." f                                                                         \
+	"') WHEN json_type(?1, '$.receivers[1]') IS NOT NULL AND json_type(?1, "                   \
+	"'$.receivers[0].agent') = 'text' AND json_type(?1, '$.receivers[0].env') = 'object' "     \
+	"THEN json_extract(?1, '$.receivers[0].env." f "') ELSE json_extract(?1, '$.env.local." f  \
+	"') END"
 
-static const char
-    insert_sql[] = "INSERT INTO results (test, label, time_utc, saved_utc, source, host, kernel, "
-		   "arch, "
-		   "cpu_model, cpu_mhz, driver, doc, table_text) VALUES (json_extract(?1, "
-		   "'$.test'), ?2, "
-		   "json_extract(?1, '$.time_utc'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
-		   "?3, " FACT("hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT(
-		       "cpu_model") ", " FACT("cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
+static const char insert_sql[] =
+    "INSERT INTO results (test, label, time_utc, saved_utc, source, host, kernel, "
+    "arch, "
+    "cpu_model, cpu_mhz, driver, doc, table_text) VALUES (json_extract(?1, "
+    "'$.test'), ?2, "
+    "json_extract(?1, '$.time_utc'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
+    "?3, " FACT("hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT("cpu_model") ", " FACT(
+	"cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
 
 static const char check_sql[] =
     "SELECT json_valid(?1) AND json_type(?1) = 'object' AND "

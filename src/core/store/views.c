@@ -14,7 +14,16 @@ bool nb_series_add(struct nb_series *s, double x, double y)
 	if (!isfinite(x) || !isfinite(y) || s->n >= NB_VIEW_MAX_POINTS)
 		return false;
 	s->x[s->n] = x;
+	s->polluted[s->n] = false;
 	s->y[s->n++] = y;
+	return true;
+}
+
+bool nb_series_add_marked(struct nb_series *s, double x, double y, bool polluted)
+{
+	if (!nb_series_add(s, x, y))
+		return false;
+	s->polluted[s->n - 1] = polluted;
 	return true;
 }
 
@@ -49,6 +58,13 @@ static void add(struct nb_view *v, const char *name, bool model, double x, doubl
 	struct nb_series *s = series(v, name, model);
 	if (s)
 		nb_series_add(s, x, y);
+}
+
+static void add_marked(struct nb_view *v, const char *name, double x, double y, bool polluted)
+{
+	struct nb_series *s = series(v, name, false);
+	if (s)
+		nb_series_add_marked(s, x, y, polluted);
 }
 
 static void mark(struct nb_view *v, double x, const char *text)
@@ -110,7 +126,8 @@ static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			continue;
 		const char *name = !strcmp(dir, "tx") ? "Tx" : !strcmp(dir, "rx") ? "Rx" : dir;
 		add(kb, name, false, b, nb_jnum(nb_jget(d, st, "kbyte_per_s")));
-		add(cpu, name, false, b, nb_jnum(nb_jget(d, st, "demand_remote_us_per_kbyte")));
+		add_marked(cpu, name, b, nb_jnum(nb_jget(d, st, "demand_remote_us_per_kbyte")),
+			   nb_jtrue(nb_jget(d, st, "cpu_polluted")));
 	}
 }
 
@@ -212,7 +229,16 @@ static void stream_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 	for (const struct nb_jnode *r = recv ? nb_jfirst(d, recv) : one; r;
 	     r = recv ? nb_jnext(d, r) : NULL) {
 		const char *agent = nb_jstr(nb_jget(d, r, "agent"));
-		const char *name = nrecv > 1 && agent ? agent : "receiver";
+		const char *name = nrecv > 1 && agent ? agent : NB_VIEW_ONE_RECEIVER;
+		struct nb_series *s = series(v, name, false);
+		const struct nb_jnode *env = nb_jget(d, r, "env");
+		if (!s)
+			break;
+		/* Each receiver is measured on its own end: its env, not the controller's. */
+		if (r != root && env && env->type == NB_JOBJ) {
+			s->own_env = true;
+			nb_facts_of_env(d, env, &s->env);
+		}
 		EACH(d, nb_jget(d, r, "steps"), st)
 		{
 			if (!nb_jtrue(nb_jget(d, st, "valid")))
@@ -220,8 +246,10 @@ static void stream_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 			double bps = nb_jnum(nb_jget(d, st, "rate_bps_asked"));
 			if (!isfinite(bps))
 				bps = nb_jnum(nb_jget(d, st, "rate_bps"));
-			add(v, name, false, bps / 1e6,
-			    nb_jnum(nb_jget(d, nb_jget(d, st, "cpu"), field[o->stream_cpu])));
+			nb_series_add_marked(
+			    s, bps / 1e6,
+			    nb_jnum(nb_jget(d, nb_jget(d, st, "cpu"), field[o->stream_cpu])),
+			    nb_jtrue(nb_jget(d, st, "cpu_polluted")));
 		}
 	}
 }
@@ -274,15 +302,19 @@ static void crypto_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 			add(v, e, false, nb_jnum(nb_jget(d, p, "size_bytes")),
 			    nb_jnum(nb_jget(d, p, "mbyte_per_s")));
 		double x = nb_jnum(nb_jget(d, r, "crossover_bytes"));
-		if (isfinite(x)) {
+		/* The engine the crossover was measured against, as the run recorded it. Documents
+		 * written before crossover_vs existed compared with soft alone. */
+		const struct nb_jnode *vsn = nb_jget(d, r, "crossover_vs");
+		const char *vs = vsn ? nb_jstr(vsn) : "soft";
+		if (isfinite(x) && vs) {
 			char t[40], xs[16];
 			nb_view_fmt_x(v, x, xs, sizeof(xs));
-			snprintf(t, sizeof(t), "%s beats soft", e);
+			snprintf(t, sizeof(t), "%s beats %s", e, vs);
 			mark(v, x, t);
 			if (len < sizeof(v->note))
 				len += (size_t)snprintf(v->note + len, sizeof(v->note) - len,
-							"%s%s is faster than soft from %s bytes",
-							len ? "; " : "", e, xs);
+							"%s%s is faster than %s from %s bytes",
+							len ? "; " : "", e, vs, xs);
 		}
 	}
 }
@@ -307,6 +339,23 @@ static void mem_views(const struct nb_jdoc *d, struct nb_view *views, size_t max
 		nb_view_fmt_x(v, x, xs, sizeof(xs));
 		snprintf(t, sizeof(t), "step at %s", xs);
 		mark(v, x, t);
+	}
+	/* Memory bandwidth by thread count: read, write and copy (the best trial, as printed). */
+	const struct nb_jnode *bw = nb_jpath(d, root, "bandwidth.results");
+	if (!bw || !bw->count)
+		return;
+	struct nb_view *b = view(views, max, n, "mem.bandwidth");
+	if (!b)
+		return;
+	axes(b, "mem: memory bandwidth by thread count", "threads", "", "bandwidth", "MB/s");
+	static const char *const kind[] = {"read", "write", "copy"};
+	EACH(d, bw, p)
+	for (size_t k = 0; k < 3; k++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_mbyte_per_s", kind[k]);
+		double y = nb_jnum(nb_jget(d, p, key));
+		if (y > 0)
+			add(b, kind[k], false, nb_jnum(nb_jget(d, p, "threads")), y);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/store/facts.h"
 #include "core/store/jdoc.h"
 
 #define NB_VIEW_MAX_POINTS 64
@@ -21,6 +22,12 @@ struct nb_series {
 	bool model; /* a computed curve (line rate, fitted cost): drawn dashed, not compared */
 	size_t n;
 	double x[NB_VIEW_MAX_POINTS], y[NB_VIEW_MAX_POINTS];
+	/* The point's CPU window was polluted by other processes (the document's cpu_polluted). */
+	bool polluted[NB_VIEW_MAX_POINTS];
+	/* A series measured on an end of its own (a receiver of a multi-agent stream run): its
+	 * facts; otherwise the result's measured end holds for it. */
+	bool own_env;
+	struct nb_facts env;
 };
 
 struct nb_mark {
@@ -45,6 +52,9 @@ struct nb_view {
 	char note[200];
 };
 
+/* The series name of a stream run's only receiver; several receivers are named by their agent. */
+#define NB_VIEW_ONE_RECEIVER "receiver"
+
 enum nb_stream_cpu { NB_STREAM_CPU_TOTAL, NB_STREAM_CPU_SOFTIRQ, NB_STREAM_CPU_PROCESS };
 
 struct nb_view_opts {
@@ -59,6 +69,8 @@ int nb_views_extract(const struct nb_jdoc *d, const struct nb_view_opts *o, stru
 
 /* Appends a point; false when the series is full. */
 bool nb_series_add(struct nb_series *s, double x, double y);
+/* Appends a point with its CPU window's pollution mark. */
+bool nb_series_add_marked(struct nb_series *s, double x, double y, bool polluted);
 
 /* Formats an x value as the view shows it: "8k" for 8192 bytes, "4" for 4 Mbit/s. */
 void nb_view_fmt_x(const struct nb_view *v, double x, char *buf, size_t len);

@@ -18,6 +18,8 @@ pkgs="$pkgs time"
 # tests/vm: Debian's kernel under qemu (the kernel package itself is downloaded by tests/vm/build.sh,
 # never installed), busybox and the tools copied into its initramfs.
 pkgs="$pkgs qemu-system-x86 cpio kmod wireguard-tools xz-utils zstd"
+# The board farm (docs/farm.md): LAVA's own schemas check the job and test definitions offline.
+pkgs="$pkgs lava-common python3-yaml"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

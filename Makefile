@@ -194,6 +194,12 @@ asan-units: $(ASAN_BIN)
 package-check:
 	$(Q)sh tests/package.sh
 
+# The board farm: labgrid boots the emulated armhf board and runs tput, stream and rate against
+# it (farm/run.sh; docs/farm.md). BUILD's netbench is the controller.
+farm: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh farm/run.sh $(BUILD)
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/demo.sh $(BUILD)
@@ -248,6 +254,6 @@ fuzz:
 	$(Q)FUZZ_RUNS=-1 FUZZ_TIME=$(FUZZ_TIME) TOP=. sh tests/integration/fuzz_peer.sh
 	$(Q)TOP=. sh tests/integration/fuzz.sh
 
-.PHONY: package-check all check unit asan-units demo deps install install-strip install-agent format clean fuzz
+.PHONY: farm package-check all check unit asan-units demo deps install install-strip install-agent format clean fuzz
 
 -include $(CORE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

@@ -18,6 +18,16 @@ pkgs="$pkgs time"
 # tests/vm: Debian's kernel under qemu (the kernel package itself is downloaded by tests/vm/build.sh,
 # never installed), busybox and the tools copied into its initramfs.
 pkgs="$pkgs qemu-system-x86 cpio kmod wireguard-tools xz-utils zstd"
+# tests/board: the emulated ARM board (its kernel and userland are downloaded from Debian's armhf
+# archive by tests/board/build.sh, never installed; dpkg must know the architecture for that).
+pkgs="$pkgs qemu-system-arm"
+if [ "$(id -u)" -eq 0 ] && ! dpkg --print-foreign-architectures | grep -qx armhf; then
+	dpkg --add-architecture armhf
+	apt-get update -qq
+fi
+# The board farm (docs/farm.md): LAVA's own schemas check the job and test definitions offline;
+# labgrid (python3-labgrid, with pytest) boots the emulated board and drives its console.
+pkgs="$pkgs lava-common python3-yaml python3-labgrid python3-pytest"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

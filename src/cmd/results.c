@@ -11,6 +11,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/results_farm.h"
 #include "cmd/store_cli.h"
 #include "core/base/json.h"
 #include "core/store/compare.h"
@@ -20,6 +21,8 @@ static const char usage_text[] =
     "       netbench results list [filters] [-J]\n"
     "       netbench results show [--db FILE] [-J] ID\n"
     "       netbench results export --csv [filters]\n"
+    "       netbench results export --lava [--prefix NAME] [filters | FILE.json...]\n"
+    "       netbench results merge [--db FILE] OTHER.db...\n"
     "       netbench results rm [--db FILE] ID...\n"
     "\n"
     "The results store: one SQLite file holding result documents with a label and tags.\n"
@@ -29,6 +32,9 @@ static const char usage_text[] =
     "      --label TEXT       import: the label of the imported results\n"
     "      --tag KEY=VALUE    import: a tag on the imported results (repeatable)\n"
     "      --csv              export: CSV, one line per measured point\n"
+    "      --lava             export: one lava-test-case line per measured point, for stored\n"
+    "                         results or for result documents (FILE.json, - for stdin)\n"
+    "      --prefix NAME      export --lava: starts every test-case name (default: the label)\n"
     "  -J, --json             list: one JSON document; show: the stored result document\n"
     "  -h, --help             this help\n";
 
@@ -38,7 +44,7 @@ static noreturn void usage_exit(void)
 	exit(0);
 }
 
-static char *read_file(const char *path, size_t *len)
+char *results_read_file(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	char *buf = NULL;
@@ -118,7 +124,7 @@ static int do_import(int argc, char **argv)
 		cli_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
-		char *doc = read_file(argv[optind + (int)i], &len);
+		char *doc = results_read_file(argv[optind + (int)i], &len);
 		struct nb_jdoc *d;
 		if (nb_jdoc_parse(doc, len, &d, err, sizeof(err)))
 			cli_fail(0, "%s is not a JSON document: %s (nothing imported)",
@@ -188,7 +194,7 @@ static int do_list(int argc, char **argv, bool export_csv)
 	}
 	store_cli_ids(&sc, argc, argv);
 	if (export_csv && !csv)
-		cli_usage_error("export: give the format: --csv");
+		cli_usage_error("export: give the format: --csv or --lava");
 	if (!export_csv && csv)
 		cli_usage_error("--csv is for 'results export'");
 	if (export_csv && json)
@@ -396,10 +402,13 @@ static int do_rm(int argc, char **argv)
 int cmd_results(int argc, char **argv)
 {
 	if (argc < 2)
-		cli_usage_error("give an action: import, list, show, export or rm");
+		cli_usage_error("give an action: import, list, show, export, merge or rm");
 	const char *a = argv[1];
 	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 		usage_exit();
+	/* Documents become LAVA test cases on a board too, whose static build has no store. */
+	if (!strcmp(a, "export") && results_lava_asked(argc - 1, argv + 1))
+		return results_export_lava(argc - 1, argv + 1);
 	if (!nb_store_available())
 		cli_fail(0, "this build has no SQLite: the results store needs it (rebuild with "
 			    "libsqlite3-dev installed)");
@@ -415,5 +424,7 @@ int cmd_results(int argc, char **argv)
 		return do_show(argc, argv);
 	if (!strcmp(a, "rm"))
 		return do_rm(argc, argv);
-	cli_usage_error("unknown action '%s' (accepted: import, list, show, export, rm)", a);
+	if (!strcmp(a, "merge"))
+		return results_merge(argc, argv);
+	cli_usage_error("unknown action '%s' (accepted: import, list, show, export, merge, rm)", a);
 }

@@ -82,6 +82,13 @@ int nb_store_rm(struct nb_store *s, const int64_t *ids, size_t n, char *err, siz
 	return -ENOSYS;
 }
 
+int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped,
+		   char *err, size_t errlen)
+{
+	*added = *skipped = 0;
+	return -ENOSYS;
+}
+
 #else
 
 #include <sqlite3.h>
@@ -488,6 +495,142 @@ out:
 	sqlite3_finalize(st);
 	if (ret)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+/* The other store is opened read-only and never created: a mistyped path is an error, not an
+ * empty store merged in silence. */
+static int open_other(const char *path, sqlite3 **db, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1, tables = 0;
+
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
+		return -ENOENT;
+	}
+	sqlite3_busy_timeout(*db, 15000);
+	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(*db,
+			       "SELECT count(*) FROM sqlite_master WHERE name IN ('results', "
+			       "'tags')",
+			       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		tables = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v < 0) {
+		snprintf(err, errlen, "%s is not a SQLite database (or cannot be read)", path);
+		return -EINVAL;
+	}
+	if (v > NB_STORE_SCHEMA_VERSION) {
+		snprintf(err, errlen,
+			 "%s has results schema version %d; this netbench knows up to %d (use a "
+			 "newer netbench)",
+			 path, v, NB_STORE_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	if (v != NB_STORE_SCHEMA_VERSION || tables != 2) {
+		snprintf(err, errlen, "%s is not a netbench results store", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped,
+		   char *err, size_t errlen)
+{
+	sqlite3 *o = NULL;
+	sqlite3_stmt *rd = NULL, *rdtag = NULL, *dup = NULL, *ins = NULL, *tag = NULL;
+	int ret, rc;
+
+	*added = *skipped = 0;
+	if ((ret = open_other(other, &o, err, errlen)))
+		goto done;
+	if ((ret = exec(s, "BEGIN IMMEDIATE", err, errlen)))
+		goto done;
+	if (sqlite3_prepare_v2(o,
+			       "SELECT id, label, doc, table_text FROM results ORDER BY id", -1,
+			       &rd, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(o, "SELECT key, value, num FROM tags WHERE result_id = ?1", -1,
+			       &rdtag, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", other, sqlite3_errmsg(o));
+		ret = -EIO;
+		goto out;
+	}
+	/* A document already here, byte for byte, is the same run: skipped. */
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT 1 FROM results WHERE length(doc) = length(?1) AND doc = ?1 "
+			       "LIMIT 1",
+			       -1, &dup, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,
+		&tag, NULL) != SQLITE_OK) {
+		ret = db_fail(s, err, errlen, "preparing the merge");
+		goto out;
+	}
+	while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
+		sqlite3_reset(dup);
+		sqlite3_bind_value(dup, 1, sqlite3_column_value(rd, 2));
+		rc = sqlite3_step(dup);
+		if (rc == SQLITE_ROW) {
+			(*skipped)++;
+			continue;
+		}
+		if (rc != SQLITE_DONE) {
+			ret = db_fail(s, err, errlen, "looking for a duplicate");
+			goto out;
+		}
+		sqlite3_reset(ins);
+		sqlite3_bind_value(ins, 1, sqlite3_column_value(rd, 2));
+		sqlite3_bind_value(ins, 2, sqlite3_column_value(rd, 1));
+		sqlite3_bind_text(ins, 3, "merge", -1, SQLITE_STATIC);
+		sqlite3_bind_value(ins, 4, sqlite3_column_value(rd, 3));
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			ret = db_fail(s, err, errlen, "storing a merged result");
+			goto out;
+		}
+		int64_t id = sqlite3_last_insert_rowid(s->db);
+		sqlite3_reset(rdtag);
+		sqlite3_bind_int64(rdtag, 1, sqlite3_column_int64(rd, 0));
+		while ((rc = sqlite3_step(rdtag)) == SQLITE_ROW) {
+			sqlite3_reset(tag);
+			sqlite3_bind_int64(tag, 1, id);
+			for (int c = 0; c < 3; c++)
+				sqlite3_bind_value(tag, c + 2, sqlite3_column_value(rdtag, c));
+			if (sqlite3_step(tag) != SQLITE_DONE) {
+				ret = db_fail(s, err, errlen, "storing a merged tag");
+				goto out;
+			}
+		}
+		if (rc != SQLITE_DONE) {
+			snprintf(err, errlen, "%s: reading tags: %s", other, sqlite3_errmsg(o));
+			ret = -EIO;
+			goto out;
+		}
+		(*added)++;
+	}
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "%s: reading results: %s", other, sqlite3_errmsg(o));
+		ret = -EIO;
+		goto out;
+	}
+	ret = exec(s, "COMMIT", err, errlen);
+out:
+	sqlite3_finalize(rd);
+	sqlite3_finalize(rdtag);
+	sqlite3_finalize(dup);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(tag);
+	if (ret) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		*added = 0;
+	}
+done:
+	sqlite3_close(o);
 	return ret;
 }
 

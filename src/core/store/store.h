@@ -78,6 +78,13 @@ void nb_store_rows_free(struct nb_store_row *rows, size_t n);
 /* Removes results by id in one transaction; -ENOENT (none removed) when one is missing. */
 int nb_store_rm(struct nb_store *s, const int64_t *ids, size_t n, char *err, size_t errlen);
 
+/* Copies another store's results in, with their labels, tags and tables, in one transaction
+ * (all or none). A document already present byte for byte is skipped, so merging twice adds
+ * nothing. The other store is opened read-only and never created. Merged rows have source
+ * "merge". */
+int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped,
+		   char *err, size_t errlen);
+
 /* Parses "key=value" (key: letters, digits, _ - .; value: printable, no comma). */
 int nb_store_tag_parse(const char *text, struct nb_store_tag *t);
 

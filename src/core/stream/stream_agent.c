@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
+#include "core/base/netif.h"
 #include "core/base/wirecost.h"
 #include "core/stream/stream_msg.h"
 #include "core/stream/stream_run.h"
@@ -93,6 +94,15 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 			addr = s->dst.ss_family == AF_INET6 ? "::" : "0.0.0.0";
 		fill_sock_opts(s, &o, addr);
 		ret = nb_stream_open_recv(&o, &s->fd, err, errlen);
+		/* A board without a multicast or default route has no interface for a join on
+		 * "any": the stream comes the way the controller reaches us, so join there. */
+		if (ret == -ENODEV && !s->req.iface[0] &&
+		    nb_addr_is_multicast((struct sockaddr *)&s->dst) &&
+		    nb_net_iface_of((const struct sockaddr *)&ctx->local, s->req.iface,
+				    sizeof(s->req.iface)) == 0) {
+			fill_sock_opts(s, &o, addr);
+			ret = nb_stream_open_recv(&o, &s->fd, err, errlen);
+		}
 		if (ret < 0)
 			goto out;
 		ret = nb_stream_recv_new(&s->recv, s->fd);

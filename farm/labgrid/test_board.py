@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""netbench on a board driven by labgrid: the agent starts on the board's console, the
+controller runs tput, stream receive and a rate trial against it, and every result is stored
+with --save under a label naming the board and its kernel, carrying the board's platform.
+These tests assert that each run completed and was stored as the board's; they judge no
+performance number."""
+import subprocess
+
+from conftest import stored
+
+
+def run(netbench, *args):
+    p = subprocess.run([netbench, *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, f"netbench {' '.join(args)}: exit {p.returncode}\n{p.stderr}"
+    return p
+
+
+def check_platform(results, board, test):
+    assert len(results) == 1, f"{test}: {len(results)} stored results"
+    r = results[0]
+    # The measured end is the board: its kernel and architecture, not the controller's.
+    assert r["kernel"] == board["kernel"], (r["kernel"], board["kernel"])
+    assert r["arch"] == board["arch"], (r["arch"], board["arch"])
+
+
+def test_board_console(shell, board):
+    assert board["arch"].startswith("arm"), board
+    assert board["version"].startswith("netbench"), board
+    shell.run_check(f"ip addr show eth0 | grep -q 'inet {board['addr']}/'")
+
+
+def test_tput(netbench, agent, store, label):
+    run(netbench, "tput", "-c", agent["addr"], "-t", "1", "-O", "0.3", "-l", "1k,32k",
+        f"--save={store}", "--label", label)
+    check_platform(stored(netbench, store, label, "tput"), agent, "tput")
+
+
+def test_stream_receive(netbench, agent, store, label):
+    # The board receives a multicast stream from this host (seed 002's measurement).
+    run(netbench, "stream", "-c", agent["addr"], "-a", "239.77.0.1", "-b", "8192",
+        "--rates", "4M,8M", "-t", "1", f"--save={store}", "--label", label)
+    check_platform(stored(netbench, store, label, "stream"), agent, "stream")
+
+
+def test_rate_trial(netbench, agent, store, label):
+    run(netbench, "rate", "-c", agent["addr"], "-m", "trial", "-r", "2000", "-t", "1", "-s", "128",
+        f"--save={store}", "--label", label)
+    check_platform(stored(netbench, store, label, "rate"), agent, "rate")

@@ -1,0 +1,204 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Builds an emulated board's image: Debian's stock kernel for ARCH (downloaded with apt-get
+# download, never installed) and a busybox initramfs with the static netbench of that
+# architecture, nft with its libraries, the kernel modules a board needs and the board's init
+# (tests/board/init). Usage: tests/board/build.sh ARCH BUILD_DIR, ARCH armhf or x86_64.
+# Prints on stdout the path of a directory holding
+#   kernel      the kernel image (zImage on armhf, vmlinuz on x86_64)
+#   initrd.gz   the initramfs
+#   qemu.args   qemu's machine, cpu, smp and memory arguments for ARCH (one line)
+#   qemu        the qemu binary (qemu-system-arm, qemu-system-x86_64)
+#   console     the serial console's device name in the board (ttyAMA0, ttyS0)
+#   nic         the qemu device of a NIC (virtio-net-device, virtio-net-pci)
+#   kernel.version, arch
+# or prints "SKIP reason" and exits 3 where a tool or package cannot be had. Diagnostics go to
+# stderr. Packages are kept in $NB_BOARD_CACHE/ARCH (default /var/cache/netbench-board/ARCH
+# when writable, else BUILD_DIR/board-cache/ARCH) and reused.
+set -u
+arch=${1:?usage: build.sh ARCH BUILD_DIR}
+build=${2:?usage: build.sh ARCH BUILD_DIR}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$build" && build=$(cd "$build" && pwd)
+skip() { echo "SKIP $*"; exit 3; }
+log() { echo "board: $*" >&2; }
+
+case "$arch" in
+armhf)
+	qemu=qemu-system-arm qemu_pkg=qemu-system-arm deb_arch=armhf kflavour=armmp
+	cc=arm-linux-gnueabihf-gcc cc_pkg=gcc-arm-linux-gnueabihf
+	readelf=arm-linux-gnueabihf-readelf libdir=arm-linux-gnueabihf
+	qargs="-M virt -cpu cortex-a15 -smp 2 -m 256"
+	console=ttyAMA0 nic=virtio-net-device
+	;;
+x86_64)
+	qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86 deb_arch=amd64 kflavour=amd64
+	cc=gcc cc_pkg=gcc readelf=readelf libdir=x86_64-linux-gnu
+	qargs="-M pc -accel tcg -cpu max -smp 2 -m 256"
+	console=ttyS0 nic=virtio-net-pci
+	;;
+*)
+	echo "board: unknown ARCH '$arch' (armhf or x86_64)" >&2
+	exit 2
+	;;
+esac
+
+command -v "$qemu" >/dev/null 2>&1 || skip "$qemu is not installed (Debian package $qemu_pkg)"
+command -v "$cc" >/dev/null 2>&1 || skip "$cc is not installed (Debian package $cc_pkg)"
+for t in cpio gzip depmod apt-get apt-cache dpkg "$readelf"; do
+	command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
+done
+dpkg --print-architecture | grep -qx "$deb_arch" || dpkg --print-foreign-architectures | grep -qx "$deb_arch" ||
+	skip "dpkg has no $deb_arch architecture (dpkg --add-architecture $deb_arch && apt-get update)"
+
+if [ -n "${NB_BOARD_CACHE:-}" ]; then
+	cache=$NB_BOARD_CACHE/$arch
+elif mkdir -p "/var/cache/netbench-board/$arch" 2>/dev/null && [ -w "/var/cache/netbench-board/$arch" ]; then
+	cache=/var/cache/netbench-board/$arch
+else
+	cache=$build/board-cache/$arch
+fi
+mkdir -p "$cache" || skip "cannot create $cache"
+
+# fetch PKG: the newest .deb of PKG:deb_arch in the cache (downloaded once), unpacked under
+# $cache/root-NAME; prints the unpacked root.
+fetch() {
+	local p=$1 deb root
+	deb=$(ls -t "$cache/${p}"_*_"$deb_arch".deb "$cache/${p}"_*_all.deb 2>/dev/null | head -1)
+	if [ -z "$deb" ]; then
+		log "downloading $p:$deb_arch into $cache"
+		(cd "$cache" && apt-get download "$p:$deb_arch" >&2 2>"$cache/download.err") ||
+			{ sed 's/^/board:   /' "$cache/download.err" >&2; return 1; }
+		deb=$(ls -t "$cache/${p}"_*.deb 2>/dev/null | head -1)
+		[ -n "$deb" ] || return 1
+	fi
+	root=$cache/root-$(basename "$deb" .deb)
+	if [ ! -f "$root/.done" ]; then
+		rm -rf "$root"
+		dpkg -x "$deb" "$root" >&2 || return 1
+		touch "$root/.done"
+	fi
+	echo "$root"
+}
+
+# The kernel Debian's linux-image-FLAVOUR points at (the unsigned variant where there is one).
+kpkg=$(apt-cache depends "linux-image-$kflavour:$deb_arch" 2>/dev/null |
+	sed -n 's/^ *Depends: \(linux-image-[^ :]*\).*$/\1/p' | head -1)
+[ -n "$kpkg" ] || skip "apt knows no linux-image-$kflavour:$deb_arch (no Debian $deb_arch archive in apt's lists; run apt-get update)"
+apt-cache show "$kpkg-unsigned:$deb_arch" >/dev/null 2>&1 && kpkg=$kpkg-unsigned
+kroot=$(fetch "$kpkg") || skip "apt-get download $kpkg:$deb_arch failed (the kernel package is not in reach)"
+kver=$(ls "$kroot/lib/modules" | head -1)
+kimg=$kroot/boot/vmlinuz-$kver
+[ -f "$kimg" ] || skip "no kernel image in $kpkg"
+[ -f "$kroot/lib/modules/$kver/modules.dep" ] || depmod -b "$kroot" "$kver" ||
+	skip "depmod -b $kroot $kver failed"
+
+# Userland from Debian's packages of the board's architecture: busybox, and nft with the
+# libraries it needs (found below by their ELF NEEDED entries).
+pkgs="busybox-static libc6 nftables libnftables1 libnftnl11 libmnl0 libjansson4 libgmp10
+libxtables12 libedit2 libbsd0 libmd0 libtinfo6"
+roots=""
+for p in $pkgs; do
+	r=$(fetch "$p") || skip "apt-get download $p:$deb_arch failed"
+	roots="$roots $r"
+done
+
+out=$build/board-$arch
+ir=$out/initramfs
+rm -rf "$ir"
+mkdir -p "$ir/bin" "$ir/sbin" "$ir/usr/bin" "$ir/usr/sbin" "$ir/lib/modules" "$ir/nb" \
+	"$ir/proc" "$ir/sys" "$ir/dev" "$ir/run" "$ir/tmp" "$ir/etc" "$ir/var/run" "$ir/root" || exit 1
+
+# The static netbench of this architecture: what a board runs (libc only).
+log "building the static netbench for $arch"
+make -C "$top" --no-print-directory -s CC="$cc" STATIC=1 BUILD="$out/static" "$out/static/netbench" >&2 ||
+	{ log "static build for $arch failed"; exit 1; }
+cp "$out/static/netbench" "$ir/nb/netbench"
+
+# find_in_roots RELPATH: the first unpacked package holding it.
+find_in_roots() {
+	local r
+	for r in $roots; do
+		[ -e "$r/$1" ] && { echo "$r/$1"; return 0; }
+	done
+	return 1
+}
+bb=$(find_in_roots bin/busybox) || skip "busybox-static:$deb_arch has no bin/busybox"
+cp "$bb" "$ir/bin/busybox"
+
+# An ELF and, recursively, the shared libraries it names, at Debian's multiarch paths; the
+# loader comes from libc6.
+copy_elf() { # path-in-packages
+	local src lib f
+	src=$(find_in_roots "$1") || { log "no $1 in the packages"; return 1; }
+	mkdir -p "$ir/$(dirname "$1")"
+	[ -f "$ir/$1" ] && return 0
+	cp -L "$src" "$ir/$1" || return 1
+	for lib in $($readelf -d "$src" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		for f in "lib/$libdir/$lib" "usr/lib/$libdir/$lib"; do
+			find_in_roots "$f" >/dev/null && { copy_elf "$f" || return 1; break; }
+		done
+	done
+	interp=$($readelf -l "$src" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$ir$interp" ]; then
+		f=$(find_in_roots "${interp#/}") || { log "no loader $interp"; return 1; }
+		mkdir -p "$ir$(dirname "$interp")"
+		cp -L "$f" "$ir$interp"
+	fi
+}
+copy_elf usr/sbin/nft || skip "cannot assemble nft for $deb_arch"
+# libc6 keeps the loader's real file under lib/ARCH and a link in /lib: both resolve.
+[ -d "$ir/lib/$libdir" ] && [ ! -e "$ir/usr/lib/$libdir" ] && mkdir -p "$ir/usr/lib" &&
+	ln -s "../../lib/$libdir" "$ir/usr/lib/$libdir"
+
+# Modules, dependencies first, in one load order (decompressed: busybox's insmod may not read
+# .xz). virtio_mmio for -M virt, virtio_pci for a PC; nf_tables and nft_ct for the lab's
+# rulesets (libcrc32c, which nf_tables needs, wants a crc32c first); af_alg and virtio_crypto for
+# crypto by driver.
+mods="virtio_mmio virtio_pci virtio_net virtio_console virtio_crypto crc32c_generic nf_tables nft_ct af_alg
+algif_skcipher algif_aead algif_hash crypto_user"
+md=$kroot/lib/modules/$kver
+order=$out/modules.order
+: >"$order"
+resolve() { # module name
+	local n line file dep d
+	n=$(echo "$1" | tr '-' '_')
+	line=$(awk -v n="$n" -F: '{ f = $1; sub(/.*\//, "", f); sub(/\.ko.*/, "", f); gsub(/-/, "_", f);
+		if (f == n) { print; exit } }' "$md/modules.dep")
+	[ -n "$line" ] || return 0 # built in, or not in this kernel: the board goes without
+	file=${line%%:*}
+	grep -qx "$file" "$order" && return 0
+	for dep in ${line#*:}; do
+		d=$(basename "$dep"); d=${d%%.ko*}
+		resolve "$d"
+	done
+	grep -qx "$file" "$order" || echo "$file" >>"$order"
+}
+for m in $mods; do resolve "$m"; done
+: >"$ir/lib/modules/load"
+while read -r f; do
+	b=$(basename "$f"); b=${b%%.ko*}.ko
+	case "$f" in
+	*.ko) cp "$md/$f" "$ir/lib/modules/$b" ;;
+	*.ko.xz) xz -dc "$md/$f" >"$ir/lib/modules/$b" ;;
+	*.ko.zst) zstd -qdc "$md/$f" >"$ir/lib/modules/$b" ;;
+	*.ko.gz) gzip -dc "$md/$f" >"$ir/lib/modules/$b" ;;
+	esac || skip "cannot decompress $f"
+	echo "$b" >>"$ir/lib/modules/load"
+done <"$order"
+
+cp "$top/tests/board/init" "$ir/init"
+chmod 755 "$ir/init"
+echo "$kver" >"$ir/nb/kernel"
+echo "$arch" >"$ir/nb/arch"
+(cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initrd.gz.tmp" &&
+	mv "$out/initrd.gz.tmp" "$out/initrd.gz" || exit 1
+cp "$kimg" "$out/kernel"
+echo "$qargs" >"$out/qemu.args"
+echo "$qemu" >"$out/qemu"
+echo "$console" >"$out/console"
+echo "$nic" >"$out/nic"
+echo "$kver" >"$out/kernel.version"
+echo "$arch" >"$out/arch"
+rm -rf "$ir"
+echo "$out"

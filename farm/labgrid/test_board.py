@@ -4,6 +4,7 @@ controller runs tput, stream receive and a rate trial against it, and every resu
 with --save under a label naming the board and its kernel, carrying the board's platform.
 These tests assert that each run completed and was stored as the board's; they judge no
 performance number."""
+import json
 import subprocess
 
 from conftest import stored
@@ -15,12 +16,16 @@ def run(netbench, *args):
     return p
 
 
-def check_platform(results, board, test):
+def check_platform(netbench, store, results, board, test):
     assert len(results) == 1, f"{test}: {len(results)} stored results"
     r = results[0]
     # The measured end is the board: its kernel and architecture, not the controller's.
     assert r["kernel"] == board["kernel"], (r["kernel"], board["kernel"])
     assert r["arch"] == board["arch"], (r["arch"], board["arch"])
+    # And the document says it is an emulated board, never silicon.
+    doc = json.loads(run(netbench, "results", "show", "--db", store, "-J", str(r["id"])).stdout)
+    remote = doc["env"]["remote"] if "remote" in doc["env"] else doc["env"]["receivers"][0]
+    assert remote.get("virtualization") == "vm tcg", remote.get("virtualization")
 
 
 def test_board_console(shell, board):
@@ -32,17 +37,17 @@ def test_board_console(shell, board):
 def test_tput(netbench, agent, store, label):
     run(netbench, "tput", "-c", agent["addr"], "-t", "1", "-O", "0.3", "-l", "1k,32k",
         f"--save={store}", "--label", label)
-    check_platform(stored(netbench, store, label, "tput"), agent, "tput")
+    check_platform(netbench, store, stored(netbench, store, label, "tput"), agent, "tput")
 
 
 def test_stream_receive(netbench, agent, store, label):
     # The board receives a multicast stream from this host (seed 002's measurement).
     run(netbench, "stream", "-c", agent["addr"], "-a", "239.77.0.1", "-b", "8192",
         "--rates", "4M,8M", "-t", "1", f"--save={store}", "--label", label)
-    check_platform(stored(netbench, store, label, "stream"), agent, "stream")
+    check_platform(netbench, store, stored(netbench, store, label, "stream"), agent, "stream")
 
 
 def test_rate_trial(netbench, agent, store, label):
     run(netbench, "rate", "-c", agent["addr"], "-m", "trial", "-r", "2000", "-t", "1", "-s", "128",
         f"--save={store}", "--label", label)
-    check_platform(stored(netbench, store, label, "rate"), agent, "rate")
+    check_platform(netbench, store, stored(netbench, store, label, "rate"), agent, "rate")

@@ -116,7 +116,7 @@ check "A's two runs show their 95 % interval" sh -c "grep -q '±' $nb_tmp/out &&
 check_rc "compare --test stream --baseline A" 0 nbq compare --test stream --baseline A
 # A cell whose baseline is 0 (A's receiver idle at a low bitrate on a quiet host) has no ratio and
 # shows its value; t_compare checks the ratios themselves.
-check "stream: rows are results by bitrate, with ratios to A" sh -c "grep -Eq '^B \(.*\) +[0-9.]+' $nb_tmp/out && grep -q 'with the ratio to A' $nb_tmp/out"
+check "stream: rows are results by bitrate, with ratios to A" sh -c "grep -Eq '^B \(.*\)~? +[0-9.]+' $nb_tmp/out && grep -q 'with the ratio to A' $nb_tmp/out"
 check_rc "compare --baseline by ID" 0 nbq compare --test tput --baseline 3
 check "the ID names its label" has "with the ratio to B"
 check_rc "compare --baseline unknown: usage error" 2 nbq compare --baseline nobody

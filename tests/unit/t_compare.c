@@ -150,8 +150,8 @@ int main(void)
 	CHECK(strstr(txt, "14.00 0.35x") && strstr(txt, "result \\ block bytes"),
 	      "text shows the value and its ratio");
 	CHECK(strstr(txt, "IXP425 (2.6.20, eth0 ixp4xx_eth)~") &&
-		  strstr(txt, "~ IXP425 ran under qemu-user armeb on x86_64: its figures are the "
-			      "host's, not those of a board"),
+		  strstr(txt, "~ IXP425 ran under qemu-user armeb on x86_64: its instructions were "
+			      "translated and its CPU figures are the host kernel's, not a board's"),
 	      "an emulated platform is marked and said so");
 	free(txt);
 	nb_cmp_table_free(t);

@@ -185,12 +185,15 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 			dup |= t->line[q].group == l->group &&
 			       !strcmp(t->line[q].env.virt, l->env.virt);
 		bool named = l->own_env && strcmp(l->series, NB_VIEW_ONE_RECEIVER);
-		if (line_virt(l) && !dup)
-			fprintf(f,
-				"~ %s%s%s ran %s%s: its figures are the host's, not those of a "
-				"board\n",
-				t->group[l->group], named ? " / " : "", named ? l->series : "",
-				strncmp(l->env.virt, "vm", 2) ? "under " : "in a ", l->env.virt);
+		if (line_virt(l) && !dup) {
+			bool vm = !strncmp(l->env.virt, "vm", 2);
+			fprintf(f, "~ %s%s%s ran %s%s: %s\n", t->group[l->group],
+				named ? " / " : "", named ? l->series : "", vm ? "in a " : "under ",
+				l->env.virt,
+				vm ? "its CPUs are virtual, its figures not a board's silicon"
+				   : "its instructions were translated and its CPU figures are the "
+				     "host kernel's, not a board's");
+		}
 	}
 	for (size_t i = 0; i < t->nnotes; i++)
 		fprintf(f, "  %s\n", t->notes[i]);

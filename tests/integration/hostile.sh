@@ -34,6 +34,7 @@ a_pid=$agent_pid
 run_case $PY caps 127.0.0.1 5341 "$key"
 run_case $PY cap_time 127.0.0.1 5341 "$key"
 run_case $PY flood 127.0.0.1 5341 "$key" "$a_pid"
+run_case $PY dup_send 127.0.0.1 5341 "$key" 10000000
 
 # B: defaults (mem needs a max-time above its own estimate).
 agent -- -p 5342 -B 127.0.0.1 || { notok "agent B starts"; exit 1; }
@@ -101,6 +102,8 @@ check "the agent logged the late first byte's close" \
 	grep -q "handshake closed: no byte within 2000 ms of the connection" "$log"
 check "the agent logged a refusal's session close with the rule" \
 	grep -q "session closed: refused by rule max-rate" "$log"
+check "the agent logged the refused duplicate data connection" \
+	grep -q "session closed: refused by rule data-connections: a second data connection" "$log"
 check "the agent logged a controller that vanished mid-test" \
 	grep -q "session closed: controller disconnected" "$log"
 check "the agent logged a controller that said goodbye" \

@@ -231,6 +231,68 @@ def case_cap_time(host, port, psk):
     c.s.close()
 
 
+def tput_tcp_req(rate, streams, dir, dur=2 * NS, block=1448):
+    return (u32(T_TEST, TEST_TPUT) + u64(T_DURATION, dur) + u32(100, 0) + u32(101, block) +
+            u32(102, streams) + u32(103, dir) + u64(T_RATE_BPS, rate))
+
+
+def case_dup_send(host, port, psk, cap_bps):
+    """1 (issue 21). A TCP test in both directions with S streams plans S connections on which
+    the agent sends; a controller opening 2S that all say "agent sends" would double the rate
+    the agent checked. The agent takes one per stream and direction: the second is refused,
+    and what the client receives stays within --max-rate."""
+    cap, streams = int(cap_bps), 2
+    rate = int(cap * 0.8 / streams)   # per stream: the plan fits the cap with 20 % room
+    c = fresh(host, port, psk)
+    typ, items = c.ask(TEST_REQ, tput_tcp_req(rate, streams, 3))
+    if typ != TEST_ACK:
+        report(False, "both directions, %d streams at %d bit/s accepted (%s)" % (streams, rate, text(items)))
+        return
+    dport = struct.unpack(">I", items[T_PORT][0])[0]
+    cookie = struct.unpack(">I", items[104][0])[0]
+    data, got, lock, stop = [], [0], threading.Lock(), threading.Event()
+    for i in range(2 * streams):
+        d = connect(host, dport, 3)
+        d.sendall(struct.pack(">IHH", cookie, i % streams, 2))   # every one: "agent sends"
+        data.append(d)
+
+    def drain(d):
+        d.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                b = d.recv(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if not b:
+                return
+            with lock:
+                got[0] += len(b)
+
+    th = [threading.Thread(target=drain, args=(d,)) for d in data]
+    for t in th:
+        t.start()
+    t0 = time.monotonic()
+    c.s.settimeout(10)
+    typ, items = c.ask(START)
+    time.sleep(1.5)
+    dt = time.monotonic() - t0
+    stop.set()
+    for t in th:
+        t.join()
+    for d in data:
+        d.close()
+    c.s.close()
+    mbit = got[0] * 8 / dt / 1e6
+    report(typ == ERROR and "second data connection" in text(items) and "agent sends" in text(items),
+           "%d 'agent sends' data connections for a plan of %d: the test is refused, naming the "
+           "duplicate (%s)" % (2 * streams, streams, text(items) if typ == ERROR else "started"))
+    # Payload only: what the agent put on the wire is more. Before the fix this was ~1.6 x cap.
+    report(got[0] * 8 <= cap * dt, "received %.2f Mbit/s of payload in %.1f s, within --max-rate "
+           "%.2f Mbit/s (%d bytes)" % (mbit, dt, cap / 1e6, got[0]))
+
+
 def case_pps(host, port, psk):
     mk = lambda: fresh(host, port, psk)
     expect_refusal(mk, stream_req(1, "", [4000000], NS, block=100), ["max-pps"],

@@ -35,6 +35,7 @@ run_case $PY caps 127.0.0.1 5341 "$key"
 run_case $PY cap_time 127.0.0.1 5341 "$key"
 run_case $PY flood 127.0.0.1 5341 "$key" "$a_pid"
 run_case $PY dup_send 127.0.0.1 5341 "$key" 10000000
+run_case $PY nonreader 127.0.0.1 5341 "$key" 3
 
 # B: defaults (mem needs a max-time above its own estimate).
 agent -- -p 5342 -B 127.0.0.1 || { notok "agent B starts"; exit 1; }

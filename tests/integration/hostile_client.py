@@ -45,17 +45,21 @@ def recv_msg(s):
     return typ, items
 
 
-def connect(host, port, timeout=5.0):
+def connect(host, port, timeout=5.0, rcvbuf=0, src=None):
     ai = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
     s = socket.socket(ai[0], socket.SOCK_STREAM)
     s.settimeout(timeout)
+    if rcvbuf:   # before connect: the window follows it
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    if src:
+        s.bind((src, 0))
     s.connect(ai[4])
     return s
 
 
 class Ctl:
-    def __init__(self, host, port, psk=None, timeout=5.0):
-        self.s = connect(host, port, timeout)
+    def __init__(self, host, port, psk=None, timeout=5.0, rcvbuf=0):
+        self.s = connect(host, port, timeout, rcvbuf)
         cn = os.urandom(32)
         self.s.sendall(frame(HELLO, u32(T_VERSION, 1) + st(T_SW, "hostile") + tlv(T_NONCE, cn)))
         typ, self.hello = recv_msg(self.s)
@@ -134,13 +138,13 @@ def mem_req(dur, max_bytes=0, quick=0, min_bytes=0):
             u32(502, 0) + u32(503, 1) + u64(504, 0) + u32(505, quick))
 
 
-def fresh(host, port, psk):
+def fresh(host, port, psk, rcvbuf=0):
     """A new session. Until the previous one is torn down the agent may say "busy" (at once):
     that is an answer, so try again for up to 2 s."""
     until = time.monotonic() + 2.0
     while True:
         try:
-            return Ctl(host, port, psk)
+            return Ctl(host, port, psk, rcvbuf=rcvbuf)
         except RuntimeError as e:
             if "busy" not in str(e) or time.monotonic() > until:
                 raise
@@ -291,6 +295,73 @@ def case_dup_send(host, port, psk, cap_bps):
     # Payload only: what the agent put on the wire is more. Before the fix this was ~1.6 x cap.
     report(got[0] * 8 <= cap * dt, "received %.2f Mbit/s of payload in %.1f s, within --max-rate "
            "%.2f Mbit/s (%d bytes)" % (mbit, dt, cap / 1e6, got[0]))
+
+
+def case_nonreader(host, port, psk, max_time):
+    """3 (issue 21). A controller that sends and never reads: MARK after MARK while its receive
+    window is full, so the agent's answers cannot leave. The test's datagrams stop at
+    --max-time whatever the session's thread is doing, and the next controller is served
+    within 1 s of it (before the rule: datagrams to max-time + 2 s, "busy" for half a minute)."""
+    limit = float(max_time)
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind((host, 0))
+    udp.settimeout(0.1)
+    c = fresh(host, port, psk, rcvbuf=2048)
+    typ, items = c.ask(TEST_REQ, tput_req(1000000, 1, 1000, proto=1, dir=2, port=udp.getsockname()[1],
+                                          dur=int(limit * NS)))
+    if typ != TEST_ACK:
+        report(False, "agent-sending UDP test of --max-time accepted (%s)" % text(items))
+        return
+    last, count, stop = [0.0], [0], threading.Event()
+
+    def rx():
+        while not stop.is_set():
+            try:
+                udp.recv(2048)
+            except socket.timeout:
+                continue
+            last[0] = time.monotonic()
+            count[0] += 1
+
+    r = threading.Thread(target=rx)
+    r.start()
+    t0 = time.monotonic()   # before START: the agent's limit counts from later
+    c.ask(START)
+    c.s.setblocking(False)
+    mark, marks = frame(MARK, u32(10, 1)), 0
+    # Flood MARKs, never reading, until the limit has passed by 2 s or the agent closes.
+    while time.monotonic() < t0 + limit + 2.0:
+        try:
+            c.s.send(mark)
+            marks += 1
+        except BlockingIOError:
+            time.sleep(0.01)
+        except OSError:
+            break
+    # The next controller: its tput test is set up (the agent does that only when free).
+    served_at = None
+    while served_at is None and time.monotonic() < t0 + limit + 4.0:
+        try:
+            n = Ctl(host, port, psk, timeout=2)
+            typ, _ = n.ask(TEST_REQ, tput_req(1000000, 1, 1000, proto=1, dir=1, port=0))
+            n.close()
+            if typ == TEST_ACK:
+                served_at = time.monotonic()
+        except Exception:
+            pass
+        if served_at is None:
+            time.sleep(0.05)
+    stop.set()
+    r.join()
+    udp.close()
+    c.s.close()
+    report(count[0] > 0 and last[0] - t0 <= limit + 1.0,
+           "a controller that never reads: the agent's datagrams stop by --max-time %.0f s + 1 s "
+           "(%d datagrams, the last %.2f s after START; %d MARKs sent)" % (limit, count[0], last[0] - t0, marks))
+    # The flood ends when the agent closes the connection; then a controller tries at once.
+    report(served_at is not None and served_at - t0 <= limit + 1.0,
+           "... and the next controller's test is set up within 1 s of --max-time, %s" %
+           ("%.2f s after START" % (served_at - t0) if served_at else "not within %.0f s" % (limit + 4)))
 
 
 def case_pps(host, port, psk):

@@ -26,6 +26,7 @@
 #define LINGER_MAX 64
 #define LINGER_MS  500
 #define POLL_MS	   100
+#define SEND_MS	   200 /* a handshake answer fits an empty socket buffer; no waiting on it */
 
 enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1, S_WAIT = 2 };
 #define WAIT_MS 3000 /* a proven controller waits this long for a session that is ending */
@@ -87,6 +88,11 @@ int nb_gate_pick_victim(const int *states, const uint64_t *accepted_ns, const bo
 	return best;
 }
 
+static uint64_t send_by(void)
+{
+	return nb_mono_ns() + (uint64_t)SEND_MS * NB_NS_PER_MS;
+}
+
 /* Answers, then keeps reading what the client still sends for a moment before closing:
  * closing a socket with unread data sends a reset, which could overtake the answer. */
 static void linger_close(struct nb_gate *g, int fd)
@@ -103,7 +109,7 @@ static void linger_close(struct nb_gate *g, int fd)
 
 static void refuse(struct nb_gate *g, int fd, int code, const char *text)
 {
-	nb_msg_send_error(fd, code, "%s", text);
+	nb_msg_send_error_by(fd, send_by(), code, "%s", text);
 	linger_close(g, fd);
 }
 
@@ -246,7 +252,7 @@ static void step(struct nb_gate *g, struct pending *p)
 			drop_why(g, p, "cannot describe the platform in HELLO_OK");
 			return;
 		}
-		if (nb_msg_send(p->fd, m)) {
+		if (nb_msg_send_by(p->fd, m, send_by())) {
 			drop_why(g, p, "cannot send HELLO_OK");
 			return;
 		}
@@ -269,7 +275,7 @@ static void step(struct nb_gate *g, struct pending *p)
 	nb_auth_proof(pol->psk, pol->psk_len, "agent", p->cnonce, p->snonce, proof);
 	nb_msg_reset(m, NB_MSG_AUTH_OK);
 	nb_msg_put_bytes(m, NB_T_PROOF, proof, sizeof(proof));
-	if (put_facts(m, p, pol) || nb_msg_send(p->fd, m)) {
+	if (put_facts(m, p, pol) || nb_msg_send_by(p->fd, m, send_by())) {
 		drop_why(g, p, "cannot send AUTH_OK");
 		return;
 	}

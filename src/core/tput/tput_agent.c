@@ -281,6 +281,16 @@ static int tput_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	return ret;
 }
 
+/* The agent's max-time timer: senders and receivers end now (tput_stop follows). */
+static void tput_halt(void *state)
+{
+	struct tput_agent *t = state;
+	if (t->tx)
+		nb_tput_side_halt(t->tx);
+	if (t->rx)
+		nb_tput_side_halt(t->rx);
+}
+
 static void tput_describe(void *state, char *buf, size_t len)
 {
 	const struct tput_agent *t = state;
@@ -307,4 +317,5 @@ const struct nb_test_ops nb_tput_ops = {
     .snapshot = tput_snapshot,
     .stop = tput_stop,
     .free = tput_free,
+    .halt = tput_halt,
 };

@@ -90,7 +90,11 @@ static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
 
 int nb_agent_listen(const char *bind_addr, uint16_t port)
 {
-	return nb_net_listen(bind_addr, port, SOCK_STREAM, 16);
+	/* A deep accept queue: connections flooding from many addresses must not fill it, or a
+	 * controller's SYN is dropped and retried a second later (the gate shares its handshake
+	 * slots fairly, but only among connections it has accepted). The kernel caps it at
+	 * net.core.somaxconn. */
+	return nb_net_listen(bind_addr, port, SOCK_STREAM, 1024);
 }
 
 int nb_agent_check_target(const struct nb_agent_ctx *ctx, const struct sockaddr *dst, char *err,

@@ -431,8 +431,8 @@ static void on_accept(struct nb_gate *g)
 			char a[64];
 			nb_net_addr_str((struct sockaddr *)&ss, true, a, sizeof(a));
 			logf_(g->opts,
-			      "%s: handshake refused: its address holds its share of the "
-			      "handshake slots, none of them yet looked at",
+			      "%s: handshake refused: no slot its address may take (it holds its "
+			      "share, or those that could give way are not yet read)",
 			      a);
 			close(fd);
 			continue;

@@ -13,7 +13,7 @@
 #include "cmd/store_cli.h"
 #include "core/base/json.h"
 #include "core/store/compare.h"
-#include "core/store/gate.h"
+#include "core/store/regress_gate.h"
 
 static const char usage_text[] =
     "Usage: netbench compare [filters] [ID...] [--baseline ID|LABEL] [--csv | -J]\n"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "core/base/json.h"
-#include "core/store/gate.h"
+#include "core/store/regress_gate.h"
 
 /* Prints the summary and every failing or unjudged row to out (and, with j, a "gate" member);
  * writes junit when not NULL (beside it, renamed over it). Returns the exit status: 1 when a

@@ -5,7 +5,9 @@
 # overflowing rate and duration products, wire rate and packet rate caps, names, interfaces and
 # IPv6 scopes, multicast scope/TTL/rate/egress interface, receiver binds, mem and every test ended at
 # --max-time, facts before the key proof, a controller that meets an impostor, a handshake flood
-# and 2,000 hostile connections, and `lab down` with a pid that is no longer our agent.
+# and 2,000 hostile connections, and `lab down` with a pid that is no longer our agent. Also:
+# duplicate data connections under --max-rate, a controller that never reads past --max-time,
+# and valid HELLOs flooding from 64 addresses.
 . "$(dirname "$0")/../lib.sh"
 need_root
 PY="python3 $(dirname "$0")/hostile_client.py"
@@ -34,6 +36,8 @@ a_pid=$agent_pid
 run_case $PY caps 127.0.0.1 5341 "$key"
 run_case $PY cap_time 127.0.0.1 5341 "$key"
 run_case $PY flood 127.0.0.1 5341 "$key" "$a_pid"
+run_case $PY dup_send 127.0.0.1 5341 "$key" 10000000
+run_case $PY nonreader 127.0.0.1 5341 "$key" 3
 
 # B: defaults (mem needs a max-time above its own estimate).
 agent -- -p 5342 -B 127.0.0.1 || { notok "agent B starts"; exit 1; }
@@ -94,6 +98,22 @@ else
 	skip "no veth support"
 fi
 
+# Handshake slots are shared among sources: 64 addresses of a namespace (/32 on its loopback)
+# keep 8 connections each with a valid HELLO, back at once when dropped, while a controller with
+# the key and a real `netbench tput --psk` must be served.
+if netns_add nbhF; then
+	for i in $(seq 1 64); do ip -n nbhF addr add "10.79.1.$i/32" dev lo; done
+	ip -n nbhF addr add 10.79.0.1/32 dev lo
+	if agent nbhF -- -p 5347 -B 10.79.0.1 --psk "$key"; then
+		run_case ip netns exec nbhF $PY sources 10.79.0.1 5347 "$key" 64 8 10.79.1 \
+			"$NETBENCH" "$key"
+	else
+		notok "an agent starts in nbhF"
+	fi
+else
+	notok "namespace nbhF"
+fi
+
 # Every session or handshake the agent closes is logged with its reason.
 run_case $PY slow_hello 127.0.0.1 5342 -
 log="$nb_tmp/agent.log"
@@ -101,6 +121,10 @@ check "the agent logged the late first byte's close" \
 	grep -q "handshake closed: no byte within 2000 ms of the connection" "$log"
 check "the agent logged a refusal's session close with the rule" \
 	grep -q "session closed: refused by rule max-rate" "$log"
+check "the agent logged the refused duplicate data connection" \
+	grep -q "session closed: refused by rule data-connections: a second data connection" "$log"
+check "the agent logged the control connection it closed after --max-time" \
+	grep -q "session closed: test stopped by rule max-time: .* control connection was closed" "$log"
 check "the agent logged a controller that vanished mid-test" \
 	grep -q "session closed: controller disconnected" "$log"
 check "the agent logged a controller that said goodbye" \

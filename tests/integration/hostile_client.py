@@ -3,7 +3,7 @@
 """A controller that speaks docs/protocol.md correctly (HELLO, AUTH with HMAC-SHA256, TEST_REQ
 with the real tags) and asks an agent for what it must not give. Each case prints PASS:text or
 FAIL:text lines for tests/integration/hostile.sh. Usage: hostile_client.py CASE HOST PORT [ARGS]."""
-import hashlib, hmac, os, random, socket, struct, sys, threading, time
+import hashlib, hmac, os, random, resource, selectors, socket, struct, subprocess, sys, threading, time
 
 MAGIC = 0x4e424331
 HELLO, HELLO_OK, AUTH, AUTH_OK, ERROR, TEST_REQ, TEST_ACK, START, MARK, SNAP, STOP, FINAL, BYE = range(1, 14)
@@ -45,17 +45,21 @@ def recv_msg(s):
     return typ, items
 
 
-def connect(host, port, timeout=5.0):
+def connect(host, port, timeout=5.0, rcvbuf=0, src=None):
     ai = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
     s = socket.socket(ai[0], socket.SOCK_STREAM)
     s.settimeout(timeout)
+    if rcvbuf:   # before connect: the window follows it
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    if src:
+        s.bind((src, 0))
     s.connect(ai[4])
     return s
 
 
 class Ctl:
-    def __init__(self, host, port, psk=None, timeout=5.0):
-        self.s = connect(host, port, timeout)
+    def __init__(self, host, port, psk=None, timeout=5.0, rcvbuf=0):
+        self.s = connect(host, port, timeout, rcvbuf)
         cn = os.urandom(32)
         self.s.sendall(frame(HELLO, u32(T_VERSION, 1) + st(T_SW, "hostile") + tlv(T_NONCE, cn)))
         typ, self.hello = recv_msg(self.s)
@@ -134,13 +138,13 @@ def mem_req(dur, max_bytes=0, quick=0, min_bytes=0):
             u32(502, 0) + u32(503, 1) + u64(504, 0) + u32(505, quick))
 
 
-def fresh(host, port, psk):
+def fresh(host, port, psk, rcvbuf=0):
     """A new session. Until the previous one is torn down the agent may say "busy" (at once):
     that is an answer, so try again for up to 2 s."""
     until = time.monotonic() + 2.0
     while True:
         try:
-            return Ctl(host, port, psk)
+            return Ctl(host, port, psk, rcvbuf=rcvbuf)
         except RuntimeError as e:
             if "busy" not in str(e) or time.monotonic() > until:
                 raise
@@ -229,6 +233,135 @@ def case_cap_time(host, port, psk):
     report(typ == ERROR and "max-time" in text(items) and dt < 3.5,
            "test without STOP stopped at --max-time 3 s after %.2f s, and said so (%s)" % (dt, got))
     c.s.close()
+
+
+def tput_tcp_req(rate, streams, dir, dur=2 * NS, block=1448):
+    return (u32(T_TEST, TEST_TPUT) + u64(T_DURATION, dur) + u32(100, 0) + u32(101, block) +
+            u32(102, streams) + u32(103, dir) + u64(T_RATE_BPS, rate))
+
+
+def case_dup_send(host, port, psk, cap_bps):
+    """1 (issue 21). A TCP test in both directions with S streams plans S connections on which
+    the agent sends; a controller opening 2S that all say "agent sends" would double the rate
+    the agent checked. The agent takes one per stream and direction: the second is refused,
+    and what the client receives stays within --max-rate."""
+    cap, streams = int(cap_bps), 2
+    rate = int(cap * 0.8 / streams)   # per stream: the plan fits the cap with 20 % room
+    c = fresh(host, port, psk)
+    typ, items = c.ask(TEST_REQ, tput_tcp_req(rate, streams, 3))
+    if typ != TEST_ACK:
+        report(False, "both directions, %d streams at %d bit/s accepted (%s)" % (streams, rate, text(items)))
+        return
+    dport = struct.unpack(">I", items[T_PORT][0])[0]
+    cookie = struct.unpack(">I", items[104][0])[0]
+    data, got, lock, stop = [], [0], threading.Lock(), threading.Event()
+    for i in range(2 * streams):
+        d = connect(host, dport, 3)
+        d.sendall(struct.pack(">IHH", cookie, i % streams, 2))   # every one: "agent sends"
+        data.append(d)
+
+    def drain(d):
+        d.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                b = d.recv(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if not b:
+                return
+            with lock:
+                got[0] += len(b)
+
+    th = [threading.Thread(target=drain, args=(d,)) for d in data]
+    for t in th:
+        t.start()
+    t0 = time.monotonic()
+    c.s.settimeout(10)
+    typ, items = c.ask(START)
+    time.sleep(1.5)
+    dt = time.monotonic() - t0
+    stop.set()
+    for t in th:
+        t.join()
+    for d in data:
+        d.close()
+    c.s.close()
+    mbit = got[0] * 8 / dt / 1e6
+    report(typ == ERROR and "second data connection" in text(items) and "agent sends" in text(items),
+           "%d 'agent sends' data connections for a plan of %d: the test is refused, naming the "
+           "duplicate (%s)" % (2 * streams, streams, text(items) if typ == ERROR else "started"))
+    # Payload only: what the agent put on the wire is more. Before the fix this was ~1.6 x cap.
+    report(got[0] * 8 <= cap * dt, "received %.2f Mbit/s of payload in %.1f s, within --max-rate "
+           "%.2f Mbit/s (%d bytes)" % (mbit, dt, cap / 1e6, got[0]))
+
+
+def case_nonreader(host, port, psk, max_time):
+    """3 (issue 21). A controller that sends and never reads: MARK after MARK while its receive
+    window is full, so the agent's answers cannot leave. The test's datagrams stop at
+    --max-time whatever the session's thread is doing, and the next controller is served
+    within 1 s of it (before the rule: datagrams to max-time + 2 s, "busy" for half a minute)."""
+    limit = float(max_time)
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind((host, 0))
+    udp.settimeout(0.1)
+    c = fresh(host, port, psk, rcvbuf=2048)
+    typ, items = c.ask(TEST_REQ, tput_req(1000000, 1, 1000, proto=1, dir=2, port=udp.getsockname()[1],
+                                          dur=int(limit * NS)))
+    if typ != TEST_ACK:
+        report(False, "agent-sending UDP test of --max-time accepted (%s)" % text(items))
+        return
+    last, count, stop = [0.0], [0], threading.Event()
+
+    def rx():
+        while not stop.is_set():
+            try:
+                udp.recv(2048)
+            except socket.timeout:
+                continue
+            last[0] = time.monotonic()
+            count[0] += 1
+
+    r = threading.Thread(target=rx)
+    r.start()
+    t0 = time.monotonic()   # before START: the agent's limit counts from later
+    c.ask(START)
+    c.s.setblocking(False)
+    mark, marks = frame(MARK, u32(10, 1)), 0
+    # Flood MARKs, never reading, until the limit has passed by 2 s or the agent closes.
+    while time.monotonic() < t0 + limit + 2.0:
+        try:
+            c.s.send(mark)
+            marks += 1
+        except BlockingIOError:
+            time.sleep(0.01)
+        except OSError:
+            break
+    # The next controller: its tput test is set up (the agent does that only when free).
+    served_at = None
+    while served_at is None and time.monotonic() < t0 + limit + 4.0:
+        try:
+            n = Ctl(host, port, psk, timeout=2)
+            typ, _ = n.ask(TEST_REQ, tput_req(1000000, 1, 1000, proto=1, dir=1, port=0))
+            n.close()
+            if typ == TEST_ACK:
+                served_at = time.monotonic()
+        except Exception:
+            pass
+        if served_at is None:
+            time.sleep(0.05)
+    stop.set()
+    r.join()
+    udp.close()
+    c.s.close()
+    report(count[0] > 0 and last[0] - t0 <= limit + 1.0,
+           "a controller that never reads: the agent's datagrams stop by --max-time %.0f s + 1 s "
+           "(%d datagrams, the last %.2f s after START; %d MARKs sent)" % (limit, count[0], last[0] - t0, marks))
+    # The flood ends when the agent closes the connection; then a controller tries at once.
+    report(served_at is not None and served_at - t0 <= limit + 1.0,
+           "... and the next controller's test is set up within 1 s of --max-time, %s" %
+           ("%.2f s after START" % (served_at - t0) if served_at else "not within %.0f s" % (limit + 4)))
 
 
 def case_pps(host, port, psk):
@@ -467,6 +600,116 @@ def case_flood(host, port, psk, pid):
     report(after[2] == before[2], "fd count unchanged (%d before, %d after)" % (before[2], after[2]))
     report(after[1] == before[1], "thread count unchanged (%d before, %d after)" % (before[1], after[1]))
     report(after[0] <= before[0] + 1024, "RSS within 1 MiB (%d KiB before, %d KiB after)" % (before[0], after[0]))
+
+
+def flood_hellos(host, port, srcs, per, stop, stats):
+    """per connections from each source address, each sending a valid HELLO at once and
+    coming back as soon as the agent drops it; until stop is set."""
+    sel = selectors.DefaultSelector()
+    hello = frame(HELLO, u32(T_VERSION, 1) + st(T_SW, "flood") + tlv(T_NONCE, os.urandom(32)))
+
+    def open_one(src):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setblocking(False)
+        try:
+            s.bind((src, 0))
+            s.connect_ex((host, port))
+            sel.register(s, selectors.EVENT_WRITE, [src, False])
+        except OSError:
+            s.close()
+            stats["errors"] += 1
+
+    def close_one(s):
+        sel.unregister(s)
+        s.close()
+
+    for src in srcs:
+        for _ in range(per):
+            open_one(src)
+    while not stop.is_set():
+        for key, _ in sel.select(0.1):
+            s, d = key.fileobj, key.data
+            if not d[1]:
+                if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                    close_one(s)
+                    open_one(d[0])
+                    continue
+                try:
+                    s.send(hello)
+                except OSError:
+                    close_one(s)
+                    open_one(d[0])
+                    continue
+                d[1] = True
+                stats["hellos"] += 1
+                sel.modify(s, selectors.EVENT_READ, d)
+                continue
+            try:
+                b = s.recv(4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                b = b""
+            if not b:
+                close_one(s)
+                stats["dropped"] += 1
+                open_one(d[0])
+    for key in list(sel.get_map().values()):
+        key.fileobj.close()
+    sel.close()
+
+
+def case_sources(host, port, psk, nsrc, per, src_net, netbench, keyfile):
+    """2 (issue 21). Handshake slots shared among sources: nsrc addresses (src_net + .1 ..) each
+    keep per connections open with a valid HELLO, coming back at once when dropped. A
+    controller with the key is served within 1 s every time, and a real `netbench tput --psk`
+    succeeds. Before the rule, 6-8 sources x 16 locked it out 7 times in 10."""
+    nsrc, per = int(nsrc), int(per)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = nsrc * per + 256
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
+    srcs = ["%s.%d" % (src_net, i + 1) for i in range(nsrc)]
+    stats = {"hellos": 0, "dropped": 0, "errors": 0}
+    stop = threading.Event()
+    th = threading.Thread(target=flood_hellos, args=(host, port, srcs, per, stop, stats))
+    th.start()
+    try:
+        # Until the agent's slots are full and it is evicting (bounded: 10 s at most).
+        t0 = time.monotonic()
+        while stats["dropped"] < 4 * nsrc * per and time.monotonic() - t0 < 10:
+            time.sleep(0.1)
+        report(stats["dropped"] > 0, "the flood from %d addresses x %d fills the handshake slots "
+               "(%d HELLOs, %d dropped by the agent)" % (nsrc, per, stats["hellos"], stats["dropped"]))
+        h0, worst, results = stats["hellos"], 0.0, []
+        for _ in range(10):
+            dt, how = timed_handshake(host, port, psk)
+            worst = max(worst, dt)
+            results.append(how)
+            time.sleep(0.1)
+        bad = [r for r in results if r != "served"]
+        report(worst < 1.0 and not bad,
+               "a controller with the key is served within 1 s, 10 of 10 times, while %d addresses "
+               "flood valid HELLOs (worst %.3f s%s)" % (nsrc, worst, "; " + bad[0] if bad else ""))
+        fails = []
+        for i in range(5):
+            t1 = time.monotonic()
+            try:
+                r = subprocess.run([netbench, "tput", "-c", host, "-p", str(port), "--psk", keyfile,
+                                    "-t", "0.3", "-O", "0", "-l", "1k", "--tx-only"],
+                                   capture_output=True, text=True, timeout=30)
+                rc, err = r.returncode, (r.stderr.strip().splitlines() or [""])[-1]
+            except subprocess.TimeoutExpired:
+                rc, err = -1, "no end within 30 s"
+            if rc != 0:
+                fails.append("run %d: exit %d after %.1f s: %s" % (i + 1, rc, time.monotonic() - t1, err))
+        report(not fails, "a real `netbench tput --psk` succeeds 5 of 5 times during the flood%s"
+               % (" (" + fails[0] + ")" if fails else ""))
+        report(stats["hellos"] - h0 > nsrc * per, "... while the flood went on (%d HELLOs meanwhile; "
+               "%d in all, %d dropped by the agent)" % (stats["hellos"] - h0, stats["hellos"], stats["dropped"]))
+    finally:
+        stop.set()
+        th.join()
 
 
 def case_impostor(port):

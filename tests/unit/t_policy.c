@@ -11,7 +11,6 @@
 #include "core/base/net.h"
 #include "core/base/wirecost.h"
 #include "core/session/agent.h"
-#include "core/session/gate.h"
 #include "tap.h"
 
 static struct sockaddr_storage v6(const char *a, uint32_t scope)
@@ -48,7 +47,7 @@ int main(void)
 	struct sockaddr_storage a, b;
 
 	CHECK(nb_wire_cost(9000000, 24, NB_WIRE_UDP4_BYTES, &pps, &wire) == 0 && pps == 46875 &&
-		      wire == 46875ULL * 90 * 8,
+		  wire == 46875ULL * 90 * 8,
 	      "9 Mbit/s of 24-byte payloads: 46875 packets/s, 33.75 Mbit/s on the wire (%llu)",
 	      (unsigned long long)wire);
 	CHECK(nb_wire_cost(UINT64_MAX, 24, 66, &pps, &wire) == -ERANGE, "wire cost overflow found");
@@ -56,15 +55,16 @@ int main(void)
 	CHECK(nb_mul_u64(1000, 2, &out) && out == 2000, "1000 x 2");
 	CHECK(!nb_add_u64(UINT64_MAX, 1, &out), "UINT64_MAX + 1 does not fit");
 	CHECK(nb_agent_check_send(&ctx, 1, 9000000, 24, NB_WIRE_UDP4_BYTES, err, sizeof(err)) ==
-			  -EPERM &&
-		      strstr(err, "max-rate"),
+		      -EPERM &&
+		  strstr(err, "max-rate"),
 	      "9 Mbit/s of 24-byte blocks refused under 10M on the wire: %s", err);
-	CHECK(nb_agent_check_send(&ctx, 1, 1000000, 1000, NB_WIRE_UDP4_BYTES, err, sizeof(err)) == 0,
+	CHECK(nb_agent_check_send(&ctx, 1, 1000000, 1000, NB_WIRE_UDP4_BYTES, err, sizeof(err)) ==
+		  0,
 	      "1 Mbit/s of 1000-byte blocks accepted");
 	pol.max_pps = 100;
 	CHECK(nb_agent_check_send(&ctx, 1, 1000000, 1000, NB_WIRE_UDP4_BYTES, err, sizeof(err)) ==
-			  -EPERM &&
-		      strstr(err, "max-pps"),
+		      -EPERM &&
+		  strstr(err, "max-pps"),
 	      "125 packets/s refused under --max-pps 100: %s", err);
 	pol.max_pps = 0;
 	a = v4("239.1.2.3");
@@ -86,28 +86,28 @@ int main(void)
 	{
 		char via[32];
 		CHECK(nb_mcast_iface_decide("", "eth0", NULL, via, sizeof(via), err, sizeof(err)) ==
-				  0 &&
-			      !strcmp(via, "eth0"),
+			      0 &&
+			  !strcmp(via, "eth0"),
 		      "no interface asked: multicast leaves by the control connection's");
 		CHECK(nb_mcast_iface_decide("eth0", "eth0", NULL, via, sizeof(via), err,
 					    sizeof(err)) == 0,
 		      "the control connection's own interface is allowed");
 		CHECK(nb_mcast_iface_decide("eth1", "eth0", NULL, via, sizeof(via), err,
 					    sizeof(err)) == -EPERM &&
-			      strstr(err, "refused by rule multicast") && strstr(err, "eth1"),
+			  strstr(err, "refused by rule multicast") && strstr(err, "eth1"),
 		      "another interface is refused, naming it");
 		CHECK(nb_mcast_iface_decide("eth1", "eth0", "lo,eth1", via, sizeof(via), err,
 					    sizeof(err)) == 0 &&
-			      !strcmp(via, "eth1"),
+			  !strcmp(via, "eth1"),
 		      "an interface on --mcast-iface is allowed");
 		CHECK(nb_mcast_iface_decide("eth", "eth0", "eth1,eth10", via, sizeof(via), err,
 					    sizeof(err)) == -EPERM,
 		      "a prefix of a listed name is not that name");
 		CHECK(nb_mcast_iface_decide("", "", "eth1", via, sizeof(via), err, sizeof(err)) ==
-			      -EPERM,
+			  -EPERM,
 		      "an unknown control interface and none asked: refused");
 		CHECK(nb_mcast_iface_listed("a,b,c", "c") && !nb_mcast_iface_listed("a,b", "") &&
-			      !nb_mcast_iface_listed(NULL, "a"),
+			  !nb_mcast_iface_listed(NULL, "a"),
 		      "the list is matched name by name");
 	}
 	a = v6("fe80::1", 2);
@@ -115,21 +115,11 @@ int main(void)
 	CHECK(!nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b),
 	      "fe80::1 on link 2 is not fe80::1 on link 3");
 	b = v6("fe80::1", 2);
-	CHECK(nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b), "same link: same host");
+	CHECK(nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b),
+	      "same link: same host");
 	a = v6("2001:db8::1", 2);
 	b = v6("2001:db8::1", 0);
 	CHECK(nb_net_same_host((struct sockaddr *)&a, (struct sockaddr *)&b),
 	      "a global address has no link");
-	{
-		int states[4] = {1, 0, -1, 0};
-		uint64_t acc[4] = {1, 5, 0, 3};
-		bool same[4] = {true, true, false, false};
-		CHECK(nb_gate_pick_victim(states, acc, NULL, 4) == 3,
-		      "the least advanced, oldest handshake gives way");
-		CHECK(nb_gate_pick_victim(states, acc, same, 4) == 1,
-		      "... among those of the same source");
-		states[0] = states[1] = states[3] = -1;
-		CHECK(nb_gate_pick_victim(states, acc, NULL, 4) == -1, "no victim among free slots");
-	}
 	return tap_done();
 }

@@ -12,6 +12,7 @@
 #include "core/session/proto.h"
 #include "core/base/timeutil.h"
 #include "core/tput/tput.h"
+#include "core/tput/tput_plan.h"
 #include "tap.h"
 
 static void feed(struct nb_seq_track *t, const uint64_t *seq, size_t n)
@@ -38,7 +39,8 @@ int main(void)
 	feed(t, lost, 4);
 	CHECK(t->highest_plus1 - t->unique == 2 && !t->reordered, "two lost");
 	feed(t, reord, 4);
-	CHECK(t->highest_plus1 == 4 && t->unique == 4 && t->reordered == 1, "one reordered, none lost");
+	CHECK(t->highest_plus1 == 4 && t->unique == 4 && t->reordered == 1,
+	      "one reordered, none lost");
 	feed(t, dup, 5);
 	CHECK(t->unique == 3 && t->duplicates == 2, "two duplicates");
 	memset(t, 0, sizeof(*t));
@@ -55,24 +57,61 @@ int main(void)
 
 	nb_tput_udp_hdr_put(hdr, 7, 0x0102030405060708ULL, 99);
 	CHECK(nb_tput_udp_hdr_get(hdr, sizeof(hdr), &id, &seq) == 0 && id == 7 &&
-		      seq == 0x0102030405060708ULL,
+		  seq == 0x0102030405060708ULL,
 	      "datagram header round trip");
 	CHECK(hdr[0] == 'N' && hdr[1] == 'B' && hdr[8] == 1, "header is big-endian");
 	CHECK(nb_tput_udp_hdr_get(hdr, 10, &id, &seq) == -EBADMSG, "short datagram refused");
 	hdr[0] = 'X';
-	CHECK(nb_tput_udp_hdr_get(hdr, sizeof(hdr), &id, &seq) == -EBADMSG, "foreign datagram refused");
+	CHECK(nb_tput_udp_hdr_get(hdr, sizeof(hdr), &id, &seq) == -EBADMSG,
+	      "foreign datagram refused");
 
 	struct nb_msg *m = nb_msg_new(NB_MSG_SNAP);
 	struct nb_tput_counters c = {1, 2, 3, 4, 5, 6, 7, 8, 9}, d = {0};
 	CHECK(nb_tput_get_pacing(m, &d) == 0 && d.pacing_cpu_ns == 0 && d.pacing_wakeups == 0,
 	      "no pacing record (an older agent): pacing figures stay 0");
 	CHECK(nb_tput_put_counters(m, NB_T_TPUT_AGENT_RX, &c) == 0 &&
-		      nb_tput_put_pacing(m, &c) == 0 &&
-		      nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 &&
-		      nb_tput_get_pacing(m, &d) == 0 && !memcmp(&c, &d, sizeof(c)),
+		  nb_tput_put_pacing(m, &c) == 0 &&
+		  nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 &&
+		  nb_tput_get_pacing(m, &d) == 0 && !memcmp(&c, &d, sizeof(c)),
 	      "counters round trip, the senders' pacing CPU and wake-ups included");
 	CHECK(nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &d) == -ENOENT, "absent counters");
 	nb_msg_free(m);
+
+	/* The agent's data connections: one per stream and planned direction, no more. */
+	{
+		uint64_t seen[2] = {0, 0};
+		char err[256];
+		CHECK(nb_tput_conn_admit(2, 3, seen, 0, NB_TPUT_DIR_RX, err, sizeof(err)) == 0 &&
+			  nb_tput_conn_admit(2, 3, seen, 1, NB_TPUT_DIR_RX, err, sizeof(err)) ==
+			      0 &&
+			  nb_tput_conn_admit(2, 3, seen, 0, NB_TPUT_DIR_TX, err, sizeof(err)) == 0,
+		      "both directions, 2 streams: stream 0 and 1 sending, stream 0 receiving");
+		CHECK(nb_tput_conn_admit(2, 3, seen, 1, NB_TPUT_DIR_RX, err, sizeof(err)) ==
+			      -EPERM &&
+			  strstr(err, "second data connection for stream 1") &&
+			  strstr(err, "the agent sends"),
+		      "a second 'agent sends' connection for stream 1 is refused, named");
+		CHECK(seen[1] == 3 && seen[0] == 1, "the refusal marks nothing");
+		CHECK(nb_tput_conn_admit(2, 3, seen, 2, NB_TPUT_DIR_TX, err, sizeof(err)) ==
+			      -EPERM &&
+			  strstr(err, "stream the test did not ask for"),
+		      "stream index 2 of 2 streams is refused");
+		CHECK(nb_tput_conn_admit(2, 3, seen, 1, 3, err, sizeof(err)) == -EPERM &&
+			  strstr(err, "no single direction"),
+		      "a connection claiming both directions is refused");
+		CHECK(nb_tput_conn_admit(2, 3, seen, 1, NB_TPUT_DIR_TX, err, sizeof(err)) == 0,
+		      "stream 1 receiving completes the plan");
+		memset(seen, 0, sizeof(seen));
+		CHECK(nb_tput_conn_admit(1, NB_TPUT_DIR_TX, seen, 0, NB_TPUT_DIR_RX, err,
+					 sizeof(err)) == -EPERM &&
+			  strstr(err, "direction the test did not ask for"),
+		      "an 'agent sends' connection in a test where the agent only receives");
+		memset(seen, 0, sizeof(seen));
+		CHECK(nb_tput_conn_admit(32, NB_TPUT_DIR_RX, seen, 31, NB_TPUT_DIR_RX, err,
+					 sizeof(err)) == 0 &&
+			  seen[1] == 1ULL << 31,
+		      "stream 31 of 32: the highest index has its bit");
+	}
 
 	/* TCP over loopback: every byte sent arrives, counted at both ends. */
 	struct sockaddr_in lo = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -82,8 +121,8 @@ int main(void)
 	getsockname(lfd, (struct sockaddr *)&ss, &len);
 	int cfd = nb_net_connect_addr((struct sockaddr *)&ss, len, SOCK_STREAM, 1000);
 	int afd = accept(lfd, NULL, NULL);
-	struct nb_tput_side *tx = nb_tput_side_new(NB_TPUT_TCP, NB_TPUT_SEND, 4096, 0,
-						   nb_mono_ns() + 10 * NB_NS_PER_S);
+	struct nb_tput_side *tx =
+	    nb_tput_side_new(NB_TPUT_TCP, NB_TPUT_SEND, 4096, 0, nb_mono_ns() + 10 * NB_NS_PER_S);
 	struct nb_tput_side *rx = nb_tput_side_new(NB_TPUT_TCP, NB_TPUT_RECV, 4096, 0, 0);
 	struct nb_tput_counters ct, cr;
 	CHECK(cfd >= 0 && afd >= 0 && tx && rx, "loopback TCP pair");
@@ -127,7 +166,7 @@ int main(void)
 	CHECK(ct.datagrams <= ideal * 1.01 + 2 && ct.datagrams >= ideal * 0.5,
 	      "paced: %llu datagrams where %.0f were due", (unsigned long long)ct.datagrams, ideal);
 	CHECK(cr.unique <= ct.datagrams && cr.expected <= ct.datagrams && cr.duplicates == 0 &&
-		      cr.unique >= ct.datagrams * 9 / 10,
+		  cr.unique >= ct.datagrams * 9 / 10,
 	      "UDP: %llu sent, %llu received, highest %llu", (unsigned long long)ct.datagrams,
 	      (unsigned long long)cr.unique, (unsigned long long)cr.expected);
 	nb_tput_side_free(tx);

@@ -19,6 +19,7 @@
 
 #include "core/session/auth.h"
 #include "core/session/gate.h"
+#include "core/session/watchdog.h"
 #include "core/base/compat.h"
 #include "core/base/net.h"
 #include "core/base/sha256.h"
@@ -31,6 +32,11 @@
 	(10 * NB_NS_PER_S) /* past a test's duration before we give up on STOP,                    \
 			    * never past --max-time */
 #define LINGER_MS 200
+/* After the test's limit, the max-time timer cuts the control connection this much later if
+ * the session has not ended the test by then (its thread is held in a read or a write); the
+ * answer saying which rule ended the test must be written within LIMIT_SEND_MS. */
+#define CUT_AFTER_NS  (400 * NB_NS_PER_MS)
+#define LIMIT_SEND_MS 300
 
 struct session {
 	const struct nb_agent_opts *opts;
@@ -44,6 +50,7 @@ struct session {
 	void *state;
 	uint64_t duration_ns, started_ns;
 	bool running;
+	struct nb_watchdog *wd; /* the running test's max-time timer */
 	char why[320]; /* why the session ends: the first reason given is logged at close */
 };
 
@@ -83,7 +90,11 @@ static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
 
 int nb_agent_listen(const char *bind_addr, uint16_t port)
 {
-	return nb_net_listen(bind_addr, port, SOCK_STREAM, 16);
+	/* A deep accept queue: connections flooding from many addresses must not fill it, or a
+	 * controller's SYN is dropped and retried a second later (the gate shares its handshake
+	 * slots fairly, but only among connections it has accepted). The kernel caps it at
+	 * net.core.somaxconn. */
+	return nb_net_listen(bind_addr, port, SOCK_STREAM, 1024);
 }
 
 int nb_agent_check_target(const struct nb_agent_ctx *ctx, const struct sockaddr *dst, char *err,
@@ -183,6 +194,17 @@ static const struct nb_test_ops *find_ops(uint32_t type)
 
 static void end_test(struct session *s)
 {
+	bool cut = false;
+	/* The timer first: it may call the test's halt until it is joined. */
+	nb_watchdog_stop(s->wd, NULL, &cut);
+	s->wd = NULL;
+	if (cut)
+		snprintf(
+		    s->why, sizeof(s->why),
+		    "test stopped by rule max-time: it ran %.1f s, and the control connection "
+		    "was closed %.1f s later (the controller did not take the agent's answers, "
+		    "or a message of its own stalled)",
+		    (double)(nb_mono_ns() - s->started_ns) / 1e9, (double)CUT_AFTER_NS / 1e9);
 	/* Tearing down a test (a cancelled mem run, a draining receiver) may take up to a
 	 * second: a controller arriving meanwhile waits for it rather than hearing "busy". */
 	if (s->gate)
@@ -264,6 +286,8 @@ static int put_snapshot(struct session *s, uint16_t type)
 	return ret;
 }
 
+static uint64_t test_limit_ns(const struct session *s);
+
 static int on_message(struct session *s, bool *done)
 {
 	char err[512] = "";
@@ -285,6 +309,17 @@ static int on_message(struct session *s, bool *done)
 			return refuse(s, -ret, err[0] ? err : "test start failed");
 		s->running = true;
 		s->started_ns = nb_mono_ns();
+		/* The rule holds whatever this thread does from here on. */
+		uint64_t halt_ns = s->started_ns + test_limit_ns(s);
+		if (halt_ns < s->started_ns)
+			halt_ns = UINT64_MAX;
+		if ((ret = nb_watchdog_start(
+			 &s->wd, halt_ns,
+			 halt_ns > UINT64_MAX - CUT_AFTER_NS ? UINT64_MAX : halt_ns + CUT_AFTER_NS,
+			 s->fd, s->ops->halt, s->state))) {
+			set_why(s, "cannot start the max-time timer: %s", strerror(-ret));
+			return ret;
+		}
 		return send_or_why(s, "the START acknowledgement");
 	case NB_MSG_MARK:
 		if (!s->running)
@@ -357,7 +392,10 @@ static void stop_at_limit(struct session *s)
 		    "test stopped: no STOP from the controller %.1f s past the test's duration",
 		    STALL_GRACE_NS / 1e9);
 	set_why(s, "%s", text);
-	nb_msg_send_error(s->fd, ETIMEDOUT, "%s", text);
+	/* A controller that does not read gets no more than a moment: the agent is free for the
+	 * next one within a second of the limit. */
+	nb_msg_send_error_by(s->fd, nb_mono_ns() + LIMIT_SEND_MS * NB_NS_PER_MS, ETIMEDOUT, "%s",
+			     text);
 	shutdown(s->fd, SHUT_WR);
 	/* Read what the controller still sends for a moment, so that closing does not reset the
 	 * connection under the answer. */
@@ -435,9 +473,9 @@ static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 	if (*opts->stop)
 		set_why(&s, "the agent is stopping");
 out:
+	end_test(&s); /* first: a test cut at its limit says so in the reason */
 	set_why(&s, "unknown reason");
 	logf_(opts, "%s: session closed: %s", s.peer_str, s.why);
-	end_test(&s);
 	nb_msg_free(s.in);
 	nb_msg_free(s.out);
 	close(fd);

@@ -52,6 +52,10 @@ struct nb_test_ops {
 	/* Stops traffic, lets it drain, appends final counters. */
 	int (*stop)(void *state, struct nb_msg *final, char *err, size_t errlen);
 	void (*free)(void *state);
+	/* Optional: stops the test's traffic at once. Called by the agent's max-time timer from
+	 * its own thread while the session's thread may be anywhere (even inside stop), so it
+	 * only sets flags the workers look at; stop and free still follow. */
+	void (*halt)(void *state);
 	/* Optional: a few words on the test for the agent's log ("tcp tx 32k x2"). */
 	void (*describe)(void *state, char *buf, size_t len);
 };

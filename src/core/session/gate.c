@@ -26,6 +26,7 @@
 #define LINGER_MAX 64
 #define LINGER_MS  500
 #define POLL_MS	   100
+#define SEND_MS	   200 /* a handshake answer fits an empty socket buffer; no waiting on it */
 
 enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1, S_WAIT = 2 };
 #define WAIT_MS 3000 /* a proven controller waits this long for a session that is ending */
@@ -33,7 +34,8 @@ enum { S_FREE = -1, S_HELLO = 0, S_AUTH = 1, S_WAIT = 2 };
 struct pending {
 	int fd, state;
 	uint64_t accepted_ns, proven_ns;
-	bool got_byte;
+	bool got_byte, looked;
+	uint32_t source; /* equal for connections from the same address (nb_net_same_host) */
 	struct sockaddr_storage peer, local;
 	uint8_t cnonce[NB_NONCE_LEN], snonce[NB_NONCE_LEN];
 	uint8_t buf[NB_MSG_HDR + NB_GATE_MAX_HS_PAYLOAD];
@@ -53,8 +55,10 @@ struct nb_gate {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool busy, testing, quit;
-	int ready_fd; /* handed over, not yet taken; -1 */
+	int ready_fd;	      /* handed over, not yet taken; -1 */
+	uint32_t next_source; /* the id the next new source address gets */
 	struct pending p[NB_GATE_MAX_PENDING];
+	struct nb_gate_slot slots[NB_GATE_MAX_PENDING]; /* on_accept's view of p */
 	struct lingering l[LINGER_MAX];
 	struct nb_msg *msg;
 };
@@ -73,18 +77,72 @@ static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
 	o->log(o->log_arg, line);
 }
 
-int nb_gate_pick_victim(const int *states, const uint64_t *accepted_ns, const bool *same_src,
-			size_t n)
+/* The slot of source that gives way first: unproven before proven, then the oldest; only
+ * slots the gate has looked at. -1 when there is none. */
+static int source_victim(const struct nb_gate_slot *slots, size_t n, uint32_t source)
 {
 	int best = -1;
 	for (size_t i = 0; i < n; i++) {
-		if (states[i] < 0 || (same_src && !same_src[i]))
+		const struct nb_gate_slot *c = &slots[i];
+		if (c->state < 0 || c->source != source || !c->looked)
 			continue;
-		if (best < 0 || states[i] < states[best] ||
-		    (states[i] == states[best] && accepted_ns[i] < accepted_ns[best]))
+		if (best < 0) {
+			best = (int)i;
+			continue;
+		}
+		bool cp = c->state >= S_WAIT, bp = slots[best].state >= S_WAIT;
+		if (cp != bp ? bp : c->accepted_ns < slots[best].accepted_ns)
 			best = (int)i;
 	}
 	return best;
+}
+
+static size_t held_by(const struct nb_gate_slot *slots, size_t n, uint32_t source)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += slots[i].state >= 0 && slots[i].source == source;
+	return k;
+}
+
+int nb_gate_admit(const struct nb_gate_slot *slots, size_t n, uint32_t source, size_t per_source)
+{
+	size_t own = held_by(slots, n, source), best_held = 0;
+	bool any_free = false;
+	int best = -1;
+
+	if (own >= per_source) {
+		int v = source_victim(slots, n, source);
+		return v >= 0 ? v : NB_GATE_REFUSE;
+	}
+	for (size_t i = 0; i < n && !any_free; i++)
+		any_free = slots[i].state < 0;
+	if (any_free)
+		return NB_GATE_ADMIT;
+	/* Every slot taken: the newcomer's source counts as holding own + 1. */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t src = slots[i].source;
+		size_t held;
+		int v;
+		if (slots[i].state < 0 || source_victim(slots, n, src) != (int)i)
+			continue; /* each source once, at its own victim */
+		v = (int)i;
+		held = src == source ? own + 1 : held_by(slots, n, src);
+		if (held < own + 1)
+			continue; /* never from a source holding fewer than the newcomer's would */
+		if (best < 0 || held > best_held ||
+		    (held == best_held && slots[best].source != source &&
+		     (src == source || slots[v].accepted_ns < slots[best].accepted_ns))) {
+			best = v;
+			best_held = held;
+		}
+	}
+	return best >= 0 ? best : NB_GATE_REFUSE;
+}
+
+static uint64_t send_by(void)
+{
+	return nb_mono_ns() + (uint64_t)SEND_MS * NB_NS_PER_MS;
 }
 
 /* Answers, then keeps reading what the client still sends for a moment before closing:
@@ -103,7 +161,7 @@ static void linger_close(struct nb_gate *g, int fd)
 
 static void refuse(struct nb_gate *g, int fd, int code, const char *text)
 {
-	nb_msg_send_error(fd, code, "%s", text);
+	nb_msg_send_error_by(fd, send_by(), code, "%s", text);
 	linger_close(g, fd);
 }
 
@@ -246,7 +304,7 @@ static void step(struct nb_gate *g, struct pending *p)
 			drop_why(g, p, "cannot describe the platform in HELLO_OK");
 			return;
 		}
-		if (nb_msg_send(p->fd, m)) {
+		if (nb_msg_send_by(p->fd, m, send_by())) {
 			drop_why(g, p, "cannot send HELLO_OK");
 			return;
 		}
@@ -269,7 +327,7 @@ static void step(struct nb_gate *g, struct pending *p)
 	nb_auth_proof(pol->psk, pol->psk_len, "agent", p->cnonce, p->snonce, proof);
 	nb_msg_reset(m, NB_MSG_AUTH_OK);
 	nb_msg_put_bytes(m, NB_T_PROOF, proof, sizeof(proof));
-	if (put_facts(m, p, pol) || nb_msg_send(p->fd, m)) {
+	if (put_facts(m, p, pol) || nb_msg_send_by(p->fd, m, send_by())) {
 		drop_why(g, p, "cannot send AUTH_OK");
 		return;
 	}
@@ -331,14 +389,25 @@ static void on_readable(struct nb_gate *g, struct pending *p)
 	}
 }
 
+/* The source id of a new connection: that of a pending one from the same address, or new. */
+static uint32_t source_of(struct nb_gate *g, const struct sockaddr_storage *ss)
+{
+	for (int i = 0; i < NB_GATE_MAX_PENDING; i++)
+		if (g->p[i].state != S_FREE &&
+		    nb_net_same_host((const struct sockaddr *)&g->p[i].peer,
+				     (const struct sockaddr *)ss))
+			return g->p[i].source;
+	return g->next_source++;
+}
+
 static void on_accept(struct nb_gate *g)
 {
+	struct nb_gate_slot *slots = g->slots;
 	for (int k = 0; k < 32; k++) {
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
-		int states[NB_GATE_MAX_PENDING], nsrc = 0, nall = 0, slot = -1, v;
-		uint64_t acc[NB_GATE_MAX_PENDING];
-		bool same[NB_GATE_MAX_PENDING];
+		uint32_t src;
+		int v, slot = -1;
 		int fd = accept4(g->listen_fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
@@ -347,41 +416,42 @@ static void on_accept(struct nb_gate *g)
 			turn_away(g, fd, (struct sockaddr *)&ss);
 			continue;
 		}
+		src = source_of(g, &ss);
 		for (int i = 0; i < NB_GATE_MAX_PENDING; i++) {
-			struct pending *p = &g->p[i];
-			states[i] = p->state;
-			acc[i] = p->accepted_ns;
-			same[i] =
-			    p->state != S_FREE &&
-			    nb_net_same_host((struct sockaddr *)&p->peer, (struct sockaddr *)&ss);
-			nsrc += same[i];
-			nall += p->state != S_FREE;
+			const struct pending *p = &g->p[i];
+			slots[i] = (struct nb_gate_slot){.state = p->state,
+							 .source = p->source,
+							 .accepted_ns = p->accepted_ns,
+							 .looked = p->looked};
 			if (p->state == S_FREE && slot < 0)
 				slot = i;
 		}
-		/* Bounded: the least advanced, oldest handshake of the same source (or of any,
-		 * when all slots are taken) gives way. */
-		v = -1;
-		if (nsrc >= NB_GATE_MAX_PER_SOURCE)
-			v = nb_gate_pick_victim(states, acc, same, NB_GATE_MAX_PENDING);
-		else if (nall >= NB_GATE_MAX_PENDING)
-			v = nb_gate_pick_victim(states, acc, NULL, NB_GATE_MAX_PENDING);
-		if (v >= 0) {
-			drop_why(g, &g->p[v], "%s",
-				 nsrc >= NB_GATE_MAX_PER_SOURCE
-				     ? "made room for a newer one from the same address"
-				     : "made room for a newer one (every slot taken)");
-			slot = v;
-		}
-		if (slot < 0) {
+		v = nb_gate_admit(slots, NB_GATE_MAX_PENDING, src, NB_GATE_MAX_PER_SOURCE);
+		if (v == NB_GATE_REFUSE) {
+			char a[64];
+			nb_net_addr_str((struct sockaddr *)&ss, true, a, sizeof(a));
+			logf_(g->opts,
+			      "%s: handshake refused: no slot its address may take (it holds its "
+			      "share, or those that could give way are not yet read)",
+			      a);
 			close(fd);
 			continue;
+		}
+		if (v >= 0) {
+			drop_why(
+			    g, &g->p[v], "%s",
+			    g->p[v].source == src
+				? "made room for a newer one from the same address"
+				: "made room for one from an address holding fewer (every slot "
+				  "taken)");
+			slot = v;
 		}
 		struct pending *p = &g->p[slot];
 		memset(p, 0, offsetof(struct pending, buf));
 		p->fd = fd;
 		p->state = S_HELLO;
 		p->have = 0;
+		p->source = src;
 		p->accepted_ns = nb_mono_ns();
 		memcpy(&p->peer, &ss, sizeof(ss));
 		len = sizeof(p->local);
@@ -440,7 +510,13 @@ static void *gate_thread(void *arg)
 			pf[n] = (struct pollfd){.fd = g->l[i].fd, .events = POLLIN};
 			who[n++] = 1000 + i;
 		}
-		if (poll(pf, n, POLL_MS) <= 0)
+		int ready = poll(pf, n, POLL_MS);
+		/* Polled once: from now on a connection may give way to a newcomer (before, its
+		 * first bytes may be a controller's HELLO that nobody has read). */
+		for (size_t i = 2; ready >= 0 && i < n; i++)
+			if (who[i] >= 0 && who[i] < NB_GATE_MAX_PENDING)
+				g->p[who[i]].looked = true;
+		if (ready <= 0)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			if (!pf[i].revents)

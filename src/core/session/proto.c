@@ -184,21 +184,25 @@ size_t nb_msg_encode_header(const struct nb_msg *m, uint8_t hdr[NB_MSG_HDR])
 #define MSG_MORE 0
 #endif
 
-static int write_all(int fd, const void *buf, size_t len, int flags)
+/* Writes all of buf before the deadline: a peer that does not read cannot hold us longer,
+ * however it lets the bytes trickle out. */
+static int write_all(int fd, const void *buf, size_t len, int flags, uint64_t deadline_ns)
 {
 	const uint8_t *p = buf;
 	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | flags);
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT | flags);
 		if (n < 0) {
+			uint64_t now = nb_mono_ns();
+			struct pollfd pfd = {.fd = fd, .events = POLLOUT};
 			if (errno == EINTR)
 				continue;
-			if (errno == EAGAIN) {
-				struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-				if (poll(&pfd, 1, 10000) <= 0)
-					return -ETIMEDOUT;
-				continue;
-			}
-			return -errno;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				return -errno;
+			if (now >= deadline_ns ||
+			    poll(&pfd, 1,
+				 (int)((deadline_ns - now + NB_NS_PER_MS - 1) / NB_NS_PER_MS)) == 0)
+				return -ETIMEDOUT;
+			continue;
 		}
 		p += n;
 		len -= (size_t)n;
@@ -206,7 +210,7 @@ static int write_all(int fd, const void *buf, size_t len, int flags)
 	return 0;
 }
 
-int nb_msg_send(int fd, const struct nb_msg *m)
+int nb_msg_send_by(int fd, const struct nb_msg *m, uint64_t deadline_ns)
 {
 	uint8_t hdr[NB_MSG_HDR];
 	int ret;
@@ -214,10 +218,15 @@ int nb_msg_send(int fd, const struct nb_msg *m)
 	/* One segment for header and body: a header sent alone leaves the body to Nagle, which
 	 * holds it until the peer's delayed ACK of the header (up to 40 ms on Linux), and every
 	 * control round trip (a window's edge) would wait that long. */
-	ret = write_all(fd, hdr, sizeof(hdr), m->len ? MSG_MORE : 0);
+	ret = write_all(fd, hdr, sizeof(hdr), m->len ? MSG_MORE : 0, deadline_ns);
 	if (!ret && m->len)
-		ret = write_all(fd, m->data, m->len, 0);
+		ret = write_all(fd, m->data, m->len, 0, deadline_ns);
 	return ret;
+}
+
+int nb_msg_send(int fd, const struct nb_msg *m)
+{
+	return nb_msg_send_by(fd, m, nb_mono_ns() + NB_MSG_SEND_MS * NB_NS_PER_MS);
 }
 
 /* Reads exactly len bytes before the deadline; a stalled peer cannot hold us longer. */
@@ -298,21 +307,38 @@ int nb_msg_expect(int fd, struct nb_msg *m, uint16_t type, int timeout_ms, char 
 	return 0;
 }
 
-int nb_msg_send_error(int fd, int code, const char *fmt, ...)
+static int send_error_v(int fd, uint64_t deadline_ns, int code, const char *fmt, va_list ap)
 {
 	struct nb_msg *m = nb_msg_new(NB_MSG_ERROR);
 	char text[1024];
-	va_list ap;
 	int ret;
 	if (!m)
 		return -ENOMEM;
-	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	nb_msg_put_u32(m, NB_T_ERR_CODE, (uint32_t)code);
 	nb_msg_put_str(m, NB_T_ERR_TEXT, text);
-	ret = nb_msg_send(fd, m);
+	ret = nb_msg_send_by(fd, m, deadline_ns);
 	nb_msg_free(m);
+	return ret;
+}
+
+int nb_msg_send_error(int fd, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+	va_start(ap, fmt);
+	ret = send_error_v(fd, nb_mono_ns() + NB_MSG_SEND_MS * NB_NS_PER_MS, code, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int nb_msg_send_error_by(int fd, uint64_t deadline_ns, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+	va_start(ap, fmt);
+	ret = send_error_v(fd, deadline_ns, code, fmt, ap);
+	va_end(ap);
 	return ret;
 }
 

@@ -120,13 +120,19 @@ int nb_msg_validate(const struct nb_msg *m);
 /* Encodes header + payload into out (NB_MSG_HDR + m->len bytes). */
 size_t nb_msg_encode_header(const struct nb_msg *m, uint8_t hdr[NB_MSG_HDR]);
 
-/* Blocking I/O with a timeout on every read: -ETIMEDOUT, -ECONNRESET (peer closed), -EBADMSG. */
+/* Blocking I/O with a timeout on every read: -ETIMEDOUT, -ECONNRESET (peer closed), -EBADMSG.
+ * A send has an overall deadline (nb_msg_send: NB_MSG_SEND_MS from now), not one per write:
+ * a peer that reads a byte now and then cannot hold the sender longer. */
+#define NB_MSG_SEND_MS 10000
 int nb_msg_send(int fd, const struct nb_msg *m);
+int nb_msg_send_by(int fd, const struct nb_msg *m, uint64_t deadline_ns);
 int nb_msg_recv(int fd, struct nb_msg *m, int timeout_ms);
 /* Receives and turns an ERROR message into -EPROTO with its text in err. */
 int nb_msg_expect(int fd, struct nb_msg *m, uint16_t type, int timeout_ms, char *err,
 		  size_t errlen);
 int nb_msg_send_error(int fd, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int nb_msg_send_error_by(int fd, uint64_t deadline_ns, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Context blocks carried inside messages. */
 int nb_proto_put_sysinfo(struct nb_msg *m, const struct nb_sysinfo *si);

@@ -362,6 +362,12 @@ int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns)
 	return ret;
 }
 
+void nb_tput_side_halt(struct nb_tput_side *s)
+{
+	atomic_store(&s->stop, true);
+	atomic_store(&s->abort, true);
+}
+
 void nb_tput_side_free(struct nb_tput_side *s)
 {
 	if (!s)

@@ -64,6 +64,9 @@ void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c)
  * every TCP stream ended or UDP has been quiet for a while, at most drain_ns. Returns 0, or
  * -ETIMEDOUT when receivers had to be cut off before their peer finished. */
 int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns);
+/* Tells every stream to end now (senders stop, receivers stop receiving) without waiting:
+ * safe from any thread, also while another one is in nb_tput_side_stop. */
+void nb_tput_side_halt(struct nb_tput_side *s);
 void nb_tput_side_free(struct nb_tput_side *s);
 size_t nb_tput_side_streams(const struct nb_tput_side *s);
 

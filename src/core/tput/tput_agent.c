@@ -143,11 +143,14 @@ static uint64_t deadline(const struct tput_agent *t)
 	return nb_mono_ns() + t->duration_ns + DEADLINE_GRACE_NS;
 }
 
-/* Collects the controller's TCP data connections: each opens with cookie, stream, direction. */
+/* Collects the controller's TCP data connections: each opens with cookie, stream, direction.
+ * One is taken per stream and planned direction, and no more: the caps were judged on
+ * t->streams senders, so a duplicate or unplanned connection that knows the cookie (only the
+ * controller does) refuses the whole test. */
 static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 {
 	uint32_t want = t->streams * ((t->dir & 1) + ((t->dir >> 1) & 1)), got = 0;
-	uint64_t until = nb_mono_ns() + (uint64_t)ACCEPT_MS * NB_NS_PER_MS;
+	uint64_t until = nb_mono_ns() + (uint64_t)ACCEPT_MS * NB_NS_PER_MS, seen[2] = {0, 0};
 
 	while (got < want) {
 		struct pollfd p = {.fd = t->data_fd, .events = POLLIN};
@@ -155,7 +158,8 @@ static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 		socklen_t flen = sizeof(from);
 		uint8_t hdr[NB_TPUT_CONN_HDR];
 		uint64_t now = nb_mono_ns();
-		int fd;
+		uint32_t stream, dir;
+		int fd, ret;
 		if (now >= until || poll(&p, 1, (int)((until - now) / NB_NS_PER_MS) + 1) <= 0) {
 			snprintf(err, errlen, "only %u of %u data connections arrived", got, want);
 			return -ETIMEDOUT;
@@ -167,15 +171,19 @@ static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 		nb_net_set_timeout_ms(fd, SO_RCVTIMEO, 2000);
 		if (!nb_net_same_host((struct sockaddr *)&from, (struct sockaddr *)&t->peer) ||
 		    recv(fd, hdr, sizeof(hdr), MSG_WAITALL) != (ssize_t)sizeof(hdr) ||
-		    nb_get_be32(hdr) != t->cookie || nb_get_be16(hdr + 4) >= t->streams ||
-		    (nb_get_be16(hdr + 6) != NB_TPUT_DIR_TX &&
-		     nb_get_be16(hdr + 6) != NB_TPUT_DIR_RX) ||
-		    !(nb_get_be16(hdr + 6) & t->dir)) {
+		    nb_get_be32(hdr) != t->cookie) {
 			close(fd);
 			continue;
 		}
-		struct nb_tput_side *side = nb_get_be16(hdr + 6) == NB_TPUT_DIR_TX ? t->rx : t->tx;
-		if (nb_tput_side_add(side, fd, nb_get_be16(hdr + 4))) {
+		stream = nb_get_be16(hdr + 4);
+		dir = nb_get_be16(hdr + 6);
+		if ((ret =
+			 nb_tput_conn_admit(t->streams, t->dir, seen, stream, dir, err, errlen))) {
+			close(fd);
+			return ret;
+		}
+		struct nb_tput_side *side = dir == NB_TPUT_DIR_TX ? t->rx : t->tx;
+		if (nb_tput_side_add(side, fd, stream)) {
 			close(fd);
 			return -E2BIG;
 		}
@@ -273,6 +281,16 @@ static int tput_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	return ret;
 }
 
+/* The agent's max-time timer: senders and receivers end now (tput_stop follows). */
+static void tput_halt(void *state)
+{
+	struct tput_agent *t = state;
+	if (t->tx)
+		nb_tput_side_halt(t->tx);
+	if (t->rx)
+		nb_tput_side_halt(t->rx);
+}
+
 static void tput_describe(void *state, char *buf, size_t len)
 {
 	const struct tput_agent *t = state;
@@ -299,4 +317,5 @@ const struct nb_test_ops nb_tput_ops = {
     .snapshot = tput_snapshot,
     .stop = tput_stop,
     .free = tput_free,
+    .halt = tput_halt,
 };

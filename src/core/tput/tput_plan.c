@@ -69,3 +69,43 @@ int nb_tput_check_plan(const struct nb_caps *caps, const struct nb_tput_params *
 	}
 	return 0;
 }
+
+static const char *dir_words(uint32_t dir)
+{
+	return dir == NB_TPUT_DIR_TX   ? "the agent receives"
+	       : dir == NB_TPUT_DIR_RX ? "the agent sends"
+	       : dir == 3	       ? "both directions"
+				       : "no known direction";
+}
+
+int nb_tput_conn_admit(uint32_t streams, uint32_t plan_dir, uint64_t seen[2], uint32_t stream,
+		       uint32_t dir, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	uint64_t bit;
+
+	if (dir != NB_TPUT_DIR_TX && dir != NB_TPUT_DIR_RX)
+		why = "names no single direction";
+	else if (!(dir & plan_dir))
+		why = "is for a direction the test did not ask for";
+	else if (stream >= streams || stream >= 64)
+		why = "names a stream the test did not ask for";
+	if (why) {
+		snprintf(err, errlen,
+			 "refused by rule data-connections: a data connection for stream %u (%s) "
+			 "%s; the test asked for %u stream%s, %s",
+			 stream, dir_words(dir), why, streams, streams == 1 ? "" : "s",
+			 dir_words(plan_dir));
+		return -EPERM;
+	}
+	bit = 1ULL << stream;
+	if (seen[dir - 1] & bit) {
+		snprintf(err, errlen,
+			 "refused by rule data-connections: a second data connection for stream %u "
+			 "(%s); the test asked for one per stream and direction",
+			 stream, dir_words(dir));
+		return -EPERM;
+	}
+	seen[dir - 1] |= bit;
+	return 0;
+}

@@ -24,4 +24,12 @@ int nb_tput_check_plan(const struct nb_caps *caps, const struct nb_tput_params *
 		       const uint64_t *sizes, size_t nsizes, bool agent_sends, bool v6, char *err,
 		       size_t errlen);
 
+/* The agent's data connections of one TCP test: exactly one per stream index and planned
+ * direction. seen[0] and seen[1] are bit masks (bit i: stream i) of the connections accepted so
+ * far for NB_TPUT_DIR_TX and NB_TPUT_DIR_RX; streams <= 32. Returns 0 and marks the
+ * connection, or -EPERM with err naming the connection (stream index, direction) and the
+ * plan, for a duplicate or a connection the plan did not ask for. */
+int nb_tput_conn_admit(uint32_t streams, uint32_t plan_dir, uint64_t seen[2], uint32_t stream,
+		       uint32_t dir, char *err, size_t errlen);
+
 #endif

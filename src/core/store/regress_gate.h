@@ -5,8 +5,8 @@
  * both sides the 95 % interval of the ratio must lie wholly beyond the threshold; with one run on
  * a side significance cannot be judged, and the point value gates only when asked. Pure: the
  * verdict and its sentence are decided here, and every writer renders them. */
-#ifndef NB_GATE_H
-#define NB_GATE_H
+#ifndef NB_REGRESS_GATE_H
+#define NB_REGRESS_GATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

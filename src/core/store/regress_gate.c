@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The regression gate's decisions and their JUnit XML (docs/results.md, "The regression gate"). */
-#include "core/store/gate.h"
+#include "core/store/regress_gate.h"
 
 #include <errno.h>
 #include <math.h>

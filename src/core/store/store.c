@@ -225,14 +225,14 @@ void nb_store_close(struct nb_store *s)
 #define FACT(f)                                                                                    \
 	"coalesce(json_extract(?1, '$.env.remote." f "'), json_extract(?1, '$.env.local." f "'))"
 
-static const char insert_sql[] =
-    "INSERT INTO results (test, label, time_utc, saved_utc, source, host, kernel, "
-    "arch, "
-    "cpu_model, cpu_mhz, driver, doc, table_text) VALUES (json_extract(?1, "
-    "'$.test'), ?2, "
-    "json_extract(?1, '$.time_utc'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
-    "?3, " FACT("hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT("cpu_model") ", " FACT(
-	"cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
+static const char
+    insert_sql[] = "INSERT INTO results (test, label, time_utc, saved_utc, source, host, kernel, "
+		   "arch, "
+		   "cpu_model, cpu_mhz, driver, doc, table_text) VALUES (json_extract(?1, "
+		   "'$.test'), ?2, "
+		   "json_extract(?1, '$.time_utc'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
+		   "?3, " FACT("hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT(
+		       "cpu_model") ", " FACT("cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
 
 static const char check_sql[] =
     "SELECT json_valid(?1) AND json_type(?1) = 'object' AND "

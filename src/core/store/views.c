@@ -202,10 +202,19 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 				if (base + per * r > 0)
 					add(v, name, true, r, 1e9 / (base + per * r));
 			}
+			/* The slope's 95 % interval where the document has it. */
+			double lo = nb_jnum(nb_jget(d, f, "per_rule_lo_ns"));
+			double hi = nb_jnum(nb_jget(d, f, "per_rule_hi_ns"));
+			char iv[80] = "";
+			if (isfinite(lo) && isfinite(hi))
+				snprintf(iv, sizeof(iv), " (95 %% interval %.3f to %.3f%s)", lo, hi,
+					 lo > 0 || hi < 0 ? "" : ": not established");
+			else if (nb_jget(d, f, "dof") && nb_jnum(nb_jget(d, f, "dof")) == 0)
+				snprintf(iv, sizeof(iv), " (no interval: 2 points)");
 			if (len < sizeof(v->note))
 				len += (size_t)snprintf(v->note + len, sizeof(v->note) - len,
-							"%s%s: %.1f ns/frame + %.3f ns per rule",
-							len ? "; " : "", name + 4, base, per);
+							"%s%s: %.1f ns/frame + %.3f ns per rule%s",
+							len ? "; " : "", name + 4, base, per, iv);
 		}
 	}
 }

@@ -278,7 +278,7 @@ if [ -n "$sweeps" ]; then
 		say "$(printf '      %-7s %s' '' "each sweep's fit: $(awk -v k=$kind \
 			'$1 == "fit" && $2 == k { printf "%s%.1f", n++ ? ", " : "", $3
 				if ($4 == "null" || $5 == "null") printf " (no interval)"
-				else printf " (%.1f to %.1f%s)", $4, $5, $4 > 0 || $5 < 0 ? "" : ", not established" }' \
+				else printf(" (%.1f to %.1f%s)", $4, $5, ($4 > 0 || $5 < 0) ? "" : ", not established") }' \
 			"$out/rule-sweep.points") ns per rule")"
 	done
 	rm -f "$out/rule-sweep.points"

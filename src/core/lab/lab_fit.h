@@ -22,7 +22,7 @@ struct nb_lab_fit {
 };
 
 /* Fits rules[i] -> 1e9 / rate_fps[i]. Needs at least two distinct rule counts and positive,
- * finite rates; returns 0 or -EINVAL. */
+ * finite rates; returns 0, -EINVAL or -ENOMEM. */
 int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struct nb_lab_fit *fit);
 
 /* The slope is established: its 95 % interval excludes 0 (never with dof 0). */

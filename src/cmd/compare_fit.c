@@ -118,7 +118,9 @@ int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t
 			cli_fail(ENOMEM, "out of memory");
 	}
 	if (s.left_out)
-		fprintf(text, "(%zu result%s without every factor as a numeric tag left out)\n",
+		fprintf(text,
+			"(%zu result%s without every factor as a finite number (a tag, or cpu_mhz) "
+			"left out)\n",
 			s.left_out, s.left_out == 1 ? "" : "s");
 	for (size_t i = 0; i < s.nref; i++)
 		print_step(text, &s.ref[i], l);

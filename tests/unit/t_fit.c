@@ -119,6 +119,17 @@ int main(void)
 	     "residual dof",
 	     flat, x, 2, 4, false, "latency", names);
 
+	/* Nearly flat: latency moves by a fraction of a per cent; both exponents are tiny and no
+	 * ordering is claimed, however tight the intervals. */
+	double lat[] = {80.0, 80.1, 79.9, 80.05, 79.95};
+	SAYS(
+	    "latency hardly follows core_mhz or bus_mhz (every exponent's 95 % interval lies "
+	    "within +-0.10); core_mhz exponent 0.00 (95 % interval -0.01 to 0.01): not established "
+	    "(the interval rules out an exponent beyond +-0.10); bus_mhz exponent 0.00 (95 % "
+	    "interval -0.03 to 0.03): not established (the interval rules out an exponent beyond "
+	    "+-0.10); 5 runs, 2 residual dof, R^2 0.01",
+	    lat, x5, 2, 5, false, "latency", names);
+
 	/* Collinear: the bus clock always twice the core's. */
 	double twice[] = {500, 666, 832, 800};
 	const double *xc[] = {core, twice};

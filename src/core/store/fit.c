@@ -271,7 +271,17 @@ void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *con
 	double d, dlo, dhi;
 	nb_ols_diff(&f->ols, hi + 1, lo + 1, &d, &dlo, &dhi);
 	decided = f->dof && dlo > 0;
-	if (decided) {
+	bool small = true;
+	for (size_t j = 0; j < f->factors; j++)
+		small &= negligible(f, j);
+	if (small) {
+		/* Two exponents near 0 are not ordered, however tight: neither matters. */
+		put(&t, "%s hardly follows ", metric);
+		for (size_t j = 0; j < f->factors; j++)
+			put(&t, "%s%s", j ? (j + 1 < f->factors ? ", " : " or ") : "", names[j]);
+		put(&t, " (every exponent's 95 %% interval lies within +-0.10)");
+		decided = true;
+	} else if (decided) {
 		put(&t, "%s follows %s more than %s (difference of exponents ", metric, names[hi],
 		    names[lo]);
 		num(&t, f, d);

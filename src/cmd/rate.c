@@ -228,12 +228,19 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 			printf("\n");
 		}
 		for (size_t k = 0; freq && k < o->p.nsizes; k++) {
-			struct nb_clock_fit fit;
-			if (nb_rate_clock_fit(pt, np, k, &fit))
+			struct nb_clock_fit fit = {0};
+			if (nb_rate_clock_fit(pt, np, k, &fit) && fit.dof)
+				printf("clock fit %u B: fps ~ clock^%.2f: %s (exponent 95 %% "
+				       "interval %.2f to %.2f; r2 %.2f, %zu clocks, %zu residual "
+				       "dof)\n",
+				       pt[0].res[k].size, fit.exponent, fit.wording, fit.lo, fit.hi,
+				       fit.r2, fit.points, fit.dof);
+			else if (fit.points)
 				printf(
-				    "clock fit %u B: fps ~ clock^%.2f: %s (r2 %.2f, %zu clocks)\n",
-				    pt[0].res[k].size, fit.exponent, fit.wording, fit.r2,
-				    fit.points);
+				    "clock fit %u B: fps ~ clock^%.2f: %s (no interval: %zu "
+				    "clocks fix the line exactly; measure a third clock to judge "
+				    "it)\n",
+				    pt[0].res[k].size, fit.exponent, fit.wording, fit.points);
 			else
 				printf("clock fit %u B: none (needs two clocks with results)\n",
 				       pt[0].res[k].size);

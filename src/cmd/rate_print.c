@@ -146,12 +146,12 @@ void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_po
 			       pt[i].res[k].fps > 0 ? 1e9 / pt[i].res[k].fps : 0);
 	for (size_t a = 0; a < p->nkinds; a++)
 		for (size_t k = 0; k < p->nsizes; k++) {
-			if (nb_rate_sweep_fit(pt, np, p->kinds[a], k, &fit))
-				printf("fit %s, %u B: per-frame cost = %.1f ns + %.3f ns x rules "
-				       "(residual %.1f ns rms, %zu points)\n",
-				       nb_lab_rules_kind_name(p->kinds[a]), (unsigned)p->sizes[k],
-				       fit.base_ns, fit.per_rule_ns, fit.residual_ns, fit.points);
-			else
+			char line[300];
+			if (nb_rate_sweep_fit(pt, np, p->kinds[a], k, &fit)) {
+				nb_lab_fit_text(&fit, line, sizeof(line));
+				printf("fit %s, %u B: %s\n", nb_lab_rules_kind_name(p->kinds[a]),
+				       (unsigned)p->sizes[k], line);
+			} else
 				printf("fit %s, %u B: none (needs two rule counts with results)\n",
 				       nb_lab_rules_kind_name(p->kinds[a]), (unsigned)p->sizes[k]);
 		}

@@ -272,6 +272,9 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 		nb_json_obj_begin(&j, NULL);
 		nb_json_u64(&j, "frame_bytes", p[0].res[i].size);
 		nb_json_double(&j, "exponent", fit.exponent, 3);
+		nb_json_double(&j, "exponent_lo", fit.lo, 3);
+		nb_json_double(&j, "exponent_hi", fit.hi, 3);
+		nb_json_u64(&j, "dof", fit.dof);
 		nb_json_double(&j, "r2", fit.r2, 3);
 		nb_json_u64(&j, "points", fit.points);
 		nb_json_bool(&j, "cpu_bound", fit.cpu_bound);
@@ -317,6 +320,7 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 			nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 3);
 			nb_json_double(&j, "residual_ns", fit.residual_ns, 1);
 			nb_json_u64(&j, "points", fit.points);
+			nb_lab_fit_json(&j, &fit);
 			double lo, hi;
 			nb_json_bool(&j, "ruleset_bound",
 				     nb_rate_sweep_ruleset_bound(p, np, pa->kinds[a], k, &lo, &hi));

@@ -9,7 +9,7 @@
 #include "core/store/compare.h"
 #include "core/store/regress_gate.h"
 #include "core/store/group.h"
-#include "core/store/stats.h"
+#include "core/store/runs.h"
 #include "tap.h"
 
 static struct nb_cmp_cell cell(const double *v, size_t n)

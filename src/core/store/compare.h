@@ -14,7 +14,7 @@
 
 #include "core/base/json.h"
 #include "core/store/facts.h"
-#include "core/store/stats.h"
+#include "core/store/runs.h"
 #include "core/store/views.h"
 
 struct nb_cmp_entry {

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Small statistics for compare and its gate: mean, standard deviation and the 95 % interval of
  * repeated runs (Student's t), and the 95 % interval of the ratio of two such means. Pure. */
-#ifndef NB_STATS_H
-#define NB_STATS_H
+#ifndef NB_RUNS_H
+#define NB_RUNS_H
 
 #include <stddef.h>
 
 /* Student's t two-sided 95 % quantile (the 0.975 point) for df degrees of freedom; df may be
- * fractional (Welch). NAN for df < 1 or not finite. */
+ * fractional (Welch); infinite df is the normal's. NAN for df < 1. The quantile is
+ * core/base/stats.c's, exact. */
 double nb_t975(double df);
 
 /* Running mean and variance (Welford): add values one by one. */

@@ -20,6 +20,7 @@ static const struct metric {
     {"kbyte_per_s", "tput.kbyte", "KByte/s", false, NULL},
     {"mbyte_per_s", "crypto.mbyte", "MB/s", false, NULL},
     {"ns_per_load", "mem.latency", "latency", false, NULL},
+    {"bandwidth_mbyte_per_s", "mem.bandwidth", "memory bandwidth", false, NULL},
     {"cpu_pct", "stream.cpu", "receiver CPU", false, NULL},
 };
 
@@ -191,7 +192,7 @@ int nb_fit_set_make(const char *formula, bool linear, const struct nb_fit_source
 	if (!m) {
 		snprintf(why, whylen,
 			 "'%s' is not a metric that can be fitted (accepted: fps, ns_per_frame, "
-			 "kbyte_per_s, mbyte_per_s, ns_per_load, cpu_pct)",
+			 "kbyte_per_s, mbyte_per_s, ns_per_load, bandwidth_mbyte_per_s, cpu_pct)",
 			 out->metric);
 		return -EINVAL;
 	}

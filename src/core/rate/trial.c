@@ -286,23 +286,28 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 	return 0;
 }
 
-int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err, size_t errlen)
+int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb_rate_overall *v,
+		      char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
+	size_t done = 0;
+	int ret = 0;
 
 	for (size_t i = 0; i < p->nsizes && !(p->stop && *p->stop); i++) {
 		struct nb_rate_size *s = &res[i];
-		int ret;
 		s->size = (uint32_t)p->sizes[i];
 		emit(r, &(struct nb_rate_event){.kind = NB_RATE_EV_SIZE, .size = s->size});
 		ret = nb_rate_procedure(&r->proc, s, err, errlen);
 		if (ret)
-			return ret;
+			break;
 		nb_rate_bottleneck(p, r->proc.trials, s);
+		done++;
 		emit(r, &(struct nb_rate_event){
 			    .kind = NB_RATE_EV_SIZE_DONE, .size = s->size, .result = s});
 	}
-	return 0;
+	/* Decided once, over the sizes that finished: every view renders it. */
+	nb_rate_conclude(p, res, done, v);
+	return ret;
 }
 
 void nb_rate_describe(struct nb_rate_run *r)

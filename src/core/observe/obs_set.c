@@ -246,6 +246,14 @@ void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_ver
 	nb_json_u64(j, "lost", v->lost);
 	nb_json_u64(j, "accounted", v->accounted);
 	nb_json_bool(j, "explained", v->explained);
+	nb_json_bool(j, "cpu_at_limit", v->cpu_at_limit);
+	if (v->busiest_cpu >= 0) {
+		nb_json_u64(j, "busiest_cpu", (uint64_t)v->busiest_cpu);
+		nb_json_double(j, "busiest_cpu_pct", v->busiest_pct, 1);
+	} else {
+		nb_json_null(j, "busiest_cpu");
+		nb_json_null(j, "busiest_cpu_pct");
+	}
 	nb_json_obj_begin(j, "by");
 	nb_json_u64(j, "dut_cpu", v->by_cpu);
 	nb_json_u64(j, "dut_nic", v->by_nic);

@@ -5,38 +5,66 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/base/stats.h"
 
 int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struct nb_lab_fit *fit)
 {
-	double mean_x = 0, mean_y = 0, sxx = 0, sxy = 0, ss = 0;
-	size_t i;
+	struct nb_ols o;
+	char why[160];
+	const char *names[] = {"rules"};
 
 	if (n < 2)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
+	double *ns = malloc(n * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(rules[i]) || rules[i] < 0 || !isfinite(rate_fps[i]) ||
-		    rate_fps[i] <= 0)
+		    !(rate_fps[i] > 0)) {
+			free(ns);
 			return -EINVAL;
-		mean_x += rules[i];
-		mean_y += 1e9 / rate_fps[i];
+		}
+		ns[i] = 1e9 / rate_fps[i];
 	}
-	mean_x /= (double)n;
-	mean_y /= (double)n;
-	for (i = 0; i < n; i++) {
-		double dx = rules[i] - mean_x;
-		sxx += dx * dx;
-		sxy += dx * (1e9 / rate_fps[i] - mean_y);
-	}
-	/* All points at one rule count: the slope is undefined, not zero. */
-	if (!(sxx > 0))
-		return -EINVAL;
-	fit->per_rule_ns = sxy / sxx;
-	fit->base_ns = mean_y - fit->per_rule_ns * mean_x;
-	for (i = 0; i < n; i++) {
-		double r = 1e9 / rate_fps[i] - (fit->base_ns + fit->per_rule_ns * rules[i]);
-		ss += r * r;
-	}
-	fit->residual_ns = sqrt(ss / (double)n);
+	/* All points at one rule count: the slope is undefined, not zero (nb_ols refuses). */
+	int ret = nb_ols(ns, rules, n, 1, names, &o, why, sizeof(why));
+	free(ns);
+	if (ret)
+		return ret;
+	fit->base_ns = o.coef[0];
+	fit->per_rule_ns = o.coef[1];
+	fit->residual_ns = o.residual_rms;
 	fit->points = n;
+	fit->dof = o.dof;
+	fit->per_rule_se_ns = o.se[1];
+	fit->per_rule_lo_ns = o.lo[1];
+	fit->per_rule_hi_ns = o.hi[1];
+	fit->base_lo_ns = o.lo[0];
+	fit->base_hi_ns = o.hi[0];
+	fit->r2 = o.r2;
 	return 0;
+}
+
+bool nb_lab_fit_slope_established(const struct nb_lab_fit *fit)
+{
+	return fit->dof > 0 && (fit->per_rule_lo_ns > 0 || fit->per_rule_hi_ns < 0);
+}
+
+void nb_lab_fit_slope_text(const struct nb_lab_fit *fit, char *buf, size_t len)
+{
+	if (!fit->dof) {
+		snprintf(buf, len,
+			 "%.3g ns per rule (no interval: %zu points fix a line exactly; measure a "
+			 "third rule count to judge it)",
+			 fit->per_rule_ns, fit->points);
+		return;
+	}
+	snprintf(buf, len,
+		 "%.3g ns per rule (95 %% interval %.3g to %.3g; %zu points, %zu residual "
+		 "dof)%s",
+		 fit->per_rule_ns, fit->per_rule_lo_ns, fit->per_rule_hi_ns, fit->points, fit->dof,
+		 nb_lab_fit_slope_established(fit) ? "" : ": not established");
 }

@@ -313,9 +313,32 @@ int main(void)
 			  fabs(fits.f[0].most_ns - 25000) < 1e-6,
 		      "sweep: linear is ruleset bound, 5000 to 25000 ns per frame (%s)",
 		      fits.f[0].bound_text);
+		CHECK_STR(
+		    fits.f[0].fit_text,
+		    "per-frame cost = 4835.2 ns + 20.1 ns per rule (95 % interval 16.1 to 24.2; "
+		    "3 points, 1 residual dof); residual 142.7 ns rms",
+		    "sweep: the linear fit with its interval and dof");
+		CHECK_STR(fits.f[0].bound_text,
+			  "ruleset bound: each rule adds 20.1 ns per frame (95 % interval 16.1 to "
+			  "24.2; 5000 ns per frame at the fewest rules, 25000 at the most)",
+			  "sweep: ruleset bound, the interval above 0");
 		CHECK(fits.f[1].have_fit && !fits.f[1].ruleset_bound &&
 			  fabs(fits.f[1].most_ns - 1e9 / 195000) < 1e-6,
 		      "sweep: set is not, its failed point left out (%s)", fits.f[1].bound_text);
+		CHECK_STR(
+		    fits.f[1].bound_text,
+		    "ruleset bound or not: not established (2 rule counts fix a line exactly, no "
+		    "interval; 5000 ns per frame at the fewest rules, 5128 at the most): measure "
+		    "a third rule count, or repeat the sweep",
+		    "two rule counts: no interval, nothing claimed, what to measure next");
+		/* Noise: 0 and 100 rules differ by 20 % while 1000 rules is between them. */
+		r[0].fps = 110000;
+		r[1].fps = 132000;
+		r[2].fps = 108000;
+		nb_rate_sweep_conclude(&p, pt, 6, &fits);
+		CHECK(!fits.f[0].ruleset_bound && strstr(fits.f[0].bound_text, "not established") &&
+			  strstr(fits.f[0].bound_text, "includes 0"),
+		      "noisy sweep: not established (%s)", fits.f[0].bound_text);
 		nb_rate_sweep_conclude(&p, pt, 1, &fits);
 		CHECK(!fits.f[0].have_fit && !fits.f[0].ruleset_bound && !fits.f[0].bound_text[0] &&
 			  !strcmp(fits.f[0].fit_text, "none (needs two rule counts with results)"),

@@ -89,12 +89,14 @@ static size_t points_of(const struct nb_rate_sweep_point *p, size_t np, enum nb_
 	return n;
 }
 
-/* One kind and size: the fit, the costs at the fewest and most rules, and the decision. */
+/* One kind and size: the fit, the costs at the fewest and most rules, and the decision
+ * (docs/rate.md): ruleset bound only when the slope's 95 % interval lies above 0. */
 static void conclude_one(const struct nb_rate_sweep_point *pt, size_t np, size_t size_i,
 			 struct nb_rate_rule_fit *f)
 {
 	double rules[NB_RATE_MAX_SWEEP], fps[NB_RATE_MAX_SWEEP];
 	size_t n = points_of(pt, np, f->kind, size_i, rules, fps), lo = 0, hi = 0;
+	char slope[200];
 
 	for (size_t i = 1; i < n; i++) {
 		if (rules[i] < rules[lo])
@@ -110,15 +112,36 @@ static void conclude_one(const struct nb_rate_sweep_point *pt, size_t np, size_t
 	}
 	f->fewest_ns = 1e9 / fps[lo];
 	f->most_ns = 1e9 / fps[hi];
+	nb_lab_fit_slope_text(&f->fit, slope, sizeof(slope));
 	snprintf(f->fit_text, sizeof(f->fit_text),
-		 "per-frame cost = %.1f ns + %.3f ns x rules (residual %.1f ns rms, %zu points)",
-		 f->fit.base_ns, f->fit.per_rule_ns, f->fit.residual_ns, f->fit.points);
-	f->ruleset_bound = f->most_ns >= 1.2 * f->fewest_ns;
-	snprintf(f->bound_text, sizeof(f->bound_text),
-		 "%s (%.0f ns per frame at the fewest rules, %.0f at the most)",
-		 f->ruleset_bound ? "ruleset bound: the per-frame cost grows with the rules"
-				  : "not ruleset bound: the per-frame cost stays within 20 %",
-		 f->fewest_ns, f->most_ns);
+		 "per-frame cost = %.1f ns + %s; residual %.1f ns rms", f->fit.base_ns, slope,
+		 f->fit.residual_ns);
+	f->ruleset_bound = nb_lab_fit_slope_established(&f->fit) && f->fit.per_rule_ns > 0;
+	if (f->ruleset_bound)
+		snprintf(f->bound_text, sizeof(f->bound_text),
+			 "ruleset bound: each rule adds %.3g ns per frame (95 %% interval %.3g to "
+			 "%.3g; %.0f ns per frame at the fewest rules, %.0f at the most)",
+			 f->fit.per_rule_ns, f->fit.per_rule_lo_ns, f->fit.per_rule_hi_ns,
+			 f->fewest_ns, f->most_ns);
+	else if (nb_lab_fit_slope_established(&f->fit))
+		snprintf(
+		    f->bound_text, sizeof(f->bound_text),
+		    "not ruleset bound: the per-frame cost falls as rules grow (95 %% interval "
+		    "%.3g to %.3g ns per rule), something else varied between the points",
+		    f->fit.per_rule_lo_ns, f->fit.per_rule_hi_ns);
+	else if (!f->fit.dof)
+		snprintf(f->bound_text, sizeof(f->bound_text),
+			 "ruleset bound or not: not established (%zu rule counts fix a line "
+			 "exactly, no interval; %.0f ns per frame at the fewest rules, %.0f at the "
+			 "most): measure a third rule count, or repeat the sweep",
+			 f->fit.points, f->fewest_ns, f->most_ns);
+	else
+		snprintf(
+		    f->bound_text, sizeof(f->bound_text),
+		    "ruleset bound or not: not established (the slope's 95 %% interval %.3g to "
+		    "%.3g ns per rule includes 0; residual %.0f ns rms): measure more rule "
+		    "counts, longer trials or repeat the sweep",
+		    f->fit.per_rule_lo_ns, f->fit.per_rule_hi_ns, f->fit.residual_ns);
 }
 
 void nb_rate_sweep_conclude(const struct nb_rate_params *p, const struct nb_rate_sweep_point *pt,

@@ -30,7 +30,7 @@ static void print_bottlenecks(const struct nb_rate_run *r, const struct nb_rate_
 		       (unsigned long long)s[i].bneck.accounted,
 		       t->drops_known ? "" : " (the receiver's socket drops unknown)");
 		if (t->obs.n && set)
-			obs_cli_print(stdout, set, &t->obs, t->c.tx - t->c.lost, "  ");
+			obs_cli_print(stdout, set, &t->obs, "  ");
 	}
 }
 

@@ -344,6 +344,61 @@ int main(void)
 			  !strcmp(fits.f[0].fit_text, "none (needs two rule counts with results)"),
 		      "one point: no fit, no claim (%s)", fits.f[0].fit_text);
 	}
+	{
+		/* Recorded (the issue's case): 1,000 rules, cpu1 100 % busy over a 1.2 s window,
+		 * 20,000 frames in, 2,000 of them dropped in the backlog, the rest filtered but
+		 * 5,000 forwarded, the receiver counting 4,990. Per frame handled at ingress, not
+		 * per frame forwarded: a 100 % busy CPU cannot spend more than its cycles. */
+		struct nb_obs_summary m;
+		struct nb_obs_cost k;
+		free(w);
+		w = win();
+		w->cpu[1].softirq = 120;
+		w->cpu[1].idle = 0;
+		w->softnet[1].dropped = 2000;
+		w->ifs[0].rx_packets = 20000;
+		w->ifs[0].rx_bytes = 20000 * 60;
+		w->ifs[0].rx_dropped = 2000;
+		w->ifs[1].tx_packets = 5000;
+		w->ifs[1].tx_bytes = 5000 * 60;
+		nb_obs_summarize(w, 1u << 1, &m);
+		nb_obs_cost_decide(w, &m, 2000, true, 4990, 0, 1500, &k);
+		CHECK(k.ingress_frames == 22000 && !strcmp(k.ingress_from, "rx_packets") &&
+			  fabs(k.cycles_per_frame - 1.2 * 2e9 / 22000) < 1e-6,
+		      "cycles per frame handled: 1.2 s x 2 GHz / 22,000 ingress frames (%.0f)",
+		      k.cycles_per_frame);
+		CHECK(k.forwarded_frames == 4990 &&
+			  !strcmp(k.forwarded_from, "the receiver's count") &&
+			  fabs(k.cycles_per_forwarded_frame - 1.2 * 2e9 / 4990) < 1e-6 &&
+			  !strcmp(k.clock_from, "cpufreq") && isnan(k.cycles_per_byte),
+		      "the forwarded-only figure beside it (%.0f)", k.cycles_per_forwarded_frame);
+		CHECK(k.cycles_per_frame <= 1.2 * 2e9 / (w->ifs[0].rx_packets),
+		      "never more cycles per frame than the CPU had per frame that reached it");
+		nb_obs_cost_decide(w, &m, 2000, false, NB_OBS_FRAMES_EGRESS, 0, 0, &k);
+		CHECK(k.forwarded_frames == 5000 && !strcmp(k.forwarded_from, "tx_packets") &&
+			  !strcmp(k.clock_from, "/proc/cpuinfo"),
+		      "without a receiver's count: the egress interface's packets");
+		/* Through a tunnel: 60 MB/s in 1,892 "packets" per second, GSO super-frames of
+		 * about 32 KB. Counted as wire packets: bytes / (MTU + 14). */
+		w->ifs[0].rx_packets = 2270;
+		w->ifs[0].rx_bytes = 72000000;
+		w->ifs[0].rx_dropped = 0;
+		w->softnet[1].dropped = 0;
+		w->ifs[1].tx_packets = 2270;
+		w->ifs[1].tx_bytes = 72000000;
+		nb_obs_summarize(w, 1u << 1, &m);
+		nb_obs_cost_decide(w, &m, 2000, true, NB_OBS_FRAMES_EGRESS, 72000000, 1500, &k);
+		CHECK(k.ingress_frames == 47557 && k.forwarded_frames == 47557 &&
+			  !strcmp(k.ingress_from, "rx_bytes / (MTU + 14): GSO/GRO super-frames "
+						  "counted as segments"),
+		      "GSO super-frames counted as segments: %llu (%s)",
+		      (unsigned long long)k.ingress_frames, k.ingress_from);
+		CHECK(fabs(k.cycles_per_byte - 1.2 * 2e9 / 72e6) < 1e-9, "cycles per byte carried");
+		nb_obs_cost_decide(w, &m, 0, false, NB_OBS_FRAMES_EGRESS, 0, 0, &k);
+		CHECK(!k.clock_from && isnan(k.cycles_per_frame) &&
+			  strstr(k.ingress_from, "MTU unknown, 1500 assumed"),
+		      "no clock: no cycles; MTU unknown: said (%s)", k.ingress_from);
+	}
 	CHECK(fabs(nb_cycles_per_frame(0.5, 2000, 1000000) - 1000) < 1e-9,
 	      "0.5 CPU-s at 2 GHz over 1M frames: 1000 cycles/frame");
 	CHECK(isnan(nb_cycles_per_frame(0.5, 0, 1000)) && isnan(nb_cycles_per_frame(0.5, 2000, 0)),

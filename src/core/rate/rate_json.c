@@ -164,7 +164,7 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 	if (rx->remote)
 		nb_result_cpu(j, "cpu_remote", &t->cpu_remote);
 	if (t->obs.n)
-		nb_obs_json(j, "observers", r->p->observe, &t->obs, t->c.tx - t->c.lost, 0);
+		nb_obs_json(j, "observers", r->p->observe, &t->obs, false);
 	nb_json_obj_end(j);
 }
 

@@ -121,9 +121,12 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
-	if (p->observe && p->observe->n &&
-	    (ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
-		return ret;
+	if (p->observe && p->observe->n) {
+		if ((ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
+			return ret;
+		nb_obs_trial_cost(p->observe, &rec->obs, NB_OBS_FRAMES_EGRESS, 0,
+				  r->have_path ? r->path.mtu : 0);
+	}
 	if (!rx->counts) {
 		/* Send only: no receiver counts anything. */
 		rec->c.tx = r->gs->tx_frames;
@@ -136,6 +139,9 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		return ret;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, rec->id, r->snap, &rec->c);
+	if (rec->obs.n) /* forwarded: what the receiver counted */
+		nb_obs_trial_cost(p->observe, &rec->obs, rec->c.tx - rec->c.lost, 0,
+				  r->have_path ? r->path.mtu : 0);
 	if (r->snap->any && r->snap->trial == rec->id) {
 		rec->drops_known = r->snap->drops_known;
 		rec->rx_dropped = r->snap->sock_drops;

@@ -216,7 +216,8 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			    k(a, sizeof(a), (double)q->ingress_frames), q->ingress_from,
 			    isnan(q->cycles_per_forwarded_frame)
 				? "-"
-				: k(e, sizeof(e), q->cycles_per_forwarded_frame),
+				: (snprintf(e, sizeof(e), "%.0f", q->cycles_per_forwarded_frame),
+				   e),
 			    k(b, sizeof(b), (double)q->forwarded_frames), q->forwarded_from);
 	}
 }

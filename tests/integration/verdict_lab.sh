@@ -92,7 +92,7 @@ case_runs() {
 		fi
 		k=$(judge "$f" "$want" 2>"$f.why") || { broken=$((broken + 1)); sed 's/^/# /' "$f.why"; }
 		seen="$seen $k"
-		[ "$k" = "$want" ] && got=$((got + 1))
+		if [ "$k" = "$want" ]; then got=$((got + 1)); else sed "s/^/# run $i: /" "$f.text"; fi
 	done
 	echo "# $name: $want in $got of $RUNS runs (verdicts:$seen)"
 	if [ -n "$busy_skip" ]; then
@@ -106,6 +106,10 @@ case_runs() {
 }
 busy_skip=""
 
+# A fresh lab's DUT has not resolved the sink's address yet; with its CPU saturated by 1,000
+# rules its own ARP exchange can be lost in the full backlog, and every forwarded frame with it
+# (a loss no observed counter sees: "unexplained"). A slow trial first resolves the neighbours.
+check "a slow trial resolves the lab's neighbours" rate "$nb_tmp/warm.json" --test trial -T 0.2 --rate 2k
 check "1,000 linear rules loaded" "$NETBENCH" lab ruleset --prefix $P --kind linear --rules 1000
 case_runs cpu dut_cpu_bound --test trial -T 0.5
 check "rules flushed" "$NETBENCH" lab ruleset --prefix $P --flush

@@ -130,15 +130,12 @@ void nb_obs_cost_decide(const struct nb_obs_snap *w, const struct nb_obs_summary
 		out = &w->ifs[s->egress_if];
 	k->clock_mhz = clock_mhz > 0 ? clock_mhz : 0;
 	k->clock_from = k->clock_mhz > 0 ? cpufreq ? "cpufreq" : "/proc/cpuinfo" : NULL;
-	if (in) {
-		/* Backlog drops: the ingress device's, and softnet's beyond what the devices
-		 * counted (a veth's backlog drop is its peer's tx_dropped), as the verdict. */
-		uint64_t dev = s->ingress_rx_dropped + s->tx_dropped;
+	/* The frames that entered the DUT's stack: a frame its backlog refused or its NIC missed
+	 * never reached its CPU (with RPS the refusal even costs another CPU), so it is not one
+	 * the DUT handled. */
+	if (in)
 		k->ingress_frames =
-		    wire_packets(in->rx_packets, in->rx_bytes, mtu, "rx", &k->ingress_from) +
-		    s->ingress_rx_dropped +
-		    (s->softnet_dropped > dev ? s->softnet_dropped - dev : 0);
-	}
+		    wire_packets(in->rx_packets, in->rx_bytes, mtu, "rx", &k->ingress_from);
 	if (forwarded != NB_OBS_FRAMES_EGRESS) {
 		k->forwarded_frames = forwarded;
 		k->forwarded_from = "the receiver's count";

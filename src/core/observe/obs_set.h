@@ -31,9 +31,10 @@ struct nb_obs_set {
 };
 
 /* What the DUT's busy CPU time bought in one window (docs/rate.md, "Cycles per frame"),
- * decided once per window and stored. Ingress frames: every frame the DUT handled, forwarded,
- * filtered by its rules or dropped in its backlog (the ingress interface's rx_packets and
- * rx_dropped, and softnet drops no device counted); forwarded: those that came out. Counts are
+ * decided once per window and stored. Ingress frames: every frame that entered the DUT's stack
+ * (the ingress interface's rx_packets), whether forwarded, filtered by its rules or dropped on
+ * its way; a frame its full backlog refused or its NIC missed never reached its CPU.
+ * Forwarded: those that came out. Counts are
  * wire packets: where an interface's bytes per packet exceed one MTU-sized frame, its packets
  * were GSO/GRO super-frames and bytes / (MTU + 14) is counted instead (a lower bound: a
  * super-frame carries its headers once); *_from says which. */

@@ -67,13 +67,6 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# cpu1_busy: CPU 1's busy share (percent) over half a second, no test traffic flowing.
-cpu1_busy() {
-	a=$(grep '^cpu1 ' /proc/stat); sleep 0.5; b=$(grep '^cpu1 ' /proc/stat)
-	echo "$a" "$b" | awk '{ for (i = 2; i <= 9; i++) { t += $(i + 11) - $i }
-		idle = ($(16) - $5) + ($(17) - $6); print (t > 0 ? int(100 * (t - idle) / t) : 0) }'
-}
-
 # case_runs NAME WANT ARGS...: RUNS runs of rate ARGS; the verdict WANT in a majority of them,
 # and no run breaks a rule. A run that exits 1 (the generator short of --rate on a loaded host)
 # still has its verdict judged; one without a document counts as broken.
@@ -123,7 +116,7 @@ case_runs receiver receiver_bound --test trial -T 0.5 --rate 30k --rcvbuf 1
 
 # Generator bound needs a DUT CPU with room: where other work on this host keeps CPU 1 busy, the
 # verdict names it at its limit instead, rightly; the runs are still judged by the rules.
-b=$(cpu1_busy)
+b=$(cpu_busy_pct 1)
 echo "# CPU 1 busy $b % with no test traffic"
 [ "$b" -ge 50 ] && busy_skip="CPU 1 was $b % busy with no test traffic (other work on this host): the DUT has no room to show the generator's limit"
 case_runs generator generator_bound --quick -T 0.3 --rate 5k

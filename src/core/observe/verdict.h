@@ -19,7 +19,7 @@ enum nb_verdict_kind {
 	NB_V_EGRESS,	  /* qdisc drops or tx_dropped on the way out */
 	NB_V_RECEIVER,	  /* the sink's socket dropped them */
 	NB_V_CONNTRACK,	  /* conntrack insert failures or drops (table full) */
-	NB_V_UNEXPLAINED, /* the counters do not account for the loss within 1 % */
+	NB_V_UNEXPLAINED, /* the counters account for less than the loss, beyond 1 % */
 	NB_V_MISALIGNED,  /* the counters saw more drops than the trial lost: not the same frames */
 };
 

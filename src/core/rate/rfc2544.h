@@ -167,7 +167,7 @@ bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct n
 /* True when the test ends with a verdict (not for a single trial or a loss curve). */
 bool nb_rate_has_verdict(enum nb_rate_test t);
 
-/* What bounds the results across sizes (docs/rate.md, "The verdict across sizes"): decided once
+/* What bounds the results across sizes (docs/rate.md, "Verdict across sizes"): decided once
  * from the sizes' results and their bottlenecks, stored with them, rendered by every view. */
 struct nb_rate_overall {
 	bool have;	/* the test ends with a verdict (nb_rate_has_verdict) */

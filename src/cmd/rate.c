@@ -320,7 +320,7 @@ int cmd_rate(int argc, char **argv)
 		if (res[i].failed)
 			cli_warn("%u-byte frames: counters did not reconcile; no result",
 				 res[i].size);
-		if (nb_rate_receiver_limited(r->proc.trials, &res[i]))
+		if (res[i].receiver_limited)
 			cli_warn(
 			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
 			    "the receiver, not the device under test, was the limit there",

@@ -193,8 +193,7 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		nb_json_bool(j, "generator_short", s[i].gen_short);
 		nb_json_bool(j, "zero_at_every_rate", s[i].zero);
 		nb_json_bool(j, "valid", !s[i].failed);
-		nb_json_bool(j, "receiver_limited",
-			     nb_rate_receiver_limited(r->proc.trials, &s[i]));
+		nb_json_bool(j, "receiver_limited", s[i].receiver_limited);
 		if (p->test == NB_RATE_B2B) {
 			nb_json_double(j, "b2b_frames_avg", s[i].b2b_avg, 1);
 			nb_json_double(j, "b2b_frames_min", s[i].b2b_min, 0);

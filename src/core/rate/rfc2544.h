@@ -105,6 +105,7 @@ struct nb_rate_size {
 	uint64_t lat_ns[6];
 	double b2b_avg, b2b_min, b2b_max;
 	size_t first_trial, ntrials; /* in the procedure's trial log */
+	bool receiver_limited;	     /* some trial lost frames at the receiver's sockets */
 	bool have_bneck;
 	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
 	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */

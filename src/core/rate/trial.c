@@ -307,6 +307,7 @@ int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb
 		if (ret)
 			break;
 		nb_rate_bottleneck(p, r->proc.trials, s);
+		s->receiver_limited = nb_rate_receiver_limited(r->proc.trials, s);
 		done++;
 		emit(r, &(struct nb_rate_event){
 			    .kind = NB_RATE_EV_SIZE_DONE, .size = s->size, .result = s});

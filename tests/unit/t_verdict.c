@@ -282,6 +282,21 @@ int main(void)
 		    "misaligned: quotes the counts, claims nothing");
 		CHECK(!strcmp(nb_verdict_name(NB_V_MISALIGNED), "misaligned"),
 		      "JSON name misaligned");
+		/* The same 10,183 drops in softnet_stat only (the whole kernel's, shared by every
+		 * namespace: another lab's traffic on cpu1), 9 lost and the sink's socket dropped
+		 * them: receiver bound, the softnet drops not the trial's, never "accounted". */
+		w->ifs[0].rx_dropped = 0;
+		decide(w, 1u << 1, 18816, 18807, false, 9, &v);
+		CHECK(v.kind == NB_V_RECEIVER && v.explained && v.accounted == 9 && v.by_cpu == 0 &&
+			  v.softnet_other == 10183,
+		      "host-wide softnet drops beyond the loss: not the trial's (%s)", v.text);
+		/* Silent devices: 9 lost, 10,183 softnet drops, nothing else counted them: the
+		 * softnet drops explain the 9 (a driver that does not count its backlog drops). */
+		decide(w, 1u << 1, 18816, 18807, false, 0, &v);
+		CHECK(v.kind == NB_V_DUT_CPU && v.explained && v.accounted == 9 &&
+			  v.softnet_other == 10174,
+		      "softnet drops explain the loss they cover, the rest is another's (%s)",
+		      v.text);
 	}
 
 	CHECK(!strcmp(nb_verdict_name(NB_V_DUT_CPU), "dut_cpu_bound") &&

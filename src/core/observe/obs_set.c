@@ -321,5 +321,6 @@ void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_ver
 	nb_json_u64(j, "receiver", v->by_receiver);
 	nb_json_u64(j, "conntrack", v->by_conntrack);
 	nb_json_obj_end(j);
+	nb_json_u64(j, "softnet_other", v->softnet_other);
 	nb_json_obj_end(j);
 }

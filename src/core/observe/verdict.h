@@ -53,6 +53,9 @@ struct nb_verdict {
 	bool explained; /* accounted within 1 % of lost */
 	/* the classes the loss is split into */
 	uint64_t by_cpu, by_nic, by_egress, by_receiver, by_conntrack;
+	/* softnet drops beyond the devices' count and beyond the loss: the whole kernel's, not the
+	 * trial's frames (another namespace's traffic on a shared host) */
+	uint64_t softnet_other;
 	bool line_rate; /* the egress interface carried >= NB_VERDICT_LINE_PCT of its link speed */
 	bool cpu_at_limit;   /* the busiest DUT CPU was >= NB_VERDICT_AT_LIMIT_PCT busy */
 	int32_t busiest_cpu; /* -1: not observed */

@@ -373,6 +373,14 @@ static void verdict(void)
 		  "frame-rate bound: frames/s nearly constant across sizes (spread 5 %); per size: "
 		  "DUT CPU bound at 64 B; generator bound at 1518 B",
 		  "DUT CPU bound at one size: named in the verdict across sizes");
+	/* 0 fps at every rate: no result, but the bottleneck that shows why is still named. */
+	s[0].fps = s[1].fps = 0;
+	s[0].zero = s[1].zero = true;
+	s[1].have_bneck = false;
+	CHECK_STR(overall(&p, s, 2),
+		  "no verdict: no frame size has a result; per size: DUT CPU bound at 64 B",
+		  "nothing passed: no verdict, the bottleneck still named");
+	s[0].zero = s[1].zero = false;
 	s[0].at_max = s[1].at_max = false;
 	s[0].have_bneck = s[1].have_bneck = false;
 	s[0].fps = 1e6;

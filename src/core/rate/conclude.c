@@ -40,7 +40,8 @@ static bool counted(const struct nb_rate_size *s)
 }
 
 /* "; per size: DUT CPU bound at 64, 512 B; egress bound at 1518 B" (labels in the order the
- * sizes first show them), or "" when no size has a bottleneck worth naming. */
+ * sizes first show them), or "" when no size has a bottleneck worth naming. Every size with a
+ * bottleneck counts, also one with no result (0 fps at every rate). */
 static void per_size(const struct nb_rate_size *s, size_t n, char *b, size_t len)
 {
 	const char *seen[NB_RATE_MAX_SIZES];
@@ -48,7 +49,7 @@ static void per_size(const struct nb_rate_size *s, size_t n, char *b, size_t len
 
 	b[0] = 0;
 	for (size_t i = 0; i < n && nseen < NB_RATE_MAX_SIZES; i++) {
-		const char *l = counted(&s[i]) && s[i].have_bneck ? bneck_label(&s[i].bneck) : NULL;
+		const char *l = s[i].have_bneck ? bneck_label(&s[i].bneck) : NULL;
 		bool dup = false;
 		for (size_t k = 0; l && k < nseen; k++)
 			dup |= !strcmp(seen[k], l);
@@ -60,8 +61,7 @@ static void per_size(const struct nb_rate_size *s, size_t n, char *b, size_t len
 		snprintf(b + at, len - at, "%s%s at ", k ? "; " : "; per size: ", seen[k]);
 		bool first = true;
 		for (size_t i = 0; i < n; i++) {
-			const char *l =
-			    counted(&s[i]) && s[i].have_bneck ? bneck_label(&s[i].bneck) : NULL;
+			const char *l = s[i].have_bneck ? bneck_label(&s[i].bneck) : NULL;
 			if (!l || strcmp(l, seen[k]))
 				continue;
 			at = strlen(b);
@@ -78,7 +78,7 @@ static const struct nb_rate_size *cpu_limited(const struct nb_rate_size *s, size
 {
 	const struct nb_rate_size *best = NULL;
 	for (size_t i = 0; i < n; i++)
-		if (counted(&s[i]) && s[i].have_bneck && s[i].bneck.cpu_at_limit &&
+		if (s[i].have_bneck && s[i].bneck.cpu_at_limit &&
 		    (!best || s[i].bneck.busiest_pct > best->bneck.busiest_pct))
 			best = &s[i];
 	return best;
@@ -89,8 +89,7 @@ static double busiest_seen(const struct nb_rate_size *s, size_t n)
 {
 	double b = -1;
 	for (size_t i = 0; i < n; i++)
-		if (counted(&s[i]) && s[i].have_bneck && s[i].bneck.busiest_cpu >= 0 &&
-		    s[i].bneck.busiest_pct > b)
+		if (s[i].have_bneck && s[i].bneck.busiest_cpu >= 0 && s[i].bneck.busiest_pct > b)
 			b = s[i].bneck.busiest_pct;
 	return b;
 }
@@ -123,7 +122,7 @@ void nb_rate_conclude(const struct nb_rate_params *p, const struct nb_rate_size 
 	}
 	per_size(s, n, sizes, sizeof(sizes));
 	if (!ok) {
-		snprintf(v->text, len, "no verdict: no frame size has a result");
+		snprintf(v->text, len, "no verdict: no frame size has a result%s", sizes);
 		return;
 	}
 	if (line == ok) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The tables of `netbench rate`: one run's per-size results, and a rule sweep's points and fits. */
+/* The tables of `netbench rate`: one run's per-size results, and a rule sweep's points and fits,
+ * rendered from what the run decided and stored (nothing is decided here). */
 #include <stdio.h>
 
 #include "cmd/rate_print.h"

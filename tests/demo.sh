@@ -245,7 +245,9 @@ if [ -n "$sweeps" ]; then
 		s && /^          "fps"/ { fps = v($2) }
 		s && /^          "valid"/ && v($2) == "true" { print k, r, fps }
 		f && /^      "kind"/ { fk = v($2) }
-		f && /^      "per_rule_ns"/ { print "fit", fk, v($2) }' $sweeps >"$out/rule-sweep.points"
+		f && /^      "per_rule_ns"/ { fp = v($2); lo = "null"; hi = "null" }
+		f && /^      "per_rule_lo_ns"/ { lo = v($2) }
+		f && /^      "per_rule_hi_ns"/ { print "fit", fk, fp, lo, v($2) }' $sweeps >"$out/rule-sweep.points"
 	n_sweeps=$(echo "$sweeps" | wc -l)
 	median() { # kind rules
 		awk -v k="$1" -v r="$2" '$1 == k && $2 == r { print $3 }' "$out/rule-sweep.points" |
@@ -257,15 +259,14 @@ if [ -n "$sweeps" ]; then
 	say "firewall scaling through the DUT, 128-byte frames, median of $n_sweeps sweeps"
 	say "(rule-sweep-N.json):"
 	say "$(printf '  %8s  %12s  %12s' rules 'linear fps' 'set fps')"
-	pts_linear="" pts_set=""
 	for r in 0 100 1000; do
 		ml=$(median linear $r) ms=$(median set $r)
 		say "$(printf '  %8s  %12s  %12s' $r "$ml" "$ms")"
-		[ "$ml" != - ] && pts_linear="$pts_linear $r:$ml"
-		[ "$ms" != - ] && pts_set="$pts_set $r:$ms"
 	done
+	# The fit runs over every valid point of every sweep (repeats included: their spread is the
+	# noise the slope's 95 % interval has to clear), not over the medians.
 	for kind in linear set; do
-		eval "pts=\$pts_$kind"
+		pts=$(awk -v k=$kind '$1 == k { printf " %s:%s", $2, $3 }' "$out/rule-sweep.points")
 		# shellcheck disable=SC2086,SC2154
 		if "$nb" lab fit $pts -J >"$out/rule-sweep-fit-$kind.json" 2>/dev/null; then
 			fit=$("$nb" lab fit $pts | tail -1)
@@ -275,7 +276,9 @@ if [ -n "$sweeps" ]; then
 			say "$(printf '  fit %-7s none (too few valid points)' $kind)"
 		fi
 		say "$(printf '      %-7s %s' '' "each sweep's fit: $(awk -v k=$kind \
-			'$1 == "fit" && $2 == k { printf "%s%.1f", n++ ? ", " : "", $3 }' \
+			'$1 == "fit" && $2 == k { printf "%s%.1f", n++ ? ", " : "", $3
+				if ($4 == "null" || $5 == "null") printf " (no interval)"
+				else printf(" (%.1f to %.1f%s)", $4, $5, ($4 > 0 || $5 < 0) ? "" : ", not established") }' \
 			"$out/rule-sweep.points") ns per rule")"
 	done
 	rm -f "$out/rule-sweep.points"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* compare --fit 'METRIC ~ FACTOR + ...': per step of a view (a frame size, a block size and
- * direction, ...), a log-log fit of the metric against numeric tags (or the platform's cpu_mhz)
- * across the chosen results, with the sentence that says what the metric follows. */
+/* compare --fit 'METRIC ~ FACTOR + ...': prints the fits src/core/store/fit_runs.c makes, one per
+ * step of a view (a frame size, a block size and direction, a rule-sweep series), and for the
+ * report each fit's charts. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,138 +10,39 @@
 
 #include "cmd/cli.h"
 #include "cmd/compare_fit.h"
-#include "core/store/fit.h"
 #include "core/store/fit_chart.h"
-
-static const struct {
-	const char *metric, *view, *says;
-	bool invert; /* 1e9 / the view's value: ns per frame from frames/s */
-} metrics[] = {
-    {"fps", "rate.fps", "frames/s", false},
-    {"ns_per_frame", "rate.fps", "ns per frame", true},
-    {"kbyte_per_s", "tput.kbyte", "KByte/s", false},
-    {"mbyte_per_s", "crypto.mbyte", "MB/s", false},
-    {"ns_per_load", "mem.latency", "latency", false},
-    {"cpu_pct", "stream.cpu", "receiver CPU", false},
-};
-
-static double factor(const struct loaded *l, const char *name)
-{
-	const struct nb_store_row *r = l->row;
-	for (size_t i = 0; i < r->ntags; i++)
-		if (!strcmp(r->tags[i].key, name)) {
-			char *end;
-			double v = strtod(r->tags[i].value, &end);
-			return *end || end == r->tags[i].value ? NAN : v;
-		}
-	if (!strcmp(name, "cpu_mhz"))
-		return r->cpu_mhz;
-	return NAN;
-}
-
-static const struct nb_view *find_view(const struct loaded *l, const char *id)
-{
-	for (size_t v = 0; v < l->nviews; v++)
-		if (!strcmp(l->views[v].id, id))
-			return &l->views[v];
-	return NULL;
-}
-
-/* The reference: a CPU-bound probe tagged alike shows what "scales with the core" looks like on
- * this board, as `openssl speed` did for seed 000's user. crypto: the software engine's MB/s at
- * its largest request size; mem: loads per microsecond at the smallest working set (L1). */
-static bool reference(FILE *text, const struct loaded *l, size_t n, int k,
-		      char fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], const char *const *names,
-		      double *y, double *const *xs, struct nb_fit *first, const char **says)
-{
-	bool found = false;
-	static const struct {
-		const char *view, *series, *says;
-		bool largest, invert;
-	} probes[] = {
-	    {"crypto.mbyte", "soft", "software crypto MB/s", true, false},
-	    {"mem.latency", "ns per load", "L1 loads/s", false, true},
-	};
-	for (size_t pr = 0; pr < sizeof(probes) / sizeof(probes[0]); pr++) {
-		size_t runs = 0;
-		for (size_t i = 0; i < n; i++) {
-			const struct nb_view *v = find_view(&l[i], probes[pr].view);
-			bool all = v != NULL;
-			for (int j = 0; j < k && all; j++)
-				all = isfinite(factor(&l[i], fac[j]));
-			for (size_t s = 0; all && s < v->nseries; s++) {
-				const struct nb_series *se = &v->s[s];
-				if (strcmp(se->name, probes[pr].series) || !se->n)
-					continue;
-				size_t best = 0;
-				for (size_t p = 1; p < se->n; p++)
-					if (probes[pr].largest ? se->x[p] > se->x[best]
-							       : se->x[p] < se->x[best])
-						best = p;
-				y[runs] = probes[pr].invert ? 1e3 / se->y[best] : se->y[best];
-				for (int j = 0; j < k; j++)
-					xs[j][runs] = factor(&l[i], fac[j]);
-				runs++;
-				break;
-			}
-		}
-		if (!runs)
-			continue;
-		struct nb_fit f;
-		char why[256], sentence[400];
-		int ret = nb_fit_loglog(y, (const double *const *)xs, (size_t)k, runs, names, &f,
-					why, sizeof(why));
-		if (!ret && !found) {
-			*first = f;
-			*says = probes[pr].says;
-			found = true;
-		}
-		if (!text)
-			continue;
-		fprintf(text, "  reference, CPU-bound (%s): ", probes[pr].says);
-		if (ret) {
-			fprintf(text, "no fit: %s\n", why);
-			continue;
-		}
-		nb_fit_sentence(&f, probes[pr].says, names, sentence, sizeof(sentence));
-		fprintf(text, "%s; %zu runs\n", sentence, runs);
-	}
-	return found;
-}
-
-typedef int (*fit_fn)(const double *, const double *const *, size_t, size_t, const char *const *,
-		      struct nb_fit *, char *, size_t);
+#include "core/store/fit_runs.h"
 
 /* Each factor's chart of one step's fit; the other factors held at their geometric means. */
-static int charts(FILE *svg, const char *step, const char *says, double *y, double *const *xs,
-		  size_t runs, const struct nb_fit *f, const char *const *names,
+static int charts(FILE *svg, const struct nb_fit_set *s, const struct nb_fit_step *st,
 		  const struct nb_fit *ref, const char *ref_says)
 {
+	const struct nb_fit *f = &st->fit;
 	double at[NB_FIT_MAX_FACTORS];
 	for (size_t j = 0; j < f->factors; j++) {
 		at[j] = 0;
-		for (size_t i = 0; i < runs; i++)
-			at[j] += f->linear ? xs[j][i] : log(xs[j][i]);
-		at[j] /= (double)runs;
+		for (size_t i = 0; i < st->runs; i++)
+			at[j] += f->linear ? st->x_of[j][i] : log(st->x_of[j][i]);
+		at[j] /= (double)st->runs;
 		if (!f->linear)
 			at[j] = exp(at[j]);
 	}
 	for (size_t j = 0; j < f->factors; j++) {
-		char title[160];
-		snprintf(title, sizeof(title), "%s against %s: %s", says, names[j], step);
+		char title[200];
+		snprintf(title, sizeof(title), "%s against %s: %s", s->says, s->names[j], st->name);
 		struct nb_fit_chart c = {.title = title,
-					 .metric = says,
-					 .factor = names[j],
-					 .x = xs[j],
-					 .y = y,
-					 .runs = runs,
+					 .metric = s->says,
+					 .factor = s->names[j],
+					 .x = st->x_of[j],
+					 .y = st->y,
+					 .runs = st->runs,
 					 .j = j,
 					 .fit = f,
 					 .at = at,
 					 .ref = ref,
 					 .ref_name = ref_says};
 		fprintf(svg, "<section class=\"view fit\" data-view=\"fit:%s\">\n<figure>\n",
-			names[j]);
+			s->names[j]);
 		int ret = nb_fit_chart_svg(svg, &c);
 		if (ret)
 			return ret;
@@ -150,132 +51,80 @@ static int charts(FILE *svg, const char *step, const char *says, double *y, doub
 	return 0;
 }
 
+/* A step's sentence, and the result behind each run a coefficient rests on alone. */
+static void print_step(FILE *text, const struct nb_fit_step *st, const struct loaded *l)
+{
+	fprintf(text, "  %s: ", st->name);
+	if (st->ret) {
+		fprintf(text, "no fit: %s\n", st->why);
+		return;
+	}
+	fprintf(text, "%s\n", st->sentence);
+	const struct nb_ols *o = &st->fit.ols;
+	for (size_t c = 1; c <= st->fit.factors; c++) {
+		bool told = false;
+		if (!st->fit.dof || o->pinned_runs[c] != 1)
+			continue;
+		for (size_t d = 1; d < c; d++)
+			told |= o->pinned_runs[d] == 1 && o->pinned_run[d] == o->pinned_run[c];
+		if (told)
+			continue;
+		const struct loaded *r = &l[st->source[o->pinned_run[c]]];
+		fprintf(text, "    run %zu is result %lld (%s)\n", o->pinned_run[c] + 1,
+			(long long)r->row->id, r->group);
+	}
+}
+
 int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t n, FILE *text,
 		FILE *svg)
 {
-	fit_fn fit = linear ? nb_fit_linear : nb_fit_loglog;
-	char metric[NB_FIT_NAME_MAX], fac[NB_FIT_MAX_FACTORS][NB_FIT_NAME_MAX], why[256];
-	const char *names[NB_FIT_MAX_FACTORS];
-	int k = nb_fit_formula(formula, metric, fac, why, sizeof(why));
-	size_t m, steps = 0, fitted = 0, left_out = 0;
+	struct nb_fit_source *src = calloc(n + 1, sizeof(*src));
+	struct nb_fit_set s;
+	char why[256];
 
-	if (k < 0)
-		cli_usage_error("--fit: %s", why);
-	for (m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
-		if (!strcmp(metrics[m].metric, metric))
-			break;
-	if (m == sizeof(metrics) / sizeof(metrics[0]))
-		cli_usage_error("--fit: '%s' is not a metric that can be fitted (accepted: fps, "
-				"ns_per_frame, kbyte_per_s, mbyte_per_s, ns_per_load, cpu_pct)",
-				metric);
-	for (int j = 0; j < k; j++)
-		names[j] = fac[j];
-	double *y = calloc(n + 1, sizeof(*y)), *xs[NB_FIT_MAX_FACTORS];
-	for (int j = 0; j < k; j++)
-		xs[j] = calloc(n + 1, sizeof(double));
-	if (!y)
+	if (!src)
 		cli_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		bool all = find_view(&l[i], metrics[m].view) != NULL;
-		for (int j = 0; j < k && all; j++)
-			all = isfinite(factor(&l[i], fac[j]));
-		left_out += find_view(&l[i], metrics[m].view) && !all;
-	}
-	struct nb_fit ref;
+	for (size_t i = 0; i < n; i++)
+		src[i] = (struct nb_fit_source){l[i].row, l[i].views, l[i].nviews};
+	int ret = nb_fit_set_make(formula, linear, src, n, &s, why, sizeof(why));
+	free(src);
+	if (ret == -EINVAL)
+		cli_usage_error("--fit: %s", why);
+	if (ret)
+		cli_fail(ret == -ENOENT ? 0 : -ret, "--fit: %s", why);
+	const struct nb_fit *ref = NULL;
 	const char *ref_says = NULL;
-	bool has_ref = !linear && reference(NULL, l, n, k, fac, names, y, xs, &ref, &ref_says);
-	fprintf(text, "fit %s ~ %s", metric, fac[0]);
-	for (int j = 1; j < k; j++)
-		fprintf(text, " + %s", fac[j]);
+	for (size_t i = 0; i < s.nref && !ref; i++)
+		if (!s.ref[i].ret) {
+			ref = &s.ref[i].fit;
+			ref_says = s.ref_says[i];
+		}
+	fprintf(text, "fit %s ~ %s", s.metric, s.names[0]);
+	for (size_t j = 1; j < s.factors; j++)
+		fprintf(text, " + %s", s.names[j]);
 	if (linear)
 		fprintf(text,
-			": linear least squares, %s = c + b x %s%s; b +- its standard error\n",
-			metric, fac[0], k > 1 ? " + ..." : "");
+			": linear least squares, %s = c + b x %s%s; each slope with its 95 %% "
+			"interval (Student's t on the residual degrees of freedom)\n",
+			s.metric, s.names[0], s.factors > 1 ? " + ..." : "");
 	else
 		fprintf(text,
-			": log-log least squares, %s = C x %s^e%s; exponent +- its standard "
-			"error\n",
-			metric, fac[0], k > 1 ? " x ..." : "");
-	/* Each step: a series name and an x value, in the order the first result has them. */
-	for (size_t i = 0; i < n; i++) {
-		const struct nb_view *v0 = find_view(&l[i], metrics[m].view);
-		if (!v0)
-			continue;
-		for (size_t s = 0; s < v0->nseries; s++) {
-			if (v0->s[s].model)
-				continue;
-			for (size_t p = 0; p < v0->s[s].n; p++) {
-				double x0 = v0->s[s].x[p];
-				bool seen = false;
-				for (size_t q = 0; q < i && !seen; q++) {
-					const struct nb_view *vq =
-					    find_view(&l[q], metrics[m].view);
-					for (size_t t = 0; vq && t < vq->nseries && !seen; t++)
-						for (size_t r = 0; r < vq->s[t].n && !seen; r++)
-							seen =
-							    !strcmp(vq->s[t].name, v0->s[s].name) &&
-							    vq->s[t].x[r] == x0;
-				}
-				if (seen)
-					continue;
-				size_t runs = 0;
-				for (size_t q = i; q < n; q++) {
-					const struct nb_view *vq =
-					    find_view(&l[q], metrics[m].view);
-					bool all = vq != NULL;
-					for (int j = 0; j < k && all; j++)
-						all = isfinite(factor(&l[q], fac[j]));
-					for (size_t t = 0; all && t < vq->nseries; t++) {
-						if (strcmp(vq->s[t].name, v0->s[s].name) ||
-						    vq->s[t].model)
-							continue;
-						for (size_t r = 0; r < vq->s[t].n; r++)
-							if (vq->s[t].x[r] == x0) {
-								y[runs] = metrics[m].invert
-									      ? 1e9 / vq->s[t].y[r]
-									      : vq->s[t].y[r];
-								for (int j = 0; j < k; j++)
-									xs[j][runs] =
-									    factor(&l[q], fac[j]);
-								runs++;
-								break;
-							}
-					}
-				}
-				char xb[32], sentence[400];
-				struct nb_fit f;
-				nb_view_fmt_x(v0, x0, xb, sizeof(xb));
-				steps++;
-				fprintf(text, "  %s at %s %s: ", v0->s[s].name, xb, v0->x_unit);
-				if (fit(y, (const double *const *)xs, (size_t)k, runs, names, &f,
-					why, sizeof(why))) {
-					fprintf(text, "no fit: %s\n", why);
-					continue;
-				}
-				fitted++;
-				nb_fit_sentence(&f, metrics[m].says, names, sentence,
-						sizeof(sentence));
-				fprintf(text, "%s; %zu runs\n", sentence, runs);
-				if (svg) {
-					char step[96];
-					snprintf(step, sizeof(step), "%s at %s %s", v0->s[s].name,
-						 xb, v0->x_unit);
-					if (charts(svg, step, metrics[m].says, y, xs, runs, &f,
-						   names, has_ref ? &ref : NULL, ref_says))
-						cli_fail(ENOMEM, "out of memory");
-				}
-			}
-		}
+			": log-log least squares, %s = C x %s^e%s; each exponent with its 95 %% "
+			"interval (Student's t on the residual degrees of freedom)\n",
+			s.metric, s.names[0], s.factors > 1 ? " x ..." : "");
+	for (size_t i = 0; i < s.nsteps; i++) {
+		print_step(text, &s.step[i], l);
+		if (svg && !s.step[i].ret && charts(svg, &s, &s.step[i], ref, ref_says))
+			cli_fail(ENOMEM, "out of memory");
 	}
-	if (left_out)
-		fprintf(text, "(%zu result%s without every factor as a numeric tag left out)\n",
-			left_out, left_out == 1 ? "" : "s");
-	if (!linear)
-		reference(text, l, n, k, fac, names, y, xs, &ref, &ref_says);
-	free(y);
-	for (int j = 0; j < k; j++)
-		free(xs[j]);
-	if (!steps)
-		cli_fail(0, "--fit: no chosen result has %s (%s results)", metric, metrics[m].view);
-	return fitted ? 0 : 1;
+	if (s.left_out)
+		fprintf(text,
+			"(%zu result%s without every factor as a finite number (a tag, or cpu_mhz) "
+			"left out)\n",
+			s.left_out, s.left_out == 1 ? "" : "s");
+	for (size_t i = 0; i < s.nref; i++)
+		print_step(text, &s.ref[i], l);
+	ret = s.fitted ? 0 : 1;
+	nb_fit_set_free(&s);
+	return ret;
 }

@@ -368,6 +368,7 @@ static int do_fit(const struct lab_opts *o)
 		nb_json_double(&j, "base_ns_per_frame", fit.base_ns, 3);
 		nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 4);
 		nb_json_double(&j, "residual_ns", fit.residual_ns, 3);
+		nb_lab_fit_json(&j, &fit);
 		json_end(&j);
 		return 0;
 	}
@@ -375,8 +376,9 @@ static int do_fit(const struct lab_opts *o)
 	for (size_t i = 0; i < o->fit_n; i++)
 		printf("%10.0f %14.0f %14.1f %14.1f\n", o->fit_rules[i], o->fit_fps[i],
 		       1e9 / o->fit_fps[i], fit.base_ns + fit.per_rule_ns * o->fit_rules[i]);
-	printf("per-frame cost = %.1f ns + %.3f ns x rules (residual %.1f ns rms, %zu points)\n",
-	       fit.base_ns, fit.per_rule_ns, fit.residual_ns, fit.points);
+	char line[300];
+	nb_lab_fit_text(&fit, line, sizeof(line));
+	printf("%s\n", line);
 	return 0;
 }
 

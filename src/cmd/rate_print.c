@@ -168,10 +168,17 @@ void rate_print_clocks(const struct nb_rate_run *r, const struct nb_rate_clock_p
 	}
 	for (size_t k = 0; have_freq && k < fits->n; k++) {
 		const struct nb_clock_fit *fit = &fits->f[k].fit;
-		if (fits->f[k].have)
-			printf("clock fit %u B: fps ~ clock^%.2f: %s (r2 %.2f, %zu clocks)\n",
-			       fits->f[k].frame_bytes, fit->exponent, fit->wording, fit->r2,
-			       fit->points);
+		if (fits->f[k].have && fit->dof)
+			printf(
+			    "clock fit %u B: fps ~ clock^%.2f: %s (exponent 95 %% interval %.2f to "
+			    "%.2f; r2 %.2f, %zu clocks, %zu residual dof)\n",
+			    fits->f[k].frame_bytes, fit->exponent, fit->wording, fit->lo, fit->hi,
+			    fit->r2, fit->points, fit->dof);
+		else if (fits->f[k].have)
+			printf(
+			    "clock fit %u B: fps ~ clock^%.2f: %s (no interval: %zu clocks fix the "
+			    "line exactly; measure a third clock to judge it)\n",
+			    fits->f[k].frame_bytes, fit->exponent, fit->wording, fit->points);
 		else
 			printf("clock fit %u B: none (needs two clocks with results)\n",
 			       fits->f[k].frame_bytes);

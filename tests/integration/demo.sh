@@ -40,11 +40,13 @@ assert sorted((p["kind"], p["rules"]) for p in d["sweep"]) == \
 assert sorted(f["kind"] for f in d["fits"]) == ["linear", "set"]
 '
 done
-check "summary shows the scaling table and both fits" sh -c "
+check "summary shows the scaling table and both fits, each slope with its 95 % interval over the sweeps' points" sh -c "
 	grep -q '^ *rules *linear fps *set fps' '$nb_tmp/results/summary.txt' &&
 	grep -q '^ *1000 *[0-9][0-9]* *[0-9][0-9]*\$' '$nb_tmp/results/summary.txt' &&
-	grep -q 'fit linear *per-frame cost = .* ns + .* ns x rules (residual' '$nb_tmp/results/summary.txt' &&
-	grep -q 'fit set *per-frame cost = .* ns + .* ns x rules (residual' '$nb_tmp/results/summary.txt'"
+	grep -Eq 'fit linear *per-frame cost = .* ns \+ .* ns x rules \(slope 95 % interval -?[0-9.]+ to -?[0-9.]+ ns(: not established)?; [0-9]+ points, [0-9]+ residual dof, residual' '$nb_tmp/results/summary.txt' &&
+	grep -Eq 'fit set *per-frame cost = .* ns \+ .* ns x rules \(slope 95 % interval -?[0-9.]+ to -?[0-9.]+ ns(: not established)?; [0-9]+ points, [0-9]+ residual dof, residual' '$nb_tmp/results/summary.txt' &&
+	grep -Eq \"each sweep's fit: -?[0-9.]+ \\((-?[0-9.]+ to -?[0-9.]+(, not established)?|no interval)\\)\" '$nb_tmp/results/summary.txt'" ||
+	grep -A3 '^ *fit ' "$nb_tmp/results/summary.txt" | sed 's/^/# /'
 bad=0
 for f in "$nb_tmp"/results/*.json; do
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null || { bad=1; echo "# unparsable: $f"; }

@@ -8,6 +8,7 @@
 
 #include "core/base/stats.h"
 #include "core/lab/lab_fit.h"
+#include "core/observe/verdict.h"
 #include "tap.h"
 
 static bool near(double a, double b, double tol)
@@ -108,23 +109,40 @@ int main(void)
 	/* The lab's rule-cost fit carries the interval. */
 	double rules[] = {0, 100, 1000}, rfps[] = {176735, 117749, 29878};
 	struct nb_lab_fit lf;
-	char s[200];
+	char s[300];
 	CHECK(nb_lab_fit_cost(rules, rfps, 3, &lf) == 0 && lf.dof == 1 &&
 		  lf.per_rule_lo_ns < lf.per_rule_ns && lf.per_rule_hi_ns > lf.per_rule_ns,
 	      "lab fit: dof 1, interval around %.2f (%.2f..%.2f)", lf.per_rule_ns,
 	      lf.per_rule_lo_ns, lf.per_rule_hi_ns);
 	CHECK(nb_lab_fit_slope_established(&lf), "a 27.8 ns/rule slope is established");
-	nb_lab_fit_slope_text(&lf, s, sizeof(s));
-	CHECK(!strcmp(s, "27.8 ns per rule (95 % interval 27.1 to 28.4; 3 points, 1 residual dof)"),
-	      "slope text: %s", s);
+	nb_lab_fit_text(&lf, s, sizeof(s));
+	CHECK(!strcmp(s,
+		      "per-frame cost = 5684.6 ns + 27.788 ns x rules (slope 95 % interval 27.143 "
+		      "to 28.433 ns; 3 points, 1 residual dof, residual 22.8 ns rms)"),
+	      "fit text: %s", s);
 	double nfps[] = {110000, 132000, 120000};
 	CHECK(nb_lab_fit_cost(rules, nfps, 3, &lf) == 0 && !nb_lab_fit_slope_established(&lf),
 	      "noise: not established (%.2f, %.2f..%.2f)", lf.per_rule_ns, lf.per_rule_lo_ns,
 	      lf.per_rule_hi_ns);
-	nb_lab_fit_slope_text(&lf, s, sizeof(s));
-	CHECK(strstr(s, ": not established") != NULL, "and says so: %s", s);
+	nb_lab_fit_text(&lf, s, sizeof(s));
+	CHECK(strstr(s, " ns: not established; 3 points, 1 residual dof") != NULL,
+	      "and says so: %s", s);
 	CHECK(nb_lab_fit_cost(rules, rfps, 2, &lf) == 0 && lf.dof == 0 &&
 		  isnan(lf.per_rule_lo_ns) && !nb_lab_fit_slope_established(&lf),
 	      "two points: no interval, not established");
+	nb_lab_fit_text(&lf, s, sizeof(s));
+	CHECK(strstr(s, "(no interval: 2 points fix a line exactly, measure a third rule count to "
+			"judge it)") != NULL,
+	      "and says what to measure: %s", s);
+
+	/* The clock fit carries its exponent's interval: 3 clocks, 1 residual dof. */
+	double mhz[] = {250, 333, 416}, cfps[] = {12500, 14500, 15500};
+	struct nb_clock_fit cf;
+	CHECK(nb_clock_fit(mhz, cfps, 3, &cf) == 0 && cf.dof == 1 && cf.lo < cf.exponent &&
+		  cf.hi > cf.exponent && near(cf.exponent, 0.42691, 1e-4),
+	      "clock fit: exponent %.3f, 95 %% interval %.3f to %.3f, dof %zu", cf.exponent, cf.lo,
+	      cf.hi, cf.dof);
+	CHECK(nb_clock_fit(mhz, cfps, 2, &cf) == 0 && cf.dof == 0 && isnan(cf.lo),
+	      "two clocks: no interval");
 	return tap_done();
 }

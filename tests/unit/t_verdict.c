@@ -330,8 +330,8 @@ int main(void)
 		      fits.f[0].bound_text);
 		CHECK_STR(
 		    fits.f[0].fit_text,
-		    "per-frame cost = 4835.2 ns + 20.1 ns per rule (95 % interval 16.1 to 24.2; "
-		    "3 points, 1 residual dof); residual 142.7 ns rms",
+		    "per-frame cost = 4835.2 ns + 20.147 ns x rules (slope 95 % interval 16.116 to "
+		    "24.177 ns; 3 points, 1 residual dof, residual 142.7 ns rms)",
 		    "sweep: the linear fit with its interval and dof");
 		CHECK_STR(fits.f[0].bound_text,
 			  "ruleset bound: each rule adds 20.1 ns per frame (95 % interval 16.1 to "

@@ -263,8 +263,9 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 		out->coef[j + 1] = gam[j] / len[j];
 		out->coef[0] -= out->coef[j + 1] * mean[j];
 	}
-	/* Residuals and each run's weight in each coefficient (coef = sum of weight x y). */
-	double wsum[NB_OLS_MAX_COEF] = {0}, wmax[NB_OLS_MAX_COEF] = {0}, w[NB_OLS_MAX_COEF], h;
+	/* Residuals, and each coefficient's largest weight (coef = sum of weight x y) to judge
+	 * which weights are rounding. */
+	double wmax[NB_OLS_MAX_COEF] = {0}, w[NB_OLS_MAX_COEF], h;
 	for (size_t i = 0; i < n; i++) {
 		double fit = ymean;
 		weights(x + i * p, n, p, mean, len, rinv, w, &h);
@@ -272,16 +273,9 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 			fit += gam[j] * (x[i * p + j] - mean[j]) / len[j];
 		rss += (y[i] - fit) * (y[i] - fit);
 		ymax = fmax(ymax, fabs(y[i]));
-		for (size_t c = 0; c < k; c++) {
-			wsum[c] += fabs(w[c]);
-			if (fabs(w[c]) > wmax[c]) {
-				wmax[c] = fabs(w[c]);
-				out->key_run[c] = i;
-			}
-		}
+		for (size_t c = 0; c < k; c++)
+			wmax[c] = fmax(wmax[c], fabs(w[c]));
 	}
-	for (size_t c = 0; c < k; c++)
-		out->key_share[c] = wsum[c] > 0 ? wmax[c] / wsum[c] : 0;
 	/* A run of leverage 1 (to rounding): the fit passes through it whatever it measured, and
 	 * the coefficients it weighs in rest on it alone. */
 	for (size_t i = 0; i < n; i++) {

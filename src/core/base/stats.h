@@ -27,12 +27,9 @@ struct nb_ols {
 	double rss;					 /* residual sum of squares */
 	double residual_rms; /* sqrt(rss / runs): the typical miss of the fitted line */
 	double r2;	     /* 1 - rss / total; NAN when y is the same in every run */
-	/* Which runs decide each coefficient: the run with the largest weight in it, that
-	 * weight's share of all weights (0..1), and how many runs it rests on alone: a run of
-	 * leverage 1 (its residual is 0 whatever it measured) that the coefficient depends on.
-	 * pinned_run is the last such run. Run numbers count from 0. */
-	size_t key_run[NB_OLS_MAX_COEF];
-	double key_share[NB_OLS_MAX_COEF];
+	/* The runs a coefficient rests on alone: a run of leverage 1 (the fit passes through it
+	 * whatever it measured, its residual is 0) whose weight in the coefficient is not 0. How
+	 * many such runs, and the last one (runs count from 0). */
 	size_t pinned_runs[NB_OLS_MAX_COEF];
 	size_t pinned_run[NB_OLS_MAX_COEF];
 };

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/base/json.h"
 #include "core/base/stats.h"
 
 int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struct nb_lab_fit *fit)
@@ -53,18 +54,34 @@ bool nb_lab_fit_slope_established(const struct nb_lab_fit *fit)
 	return fit->dof > 0 && (fit->per_rule_lo_ns > 0 || fit->per_rule_hi_ns < 0);
 }
 
-void nb_lab_fit_slope_text(const struct nb_lab_fit *fit, char *buf, size_t len)
+void nb_lab_fit_text(const struct nb_lab_fit *fit, char *buf, size_t len)
 {
-	if (!fit->dof) {
-		snprintf(buf, len,
-			 "%.3g ns per rule (no interval: %zu points fix a line exactly; measure a "
-			 "third rule count to judge it)",
-			 fit->per_rule_ns, fit->points);
+	int n = snprintf(buf, len, "per-frame cost = %.1f ns + %.3f ns x rules (", fit->base_ns,
+			 fit->per_rule_ns);
+	if (n < 0 || (size_t)n >= len)
 		return;
-	}
-	snprintf(buf, len,
-		 "%.3g ns per rule (95 %% interval %.3g to %.3g; %zu points, %zu residual "
-		 "dof)%s",
-		 fit->per_rule_ns, fit->per_rule_lo_ns, fit->per_rule_hi_ns, fit->points, fit->dof,
-		 nb_lab_fit_slope_established(fit) ? "" : ": not established");
+	if (!fit->dof)
+		snprintf(buf + n, len - (size_t)n,
+			 "no interval: %zu points fix a line exactly, measure a third rule count "
+			 "to judge it)",
+			 fit->points);
+	else
+		snprintf(buf + n, len - (size_t)n,
+			 "slope 95 %% interval %.3f to %.3f ns%s; %zu points, %zu residual dof, "
+			 "residual %.1f ns rms)",
+			 fit->per_rule_lo_ns, fit->per_rule_hi_ns,
+			 nb_lab_fit_slope_established(fit) ? "" : ": not established", fit->points,
+			 fit->dof, fit->residual_ns);
+}
+
+void nb_lab_fit_json(struct nb_json *j, const struct nb_lab_fit *fit)
+{
+	nb_json_u64(j, "dof", fit->dof);
+	nb_json_double(j, "per_rule_se_ns", fit->per_rule_se_ns, 4);
+	nb_json_double(j, "per_rule_lo_ns", fit->per_rule_lo_ns, 4);
+	nb_json_double(j, "per_rule_hi_ns", fit->per_rule_hi_ns, 4);
+	nb_json_double(j, "base_lo_ns", fit->base_lo_ns, 1);
+	nb_json_double(j, "base_hi_ns", fit->base_hi_ns, 1);
+	nb_json_double(j, "r2", fit->r2, 4);
+	nb_json_bool(j, "slope_established", nb_lab_fit_slope_established(fit));
 }

@@ -22,14 +22,22 @@ struct nb_lab_fit {
 };
 
 /* Fits rules[i] -> 1e9 / rate_fps[i]. Needs at least two distinct rule counts and positive,
- * finite rates; returns 0 or -EINVAL. */
+ * finite rates; returns 0, -EINVAL or -ENOMEM. */
 int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struct nb_lab_fit *fit);
 
 /* The slope is established: its 95 % interval excludes 0 (never with dof 0). */
 bool nb_lab_fit_slope_established(const struct nb_lab_fit *fit);
 
-/* "27.79 ns per rule (95 % interval 27.1 to 28.5; 3 points, 1 residual dof)", or with the words
- * "not established" when the interval includes 0, or "no interval: 2 points" when dof is 0. */
-void nb_lab_fit_slope_text(const struct nb_lab_fit *fit, char *buf, size_t len);
+/* The fit in one line, the same wherever it is printed (rate, lab fit, demo summary):
+ * "per-frame cost = 5684.6 ns + 27.788 ns x rules (slope 95 % interval 27.143 to 28.433 ns;
+ * 3 points, 1 residual dof, residual 22.8 ns rms)"; "not established" when the slope's interval
+ * includes 0; with 2 points, no interval and what to measure. */
+void nb_lab_fit_text(const struct nb_lab_fit *fit, char *buf, size_t len);
+
+/* The fit's uncertainty as members of the open JSON object: dof, per_rule_se_ns,
+ * per_rule_lo_ns, per_rule_hi_ns, base_lo_ns, base_hi_ns (null when dof is 0), r2 and
+ * slope_established. */
+struct nb_json;
+void nb_lab_fit_json(struct nb_json *j, const struct nb_lab_fit *fit);
 
 #endif

@@ -6,6 +6,8 @@
  * 95 % or more is named whatever else limited. */
 #include "core/observe/verdict.h"
 
+#include "core/base/stats.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -311,26 +313,26 @@ double nb_cycles_per_frame(double busy_cpu_s, double clock_mhz, uint64_t frames)
 
 int nb_clock_fit(const double *mhz, const double *fps, size_t n, struct nb_clock_fit *f)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+	double x[NB_CLOCK_FIT_MAX], y[NB_CLOCK_FIT_MAX];
+	struct nb_ols o;
+	char why[160];
 	memset(f, 0, sizeof(*f));
-	if (n < 2)
+	if (n < 2 || n > NB_CLOCK_FIT_MAX)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		if (!(mhz[i] > 0) || !(fps[i] > 0))
 			return -EINVAL;
-		double x = log(mhz[i]), y = log(fps[i]);
-		sx += x;
-		sy += y;
-		sxx += x * x;
-		sxy += x * y;
-		syy += y * y;
+		x[i] = log(mhz[i]);
+		y[i] = log(fps[i]);
 	}
-	double dn = (double)n, vx = sxx - sx * sx / dn, vy = syy - sy * sy / dn,
-	       cxy = sxy - sx * sy / dn;
-	if (vx < 1e-12)
-		return -EINVAL; /* one clock only */
-	f->exponent = cxy / vx;
-	f->r2 = vy > 1e-18 ? cxy * cxy / (vx * vy) : 1.0;
+	/* The least-squares engine refuses one clock only, and values it cannot use. */
+	if (nb_ols(y, x, n, 1, NULL, &o, why, sizeof(why)))
+		return -EINVAL;
+	f->exponent = o.coef[1];
+	f->lo = o.lo[1];
+	f->hi = o.hi[1];
+	f->dof = o.dof;
+	f->r2 = isnan(o.r2) ? 1.0 : o.r2; /* the same fps at every clock: nothing left over */
 	f->points = n;
 	f->cpu_bound = f->exponent >= 0.7;
 	if (f->cpu_bound)

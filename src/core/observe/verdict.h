@@ -73,12 +73,16 @@ double nb_cycles_per_frame(double busy_cpu_s, double clock_mhz, uint64_t frames)
 /* The clock experiment: fps ~ clock^exponent by least squares on log-log. */
 struct nb_clock_fit {
 	double exponent;
+	double lo, hi; /* the exponent's 95 % interval (Student's t); NAN when dof is 0 */
+	size_t dof;    /* residual degrees of freedom: points - 2 */
 	double r2;
 	size_t points;
 	bool cpu_bound; /* exponent >= 0.7 */
 	const char *wording;
 };
-/* Needs two or more distinct clocks and positive values: -EINVAL otherwise. */
+/* Needs two or more distinct clocks (at most NB_CLOCK_FIT_MAX) and positive values: -EINVAL
+ * otherwise. */
+#define NB_CLOCK_FIT_MAX 64
 int nb_clock_fit(const double *mhz, const double *fps, size_t n, struct nb_clock_fit *f);
 
 #endif

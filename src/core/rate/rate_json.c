@@ -258,6 +258,9 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 		nb_json_obj_begin(&j, NULL);
 		nb_json_u64(&j, "frame_bytes", fits->f[i].frame_bytes);
 		nb_json_double(&j, "exponent", fit->exponent, 3);
+		nb_json_double(&j, "exponent_lo", fit->lo, 3);
+		nb_json_double(&j, "exponent_hi", fit->hi, 3);
+		nb_json_u64(&j, "dof", fit->dof);
 		nb_json_double(&j, "r2", fit->r2, 3);
 		nb_json_u64(&j, "points", fit->points);
 		nb_json_bool(&j, "cpu_bound", fit->cpu_bound);
@@ -302,14 +305,7 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 		nb_json_double(&j, "per_rule_ns", x->fit.per_rule_ns, 3);
 		nb_json_double(&j, "residual_ns", x->fit.residual_ns, 1);
 		nb_json_u64(&j, "points", x->fit.points);
-		/* Intervals are null (non-finite) when two points leave no residual dof. */
-		nb_json_u64(&j, "dof", x->fit.dof);
-		nb_json_double(&j, "per_rule_se_ns", x->fit.per_rule_se_ns, 3);
-		nb_json_double(&j, "per_rule_lo_ns", x->fit.per_rule_lo_ns, 3);
-		nb_json_double(&j, "per_rule_hi_ns", x->fit.per_rule_hi_ns, 3);
-		nb_json_double(&j, "base_lo_ns", x->fit.base_lo_ns, 1);
-		nb_json_double(&j, "base_hi_ns", x->fit.base_hi_ns, 1);
-		nb_json_bool(&j, "slope_established", nb_lab_fit_slope_established(&x->fit));
+		nb_lab_fit_json(&j, &x->fit);
 		nb_json_str(&j, "text", x->fit_text);
 		nb_json_bool(&j, "ruleset_bound", x->ruleset_bound);
 		nb_json_str(&j, "ruleset_text", x->bound_text);

@@ -96,7 +96,6 @@ static void conclude_one(const struct nb_rate_sweep_point *pt, size_t np, size_t
 {
 	double rules[NB_RATE_MAX_SWEEP], fps[NB_RATE_MAX_SWEEP];
 	size_t n = points_of(pt, np, f->kind, size_i, rules, fps), lo = 0, hi = 0;
-	char slope[200];
 
 	for (size_t i = 1; i < n; i++) {
 		if (rules[i] < rules[lo])
@@ -112,10 +111,7 @@ static void conclude_one(const struct nb_rate_sweep_point *pt, size_t np, size_t
 	}
 	f->fewest_ns = 1e9 / fps[lo];
 	f->most_ns = 1e9 / fps[hi];
-	nb_lab_fit_slope_text(&f->fit, slope, sizeof(slope));
-	snprintf(f->fit_text, sizeof(f->fit_text),
-		 "per-frame cost = %.1f ns + %s; residual %.1f ns rms", f->fit.base_ns, slope,
-		 f->fit.residual_ns);
+	nb_lab_fit_text(&f->fit, f->fit_text, sizeof(f->fit_text));
 	f->ruleset_bound = nb_lab_fit_slope_established(&f->fit) && f->fit.per_rule_ns > 0;
 	if (f->ruleset_bound)
 		snprintf(f->bound_text, sizeof(f->bound_text),

@@ -1,154 +1,89 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Ordinary least squares on logarithms, by the normal equations solved with Gauss-Jordan
- * elimination with partial pivoting: at most 5 unknowns, so nothing more is needed. */
+/* The fits compare and report make (log-log or linear, on the least-squares engine of
+ * src/core/base/stats.c), their sentences, and the --fit formula. */
 #include "core/store/fit.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define N (NB_FIT_MAX_FACTORS + 1)
-
-/* Inverts a (n x n, row stride N) in place; -EINVAL when singular. */
-static int invert(double a[N][N], size_t n)
-{
-	double inv[N][N] = {{0}};
-	for (size_t i = 0; i < n; i++)
-		inv[i][i] = 1;
-	for (size_t c = 0; c < n; c++) {
-		size_t p = c;
-		for (size_t r = c + 1; r < n; r++)
-			if (fabs(a[r][c]) > fabs(a[p][c]))
-				p = r;
-		if (fabs(a[p][c]) < 1e-12)
-			return -EINVAL;
-		for (size_t k = 0; k < n; k++) {
-			double t = a[c][k];
-			a[c][k] = a[p][k];
-			a[p][k] = t;
-			t = inv[c][k];
-			inv[c][k] = inv[p][k];
-			inv[p][k] = t;
-		}
-		double d = a[c][c];
-		for (size_t k = 0; k < n; k++) {
-			a[c][k] /= d;
-			inv[c][k] /= d;
-		}
-		for (size_t r = 0; r < n; r++) {
-			if (r == c)
-				continue;
-			double m = a[r][c];
-			for (size_t k = 0; k < n; k++) {
-				a[r][k] -= m * a[c][k];
-				inv[r][k] -= m * inv[c][k];
-			}
-		}
-	}
-	memcpy(a, inv, sizeof(inv));
-	return 0;
-}
-
-/* linear: metric = c + b1 x f1 + ... on the values themselves (0 allowed); else on logarithms. */
-static double tr(double v, bool linear)
-{
-	return linear ? v : log(v);
-}
-
+/* linear: metric = c + b1 x f1 + ... on the values themselves (0 allowed); else on logarithms,
+ * which need values above 0 and inside the engine's range (log of 1e-320 is finite, but such a
+ * value is no measurement). */
 static int fit(const double *y, const double *const *x, size_t factors, size_t runs,
 	       const char *const *names, bool linear, struct nb_fit *out, char *why, size_t whylen)
 {
-	double xtx[N][N] = {{0}}, xty[N] = {0}, row[N];
-	size_t k = factors + 1;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!factors || factors > NB_FIT_MAX_FACTORS) {
 		snprintf(why, whylen, "a fit takes 1 to %d factors", NB_FIT_MAX_FACTORS);
 		return -EINVAL;
 	}
-	if (runs < k) {
-		snprintf(why, whylen,
-			 "%zu run%s cannot support %zu factor%s: at least %zu runs are needed",
-			 runs, runs == 1 ? "" : "s", factors, factors == 1 ? "" : "s", k);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < runs && linear; i++) {
-		if (!isfinite(y[i])) {
-			snprintf(why, whylen, "run %zu: the metric is %g", i + 1, y[i]);
-			return -EINVAL;
-		}
-		for (size_t j = 0; j < factors; j++)
-			if (!isfinite(x[j][i])) {
-				snprintf(why, whylen, "run %zu: %s is %g", i + 1, names[j],
-					 x[j][i]);
-				return -EINVAL;
-			}
-	}
-	for (size_t i = 0; i < runs && !linear; i++) {
-		if (!(y[i] > 0) || !isfinite(y[i])) {
-			snprintf(why, whylen,
-				 "run %zu: the metric is %g (a log-log fit needs values "
-				 "above 0)",
-				 i + 1, y[i]);
-			return -EINVAL;
-		}
-		for (size_t j = 0; j < factors; j++)
-			if (!(x[j][i] > 0) || !isfinite(x[j][i])) {
-				snprintf(why, whylen, "run %zu: %s is %g (needs a value above 0)",
-					 i + 1, names[j], x[j][i]);
-				return -EINVAL;
-			}
-	}
+	if (runs < factors + 1)
+		return nb_ols(y, NULL, runs, factors, names, &out->ols, why, whylen);
 	for (size_t j = 0; j < factors; j++) {
 		bool varies = false;
 		for (size_t i = 1; i < runs; i++)
 			varies |= x[j][i] != x[j][0];
 		if (!varies) {
 			snprintf(why, whylen,
-				 "%s is %g in every run: it never varies, so nothing "
-				 "can be said about it",
+				 "%s is %g in every run: it never varies, so nothing can be said "
+				 "about it",
 				 names[j], x[j][0]);
 			return -EINVAL;
 		}
 	}
-	for (size_t i = 0; i < runs; i++) {
-		row[0] = 1;
-		for (size_t j = 0; j < factors; j++)
-			row[j + 1] = tr(x[j][i], linear);
-		for (size_t a = 0; a < k; a++) {
-			for (size_t b = 0; b < k; b++)
-				xtx[a][b] += row[a] * row[b];
-			xty[a] += row[a] * tr(y[i], linear);
+	for (size_t i = 0; i < runs && !linear; i++) {
+		if (!(y[i] >= NB_OLS_MIN_ABS && y[i] <= NB_OLS_MAX_ABS)) {
+			snprintf(why, whylen,
+				 "run %zu: the metric is %g (a log-log fit needs values from %g "
+				 "to %g: above 0)",
+				 i + 1, y[i], NB_OLS_MIN_ABS, NB_OLS_MAX_ABS);
+			return -EINVAL;
 		}
-	}
-	if (invert(xtx, k)) {
-		snprintf(why, whylen,
-			 "the factors vary together in these runs: their effects cannot "
-			 "be told apart (vary one at a time)");
-		return -EINVAL;
-	}
-	double beta[N] = {0}, rss = 0;
-	for (size_t a = 0; a < k; a++)
-		for (size_t b = 0; b < k; b++)
-			beta[a] += xtx[a][b] * xty[b];
-	for (size_t i = 0; i < runs; i++) {
-		double f = beta[0];
 		for (size_t j = 0; j < factors; j++)
-			f += beta[j + 1] * tr(x[j][i], linear);
-		rss += (tr(y[i], linear) - f) * (tr(y[i], linear) - f);
+			if (!(x[j][i] >= NB_OLS_MIN_ABS && x[j][i] <= NB_OLS_MAX_ABS)) {
+				snprintf(why, whylen,
+					 "run %zu: %s is %g (needs a value above 0: from %g to "
+					 "%g)",
+					 i + 1, names[j], x[j][i], NB_OLS_MIN_ABS, NB_OLS_MAX_ABS);
+				return -EINVAL;
+			}
 	}
-	size_t dof = runs - k;
-	double s2 = dof ? rss / (double)dof : NAN;
+	double *ty = malloc(runs * sizeof(*ty)), *tx = malloc(runs * factors * sizeof(*tx));
+	if (!ty || !tx) {
+		free(ty);
+		free(tx);
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < runs; i++) {
+		ty[i] = linear ? y[i] : log(y[i]);
+		for (size_t j = 0; j < factors; j++)
+			tx[i * factors + j] = linear ? x[j][i] : log(x[j][i]);
+	}
+	ret = nb_ols(ty, tx, runs, factors, names, &out->ols, why, whylen);
+	free(ty);
+	free(tx);
+	if (ret)
+		return ret;
 	out->factors = factors;
 	out->runs = runs;
+	out->dof = out->ols.dof;
 	out->linear = linear;
-	out->log_constant = beta[0];
-	out->residual_rms = sqrt(rss / (double)runs);
+	out->log_constant = out->ols.coef[0];
+	out->residual_rms = out->ols.residual_rms;
+	out->r2 = out->ols.r2;
 	for (size_t j = 0; j < factors; j++) {
-		out->exponent[j] = beta[j + 1];
-		out->stderr_[j] = sqrt(s2 * xtx[j + 1][j + 1]);
+		out->exponent[j] = out->ols.coef[j + 1];
+		out->stderr_[j] = out->ols.se[j + 1];
+		out->lo[j] = out->ols.lo[j + 1];
+		out->hi[j] = out->ols.hi[j + 1];
 	}
 	return 0;
 }
@@ -165,33 +100,166 @@ int nb_fit_linear(const double *y, const double *const *x, size_t factors, size_
 	return fit(y, x, factors, runs, names, true, out, why, whylen);
 }
 
-static void term(const struct nb_fit *f, size_t j, char *buf, size_t len)
+/* Appends to a sentence; never writes past len. */
+struct text {
+	char *buf;
+	size_t len, used;
+};
+
+__attribute__((format(printf, 2, 3))) static void put(struct text *t, const char *fmt, ...)
 {
-	if (isfinite(f->stderr_[j]))
-		snprintf(buf, len, "%.2f +- %.2f", f->exponent[j], f->stderr_[j]);
+	va_list ap;
+	if (t->used >= t->len)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->used = t->used + (size_t)n < t->len ? t->used + (size_t)n : t->len;
+}
+
+/* "%.2f" of an exponent, "%.4g" of a linear coefficient; -0.00 shown as 0.00. */
+static void num(struct text *t, const struct nb_fit *f, double v)
+{
+	char b[32];
+	snprintf(b, sizeof(b), f->linear ? "%.4g" : "%.2f", v);
+	put(t, "%s", strcmp(b, "-0.00") && strcmp(b, "-0") ? b : b + 1);
+}
+
+static bool established(const struct nb_fit *f, size_t j)
+{
+	return nb_ols_excludes_zero(&f->ols, j + 1);
+}
+
+/* A log-log exponent known to lie within +-0.1: whatever it is, the metric hardly follows the
+ * factor (a tenfold factor moves it by less than 26 %), so more runs would not change the
+ * conclusion. A linear slope has units: no such bound. */
+static bool negligible(const struct nb_fit *f, size_t j)
+{
+	return !f->linear && f->dof && f->lo[j] >= -0.1 && f->hi[j] <= 0.1;
+}
+
+/* Something more runs would decide: no residual dof, or a coefficient not established whose
+ * interval is wide. */
+static bool undecided(const struct nb_fit *f)
+{
+	if (!f->dof)
+		return true;
+	for (size_t j = 0; j < f->factors; j++)
+		if (!established(f, j) && !negligible(f, j))
+			return true;
+	return false;
+}
+
+/* "core_mhz exponent 0.43 (95 % interval -0.36 to 1.21): not established, rests on run 4 alone" */
+static void term(struct text *t, const struct nb_fit *f, size_t j, const char *name)
+{
+	if (f->linear || f->factors > 1)
+		put(t, "%s %s ", name, f->linear ? "slope" : "exponent");
 	else
-		snprintf(buf, len, "%.2f, no error estimate: as many runs as unknowns",
-			 f->exponent[j]);
+		put(t, "%s = ", name);
+	num(t, f, f->exponent[j]);
+	if (!f->dof) {
+		put(t, " (no interval: as many runs as unknowns)");
+		return;
+	}
+	put(t, " (95 %% interval ");
+	num(t, f, f->lo[j]);
+	put(t, " to ");
+	num(t, f, f->hi[j]);
+	put(t, ")");
+	bool ok = established(f, j), one = f->ols.pinned_runs[j + 1] == 1;
+	if (!ok || one)
+		put(t, ": %s%s%s", ok ? "" : "not established",
+		    !ok && negligible(f, j) ? " (the interval rules out an exponent beyond +-0.10)"
+					    : "",
+		    !ok && one ? ", " : "");
+	if (one)
+		put(t, "rests on run %zu alone (its residual is 0 whatever it measured)",
+		    f->ols.pinned_run[j + 1] + 1);
+}
+
+/* The factor that decides least: one resting on a single run, else the smallest |t|. */
+static size_t weakest(const struct nb_fit *f)
+{
+	size_t w = 0;
+	double tw = INFINITY;
+	for (size_t j = 0; j < f->factors; j++) {
+		if (f->ols.pinned_runs[j + 1] == 1)
+			return j;
+		double tj = negligible(f, j) ? INFINITY : fabs(f->exponent[j]) / f->stderr_[j];
+		if (!(tj >= tw)) {
+			tw = tj;
+			w = j;
+		}
+	}
+	return w;
+}
+
+/* "To decide: measure at two more bus_mhz values with core_mhz fixed." */
+static void advice(struct text *t, const struct nb_fit *f, const char *const *names)
+{
+	size_t w = weakest(f);
+	if (f->dof <= 1)
+		put(t, ". To decide: measure at two more %s values", names[w]);
+	else
+		put(t, ". To decide: repeat the runs or measure over a wider range of %s",
+		    names[w]);
+	for (size_t j = 0, n = 0; j < f->factors; j++)
+		if (j != w)
+			put(t, "%s%s", n++ ? " and " : " with ", names[j]);
+	put(t, "%s", f->factors > 1 ? " fixed" : "");
+}
+
+static void tail(struct text *t, const struct nb_fit *f)
+{
+	put(t, "; %zu runs, %zu residual dof", f->runs, f->dof);
+	if (f->dof && isfinite(f->r2))
+		put(t, ", R^2 %.2f", f->r2);
 }
 
 void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
 		     char *buf, size_t len)
 {
-	char t1[80], t2[80];
+	struct text t = {buf, len, 0};
+	bool decided;
 	size_t hi = 0, lo = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (isnan(f->r2)) {
+		/* Exactly flat: the same value in every run follows nothing. */
+		put(&t, "%s is the same in every run: it follows %s", metric,
+		    f->factors > 1 ? "none of " : "");
+		for (size_t j = 0; j < f->factors; j++)
+			put(&t, "%s%s", j ? ", " : "", names[j]);
+		tail(&t, f);
+		return;
+	}
 	if (f->linear) {
-		int n = snprintf(buf, len, "%s = %.4g", metric, f->log_constant);
-		for (size_t j = 0; j < f->factors && n >= 0 && (size_t)n < len; j++) {
-			term(f, j, t1, sizeof(t1));
-			n += snprintf(buf + n, len - (size_t)n, " + (%s) x %s", t1, names[j]);
+		put(&t, "%s = ", metric);
+		num(&t, f, f->log_constant);
+		for (size_t j = 0; j < f->factors; j++) {
+			put(&t, " + ");
+			num(&t, f, f->exponent[j]);
+			put(&t, " x %s", names[j]);
 		}
+		for (size_t j = 0; j < f->factors; j++) {
+			put(&t, j ? "; " : ": ");
+			term(&t, f, j, names[j]);
+		}
+		tail(&t, f);
+		if (undecided(f))
+			advice(&t, f, names);
 		return;
 	}
 	if (f->factors == 1) {
-		term(f, 0, t1, sizeof(t1));
-		snprintf(buf, len,
-			 "%s scales as %s^e with e = %s (1 = in proportion, 0 = not at all)",
-			 metric, names[0], t1);
+		put(&t, "%s scales as %s^e (1 = in proportion, 0 = not at all): ", metric,
+		    names[0]);
+		term(&t, f, 0, "e");
+		tail(&t, f);
+		if (undecided(f))
+			advice(&t, f, names);
 		return;
 	}
 	for (size_t j = 1; j < f->factors; j++) {
@@ -200,10 +268,49 @@ void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *con
 		if (f->exponent[j] < f->exponent[lo])
 			lo = j;
 	}
-	term(f, hi, t1, sizeof(t1));
-	term(f, lo, t2, sizeof(t2));
-	snprintf(buf, len, "%s follows %s (exponent %s) more than %s (exponent %s)", metric,
-		 names[hi], t1, names[lo], t2);
+	double d, dlo, dhi;
+	nb_ols_diff(&f->ols, hi + 1, lo + 1, &d, &dlo, &dhi);
+	decided = f->dof && dlo > 0;
+	bool small = true;
+	for (size_t j = 0; j < f->factors; j++)
+		small &= negligible(f, j);
+	if (small) {
+		/* Two exponents near 0 are not ordered, however tight: neither matters. */
+		put(&t, "%s hardly follows ", metric);
+		for (size_t j = 0; j < f->factors; j++)
+			put(&t, "%s%s", j ? (j + 1 < f->factors ? ", " : " or ") : "", names[j]);
+		put(&t, " (every exponent's 95 %% interval lies within +-0.10)");
+		decided = true;
+	} else if (decided) {
+		put(&t, "%s follows %s more than %s (difference of exponents ", metric, names[hi],
+		    names[lo]);
+		num(&t, f, d);
+		put(&t, ", 95 %% interval ");
+		num(&t, f, dlo);
+		put(&t, " to ");
+		num(&t, f, dhi);
+		put(&t, ")");
+	} else {
+		put(&t, "%s: no ordering of %s and %s (", metric, names[hi], names[lo]);
+		if (f->dof) {
+			put(&t, "the difference of their exponents, ");
+			num(&t, f, d);
+			put(&t, ", has a 95 %% interval ");
+			num(&t, f, dlo);
+			put(&t, " to ");
+			num(&t, f, dhi);
+			put(&t, " that includes 0)");
+		} else {
+			put(&t, "no residual left to judge it)");
+		}
+	}
+	for (size_t j = 0; j < f->factors; j++) {
+		put(&t, "; ");
+		term(&t, f, j, names[j]);
+	}
+	tail(&t, f);
+	if (undecided(f) || !decided)
+		advice(&t, f, names);
 }
 
 static const char *name(const char *p, char out[NB_FIT_NAME_MAX], bool *ok)

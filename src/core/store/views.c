@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,16 +31,35 @@ void nb_view_fmt_x(const struct nb_view *v, double x, char *buf, size_t len)
 	}
 }
 
+void nb_series_name(char out[NB_SERIES_NAME_MAX], const char *name)
+{
+	size_t len = strlen(name), keep = NB_SERIES_NAME_MAX - 10;
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	if (len < NB_SERIES_NAME_MAX) {
+		memcpy(out, name, len + 1);
+		return;
+	}
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	while (keep && ((unsigned char)name[keep] & 0xc0) == 0x80)
+		keep--;
+	snprintf(out, NB_SERIES_NAME_MAX, "%.*s~%08x", (int)keep, name, (unsigned)h);
+}
+
+/* The series named name: found by its stored form, so a long name finds its own series. */
 static struct nb_series *series(struct nb_view *v, const char *name, bool model)
 {
+	char stored[NB_SERIES_NAME_MAX];
+	nb_series_name(stored, name);
 	for (size_t i = 0; i < v->nseries; i++)
-		if (!strcmp(v->s[i].name, name) && v->s[i].model == model)
+		if (!strcmp(v->s[i].name, stored) && v->s[i].model == model)
 			return &v->s[i];
 	if (v->nseries == NB_VIEW_MAX_SERIES)
 		return NULL;
 	struct nb_series *s = &v->s[v->nseries++];
 	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "%s", name);
+	memcpy(s->name, stored, sizeof(stored));
 	s->model = model;
 	return s;
 }
@@ -182,10 +202,19 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 				if (base + per * r > 0)
 					add(v, name, true, r, 1e9 / (base + per * r));
 			}
+			/* The slope's 95 % interval where the document has it. */
+			double lo = nb_jnum(nb_jget(d, f, "per_rule_lo_ns"));
+			double hi = nb_jnum(nb_jget(d, f, "per_rule_hi_ns"));
+			char iv[80] = "";
+			if (isfinite(lo) && isfinite(hi))
+				snprintf(iv, sizeof(iv), " (95 %% interval %.3f to %.3f%s)", lo, hi,
+					 lo > 0 || hi < 0 ? "" : ": not established");
+			else if (nb_jget(d, f, "dof") && nb_jnum(nb_jget(d, f, "dof")) == 0)
+				snprintf(iv, sizeof(iv), " (no interval: 2 points)");
 			if (len < sizeof(v->note))
 				len += (size_t)snprintf(v->note + len, sizeof(v->note) - len,
-							"%s%s: %.1f ns/frame + %.3f ns per rule",
-							len ? "; " : "", name + 4, base, per);
+							"%s%s: %.1f ns/frame + %.3f ns per rule%s",
+							len ? "; " : "", name + 4, base, per, iv);
 		}
 	}
 }

@@ -16,8 +16,14 @@
 #define NB_VIEW_MAX_MARKS  8
 #define NB_VIEW_MAX	   8
 
+/* A series name as stored and compared: names that fit are kept whole; a longer one keeps its
+ * first 38 bytes (never half a UTF-8 character) and "~" and 8 hex digits of a hash of the whole
+ * name, so two long names that share a beginning stay two series (docs/results.md). */
+#define NB_SERIES_NAME_MAX 48
+void nb_series_name(char out[NB_SERIES_NAME_MAX], const char *name);
+
 struct nb_series {
-	char name[48];
+	char name[NB_SERIES_NAME_MAX];
 	bool model; /* a computed curve (line rate, fitted cost): drawn dashed, not compared */
 	size_t n;
 	double x[NB_VIEW_MAX_POINTS], y[NB_VIEW_MAX_POINTS];

@@ -122,3 +122,11 @@ check_schemas() {
 		sed "s/^\([^#]\)/# \1/" "$nb_tmp/schemas" | head -20
 	fi
 }
+
+# cpu_busy_pct CPU: that CPU's busy share (percent, whole) over half a second, from /proc/stat.
+# A lab's DUT CPU is the host's: a test that needs it idle asks first.
+cpu_busy_pct() {
+	_a=$(grep "^cpu$1 " /proc/stat); sleep 0.5; _b=$(grep "^cpu$1 " /proc/stat)
+	echo "$_a" "$_b" | awk '{ for (i = 2; i <= 9; i++) t += $(i + 11) - $i
+		idle = ($16 - $5) + ($17 - $6); print (t > 0 ? int(100 * (t - idle) / t) : 0) }'
+}

@@ -127,7 +127,7 @@ static const char *k(char *b, size_t len, double v)
 }
 
 void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
-		   uint64_t frames, const char *in)
+		   const char *in)
 {
 	char a[16], b[16], d[16], e[16], cpus[300];
 	for (size_t i = 0; i < t->n; i++) {
@@ -199,16 +199,27 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			    (unsigned long long)w->ct_drop);
 		else
 			fprintf(f, "%s  conntrack: not loaded\n", in);
-		double mhz = nb_obs_clock_mhz(c, i, s);
-		double cpf = nb_cycles_per_frame(s->busy_cpu_s, mhz, frames);
-		if (!isnan(cpf))
-			fprintf(f, "%s  clock %.0f MHz (%s): %.0f cycles per forwarded frame\n", in,
-				mhz, s->clock_mhz > 0 ? "cpufreq" : "/proc/cpuinfo", cpf);
-		else
+		const struct nb_obs_cost *q = &t->cost[i];
+		if (!q->clock_from)
 			fprintf(f,
 				"%s  clock: unknown (no cpufreq, no cpuinfo MHz): no cycles per "
 				"frame\n",
 				in);
+		else if (isnan(q->cycles_per_frame))
+			fprintf(f, "%s  clock %.0f MHz (%s): no frame reached the DUT\n", in,
+				q->clock_mhz, q->clock_from);
+		else
+			fprintf(
+			    f,
+			    "%s  clock %.0f MHz (%s): %.0f cycles per frame handled (%s ingress "
+			    "frames, %s), %s per forwarded frame (%s, %s)\n",
+			    in, q->clock_mhz, q->clock_from, q->cycles_per_frame,
+			    k(a, sizeof(a), (double)q->ingress_frames), q->ingress_from,
+			    isnan(q->cycles_per_forwarded_frame)
+				? "-"
+				: (snprintf(e, sizeof(e), "%.0f", q->cycles_per_forwarded_frame),
+				   e),
+			    k(b, sizeof(b), (double)q->forwarded_frames), q->forwarded_from);
 	}
 }
 
@@ -226,8 +237,7 @@ void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const stru
 		"cyc/frm", "cyc/B");
 }
 
-void obs_cli_step_row(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
-		      uint64_t bytes, const char *label)
+void obs_cli_step_row(FILE *f, size_t i, const struct nb_obs_trial *t, const char *label)
 {
 	char a[16], b[16], d[16], e[16], busy[48], cf[16] = "-", cb[16] = "-";
 	if (i >= t->n) {
@@ -235,10 +245,10 @@ void obs_cli_step_row(FILE *f, const struct nb_obs_set *c, size_t i, const struc
 		return;
 	}
 	const struct nb_obs_summary *s = t->s[i];
-	double ws = s->window_s > 0 ? s->window_s : 1, mhz = nb_obs_clock_mhz(c, i, s);
-	uint64_t frames = nb_obs_egress_frames(t, i);
-	double cpf = nb_cycles_per_frame(s->busy_cpu_s, mhz, frames);
-	double cpb = nb_cycles_per_frame(s->busy_cpu_s, mhz, bytes);
+	const struct nb_obs_cost *q = &t->cost[i];
+	double ws = s->window_s > 0 ? s->window_s : 1;
+	uint64_t frames = q->forwarded_frames;
+	double cpf = q->cycles_per_frame, cpb = q->cycles_per_byte;
 	if (s->busiest_cpu >= 0)
 		snprintf(busy, sizeof(busy), "cpu%d %3.0f %% (%s %.0f %%)", s->busiest_cpu,
 			 s->busiest_pct, s->busiest_with, s->busiest_with_pct);

@@ -80,18 +80,18 @@ static inline bool obs_cli_on(const struct obs_cli *c)
 
 /* Which CPUs are the DUT's, in words ("1 (RPS)", "all 2"). */
 void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, size_t len);
-/* The DUT's view of one trial, several lines, each starting with indent. frames: forwarded
- * frames (for cycles per frame), 0 unknown. */
+/* The DUT's view of one trial, several lines, each starting with indent; cycles per frame as
+ * the run stored them (t->cost). */
 void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
-		   uint64_t frames, const char *indent);
+		   const char *indent);
 
 /* The compact view of a sweep (tput, stream): for each observer, a head naming it and its CPUs,
  * then one row per step under a label of label_width characters: the DUT's busiest CPU and what
  * it was busy with, softnet time_squeeze and drops, NIC drops, the frames it forwarded (its
- * egress interface's tx packets) and the cycles per forwarded frame and per payload byte. */
+ * egress interface's tx packets, wire packets) and the cycles per frame handled at ingress and
+ * per payload byte, as the run stored them (t->cost). */
 void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
 		       const char *label_head);
-void obs_cli_step_row(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,
-		      uint64_t bytes, const char *label);
+void obs_cli_step_row(FILE *f, size_t i, const struct nb_obs_trial *t, const char *label);
 
 #endif

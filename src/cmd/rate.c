@@ -136,19 +136,20 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 {
 	struct nb_rate_sweep_point *p = NULL;
+	struct nb_rate_sweep_fits *fits = calloc(1, sizeof(*fits));
 	struct nb_lab *lab = nb_lab_new();
 	char err[512] = "";
 	size_t np = 0;
 	int status = 0, ret;
 
-	if (!lab)
+	if (!lab || !fits)
 		cli_fail(ENOMEM, "out of memory");
 	if (nb_lab_set_prefix(lab, o->lab_prefix))
 		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
 				"at most %d)",
 				o->lab_prefix, NB_LAB_PREFIX_MAX);
 	progress_start(o, o->p.nsweep * o->p.nkinds * o->p.nsizes);
-	ret = nb_rate_sweep(r, lab, &p, &np, err, sizeof(err));
+	ret = nb_rate_sweep(r, lab, &p, &np, fits, err, sizeof(err));
 	progress_end();
 	if (ret)
 		cli_fail(0, "%s", err);
@@ -159,16 +160,17 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 			status |= nb_rate_status(&o->p, &p[i].res[k]);
 	nb_rate_describe(r);
 	if (cli_save_doc_begin(&o->save) || o->json) {
-		nb_rate_json_sweep(stdout, r, p, np);
+		nb_rate_json_sweep(stdout, r, p, np, fits);
 		cli_save_doc_end(&o->save);
 	}
 	if (!o->json)
-		rate_print_sweep(r, p, np);
+		rate_print_sweep(r, p, np, fits);
 	if (r->interrupted)
 		cli_warn("interrupted: %zu of %zu rule sweep points measured", np,
 			 o->p.nkinds * o->p.nsweep);
 	cli_save_finish(&o->save);
 	nb_rate_sweep_free(p, np);
+	free(fits);
 	nb_lab_free(lab);
 	return r->interrupted ? 130 : status;
 }
@@ -180,6 +182,7 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 {
 	struct rate_opts *o = &f->o;
 	struct nb_rate_clock_point pt[OBS_CLI_CLOCKS];
+	struct nb_rate_clock_fits fits;
 	struct nb_obs_set *set = &o->obs.set;
 	char err[512] = "";
 	size_t np = 0;
@@ -199,7 +202,7 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 			progress_clear();
 			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", pt[c].mhz);
 		}
-		ret = nb_rate_run_sizes(r, pt[c].res, err, sizeof(err));
+		ret = nb_rate_run_sizes(r, pt[c].res, &pt[c].verdict, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "%s", err);
 		for (size_t k = 0; k < o->p.nsizes; k++)
@@ -216,36 +219,11 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 	nb_rate_describe(r);
 	if (!freq)
 		cli_warn("%s", pt[0].note);
-	if (o->json) {
-		nb_rate_json_clocks(stdout, r, pt, np, freq);
-	} else {
-		for (size_t c = 0; c < np; c++) {
-			if (freq)
-				printf("== DUT clock %u MHz (%s) ==\n", pt[c].mhz, pt[c].note);
-			else
-				printf("== DUT clock unchanged: %s ==\n", pt[c].note);
-			rate_print_table(r, pt[c].res, o->p.nsizes);
-			printf("\n");
-		}
-		for (size_t k = 0; freq && k < o->p.nsizes; k++) {
-			struct nb_clock_fit fit = {0};
-			if (nb_rate_clock_fit(pt, np, k, &fit) && fit.dof)
-				printf("clock fit %u B: fps ~ clock^%.2f: %s (exponent 95 %% "
-				       "interval %.2f to %.2f; r2 %.2f, %zu clocks, %zu residual "
-				       "dof)\n",
-				       pt[0].res[k].size, fit.exponent, fit.wording, fit.lo, fit.hi,
-				       fit.r2, fit.points, fit.dof);
-			else if (fit.points)
-				printf(
-				    "clock fit %u B: fps ~ clock^%.2f: %s (no interval: %zu "
-				    "clocks fix the line exactly; measure a third clock to judge "
-				    "it)\n",
-				    pt[0].res[k].size, fit.exponent, fit.wording, fit.points);
-			else
-				printf("clock fit %u B: none (needs two clocks with results)\n",
-				       pt[0].res[k].size);
-		}
-	}
+	nb_rate_clock_conclude(&o->p, pt, np, &fits);
+	if (o->json)
+		nb_rate_json_clocks(stdout, r, pt, np, freq, &fits);
+	else
+		rate_print_clocks(r, pt, np, freq, &fits);
 	for (size_t c = 0; c < np; c++)
 		free(pt[c].res);
 	return status;
@@ -257,6 +235,7 @@ int cmd_rate(int argc, char **argv)
 	struct rate_opts *o = &f.o;
 	struct nb_rate_run *r = NULL;
 	struct nb_rate_size *res;
+	struct nb_rate_overall verdict;
 	char err[512] = "";
 	int ret, status = 0;
 	size_t nsizes;
@@ -312,7 +291,7 @@ int cmd_rate(int argc, char **argv)
 		goto out;
 	}
 	progress_start(o, o->p.nsizes);
-	ret = nb_rate_run_sizes(r, res, err, sizeof(err));
+	ret = nb_rate_run_sizes(r, res, &verdict, err, sizeof(err));
 	progress_end();
 	if (ret && !cli_stop)
 		cli_fail(0, "%s", err);
@@ -323,11 +302,11 @@ int cmd_rate(int argc, char **argv)
 		status |= nb_rate_status(&o->p, &res[i]);
 	nb_rate_describe(r);
 	if (cli_save_doc_begin(&o->save) || o->json) {
-		nb_rate_json(stdout, r, res, nsizes);
+		nb_rate_json(stdout, r, res, nsizes, &verdict);
 		cli_save_doc_end(&o->save);
 	}
 	if (!o->json)
-		rate_print_table(r, res, nsizes);
+		rate_print_table(r, res, nsizes, &verdict);
 	if (r->interrupted)
 		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o->p.nsizes);
 	cli_save_finish(&o->save);
@@ -341,7 +320,7 @@ int cmd_rate(int argc, char **argv)
 		if (res[i].failed)
 			cli_warn("%u-byte frames: counters did not reconcile; no result",
 				 res[i].size);
-		if (nb_rate_receiver_limited(r->proc.trials, &res[i]))
+		if (res[i].receiver_limited)
 			cli_warn(
 			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
 			    "the receiver, not the device under test, was the limit there",

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The tables of `netbench rate`: one run's per-size results, and a rule sweep's points and fits. */
+/* The tables of `netbench rate`: one run's per-size results, and a rule sweep's points and fits,
+ * rendered from what the run decided and stored (nothing is decided here). */
 #include <stdio.h>
 
 #include "cmd/rate_print.h"
@@ -30,7 +31,7 @@ static void print_bottlenecks(const struct nb_rate_run *r, const struct nb_rate_
 		       (unsigned long long)s[i].bneck.accounted,
 		       t->drops_known ? "" : " (the receiver's socket drops unknown)");
 		if (t->obs.n && set)
-			obs_cli_print(stdout, set, &t->obs, t->c.tx - t->c.lost, "  ");
+			obs_cli_print(stdout, set, &t->obs, "  ");
 	}
 }
 
@@ -53,10 +54,11 @@ static void print_pacing(const struct nb_rate_run *r, const struct nb_rate_size 
 	}
 }
 
-void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n)
+void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
+		      const struct nb_rate_overall *v)
 {
 	const struct nb_rate_params *p = r->p;
-	char v[256], line[16], a[16], b[16], c[16], loss[24];
+	char line[16], a[16], b[16], c[16], loss[24];
 
 	printf("netbench rate: %s, engine %s (%s), %u flow%s, trial %.3g s\n",
 	       nb_rate_test_titles[p->test], p->engine->name, r->engine_desc, p->flows,
@@ -86,7 +88,7 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 		else if (s[i].zero)
 			note = "0 fps at every rate";
 		else if (p->test == NB_RATE_THROUGHPUT || p->test == NB_RATE_LATENCY)
-			note = s[i].at_max     ? "verified; generator's maximum (DUT not saturated)"
+			note = s[i].at_max     ? "verified; generator's maximum"
 			       : s[i].verified ? "verified"
 			       : s[i].fps > 0  ? "NOT verified"
 					       : "";
@@ -119,20 +121,20 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 	else if (r->same_clock)
 		printf("latency: one-way (receiver and sender share one clock)\n");
 	print_pacing(r, s, n);
-	if (nb_rate_has_verdict(p->test))
-		printf("verdict: %s\n", nb_rate_verdict(p, s, n, v, sizeof(v)));
+	if (v->have)
+		printf("verdict: %s\n", v->text);
 	print_bottlenecks(r, s, n);
 }
 
-void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np)
+void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np,
+		      const struct nb_rate_sweep_fits *fits)
 {
 	const struct nb_rate_params *p = r->p;
-	struct nb_lab_fit fit;
 
 	for (size_t i = 0; i < np; i++) {
 		printf("== DUT ruleset: %s, %llu rules ==\n", nb_lab_rules_kind_name(pt[i].kind),
 		       (unsigned long long)pt[i].rules);
-		rate_print_table(r, pt[i].res, p->nsizes);
+		rate_print_table(r, pt[i].res, p->nsizes, &pt[i].verdict);
 		printf("\n");
 	}
 	printf("rule sweep: %s at each point (ns/frame = 10^9 / fps)\n",
@@ -144,28 +146,41 @@ void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_po
 			       nb_lab_rules_kind_name(pt[i].kind), (unsigned long long)pt[i].rules,
 			       pt[i].res[k].size, pt[i].res[k].fps,
 			       pt[i].res[k].fps > 0 ? 1e9 / pt[i].res[k].fps : 0);
-	for (size_t a = 0; a < p->nkinds; a++)
-		for (size_t k = 0; k < p->nsizes; k++) {
-			char line[300];
-			if (nb_rate_sweep_fit(pt, np, p->kinds[a], k, &fit)) {
-				nb_lab_fit_text(&fit, line, sizeof(line));
-				printf("fit %s, %u B: %s\n", nb_lab_rules_kind_name(p->kinds[a]),
-				       (unsigned)p->sizes[k], line);
-			} else
-				printf("fit %s, %u B: none (needs two rule counts with results)\n",
-				       nb_lab_rules_kind_name(p->kinds[a]), (unsigned)p->sizes[k]);
-		}
-	for (size_t a = 0; a < p->nkinds; a++)
-		for (size_t k = 0; k < p->nsizes; k++) {
-			double lo, hi;
-			bool rb = nb_rate_sweep_ruleset_bound(pt, np, p->kinds[a], k, &lo, &hi);
-			if (lo <= 0 || hi <= 0)
-				continue;
-			printf("%s, %u B: %s (%.0f ns per frame at the fewest rules, %.0f at the "
-			       "most)\n",
-			       nb_lab_rules_kind_name(p->kinds[a]), (unsigned)p->sizes[k],
-			       rb ? "ruleset bound: the per-frame cost grows with the rules"
-				  : "not ruleset bound: the per-frame cost stays within 20 %",
-			       lo, hi);
-		}
+	for (size_t i = 0; i < fits->n; i++)
+		printf("fit %s, %u B: %s\n", nb_lab_rules_kind_name(fits->f[i].kind),
+		       fits->f[i].frame_bytes, fits->f[i].fit_text);
+	for (size_t i = 0; i < fits->n; i++)
+		if (fits->f[i].bound_text[0])
+			printf("%s, %u B: %s\n", nb_lab_rules_kind_name(fits->f[i].kind),
+			       fits->f[i].frame_bytes, fits->f[i].bound_text);
+}
+
+void rate_print_clocks(const struct nb_rate_run *r, const struct nb_rate_clock_point *pt, size_t np,
+		       bool have_freq, const struct nb_rate_clock_fits *fits)
+{
+	for (size_t c = 0; c < np; c++) {
+		if (have_freq)
+			printf("== DUT clock %u MHz (%s) ==\n", pt[c].mhz, pt[c].note);
+		else
+			printf("== DUT clock unchanged: %s ==\n", pt[c].note);
+		rate_print_table(r, pt[c].res, r->p->nsizes, &pt[c].verdict);
+		printf("\n");
+	}
+	for (size_t k = 0; have_freq && k < fits->n; k++) {
+		const struct nb_clock_fit *fit = &fits->f[k].fit;
+		if (fits->f[k].have && fit->dof)
+			printf(
+			    "clock fit %u B: fps ~ clock^%.2f: %s (exponent 95 %% interval %.2f to "
+			    "%.2f; r2 %.2f, %zu clocks, %zu residual dof)\n",
+			    fits->f[k].frame_bytes, fit->exponent, fit->wording, fit->lo, fit->hi,
+			    fit->r2, fit->points, fit->dof);
+		else if (fits->f[k].have)
+			printf(
+			    "clock fit %u B: fps ~ clock^%.2f: %s (no interval: %zu clocks fix the "
+			    "line exactly; measure a third clock to judge it)\n",
+			    fits->f[k].frame_bytes, fit->exponent, fit->wording, fit->points);
+		else
+			printf("clock fit %u B: none (needs two clocks with results)\n",
+			       fits->f[k].frame_bytes);
+	}
 }

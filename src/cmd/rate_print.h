@@ -3,11 +3,18 @@
 #ifndef NB_CMD_RATE_PRINT_H
 #define NB_CMD_RATE_PRINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/rate/rate_run.h"
 
-void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n);
-void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np);
+/* Each renders what the run decided and stored (the verdicts, fits): nothing is decided here. */
+void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
+		      const struct nb_rate_overall *v);
+void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np,
+		      const struct nb_rate_sweep_fits *fits);
+/* have_freq false: the DUT has no cpufreq, one point at the clock it has, no fit. */
+void rate_print_clocks(const struct nb_rate_run *r, const struct nb_rate_clock_point *pt, size_t np,
+		       bool have_freq, const struct nb_rate_clock_fits *fits);
 
 #endif

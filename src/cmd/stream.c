@@ -319,8 +319,7 @@ static void print_obs(const struct stream_opts *o, const struct nb_stream_ctl_re
 		obs_cli_step_head(stdout, &o->obs.set, k, &r->obs[0], "     Mbit/s");
 		for (size_t i = 0; i < r->nsent && i < r->nobs; i++) {
 			snprintf(label, sizeof(label), "%11.3f", (double)r->sent[i].rate_bps / 1e6);
-			obs_cli_step_row(stdout, &o->obs.set, k, &r->obs[i], r->sent[i].bytes,
-					 label);
+			obs_cli_step_row(stdout, k, &r->obs[i], label);
 		}
 	}
 }

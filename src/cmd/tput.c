@@ -188,19 +188,13 @@ static void print_obs(const struct run *r)
 		for (size_t i = 0; i < r->s.ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 			for (int tx = 1; tx >= 0; tx--) {
-				const struct nb_tput_dir_result *d =
-				    tx ? &r->s.res[i].tx : &r->s.res[i].rx;
 				if (!(tx ? r->o.tx : r->o.rx) || (r->o.bidir && !tx))
 					continue;
 				snprintf(label, sizeof(label), "%6s %3s", sz,
 					 r->o.bidir ? "T+R"
 					 : tx	    ? "Tx"
 						    : "Rx");
-				obs_cli_step_row(
-				    stdout, &r->o.obs.set, o, nb_tput_sweep_obs(&r->s, i, tx),
-				    r->o.bidir ? r->s.res[i].tx.bytes + r->s.res[i].rx.bytes
-					       : d->bytes,
-				    label);
+				obs_cli_step_row(stdout, o, nb_tput_sweep_obs(&r->s, i, tx), label);
 			}
 		}
 	}

@@ -56,7 +56,10 @@ PY
 }
 show() { sed 's/^/# /' "$nb_tmp/$1.text" "$nb_tmp/$1.err" 2>/dev/null | tail -8; }
 
-# --- DUT CPU bound: 1,000 linear rules on one DUT CPU, the generator flat out on the other
+# --- DUT CPU bound: 1,000 linear rules on one DUT CPU, the generator flat out on the other.
+# A slow trial first resolves the lab's neighbours: a DUT saturated from its first frame can
+# lose its own ARP exchange in its full backlog, and every forwarded frame with it.
+rate warm --test trial -T 0.2 --rate 2k
 check "1,000 linear rules loaded" "$NETBENCH" lab ruleset --prefix $P --kind linear --rules 1000
 rate cpu --test trial -T 1
 set -- $(verdict cpu)
@@ -88,7 +91,7 @@ else
 	nok "tbf: egress bound (got $*)"; show egress
 fi
 check "tbf: quotes the qdisc drops and the interface" \
-	grep -Eq '^egress bound: qdisc drops [1-9][0-9.kM]* \(overlimits [0-9.kM]+\), tx_dropped [0-9.kM]+ on dut1$' \
+	grep -Eq '^egress bound: qdisc drops [1-9][0-9.kM]* \(overlimits [0-9.kM]+\), tx_dropped [0-9.kM]+ on dut1(; DUT cpu1 [0-9]+ % busy \([a-z]+ [0-9]+ %\))?$' \
 	"$nb_tmp/egress.text"
 check "tbf: the lost frames are accounted for within 1 %" accounted egress
 check "shaper removed" ip netns exec $P-dut tc qdisc del dev dut1 root
@@ -110,17 +113,23 @@ assert t['receiver_dropped_frames'] > 0 and t['lost_frames'] > 0 and z['receiver
 "
 check "tiny receive buffer: the lost frames are accounted for within 1 %" accounted recv
 
-# --- generator bound: no rules, the generator held back to 5k frames/s
+# --- generator bound: no rules, the generator held back to 5k frames/s. It needs a DUT CPU with
+# room: where other work on this host keeps CPU 1 busy, the verdict names it at its limit.
+busy=$(cpu_busy_pct 1)
 rate gen --quick --rate 5k
 set -- $(verdict gen)
-if [ "$1" = generator_bound ] && [ "$2" -eq 0 ]; then
+if [ "$busy" -ge 50 ]; then
+	skip "held-back generator: generator bound: CPU 1 was $busy % busy with no test traffic (other work on this host)"
+	check "held-back generator, DUT CPU busy: nothing lost, the CPU named at its limit" sh -c "
+		[ '$2' -eq 0 ] && grep -Eq \"^(generator bound: .*|generator's maximum reached .*; DUT cpu1 [0-9]+ % busy .*: the DUT is at its limit near this rate)$\" '$nb_tmp/gen.text'"
+elif [ "$1" = generator_bound ] && [ "$2" -eq 0 ]; then
 	ok "held-back generator: generator bound, nothing lost"
+	check "held-back generator: quotes the offered rate" \
+		grep -Eq "^generator bound: [0-9.]+k? fps offered, the generator's maximum, and nothing lost$" \
+		"$nb_tmp/gen.text"
 else
 	nok "held-back generator: generator bound (got $*)"; show gen
 fi
-check "held-back generator: quotes the offered rate" \
-	grep -Eq "^generator bound: [0-9.]+k? fps offered, the generator's maximum, and nothing lost$" \
-	"$nb_tmp/gen.text"
 
 # --- text output: the DUT's view and the bottleneck
 ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 --test trial -T 0.3 \

@@ -294,43 +294,113 @@ static void single(void)
 	nb_rate_proc_free(&pr);
 }
 
+/* The verdict across sizes, each sentence pinned; and the same windows decide it as decide the
+ * sizes' bottlenecks, so the two never disagree. */
+/* Pins a sentence; on a mismatch the line shows what was said. */
+#define CHECK_STR(got, want, what)                                                                 \
+	do {                                                                                       \
+		const char *got_ = (got);                                                          \
+		if (!CHECK(!strcmp(got_, want), "%s", what))                                       \
+			printf("#   said: %s\n#   want: %s\n", got_, want);                        \
+	} while (0)
+
+static const char *overall(const struct nb_rate_params *p, const struct nb_rate_size *s, size_t n)
+{
+	static struct nb_rate_overall v;
+	nb_rate_conclude(p, s, n, &v);
+	return v.text;
+}
+
 static void verdict(void)
 {
 	struct nb_rate_params p;
 	struct nb_rate_size s[3];
-	char v[256];
+	struct nb_rate_overall v;
 
 	params(&p, NB_RATE_THROUGHPUT);
 	memset(s, 0, sizeof(s));
 	s[0].size = 64;
 	s[0].fps = 1e6;
-	CHECK(!strncmp(nb_rate_verdict(&p, s, 1, v, sizeof(v)), "no verdict", 10),
-	      "one size: no verdict");
+	CHECK_STR(overall(&p, s, 1),
+		  "no verdict across sizes: it needs results at two or more frame sizes",
+		  "one size: no verdict across sizes");
 	s[1].size = 1518;
 	s[1].fps = 0.9e6;
-	CHECK(!strncmp(nb_rate_verdict(&p, s, 2, v, sizeof(v)), "frame-rate bound", 16),
-	      "fps nearly constant: frame-rate bound (%s)", v);
+	CHECK_STR(overall(&p, s, 2),
+		  "frame-rate bound: frames/s nearly constant across sizes (spread 10 %)",
+		  "fps nearly constant: frame-rate bound");
 	s[1].fps = 1e6 * 64 / 1518;
-	CHECK(!strncmp(nb_rate_verdict(&p, s, 2, v, sizeof(v)), "bandwidth bound", 15),
-	      "bits/s constant: bandwidth bound (%s)", v);
+	CHECK_STR(overall(&p, s, 2),
+		  "bandwidth bound: bits/s nearly constant across sizes (spread 0 %)",
+		  "bits/s constant: bandwidth bound");
 	s[1].fps = 0.5e6;
-	CHECK(!strncmp(nb_rate_verdict(&p, s, 2, v, sizeof(v)), "mixed", 5), "otherwise mixed (%s)",
-	      v);
+	CHECK_STR(overall(&p, s, 2),
+		  "mixed: frames/s falls 50 % and bits/s varies 92 % across sizes",
+		  "otherwise mixed");
 	s[0].at_max = s[1].at_max = true;
-	CHECK(!strncmp(nb_rate_verdict(&p, s, 2, v, sizeof(v)), "generator bound", 15),
-	      "maximum passed at every size: generator bound (%s)", v);
+	CHECK_STR(overall(&p, s, 2),
+		  "generator bound: the DUT passed the generator's maximum at every size (its CPUs "
+		  "not observed: whether it was near its limit is not known)",
+		  "maximum passed at every size, no observer: generator bound, saturation unknown");
+	/* Observed: the bottleneck of each size was judged on its last clean trial. */
+	s[0].have_bneck = s[1].have_bneck = true;
+	s[0].bneck.kind = s[1].bneck.kind = NB_V_GENERATOR;
+	s[0].bneck.busiest_cpu = s[1].bneck.busiest_cpu = 1;
+	s[0].bneck.busiest_pct = 40;
+	s[1].bneck.busiest_pct = 20;
+	CHECK_STR(
+	    overall(&p, s, 2),
+	    "generator bound: the DUT passed the generator's maximum at every size (busiest DUT "
+	    "CPU 40 %, below 95 %); per size: generator bound at 64, 1518 B",
+	    "maximum passed, DUT CPUs below 95 %: generator bound, with the busiest share");
+	/* The case of the issue: the generator at its maximum, the DUT CPU 100 % busy. */
+	s[0].bneck.kind = NB_V_DUT_CPU;
+	s[0].bneck.busiest_pct = 100;
+	s[0].bneck.cpu_at_limit = true;
+	CHECK_STR(
+	    overall(&p, s, 2),
+	    "generator's maximum reached at every size; DUT cpu1 100 % busy at 64 B: the DUT is "
+	    "at its limit near this rate; per size: DUT CPU at its limit at 64 B; generator "
+	    "bound at 1518 B",
+	    "maximum passed but a DUT CPU at 100 %: the DUT is named, never 'not saturated'");
+	CHECK(!strstr(overall(&p, s, 2), "not saturated"), "never 'not saturated' then");
+	/* Loss at one size: the shape, and each size's bottleneck beside it. */
+	s[0].at_max = false;
+	s[0].fps = 20000;
+	s[0].bneck.lost = 4100;
+	s[1].fps = 19000;
+	CHECK_STR(overall(&p, s, 2),
+		  "frame-rate bound: frames/s nearly constant across sizes (spread 5 %); per size: "
+		  "DUT CPU bound at 64 B; generator bound at 1518 B",
+		  "DUT CPU bound at one size: named in the verdict across sizes");
+	/* 0 fps at every rate: no result, but the bottleneck that shows why is still named. */
+	s[0].fps = s[1].fps = 0;
+	s[0].zero = s[1].zero = true;
+	s[1].have_bneck = false;
+	CHECK_STR(overall(&p, s, 2),
+		  "no verdict: no frame size has a result; per size: DUT CPU bound at 64 B",
+		  "nothing passed: no verdict, the bottleneck still named");
+	s[0].zero = s[1].zero = false;
+	s[0].at_max = s[1].at_max = false;
+	s[0].have_bneck = s[1].have_bneck = false;
+	s[0].fps = 1e6;
+	s[1].fps = 0.5e6;
+	s[0].at_max = s[1].at_max = true;
 	p.line_bps = 1000000000ULL;
 	s[0].fps = 1e9 / (84 * 8.0);
 	s[1].fps = 1e9 / (1538 * 8.0);
-	CHECK(!strncmp(nb_rate_verdict(&p, s, 2, v, sizeof(v)), "line-rate bound", 15),
-	      "every size at the line rate: line-rate bound (%s)", v);
+	CHECK_STR(overall(&p, s, 2), "line-rate bound: every size reached the line rate",
+		  "every size at the line rate: line-rate bound");
 	s[2].size = 512;
 	s[2].failed = true;
-	CHECK(!strncmp(nb_rate_verdict(&p, s, 3, v, sizeof(v)), "line-rate bound", 15),
-	      "a failed size does not count");
+	CHECK_STR(overall(&p, s, 3), "line-rate bound: every size reached the line rate",
+		  "a failed size does not count");
 	CHECK(nb_rate_has_verdict(NB_RATE_THROUGHPUT) && nb_rate_has_verdict(NB_RATE_B2B) &&
 		  !nb_rate_has_verdict(NB_RATE_LOSS) && !nb_rate_has_verdict(NB_RATE_TRIAL),
 	      "which tests end with a verdict");
+	params(&p, NB_RATE_TRIAL);
+	nb_rate_conclude(&p, s, 2, &v);
+	CHECK(!v.have && !v.text[0], "a single trial: no verdict stored");
 }
 
 /* The pacing a run uses: burst by default, spin for the latency test unless --burst asks for

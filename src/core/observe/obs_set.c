@@ -77,6 +77,7 @@ int nb_obs_set_end(struct nb_obs_set *c, struct nb_obs_trial *t, char *err, size
 		t->mask[i] = c->dut_mask ? c->dut_mask : t->w[i]->rps_mask;
 		nb_obs_summarize(t->w[i], t->mask[i], t->s[i]);
 	}
+	nb_obs_trial_cost(c, t, NB_OBS_FRAMES_EGRESS, 0, 0);
 	return 0;
 }
 
@@ -96,22 +97,85 @@ double nb_obs_clock_mhz(const struct nb_obs_set *c, size_t i, const struct nb_ob
 	return c->si[i].cpu_mhz > 0 ? c->si[i].cpu_mhz : 0;
 }
 
-uint64_t nb_obs_egress_frames(const struct nb_obs_trial *t, size_t i)
+/* Wire packets of an interface's count: packets, or where they average more than one
+ * MTU-sized frame (GSO/GRO super-frames), bytes / (MTU + 14). */
+static uint64_t wire_packets(uint64_t packets, uint64_t bytes, uint32_t mtu, const char *dir,
+			     const char **from)
 {
-	int32_t e = i < t->n ? t->s[i]->egress_if : -1;
-	return e >= 0 && (uint32_t)e < t->w[i]->nif ? t->w[i]->ifs[e].tx_packets : 0;
+	uint64_t seg = (mtu ? mtu : 1500) + 14;
+	if (!packets || bytes / packets <= seg) {
+		*from = !strcmp(dir, "rx") ? "rx_packets" : "tx_packets";
+		return packets;
+	}
+	if (!strcmp(dir, "rx"))
+		*from = mtu ? "rx_bytes / (MTU + 14): GSO/GRO super-frames counted as segments"
+			    : "rx_bytes / 1514: GSO/GRO super-frames counted as segments, MTU "
+			      "unknown, 1500 assumed";
+	else
+		*from = mtu ? "tx_bytes / (MTU + 14): GSO/GRO super-frames counted as segments"
+			    : "tx_bytes / 1514: GSO/GRO super-frames counted as segments, MTU "
+			      "unknown, 1500 assumed";
+	return (bytes + seg - 1) / seg;
+}
+
+void nb_obs_cost_decide(const struct nb_obs_snap *w, const struct nb_obs_summary *s,
+			double clock_mhz, bool cpufreq, uint64_t forwarded, uint64_t bytes,
+			uint32_t mtu, struct nb_obs_cost *k)
+{
+	const struct nb_obs_if *in = NULL, *out = NULL;
+	memset(k, 0, sizeof(*k));
+	if (s->ingress_if >= 0 && (uint32_t)s->ingress_if < w->nif)
+		in = &w->ifs[s->ingress_if];
+	if (s->egress_if >= 0 && (uint32_t)s->egress_if < w->nif)
+		out = &w->ifs[s->egress_if];
+	k->clock_mhz = clock_mhz > 0 ? clock_mhz : 0;
+	k->clock_from = k->clock_mhz > 0 ? cpufreq ? "cpufreq" : "/proc/cpuinfo" : NULL;
+	/* The frames that entered the DUT's stack: a frame its backlog refused or its NIC missed
+	 * never reached its CPU (with RPS the refusal even costs another CPU), so it is not one
+	 * the DUT handled. */
+	if (in)
+		k->ingress_frames =
+		    wire_packets(in->rx_packets, in->rx_bytes, mtu, "rx", &k->ingress_from);
+	if (forwarded != NB_OBS_FRAMES_EGRESS) {
+		k->forwarded_frames = forwarded;
+		k->forwarded_from = "the receiver's count";
+	} else if (out) {
+		k->forwarded_frames =
+		    wire_packets(out->tx_packets, out->tx_bytes, mtu, "tx", &k->forwarded_from);
+	}
+	k->cycles_per_frame = nb_cycles_per_frame(s->busy_cpu_s, k->clock_mhz, k->ingress_frames);
+	k->cycles_per_forwarded_frame =
+	    nb_cycles_per_frame(s->busy_cpu_s, k->clock_mhz, k->forwarded_frames);
+	k->cycles_per_byte =
+	    bytes ? nb_cycles_per_frame(s->busy_cpu_s, k->clock_mhz, bytes) : (double)NAN;
+}
+
+void nb_obs_trial_cost(const struct nb_obs_set *c, struct nb_obs_trial *t, uint64_t forwarded,
+		       uint64_t bytes, uint32_t mtu)
+{
+	for (size_t i = 0; i < t->n; i++)
+		nb_obs_cost_decide(t->w[i], t->s[i], nb_obs_clock_mhz(c, i, t->s[i]),
+				   t->s[i]->clock_mhz > 0, forwarded, bytes, mtu, &t->cost[i]);
+}
+
+/* A figure, or null where it is not known. */
+static void json_num(struct nb_json *j, const char *key, double v, int prec)
+{
+	if (isnan(v))
+		nb_json_null(j, key);
+	else
+		nb_json_double(j, key, v, prec);
 }
 
 void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
-		 const struct nb_obs_trial *t, uint64_t frames_all, uint64_t bytes)
+		 const struct nb_obs_trial *t, bool bytes)
 {
 	nb_json_arr_begin(j, key);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct nb_obs_snap *w = t->w[i];
 		const struct nb_obs_summary *s = t->s[i];
+		const struct nb_obs_cost *k = &t->cost[i];
 		double ws = s->window_s > 0 ? s->window_s : 1;
-		uint64_t frames =
-		    frames_all == NB_OBS_FRAMES_EGRESS ? nb_obs_egress_frames(t, i) : frames_all;
 		nb_json_obj_begin(j, NULL);
 		nb_json_str(j, "observer", c->spec[i]);
 		nb_json_str(j, "hostname", c->si[i].hostname);
@@ -212,27 +276,23 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		} else {
 			nb_json_null(j, "conntrack");
 		}
-		double mhz = nb_obs_clock_mhz(c, i, s);
 		if (s->clock_mhz > 0)
 			nb_json_double(j, "cpufreq_mhz", s->clock_mhz, 0);
 		else
 			nb_json_null(j, "cpufreq_mhz");
-		double cpf = nb_cycles_per_frame(s->busy_cpu_s, mhz, frames);
 		nb_json_double(j, "busy_cpu_s", s->busy_cpu_s, 4);
-		if (!isnan(cpf)) {
-			nb_json_double(j, "clock_mhz", mhz, 0);
-			nb_json_double(j, "cycles_per_frame", cpf, 1);
-		} else {
+		if (k->clock_mhz > 0)
+			nb_json_double(j, "clock_mhz", k->clock_mhz, 0);
+		else
 			nb_json_null(j, "clock_mhz");
-			nb_json_null(j, "cycles_per_frame");
-		}
-		if (bytes) {
-			double cpb = nb_cycles_per_frame(s->busy_cpu_s, mhz, bytes);
-			if (!isnan(cpb))
-				nb_json_double(j, "cycles_per_byte", cpb, 3);
-			else
-				nb_json_null(j, "cycles_per_byte");
-		}
+		nb_json_u64(j, "ingress_frames", k->ingress_frames);
+		nb_json_str(j, "ingress_frames_from", k->ingress_from);
+		nb_json_u64(j, "forwarded_frames", k->forwarded_frames);
+		nb_json_str(j, "forwarded_frames_from", k->forwarded_from);
+		json_num(j, "cycles_per_frame", k->cycles_per_frame, 1);
+		json_num(j, "cycles_per_forwarded_frame", k->cycles_per_forwarded_frame, 1);
+		if (bytes)
+			json_num(j, "cycles_per_byte", k->cycles_per_byte, 3);
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -246,6 +306,14 @@ void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_ver
 	nb_json_u64(j, "lost", v->lost);
 	nb_json_u64(j, "accounted", v->accounted);
 	nb_json_bool(j, "explained", v->explained);
+	nb_json_bool(j, "cpu_at_limit", v->cpu_at_limit);
+	if (v->busiest_cpu >= 0) {
+		nb_json_u64(j, "busiest_cpu", (uint64_t)v->busiest_cpu);
+		nb_json_double(j, "busiest_cpu_pct", v->busiest_pct, 1);
+	} else {
+		nb_json_null(j, "busiest_cpu");
+		nb_json_null(j, "busiest_cpu_pct");
+	}
 	nb_json_obj_begin(j, "by");
 	nb_json_u64(j, "dut_cpu", v->by_cpu);
 	nb_json_u64(j, "dut_nic", v->by_nic);
@@ -253,5 +321,6 @@ void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_ver
 	nb_json_u64(j, "receiver", v->by_receiver);
 	nb_json_u64(j, "conntrack", v->by_conntrack);
 	nb_json_obj_end(j);
+	nb_json_u64(j, "softnet_other", v->softnet_other);
 	nb_json_obj_end(j);
 }

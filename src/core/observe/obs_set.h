@@ -30,12 +30,31 @@ struct nb_obs_set {
 	bool have_freq;	       /* the first observer has cpufreq */
 };
 
+/* What the DUT's busy CPU time bought in one window (docs/rate.md, "Cycles per frame"),
+ * decided once per window and stored. Ingress frames: every frame that entered the DUT's stack
+ * (the ingress interface's rx_packets), whether forwarded, filtered by its rules or dropped on
+ * its way; a frame its full backlog refused or its NIC missed never reached its CPU.
+ * Forwarded: those that came out. Counts are
+ * wire packets: where an interface's bytes per packet exceed one MTU-sized frame, its packets
+ * were GSO/GRO super-frames and bytes / (MTU + 14) is counted instead (a lower bound: a
+ * super-frame carries its headers once); *_from says which. */
+struct nb_obs_cost {
+	double clock_mhz;	/* 0: unknown */
+	const char *clock_from; /* "cpufreq", "/proc/cpuinfo"; NULL: unknown */
+	uint64_t ingress_frames, forwarded_frames;
+	const char *ingress_from, *forwarded_from;
+	double cycles_per_frame;	   /* per ingress frame; NaN: unknown */
+	double cycles_per_forwarded_frame; /* NaN: unknown */
+	double cycles_per_byte;		   /* per payload byte carried; NaN: unknown or none */
+};
+
 /* One trial's windows, one per observer. */
 struct nb_obs_trial {
 	size_t n;
 	struct nb_obs_snap *w[NB_OBS_SET_MAX];
 	struct nb_obs_summary *s[NB_OBS_SET_MAX];
 	uint64_t mask[NB_OBS_SET_MAX]; /* the CPUs judged as the DUT's */
+	struct nb_obs_cost cost[NB_OBS_SET_MAX];
 };
 
 int nb_obs_set_open(struct nb_obs_set *c, const uint8_t *psk, size_t psk_len, char *err,
@@ -50,16 +69,24 @@ void nb_obs_trial_free(struct nb_obs_trial *t);
 /* The clock for cycles per frame: cpufreq's, else the observer's /proc/cpuinfo MHz, else 0. */
 double nb_obs_clock_mhz(const struct nb_obs_set *c, size_t i, const struct nb_obs_summary *s);
 
-/* Frames observer i's DUT sent out of its egress interface (most tx packets) in the window. */
-uint64_t nb_obs_egress_frames(const struct nb_obs_trial *t, size_t i);
-
-/* frames argument of nb_obs_json: each observer's own egress frames (nb_obs_egress_frames). */
+/* forwarded argument of nb_obs_trial_cost: each observer's own egress frames. */
 #define NB_OBS_FRAMES_EGRESS UINT64_MAX
 
-/* "key": [ one object per observer ] for one trial; frames: frames forwarded (cycles/frame);
- * bytes: payload bytes carried (cycles/byte), 0: no cycles_per_byte field. */
+/* Decides t->cost of every window: forwarded, the frames that came through (the receiver's
+ * count) or NB_OBS_FRAMES_EGRESS; bytes, payload bytes carried (0: no cycles per byte); mtu of
+ * the path, 0 unknown (1500 is then assumed, and said). nb_obs_set_end decides it with the
+ * egress frames; a caller that knows better decides it again. */
+void nb_obs_trial_cost(const struct nb_obs_set *c, struct nb_obs_trial *t, uint64_t forwarded,
+		       uint64_t bytes, uint32_t mtu);
+/* The same for one window (pure: tested on recorded windows). */
+void nb_obs_cost_decide(const struct nb_obs_snap *w, const struct nb_obs_summary *s,
+			double clock_mhz, bool cpufreq, uint64_t forwarded, uint64_t bytes,
+			uint32_t mtu, struct nb_obs_cost *k);
+
+/* "key": [ one object per observer ] for one trial, with its stored cost; bytes true: the
+ * cycles_per_byte field too. */
 void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
-		 const struct nb_obs_trial *t, uint64_t frames, uint64_t bytes);
+		 const struct nb_obs_trial *t, bool bytes);
 void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_verdict *v);
 
 #endif

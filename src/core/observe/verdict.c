@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The verdict rule (docs/rate.md): loss is split into classes by the counters that saw it; if
- * they do not add up to the loss within 1 %, the verdict is "unexplained" and quotes them; else
- * the largest class names the bottleneck. A NIC drop while a DUT CPU is saturated and NAPI ran
- * out of budget (time_squeeze) is the CPU's, not the NIC's. */
+/* The verdict rule (docs/rate.md): loss is split into classes by the counters that saw it; more
+ * drops than lost frames is a misaligned window, fewer (beyond 1 %) is "unexplained", both quote
+ * every counter; else the largest class names the bottleneck. A NIC drop while a DUT CPU is
+ * saturated and NAPI ran out of budget (time_squeeze) is the CPU's, not the NIC's. A DUT CPU at
+ * 95 % or more is named whatever else limited. */
 #include "core/observe/verdict.h"
 
 #include "core/base/stats.h"
@@ -29,6 +30,8 @@ const char *nb_verdict_name(enum nb_verdict_kind k)
 		return "conntrack_bound";
 	case NB_V_UNEXPLAINED:
 		return "unexplained";
+	case NB_V_MISALIGNED:
+		return "misaligned";
 	default:
 		return "none";
 	}
@@ -97,50 +100,106 @@ static void line_text(const struct nb_verdict_in *in, const struct nb_verdict *v
 		 v->egress_speed_mbps, ifname(in, in->dut->egress_if));
 }
 
+/* "DUT cpu1 97 % busy (softirq 60 %)" when the busiest DUT CPU is at its limit, else "". */
+static void at_limit_text(const struct nb_verdict_in *in, const struct nb_verdict *v, char *b,
+			  size_t len)
+{
+	b[0] = 0;
+	if (v->cpu_at_limit)
+		snprintf(b, len, "DUT cpu%d %.0f %% busy (%s %.0f %%)", in->dut->busiest_cpu,
+			 in->dut->busiest_pct, in->dut->busiest_with, in->dut->busiest_with_pct);
+}
+
+/* The verdict when nothing was lost: the egress line full, a DUT CPU at its limit, the
+ * generator's maximum, or nothing to name (in that order). */
+static void decide_clean(const struct nb_verdict_in *in, struct nb_verdict *v, const char *lt,
+			 const char *cpu)
+{
+	char a[16];
+	v->explained = true;
+	if (v->line_rate) {
+		/* Nothing lost, but nothing more fits on the way out either. */
+		v->kind = NB_V_EGRESS;
+		snprintf(v->text, sizeof(v->text), "egress bound: %s, nothing lost%s%s", lt,
+			 cpu[0] ? "; " : "", cpu);
+	} else if (v->cpu_at_limit) {
+		/* The generator may have reached its maximum too: both are said, the CPU decides.
+		 */
+		v->kind = NB_V_DUT_CPU;
+		if (in->gen_max)
+			snprintf(
+			    v->text, sizeof(v->text),
+			    "generator's maximum reached (%s fps, nothing lost); %s: the DUT is "
+			    "at its limit near this rate",
+			    num(a, sizeof(a), in->offered_fps), cpu);
+		else
+			snprintf(v->text, sizeof(v->text),
+				 "no loss at %s fps offered; %s: the DUT is at its limit near this "
+				 "rate",
+				 num(a, sizeof(a), in->offered_fps), cpu);
+	} else if (in->gen_max) {
+		v->kind = NB_V_GENERATOR;
+		snprintf(
+		    v->text, sizeof(v->text),
+		    "generator bound: %s fps offered, the generator's maximum, and nothing lost",
+		    num(a, sizeof(a), in->offered_fps));
+	} else {
+		v->kind = NB_V_NONE;
+		snprintf(v->text, sizeof(v->text), "no loss at %s fps offered",
+			 num(a, sizeof(a), in->offered_fps));
+	}
+}
+
+/* Appends "; " and more to the verdict's text when it fits. */
+static void append(struct nb_verdict *v, const char *more)
+{
+	if (more[0] && strlen(v->text) + 2 + strlen(more) < sizeof(v->text)) {
+		strcat(v->text, "; ");
+		strcat(v->text, more);
+	}
+}
+
 void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 {
-	char lt[120] = "";
+	char lt[120] = "", cpu[80] = "";
 	const struct nb_obs_summary *d = in->dut;
 	char ev[300] = "", a[16], b[16], c[16], sd[24] = "unknown";
 	uint64_t max;
 
 	memset(v, 0, sizeof(*v));
+	v->busiest_cpu = d ? d->busiest_cpu : -1;
+	v->busiest_pct = d && d->busiest_cpu >= 0 ? d->busiest_pct : 0;
+	v->cpu_at_limit = d && d->busiest_cpu >= 0 && d->busiest_pct >= NB_VERDICT_AT_LIMIT_PCT;
+	at_limit_text(in, v, cpu, sizeof(cpu));
 	v->lost = in->offered > in->received ? in->offered - in->received : 0;
 	line_rate(in, v);
 	if (v->line_rate)
 		line_text(in, v, lt, sizeof(lt));
 	if (!v->lost) {
-		v->explained = true;
-		if (v->line_rate) {
-			/* Nothing lost, but nothing more fits on the way out either. */
-			v->kind = NB_V_EGRESS;
-			snprintf(v->text, sizeof(v->text), "egress bound: %s, nothing lost", lt);
-		} else if (in->gen_max) {
-			v->kind = NB_V_GENERATOR;
-			snprintf(v->text, sizeof(v->text),
-				 "generator bound: %s fps offered, the generator's maximum, and "
-				 "nothing lost",
-				 num(a, sizeof(a), in->offered_fps));
-		} else {
-			v->kind = NB_V_NONE;
-			snprintf(v->text, sizeof(v->text), "no loss at %s fps offered",
-				 num(a, sizeof(a), in->offered_fps));
-		}
+		decide_clean(in, v, lt, cpu);
 		return;
 	}
 	v->by_receiver = in->have_sink_drops ? in->sink_drops : 0;
 	if (d) {
-		uint64_t dev = d->ingress_rx_dropped + d->tx_dropped;
+		uint64_t dev = d->ingress_rx_dropped + d->tx_dropped, base, room, beyond;
 		v->by_nic = d->rx_missed + d->rx_fifo + d->rx_over;
 		/* A backlog drop is counted by softnet_stat and, on most drivers, by the receiving
 		 * device's rx_dropped (or, for veth, the sending side's tx_dropped) too: count it
-		 * once. Softnet drops beyond the devices' count are CPU drops of their own. */
-		v->by_cpu = d->ingress_rx_dropped +
-			    (d->softnet_dropped > dev ? d->softnet_dropped - dev : 0);
+		 * once. */
+		v->by_cpu = d->ingress_rx_dropped;
 		v->by_egress = d->qdisc_drops + d->tx_dropped;
 		v->by_conntrack = 0;
 		if (in->win)
 			v->by_conntrack = in->win->ct_insert_failed + in->win->ct_drop;
+		/* Softnet drops beyond the devices' count are CPU drops of their own (a driver that
+		 * does not count its backlog drops), but softnet_stat is the whole kernel's, shared
+		 * by every namespace: on a shared host it also counts other traffic. They account
+		 * only for what the loss leaves unexplained; the rest was not the trial's. */
+		beyond = d->softnet_dropped > dev ? d->softnet_dropped - dev : 0;
+		base = v->by_cpu + v->by_nic + v->by_egress + v->by_receiver + v->by_conntrack;
+		room = v->lost > base ? v->lost - base : 0;
+		v->by_cpu += beyond < room ? beyond : room;
+		v->softnet_other = beyond - (beyond < room ? beyond : room);
 	}
 	v->accounted = v->by_cpu + v->by_nic + v->by_egress + v->by_receiver + v->by_conntrack;
 	uint64_t tol = v->lost / 100;
@@ -148,15 +207,30 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 
 	if (in->have_sink_drops)
 		snprintf(sd, sizeof(sd), "%llu", (unsigned long long)in->sink_drops);
-	if (d)
+	if (d) {
 		snprintf(ev, sizeof(ev),
 			 "backlog/rx drops %s, NIC missed+fifo+over %s, qdisc drops %s, tx_dropped "
 			 "%llu, sink socket drops %s, busiest DUT cpu%d %.0f %%",
 			 num(a, sizeof(a), (double)v->by_cpu), num(b, sizeof(b), (double)v->by_nic),
 			 num(c, sizeof(c), (double)d->qdisc_drops),
 			 (unsigned long long)d->tx_dropped, sd, d->busiest_cpu, d->busiest_pct);
-	else
+		if (v->softnet_other && strlen(ev) + 60 < sizeof(ev))
+			snprintf(ev + strlen(ev), sizeof(ev) - strlen(ev),
+				 "; softnet drops not the trial's %s",
+				 num(a, sizeof(a), (double)v->softnet_other));
+	} else
 		snprintf(ev, sizeof(ev), "sink socket drops %s, no observer on the DUT", sd);
+	if (v->accounted > v->lost + tol) {
+		/* More drops than lost frames: the counters took in frames the trial did not send
+		 * or count (another trial's tail, other traffic). Not evidence of this loss. */
+		v->kind = NB_V_MISALIGNED;
+		snprintf(v->text, sizeof(v->text),
+			 "misaligned window: %llu lost in the trial, but the counters saw %llu "
+			 "drops (%s): they counted frames outside the trial, no verdict from them",
+			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
+		append(v, lt[0] ? lt : "");
+		return;
+	}
 	if (!v->explained) {
 		v->kind = NB_V_UNEXPLAINED;
 		snprintf(v->text, sizeof(v->text),
@@ -207,6 +281,7 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 			 lt, lt[0] ? "; " : "", num(a, sizeof(a), (double)d->qdisc_drops),
 			 num(b, sizeof(b), (double)d->qdisc_overlimits),
 			 num(c, sizeof(c), (double)d->tx_dropped), ifname(in, d->egress_if));
+		append(v, cpu);
 		break;
 	case NB_V_RECEIVER:
 		snprintf(v->text, sizeof(v->text),
@@ -214,6 +289,7 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 			 "buffer full)",
 			 num(a, sizeof(a), (double)v->by_receiver),
 			 num(b, sizeof(b), (double)v->lost));
+		append(v, cpu);
 		break;
 	case NB_V_CONNTRACK:
 		snprintf(v->text, sizeof(v->text),
@@ -221,26 +297,11 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 			 num(a, sizeof(a), (double)v->by_conntrack),
 			 (unsigned long long)in->win->ct_entries,
 			 (unsigned long long)in->win->ct_max);
+		append(v, cpu);
 		break;
 	default:
 		break;
 	}
-}
-
-bool nb_verdict_ruleset_bound(const double *rules, const double *cost, size_t n)
-{
-	size_t lo = 0, hi = 0;
-	if (n < 2)
-		return false;
-	for (size_t i = 1; i < n; i++) {
-		if (rules[i] < rules[lo])
-			lo = i;
-		if (rules[i] > rules[hi])
-			hi = i;
-	}
-	if (rules[hi] <= rules[lo] || !(cost[lo] > 0) || !(cost[hi] > 0))
-		return false;
-	return cost[hi] >= 1.2 * cost[lo];
 }
 
 double nb_cycles_per_frame(double busy_cpu_s, double clock_mhz, uint64_t frames)

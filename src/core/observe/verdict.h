@@ -19,7 +19,8 @@ enum nb_verdict_kind {
 	NB_V_EGRESS,	  /* qdisc drops or tx_dropped on the way out */
 	NB_V_RECEIVER,	  /* the sink's socket dropped them */
 	NB_V_CONNTRACK,	  /* conntrack insert failures or drops (table full) */
-	NB_V_UNEXPLAINED, /* the counters do not account for the loss within 1 % */
+	NB_V_UNEXPLAINED, /* the counters account for less than the loss, beyond 1 % */
+	NB_V_MISALIGNED,  /* the counters saw more drops than the trial lost: not the same frames */
 };
 
 /* The egress line counts as full from this share of its link speed on (bits on the wire). */
@@ -30,6 +31,9 @@ enum nb_verdict_kind {
 
 /* A DUT CPU counts as saturated from this busy share on. */
 #define NB_VERDICT_SATURATED_PCT 90.0
+/* From this busy share on a DUT CPU is named in every verdict, whatever else limited: the DUT
+ * is at its limit near this rate (a window's average hides the bursts above it). */
+#define NB_VERDICT_AT_LIMIT_PCT 95.0
 
 struct nb_verdict_in {
 	uint64_t offered, received; /* frames sent and received (distinct) in the trial */
@@ -49,7 +53,13 @@ struct nb_verdict {
 	bool explained; /* accounted within 1 % of lost */
 	/* the classes the loss is split into */
 	uint64_t by_cpu, by_nic, by_egress, by_receiver, by_conntrack;
+	/* softnet drops beyond the devices' count and beyond the loss: the whole kernel's, not the
+	 * trial's frames (another namespace's traffic on a shared host) */
+	uint64_t softnet_other;
 	bool line_rate; /* the egress interface carried >= NB_VERDICT_LINE_PCT of its link speed */
+	bool cpu_at_limit;   /* the busiest DUT CPU was >= NB_VERDICT_AT_LIMIT_PCT busy */
+	int32_t busiest_cpu; /* -1: not observed */
+	double busiest_pct;
 	double egress_mbps, egress_speed_mbps; /* on the wire, and the link's; 0: speed unknown */
 	char text[400]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */
 };
@@ -57,11 +67,7 @@ struct nb_verdict {
 void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v);
 const char *nb_verdict_name(enum nb_verdict_kind k); /* "dut_cpu", ... (JSON) */
 
-/* In a rule sweep: the per-frame cost grows with the rules when the cost at the most rules is
- * at least 20 % above the cost at the fewest (ruleset bound). costs in ns (or cycles) per frame. */
-bool nb_verdict_ruleset_bound(const double *rules, const double *cost, size_t n);
-
-/* DUT busy CPU time x clock / frames forwarded; NaN when the clock or the frames are unknown. */
+/* DUT busy CPU time x clock / frames; NaN when the clock or the frames are unknown. */
 double nb_cycles_per_frame(double busy_cpu_s, double clock_mhz, uint64_t frames);
 
 /* The clock experiment: fps ~ clock^exponent by least squares on log-log. */

@@ -164,16 +164,15 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 	if (rx->remote)
 		nb_result_cpu(j, "cpu_remote", &t->cpu_remote);
 	if (t->obs.n)
-		nb_obs_json(j, "observers", r->p->observe, &t->obs, t->c.tx - t->c.lost, 0);
+		nb_obs_json(j, "observers", r->p->observe, &t->obs, false);
 	nb_json_obj_end(j);
 }
 
 /* One point's results: the "sizes" array (every trial of each) and the verdict. */
 static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const struct nb_rate_size *s,
-		       size_t n)
+		       size_t n, const struct nb_rate_overall *v)
 {
 	const struct nb_rate_params *p = r->p;
-	char v[256];
 
 	nb_json_arr_begin(j, "sizes");
 	for (size_t i = 0; i < n; i++) {
@@ -194,8 +193,7 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		nb_json_bool(j, "generator_short", s[i].gen_short);
 		nb_json_bool(j, "zero_at_every_rate", s[i].zero);
 		nb_json_bool(j, "valid", !s[i].failed);
-		nb_json_bool(j, "receiver_limited",
-			     nb_rate_receiver_limited(r->proc.trials, &s[i]));
+		nb_json_bool(j, "receiver_limited", s[i].receiver_limited);
 		if (p->test == NB_RATE_B2B) {
 			nb_json_double(j, "b2b_frames_avg", s[i].b2b_avg, 1);
 			nb_json_double(j, "b2b_frames_min", s[i].b2b_min, 0);
@@ -216,39 +214,26 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
-	if (nb_rate_has_verdict(p->test))
-		nb_json_str(j, "verdict", nb_rate_verdict(p, s, n, v, sizeof(v)));
+	if (v->have)
+		nb_json_str(j, "verdict", v->text);
 }
 
-void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n)
+void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
+		  const struct nb_rate_overall *v)
 {
 	struct nb_json j;
 
 	nb_json_init(&j, f);
 	json_head(&j, r);
 	nb_json_bool(&j, "interrupted", r->interrupted);
-	json_sizes(&j, r, s, n);
+	json_sizes(&j, r, s, n, v);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
 
-bool nb_rate_clock_fit(const struct nb_rate_clock_point *p, size_t np, size_t size_i,
-		       struct nb_clock_fit *fit)
-{
-	double mhz[NB_RATE_MAX_SWEEP], fps[NB_RATE_MAX_SWEEP];
-	size_t n = 0;
-	for (size_t c = 0; c < np && n < NB_RATE_MAX_SWEEP; c++)
-		if (p[c].res[size_i].fps > 0 && !p[c].res[size_i].failed) {
-			mhz[n] = p[c].mhz;
-			fps[n++] = p[c].res[size_i].fps;
-		}
-	return nb_clock_fit(mhz, fps, n, fit) == 0;
-}
-
 void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
-			 size_t np, bool have_freq)
+			 size_t np, bool have_freq, const struct nb_rate_clock_fits *fits)
 {
-	struct nb_clock_fit fit;
 	struct nb_json j;
 
 	nb_json_init(&j, f);
@@ -261,24 +246,25 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 		else
 			nb_json_null(&j, "mhz");
 		nb_json_str(&j, "note", p[c].note);
-		json_sizes(&j, r, p[c].res, r->p->nsizes);
+		json_sizes(&j, r, p[c].res, r->p->nsizes, &p[c].verdict);
 		nb_json_obj_end(&j);
 	}
 	nb_json_arr_end(&j);
 	nb_json_arr_begin(&j, "clock_fit");
-	for (size_t i = 0; have_freq && np && i < r->p->nsizes; i++) {
-		if (!nb_rate_clock_fit(p, np, i, &fit))
+	for (size_t i = 0; have_freq && np && i < fits->n; i++) {
+		const struct nb_clock_fit *fit = &fits->f[i].fit;
+		if (!fits->f[i].have)
 			continue;
 		nb_json_obj_begin(&j, NULL);
-		nb_json_u64(&j, "frame_bytes", p[0].res[i].size);
-		nb_json_double(&j, "exponent", fit.exponent, 3);
-		nb_json_double(&j, "exponent_lo", fit.lo, 3);
-		nb_json_double(&j, "exponent_hi", fit.hi, 3);
-		nb_json_u64(&j, "dof", fit.dof);
-		nb_json_double(&j, "r2", fit.r2, 3);
-		nb_json_u64(&j, "points", fit.points);
-		nb_json_bool(&j, "cpu_bound", fit.cpu_bound);
-		nb_json_str(&j, "wording", fit.wording);
+		nb_json_u64(&j, "frame_bytes", fits->f[i].frame_bytes);
+		nb_json_double(&j, "exponent", fit->exponent, 3);
+		nb_json_double(&j, "exponent_lo", fit->lo, 3);
+		nb_json_double(&j, "exponent_hi", fit->hi, 3);
+		nb_json_u64(&j, "dof", fit->dof);
+		nb_json_double(&j, "r2", fit->r2, 3);
+		nb_json_u64(&j, "points", fit->points);
+		nb_json_bool(&j, "cpu_bound", fit->cpu_bound);
+		nb_json_str(&j, "wording", fit->wording);
 		nb_json_obj_end(&j);
 	}
 	nb_json_arr_end(&j);
@@ -288,10 +274,9 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 }
 
 void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_rate_sweep_point *p,
-			size_t np)
+			size_t np, const struct nb_rate_sweep_fits *fits)
 {
 	const struct nb_rate_params *pa = r->p;
-	struct nb_lab_fit fit;
 	struct nb_json j;
 
 	nb_json_init(&j, f);
@@ -304,28 +289,28 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 		nb_json_u64(&j, "rules", p[i].rules);
 		nb_json_u64(&j, "rules_read_back", p[i].rules_read);
 		nb_json_u64(&j, "set_elements_read_back", p[i].elems_read);
-		json_sizes(&j, r, p[i].res, pa->nsizes);
+		json_sizes(&j, r, p[i].res, pa->nsizes, &p[i].verdict);
 		nb_json_obj_end(&j);
 	}
 	nb_json_arr_end(&j);
 	nb_json_arr_begin(&j, "fits");
-	for (size_t a = 0; a < pa->nkinds; a++)
-		for (size_t k = 0; k < pa->nsizes; k++) {
-			if (!nb_rate_sweep_fit(p, np, pa->kinds[a], k, &fit))
-				continue;
-			nb_json_obj_begin(&j, NULL);
-			nb_json_str(&j, "kind", nb_lab_rules_kind_name(pa->kinds[a]));
-			nb_json_u64(&j, "frame_bytes", p[0].res[k].size);
-			nb_json_double(&j, "base_ns", fit.base_ns, 1);
-			nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 3);
-			nb_json_double(&j, "residual_ns", fit.residual_ns, 1);
-			nb_json_u64(&j, "points", fit.points);
-			nb_lab_fit_json(&j, &fit);
-			double lo, hi;
-			nb_json_bool(&j, "ruleset_bound",
-				     nb_rate_sweep_ruleset_bound(p, np, pa->kinds[a], k, &lo, &hi));
-			nb_json_obj_end(&j);
-		}
+	for (size_t i = 0; i < fits->n; i++) {
+		const struct nb_rate_rule_fit *x = &fits->f[i];
+		if (!x->have_fit)
+			continue;
+		nb_json_obj_begin(&j, NULL);
+		nb_json_str(&j, "kind", nb_lab_rules_kind_name(x->kind));
+		nb_json_u64(&j, "frame_bytes", x->frame_bytes);
+		nb_json_double(&j, "base_ns", x->fit.base_ns, 1);
+		nb_json_double(&j, "per_rule_ns", x->fit.per_rule_ns, 3);
+		nb_json_double(&j, "residual_ns", x->fit.residual_ns, 1);
+		nb_json_u64(&j, "points", x->fit.points);
+		nb_lab_fit_json(&j, &x->fit);
+		nb_json_str(&j, "text", x->fit_text);
+		nb_json_bool(&j, "ruleset_bound", x->ruleset_bound);
+		nb_json_str(&j, "ruleset_text", x->bound_text);
+		nb_json_obj_end(&j);
+	}
 	nb_json_arr_end(&j);
 	nb_json_obj_end(&j);
 	fputc('\n', f);

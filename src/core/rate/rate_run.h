@@ -70,8 +70,10 @@ int nb_rate_open(struct nb_rate_run **r, const struct nb_rate_params *p,
 int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen);
 /* Opens the generator engine for every size of the run. */
 int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen);
-/* Runs the procedure at every frame size into res (p->nsizes of them). */
-int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err, size_t errlen);
+/* Runs the procedure at every frame size into res (p->nsizes of them), each size's bottleneck,
+ * and the verdict across the sizes that finished into v. */
+int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb_rate_overall *v,
+		      char *err, size_t errlen);
 /* Fills r->engine_desc with how the engine ran. */
 void nb_rate_describe(struct nb_rate_run *r);
 /* Closes everything; accepts NULL. */
@@ -84,39 +86,62 @@ struct nb_rate_sweep_point {
 	uint64_t rules;
 	size_t rules_read, elems_read;
 	struct nb_rate_size *res;
+	struct nb_rate_overall verdict; /* across this point's sizes */
 };
-/* Fills *points (np of them: when stopped, only the points whose every size finished, and
- * 0 returned); the DUT's ruleset is flushed at the end. Free with nb_rate_sweep_free even on
- * failure. */
-int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_sweep_point **points,
-		  size_t *np, char *err, size_t errlen);
-void nb_rate_sweep_free(struct nb_rate_sweep_point *points, size_t np);
-/* Fits per-frame cost against rule count for one kind and size index; false without a fit. */
-bool nb_rate_sweep_fit(const struct nb_rate_sweep_point *p, size_t np, enum nb_lab_rules_kind kind,
-		       size_t size_i, struct nb_lab_fit *fit);
 
-/* Ruleset bound (docs/rate.md): the per-frame cost (10^9 / fps) at the most rules is 20 % or more
- * above that at the fewest, for one kind and size index; lo_ns and hi_ns get those costs. */
-bool nb_rate_sweep_ruleset_bound(const struct nb_rate_sweep_point *p, size_t np,
-				 enum nb_lab_rules_kind kind, size_t size_i, double *lo_ns,
-				 double *hi_ns);
+/* One kind and frame size of a rule sweep: the per-frame cost fitted against the rule count and
+ * whether the point is ruleset bound (docs/rate.md), decided once and stored. */
+struct nb_rate_rule_fit {
+	enum nb_lab_rules_kind kind;
+	uint32_t frame_bytes;
+	bool have_fit; /* two or more rule counts with results */
+	struct nb_lab_fit fit;
+	double fewest_ns, most_ns; /* per-frame cost at the fewest and the most rules; 0: none */
+	bool ruleset_bound;
+	char fit_text[256];   /* "per-frame cost = ..." or why there is none */
+	char bound_text[400]; /* "ruleset bound: ..." or why not; "" without two costs */
+};
+struct nb_rate_sweep_fits {
+	size_t n;
+	struct nb_rate_rule_fit f[3 * NB_RATE_MAX_SIZES];
+};
+
+/* Fills *points (np of them: when stopped, only the points whose every size finished, and
+ * 0 returned) and the fits over them; the DUT's ruleset is flushed at the end. Free with
+ * nb_rate_sweep_free even on failure. */
+int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_sweep_point **points,
+		  size_t *np, struct nb_rate_sweep_fits *fits, char *err, size_t errlen);
+void nb_rate_sweep_free(struct nb_rate_sweep_point *points, size_t np);
+/* The fits and ruleset-bound decisions of every kind and size over the points (pure). */
+void nb_rate_sweep_conclude(const struct nb_rate_params *p, const struct nb_rate_sweep_point *pt,
+			    size_t np, struct nb_rate_sweep_fits *out);
 
 /* The clock experiment: the procedure run at each DUT clock (the observers set it). */
 struct nb_rate_clock_point {
 	uint32_t mhz;	/* asked */
 	char note[256]; /* the observer's word on it */
 	struct nb_rate_size *res;
+	struct nb_rate_overall verdict; /* across this clock's sizes */
 };
-/* fps against clock at size index size_i, over the points with a result; false without a fit. */
-bool nb_rate_clock_fit(const struct nb_rate_clock_point *p, size_t np, size_t size_i,
-		       struct nb_clock_fit *fit);
+/* Per size: fps against clock over the points with a result, decided once and stored. */
+struct nb_rate_clock_fits {
+	size_t n;
+	struct {
+		uint32_t frame_bytes;
+		bool have; /* two clocks with results */
+		struct nb_clock_fit fit;
+	} f[NB_RATE_MAX_SIZES];
+};
+void nb_rate_clock_conclude(const struct nb_rate_params *p, const struct nb_rate_clock_point *pt,
+			    size_t np, struct nb_rate_clock_fits *out);
 
 /* The JSON documents (docs/schema.md): one run, or one rule sweep, or a clock experiment
  * (have_freq false: the DUT has no cpufreq, one point at the clock it has). */
-void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n);
+void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
+		  const struct nb_rate_overall *v);
 void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_rate_sweep_point *p,
-			size_t np);
+			size_t np, const struct nb_rate_sweep_fits *fits);
 void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
-			 size_t np, bool have_freq);
+			 size_t np, bool have_freq, const struct nb_rate_clock_fits *fits);
 
 #endif

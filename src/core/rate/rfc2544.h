@@ -105,6 +105,7 @@ struct nb_rate_size {
 	uint64_t lat_ns[6];
 	double b2b_avg, b2b_min, b2b_max;
 	size_t first_trial, ntrials; /* in the procedure's trial log */
+	bool receiver_limited;	     /* some trial lost frames at the receiver's sockets */
 	bool have_bneck;
 	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
 	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */
@@ -166,8 +167,14 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct nb_rate_size *s);
 /* True when the test ends with a verdict (not for a single trial or a loss curve). */
 bool nb_rate_has_verdict(enum nb_rate_test t);
-/* What bounds the results across sizes, as one sentence in buf. */
-const char *nb_rate_verdict(const struct nb_rate_params *p, const struct nb_rate_size *s, size_t n,
-			    char *buf, size_t len);
+
+/* What bounds the results across sizes (docs/rate.md, "Verdict across sizes"): decided once
+ * from the sizes' results and their bottlenecks, stored with them, rendered by every view. */
+struct nb_rate_overall {
+	bool have;	/* the test ends with a verdict (nb_rate_has_verdict) */
+	char text[512]; /* "frame-rate bound: ...; DUT CPU bound at 64, 1518 B" */
+};
+void nb_rate_conclude(const struct nb_rate_params *p, const struct nb_rate_size *s, size_t n,
+		      struct nb_rate_overall *v);
 
 #endif

@@ -10,7 +10,7 @@
 #include "core/rate/rate_run.h"
 
 int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_sweep_point **points,
-		  size_t *np_out, char *err, size_t errlen)
+		  size_t *np_out, struct nb_rate_sweep_fits *fits, char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
 	size_t np = p->nkinds * p->nsweep, i = 0;
@@ -51,7 +51,7 @@ int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_swee
 					    &(struct nb_rate_event){.kind = NB_RATE_EV_RULESET,
 								    .rules_kind = pt[i].kind,
 								    .rules = pt[i].rules});
-			ret = nb_rate_run_sizes(r, pt[i].res, err, errlen);
+			ret = nb_rate_run_sizes(r, pt[i].res, &pt[i].verdict, err, errlen);
 			if (p->stop && *p->stop) {
 				/* Interrupted: the points measured whole are kept, the one cut
 				 * short (some sizes, or a trial stopped midway) is dropped. */
@@ -62,6 +62,7 @@ int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_swee
 			}
 		}
 	(void)nb_lab_ruleset_flush(lab);
+	nb_rate_sweep_conclude(p, pt, ret ? 0 : *np_out, fits);
 	return ret;
 }
 
@@ -74,40 +75,80 @@ void nb_rate_sweep_free(struct nb_rate_sweep_point *points, size_t np)
 	free(points);
 }
 
-bool nb_rate_sweep_fit(const struct nb_rate_sweep_point *p, size_t np, enum nb_lab_rules_kind kind,
-		       size_t size_i, struct nb_lab_fit *fit)
+/* The points of one kind with a result at size index size_i: rule counts and frames/s. */
+static size_t points_of(const struct nb_rate_sweep_point *p, size_t np, enum nb_lab_rules_kind kind,
+			size_t size_i, double *rules, double *fps)
 {
-	double rules[16], fps[16];
 	size_t n = 0;
-	for (size_t i = 0; i < np && n < 16; i++)
-		if (p[i].kind == kind && p[i].res[size_i].fps > 0 && !p[i].res[size_i].failed) {
+	for (size_t i = 0; i < np && n < NB_RATE_MAX_SWEEP; i++)
+		if (p[i].kind == kind && p[i].res && p[i].res[size_i].fps > 0 &&
+		    !p[i].res[size_i].failed) {
 			rules[n] = (double)p[i].rules;
 			fps[n++] = p[i].res[size_i].fps;
 		}
-	return nb_lab_fit_cost(rules, fps, n, fit) == 0;
+	return n;
 }
 
-bool nb_rate_sweep_ruleset_bound(const struct nb_rate_sweep_point *p, size_t np,
-				 enum nb_lab_rules_kind kind, size_t size_i, double *lo_ns,
-				 double *hi_ns)
+/* One kind and size: the fit, the costs at the fewest and most rules, and the decision
+ * (docs/rate.md): ruleset bound only when the slope's 95 % interval lies above 0. */
+static void conclude_one(const struct nb_rate_sweep_point *pt, size_t np, size_t size_i,
+			 struct nb_rate_rule_fit *f)
 {
-	double rules[16], ns[16];
-	size_t n = 0, lo = 0, hi = 0;
-	for (size_t i = 0; i < np && n < 16; i++)
-		if (p[i].kind == kind && p[i].res[size_i].fps > 0 && !p[i].res[size_i].failed) {
-			rules[n] = (double)p[i].rules;
-			ns[n++] = 1e9 / p[i].res[size_i].fps;
-		}
-	*lo_ns = *hi_ns = 0;
+	double rules[NB_RATE_MAX_SWEEP], fps[NB_RATE_MAX_SWEEP];
+	size_t n = points_of(pt, np, f->kind, size_i, rules, fps), lo = 0, hi = 0;
+
 	for (size_t i = 1; i < n; i++) {
 		if (rules[i] < rules[lo])
 			lo = i;
 		if (rules[i] > rules[hi])
 			hi = i;
 	}
-	if (n) {
-		*lo_ns = ns[lo];
-		*hi_ns = ns[hi];
+	f->have_fit = nb_lab_fit_cost(rules, fps, n, &f->fit) == 0;
+	if (!f->have_fit) {
+		snprintf(f->fit_text, sizeof(f->fit_text),
+			 "none (needs two rule counts with results)");
+		return;
 	}
-	return nb_verdict_ruleset_bound(rules, ns, n);
+	f->fewest_ns = 1e9 / fps[lo];
+	f->most_ns = 1e9 / fps[hi];
+	nb_lab_fit_text(&f->fit, f->fit_text, sizeof(f->fit_text));
+	f->ruleset_bound = nb_lab_fit_slope_established(&f->fit) && f->fit.per_rule_ns > 0;
+	if (f->ruleset_bound)
+		snprintf(f->bound_text, sizeof(f->bound_text),
+			 "ruleset bound: each rule adds %.3g ns per frame (95 %% interval %.3g to "
+			 "%.3g; %.0f ns per frame at the fewest rules, %.0f at the most)",
+			 f->fit.per_rule_ns, f->fit.per_rule_lo_ns, f->fit.per_rule_hi_ns,
+			 f->fewest_ns, f->most_ns);
+	else if (nb_lab_fit_slope_established(&f->fit))
+		snprintf(
+		    f->bound_text, sizeof(f->bound_text),
+		    "not ruleset bound: the per-frame cost falls as rules grow (95 %% interval "
+		    "%.3g to %.3g ns per rule), something else varied between the points",
+		    f->fit.per_rule_lo_ns, f->fit.per_rule_hi_ns);
+	else if (!f->fit.dof)
+		snprintf(f->bound_text, sizeof(f->bound_text),
+			 "ruleset bound or not: not established (%zu rule counts fix a line "
+			 "exactly, no interval; %.0f ns per frame at the fewest rules, %.0f at the "
+			 "most): measure a third rule count, or repeat the sweep",
+			 f->fit.points, f->fewest_ns, f->most_ns);
+	else
+		snprintf(
+		    f->bound_text, sizeof(f->bound_text),
+		    "ruleset bound or not: not established (the slope's 95 %% interval %.3g to "
+		    "%.3g ns per rule includes 0; residual %.0f ns rms): measure more rule "
+		    "counts, longer trials or repeat the sweep",
+		    f->fit.per_rule_lo_ns, f->fit.per_rule_hi_ns, f->fit.residual_ns);
+}
+
+void nb_rate_sweep_conclude(const struct nb_rate_params *p, const struct nb_rate_sweep_point *pt,
+			    size_t np, struct nb_rate_sweep_fits *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t a = 0; a < p->nkinds && a < 3; a++)
+		for (size_t k = 0; k < p->nsizes; k++) {
+			struct nb_rate_rule_fit *f = &out->f[out->n++];
+			f->kind = p->kinds[a];
+			f->frame_bytes = (uint32_t)p->sizes[k];
+			conclude_one(pt, np, k, f);
+		}
 }

@@ -121,9 +121,12 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
-	if (p->observe && p->observe->n &&
-	    (ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
-		return ret;
+	if (p->observe && p->observe->n) {
+		if ((ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
+			return ret;
+		nb_obs_trial_cost(p->observe, &rec->obs, NB_OBS_FRAMES_EGRESS, 0,
+				  r->have_path ? r->path.mtu : 0);
+	}
 	if (!rx->counts) {
 		/* Send only: no receiver counts anything. */
 		rec->c.tx = r->gs->tx_frames;
@@ -136,6 +139,9 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		return ret;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, rec->id, r->snap, &rec->c);
+	if (rec->obs.n) /* forwarded: what the receiver counted */
+		nb_obs_trial_cost(p->observe, &rec->obs, rec->c.tx - rec->c.lost, 0,
+				  r->have_path ? r->path.mtu : 0);
 	if (r->snap->any && r->snap->trial == rec->id) {
 		rec->drops_known = r->snap->drops_known;
 		rec->rx_dropped = r->snap->sock_drops;
@@ -286,23 +292,29 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 	return 0;
 }
 
-int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err, size_t errlen)
+int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb_rate_overall *v,
+		      char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
+	size_t done = 0;
+	int ret = 0;
 
 	for (size_t i = 0; i < p->nsizes && !(p->stop && *p->stop); i++) {
 		struct nb_rate_size *s = &res[i];
-		int ret;
 		s->size = (uint32_t)p->sizes[i];
 		emit(r, &(struct nb_rate_event){.kind = NB_RATE_EV_SIZE, .size = s->size});
 		ret = nb_rate_procedure(&r->proc, s, err, errlen);
 		if (ret)
-			return ret;
+			break;
 		nb_rate_bottleneck(p, r->proc.trials, s);
+		s->receiver_limited = nb_rate_receiver_limited(r->proc.trials, s);
+		done++;
 		emit(r, &(struct nb_rate_event){
 			    .kind = NB_RATE_EV_SIZE_DONE, .size = s->size, .result = s});
 	}
-	return 0;
+	/* Decided once, over the sizes that finished: every view renders it. */
+	nb_rate_conclude(p, res, done, v);
+	return ret;
 }
 
 void nb_rate_describe(struct nb_rate_run *r)

@@ -322,6 +322,10 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		goto out;
 	}
 	r->nsent = p->nrates;
+	/* What each step's window cost the DUT per frame and per byte sent: decided once here. */
+	for (size_t i = 0; i < r->nobs && i < r->nsent; i++)
+		nb_obs_trial_cost(p->observe, &r->obs[i], NB_OBS_FRAMES_EGRESS, r->sent[i].bytes,
+				  0);
 	nb_sleep_until_ns(nb_mono_ns() + DRAIN_NS);
 	for (size_t i = 0; i < r->nagents; i++) {
 		struct nb_stream_ctl_agent *a = &r->agents[i];

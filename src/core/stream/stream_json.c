@@ -233,8 +233,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 					       (double)r->obs_lag_ns[2 * i] / 1e6, 3);
 				nb_json_double(&j, "close_lag_ms",
 					       (double)r->obs_lag_ns[2 * i + 1] / 1e6, 3);
-				nb_obs_json(&j, "observers", p->observe, &r->obs[i],
-					    NB_OBS_FRAMES_EGRESS, r->sent[i].bytes);
+				nb_obs_json(&j, "observers", p->observe, &r->obs[i], true);
 				nb_json_obj_end(&j);
 			}
 			nb_json_arr_end(&j);

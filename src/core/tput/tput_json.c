@@ -145,7 +145,7 @@ static void json_dir(struct nb_json *j, const struct nb_tput_sweep_params *sp,
 	json_intervals(j, s, size_index, !strcmp(dir, "tx"));
 	const struct nb_obs_trial *t = nb_tput_sweep_obs(s, size_index, !strcmp(dir, "tx"));
 	if (t && t->n && p->observe)
-		nb_obs_json(j, "observers", p->observe, t, NB_OBS_FRAMES_EGRESS, d->bytes);
+		nb_obs_json(j, "observers", p->observe, t, true);
 	nb_json_obj_end(j);
 }
 

@@ -412,6 +412,11 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		window(p, s.first, s.cur, true, &r->tx);
 	if (p->dir & NB_TPUT_DIR_RX)
 		window(p, s.first, s.cur, false, &r->rx);
+	if (r->obs.n) /* per byte of both directions: the DUT carried both in one window */
+		nb_obs_trial_cost(p->observe, &r->obs, NB_OBS_FRAMES_EGRESS,
+				  (p->dir & NB_TPUT_DIR_TX ? r->tx.bytes : 0) +
+				      (p->dir & NB_TPUT_DIR_RX ? r->rx.bytes : 0),
+				  0);
 	/* Stop: our senders first so the agent's receivers see the end of the data. */
 	if (s.tx) {
 		nb_tput_side_stop(s.tx, 0);

@@ -12,6 +12,7 @@
 #include "../../src/cmd/observe_cli.c"
 #include "../../src/cmd/pacing.c"
 #include "../../src/cmd/rate_print.c"
+#include "../../src/cmd/virt_note.c"
 #include "tap.h"
 
 /* The printer's file links with the front end's option helpers; none is reached here. */

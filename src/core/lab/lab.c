@@ -19,6 +19,7 @@
 
 #include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"
+#include "core/base/atomicfile.h"
 #include "core/base/timeutil.h"
 
 #define MAX_ARGS 32
@@ -341,14 +342,13 @@ static void state_read(struct nb_lab *lab, struct state *s)
 
 static int state_write(struct nb_lab *lab, const struct state *s)
 {
-	char tmp[192];
+	struct nb_atomic_file a;
 	FILE *f;
-	int ret = 0;
+	int ret = nb_atomic_open(&a, lab->state_path, 0644);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", lab->state_path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
+	f = a.f;
 	fprintf(f, "# netbench lab: what `lab up` created; `lab down` removes it\n");
 	fprintf(f,
 		"phase %s\nnamespaces %s %s %s\nipv6 %d\nmtu %u\ndut_cpus %u\nport %u\n"
@@ -361,13 +361,7 @@ static int state_write(struct nb_lab *lab, const struct state *s)
 		fprintf(f, "vpn %s\n", s->vpn);
 	if (s->crypto_driver[0])
 		fprintf(f, "crypto_driver %s %d\n", s->crypto_driver, s->crypto_old_prio);
-	if (fclose(f))
-		ret = -errno;
-	if (!ret && rename(tmp, lab->state_path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return nb_atomic_commit(&a);
 }
 
 int nb_lab_down(struct nb_lab *lab, unsigned *found)

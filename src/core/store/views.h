@@ -43,6 +43,7 @@ struct nb_view {
 	size_t nmarks;
 	struct nb_mark marks[NB_VIEW_MAX_MARKS];
 	char note[200];
+	size_t lost_points; /* valid points of the document that did not fit in the series */
 };
 
 enum nb_stream_cpu { NB_STREAM_CPU_TOTAL, NB_STREAM_CPU_SOFTIRQ, NB_STREAM_CPU_PROCESS };

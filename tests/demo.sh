@@ -88,9 +88,25 @@ short() { # subcommand: prints extra args
 if [ "$(id -u)" -eq 0 ]; then
 	gen=nbgen
 	[ -n "${NB_LAB_PREFIX:-}" ] && gen=$NB_LAB_PREFIX-gen
-	if "$nb" lab status >/dev/null 2>&1 || [ -e "/run/netns/$gen" ]; then
-		say "demo: a lab is already up ($gen ...); it is left alone. Remove it with"
-		say "      'netbench lab down' or set NB_LAB_PREFIX to run the demo beside it."
+	taken() { [ -e "/run/netns/$1-gen" ] || [ -e "/run/netns/$1-dut" ] || [ -e "/run/netns/$1-sink" ] ||
+		[ -e "/run/netbench-lab/$1" ]; }
+	if [ -z "${NB_LAB_PREFIX:-}" ] && { "$nb" lab status >/dev/null 2>&1 || [ -e /run/netns/nbgen ] ||
+		[ -e /run/netns/nbdut ] || [ -e /run/netns/nbsink ]; }; then
+		# The default lab is someone's (another user's demo, a lab being used): run beside
+		# it under a free prefix, and leave it alone.
+		i=1
+		while [ $i -lt 100 ] && taken "nbdemo$i"; do i=$((i + 1)); done
+		if [ $i -ge 100 ]; then
+			say "demo: the default lab and nbdemo1..nbdemo99 are all taken; set NB_LAB_PREFIX"
+			exit 1
+		fi
+		NB_LAB_PREFIX=nbdemo$i
+		export NB_LAB_PREFIX
+		gen=$NB_LAB_PREFIX-gen
+		say "demo: a lab is already up as nbgen ...; it is left alone, the demo's lab is $gen ..."
+	elif [ -n "${NB_LAB_PREFIX:-}" ] && taken "$NB_LAB_PREFIX"; then
+		say "demo: a lab is already up as $gen ...; it is left alone. Remove it with"
+		say "      'netbench lab down --prefix $NB_LAB_PREFIX' or choose another NB_LAB_PREFIX."
 		exit 1
 	fi
 	say "mode: root, namespace lab (gen -> DUT -> sink, agent on $sink)"

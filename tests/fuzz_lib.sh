@@ -36,7 +36,7 @@ fuzz_seed() { # corpus file name, what it is
 }
 
 fuzz_for() { # seconds
-	"$fuzz_bin" -max_total_time="$1" -rss_limit_mb=1024 "$nb_tmp/corpus" >"$nb_tmp/fuzz.log" 2>&1
+	"$fuzz_bin" -max_total_time="$1" -rss_limit_mb=1024 -artifact_prefix="$nb_tmp/" "$nb_tmp/corpus" >"$nb_tmp/fuzz.log" 2>&1
 	check "$1 s of fuzzing finds no crash, leak or undefined behaviour" test $? -eq 0 ||
 		tail -30 "$nb_tmp/fuzz.log" | sed 's/^/# /'
 }

@@ -130,3 +130,20 @@ cpu_busy_pct() {
 	echo "$_a" "$_b" | awk '{ for (i = 2; i <= 9; i++) t += $(i + 11) - $i
 		idle = ($16 - $5) + ($17 - $6); print (t > 0 ? int(100 * (t - idle) / t) : 0) }'
 }
+
+# argv_shims DIR TOOL...: puts in DIR a stand-in for each TOOL that appends the command line any
+# local user would see (its /proc/PID/cmdline) to DIR/argv.log and then runs the real tool with
+# the same arguments and standard input. With DIR first in PATH, every helper netbench starts is
+# logged, however short it lives (docs/security.md: keys never on a command line).
+argv_shims() {
+	_d=$1; shift
+	mkdir -p "$_d" && : >"$_d/argv.log" || return 1
+	for _t in "$@"; do
+		# the file execvp would run (command -v would name a shell function of that name)
+		_real=$(IFS=:; for _p in $PATH; do [ -x "$_p/$_t" ] && { echo "$_p/$_t"; break; }; done)
+		[ -n "$_real" ] || continue
+		printf '#!/bin/sh\n{ tr "\\000" " " </proc/$$/cmdline; echo; } >>"%s/argv.log"\nexec "%s" "$@"\n' \
+			"$_d" "$_real" >"$_d/$_t"
+		chmod 0755 "$_d/$_t"
+	done
+}

@@ -139,7 +139,7 @@ int cmd_compare(int argc, char **argv)
 	store_cli_view_check(&view);
 	store_cli_ids(&sc, argc, argv);
 
-	struct nb_store *st = store_cli_open(&sc);
+	struct nb_store *st = store_cli_open_read(&sc);
 	struct nb_store_row *rows;
 	size_t n, ntables = 0;
 	struct loaded *l = store_cli_load(st, &sc, &view.vo, &rows, &n);

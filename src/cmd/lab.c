@@ -90,7 +90,16 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 	if (n <= 0)
 		cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
 	lab->netbench_path[n] = '\0';
+	lab->force = o->force;
 	ret = nb_lab_up(lab);
+	if (ret == -EBUSY)
+		cli_fail(0,
+			 "a lab is alive as %s, %s, %s (%s%s): %s. Left as it is: give another "
+			 "--prefix, take it down first with `netbench lab down%s%s`, or replace it "
+			 "with `lab up --force`",
+			 lab->ns[NB_LAB_GEN], lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK],
+			 lab->prefix[0] ? "prefix " : "the default prefix", lab->prefix, lab->err,
+			 lab->prefix[0] ? " --prefix " : "", lab->prefix);
 	if (ret == -EINTR)
 		cli_fail(0, "interrupted: removed what `lab up` had created");
 	if (ret)

@@ -35,7 +35,9 @@ static void usage(FILE *f)
 	    "(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
 	    "\n"
 	    "  up        create the namespaces, veths, addresses, routes, forwarding, agent;\n"
-	    "            leftovers of an earlier lab are removed first (and reported)\n"
+	    "            leftovers of an earlier, dead lab are removed first (and reported);\n"
+	    "            a lab alive under the prefix (agent or observer answers, a process\n"
+	    "            in its namespaces) is refused, exit 1\n"
 	    "  down      remove all of it (idempotent); reports what it found\n"
 	    "  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
 	    "  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
@@ -59,6 +61,7 @@ static void usage(FILE *f)
 	    "                      (/proc/crypto) the tunnel's, by raising its priority\n"
 	    "                      (crypto_user netlink); lab down restores it\n"
 	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
+	    "      --force         up: replace a lab that is alive under the prefix\n"
 	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
 	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
 	    "                      destination port), set (the N matches as one set lookup),\n"
@@ -99,7 +102,15 @@ static void parse_point(struct lab_opts *o, const char *arg)
 
 int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 {
-	enum { OPT_MTU = 256, OPT_DUT_CPUS, OPT_NO_AGENT, OPT_FLUSH, OPT_VPN, OPT_CRYPTO_DRIVER };
+	enum {
+		OPT_MTU = 256,
+		OPT_DUT_CPUS,
+		OPT_NO_AGENT,
+		OPT_FLUSH,
+		OPT_VPN,
+		OPT_CRYPTO_DRIVER,
+		OPT_FORCE
+	};
 	static const struct option long_opts[] = {
 	    {"prefix", required_argument, NULL, 'P'},
 	    {"ipv6", no_argument, NULL, '6'},
@@ -107,6 +118,7 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    {"dut-cpus", required_argument, NULL, OPT_DUT_CPUS},
 	    {"port", required_argument, NULL, 'p'},
 	    {"no-agent", no_argument, NULL, OPT_NO_AGENT},
+	    {"force", no_argument, NULL, OPT_FORCE},
 	    {"rules", required_argument, NULL, 'n'},
 	    {"kind", required_argument, NULL, 'k'},
 	    {"flush", no_argument, NULL, OPT_FLUSH},
@@ -149,6 +161,9 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			break;
 		case OPT_NO_AGENT:
 			o->no_agent = up_opts = true;
+			break;
+		case OPT_FORCE:
+			o->force = up_opts = true;
 			break;
 		case OPT_VPN: {
 			struct nb_lab_vpn_spec v;
@@ -209,8 +224,8 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    strcmp(o->verb, "ruleset"))
 		cli_usage_error("'%s' is not up, down, status, ruleset or fit", o->verb);
 	if (up_opts && strcmp(o->verb, "up"))
-		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn and --crypto-driver "
-				"are options of `lab up`");
+		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn, --crypto-driver "
+				"and --force are options of `lab up`");
 	if (o->crypto_driver && !o->vpn)
 		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");
 	if (have_mtu && o->ipv6 && o->mtu < 1280)

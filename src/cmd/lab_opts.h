@@ -13,7 +13,7 @@
 struct lab_opts {
 	const char *verb;
 	const char *prefix;
-	bool ipv6, json, no_agent, flush, have_rules;
+	bool ipv6, json, no_agent, flush, have_rules, force;
 	unsigned mtu, dut_cpus;
 	uint16_t port;
 	bool have_port;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "core/base/atomicfile.h"
 #include "cmd/commands.h"
 #include "cmd/compare_fit.h"
 #include "cmd/store_cli.h"
@@ -95,12 +96,12 @@ int cmd_report(int argc, char **argv)
 	store_cli_view_check(&view);
 	store_cli_ids(&sc, argc, argv);
 
-	struct nb_store *st = store_cli_open(&sc);
+	struct nb_store *st = store_cli_open_read(&sc);
 	struct nb_store_row *rows;
 	size_t n;
 	struct loaded *l = store_cli_load(st, &sc, &view.vo, &rows, &n);
 	struct nb_report_item *it = calloc(n + 1, sizeof(*it));
-	char gen[96], tmp[4096];
+	char gen[96];
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -127,23 +128,17 @@ int cmd_report(int argc, char **argv)
 	gmtime_r(&now, &tm);
 	strftime(gen, sizeof(gen), "Written %Y-%m-%d %H:%M UTC by netbench " NB_VERSION ".", &tm);
 	/* Written beside the target and renamed over it: the file is whole or absent. */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out, (long)getpid()) >= sizeof(tmp))
-		cli_usage_error("--output: the file name is too long");
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		cli_fail(errno, "cannot write %s", tmp);
-	int ret = nb_report_html(f, it, n, title, gen, extra);
-	if (ret || fflush(f) || ferror(f)) {
-		int e = ret ? ret : errno;
-		fclose(f);
-		unlink(tmp);
-		cli_fail(e, "writing %s", out);
+	struct nb_atomic_file af;
+	int ret = nb_atomic_open(&af, out, 0644);
+	if (ret)
+		cli_fail(ret, "cannot write beside %s", out);
+	ret = nb_report_html(af.f, it, n, title, gen, extra);
+	if (ret) {
+		nb_atomic_abort(&af);
+		cli_fail(ret, "writing %s", out);
 	}
-	if (fclose(f) || rename(tmp, out)) {
-		int e = errno;
-		unlink(tmp);
-		cli_fail(e, "writing %s", out);
-	}
+	if ((ret = nb_atomic_commit(&af)))
+		cli_fail(ret, "writing %s", out);
 	fprintf(stderr, "netbench report: %zu result%s in %s\n", n, n == 1 ? "" : "s", out);
 	free(it);
 	free(extra);

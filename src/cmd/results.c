@@ -199,7 +199,7 @@ static int do_list(int argc, char **argv, bool export_csv)
 		cli_usage_error("--csv is for 'results export'");
 	if (export_csv && json)
 		cli_usage_error("export writes CSV; -J is for list and show");
-	struct nb_store *st = store_cli_open(&sc);
+	struct nb_store *st = store_cli_open_read(&sc);
 	struct nb_store_row *rows;
 	size_t n;
 
@@ -252,8 +252,26 @@ static int do_list(int argc, char **argv, bool export_csv)
 				}
 			}
 		}
+		fflush(stdout);
+		/* What did not fit in a view is said, never dropped silently. */
+		size_t lost_total = 0;
+		for (size_t i = 0; i < n; i++)
+			for (size_t v = 0; v < l[i].nviews; v++) {
+				const struct nb_view *vw = &l[i].views[v];
+				if (!vw->lost_points)
+					continue;
+				lost_total += vw->lost_points;
+				fprintf(stderr,
+					"netbench results export: result %lld, view %s: %zu points "
+					"not exported (a view holds %d series of %d points)\n",
+					(long long)l[i].row->id, vw->id, vw->lost_points,
+					NB_VIEW_MAX_SERIES, NB_VIEW_MAX_POINTS);
+			}
 		store_cli_free(l, rows, n);
 		nb_store_close(st);
+		if (lost_total)
+			cli_fail(0, "export is incomplete: %zu points left out (listed above)",
+				 lost_total);
 		return 0;
 	}
 	if (nb_store_query(st, &sc.f, false, &rows, &n, err, sizeof(err)))
@@ -333,7 +351,7 @@ static int do_show(int argc, char **argv)
 	if (argc - optind != 1)
 		cli_usage_error("show: give one result ID");
 	store_cli_ids(&sc, argc, argv);
-	struct nb_store *st = store_cli_open(&sc);
+	struct nb_store *st = store_cli_open_read(&sc);
 	struct nb_store_row *rows;
 	size_t n;
 	struct loaded *l = store_cli_load(st, &sc, NULL, &rows, &n);

@@ -78,7 +78,25 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-static size_t lava_doc(const char *path, const char *prefix)
+/* Points a view could not hold are named, as export --csv names them: LAVA gets no partial
+ * picture without the job's log saying so. Returns how many. */
+static size_t lava_lost(const char *what, const struct nb_view *views, size_t n)
+{
+	size_t lost = 0;
+	for (size_t v = 0; v < n; v++) {
+		if (!views[v].lost_points)
+			continue;
+		lost += views[v].lost_points;
+		fprintf(stderr,
+			"netbench results export: %s, view %s: %zu points not exported (a view "
+			"holds %d series of %d points)\n",
+			what, views[v].id, views[v].lost_points, NB_VIEW_MAX_SERIES,
+			NB_VIEW_MAX_POINTS);
+	}
+	return lost;
+}
+
+static size_t lava_doc(const char *path, const char *prefix, size_t *lost)
 {
 	size_t len, lines;
 	char *text = results_read_file(path, &len), err[256];
@@ -94,6 +112,7 @@ static size_t lava_doc(const char *path, const char *prefix)
 		cli_fail(0, "%s is not a netbench result document", path);
 	const char *test = nb_jstr(nb_jget(d, nb_jdoc_root(d), "test"));
 	lines = nb_lava_cases(stdout, prefix, test ? test : "result", views, nv);
+	*lost += lava_lost(path, views, nv);
 	nb_jdoc_free(d);
 	free(views);
 	free(text);
@@ -110,7 +129,7 @@ int results_export_lava(int argc, char **argv)
 	const char *prefix = NULL;
 	char pfx[NB_STORE_LABEL_MAX];
 	bool files = false, ids = false;
-	size_t lines = 0;
+	size_t lines = 0, lost = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -137,14 +156,14 @@ int results_export_lava(int argc, char **argv)
 				"and IDs, not both");
 	if (files) {
 		for (int i = optind; i < argc; i++)
-			lines += lava_doc(argv[i], prefix);
+			lines += lava_doc(argv[i], prefix, &lost);
 	} else {
 		if (!nb_store_available())
 			cli_fail(0,
 				 "this build has no SQLite: export --lava of stored results needs "
 				 "it (give result documents instead: FILE.json)");
 		store_cli_ids(&sc, argc, argv);
-		struct nb_store *st = store_cli_open(&sc);
+		struct nb_store *st = store_cli_open_read(&sc);
 		struct nb_store_row *rows;
 		size_t n;
 		struct loaded *l = store_cli_load(st, &sc, NULL, &rows, &n);
@@ -155,10 +174,15 @@ int results_export_lava(int argc, char **argv)
 				p = pfx;
 			}
 			lines += nb_lava_cases(stdout, p, rows[i].test, l[i].views, l[i].nviews);
+			char what[32];
+			snprintf(what, sizeof(what), "result %lld", (long long)rows[i].id);
+			lost += lava_lost(what, l[i].views, l[i].nviews);
 		}
 		store_cli_free(l, rows, n);
 		nb_store_close(st);
 	}
+	if (lost)
+		cli_fail(0, "export is incomplete: %zu points left out (listed above)", lost);
 	if (!lines)
 		fprintf(stderr, "netbench results: export --lava: no measured point to export\n");
 	return 0;

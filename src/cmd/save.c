@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "core/base/atomicfile.h"
 #include "core/store/jdoc.h"
 
 #define TEXT_MAX (4u << 20)
@@ -195,27 +196,17 @@ void cli_save_doc_end(struct cli_save *s)
 /* Writes the document next to FILE and renames it over: FILE is whole or untouched. */
 static void write_output(struct cli_save *s)
 {
-	size_t n = strlen(s->out) + 16;
-	char *tmp = malloc(n);
-	FILE *f;
-	if (!tmp)
-		cli_fail(ENOMEM, "out of memory");
-	snprintf(tmp, n, "%s.tmp%ld", s->out, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		cli_fail(errno, "--output: cannot write %s", tmp);
-	if (fwrite(s->doc, 1, s->doc_len, f) != s->doc_len || fflush(f) || fsync(fileno(f))) {
-		int e = errno;
-		fclose(f);
-		unlink(tmp);
-		cli_fail(e, "--output: writing %s", s->out);
+	struct nb_atomic_file a;
+	int ret = nb_atomic_open(&a, s->out, 0644);
+	if (ret)
+		cli_fail(ret, "--output: cannot write beside %s", s->out);
+	if (fwrite(s->doc, 1, s->doc_len, a.f) != s->doc_len) {
+		ret = -(errno ? errno : EIO);
+		nb_atomic_abort(&a);
+		cli_fail(ret, "--output: writing %s", s->out);
 	}
-	if (fclose(f) || rename(tmp, s->out)) {
-		int e = errno;
-		unlink(tmp);
-		cli_fail(e, "--output: writing %s", s->out);
-	}
-	free(tmp);
+	if ((ret = nb_atomic_commit(&a)))
+		cli_fail(ret, "--output: writing %s", s->out);
 }
 
 void cli_save_finish(struct cli_save *s)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "core/base/atomicfile.h"
 #include "cmd/commands.h"
 #include "core/session/agent.h"
 #include "core/session/auth.h"
@@ -135,19 +136,12 @@ static void daemon_ready(int fd)
 
 static int write_pid_file(const char *path)
 {
-	char tmp[4096];
-	FILE *f;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "%ld\n", (long)getpid());
-	if (fclose(f) != 0 || rename(tmp, path) < 0) {
-		int err = -errno;
-		unlink(tmp);
-		return err;
-	}
-	return 0;
+	struct nb_atomic_file a;
+	int ret = nb_atomic_open(&a, path, 0644);
+	if (ret)
+		return ret;
+	fprintf(a.f, "%ld\n", (long)getpid());
+	return nb_atomic_commit(&a);
 }
 
 int cmd_serve(int argc, char **argv)

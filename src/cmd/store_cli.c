@@ -94,16 +94,28 @@ const char *store_cli_path(const struct store_cli *sc)
 	return db && *db ? db : NB_STORE_DEFAULT_PATH;
 }
 
-struct nb_store *store_cli_open(const struct store_cli *sc)
+static struct nb_store *open_store(const struct store_cli *sc, bool write)
 {
 	struct nb_store *st;
 	char err[512] = "";
+	const char *path = store_cli_path(sc);
 	if (!nb_store_available())
 		cli_fail(0, "this build has no SQLite: the results store needs it (rebuild with "
 			    "libsqlite3-dev installed)");
-	if (nb_store_open(store_cli_path(sc), &st, err, sizeof(err)))
+	if (write ? nb_store_open(path, &st, err, sizeof(err))
+		  : nb_store_open_read(path, &st, err, sizeof(err)))
 		cli_fail(0, "%s", err);
 	return st;
+}
+
+struct nb_store *store_cli_open(const struct store_cli *sc)
+{
+	return open_store(sc, true);
+}
+
+struct nb_store *store_cli_open_read(const struct store_cli *sc)
+{
+	return open_store(sc, false);
 }
 
 struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,

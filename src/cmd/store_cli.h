@@ -90,6 +90,8 @@ void store_cli_view_check(const struct store_view_cli *v);
 void store_cli_ids(struct store_cli *sc, int argc, char **argv);
 /* Opens the database; exits 1 with one line (no SQLite in this build, unreadable file, ...). */
 struct nb_store *store_cli_open(const struct store_cli *sc);
+/* For the read commands: an existing store, read-only; a missing one exits 1 naming it. */
+struct nb_store *store_cli_open_read(const struct store_cli *sc);
 const char *store_cli_path(const struct store_cli *sc);
 /* Loads the matching results with documents; parses each into views (opts may be NULL).
  * Exits 1 on failure. */

@@ -732,10 +732,79 @@ def case_impostor(port):
         print("impostor: controller left", flush=True)
 
 
+# Terminal control sequences a hostile agent (or a proxy) puts in its facts: retitle, clear the
+# screen, hide text, a C1 CSI (U+009B) that some terminals obey as ESC [, and a carriage return.
+EVIL = "\x1b]0;pwned\x07\x1b[2J\x1b[8m\u009b31m\rX"
+SI_STRINGS = (T_SW, 21, 22, 23, 24, 25, 26, 27, 30, 31, 32, 33)  # gitrev .. bus info, no numbers
+
+
+def rewrite(typ, body):
+    """Facts in HELLO_OK and AUTH_OK, and every error text, get EVIL appended."""
+    if typ not in (HELLO_OK, AUTH_OK, ERROR):
+        return body
+    out, off = b"", 0
+    while off < len(body):
+        tag, l = struct.unpack(">HH", body[off:off + 4])
+        val = body[off + 4:off + 4 + l]
+        off += 4 + l
+        if tag in SI_STRINGS or tag == T_ERR_TEXT:
+            val = (val.decode(errors="replace") + EVIL).encode()[:200]
+        out += tlv(tag, val)
+    return out
+
+
+def case_escape_proxy(listen_port, agent_port):
+    """A man in the middle of the control connection that rewrites the agent's facts; serves
+    connections until killed. Prints "listening" once it accepts."""
+    l = socket.socket()
+    l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    l.bind(("127.0.0.1", int(listen_port)))
+    l.listen(8)
+    print("listening", flush=True)
+
+    def pump_up(c, a):
+        try:
+            while True:
+                d = c.recv(65536)
+                if not d:
+                    break
+                a.sendall(d)
+        except OSError:
+            pass
+        for x in (a, c):
+            try:
+                x.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def serve(c):
+        a = socket.create_connection(("127.0.0.1", int(agent_port)))
+        threading.Thread(target=pump_up, args=(c, a), daemon=True).start()
+        try:
+            while True:
+                magic, typ, z, ln = struct.unpack(">IHHI", recvall(a, 12))
+                body = rewrite(typ, recvall(a, ln))
+                c.sendall(struct.pack(">IHHI", magic, typ, z, len(body)) + body)
+        except (OSError, ConnectionError, struct.error):
+            pass
+        for x in (a, c):
+            try:
+                x.close()
+            except OSError:
+                pass
+
+    while True:
+        c, _ = l.accept()
+        threading.Thread(target=serve, args=(c,), daemon=True).start()
+
+
 if __name__ == "__main__":
     case, args = sys.argv[1], sys.argv[2:]
     if case == "impostor":
         case_impostor(*args)
+        sys.exit(0)
+    if case == "escape_proxy":
+        case_escape_proxy(*args)
         sys.exit(0)
     host, port, pskfile = args[0], int(args[1]), args[2]
     psk = open(pskfile, "rb").read().rstrip(b"\r\n") if pskfile != "-" else None

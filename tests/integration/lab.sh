@@ -155,6 +155,38 @@ check_quiet "bad rule file left the previous ruleset in place (one transaction)"
 	ip netns exec $P-dut nft list ruleset | grep -q 'table inet netbench' &&
 	! ls /tmp/netbench-lab-* 2>/dev/null"
 
+# --- a lab that is alive is someone's: a second up refuses it and leaves it whole
+if status_is 1 "$NETBENCH" lab up --prefix "$P" && grep -q "a lab is alive as $P-gen" "$tmp/err" &&
+	grep -q "agent answers" "$tmp/err" && grep -q -- "--prefix" "$tmp/err" &&
+	grep -q "lab down --prefix $P" "$tmp/err" && grep -q -- "--force" "$tmp/err"; then
+	ok "up over a live lab: exit 1, names it, its agent, and the ways out"
+else
+	nok "up over a live lab: exit 1, names it, its agent, and the ways out"; sed 's/^/# /' "$tmp/err"
+fi
+check_quiet "the live lab's agent and observer still run, and it is healthy" sh -c \
+	"kill -0 $agent_pid && kill -0 $obs_pid && '$NETBENCH' lab status --prefix $P"
+# Its agent stopped, a process of someone else's in a namespace still makes it alive.
+ip netns exec "$P-gen" sleep 60 &
+sleeper=$!
+nb_pids="$nb_pids $sleeper"
+kill "$agent_pid" "$obs_pid"
+sleep 0.3
+if status_is 1 "$NETBENCH" lab up --prefix "$P" && grep -q "namespace $P-gen holds process" "$tmp/err"; then
+	ok "a process in one of its namespaces keeps a lab alive: refused"
+else
+	nok "a process in one of its namespaces keeps a lab alive: refused"; sed 's/^/# /' "$tmp/err"
+fi
+check_quiet "and that process was left running" kill -0 "$sleeper"
+if status_is 0 "$NETBENCH" lab up --prefix "$P" --force && ! kill -0 "$sleeper" 2>/dev/null &&
+	"$NETBENCH" lab status --prefix "$P" >/dev/null; then
+	ok "up --force replaces it: exit 0, healthy"
+else
+	nok "up --force replaces it: exit 0, healthy"; sed 's/^/# /' "$tmp/err"
+fi
+wait "$sleeper" 2>/dev/null
+agent_pid=$(cat "/run/netbench-lab/$P/agent.pid" 2>/dev/null)
+obs_pid=$(cat "/run/netbench-lab/$P/observer.pid" 2>/dev/null)
+
 # --- down: nothing left
 check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
 check_quiet "no namespace left" test "$(ns_left)" -eq 0

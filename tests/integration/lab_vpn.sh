@@ -37,4 +37,29 @@ for v in esp:aes-gcm wireguard; do
 		skip "$v: the kernel-lacks-it branch (this kernel has $v)"
 	fi
 done
+
+# Keys never on a command line: every ip and wg that lab up starts is logged as /proc shows it.
+# ESP's first SA is added (with its keys) whatever the kernel has, so this runs everywhere;
+# WireGuard's keys are made only once the kernel took a WireGuard link.
+argv_shims "$nb_tmp/shims" ip wg
+for v in esp esp:aes-gcm esp:chacha20-poly1305 wireguard; do
+	: >"$nb_tmp/shims/argv.log"
+	PATH="$nb_tmp/shims:$PATH" "$NB" lab up --no-agent --vpn "$v" >"$nb_tmp/out" 2>&1
+	rc=$?
+	if [ "$v" = wireguard ] && [ "$rc" -ne 0 ]; then
+		skip "$v: no private key on a command line: this kernel has no WireGuard (checked in the VM, tests/vm/guest/20_vpn.sh)"
+	elif [ "$v" = wireguard ]; then
+		pubs=$(ip netns exec nbtvpn-dut wg show all dump | awk 'NF == 5 { print $3 } NF > 5 { print $2 }' | sort -u)
+		check "$v: no key but the public ones on any helper's command line" sh -c "
+			grep -Eo '[A-Za-z0-9+/]{43}=' '$nb_tmp/shims/argv.log' | sort -u | while read -r k; do
+				echo '$pubs' | grep -qx \"\$k\" || exit 1; done"
+	else
+		check "$v: the helpers were watched ($(wc -l <"$nb_tmp/shims/argv.log") commands)" \
+			test -s "$nb_tmp/shims/argv.log"
+		check "$v: no key on any helper's command line" \
+			sh -c "! grep -Eq '0x[0-9a-fA-F]{16}' '$nb_tmp/shims/argv.log'" ||
+			grep -E '0x[0-9a-fA-F]{16}' "$nb_tmp/shims/argv.log" | cut -c1-150 | sed 's/^/# /'
+	fi
+	"$NB" lab down >/dev/null 2>&1
+done
 echo "1..$n"

@@ -71,6 +71,12 @@ int main(void)
 	uint64_t tx_flow[2] = {5001, 1};
 	nb_rx_reconcile(tx_flow, 2, 5, s, &c);
 	CHECK(c.valid && c.lost == 5002 - 8, "reconciled: %llu lost", (unsigned long long)c.lost);
+	uint64_t rx_was = s->rx;
+	s->rx = 5003; /* a peer's total beyond what was sent, its flows within */
+	nb_rx_reconcile(tx_flow, 2, 5, s, &c);
+	CHECK(!c.valid && strstr(c.why, "received 5003 frames, 5002 sent"),
+	      "a total beyond what was sent is invalid, not a loss that wraps: %s", c.why);
+	s->rx = rx_was;
 
 	s->drops_known = true; /* (qemu-user does not pass SO_MEMINFO: set, to test the codec) */
 	s->sock_drops = 17;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/base/escape.h"
 #include "core/base/wire.h"
 
 struct nb_cur {
@@ -169,6 +170,7 @@ static inline void nb_cur_get_strfield(struct nb_cur *c, char *s, size_t field)
 		c->bad = true;
 	memcpy(s, p, field);
 	s[field - 1] = '\0';
+	nb_esc_inplace(s, field, NB_ESC_LINE); /* foreign text: docs/security.md */
 }
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/base/cursor.h"
+#include "core/base/escape.h"
 
 #define ITEM_MAX 0xffffu
 
@@ -157,6 +158,7 @@ static int r_str(struct nb_cur *v, char *buf, size_t cap)
 		return -EBADMSG;
 	memcpy(buf, v->r, v->len);
 	buf[v->len] = '\0';
+	nb_esc_inplace(buf, cap, NB_ESC_LINE); /* foreign text: docs/security.md */
 	return 0;
 }
 

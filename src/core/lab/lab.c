@@ -19,6 +19,7 @@
 
 #include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"
+#include "core/base/atomicfile.h"
 #include "core/base/timeutil.h"
 
 #define MAX_ARGS 32
@@ -254,28 +255,35 @@ static void step_pause(struct nb_lab *lab)
 		nb_sleep_until_ns(nb_mono_ns() + lab->step_delay_ms * NB_NS_PER_MS);
 }
 
+/* Processes in namespace ns (ip netns pids), at most max, into pids. */
+static unsigned ns_pids(struct nb_lab *lab, const char *ns, long *pids, unsigned max)
+{
+	struct nb_lab_run *r = nb_lab_run_new();
+	unsigned np = 0;
+	char *p, *end;
+
+	if (!r || !ns_exists(ns) || run(lab, NULL, r, "ip", "netns", "pids", ns, NULL))
+		goto out;
+	for (p = r->out; *p && np < max; p = end) {
+		long pid = strtol(p, &end, 10);
+		if (end == p)
+			end = p + 1;
+		else if (pid > 1 && pid != (long)getpid())
+			pids[np++] = pid;
+	}
+out:
+	nb_lab_run_free(r);
+	return np;
+}
+
 /* Signals every process in namespace ns, gives them a moment to exit, then kills the rest.
  * Returns how many there were. */
 static unsigned kill_ns_pids(struct nb_lab *lab, const char *ns)
 {
-	struct nb_lab_run *r = nb_lab_run_new();
-	unsigned n = 0;
 	uint64_t deadline;
-	char *p, *end;
 	long pids[256];
-	unsigned np = 0;
+	unsigned np = ns_pids(lab, ns, pids, 256), n;
 
-	if (!r || run(lab, NULL, r, "ip", "netns", "pids", ns, NULL))
-		goto out;
-	for (p = r->out; *p && np < 256; p = end) {
-		long pid = strtol(p, &end, 10);
-		if (end == p) {
-			end = p + 1;
-			continue;
-		}
-		if (pid > 1 && pid != (long)getpid())
-			pids[np++] = pid;
-	}
 	for (unsigned i = 0; i < np; i++)
 		kill((pid_t)pids[i], SIGTERM);
 	n = np;
@@ -286,8 +294,6 @@ static unsigned kill_ns_pids(struct nb_lab *lab, const char *ns)
 		if (pid_alive(pids[i]))
 			kill((pid_t)pids[i], SIGKILL);
 	}
-out:
-	nb_lab_run_free(r);
 	return n;
 }
 
@@ -301,6 +307,7 @@ struct state {
 	char vpn[40];
 	char crypto_driver[64]; /* raised by up; its old priority is restored by down */
 	int crypto_old_prio;
+	long creator; /* the pid of the `lab up` still creating it (phase creating) */
 };
 
 static void state_read(struct nb_lab *lab, struct state *s)
@@ -326,6 +333,8 @@ static void state_read(struct nb_lab *lab, struct state *s)
 			s->port = (unsigned)v;
 		else if (sscanf(line, "agent %lu", &v) == 1)
 			s->agent = (unsigned)v;
+		else if (sscanf(line, "creator %lu", &v) == 1)
+			s->creator = (long)v;
 		else if (sscanf(line, "vpn %39s", s->vpn) == 1)
 			;
 		else if (sscanf(line, "crypto_driver %63s %d", s->crypto_driver,
@@ -341,14 +350,13 @@ static void state_read(struct nb_lab *lab, struct state *s)
 
 static int state_write(struct nb_lab *lab, const struct state *s)
 {
-	char tmp[192];
+	struct nb_atomic_file a;
 	FILE *f;
-	int ret = 0;
+	int ret = nb_atomic_open(&a, lab->state_path, 0644);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", lab->state_path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
+	f = a.f;
 	fprintf(f, "# netbench lab: what `lab up` created; `lab down` removes it\n");
 	fprintf(f,
 		"phase %s\nnamespaces %s %s %s\nipv6 %d\nmtu %u\ndut_cpus %u\nport %u\n"
@@ -359,15 +367,11 @@ static int state_write(struct nb_lab *lab, const struct state *s)
 		fprintf(f, "ruleset %s %zu\n", s->kind, s->rules_n);
 	if (s->vpn[0])
 		fprintf(f, "vpn %s\n", s->vpn);
+	if (!s->complete)
+		fprintf(f, "creator %ld\n", (long)getpid());
 	if (s->crypto_driver[0])
 		fprintf(f, "crypto_driver %s %d\n", s->crypto_driver, s->crypto_old_prio);
-	if (fclose(f))
-		ret = -errno;
-	if (!ret && rename(tmp, lab->state_path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return nb_atomic_commit(&a);
 }
 
 int nb_lab_down(struct nb_lab *lab, unsigned *found)
@@ -598,6 +602,45 @@ static int wait_links_up(struct nb_lab *lab)
 		step_pause(lab);                                                                   \
 	} while (0)
 
+/* Whether the lab under this prefix is someone's, alive: its agent or its observer answers, or
+ * a process runs in one of its namespaces. why gets the evidence. Only a lab that is none of
+ * these is remains, which up may clean. */
+static bool lab_alive(struct nb_lab *lab, char *why, size_t len)
+{
+	struct state s;
+	long pids[4];
+	size_t o = 0;
+
+	why[0] = '\0';
+	state_read(lab, &s);
+	/* A lab whose `lab up` was killed half-way is remains, whatever it had started. */
+	if (s.found && !s.complete && s.creator > 0 && s.creator != (long)getpid()) {
+		if (!pid_alive(s.creator))
+			return false;
+		snprintf(why, len, "its `lab up` (pid %ld) is still creating it", s.creator);
+		return true;
+	}
+	uint16_t port = (uint16_t)(s.port ? s.port : lab->port);
+	if (ns_exists(lab->ns[NB_LAB_SINK]) &&
+	    nb_lab_port_answers(lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, port, 500))
+		o += (size_t)snprintf(why + o, len - o, "its agent answers on %s port %u; ",
+				      NB_LAB_SINK_ADDR, port);
+	if (o < len && ns_exists(lab->ns[NB_LAB_DUT]) &&
+	    nb_lab_port_answers(lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR, port, 500))
+		o += (size_t)snprintf(why + o, len - o, "its observer answers on %s port %u; ",
+				      NB_LAB_DUT_A_ADDR, port);
+	for (int i = 0; i < 3 && o < len; i++) {
+		unsigned n = ns_pids(lab, lab->ns[i], pids, 4);
+		if (n)
+			o += (size_t)snprintf(why + o, len - o,
+					      "namespace %s holds process%s %ld%s; ", lab->ns[i],
+					      n > 1 ? "es" : "", pids[0], n > 1 ? " and more" : "");
+	}
+	if (o >= 2 && o < len)
+		why[o - 2] = '\0'; /* the last "; " */
+	return o > 0;
+}
+
 int nb_lab_up(struct nb_lab *lab)
 {
 	const char *gen = lab->ns[NB_LAB_GEN], *dut = lab->ns[NB_LAB_DUT],
@@ -608,12 +651,19 @@ int nb_lab_up(struct nb_lab *lab)
 	int ret;
 
 	lab->err[0] = '\0';
+	if (!lab->force) {
+		char why[384];
+		if (lab_alive(lab, why, sizeof(why))) {
+			snprintf(lab->err, sizeof(lab->err), "%s", why);
+			return -EBUSY;
+		}
+	}
 	ret = nb_lab_down(lab, &found);
 	if (ret)
 		return ret;
 	if (found)
-		note(lab, "cleaned up %u leftover object%s of an earlier lab", found,
-		     found == 1 ? "" : "s");
+		note(lab, "%s %u leftover object%s of an earlier lab",
+		     lab->force ? "--force: removed" : "cleaned up", found, found == 1 ? "" : "s");
 	ret = mkdirs(lab->run_dir);
 	if (ret) {
 		snprintf(lab->err, sizeof(lab->err), "cannot create %s", lab->run_dir);

@@ -51,6 +51,8 @@ struct nb_lab {
 	 * --crypto-driver: the kernel driver the tunnel must use (lab_vpn.c). */
 	char vpn[40];
 	char crypto_driver[64];
+	/* up --force: replace a lab that is alive under this prefix (else up refuses it). */
+	bool force;
 	/* Set by a signal handler: up stops, cleans up and returns -EINTR. */
 	volatile sig_atomic_t *stop;
 	/* Called with one line for each thing worth telling (leftovers found, removed). */

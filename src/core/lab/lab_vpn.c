@@ -87,18 +87,27 @@ static int random_hex(char *hex, unsigned bytes)
 	return 0;
 }
 
-/* One SA (the same on both ends) from src to dst. */
+/* One SA (the same on both ends) from src to dst. The keys go to ip on its standard input
+ * (ip -batch -), never on its command line: any local user can read /proc/PID/cmdline. */
 static int esp_state_add(struct nb_lab *lab, const char *ns, const struct esp_algo *a,
 			 const char *src, const char *dst, const char *spi, const char *reqid,
 			 const char *key, const char *auth_key)
 {
+	char line[768];
+	int ret;
 	if (!strcmp(a->kind, "aead"))
-		return cmd(lab, NULL, NULL, "ip", "-n", ns, "xfrm", "state", "add", "src", src,
-			   "dst", dst, "proto", "esp", "spi", spi, "reqid", reqid, "mode", "tunnel",
-			   "aead", a->xfrm_name, key, "128", NULL);
-	return cmd(lab, NULL, NULL, "ip", "-n", ns, "xfrm", "state", "add", "src", src, "dst", dst,
-		   "proto", "esp", "spi", spi, "reqid", reqid, "mode", "tunnel", "enc",
-		   a->xfrm_name, key, "auth-trunc", "hmac(sha1)", auth_key, "96", NULL);
+		snprintf(line, sizeof(line),
+			 "xfrm state add src %s dst %s proto esp spi %s reqid %s mode tunnel "
+			 "aead %s %s 128\n",
+			 src, dst, spi, reqid, a->xfrm_name, key);
+	else
+		snprintf(line, sizeof(line),
+			 "xfrm state add src %s dst %s proto esp spi %s reqid %s mode tunnel "
+			 "enc %s %s auth-trunc hmac(sha1) %s 96\n",
+			 src, dst, spi, reqid, a->xfrm_name, key, auth_key);
+	ret = cmd(lab, line, NULL, "ip", "-n", ns, "-batch", "-", NULL);
+	explicit_bzero(line, sizeof(line));
+	return ret;
 }
 
 /* As esp_state_add, with an error that does not quote the keys. */
@@ -155,10 +164,16 @@ static int esp_up(struct nb_lab *lab, const struct esp_algo *a)
 			 a->xfrm_name, ip_err);
 		return -EPROTONOSUPPORT;
 	}
-	if ((ret = esp_state(lab, dut, a, s, d, spi2, "2", k2, h2)) ||
-	    (ret = esp_state(lab, sink, a, d, s, spi1, "1", k1, h1)) ||
-	    (ret = esp_state(lab, sink, a, s, d, spi2, "2", k2, h2)) ||
-	    (ret = esp_policy(lab, dut, "out", gen_net, vpn, d, s, "1")) ||
+	ret = esp_state(lab, dut, a, s, d, spi2, "2", k2, h2);
+	if (!ret)
+		ret = esp_state(lab, sink, a, d, s, spi1, "1", k1, h1);
+	if (!ret)
+		ret = esp_state(lab, sink, a, s, d, spi2, "2", k2, h2);
+	explicit_bzero(k1, sizeof(k1));
+	explicit_bzero(k2, sizeof(k2));
+	explicit_bzero(h1, sizeof(h1));
+	explicit_bzero(h2, sizeof(h2));
+	if ((ret) || (ret = esp_policy(lab, dut, "out", gen_net, vpn, d, s, "1")) ||
 	    (ret = esp_policy(lab, dut, "fwd", vpn, gen_net, s, d, "2")) ||
 	    (ret = esp_policy(lab, sink, "in", gen_net, vpn, d, s, "1")) ||
 	    (ret = esp_policy(lab, sink, "out", vpn, gen_net, s, d, "2")))
@@ -177,7 +192,8 @@ static int wg_keys(struct nb_lab *lab, const char *path, char *pub, size_t len)
 	if ((ret = cmd(lab, NULL, r, "wg", "genkey", NULL)) ||
 	    (ret = cmd(lab, r->out, p, "wg", "pubkey", NULL)))
 		goto out;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	unlink(path); /* a killed run's; created anew, never followed */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, r->out, r->out_len) != (ssize_t)r->out_len) {
 		ret = -errno;
 		snprintf(lab->err, sizeof(lab->err), "cannot write %s", path);

@@ -421,6 +421,14 @@ void nb_rx_reconcile(const uint64_t *tx_flow, uint32_t flows, uint16_t trial,
 			return;
 		}
 	}
+	/* The total is the receiver's own count: it too must fit in what was sent (a peer's
+	 * snapshot is foreign; found by tests/fuzz/fuzz_rate_wire.c). */
+	if (c->rx > c->tx) {
+		c->valid = false;
+		snprintf(c->why, sizeof(c->why), "received %llu frames, %llu sent",
+			 (unsigned long long)c->rx, (unsigned long long)c->tx);
+		return;
+	}
 	c->lost = c->tx - c->rx;
 }
 

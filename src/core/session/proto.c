@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/base/escape.h"
 #include "core/base/cursor.h"
 #include "core/base/timeutil.h"
 #include "core/base/cursor.h"
@@ -146,6 +147,8 @@ int nb_msg_get_str(const struct nb_msg *m, uint16_t tag, char *buf, size_t len)
 		return -EBADMSG;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
+	/* Every string the peer sends is foreign: no control character gets past here. */
+	nb_esc_inplace(buf, len, NB_ESC_LINE);
 	return 0;
 }
 

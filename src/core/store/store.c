@@ -11,6 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/base/escape.h"
 
 int nb_store_tag_parse(const char *text, struct nb_store_tag *t)
 {
@@ -57,6 +61,11 @@ int nb_store_open(const char *path, struct nb_store **out, char *err, size_t err
 	*out = NULL;
 	snprintf(err, errlen, "this build has no SQLite (rebuild with libsqlite3-dev installed)");
 	return -ENOSYS;
+}
+
+int nb_store_open_read(const char *path, struct nb_store **out, char *err, size_t errlen)
+{
+	return nb_store_open(path, out, err, errlen);
 }
 
 void nb_store_close(struct nb_store *s)
@@ -148,9 +157,10 @@ static int user_version(struct nb_store *s, int *v)
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
-	*v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	int rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	return 0;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
 int nb_store_open(const char *path, struct nb_store **out, char *err, size_t errlen)
@@ -212,6 +222,93 @@ int nb_store_open(const char *path, struct nb_store **out, char *err, size_t err
 	}
 	if ((ret = exec(s, "COMMIT", err, errlen)))
 		goto fail;
+	*out = s;
+	return 0;
+fail:
+	if (ret == -EIO && sqlite3_errcode(s->db) == SQLITE_NOTADB)
+		snprintf(err, errlen, "%s is not a SQLite database", path);
+	nb_store_close(s);
+	return ret;
+}
+
+/* file:PATH?immutable=1 when no writer has the store open (no PATH-wal), else false. */
+static bool ro_uri(const char *path, char *uri, size_t len)
+{
+	char wal[4096];
+	size_t o;
+	if ((size_t)snprintf(wal, sizeof(wal), "%s-wal", path) >= sizeof(wal) ||
+	    access(wal, F_OK) == 0)
+		return false;
+	o = (size_t)snprintf(uri, len, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && o + 4 < len; p++)
+		o += (size_t)(isalnum(*p) || strchr("/._-", *p)
+				  ? snprintf(uri + o, len - o, "%c", *p)
+				  : snprintf(uri + o, len - o, "%%%02X", *p));
+	return o + 16 < len && snprintf(uri + o, len - o, "?immutable=1") > 0;
+}
+
+int nb_store_open_read(const char *path, struct nb_store **out, char *err, size_t errlen)
+{
+	struct nb_store *s;
+	struct stat sb;
+	int ret, v = 0;
+
+	*out = NULL;
+	/* A read never creates: a mistyped --db must not leave an empty store behind. */
+	if (stat(path, &sb)) {
+		ret = -errno;
+		if (ret == -ENOENT)
+			snprintf(err, errlen,
+				 "%s: no results store there (results are stored by --save or "
+				 "'results import')",
+				 path);
+		else
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (!(s = calloc(1, sizeof(*s))))
+		return -ENOMEM;
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		ret = db_fail(s, err, errlen, path);
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, 15000);
+	if (user_version(s, &v) && sqlite3_errcode(s->db) == SQLITE_READONLY) {
+		/* A WAL store in a directory this user may not write: SQLite cannot make the
+		 * shared-memory file a reader needs. With no -wal file no writer is at work,
+		 * and the file alone is the whole store: read it as immutable. */
+		char uri[8192];
+		if (ro_uri(path, uri, sizeof(uri))) {
+			sqlite3_close(s->db);
+			s->db = NULL;
+			if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+					    NULL) != SQLITE_OK) {
+				ret = db_fail(s, err, errlen, path);
+				goto fail;
+			}
+		}
+		v = 0;
+		if (user_version(s, &v)) {
+			ret = db_fail(s, err, errlen, path);
+			goto fail;
+		}
+	} else if (sqlite3_errcode(s->db) != SQLITE_OK) {
+		ret = db_fail(s, err, errlen, path);
+		goto fail;
+	}
+	if (v > NB_STORE_SCHEMA_VERSION) {
+		snprintf(err, errlen,
+			 "%s has results schema version %d; this netbench knows up to %d "
+			 "(use a newer netbench)",
+			 path, v, NB_STORE_SCHEMA_VERSION);
+		ret = -EPROTO;
+		goto fail;
+	}
+	if (v < 1) {
+		snprintf(err, errlen, "%s is not a netbench results store", path);
+		ret = -EINVAL;
+		goto fail;
+	}
 	*out = s;
 	return 0;
 fail:
@@ -326,16 +423,18 @@ out:
 	return ret;
 }
 
+/* A store may come from anyone (a copied file, an import): every text leaves it escaped. */
 static void col_text(sqlite3_stmt *st, int c, char *dst, size_t len)
 {
 	const unsigned char *t = sqlite3_column_text(st, c);
 	snprintf(dst, len, "%s", t ? (const char *)t : "");
+	nb_esc_inplace(dst, len, NB_ESC_LINE);
 }
 
-static char *col_dup(sqlite3_stmt *st, int c)
+static char *col_dup(sqlite3_stmt *st, int c, enum nb_esc_mode mode)
 {
 	const unsigned char *t = sqlite3_column_text(st, c);
-	return t ? strdup((const char *)t) : NULL;
+	return t ? nb_esc_dup((const char *)t, mode) : NULL;
 }
 
 int nb_store_query(struct nb_store *s, const struct nb_store_filter *f, bool want_doc,
@@ -438,8 +537,8 @@ int nb_store_query(struct nb_store *s, const struct nb_store_filter *f, bool wan
 				 : sqlite3_column_double(st, 10);
 		col_text(st, 11, o->driver, sizeof(o->driver));
 		if (want_doc) {
-			o->doc = col_dup(st, 12);
-			o->table_text = col_dup(st, 13);
+			o->doc = col_dup(st, 12, NB_ESC_JSON);
+			o->table_text = col_dup(st, 13, NB_ESC_TEXT);
 			if (!o->doc) {
 				ret = -ENOMEM;
 				goto out;

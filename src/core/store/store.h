@@ -56,6 +56,9 @@ bool nb_store_available(void);
 /* Opens (creating) the database and brings its schema to NB_STORE_SCHEMA_VERSION; a database
  * of a newer schema is refused (-EPROTO). err gets a sentence on failure. */
 int nb_store_open(const char *path, struct nb_store **out, char *err, size_t errlen);
+/* Opens an existing store read-only (SQLITE_OPEN_READONLY): never creates nor changes a file,
+ * so any user who may read the file may list it. A missing file is -ENOENT naming the path. */
+int nb_store_open_read(const char *path, struct nb_store **out, char *err, size_t errlen);
 void nb_store_close(struct nb_store *s);
 
 /* Adds documents in one transaction: all or none. doc must be a JSON object with "schema"
@@ -71,6 +74,8 @@ struct nb_store_add {
 int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
 		 char *err, size_t errlen);
 
+/* Every text of a row (and the document, the stored table) comes out with control characters
+ * escaped (core/base/escape.h): a store is foreign data. */
 int nb_store_query(struct nb_store *s, const struct nb_store_filter *f, bool want_doc,
 		   struct nb_store_row **rows, size_t *nrows, char *err, size_t errlen);
 void nb_store_rows_free(struct nb_store_row *rows, size_t n);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/escape.h"
+
 bool nb_series_add(struct nb_series *s, double x, double y)
 {
 	if (!isfinite(x) || !isfinite(y) || s->n >= NB_VIEW_MAX_POINTS)
@@ -73,11 +75,15 @@ static struct nb_series *series(struct nb_view *v, const char *name, bool model)
 	return s;
 }
 
+/* A measured point that has no room (its series full, or no series left) is counted, not
+ * dropped silently: export says how many it could not give. */
 static void add(struct nb_view *v, const char *name, bool model, double x, double y)
 {
 	struct nb_series *s = series(v, name, model);
-	if (s)
-		nb_series_add(s, x, y);
+	if (!isfinite(x) || !isfinite(y))
+		return;
+	if ((!s || !nb_series_add(s, x, y)) && !model)
+		v->lost_points++;
 }
 
 static void add_marked(struct nb_view *v, const char *name, double x, double y, bool polluted)
@@ -388,6 +394,24 @@ static void mem_views(const struct nb_jdoc *d, struct nb_view *views, size_t max
 	}
 }
 
+/* Names and notes come from the document, which is foreign: no control character passes. */
+static void escape_view(struct nb_view *v)
+{
+#define E(f) nb_esc_inplace(f, sizeof(f), NB_ESC_LINE)
+	E(v->id);
+	E(v->title);
+	E(v->x_name);
+	E(v->x_unit);
+	E(v->y_name);
+	E(v->y_unit);
+	E(v->note);
+	for (size_t i = 0; i < v->nseries; i++)
+		E(v->s[i].name);
+	for (size_t i = 0; i < v->nmarks; i++)
+		E(v->marks[i].text);
+#undef E
+}
+
 int nb_views_extract(const struct nb_jdoc *d, const struct nb_view_opts *o, struct nb_view *views,
 		     size_t max, size_t *n)
 {
@@ -408,5 +432,7 @@ int nb_views_extract(const struct nb_jdoc *d, const struct nb_view_opts *o, stru
 		crypto_views(d, o, views, max, n);
 	else if (!strcmp(test, "mem"))
 		mem_views(d, views, max, n);
+	for (size_t i = 0; i < *n; i++)
+		escape_view(&views[i]);
 	return 0;
 }

@@ -56,6 +56,7 @@ struct nb_view {
 	size_t nmarks;
 	struct nb_mark marks[NB_VIEW_MAX_MARKS];
 	char note[200];
+	size_t lost_points; /* valid points of the document that did not fit in the series */
 };
 
 /* The series name of a stream run's only receiver; several receivers are named by their agent. */

@@ -38,15 +38,35 @@ clean() {
 		[ -z "$(ip xfrm state)" ] && [ -z "$(ip xfrm policy)" ]
 }
 
+# Every ip and wg that lab up starts, as /proc/PID/cmdline shows it (tests/lib.sh argv_shims):
+# no ESP key (0x and hex), no WireGuard key but the public ones.
+argv_shims "$nb_tmp/shims" ip wg
+no_keys_in_argv() {
+	check "$1: the helpers were watched ($(wc -l <"$nb_tmp/shims/argv.log") commands)" \
+		test -s "$nb_tmp/shims/argv.log"
+	if [ "$1" = wireguard ]; then
+		pubs=$(ip netns exec v-dut wg show all dump | awk 'NF == 5 { print $3 } NF > 5 { print $2 }' | sort -u)
+		check "$1: no key but the public ones on any helper's command line" sh -c "
+			grep -Eo '[A-Za-z0-9+/]{43}=' '$nb_tmp/shims/argv.log' | sort -u | while read -r k; do
+				echo '$pubs' | grep -qx \"\$k\" || exit 1; done"
+	else
+		check "$1: no key on any helper's command line" \
+			sh -c "! grep -Eq '0x[0-9a-fA-F]{16}' '$nb_tmp/shims/argv.log'"
+	fi
+}
+
 # One lab: up (with the driver, if any), the tunnel in place, tput through it reconciled with
 # the tunnel's counter, the virtio device's interrupts over the run, down, nothing left.
 round() { # vpn [driver]
 	v=$1 drv=${2:-}
+	: >"$nb_tmp/shims/argv.log"
 	if [ -n "$drv" ]; then
-		check_rc "lab up --vpn $v --crypto-driver $drv" 0 "$NB" lab up -J --vpn "$v" --crypto-driver "$drv"
+		check_rc "lab up --vpn $v --crypto-driver $drv" 0 \
+			env PATH="$nb_tmp/shims:$PATH" "$NB" lab up -J --vpn "$v" --crypto-driver "$drv"
 	else
-		check_rc "lab up --vpn $v" 0 "$NB" lab up -J --vpn "$v"
+		check_rc "lab up --vpn $v" 0 env PATH="$nb_tmp/shims:$PATH" "$NB" lab up -J --vpn "$v"
 	fi
+	no_keys_in_argv "$v"
 	# to the host, which validates it against docs/schema
 	sed "s/^/NBVMJ lab_up_$(echo "$v$drv" | tr -c 'a-z0-9\n' _) /" "$nb_tmp/out"
 	check "$v: up's JSON names the tunnel" \

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The rate test's wire codec: the receiver's snapshot of a trial (counts, per-flow receipts and
+ * sequence ends, the latency histogram) as the agent sends it in its FINAL and the controller
+ * reads it. Apart from the agent's end so that a fuzzer reaches it alone. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/cursor.h"
+#include "core/rate/rate_agent.h"
+
+static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t n)
+{
+	uint8_t *buf = malloc((size_t)n * 8 + 1);
+	struct nb_cur c = nb_cur_writer(buf, (size_t)n * 8);
+	int ret;
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		nb_cur_put_u64(&c, v[i]);
+	ret = nb_msg_put_bytes(m, tag, buf, c.off);
+	free(buf);
+	return ret;
+}
+
+int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
+{
+	uint8_t sum[32], *bkt;
+	struct nb_cur cs = nb_cur_writer(sum, sizeof(sum)), cb;
+	int ret;
+
+	bkt = malloc(NB_HIST_BUCKETS * 10);
+	if (!bkt)
+		return -ENOMEM;
+	cb = nb_cur_writer(bkt, NB_HIST_BUCKETS * 10);
+	nb_cur_put_u64(&cs, s->lat.count);
+	nb_cur_put_u64(&cs, s->lat.min_ns);
+	nb_cur_put_u64(&cs, s->lat.max_ns);
+	nb_cur_put_u64(&cs, s->lat.sum_ns);
+	for (uint32_t i = 0; i < NB_HIST_BUCKETS; i++)
+		if (s->lat.bucket[i]) {
+			nb_cur_put_u16(&cb, (uint16_t)i);
+			nb_cur_put_u64(&cb, s->lat.bucket[i]);
+		}
+	if ((ret = nb_msg_put_u32(m, NB_T_RATE_TRIAL, s->trial)) ||
+	    (ret = nb_msg_put_u32(m, NB_T_RATE_ANY, s->any)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_RX, s->rx)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_DUP, s->dup)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_REORD, s->reordered)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_LATE, s->late)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_FOREIGN, s->foreign)) ||
+	    (ret = nb_msg_put_u32(m, NB_T_RATE_FLOWS, s->flows)) ||
+	    (ret = nb_msg_put_u32(m, NB_T_RATE_MMSG, s->mmsg)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_PROBES, s->probes)) ||
+	    (ret = nb_msg_put_u64(m, NB_T_RATE_REFLECTED, s->reflected)) ||
+	    (s->drops_known && (ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops))) ||
+	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
+	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
+	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
+	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, cb.off)))
+		goto out;
+out:
+	free(bkt);
+	return ret;
+}
+
+static int get_u64s(const struct nb_msg *m, uint16_t tag, uint64_t *v, uint32_t n)
+{
+	const uint8_t *p;
+	size_t len;
+	struct nb_cur c;
+	if (nb_msg_get_bytes(m, tag, &p, &len) || len != (size_t)n * 8)
+		return -EBADMSG;
+	c = nb_cur_reader(p, len);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = nb_cur_get_u64(&c);
+	return c.bad ? -EBADMSG : 0;
+}
+
+int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
+{
+	uint32_t trial, any, flows, mmsg;
+	const uint8_t *p;
+	size_t len;
+	struct nb_cur c;
+
+	memset(s, 0, sizeof(*s));
+	if (nb_msg_get_u32(m, NB_T_RATE_TRIAL, &trial) || nb_msg_get_u32(m, NB_T_RATE_ANY, &any) ||
+	    nb_msg_get_u64(m, NB_T_RATE_RX, &s->rx) || nb_msg_get_u64(m, NB_T_RATE_DUP, &s->dup) ||
+	    nb_msg_get_u64(m, NB_T_RATE_REORD, &s->reordered) ||
+	    nb_msg_get_u64(m, NB_T_RATE_LATE, &s->late) ||
+	    nb_msg_get_u64(m, NB_T_RATE_FOREIGN, &s->foreign) ||
+	    nb_msg_get_u32(m, NB_T_RATE_FLOWS, &flows) ||
+	    nb_msg_get_u32(m, NB_T_RATE_MMSG, &mmsg) || trial > 0xffff || flows > NB_GEN_MAX_FLOWS)
+		return -EBADMSG;
+	/* Absent in a receiver without reflection: zero. */
+	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);
+	(void)nb_msg_get_u64(m, NB_T_RATE_REFLECTED, &s->reflected);
+	/* Absent from an agent that does not know (older, or SO_RXQ_OVFL missing). */
+	s->drops_known = nb_msg_get_u64(m, NB_T_RATE_SOCK_DROPS, &s->sock_drops) == 0;
+	s->trial = (uint16_t)trial;
+	s->any = any != 0;
+	s->mmsg = mmsg != 0;
+	s->flows = flows;
+	if (get_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, flows) ||
+	    get_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, flows))
+		return -EBADMSG;
+	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_SUM, &p, &len) || len != 32)
+		return -EBADMSG;
+	c = nb_cur_reader(p, len);
+	s->lat.count = nb_cur_get_u64(&c);
+	s->lat.min_ns = nb_cur_get_u64(&c);
+	s->lat.max_ns = nb_cur_get_u64(&c);
+	s->lat.sum_ns = nb_cur_get_u64(&c);
+	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_BKT, &p, &len) || len % 10)
+		return -EBADMSG;
+	c = nb_cur_reader(p, len);
+	while (nb_cur_left(&c)) {
+		uint16_t idx = nb_cur_get_u16(&c);
+		if (idx >= NB_HIST_BUCKETS)
+			return -EBADMSG;
+		s->lat.bucket[idx] = nb_cur_get_u64(&c);
+	}
+	return c.bad ? -EBADMSG : 0;
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Fuzzes the tput and rate codecs (what a controller reads from an agent's FINAL, and a tput
+# datagram's header into the sequence tracking) and the path of an imported document: JSON
+# parse, views, compare and the HTML report. libFuzzer under ASan+UBSan, each harness for a few
+# seconds from a valid seed (and, for the documents, real documents of this build). Skips where
+# clang's fuzzer runtime is missing.
+. "$(dirname "$0")/../lib.sh"
+TOP=${TOP:-.}
+. "$TOP/tests/fuzz_lib.sh"
+fuzz_need_clang
+base=$(ls "$TOP"/src/core/base/*.c)
+S=$TOP/src/core
+
+fuzz_build_seeded fuzz_tput_wire "$S/tput/tput.c $S/session/proto.c $base"
+fuzz_seed final "a tput FINAL with both counters and pacing"
+printf 'NBUD\000\000\000\001\000\000\000\000\000\000\000\007\000\000\000\000\000\000\000\001' \
+	>"$nb_tmp/corpus/udp"
+fuzz_for 5
+
+rm -rf "$nb_tmp/corpus"
+fuzz_build_seeded fuzz_rate_wire "$S/rate/rate_wire.c $S/rate/raterx.c $S/rate/frame.c \
+$S/session/proto.c $base"
+fuzz_seed snap "a rate trial's snapshot"
+fuzz_for 5
+
+rm -rf "$nb_tmp/corpus"
+fuzz_build_seeded fuzz_jdoc_views "$(ls "$S"/store/*.c | grep -v '/store\.c$') $base"
+fuzz_seed rate.json "a rate document"
+# Real documents of this build, where it runs here without an agent.
+"$NETBENCH" mem -q -l 1k,64k --bw-size 1M --threads 1 -J >"$nb_tmp/corpus/mem.json" 2>/dev/null
+"$NETBENCH" crypto --quick -a aes-128-cbc -J >"$nb_tmp/corpus/crypto.json" 2>/dev/null
+find "$nb_tmp/corpus" -size 0 -delete
+fuzz_for 8
+echo "1..$n"

@@ -98,7 +98,8 @@ int cmd_report(int argc, char **argv)
 	struct nb_store *st = store_cli_open(&sc);
 	struct nb_store_row *rows;
 	size_t n;
-	struct loaded *l = store_cli_load(st, &sc, &view.vo, &rows, &n);
+	/* One document at a time: memory holds one document and the views of all. */
+	struct loaded *l = store_cli_load_views(st, &sc, &view.vo, &rows, &n);
 	struct nb_report_item *it = calloc(n + 1, sizeof(*it));
 	char gen[96], tmp[4096];
 	time_t now = time(NULL);
@@ -120,6 +121,7 @@ int cmd_report(int argc, char **argv)
 						.cpu_model = r->cpu_model,
 						.driver = r->driver,
 						.cpu_mhz = r->cpu_mhz,
+						.virt = l[i].virt_known ? l[i].virt : NULL,
 						.views = l[i].views,
 						.nviews = l[i].nviews};
 	}
@@ -132,7 +134,14 @@ int cmd_report(int argc, char **argv)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		cli_fail(errno, "cannot write %s", tmp);
-	int ret = nb_report_html(f, it, n, title, gen, extra);
+	char why[512] = "";
+	int ret = nb_report_html(f, it, n, title, gen, extra, why, sizeof(why));
+	if (ret == -ERANGE) {
+		fclose(f);
+		unlink(tmp);
+		cli_fail(0, "%s; %s not written (leave the result out by choosing the others)", why,
+			 out);
+	}
 	if (ret || fflush(f) || ferror(f)) {
 		int e = ret ? ret : errno;
 		fclose(f);

@@ -44,11 +44,18 @@ static struct nb_series *series(struct nb_view *v, const char *name, bool model)
 	return s;
 }
 
-static void add(struct nb_view *v, const char *name, bool model, double x, double y)
+static struct nb_series *add(struct nb_view *v, const char *name, bool model, double x, double y)
 {
 	struct nb_series *s = series(v, name, model);
+	return s && nb_series_add(s, x, y) ? s : NULL;
+}
+
+/* A CPU figure keeps its window's pollution mark. */
+static void add_cpu(struct nb_view *v, const char *name, double x, double y, bool polluted)
+{
+	struct nb_series *s = add(v, name, false, x, y);
 	if (s)
-		nb_series_add(s, x, y);
+		s->polluted[s->n - 1] = polluted;
 }
 
 static void mark(struct nb_view *v, double x, const char *text)
@@ -110,7 +117,8 @@ static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			continue;
 		const char *name = !strcmp(dir, "tx") ? "Tx" : !strcmp(dir, "rx") ? "Rx" : dir;
 		add(kb, name, false, b, nb_jnum(nb_jget(d, st, "kbyte_per_s")));
-		add(cpu, name, false, b, nb_jnum(nb_jget(d, st, "demand_remote_us_per_kbyte")));
+		add_cpu(cpu, name, b, nb_jnum(nb_jget(d, st, "demand_remote_us_per_kbyte")),
+			nb_jtrue(nb_jget(d, st, "cpu_polluted")));
 	}
 }
 
@@ -161,10 +169,14 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			EACH(d, nb_jget(d, p, "sizes"), s)
 			{
 				char name[48];
-				snprintf(name, sizeof(name), "%s, %g B", kind ? kind : "?",
-					 nb_jnum(nb_jget(d, s, "frame_bytes")));
-				if (nb_jtrue(nb_jget(d, s, "valid")))
-					add(v, name, false, rules, nb_jnum(nb_jget(d, s, "fps")));
+				double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));
+				snprintf(name, sizeof(name), "%s, %g B", kind ? kind : "?", fb);
+				struct nb_series *se =
+				    nb_jtrue(nb_jget(d, s, "valid"))
+					? add(v, name, false, rules, nb_jnum(nb_jget(d, s, "fps")))
+					: NULL;
+				if (se && isfinite(fb))
+					se->facet = fb;
 			}
 		}
 		EACH(d, fits, f)
@@ -178,9 +190,13 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			if (!(base > 0) || !isfinite(per))
 				continue;
 			for (int k = 0; k <= 16; k++) {
-				double r = top * k / 16;
-				if (base + per * r > 0)
-					add(v, name, true, r, 1e9 / (base + per * r));
+				double r = top * k / 16, fb = nb_jnum(nb_jget(d, f, "frame_bytes"));
+				struct nb_series *se =
+				    base + per * r > 0
+					? add(v, name, true, r, 1e9 / (base + per * r))
+					: NULL;
+				if (se && isfinite(fb))
+					se->facet = fb;
 			}
 			if (len < sizeof(v->note))
 				len += (size_t)snprintf(v->note + len, sizeof(v->note) - len,
@@ -220,8 +236,9 @@ static void stream_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 			double bps = nb_jnum(nb_jget(d, st, "rate_bps_asked"));
 			if (!isfinite(bps))
 				bps = nb_jnum(nb_jget(d, st, "rate_bps"));
-			add(v, name, false, bps / 1e6,
-			    nb_jnum(nb_jget(d, nb_jget(d, st, "cpu"), field[o->stream_cpu])));
+			add_cpu(v, name, bps / 1e6,
+				nb_jnum(nb_jget(d, nb_jget(d, st, "cpu"), field[o->stream_cpu])),
+				nb_jtrue(nb_jget(d, st, "cpu_polluted")));
 		}
 	}
 }

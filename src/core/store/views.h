@@ -21,6 +21,8 @@ struct nb_series {
 	bool model; /* a computed curve (line rate, fitted cost): drawn dashed, not compared */
 	size_t n;
 	double x[NB_VIEW_MAX_POINTS], y[NB_VIEW_MAX_POINTS];
+	bool polluted[NB_VIEW_MAX_POINTS]; /* the point's CPU window was polluted (cpu_polluted) */
+	double facet; /* rate.rules: the frame size (the report draws one chart per size); else 0 */
 };
 
 struct nb_mark {

@@ -312,8 +312,6 @@ static void draw_series(FILE *f, const struct nb_chart *c, size_t i, const struc
 	const struct nb_chart_series *s = &c->s[i];
 	const char *col = series_colour(c, i);
 	size_t drawn = 0;
-	(void)r;
-	(void)t;
 	fprintf(f, "<g class=\"series%s\" data-name=\"", s->dashed ? " model" : "");
 	nb_xml_text(f, s->name);
 	fputs("\">", f);

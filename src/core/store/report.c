@@ -95,7 +95,9 @@ static void facts(FILE *f, const struct nb_report_item *it, size_t n, const char
 			fputs("</td><td class=\"emulated\">not a board: ", f);
 			nb_xml_text(f, it[i].virt);
 		} else {
-			fprintf(f, "</td><td>%s", it[i].virt ? "a board (none)" : "unknown");
+			fprintf(f, "</td><td>%s",
+				it[i].virt && !strcmp(it[i].virt, "none") ? "a board (none)"
+									  : "unknown");
 		}
 		fputs("</td></tr>\n", f);
 	}
@@ -557,6 +559,17 @@ out:
 	return ret;
 }
 
+/* Whether a label has repeated runs: two of its results of one test. */
+static bool group_repeats(const struct nb_report_item *it, size_t n, const char *group)
+{
+	for (size_t q = 0; q < n; q++)
+		for (size_t z = q + 1; z < n; z++)
+			if (!strcmp(it[q].group, group) && !strcmp(it[z].group, group) &&
+			    it[q].test && it[z].test && !strcmp(it[q].test, it[z].test))
+				return true;
+	return false;
+}
+
 /* The page's caption: what this report holds, from its own results. */
 static void caption(FILE *f, const struct nb_report_item *it, size_t n, const char *generated)
 {
@@ -578,9 +591,9 @@ static void caption(FILE *f, const struct nb_report_item *it, size_t n, const ch
 	fputs(k ? ")" : "", f);
 	for (size_t i = 0; i < n; i++) {
 		bool first, hfirst = true;
-		size_t runs = group_runs(it, n, i, NULL, &first);
+		group_runs(it, n, i, NULL, &first);
 		groups += first;
-		repeated += first && runs > 1;
+		repeated += first && group_repeats(it, n, it[i].group);
 		emulated += first && nb_report_not_a_board(it[i].virt);
 		for (size_t q = 0; q < i; q++)
 			hfirst &=

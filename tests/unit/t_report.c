@@ -175,6 +175,13 @@ int main(void)
 	      "one run: its own caption, no bar");
 	CHECK(strstr(out, "<td>unknown</td>") != NULL, "a document that does not say: unknown");
 	free(out);
+	/* One label, two tests, one run each: no repeated runs. */
+	struct nb_report_item two[] = {it[0], it[1]};
+	two[1].test = "mem";
+	out = render(two, 2, &ret, err, sizeof(err));
+	CHECK(strstr(out, "No label has repeated runs") != NULL,
+	      "a tput and a mem run of one label are not repeated runs");
+	free(out);
 
 	/* A rule sweep imported twice: one chart per frame size, two kinds each. */
 	sweep_view(&vs[0], 0.98);

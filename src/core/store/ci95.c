@@ -21,6 +21,11 @@ double nb_t975(size_t df)
 	return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n);
 }
 
+double nb_ci95_half(size_t n, double sd)
+{
+	return n > 1 ? nb_t975(n - 1) * sd / sqrt((double)n) : NAN;
+}
+
 int nb_ci95(const double *v, size_t n, double *mean, double *half)
 {
 	double m = 0, ss = 0;
@@ -35,6 +40,6 @@ int nb_ci95(const double *v, size_t n, double *mean, double *half)
 	for (size_t i = 0; i < n; i++)
 		ss += (v[i] - m) * (v[i] - m);
 	*mean = m;
-	*half = n > 1 ? nb_t975(n - 1) * sqrt(ss / (double)(n - 1)) / sqrt((double)n) : NAN;
+	*half = nb_ci95_half(n, n > 1 ? sqrt(ss / (double)(n - 1)) : NAN);
 	return 0;
 }

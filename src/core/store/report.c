@@ -114,6 +114,7 @@ struct line {
 	size_t np, maxruns, flagged;
 	double *x, *y, *lo, *hi;
 	bool *flag;
+	size_t *runs, *last; /* per x: runs drawn, and the last run counted (its index + 1) */
 };
 
 struct entry {
@@ -147,11 +148,10 @@ static void short_name(const char *name, bool faceted, char *out, size_t len)
 
 static int colour_of(struct section *s, const char *key)
 {
-	const char *k =
-	    strncmp(key, "fit ", 4) ? key : key + 4; /* a fit shares its data's colour */
+	const char *k = key;
 	char buf[160];
 	const char *colon = strstr(key, ": fit ");
-	if (colon) { /* "group: fit kind" -> "group: kind" */
+	if (colon) { /* a fit shares its data's colour: "group: fit kind" -> "group: kind" */
 		snprintf(buf, sizeof(buf), "%.*s: %s", (int)(colon - key), key, colon + 6);
 		k = buf;
 	}
@@ -172,8 +172,36 @@ static void lines_free(struct line *l, size_t n)
 		free(l[i].lo);
 		free(l[i].hi);
 		free(l[i].flag);
+		free(l[i].runs);
+		free(l[i].last);
 	}
 	free(l);
+}
+
+static int line_alloc(struct line *ln, size_t n)
+{
+	ln->x = calloc(n + 1, sizeof(double));
+	ln->y = calloc(n + 1, sizeof(double));
+	ln->lo = calloc(n + 1, sizeof(double));
+	ln->hi = calloc(n + 1, sizeof(double));
+	ln->flag = calloc(n + 1, sizeof(bool));
+	ln->runs = calloc(n + 1, sizeof(size_t));
+	ln->last = calloc(n + 1, sizeof(size_t));
+	return ln->x && ln->y && ln->lo && ln->hi && ln->flag && ln->runs && ln->last ? 0 : -ENOMEM;
+}
+
+/* Entry k's series of the same name as se, when k is a run of group (and in the facet). */
+static const struct nb_series *same_series(const struct section *s, size_t k, const char *group,
+					   const struct nb_series *se, bool faceted, double facet)
+{
+	if (strcmp(s->it[s->e[k].item].group, group))
+		return NULL;
+	for (size_t t = 0; t < s->e[k].view->nseries; t++) {
+		const struct nb_series *o = &s->e[k].view->s[t];
+		if (!o->model && !strcmp(o->name, se->name) && (!faceted || o->facet == facet))
+			return o;
+	}
+	return NULL;
 }
 
 static bool group_emulated(const struct section *s, const char *group)
@@ -190,10 +218,10 @@ static int build_lines(struct section *s, bool faceted, double facet, struct lin
 {
 	size_t cap = s->ne * NB_VIEW_MAX_SERIES + 1, nl = 0;
 	struct line *l = calloc(cap, sizeof(*l));
-	double *vals = calloc(s->ne + 1, sizeof(*vals));
+	double *xs = calloc(s->ne * NB_VIEW_MAX_POINTS + 1, sizeof(*xs));
 	bool many = false;
 	int ret = -ENOMEM;
-	if (!l || !vals)
+	if (!l || !xs)
 		goto fail;
 	for (size_t i = 1; i < s->ne; i++)
 		many |= strcmp(s->it[s->e[i].item].group, s->it[s->e[0].item].group) != 0;
@@ -225,15 +253,9 @@ static int build_lines(struct section *s, bool faceted, double facet, struct lin
 			ln->colour = colour_of(s, key);
 			snprintf(ln->name, sizeof(ln->name), "%s%s%s%s", many ? group : "",
 				 many ? ": " : "", sn, ln->emulated ? " (not a board)" : "");
-			size_t pc = NB_VIEW_MAX_POINTS * s->ne + 1;
-			ln->x = calloc(pc, sizeof(double));
-			ln->y = calloc(pc, sizeof(double));
-			ln->lo = calloc(pc, sizeof(double));
-			ln->hi = calloc(pc, sizeof(double));
-			ln->flag = calloc(pc, sizeof(bool));
-			if (!ln->x || !ln->y || !ln->lo || !ln->hi || !ln->flag)
-				goto fail;
 			if (se->model) {
+				if (line_alloc(ln, se->n))
+					goto fail;
 				for (size_t p = 0; p < se->n; p++) {
 					ln->x[p] = se->x[p];
 					ln->y[p] = se->y[p] * s->scale;
@@ -243,62 +265,57 @@ static int build_lines(struct section *s, bool faceted, double facet, struct lin
 				continue;
 			}
 			/* The distinct x of this series over the group's runs, in order. */
+			size_t nx = 0;
 			for (size_t k = 0; k < s->ne; k++) {
-				if (strcmp(s->it[s->e[k].item].group, group))
-					continue;
-				for (size_t t = 0; t < s->e[k].view->nseries; t++) {
-					const struct nb_series *o = &s->e[k].view->s[t];
-					if (o->model || strcmp(o->name, se->name) ||
-					    (faceted && o->facet != facet))
+				const struct nb_series *o =
+				    same_series(s, k, group, se, faceted, facet);
+				for (size_t p = 0; o && p < o->n; p++)
+					xs[nx++] = o->x[p];
+			}
+			qsort(xs, nx, sizeof(double), cmp_double);
+			if (line_alloc(ln, nx))
+				goto fail;
+			for (size_t p = 0; p < nx; p++)
+				if (!ln->np || ln->x[ln->np - 1] != xs[p])
+					ln->x[ln->np++] = xs[p];
+			/* One pass over the runs: count, mean and squared deviations per x
+			 * (Welford), each run's first point at an x. */
+			for (size_t k = 0; k < s->ne; k++) {
+				const struct nb_series *o =
+				    same_series(s, k, group, se, faceted, facet);
+				for (size_t p = 0; o && p < o->n; p++) {
+					double *at = bsearch(&o->x[p], ln->x, ln->np,
+							     sizeof(double), cmp_double);
+					size_t z = (size_t)(at - ln->x);
+					if (!at || ln->last[z] == k + 1)
 						continue;
-					for (size_t p = 0; p < o->n; p++) {
-						bool have = false;
-						for (size_t z = 0; z < ln->np && !have; z++)
-							have = ln->x[z] == o->x[p];
-						if (!have)
-							ln->x[ln->np++] = o->x[p];
-					}
+					double v = o->y[p] * s->scale, d = v - ln->y[z];
+					ln->last[z] = k + 1;
+					ln->runs[z]++;
+					ln->y[z] += d / (double)ln->runs[z];
+					ln->lo[z] += d * (v - ln->y[z]); /* m2 until the end */
+					ln->flag[z] |= o->polluted[p];
 				}
 			}
-			qsort(ln->x, ln->np, sizeof(double), cmp_double);
 			for (size_t z = 0; z < ln->np; z++) {
-				size_t nv = 0;
-				for (size_t k = 0; k < s->ne; k++) {
-					if (strcmp(s->it[s->e[k].item].group, group))
-						continue;
-					for (size_t t = 0; t < s->e[k].view->nseries; t++) {
-						const struct nb_series *o = &s->e[k].view->s[t];
-						if (o->model || strcmp(o->name, se->name) ||
-						    (faceted && o->facet != facet))
-							continue;
-						for (size_t p = 0; p < o->n; p++)
-							if (o->x[p] == ln->x[z]) {
-								vals[nv++] = o->y[p] * s->scale;
-								ln->flag[z] |= o->polluted[p];
-								break;
-							}
-					}
-				}
-				double mean, half;
-				if (nb_ci95(vals, nv, &mean, &half)) {
-					ln->y[z] = NAN;
-					continue;
-				}
-				ln->y[z] = mean;
-				ln->lo[z] = isfinite(half) ? mean - half : NAN;
-				ln->hi[z] = isfinite(half) ? mean + half : NAN;
-				if (nv > ln->maxruns)
-					ln->maxruns = nv;
+				double half = nb_ci95_half(
+				    ln->runs[z], ln->runs[z] > 1
+						     ? sqrt(ln->lo[z] / (double)(ln->runs[z] - 1))
+						     : NAN);
+				ln->lo[z] = ln->y[z] - half;
+				ln->hi[z] = ln->y[z] + half;
+				if (ln->runs[z] > ln->maxruns)
+					ln->maxruns = ln->runs[z];
 				ln->flagged += ln->flag[z];
 			}
 		}
 	}
-	free(vals);
+	free(xs);
 	*out = l;
 	*nout = nl;
 	return 0;
 fail:
-	free(vals);
+	free(xs);
 	lines_free(l, nl);
 	return ret;
 }

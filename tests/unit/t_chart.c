@@ -193,6 +193,23 @@ int main(void)
 	}
 	free(out);
 
+	/* Two runs 10 and 100: the interval reaches below 0; the axis stays at 0 and the bar is
+	 * cut there, without its lower cap. */
+	double cx[] = {1, 2}, cy[] = {55, 50}, clo[] = {-517, 40}, chi[] = {627, 60};
+	struct nb_chart_series s4[] = {
+	    {.name = "cut", .x = cx, .y = cy, .n = 2, .lo = clo, .hi = chi}};
+	struct nb_chart c4 = {.title = "t", .x_label = "x", .y_label = "y", .s = s4, .ns = 1};
+	out = NULL;
+	f = open_memstream(&out, &len);
+	nb_chart_svg(f, &c4);
+	fclose(f);
+	CHECK(count(out, "class=\"errbar\" data-cut=\"below\"") == 1 &&
+		  count(out, "class=\"errbar\"") == 2,
+	      "the bar reaching below 0 is cut, the other is whole");
+	CHECK(strstr(out, ">0</text>") && !strstr(out, ">-"), "the y axis starts at 0, no "
+							      "negative tick");
+	free(out);
+
 	double big[] = {1, 1e308};
 	struct nb_chart_series s3[] = {{.name = "huge", .x = big, .y = big, .n = 2}};
 	struct nb_chart c3 = {.title = "t", .x_label = "x", .y_label = "y", .s = s3, .ns = 1};

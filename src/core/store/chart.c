@@ -331,14 +331,21 @@ static void draw_series(FILE *f, const struct nb_chart *c, size_t i, const struc
 		if (!drawable(ax, ay, s->x[j], s->y[j]))
 			continue;
 		double px = nb_axis_map(ax, s->x[j], l, r), py = nb_axis_map(ay, s->y[j], b, t);
-		if (s->lo && s->hi && drawable(ax, ay, s->x[j], s->lo[j]) &&
-		    drawable(ax, ay, s->x[j], s->hi[j]) && s->lo[j] < s->hi[j]) {
-			double y0 = nb_axis_map(ay, s->lo[j], b, t),
+		if (s->lo && s->hi && isfinite(s->lo[j]) && drawable(ax, ay, s->x[j], s->hi[j]) &&
+		    s->lo[j] < s->hi[j]) {
+			/* An interval reaching below the axis (below 0 for a quantity that cannot
+			 * be negative, or on a log axis) is cut at the axis, without its cap. */
+			bool cut = s->lo[j] < ay->lo;
+			double y0 = nb_axis_map(ay, cut ? ay->lo : s->lo[j], b, t),
 			       y1 = nb_axis_map(ay, s->hi[j], b, t);
 			fprintf(f,
-				"<path class=\"errbar\" stroke=\"%s\" stroke-width=\"1.5\" "
-				"d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\"/>\n",
-				col, px, y0, y1, px - 4, y0, px + 4, px - 4, y1, px + 4);
+				"<path class=\"errbar\"%s stroke=\"%s\" stroke-width=\"1.5\" "
+				"d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f",
+				cut ? " data-cut=\"below\"" : "", col, px, y0, y1, px - 4, y1,
+				px + 4);
+			if (!cut)
+				fprintf(f, "M%.1f %.1fH%.1f", px - 4, y0, px + 4);
+			fputs("\"/>\n", f);
 		}
 		if (s->dashed && drawn > 1)
 			continue;
@@ -386,8 +393,11 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 			xs[k] = c->s[i].x[j];
 			ys[ky++] = c->s[i].y[j];
 			if (c->s[i].lo && c->s[i].hi) {
-				ys[ky++] = c->s[i].lo[j];
 				ys[ky++] = c->s[i].hi[j];
+				/* The lower ends below 0 of non-negative data do not stretch the
+				 * axis below 0: their bars are cut there. */
+				if (!(c->s[i].y[j] >= 0 && c->s[i].lo[j] < 0))
+					ys[ky++] = c->s[i].lo[j];
 			}
 		}
 	for (size_t i = 0; i < c->nmarks; i++)
@@ -439,13 +449,13 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 		every++;
 	for (size_t i = 0; i < ax.nticks; i += every)
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			nb_axis_map(&ax, ax.tick[i], l, r), b + 16, ax.label[i]);
-	fprintf(f, "<text class=\"axis-label x\" x=\"%.1f\" y=\"%.1f\">", (l + r) / 2, b + 34);
+			nb_axis_map(&ax, ax.tick[i], l, r), b + 18, ax.label[i]);
+	fprintf(f, "<text class=\"axis-label x\" x=\"%.1f\" y=\"%.1f\">", (l + r) / 2, b + 36);
 	nb_xml_text(f, c->x_label);
 	fprintf(f, "%s</text>\n</g>\n<g class=\"axis y\" text-anchor=\"end\">\n",
 		c->x_log ? " (log)" : "");
 	for (size_t i = 0; i < ay.nticks; i++)
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", l - 6,
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", l - 8,
 			nb_axis_map(&ay, ay.tick[i], b, t) + 4, ay.label[i]);
 	fprintf(f,
 		"<text class=\"axis-label y\" text-anchor=\"middle\" "

@@ -57,6 +57,14 @@ static void sweep_view(struct nb_view *v, double noise)
 				nb_series_add(se, r,
 					      1e9 / (5000 + sizes[s] + (k ? 1 : 30) * r) * noise);
 		}
+	for (size_t s = 0; s < 3; s++) { /* each run's fitted cost of the linear kind */
+		struct nb_series *se = &v->s[v->nseries++];
+		snprintf(se->name, sizeof(se->name), "fit linear, %g B", sizes[s]);
+		se->model = true;
+		se->facet = sizes[s];
+		for (double r = 0; r <= 1000; r += 250)
+			nb_series_add(se, r, 1e9 / (5000 + sizes[s] + 30 * noise * r));
+	}
 }
 
 static char *render(const struct nb_report_item *it, size_t n, int *ret, char *err, size_t el)
@@ -191,8 +199,11 @@ int main(void)
 	    {.id = 6, .group = "fw", .test = "rate", .cpu_mhz = NAN, .views = &vs[1], .nviews = 1}};
 	out = render(sw, 2, &ret, err, sizeof(err));
 	CHECK(ret == 0 && strstr(out, "data-facets=\"3\""), "three frame sizes, three charts");
-	CHECK(count(out, "<figure class=\"facet\"") == 3 && count(out, "data-series=\"2\"") == 3,
-	      "each chart with its two kinds");
+	CHECK(count(out, "<figure class=\"facet\"") == 3 && count(out, "data-series=\"4\"") == 3,
+	      "each chart with its two kinds and each run's fit");
+	CHECK(count(out, "class=\"series model\"") == 6 &&
+		  count(out, ">fit linear (each of 2 runs)<title>") == 3,
+	      "each run's fit is drawn, listed once in the legend with the number of runs");
 	CHECK(strstr(out, "512-byte frames: frames/s by rule count") &&
 		  strstr(out, "data-name=\"linear\"") && !strstr(out, "data-name=\"linear, 64 B\""),
 	      "the size is in the title, not in each line's name");

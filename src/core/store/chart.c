@@ -371,8 +371,12 @@ static void axis_error(char *err, size_t errlen, const char *which, double v)
 
 int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen)
 {
-	size_t legend_rows = (c->ns + 1) / 2;
+	size_t listed = 0;
+	for (size_t i = 0; i < c->ns; i++)
+		listed += !c->s[i].no_legend;
 	int w = c->width_px ? c->width_px : 640;
+	size_t cols = w >= 560 ? 2 : 1; /* a narrow chart lists its legend in one column */
+	size_t legend_rows = (listed + cols - 1) / cols;
 	int h = c->height_px ? c->height_px : 336 + 16 * (int)legend_rows;
 	double l = 72, r = w - 16, t = 34, b = h - 52 - 16.0 * (double)legend_rows;
 	struct nb_axis ax, ay;
@@ -476,14 +480,18 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 	for (size_t i = 0; i < c->ns; i++)
 		draw_series(f, c, i, &ax, &ay, l, r, t, b);
 	fputs("<g class=\"legend\">\n", f);
-	for (size_t i = 0; i < c->ns; i++) {
-		double x = 20 + (double)(i % 2) * (w / 2.0), y = b + 50 + 16.0 * (double)(i / 2);
+	for (size_t i = 0, row = 0; i < c->ns; i++) {
+		if (c->s[i].no_legend)
+			continue;
+		double x = 20 + (double)(row % cols) * (w / (double)cols),
+		       y = b + 50 + 16.0 * (double)(row / cols);
+		row++;
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			"stroke-width=\"2\"%s/><text class=\"legend-item\" x=\"%.1f\" y=\"%.1f\">",
 			x, y - 4, x + 24, y - 4, series_colour(c, i),
 			c->s[i].dashed ? " stroke-dasharray=\"6 4\"" : "", x + 30, y);
-		text_fit(f, c->s[i].name, 12, w / 2.0 - 30 - 12);
+		text_fit(f, c->s[i].name, 12, w / (double)cols - 30 - 12);
 		fputs("<title>", f);
 		nb_xml_text(f, c->s[i].name);
 		fputs("</title></text>\n", f);

@@ -46,6 +46,7 @@ struct nb_chart_series {
 	    *hi;	  /* NULL, or per point the 95 % interval: an error bar where lo < hi */
 	const bool *flag; /* NULL, or per point: drawn hollow (a polluted CPU window) */
 	int colour;	  /* 0: by the series' index; else 1 + an index into the palette */
+	bool no_legend;	  /* drawn, not listed: another run's copy of a listed curve */
 };
 
 struct nb_chart_mark {

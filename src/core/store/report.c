@@ -24,7 +24,8 @@ static const char css[] =
     "div.facets{display:flex;flex-wrap:wrap;gap:8px;flex:0 0 100%}"
     "div.facets figure{flex:0 0 370px}"
     "figcaption{font-size:12px;color:#444;max-width:640px}"
-    "table.facts{border-collapse:collapse;font-size:12px}"
+    "table.facts{border-collapse:collapse;font-size:12px;max-width:100%}"
+    "table.facts td{overflow-wrap:anywhere}"
     "table.facts td,table.facts th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
     "td.emulated{background:#fde8c8}"
     "ul.notes{font-size:13px}.meta{color:#444;font-size:13px;max-width:1000px}";
@@ -109,7 +110,7 @@ struct line {
 	char name[200];
 	const char *group;
 	const char *series; /* the views' series name */
-	bool model, emulated;
+	bool model, emulated, no_legend;
 	int colour;
 	size_t np, maxruns, flagged;
 	double *x, *y, *lo, *hi;
@@ -204,6 +205,20 @@ static const struct nb_series *same_series(const struct section *s, size_t k, co
 	return NULL;
 }
 
+/* Whether entry k, a run of group, has a computed curve named as se (in the facet). */
+static bool model_of(const struct section *s, size_t k, const char *group,
+		     const struct nb_series *se, bool faceted, double facet)
+{
+	if (strcmp(s->it[s->e[k].item].group, group))
+		return false;
+	for (size_t t = 0; t < s->e[k].view->nseries; t++) {
+		const struct nb_series *o = &s->e[k].view->s[t];
+		if (o->model && !strcmp(o->name, se->name) && (!faceted || o->facet == facet))
+			return true;
+	}
+	return false;
+}
+
 static bool group_emulated(const struct section *s, const char *group)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -227,16 +242,11 @@ static int build_lines(struct section *s, bool faceted, double facet, struct lin
 		many |= strcmp(s->it[s->e[i].item].group, s->it[s->e[0].item].group) != 0;
 	for (size_t i = 0; i < s->ne; i++) {
 		const char *group = s->it[s->e[i].item].group;
-		bool seen_group = false;
-		for (size_t k = 0; k < i; k++)
-			seen_group |= !strcmp(s->it[s->e[k].item].group, group);
 		for (size_t q = 0; q < s->e[i].view->nseries; q++) {
 			const struct nb_series *se = &s->e[i].view->s[q];
 			bool dup = false;
 			if (faceted && se->facet != facet)
 				continue;
-			if (se->model && seen_group)
-				continue;			/* a group's computed curves once */
 			for (size_t k = 0; k < nl && !dup; k++) /* a group's series once */
 				dup = !l[k].model && !se->model && !strcmp(l[k].group, group) &&
 				      !strcmp(l[k].series, se->name);
@@ -254,6 +264,19 @@ static int build_lines(struct section *s, bool faceted, double facet, struct lin
 			snprintf(ln->name, sizeof(ln->name), "%s%s%s%s", many ? group : "",
 				 many ? ": " : "", sn, ln->emulated ? " (not a board)" : "");
 			if (se->model) {
+				/* Each run's curve is drawn (runs of one label fit differently);
+				 * the legend lists the first and says how many there are. */
+				size_t runs = 0;
+				for (size_t k = 0; k < s->ne; k++)
+					runs += model_of(s, k, group, se, faceted, facet);
+				for (size_t k = 0; k + 1 < nl; k++)
+					ln->no_legend |= l[k].model && !strcmp(l[k].group, group) &&
+							 !strcmp(l[k].series, se->name);
+				if (runs > 1 && !ln->no_legend) {
+					size_t o = strlen(ln->name);
+					snprintf(ln->name + o, sizeof(ln->name) - o,
+						 " (each of %zu runs)", runs);
+				}
 				if (line_alloc(ln, se->n))
 					goto fail;
 				for (size_t p = 0; p < se->n; p++) {
@@ -356,7 +379,7 @@ static void figcaption(FILE *f, const struct section *s, const struct line *l, s
 		fputs("Dashed: computed (", f);
 		size_t k = 0;
 		for (size_t i = 0; i < nl; i++)
-			if (l[i].model) {
+			if (l[i].model && !l[i].no_legend) {
 				fputs(k++ ? "; " : "", f);
 				nb_xml_text(f, l[i].name);
 			}
@@ -420,7 +443,8 @@ static int chart(FILE *f, struct section *s, bool faceted, double facet, char *e
 						 .lo = l[i].model ? NULL : l[i].lo,
 						 .hi = l[i].model ? NULL : l[i].hi,
 						 .flag = l[i].model ? NULL : l[i].flag,
-						 .colour = l[i].colour};
+						 .colour = l[i].colour,
+						 .no_legend = l[i].no_legend};
 	for (size_t i = 0; i < s->ne; i++)
 		for (size_t q = 0; q < s->e[i].view->nmarks; q++)
 			m[nm++] = (struct nb_chart_mark){.x = s->e[i].view->marks[q].x,

@@ -20,12 +20,12 @@ static const char css[] =
     "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"
     "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}"
     "section.view{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"
-    "section.view figure{margin:0;flex:0 0 640px}section.view aside{flex:1 1 300px;min-width:300px}"
+    "section.view figure{margin:0;flex:0 0 640px}section.view aside{flex:1 1 420px;min-width:420px}"
     "div.facets{display:flex;flex-wrap:wrap;gap:8px;flex:0 0 100%}"
-    "div.facets figure{flex:0 0 370px}"
+    "div.facets figure{flex:0 0 auto;max-width:640px}"
     "figcaption{font-size:12px;color:#444;max-width:640px}"
     "table.facts{border-collapse:collapse;font-size:12px;max-width:100%}"
-    "table.facts td{overflow-wrap:anywhere}"
+    "table.facts td:first-child{overflow-wrap:anywhere;min-width:6em}"
     "table.facts td,table.facts th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
     "td.emulated{background:#fde8c8}"
     "ul.notes{font-size:13px}.meta{color:#444;font-size:13px;max-width:1000px}";
@@ -132,6 +132,7 @@ struct section {
 	const char *y_unit;
 	char keys[64][160]; /* colour per "group: short name", the same in every facet */
 	size_t nkeys;
+	size_t nfacets; /* charts side by side: narrower */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -467,7 +468,7 @@ static int chart(FILE *f, struct section *s, bool faceted, double facet, char *e
 			      .ns = nl,
 			      .marks = m,
 			      .nmarks = nm,
-			      .width_px = faceted ? 370 : 0};
+			      .width_px = s->nfacets > 1 ? 370 : 0};
 	char why[200];
 	if (faceted)
 		fprintf(f, "<figure class=\"facet\" data-facet=\"%g\">\n", facet);
@@ -575,6 +576,7 @@ static int section(FILE *f, const struct nb_report_item *it, size_t n, const cha
 				facets[nf++] = fv;
 		}
 	qsort(facets, nf, sizeof(*facets), cmp_double);
+	s->nfacets = nf;
 	fprintf(f, "<section class=\"view\" id=\"%s\" data-view=\"%s\">\n", view_id, view_id);
 	if (nf) {
 		fprintf(f, "<div class=\"facets\" data-facets=\"%zu\">\n", nf);

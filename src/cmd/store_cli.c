@@ -106,6 +106,19 @@ struct nb_store *store_cli_open(const struct store_cli *sc)
 	return st;
 }
 
+/* A result's group (repeated runs share it: the label, else "#ID") and its facts line; both
+ * loaders use it, so compare and report group alike. */
+static void name_group(struct loaded *l, struct nb_store_row *r)
+{
+	l->row = r;
+	if (*r->label)
+		snprintf(l->group, sizeof(l->group), "%s", r->label);
+	else
+		snprintf(l->group, sizeof(l->group), "#%lld", (long long)r->id);
+	snprintf(l->facts, sizeof(l->facts), "%s%s%s", r->kernel, *r->driver ? ", " : "",
+		 r->driver);
+}
+
 struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 			      const struct nb_view_opts *opts, struct nb_store_row **rows,
 			      size_t *n)
@@ -120,13 +133,7 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 		cli_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i];
-		l[i].row = r;
-		if (*r->label)
-			snprintf(l[i].group, sizeof(l[i].group), "%s", r->label);
-		else
-			snprintf(l[i].group, sizeof(l[i].group), "#%lld", (long long)r->id);
-		snprintf(l[i].facts, sizeof(l[i].facts), "%s%s%s", r->kernel,
-			 *r->driver ? ", " : "", r->driver);
+		name_group(&l[i], r);
 		ret = nb_jdoc_parse(r->doc, strlen(r->doc), &l[i].doc, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "result %lld: its document does not parse: %s",
@@ -170,13 +177,7 @@ struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli 
 		struct nb_store_filter f = {.ids = &r->id, .nids = 1};
 		struct nb_jdoc *d;
 		size_t got = 0;
-		l[i].row = r;
-		if (*r->label)
-			snprintf(l[i].group, sizeof(l[i].group), "%s", r->label);
-		else
-			snprintf(l[i].group, sizeof(l[i].group), "#%lld", (long long)r->id);
-		snprintf(l[i].facts, sizeof(l[i].facts), "%s%s%s", r->kernel,
-			 *r->driver ? ", " : "", r->driver);
+		name_group(&l[i], r);
 		if ((ret = nb_store_query(st, &f, true, &one, &got, err, sizeof(err))))
 			cli_fail(0, "%s", err);
 		if (got != 1)

@@ -210,6 +210,27 @@ int main(void)
 							      "negative tick");
 	free(out);
 
+	/* A legend entry too long for its column is cut with an ellipsis, whole in its tooltip. */
+	const char *longname = "a label of a board that is far too long for a narrow chart: Tx";
+	struct nb_chart_series s5[] = {{.name = longname, .x = cx, .y = cy, .n = 2}};
+	struct nb_chart c5 = {
+	    .title = "t", .x_label = "x", .y_label = "y", .s = s5, .ns = 1, .width_px = 370};
+	out = NULL;
+	f = open_memstream(&out, &len);
+	nb_chart_svg(f, &c5);
+	fclose(f);
+	{
+		const char *p = strstr(out, "class=\"legend-item\"");
+		const char *gt = p ? strchr(p, '>') : NULL,
+			   *end = gt ? strstr(gt, "<title>") : NULL;
+		CHECK(end && strstr(gt, "\xe2\x80\xa6<title>") == end - 3 &&
+			  (double)(end - gt - 1) * 12 * 0.62 <= 370 - 30 - 12 + 12 * 0.62 * 3,
+		      "the long legend entry is cut to its column, with an ellipsis");
+		CHECK(end && !strncmp(end + 7, longname, strlen(longname)),
+		      "and is whole in its tooltip");
+	}
+	free(out);
+
 	double big[] = {1, 1e308};
 	struct nb_chart_series s3[] = {{.name = "huge", .x = big, .y = big, .n = 2}};
 	struct nb_chart c3 = {.title = "t", .x_label = "x", .y_label = "y", .s = s3, .ns = 1};

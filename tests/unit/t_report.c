@@ -172,6 +172,7 @@ int main(void)
 	      "the page's caption describes this page");
 	CHECK(strstr(out, "1 label ran emulated or virtualized") != NULL,
 	      "the page's caption names the emulated platform");
+	CHECK(!strstr(out, "do not say whether"), "every label said what it ran on");
 	free(out);
 
 	/* Another page says other things: one run, no bars, no emulation. */
@@ -182,6 +183,9 @@ int main(void)
 		  !strstr(out, "not a board") && !strstr(out, "class=\"errbar\""),
 	      "one run: its own caption, no bar");
 	CHECK(strstr(out, "<td>unknown</td>") != NULL, "a document that does not say: unknown");
+	CHECK(strstr(out, "1 label comes from documents that do not say whether they ran on a "
+			  "board or emulated") != NULL,
+	      "and the page's caption says so");
 	free(out);
 	/* One label, two tests, one run each: no repeated runs. */
 	struct nb_report_item two[] = {it[0], it[1]};

@@ -617,7 +617,7 @@ static bool group_repeats(const struct nb_report_item *it, size_t n, const char 
 static void caption(FILE *f, const struct nb_report_item *it, size_t n, const char *generated)
 {
 	static const char *const tests[] = {"tput", "rate", "stream", "crypto", "mem"};
-	size_t groups = 0, repeated = 0, hosts = 0, flagged = 0, emulated = 0;
+	size_t groups = 0, repeated = 0, hosts = 0, flagged = 0, emulated = 0, unknown = 0;
 	const char *t0 = NULL, *t1 = NULL;
 	bool marks = false, models = false;
 
@@ -638,6 +638,7 @@ static void caption(FILE *f, const struct nb_report_item *it, size_t n, const ch
 		groups += first;
 		repeated += first && group_repeats(it, n, it[i].group);
 		emulated += first && nb_report_not_a_board(it[i].virt);
+		unknown += first && !(it[i].virt && *it[i].virt);
 		for (size_t q = 0; q < i; q++)
 			hfirst &=
 			    strcmp(it[q].host ? it[q].host : "", it[i].host ? it[i].host : "");
@@ -696,6 +697,11 @@ static void caption(FILE *f, const struct nb_report_item *it, size_t n, const ch
 			"%zu label%s ran emulated or virtualized, not on a board: marked \"not a "
 			"board\". ",
 			emulated, emulated == 1 ? "" : "s");
+	if (unknown)
+		fprintf(f,
+			"%zu label%s come%s from documents that do not say whether they ran on a "
+			"board or emulated (\"unknown\"). ",
+			unknown, unknown == 1 ? "" : "s", unknown == 1 ? "s" : "");
 	nb_xml_text(f, generated);
 	fputs("</p>\n", f);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/store/ci95.h"
+#include "core/store/jdoc.h"
 #include "core/store/report.h"
 #include "tap.h"
 
@@ -229,5 +230,25 @@ int main(void)
 			   "takes magnitudes from 1e-300 to 1e+300"),
 	      "the error names the view, the result and the range: %s", err);
 	free(out);
+
+	/* A rule sweep's fits in the view's note: whole sentences, "..." for what does not fit. */
+	const char *doc =
+	    "{\"schema\":\"netbench/1\",\"test\":\"rate\",\"sweep\":[],\"fits\":["
+	    "{\"kind\":\"linear\",\"frame_bytes\":64,\"base_ns\":5128,\"per_rule_ns\":30},"
+	    "{\"kind\":\"linear\",\"frame_bytes\":512,\"base_ns\":6024,\"per_rule_ns\":30},"
+	    "{\"kind\":\"linear\",\"frame_bytes\":1518,\"base_ns\":8036,\"per_rule_ns\":30},"
+	    "{\"kind\":\"set\",\"frame_bytes\":64,\"base_ns\":5128,\"per_rule_ns\":0.5},"
+	    "{\"kind\":\"set\",\"frame_bytes\":512,\"base_ns\":6024,\"per_rule_ns\":0.5}]}";
+	struct nb_jdoc *d;
+	struct nb_view fv[NB_VIEW_MAX];
+	size_t nfv = 0;
+	CHECK(nb_jdoc_parse(doc, strlen(doc), &d, err, sizeof(err)) == 0 &&
+		  nb_views_extract(d, NULL, fv, NB_VIEW_MAX, &nfv) == 0 && nfv == 1,
+	      "a sweep document gives its view");
+	const char *note = fv[0].note, *tail = note + strlen(note) - 5;
+	CHECK(strlen(note) > 5 && !strcmp(tail, "; ...") &&
+		  strstr(note, "linear, 1518 B: 8036.0 ns/frame + 30.000 ns per rule; ...") != NULL,
+	      "the note ends on a whole sentence and '; ...': %s", note);
+	nb_jdoc_free(d);
 	return tap_done();
 }

@@ -22,7 +22,7 @@ static const char css[] =
     "section.view{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"
     "section.view figure{margin:0;flex:0 0 640px}section.view aside{flex:1 1 420px;min-width:420px}"
     "div.facets{display:flex;flex-wrap:wrap;gap:8px;flex:0 0 100%}"
-    "div.facets figure{flex:0 0 auto;max-width:640px}"
+    "div.facets figure{flex:0 0 auto;width:min-content}"
     "figcaption{font-size:12px;color:#444;max-width:640px}"
     "table.facts{border-collapse:collapse;font-size:12px;max-width:100%}"
     "table.facts td:first-child{overflow-wrap:anywhere;min-width:6em}"

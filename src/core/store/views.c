@@ -66,6 +66,18 @@ static void mark(struct nb_view *v, double x, const char *text)
 	}
 }
 
+/* Appends "; piece" to the view's note only whole: a sentence cut in the middle would say
+ * something else; what does not fit is marked "; ..." once. */
+static void note_add(struct nb_view *v, size_t *len, const char *piece)
+{
+	size_t need = strlen(piece) + (*len ? 2 : 0);
+	if (*len + need + 5 < sizeof(v->note))
+		*len += (size_t)snprintf(v->note + *len, sizeof(v->note) - *len, "%s%s",
+					 *len ? "; " : "", piece);
+	else if (!strstr(v->note, "; ...") && *len + 5 < sizeof(v->note))
+		*len += (size_t)snprintf(v->note + *len, sizeof(v->note) - *len, "; ...");
+}
+
 static struct nb_view *view(struct nb_view *views, size_t max, size_t *n, const char *id)
 {
 	if (*n == max)
@@ -198,10 +210,10 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 				if (se && isfinite(fb))
 					se->facet = fb;
 			}
-			if (len < sizeof(v->note))
-				len += (size_t)snprintf(v->note + len, sizeof(v->note) - len,
-							"%s%s: %.1f ns/frame + %.3f ns per rule",
-							len ? "; " : "", name + 4, base, per);
+			char piece[120];
+			snprintf(piece, sizeof(piece), "%s: %.1f ns/frame + %.3f ns per rule",
+				 name + 4, base, per);
+			note_add(v, &len, piece);
 		}
 	}
 }

@@ -135,7 +135,7 @@ int cmd_report(int argc, char **argv)
 	if (!f)
 		cli_fail(errno, "cannot write %s", tmp);
 	char why[512] = "";
-	int ret = nb_report_html(f, it, n, title, gen, extra, why, sizeof(why));
+	int ret = nb_report_html_err(f, it, n, title, gen, extra, why, sizeof(why));
 	if (ret == -ERANGE) {
 		fclose(f);
 		unlink(tmp);

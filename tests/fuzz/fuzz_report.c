@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 							.virt = i ? "none" : "vm tcg",
 							.views = views,
 							.nviews = n};
-		nb_report_html(null, it, 3, "fuzz", "now", NULL, err, sizeof(err));
+		nb_report_html_err(null, it, 3, "fuzz", "now", NULL, err, sizeof(err));
 	}
 	nb_jdoc_free(d);
 	return 0;

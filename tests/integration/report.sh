@@ -15,7 +15,7 @@
 if grep -q "no SQLite" "$nb_tmp/out"; then
 	skip_all "this build has no SQLite (libsqlite3-dev)"
 fi
-P=5343
+P=5349
 DB=$nb_tmp/r.db
 export NETBENCH_DB=$DB
 logdir=${BUILD:-build}/test-logs

@@ -73,7 +73,7 @@ static char *render(const struct nb_report_item *it, size_t n, int *ret, char *e
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
-	*ret = nb_report_html(f, it, n, "t", "Written now.", NULL, err, el);
+	*ret = nb_report_html_err(f, it, n, "t", "Written now.", NULL, err, el);
 	fclose(f);
 	return out;
 }

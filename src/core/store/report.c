@@ -706,8 +706,8 @@ static void caption(FILE *f, const struct nb_report_item *it, size_t n, const ch
 	fputs("</p>\n", f);
 }
 
-int nb_report_html(FILE *f, const struct nb_report_item *it, size_t n, const char *title,
-		   const char *generated, const char *extra_html, char *err, size_t errlen)
+int nb_report_html_err(FILE *f, const struct nb_report_item *it, size_t n, const char *title,
+		       const char *generated, const char *extra_html, char *err, size_t errlen)
 {
 	const char *last_test = "";
 	int ret;

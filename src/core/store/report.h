@@ -31,7 +31,12 @@ bool nb_report_not_a_board(const char *virt);
 /* Writes the page; extra_html (NULL: none), e.g. the fit's sections, goes after the views.
  * Returns 0, -ENOMEM, or -ERANGE when a view holds a value no chart axis takes (err names the
  * view, its results and the value). */
-int nb_report_html(FILE *f, const struct nb_report_item *it, size_t n, const char *title,
-		   const char *generated, const char *extra_html, char *err, size_t errlen);
+int nb_report_html_err(FILE *f, const struct nb_report_item *it, size_t n, const char *title,
+		       const char *generated, const char *extra_html, char *err, size_t errlen);
+static inline int nb_report_html(FILE *f, const struct nb_report_item *it, size_t n,
+				 const char *title, const char *generated, const char *extra_html)
+{
+	return nb_report_html_err(f, it, n, title, generated, extra_html, NULL, 0);
+}
 
 #endif

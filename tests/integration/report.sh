@@ -189,6 +189,10 @@ for c in ulp_rules ulp_fps; do
 	rm -f "$nb_tmp/$c.db"
 	nbq results import --db "$nb_tmp/$c.db" "$nb_tmp/$c.json" >/dev/null 2>&1
 	check_rc "$c: report finishes within 20 s" 0 timeout 20 "$NETBENCH" report --db "$nb_tmp/$c.db" -o "$nb_tmp/$c.html"
+	if command -v chromium >/dev/null 2>&1; then
+		chrome --hide-scrollbars --window-size=1300,900 --screenshot="$logdir/report-$c.png" \
+			"file://$nb_tmp/$c.html" >/dev/null
+	fi
 	check "$c: the values one ulp apart are drawn at one position" python3 -c "
 import re, sys
 c = re.findall(r'<circle cx=\"([0-9.]+)\" cy=\"([0-9.]+)\"', open(sys.argv[1]).read())

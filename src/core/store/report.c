@@ -21,7 +21,7 @@ static const char css[] =
     "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}"
     "section.view{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"
     "section.view figure{margin:0;flex:0 0 640px}section.view aside{flex:1 1 420px;min-width:420px}"
-    "div.facets{display:flex;flex-wrap:wrap;gap:8px;flex:0 0 100%}"
+    "div.facets{display:flex;flex-wrap:wrap;gap:8px;flex:0 0 100%}div.facets.one{flex:0 0 auto}"
     "div.facets figure{flex:0 0 auto;width:min-content}"
     "figcaption{font-size:12px;color:#444;max-width:640px}"
     "table.facts{border-collapse:collapse;font-size:12px;max-width:100%}"
@@ -579,7 +579,8 @@ static int section(FILE *f, const struct nb_report_item *it, size_t n, const cha
 	s->nfacets = nf;
 	fprintf(f, "<section class=\"view\" id=\"%s\" data-view=\"%s\">\n", view_id, view_id);
 	if (nf) {
-		fprintf(f, "<div class=\"facets\" data-facets=\"%zu\">\n", nf);
+		fprintf(f, "<div class=\"facets%s\" data-facets=\"%zu\">\n", nf == 1 ? " one" : "",
+			nf);
 		for (size_t k = 0; k < nf; k++)
 			if ((ret = chart(f, s, true, facets[k], err, errlen)))
 				goto out;

@@ -152,6 +152,8 @@ int main(void)
 	      count(out, "class=\"errbar\""));
 	/* A at 1k: 10000, 11000, 9000 KByte/s; mean 10000 x 8192 / 1e6 = 81.92 Mbit/s. */
 	CHECK(strstr(out, "throughput (Mbit/s)</text>") != NULL, "the y axis in Mbit/s");
+	CHECK(strstr(out, ">100</text>") && !strstr(out, "k</text>\n<text class=\"axis-label y"),
+	      "its ticks are plain numbers, no k or M on top of the unit's own M");
 	CHECK(strstr(out, "Throughput in Mbit/s (stored as KByte/s, 1 KByte = 1024 bytes)") != NULL,
 	      "the caption says the unit was converted");
 	CHECK(strstr(out, "A: 3 runs. B &lt;ppc&gt;: 1 run. ") != NULL,

@@ -414,6 +414,8 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 	else {
 		nb_axis_fit(&ax, xs, total + c->nmarks, c->x_log, c->x_bytes, false);
 		nb_axis_fit(&ay, ys, ky, c->y_log, false, true);
+		for (size_t i = 0; c->y_plain && i < ay.nticks; i++) /* "20000 Mbit/s" */
+			snprintf(ay.label[i], sizeof(ay.label[0]), "%.6g", ay.tick[i]);
 	}
 	free(xs);
 	free(ys);

@@ -58,6 +58,7 @@ struct nb_chart {
 	const char *title;
 	const char *x_label, *y_label; /* with units: "block (bytes)" */
 	bool x_log, y_log, x_bytes;
+	bool y_plain; /* y ticks without k/M/G: the unit has its own prefix ("Mbit/s") */
 	const struct nb_chart_series *s;
 	size_t ns;
 	const struct nb_chart_mark *marks;

@@ -464,6 +464,7 @@ static int chart(FILE *f, struct section *s, bool faceted, double facet, char *e
 			      .x_log = v0->x_log,
 			      .y_log = v0->y_log,
 			      .x_bytes = v0->x_fmt == NB_XFMT_BYTES,
+			      .y_plain = s->y_unit[0] && strchr("kKMG", s->y_unit[0]),
 			      .s = cs,
 			      .ns = nl,
 			      .marks = m,

@@ -421,6 +421,9 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 	free(ys);
 	if (isfinite(bx) || isfinite(by))
 		return -ERANGE;
+	/* Room on the left for the widest y tick label and, beside it, the rotated axis label. */
+	for (size_t i = 0; i < ay.nticks; i++)
+		l = fmax(l, text_px(ay.label[i], 12) + 8 + 28);
 
 	fprintf(f,
 		"<svg class=\"chart\" data-series=\"%zu\" xmlns=\"http://www.w3.org/2000/svg\" "

@@ -209,6 +209,21 @@ int main(void)
 	CHECK(strstr(out, ">0</text>") && !strstr(out, ">-"), "the y axis starts at 0, no "
 							      "negative tick");
 	free(out);
+	/* On a log axis a bar reaching below a tenth of its point is cut: the axis keeps to the
+	 * data's decades. */
+	double llo[] = {0.01, 45}, lhi[] = {110, 56};
+	struct nb_chart_series s6[] = {
+	    {.name = "log", .x = cx, .y = cy, .n = 2, .lo = llo, .hi = lhi}};
+	struct nb_chart c6 = {
+	    .title = "t", .x_label = "x", .y_label = "y", .y_log = true, .s = s6, .ns = 1};
+	out = NULL;
+	f = open_memstream(&out, &len);
+	nb_chart_svg(f, &c6);
+	fclose(f);
+	CHECK(count(out, "data-cut=\"below\"") == 1 && !strstr(out, ">0.01</text>") &&
+		  strstr(out, ">10</text>"),
+	      "log axis: the bar to 0.01 is cut, the axis starts at 10");
+	free(out);
 
 	/* A legend entry too long for its column is cut with an ellipsis, whole in its tooltip. */
 	const char *longname = "a label of a board that is far too long for a narrow chart: Tx";

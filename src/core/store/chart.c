@@ -399,9 +399,11 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 			if (c->s[i].lo && c->s[i].hi) {
 				ys[ky++] = c->s[i].hi[j];
 				/* The lower ends below 0 of non-negative data do not stretch the
-				 * axis below 0: their bars are cut there. */
-				if (!(c->s[i].y[j] >= 0 && c->s[i].lo[j] < 0))
-					ys[ky++] = c->s[i].lo[j];
+				 * axis below 0, nor on a log axis below a tenth of the point: their
+				 * bars are cut at the axis. */
+				double y = c->s[i].y[j], lo = c->s[i].lo[j];
+				if (!(y >= 0 && lo < 0) && !(c->y_log && lo < y / 10))
+					ys[ky++] = lo;
 			}
 		}
 	for (size_t i = 0; i < c->nmarks; i++)

@@ -99,7 +99,8 @@ int cmd_report(int argc, char **argv)
 	struct nb_store *st = store_cli_open_read(&sc);
 	struct nb_store_row *rows;
 	size_t n;
-	struct loaded *l = store_cli_load(st, &sc, &view.vo, &rows, &n);
+	/* One document at a time: memory holds one document and the views of all. */
+	struct loaded *l = store_cli_load_views(st, &sc, &view.vo, &rows, &n);
 	struct nb_report_item *it = calloc(n + 1, sizeof(*it));
 	char gen[96];
 	time_t now = time(NULL);
@@ -121,6 +122,7 @@ int cmd_report(int argc, char **argv)
 						.cpu_model = r->cpu_model,
 						.driver = r->driver,
 						.cpu_mhz = r->cpu_mhz,
+						.virt = l[i].virt_known ? l[i].virt : NULL,
 						.views = l[i].views,
 						.nviews = l[i].nviews};
 	}
@@ -132,7 +134,13 @@ int cmd_report(int argc, char **argv)
 	int ret = nb_atomic_open(&af, out, 0644);
 	if (ret)
 		cli_fail(ret, "cannot write beside %s", out);
-	ret = nb_report_html(af.f, it, n, title, gen, extra);
+	char why[512] = "";
+	ret = nb_report_html_err(af.f, it, n, title, gen, extra, why, sizeof(why));
+	if (ret == -ERANGE) {
+		nb_atomic_abort(&af);
+		cli_fail(0, "%s; %s not written (leave the result out by choosing the others)", why,
+			 out);
+	}
 	if (ret) {
 		nb_atomic_abort(&af);
 		cli_fail(ret, "writing %s", out);

@@ -118,6 +118,33 @@ struct nb_store *store_cli_open_read(const struct store_cli *sc)
 	return open_store(sc, false);
 }
 
+/* Every result's group (the label, and the tags that differ within it; "#ID" without a label):
+ * both loaders use it, so compare and report group runs alike and never average runs that
+ * differ in a tag. */
+static void name_groups(struct loaded *l, struct nb_store_row *rows, size_t n)
+{
+	struct nb_group_in *gin = calloc(n + 1, sizeof(*gin));
+	char(*gname)[NB_GROUP_NAME_MAX] = calloc(n + 1, sizeof(*gname)), split[256];
+	if (!gin || !gname)
+		cli_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		gin[i] = (struct nb_group_in){.id = rows[i].id,
+					      .test = rows[i].test,
+					      .label = rows[i].label,
+					      .tags = rows[i].tags,
+					      .ntags = rows[i].ntags};
+	size_t nsplit = nb_group_names(gin, n, gname, split, sizeof(split));
+	if (nsplit)
+		cli_warn("label %s%s: shown per tag value, not averaged", split,
+			 nsplit > 1 ? " and others" : "");
+	for (size_t i = 0; i < n; i++) {
+		l[i].row = &rows[i];
+		snprintf(l[i].group, sizeof(l[i].group), "%s", gname[i]);
+	}
+	free(gin);
+	free(gname);
+}
+
 struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 			      const struct nb_view_opts *opts, struct nb_store_row **rows,
 			      size_t *n)
@@ -130,26 +157,9 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 	l = calloc(*n + 1, sizeof(*l));
 	if (!l)
 		cli_fail(ENOMEM, "out of memory");
-	struct nb_group_in *gin = calloc(*n + 1, sizeof(*gin));
-	char(*gname)[NB_GROUP_NAME_MAX] = calloc(*n + 1, sizeof(*gname)), split[256];
-	if (!gin || !gname)
-		cli_fail(ENOMEM, "out of memory");
+	name_groups(l, *rows, *n);
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i];
-		gin[i] = (struct nb_group_in){.id = r->id,
-					      .test = r->test,
-					      .label = r->label,
-					      .tags = r->tags,
-					      .ntags = r->ntags};
-	}
-	size_t nsplit = nb_group_names(gin, *n, gname, split, sizeof(split));
-	if (nsplit)
-		cli_warn("label %s%s: shown per tag value, not averaged", split,
-			 nsplit > 1 ? " and others" : "");
-	for (size_t i = 0; i < *n; i++) {
-		struct nb_store_row *r = &(*rows)[i];
-		l[i].row = r;
-		snprintf(l[i].group, sizeof(l[i].group), "%s", gname[i]);
 		ret = nb_jdoc_parse(r->doc, strlen(r->doc), &l[i].doc, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "result %lld: its document does not parse: %s",
@@ -160,8 +170,68 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 		nb_views_extract(l[i].doc, opts, l[i].views, NB_VIEW_MAX, &l[i].nviews);
 		nb_facts_measured(l[i].doc, &l[i].env);
 	}
-	free(gin);
-	free(gname);
+	return l;
+}
+
+/* The measured end's "virtualization": env.remote's when the document has an env.remote (the
+ * agent), else env.local's; never the controller's in place of an agent that did not say. */
+static void virt_of(const struct nb_jdoc *d, struct loaded *l)
+{
+	const struct nb_jnode *env = nb_jget(d, nb_jdoc_root(d), "env");
+	const struct nb_jnode *end = nb_jget(d, env, "remote");
+	if (!end || end->type != NB_JOBJ)
+		end = nb_jget(d, env, "local");
+	const char *v = nb_jstr(nb_jget(d, end, "virtualization"));
+	l->virt_known = v != NULL;
+	snprintf(l->virt, sizeof(l->virt), "%s", v ? v : "");
+}
+
+struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli *sc,
+				    const struct nb_view_opts *opts, struct nb_store_row **rows,
+				    size_t *n)
+{
+	char err[512] = "";
+	struct loaded *l;
+	struct nb_view *tmp = calloc(NB_VIEW_MAX, sizeof(*tmp));
+	int ret = nb_store_query(st, &sc->f, false, rows, n, err, sizeof(err));
+	if (ret)
+		cli_fail(0, "%s", err);
+	l = calloc(*n + 1, sizeof(*l));
+	if (!l || !tmp)
+		cli_fail(ENOMEM, "out of memory");
+	name_groups(l, *rows, *n);
+	for (size_t i = 0; i < *n; i++) {
+		struct nb_store_row *r = &(*rows)[i], *one = NULL;
+		struct nb_store_filter f = {.ids = &r->id, .nids = 1};
+		struct nb_jdoc *d;
+		size_t got = 0;
+		if ((ret = nb_store_query(st, &f, true, &one, &got, err, sizeof(err))))
+			cli_fail(0, "%s", err);
+		if (got != 1)
+			cli_fail(0, "result %lld: removed while being read", (long long)r->id);
+		ret = nb_jdoc_parse(one->doc, strlen(one->doc), &d, err, sizeof(err));
+		nb_store_rows_free(one, got);
+		if (ret == -E2BIG)
+			cli_fail(
+			    0,
+			    "result %lld: its document is beyond what is read: %s (the limit "
+			    "is %u MiB and %u JSON values a document); leave it out by choosing "
+			    "results without it",
+			    (long long)r->id, err, NB_JDOC_MAX_BYTES >> 20, NB_JDOC_MAX_VALUES);
+		if (ret)
+			cli_fail(0, "result %lld: its document does not parse: %s",
+				 (long long)r->id, err);
+		nb_views_extract(d, opts, tmp, NB_VIEW_MAX, &l[i].nviews);
+		virt_of(d, &l[i]);
+		nb_facts_measured(d, &l[i].env);
+		nb_jdoc_free(d);
+		/* Only the views this result has are kept. */
+		l[i].views = calloc(l[i].nviews + 1, sizeof(*l[i].views));
+		if (!l[i].views)
+			cli_fail(ENOMEM, "out of memory");
+		memcpy(l[i].views, tmp, l[i].nviews * sizeof(*tmp));
+	}
+	free(tmp);
 	return l;
 }
 

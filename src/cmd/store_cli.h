@@ -78,6 +78,8 @@ struct loaded {
 	struct nb_facts env;	       /* the measured end, from the document */
 	struct nb_view *views;
 	size_t nviews;
+	char virt[96];	 /* the measured end's env "virtualization" (store_cli_load_views) */
+	bool virt_known; /* false: the document does not say */
 };
 
 /* Filter options: true when c was one of them. */
@@ -98,6 +100,13 @@ const char *store_cli_path(const struct store_cli *sc);
 struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 			      const struct nb_view_opts *opts, struct nb_store_row **rows,
 			      size_t *n);
+/* The same, one document at a time: each is fetched, parsed into its views and freed before
+ * the next, so that memory holds one document and the views of all (rows have no doc; l[].doc
+ * is NULL). A document beyond the reader's limits (NB_JDOC_MAX_BYTES, NB_JDOC_MAX_VALUES) is
+ * named with the limit and exits 1. */
+struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli *sc,
+				    const struct nb_view_opts *opts, struct nb_store_row **rows,
+				    size_t *n);
 void store_cli_free(struct loaded *l, struct nb_store_row *rows, size_t n);
 /* The group of a baseline given as an ID, a group name or a label; exits 2 when none matches
  * or when the label was split by its tags into several groups (naming them). */

@@ -64,7 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_clean(w->note, sizeof(w->note));
 			for (size_t s = 0; s < w->nseries; s++)
 				check_clean(w->s[s].name, sizeof(w->s[s].name));
-			struct nb_cmp_entry e[2] = {{"A", "k", w}, {"B", NULL, w}};
+			/* One entry with its measured end's facts, one without (unknown). */
+			static const struct nb_facts facts = {.known = true, .kernel = "k", .cpu_mhz = 400};
+			struct nb_cmp_entry e[2] = {{"A", &facts, w}, {"B", NULL, w}};
 			struct nb_cmp_table *t;
 			if (nb_cmp_build(e, 2, "A", &t) == 0) {
 				nb_cmp_write_text(f, t);

@@ -298,7 +298,7 @@ for v, n in want.items():
     assert len(s["svgs"]) == 1, (v, s["svgs"])
     assert s["svgs"][0] >= n and s["svgs"][0] <= n + 2, (v, s["svgs"][0], n)
     assert len(s["labels"]) == 2, (v, s["labels"])
-assert views["tput.kbyte"]["labels"] == ["block (bytes) (log)", "throughput (KByte/s)"], views["tput.kbyte"]["labels"]
+assert views["tput.kbyte"]["labels"] == ["block (bytes) (log)", "throughput (Mbit/s)"], views["tput.kbyte"]["labels"]
 assert views["stream.cpu"]["labels"][0] == "bitrate (Mbit/s)"
 assert views["mem.latency"]["labels"] == ["working set (bytes) (log)", "latency (ns) (log)"]
 assert dom.count('class="facts"') == len(want)

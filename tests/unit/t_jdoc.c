@@ -19,10 +19,11 @@ int main(void)
 {
 	struct nb_jdoc *d;
 	char err[128] = "";
-	const char *doc = "{\"schema\": \"netbench/1\", \"test\": \"tput\", \"n\": -1.5e3,"
-			  " \"ok\": true, \"no\": false, \"nil\": null, \"env\": {\"local\": "
-			  "{\"kernel\": \"6.1\"}}, \"steps\": [1, 2, {\"a\": \"x\\\"y\\u00e9\\n\"}], "
-			  "\"empty\": [], \"o\": {}}";
+	const char *doc =
+	    "{\"schema\": \"netbench/1\", \"test\": \"tput\", \"n\": -1.5e3,"
+	    " \"ok\": true, \"no\": false, \"nil\": null, \"env\": {\"local\": "
+	    "{\"kernel\": \"6.1\"}}, \"steps\": [1, 2, {\"a\": \"x\\\"y\\u00e9\\n\"}], "
+	    "\"empty\": [], \"o\": {}}";
 
 	CHECK(parse(doc, &d) == 0, "a result-like document parses");
 	const struct nb_jnode *r = nb_jdoc_root(d);
@@ -43,16 +44,17 @@ int main(void)
 	CHECK(!nb_jget(d, steps, "a"), "member lookup on an array is NULL");
 	nb_jdoc_free(d);
 
-	CHECK(parse("\"\\ud83d\\ude00\"", &d) == 0 && !strcmp(nb_jstr(nb_jdoc_root(d)), "\xf0\x9f\x98\x80"),
+	CHECK(parse("\"\\ud83d\\ude00\"", &d) == 0 &&
+		  !strcmp(nb_jstr(nb_jdoc_root(d)), "\xf0\x9f\x98\x80"),
 	      "surrogate pair decodes to 4 bytes");
 	nb_jdoc_free(d);
 	CHECK(parse("\"a\\u0000b\"", &d) == 0 && strlen(nb_jstr(nb_jdoc_root(d))) == 5,
 	      "\\u0000 becomes U+FFFD, not a NUL inside the string");
 	nb_jdoc_free(d);
 
-	static const char *bad[] = {"",	      "{",	    "{\"a\" 1}", "[1,]",     "[1 2]",
-				    "{\"a\":1,}", "tru",	    "\"abc",	 "\"\\x\"",  "01x",
-				    "-",	      "[1] [2]",    "\"\\u12\"", "{1:2}",    "\"a\tb\""};
+	static const char *bad[] = {"",		  "{",	     "{\"a\" 1}", "[1,]",    "[1 2]",
+				    "{\"a\":1,}", "tru",     "\"abc",	  "\"\\x\"", "01x",
+				    "-",	  "[1] [2]", "\"\\u12\"", "{1:2}",   "\"a\tb\""};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		d = NULL;
 		int ret = nb_jdoc_parse(bad[i], strlen(bad[i]), &d, err, sizeof(err));
@@ -72,6 +74,22 @@ int main(void)
 	CHECK(nb_jdoc_parse(s, NB_JDOC_MAX_DEPTH, &d, err, sizeof(err)) == 0, "depth %d/2 parses",
 	      NB_JDOC_MAX_DEPTH);
 	nb_jdoc_free(d);
+	free(s);
+
+	/* Values: an array of NB_JDOC_MAX_VALUES - 1 zeros is the most a document holds (with the
+	 * array itself); one more is refused naming the limit. */
+	size_t nv = NB_JDOC_MAX_VALUES - 1, len = 2 * nv + 1;
+	s = malloc(len + 3);
+	s[0] = '[';
+	for (size_t i = 0; i < nv; i++)
+		memcpy(s + 1 + 2 * i, i + 1 < nv ? "0," : "0]", 2);
+	CHECK(nb_jdoc_parse(s, len, &d, err, sizeof(err)) == 0 && d->nn == NB_JDOC_MAX_VALUES,
+	      "%u values parse", NB_JDOC_MAX_VALUES);
+	nb_jdoc_free(d);
+	memcpy(s + len - 1, ",0]", 3);
+	CHECK(nb_jdoc_parse(s, len + 2, &d, err, sizeof(err)) == -E2BIG &&
+		  strstr(err, "more than 1048576 JSON values"),
+	      "one more is refused (%s)", err);
 	free(s);
 	nb_jdoc_free(NULL);
 	return tap_done();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A small SVG line chart: linear or logarithmic axes with round ticks, series as polylines with
- * point markers, dashed model curves, vertical marks, a legend. Scaling is separate from drawing
- * so that tests can check the axes' numbers. */
+ * point markers and 95 % error bars, dashed model curves, vertical marks whose labels never
+ * overlap, a legend. Scaling is separate from drawing so that tests can check the axes' numbers. */
 #ifndef NB_CHART_H
 #define NB_CHART_H
 
@@ -10,6 +10,9 @@
 #include <stdio.h>
 
 #define NB_AXIS_MAX_TICKS 24
+/* The largest magnitude an axis takes (and on a log axis the smallest positive value is its
+ * inverse): beyond it ranges and tick steps overflow or underflow. */
+#define NB_AXIS_MAX_ABS 1e300
 
 struct nb_axis {
 	bool log, bytes; /* bytes: log axes step in powers of two, labels "1k", "4M" */
@@ -21,12 +24,17 @@ struct nb_axis {
 
 /* Fits the axis to the values (non-finite ones, and on a log axis those <= 0, are ignored).
  * from_zero: a linear axis starts at 0 when every value is positive. No values: [0, 1] linear
- * or [1, 10] log. One value or equal values: a range around it. */
-void nb_axis_fit(struct nb_axis *a, const double *v, size_t n, bool is_log, bool bytes,
-		 bool from_zero);
+ * or [1, 10] log. One value, or values too close to tell apart at a chart's resolution (a
+ * millionth of their magnitude): a range with the value in its middle. Ticks are computed by
+ * index from a round step, at most NB_AXIS_MAX_TICKS of them. Returns 0, or -ERANGE when a
+ * value's magnitude exceeds NB_AXIS_MAX_ABS (on a log axis: is below 1/NB_AXIS_MAX_ABS); the
+ * axis is then [0, 1] or [1, 10]. */
+int nb_axis_fit(struct nb_axis *a, const double *v, size_t n, bool is_log, bool bytes,
+		bool from_zero);
 /* Position of v between px0 (at lo) and px1 (at hi). */
 double nb_axis_map(const struct nb_axis *a, double v, double px0, double px1);
-/* A tick label: "%g" with k/M/G for large numbers, or bytes with binary suffixes. */
+/* A tick label: "%g" with k/M/G for large numbers ("%.3g" beyond 1e12), or bytes with binary
+ * suffixes. */
 void nb_axis_label(double v, bool bytes, char *buf, size_t len);
 
 struct nb_chart_series {
@@ -34,6 +42,11 @@ struct nb_chart_series {
 	const double *x, *y;
 	size_t n;
 	bool dashed;
+	const double *lo,
+	    *hi;	  /* NULL, or per point the 95 % interval: an error bar where lo < hi */
+	const bool *flag; /* NULL, or per point: drawn hollow (a polluted CPU window) */
+	int colour;	  /* 0: by the series' index; else 1 + an index into the palette */
+	bool no_legend;	  /* drawn, not listed: another run's copy of a listed curve */
 };
 
 struct nb_chart_mark {
@@ -45,6 +58,7 @@ struct nb_chart {
 	const char *title;
 	const char *x_label, *y_label; /* with units: "block (bytes)" */
 	bool x_log, y_log, x_bytes;
+	bool y_plain; /* y ticks without k/M/G: the unit has its own prefix ("Mbit/s") */
 	const struct nb_chart_series *s;
 	size_t ns;
 	const struct nb_chart_mark *marks;
@@ -53,8 +67,13 @@ struct nb_chart {
 };
 
 /* Writes one <svg> element (class "chart", data-series = the number of series). Returns 0, or
- * -ENOMEM with nothing written. */
-int nb_chart_svg(FILE *f, const struct nb_chart *c);
+ * with nothing written -ENOMEM, or -ERANGE when a value is beyond what an axis takes (err then
+ * names the axis and the value; err may be NULL). */
+int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen);
+static inline int nb_chart_svg(FILE *f, const struct nb_chart *c)
+{
+	return nb_chart_svg_err(f, c, NULL, 0);
+}
 /* Escapes &, <, >, " and ' for XML text and attributes. */
 void nb_xml_text(FILE *f, const char *s);
 

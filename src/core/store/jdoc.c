@@ -36,6 +36,12 @@ static void skip_ws(struct parser *ps)
 static long new_node(struct parser *ps, enum nb_jtype t)
 {
 	struct nb_jdoc *d = ps->d;
+	if (d->nn == NB_JDOC_MAX_VALUES) {
+		if (ps->err && ps->errlen)
+			snprintf(ps->err, ps->errlen, "more than %u JSON values (at byte %zu)",
+				 NB_JDOC_MAX_VALUES, (size_t)(ps->p - ps->start));
+		return -E2BIG;
+	}
 	if (d->nn == d->cap) {
 		size_t cap = d->cap ? 2 * d->cap : 256;
 		struct nb_jnode *n = realloc(d->n, cap * sizeof(*n));

@@ -10,6 +10,9 @@
 
 #define NB_JDOC_MAX_DEPTH 64
 #define NB_JDOC_MAX_BYTES (64u << 20)
+/* Values (nodes) in one document: 56 bytes each, so a parse holds at most 56 MiB of them. A
+ * netbench result has a few thousand. */
+#define NB_JDOC_MAX_VALUES (1u << 20)
 
 enum nb_jtype { NB_JNULL, NB_JBOOL, NB_JNUM, NB_JSTR, NB_JARR, NB_JOBJ };
 
@@ -31,7 +34,7 @@ struct nb_jdoc {
 };
 
 /* Parses text (len bytes). Returns 0, -EINVAL for malformed JSON (err names the byte offset),
- * -E2BIG past the limits, -ENOMEM. */
+ * -E2BIG past the limits (NB_JDOC_MAX_BYTES, NB_JDOC_MAX_VALUES, NB_JDOC_MAX_DEPTH), -ENOMEM. */
 int nb_jdoc_parse(const char *text, size_t len, struct nb_jdoc **out, char *err, size_t errlen);
 void nb_jdoc_free(struct nb_jdoc *d);
 

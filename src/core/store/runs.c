@@ -18,6 +18,29 @@ double nb_t975(double df)
 	return nb_student_t_quantile(0.975, df);
 }
 
+double nb_ci95_half(size_t n, double sd)
+{
+	return n > 1 ? nb_t975(n - 1) * sd / sqrt((double)n) : NAN;
+}
+
+int nb_ci95(const double *v, size_t n, double *mean, double *half)
+{
+	double m = 0, ss = 0;
+	if (!n)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			return -EINVAL;
+		m += v[i];
+	}
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	*mean = m;
+	*half = nb_ci95_half(n, n > 1 ? sqrt(ss / (double)(n - 1)) : NAN);
+	return 0;
+}
+
 void nb_runs_add(struct nb_runs *r, double v)
 {
 	double d = v - r->mean;

@@ -11,6 +11,14 @@
  * core/base/stats.c's, exact. */
 double nb_t975(double df);
 
+/* The half-width t x sd / sqrt(n) of the interval of a mean of n runs with standard deviation
+ * sd; NAN for fewer than two runs. */
+double nb_ci95_half(size_t n, double sd);
+/* Mean of n values and the half-width of its 95 % interval (t x s / sqrt(n)); with one value the
+ * half-width is NAN (one run has no interval). Returns 0, or -EINVAL with no value or a
+ * non-finite one. The report's error bars. */
+int nb_ci95(const double *v, size_t n, double *mean, double *half);
+
 /* Running mean and variance (Welford): add values one by one. */
 struct nb_runs {
 	unsigned n;

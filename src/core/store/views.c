@@ -76,21 +76,27 @@ static struct nb_series *series(struct nb_view *v, const char *name, bool model)
 }
 
 /* A measured point that has no room (its series full, or no series left) is counted, not
- * dropped silently: export says how many it could not give. */
-static void add(struct nb_view *v, const char *name, bool model, double x, double y)
+ * dropped silently: export says how many it could not give. Returns the point's series, or NULL. */
+static struct nb_series *add(struct nb_view *v, const char *name, bool model, double x, double y)
 {
 	struct nb_series *s = series(v, name, model);
 	if (!isfinite(x) || !isfinite(y))
-		return;
-	if ((!s || !nb_series_add(s, x, y)) && !model)
+		return NULL;
+	if (s && nb_series_add(s, x, y))
+		return s;
+	if (!model)
 		v->lost_points++;
+	return NULL;
 }
 
+/* A CPU figure keeps its window's pollution mark. */
 static void add_marked(struct nb_view *v, const char *name, double x, double y, bool polluted)
 {
 	struct nb_series *s = series(v, name, false);
-	if (s)
-		nb_series_add_marked(s, x, y, polluted);
+	if (!isfinite(x) || !isfinite(y))
+		return;
+	if (!s || !nb_series_add_marked(s, x, y, polluted))
+		v->lost_points++;
 }
 
 static void mark(struct nb_view *v, double x, const char *text)
@@ -99,6 +105,18 @@ static void mark(struct nb_view *v, double x, const char *text)
 		v->marks[v->nmarks].x = x;
 		snprintf(v->marks[v->nmarks++].text, sizeof(v->marks[0].text), "%s", text);
 	}
+}
+
+/* Appends "; piece" to the view's note only whole: a sentence cut in the middle would say
+ * something else; what does not fit is marked "; ..." once. */
+static void note_add(struct nb_view *v, size_t *len, const char *piece)
+{
+	size_t need = strlen(piece) + (*len ? 2 : 0);
+	if (*len + need + 5 < sizeof(v->note))
+		*len += (size_t)snprintf(v->note + *len, sizeof(v->note) - *len, "%s%s",
+					 *len ? "; " : "", piece);
+	else if (!strstr(v->note, "; ...") && *len + 5 < sizeof(v->note))
+		*len += (size_t)snprintf(v->note + *len, sizeof(v->note) - *len, "; ...");
 }
 
 static struct nb_view *view(struct nb_view *views, size_t max, size_t *n, const char *id)
@@ -204,10 +222,14 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			EACH(d, nb_jget(d, p, "sizes"), s)
 			{
 				char name[48];
-				snprintf(name, sizeof(name), "%s, %g B", kind ? kind : "?",
-					 nb_jnum(nb_jget(d, s, "frame_bytes")));
-				if (nb_jtrue(nb_jget(d, s, "valid")))
-					add(v, name, false, rules, nb_jnum(nb_jget(d, s, "fps")));
+				double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));
+				snprintf(name, sizeof(name), "%s, %g B", kind ? kind : "?", fb);
+				struct nb_series *se =
+				    nb_jtrue(nb_jget(d, s, "valid"))
+					? add(v, name, false, rules, nb_jnum(nb_jget(d, s, "fps")))
+					: NULL;
+				if (se && isfinite(fb))
+					se->facet = fb;
 			}
 		}
 		EACH(d, fits, f)
@@ -221,23 +243,26 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			if (!(base > 0) || !isfinite(per))
 				continue;
 			for (int k = 0; k <= 16; k++) {
-				double r = top * k / 16;
-				if (base + per * r > 0)
-					add(v, name, true, r, 1e9 / (base + per * r));
+				double r = top * k / 16, fb = nb_jnum(nb_jget(d, f, "frame_bytes"));
+				struct nb_series *se =
+				    base + per * r > 0
+					? add(v, name, true, r, 1e9 / (base + per * r))
+					: NULL;
+				if (se && isfinite(fb))
+					se->facet = fb;
 			}
 			/* The slope's 95 % interval where the document has it. */
 			double lo = nb_jnum(nb_jget(d, f, "per_rule_lo_ns"));
 			double hi = nb_jnum(nb_jget(d, f, "per_rule_hi_ns"));
-			char iv[80] = "";
+			char iv[80] = "", piece[200];
 			if (isfinite(lo) && isfinite(hi))
 				snprintf(iv, sizeof(iv), " (95 %% interval %.3f to %.3f%s)", lo, hi,
 					 lo > 0 || hi < 0 ? "" : ": not established");
 			else if (nb_jget(d, f, "dof") && nb_jnum(nb_jget(d, f, "dof")) == 0)
 				snprintf(iv, sizeof(iv), " (no interval: 2 points)");
-			if (len < sizeof(v->note))
-				len += (size_t)snprintf(v->note + len, sizeof(v->note) - len,
-							"%s%s: %.1f ns/frame + %.3f ns per rule%s",
-							len ? "; " : "", name + 4, base, per, iv);
+			snprintf(piece, sizeof(piece), "%s: %.1f ns/frame + %.3f ns per rule%s",
+				 name + 4, base, per, iv);
+			note_add(v, &len, piece);
 		}
 	}
 }

@@ -34,6 +34,7 @@ struct nb_series {
 	 * facts; otherwise the result's measured end holds for it. */
 	bool own_env;
 	struct nb_facts env;
+	double facet; /* rate.rules: the frame size (the report draws one chart per size); else 0 */
 };
 
 struct nb_mark {

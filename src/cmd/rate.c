@@ -195,6 +195,7 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 			cli_fail(ENOMEM, "out of memory");
 		set->clock_khz = pt[c].mhz * 1000;
 		snprintf(f->ruleset, sizeof(f->ruleset), "DUT clock %u MHz", pt[c].mhz);
+		snprintf(r->learn_when, sizeof(r->learn_when), "DUT clock %u MHz", pt[c].mhz);
 		if (!o->json) {
 			progress_clear();
 			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", pt[c].mhz);

@@ -19,6 +19,7 @@
 #include "core/lab/lab_rules.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
+#include "core/rate/learn.h"
 #include "core/session/proto.h"
 
 #define DEFAULT_PORT  5302
@@ -43,6 +44,9 @@ static void usage(FILE *f)
 	    "                          maximum per size\n"
 	    "  -t, -T, --trial DURATION  length of each trial (default 2s; alias --time)\n"
 	    "      --drain DURATION    wait after each trial before counters are read (200ms)\n"
+	    "      --learning-timeout DURATION  learning frames before the first trial (and\n"
+	    "                          after each ruleset change) must arrive within it\n"
+	    "                          (default 2s, over IPv6 4s; 0: no learning phase)\n"
 	    "      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
@@ -180,7 +184,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_LAT,
 		O_RCVBUF,
 		O_THREADS,
-		O_CPUS
+		O_CPUS,
+		O_LEARN
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 'm'},
@@ -192,6 +197,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"line-rate", required_argument, NULL, O_LINE},
 	    {"trial", required_argument, NULL, 'T'},
 	    {"drain", required_argument, NULL, O_DRAIN},
+	    {"learning-timeout", required_argument, NULL, O_LEARN},
 	    {"loss-tolerance", required_argument, NULL, O_TOL},
 	    {"resolution", required_argument, NULL, O_RES},
 	    {"burst", required_argument, NULL, O_BURST},
@@ -232,6 +238,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	o->p.engine = &nb_gen_udp;
 	o->p.trial_ns = 2 * NB_NS_PER_S;
 	o->p.drain_ns = 200 * NB_NS_PER_MS;
+	o->p.learn_ns = NB_LEARN_AUTO;
 	o->p.resolution_pct = 0.5;
 	o->p.flows = 1;
 	o->p.batch = 1024;
@@ -283,6 +290,14 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		case O_DRAIN:
 			o->p.drain_ns =
 			    cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS, 60 * NB_NS_PER_S);
+			break;
+		case O_LEARN:
+			/* "0" turns learning off; otherwise 100 ms (a round and its wait) to 60 s.
+			 */
+			o->p.learn_ns = !strcmp(optarg, "0")
+					    ? 0
+					    : cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS,
+							      60 * NB_NS_PER_S);
 			break;
 		case O_TOL:
 			o->p.loss_tolerance = parse_pct(name, optarg, 50) / 100;

@@ -78,9 +78,11 @@ struct nb_rx_engine {
 	int (*open)(const struct nb_rx_cfg *cfg, void **state, struct sockaddr_storage *dst,
 		    socklen_t *dst_len, bool *same_clock, struct nb_sysinfo *remote, char *err,
 		    size_t errlen);
-	/* Before a trial lasting up to duration_ns at rate_bps (0: flat out). */
-	int (*begin)(void *state, uint64_t duration_ns, uint64_t rate_bps, char *err,
-		     size_t errlen);
+	/* Before a trial lasting up to duration_ns at rate_bps (0: flat out) whose frames carry
+	 * trial id `trial`: the receiver counts only those (others are late), from zero unless
+	 * it already counted that id. */
+	int (*begin)(void *state, uint16_t trial, uint64_t duration_ns, uint64_t rate_bps,
+		     char *err, size_t errlen);
 	/* After the trial drained: the receiver's counters, and (remote) the agent's CPU load. */
 	int (*end)(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
 		   size_t errlen);
@@ -108,6 +110,9 @@ struct nb_gen_trial {
 	uint32_t flows;
 	uint32_t batch;
 	volatile int *stop; /* may be NULL */
+	/* Per flow of the trial: the first sequence number to send (NULL: 0). Learning rounds
+	 * continue one sequence so that a receiver counts them as one stream. */
+	const uint64_t *seq_base;
 };
 
 struct nb_gen_stats {

@@ -60,6 +60,9 @@ void nb_gen_trial_share(const struct nb_gen_trial *t, uint32_t threads, uint32_t
 	part->rate_fps = nb_gen_share(t->rate_fps, threads, i);
 	part->frames = nb_gen_share(t->frames, threads, i);
 	part->flows = (uint32_t)nb_gen_share(t->flows ? t->flows : 1, threads, i);
+	if (t->seq_base)
+		part->seq_base =
+		    t->seq_base + nb_gen_share_base(t->flows ? t->flows : 1, threads, i);
 }
 
 static void *worker_main(void *arg)

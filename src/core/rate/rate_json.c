@@ -85,7 +85,10 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	}
 	if (p->rx.rcvbuf)
 		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
+	nb_json_double(j, "learning_timeout_s",
+		       (double)nb_rate_learn_timeout_ns(p, r->dst.ss_family) / 1e9, 3);
 	nb_json_obj_end(j);
+	nb_rate_json_learning(j, r);
 }
 
 /* A trial's share per generator thread. */

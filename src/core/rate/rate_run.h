@@ -15,6 +15,7 @@
 #include "core/base/sysinfo.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
+#include "core/rate/learn.h"
 #include "core/rate/netpath.h"
 #include "core/rate/rateprobe.h"
 #include "core/rate/rfc2544.h"
@@ -60,6 +61,10 @@ struct nb_rate_run {
 	nb_rate_progress_fn progress;
 	void *progress_arg;
 	bool interrupted; /* set by the caller when a stop cut the run short: in the JSON */
+	/* Learning phases so far (learn.h); the next one's occasion ("start" when empty). */
+	struct nb_rate_learn *learn;
+	size_t nlearn;
+	char learn_when[64];
 };
 
 /* Opens the receiver, finds the route to where frames go and sets up latency. The address
@@ -70,7 +75,8 @@ int nb_rate_open(struct nb_rate_run **r, const struct nb_rate_params *p,
 int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen);
 /* Opens the generator engine for every size of the run. */
 int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen);
-/* Runs the procedure at every frame size into res (p->nsizes of them). */
+/* Runs a learning phase (learn.h, occasion r->learn_when), then the procedure at every frame
+ * size into res (p->nsizes of them). */
 int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err, size_t errlen);
 /* Fills r->engine_desc with how the engine ran. */
 void nb_rate_describe(struct nb_rate_run *r);

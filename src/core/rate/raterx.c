@@ -30,6 +30,7 @@ struct rx_worker {
 	pthread_t thread;
 	bool started;
 	pthread_mutex_t lock;
+	bool expecting; /* nb_rx_expect named the trial: count only its frames */
 	struct nb_rx_snap cur;
 	struct sockaddr_storage reflect_to;
 	socklen_t reflect_len;	   /* 0: no reflection */
@@ -107,9 +108,17 @@ static void count(struct rx_worker *rx, const uint8_t *p, size_t len, uint64_t n
 		c->foreign++;
 		return;
 	}
-	if (!c->any || (int16_t)(pl.trial - c->trial) > 0)
+	if (rx->expecting) {
+		/* The controller named the trial: anything else is an earlier trial's (or an
+		 * earlier run's) and never counts as this one's. */
+		if (pl.trial != c->trial) {
+			c->late++;
+			return;
+		}
+		c->any = true;
+	} else if (!c->any || (int16_t)(pl.trial - c->trial) > 0) {
 		reset_trial(rx, pl.trial);
-	else if (pl.trial != c->trial) {
+	} else if (pl.trial != c->trial) {
 		c->late++;
 		return;
 	}
@@ -296,6 +305,30 @@ void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps
 	}
 }
 
+void nb_rx_expect(struct nb_rx *rx, uint16_t trial)
+{
+	uint64_t drops = 0;
+	bool fresh = false;
+
+	for (uint32_t i = 0; i < rx->n; i++) {
+		struct rx_worker *w = rx->w[i];
+		pthread_mutex_lock(&w->lock);
+		if (!w->expecting || w->cur.trial != trial) {
+			reset_trial(w, trial);
+			w->cur.any = false;
+			w->expecting = true;
+			fresh = true;
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+	/* The trial's socket drops count from here. */
+	if (fresh && read_drops(rx, &drops) == 0) {
+		rx->drops_base = rx->drops_prev = drops;
+		rx->snap_trial = trial;
+		rx->snapped = true;
+	}
+}
+
 void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 {
 	if (!from->any)
@@ -396,8 +429,11 @@ void nb_rx_reconcile(const uint64_t *tx_flow, uint32_t flows, uint16_t trial,
 	for (uint32_t f = 0; f < flows; f++)
 		c->tx += tx_flow[f];
 	if (!mine) {
-		/* Nothing of this trial arrived; frames of older trials may have. */
+		/* Nothing of this trial arrived; frames of other trials may have (a receiver
+		 * told which trial to expect says how many). */
 		c->lost = c->tx;
+		if (snap->trial == trial)
+			c->late = snap->late;
 		return;
 	}
 	c->rx = snap->rx;

@@ -14,8 +14,9 @@
 
 #define NB_RX_WINDOW 1024u /* sequence numbers remembered per flow, to tell dup from reorder */
 
-/* Counters of one trial as the receiver saw them. A trial begins when its first frame arrives
- * (trial ids increase); frames of an earlier trial are "late" and counted in the later one. */
+/* Counters of one trial as the receiver saw them. The trial is the one nb_rx_expect named; before
+ * any was named, a trial begins when its first frame arrives (trial ids increase). Frames of
+ * another trial are "late" and counted in the current one, never as its frames. */
 struct nb_rx_snap {
 	uint16_t trial;
 	bool any;	    /* a frame of this trial arrived */
@@ -66,6 +67,9 @@ void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps
 /* Sets every socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor)
  * instead of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes);
+/* Names the trial whose frames come next: from now on only frames with that id count (the
+ * others are late), from zero unless that id was already expected (learning rounds add up). */
+void nb_rx_expect(struct nb_rx *rx, uint16_t trial);
 /* Copies the current trial's counters (summed over the sockets). */
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap);
 /* Adds one socket's counters to a sum: the newest trial wins, counters of one trial add up,

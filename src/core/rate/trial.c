@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/base/hist.h"
 #include "core/base/net.h"
@@ -82,7 +83,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	/* The agent checks each trial against its caps: duration, and the bit rate of the
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
-	ret = rx->begin(r->rxs, p->trial_ns + p->drain_ns + NB_NS_PER_S,
+	ret = rx->begin(r->rxs, q->id, p->trial_ns + p->drain_ns + NB_NS_PER_S,
 			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "agent: %s", why);
@@ -216,6 +217,9 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 	r->proc.p = p;
 	r->proc.trial = run_trial;
 	r->proc.ctx = r;
+	/* Trial ids start where this run chooses: frames of an earlier run that still arrive
+	 * at the same port carry ids the receiver does not expect. */
+	r->proc.next_id = (uint16_t)(nb_mono_ns() ^ (uint64_t)getpid());
 	ret = p->receiver->open(&p->rx, &r->rxs, &r->dst, &r->dst_len, &r->same_clock, &r->remote,
 				err, errlen);
 	if (ret)
@@ -289,10 +293,12 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
+	int ret = nb_rate_learn(r, r->learn_when[0] ? r->learn_when : "start", err, errlen);
 
+	if (ret)
+		return ret;
 	for (size_t i = 0; i < p->nsizes && !(p->stop && *p->stop); i++) {
 		struct nb_rate_size *s = &res[i];
-		int ret;
 		s->size = (uint32_t)p->sizes[i];
 		emit(r, &(struct nb_rate_event){.kind = NB_RATE_EV_SIZE, .size = s->size});
 		ret = nb_rate_procedure(&r->proc, s, err, errlen);
@@ -321,6 +327,7 @@ void nb_rate_free(struct nb_rate_run *r)
 	for (size_t i = 0; i < r->proc.ntrials; i++)
 		nb_obs_trial_free(&r->proc.trials[i].obs);
 	nb_rate_proc_free(&r->proc);
+	free(r->learn);
 	free(r->psnap);
 	free(r->snap);
 	free(r->gs);

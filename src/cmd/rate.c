@@ -85,6 +85,23 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		progress_step(f->nstarted++, "%s%s%u-byte frames", f->ruleset,
 			      f->ruleset[0] ? ", " : "", ev->size);
 		break;
+	case NB_RATE_EV_LEARNED:
+		if (o->json)
+			break;
+		progress_clear();
+		if (ev->learn->confirmed)
+			fprintf(stderr,
+				"  learning (%s): frames arrived on every flow after %.2f s (%u "
+				"rounds, %llu of %llu frames)\n",
+				ev->learn->when, ev->learn->took_s, ev->learn->rounds,
+				(unsigned long long)ev->learn->rx,
+				(unsigned long long)ev->learn->tx);
+		else
+			fprintf(stderr,
+				"  learning (%s): %llu frames sent, not confirmed (no receiver "
+				"counts frames)\n",
+				ev->learn->when, (unsigned long long)ev->learn->tx);
+		break;
 	case NB_RATE_EV_TRIAL: {
 		char dut[160] = "";
 		if (o->json)

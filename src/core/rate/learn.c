@@ -111,7 +111,7 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 	if (p->rate_fps && rate > (double)p->rate_fps)
 		rate = (double)p->rate_fps;
 	L->counted = rx->counts;
-	L->trial = nb_rate_proc_next_id(&r->proc);
+	L->trial = nb_rate_wire_id(r, 65534 - (uint32_t)(r->nlearn - 1));
 	L->size = size;
 	L->flows = flows;
 	L->rate_fps = rate;
@@ -158,8 +158,7 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 		if (!rx->counts) {
 			/* Send only: nobody can say whether they arrived. */
 			nb_sleep_until_ns(until);
-			ret = 0;
-			goto out;
+			break;
 		}
 		/* A local receiver is read as the frames come; an agent's once per round. */
 		while (!rx->remote && nb_mono_ns() < until && !(p->stop && *p->stop)) {
@@ -199,13 +198,16 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 			goto out;
 		}
 	}
-	if (!rx->remote) {
+	if (rx->counts && !rx->remote) {
 		/* Learning frames still queued (a neighbour's queue) arrive within the drain;
 		 * they count here, never in a trial. */
 		nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
 		if (!rx->end(r->rxs, r->snap, &cpu, why, sizeof(why)))
 			take_counts(L, r->snap, false);
 	}
+	if (r->progress)
+		r->progress(r->progress_arg,
+			    &(struct nb_rate_event){.kind = NB_RATE_EV_LEARNED, .learn = L});
 out:
 	free(base);
 	return ret;

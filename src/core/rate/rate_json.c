@@ -88,7 +88,6 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	nb_json_double(j, "learning_timeout_s",
 		       (double)nb_rate_learn_timeout_ns(p, r->dst.ss_family) / 1e9, 3);
 	nb_json_obj_end(j);
-	nb_rate_json_learning(j, r);
 }
 
 /* A trial's share per generator thread. */
@@ -231,6 +230,7 @@ void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_siz
 	json_head(&j, r);
 	nb_json_bool(&j, "interrupted", r->interrupted);
 	json_sizes(&j, r, s, n);
+	nb_rate_json_learning(&j, r);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
@@ -283,6 +283,7 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 	}
 	nb_json_arr_end(&j);
 	nb_json_str(&j, "clock_note", have_freq || !np ? NULL : p[0].note);
+	nb_rate_json_learning(&j, r);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
@@ -326,6 +327,7 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 			nb_json_obj_end(&j);
 		}
 	nb_json_arr_end(&j);
+	nb_rate_json_learning(&j, r);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }

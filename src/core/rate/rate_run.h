@@ -29,6 +29,7 @@ enum nb_rate_event_kind {
 	NB_RATE_EV_TRIAL,     /* a counted trial ended (trial) */
 	NB_RATE_EV_SIZE_DONE, /* a frame size's result (result) */
 	NB_RATE_EV_RULESET,   /* a rule sweep loaded a ruleset (kind, rules) */
+	NB_RATE_EV_LEARNED,   /* a learning phase ended (learn) */
 };
 struct nb_rate_event {
 	enum nb_rate_event_kind kind;
@@ -37,6 +38,7 @@ struct nb_rate_event {
 	const struct nb_rate_size *result;
 	enum nb_lab_rules_kind rules_kind;
 	uint64_t rules;
+	const struct nb_rate_learn *learn;
 };
 typedef void (*nb_rate_progress_fn)(void *arg, const struct nb_rate_event *ev);
 
@@ -65,7 +67,17 @@ struct nb_rate_run {
 	struct nb_rate_learn *learn;
 	size_t nlearn;
 	char learn_when[64];
+	uint32_t id_offset; /* where this run's trial ids on the wire start (nb_rate_wire_id) */
 };
+
+/* The trial id frames carry for the run's trial n (1, 2, ...: the ids the JSON and progress
+ * show): 1 to 65535, from an offset each run chooses, so that frames of an earlier run still in
+ * flight to the same port carry ids this one does not expect. Learning phase k uses
+ * n = 65534 - k, outside any run's trials. */
+static inline uint16_t nb_rate_wire_id(const struct nb_rate_run *r, uint32_t n)
+{
+	return (uint16_t)(1 + (r->id_offset + n) % 65535);
+}
 
 /* Opens the receiver, finds the route to where frames go and sets up latency. The address
  * frames go to is in (*r)->dst. */

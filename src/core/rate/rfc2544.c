@@ -50,13 +50,6 @@ static double resolution_for(const struct nb_rate_params *p, double max)
 	return p->resolution_fps ? (double)p->resolution_fps : max * p->resolution_pct / 100;
 }
 
-uint16_t nb_rate_proc_next_id(struct nb_rate_proc *pr)
-{
-	if (++pr->next_id == 0)
-		pr->next_id = 1;
-	return pr->next_id;
-}
-
 /* Runs one trial into a new record of the log; *out points at it until the next trial. */
 static int trial(struct nb_rate_proc *pr, uint32_t size, double rate_fps, uint64_t frames,
 		 uint32_t burst, const char *purpose, struct nb_rate_trial **out, char *err,
@@ -79,7 +72,9 @@ static int trial(struct nb_rate_proc *pr, uint32_t size, double rate_fps, uint64
 		pr->trials = t;
 		pr->cap = cap;
 	}
-	q.id = nb_rate_proc_next_id(pr);
+	if (++pr->next_id == 0)
+		pr->next_id = 1;
+	q.id = pr->next_id;
 	rec = &pr->trials[pr->ntrials];
 	memset(rec, 0, sizeof(*rec));
 	rec->size = size;

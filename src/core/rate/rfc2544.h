@@ -147,8 +147,6 @@ struct nb_rate_proc {
 /* Runs the procedure of p->test at frame size s->size into s (first_trial and ntrials locate its
  * trials in pr->trials). Returns 0 or the first failing trial's negative errno. */
 int nb_rate_procedure(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, size_t errlen);
-/* The next trial id of the run (never 0); ids of learning frames come from the same series. */
-uint16_t nb_rate_proc_next_id(struct nb_rate_proc *pr);
 void nb_rate_proc_free(struct nb_rate_proc *pr);
 
 /* The highest rate worth offering at size: --rate, or the line rate, whichever is lower;

@@ -65,6 +65,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	struct nb_cpu_sample c0, c1;
 	uint64_t window_ns;
 	uint32_t probe_every = 0;
+	uint16_t wire = nb_rate_wire_id(r, q->id);
 	char why[256] = "";
 	int ret;
 
@@ -73,9 +74,9 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		double flow0_fps = (q->rate_fps > 0 ? q->rate_fps : PROBE_FLAT_OUT_FPS) / p->flows;
 		double every = flow0_fps / NB_RATE_PROBE_PPS;
 		probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
-		nb_probe_trial(r->probe, q->id);
+		nb_probe_trial(r->probe, wire);
 	}
-	ret = nb_gen_pool_prepare(r->pool, q->size, q->id, probe_every);
+	ret = nb_gen_pool_prepare(r->pool, q->size, wire, probe_every);
 	if (ret) {
 		snprintf(err, errlen, "engine %s cannot send %u-byte frames: %s", p->engine->name,
 			 q->size, strerror(-ret));
@@ -83,7 +84,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	/* The agent checks each trial against its caps: duration, and the bit rate of the
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
-	ret = rx->begin(r->rxs, q->id, p->trial_ns + p->drain_ns + NB_NS_PER_S,
+	ret = rx->begin(r->rxs, wire, p->trial_ns + p->drain_ns + NB_NS_PER_S,
 			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "agent: %s", why);
@@ -136,8 +137,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		snprintf(err, errlen, "agent: %s", why);
 		return ret;
 	}
-	nb_rx_reconcile(r->gs->tx_flow, p->flows, rec->id, r->snap, &rec->c);
-	if (r->snap->any && r->snap->trial == rec->id) {
+	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
+	if (r->snap->any && r->snap->trial == wire) {
 		rec->drops_known = r->snap->drops_known;
 		rec->rx_dropped = r->snap->sock_drops;
 	}
@@ -147,14 +148,14 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		nb_probe_snapshot(r->probe, r->psnap);
 		rec->probe_every = probe_every;
 		rec->probes_sent = (r->gs->tx_flow[0] + probe_every - 1) / probe_every;
-		if (r->snap->any && r->snap->trial == rec->id) {
+		if (r->snap->any && r->snap->trial == wire) {
 			rec->probes_rx = r->snap->probes;
 			rec->probes_reflected = r->snap->reflected;
 		}
 		rec->probes_returned = r->psnap->returned;
 		if (rec->c.valid && r->psnap->rtt.count)
 			set_latency(rec, &r->psnap->rtt);
-	} else if (rec->c.valid && r->same_clock && r->snap->any && r->snap->trial == rec->id &&
+	} else if (rec->c.valid && r->same_clock && r->snap->any && r->snap->trial == wire &&
 		   r->snap->lat.count) {
 		set_latency(rec, &r->snap->lat);
 	}
@@ -217,9 +218,7 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 	r->proc.p = p;
 	r->proc.trial = run_trial;
 	r->proc.ctx = r;
-	/* Trial ids start where this run chooses: frames of an earlier run that still arrive
-	 * at the same port carry ids the receiver does not expect. */
-	r->proc.next_id = (uint16_t)(nb_mono_ns() ^ (uint64_t)getpid());
+	r->id_offset = (uint32_t)(nb_mono_ns() ^ (uint64_t)getpid()) % 65535;
 	ret = p->receiver->open(&p->rx, &r->rxs, &r->dst, &r->dst_len, &r->same_clock, &r->remote,
 				err, errlen);
 	if (ret)

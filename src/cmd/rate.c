@@ -55,6 +55,8 @@ static double plan_trials(const struct nb_rate_params *p)
 		return flat + p->repeat * (2 + ceil(log2(200))); /* bursts to 0.5 % */
 	case NB_RATE_LATENCY:
 		return 2 + halvings + p->repeat;
+	case NB_RATE_NDRPDR: /* the first ratio's search, a few more trials per other ratio */
+		return p->repeat * (2 + halvings + 3.0 * (p->nratios - 1));
 	default:
 		return 1;
 	}
@@ -337,8 +339,10 @@ int cmd_rate(int argc, char **argv)
 		nb_rate_json(stdout, r, res, nsizes);
 		cli_save_doc_end(&o->save);
 	}
-	if (!o->json)
+	if (!o->json) {
 		rate_print_table(r, res, nsizes);
+		rate_print_ratios(r, res, nsizes);
+	}
 	if (r->interrupted)
 		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o->p.nsizes);
 	cli_save_finish(&o->save);

@@ -33,7 +33,8 @@ static void usage(FILE *f)
 	    "       netbench rate [options] -c AGENT[:PORT] [--dst ADDR]\n"
 	    "       netbench rate [options] --dst ADDR   (send only: no receiver)\n"
 	    "Frames per second through a device under test, by RFC 2544.\n\n"
-	    "  -m, --test KIND         throughput (default), loss, b2b, latency, trial\n"
+	    "  -m, --test KIND         throughput (default), loss, b2b, latency, trial,\n"
+	    "                          ndrpdr (several loss ratios from one shared search)\n"
 	    "  -e, --engine NAME       udp (connected socket, sendmmsg; default) or packet\n"
 	    "                          (AF_PACKET TX ring, qdisc bypass; needs CAP_NET_RAW)\n"
 	    "  -l, -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
@@ -48,6 +49,10 @@ static void usage(FILE *f)
 	    "                          after each ruleset change) must arrive within it\n"
 	    "                          (default 2s, over IPv6 4s; 0: no learning phase)\n"
 	    "      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
+	    "      --loss-ratios LIST  ndrpdr: loss ratios in %%, increasing, up to 4 (default\n"
+	    "                          0,0.5: NDR and PDR); implies --test ndrpdr\n"
+	    "      --final-trial DURATION  ndrpdr: length of the final trial at each result\n"
+	    "                          (default: the trial length)\n"
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
 	    "      --pacing MODE       auto (default): burst, or spin for --test latency;\n"
@@ -63,7 +68,8 @@ static void usage(FILE *f)
 	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
 	    "                          reads with N threads too (SO_REUSEPORT)\n"
 	    "      --cpus LIST         pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)\n"
-	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
+	    "      --repeat N          b2b searches averaged, latency trials, ndrpdr searches\n"
+	    "                          (default 5, 1, 1; ndrpdr up to 32)\n"
 	    "      --batch N           most frames per system call (default and at most 1024)\n"
 	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
 	    "      --sport N           first source port (default 40000)\n"
@@ -117,6 +123,29 @@ static double parse_pct(const char *opt, const char *val, double max)
 	if (v > max)
 		cli_usage_error("%s is too large: %s (at most %g %%)", opt, val, max);
 	return v;
+}
+
+/* --loss-ratios: up to NB_MLR_MAX_RATIOS percentages, each 0 to below 50, increasing. */
+static void parse_ratios(const char *opt, const char *val, struct nb_rate_params *p)
+{
+	char buf[256], *tok, *save = NULL;
+	uint32_t n = 0;
+
+	if (!*val || strlen(val) >= sizeof(buf) || val[0] == ',' || val[strlen(val) - 1] == ',' ||
+	    strstr(val, ",,"))
+		cli_usage_error("%s: '%s' is not a comma-separated list of percentages", opt, val);
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (n == NB_MLR_MAX_RATIOS)
+			cli_usage_error("%s: at most %u loss ratios ('%s')", opt, NB_MLR_MAX_RATIOS,
+					val);
+		v = parse_pct(opt, tok, 49.999) / 100;
+		if (n && v <= p->loss_ratios[n - 1])
+			cli_usage_error("%s: ratios must increase ('%s')", opt, val);
+		p->loss_ratios[n++] = v;
+	}
+	p->nratios = n;
 }
 
 /* Numeric addresses only, parsed with inet_pton: getaddrinfo would drag the resolver into
@@ -185,7 +214,9 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_RCVBUF,
 		O_THREADS,
 		O_CPUS,
-		O_LEARN
+		O_LEARN,
+		O_RATIOS,
+		O_FINAL
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 'm'},
@@ -199,6 +230,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"drain", required_argument, NULL, O_DRAIN},
 	    {"learning-timeout", required_argument, NULL, O_LEARN},
 	    {"loss-tolerance", required_argument, NULL, O_TOL},
+	    {"loss-ratios", required_argument, NULL, O_RATIOS},
+	    {"final-trial", required_argument, NULL, O_FINAL},
 	    {"resolution", required_argument, NULL, O_RES},
 	    {"burst", required_argument, NULL, O_BURST},
 	    {"pacing", required_argument, NULL, O_PACING},
@@ -231,7 +264,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
 	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
-	bool flows_set = false, threads_set = false;
+	bool flows_set = false, threads_set = false, test_set = false, tol_set = false;
+	bool ratios_set = false;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -253,14 +287,16 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		switch (c) {
 		case 'm': {
 			size_t i;
-			for (i = 0; i < 5 && strcmp(optarg, nb_rate_test_names[i]); i++)
+			for (i = 0; i < NB_RATE_NTESTS && strcmp(optarg, nb_rate_test_names[i]);
+			     i++)
 				;
-			if (i == 5)
+			if (i == NB_RATE_NTESTS)
 				cli_usage_error(
 				    "%s: unknown test '%s' (accepted: throughput, loss, "
-				    "b2b, latency, trial)",
+				    "b2b, latency, trial, ndrpdr)",
 				    name, optarg);
 			o->p.test = (enum nb_rate_test)i;
+			test_set = true;
 			break;
 		}
 		case 'e':
@@ -301,6 +337,15 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			break;
 		case O_TOL:
 			o->p.loss_tolerance = parse_pct(name, optarg, 50) / 100;
+			tol_set = true;
+			break;
+		case O_RATIOS:
+			parse_ratios(name, optarg, &o->p);
+			ratios_set = true;
+			break;
+		case O_FINAL:
+			o->p.final_trial_ns =
+			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
 			break;
 		case O_RES:
 			if (strchr(optarg, '%'))
@@ -502,6 +547,29 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		o->p.nkinds = 1;
 	} else if (!o->p.nsweep) {
 		cli_usage_error("--kind applies to --sweep-rules");
+	}
+	if (ratios_set && !test_set)
+		o->p.test = NB_RATE_NDRPDR;
+	if (ratios_set && o->p.test != NB_RATE_NDRPDR)
+		cli_usage_error("--loss-ratios applies to --test ndrpdr, not %s",
+				nb_rate_test_names[o->p.test]);
+	if (o->p.final_trial_ns && o->p.test != NB_RATE_NDRPDR)
+		cli_usage_error("--final-trial applies to --test ndrpdr");
+	if (o->p.test == NB_RATE_NDRPDR) {
+		if (tol_set)
+			cli_usage_error(
+			    "--loss-tolerance does not apply to --test ndrpdr: give its "
+			    "ratios with --loss-ratios");
+		if (!ratios_set) {
+			o->p.loss_ratios[0] = 0;
+			o->p.loss_ratios[1] = 0.005;
+			o->p.nratios = 2;
+		}
+		if (!repeat_set)
+			o->p.repeat = 1;
+		if (o->p.repeat > NB_MLR_MAX_REPEAT)
+			cli_usage_error("--repeat %u: ndrpdr repeats its search at most %u times",
+					o->p.repeat, NB_MLR_MAX_REPEAT);
 	}
 	if (o->p.test == NB_RATE_LATENCY && !repeat_set)
 		o->p.repeat = 1;

@@ -4,17 +4,20 @@
  * highest rate below it that did not (a pass above a fail counts for nothing: the DUT's
  * capacity varies, and the lower rate is the one to believe). Ratios are worked on in
  * increasing order: the strictest's trials already bound the laxer ones, which usually start
- * with a narrow interval. A ratio is done when its bounds are within the resolution and a final
+ * with a narrow interval; a ratio done is reopened when a later trial fails at or below its
+ * result. A ratio is done when its bounds are within the resolution and a final
  * trial at its lower bound passed (it may be longer than the others: --final-trial); a final
  * trial that fails becomes an upper bound and the search goes on below it. */
 #include "core/rate/mlr.h"
+
+#include <stdio.h>
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-#define MAX_INVALID_IN_ROW  3
-#define MAX_FINAL_FAILURES  3
+#define MAX_INVALID_IN_ROW   3
+#define MAX_FINAL_FAILURES   3
 #define MAX_TRIALS_PER_RATIO 40
 
 int nb_mlr_init(struct nb_mlr *m, double max, double min, double resolution, const double *ratios,
@@ -54,9 +57,11 @@ static void bounds(const struct nb_mlr *m, struct nb_mlr_ratio *r)
 		if (passes(r, m->t[k].loss) && (!r->upper || m->t[k].rate < r->upper) &&
 		    m->t[k].rate > r->lower)
 			r->lower = m->t[k].rate;
+	/* (A final trial that offered within 1 % of the bound verifies it: a sender held up by
+	 * a few frames must not keep the search going.) */
 	for (uint32_t k = 0; k < m->ntrials; k++)
 		if (m->t[k].final && passes(r, m->t[k].loss) && r->lower > 0 &&
-		    m->t[k].rate >= r->lower)
+		    m->t[k].rate >= 0.99 * r->lower)
 			r->verified = true;
 }
 
@@ -83,8 +88,8 @@ static void settle(struct nb_mlr *m, struct nb_mlr_ratio *r)
 		r->result = r->lower;
 		return;
 	}
-	if (r->final_failures >= MAX_FINAL_FAILURES || m->ntrials >= MAX_TRIALS_PER_RATIO * m->nratios ||
-	    m->ntrials >= NB_MLR_MAX_TRIALS) {
+	if (r->final_failures >= MAX_FINAL_FAILURES ||
+	    m->ntrials >= MAX_TRIALS_PER_RATIO * m->nratios || m->ntrials >= NB_MLR_MAX_TRIALS) {
 		/* Out of patience: the best lower bound, not verified. */
 		r->done = true;
 		r->result = r->lower;
@@ -154,11 +159,12 @@ void nb_mlr_report(struct nb_mlr *m, double rate, double offered, uint64_t tx, u
 	t->rate = rate;
 	t->loss = tx ? (double)lost / (double)tx : 1;
 	t->final = final;
+	/* Every ratio, also one already done: a later trial that fails at or below its result
+	 * (the DUT's capacity varies) reopens it below. Bounds of all ratios come from the one
+	 * log, so a laxer ratio's result is never below a stricter one's. */
 	for (uint32_t i = 0; i < m->nratios; i++) {
 		struct nb_mlr_ratio *r = &m->r[i];
-		if (r->done)
-			continue;
-		if (final && !passes(r, t->loss) && rate >= r->lower && r->lower > 0)
+		if (final && !passes(r, t->loss) && rate >= 0.99 * r->lower && r->lower > 0)
 			r->final_failures++;
 		bounds(m, r);
 		settle(m, r);

@@ -85,6 +85,15 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	}
 	if (p->rx.rcvbuf)
 		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
+	if (p->test == NB_RATE_NDRPDR) {
+		nb_json_arr_begin(j, "loss_ratios_pct");
+		for (uint32_t i = 0; i < p->nratios; i++)
+			nb_json_double(j, NULL, p->loss_ratios[i] * 100, 4);
+		nb_json_arr_end(j);
+		nb_json_u64(j, "final_trial_ns",
+			    p->final_trial_ns ? p->final_trial_ns : p->trial_ns);
+		nb_json_u64(j, "repeat", p->repeat);
+	}
 	nb_json_double(j, "learning_timeout_s",
 		       (double)nb_rate_learn_timeout_ns(p, r->dst.ss_family) / 1e9, 3);
 	nb_json_obj_end(j);
@@ -204,6 +213,7 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 			nb_json_double(j, "b2b_frames_max", s[i].b2b_max, 0);
 		}
 		json_latency(j, r, s[i].lat_valid, s[i].lat_ns);
+		nb_rate_json_ratios(j, p, &s[i]);
 		nb_json_arr_begin(j, "trials");
 		for (size_t k = s[i].first_trial; k < s[i].first_trial + s[i].ntrials; k++)
 			json_trial(j, r, &r->proc.trials[k]);

@@ -16,6 +16,7 @@
 #include "core/lab/lab_rules.h"
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
+#include "core/rate/mlr.h"
 #include "core/rate/raterx.h"
 #include "core/observe/obs_set.h"
 #include "core/observe/verdict.h"
@@ -27,9 +28,16 @@
 #define NB_RATE_ETH_OVERHEAD_B                                                                     \
 	20 /* preamble, SFD and inter-frame gap: what line rate also carries */
 
-enum nb_rate_test { NB_RATE_THROUGHPUT, NB_RATE_LOSS, NB_RATE_B2B, NB_RATE_LATENCY, NB_RATE_TRIAL };
-#define NB_RATE_NTESTS 5
-/* "throughput", "loss", "b2b", "latency", "trial", and the titles the table prints. */
+enum nb_rate_test {
+	NB_RATE_THROUGHPUT,
+	NB_RATE_LOSS,
+	NB_RATE_B2B,
+	NB_RATE_LATENCY,
+	NB_RATE_TRIAL,
+	NB_RATE_NDRPDR /* several loss ratios from one shared search (mlr.h) */
+};
+#define NB_RATE_NTESTS 6
+/* "throughput", "loss", "b2b", "latency", "trial", "ndrpdr", and the titles the table prints. */
 extern const char *const nb_rate_test_names[NB_RATE_NTESTS];
 extern const char *const nb_rate_test_titles[NB_RATE_NTESTS];
 
@@ -46,9 +54,12 @@ struct nb_rate_params {
 	uint64_t rate_fps; /* 0: as fast as the engine goes */
 	uint64_t line_bps;
 	uint64_t trial_ns, drain_ns;
-	uint64_t learn_ns;     /* learning phase's timeout (learn.c); 0: no learning phase */
-	double loss_tolerance; /* ratio */
-	double resolution_pct; /* used when resolution_fps is 0 */
+	uint64_t learn_ns; /* learning phase's timeout (learn.c); 0: no learning phase */
+	double loss_ratios[NB_MLR_MAX_RATIOS]; /* ndrpdr: loss ratios, increasing (0.005: 0.5 %) */
+	uint32_t nratios;
+	uint64_t final_trial_ns; /* ndrpdr: a final trial's length (0: trial_ns) */
+	double loss_tolerance;	 /* ratio */
+	double resolution_pct;	 /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
 	uint32_t burst, flows, batch, repeat; /* burst: frames per wake-up, 0: about 1 ms worth */
 	enum nb_pacing_mode pacing_asked;     /* --pacing (auto by default) */
@@ -109,6 +120,16 @@ struct nb_rate_size {
 	bool have_bneck;
 	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
 	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */
+	/* ndrpdr: per loss ratio, the rate each of the nrepeat searches found, and their spread
+	 * (fps above is the first ratio's mean). */
+	uint32_t nratios, nrepeat;
+	struct nb_rate_ratio_res {
+		double ratio;
+		double fps[NB_MLR_MAX_REPEAT];
+		bool verified[NB_MLR_MAX_REPEAT];
+		uint32_t verified_n, at_max_n, zero_n;
+		struct nb_mlr_spread spread;
+	} ratios[NB_MLR_MAX_RATIOS];
 };
 
 /* The pacing a rate run uses: --pacing spin or burst as asked; auto is burst, except for the
@@ -125,6 +146,7 @@ struct nb_rate_trial_req {
 	uint32_t size;
 	double rate_fps;
 	uint64_t frames;
+	uint64_t duration_ns; /* 0: the run's trial time */
 	uint32_t burst;
 	const char *purpose;
 };
@@ -148,6 +170,17 @@ struct nb_rate_proc {
  * trials in pr->trials). Returns 0 or the first failing trial's negative errno. */
 int nb_rate_procedure(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, size_t errlen);
 void nb_rate_proc_free(struct nb_rate_proc *pr);
+
+/* One sentence on a loss ratio's result at one size (ndrpdr): the rate, what it rests on
+ * (searches, verified final trials of what length, the 95 % interval and its degrees of
+ * freedom) or "not established" and what to run next. Into buf; returns buf. */
+const char *nb_rate_ratio_wording(const struct nb_rate_params *p, const struct nb_rate_size *s,
+				  uint32_t i, char *buf, size_t len);
+
+struct nb_json;
+/* The size's "loss_ratios" array in the JSON (ndrpdr only; ndrpdr_json.c). */
+void nb_rate_json_ratios(struct nb_json *j, const struct nb_rate_params *p,
+			 const struct nb_rate_size *s);
 
 /* The highest rate worth offering at size: --rate, or the line rate, whichever is lower;
  * 0 when neither is known. */

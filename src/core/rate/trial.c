@@ -54,8 +54,9 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	struct nb_rate_run *r = ctx;
 	const struct nb_rate_params *p = r->p;
 	const struct nb_rx_engine *rx = p->receiver;
+	uint64_t trial_ns = q->duration_ns ? q->duration_ns : p->trial_ns;
 	struct nb_gen_trial t = {.rate_fps = (uint64_t)(q->rate_fps + 0.5),
-				 .duration_ns = q->frames ? 0 : p->trial_ns,
+				 .duration_ns = q->frames ? 0 : trial_ns,
 				 .frames = q->frames,
 				 .pacing = p->pacing,
 				 .burst = q->burst,
@@ -84,7 +85,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	/* The agent checks each trial against its caps: duration, and the bit rate of the
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
-	ret = rx->begin(r->rxs, wire, p->trial_ns + p->drain_ns + NB_NS_PER_S,
+	ret = rx->begin(r->rxs, wire, trial_ns + p->drain_ns + NB_NS_PER_S,
 			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "agent: %s", why);
@@ -92,8 +93,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	if (p->observe && p->observe->n) {
 		/* The DUT's window opens with the trial and closes after its drain. */
-		ret = nb_obs_set_begin(p->observe, p->trial_ns + p->drain_ns + NB_NS_PER_S, err,
-				       errlen);
+		ret =
+		    nb_obs_set_begin(p->observe, trial_ns + p->drain_ns + NB_NS_PER_S, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -111,8 +112,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	nb_cpu_load(&c0, &c1, &rec->cpu);
 	window_ns = r->gs->end_ns - r->gs->start_ns;
-	if (!q->frames && window_ns < p->trial_ns)
-		window_ns = p->trial_ns;
+	if (!q->frames && window_ns < trial_ns)
+		window_ns = trial_ns;
 	rec->window_s = (double)window_ns / 1e9;
 	rec->slipped_frames = r->gs->slipped_frames;
 	rec->pacing = t.rate_fps ? p->pacing : NB_PACING_AUTO;

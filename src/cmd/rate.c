@@ -341,6 +341,7 @@ int cmd_rate(int argc, char **argv)
 	}
 	if (!o->json) {
 		rate_print_table(r, res, nsizes);
+		rate_print_mix(r);
 		rate_print_ratios(r, res, nsizes);
 	}
 	if (r->interrupted)

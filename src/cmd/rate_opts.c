@@ -39,6 +39,9 @@ static void usage(FILE *f)
 	    "                          (AF_PACKET TX ring, qdisc bypass; needs CAP_NET_RAW)\n"
 	    "  -l, -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
 	    "                          64,128,256,512,1024,1280,1518; 64 to MTU+18)\n"
+	    "      --imix MIX          a frame-size mix instead of --sizes: simple (64:7,\n"
+	    "                          570:4, 1518:1) or SIZE:WEIGHT,... (2 to 8 sizes),\n"
+	    "                          interleaved in proportion (--engine udp)\n"
 	    "  -r, --rate FPS          trial rate, or the highest rate a search tries\n"
 	    "                          (k/M suffixes; default: as fast as the engine goes)\n"
 	    "      --line-rate BITS    line rate (e.g. 1G): %% of line rate, and the search's\n"
@@ -216,7 +219,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_CPUS,
 		O_LEARN,
 		O_RATIOS,
-		O_FINAL
+		O_FINAL,
+		O_IMIX
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 'm'},
@@ -231,6 +235,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"learning-timeout", required_argument, NULL, O_LEARN},
 	    {"loss-tolerance", required_argument, NULL, O_TOL},
 	    {"loss-ratios", required_argument, NULL, O_RATIOS},
+	    {"imix", required_argument, NULL, O_IMIX},
 	    {"final-trial", required_argument, NULL, O_FINAL},
 	    {"resolution", required_argument, NULL, O_RES},
 	    {"burst", required_argument, NULL, O_BURST},
@@ -343,6 +348,14 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			parse_ratios(name, optarg, &o->p);
 			ratios_set = true;
 			break;
+		case O_IMIX: {
+			char why[256];
+			if (nb_mix_parse(optarg, NB_FRAME_MIN, NB_FRAME_MAX, &o->mix, why,
+					 sizeof(why)))
+				cli_usage_error("%s: %s", name, why);
+			o->p.mix = &o->mix;
+			break;
+		}
 		case O_FINAL:
 			o->p.final_trial_ns =
 			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
@@ -547,6 +560,19 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		o->p.nkinds = 1;
 	} else if (!o->p.nsweep) {
 		cli_usage_error("--kind applies to --sweep-rules");
+	}
+	if (o->p.mix) {
+		/* The mix is the run's one "size": its mean frame, rounded, where a size is
+		 * needed (the exact mean for line rate and bits). */
+		if (sizes_set)
+			cli_usage_error("--imix and --sizes exclude each other (a mix is one run's "
+					"frames)");
+		if (o->p.engine != &nb_gen_udp)
+			cli_usage_error("--imix: engine %s sends one frame size only; use --engine "
+					"udp",
+					o->p.engine->name);
+		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
+		o->p.nsizes = 1;
 	}
 	if (ratios_set && !test_set)
 		o->p.test = NB_RATE_NDRPDR;

@@ -28,6 +28,8 @@ struct nb_gen_cfg {
 	int neigh_wait_ms;	  /* packet: how long to wait for ARP */
 };
 
+struct nb_mix;
+
 struct nb_gen_engine {
 	const char *name;
 	/* Opens sockets and resolves what the engine needs; a failure explains itself in err. */
@@ -38,6 +40,10 @@ struct nb_gen_engine {
 	/* Sends up to n frames of one flow, sequence numbers first_seq...; returns the number
 	 * handed to the kernel (0 when it pushed back) or a negative errno. */
 	int (*send)(void *state, uint32_t flow, uint32_t first_seq, uint32_t n);
+	/* Frames of a mix (mix.h) from the next prepare on: frame k of a flow has the size at
+	 * pattern position k % length; NULL mix: one size again. NULL where the engine sends
+	 * one size only. */
+	int (*set_mix)(void *state, const struct nb_mix *mix);
 	/* Waits until every frame handed over has left (the packet engine's ring). */
 	int (*drain)(void *state);
 	/* One line on how the engine runs ("sendmmsg, 32 frames per call"). */

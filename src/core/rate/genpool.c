@@ -148,6 +148,18 @@ fail:
 	return ret;
 }
 
+int nb_gen_pool_set_mix(struct nb_gen_pool *p, const struct nb_mix *mix)
+{
+	if (!p->e->set_mix)
+		return -EOPNOTSUPP;
+	for (uint32_t i = 0; i < p->threads; i++) {
+		int ret = p->e->set_mix(p->w[i].state, mix);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int nb_gen_pool_prepare(struct nb_gen_pool *p, uint32_t frame_bytes, uint16_t trial,
 			uint32_t probe_every)
 {

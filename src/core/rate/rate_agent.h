@@ -32,6 +32,8 @@ enum nb_rate_tag {
 	NB_T_RATE_PROBES = 223,	    /* u64: probe frames received */
 	NB_T_RATE_REFLECTED = 224,  /* u64: probes reflected */
 	NB_T_RATE_SOCK_DROPS = 225, /* u64: dropped at full sockets (absent: unknown) */
+	NB_T_RATE_LENS = 226,	    /* bytes: (be32 payload length, be64 frames) per length */
+	NB_T_RATE_LEN_OTHER = 227,  /* u64: frames of further lengths */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

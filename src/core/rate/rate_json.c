@@ -85,6 +85,7 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	}
 	if (p->rx.rcvbuf)
 		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
+	nb_rate_json_mix(j, p);
 	if (p->test == NB_RATE_NDRPDR) {
 		nb_json_arr_begin(j, "loss_ratios_pct");
 		for (uint32_t i = 0; i < p->nratios; i++)
@@ -145,6 +146,7 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 		nb_json_u64(j, "duplicated_frames", t->c.dup);
 		nb_json_u64(j, "reordered_frames", t->c.reordered);
 		nb_json_u64(j, "late_frames", t->c.late);
+		nb_rate_json_trial_mix(j, r->p, t);
 		if (t->drops_known)
 			nb_json_u64(j, "receiver_dropped_frames", t->rx_dropped);
 		else
@@ -193,7 +195,8 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		nb_json_u64(j, "payload_bytes",
 			    nb_frame_payload_bytes(r->dst.ss_family, s[i].size));
 		nb_json_double(j, "fps", s[i].fps, 1);
-		nb_json_double(j, "mbit_per_s", s[i].fps * s[i].size * 8 / 1e6, 3);
+		nb_json_double(j, "mbit_per_s",
+			       s[i].fps * nb_rate_frame_bytes(p, s[i].size) * 8 / 1e6, 3);
 		if (p->line_bps)
 			nb_json_double(j, "line_rate_pct", nb_rate_line_pct(p, s[i].size, s[i].fps),
 				       2);

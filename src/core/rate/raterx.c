@@ -98,7 +98,23 @@ static void reflect(struct rx_worker *rx, const uint8_t *p, uint64_t now)
 		rx->cur.reflected++;
 }
 
-static void count(struct rx_worker *rx, const uint8_t *p, size_t len, uint64_t now)
+static void count_len(struct nb_rx_snap *c, size_t len)
+{
+	for (uint32_t i = 0; i < c->nlens; i++)
+		if (c->len_bytes[i] == len) {
+			c->len_rx[i]++;
+			return;
+		}
+	if (c->nlens < NB_RX_LENS) {
+		c->len_bytes[c->nlens] = (uint32_t)len;
+		c->len_rx[c->nlens++] = 1;
+	} else {
+		c->len_other++;
+	}
+}
+
+/* A datagram of full_len bytes, of which len (at most RX_BYTES) were read into p. */
+static void count(struct rx_worker *rx, const uint8_t *p, size_t len, size_t full_len, uint64_t now)
 {
 	struct nb_payload pl;
 	struct nb_rx_snap *c = &rx->cur;
@@ -147,6 +163,7 @@ static void count(struct rx_worker *rx, const uint8_t *p, size_t len, uint64_t n
 	}
 	c->rx++;
 	c->rx_flow[pl.flow]++;
+	count_len(c, full_len);
 	if (pl.probe) {
 		c->probes++;
 		if (rx->reflect_len)
@@ -163,13 +180,15 @@ static void *rx_main(void *arg)
 	while (!rx->parent->stop) {
 		int n;
 		if (rx->cur.mmsg) {
-			n = recvmmsg(rx->fd, rx->msgs, RX_BATCH, MSG_WAITFORONE, NULL);
+			/* MSG_TRUNC: each message's length is the datagram's, though only
+			 * RX_BYTES are read (frames are counted by size). */
+			n = recvmmsg(rx->fd, rx->msgs, RX_BATCH, MSG_WAITFORONE | MSG_TRUNC, NULL);
 			if (n < 0 && errno == ENOSYS) {
 				rx->cur.mmsg = false;
 				continue;
 			}
 		} else {
-			n = (int)recvmsg(rx->fd, &rx->msgs[0].msg_hdr, 0);
+			n = (int)recvmsg(rx->fd, &rx->msgs[0].msg_hdr, MSG_TRUNC);
 			if (n >= 0) {
 				rx->msgs[0].msg_len = (unsigned)n;
 				n = 1;
@@ -181,7 +200,7 @@ static void *rx_main(void *arg)
 		pthread_mutex_lock(&rx->lock);
 		for (int i = 0; i < n; i++) {
 			size_t len = rx->msgs[i].msg_len;
-			count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, now);
+			count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, len, now);
 		}
 		pthread_mutex_unlock(&rx->lock);
 	}
@@ -358,6 +377,23 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 			into->seq_end[f] = from->seq_end[f];
 	}
 	nb_hist_merge(&into->lat, &from->lat);
+	into->len_other += from->len_other;
+	for (uint32_t i = 0; i < from->nlens; i++)
+		for (uint32_t k = 0; k <= into->nlens; k++) {
+			if (k == into->nlens) {
+				if (into->nlens < NB_RX_LENS) {
+					into->len_bytes[k] = from->len_bytes[i];
+					into->len_rx[into->nlens++] = from->len_rx[i];
+				} else {
+					into->len_other += from->len_rx[i];
+				}
+				break;
+			}
+			if (into->len_bytes[k] == from->len_bytes[i]) {
+				into->len_rx[k] += from->len_rx[i];
+				break;
+			}
+		}
 }
 
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes)
@@ -402,6 +438,7 @@ void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)
 		rx->snap_trial = snap->trial;
 		rx->snapped = true;
 	}
+	snap->lens_known = true;
 	snap->drops_known = known;
 	if (known) {
 		snap->sock_drops = drops >= rx->drops_base ? drops - rx->drops_base : 0;

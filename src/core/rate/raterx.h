@@ -12,7 +12,12 @@
 #include "core/rate/gen.h"
 #include "core/base/hist.h"
 
-#define NB_RX_WINDOW 1024u /* sequence numbers remembered per flow, to tell dup from reorder */
+#define NB_RX_WINDOW 1024u
+#define NB_RX_LENS                                                                                 \
+	8u /* payload lengths counted apart (an IMIX has up to 8 sizes) */ /* sequence numbers     \
+									      remembered per flow, \
+									      to tell dup from     \
+									      reorder */
 
 /* Counters of one trial as the receiver saw them. The trial is the one nb_rx_expect named; before
  * any was named, a trial begins when its first frame arrives (trial ids increase). Frames of
@@ -37,6 +42,13 @@ struct nb_rx_snap {
 	 * counters (SO_MEMINFO) read at the snapshot. */
 	uint64_t sock_drops;
 	bool drops_known; /* the kernel reports them (SO_MEMINFO, Linux 4.12+) */
+	/* Received frames (counted in rx) by UDP payload length: the first NB_RX_LENS lengths
+	 * seen, the rest in len_other (--imix reconciles each size with these). */
+	uint32_t nlens;
+	uint32_t len_bytes[NB_RX_LENS];
+	uint64_t len_rx[NB_RX_LENS];
+	uint64_t len_other;
+	bool lens_known; /* false: an agent that does not count by length */
 };
 
 /* Reflection never exceeds this many probes per second, whatever the sender marks: the

@@ -34,10 +34,17 @@ int nb_rate_pacing(enum nb_pacing_mode asked, enum nb_rate_test test, uint32_t b
 	return -EINVAL;
 }
 
+double nb_rate_frame_bytes(const struct nb_rate_params *p, uint32_t size)
+{
+	return p->mix ? p->mix->mean_bytes : (double)size;
+}
+
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size)
 {
-	double line =
-	    p->line_bps ? (double)p->line_bps / ((size + NB_RATE_ETH_OVERHEAD_B) * 8.0) : 0;
+	double line = p->line_bps
+			  ? (double)p->line_bps /
+				((nb_rate_frame_bytes(p, size) + NB_RATE_ETH_OVERHEAD_B) * 8.0)
+			  : 0;
 	if (p->rate_fps && (!line || (double)p->rate_fps < line))
 		return (double)p->rate_fps;
 	return line;
@@ -45,7 +52,8 @@ double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size)
 
 double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fps)
 {
-	return 100 * fps * (size + NB_RATE_ETH_OVERHEAD_B) * 8 / (double)p->line_bps;
+	return 100 * fps * (nb_rate_frame_bytes(p, size) + NB_RATE_ETH_OVERHEAD_B) * 8 /
+	       (double)p->line_bps;
 }
 
 static double resolution_for(const struct nb_rate_params *p, double max)

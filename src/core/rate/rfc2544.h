@@ -16,6 +16,7 @@
 #include "core/lab/lab_rules.h"
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
+#include "core/rate/mix.h"
 #include "core/rate/mlr.h"
 #include "core/rate/raterx.h"
 #include "core/observe/obs_set.h"
@@ -57,9 +58,10 @@ struct nb_rate_params {
 	uint64_t learn_ns; /* learning phase's timeout (learn.c); 0: no learning phase */
 	double loss_ratios[NB_MLR_MAX_RATIOS]; /* ndrpdr: loss ratios, increasing (0.005: 0.5 %) */
 	uint32_t nratios;
-	uint64_t final_trial_ns; /* ndrpdr: a final trial's length (0: trial_ns) */
-	double loss_tolerance;	 /* ratio */
-	double resolution_pct;	 /* used when resolution_fps is 0 */
+	uint64_t final_trial_ns;  /* ndrpdr: a final trial's length (0: trial_ns) */
+	const struct nb_mix *mix; /* --imix: one "size", the mix (sizes[0] its rounded mean) */
+	double loss_tolerance;	  /* ratio */
+	double resolution_pct;	  /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
 	uint32_t burst, flows, batch, repeat; /* burst: frames per wake-up, 0: about 1 ms worth */
 	enum nb_pacing_mode pacing_asked;     /* --pacing (auto by default) */
@@ -103,6 +105,10 @@ struct nb_rate_trial {
 	/* Each generator thread's part: its asked rate, frames sent, first to last send, slip. */
 	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_tx[NB_GEN_MAX_THREADS];
 	uint64_t thread_window_ns[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
+	/* --imix: frames of each size of the mix sent (from the pattern) and received (by
+	 * their length at the receiver); rx_by_size_known false where the receiver cannot say. */
+	uint64_t mix_tx[NB_MIX_MAX], mix_rx[NB_MIX_MAX];
+	bool rx_by_size_known;
 	bool drops_known;    /* the receiver reports frames dropped at its sockets */
 	uint64_t rx_dropped; /* ... that many, counted among the lost */
 };
@@ -182,9 +188,16 @@ struct nb_json;
 void nb_rate_json_ratios(struct nb_json *j, const struct nb_rate_params *p,
 			 const struct nb_rate_size *s);
 
+/* --imix in the JSON (mix_json.c): the mix (parameters), a trial's frames by size. */
+void nb_rate_json_mix(struct nb_json *j, const struct nb_rate_params *p);
+void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
+			    const struct nb_rate_trial *t);
+
 /* The highest rate worth offering at size: --rate, or the line rate, whichever is lower;
  * 0 when neither is known. */
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size);
+/* Mean bytes of a frame of size: the mix's mean frame with --imix, else size. */
+double nb_rate_frame_bytes(const struct nb_rate_params *p, uint32_t size);
 /* Percentage of the line rate that fps frames of size fill. */
 double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fps);
 /* The exit status a size's result earns: 1 when it failed, found nothing, or (single trial)

@@ -46,6 +46,48 @@ static void record_threads(const struct nb_rate_run *r, struct nb_rate_trial *re
 	}
 }
 
+/* --imix: each size's frames sent (flow f's first n frames follow the pattern from its start)
+ * and received (the receiver's counts by payload length). */
+static void mix_counts(const struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec)
+{
+	const struct nb_mix *m = r->p->mix;
+	const struct nb_rx_snap *sn = r->snap;
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < m->n; i++) {
+		size_t pl = nb_frame_payload_bytes(r->dst.ss_family, m->bytes[i]);
+		rec->mix_tx[i] = 0;
+		for (uint32_t f = 0; f < r->p->flows; f++)
+			rec->mix_tx[i] += nb_mix_count(m, i, r->gs->tx_flow[f]);
+		rec->mix_rx[i] = 0;
+		for (uint32_t k = 0; sn->any && sn->trial == wire && k < sn->nlens; k++)
+			if (sn->len_bytes[k] == pl)
+				rec->mix_rx[i] += sn->len_rx[k];
+	}
+	rec->rx_by_size_known = sn->lens_known;
+	if (!rec->rx_by_size_known || !rec->c.valid || !(sn->any && sn->trial == wire))
+		return;
+	/* Each size received at most what was sent of it, and the sizes add up to what was
+	 * received: a frame of another length, or more of a size than sent, is not this mix's. */
+	for (uint32_t i = 0; i < m->n; i++) {
+		sum += rec->mix_rx[i];
+		if (rec->mix_rx[i] > rec->mix_tx[i]) {
+			rec->c.valid = false;
+			snprintf(rec->c.why, sizeof(rec->c.why),
+				 "%u-byte frames: received %llu of %llu sent", m->bytes[i],
+				 (unsigned long long)rec->mix_rx[i],
+				 (unsigned long long)rec->mix_tx[i]);
+			return;
+		}
+	}
+	if (sum != rec->c.rx) {
+		rec->c.valid = false;
+		snprintf(rec->c.why, sizeof(rec->c.why),
+			 "the mix's sizes add up to %llu received frames, not %llu",
+			 (unsigned long long)sum, (unsigned long long)rec->c.rx);
+	}
+}
+
 /* One trial of frames of q->size at q->rate_fps (0: flat out), or exactly q->frames frames,
  * recorded in rec: an nb_rate_trial_fn. */
 static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec,
@@ -139,6 +181,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		return ret;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
+	if (p->mix)
+		mix_counts(r, wire, rec);
 	if (r->snap->any && r->snap->trial == wire) {
 		rec->drops_known = r->snap->drops_known;
 		rec->rx_dropped = r->snap->sock_drops;
@@ -246,6 +290,16 @@ int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen)
 	uint32_t max =
 	    r->have_path && r->path.mtu ? nb_frame_max_for_mtu(r->path.mtu) : NB_FRAME_MAX;
 
+	if (p->mix && nb_mix_min_bytes(p->mix) < min) {
+		snprintf(err, errlen, "--imix: %u bytes is too small for IPv6 (at least %u)",
+			 nb_mix_min_bytes(p->mix), min);
+		return -EINVAL;
+	}
+	if (p->mix && nb_mix_max_bytes(p->mix) > max) {
+		snprintf(err, errlen, "--imix: %u bytes is too large for %s (MTU %u: at most %u)",
+			 nb_mix_max_bytes(p->mix), r->path.ifname, r->path.mtu, max);
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < p->nsizes; i++) {
 		if (p->sizes[i] < min) {
 			snprintf(err, errlen,
@@ -272,6 +326,8 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 
 	for (size_t i = 0; i < p->nsizes; i++)
 		frame_max = p->sizes[i] > frame_max ? (uint32_t)p->sizes[i] : frame_max;
+	if (p->mix && nb_mix_max_bytes(p->mix) > frame_max)
+		frame_max = nb_mix_max_bytes(p->mix);
 	memset(&gc, 0, sizeof(gc));
 	gc.dst = r->dst;
 	gc.dst_len = r->dst_len;
@@ -286,6 +342,12 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 			       p->ncpus, err, errlen);
 	if (ret)
 		return ret;
+	if (p->mix && (ret = nb_gen_pool_set_mix(r->pool, p->mix))) {
+		snprintf(err, errlen, "--imix: engine %s %s", p->engine->name,
+			 ret == -EOPNOTSUPP ? "sends one frame size only; use --engine udp"
+					    : strerror(-ret));
+		return ret;
+	}
 	nb_sysinfo_get(&r->local, r->have_path ? (struct sockaddr *)&r->path.src : NULL);
 	return 0;
 }

@@ -147,6 +147,12 @@ check "rule sweep: 2000 linear rules cost frames/s ($f0 -> $f1 fps)" \
 check "rule sweep: rules read back and a per-rule cost fitted" \
 	sh -c "grep -q '\"rules_read_back\": 2001' '$tmp/sweep.json' && \
 		grep -q '\"per_rule_ns\"' '$tmp/sweep.json'"
+json_check "$tmp/sweep.json" "
+L = d['learning']
+assert [x['when'] for x in L] == ['ruleset linear 0', 'ruleset linear 2000'], L
+assert all(x['confirmed'] for x in L), L
+" >/dev/null 2>&1
+check "rule sweep: a learning phase after each ruleset was loaded, each confirmed" test $? -eq 0
 
 # 9. Bad input: a clear message and a non-zero status.
 bad() { # description, expected status, pattern, args...

@@ -5,7 +5,8 @@
 # loses nothing, and the sink's nftables counter sees exactly the trial's and the learning
 # frames the JSON reports; a path that drops everything fails the run with "no learning frames
 # arrived"; behind a queue the frames of one trial arrive during the next and are late there,
-# never received; bad --learning-timeout input. Runs as root, about 20 s.
+# never received; learning through an agent; bad --learning-timeout input. Runs as root, about
+# 25 s.
 NB=${NETBENCH:?}
 P=nbtlrn
 . "$(dirname "$0")/../lib.sh"
@@ -99,7 +100,25 @@ else
 	skip "trial ids behind a queue: no tbf qdisc in this kernel"
 fi
 
-# 5. Bad input.
+# 5. Through an agent (netbench serve in a fourth fresh pair's sink): each learning round is an
+# agent test counting the learning frames' id; the first trial loses nothing.
+if pair 4 && agent $P-s4 -- -p 5372 -B 2001:db8:44::2; then
+	ip netns exec $P-g4 "$NB" rate -c "[2001:db8:44::2]:5372" --data-port 5371 -m trial \
+		-r 20000 -T 0.5 -s 84 -J >"$tmp/agent.json" 2>"$tmp/agent.err"
+	st=$?
+	json_check "$tmp/agent.json" "
+t = d['sizes'][0]['trials'][0]; L = d['learning'][0]
+assert d['parameters']['receiver'] == 'agent', d['parameters']
+assert L['confirmed'] and L['counted'] and L['frames_received'] >= 1, L
+assert t['valid'] and t['tx_frames'] >= 5000 and t['lost_frames'] == 0, t
+" >"$tmp/chka" 2>&1
+	check "through an agent: learning confirmed by the agent's counts, the first trial loses nothing (status $st)" test $? -eq 0 ||
+		{ sed 's/^/# /' "$tmp/chka" | tail -3; sed 's/^/# /' "$tmp/agent.err" | tail -3; }
+else
+	nok "pair 4 with an agent in its sink"
+fi
+
+# 6. Bad input.
 check_rc "--learning-timeout 50ms is refused (100ms to 1m)" 2 \
 	"$NB" rate --local-rx 127.0.0.1 -m trial -r 1k -T 0.2 --learning-timeout 50ms
 has "learning-timeout" || nok "the refusal names --learning-timeout"

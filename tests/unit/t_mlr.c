@@ -266,5 +266,56 @@ int main(void)
 		CHECK(ret == 0 && s.failed && s.nrepeat == 0,
 		      "three invalid trials in a row: the size failed, no result");
 	}
+	/* 10. The sentences, known answers. */
+	{
+		static struct nb_rate_params p;
+		static struct nb_rate_size s;
+		static const double five[5] = {19650, 19800, 19890, 20000, 20110};
+		char buf[320];
+		memset(&p, 0, sizeof(p));
+		memset(&s, 0, sizeof(s));
+		p.trial_ns = 1000000000ULL;
+		p.final_trial_ns = 10000000000ULL;
+		s.nratios = 3;
+		s.nrepeat = 1;
+		s.ratios[0].ratio = 0;
+		s.ratios[0].fps[0] = 19890;
+		s.ratios[0].verified_n = 1;
+		nb_mlr_spread(s.ratios[0].fps, 1, &s.ratios[0].spread);
+		nb_rate_ratio_wording(&p, &s, 0, buf, sizeof(buf));
+		CHECK(!strcmp(buf,
+			      "NDR (0 % loss): 19890 fps from one search, verified (final trial "
+			      "10 s); its spread is not established: repeat the search "
+			      "(--repeat 3 or more)"),
+		      "one search: %s", buf);
+		s.ratios[1].ratio = 0.005;
+		s.ratios[1].fps[0] = 20000;
+		s.ratios[1].at_max_n = 1;
+		nb_mlr_spread(s.ratios[1].fps, 1, &s.ratios[1].spread);
+		nb_rate_ratio_wording(&p, &s, 1, buf, sizeof(buf));
+		CHECK(!strcmp(buf,
+			      "PDR (0.5 % loss): 20000 fps from one search, NOT verified (final "
+			      "trial 10 s), the maximum passed (the DUT was not saturated); its "
+			      "spread is not established: repeat the search (--repeat 3 or "
+			      "more)"),
+		      "at the maximum, unverified: %s", buf);
+		s.ratios[2].ratio = 0.02;
+		s.ratios[2].zero_n = 1;
+		nb_rate_ratio_wording(&p, &s, 2, buf, sizeof(buf));
+		CHECK(!strcmp(buf, "loss <= 2 %: 0 fps: lost more at every rate down to 1000 fps "
+				   "(1 search)"),
+		      "nothing passed: %s", buf);
+		/* mean 19890; deviations -240 -90 0 110 220: sd sqrt(126200 / 4) = 177.62;
+		 * 2.776 x 177.62 / sqrt 5 = 220.5 */
+		s.nrepeat = 5;
+		memcpy(s.ratios[0].fps, five, sizeof(five));
+		s.ratios[0].verified_n = 4;
+		nb_mlr_spread(s.ratios[0].fps, 5, &s.ratios[0].spread);
+		nb_rate_ratio_wording(&p, &s, 0, buf, sizeof(buf));
+		CHECK(!strcmp(buf, "NDR (0 % loss): 19890 fps, mean of 5 searches (4 verified by a "
+				   "final trial of 10 s), 95 % interval +-221 fps (t, 4 degrees of "
+				   "freedom), range 19650 to 20110"),
+		      "five searches: %s", buf);
+	}
 	return tap_done();
 }

@@ -29,9 +29,10 @@ const char *nb_rate_ratio_wording(const struct nb_rate_params *p, const struct n
 			 s->nrepeat == 1 ? "" : "es");
 	else if (s->nrepeat < 2)
 		snprintf(buf, len,
-			 "%s: %.0f fps from one search%s (final trial %g s); its spread is not "
+			 "%s: %.0f fps from one search%s (final trial %g s)%s; its spread is not "
 			 "established: repeat the search (--repeat 3 or more)",
-			 name, sp->mean, r->verified_n ? ", verified" : ", NOT verified", final_s);
+			 name, sp->mean, r->verified_n ? ", verified" : ", NOT verified", final_s,
+			 r->at_max_n ? ", the maximum passed (the DUT was not saturated)" : "");
 	else
 		snprintf(
 		    buf, len,

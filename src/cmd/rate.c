@@ -310,7 +310,7 @@ int cmd_rate(int argc, char **argv)
 	nb_net_addr_str((struct sockaddr *)&r->dst, false, f.abuf, sizeof(f.abuf));
 	obs_cli_lab_default(&o->obs, f.abuf, o->json);
 	obs_cli_open(&o->obs, o->p.rx.psk_file);
-	if (nb_rate_check_sizes(r, err, sizeof(err)))
+	if (nb_rate_check_sizes(r, err, sizeof(err)) || nb_rate_check_flows(r, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	ret = nb_rate_start(r, err, sizeof(err));
 	if (ret)

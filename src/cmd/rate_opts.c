@@ -17,6 +17,7 @@
 #include "core/base/units.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_rules.h"
+#include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
 #include "core/rate/learn.h"
@@ -66,6 +67,10 @@ static void usage(FILE *f)
 	    "                          about 1 ms worth)\n"
 	    "      --flows N           flows with distinct source ports (default 1, or one\n"
 	    "                          per thread)\n"
+	    "      --flow-fields LIST  what makes flows differ: sport (default), src-ip\n"
+	    "                          (--engine packet: the upper half of this host's\n"
+	    "                          network), or both\n"
+	    "      --per-flow          record every flow's sent and received frames per trial\n"
 	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
 	    "                          entry when given), each with its own socket or TX\n"
 	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
@@ -220,7 +225,9 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_LEARN,
 		O_RATIOS,
 		O_FINAL,
-		O_IMIX
+		O_IMIX,
+		O_FFIELDS,
+		O_PERFLOW
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 'm'},
@@ -236,6 +243,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"loss-tolerance", required_argument, NULL, O_TOL},
 	    {"loss-ratios", required_argument, NULL, O_RATIOS},
 	    {"imix", required_argument, NULL, O_IMIX},
+	    {"flow-fields", required_argument, NULL, O_FFIELDS},
+	    {"per-flow", no_argument, NULL, O_PERFLOW},
 	    {"final-trial", required_argument, NULL, O_FINAL},
 	    {"resolution", required_argument, NULL, O_RES},
 	    {"burst", required_argument, NULL, O_BURST},
@@ -356,6 +365,15 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			o->p.mix = &o->mix;
 			break;
 		}
+		case O_FFIELDS: {
+			char why[256];
+			if (nb_flow_fields_parse(optarg, &o->p.flow_fields, why, sizeof(why)))
+				cli_usage_error("%s: %s", name, why);
+			break;
+		}
+		case O_PERFLOW:
+			o->p.per_flow = true;
+			break;
 		case O_FINAL:
 			o->p.final_trial_ns =
 			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
@@ -574,6 +592,14 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
 		o->p.nsizes = 1;
 	}
+	if (o->p.flow_fields & (NB_FLOW_DST_IP | NB_FLOW_DPORT))
+		cli_usage_error("--flow-fields: dst-ip and dport are not supported (the receiver "
+				"listens on one address and port); accepted: src-ip, sport");
+	if ((o->p.flow_fields & NB_FLOW_SRC_IP) && o->p.engine != &nb_gen_packet)
+		cli_usage_error("--flow-fields src-ip needs --engine packet (frames from addresses "
+				"this host does not own)");
+	if (o->p.per_flow && !o->local_rx && !o->agent)
+		cli_usage_error("--per-flow needs a receiver (--local-rx or -c) to count flows");
 	if (ratios_set && !test_set)
 		o->p.test = NB_RATE_NDRPDR;
 	if (ratios_set && o->p.test != NB_RATE_NDRPDR)

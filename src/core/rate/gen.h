@@ -25,7 +25,11 @@ struct nb_gen_cfg {
 	uint32_t batch;	    /* most frames per system call */
 	uint32_t frame_max_bytes; /* the largest frame any trial will use */
 	bool no_mmsg;		  /* udp: use sendmsg even where sendmmsg works */
-	int neigh_wait_ms;	  /* packet: how long to wait for ARP */
+	/* packet: flows differ by source address (flow f of the trial from src_first + f) and
+	 * by source port unless sport_fixed (flows.h, --flow-fields) */
+	bool src_spread, sport_fixed;
+	struct sockaddr_storage src_first;
+	int neigh_wait_ms; /* packet: how long to wait for ARP */
 };
 
 struct nb_mix;

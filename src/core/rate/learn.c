@@ -128,7 +128,9 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 	t.frames = frames;
 	t.pacing = NB_PACING_BURST;
 	t.flows = flows;
-	t.batch = p->batch;
+	/* One frame per call: the generator turns to the next flow after each call, so every
+	 * flow gets its frame in every round. */
+	t.batch = 1;
 	t.stop = p->stop;
 	t.seq_base = base;
 	start = nb_mono_ns();

@@ -86,6 +86,7 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	if (p->rx.rcvbuf)
 		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
 	nb_rate_json_mix(j, p);
+	nb_rate_json_flows(j, r);
 	if (p->test == NB_RATE_NDRPDR) {
 		nb_json_arr_begin(j, "loss_ratios_pct");
 		for (uint32_t i = 0; i < p->nratios; i++)
@@ -147,6 +148,7 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 		nb_json_u64(j, "reordered_frames", t->c.reordered);
 		nb_json_u64(j, "late_frames", t->c.late);
 		nb_rate_json_trial_mix(j, r->p, t);
+		nb_rate_json_trial_flows(j, r->p, t);
 		if (t->drops_known)
 			nb_json_u64(j, "receiver_dropped_frames", t->rx_dropped);
 		else

@@ -15,6 +15,7 @@
 #include "core/base/sysinfo.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
+#include "core/rate/flows.h"
 #include "core/rate/learn.h"
 #include "core/rate/netpath.h"
 #include "core/rate/rateprobe.h"
@@ -68,6 +69,7 @@ struct nb_rate_run {
 	size_t nlearn;
 	char learn_when[64];
 	uint32_t id_offset; /* where this run's trial ids on the wire start (nb_rate_wire_id) */
+	struct sockaddr_storage src_first; /* --flow-fields src-ip: flow 0's source address */
 };
 
 /* The trial id frames carry for the run's trial n (1, 2, ...: the ids the JSON and progress
@@ -85,6 +87,9 @@ int nb_rate_open(struct nb_rate_run **r, const struct nb_rate_params *p,
 		 nb_rate_progress_fn progress, void *arg, char *err, size_t errlen);
 /* -EINVAL when a frame size does not fit the address family or the path's MTU: a usage error. */
 int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen);
+/* --flow-fields src-ip: the flows' source range in this host's network (flows.h) into
+ * r->src_first; -EINVAL (a usage error) when it has no room for them. */
+int nb_rate_check_flows(struct nb_rate_run *r, char *err, size_t errlen);
 /* Opens the generator engine for every size of the run. */
 int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen);
 /* Runs a learning phase (learn.h, occasion r->learn_when), then the procedure at every frame

@@ -60,6 +60,8 @@ struct nb_rate_params {
 	uint32_t nratios;
 	uint64_t final_trial_ns;  /* ndrpdr: a final trial's length (0: trial_ns) */
 	const struct nb_mix *mix; /* --imix: one "size", the mix (sizes[0] its rounded mean) */
+	uint32_t flow_fields;	  /* NB_FLOW_* (flows.h): what makes flows differ */
+	bool per_flow;		  /* every trial records each flow's sent and received frames */
 	double loss_tolerance;	  /* ratio */
 	double resolution_pct;	  /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
@@ -109,6 +111,9 @@ struct nb_rate_trial {
 	 * their length at the receiver); rx_by_size_known false where the receiver cannot say. */
 	uint64_t mix_tx[NB_MIX_MAX], mix_rx[NB_MIX_MAX];
 	bool rx_by_size_known;
+	/* --per-flow: each flow's frames sent and received (malloc'd, flows entries each; freed
+	 * with the run) */
+	uint64_t *flow_tx, *flow_rx;
 	bool drops_known;    /* the receiver reports frames dropped at its sockets */
 	uint64_t rx_dropped; /* ... that many, counted among the lost */
 };

@@ -46,6 +46,23 @@ static void record_threads(const struct nb_rate_run *r, struct nb_rate_trial *re
 	}
 }
 
+/* --per-flow: each flow's frames sent and (of this trial) received. */
+static int record_flows(const struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec)
+{
+	uint32_t flows = r->p->flows;
+	bool mine = r->snap->any && r->snap->trial == wire;
+
+	rec->flow_tx = calloc(flows, sizeof(uint64_t));
+	rec->flow_rx = calloc(flows, sizeof(uint64_t));
+	if (!rec->flow_tx || !rec->flow_rx)
+		return -ENOMEM;
+	for (uint32_t f = 0; f < flows; f++) {
+		rec->flow_tx[f] = r->gs->tx_flow[f];
+		rec->flow_rx[f] = mine && f < r->snap->flows ? r->snap->rx_flow[f] : 0;
+	}
+	return 0;
+}
+
 /* --imix: each size's frames sent (flow f's first n frames follow the pattern from its start)
  * and received (the receiver's counts by payload length). */
 static void mix_counts(const struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec)
@@ -181,6 +198,10 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		return ret;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
+	if (p->per_flow && (ret = record_flows(r, wire, rec))) {
+		snprintf(err, errlen, "per-flow counts: %s", strerror(-ret));
+		return ret;
+	}
 	if (p->mix)
 		mix_counts(r, wire, rec);
 	if (r->snap->any && r->snap->trial == wire) {
@@ -317,6 +338,31 @@ int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+int nb_rate_check_flows(struct nb_rate_run *r, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	struct sockaddr_storage avoid[2];
+	uint64_t avail;
+	unsigned plen;
+
+	if (!(p->flow_fields & NB_FLOW_SRC_IP))
+		return 0;
+	/* Flows from the upper half of the generator's own network (flows.h), never this
+	 * host's address or the next hop's. */
+	if (!r->have_path || nb_flow_prefix_len((struct sockaddr *)&r->path.src, &plen)) {
+		snprintf(err, errlen,
+			 "--flow-fields src-ip: cannot find the network of this host's source "
+			 "address");
+		return -EINVAL;
+	}
+	avoid[0] = r->path.src;
+	avoid[1] = r->path.nexthop;
+	if (nb_flow_src_range((struct sockaddr *)&r->path.src, plen, p->flows, avoid, 2,
+			      &r->src_first, &avail, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
 int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
@@ -336,6 +382,11 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 	gc.batch = p->batch;
 	gc.frame_max_bytes = frame_max;
 	gc.no_mmsg = p->rx.no_mmsg;
+	gc.sport_fixed = p->flow_fields && !(p->flow_fields & NB_FLOW_SPORT);
+	if (p->flow_fields & NB_FLOW_SRC_IP) {
+		gc.src_spread = true;
+		gc.src_first = r->src_first;
+	}
 	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
 	gc.neigh_wait_ms = r->dst.ss_family == AF_INET6 ? 3000 : 1000;
 	ret = nb_gen_pool_open(&r->pool, p->engine, &gc, p->threads ? p->threads : 1, p->cpus,
@@ -386,8 +437,11 @@ void nb_rate_free(struct nb_rate_run *r)
 	if (r->p)
 		r->p->receiver->close(r->rxs);
 	nb_probe_free(r->probe);
-	for (size_t i = 0; i < r->proc.ntrials; i++)
+	for (size_t i = 0; i < r->proc.ntrials; i++) {
 		nb_obs_trial_free(&r->proc.trials[i].obs);
+		free(r->proc.trials[i].flow_tx);
+		free(r->proc.trials[i].flow_rx);
+	}
 	nb_rate_proc_free(&r->proc);
 	free(r->learn);
 	free(r->psnap);

@@ -55,6 +55,8 @@ static double plan_trials(const struct nb_rate_params *p)
 		return flat + p->repeat * (2 + ceil(log2(200))); /* bursts to 0.5 % */
 	case NB_RATE_LATENCY:
 		return 2 + halvings + p->repeat;
+	case NB_RATE_NDRPDR: /* the first ratio's search, a few more trials per other ratio */
+		return p->repeat * (2 + halvings + 3.0 * (p->nratios - 1));
 	default:
 		return 1;
 	}
@@ -84,6 +86,23 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		}
 		progress_step(f->nstarted++, "%s%s%u-byte frames", f->ruleset,
 			      f->ruleset[0] ? ", " : "", ev->size);
+		break;
+	case NB_RATE_EV_LEARNED:
+		if (o->json)
+			break;
+		progress_clear();
+		if (ev->learn->confirmed)
+			fprintf(stderr,
+				"  learning (%s): frames arrived on every flow after %.2f s (%u "
+				"rounds, %llu of %llu frames)\n",
+				ev->learn->when, ev->learn->took_s, ev->learn->rounds,
+				(unsigned long long)ev->learn->rx,
+				(unsigned long long)ev->learn->tx);
+		else
+			fprintf(stderr,
+				"  learning (%s): %llu frames sent, not confirmed (no receiver "
+				"counts frames)\n",
+				ev->learn->when, (unsigned long long)ev->learn->tx);
 		break;
 	case NB_RATE_EV_TRIAL: {
 		char dut[160] = "";
@@ -198,6 +217,7 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 			cli_fail(ENOMEM, "out of memory");
 		set->clock_khz = pt[c].mhz * 1000;
 		snprintf(f->ruleset, sizeof(f->ruleset), "DUT clock %u MHz", pt[c].mhz);
+		snprintf(r->learn_when, sizeof(r->learn_when), "DUT clock %u MHz", pt[c].mhz);
 		if (!o->json) {
 			progress_clear();
 			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", pt[c].mhz);
@@ -276,7 +296,7 @@ int cmd_rate(int argc, char **argv)
 	nb_net_addr_str((struct sockaddr *)&r->dst, false, f.abuf, sizeof(f.abuf));
 	obs_cli_lab_default(&o->obs, f.abuf, o->json);
 	obs_cli_open(&o->obs, o->p.rx.psk_file);
-	if (nb_rate_check_sizes(r, err, sizeof(err)))
+	if (nb_rate_check_sizes(r, err, sizeof(err)) || nb_rate_check_flows(r, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	ret = nb_rate_start(r, err, sizeof(err));
 	if (ret)
@@ -305,8 +325,11 @@ int cmd_rate(int argc, char **argv)
 		nb_rate_json(stdout, r, res, nsizes, &verdict);
 		cli_save_doc_end(&o->save);
 	}
-	if (!o->json)
+	if (!o->json) {
 		rate_print_table(r, res, nsizes, &verdict);
+		rate_print_mix(r);
+		rate_print_ratios(r, res, nsizes);
+	}
 	if (r->interrupted)
 		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o->p.nsizes);
 	cli_save_finish(&o->save);

@@ -17,8 +17,10 @@
 #include "core/base/units.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_rules.h"
+#include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
+#include "core/rate/learn.h"
 #include "core/session/proto.h"
 
 #define DEFAULT_PORT  5302
@@ -32,18 +34,29 @@ static void usage(FILE *f)
 	    "       netbench rate [options] -c AGENT[:PORT] [--dst ADDR]\n"
 	    "       netbench rate [options] --dst ADDR   (send only: no receiver)\n"
 	    "Frames per second through a device under test, by RFC 2544.\n\n"
-	    "  -m, --test KIND         throughput (default), loss, b2b, latency, trial\n"
+	    "  -m, --test KIND         throughput (default), loss, b2b, latency, trial,\n"
+	    "                          ndrpdr (several loss ratios from one shared search)\n"
 	    "  -e, --engine NAME       udp (connected socket, sendmmsg; default) or packet\n"
 	    "                          (AF_PACKET TX ring, qdisc bypass; needs CAP_NET_RAW)\n"
 	    "  -l, -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
 	    "                          64,128,256,512,1024,1280,1518; 64 to MTU+18)\n"
+	    "      --imix MIX          a frame-size mix instead of --sizes: simple (64:7,\n"
+	    "                          570:4, 1518:1) or SIZE:WEIGHT,... (2 to 8 sizes),\n"
+	    "                          interleaved in proportion (--engine udp)\n"
 	    "  -r, --rate FPS          trial rate, or the highest rate a search tries\n"
 	    "                          (k/M suffixes; default: as fast as the engine goes)\n"
 	    "      --line-rate BITS    line rate (e.g. 1G): %% of line rate, and the search's\n"
 	    "                          maximum per size\n"
 	    "  -t, -T, --trial DURATION  length of each trial (default 2s; alias --time)\n"
 	    "      --drain DURATION    wait after each trial before counters are read (200ms)\n"
+	    "      --learning-timeout DURATION  learning frames before the first trial (and\n"
+	    "                          after each ruleset change) must arrive within it\n"
+	    "                          (default 2s, over IPv6 4s; 0: no learning phase)\n"
 	    "      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
+	    "      --loss-ratios LIST  ndrpdr: loss ratios in %%, increasing, up to 4 (default\n"
+	    "                          0,0.5: NDR and PDR); implies --test ndrpdr\n"
+	    "      --final-trial DURATION  ndrpdr: length of the final trial at each result\n"
+	    "                          (default: the trial length)\n"
 	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
 	    "                          or frames/s\n"
 	    "      --pacing MODE       auto (default): burst, or spin for --test latency;\n"
@@ -54,12 +67,17 @@ static void usage(FILE *f)
 	    "                          about 1 ms worth)\n"
 	    "      --flows N           flows with distinct source ports (default 1, or one\n"
 	    "                          per thread)\n"
+	    "      --flow-fields LIST  what makes flows differ: sport (default), src-ip\n"
+	    "                          (--engine packet: the upper half of this host's\n"
+	    "                          network), or both\n"
+	    "      --per-flow          record every flow's sent and received frames per trial\n"
 	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
 	    "                          entry when given), each with its own socket or TX\n"
 	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
 	    "                          reads with N threads too (SO_REUSEPORT)\n"
 	    "      --cpus LIST         pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)\n"
-	    "      --repeat N          b2b searches averaged, latency trials (default 5, 1)\n"
+	    "      --repeat N          b2b searches averaged, latency trials, ndrpdr searches\n"
+	    "                          (default 5, 1, 1; ndrpdr up to 32)\n"
 	    "      --batch N           most frames per system call (default and at most 1024)\n"
 	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
 	    "      --sport N           first source port (default 40000)\n"
@@ -113,6 +131,29 @@ static double parse_pct(const char *opt, const char *val, double max)
 	if (v > max)
 		cli_usage_error("%s is too large: %s (at most %g %%)", opt, val, max);
 	return v;
+}
+
+/* --loss-ratios: up to NB_MLR_MAX_RATIOS percentages, each 0 to below 50, increasing. */
+static void parse_ratios(const char *opt, const char *val, struct nb_rate_params *p)
+{
+	char buf[256], *tok, *save = NULL;
+	uint32_t n = 0;
+
+	if (!*val || strlen(val) >= sizeof(buf) || val[0] == ',' || val[strlen(val) - 1] == ',' ||
+	    strstr(val, ",,"))
+		cli_usage_error("%s: '%s' is not a comma-separated list of percentages", opt, val);
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (n == NB_MLR_MAX_RATIOS)
+			cli_usage_error("%s: at most %u loss ratios ('%s')", opt, NB_MLR_MAX_RATIOS,
+					val);
+		v = parse_pct(opt, tok, 49.999) / 100;
+		if (n && v <= p->loss_ratios[n - 1])
+			cli_usage_error("%s: ratios must increase ('%s')", opt, val);
+		p->loss_ratios[n++] = v;
+	}
+	p->nratios = n;
 }
 
 /* Numeric addresses only, parsed with inet_pton: getaddrinfo would drag the resolver into
@@ -180,7 +221,13 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_LAT,
 		O_RCVBUF,
 		O_THREADS,
-		O_CPUS
+		O_CPUS,
+		O_LEARN,
+		O_RATIOS,
+		O_FINAL,
+		O_IMIX,
+		O_FFIELDS,
+		O_PERFLOW
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 'm'},
@@ -192,7 +239,13 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"line-rate", required_argument, NULL, O_LINE},
 	    {"trial", required_argument, NULL, 'T'},
 	    {"drain", required_argument, NULL, O_DRAIN},
+	    {"learning-timeout", required_argument, NULL, O_LEARN},
 	    {"loss-tolerance", required_argument, NULL, O_TOL},
+	    {"loss-ratios", required_argument, NULL, O_RATIOS},
+	    {"imix", required_argument, NULL, O_IMIX},
+	    {"flow-fields", required_argument, NULL, O_FFIELDS},
+	    {"per-flow", no_argument, NULL, O_PERFLOW},
+	    {"final-trial", required_argument, NULL, O_FINAL},
 	    {"resolution", required_argument, NULL, O_RES},
 	    {"burst", required_argument, NULL, O_BURST},
 	    {"pacing", required_argument, NULL, O_PACING},
@@ -225,13 +278,15 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
 	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
-	bool flows_set = false, threads_set = false;
+	bool flows_set = false, threads_set = false, test_set = false, tol_set = false;
+	bool ratios_set = false;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
 	o->p.engine = &nb_gen_udp;
 	o->p.trial_ns = 2 * NB_NS_PER_S;
 	o->p.drain_ns = 200 * NB_NS_PER_MS;
+	o->p.learn_ns = NB_LEARN_AUTO;
 	o->p.resolution_pct = 0.5;
 	o->p.flows = 1;
 	o->p.batch = 1024;
@@ -246,14 +301,16 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		switch (c) {
 		case 'm': {
 			size_t i;
-			for (i = 0; i < 5 && strcmp(optarg, nb_rate_test_names[i]); i++)
+			for (i = 0; i < NB_RATE_NTESTS && strcmp(optarg, nb_rate_test_names[i]);
+			     i++)
 				;
-			if (i == 5)
+			if (i == NB_RATE_NTESTS)
 				cli_usage_error(
 				    "%s: unknown test '%s' (accepted: throughput, loss, "
-				    "b2b, latency, trial)",
+				    "b2b, latency, trial, ndrpdr)",
 				    name, optarg);
 			o->p.test = (enum nb_rate_test)i;
+			test_set = true;
 			break;
 		}
 		case 'e':
@@ -284,8 +341,42 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			o->p.drain_ns =
 			    cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS, 60 * NB_NS_PER_S);
 			break;
+		case O_LEARN:
+			/* "0" turns learning off; otherwise 100 ms (a round and its wait) to 60 s.
+			 */
+			o->p.learn_ns = !strcmp(optarg, "0")
+					    ? 0
+					    : cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS,
+							      60 * NB_NS_PER_S);
+			break;
 		case O_TOL:
 			o->p.loss_tolerance = parse_pct(name, optarg, 50) / 100;
+			tol_set = true;
+			break;
+		case O_RATIOS:
+			parse_ratios(name, optarg, &o->p);
+			ratios_set = true;
+			break;
+		case O_IMIX: {
+			char why[256];
+			if (nb_mix_parse(optarg, NB_FRAME_MIN, NB_FRAME_MAX, &o->mix, why,
+					 sizeof(why)))
+				cli_usage_error("%s: %s", name, why);
+			o->p.mix = &o->mix;
+			break;
+		}
+		case O_FFIELDS: {
+			char why[256];
+			if (nb_flow_fields_parse(optarg, &o->p.flow_fields, why, sizeof(why)))
+				cli_usage_error("%s: %s", name, why);
+			break;
+		}
+		case O_PERFLOW:
+			o->p.per_flow = true;
+			break;
+		case O_FINAL:
+			o->p.final_trial_ns =
+			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
 			break;
 		case O_RES:
 			if (strchr(optarg, '%'))
@@ -487,6 +578,50 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		o->p.nkinds = 1;
 	} else if (!o->p.nsweep) {
 		cli_usage_error("--kind applies to --sweep-rules");
+	}
+	if (o->p.mix) {
+		/* The mix is the run's one "size": its mean frame, rounded, where a size is
+		 * needed (the exact mean for line rate and bits). */
+		if (sizes_set)
+			cli_usage_error("--imix and --sizes exclude each other (a mix is one run's "
+					"frames)");
+		if (o->p.engine != &nb_gen_udp)
+			cli_usage_error("--imix: engine %s sends one frame size only; use --engine "
+					"udp",
+					o->p.engine->name);
+		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
+		o->p.nsizes = 1;
+	}
+	if (o->p.flow_fields & (NB_FLOW_DST_IP | NB_FLOW_DPORT))
+		cli_usage_error("--flow-fields: dst-ip and dport are not supported (the receiver "
+				"listens on one address and port); accepted: src-ip, sport");
+	if ((o->p.flow_fields & NB_FLOW_SRC_IP) && o->p.engine != &nb_gen_packet)
+		cli_usage_error("--flow-fields src-ip needs --engine packet (frames from addresses "
+				"this host does not own)");
+	if (o->p.per_flow && !o->local_rx && !o->agent)
+		cli_usage_error("--per-flow needs a receiver (--local-rx or -c) to count flows");
+	if (ratios_set && !test_set)
+		o->p.test = NB_RATE_NDRPDR;
+	if (ratios_set && o->p.test != NB_RATE_NDRPDR)
+		cli_usage_error("--loss-ratios applies to --test ndrpdr, not %s",
+				nb_rate_test_names[o->p.test]);
+	if (o->p.final_trial_ns && o->p.test != NB_RATE_NDRPDR)
+		cli_usage_error("--final-trial applies to --test ndrpdr");
+	if (o->p.test == NB_RATE_NDRPDR) {
+		if (tol_set)
+			cli_usage_error(
+			    "--loss-tolerance does not apply to --test ndrpdr: give its "
+			    "ratios with --loss-ratios");
+		if (!ratios_set) {
+			o->p.loss_ratios[0] = 0;
+			o->p.loss_ratios[1] = 0.005;
+			o->p.nratios = 2;
+		}
+		if (!repeat_set)
+			o->p.repeat = 1;
+		if (o->p.repeat > NB_MLR_MAX_REPEAT)
+			cli_usage_error("--repeat %u: ndrpdr repeats its search at most %u times",
+					o->p.repeat, NB_MLR_MAX_REPEAT);
 	}
 	if (o->p.test == NB_RATE_LATENCY && !repeat_set)
 		o->p.repeat = 1;

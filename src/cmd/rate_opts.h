@@ -18,6 +18,7 @@ struct rate_opts {
 	const char *lab_prefix;
 	struct obs_cli obs; /* observers of the DUT */
 	struct cli_save save;
+	struct nb_mix mix; /* --imix (p.mix points here when given) */
 };
 
 /* Fills o from the command line: the parameters with their receiver, addresses and pacing

@@ -110,8 +110,8 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 			snprintf(loss, sizeof(loss), "-"); /* send only: nothing counted frames */
 		printf(r->rtt ? "%5u B %12.0f %10.2f %7s %8s %10s %10s %10s  %s\n"
 			      : "%5u B %12.0f %10.2f %7s %8s %9s %9s %9s  %s\n",
-		       s[i].size, s[i].fps, s[i].fps * s[i].size * 8 / 1e6, line, loss, a, b, c,
-		       note);
+		       s[i].size, s[i].fps, s[i].fps * nb_rate_frame_bytes(p, s[i].size) * 8 / 1e6,
+		       line, loss, a, b, c, note);
 	}
 	if (r->rtt)
 		printf(

@@ -11,6 +11,10 @@
 /* Each renders what the run decided and stored (the verdicts, fits): nothing is decided here. */
 void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
 		      const struct nb_rate_overall *v);
+/* ndrpdr: each size's loss ratios, one sentence each (rate_ndrpdr_print.c). */
+void rate_print_ratios(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n);
+/* --imix: what the table's one row is (rate_mix_print.c). */
+void rate_print_mix(const struct nb_rate_run *r);
 void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np,
 		      const struct nb_rate_sweep_fits *fits);
 /* have_freq false: the DUT has no cpufreq, one point at the clock it has, no fit. */

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nb_tput_udp_hdr_get(data, size, &stream, &seq);
 	nb_payload_get(data, size, &pl);
 	nb_reflect_get(data, size, &pl);
-	count(rx->w[0], data, size, now);
+	count(rx->w[0], data, size < 64 ? size : 64, size, now);
 	now += 1000;
 	return 0;
 }

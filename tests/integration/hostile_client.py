@@ -210,6 +210,11 @@ def case_caps(host, port, psk):
     squat.close()
     c.close()
     expect_accept(mk, rate_req(40102), "rate receiver on the control address, port 40102")
+    # the trial id the receiver is to count (tag 210): 1 to 65535, nothing else
+    for trial in (0, 65536, 2**32 - 1):
+        expect_refusal(mk, rate_req(40103) + u32(210, trial), ["trial id"],
+                       "rate receiver told to count trial id %d" % trial)
+    expect_accept(mk, rate_req(40104) + u32(210, 65535), "rate receiver counting trial id 65535")
     # 6. mem: the run's own estimate against --max-time
     expect_refusal(mk, mem_req(NS), ["max-time"], "mem run claiming 1 s under --max-time 3")
 

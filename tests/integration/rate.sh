@@ -104,9 +104,15 @@ $G "$NB" rate $RX $RT --data-port 5331 -s 64 -T 0.5 --drain 50ms -r 30k --resolu
 check "latency (26.2) at the throughput rate reports percentiles" \
 	grep -q '"p99_9":' "$tmp/lat.json"
 
-# 6. A DUT that drops everything: "0 fps at every rate", non-zero exit, no hang.
+# 6. A DUT that drops everything: the learning phase fails the run ("check the path"); without
+# it, "0 fps at every rate"; non-zero exit, no hang.
+$G "$NB" rate $RX --data-port 5332 -s 64 -T 0.2 --drain 50ms -r 20k >"$tmp/nolearn.out" 2>&1
+st=$?
+check "DUT dropping everything: 'no learning frames arrived in 2 s', status $st" \
+	sh -c "[ $st -eq 1 ] && grep -q 'no learning frames arrived in 2 s: check the path' '$tmp/nolearn.out'"
 start=$(date +%s)
-$G "$NB" rate $RX --data-port 5332 -s 64 -T 0.2 --drain 50ms -r 20k >"$tmp/zero.out" 2>&1
+$G "$NB" rate $RX --data-port 5332 -s 64 -T 0.2 --drain 50ms -r 20k --learning-timeout 0 \
+	>"$tmp/zero.out" 2>&1
 st=$?
 check "DUT dropping everything: '0 fps at every rate', status $st, $(($(date +%s) - start)) s" \
 	sh -c "[ $st -ne 0 ] && grep -q '0 fps at every rate' '$tmp/zero.out'"
@@ -141,6 +147,12 @@ check "rule sweep: 2000 linear rules cost frames/s ($f0 -> $f1 fps)" \
 check "rule sweep: rules read back and a per-rule cost fitted" \
 	sh -c "grep -q '\"rules_read_back\": 2001' '$tmp/sweep.json' && \
 		grep -q '\"per_rule_ns\"' '$tmp/sweep.json'"
+json_check "$tmp/sweep.json" "
+L = d['learning']
+assert [x['when'] for x in L] == ['ruleset linear 0', 'ruleset linear 2000'], L
+assert all(x['confirmed'] for x in L), L
+" >/dev/null 2>&1
+check "rule sweep: a learning phase after each ruleset was loaded, each confirmed" test $? -eq 0
 
 # 9. Bad input: a clear message and a non-zero status.
 bad() { # description, expected status, pattern, args...

@@ -62,9 +62,12 @@ assert len(th) == 2 and sum(x['tx_frames'] for x in th) == t['tx_frames'], th
 assert sum(x['slipped_frames'] for x in th) == t['slipped_frames'], th
 assert all(0 < x['window_s'] <= t['window_s'] + 1e-6 for x in th), th
 # Flows 0-1 (source ports 40000-40001) are thread 0's, 2-3 thread 1's: what the sink counted
-# from each thread's ports is exactly what that thread sent.
-assert th[0]['tx_frames'] == $c0 + $c1, (th[0], $c0, $c1)
-assert th[1]['tx_frames'] == $c2 + $c3, (th[1], $c2, $c3)
+# from each thread's ports is exactly what that thread sent, and the learning frames of those
+# flows that arrived before the trial (docs/rate.md, Learning).
+L = d['learning'][0]['received_per_flow']
+assert d['learning'][0]['confirmed'] and t['late_frames'] == 0, (d['learning'], t)
+assert th[0]['tx_frames'] + L[0] + L[1] == $c0 + $c1, (th[0], L, $c0, $c1)
+assert th[1]['tx_frames'] + L[2] + L[3] == $c2 + $c3, (th[1], L, $c2, $c3)
 # The pacing split: each thread asked for exactly half, and the sum is the rate asked
 # (within 2 %: this test shares its host with other work; bench/ measures closer).
 assert [x['asked_fps'] for x in th] == [$RATE // 2, $RATE // 2], th

@@ -83,7 +83,9 @@ int nb_gen_run(const struct nb_gen_engine *e, void *state, const struct nb_gen_t
 		}
 		if (want > batch)
 			want = batch;
-		n = e->send(state, flow, (uint32_t)s->tx_flow[flow], (uint32_t)want);
+		n = e->send(state, flow,
+			    (uint32_t)((t->seq_base ? t->seq_base[flow] : 0) + s->tx_flow[flow]),
+			    (uint32_t)want);
 		if (n < 0) {
 			ret = n;
 			break;

@@ -25,8 +25,14 @@ struct nb_gen_cfg {
 	uint32_t batch;	    /* most frames per system call */
 	uint32_t frame_max_bytes; /* the largest frame any trial will use */
 	bool no_mmsg;		  /* udp: use sendmsg even where sendmmsg works */
-	int neigh_wait_ms;	  /* packet: how long to wait for ARP */
+	/* packet: flows differ by source address (flow f of the trial from src_first + f) and
+	 * by source port unless sport_fixed (flows.h, --flow-fields) */
+	bool src_spread, sport_fixed;
+	struct sockaddr_storage src_first;
+	int neigh_wait_ms; /* packet: how long to wait for ARP */
 };
+
+struct nb_mix;
 
 struct nb_gen_engine {
 	const char *name;
@@ -38,6 +44,10 @@ struct nb_gen_engine {
 	/* Sends up to n frames of one flow, sequence numbers first_seq...; returns the number
 	 * handed to the kernel (0 when it pushed back) or a negative errno. */
 	int (*send)(void *state, uint32_t flow, uint32_t first_seq, uint32_t n);
+	/* Frames of a mix (mix.h) from the next prepare on: frame k of a flow has the size at
+	 * pattern position k % length; NULL mix: one size again. NULL where the engine sends
+	 * one size only. */
+	int (*set_mix)(void *state, const struct nb_mix *mix);
 	/* Waits until every frame handed over has left (the packet engine's ring). */
 	int (*drain)(void *state);
 	/* One line on how the engine runs ("sendmmsg, 32 frames per call"). */
@@ -78,9 +88,11 @@ struct nb_rx_engine {
 	int (*open)(const struct nb_rx_cfg *cfg, void **state, struct sockaddr_storage *dst,
 		    socklen_t *dst_len, bool *same_clock, struct nb_sysinfo *remote, char *err,
 		    size_t errlen);
-	/* Before a trial lasting up to duration_ns at rate_bps (0: flat out). */
-	int (*begin)(void *state, uint64_t duration_ns, uint64_t rate_bps, char *err,
-		     size_t errlen);
+	/* Before a trial lasting up to duration_ns at rate_bps (0: flat out) whose frames carry
+	 * trial id `trial`: the receiver counts only those (others are late), from zero unless
+	 * it already counted that id. */
+	int (*begin)(void *state, uint16_t trial, uint64_t duration_ns, uint64_t rate_bps,
+		     char *err, size_t errlen);
 	/* After the trial drained: the receiver's counters, and (remote) the agent's CPU load. */
 	int (*end)(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
 		   size_t errlen);
@@ -108,6 +120,9 @@ struct nb_gen_trial {
 	uint32_t flows;
 	uint32_t batch;
 	volatile int *stop; /* may be NULL */
+	/* Per flow of the trial: the first sequence number to send (NULL: 0). Learning rounds
+	 * continue one sequence so that a receiver counts them as one stream. */
+	const uint64_t *seq_base;
 };
 
 struct nb_gen_stats {

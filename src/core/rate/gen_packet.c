@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
 #include "core/rate/netpath.h"
@@ -45,6 +46,8 @@ struct packet_state {
 	int family;
 	struct nb_frame_ip4 hdr;
 	struct nb_frame_ip6 hdr6;
+	bool src_spread, sport_fixed; /* flows by source address; one source port for all */
+	struct sockaddr_storage src_first;
 	uint8_t *tmpl; /* one built frame per flow */
 	size_t tmpl_stride;
 };
@@ -174,6 +177,9 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	}
 	memcpy(s->hdr.dst_mac, s->path.nexthop_mac, 6);
 	memcpy(s->hdr.src_mac, s->path.src_mac, 6);
+	s->src_spread = cfg->src_spread;
+	s->sport_fixed = cfg->sport_fixed;
+	s->src_first = cfg->src_first;
 	if ((cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
 		ret = -ERANGE;
 		snprintf(err, errlen, "packet engine: source ports run past 65535");
@@ -217,14 +223,24 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_
 		return -ENOMEM;
 	for (uint32_t f = 0; f < s->flows; f++) {
 		uint8_t *t = s->tmpl + (size_t)f * s->tmpl_stride;
+		uint32_t port_off = s->sport_fixed ? 0 : f;
+		struct sockaddr_storage src = s->src_first;
 		pl.flow = (uint16_t)(s->flow_base + f);
+		/* Each flow's own template: its source address and port are built in, so the
+		 * send path does nothing more per frame for spread flows. */
+		if (s->src_spread)
+			nb_flow_addr_add(&src, s->flow_base + f);
 		if (s->family == AF_INET6) {
 			struct nb_frame_ip6 h = s->hdr6;
-			h.sport = (uint16_t)(s->hdr6.sport + f);
+			h.sport = (uint16_t)(s->hdr6.sport + port_off);
+			if (s->src_spread)
+				memcpy(h.src_ip, &((struct sockaddr_in6 *)&src)->sin6_addr, 16);
 			n = nb_frame_build_ip6(t, s->tmpl_stride, frame_bytes, &h, &pl);
 		} else {
 			struct nb_frame_ip4 h = s->hdr;
-			h.sport = (uint16_t)(s->hdr.sport + f);
+			h.sport = (uint16_t)(s->hdr.sport + port_off);
+			if (s->src_spread)
+				memcpy(&h.src_ip, &((struct sockaddr_in *)&src)->sin_addr, 4);
 			n = nb_frame_build_ip4(t, s->tmpl_stride, frame_bytes, &h, &pl);
 		}
 		if (n < 0)

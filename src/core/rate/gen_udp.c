@@ -13,6 +13,7 @@
 #include "core/base/compat.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
+#include "core/rate/mix.h"
 #include "core/base/timeutil.h"
 
 struct udp_state {
@@ -26,6 +27,9 @@ struct udp_state {
 	size_t slot_bytes;
 	struct iovec *iov;
 	struct mmsghdr *msgs;
+	const struct nb_mix *mix; /* frames of a mix (NULL: one size) */
+	uint16_t *mix_payload;	  /* payload bytes at each pattern position */
+	uint32_t mix_len;	  /* 0: one size */
 };
 
 static void udp_close(void *p)
@@ -40,6 +44,7 @@ static void udp_close(void *p)
 	free(s->buf);
 	free(s->iov);
 	free(s->msgs);
+	free(s->mix_payload);
 	free(s);
 }
 
@@ -123,6 +128,20 @@ static int udp_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_t p
 	s->payload_bytes = nb_frame_payload_bytes(family, frame_bytes);
 	if (!s->payload_bytes || frame_bytes > s->slot_bytes)
 		return -EMSGSIZE;
+	s->mix_len = 0;
+	if (s->mix) {
+		uint16_t *pl = realloc(s->mix_payload, s->mix->plen * sizeof(*pl));
+		if (!pl)
+			return -ENOMEM;
+		s->mix_payload = pl;
+		for (uint32_t k = 0; k < s->mix->plen; k++) {
+			uint32_t b = s->mix->bytes[s->mix->pattern[k]];
+			pl[k] = (uint16_t)nb_frame_payload_bytes(family, b);
+			if (!pl[k] || b > s->slot_bytes)
+				return -EMSGSIZE;
+		}
+		s->mix_len = s->mix->plen;
+	}
 	s->trial = trial;
 	s->probe_every = probe_every;
 	memset(s->buf, 0, (size_t)s->batch * s->slot_bytes);
@@ -154,6 +173,10 @@ static int udp_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 
 	if (n > s->batch)
 		n = s->batch;
+	/* A mix: each frame's length from its position in the pattern (one size: set once, in
+	 * prepare, and nothing here). */
+	for (uint32_t i = 0; s->mix_len && i < n; i++)
+		s->iov[i].iov_len = s->mix_payload[(first_seq + i) % s->mix_len];
 	for (uint32_t i = 0; i < n; i++) {
 		struct nb_payload pl = {.flow = (uint16_t)id,
 					.probe = nb_probe_due(id, first_seq + i, s->probe_every),
@@ -182,6 +205,12 @@ static int udp_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 	return sent;
 }
 
+static int udp_set_mix(void *p, const struct nb_mix *mix)
+{
+	((struct udp_state *)p)->mix = mix;
+	return 0;
+}
+
 static void udp_describe(void *p, char *buf, size_t len)
 {
 	struct udp_state *s = p;
@@ -198,6 +227,7 @@ const struct nb_gen_engine nb_gen_udp = {
     .open = udp_open,
     .prepare = udp_prepare,
     .send = udp_send,
+    .set_mix = udp_set_mix,
     .drain = NULL,
     .describe = udp_describe,
     .close = udp_close,

@@ -60,6 +60,9 @@ void nb_gen_trial_share(const struct nb_gen_trial *t, uint32_t threads, uint32_t
 	part->rate_fps = nb_gen_share(t->rate_fps, threads, i);
 	part->frames = nb_gen_share(t->frames, threads, i);
 	part->flows = (uint32_t)nb_gen_share(t->flows ? t->flows : 1, threads, i);
+	if (t->seq_base)
+		part->seq_base =
+		    t->seq_base + nb_gen_share_base(t->flows ? t->flows : 1, threads, i);
 }
 
 static void *worker_main(void *arg)
@@ -143,6 +146,18 @@ int nb_gen_pool_open(struct nb_gen_pool **out, const struct nb_gen_engine *e,
 fail:
 	nb_gen_pool_free(p);
 	return ret;
+}
+
+int nb_gen_pool_set_mix(struct nb_gen_pool *p, const struct nb_mix *mix)
+{
+	if (!p->e->set_mix)
+		return -EOPNOTSUPP;
+	for (uint32_t i = 0; i < p->threads; i++) {
+		int ret = p->e->set_mix(p->w[i].state, mix);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int nb_gen_pool_prepare(struct nb_gen_pool *p, uint32_t frame_bytes, uint16_t trial,

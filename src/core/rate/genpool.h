@@ -32,6 +32,9 @@ struct nb_gen_pool;
 int nb_gen_pool_open(struct nb_gen_pool **pool, const struct nb_gen_engine *e,
 		     const struct nb_gen_cfg *cfg, uint32_t threads, const uint32_t *cpus,
 		     uint32_t ncpus, char *err, size_t errlen);
+/* The engine's set_mix on every thread's instance (before prepare); -EOPNOTSUPP where the
+ * engine sends one size only. */
+int nb_gen_pool_set_mix(struct nb_gen_pool *pool, const struct nb_mix *mix);
 /* The engine's prepare, on every thread's instance. */
 int nb_gen_pool_prepare(struct nb_gen_pool *pool, uint32_t frame_bytes, uint16_t trial,
 			uint32_t probe_every);

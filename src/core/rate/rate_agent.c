@@ -79,7 +79,7 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	struct rate_agent *r = calloc(1, sizeof(*r));
 	struct sockaddr_storage where;
 	struct sockaddr_storage reflect_to;
-	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0;
+	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0;
 	char boot[64], astr[64];
 	int fd, ret = -ENOMEM;
 
@@ -93,6 +93,11 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		goto fail;
 	}
 	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &no_mmsg);
+	/* The trial whose frames count (absent from older controllers: the first to arrive). */
+	if (nb_msg_get_u32(req, NB_T_RATE_TRIAL, &trial) == 0 && (!trial || trial > 0xffff)) {
+		snprintf(err, errlen, "malformed rate request: trial id %u (1 to 65535)", trial);
+		goto fail;
+	}
 	if ((ret = nb_agent_check_caps(ctx, r->duration_ns, r->rate_bps, err, errlen)))
 		goto fail;
 	where = ctx->local;
@@ -182,6 +187,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		}
 		nb_rx_reflect(r->rx, (struct sockaddr *)&reflect_to, rpps);
 	}
+	if (trial)
+		nb_rx_expect(r->rx, (uint16_t)trial);
 	r->port = (uint16_t)port;
 	nb_rate_boot_id(boot, sizeof(boot));
 	nb_msg_put_u32(ack, NB_T_PORT, port);

@@ -16,7 +16,7 @@ enum nb_rate_tag {
 	NB_T_RATE_REFLECT_PORT = 203, /* u32: reflect probes to this UDP port of the controller */
 	NB_T_RATE_REFLECT_ADDR = 204, /* bytes: at this address (4 or 16; default: the peer's) */
 	NB_T_RATE_REFLECT_PPS = 205,  /* u32: at most this many per second */
-	NB_T_RATE_TRIAL = 210,	      /* u32 */
+	NB_T_RATE_TRIAL = 210,	      /* u32: in a request, the only trial id that counts */
 	NB_T_RATE_ANY = 211,	      /* u32 */
 	NB_T_RATE_RX = 212,	      /* u64 */
 	NB_T_RATE_DUP = 213,	      /* u64 */
@@ -32,6 +32,8 @@ enum nb_rate_tag {
 	NB_T_RATE_PROBES = 223,	    /* u64: probe frames received */
 	NB_T_RATE_REFLECTED = 224,  /* u64: probes reflected */
 	NB_T_RATE_SOCK_DROPS = 225, /* u64: dropped at full sockets (absent: unknown) */
+	NB_T_RATE_LENS = 226,	    /* bytes: (be32 payload length, be64 frames) per length */
+	NB_T_RATE_LEN_OTHER = 227,  /* u64: frames of further lengths */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

@@ -85,6 +85,19 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	}
 	if (p->rx.rcvbuf)
 		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
+	nb_rate_json_mix(j, p);
+	nb_rate_json_flows(j, r);
+	if (p->test == NB_RATE_NDRPDR) {
+		nb_json_arr_begin(j, "loss_ratios_pct");
+		for (uint32_t i = 0; i < p->nratios; i++)
+			nb_json_double(j, NULL, p->loss_ratios[i] * 100, 4);
+		nb_json_arr_end(j);
+		nb_json_u64(j, "final_trial_ns",
+			    p->final_trial_ns ? p->final_trial_ns : p->trial_ns);
+		nb_json_u64(j, "repeat", p->repeat);
+	}
+	nb_json_double(j, "learning_timeout_s",
+		       (double)nb_rate_learn_timeout_ns(p, r->dst.ss_family) / 1e9, 3);
 	nb_json_obj_end(j);
 }
 
@@ -134,6 +147,8 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 		nb_json_u64(j, "duplicated_frames", t->c.dup);
 		nb_json_u64(j, "reordered_frames", t->c.reordered);
 		nb_json_u64(j, "late_frames", t->c.late);
+		nb_rate_json_trial_mix(j, r->p, t);
+		nb_rate_json_trial_flows(j, r->p, t);
 		if (t->drops_known)
 			nb_json_u64(j, "receiver_dropped_frames", t->rx_dropped);
 		else
@@ -181,7 +196,8 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		nb_json_u64(j, "payload_bytes",
 			    nb_frame_payload_bytes(r->dst.ss_family, s[i].size));
 		nb_json_double(j, "fps", s[i].fps, 1);
-		nb_json_double(j, "mbit_per_s", s[i].fps * s[i].size * 8 / 1e6, 3);
+		nb_json_double(j, "mbit_per_s",
+			       s[i].fps * nb_rate_frame_bytes(p, s[i].size) * 8 / 1e6, 3);
 		if (p->line_bps)
 			nb_json_double(j, "line_rate_pct", nb_rate_line_pct(p, s[i].size, s[i].fps),
 				       2);
@@ -200,6 +216,7 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 			nb_json_double(j, "b2b_frames_max", s[i].b2b_max, 0);
 		}
 		json_latency(j, r, s[i].lat_valid, s[i].lat_ns);
+		nb_rate_json_ratios(j, p, &s[i]);
 		nb_json_arr_begin(j, "trials");
 		for (size_t k = s[i].first_trial; k < s[i].first_trial + s[i].ntrials; k++)
 			json_trial(j, r, &r->proc.trials[k]);
@@ -227,6 +244,7 @@ void nb_rate_json(FILE *f, const struct nb_rate_run *r, const struct nb_rate_siz
 	json_head(&j, r);
 	nb_json_bool(&j, "interrupted", r->interrupted);
 	json_sizes(&j, r, s, n, v);
+	nb_rate_json_learning(&j, r);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
@@ -269,6 +287,7 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 	}
 	nb_json_arr_end(&j);
 	nb_json_str(&j, "clock_note", have_freq || !np ? NULL : p[0].note);
+	nb_rate_json_learning(&j, r);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
@@ -312,6 +331,7 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 		nb_json_obj_end(&j);
 	}
 	nb_json_arr_end(&j);
+	nb_rate_json_learning(&j, r);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }

@@ -53,8 +53,8 @@ void nb_rate_remote_free(struct nb_rate_remote *rr)
 	free(rr);
 }
 
-int nb_rate_remote_begin(struct nb_rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps,
-			 char *err, size_t errlen)
+int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t duration_ns,
+			 uint64_t rate_bps, char *err, size_t errlen)
 {
 	int ret;
 
@@ -64,6 +64,8 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint64_t duration_ns, uint64
 	nb_msg_put_u64(rr->req, NB_T_RATE_BPS, rate_bps);
 	nb_msg_put_u32(rr->req, NB_T_PORT, rr->port);
 	nb_msg_put_u32(rr->req, NB_T_RATE_NO_MMSG, rr->no_mmsg);
+	if (trial)
+		nb_msg_put_u32(rr->req, NB_T_RATE_TRIAL, trial);
 	if (rr->have_addr) {
 		if (rr->dst.ss_family == AF_INET6)
 			nb_msg_put_bytes(rr->req, NB_T_RATE_ADDR,
@@ -164,7 +166,7 @@ int nb_rate_remote_open(struct nb_rate_remote **out, const struct nb_rate_remote
 	}
 	nb_net_set_port((struct sockaddr *)&rr->dst, rr->port);
 	/* A first, empty trial: the agent binds its receiver and says which kernel it runs. */
-	ret = nb_rate_remote_begin(rr, NB_NS_PER_S, 1, err, errlen);
+	ret = nb_rate_remote_begin(rr, 0, NB_NS_PER_S, 1, err, errlen);
 	if (!ret) {
 		struct nb_rx_snap *snap = malloc(sizeof(*snap));
 		struct nb_cpu_load cpu;

@@ -32,9 +32,10 @@ int nb_rate_remote_open(struct nb_rate_remote **rr, const struct nb_rate_remote_
 			struct sockaddr_storage *dst, socklen_t *dst_len, struct nb_sysinfo *remote,
 			bool *same_clock, char *err, size_t errlen);
 /* Before a trial: the agent's receiver for it, checked against the agent's caps (rate_bps 0:
- * as fast as the generator goes). */
-int nb_rate_remote_begin(struct nb_rate_remote *rr, uint64_t duration_ns, uint64_t rate_bps,
-			 char *err, size_t errlen);
+ * as fast as the generator goes), counting only frames of trial id `trial` (0: the first id to
+ * arrive, as older agents do). */
+int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t duration_ns,
+			 uint64_t rate_bps, char *err, size_t errlen);
 /* After the trial drained: the receiver's counters, and the agent's CPU load from just after the
  * trial started to now (cpu->valid false when the agent's samples were unusable). */
 int nb_rate_remote_end(struct nb_rate_remote *rr, struct nb_rx_snap *snap, struct nb_cpu_load *cpu,

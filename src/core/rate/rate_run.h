@@ -15,6 +15,8 @@
 #include "core/base/sysinfo.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
+#include "core/rate/flows.h"
+#include "core/rate/learn.h"
 #include "core/rate/netpath.h"
 #include "core/rate/rateprobe.h"
 #include "core/rate/rfc2544.h"
@@ -28,6 +30,7 @@ enum nb_rate_event_kind {
 	NB_RATE_EV_TRIAL,     /* a counted trial ended (trial) */
 	NB_RATE_EV_SIZE_DONE, /* a frame size's result (result) */
 	NB_RATE_EV_RULESET,   /* a rule sweep loaded a ruleset (kind, rules) */
+	NB_RATE_EV_LEARNED,   /* a learning phase ended (learn) */
 };
 struct nb_rate_event {
 	enum nb_rate_event_kind kind;
@@ -36,6 +39,7 @@ struct nb_rate_event {
 	const struct nb_rate_size *result;
 	enum nb_lab_rules_kind rules_kind;
 	uint64_t rules;
+	const struct nb_rate_learn *learn;
 };
 typedef void (*nb_rate_progress_fn)(void *arg, const struct nb_rate_event *ev);
 
@@ -60,7 +64,22 @@ struct nb_rate_run {
 	nb_rate_progress_fn progress;
 	void *progress_arg;
 	bool interrupted; /* set by the caller when a stop cut the run short: in the JSON */
+	/* Learning phases so far (learn.h); the next one's occasion ("start" when empty). */
+	struct nb_rate_learn *learn;
+	size_t nlearn;
+	char learn_when[64];
+	uint32_t id_offset; /* where this run's trial ids on the wire start (nb_rate_wire_id) */
+	struct sockaddr_storage src_first; /* --flow-fields src-ip: flow 0's source address */
 };
+
+/* The trial id frames carry for the run's trial n (1, 2, ...: the ids the JSON and progress
+ * show): 1 to 65535, from an offset each run chooses, so that frames of an earlier run still in
+ * flight to the same port carry ids this one does not expect. Learning phase k uses
+ * n = 65534 - k, outside any run's trials. */
+static inline uint16_t nb_rate_wire_id(const struct nb_rate_run *r, uint32_t n)
+{
+	return (uint16_t)(1 + (r->id_offset + n) % 65535);
+}
 
 /* Opens the receiver, finds the route to where frames go and sets up latency. The address
  * frames go to is in (*r)->dst. */
@@ -68,10 +87,14 @@ int nb_rate_open(struct nb_rate_run **r, const struct nb_rate_params *p,
 		 nb_rate_progress_fn progress, void *arg, char *err, size_t errlen);
 /* -EINVAL when a frame size does not fit the address family or the path's MTU: a usage error. */
 int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen);
+/* --flow-fields src-ip: the flows' source range in this host's network (flows.h) into
+ * r->src_first; -EINVAL (a usage error) when it has no room for them. */
+int nb_rate_check_flows(struct nb_rate_run *r, char *err, size_t errlen);
 /* Opens the generator engine for every size of the run. */
 int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen);
-/* Runs the procedure at every frame size into res (p->nsizes of them), each size's bottleneck,
- * and the verdict across the sizes that finished into v. */
+/* Runs a learning phase (learn.h, occasion r->learn_when), then the procedure at every frame
+ * size into res (p->nsizes of them), each size's bottleneck, and the verdict across the sizes
+ * that finished into v. */
 int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb_rate_overall *v,
 		      char *err, size_t errlen);
 /* Fills r->engine_desc with how the engine ran. */

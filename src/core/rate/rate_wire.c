@@ -59,6 +59,17 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, cb.off)))
 		goto out;
+	{
+		uint8_t lens[NB_RX_LENS * 12];
+		struct nb_cur cl = nb_cur_writer(lens, sizeof(lens));
+		for (uint32_t i = 0; i < s->nlens && i < NB_RX_LENS; i++) {
+			nb_cur_put_u32(&cl, s->len_bytes[i]);
+			nb_cur_put_u64(&cl, s->len_rx[i]);
+		}
+		if ((ret = nb_msg_put_bytes(m, NB_T_RATE_LENS, lens, cl.off)) ||
+		    (ret = nb_msg_put_u64(m, NB_T_RATE_LEN_OTHER, s->len_other)))
+			goto out;
+	}
 out:
 	free(bkt);
 	return ret;
@@ -112,6 +123,19 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	s->lat.min_ns = nb_cur_get_u64(&c);
 	s->lat.max_ns = nb_cur_get_u64(&c);
 	s->lat.sum_ns = nb_cur_get_u64(&c);
+	/* Counts by length: absent from an older agent (then unknown). */
+	if (nb_msg_get_bytes(m, NB_T_RATE_LENS, &p, &len) == 0) {
+		if (len % 12 || len / 12 > NB_RX_LENS)
+			return -EBADMSG;
+		c = nb_cur_reader(p, len);
+		s->nlens = (uint32_t)(len / 12);
+		for (uint32_t i = 0; i < s->nlens; i++) {
+			s->len_bytes[i] = nb_cur_get_u32(&c);
+			s->len_rx[i] = nb_cur_get_u64(&c);
+		}
+		(void)nb_msg_get_u64(m, NB_T_RATE_LEN_OTHER, &s->len_other);
+		s->lens_known = true;
+	}
 	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_BKT, &p, &len) || len % 10)
 		return -EBADMSG;
 	c = nb_cur_reader(p, len);

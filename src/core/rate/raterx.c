@@ -30,6 +30,7 @@ struct rx_worker {
 	pthread_t thread;
 	bool started;
 	pthread_mutex_t lock;
+	bool expecting; /* nb_rx_expect named the trial: count only its frames */
 	struct nb_rx_snap cur;
 	struct sockaddr_storage reflect_to;
 	socklen_t reflect_len;	   /* 0: no reflection */
@@ -97,7 +98,23 @@ static void reflect(struct rx_worker *rx, const uint8_t *p, uint64_t now)
 		rx->cur.reflected++;
 }
 
-static void count(struct rx_worker *rx, const uint8_t *p, size_t len, uint64_t now)
+static void count_len(struct nb_rx_snap *c, size_t len)
+{
+	for (uint32_t i = 0; i < c->nlens; i++)
+		if (c->len_bytes[i] == len) {
+			c->len_rx[i]++;
+			return;
+		}
+	if (c->nlens < NB_RX_LENS) {
+		c->len_bytes[c->nlens] = (uint32_t)len;
+		c->len_rx[c->nlens++] = 1;
+	} else {
+		c->len_other++;
+	}
+}
+
+/* A datagram of full_len bytes, of which len (at most RX_BYTES) were read into p. */
+static void count(struct rx_worker *rx, const uint8_t *p, size_t len, size_t full_len, uint64_t now)
 {
 	struct nb_payload pl;
 	struct nb_rx_snap *c = &rx->cur;
@@ -107,9 +124,17 @@ static void count(struct rx_worker *rx, const uint8_t *p, size_t len, uint64_t n
 		c->foreign++;
 		return;
 	}
-	if (!c->any || (int16_t)(pl.trial - c->trial) > 0)
+	if (rx->expecting) {
+		/* The controller named the trial: anything else is an earlier trial's (or an
+		 * earlier run's) and never counts as this one's. */
+		if (pl.trial != c->trial) {
+			c->late++;
+			return;
+		}
+		c->any = true;
+	} else if (!c->any || (int16_t)(pl.trial - c->trial) > 0) {
 		reset_trial(rx, pl.trial);
-	else if (pl.trial != c->trial) {
+	} else if (pl.trial != c->trial) {
 		c->late++;
 		return;
 	}
@@ -138,6 +163,7 @@ static void count(struct rx_worker *rx, const uint8_t *p, size_t len, uint64_t n
 	}
 	c->rx++;
 	c->rx_flow[pl.flow]++;
+	count_len(c, full_len);
 	if (pl.probe) {
 		c->probes++;
 		if (rx->reflect_len)
@@ -154,13 +180,15 @@ static void *rx_main(void *arg)
 	while (!rx->parent->stop) {
 		int n;
 		if (rx->cur.mmsg) {
-			n = recvmmsg(rx->fd, rx->msgs, RX_BATCH, MSG_WAITFORONE, NULL);
+			/* MSG_TRUNC: each message's length is the datagram's, though only
+			 * RX_BYTES are read (frames are counted by size). */
+			n = recvmmsg(rx->fd, rx->msgs, RX_BATCH, MSG_WAITFORONE | MSG_TRUNC, NULL);
 			if (n < 0 && errno == ENOSYS) {
 				rx->cur.mmsg = false;
 				continue;
 			}
 		} else {
-			n = (int)recvmsg(rx->fd, &rx->msgs[0].msg_hdr, 0);
+			n = (int)recvmsg(rx->fd, &rx->msgs[0].msg_hdr, MSG_TRUNC);
 			if (n >= 0) {
 				rx->msgs[0].msg_len = (unsigned)n;
 				n = 1;
@@ -172,7 +200,7 @@ static void *rx_main(void *arg)
 		pthread_mutex_lock(&rx->lock);
 		for (int i = 0; i < n; i++) {
 			size_t len = rx->msgs[i].msg_len;
-			count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, now);
+			count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, len, now);
 		}
 		pthread_mutex_unlock(&rx->lock);
 	}
@@ -296,6 +324,30 @@ void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps
 	}
 }
 
+void nb_rx_expect(struct nb_rx *rx, uint16_t trial)
+{
+	uint64_t drops = 0;
+	bool fresh = false;
+
+	for (uint32_t i = 0; i < rx->n; i++) {
+		struct rx_worker *w = rx->w[i];
+		pthread_mutex_lock(&w->lock);
+		if (!w->expecting || w->cur.trial != trial) {
+			reset_trial(w, trial);
+			w->cur.any = false;
+			w->expecting = true;
+			fresh = true;
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+	/* The trial's socket drops count from here. */
+	if (fresh && read_drops(rx, &drops) == 0) {
+		rx->drops_base = rx->drops_prev = drops;
+		rx->snap_trial = trial;
+		rx->snapped = true;
+	}
+}
+
 void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 {
 	if (!from->any)
@@ -325,6 +377,23 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 			into->seq_end[f] = from->seq_end[f];
 	}
 	nb_hist_merge(&into->lat, &from->lat);
+	into->len_other += from->len_other;
+	for (uint32_t i = 0; i < from->nlens; i++)
+		for (uint32_t k = 0; k <= into->nlens; k++) {
+			if (k == into->nlens) {
+				if (into->nlens < NB_RX_LENS) {
+					into->len_bytes[k] = from->len_bytes[i];
+					into->len_rx[into->nlens++] = from->len_rx[i];
+				} else {
+					into->len_other += from->len_rx[i];
+				}
+				break;
+			}
+			if (into->len_bytes[k] == from->len_bytes[i]) {
+				into->len_rx[k] += from->len_rx[i];
+				break;
+			}
+		}
 }
 
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes)
@@ -369,6 +438,7 @@ void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap)
 		rx->snap_trial = snap->trial;
 		rx->snapped = true;
 	}
+	snap->lens_known = true;
 	snap->drops_known = known;
 	if (known) {
 		snap->sock_drops = drops >= rx->drops_base ? drops - rx->drops_base : 0;
@@ -396,8 +466,11 @@ void nb_rx_reconcile(const uint64_t *tx_flow, uint32_t flows, uint16_t trial,
 	for (uint32_t f = 0; f < flows; f++)
 		c->tx += tx_flow[f];
 	if (!mine) {
-		/* Nothing of this trial arrived; frames of older trials may have. */
+		/* Nothing of this trial arrived; frames of other trials may have (a receiver
+		 * told which trial to expect says how many). */
 		c->lost = c->tx;
+		if (snap->trial == trial)
+			c->late = snap->late;
 		return;
 	}
 	c->rx = snap->rx;

@@ -12,10 +12,16 @@
 #include "core/rate/gen.h"
 #include "core/base/hist.h"
 
-#define NB_RX_WINDOW 1024u /* sequence numbers remembered per flow, to tell dup from reorder */
+#define NB_RX_WINDOW 1024u
+#define NB_RX_LENS                                                                                 \
+	8u /* payload lengths counted apart (an IMIX has up to 8 sizes) */ /* sequence numbers     \
+									      remembered per flow, \
+									      to tell dup from     \
+									      reorder */
 
-/* Counters of one trial as the receiver saw them. A trial begins when its first frame arrives
- * (trial ids increase); frames of an earlier trial are "late" and counted in the later one. */
+/* Counters of one trial as the receiver saw them. The trial is the one nb_rx_expect named; before
+ * any was named, a trial begins when its first frame arrives (trial ids increase). Frames of
+ * another trial are "late" and counted in the current one, never as its frames. */
 struct nb_rx_snap {
 	uint16_t trial;
 	bool any;	    /* a frame of this trial arrived */
@@ -36,6 +42,13 @@ struct nb_rx_snap {
 	 * counters (SO_MEMINFO) read at the snapshot. */
 	uint64_t sock_drops;
 	bool drops_known; /* the kernel reports them (SO_MEMINFO, Linux 4.12+) */
+	/* Received frames (counted in rx) by UDP payload length: the first NB_RX_LENS lengths
+	 * seen, the rest in len_other (--imix reconciles each size with these). */
+	uint32_t nlens;
+	uint32_t len_bytes[NB_RX_LENS];
+	uint64_t len_rx[NB_RX_LENS];
+	uint64_t len_other;
+	bool lens_known; /* false: an agent that does not count by length */
 };
 
 /* Reflection never exceeds this many probes per second, whatever the sender marks: the
@@ -66,6 +79,9 @@ void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps
 /* Sets every socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor)
  * instead of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes);
+/* Names the trial whose frames come next: from now on only frames with that id count (the
+ * others are late), from zero unless that id was already expected (learning rounds add up). */
+void nb_rx_expect(struct nb_rx *rx, uint16_t trial);
 /* Copies the current trial's counters (summed over the sockets). */
 void nb_rx_snapshot(struct nb_rx *rx, struct nb_rx_snap *snap);
 /* Adds one socket's counters to a sum: the newest trial wins, counters of one trial add up,

@@ -11,11 +11,14 @@
 
 #include "core/rate/search.h"
 
-const char *const nb_rate_test_names[NB_RATE_NTESTS] = {"throughput", "loss", "b2b", "latency",
-							"trial"};
-const char *const nb_rate_test_titles[NB_RATE_NTESTS] = {
-    "throughput (RFC 2544 26.1)", "frame loss rate (RFC 2544 26.3)", "back-to-back (RFC 2544 26.4)",
-    "latency (RFC 2544 26.2)", "single trial"};
+const char *const nb_rate_test_names[NB_RATE_NTESTS] = {"throughput", "loss",  "b2b",
+							"latency",    "trial", "ndrpdr"};
+const char *const nb_rate_test_titles[NB_RATE_NTESTS] = {"throughput (RFC 2544 26.1)",
+							 "frame loss rate (RFC 2544 26.3)",
+							 "back-to-back (RFC 2544 26.4)",
+							 "latency (RFC 2544 26.2)",
+							 "single trial",
+							 "NDR and PDR (one shared search)"};
 
 int nb_rate_pacing(enum nb_pacing_mode asked, enum nb_rate_test test, uint32_t burst)
 {
@@ -31,10 +34,17 @@ int nb_rate_pacing(enum nb_pacing_mode asked, enum nb_rate_test test, uint32_t b
 	return -EINVAL;
 }
 
+double nb_rate_frame_bytes(const struct nb_rate_params *p, uint32_t size)
+{
+	return p->mix ? p->mix->mean_bytes : (double)size;
+}
+
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size)
 {
-	double line =
-	    p->line_bps ? (double)p->line_bps / ((size + NB_RATE_ETH_OVERHEAD_B) * 8.0) : 0;
+	double line = p->line_bps
+			  ? (double)p->line_bps /
+				((nb_rate_frame_bytes(p, size) + NB_RATE_ETH_OVERHEAD_B) * 8.0)
+			  : 0;
 	if (p->rate_fps && (!line || (double)p->rate_fps < line))
 		return (double)p->rate_fps;
 	return line;
@@ -42,7 +52,8 @@ double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size)
 
 double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fps)
 {
-	return 100 * fps * (size + NB_RATE_ETH_OVERHEAD_B) * 8 / (double)p->line_bps;
+	return 100 * fps * (nb_rate_frame_bytes(p, size) + NB_RATE_ETH_OVERHEAD_B) * 8 /
+	       (double)p->line_bps;
 }
 
 static double resolution_for(const struct nb_rate_params *p, double max)
@@ -50,14 +61,16 @@ static double resolution_for(const struct nb_rate_params *p, double max)
 	return p->resolution_fps ? (double)p->resolution_fps : max * p->resolution_pct / 100;
 }
 
-/* Runs one trial into a new record of the log; *out points at it until the next trial. */
-static int trial(struct nb_rate_proc *pr, uint32_t size, double rate_fps, uint64_t frames,
-		 uint32_t burst, const char *purpose, struct nb_rate_trial **out, char *err,
-		 size_t errlen)
+/* Runs one trial (of duration_ns, 0: the run's trial time) into a new record of the log; *out
+ * points at it until the next trial. */
+static int trial_of(struct nb_rate_proc *pr, uint32_t size, double rate_fps, uint64_t frames,
+		    uint64_t duration_ns, uint32_t burst, const char *purpose,
+		    struct nb_rate_trial **out, char *err, size_t errlen)
 {
 	struct nb_rate_trial_req q = {.size = size,
 				      .rate_fps = rate_fps,
 				      .frames = frames,
+				      .duration_ns = duration_ns,
 				      .burst = burst,
 				      .purpose = purpose};
 	struct nb_rate_trial *rec;
@@ -85,6 +98,13 @@ static int trial(struct nb_rate_proc *pr, uint32_t size, double rate_fps, uint64
 	*out = rec;
 	pr->ntrials++;
 	return pr->trial(pr->ctx, &q, rec, err, errlen);
+}
+
+static int trial(struct nb_rate_proc *pr, uint32_t size, double rate_fps, uint64_t frames,
+		 uint32_t burst, const char *purpose, struct nb_rate_trial **out, char *err,
+		 size_t errlen)
+{
+	return trial_of(pr, size, rate_fps, frames, 0, burst, purpose, out, err, errlen);
 }
 
 static double loss_pct(const struct nb_rate_trial *t, double if_none)
@@ -250,6 +270,78 @@ static int do_single(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err,
 	return 0;
 }
 
+/* One shared search of every loss ratio (mlr.h), --repeat times; per ratio the rate of each
+ * search and their spread. The first ratio's mean is the size's fps (the table, the verdict). */
+static int do_ndrpdr(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = pr->p;
+	double max = nb_rate_max_fps(p, s->size);
+	uint32_t reps = p->repeat < 1			? 1
+			: p->repeat > NB_MLR_MAX_REPEAT ? NB_MLR_MAX_REPEAT
+							: p->repeat;
+	struct nb_mlr *m = malloc(sizeof(*m));
+	int ret = 0;
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	s->nratios = p->nratios;
+	for (uint32_t i = 0; i < p->nratios; i++)
+		s->ratios[i].ratio = p->loss_ratios[i];
+	for (uint32_t rep = 0; rep < reps && !ret && !s->failed; rep++) {
+		double x;
+		bool final;
+		uint32_t which;
+		if (nb_mlr_init(m, max, NB_RATE_MIN_FPS, resolution_for(p, max), p->loss_ratios,
+				p->nratios)) {
+			snprintf(err, errlen,
+				 "loss ratios must increase, each from 0 to below 100 %%");
+			ret = -EINVAL;
+			break;
+		}
+		while (nb_mlr_next(m, &x, &final, &which)) {
+			struct nb_rate_trial *t;
+			ret = trial_of(pr, s->size, x, 0, final ? p->final_trial_ns : 0, p->burst,
+				       final ? "final" : "search", &t, err, errlen);
+			if (ret)
+				break;
+			nb_mlr_report(m, x, t->offered_fps, t->c.tx, t->c.lost, t->c.valid, final);
+			if (m->ntrials == 1 && !p->resolution_fps)
+				m->resolution = m->max * p->resolution_pct / 100;
+			if (final && t->c.valid && which == 0 && t->c.tx)
+				copy_latency(s, t);
+		}
+		if (ret)
+			break;
+		if (m->error) {
+			s->failed = true;
+			break;
+		}
+		s->gen_short = s->gen_short || m->gen_short;
+		for (uint32_t i = 0; i < p->nratios; i++) {
+			struct nb_rate_ratio_res *rr = &s->ratios[i];
+			rr->fps[rep] = m->r[i].result;
+			rr->verified[rep] = m->r[i].verified;
+			rr->verified_n += m->r[i].verified;
+			rr->at_max_n += m->r[i].at_max;
+			rr->zero_n += m->r[i].zero;
+		}
+		s->nrepeat = rep + 1;
+	}
+	free(m);
+	for (uint32_t i = 0; i < p->nratios; i++)
+		nb_mlr_spread(s->ratios[i].fps, s->nrepeat, &s->ratios[i].spread);
+	if (s->nrepeat) {
+		const struct nb_rate_ratio_res *r0 = &s->ratios[0];
+		s->fps = r0->spread.mean;
+		s->verified = r0->verified_n == s->nrepeat;
+		s->at_max = r0->at_max_n == s->nrepeat;
+		s->zero = r0->zero_n == s->nrepeat;
+	}
+	return ret;
+}
+
 int nb_rate_procedure(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, size_t errlen)
 {
 	int ret = -EINVAL;
@@ -270,6 +362,9 @@ int nb_rate_procedure(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err
 		break;
 	case NB_RATE_TRIAL:
 		ret = do_single(pr, s, err, errlen);
+		break;
+	case NB_RATE_NDRPDR:
+		ret = do_ndrpdr(pr, s, err, errlen);
 		break;
 	}
 	s->ntrials = pr->ntrials - s->first_trial;

@@ -16,6 +16,8 @@
 #include "core/lab/lab_rules.h"
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
+#include "core/rate/mix.h"
+#include "core/rate/mlr.h"
 #include "core/rate/raterx.h"
 #include "core/observe/obs_set.h"
 #include "core/observe/verdict.h"
@@ -27,9 +29,16 @@
 #define NB_RATE_ETH_OVERHEAD_B                                                                     \
 	20 /* preamble, SFD and inter-frame gap: what line rate also carries */
 
-enum nb_rate_test { NB_RATE_THROUGHPUT, NB_RATE_LOSS, NB_RATE_B2B, NB_RATE_LATENCY, NB_RATE_TRIAL };
-#define NB_RATE_NTESTS 5
-/* "throughput", "loss", "b2b", "latency", "trial", and the titles the table prints. */
+enum nb_rate_test {
+	NB_RATE_THROUGHPUT,
+	NB_RATE_LOSS,
+	NB_RATE_B2B,
+	NB_RATE_LATENCY,
+	NB_RATE_TRIAL,
+	NB_RATE_NDRPDR /* several loss ratios from one shared search (mlr.h) */
+};
+#define NB_RATE_NTESTS 6
+/* "throughput", "loss", "b2b", "latency", "trial", "ndrpdr", and the titles the table prints. */
 extern const char *const nb_rate_test_names[NB_RATE_NTESTS];
 extern const char *const nb_rate_test_titles[NB_RATE_NTESTS];
 
@@ -46,8 +55,15 @@ struct nb_rate_params {
 	uint64_t rate_fps; /* 0: as fast as the engine goes */
 	uint64_t line_bps;
 	uint64_t trial_ns, drain_ns;
-	double loss_tolerance; /* ratio */
-	double resolution_pct; /* used when resolution_fps is 0 */
+	uint64_t learn_ns; /* learning phase's timeout (learn.c); 0: no learning phase */
+	double loss_ratios[NB_MLR_MAX_RATIOS]; /* ndrpdr: loss ratios, increasing (0.005: 0.5 %) */
+	uint32_t nratios;
+	uint64_t final_trial_ns;  /* ndrpdr: a final trial's length (0: trial_ns) */
+	const struct nb_mix *mix; /* --imix: one "size", the mix (sizes[0] its rounded mean) */
+	uint32_t flow_fields;	  /* NB_FLOW_* (flows.h): what makes flows differ */
+	bool per_flow;		  /* every trial records each flow's sent and received frames */
+	double loss_tolerance;	  /* ratio */
+	double resolution_pct;	  /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
 	uint32_t burst, flows, batch, repeat; /* burst: frames per wake-up, 0: about 1 ms worth */
 	enum nb_pacing_mode pacing_asked;     /* --pacing (auto by default) */
@@ -91,6 +107,13 @@ struct nb_rate_trial {
 	/* Each generator thread's part: its asked rate, frames sent, first to last send, slip. */
 	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_tx[NB_GEN_MAX_THREADS];
 	uint64_t thread_window_ns[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
+	/* --imix: frames of each size of the mix sent (from the pattern) and received (by
+	 * their length at the receiver); rx_by_size_known false where the receiver cannot say. */
+	uint64_t mix_tx[NB_MIX_MAX], mix_rx[NB_MIX_MAX];
+	bool rx_by_size_known;
+	/* --per-flow: each flow's frames sent and received (malloc'd, flows entries each; freed
+	 * with the run) */
+	uint64_t *flow_tx, *flow_rx;
 	bool drops_known;    /* the receiver reports frames dropped at its sockets */
 	uint64_t rx_dropped; /* ... that many, counted among the lost */
 };
@@ -109,6 +132,16 @@ struct nb_rate_size {
 	bool have_bneck;
 	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
 	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */
+	/* ndrpdr: per loss ratio, the rate each of the nrepeat searches found, and their spread
+	 * (fps above is the first ratio's mean). */
+	uint32_t nratios, nrepeat;
+	struct nb_rate_ratio_res {
+		double ratio;
+		double fps[NB_MLR_MAX_REPEAT];
+		bool verified[NB_MLR_MAX_REPEAT];
+		uint32_t verified_n, at_max_n, zero_n;
+		struct nb_mlr_spread spread;
+	} ratios[NB_MLR_MAX_RATIOS];
 };
 
 /* The pacing a rate run uses: --pacing spin or burst as asked; auto is burst, except for the
@@ -125,6 +158,7 @@ struct nb_rate_trial_req {
 	uint32_t size;
 	double rate_fps;
 	uint64_t frames;
+	uint64_t duration_ns; /* 0: the run's trial time */
 	uint32_t burst;
 	const char *purpose;
 };
@@ -149,9 +183,27 @@ struct nb_rate_proc {
 int nb_rate_procedure(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, size_t errlen);
 void nb_rate_proc_free(struct nb_rate_proc *pr);
 
+/* One sentence on a loss ratio's result at one size (ndrpdr): the rate, what it rests on
+ * (searches, verified final trials of what length, the 95 % interval and its degrees of
+ * freedom) or "not established" and what to run next. Into buf; returns buf. */
+const char *nb_rate_ratio_wording(const struct nb_rate_params *p, const struct nb_rate_size *s,
+				  uint32_t i, char *buf, size_t len);
+
+struct nb_json;
+/* The size's "loss_ratios" array in the JSON (ndrpdr only; ndrpdr_json.c). */
+void nb_rate_json_ratios(struct nb_json *j, const struct nb_rate_params *p,
+			 const struct nb_rate_size *s);
+
+/* --imix in the JSON (mix_json.c): the mix (parameters), a trial's frames by size. */
+void nb_rate_json_mix(struct nb_json *j, const struct nb_rate_params *p);
+void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
+			    const struct nb_rate_trial *t);
+
 /* The highest rate worth offering at size: --rate, or the line rate, whichever is lower;
  * 0 when neither is known. */
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size);
+/* Mean bytes of a frame of size: the mix's mean frame with --imix, else size. */
+double nb_rate_frame_bytes(const struct nb_rate_params *p, uint32_t size);
 /* Percentage of the line rate that fps frames of size fill. */
 double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fps);
 /* The exit status a size's result earns: 1 when it failed, found nothing, or (single trial)

@@ -80,9 +80,10 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 	return 0;
 }
 
-static int local_begin(void *state, uint64_t duration_ns, uint64_t rate_bps, char *err,
-		       size_t errlen)
+static int local_begin(void *state, uint16_t trial, uint64_t duration_ns, uint64_t rate_bps,
+		       char *err, size_t errlen)
 {
+	nb_rx_expect(state, trial);
 	return 0;
 }
 
@@ -133,10 +134,10 @@ static int agent_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 	return 0;
 }
 
-static int agent_begin(void *state, uint64_t duration_ns, uint64_t rate_bps, char *err,
-		       size_t errlen)
+static int agent_begin(void *state, uint16_t trial, uint64_t duration_ns, uint64_t rate_bps,
+		       char *err, size_t errlen)
 {
-	return nb_rate_remote_begin(state, duration_ns, rate_bps, err, errlen);
+	return nb_rate_remote_begin(state, trial, duration_ns, rate_bps, err, errlen);
 }
 
 static int agent_end(void *state, struct nb_rx_snap *snap, struct nb_cpu_load *cpu, char *err,
@@ -168,6 +169,12 @@ const struct nb_rx_engine nb_rx_agent = {
 
 /* ---- none ---- */
 
+static int none_begin(void *state, uint16_t trial, uint64_t duration_ns, uint64_t rate_bps,
+		      char *err, size_t errlen)
+{
+	return 0;
+}
+
 static int none_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr_storage *dst,
 		     socklen_t *dst_len, bool *same_clock, struct nb_sysinfo *remote, char *err,
 		     size_t errlen)
@@ -192,7 +199,7 @@ static void none_close(void *state)
 const struct nb_rx_engine nb_rx_none = {
     .name = "none",
     .open = none_open,
-    .begin = local_begin,
+    .begin = none_begin,
     .end = none_end,
     .close = none_close,
 };

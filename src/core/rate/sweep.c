@@ -51,6 +51,10 @@ int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_swee
 					    &(struct nb_rate_event){.kind = NB_RATE_EV_RULESET,
 								    .rules_kind = pt[i].kind,
 								    .rules = pt[i].rules});
+			/* A new ruleset: its connection tracking and caches learn afresh. */
+			snprintf(r->learn_when, sizeof(r->learn_when), "ruleset %s %llu",
+				 nb_lab_rules_kind_name(pt[i].kind),
+				 (unsigned long long)pt[i].rules);
 			ret = nb_rate_run_sizes(r, pt[i].res, &pt[i].verdict, err, errlen);
 			if (p->stop && *p->stop) {
 				/* Interrupted: the points measured whole are kept, the one cut

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/base/hist.h"
 #include "core/base/net.h"
@@ -45,6 +46,65 @@ static void record_threads(const struct nb_rate_run *r, struct nb_rate_trial *re
 	}
 }
 
+/* --per-flow: each flow's frames sent and (of this trial) received. */
+static int record_flows(const struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec)
+{
+	uint32_t flows = r->p->flows;
+	bool mine = r->snap->any && r->snap->trial == wire;
+
+	rec->flow_tx = calloc(flows, sizeof(uint64_t));
+	rec->flow_rx = calloc(flows, sizeof(uint64_t));
+	if (!rec->flow_tx || !rec->flow_rx)
+		return -ENOMEM;
+	for (uint32_t f = 0; f < flows; f++) {
+		rec->flow_tx[f] = r->gs->tx_flow[f];
+		rec->flow_rx[f] = mine && f < r->snap->flows ? r->snap->rx_flow[f] : 0;
+	}
+	return 0;
+}
+
+/* --imix: each size's frames sent (flow f's first n frames follow the pattern from its start)
+ * and received (the receiver's counts by payload length). */
+static void mix_counts(const struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec)
+{
+	const struct nb_mix *m = r->p->mix;
+	const struct nb_rx_snap *sn = r->snap;
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < m->n; i++) {
+		size_t pl = nb_frame_payload_bytes(r->dst.ss_family, m->bytes[i]);
+		rec->mix_tx[i] = 0;
+		for (uint32_t f = 0; f < r->p->flows; f++)
+			rec->mix_tx[i] += nb_mix_count(m, i, r->gs->tx_flow[f]);
+		rec->mix_rx[i] = 0;
+		for (uint32_t k = 0; sn->any && sn->trial == wire && k < sn->nlens; k++)
+			if (sn->len_bytes[k] == pl)
+				rec->mix_rx[i] += sn->len_rx[k];
+	}
+	rec->rx_by_size_known = sn->lens_known;
+	if (!rec->rx_by_size_known || !rec->c.valid || !(sn->any && sn->trial == wire))
+		return;
+	/* Each size received at most what was sent of it, and the sizes add up to what was
+	 * received: a frame of another length, or more of a size than sent, is not this mix's. */
+	for (uint32_t i = 0; i < m->n; i++) {
+		sum += rec->mix_rx[i];
+		if (rec->mix_rx[i] > rec->mix_tx[i]) {
+			rec->c.valid = false;
+			snprintf(rec->c.why, sizeof(rec->c.why),
+				 "%u-byte frames: received %llu of %llu sent", m->bytes[i],
+				 (unsigned long long)rec->mix_rx[i],
+				 (unsigned long long)rec->mix_tx[i]);
+			return;
+		}
+	}
+	if (sum != rec->c.rx) {
+		rec->c.valid = false;
+		snprintf(rec->c.why, sizeof(rec->c.why),
+			 "the mix's sizes add up to %llu received frames, not %llu",
+			 (unsigned long long)sum, (unsigned long long)rec->c.rx);
+	}
+}
+
 /* One trial of frames of q->size at q->rate_fps (0: flat out), or exactly q->frames frames,
  * recorded in rec: an nb_rate_trial_fn. */
 static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec,
@@ -53,8 +113,9 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	struct nb_rate_run *r = ctx;
 	const struct nb_rate_params *p = r->p;
 	const struct nb_rx_engine *rx = p->receiver;
+	uint64_t trial_ns = q->duration_ns ? q->duration_ns : p->trial_ns;
 	struct nb_gen_trial t = {.rate_fps = (uint64_t)(q->rate_fps + 0.5),
-				 .duration_ns = q->frames ? 0 : p->trial_ns,
+				 .duration_ns = q->frames ? 0 : trial_ns,
 				 .frames = q->frames,
 				 .pacing = p->pacing,
 				 .burst = q->burst,
@@ -64,6 +125,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	struct nb_cpu_sample c0, c1;
 	uint64_t window_ns;
 	uint32_t probe_every = 0;
+	uint16_t wire = nb_rate_wire_id(r, q->id);
 	char why[256] = "";
 	int ret;
 
@@ -72,9 +134,9 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		double flow0_fps = (q->rate_fps > 0 ? q->rate_fps : PROBE_FLAT_OUT_FPS) / p->flows;
 		double every = flow0_fps / NB_RATE_PROBE_PPS;
 		probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
-		nb_probe_trial(r->probe, q->id);
+		nb_probe_trial(r->probe, wire);
 	}
-	ret = nb_gen_pool_prepare(r->pool, q->size, q->id, probe_every);
+	ret = nb_gen_pool_prepare(r->pool, q->size, wire, probe_every);
 	if (ret) {
 		snprintf(err, errlen, "engine %s cannot send %u-byte frames: %s", p->engine->name,
 			 q->size, strerror(-ret));
@@ -82,7 +144,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	/* The agent checks each trial against its caps: duration, and the bit rate of the
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
-	ret = rx->begin(r->rxs, p->trial_ns + p->drain_ns + NB_NS_PER_S,
+	ret = rx->begin(r->rxs, wire, trial_ns + p->drain_ns + NB_NS_PER_S,
 			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "agent: %s", why);
@@ -90,8 +152,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	if (p->observe && p->observe->n) {
 		/* The DUT's window opens with the trial and closes after its drain. */
-		ret = nb_obs_set_begin(p->observe, p->trial_ns + p->drain_ns + NB_NS_PER_S, err,
-				       errlen);
+		ret =
+		    nb_obs_set_begin(p->observe, trial_ns + p->drain_ns + NB_NS_PER_S, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -109,8 +171,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	nb_cpu_load(&c0, &c1, &rec->cpu);
 	window_ns = r->gs->end_ns - r->gs->start_ns;
-	if (!q->frames && window_ns < p->trial_ns)
-		window_ns = p->trial_ns;
+	if (!q->frames && window_ns < trial_ns)
+		window_ns = trial_ns;
 	rec->window_s = (double)window_ns / 1e9;
 	rec->slipped_frames = r->gs->slipped_frames;
 	rec->pacing = t.rate_fps ? p->pacing : NB_PACING_AUTO;
@@ -138,11 +200,17 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		snprintf(err, errlen, "agent: %s", why);
 		return ret;
 	}
-	nb_rx_reconcile(r->gs->tx_flow, p->flows, rec->id, r->snap, &rec->c);
+	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
+	if (p->per_flow && (ret = record_flows(r, wire, rec))) {
+		snprintf(err, errlen, "per-flow counts: %s", strerror(-ret));
+		return ret;
+	}
+	if (p->mix)
+		mix_counts(r, wire, rec);
 	if (rec->obs.n) /* forwarded: what the receiver counted */
 		nb_obs_trial_cost(p->observe, &rec->obs, rec->c.tx - rec->c.lost, 0,
 				  r->have_path ? r->path.mtu : 0);
-	if (r->snap->any && r->snap->trial == rec->id) {
+	if (r->snap->any && r->snap->trial == wire) {
 		rec->drops_known = r->snap->drops_known;
 		rec->rx_dropped = r->snap->sock_drops;
 	}
@@ -152,14 +220,14 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		nb_probe_snapshot(r->probe, r->psnap);
 		rec->probe_every = probe_every;
 		rec->probes_sent = (r->gs->tx_flow[0] + probe_every - 1) / probe_every;
-		if (r->snap->any && r->snap->trial == rec->id) {
+		if (r->snap->any && r->snap->trial == wire) {
 			rec->probes_rx = r->snap->probes;
 			rec->probes_reflected = r->snap->reflected;
 		}
 		rec->probes_returned = r->psnap->returned;
 		if (rec->c.valid && r->psnap->rtt.count)
 			set_latency(rec, &r->psnap->rtt);
-	} else if (rec->c.valid && r->same_clock && r->snap->any && r->snap->trial == rec->id &&
+	} else if (rec->c.valid && r->same_clock && r->snap->any && r->snap->trial == wire &&
 		   r->snap->lat.count) {
 		set_latency(rec, &r->snap->lat);
 	}
@@ -222,6 +290,7 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 	r->proc.p = p;
 	r->proc.trial = run_trial;
 	r->proc.ctx = r;
+	r->id_offset = (uint32_t)(nb_mono_ns() ^ (uint64_t)getpid()) % 65535;
 	ret = p->receiver->open(&p->rx, &r->rxs, &r->dst, &r->dst_len, &r->same_clock, &r->remote,
 				err, errlen);
 	if (ret)
@@ -248,6 +317,16 @@ int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen)
 	uint32_t max =
 	    r->have_path && r->path.mtu ? nb_frame_max_for_mtu(r->path.mtu) : NB_FRAME_MAX;
 
+	if (p->mix && nb_mix_min_bytes(p->mix) < min) {
+		snprintf(err, errlen, "--imix: %u bytes is too small for IPv6 (at least %u)",
+			 nb_mix_min_bytes(p->mix), min);
+		return -EINVAL;
+	}
+	if (p->mix && nb_mix_max_bytes(p->mix) > max) {
+		snprintf(err, errlen, "--imix: %u bytes is too large for %s (MTU %u: at most %u)",
+			 nb_mix_max_bytes(p->mix), r->path.ifname, r->path.mtu, max);
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < p->nsizes; i++) {
 		if (p->sizes[i] < min) {
 			snprintf(err, errlen,
@@ -265,6 +344,31 @@ int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+int nb_rate_check_flows(struct nb_rate_run *r, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	struct sockaddr_storage avoid[2];
+	uint64_t avail;
+	unsigned plen;
+
+	if (!(p->flow_fields & NB_FLOW_SRC_IP))
+		return 0;
+	/* Flows from the upper half of the generator's own network (flows.h), never this
+	 * host's address or the next hop's. */
+	if (!r->have_path || nb_flow_prefix_len((struct sockaddr *)&r->path.src, &plen)) {
+		snprintf(err, errlen,
+			 "--flow-fields src-ip: cannot find the network of this host's source "
+			 "address");
+		return -EINVAL;
+	}
+	avoid[0] = r->path.src;
+	avoid[1] = r->path.nexthop;
+	if (nb_flow_src_range((struct sockaddr *)&r->path.src, plen, p->flows, avoid, 2,
+			      &r->src_first, &avail, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
 int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
@@ -274,6 +378,8 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 
 	for (size_t i = 0; i < p->nsizes; i++)
 		frame_max = p->sizes[i] > frame_max ? (uint32_t)p->sizes[i] : frame_max;
+	if (p->mix && nb_mix_max_bytes(p->mix) > frame_max)
+		frame_max = nb_mix_max_bytes(p->mix);
 	memset(&gc, 0, sizeof(gc));
 	gc.dst = r->dst;
 	gc.dst_len = r->dst_len;
@@ -282,12 +388,23 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 	gc.batch = p->batch;
 	gc.frame_max_bytes = frame_max;
 	gc.no_mmsg = p->rx.no_mmsg;
+	gc.sport_fixed = p->flow_fields && !(p->flow_fields & NB_FLOW_SPORT);
+	if (p->flow_fields & NB_FLOW_SRC_IP) {
+		gc.src_spread = true;
+		gc.src_first = r->src_first;
+	}
 	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
 	gc.neigh_wait_ms = r->dst.ss_family == AF_INET6 ? 3000 : 1000;
 	ret = nb_gen_pool_open(&r->pool, p->engine, &gc, p->threads ? p->threads : 1, p->cpus,
 			       p->ncpus, err, errlen);
 	if (ret)
 		return ret;
+	if (p->mix && (ret = nb_gen_pool_set_mix(r->pool, p->mix))) {
+		snprintf(err, errlen, "--imix: engine %s %s", p->engine->name,
+			 ret == -EOPNOTSUPP ? "sends one frame size only; use --engine udp"
+					    : strerror(-ret));
+		return ret;
+	}
 	nb_sysinfo_get(&r->local, r->have_path ? (struct sockaddr *)&r->path.src : NULL);
 	return 0;
 }
@@ -297,8 +414,12 @@ int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb
 {
 	const struct nb_rate_params *p = r->p;
 	size_t done = 0;
-	int ret = 0;
+	int ret = nb_rate_learn(r, r->learn_when[0] ? r->learn_when : "start", err, errlen);
 
+	if (ret) {
+		memset(v, 0, sizeof(*v));
+		return ret;
+	}
 	for (size_t i = 0; i < p->nsizes && !(p->stop && *p->stop); i++) {
 		struct nb_rate_size *s = &res[i];
 		s->size = (uint32_t)p->sizes[i];
@@ -330,9 +451,13 @@ void nb_rate_free(struct nb_rate_run *r)
 	if (r->p)
 		r->p->receiver->close(r->rxs);
 	nb_probe_free(r->probe);
-	for (size_t i = 0; i < r->proc.ntrials; i++)
+	for (size_t i = 0; i < r->proc.ntrials; i++) {
 		nb_obs_trial_free(&r->proc.trials[i].obs);
+		free(r->proc.trials[i].flow_tx);
+		free(r->proc.trials[i].flow_rx);
+	}
 	nb_rate_proc_free(&r->proc);
+	free(r->learn);
 	free(r->psnap);
 	free(r->snap);
 	free(r->gs);

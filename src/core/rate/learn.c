@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The learning phase: rounds of a few frames on every flow, all with one trial id and one
+ * sequence per flow (so a receiver counts every round as one stream, and the trials that follow,
+ * with ids of their own, never count a learning frame), until learning frames have arrived on
+ * every flow or the timeout passes. A local receiver is polled while a round waits; an agent's
+ * receiver is one agent test per round. */
+#include "core/rate/learn.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/net.h"
+#include "core/base/timeutil.h"
+#include "core/rate/rate_run.h"
+
+#define POLL_NS (5 * NB_NS_PER_MS)
+
+/* Learning frames counted so far: a local receiver's counters span every round (the id is
+ * the same), an agent's receiver is new each round and its counts add up. */
+static void take_counts(struct nb_rate_learn *L, const struct nb_rx_snap *snap, bool add)
+{
+	if (!add) {
+		L->rx = 0;
+		memset(L->rx_flow, 0, sizeof(L->rx_flow));
+	}
+	if (!snap->any || snap->trial != L->trial)
+		return;
+	L->rx += snap->rx;
+	for (uint32_t f = 0; f < snap->flows && f < L->flows; f++)
+		L->rx_flow[f] += snap->rx_flow[f];
+}
+
+/* True when learning frames arrived on every flow (of any round: on a long path a round's
+ * frames arrive during a later one); else *missing is the first flow without. */
+static bool all_arrived(const struct nb_rate_learn *L, uint32_t *missing)
+{
+	for (uint32_t f = 0; f < L->flows; f++)
+		if (!L->rx_flow[f]) {
+			*missing = f;
+			return false;
+		}
+	return true;
+}
+
+static int fail_timeout(struct nb_rate_run *r, const struct nb_rate_learn *L, uint32_t missing,
+			char *err, size_t errlen)
+{
+	char addr[INET6_ADDRSTRLEN + 8] = "?";
+	double s = (double)nb_rate_learn_timeout_ns(r->p, r->dst.ss_family) / 1e9;
+
+	nb_net_addr_str((const struct sockaddr *)&r->dst, false, addr, sizeof(addr));
+	if (!L->rx)
+		snprintf(err, errlen,
+			 "no learning frames arrived in %g s: check the path (%llu frames sent to "
+			 "%s port %u in %u rounds)",
+			 s, (unsigned long long)L->tx, addr, r->p->rx.port, L->rounds);
+	else
+		snprintf(err, errlen,
+			 "learning frames of flow %u did not arrive in %g s (%llu of %llu learning "
+			 "frames arrived): check the path",
+			 missing, s, (unsigned long long)L->rx, (unsigned long long)L->tx);
+	return -ETIMEDOUT;
+}
+
+uint64_t nb_rate_learn_timeout_ns(const struct nb_rate_params *p, int family)
+{
+	if (p->learn_ns != NB_LEARN_AUTO)
+		return p->learn_ns;
+	return (family == AF_INET6 ? 4 : 2) * NB_NS_PER_S;
+}
+
+int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	const struct nb_rx_engine *rx = p->receiver;
+	struct nb_rate_learn *L, *grown;
+	uint64_t *base = NULL, start, deadline, wait_ns;
+	uint64_t timeout_ns = nb_rate_learn_timeout_ns(p, r->dst.ss_family);
+	struct nb_gen_trial t;
+	struct nb_cpu_load cpu;
+	uint32_t size = (uint32_t)p->sizes[0], flows = p->flows ? p->flows : 1, missing = 0;
+	uint32_t frames = flows > NB_LEARN_ROUND_FRAMES ? flows : NB_LEARN_ROUND_FRAMES;
+	double rate = frames * 1000.0 / NB_LEARN_ROUND_MS;
+	char why[256] = "";
+	int ret = 0;
+
+	if (!timeout_ns)
+		return 0;
+	if (r->nlearn == NB_LEARN_MAX) {
+		snprintf(err, errlen, "more than %u learning phases in one run", NB_LEARN_MAX);
+		return -E2BIG;
+	}
+	grown = realloc(r->learn, (r->nlearn + 1) * sizeof(*grown));
+	base = calloc(flows, sizeof(*base));
+	if (grown)
+		r->learn = grown;
+	if (!grown || !base) {
+		free(base);
+		snprintf(err, errlen, "out of memory: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	L = &r->learn[r->nlearn++];
+	memset(L, 0, sizeof(*L));
+	snprintf(L->when, sizeof(L->when), "%s", when);
+	for (size_t i = 1; i < p->nsizes; i++)
+		size = p->sizes[i] < size ? (uint32_t)p->sizes[i] : size;
+	/* Slower than anything the run asks for: learning must not load the path. */
+	if (p->rate_fps && rate > (double)p->rate_fps)
+		rate = (double)p->rate_fps;
+	L->counted = rx->counts;
+	L->trial = nb_rate_wire_id(r, 65534 - (uint32_t)(r->nlearn - 1));
+	L->size = size;
+	L->flows = flows;
+	L->rate_fps = rate;
+	wait_ns = p->drain_ns > NB_LEARN_WAIT_MS * NB_NS_PER_MS ? p->drain_ns
+								: NB_LEARN_WAIT_MS * NB_NS_PER_MS;
+	ret = nb_gen_pool_prepare(r->pool, size, L->trial, 0);
+	if (ret) {
+		snprintf(err, errlen, "engine %s cannot send %u-byte learning frames: %s",
+			 p->engine->name, size, strerror(-ret));
+		goto out;
+	}
+	memset(&t, 0, sizeof(t));
+	t.rate_fps = (uint64_t)rate;
+	t.frames = frames;
+	t.pacing = NB_PACING_BURST;
+	t.flows = flows;
+	/* One frame per call: the generator turns to the next flow after each call, so every
+	 * flow gets its frame in every round. */
+	t.batch = 1;
+	t.stop = p->stop;
+	t.seq_base = base;
+	start = nb_mono_ns();
+	deadline = start + timeout_ns;
+	for (;;) {
+		uint64_t until;
+		bool arrived = false;
+
+		ret = rx->begin(r->rxs, L->trial,
+				NB_LEARN_ROUND_MS * NB_NS_PER_MS + wait_ns + NB_NS_PER_S,
+				(uint64_t)(rate * size * 8), why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "agent: %s", why);
+			goto out;
+		}
+		ret = nb_gen_pool_run(r->pool, &t, r->gs);
+		if (ret) {
+			snprintf(err, errlen, "engine %s failed while sending learning frames: %s",
+				 p->engine->name, strerror(-ret));
+			goto out;
+		}
+		L->rounds++;
+		L->tx += r->gs->tx_frames;
+		for (uint32_t f = 0; f < flows; f++)
+			L->tx_flow[f] += r->gs->tx_flow[f];
+		until = nb_mono_ns() + wait_ns;
+		if (!rx->counts) {
+			/* Send only: nobody can say whether they arrived. */
+			nb_sleep_until_ns(until);
+			break;
+		}
+		/* A local receiver is read as the frames come; an agent's once per round. */
+		while (!rx->remote && nb_mono_ns() < until && !(p->stop && *p->stop)) {
+			nb_sleep_until_ns(nb_mono_ns() + POLL_NS);
+			if ((ret = rx->end(r->rxs, r->snap, &cpu, why, sizeof(why))))
+				break;
+			take_counts(L, r->snap, false);
+			if ((arrived = all_arrived(L, &missing)))
+				break;
+		}
+		if (rx->remote) {
+			nb_sleep_until_ns(until);
+			ret = rx->end(r->rxs, r->snap, &cpu, why, sizeof(why));
+			if (!ret) {
+				take_counts(L, r->snap, true);
+				arrived = all_arrived(L, &missing);
+			}
+		}
+		if (ret) {
+			snprintf(err, errlen, "agent: %s", why);
+			goto out;
+		}
+		if (p->stop && *p->stop) {
+			snprintf(err, errlen, "interrupted");
+			ret = -EINTR;
+			goto out;
+		}
+		for (uint32_t f = 0; f < flows; f++)
+			base[f] += r->gs->tx_flow[f];
+		if (arrived) {
+			L->confirmed = true;
+			L->took_s = (double)(nb_mono_ns() - start) / 1e9;
+			break;
+		}
+		if (nb_mono_ns() >= deadline) {
+			ret = fail_timeout(r, L, missing, err, errlen);
+			goto out;
+		}
+	}
+	if (rx->counts && !rx->remote) {
+		/* Learning frames still queued (a neighbour's queue) arrive within the drain;
+		 * they count here, never in a trial. */
+		nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
+		if (!rx->end(r->rxs, r->snap, &cpu, why, sizeof(why)))
+			take_counts(L, r->snap, false);
+	}
+	if (r->progress)
+		r->progress(r->progress_arg,
+			    &(struct nb_rate_event){.kind = NB_RATE_EV_LEARNED, .learn = L});
+out:
+	free(base);
+	return ret;
+}

@@ -173,7 +173,8 @@ int main(void)
 	CHECK(strstr(out, "4 results (tput 4) under 2 labels from 2 hosts, run from "
 			  "2026-01-01T00:00:00Z to 2026-01-03T00:00:00Z. 1 label has repeated "
 			  "runs") != NULL,
-	      "the page's caption describes this page");
+	      "the page's caption describes this page (%.160s)",
+	      strstr(out, " results (") ? strstr(out, " results (") - 2 : "no caption");
 	CHECK(strstr(out, "1 label ran emulated or virtualized") != NULL,
 	      "the page's caption names the emulated platform");
 	CHECK(!strstr(out, "do not say whether"), "every label said what it ran on");

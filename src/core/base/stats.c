@@ -71,8 +71,8 @@ double nb_student_t_quantile(double p, double dof)
 		return NAN;
 	if (p < 0.5)
 		return -nb_student_t_quantile(1 - p, dof);
-	if (dof == 1) /* Cauchy: closed form */
-		return tan(M_PI * (p - 0.5));
+	/* dof 1 (Cauchy, tan(pi (p - 1/2))) goes through the bisection too: static glibc's tan()
+	 * for 32-bit PowerPC uses an ISA 3.0 instruction a board's e300 core (and qemu-ppc) lacks. */
 	if (dof == 2)
 		return (2 * p - 1) / sqrt(2 * p * (1 - p));
 	double lo = 0, hi = 1;

@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/escape.h"
+
+/* A fact from a document is foreign text: escaped where it enters, as the store's rows are. */
 static void str(const struct nb_jdoc *d, const struct nb_jnode *env, const char *key, char *dst,
 		size_t len)
 {
 	const char *s = nb_jstr(nb_jget(d, env, key));
-	snprintf(dst, len, "%s", s ? s : "");
+	nb_esc(dst, len, s ? s : "", s ? strlen(s) : 0, NB_ESC_LINE);
 }
 
 void nb_facts_of_env(const struct nb_jdoc *d, const struct nb_jnode *env, struct nb_facts *f)

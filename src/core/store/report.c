@@ -641,9 +641,10 @@ static void caption(FILE *f, const struct nb_report_item *it, size_t n, const ch
 		repeated += first && group_repeats(it, n, it[i].group);
 		emulated += first && nb_report_not_a_board(it[i].virt);
 		unknown += first && !(it[i].virt && *it[i].virt);
-		for (size_t q = 0; q < i; q++)
-			hfirst &=
-			    strcmp(it[q].host ? it[q].host : "", it[i].host ? it[i].host : "");
+		/* strcmp's sign, not its value: "&=" with it kept bit 0 of a byte difference. */
+		for (size_t q = 0; q < i && hfirst; q++)
+			hfirst =
+			    strcmp(it[q].host ? it[q].host : "", it[i].host ? it[i].host : "") != 0;
 		hosts += hfirst;
 		if (it[i].time_utc && *it[i].time_utc) {
 			if (!t0 || strcmp(it[i].time_utc, t0) < 0)

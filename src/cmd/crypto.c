@@ -33,11 +33,11 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: netbench crypto [options] [-c HOST [-p PORT] [--psk FILE]]\n"
+	    "Usage: netbench crypto [options] [-c HOST [-p PORT] [-k FILE]]\n"
 	    "Cipher and MAC throughput (MB/s, 10^6), operations/s, per-request latency and CPU\n"
 	    "time per KByte, by request size and engine. Every engine's output is compared with\n"
 	    "a known answer and with soft before it is timed; a wrong engine is never timed.\n\n"
-	    "  -a, --algo LIST      algorithms (default all): aes-128-cbc, aes-256-cbc,\n"
+	    "      --algo LIST      algorithms (default all): aes-128-cbc, aes-256-cbc,\n"
 	    "                       aes-128-gcm, aes-256-gcm, chacha20-poly1305, hmac-sha1,\n"
 	    "                       hmac-sha256, aes-128-cbc-hmac-sha1 (ESP-style), all\n"
 	    "  -l, -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
@@ -55,10 +55,10 @@ static void usage(FILE *f)
 	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
 	    "                       run on the agent (netbench serve) at HOST, e.g. the board\n"
 	    "  -p, --port PORT      the agent's control port (default 5301)\n"
-	    "      --psk FILE       pre-shared key the agent requires\n"
+	    "  -k, --psk FILE       pre-shared key the agent requires\n"
 	    "  -4, -6               IPv4 or IPv6 only, for -c\n"
 	    "  -J, --json           one JSON document (schema netbench/1) on stdout\n" CLI_SAVE_HELP
-	    "  -h, --help           this help\n\n"
+	    "  -h, --help           this help\n" CLI_VERSION_HELP "\n"
 	    "Units: MB/s = 10^6 bytes/s of request payload; CPU us/KByte = CPU microseconds\n"
 	    "per 1024 bytes, of this process (proc) and of the whole system (sys).\n");
 }
@@ -319,7 +319,7 @@ out:
 
 int cmd_crypto(int argc, char **argv)
 {
-	enum { OPT_AAD = 256, OPT_PSK };
+	enum { OPT_AAD = 256 };
 	static const struct option opts[] = {
 	    {"algo", required_argument, NULL, 'a'},
 	    {"sizes", required_argument, NULL, 's'},
@@ -332,8 +332,9 @@ int cmd_crypto(int argc, char **argv)
 	    {"client", required_argument, NULL, 'c'},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"port", required_argument, NULL, 'p'},
-	    {"psk", required_argument, NULL, OPT_PSK},
+	    {"psk", required_argument, NULL, 'k'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
@@ -348,11 +349,11 @@ int cmd_crypto(int argc, char **argv)
 	int c, li = -1, ret;
 
 	nb_crypto_opts_default(&o);
-	while ((c = getopt_long(argc, argv, ":a:s:l:e:t:n:qJc:p:46ho:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:s:l:e:t:n:qJc:p:k:46hVo:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
-		case 'a':
+		case 'a': /* hidden: --algo's letter in older scripts; -a is stream's group */
 			ret = nb_crypto_select_algos(&o, optarg, bad, sizeof(bad));
 			if (ret == -E2BIG)
 				cli_usage_error("%s: too many algorithms (at most %d)", name,
@@ -396,7 +397,7 @@ int cmd_crypto(int argc, char **argv)
 			rm.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			remote_only = "--port";
 			break;
-		case OPT_PSK:
+		case 'k':
 			psk_file = optarg;
 			remote_only = "--psk";
 			break;
@@ -411,6 +412,8 @@ int cmd_crypto(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			cli_version();
 		default:
 			if (!cli_save_option(&sv, c, argc, argv))
 				cli_bad_option(argv, c);

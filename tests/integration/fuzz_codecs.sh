@@ -29,7 +29,7 @@ fuzz_build_seeded fuzz_jdoc_views "$(ls "$S"/store/*.c | grep -v '/store\.c$') $
 fuzz_seed rate.json "a rate document"
 # Real documents of this build, where it runs here without an agent.
 "$NETBENCH" mem -q -l 1k,64k --bw-size 1M --threads 1 -J >"$nb_tmp/corpus/mem.json" 2>/dev/null
-"$NETBENCH" crypto --quick -a aes-128-cbc -J >"$nb_tmp/corpus/crypto.json" 2>/dev/null
+"$NETBENCH" crypto --quick --algo aes-128-cbc -J >"$nb_tmp/corpus/crypto.json" 2>/dev/null
 find "$nb_tmp/corpus" -size 0 -delete
 fuzz_for 8
 echo "1..$n"

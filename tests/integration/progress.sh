@@ -126,7 +126,7 @@ check "stream: stdout has both rows, no carriage return, no progress" \
 	sh -c "[ \$(grep -c '^ *[48].00  *[0-9]' '$nb_tmp/s.out') -eq 2 ] && ! grep -q \"\$(printf '\r')\" '$nb_tmp/s.out' && ! grep -q \"\$P\" '$nb_tmp/s.out'"
 
 # crypto: a step per algorithm
-pty "$nb_tmp/c.out" "$nb_tmp/c.tty" "$NB" crypto -a hmac-sha256,aes-128-cbc -e soft -s 64,1024 -t 0.1
+pty "$nb_tmp/c.out" "$nb_tmp/c.tty" "$NB" crypto --algo hmac-sha256,aes-128-cbc -e soft -s 64,1024 -t 0.1
 check "crypto on a tty: step k of 2 with the algorithm" \
 	sh -c "grep -aq 'netbench crypto: step 1 of 2, ~[0-9]* s left (hmac-sha256)' '$nb_tmp/c.tty' && grep -aq 'netbench crypto: step 2 of 2.*(aes-128-cbc)' '$nb_tmp/c.tty'"
 check "crypto: stdout has both algorithms' tables, no progress text" \

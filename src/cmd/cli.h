@@ -50,7 +50,10 @@ const char *cli_hostport(const char *opt, const char *val, uint16_t *port);
 
 /* -V/--version in every subcommand: prints "netbench VERSION (git REV)" and exits 0. */
 noreturn void cli_version(void);
-#define CLI_VERSION_LONGOPT {"version", no_argument, NULL, 'V'}
+#define CLI_VERSION_LONGOPT                                                                        \
+	{                                                                                          \
+		"version", no_argument, NULL, 'V'                                                  \
+	}
 #define CLI_VERSION_HELP "  -V, --version          the program's version\n"
 
 /* A value given to a size option that reads as a bitrate: ends in M or G (optionally followed

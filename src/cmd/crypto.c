@@ -89,8 +89,8 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 	printf(", %u in flight, %.2f s per size\n", o->inflight, (double)o->time_ns / 1e9);
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
-		if (c->status == NB_CRYPTO_UNAVAILABLE)
-			continue; /* said once, above the tables */
+		if (c->status == NB_CRYPTO_UNAVAILABLE || !nb_crypto_cell_reached(c))
+			continue; /* said once, above the tables; or a stop came first */
 		if (c->status == NB_CRYPTO_OK)
 			printf("  %-*s checked: %s\n", w, c->engine->name, c->check);
 		else
@@ -118,7 +118,7 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		for (size_t ei = 0; ei < o->nengines; ei++) {
 			const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 			const struct nb_crypto_point *p = &c->points[si];
-			if (c->status != NB_CRYPTO_OK)
+			if (c->status != NB_CRYPTO_OK || !nb_crypto_point_whole(p))
 				continue;
 			if (!p->valid) {
 				printf("  %6u  %-*s invalid: %s\n", p->size_bytes, w,
@@ -147,6 +147,21 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		       "(other "
 		       "load); its MB/s is low there, its CPU us/KB is not\n",
 		       least);
+	bool cut = false, others = false; /* others: engines a crossover would be stated for */
+	for (size_t ei = 0; ei < o->nengines; ei++) {
+		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+		cut |= !nb_crypto_cell_reached(c);
+		others |= r->engine_ok[ei] && c->engine != &nb_crypto_soft;
+		for (size_t si = 0; c->status == NB_CRYPTO_OK && si < o->nsizes; si++)
+			cut |= !nb_crypto_point_whole(&c->points[si]);
+	}
+	if (cut && others) {
+		printf("  crossover: not established, the run was interrupted before every engine "
+		       "and size was measured\n");
+		return;
+	}
+	if (cut)
+		return;
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 		if (c->status != NB_CRYPTO_OK || c->engine == &nb_crypto_soft)
@@ -192,6 +207,14 @@ static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
 		progress_step(ai + 1, "%s", r->opts.algos[ai + 1]->name);
 }
 
+/* With -J: the tables are in the document; only the progress line moves. */
+static void on_step(void *arg, const struct nb_crypto_result *r, size_t ai)
+{
+	(void)arg;
+	if (ai + 1 < r->opts.nalgos)
+		progress_step(ai + 1, "%s", r->opts.algos[ai + 1]->name);
+}
+
 /* The agent's side of the session, for the header and the JSON document. */
 struct remote {
 	const char *host;
@@ -224,8 +247,7 @@ static int take_results(struct nb_crypto_result *r, const struct nb_msg *m, size
 			return -EBADMSG;
 		}
 		(*got)++;
-		if (print)
-			on_progress(NULL, r, ai);
+		(print ? on_progress : on_step)(NULL, r, ai);
 	}
 	return 0;
 }
@@ -450,7 +472,7 @@ int cmd_crypto(int argc, char **argv)
 	cli_catch_signals();
 	/* A step per algorithm: every engine at every size, each a warm-up and a window (the
 	 * correctness checks and the engines that cannot run show in the pace). */
-	progress_begin("crypto", json, o.nalgos,
+	progress_begin("crypto", o.nalgos,
 		       (double)(o.nengines * o.nsizes) * (double)(o.time_ns + o.warmup_ns) / 1e9);
 	if (o.nalgos)
 		progress_step(0, "%s", o.algos[0]->name);
@@ -463,7 +485,7 @@ int cmd_crypto(int argc, char **argv)
 			cli_fail(0, "%s", err);
 		}
 	} else {
-		ret = nb_crypto_run(&o, json ? NULL : on_progress, NULL, &r);
+		ret = nb_crypto_run(&o, json ? on_step : on_progress, NULL, &r);
 		if (ret)
 			cli_fail(ret, "run failed");
 	}
@@ -490,13 +512,29 @@ int cmd_crypto(int argc, char **argv)
 		cli_save_doc_end(&sv);
 	}
 	fflush(stdout);
-	if (ok && !r->interrupted)
+	if (ok)
 		cli_save_finish(&sv);
 	bool interrupted = r->interrupted;
+	size_t whole = 0, planned = 0;
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t si = 0; r->cells[i].status == NB_CRYPTO_OK && si < r->opts.nsizes; si++)
+			whole += nb_crypto_point_whole(&r->cells[i].points[si]);
+	for (size_t ei = 0; ei < r->opts.nengines; ei++)
+		planned += r->engine_ok[ei] ? r->opts.nalgos * r->opts.nsizes : 0;
 	nb_crypto_result_free(r);
 	nb_ctl_free(rm.ctl);
-	if (interrupted)
-		cli_fail(0, "interrupted");
+	if (interrupted) {
+		/* Ctrl-C: what was measured whole is printed and kept, as in every test. */
+		if (json)
+			cli_warn("interrupted: %zu (algorithm, engine, size) points measured, of "
+				 "at most %zu",
+				 whole, planned);
+		else
+			printf("\ninterrupted: %zu (algorithm, engine, size) points measured, of "
+			       "at most %zu\n",
+			       whole, planned);
+		return 130;
+	}
 	if (!ok)
 		cli_fail(0, "no engine could run any selected algorithm %s (reasons above)",
 			 rm.host ? "on the agent" : "here");

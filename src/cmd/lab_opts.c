@@ -69,8 +69,7 @@ static void usage(FILE *f)
 	    "                      file:PATH (your nft file, loaded as one transaction)\n"
 	    "      --flush         ruleset: remove every rule from the DUT\n"
 	    "  -J, --json          print a JSON document (schema netbench/1)\n"
-	    "  -h, --help          this help\n" CLI_VERSION_HELP
-	    "\n"
+	    "  -h, --help          this help\n" CLI_VERSION_HELP "\n"
 	    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
 	    NB_LAB_PREFIX_MAX, NB_LAB_PORT, NB_LAB_RULES_MAX);
 }

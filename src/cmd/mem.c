@@ -48,8 +48,7 @@ static void usage(FILE *f)
 	    "                     seconds (with a last-level cache over 16M the bandwidth is\n"
 	    "                     then partly cache bandwidth; --bw-size overrides the cap)\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
-	    "  -h, --help         this help\n" CLI_VERSION_HELP
-	    "\n"
+	    "  -h, --help         this help\n" CLI_VERSION_HELP "\n"
 	    "On a board ('netbench serve' running there), from this host:\n"
 	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
 	    "                     run the probe on the agent at HOST; the options above apply\n"
@@ -217,11 +216,11 @@ static void print_human(const struct nb_mem_result *r)
  * seconds as the set grows, and a bandwidth round longer still: no time left is shown. */
 static void on_progress(void *arg, const struct nb_mem_progress *ev)
 {
-	const bool *json = arg;
 	char set[32];
+	(void)arg;
 
 	if (!ev->step)
-		progress_begin("mem", *json, ev->nsteps, -1);
+		progress_begin("mem", ev->nsteps, -1);
 	fmt_size(ev->set_bytes, set, sizeof(set));
 	if (ev->bandwidth)
 		progress_step(ev->step, "bandwidth, %u thread%s, buffer %s", ev->threads,
@@ -388,7 +387,6 @@ int cmd_mem(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 		o.cancel = &mem_cancel;
 		o.progress = on_progress;
-		o.progress_arg = &json;
 		ret = nb_mem_run(&o, &r);
 		progress_end();
 		if (ret)

@@ -62,12 +62,12 @@ static double plan_trials(const struct nb_rate_params *p)
 
 static void progress_start(const struct rate_opts *o, size_t procedures)
 {
-	progress_begin("rate", o->json, procedures,
+	progress_begin("rate", procedures,
 		       plan_trials(&o->p) * (double)(o->p.trial_ns + o->p.drain_ns) / 1e9);
 }
 
-/* Progress on stderr while the run goes (not with --json): a line per size and trial, and on a
- * terminal the live line (progress.h) below them. */
+/* Progress on stderr while the run goes: a line per size and trial (not with --json), and on a
+ * terminal the live line (progress.h) below them (with --json too). */
 static void progress(void *arg, const struct nb_rate_event *ev)
 {
 	struct rate_front *f = arg;
@@ -87,8 +87,14 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		break;
 	case NB_RATE_EV_TRIAL: {
 		char dut[160] = "";
+		if (!t->c.valid)
+			progress_result("trial %u invalid", t->id);
+		else
+			progress_result("trial %u: %.0f fps, loss %.3f %%", t->id, t->offered_fps,
+					t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx
+						: 0.0);
 		if (o->json)
-			break;
+			break; /* the trials are in the document */
 		progress_clear();
 		if (t->obs.n) {
 			const struct nb_obs_summary *d = t->obs.s[0];
@@ -103,12 +109,6 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 			(unsigned long long)t->slipped_frames, (unsigned long long)t->c.lost,
 			t->rx_dropped ? " (some at the receiver's full socket)" : "",
 			t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why, dut);
-		if (!t->c.valid)
-			progress_result("trial %u invalid", t->id);
-		else
-			progress_result("trial %u: %.0f fps, loss %.3f %%", t->id, t->offered_fps,
-					t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx
-						: 0.0);
 		break;
 	}
 	case NB_RATE_EV_SIZE_DONE:

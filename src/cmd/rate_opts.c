@@ -241,7 +241,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	o->p.rx.ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":m:t:e:s:l:r:T:p:c:k:qJhVo:", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":m:t:e:s:l:r:T:p:c:k:qJhVo:", lo, &li)) !=
+	       -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
 		case 'm': {

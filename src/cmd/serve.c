@@ -43,8 +43,7 @@ static const char usage_text[] =
     "      --allow-tuning     let an observing controller set this box's CPU clock\n"
     "                         (cpufreq) and receive steering (RPS) for its test; both\n"
     "                         are restored when the test ends\n"
-    "  -h, --help             this help\n" CLI_VERSION_HELP
-    "\n"
+    "  -h, --help             this help\n" CLI_VERSION_HELP "\n"
     "The agent sends test traffic only to the controller's own address unless\n"
     "--allow-target-any is given, and multicast only to administratively scoped groups\n"
     "with TTL 1 out of the control connection's interface unless widened. A second\n"

@@ -68,8 +68,7 @@ static void usage(FILE *f)
 	    "  -k, --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
 	    "  -J, --json           JSON result (schema netbench/1)\n" OBS_CLI_PATH_HELP
-		CLI_SAVE_HELP "  -h, --help           this help\n" CLI_VERSION_HELP
-	    "\n"
+		CLI_SAVE_HELP "  -h, --help           this help\n" CLI_VERSION_HELP "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
 	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and "
 	    "spinning;\n"

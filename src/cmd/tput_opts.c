@@ -41,8 +41,7 @@ static const char usage_text[] =
     "  -4, -6                 use IPv4 / IPv6 only\n"
     "  -k, --psk FILE         pre-shared key the agent requires\n"
     "  -J, --json             print one JSON document (schema netbench/1)\n" OBS_CLI_PATH_HELP
-	CLI_SAVE_HELP "  -h, --help             this help\n" CLI_VERSION_HELP
-    "\n"
+	CLI_SAVE_HELP "  -h, --help             this help\n" CLI_VERSION_HELP "\n"
     "Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
     "netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
     "shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"

@@ -155,13 +155,12 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		for (size_t si = 0; c->status == NB_CRYPTO_OK && si < o->nsizes; si++)
 			cut |= !nb_crypto_point_whole(&c->points[si]);
 	}
-	if (cut && others) {
-		printf("  crossover: not established, the run was interrupted before every engine "
-		       "and size was measured\n");
+	if (cut) { /* a crossover needs every size of both engines */
+		if (others)
+			printf("  crossover: not established, the run was interrupted before every "
+			       "engine and size was measured\n");
 		return;
 	}
-	if (cut)
-		return;
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 		if (c->status != NB_CRYPTO_OK || c->engine == &nb_crypto_soft)

@@ -153,6 +153,23 @@ uint64_t cli_bytes(const char *opt, const char *val, uint64_t min, uint64_t max)
 	return checked(opt, val, nb_parse_bytes, min, max, a, b, "a size in bytes (k = 1024)");
 }
 
+void cli_version(void)
+{
+	printf("netbench %s (git %s)\n", NB_VERSION, NB_GITREV);
+	exit(0);
+}
+
+int cli_size_looks_like_rate(const char *val, uint64_t max)
+{
+	const char *s = val + strspn(val, "0123456789.");
+	uint64_t n;
+
+	if (s != val && (*s == 'M' || *s == 'm' || *s == 'G' || *s == 'g') &&
+	    (!s[1] || !strcmp(s + 1, "bit") || !strcmp(s + 1, "bps") || !strcmp(s + 1, "b/s")))
+		return 1;
+	return !nb_parse_bytes(val, &n) && n > max;
+}
+
 uint64_t cli_rate(const char *opt, const char *val, uint64_t min, uint64_t max)
 {
 	char a[32], b[32];

@@ -48,6 +48,18 @@ noreturn void cli_bad_option(char **argv, int c);
  * sets *port when the value names one; exits 2 naming opt on a malformed value. */
 const char *cli_hostport(const char *opt, const char *val, uint16_t *port);
 
+/* -V/--version in every subcommand: prints "netbench VERSION (git REV)" and exits 0. */
+noreturn void cli_version(void);
+#define CLI_VERSION_LONGOPT                                                                        \
+	{                                                                                          \
+		"version", no_argument, NULL, 'V'                                                  \
+	}
+#define CLI_VERSION_HELP "  -V, --version          the program's version\n"
+
+/* A value given to a size option that reads as a bitrate: ends in M or G (optionally followed
+ * by bit, bps or b/s), or is beyond max bytes. The caller then names the rate option. */
+int cli_size_looks_like_rate(const char *val, uint64_t max);
+
 /* The long-option name of getopt's current option, for messages ("--time" or "-t"). */
 struct option;
 const char *cli_optname(const struct option *opts, int c, int longindex);

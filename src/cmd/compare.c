@@ -44,7 +44,7 @@ static const char usage_text[] =
     "                         'ns_per_frame ~ rules' is the lab's per-rule cost)\n"
     "      --csv              CSV, one line per cell\n"
     "  -J, --json             one JSON document\n"
-    "  -h, --help             this help\n";
+    "  -h, --help             this help\n" CLI_VERSION_HELP;
 
 enum { O_BASE = 0x5500, O_CSV, O_ONLY, O_WORSE, O_POINT, O_JUNIT };
 
@@ -73,6 +73,7 @@ int cmd_compare(int argc, char **argv)
 					     {"junit", required_argument, NULL, O_JUNIT},
 					     {"json", no_argument, NULL, 'J'},
 					     {"help", no_argument, NULL, 'h'},
+					     CLI_VERSION_LONGOPT,
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct store_view_cli view = {0};
@@ -83,7 +84,7 @@ int cmd_compare(int argc, char **argv)
 	size_t ngrows = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":JhV", opts, NULL)) != -1) {
 		switch (c) {
 		case O_BASE:
 			baseline_arg = optarg;
@@ -120,6 +121,8 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
+		case 'V':
+			cli_version();
 		default:
 			if (!store_cli_option(&sc, c) && !store_cli_view_option(&view, c))
 				cli_bad_option(argv, c);

@@ -33,11 +33,11 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: netbench crypto [options] [-c HOST [-p PORT] [--psk FILE]]\n"
+	    "Usage: netbench crypto [options] [-c HOST [-p PORT] [-k FILE]]\n"
 	    "Cipher and MAC throughput (MB/s, 10^6), operations/s, per-request latency and CPU\n"
 	    "time per KByte, by request size and engine. Every engine's output is compared with\n"
 	    "a known answer and with soft before it is timed; a wrong engine is never timed.\n\n"
-	    "  -a, --algo LIST      algorithms (default all): aes-128-cbc, aes-256-cbc,\n"
+	    "      --algo LIST      algorithms (default all): aes-128-cbc, aes-256-cbc,\n"
 	    "                       aes-128-gcm, aes-256-gcm, chacha20-poly1305, hmac-sha1,\n"
 	    "                       hmac-sha256, aes-128-cbc-hmac-sha1 (ESP-style), all\n"
 	    "  -l, -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
@@ -55,10 +55,10 @@ static void usage(FILE *f)
 	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
 	    "                       run on the agent (netbench serve) at HOST, e.g. the board\n"
 	    "  -p, --port PORT      the agent's control port (default 5301)\n"
-	    "      --psk FILE       pre-shared key the agent requires\n"
+	    "  -k, --psk FILE       pre-shared key the agent requires\n"
 	    "  -4, -6               IPv4 or IPv6 only, for -c\n"
 	    "  -J, --json           one JSON document (schema netbench/1) on stdout\n" CLI_SAVE_HELP
-	    "  -h, --help           this help\n\n"
+	    "  -h, --help           this help\n" CLI_VERSION_HELP "\n"
 	    "Units: MB/s = 10^6 bytes/s of request payload; CPU us/KByte = CPU microseconds\n"
 	    "per 1024 bytes, of this process (proc) and of the whole system (sys).\n");
 }
@@ -89,8 +89,8 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 	printf(", %u in flight, %.2f s per size\n", o->inflight, (double)o->time_ns / 1e9);
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
-		if (c->status == NB_CRYPTO_UNAVAILABLE)
-			continue; /* said once, above the tables */
+		if (c->status == NB_CRYPTO_UNAVAILABLE || !nb_crypto_cell_reached(c))
+			continue; /* said once, above the tables; or a stop came first */
 		if (c->status == NB_CRYPTO_OK)
 			printf("  %-*s checked: %s\n", w, c->engine->name, c->check);
 		else
@@ -118,7 +118,7 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		for (size_t ei = 0; ei < o->nengines; ei++) {
 			const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 			const struct nb_crypto_point *p = &c->points[si];
-			if (c->status != NB_CRYPTO_OK)
+			if (c->status != NB_CRYPTO_OK || !nb_crypto_point_whole(p))
 				continue;
 			if (!p->valid) {
 				printf("  %6u  %-*s invalid: %s\n", p->size_bytes, w,
@@ -147,6 +147,20 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		       "(other "
 		       "load); its MB/s is low there, its CPU us/KB is not\n",
 		       least);
+	bool cut = false, others = false; /* others: engines a crossover would be stated for */
+	for (size_t ei = 0; ei < o->nengines; ei++) {
+		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+		cut |= !nb_crypto_cell_reached(c);
+		others |= r->engine_ok[ei] && c->engine != &nb_crypto_soft;
+		for (size_t si = 0; c->status == NB_CRYPTO_OK && si < o->nsizes; si++)
+			cut |= !nb_crypto_point_whole(&c->points[si]);
+	}
+	if (cut) { /* a crossover needs every size of both engines */
+		if (others)
+			printf("  crossover: not established, the run was interrupted before every "
+			       "engine and size was measured\n");
+		return;
+	}
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 		if (c->status != NB_CRYPTO_OK || c->engine == &nb_crypto_soft)
@@ -192,6 +206,14 @@ static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
 		progress_step(ai + 1, "%s", r->opts.algos[ai + 1]->name);
 }
 
+/* With -J: the tables are in the document; only the progress line moves. */
+static void on_step(void *arg, const struct nb_crypto_result *r, size_t ai)
+{
+	(void)arg;
+	if (ai + 1 < r->opts.nalgos)
+		progress_step(ai + 1, "%s", r->opts.algos[ai + 1]->name);
+}
+
 /* The agent's side of the session, for the header and the JSON document. */
 struct remote {
 	const char *host;
@@ -224,8 +246,7 @@ static int take_results(struct nb_crypto_result *r, const struct nb_msg *m, size
 			return -EBADMSG;
 		}
 		(*got)++;
-		if (print)
-			on_progress(NULL, r, ai);
+		(print ? on_progress : on_step)(NULL, r, ai);
 	}
 	return 0;
 }
@@ -319,7 +340,7 @@ out:
 
 int cmd_crypto(int argc, char **argv)
 {
-	enum { OPT_AAD = 256, OPT_PSK };
+	enum { OPT_AAD = 256 };
 	static const struct option opts[] = {
 	    {"algo", required_argument, NULL, 'a'},
 	    {"sizes", required_argument, NULL, 's'},
@@ -332,8 +353,9 @@ int cmd_crypto(int argc, char **argv)
 	    {"client", required_argument, NULL, 'c'},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"port", required_argument, NULL, 'p'},
-	    {"psk", required_argument, NULL, OPT_PSK},
+	    {"psk", required_argument, NULL, 'k'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
@@ -348,11 +370,11 @@ int cmd_crypto(int argc, char **argv)
 	int c, li = -1, ret;
 
 	nb_crypto_opts_default(&o);
-	while ((c = getopt_long(argc, argv, ":a:s:l:e:t:n:qJc:p:46ho:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:s:l:e:t:n:qJc:p:k:46hVo:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
-		case 'a':
+		case 'a': /* hidden: --algo's letter in older scripts; -a is stream's group */
 			ret = nb_crypto_select_algos(&o, optarg, bad, sizeof(bad));
 			if (ret == -E2BIG)
 				cli_usage_error("%s: too many algorithms (at most %d)", name,
@@ -396,7 +418,7 @@ int cmd_crypto(int argc, char **argv)
 			rm.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			remote_only = "--port";
 			break;
-		case OPT_PSK:
+		case 'k':
 			psk_file = optarg;
 			remote_only = "--psk";
 			break;
@@ -411,6 +433,8 @@ int cmd_crypto(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			cli_version();
 		default:
 			if (!cli_save_option(&sv, c, argc, argv))
 				cli_bad_option(argv, c);
@@ -447,7 +471,7 @@ int cmd_crypto(int argc, char **argv)
 	cli_catch_signals();
 	/* A step per algorithm: every engine at every size, each a warm-up and a window (the
 	 * correctness checks and the engines that cannot run show in the pace). */
-	progress_begin("crypto", json, o.nalgos,
+	progress_begin("crypto", o.nalgos,
 		       (double)(o.nengines * o.nsizes) * (double)(o.time_ns + o.warmup_ns) / 1e9);
 	if (o.nalgos)
 		progress_step(0, "%s", o.algos[0]->name);
@@ -460,7 +484,7 @@ int cmd_crypto(int argc, char **argv)
 			cli_fail(0, "%s", err);
 		}
 	} else {
-		ret = nb_crypto_run(&o, json ? NULL : on_progress, NULL, &r);
+		ret = nb_crypto_run(&o, json ? on_step : on_progress, NULL, &r);
 		if (ret)
 			cli_fail(ret, "run failed");
 	}
@@ -487,13 +511,29 @@ int cmd_crypto(int argc, char **argv)
 		cli_save_doc_end(&sv);
 	}
 	fflush(stdout);
-	if (ok && !r->interrupted)
+	if (ok)
 		cli_save_finish(&sv);
 	bool interrupted = r->interrupted;
+	size_t whole = 0, planned = 0;
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t si = 0; r->cells[i].status == NB_CRYPTO_OK && si < r->opts.nsizes; si++)
+			whole += nb_crypto_point_whole(&r->cells[i].points[si]);
+	for (size_t ei = 0; ei < r->opts.nengines; ei++)
+		planned += r->engine_ok[ei] ? r->opts.nalgos * r->opts.nsizes : 0;
 	nb_crypto_result_free(r);
 	nb_ctl_free(rm.ctl);
-	if (interrupted)
-		cli_fail(0, "interrupted");
+	if (interrupted) {
+		/* Ctrl-C: what was measured whole is printed and kept, as in every test. */
+		if (json)
+			cli_warn("interrupted: %zu (algorithm, engine, size) points measured, of "
+				 "at most %zu",
+				 whole, planned);
+		else
+			printf("\ninterrupted: %zu (algorithm, engine, size) points measured, of "
+			       "at most %zu\n",
+			       whole, planned);
+		return 130;
+	}
 	if (!ok)
 		cli_fail(0, "no engine could run any selected algorithm %s (reasons above)",
 			 rm.host ? "on the agent" : "here");

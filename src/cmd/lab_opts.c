@@ -44,7 +44,7 @@ static void usage(FILE *f)
 	    "  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
 	    "\n"
 	    "Options:\n"
-	    "  -P, --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
+	    "      --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
 	    "                      nbdut, nbsink; also from $NB_LAB_PREFIX); letters, digits,\n"
 	    "                      _ and -, at most %d characters\n"
 	    "  -6, --ipv6          up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\n"
@@ -62,15 +62,14 @@ static void usage(FILE *f)
 	    "                      (crypto_user netlink); lab down restores it\n"
 	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
 	    "      --force         up: replace a lab that is alive under the prefix\n"
-	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
-	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
+	    "      --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
+	    "      --kind K        ruleset: linear (N rules on source address, protocol and\n"
 	    "                      destination port), set (the N matches as one set lookup),\n"
 	    "                      conntrack (established,related accepted first, then N rules),\n"
 	    "                      file:PATH (your nft file, loaded as one transaction)\n"
 	    "      --flush         ruleset: remove every rule from the DUT\n"
 	    "  -J, --json          print a JSON document (schema netbench/1)\n"
-	    "  -h, --help          this help\n"
-	    "\n"
+	    "  -h, --help          this help\n" CLI_VERSION_HELP "\n"
 	    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
 	    NB_LAB_PREFIX_MAX, NB_LAB_PORT, NB_LAB_RULES_MAX);
 }
@@ -126,6 +125,7 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    {"crypto-driver", required_argument, NULL, OPT_CRYPTO_DRIVER},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    {NULL, 0, NULL, 0},
 	};
 	bool have_mtu = false, up_opts = false;
@@ -136,7 +136,7 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 
 	o->prefix = getenv("NB_LAB_PREFIX");
 
-	while ((c = getopt_long(argc, argv, ":P:6p:n:k:Jh", long_opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":6p:JhV", long_opts, &li)) != -1) {
 		const char *name = cli_optname(long_opts, c, li);
 		li = -1;
 		switch (c) {
@@ -203,6 +203,8 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case 'V':
+			cli_version();
 		default:
 			cli_bad_option(argv, c);
 		}

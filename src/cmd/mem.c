@@ -28,7 +28,7 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "Usage: netbench mem [options]\n"
-	    "       netbench mem -c HOST [-p PORT] [--psk FILE] [options]\n"
+	    "       netbench mem -c HOST [-p PORT] [-k FILE] [options]\n"
 	    "\n"
 	    "Memory latency by working-set size (dependent loads, ns and core cycles per load),\n"
 	    "cache sizes inferred from the latency curve beside what sysfs says, and read/write/\n"
@@ -48,14 +48,13 @@ static void usage(FILE *f)
 	    "                     seconds (with a last-level cache over 16M the bandwidth is\n"
 	    "                     then partly cache bandwidth; --bw-size overrides the cap)\n"
 	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
-	    "  -h, --help         this help\n"
-	    "\n"
+	    "  -h, --help         this help\n" CLI_VERSION_HELP "\n"
 	    "On a board ('netbench serve' running there), from this host:\n"
 	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
 	    "                     run the probe on the agent at HOST; the options above apply\n"
 	    "                     there (sizes capped by the board's memory)\n"
 	    "  -p, --port PORT    the agent's control port (default 5301)\n"
-	    "      --psk FILE     pre-shared key the agent requires\n"
+	    "  -k, --psk FILE     pre-shared key the agent requires\n"
 	    "  -4, -6             use IPv4 / IPv6 only\n"
 	    "\n"
 	    "MB/s = 10^6 bytes per second; copy counts each byte copied once.\n");
@@ -217,11 +216,11 @@ static void print_human(const struct nb_mem_result *r)
  * seconds as the set grows, and a bandwidth round longer still: no time left is shown. */
 static void on_progress(void *arg, const struct nb_mem_progress *ev)
 {
-	const bool *json = arg;
 	char set[32];
+	(void)arg;
 
 	if (!ev->step)
-		progress_begin("mem", *json, ev->nsteps, -1);
+		progress_begin("mem", ev->nsteps, -1);
 	fmt_size(ev->set_bytes, set, sizeof(set));
 	if (ev->bandwidth)
 		progress_step(ev->step, "bandwidth, %u thread%s, buffer %s", ev->threads,
@@ -259,6 +258,7 @@ int cmd_mem(int argc, char **argv)
 	    {"psk", required_argument, NULL, 'k'},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
@@ -276,7 +276,7 @@ int cmd_mem(int argc, char **argv)
 	char err[512];
 
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":c:p:l:qJh46o:", longopts, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":c:p:k:l:qJhV46o:", longopts, &li)) != -1) {
 		const char *name = cli_optname(longopts, c, li);
 		switch (c) {
 		case 'm':
@@ -338,6 +338,8 @@ int cmd_mem(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			cli_version();
 		default:
 			if (cli_save_option(&sv, c, argc, argv))
 				break;
@@ -385,7 +387,6 @@ int cmd_mem(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 		o.cancel = &mem_cancel;
 		o.progress = on_progress;
-		o.progress_arg = &json;
 		ret = nb_mem_run(&o, &r);
 		progress_end();
 		if (ret)

@@ -129,12 +129,12 @@ static void *drawer(void *arg)
 	return NULL;
 }
 
-void progress_begin(const char *command, bool json, size_t nsteps, double plan_step_s)
+void progress_begin(const char *command, size_t nsteps, double plan_step_s)
 {
 	const char *term = getenv("TERM");
 	sigset_t all, old;
 
-	if (pg.on || json || !nsteps || !isatty(STDERR_FILENO) || (term && !strcmp(term, "dumb")))
+	if (pg.on || !nsteps || !isatty(STDERR_FILENO) || (term && !strcmp(term, "dumb")))
 		return;
 	pg.command = command;
 	pg.nsteps = nsteps;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The live progress line of long runs: one line on stderr, redrawn in place at most a few times
- * a second, on a terminal only (stderr a tty, TERM not dumb) and never with --json. Whatever a
+ * a second, on a terminal only (stderr a tty, TERM not dumb), with --json too (stdout is the
+ * document, stderr the terminal). Whatever a
  * front end prints while it runs goes after progress_clear() (cli_warn and cli_fail call it), so
  * a table on the same terminal is never mixed with it; the line is gone at the end, on Ctrl-C
  * and at exit. The core only reports events through callbacks; this file alone draws. */
@@ -12,8 +13,8 @@
 
 /* A run of nsteps steps of about plan_step_s seconds each (0: unknown, the time left then
  * comes from the steps finished; negative: steps too unequal to tell, no time left shown).
- * Does nothing off a terminal or with json. */
-void progress_begin(const char *command, bool json, size_t nsteps, double plan_step_s);
+ * Does nothing off a terminal. */
+void progress_begin(const char *command, size_t nsteps, double plan_step_s);
 /* Step `step` (0-based) begins; what says what it is ("4k Tx", "64-byte frames"). */
 void progress_step(size_t step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The current or last trial's figures ("941.2 Mbit/s, loss 0.00 %"). */

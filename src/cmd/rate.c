@@ -64,12 +64,12 @@ static double plan_trials(const struct nb_rate_params *p)
 
 static void progress_start(const struct rate_opts *o, size_t procedures)
 {
-	progress_begin("rate", o->json, procedures,
+	progress_begin("rate", procedures,
 		       plan_trials(&o->p) * (double)(o->p.trial_ns + o->p.drain_ns) / 1e9);
 }
 
-/* Progress on stderr while the run goes (not with --json): a line per size and trial, and on a
- * terminal the live line (progress.h) below them. */
+/* Progress on stderr while the run goes: a line per size and trial (not with --json), and on a
+ * terminal the live line (progress.h) below them (with --json too). */
 static void progress(void *arg, const struct nb_rate_event *ev)
 {
 	struct rate_front *f = arg;
@@ -106,8 +106,14 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		break;
 	case NB_RATE_EV_TRIAL: {
 		char dut[160] = "";
+		if (!t->c.valid)
+			progress_result("trial %u invalid", t->id);
+		else
+			progress_result("trial %u: %.0f fps, loss %.3f %%", t->id, t->offered_fps,
+					t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx
+						: 0.0);
 		if (o->json)
-			break;
+			break; /* the trials are in the document */
 		progress_clear();
 		if (t->obs.n) {
 			const struct nb_obs_summary *d = t->obs.s[0];
@@ -122,12 +128,6 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 			(unsigned long long)t->slipped_frames, (unsigned long long)t->c.lost,
 			t->rx_dropped ? " (some at the receiver's full socket)" : "",
 			t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why, dut);
-		if (!t->c.valid)
-			progress_result("trial %u invalid", t->id);
-		else
-			progress_result("trial %u: %.0f fps, loss %.3f %%", t->id, t->offered_fps,
-					t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx
-						: 0.0);
 		break;
 	}
 	case NB_RATE_EV_SIZE_DONE:
@@ -157,8 +157,9 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 	struct nb_rate_sweep_point *p = NULL;
 	struct nb_rate_sweep_fits *fits = calloc(1, sizeof(*fits));
 	struct nb_lab *lab = nb_lab_new();
+	struct nb_lab_kept kept;
 	char err[512] = "";
-	size_t np = 0;
+	size_t np = 0, rules = 0;
 	int status = 0, ret;
 
 	if (!lab || !fits)
@@ -167,9 +168,24 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
 				"at most %d)",
 				o->lab_prefix, NB_LAB_PREFIX_MAX);
+	/* The user's ruleset on the DUT: the sweep replaces it, it is loaded back after (after a
+	 * failure or Ctrl-C too). */
+	if ((ret = nb_lab_ruleset_keep(lab, &kept)))
+		cli_fail(ret, "cannot read the lab's DUT ruleset before the sweep: %s", lab->err);
 	progress_start(o, o->p.nsweep * o->p.nkinds * o->p.nsizes);
 	ret = nb_rate_sweep(r, lab, &p, &np, fits, err, sizeof(err));
 	progress_end();
+	int kept_ret = nb_lab_ruleset_restore(lab, &kept, &rules);
+	nb_lab_kept_free(&kept);
+	if (kept_ret)
+		cli_warn("the DUT's ruleset from before the sweep could not be loaded back "
+			 "(%s): the DUT has another now, check `netbench lab status`",
+			 lab->err[0] ? lab->err : strerror(-kept_ret));
+	else if (!o->json)
+		fprintf(stderr,
+			"netbench rate: the DUT's ruleset from before the sweep is loaded "
+			"back (%zu rules)\n",
+			rules);
 	if (ret)
 		cli_fail(0, "%s", err);
 	/* Ctrl-C: the points measured whole are kept, the one cut short is dropped. */
@@ -177,6 +193,8 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 	for (size_t i = 0; i < np; i++)
 		for (size_t k = 0; k < o->p.nsizes; k++)
 			status |= nb_rate_status(&o->p, &p[i].res[k]);
+	if (kept_ret)
+		status = 1;
 	nb_rate_describe(r);
 	if (cli_save_doc_begin(&o->save) || o->json) {
 		nb_rate_json_sweep(stdout, r, p, np, fits);

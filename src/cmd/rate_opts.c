@@ -47,7 +47,7 @@ static void usage(FILE *f)
 	    "                          (k/M suffixes; default: as fast as the engine goes)\n"
 	    "      --line-rate BITS    line rate (e.g. 1G): %% of line rate, and the search's\n"
 	    "                          maximum per size\n"
-	    "  -t, -T, --trial DURATION  length of each trial (default 2s; alias --time)\n"
+	    "  -t, -T, --time DURATION  length of each trial (default 2s; alias --trial)\n"
 	    "      --drain DURATION    wait after each trial before counters are read (200ms)\n"
 	    "      --learning-timeout DURATION  learning frames before the first trial (and\n"
 	    "                          after each ruleset change) must arrive within it\n"
@@ -93,7 +93,7 @@ static void usage(FILE *f)
 	    "                          probes the agent reflects; oneway; rtt\n"
 	    "      --dst ADDR          traffic destination (default: the agent's address)\n"
 	    "  -p, --port N            the agent's control port (default 5301)\n"
-	    "      --psk FILE          pre-shared key the agent requires\n"
+	    "  -k, --psk FILE          pre-shared key the agent requires\n"
 	    "  -q, --quick             short trials (0.3 s), 2%% resolution, sizes 64,512,1518\n"
 	    "      --sweep-rules LIST  rule counts to load into the lab's DUT in turn (netbench\n"
 	    "                          lab), the procedure run at each: fps against rules\n"
@@ -104,7 +104,7 @@ static void usage(FILE *f)
 	    "                          as the kernel allows); small: a sink that cannot keep "
 	    "up\n" OBS_CLI_HELP
 	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
-	    "  -h, --help              this help\n");
+	    "  -h, --help              this help\n" CLI_VERSION_HELP);
 }
 
 static uint64_t parse_fps(const char *opt, const char *val)
@@ -211,7 +211,6 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_NOMMSG,
 		O_LOCALRX,
 		O_DST,
-		O_PSK,
 		O_DPORT,
 		O_QUICK,
 		O_RT,
@@ -260,7 +259,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"client", required_argument, NULL, 'c'},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"dst", required_argument, NULL, O_DST},
-	    {"psk", required_argument, NULL, O_PSK},
+	    {"psk", required_argument, NULL, 'k'},
 	    {"port", required_argument, NULL, 'p'},
 	    {"realtime", no_argument, NULL, O_RT},
 	    {"sweep-rules", required_argument, NULL, O_SWEEP},
@@ -273,6 +272,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"cpus", required_argument, NULL, O_CPUS},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
@@ -296,7 +296,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	o->p.rx.ctl_port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":m:t:e:s:l:r:T:p:c:qJho:", lo, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":m:t:e:s:l:r:T:p:c:k:qJhVo:", lo, &li)) !=
+	       -1) {
 		const char *name = cli_optname(lo, c, li);
 		switch (c) {
 		case 'm': {
@@ -444,7 +445,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		case O_DST:
 			o->dst = optarg;
 			break;
-		case O_PSK:
+		case 'k':
 			o->p.rx.psk_file = optarg;
 			break;
 		case O_RT:
@@ -511,6 +512,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V':
+			cli_version();
 		case O_RCVBUF:
 			o->p.rx.rcvbuf = cli_bytes(name, optarg, 1, 1u << 30);
 			break;

@@ -33,7 +33,7 @@ static const char usage_text[] =
     "      --fit 'M ~ F + F'  add compare --fit's fit: M against each factor F on log-log\n"
     "                         axes with the fitted line and the reference probe's line\n"
     "      --linear           with --fit: the linear form (linear axes)\n"
-    "  -h, --help             this help\n";
+    "  -h, --help             this help\n" CLI_VERSION_HELP;
 
 enum { O_TITLE = 0x5600 };
 
@@ -67,13 +67,14 @@ int cmd_report(int argc, char **argv)
 					     {"output", required_argument, NULL, 'o'},
 					     {"title", required_argument, NULL, O_TITLE},
 					     {"help", no_argument, NULL, 'h'},
+					     CLI_VERSION_LONGOPT,
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct store_view_cli view = {0};
 	const char *out = NULL, *title = "netbench report";
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (!*optarg)
@@ -86,6 +87,8 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
+		case 'V':
+			cli_version();
 		default:
 			if (!store_cli_option(&sc, c) && !store_cli_view_option(&view, c))
 				cli_bad_option(argv, c);

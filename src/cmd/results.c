@@ -36,7 +36,7 @@ static const char usage_text[] =
     "                         results or for result documents (FILE.json, - for stdin)\n"
     "      --prefix NAME      export --lava: starts every test-case name (default: the label)\n"
     "  -J, --json             list: one JSON document; show: the stored result document\n"
-    "  -h, --help             this help\n";
+    "  -h, --help             this help\n" CLI_VERSION_HELP;
 
 static noreturn void usage_exit(void)
 {
@@ -424,6 +424,8 @@ int cmd_results(int argc, char **argv)
 	const char *a = argv[1];
 	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 		usage_exit();
+	if (!strcmp(a, "-V") || !strcmp(a, "--version"))
+		cli_version();
 	/* Documents become LAVA test cases on a board too, whose static build has no store. */
 	if (!strcmp(a, "export") && results_lava_asked(argc - 1, argv + 1))
 		return results_export_lava(argc - 1, argv + 1);

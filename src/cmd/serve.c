@@ -38,13 +38,12 @@ static const char usage_text[] =
     "      --mcast-ttl N      highest multicast TTL / hop limit allowed (default 1)\n"
     "      --mcast-iface LIST interfaces (comma-separated) multicast may also leave by\n"
     "                         (default: only the control connection's interface)\n"
-    "      --psk FILE         require controllers to prove this pre-shared key\n"
+    "  -k, --psk FILE         require controllers to prove this pre-shared key\n"
     "      --allow-target-any send test traffic to addresses other than the controller's\n"
     "      --allow-tuning     let an observing controller set this box's CPU clock\n"
     "                         (cpufreq) and receive steering (RPS) for its test; both\n"
     "                         are restored when the test ends\n"
-    "  -h, --help             this help\n"
-    "\n"
+    "  -h, --help             this help\n" CLI_VERSION_HELP "\n"
     "The agent sends test traffic only to the controller's own address unless\n"
     "--allow-target-any is given, and multicast only to administratively scoped groups\n"
     "with TTL 1 out of the control connection's interface unless widened. A second\n"
@@ -163,6 +162,7 @@ int cmd_serve(int argc, char **argv)
 	    {"mcast-ttl", required_argument, NULL, 'Y'},
 	    {"mcast-iface", required_argument, NULL, 'I'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    {NULL, 0, NULL, 0},
 	};
 	struct nb_agent_opts o = {.port = 5301, .stop = &cli_stop};
@@ -173,7 +173,7 @@ int cmd_serve(int argc, char **argv)
 
 	o.policy.max_time_ns = 600 * NB_NS_PER_S;
 	o.policy.mcast_max_ttl = 1;
-	while ((c = getopt_long(argc, argv, ":p:B:Dh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:B:Dk:hV", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -227,6 +227,8 @@ int cmd_serve(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
+		case 'V':
+			cli_version();
 		default:
 			cli_bad_option(argv, c);
 		}

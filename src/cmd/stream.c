@@ -151,8 +151,10 @@ static void show_sent(const struct stream_opts *o, size_t i, const struct nb_str
 static void print_send_row(void *arg, size_t i, const struct nb_stream_send_step *s)
 {
 	const struct stream_opts *o = arg;
-	if (o->json)
+	if (o->json) {
+		show_sent(o, i, s); /* the rows are in the document; the line still moves */
 		return;
+	}
 	progress_clear();
 	stream_print_send_row(s, o->p.block);
 	fflush(stdout);
@@ -206,7 +208,7 @@ static int run_send(struct stream_opts *o)
 		stream_print_send_head();
 		fflush(stdout);
 	}
-	progress_begin("stream", o->json, o->p.nrates, (double)(o->p.omit_ns + o->p.time_ns) / 1e9);
+	progress_begin("stream", o->p.nrates, (double)(o->p.omit_ns + o->p.time_ns) / 1e9);
 	show_step(o, 0);
 	ret = nb_stream_send_run(&so, steps);
 	progress_end();
@@ -270,8 +272,7 @@ static void ctl_started(void *arg, const struct nb_stream_params *p,
 			       (double)p->omit_ns / 1e9, r->nagents, r->nagents == 1 ? "" : "s");
 		fflush(stdout);
 		/* This host sends: it knows each step's end (with --reverse the agent does). */
-		progress_begin("stream", o->json, p->nrates,
-			       (double)(p->omit_ns + p->time_ns) / 1e9);
+		progress_begin("stream", p->nrates, (double)(p->omit_ns + p->time_ns) / 1e9);
 		show_step(o, 0);
 		return;
 	}

@@ -36,7 +36,8 @@ static void usage(FILE *f)
 	    "CPU load over each step: process user+system, system softirq and irq, busiest CPU.\n"
 	    "\n"
 	    "Options:\n"
-	    "  -a, --group ADDR     multicast group (224.0.0.0/4, ff00::/8) or unicast address\n"
+	    "  -a, --group ADDR     multicast group (224.0.0.0/4, ff00::/8) or unicast address,\n"
+	    "                       as mcsend/mcrecv\n"
 	    "  -p, --port N         UDP port of the stream (default %u), as mcsend/mcrecv; not\n"
 	    "                       the agent's control port (iperf3's -p): that is --ctl-port\n"
 	    "  -b, --block BYTES    datagram payload in bytes (default 8192; at least %u, at most\n"
@@ -64,11 +65,10 @@ static void usage(FILE *f)
 	    "  -c, --client HOSTS   (alias --connect) agents (netbench serve), comma-separated,\n"
 	    "                       each HOST, HOST:PORT or [IPv6]:PORT\n"
 	    "      --ctl-port N     agent control port for a HOST without one (default %u)\n"
-	    "      --psk FILE       pre-shared key the agent requires\n"
+	    "  -k, --psk FILE       pre-shared key the agent requires\n"
 	    "  -R, --reverse        the agent sends, this host receives\n"
 	    "  -J, --json           JSON result (schema netbench/1)\n" OBS_CLI_PATH_HELP
-		CLI_SAVE_HELP "  -h, --help           this help\n"
-	    "\n"
+		CLI_SAVE_HELP "  -h, --help           this help\n" CLI_VERSION_HELP "\n"
 	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
 	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and "
 	    "spinning;\n"
@@ -167,7 +167,6 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 		O_CTLPORT,
 		O_REUSE,
 		O_TIMES,
-		O_PSK,
 		O_PACING,
 		O_BURST
 	};
@@ -189,7 +188,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	    {"loop", no_argument, NULL, O_LOOP},
 	    {"reuse", no_argument, NULL, O_REUSE},
 	    {"timestamps", required_argument, NULL, O_TIMES},
-	    {"psk", required_argument, NULL, O_PSK},
+	    {"psk", required_argument, NULL, 'k'},
 	    {"client", required_argument, NULL, 'c'},
 	    {"pacing", required_argument, NULL, O_PACING},
 	    {"burst", required_argument, NULL, O_BURST},
@@ -198,6 +197,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	    {"reverse", no_argument, NULL, 'R'},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    CLI_SAVE_LONGOPTS,
 	    OBS_CLI_LONGOPTS,
 	    {NULL, 0, NULL, 0},
@@ -216,7 +216,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	o->p.time_ns = 10 * NB_NS_PER_S;
 	o->p.idle_ns = 3 * NB_NS_PER_S;
 	o->p.ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:c:RJh46o:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:c:k:RJhV46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -285,7 +285,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 		case O_TIMES:
 			o->times_path = optarg;
 			break;
-		case O_PSK:
+		case 'k':
 			o->psk_path = optarg;
 			break;
 		case O_PACING:
@@ -318,6 +318,8 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V':
+			cli_version();
 		default:
 			if (!obs_cli_option(&o->obs, c, optarg) &&
 			    !cli_save_option(&o->save, c, argc, argv))
@@ -374,6 +376,10 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	cli_pacing_check(o->p.pacing.asked, o->p.pacing.burst_asked);
 	o->p.recv_time_ns = o->p.recv && have_time ? o->p.time_ns : 0;
 	if (block_arg) {
+		if (cli_size_looks_like_rate(block_arg, 65527))
+			cli_usage_error("-b is the datagram size in bytes (as mcsend); for a "
+					"bitrate use -r %s",
+					block_arg);
 		o->p.block = cli_bytes("-b/--block", block_arg, NB_STREAM_HDR, 65527);
 		if (o->p.recv)
 			cli_usage_error("--recv takes the block size from the sender: drop -b");

@@ -289,7 +289,7 @@ int cmd_tput(int argc, char **argv)
 	if (!r.o.json)
 		print_head(&r, ctl, r.o.host);
 	/* Each step is a warm-up and a window; setup and drain show in the pace measured. */
-	progress_begin("tput", r.o.json, r.o.nsizes * (r.o.bidir ? 1 : (size_t)r.o.tx + r.o.rx),
+	progress_begin("tput", r.o.nsizes * (r.o.bidir ? 1 : (size_t)r.o.tx + r.o.rx),
 		       (double)(r.o.p.warmup_ns + r.o.p.time_ns) / 1e9);
 	for (size_t i = 0, k = 0; i < r.o.nsizes && !ret && !r.s.interrupted; i++) {
 		r.o.p.block = (uint32_t)r.o.sizes[i];

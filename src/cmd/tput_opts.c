@@ -27,7 +27,7 @@ static const char usage_text[] =
     "  -O, --omit SEC         warm-up excluded before each window (default 0.5 s)\n"
     "  -i, --interval SEC     also print rates every SEC within the window\n"
     "  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
-    "  -b, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
+    "  -r, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
     "                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
     "      --pacing MODE      paced senders: burst (default; auto is burst here): sleep,\n"
     "                         wake about once per ms and send what is due; spin: each\n"
@@ -39,10 +39,9 @@ static const char usage_text[] =
     "      --tx-only          Tx only (this host sends)\n"
     "      --bidir            Tx and Rx at the same time\n"
     "  -4, -6                 use IPv4 / IPv6 only\n"
-    "      --psk FILE         pre-shared key the agent requires\n"
+    "  -k, --psk FILE         pre-shared key the agent requires\n"
     "  -J, --json             print one JSON document (schema netbench/1)\n" OBS_CLI_PATH_HELP
-	CLI_SAVE_HELP "  -h, --help             this help\n"
-    "\n"
+	CLI_SAVE_HELP "  -h, --help             this help\n" CLI_VERSION_HELP "\n"
     "Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
     "netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
     "shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
@@ -60,7 +59,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	    {"omit", required_argument, NULL, 'O'},
 	    {"interval", required_argument, NULL, 'i'},
 	    {"udp", no_argument, NULL, 'u'},
-	    {"rate", required_argument, NULL, 'b'},
+	    {"rate", required_argument, NULL, 'r'},
 	    {"parallel", required_argument, NULL, 'P'},
 	    {"reverse", no_argument, NULL, 'R'},
 	    {"tx-only", no_argument, NULL, 'T'},
@@ -70,6 +69,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	    {"pacing", required_argument, NULL, 'g'},
 	    {"burst", required_argument, NULL, 'G'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
 	    CLI_SAVE_LONGOPTS,
 	    OBS_CLI_LONGOPTS,
 	    {NULL, 0, NULL, 0},
@@ -89,7 +89,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	o->family = AF_UNSPEC;
 	memcpy(o->sizes, netio_sizes, sizeof(netio_sizes));
 	o->nsizes = 6;
-	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ub:P:RJh46o:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ur:b:P:k:RJhV46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -117,7 +117,8 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		case 'u':
 			o->p.proto = NB_TPUT_UDP;
 			break;
-		case 'b':
+		case 'b': /* hidden: --rate's letter in older scripts (docs/cli.md) */
+		case 'r':
 			rate_str = optarg;
 			o->p.rate_bps = cli_rate(name, optarg, 0, 400000000000ULL);
 			if (o->p.rate_bps && o->p.rate_bps < 8000)
@@ -158,6 +159,8 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		case '6':
 			o->family = AF_INET6;
 			break;
+		case 'V':
+			cli_version();
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;

@@ -86,7 +86,7 @@ assert d["env"]["local"]["byte_order"] == "little"
 assert len(d["steps"]) == 4 and all(x["valid"] and x["kbyte_per_s"] > 0 for x in d["steps"])
 assert all(x["cpu_remote"]["valid"] for x in d["steps"])
 '
-	"$NETBENCH" tput -c 127.0.0.1 -p $P -t 1 -O 0.3 -l 1k -u -b 10M -J >"$nb_tmp/ppcu.json" 2>"$nb_tmp/ppc.err"
+	"$NETBENCH" tput -c 127.0.0.1 -p $P -t 1 -O 0.3 -l 1k -u -r 10M -J >"$nb_tmp/ppcu.json" 2>"$nb_tmp/ppc.err"
 	check "UDP sequence numbers survive the byte-order change" json_check "$nb_tmp/ppcu.json" '
 assert all(x["valid"] and x["loss_pct"] < 5 and x["duplicate_pct"] == 0 for x in d["steps"]), d["steps"]
 '

@@ -29,7 +29,7 @@ fuzz_build_seeded fuzz_jdoc_views "$(ls "$S"/store/*.c | grep -v '/store\.c$') $
 fuzz_seed rate.json "a rate document"
 # Real documents of this build, where it runs here without an agent.
 "$NETBENCH" mem -q -l 1k,64k --bw-size 1M --threads 1 -J >"$nb_tmp/corpus/mem.json" 2>/dev/null
-"$NETBENCH" crypto --quick -a aes-128-cbc -J >"$nb_tmp/corpus/crypto.json" 2>/dev/null
+"$NETBENCH" crypto --quick --algo aes-128-cbc -J >"$nb_tmp/corpus/crypto.json" 2>/dev/null
 # The sweep whose rule counts are one ulp apart used to hang the report's axes.
 printf '%s' '{"schema":"netbench/1","test":"rate","sweep":[{"kind":"linear","rules":1e17,"sizes":[{"frame_bytes":64,"valid":true,"fps":1000}]},{"kind":"linear","rules":100000000000000016,"sizes":[{"frame_bytes":64,"valid":true,"fps":-1e17}]}]}' >"$nb_tmp/corpus/ulp"
 find "$nb_tmp/corpus" -size 0 -delete

@@ -86,7 +86,7 @@ for i in (1, 2, 3):
         assert est or 'not' in f['ruleset_text'], f
         print('# sweep %d %s: %s' % (i, f['kind'], f['ruleset_text']))
 "
-check "the DUT's ruleset is flushed after the sweeps" sh -c \
+check "after the sweeps the DUT has none of their rules (the ruleset before them, none, is back)" sh -c \
 	"! ip netns exec $P-dut nft list ruleset | grep -q 'saddr'"
 check_schemas "$nb_tmp"
 lab_down

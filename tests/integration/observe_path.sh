@@ -66,7 +66,7 @@ sys.exit(1 if bad or not d["steps"] else 0)
 PY
 }
 
-gen tput -c 198.19.0.1 -u -b 20M -l 1k -t 1 -O 0.3 --observe 198.18.0.254 -J \
+gen tput -c 198.19.0.1 -u -r 20M -l 1k -t 1 -O 0.3 --observe 198.18.0.254 -J \
 	>"$nb_tmp/udp.json" 2>"$nb_tmp/udp.err"
 check "UDP Tx and Rx at 20 Mbit/s: exits 0" test -s "$nb_tmp/udp.json"
 if reconcile udp udp >"$nb_tmp/rec" 2>&1; then
@@ -84,7 +84,7 @@ for s in d['steps']:
     assert o[0]['samples'] > 0 and 0 <= o[0]['observer_cpu_pct'] < 5
 "
 
-gen tput -c 198.19.0.1 -l 8k -b 100M -t 1 -O 0.3 --tx-only --observe 198.18.0.254 -J \
+gen tput -c 198.19.0.1 -l 8k -r 100M -t 1 -O 0.3 --tx-only --observe 198.18.0.254 -J \
 	>"$nb_tmp/tcp.json" 2>"$nb_tmp/tcp.err"
 if reconcile tcp tcp >"$nb_tmp/rec" 2>&1; then
 	ok "TCP: the DUT's forwarded bytes in the window reconcile with the step's payload"
@@ -93,13 +93,13 @@ else
 fi
 cat "$nb_tmp/rec"
 
-gen tput -c 198.19.0.1 -u -b 10M -l 1k -t 0.3 -O 0.1 --observe 198.18.0.254 \
+gen tput -c 198.19.0.1 -u -r 10M -l 1k -t 0.3 -O 0.1 --observe 198.18.0.254 \
 	>"$nb_tmp/text.out" 2>&1
 check "text: the DUT's rows under the CPU table, Tx and Rx" sh -c "
 	grep -q '^DUT 198.18.0.254 (.*) over each window, DUT CPUs ' '$nb_tmp/text.out' &&
 	grep -Eq '^ +1k +Tx \| cpu[0-9]+ ' '$nb_tmp/text.out' &&
 	grep -Eq '^ +1k +Rx \| cpu[0-9]+ ' '$nb_tmp/text.out'"
-gen tput -c 198.19.0.1 -u -b 10M -l 1k -t 0.3 -O 0.1 --tx-only -J >"$nb_tmp/noobs.json" 2>&1
+gen tput -c 198.19.0.1 -u -r 10M -l 1k -t 0.3 -O 0.1 --tx-only -J >"$nb_tmp/noobs.json" 2>&1
 check "without --observe: no observers in the JSON" python3 -c "
 import json; d = json.load(open('$nb_tmp/noobs.json'))
 assert d['steps'] and all('observers' not in s for s in d['steps'])"

@@ -3,8 +3,9 @@
 # The live progress line: on a terminal (stderr a tty) tput, rate, stream, crypto and mem show
 # "step k of n" on stderr, redrawn in place at most a few times a second and gone before the table
 # and at the end, so stdout and stderr on one terminal render as the plain table; off a terminal
-# and with -J there is no progress text at all, and stdout stays a clean table or a JSON document
-# that parses. Runs under a pseudo-terminal (python3's pty); loopback only, ~15 s.
+# there is no progress text at all; with -J the line is on the terminal (stderr) and stdout stays a
+# JSON document that parses, also when both are one terminal. Runs under a pseudo-terminal
+# (python3's pty); loopback only, ~20 s.
 . "$(dirname "$0")/../lib.sh"
 NB=$NETBENCH
 
@@ -96,11 +97,19 @@ check "tput, table and progress on one terminal: a progress line was drawn" \
 check "tput, one terminal: every row renders whole, no progress text is left" \
 	sh -c "grep -q '^ *1k  *[0-9.]* *[0-9.]* *[0-9.]* *[0-9.]*\$' '$nb_tmp/t2.txt' && grep -q '^ *1k  Rx |' '$nb_tmp/t2.txt' && ! grep -q \"\$P\" '$nb_tmp/t2.txt'"
 
-# -J on a terminal: no progress; the JSON parses
-pty "$nb_tmp/tj.out" "$nb_tmp/tj.tty" $T1 -J
-check "tput -J on a tty: no progress text on the terminal" sh -c "! grep -aq \"\$P\" '$nb_tmp/tj.tty'"
-check "tput -J: stdout is one JSON document with both directions" json_check "$nb_tmp/tj.out" "
-assert len(d['steps']) == 2, d['steps']"
+# -J with stderr on a terminal: the progress line there, stdout one JSON document that parses
+pty "$nb_tmp/tj.out" "$nb_tmp/tj.tty" $T -J
+check "tput -J on a tty: the progress line on the terminal, up to the last step" \
+	grep -aq 'netbench tput: step 4 of 4.*(2k Rx); 2k Tx [0-9.]* Mbit/s' "$nb_tmp/tj.tty"
+check "tput -J: stdout is one JSON document with every step, no progress text" \
+	sh -c "! grep -q \"\$P\" '$nb_tmp/tj.out' && ! grep -q \"\$(printf '\r')\" '$nb_tmp/tj.out'" &&
+	json_check "$nb_tmp/tj.out" "assert len(d['steps']) == 4, d['steps']"
+# -J with stdout on the same terminal: the line is gone before the document, which renders whole
+pty - "$nb_tmp/tj2.tty" $T1 -J
+render "$nb_tmp/tj2.tty" >"$nb_tmp/tj2.txt"
+check "tput -J, one terminal: a progress line was drawn" grep -aq 'netbench tput: step 2 of 2' "$nb_tmp/tj2.tty"
+check "tput -J, one terminal: what remains is the JSON document alone" \
+	json_check "$nb_tmp/tj2.txt" "assert len(d['steps']) == 2, d['steps']"
 
 # rate: the search's trials on the line, the trial log and the table intact
 pty "$nb_tmp/r.out" "$nb_tmp/r.tty" "$NB" rate --local-rx 127.0.0.1 --data-port 5395 -q -l 64,128 -t 0.15
@@ -126,11 +135,25 @@ check "stream: stdout has both rows, no carriage return, no progress" \
 	sh -c "[ \$(grep -c '^ *[48].00  *[0-9]' '$nb_tmp/s.out') -eq 2 ] && ! grep -q \"\$(printf '\r')\" '$nb_tmp/s.out' && ! grep -q \"\$P\" '$nb_tmp/s.out'"
 
 # crypto: a step per algorithm
-pty "$nb_tmp/c.out" "$nb_tmp/c.tty" "$NB" crypto -a hmac-sha256,aes-128-cbc -e soft -s 64,1024 -t 0.1
+pty "$nb_tmp/c.out" "$nb_tmp/c.tty" "$NB" crypto --algo hmac-sha256,aes-128-cbc -e soft -s 64,1024 -t 0.1
 check "crypto on a tty: step k of 2 with the algorithm" \
 	sh -c "grep -aq 'netbench crypto: step 1 of 2, ~[0-9]* s left (hmac-sha256)' '$nb_tmp/c.tty' && grep -aq 'netbench crypto: step 2 of 2.*(aes-128-cbc)' '$nb_tmp/c.tty'"
 check "crypto: stdout has both algorithms' tables, no progress text" \
 	sh -c "grep -q 'hmac-sha256' '$nb_tmp/c.out' && grep -q 'aes-128-cbc' '$nb_tmp/c.out' && ! grep -q \"\$P\" '$nb_tmp/c.out'"
+
+pty "$nb_tmp/rj.out" "$nb_tmp/rj.tty" "$NB" rate --local-rx 127.0.0.1 --data-port 5395 -q -l 64,128 -t 0.15 -J
+check "rate -J on a tty: step 2 of 2 with the last trial's rate and loss" \
+	grep -aq 'netbench rate: step 2 of 2.*(128-byte frames); trial [0-9]*: [0-9]* fps, loss [0-9.]* %' "$nb_tmp/rj.tty"
+check "rate -J: stdout is one JSON document, no trial log on the terminal" \
+	sh -c "! grep -aq '  trial [0-9]*: ' '$nb_tmp/rj.tty'" && json_check "$nb_tmp/rj.out" "assert len(d['sizes']) == 2"
+pty "$nb_tmp/cj.out" "$nb_tmp/cj.tty" "$NB" crypto --algo hmac-sha256,aes-128-cbc -e soft -s 64,1024 -t 0.1 -J
+check "crypto -J on a tty: the line moves on to step 2 of 2" \
+	grep -aq 'netbench crypto: step 2 of 2.*(aes-128-cbc)' "$nb_tmp/cj.tty"
+check "crypto -J: stdout is one JSON document" json_check "$nb_tmp/cj.out" "assert d['test'] == 'crypto'"
+pty "$nb_tmp/sj.out" "$nb_tmp/sj.tty" "$NB" stream --send -a 127.0.0.1 -p 5396 --rates 4M,8M -t 0.3 -O 0 -J
+check "stream --send -J on a tty: the line moves on to step 2 of 2 with the last sent" \
+	grep -aq 'netbench stream: step 2 of 2.*(8 Mbit/s asked); step 1 sent [0-9.]* Mbit/s' "$nb_tmp/sj.tty"
+check "stream --send -J: stdout is one JSON document" json_check "$nb_tmp/sj.out" "assert d['test'] == 'stream'"
 
 # mem: the latency points and the bandwidth rounds
 # Up to 32 MiB: long enough (~0.4 s) for several redraws, which come at most every 150 ms.

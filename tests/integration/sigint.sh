@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Ctrl-C mid-sweep keeps what was measured (tput, rate, stream and stream --reverse, mem): SIGINT during a sweep stops the running step, prints
+# Ctrl-C mid-sweep keeps what was measured (tput, rate, stream and stream --reverse, mem, crypto): SIGINT during a sweep stops the running step, prints
 # the steps already measured (table, or a complete JSON document with "interrupted": true),
 # closes the agent's session and exits 130; the agent serves the next run and no process is left.
 # tput also prints its header first and each row as soon as it is measured. Loopback only, ~25 s.
@@ -96,11 +96,43 @@ sigint_after 1 "$nb_tmp/m.txt" "$nb_tmp/m2.err" "$NB" mem --max 2G
 check "mem: SIGINT mid-sweep exits 130 (got $rc), prints the points and says so" \
 	sh -c "[ $rc -eq 130 ] && grep -q '^ *1 KiB' '$nb_tmp/m.txt' && grep -q '^interrupted: .*no memory latency' '$nb_tmp/m.txt'"
 
+# crypto: 3 algorithms x 4 sizes of 0.36 s (window and warm-up) with soft, ~1.5 s per algorithm;
+# SIGINT after 2.2 s lands in the second (or, on a slow host, the first): the points measured
+# whole are printed and kept, the cut one and those not reached are not
+crypto_args="--algo hmac-sha1,aes-128-cbc,hmac-sha256 -e soft -s 64,256,1024,4096 -t 0.3"
+crypto_keeps_whole="
+assert d['interrupted'] is True
+pts = [p for c in d['results'] if c['status'] == 'ok' for p in c['points']]
+assert 1 <= len(pts) < 12, len(pts)
+assert all(p['valid'] or p['invalid_reason'] not in ('interrupted', 'not run') for p in pts), pts
+assert all(c['status'] != 'failed' or c['reason'] != 'not run' for c in d['results']), d['results']
+assert d['results'][0]['algo'] == 'hmac-sha1', d['results'][0]"
+if "$NB" crypto -e soft --algo hmac-sha1 -s 64 -t 0.01 >/dev/null 2>&1; then
+	sigint_after 2.2 "$nb_tmp/c.json" "$nb_tmp/c.err" "$NB" crypto $crypto_args -J
+	check "crypto -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+	check "crypto -J: interrupted true, only whole (algorithm, engine, size) points" \
+		json_check "$nb_tmp/c.json" "$crypto_keeps_whole"
+	check "crypto -J: says how many points were measured" \
+		grep -q 'interrupted: [1-9][0-9]* (algorithm, engine, size) points measured, of at most 12' "$nb_tmp/c.err"
+	sigint_after 2.2 "$nb_tmp/c.txt" "$nb_tmp/c2.err" "$NB" crypto $crypto_args
+	check "crypto: SIGINT mid-sweep exits 130 (got $rc), prints the points and says so" \
+		sh -c "[ $rc -eq 130 ] && grep -q '^ *64  soft  *[0-9]' '$nb_tmp/c.txt' && grep -q '^interrupted: [1-9]' '$nb_tmp/c.txt'"
+	check "crypto: no cut point is printed" sh -c "! grep -q 'invalid: interrupted' '$nb_tmp/c.txt'"
+	sigint_after 2.2 "$nb_tmp/cr.json" "$nb_tmp/cr.err" "$NB" crypto -c 127.0.0.1:5393 $crypto_args -J
+	check "crypto -c -J: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
+	check "crypto -c -J: the agent's whole points are kept, interrupted true" \
+		json_check "$nb_tmp/cr.json" "$crypto_keeps_whole"
+	crypto_docs="$nb_tmp/c.json $nb_tmp/cr.json"
+else
+	skip "crypto: no soft engine in this build (OpenSSL), nothing to interrupt"
+	crypto_docs=""
+fi
+
 check "the agent still runs" kill -0 "$agent_pid"
 check_rc "the agent serves the next run" 0 "$NB" tput -c 127.0.0.1:5393 -l 1k -t 0.2 -O 0 -J
 check "... which says interrupted false" json_check "$nb_tmp/out" "assert d['interrupted'] is False"
 cp "$nb_tmp/out" "$nb_tmp/ok.json"
-check "no controller process is left" sh -c "! pgrep -f '^$NB (tput|rate|stream|mem) ' >/dev/null"
+check "no controller process is left" sh -c "! pgrep -f '^$NB (tput|rate|stream|mem|crypto) ' >/dev/null"
 check_schemas "$nb_tmp/t.json" "$nb_tmp/ok.json" "$nb_tmp/r.json" "$nb_tmp/s.json" "$nb_tmp/sr.json" \
-	"$nb_tmp/m.json"
+	"$nb_tmp/m.json" $crypto_docs
 echo "1..$n"

@@ -38,7 +38,7 @@ S="-c 127.0.0.1 --ctl-port $P -a 127.0.0.1 -t 0.4 --rates 4M,8M"
 check_rc "stream --save --label A" 0 nbq stream $S --save --label A
 check_rc "stream --save --label B -J" 0 nbq stream $S --save --label B -J
 check_rc "mem --quick --save --label A -o" 0 nbq mem --quick --save --label A -o "$nb_tmp/mem.json"
-check_rc "crypto --quick --save --label A -o" 0 nbq crypto --quick -a aes-128-cbc,hmac-sha256 \
+check_rc "crypto --quick --save --label A -o" 0 nbq crypto --quick --algo aes-128-cbc,hmac-sha256 \
 	--save --label A -o "$nb_tmp/crypto.json"
 check_rc "rate --quick --save --label A" 0 nbq rate -c 127.0.0.1 -p $P --quick -s 64,512 \
 	--save --label A -o "$nb_tmp/rate.json"

@@ -36,7 +36,7 @@ for x in s:
     assert x["demand_local_us_per_kbyte"] > 0
 '
 
-"$NETBENCH" tput -c 127.0.0.1 -p $P -t 1 -O 0.2 -l 1k -u -b 20M -J >"$nb_tmp/u.json" 2>"$nb_tmp/err"
+"$NETBENCH" tput -c 127.0.0.1 -p $P -t 1 -O 0.2 -l 1k -u -r 20M -J >"$nb_tmp/u.json" 2>"$nb_tmp/err"
 check "UDP run exits 0" test $? -eq 0
 # Within 1 % on an idle machine; the bound is looser because tests may share the CPUs with
 # other work, and a sender starved for over 100 ms does not burst to catch up.
@@ -95,18 +95,18 @@ check_rc "longer than --max-time: refused" 1 "$NETBENCH" tput -c 127.0.0.1 -p $(
 check "refusal names max-time" has "refused by rule max-time"
 check_rc "unpaced reverse under --max-rate: refused" 1 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -t 0.3 -l 1k -R
 check "refusal names max-rate" has "refused by rule max-rate"
-check_rc "reverse paced below the cap: runs" 0 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -t 0.5 -O 0.1 -l 1k -R -b 5M
+check_rc "reverse paced below the cap: runs" 0 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -t 0.5 -O 0.1 -l 1k -R -r 5M
 # The agent states its caps in the handshake: a run whose Rx half it would refuse is refused
 # before the Tx half runs (no test reaches the agent), naming the option, the value and the cap.
 tests_before=$(grep -c 'tput test' "$nb_tmp/agent.log")
 check_rc "Tx+Rx at -b 20M under --max-rate 10M: refused before the first step" 1 \
-	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -u -b 20M -t 1 -O 0 -l 1k,2k
+	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -u -r 20M -t 1 -O 0 -l 1k,2k
 check "... naming -b, the rate asked and the agent's cap" \
 	has "before any traffic: -b 20 Mbit/s x -P 1 stream .*at most 10.000 Mbit/s (its serve --max-rate"
 check "... and no step ran on the agent" \
 	test "$(grep -c 'tput test' "$nb_tmp/agent.log")" -eq "$tests_before"
 check_rc "Tx only at -b 20M under --max-rate 10M: the agent receives, no cap applies" 0 \
-	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -u -b 20M -t 0.3 -O 0 -l 1k --tx-only
+	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -u -r 20M -t 0.3 -O 0 -l 1k --tx-only
 check_rc "-t over the agent's --max-time: refused before the first step" 1 \
 	"$NETBENCH" tput -c 127.0.0.1 -p $((P + 3)) -t 1.5 -O 0 -l 1k --tx-only
 check "... naming -t and the cap" has "before any traffic: -t 1.5 s .*at most 2.0 s (its serve --max-time)"
@@ -137,7 +137,7 @@ assert d["env"]["local"]["iface"] == "nbttput-va" and d["env"]["remote"]["iface"
 assert d["env"]["remote"]["driver"] == "veth" and d["env"]["remote"]["mtu"] == 1500
 assert all(x["valid"] and x["kbyte_per_s"] > 0 for x in d["steps"])
 '
-	ip netns exec nbttput-a "$NETBENCH" tput -c 198.18.77.2 -p $P -t 0.5 -O 0.2 -l 8k -u -b 50M --bidir -J >"$nb_tmp/vu.json" 2>"$nb_tmp/err"
+	ip netns exec nbttput-a "$NETBENCH" tput -c 198.18.77.2 -p $P -t 0.5 -O 0.2 -l 8k -u -r 50M --bidir -J >"$nb_tmp/vu.json" 2>"$nb_tmp/err"
 	check "UDP bidir across the veth pair" json_check "$nb_tmp/vu.json" '
 assert all(x["valid"] and abs(x["mbit_per_s"] - 50) < 2.5 for x in d["steps"]), [x["mbit_per_s"] for x in d["steps"]]
 '

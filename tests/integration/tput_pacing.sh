@@ -9,7 +9,7 @@
 need_root
 netns_add nbtpp || skip_all "cannot create network namespaces"
 agent nbtpp -- -p 5303 || skip_all "agent did not start"
-tp() { ip netns exec nbtpp "$NETBENCH" tput -c 127.0.0.1 -p 5303 -u -b 100M -l 1k -t 1 -O 0.3 "$@"; }
+tp() { ip netns exec nbtpp "$NETBENCH" tput -c 127.0.0.1 -p 5303 -u -r 100M -l 1k -t 1 -O 0.3 "$@"; }
 
 tp --bidir -J >"$nb_tmp/burst.json" 2>&1
 tp --bidir -J --pacing spin >"$nb_tmp/spin.json" 2>&1

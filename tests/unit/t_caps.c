@@ -34,7 +34,7 @@ int main(void)
 	nb_msg_put_u64(m, NB_T_CAP_MAX_PPS, 1);
 	CHECK(nb_caps_get(m, &got) == -EBADMSG, "a cap of the wrong length: malformed");
 
-	/* tput's plan: -u -b 200M, Tx then Rx, against --max-rate 100M */
+	/* tput's plan: -u -r 200M, Tx then Rx, against --max-rate 100M */
 	struct nb_tput_params p = {.proto = NB_TPUT_UDP,
 				   .streams = 1,
 				   .rate_bps = 200000000,

@@ -271,6 +271,68 @@ int main(void)
 	}
 	nb_crypto_result_free(res);
 
+	/* A stopped run: 2 algorithms x 2 engines x 3 sizes, stopped in the second algorithm's
+	 * first engine at its second size. Kept: every point of the first algorithm, the first
+	 * size of the cut cell, the broken engine of the first algorithm (its verdict is whole);
+	 * left out: the cut point, the sizes not reached, the cell not reached. */
+	nb_crypto_opts_default(&o);
+	o.algos[0] = nb_crypto_algo_find("hmac-sha1");
+	o.algos[1] = nb_crypto_algo_find("aes-128-cbc");
+	o.nalgos = 2;
+	o.engines[0] = &nb_crypto_soft;
+	o.engines[1] = &fake_zero;
+	o.nengines = 2;
+	o.sizes[0] = 64, o.sizes[1] = 256, o.sizes[2] = 1024;
+	o.nsizes = 3;
+	res = nb_crypto_result_new(&o);
+	if (res) {
+		struct nb_crypto_cell *a0 = nb_crypto_cell_at(res, 0, 0),
+				      *b0 = nb_crypto_cell_at(res, 0, 1);
+		struct nb_crypto_cell *a1 = nb_crypto_cell_at(res, 1, 0),
+				      *b1 = nb_crypto_cell_at(res, 1, 1);
+		CHECK(!nb_crypto_cell_reached(a1) && !nb_crypto_cell_reached(b1) &&
+			  !nb_crypto_point_whole(&a1->points[0]) &&
+			  !nb_crypto_algo_any_whole(res, 1),
+		      "a new result: no cell reached, no point whole");
+		a0->status = a1->status = NB_CRYPTO_OK;
+		b0->status = NB_CRYPTO_BROKEN;
+		snprintf(b0->reason, sizeof(b0->reason), "output differs from soft at 64 bytes");
+		for (size_t si = 0; si < 3; si++) {
+			a0->points[si].valid = true;
+			a0->points[si].ops = 1000;
+			a0->points[si].window_s = 0.1;
+		}
+		a1->points[0] = a0->points[0];
+		a1->points[1].valid = false;
+		snprintf(a1->points[1].invalid_reason, sizeof(a1->points[1].invalid_reason),
+			 NB_CRYPTO_CUT);
+		res->interrupted = true;
+		CHECK(nb_crypto_cell_reached(b0) && nb_crypto_cell_reached(a1) &&
+			  !nb_crypto_cell_reached(b1),
+		      "reached: the broken cell and the cut one; not reached: the last");
+		CHECK(nb_crypto_point_whole(&a1->points[0]) &&
+			  !nb_crypto_point_whole(&a1->points[1]) &&
+			  !nb_crypto_point_whole(&a1->points[2]) &&
+			  nb_crypto_algo_any_whole(res, 1),
+		      "whole: the cut cell's first point; not: the cut one, the one not reached");
+		char *text = NULL;
+		size_t len = 0;
+		int jr = nb_crypto_result_json_text(res, NB_CRYPTO_JSON_ALL, &text, &len);
+		size_t npts = 0, ncells = 0;
+		for (const char *q = text; q && (q = strstr(q, "\"size_bytes\"")); q++)
+			npts++;
+		for (const char *q = text; q && (q = strstr(q, "\"engine\": ")); q++)
+			ncells++;
+		CHECK(jr == 0 && text && strstr(text, "\"interrupted\": true") && npts == 4 &&
+			  ncells == 3 && !strstr(text, "\"invalid_reason\": \"" NB_CRYPTO_CUT) &&
+			  !strstr(text, NB_CRYPTO_NOT_RUN),
+		      "stopped run's document: 4 whole points in 3 cells, no cut or unreached one "
+		      "(%zu points, %zu cells)",
+		      npts, ncells);
+		free(text);
+	}
+	nb_crypto_result_free(res);
+
 	/* Crossover: the first size from which the engine wins at every larger size. */
 	struct nb_crypto_cell *e = calloc(1, sizeof(*e)), *s = calloc(1, sizeof(*s));
 	double em[5] = {1, 5, 30, 20, 50}, sm[5] = {10, 10, 10, 10, 10};

@@ -211,8 +211,20 @@ void nb_crypto_result_free(struct nb_crypto_result *r);
 struct nb_crypto_cell *nb_crypto_cell_at(const struct nb_crypto_result *r, size_t algo,
 					 size_t engine);
 
+/* What a point or cell not measured to its end says: never reached, or cut by a stop. */
+#define NB_CRYPTO_NOT_RUN "not run"
+#define NB_CRYPTO_CUT	  "interrupted"
+/* A point measured to its end: valid, or invalid for a reason of its own. A stopped run keeps
+ * (prints, documents) only these, as every test keeps only whole steps. */
+bool nb_crypto_point_whole(const struct nb_crypto_point *p);
+/* A cell the run reached (checked, timed or found unusable); not one a stop left untouched. */
+bool nb_crypto_cell_reached(const struct nb_crypto_cell *c);
+/* Whether algorithm algo has a whole point in any engine (a stopped run reports it then). */
+bool nb_crypto_algo_any_whole(const struct nb_crypto_result *r, size_t algo);
+
 /* Called after each algorithm, every engine done, with the result so far (for output as the
- * run goes; the agent can report progress from it). May be NULL. */
+ * run goes; the agent can report progress from it), and once for the algorithm a stop cut
+ * when it has a whole point (its crossovers are then not computed). May be NULL. */
 typedef void (*nb_crypto_progress_fn)(void *arg, const struct nb_crypto_result *r, size_t algo);
 
 /* Probes the engines, checks each engine and algorithm against the reference, then times the

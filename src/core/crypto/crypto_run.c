@@ -104,6 +104,7 @@ struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o)
 			c->algo = o->algos[ai];
 			c->engine = r->opts.engines[ei];
 			c->status = NB_CRYPTO_FAILED;
+			snprintf(c->reason, sizeof(c->reason), NB_CRYPTO_NOT_RUN);
 			c->crossover_index = -2;
 			c->driver.priority = -1;
 			c->driver.hw = -1;
@@ -112,7 +113,7 @@ struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o)
 				c->points[si].padded_bytes =
 				    nb_crypto_padded_len(c->algo, o->sizes[si]);
 				snprintf(c->points[si].invalid_reason,
-					 sizeof(c->points[si].invalid_reason), "not run");
+					 sizeof(c->points[si].invalid_reason), NB_CRYPTO_NOT_RUN);
 			}
 		}
 	return r;
@@ -418,7 +419,7 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 	if (pt->invalid_reason[0])
 		goto out;
 	if (stop_requested(o)) {
-		point_invalid(pt, "interrupted");
+		point_invalid(pt, NB_CRYPTO_CUT);
 		goto out;
 	}
 	if (pt->ops == 0 || lat_n == 0) {
@@ -510,6 +511,28 @@ static void crossovers(struct nb_crypto_result *r, size_t ai, const struct nb_cr
 	}
 }
 
+bool nb_crypto_point_whole(const struct nb_crypto_point *p)
+{
+	return p->valid || (strcmp(p->invalid_reason, NB_CRYPTO_NOT_RUN) &&
+			    strcmp(p->invalid_reason, NB_CRYPTO_CUT));
+}
+
+bool nb_crypto_cell_reached(const struct nb_crypto_cell *c)
+{
+	return !(c->status == NB_CRYPTO_FAILED && !strcmp(c->reason, NB_CRYPTO_NOT_RUN));
+}
+
+bool nb_crypto_algo_any_whole(const struct nb_crypto_result *r, size_t algo)
+{
+	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
+		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, algo, ei);
+		for (size_t si = 0; c->status == NB_CRYPTO_OK && si < r->opts.nsizes; si++)
+			if (nb_crypto_point_whole(&c->points[si]))
+				return true;
+	}
+	return false;
+}
+
 int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress, void *arg,
 		  struct nb_crypto_result **out)
 {
@@ -569,8 +592,14 @@ int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress
 					}
 				}
 			}
+		if (stop_requested(o)) {
+			/* Cut: its whole points are kept; a crossover needs every size. */
+			if (progress && nb_crypto_algo_any_whole(r, ai))
+				progress(arg, r, ai);
+			break;
+		}
 		crossovers(r, ai, soft_cell);
-		if (progress && !stop_requested(o))
+		if (progress)
 			progress(arg, r, ai);
 	}
 	r->interrupted = stop_requested(o);
@@ -648,7 +677,8 @@ static void json_cell(struct nb_json *j, const struct nb_crypto_result *r,
 	if (c->status == NB_CRYPTO_OK) {
 		nb_json_arr_begin(j, "points");
 		for (size_t si = 0; si < o->nsizes; si++)
-			json_point(j, &c->points[si]);
+			if (nb_crypto_point_whole(&c->points[si]))
+				json_point(j, &c->points[si]);
 		nb_json_arr_end(j);
 	}
 	nb_json_obj_end(j);
@@ -656,8 +686,15 @@ static void json_cell(struct nb_json *j, const struct nb_crypto_result *r,
 
 void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, size_t algo)
 {
-	for (size_t ei = 0; ei < r->opts.nengines; ei++)
-		json_cell(j, r, nb_crypto_cell_at(r, algo, ei));
+	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
+		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, algo, ei);
+		bool any = c->status != NB_CRYPTO_OK;
+		for (size_t si = 0; !any && si < r->opts.nsizes; si++)
+			any = nb_crypto_point_whole(&c->points[si]);
+		/* A stopped run documents what it reached and measured whole, nothing else. */
+		if (nb_crypto_cell_reached(c) && any)
+			json_cell(j, r, c);
+	}
 }
 
 static void result_json(struct nb_json *j, const struct nb_crypto_result *r, bool head_only)

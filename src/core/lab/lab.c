@@ -977,6 +977,29 @@ out:
 	return ret;
 }
 
+int nb_lab_ruleset_recorded(struct nb_lab *lab, char *kind, size_t kind_len, size_t *rules_n)
+{
+	struct state s;
+	state_read(lab, &s);
+	if (!s.found || !s.ruleset)
+		return 0;
+	snprintf(kind, kind_len, "%s", s.kind);
+	*rules_n = s.rules_n;
+	return 1;
+}
+
+int nb_lab_ruleset_record(struct nb_lab *lab, const char *kind, size_t rules_n)
+{
+	struct state s;
+	state_read(lab, &s);
+	if (!s.found)
+		return 0;
+	s.ruleset = kind != NULL;
+	snprintf(s.kind, sizeof(s.kind), "%s", kind ? kind : "");
+	s.rules_n = kind ? rules_n : 0;
+	return state_write(lab, &s);
+}
+
 int nb_lab_ruleset_flush(struct nb_lab *lab)
 {
 	struct state s;

@@ -138,5 +138,25 @@ int nb_lab_crypto_driver_set(struct nb_lab *lab, int *old_priority);
 
 /* Removes every rule from the DUT (nft flush ruleset). */
 int nb_lab_ruleset_flush(struct nb_lab *lab);
+/* The lab's record of the ruleset it loaded (lab status shows it): 1 and its kind and rule
+ * count when there is one, else 0. */
+int nb_lab_ruleset_recorded(struct nb_lab *lab, char *kind, size_t kind_len, size_t *rules_n);
+/* Rewrites that record (kind NULL: none); nothing when the lab has no state. */
+int nb_lab_ruleset_record(struct nb_lab *lab, const char *kind, size_t rules_n);
+
+/* The DUT's ruleset kept across a rule sweep (lab_keep.c): the sweep replaces it point by
+ * point and flushes it at the end; keep reads it before (nft list ruleset in the DUT's
+ * namespace, and the lab's record), restore loads it back in one transaction and checks the
+ * rule and set-element counts read back against those read before. */
+struct nb_lab_kept {
+	char *script; /* nft list ruleset, as read */
+	size_t rules, elems;
+	bool recorded; /* the lab's record: kind and rules_n */
+	char kind[16];
+	size_t rules_n;
+};
+int nb_lab_ruleset_keep(struct nb_lab *lab, struct nb_lab_kept *k);
+int nb_lab_ruleset_restore(struct nb_lab *lab, const struct nb_lab_kept *k, size_t *rules);
+void nb_lab_kept_free(struct nb_lab_kept *k);
 
 #endif

@@ -8,7 +8,7 @@
 NB=$NETBENCH
 o=$nb_tmp/afalg.json
 check_rc "afalg:virtio_crypto_aes_cbc and afalg:cbc(aes-generic) checked and timed" 0 \
-	"$NB" crypto -a aes-128-cbc -e 'afalg:virtio_crypto_aes_cbc,afalg:cbc(aes-generic)' \
+	"$NB" crypto --algo aes-128-cbc -e 'afalg:virtio_crypto_aes_cbc,afalg:cbc(aes-generic)' \
 	-s 64,1024,8192 -t 0.1 -J
 cp "$nb_tmp/out" "$o"
 sed 's/^/NBVMJ crypto_afalg /' "$o" # to the host, which validates it against docs/schema
@@ -28,7 +28,7 @@ check "virtio's crossover is against cbc(aes-generic)" \
 	grep -q '"crossover_vs": "afalg:cbc(aes-generic)"' "$o"
 
 check_rc "afalg:all with 4 requests in flight" 0 \
-	"$NB" crypto -a aes-128-cbc -e afalg:all -s 256,4096 -t 0.1 -n 4
+	"$NB" crypto --algo aes-128-cbc -e afalg:all -s 256,4096 -t 0.1 -n 4
 sed 's/^/# /' "$nb_tmp/out"
 check "afalg:all measured the virtio driver" has 'afalg:virtio_crypto_aes_cbc  *checked'
 check "afalg:all measured a software driver" has 'afalg:cbc(aes-generic) *checked'
@@ -37,5 +37,5 @@ check "a crossover line: hardware against the fastest software driver" \
 check "CPU time per KByte, proc and sys, in the table" has 'CPU us/KB proc'
 check "4 in flight" has '4 in flight'
 check_rc "an unknown driver is refused as unsupported, not timed" 1 \
-	"$NB" crypto -a aes-128-cbc -e 'afalg:no-such-driver' -s 64 -t 0.05
+	"$NB" crypto --algo aes-128-cbc -e 'afalg:no-such-driver' -s 64 -t 0.05
 check "the refusal names the driver" has 'no skcipher driver "no-such-driver"'

@@ -5,13 +5,14 @@
 #ifndef NB_CRYPTO_H
 #define NB_CRYPTO_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/base/cpu.h"
 #include "core/base/json.h"
+#include "core/base/result.h"
+#include "core/session/job.h"
 
 #define NB_CRYPTO_MAX_ALGOS 8
 #define NB_CRYPTO_MAX_SIZES 16
@@ -118,7 +119,7 @@ int nb_crypto_hex(const char *hex, uint8_t *buf, size_t cap);
 int nb_crypto_kat_check(const struct nb_crypto_engine *e, const struct nb_crypto_algo *a, char *why,
 			size_t len);
 
-struct nb_crypto_opts {
+struct nb_crypto_params {
 	const struct nb_crypto_algo *algos[NB_CRYPTO_MAX_ALGOS];
 	size_t nalgos;
 	uint32_t sizes[NB_CRYPTO_MAX_SIZES];
@@ -129,31 +130,30 @@ struct nb_crypto_opts {
 	uint64_t warmup_ns; /* excluded before each window */
 	uint32_t inflight;  /* threads, each with one request in flight */
 	uint32_t aad_len;   /* AEAD associated data per request (ESP: 8) */
-	/* Set from a signal handler to end the run early; may be NULL. */
-	volatile int *stop;
-	/* Set by the agent's job runner to end the run early; may be NULL. */
-	const atomic_bool *cancel;
+	/* Ends the run early: the front end's stop flag, or the agent's job cancel flag; may be
+	 * NULL. */
+	const nb_cancel_t *stop;
 	/* Storage of the afalg:DRIVER engines that engines[] points at (nb_crypto_select_engines
-	 * fills it; copy opts with nb_crypto_opts_copy, which keeps the pointers inside). */
+	 * fills it; copy opts with nb_crypto_params_copy, which keeps the pointers inside). */
 	struct nb_crypto_engine drv_engines[NB_CRYPTO_MAX_ENGINES];
 	char drv_names[NB_CRYPTO_MAX_ENGINES][2][80]; /* "afalg:DRIVER", "DRIVER" */
 	size_t ndrv;
 };
 
 /* Copies src into dst with the afalg:DRIVER engines pointing into dst's own storage. */
-void nb_crypto_opts_copy(struct nb_crypto_opts *dst, const struct nb_crypto_opts *src);
+void nb_crypto_params_copy(struct nb_crypto_params *dst, const struct nb_crypto_params *src);
 /* The kernel drivers of a's transform, best priority first, after instantiating the template
  * over every implementation of its innermost part (cbc(aes-generic) beside cbc(aes)'s
  * hardware driver). Returns the count (0 without AF_ALG). */
 size_t nb_crypto_afalg_drivers(const struct nb_crypto_algo *a, char (*drivers)[80], size_t max);
 
 /* Every algorithm, the default sizes, every engine, 0.5 s windows, one in flight, 8 AAD bytes. */
-void nb_crypto_opts_default(struct nb_crypto_opts *o);
+void nb_crypto_params_default(struct nb_crypto_params *o);
 /* Fills o->engines from a comma-separated list ("all" for every engine; "afalg:DRIVER" for
  * one kernel driver; "afalg:all" for every driver of the selected algorithms, so select the
  * algorithms first). Returns 0 or -ENOENT with the unknown name in bad, -E2BIG for too many. */
-int nb_crypto_select_engines(struct nb_crypto_opts *o, const char *list, char *bad, size_t len);
-int nb_crypto_select_algos(struct nb_crypto_opts *o, const char *list, char *bad, size_t len);
+int nb_crypto_select_engines(struct nb_crypto_params *o, const char *list, char *bad, size_t len);
+int nb_crypto_select_algos(struct nb_crypto_params *o, const char *list, char *bad, size_t len);
 
 enum nb_crypto_status {
 	NB_CRYPTO_OK,
@@ -198,7 +198,7 @@ struct nb_crypto_cell {
 };
 
 struct nb_crypto_result {
-	struct nb_crypto_opts opts;
+	struct nb_crypto_params opts;
 	bool engine_ok[NB_CRYPTO_MAX_ENGINES];
 	char engine_reason[NB_CRYPTO_MAX_ENGINES][200];
 	size_t ncells; /* nalgos * nengines, algorithm-major */
@@ -206,7 +206,7 @@ struct nb_crypto_result {
 	bool interrupted;
 };
 
-struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o);
+struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o);
 void nb_crypto_result_free(struct nb_crypto_result *r);
 struct nb_crypto_cell *nb_crypto_cell_at(const struct nb_crypto_result *r, size_t algo,
 					 size_t engine);
@@ -218,11 +218,11 @@ typedef void (*nb_crypto_progress_fn)(void *arg, const struct nb_crypto_result *
 /* Probes the engines, checks each engine and algorithm against the reference, then times the
  * good ones. *out is allocated here (free with nb_crypto_result_free). Returns 0 or a negative
  * errno for a failure of the run itself (memory, threads); engine trouble lands in the cells. */
-int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress, void *arg,
+int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progress, void *arg,
 		  struct nb_crypto_result **out);
 /* Correctness of one cell: the known-answer vector, then ref (soft, or the built-in reference
  * where soft is absent) at every size; ref NULL for the vector alone. Exposed for tests. */
-int nb_crypto_check_cell(const struct nb_crypto_opts *o, struct nb_crypto_cell *c,
+int nb_crypto_check_cell(const struct nb_crypto_params *o, struct nb_crypto_cell *c,
 			 const struct nb_crypto_engine *ref);
 /* Crossover: the first size index from which e beats ref at every larger size; -1 if none. */
 int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_cell *ref,
@@ -241,6 +241,10 @@ void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, si
 #define NB_CRYPTO_JSON_HEAD (-2)
 int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char **text,
 			       size_t *len);
+/* The whole document, top-level object opened and closed: frame (nb_result_begin with local and,
+ * for a remote run, the agent's platform), "agent" where there is one, the result. */
+void nb_crypto_doc_json(struct nb_json *j, const struct nb_crypto_result *r,
+			const struct nb_sysinfo *local, const struct nb_result_agent *agent);
 
 /* /proc/crypto: one entry per registered implementation. */
 struct nb_proc_crypto_alg {

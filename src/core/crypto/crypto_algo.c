@@ -87,7 +87,7 @@ const char *nb_crypto_status_name(enum nb_crypto_status s)
 
 static const uint32_t default_sizes[] = {16, 64, 256, 1024, 1420, 8192, 16384};
 
-void nb_crypto_opts_default(struct nb_crypto_opts *o)
+void nb_crypto_params_default(struct nb_crypto_params *o)
 {
 	memset(o, 0, sizeof(*o));
 	for (size_t i = 0; i < nb_crypto_nalgos && i < NB_CRYPTO_MAX_ALGOS; i++)
@@ -170,7 +170,7 @@ static const void *algo_nth(size_t i)
 }
 
 /* Adds the afalg engine bound to one kernel driver; duplicates are skipped. */
-static int add_driver(struct nb_crypto_opts *o, const char *driver, char *bad, size_t len)
+static int add_driver(struct nb_crypto_params *o, const char *driver, char *bad, size_t len)
 {
 	size_t l = strlen(driver);
 	if (l == 0 || l >= 64 || strcspn(driver, " \t\n:") != l) {
@@ -192,7 +192,7 @@ static int add_driver(struct nb_crypto_opts *o, const char *driver, char *bad, s
 	return 0;
 }
 
-int nb_crypto_select_engines(struct nb_crypto_opts *o, const char *list, char *bad, size_t len)
+int nb_crypto_select_engines(struct nb_crypto_params *o, const char *list, char *bad, size_t len)
 {
 	const void *items[NB_CRYPTO_MAX_ENGINES * 2];
 	char plain[512] = "", drivers[512] = "";
@@ -257,7 +257,7 @@ int nb_crypto_select_engines(struct nb_crypto_opts *o, const char *list, char *b
 	return 0;
 }
 
-void nb_crypto_opts_copy(struct nb_crypto_opts *dst, const struct nb_crypto_opts *src)
+void nb_crypto_params_copy(struct nb_crypto_params *dst, const struct nb_crypto_params *src)
 {
 	*dst = *src;
 	for (size_t ei = 0; ei < dst->nengines; ei++)
@@ -270,7 +270,7 @@ void nb_crypto_opts_copy(struct nb_crypto_opts *dst, const struct nb_crypto_opts
 	}
 }
 
-int nb_crypto_select_algos(struct nb_crypto_opts *o, const char *list, char *bad, size_t len)
+int nb_crypto_select_algos(struct nb_crypto_params *o, const char *list, char *bad, size_t len)
 {
 	const void *items[NB_CRYPTO_MAX_ALGOS * 2];
 	size_t n = 0;

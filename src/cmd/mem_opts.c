@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* netbench mem's options: the help text, the parsing, and every impossible combination refused
+ * with exit 2 (mem.c drives the run through core and prints). */
+#include "cmd/mem_opts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "cmd/cli.h"
+#include "core/session/proto.h"
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: netbench mem [options]\n"
+	    "       netbench mem -c HOST [-p PORT] [--psk FILE] [options]\n"
+	    "\n"
+	    "Memory latency by working-set size (dependent loads, ns and core cycles per load),\n"
+	    "cache sizes inferred from the latency curve beside what sysfs says, and read/write/\n"
+	    "copy bandwidth for a buffer at least 4x the last-level cache (about 10 s).\n"
+	    "\n"
+	    "Options:\n"
+	    "  -l, --sizes MIN,MAX  the two below in one option\n"
+	    "  --min SIZE         smallest working set (default 1k; k/M/G = 1024-based)\n"
+	    "  --max SIZE         largest working set (default 256M; capped at half of the\n"
+	    "                     available memory)\n"
+	    "  --pattern P        random: one random cycle through the lines, defeats\n"
+	    "                     prefetchers (default); seq: line after line, shows what the\n"
+	    "                     prefetcher hides\n"
+	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
+	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
+	    "  -q, --quick        fewer points, shorter trials, bandwidth buffer at most 64M:\n"
+	    "                     seconds (with a last-level cache over 16M the bandwidth is\n"
+	    "                     then partly cache bandwidth; --bw-size overrides the cap)\n"
+	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
+	    "  -h, --help         this help\n"
+	    "\n"
+	    "On a board ('netbench serve' running there), from this host:\n"
+	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
+	    "                     run the probe on the agent at HOST; the options above apply\n"
+	    "                     there (sizes capped by the board's memory)\n"
+	    "  -p, --port PORT    the agent's control port (default 5301)\n"
+	    "      --psk FILE     pre-shared key the agent requires\n"
+	    "  -4, -6             use IPv4 / IPv6 only\n"
+	    "\n"
+	    "MB/s = 10^6 bytes per second; copy counts each byte copied once.\n");
+}
+
+int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
+{
+	static const struct option longopts[] = {
+	    {"min", required_argument, NULL, 'm'},
+	    {"max", required_argument, NULL, 'M'},
+	    {"pattern", required_argument, NULL, 'a'},
+	    {"threads", required_argument, NULL, 't'},
+	    {"bw-size", required_argument, NULL, 'b'},
+	    {"quick", no_argument, NULL, 'q'},
+	    {"client", required_argument, NULL, 'c'},
+	    {"connect", required_argument, NULL, 'c'},
+	    {"sizes", required_argument, NULL, 'l'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"psk", required_argument, NULL, 'k'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},
+	    CLI_SAVE_LONGOPTS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct nb_mem_params *p = &o->p;
+	struct nb_mem_remote *rm = &o->remote;
+	const char *min_s = NULL, *max_s = NULL, *psk_file = NULL;
+	const char *remote_only = NULL; /* an option that means nothing without -c */
+	int c, li;
+
+	memset(o, 0, sizeof(*o));
+	rm->port = NB_DEFAULT_PORT;
+	rm->family = AF_UNSPEC;
+
+	opterr = 0;
+	while ((li = -1, c = getopt_long(argc, argv, ":c:p:l:qJh46o:", longopts, &li)) != -1) {
+		const char *name = cli_optname(longopts, c, li);
+		switch (c) {
+		case 'm':
+			p->min_bytes = cli_bytes(name, optarg, NB_MEM_MIN_SET_BYTES, 1ULL << 36);
+			min_s = optarg;
+			break;
+		case 'M':
+			p->max_bytes = cli_bytes(name, optarg, NB_MEM_MIN_SET_BYTES, 1ULL << 36);
+			max_s = optarg;
+			break;
+		case 'a':
+			if (nb_mem_pattern_parse(optarg, &p->pattern))
+				cli_usage_error(
+				    "--pattern: '%s' is not a pattern (accepted: random, "
+				    "seq)",
+				    optarg);
+			break;
+		case 't':
+			p->threads = (uint32_t)cli_uint(name, optarg, 1, NB_MEM_MAX_THREADS);
+			break;
+		case 'b':
+			p->bw_bytes = cli_bytes(name, optarg, 1ULL << 20, 1ULL << 36);
+			break;
+		case 'l': {
+			uint64_t mm[2];
+			if (cli_bytes_list(name, optarg, mm, 2, NB_MEM_MIN_SET_BYTES, 1ULL << 36) !=
+			    2)
+				cli_usage_error("%s: '%s' is not MIN,MAX", name, optarg);
+			p->min_bytes = mm[0];
+			p->max_bytes = mm[1];
+			min_s = max_s = optarg;
+			break;
+		}
+		case 'q':
+			p->quick = true;
+			break;
+		case 'c':
+			rm->host = optarg;
+			break;
+		case 'p':
+			rm->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			remote_only = "--port";
+			break;
+		case 'k':
+			psk_file = optarg;
+			remote_only = "--psk";
+			break;
+		case '4':
+			rm->family = AF_INET;
+			remote_only = "-4";
+			break;
+		case '6':
+			rm->family = AF_INET6;
+			remote_only = "-6";
+			break;
+		case 'J':
+			o->json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			if (cli_save_option(&o->save, c, argc, argv))
+				break;
+			cli_bad_option(argv, c);
+		}
+	}
+	if (rm->host)
+		rm->host = cli_hostport("--client", rm->host, &rm->port);
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_save_start(&o->save, "mem", o->json);
+	if (p->min_bytes && p->max_bytes && p->min_bytes > p->max_bytes)
+		cli_usage_error("--min (%s) is larger than --max (%s)", min_s, max_s);
+	if (p->min_bytes && !p->max_bytes && p->min_bytes > NB_MEM_DEFAULT_MAX_BYTES)
+		cli_usage_error("--min is larger than the default --max (256M): give --max too");
+	if (p->max_bytes && !p->min_bytes && p->max_bytes < NB_MEM_MIN_SET_BYTES)
+		cli_usage_error("--max is smaller than the default --min (1k)");
+	if (remote_only && !rm->host)
+		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
+
+	if (psk_file)
+		cli_psk(psk_file, rm->psk, &rm->psk_len);
+	return 0;
+}

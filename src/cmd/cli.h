@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Front-end helpers shared by the cmd_*.c files: bounded option parsing that names the option,
- * the value and the accepted range, and usage errors (exit status 2). Only the front end exits. */
+/* Front-end helpers shared by every subcommand (src/cmd/<name>.c and its <name>_opts.c): bounded
+ * option parsing that names the option, the value and the accepted range, usage errors (exit
+ * status 2), failures (exit 1) and the stop flag. Only the front end prints and exits. */
 #ifndef NB_CLI_H
 #define NB_CLI_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+
+#include "core/session/ctl.h"
 
 /* The front end's one mutable global: set by SIGINT/SIGTERM once cli_catch_signals() ran. */
 extern volatile sig_atomic_t cli_stop;
@@ -47,6 +51,18 @@ noreturn void cli_bad_option(char **argv, int c);
  * literal ("::1", no port). Returns the host (allocated; the front end keeps it for the run) and
  * sets *port when the value names one; exits 2 naming opt on a malformed value. */
 const char *cli_hostport(const char *opt, const char *val, uint16_t *port);
+
+/* -c, -p, --psk, -4 and -6 alike in the subcommands that run on an agent through one session:
+ * the front end's option switch hands each code to cli_remote_option (true when it was one of
+ * them; --psk's code is 'k'), then calls cli_remote_finish after its own checks, which refuses
+ * an option that needs -c without it (exit 2) and reads the key. */
+struct cli_remote {
+	struct nb_ctl_target *t;
+	const char *psk_file;
+	const char *remote_only; /* the last option given that needs -c */
+};
+bool cli_remote_option(struct cli_remote *r, int c, const char *name);
+void cli_remote_finish(struct cli_remote *r);
 
 /* The long-option name of getopt's current option, for messages ("--time" or "-t"). */
 struct option;

@@ -2,6 +2,7 @@
 /* netbench crypto's front end: parses the options (crypto_opts.c), hands the run to core
  * (nb_crypto_ctl_run: here, or with -c inside an agent on the board) and prints each algorithm's
  * table as it completes, the same for a local and a remote run. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "cmd/save.h"
 #include "cmd/virt_note.h"
 #include "core/crypto/crypto_ctl.h"
+#include "core/crypto/crypto_json.h"
 #include "core/base/sysinfo.h"
 
 static const char *hw_word(int hw)
@@ -192,19 +194,15 @@ int cmd_crypto(int argc, char **argv)
 	size_t ok = 0;
 	for (size_t i = 0; i < r->ncells; i++)
 		ok += r->cells[i].status == NB_CRYPTO_OK;
-	if (cli_save_doc_begin(&o.save) || o.json) {
-		struct nb_json j;
+	if (cli_save_wants_doc(&o.save)) {
 		struct nb_sysinfo si;
-		const struct nb_result_agent agent = {
-		    .host = o.remote.host,
-		    .port = ctl ? nb_ctl_port(ctl) : 0,
-		    .env = ctl ? &ctl->remote : NULL,
-		};
-		nb_sysinfo_get(&si, ctl ? (const struct sockaddr *)&ctl->local : NULL);
-		nb_json_init(&j, stdout);
-		nb_crypto_doc_json(&j, r, &si, ctl ? &agent : NULL);
-		fputc('\n', stdout);
-		cli_save_doc_end(&o.save);
+		struct nb_result_agent ag;
+		const struct nb_result_agent *agent = nb_ctl_doc_ends(ctl, o.remote.host, &si, &ag);
+		char *doc;
+		size_t len;
+		if (nb_crypto_doc_text(r, &si, agent, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o.save, doc, len);
 	}
 	fflush(stdout);
 	if (ok && !r->interrupted)

@@ -48,7 +48,7 @@ static void usage(FILE *f)
 
 int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 {
-	enum { OPT_AAD = 256, OPT_PSK };
+	enum { OPT_AAD = 256 };
 	static const struct option opts[] = {
 	    {"algo", required_argument, NULL, 'a'},
 	    {"sizes", required_argument, NULL, 's'},
@@ -61,14 +61,14 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 	    {"client", required_argument, NULL, 'c'},
 	    {"connect", required_argument, NULL, 'c'},
 	    {"port", required_argument, NULL, 'p'},
-	    {"psk", required_argument, NULL, OPT_PSK},
+	    {"psk", required_argument, NULL, 'k'},
 	    {"help", no_argument, NULL, 'h'},
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};
 	struct nb_crypto_params *p = &o->p;
-	struct nb_crypto_remote *rm = &o->remote;
-	const char *psk_file = NULL, *remote_only = NULL; /* an option that needs -c */
+	struct nb_ctl_target *rm = &o->remote;
+	struct cli_remote remote = {.t = rm};
 	const char *engines = NULL; /* applied after -a: afalg:all depends on the algorithms */
 	bool quick = false, time_set = false;
 	char bad[80];
@@ -119,30 +119,12 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 		case 'J':
 			o->json = true;
 			break;
-		case 'c':
-			rm->host = optarg;
-			break;
-		case 'p':
-			rm->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			remote_only = "--port";
-			break;
-		case OPT_PSK:
-			psk_file = optarg;
-			remote_only = "--psk";
-			break;
-		case '4':
-			rm->family = AF_INET;
-			remote_only = "-4";
-			break;
-		case '6':
-			rm->family = AF_INET6;
-			remote_only = "-6";
-			break;
 		case 'h':
 			usage(stdout);
 			return 1;
 		default:
-			if (!cli_save_option(&o->save, c, argc, argv))
+			if (!cli_remote_option(&remote, c, name) &&
+			    !cli_save_option(&o->save, c, argc, argv))
 				cli_bad_option(argv, c);
 		}
 	}
@@ -164,11 +146,7 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 					bad);
 	}
 	cli_save_start(&o->save, "crypto", o->json);
-	if (remote_only && !rm->host)
-		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
-	if (psk_file) {
-		cli_psk(psk_file, rm->psk, &rm->psk_len);
-	}
+	cli_remote_finish(&remote);
 	if (quick && !time_set)
 		p->time_ns = 50000000ull;
 	/* Warm-up: a fifth of the window, at most 100 ms (caches, clocks, lazy setup). */

@@ -7,12 +7,12 @@
 #include <stdbool.h>
 
 #include "cmd/save.h"
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 #include "core/crypto/crypto_ctl.h"
 
 struct crypto_opts {
 	struct nb_crypto_params p;
-	struct nb_crypto_remote remote; /* host NULL: a run here */
+	struct nb_ctl_target remote; /* host NULL: a run here */
 	bool json;
 	struct cli_save save;
 };

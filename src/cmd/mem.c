@@ -2,6 +2,7 @@
 /* netbench mem's front end: parses the options (mem_opts.c), hands the run to core (nb_mem_ctl_run:
  * here, or with -c on an agent) and prints the latency curve, the inferred caches beside sysfs,
  * and bandwidth the same way for both. */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -222,19 +223,15 @@ int cmd_mem(int argc, char **argv)
 	}
 	if (r->capped)
 		cli_warn("sizes capped at half of the %savailable memory", ctl ? "agent's " : "");
-	if (cli_save_doc_begin(&o.save) || o.json) {
-		struct nb_json j;
+	if (cli_save_wants_doc(&o.save)) {
 		struct nb_sysinfo si;
-		const struct nb_result_agent agent = {
-		    .host = o.remote.host,
-		    .port = ctl ? nb_ctl_port(ctl) : 0,
-		    .env = ctl ? &ctl->remote : NULL,
-		};
-		nb_sysinfo_get(&si, ctl ? (const struct sockaddr *)&ctl->local : NULL);
-		nb_json_init(&j, stdout);
-		nb_mem_doc_json(&j, r, &si, ctl ? &agent : NULL);
-		fputc('\n', stdout);
-		cli_save_doc_end(&o.save);
+		struct nb_result_agent ag;
+		const struct nb_result_agent *agent = nb_ctl_doc_ends(ctl, o.remote.host, &si, &ag);
+		char *doc;
+		size_t len;
+		if (nb_mem_doc_text(r, &si, agent, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o.save, doc, len);
 	}
 	if (!o.json) {
 		if (ctl)

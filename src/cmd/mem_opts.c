@@ -70,9 +70,9 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 	    {NULL, 0, NULL, 0},
 	};
 	struct nb_mem_params *p = &o->p;
-	struct nb_mem_remote *rm = &o->remote;
-	const char *min_s = NULL, *max_s = NULL, *psk_file = NULL;
-	const char *remote_only = NULL; /* an option that means nothing without -c */
+	struct nb_ctl_target *rm = &o->remote;
+	struct cli_remote remote = {.t = rm};
+	const char *min_s = NULL, *max_s = NULL;
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -117,25 +117,6 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 		case 'q':
 			p->quick = true;
 			break;
-		case 'c':
-			rm->host = optarg;
-			break;
-		case 'p':
-			rm->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			remote_only = "--port";
-			break;
-		case 'k':
-			psk_file = optarg;
-			remote_only = "--psk";
-			break;
-		case '4':
-			rm->family = AF_INET;
-			remote_only = "-4";
-			break;
-		case '6':
-			rm->family = AF_INET6;
-			remote_only = "-6";
-			break;
 		case 'J':
 			o->json = true;
 			break;
@@ -143,7 +124,8 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 			usage(stdout);
 			return 1;
 		default:
-			if (cli_save_option(&o->save, c, argc, argv))
+			if (cli_remote_option(&remote, c, name) ||
+			    cli_save_option(&o->save, c, argc, argv))
 				break;
 			cli_bad_option(argv, c);
 		}
@@ -159,10 +141,6 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 		cli_usage_error("--min is larger than the default --max (256M): give --max too");
 	if (p->max_bytes && !p->min_bytes && p->max_bytes < NB_MEM_MIN_SET_BYTES)
 		cli_usage_error("--max is smaller than the default --min (1k)");
-	if (remote_only && !rm->host)
-		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
-
-	if (psk_file)
-		cli_psk(psk_file, rm->psk, &rm->psk_len);
+	cli_remote_finish(&remote);
 	return 0;
 }

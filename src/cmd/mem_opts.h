@@ -12,7 +12,7 @@
 
 struct mem_opts {
 	struct nb_mem_params p;
-	struct nb_mem_remote remote; /* host NULL: a run here */
+	struct nb_ctl_target remote; /* host NULL: a run here */
 	bool json;
 	struct cli_save save;
 };

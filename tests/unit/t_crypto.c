@@ -9,7 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_json.h"
+#include "core/crypto/crypto_run.h"
 #include "core/session/proto.h"
 #include "tap.h"
 

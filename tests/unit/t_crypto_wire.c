@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_json.h"
+#include "core/crypto/crypto_run.h"
 #include "core/crypto/crypto_wire.h"
 #include "core/session/proto.h"
 #include "core/base/sha256.h"

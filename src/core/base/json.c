@@ -188,7 +188,7 @@ void nb_json_null(struct nb_json *j, const char *key)
 	fputs("null", j->f);
 }
 
-int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len)
+static int to_text(nb_json_fill_fn fill, const void *arg, bool doc, char **text, size_t *len)
 {
 	struct nb_json j;
 	char *buf = NULL;
@@ -198,9 +198,13 @@ int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len
 	if (!f)
 		return -ENOMEM;
 	nb_json_init(&j, f);
-	nb_json_obj_begin(&j, NULL);
+	if (!doc)
+		nb_json_obj_begin(&j, NULL);
 	fill(&j, arg);
-	nb_json_obj_end(&j);
+	if (!doc)
+		nb_json_obj_end(&j);
+	else
+		fputc('\n', f);
 	if (fclose(f) || !buf) {
 		free(buf);
 		return -ENOMEM;
@@ -208,4 +212,14 @@ int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len
 	*text = buf;
 	*len = n;
 	return 0;
+}
+
+int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len)
+{
+	return to_text(fill, arg, false, text, len);
+}
+
+int nb_json_doc_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len)
+{
+	return to_text(fill, arg, true, text, len);
 }

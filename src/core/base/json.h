@@ -34,5 +34,7 @@ void nb_json_null(struct nb_json *j, const char *key);
  * object. For a result sent over the wire or compared in a test. Returns 0 or -ENOMEM. */
 typedef void (*nb_json_fill_fn)(struct nb_json *j, const void *arg);
 int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len);
+/* A whole document the same way: fill writes the top-level object itself; a newline ends it. */
+int nb_json_doc_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "core/session/agent.h"
 #include "core/session/job.h"
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 #include "core/crypto/crypto_wire.h"
 
 /* Room left in a SNAP or FINAL for what the agent adds after the test's items: its monotonic

@@ -67,7 +67,7 @@ static int take_snap(void *arg, const struct nb_msg *snap, char *err, size_t err
 	return t->got < done ? NB_POLL_MORE : NB_POLL_WAIT;
 }
 
-static int run_remote(const struct nb_crypto_params *o, const struct nb_crypto_remote *rm,
+static int run_remote(const struct nb_crypto_params *o, const struct nb_ctl_target *rm,
 		      const struct nb_crypto_ctl_cb *cb, struct nb_ctl **ctl,
 		      struct nb_crypto_result **out, char *err, size_t errlen)
 {
@@ -81,7 +81,7 @@ static int run_remote(const struct nb_crypto_params *o, const struct nb_crypto_r
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	ret = nb_ctl_open(ctl, rm->host, rm->port, rm->family, rm->psk, rm->psk_len, err, errlen);
+	ret = nb_ctl_open_target(ctl, rm, err, errlen);
 	if (ret)
 		goto out;
 	if (cb && cb->connected)
@@ -133,7 +133,7 @@ out:
 	return ret;
 }
 
-int nb_crypto_ctl_run(const struct nb_crypto_params *p, const struct nb_crypto_remote *rm,
+int nb_crypto_ctl_run(const struct nb_crypto_params *p, const struct nb_ctl_target *rm,
 		      const struct nb_crypto_ctl_cb *cb, struct nb_ctl **ctl,
 		      struct nb_crypto_result **out, char *err, size_t errlen)
 {

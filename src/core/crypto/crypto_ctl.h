@@ -8,18 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/crypto/crypto.h"
-#include "core/session/auth.h"
+#include "core/crypto/crypto_run.h"
 #include "core/session/ctl.h"
-
-/* Where a remote run goes; host NULL for a run here. */
-struct nb_crypto_remote {
-	const char *host;
-	uint16_t port;
-	int family;
-	uint8_t psk[NB_PSK_MAX];
-	size_t psk_len;
-};
 
 struct nb_crypto_ctl_cb {
 	/* The session is up (remote runs only), before the request: for the header. */
@@ -34,7 +24,7 @@ struct nb_crypto_ctl_cb {
  * a failure). p->stop set cuts the run short: the agent is told to stop and the result says
  * interrupted. Returns 0 with *out (free with nb_crypto_result_free), or a negative errno with
  * the reason in err. */
-int nb_crypto_ctl_run(const struct nb_crypto_params *p, const struct nb_crypto_remote *rm,
+int nb_crypto_ctl_run(const struct nb_crypto_params *p, const struct nb_ctl_target *rm,
 		      const struct nb_crypto_ctl_cb *cb, struct nb_ctl **ctl,
 		      struct nb_crypto_result **out, char *err, size_t errlen);
 

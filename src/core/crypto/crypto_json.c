@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* crypto's JSON: the result's members (config, engines, results), the parts the agent sends one
  * algorithm at a time, and the whole document (schema netbench/1) that -J, -o and --save take. */
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_json.h"
 
 #include "core/base/result.h"
 
@@ -149,10 +149,23 @@ int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char 
 	return nb_json_text(fill_part, &p, text, len);
 }
 
-void nb_crypto_doc_json(struct nb_json *j, const struct nb_crypto_result *r,
-			const struct nb_sysinfo *local, const struct nb_result_agent *agent)
+struct doc {
+	const struct nb_crypto_result *r;
+	const struct nb_sysinfo *local;
+	const struct nb_result_agent *agent;
+};
+
+static void fill_doc(struct nb_json *j, const void *arg)
 {
-	nb_result_begin_run(j, "crypto", local, agent);
-	nb_crypto_result_json(j, r);
+	const struct doc *d = arg;
+	nb_result_begin_run(j, "crypto", d->local, d->agent);
+	nb_crypto_result_json(j, d->r);
 	nb_json_obj_end(j);
+}
+
+int nb_crypto_doc_text(const struct nb_crypto_result *r, const struct nb_sysinfo *local,
+		       const struct nb_result_agent *agent, char **text, size_t *len)
+{
+	const struct doc d = {r, local, agent};
+	return nb_json_doc_text(fill_doc, &d, text, len);
 }

@@ -2,7 +2,7 @@
 /* The crypto run: probe the engines, check every engine's answers against the reference (known
  * vectors, then soft at every size) and time the good ones. A point's rate comes from request
  * counters and CPU samples read at the window's edges; latency from a per-thread histogram. */
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -43,6 +43,23 @@ static void keyset_make(const struct nb_crypto_algo *a, struct keyset *ks)
 	prng_fill(&s, ks->iv, sizeof(ks->iv));
 	prng_fill(&s, ks->aad, sizeof(ks->aad));
 	ks->k = (struct nb_crypto_keys){ks->key, ks->mac_key, a->key_len, a->mac_key_len};
+}
+
+const char *nb_crypto_status_name(enum nb_crypto_status s)
+{
+	switch (s) {
+	case NB_CRYPTO_OK:
+		return "ok";
+	case NB_CRYPTO_UNAVAILABLE:
+		return "unavailable";
+	case NB_CRYPTO_UNSUPPORTED:
+		return "unsupported";
+	case NB_CRYPTO_BROKEN:
+		return "broken";
+	case NB_CRYPTO_FAILED:
+		break;
+	}
+	return "failed";
 }
 
 struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o)

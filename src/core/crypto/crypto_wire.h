@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 #include "core/session/proto.h"
 
 /* Tags of the crypto test (range 400-499). Top level of TEST_REQ, SNAP and FINAL: */

@@ -138,10 +138,10 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r);
 /* The same fields as one JSON object in a new string (free() it): what the agent sends back to
  * the controller in a text item. Returns 0 or -ENOMEM. */
 int nb_mem_result_json_text(const struct nb_mem_result *r, char **text, size_t *len);
-/* The whole document (schema netbench/1), top-level object opened and closed: the frame, with
- * "agent" for a run on one (agent NULL for a run here), then the result. */
-void nb_mem_doc_json(struct nb_json *j, const struct nb_mem_result *r,
-		     const struct nb_sysinfo *local, const struct nb_result_agent *agent);
+/* The whole document (schema netbench/1) as text ending in a newline, malloc'd (free it): the
+ * frame, "agent" for a run on one (agent NULL for a run here), the result. 0 or -ENOMEM. */
+int nb_mem_doc_text(const struct nb_mem_result *r, const struct nb_sysinfo *local,
+		    const struct nb_result_agent *agent, char **text, size_t *len);
 const char *nb_mem_pattern_name(enum nb_mem_pattern p);
 /* "random" or "seq"; returns 0 or -EINVAL. */
 int nb_mem_pattern_parse(const char *s, enum nb_mem_pattern *p);

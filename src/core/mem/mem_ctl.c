@@ -69,7 +69,7 @@ out:
 	return ret;
 }
 
-int nb_mem_ctl_run(const struct nb_mem_params *p, const struct nb_mem_remote *rm,
+int nb_mem_ctl_run(const struct nb_mem_params *p, const struct nb_ctl_target *rm,
 		   struct nb_ctl **ctl, struct nb_mem_result **out, char *err, size_t errlen)
 {
 	int ret;
@@ -77,8 +77,7 @@ int nb_mem_ctl_run(const struct nb_mem_params *p, const struct nb_mem_remote *rm
 	*ctl = NULL;
 	*out = NULL;
 	if (rm && rm->host) {
-		ret = nb_ctl_open(ctl, rm->host, rm->port, rm->family, rm->psk, rm->psk_len, err,
-				  errlen);
+		ret = nb_ctl_open_target(ctl, rm, err, errlen);
 		return ret ? ret : run_remote(*ctl, p, out, err, errlen);
 	}
 	ret = nb_mem_run(p, out);

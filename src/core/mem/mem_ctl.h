@@ -8,24 +8,14 @@
 #include <stdint.h>
 
 #include "core/mem/mem.h"
-#include "core/session/auth.h"
 #include "core/session/ctl.h"
-
-/* Where a remote run goes; host NULL for a run here. */
-struct nb_mem_remote {
-	const char *host;
-	uint16_t port;
-	int family;
-	uint8_t psk[NB_PSK_MAX];
-	size_t psk_len;
-};
 
 /* Runs p here (rm NULL or rm->host NULL) or on the agent rm names; *ctl keeps the session for the
  * document (NULL for a run here; free it with nb_ctl_free, also after a failure). p->cancel set
  * ends a run here at its next point with what it measured (r->interrupted); on an agent it
  * abandons the run (-EINTR: the agent cancels it and keeps nothing). Returns 0 with *out (free
  * with nb_mem_result_free), or a negative errno with the reason in err. */
-int nb_mem_ctl_run(const struct nb_mem_params *p, const struct nb_mem_remote *rm,
+int nb_mem_ctl_run(const struct nb_mem_params *p, const struct nb_ctl_target *rm,
 		   struct nb_ctl **ctl, struct nb_mem_result **out, char *err, size_t errlen);
 
 #endif

@@ -110,10 +110,23 @@ int nb_mem_result_json_text(const struct nb_mem_result *r, char **text, size_t *
 	return nb_json_text(fill_result, r, text, len);
 }
 
-void nb_mem_doc_json(struct nb_json *j, const struct nb_mem_result *r,
-		     const struct nb_sysinfo *local, const struct nb_result_agent *agent)
+struct doc {
+	const struct nb_mem_result *r;
+	const struct nb_sysinfo *local;
+	const struct nb_result_agent *agent;
+};
+
+static void fill_doc(struct nb_json *j, const void *arg)
 {
-	nb_result_begin_run(j, "mem", local, agent);
-	nb_mem_result_json(j, r);
+	const struct doc *d = arg;
+	nb_result_begin_run(j, "mem", d->local, d->agent);
+	nb_mem_result_json(j, d->r);
 	nb_json_obj_end(j);
+}
+
+int nb_mem_doc_text(const struct nb_mem_result *r, const struct nb_sysinfo *local,
+		    const struct nb_result_agent *agent, char **text, size_t *len)
+{
+	const struct doc d = {r, local, agent};
+	return nb_json_doc_text(fill_doc, &d, text, len);
 }

@@ -53,9 +53,16 @@ noreturn void cli_bad_option(char **argv, int c);
 const char *cli_hostport(const char *opt, const char *val, uint16_t *port);
 
 /* -c, -p, --psk, -4 and -6 alike in the subcommands that run on an agent through one session:
- * the front end's option switch hands each code to cli_remote_option (true when it was one of
- * them; --psk's code is 'k'), then calls cli_remote_finish after its own checks, which refuses
- * an option that needs -c without it (exit 2) and reads the key. */
+ * the front end adds CLI_REMOTE_LONGOPTS to its options, its switch hands each code to
+ * cli_remote_option (true when it was one of them; --psk's code is 'k'), then calls
+ * cli_remote_finish after its own checks, which refuses an option that needs -c without it (exit 2)
+ * and reads the key. */
+#define CLI_REMOTE_LONGOPTS                                                                        \
+	{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},       \
+	    {"port", required_argument, NULL, 'p'},                                                \
+	{                                                                                          \
+		"psk", required_argument, NULL, 'k'                                                \
+	}
 struct cli_remote {
 	struct nb_ctl_target *t;
 	const char *psk_file;

@@ -58,11 +58,8 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 	    {"aad", required_argument, NULL, OPT_AAD},
 	    {"quick", no_argument, NULL, 'q'},
 	    {"json", no_argument, NULL, 'J'},
-	    {"client", required_argument, NULL, 'c'},
-	    {"connect", required_argument, NULL, 'c'},
-	    {"port", required_argument, NULL, 'p'},
-	    {"psk", required_argument, NULL, 'k'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_REMOTE_LONGOPTS,
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
 	};

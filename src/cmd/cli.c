@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "cmd/progress.h"
 #include "core/session/auth.h"
@@ -280,4 +281,39 @@ const char *cli_hostport(const char *opt, const char *val, uint16_t *port)
 	memcpy(out, host, hlen);
 	out[hlen] = '\0';
 	return out;
+}
+
+bool cli_remote_option(struct cli_remote *r, int c, const char *name)
+{
+	switch (c) {
+	case 'c':
+		r->t->host = optarg;
+		return true;
+	case 'p':
+		r->t->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+		r->remote_only = "--port";
+		return true;
+	case 'k':
+		r->psk_file = optarg;
+		r->remote_only = "--psk";
+		return true;
+	case '4':
+		r->t->family = AF_INET;
+		r->remote_only = "-4";
+		return true;
+	case '6':
+		r->t->family = AF_INET6;
+		r->remote_only = "-6";
+		return true;
+	}
+	return false;
+}
+
+void cli_remote_finish(struct cli_remote *r)
+{
+	if (r->remote_only && !r->t->host)
+		cli_usage_error("%s applies to a run on an agent: give -c HOST too",
+				r->remote_only);
+	if (r->psk_file)
+		cli_psk(r->psk_file, r->t->psk, &r->t->psk_len);
 }

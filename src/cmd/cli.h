@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Front-end helpers shared by the cmd_*.c files: bounded option parsing that names the option,
- * the value and the accepted range, and usage errors (exit status 2). Only the front end exits. */
+/* Front-end helpers shared by every subcommand (src/cmd/<name>.c and its <name>_opts.c): bounded
+ * option parsing that names the option, the value and the accepted range, usage errors (exit
+ * status 2), failures (exit 1) and the stop flag. Only the front end prints and exits. */
 #ifndef NB_CLI_H
 #define NB_CLI_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+
+#include "core/session/ctl.h"
 
 /* The front end's one mutable global: set by SIGINT/SIGTERM once cli_catch_signals() ran. */
 extern volatile sig_atomic_t cli_stop;
@@ -59,6 +63,25 @@ noreturn void cli_version(void);
 /* A value given to a size option that reads as a bitrate: ends in M or G (optionally followed
  * by bit, bps or b/s), or is beyond max bytes. The caller then names the rate option. */
 int cli_size_looks_like_rate(const char *val, uint64_t max);
+
+/* -c, -p, --psk, -4 and -6 alike in the subcommands that run on an agent through one session:
+ * the front end adds CLI_REMOTE_LONGOPTS to its options, its switch hands each code to
+ * cli_remote_option (true when it was one of them; --psk's code is 'k'), then calls
+ * cli_remote_finish after its own checks, which refuses an option that needs -c without it (exit 2)
+ * and reads the key. */
+#define CLI_REMOTE_LONGOPTS                                                                        \
+	{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},       \
+	    {"port", required_argument, NULL, 'p'},                                                \
+	{                                                                                          \
+		"psk", required_argument, NULL, 'k'                                                \
+	}
+struct cli_remote {
+	struct nb_ctl_target *t;
+	const char *psk_file;
+	const char *remote_only; /* the last option given that needs -c */
+};
+bool cli_remote_option(struct cli_remote *r, int c, const char *name);
+void cli_remote_finish(struct cli_remote *r);
 
 /* The long-option name of getopt's current option, for messages ("--time" or "-t"). */
 struct option;

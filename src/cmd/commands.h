@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The subcommand table's entries: one cmd_<name>.c per subcommand. */
+/* The subcommands' entry points, one per front end (cmd_<name> in src/cmd/<name>.c); the table
+ * that names them with their one-line summaries is in src/main.c. */
 #ifndef NB_COMMANDS_H
 #define NB_COMMANDS_H
 

@@ -1,64 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* netbench mem: the memory system behind the frame rate. Parses the options, runs the probe
- * (core/mem/mem.h) here or, with -c, on an agent (core/mem/mem_agent.h), and prints the latency
- * curve, the inferred caches beside sysfs, and bandwidth the same way for both. */
+/* netbench mem's front end: parses the options (mem_opts.c), hands the run to core (nb_mem_ctl_run:
+ * here, or with -c on an agent) and prints the latency curve, the inferred caches beside sysfs,
+ * and bandwidth the same way for both. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "cmd/mem_opts.h"
 #include "cmd/progress.h"
 #include "cmd/save.h"
-#include "cmd/commands.h"
 #include "cmd/virt_note.h"
-#include "core/session/auth.h"
-#include "core/session/ctl.h"
-#include "core/mem/mem.h"
-#include "core/mem/mem_agent.h"
-#include "core/base/result.h"
+#include "core/mem/mem_ctl.h"
 #include "core/base/sysinfo.h"
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "Usage: netbench mem [options]\n"
-	    "       netbench mem -c HOST [-p PORT] [-k FILE] [options]\n"
-	    "\n"
-	    "Memory latency by working-set size (dependent loads, ns and core cycles per load),\n"
-	    "cache sizes inferred from the latency curve beside what sysfs says, and read/write/\n"
-	    "copy bandwidth for a buffer at least 4x the last-level cache (about 10 s).\n"
-	    "\n"
-	    "Options:\n"
-	    "  -l, --sizes MIN,MAX  the two below in one option\n"
-	    "  --min SIZE         smallest working set (default 1k; k/M/G = 1024-based)\n"
-	    "  --max SIZE         largest working set (default 256M; capped at half of the\n"
-	    "                     available memory)\n"
-	    "  --pattern P        random: one random cycle through the lines, defeats\n"
-	    "                     prefetchers (default); seq: line after line, shows what the\n"
-	    "                     prefetcher hides\n"
-	    "  --threads N        bandwidth with 1 and with N threads (default: online CPUs)\n"
-	    "  --bw-size SIZE     bandwidth buffer (default 4x the last-level cache)\n"
-	    "  -q, --quick        fewer points, shorter trials, bandwidth buffer at most 64M:\n"
-	    "                     seconds (with a last-level cache over 16M the bandwidth is\n"
-	    "                     then partly cache bandwidth; --bw-size overrides the cap)\n"
-	    "  -J, --json         print the result as JSON (schema netbench/1)\n" CLI_SAVE_HELP
-	    "  -h, --help         this help\n" CLI_VERSION_HELP "\n"
-	    "On a board ('netbench serve' running there), from this host:\n"
-	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
-	    "                     run the probe on the agent at HOST; the options above apply\n"
-	    "                     there (sizes capped by the board's memory)\n"
-	    "  -p, --port PORT    the agent's control port (default 5301)\n"
-	    "  -k, --psk FILE     pre-shared key the agent requires\n"
-	    "  -4, -6             use IPv4 / IPv6 only\n"
-	    "\n"
-	    "MB/s = 10^6 bytes per second; copy counts each byte copied once.\n");
-}
 
 static void fmt_size(uint64_t b, char *buf, size_t len)
 {
@@ -233,189 +191,52 @@ static void on_progress(void *arg, const struct nb_mem_progress *ev)
 		progress_result("last point %.2f ns/load", ev->last_ns_per_load);
 }
 
-/* Ctrl-C in a local run: the probe ends at its next point and keeps what it measured. */
-static atomic_bool mem_cancel;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	atomic_store(&mem_cancel, true);
-}
-
 int cmd_mem(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"min", required_argument, NULL, 'm'},
-	    {"max", required_argument, NULL, 'M'},
-	    {"pattern", required_argument, NULL, 'a'},
-	    {"threads", required_argument, NULL, 't'},
-	    {"bw-size", required_argument, NULL, 'b'},
-	    {"quick", no_argument, NULL, 'q'},
-	    {"client", required_argument, NULL, 'c'},
-	    {"connect", required_argument, NULL, 'c'},
-	    {"sizes", required_argument, NULL, 'l'},
-	    {"port", required_argument, NULL, 'p'},
-	    {"psk", required_argument, NULL, 'k'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
-	    CLI_SAVE_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
-	struct cli_save sv = {0};
-	struct nb_mem_opts o = {0};
+	struct mem_opts o;
 	struct nb_mem_result *r = NULL;
-	const char *min_s = NULL, *max_s = NULL, *host = NULL, *psk_file = NULL;
-	const char *remote_only = NULL; /* an option that means nothing without -c */
 	struct nb_ctl *ctl = NULL;
-	uint8_t psk[NB_PSK_MAX];
-	size_t psk_len = 0;
-	uint16_t port = NB_DEFAULT_PORT;
-	bool json = false;
-	int family = AF_UNSPEC, c, li, ret;
 	char err[512];
+	int ret;
 
-	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":c:p:k:l:qJhV46o:", longopts, &li)) != -1) {
-		const char *name = cli_optname(longopts, c, li);
-		switch (c) {
-		case 'm':
-			o.min_bytes = cli_bytes(name, optarg, NB_MEM_MIN_SET_BYTES, 1ULL << 36);
-			min_s = optarg;
-			break;
-		case 'M':
-			o.max_bytes = cli_bytes(name, optarg, NB_MEM_MIN_SET_BYTES, 1ULL << 36);
-			max_s = optarg;
-			break;
-		case 'a':
-			if (nb_mem_pattern_parse(optarg, &o.pattern))
-				cli_usage_error(
-				    "--pattern: '%s' is not a pattern (accepted: random, "
-				    "seq)",
-				    optarg);
-			break;
-		case 't':
-			o.threads = (uint32_t)cli_uint(name, optarg, 1, NB_MEM_MAX_THREADS);
-			break;
-		case 'b':
-			o.bw_bytes = cli_bytes(name, optarg, 1ULL << 20, 1ULL << 36);
-			break;
-		case 'l': {
-			uint64_t mm[2];
-			if (cli_bytes_list(name, optarg, mm, 2, NB_MEM_MIN_SET_BYTES, 1ULL << 36) !=
-			    2)
-				cli_usage_error("%s: '%s' is not MIN,MAX", name, optarg);
-			o.min_bytes = mm[0];
-			o.max_bytes = mm[1];
-			min_s = max_s = optarg;
-			break;
-		}
-		case 'q':
-			o.quick = true;
-			break;
-		case 'c':
-			host = optarg;
-			break;
-		case 'p':
-			port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			remote_only = "--port";
-			break;
-		case 'k':
-			psk_file = optarg;
-			remote_only = "--psk";
-			break;
-		case '4':
-			family = AF_INET;
-			remote_only = "-4";
-			break;
-		case '6':
-			family = AF_INET6;
-			remote_only = "-6";
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			cli_version();
-		default:
-			if (cli_save_option(&sv, c, argc, argv))
-				break;
-			cli_bad_option(argv, c);
-		}
+	if (mem_parse_opts(argc, argv, &o))
+		return 0;
+	/* Ctrl-C: a run here ends at its next point and keeps what it measured; a run on an agent
+	 * ends the session cleanly, and the agent cancels the run. */
+	cli_catch_signals();
+	o.p.cancel = &cli_stop;
+	if (!o.remote.host) {
+		o.p.progress = on_progress;
 	}
-	if (host)
-		host = cli_hostport("--client", host, &port);
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	cli_save_start(&sv, "mem", json);
-	if (o.min_bytes && o.max_bytes && o.min_bytes > o.max_bytes)
-		cli_usage_error("--min (%s) is larger than --max (%s)", min_s, max_s);
-	if (o.min_bytes && !o.max_bytes && o.min_bytes > NB_MEM_DEFAULT_MAX_BYTES)
-		cli_usage_error("--min is larger than the default --max (256M): give --max too");
-	if (o.max_bytes && !o.min_bytes && o.max_bytes < NB_MEM_MIN_SET_BYTES)
-		cli_usage_error("--max is smaller than the default --min (1k)");
-	if (remote_only && !host)
-		cli_usage_error("%s applies to a run on an agent: give -c HOST too", remote_only);
-
-	if (host) {
-		if (psk_file) {
-			cli_psk(psk_file, psk, &psk_len);
-		}
-		/* Ctrl-C ends the session cleanly: the agent then cancels the run. */
-		cli_catch_signals();
-		ret = nb_ctl_open(&ctl, host, port, family, psk, psk_len, err, sizeof(err));
-		if (ret)
-			cli_fail(0, "%s", err);
-		ret = nb_mem_run_remote(ctl, &o, &cli_stop, &r, err, sizeof(err));
-		if (ret && cli_stop) {
-			/* The agent keeps no partial result: nothing measured comes back. */
-			nb_ctl_free(ctl);
-			cli_warn("%s", err);
-			return 130;
-		}
-		if (ret) {
-			nb_ctl_free(ctl);
-			cli_fail(0, "%s", err);
-		}
-	} else {
-		struct sigaction sa = {.sa_handler = on_interrupt};
-		atomic_init(&mem_cancel, false);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		o.cancel = &mem_cancel;
-		o.progress = on_progress;
-		ret = nb_mem_run(&o, &r);
-		progress_end();
-		if (ret)
-			cli_fail(ret, "the memory probe failed");
+	ret = nb_mem_ctl_run(&o.p, &o.remote, &ctl, &r, err, sizeof(err));
+	progress_end();
+	if (ret && cli_stop && ctl) {
+		/* The agent keeps no partial result: nothing measured comes back. */
+		nb_ctl_free(ctl);
+		cli_warn("%s", err);
+		return 130;
+	}
+	if (ret) {
+		nb_ctl_free(ctl);
+		cli_fail(0, "%s", err);
 	}
 	if (r->capped)
 		cli_warn("sizes capped at half of the %savailable memory", ctl ? "agent's " : "");
-	if (cli_save_doc_begin(&sv) || json) {
-		struct nb_json j;
+	if (cli_save_wants_doc(&o.save)) {
 		struct nb_sysinfo si;
-		nb_sysinfo_get(&si, ctl ? (const struct sockaddr *)&ctl->local : NULL);
-		nb_json_init(&j, stdout);
-		nb_result_begin(&j, "mem", &si, ctl ? &ctl->remote : NULL);
-		if (ctl) {
-			nb_json_obj_begin(&j, "agent");
-			nb_json_str(&j, "host", host);
-			nb_json_u64(&j, "port", nb_ctl_port(ctl));
-			nb_json_obj_end(&j);
-		}
-		nb_mem_result_json(&j, r);
-		nb_json_obj_end(&j);
-		fputc('\n', stdout);
-		cli_save_doc_end(&sv);
+		struct nb_result_agent ag;
+		const struct nb_result_agent *agent = nb_ctl_doc_ends(ctl, o.remote.host, &si, &ag);
+		char *doc;
+		size_t len;
+		if (nb_mem_doc_text(r, &si, agent, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o.save, doc, len);
 	}
-	if (!json) {
+	if (!o.json) {
 		if (ctl)
-			printf("netbench mem on the agent at %s port %u: %s (%s, Linux %s)\n", host,
-			       nb_ctl_port(ctl), ctl->remote.hostname, ctl->remote.arch,
-			       ctl->remote.kernel);
+			printf("netbench mem on the agent at %s port %u: %s (%s, Linux %s)\n",
+			       o.remote.host, nb_ctl_port(ctl), ctl->remote.hostname,
+			       ctl->remote.arch, ctl->remote.kernel);
 		if (ctl)
 			virt_note_print(stdout, "agent", &ctl->remote);
 		print_human(r);
@@ -423,7 +244,7 @@ int cmd_mem(int argc, char **argv)
 			printf("interrupted: %zu bandwidth round%s measured\n", r->n_bw,
 			       r->n_bw == 1 ? "" : "s");
 	}
-	cli_save_finish(&sv);
+	cli_save_finish(&o.save);
 	nb_ctl_free(ctl);
 	ret = r->interrupted ? 130 : 0;
 	nb_mem_result_free(r);

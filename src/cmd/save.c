@@ -151,6 +151,26 @@ void cli_save_start(struct cli_save *s, const char *test, bool json)
 	atexit(tee_at_exit);
 }
 
+bool cli_save_wants_doc(const struct cli_save *s)
+{
+	return s->json || s->save || s->out;
+}
+
+void cli_save_doc(struct cli_save *s, char *doc, size_t len)
+{
+	if (s->json) {
+		fwrite(doc, 1, len, stdout);
+		fflush(stdout);
+	}
+	if (!s->save && !s->out) {
+		free(doc);
+		return;
+	}
+	free(s->doc);
+	s->doc = doc;
+	s->doc_len = len;
+}
+
 bool cli_save_doc_begin(struct cli_save *s)
 {
 	char path[] = "/tmp/netbench-doc.XXXXXX";

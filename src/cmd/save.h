@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* --save [DB], --label, --tag and -o FILE for every measuring subcommand, in one place. A front
  * end adds CLI_SAVE_LONGOPTS to its options and "o:" to its short ones, hands unknown option
- * codes to cli_save_option, calls cli_save_start after parsing, wraps its JSON printer in
- * cli_save_doc_begin/end, and calls cli_save_finish once its output is printed. */
+ * codes to cli_save_option, calls cli_save_start after parsing, hands its JSON document to
+ * cli_save_doc (or wraps a printer in cli_save_doc_begin/end), and calls cli_save_finish once its
+ * output is printed. */
 #ifndef NB_CLI_SAVE_H
 #define NB_CLI_SAVE_H
 
@@ -56,6 +57,12 @@ bool cli_save_option(struct cli_save *s, int c, int argc, char **argv);
 /* After option parsing: refuses --label/--tag without --save, and --save or -o in a build
  * without SQLite (exit 1); starts copying the human output when it will be stored. */
 void cli_save_start(struct cli_save *s, const char *test, bool json);
+/* True when the run's JSON document is wanted (-J, --save or -o). */
+bool cli_save_wants_doc(const struct cli_save *s);
+/* Takes the document (malloc'd text, len bytes): printed on stdout with -J, kept for -o and
+ * --save (cli_save_finish), freed here otherwise. The front end builds it in core, with its
+ * test's _json.c. */
+void cli_save_doc(struct cli_save *s, char *doc, size_t len);
 /* True when a JSON document is wanted for --save or -o: the caller then prints it (to stdout,
  * which is captured) and calls cli_save_doc_end, which shows it when the run is -J. */
 bool cli_save_doc_begin(struct cli_save *s);

@@ -8,15 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_json.h"
+#include "core/crypto/crypto_run.h"
 #include "core/crypto/crypto_wire.h"
 #include "core/session/proto.h"
 
 static struct nb_crypto_result *result(void)
 {
-	struct nb_crypto_opts o;
+	struct nb_crypto_params o;
 	char bad[64];
-	nb_crypto_opts_default(&o);
+	nb_crypto_params_default(&o);
 	nb_crypto_select_algos(&o, "aes-128-cbc,aes-128-gcm", bad, sizeof(bad));
 	o.nsizes = 2;
 	o.sizes[0] = 64;
@@ -55,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct nb_msg m;
 	struct nb_crypto_result *r = result();
-	struct nb_crypto_opts o;
+	struct nb_crypto_params o;
 	char err[256], *text = NULL;
 	size_t ai, len;
 

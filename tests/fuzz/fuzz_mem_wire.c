@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/mem/mem.h"
-#include "core/mem/mem_agent.h"
+#include "core/mem/mem_wire.h"
 #include "core/session/proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct nb_msg m;
-	struct nb_mem_opts o;
+	struct nb_mem_params o;
 	struct nb_mem_result *r = NULL;
 	char err[256];
 
@@ -24,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(m.data, data, size);
 	if (nb_msg_validate(&m))
 		return 0;
-	if (nb_mem_get_opts(&m, &o) == 0) {
-		nb_mem_opts_check(&o, err, sizeof(err));
+	if (nb_mem_get_params(&m, &o) == 0) {
+		nb_mem_params_check(&o, err, sizeof(err));
 		(void)nb_mem_budget_ns(&o);
 	}
 	if (nb_mem_get_result(&m, &r) == 0)

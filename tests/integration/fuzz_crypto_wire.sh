@@ -9,7 +9,7 @@ TOP=${TOP:-.}
 fuzz_need_clang
 # Only what the decoders need (the crypto engines, the session's codec, base): building every
 # core file with the fuzzer took a minute.
-fuzz_build_seeded fuzz_crypto_wire "$(ls "$TOP"/src/core/crypto/*.c | grep -v crypto_agent)
+fuzz_build_seeded fuzz_crypto_wire "$(ls "$TOP"/src/core/crypto/*.c | grep -v -e crypto_agent -e crypto_ctl)
 $TOP/src/core/session/proto.c $(ls "$TOP"/src/core/base/*.c)"
 fuzz_seed algo "a result item"
 fuzz_for 15

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_json.h"
+#include "core/crypto/crypto_run.h"
 #include "core/session/proto.h"
 #include "tap.h"
 
@@ -106,7 +107,7 @@ static bool soft_here(void)
 
 int main(void)
 {
-	struct nb_crypto_opts o;
+	struct nb_crypto_params o;
 	char bad[64], why[200];
 	uint8_t buf[8];
 
@@ -136,7 +137,7 @@ int main(void)
 	      "engine table: soft first, three engines");
 	CHECK(nb_crypto_engine_find("afalg") == &nb_crypto_afalg && !nb_crypto_engine_find("qat"),
 	      "engine lookup");
-	nb_crypto_opts_default(&o);
+	nb_crypto_params_default(&o);
 	CHECK(o.nengines == 3 && o.nalgos == 8 && o.nsizes == 7 && o.sizes[4] == 1420,
 	      "defaults: every engine and algorithm, seven sizes");
 	CHECK(nb_crypto_select_engines(&o, "afalg,soft", bad, sizeof(bad)) == 0 &&
@@ -174,7 +175,7 @@ int main(void)
 	}
 
 	/* The correctness gate. */
-	nb_crypto_opts_default(&o);
+	nb_crypto_params_default(&o);
 	struct nb_crypto_cell cell;
 	memset(&cell, 0, sizeof(cell));
 	cell.engine = &fake_zero;
@@ -212,7 +213,7 @@ int main(void)
 	      "without OpenSSL the built-in reference catches it: %s", cell.reason);
 
 	/* A broken engine inside a run is reported and never timed. */
-	nb_crypto_opts_default(&o);
+	nb_crypto_params_default(&o);
 	o.engines[0] = &fake_zero;
 	o.nengines = 1;
 	o.algos[0] = cbc;
@@ -232,7 +233,7 @@ int main(void)
 
 	/* JSON text for the agent: one algorithm, every engine measured at every size, must fit in
 	 * one protocol message; the whole result is one object. */
-	nb_crypto_opts_default(&o);
+	nb_crypto_params_default(&o);
 	res = nb_crypto_result_new(&o);
 	if (res) {
 		for (size_t i = 0; i < res->ncells; i++) {
@@ -275,7 +276,7 @@ int main(void)
 	 * first engine at its second size. Kept: every point of the first algorithm, the first
 	 * size of the cut cell, the broken engine of the first algorithm (its verdict is whole);
 	 * left out: the cut point, the sizes not reached, the cell not reached. */
-	nb_crypto_opts_default(&o);
+	nb_crypto_params_default(&o);
 	o.algos[0] = nb_crypto_algo_find("hmac-sha1");
 	o.algos[1] = nb_crypto_algo_find("aes-128-cbc");
 	o.nalgos = 2;
@@ -355,7 +356,7 @@ int main(void)
 	 * bounds are loose: on a loaded machine a sleeping thread wakes late. */
 	double rate[5] = {0};
 	for (uint32_t inflight = 1; inflight <= 4; inflight *= 4) {
-		nb_crypto_opts_default(&o);
+		nb_crypto_params_default(&o);
 		o.engines[0] = &fake_slow;
 		o.nengines = 1;
 		o.algos[0] = nb_crypto_algo_find("hmac-sha1");
@@ -387,7 +388,7 @@ int main(void)
 
 	/* One short timed point on soft: rates from the window, latency percentiles ordered. */
 	if (soft_here()) {
-		nb_crypto_opts_default(&o);
+		nb_crypto_params_default(&o);
 		o.engines[0] = &nb_crypto_soft;
 		o.nengines = 1;
 		o.algos[0] = gcm;
@@ -419,9 +420,9 @@ int main(void)
 	}
 	/* afalg:DRIVER engines: named, bound to their driver, soft first, kept by a copy. */
 	{
-		struct nb_crypto_opts d, cp;
+		struct nb_crypto_params d, cp;
 		char dbad[80] = "";
-		nb_crypto_opts_default(&d);
+		nb_crypto_params_default(&d);
 		CHECK(nb_crypto_select_engines(
 			  &d, "afalg:virtio_crypto_aes_cbc,soft,afalg:cbc(aes-generic)", dbad,
 			  sizeof(dbad)) == 0 &&
@@ -430,7 +431,7 @@ int main(void)
 			  !strcmp(d.engines[2]->kernel_driver, "cbc(aes-generic)") &&
 			  d.engines[2]->session_new == nb_crypto_afalg.session_new,
 		      "afalg:DRIVER selects the afalg engine bound to that driver");
-		nb_crypto_opts_copy(&cp, &d);
+		nb_crypto_params_copy(&cp, &d);
 		CHECK(cp.engines[1] == &cp.drv_engines[0] &&
 			  cp.engines[2]->name == cp.drv_names[1][0] &&
 			  !strcmp(cp.engines[2]->name, "afalg:cbc(aes-generic)"),

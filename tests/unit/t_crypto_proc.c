@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_proc.h"
+#include "core/crypto/crypto_run.h"
 #include "tap.h"
 
 static const char x86_sample[] = "name         : cbc(aes)\n"

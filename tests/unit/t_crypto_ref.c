@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 #include "tap.h"
 
 int main(void)

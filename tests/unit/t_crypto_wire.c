@@ -10,17 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_json.h"
+#include "core/crypto/crypto_run.h"
 #include "core/crypto/crypto_wire.h"
 #include "core/session/proto.h"
 #include "core/base/sha256.h"
 #include "core/base/wire.h"
 #include "tap.h"
 
-static void opts_make(struct nb_crypto_opts *o, const char *algos, size_t nsizes)
+static void opts_make(struct nb_crypto_params *o, const char *algos, size_t nsizes)
 {
 	char bad[64];
-	nb_crypto_opts_default(o);
+	nb_crypto_params_default(o);
 	nb_crypto_select_algos(o, algos, bad, sizeof(bad));
 	nb_crypto_select_engines(o, "all", bad, sizeof(bad));
 	o->nsizes = nsizes;
@@ -38,7 +39,7 @@ static void fill_string(char *s, size_t cap, char c)
  * a crossover; unavailable; broken. long_strings fills every string to its capacity. */
 static void result_fill(struct nb_crypto_result *r, bool long_strings)
 {
-	const struct nb_crypto_opts *o = &r->opts;
+	const struct nb_crypto_params *o = &r->opts;
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		r->engine_ok[ei] = ei != 1;
 		snprintf(r->engine_reason[ei], sizeof(r->engine_reason[ei]), "%s",
@@ -142,12 +143,12 @@ static bool same_points(const struct nb_crypto_cell *a, const struct nb_crypto_c
 
 static void test_request(void)
 {
-	struct nb_crypto_opts o, back;
+	struct nb_crypto_params o, back;
 	struct nb_msg *m = nb_msg_new(NB_MSG_TEST_REQ);
 	char err[256] = "";
 	char bad[64];
 
-	nb_crypto_opts_default(&o);
+	nb_crypto_params_default(&o);
 	nb_crypto_select_algos(&o, "hmac-sha1,aes-256-gcm", bad, sizeof(bad));
 	nb_crypto_select_engines(&o, "afalg,soft", bad, sizeof(bad));
 	o.nsizes = 3;
@@ -214,8 +215,8 @@ static void test_request(void)
 
 static void test_bound(void)
 {
-	struct nb_crypto_opts o;
-	nb_crypto_opts_default(&o);
+	struct nb_crypto_params o;
+	nb_crypto_params_default(&o);
 	uint64_t windows = o.nalgos * o.nengines * o.nsizes * (o.time_ns + o.warmup_ns);
 	uint64_t b = nb_crypto_bound_ns(&o);
 	CHECK(b > windows && b < 3 * windows, "bound %.1f s covers the windows (%.1f s)",
@@ -226,7 +227,7 @@ static void test_bound(void)
 
 static void test_roundtrip(void)
 {
-	struct nb_crypto_opts o;
+	struct nb_crypto_params o;
 	opts_make(&o, "aes-128-cbc,aes-256-gcm", 3);
 	struct nb_crypto_result *r = nb_crypto_result_new(&o), *back = nb_crypto_result_new(&o);
 	uint8_t *buf = NULL;
@@ -307,7 +308,7 @@ static size_t headers(const uint8_t *buf, size_t len, size_t base, size_t *out, 
 
 static void test_rejects(void)
 {
-	struct nb_crypto_opts o, other;
+	struct nb_crypto_params o, other;
 	opts_make(&o, "aes-128-cbc,chacha20-poly1305", 4);
 	struct nb_crypto_result *r = nb_crypto_result_new(&o), *back = nb_crypto_result_new(&o);
 	uint8_t *buf = NULL, *copy;
@@ -402,7 +403,7 @@ static void test_rejects(void)
 
 static void test_worst_case(void)
 {
-	struct nb_crypto_opts o;
+	struct nb_crypto_params o;
 	char bad[64];
 	opts_make(&o, "aes-128-cbc-hmac-sha1", NB_CRYPTO_MAX_SIZES);
 	/* as many cells as an algorithm can have (afalg:DRIVER engines fill the rest) */
@@ -458,7 +459,7 @@ static void digest_result(struct nb_sha256 *h, const struct nb_crypto_result *r,
 
 static void test_golden_bytes(void)
 {
-	struct nb_crypto_opts o;
+	struct nb_crypto_params o;
 	struct nb_msg *m = nb_msg_new(NB_MSG_TEST_REQ);
 	struct nb_sha256 h;
 	uint8_t d[NB_SHA256_LEN];

@@ -292,7 +292,7 @@ static void test_misc(void)
 static void test_bw_pick(void)
 {
 	const uint64_t M = 1ULL << 20, big = UINT64_MAX;
-	struct nb_mem_opts o = {0}, q = {.quick = true}, qb = {.quick = true, .bw_bytes = 512 * M};
+	struct nb_mem_params o = {0}, q = {.quick = true}, qb = {.quick = true, .bw_bytes = 512 * M};
 	const char *from = NULL;
 	bool capped = true;
 
@@ -326,14 +326,14 @@ static void test_bw_pick(void)
 static void test_bad_opts(void)
 {
 	struct nb_mem_result *r = (struct nb_mem_result *)1;
-	struct nb_mem_opts o = {.min_bytes = 512};
+	struct nb_mem_params o = {.min_bytes = 512};
 
 	CHECK(nb_mem_run(&o, &r) == -EINVAL && r == NULL, "min below 1K rejected");
-	o = (struct nb_mem_opts){.min_bytes = 8192, .max_bytes = 4096};
+	o = (struct nb_mem_params){.min_bytes = 8192, .max_bytes = 4096};
 	CHECK(nb_mem_run(&o, &r) == -EINVAL, "min above max rejected");
-	o = (struct nb_mem_opts){.threads = NB_MEM_MAX_THREADS + 1};
+	o = (struct nb_mem_params){.threads = NB_MEM_MAX_THREADS + 1};
 	CHECK(nb_mem_run(&o, &r) == -EINVAL, "too many threads rejected");
-	o = (struct nb_mem_opts){.pattern = (enum nb_mem_pattern)7};
+	o = (struct nb_mem_params){.pattern = (enum nb_mem_pattern)7};
 	CHECK(nb_mem_run(&o, &r) == -EINVAL, "unknown pattern rejected");
 	nb_mem_result_free(NULL);
 }
@@ -370,7 +370,7 @@ out:
 /* The whole probe, small: every piece wired together, the JSON complete. */
 static void test_run(void)
 {
-	struct nb_mem_opts o = {.max_bytes = 64 << 10,
+	struct nb_mem_params o = {.max_bytes = 64 << 10,
 				.quick = true,
 				.threads = 2,
 				.bw_bytes = 1 << 20,

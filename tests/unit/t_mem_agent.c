@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/session/agent.h"
-#include "core/mem/mem_agent.h"
+#include "core/mem/mem_wire.h"
 #include "core/base/timeutil.h"
 #include "core/base/wire.h"
 #include "tap.h"
@@ -45,7 +45,7 @@ static struct nb_mem_result *sample(void)
 {
 	struct nb_mem_result *r = calloc(1, sizeof(*r));
 
-	r->opts = (struct nb_mem_opts){.min_bytes = 1024,
+	r->opts = (struct nb_mem_params){.min_bytes = 1024,
 				       .max_bytes = 3ULL << 33, /* above 2^32: 64-bit fields */
 				       .pattern = NB_MEM_SEQ,
 				       .threads = 7,
@@ -377,7 +377,7 @@ static void test_bad_input(void)
 
 static void test_opts(void)
 {
-	struct nb_mem_opts o = {.min_bytes = 4096,
+	struct nb_mem_params o = {.min_bytes = 4096,
 				.max_bytes = 1ULL << 35,
 				.pattern = NB_MEM_SEQ,
 				.threads = 3,
@@ -388,45 +388,45 @@ static void test_opts(void)
 	struct nb_msg *m = nb_msg_new(NB_MSG_TEST_REQ), *m2 = nb_msg_new(NB_MSG_TEST_REQ);
 	char err[256] = "";
 
-	nb_mem_put_opts(m, &o);
-	CHECK(nb_mem_get_opts(m, &d) == 0 && d.min_bytes == 4096 && d.max_bytes == 1ULL << 35 &&
+	nb_mem_put_params(m, &o);
+	CHECK(nb_mem_get_params(m, &d) == 0 && d.min_bytes == 4096 && d.max_bytes == 1ULL << 35 &&
 		  d.pattern == NB_MEM_SEQ && d.threads == 3 && d.bw_bytes == 2ULL << 20 &&
 		  d.quick && d.cpu_mhz == 0 && !d.cancel,
 	      "options survive (the clock stays local)");
 	{
 		struct target t = {.tag = NB_T_MEM_QUICK};
 		rebuild(m, m2, drop_one, &t);
-		CHECK(nb_mem_get_opts(m2, &d) == -EBADMSG,
+		CHECK(nb_mem_get_params(m2, &d) == -EBADMSG,
 		      "a request without --quick is malformed");
 		t = (struct target){.tag = NB_T_MEM_QUICK, .value = 2};
 		rebuild(m, m2, set_u32, &t);
-		CHECK(nb_mem_get_opts(m2, &d) == -EBADMSG, "quick 2 is malformed");
+		CHECK(nb_mem_get_params(m2, &d) == -EBADMSG, "quick 2 is malformed");
 		t = (struct target){.tag = NB_T_MEM_PATTERN, .value = 0x80000000u};
 		rebuild(m, m2, set_u32, &t);
-		CHECK(nb_mem_get_opts(m2, &d) == 0 &&
-			  nb_mem_opts_check(&d, err, sizeof(err)) == -EINVAL,
+		CHECK(nb_mem_get_params(m2, &d) == 0 &&
+			  nb_mem_params_check(&d, err, sizeof(err)) == -EINVAL,
 		      "pattern 2^31 decodes and the check refuses it: %s", err);
 	}
-	d = (struct nb_mem_opts){0};
-	CHECK(nb_mem_opts_check(&d, err, sizeof(err)) == 0, "all defaults pass the check");
-	d = (struct nb_mem_opts){.min_bytes = 512ULL << 20};
-	CHECK(nb_mem_opts_check(&d, err, sizeof(err)) == -EINVAL && strstr(err, "the default"),
+	d = (struct nb_mem_params){0};
+	CHECK(nb_mem_params_check(&d, err, sizeof(err)) == 0, "all defaults pass the check");
+	d = (struct nb_mem_params){.min_bytes = 512ULL << 20};
+	CHECK(nb_mem_params_check(&d, err, sizeof(err)) == -EINVAL && strstr(err, "the default"),
 	      "--min above the default --max is refused: %s", err);
-	d = (struct nb_mem_opts){.max_bytes = 1ULL << 37};
-	CHECK(nb_mem_opts_check(&d, err, sizeof(err)) == -EINVAL, "128 GiB is refused: %s", err);
-	d = (struct nb_mem_opts){.threads = NB_MEM_MAX_THREADS + 1};
-	CHECK(nb_mem_opts_check(&d, err, sizeof(err)) == -EINVAL, "257 threads are refused: %s",
+	d = (struct nb_mem_params){.max_bytes = 1ULL << 37};
+	CHECK(nb_mem_params_check(&d, err, sizeof(err)) == -EINVAL, "128 GiB is refused: %s", err);
+	d = (struct nb_mem_params){.threads = NB_MEM_MAX_THREADS + 1};
+	CHECK(nb_mem_params_check(&d, err, sizeof(err)) == -EINVAL, "257 threads are refused: %s",
 	      err);
-	d = (struct nb_mem_opts){.bw_bytes = 4096};
-	CHECK(nb_mem_opts_check(&d, err, sizeof(err)) == -EINVAL, "a 4 KiB buffer is refused: %s",
+	d = (struct nb_mem_params){.bw_bytes = 4096};
+	CHECK(nb_mem_params_check(&d, err, sizeof(err)) == -EINVAL, "a 4 KiB buffer is refused: %s",
 	      err);
-	CHECK(nb_mem_opts_check(&d, NULL, 0) == -EINVAL, "the check takes no error buffer too");
+	CHECK(nb_mem_params_check(&d, NULL, 0) == -EINVAL, "the check takes no error buffer too");
 
-	d = (struct nb_mem_opts){.quick = true};
+	d = (struct nb_mem_params){.quick = true};
 	CHECK(nb_mem_budget_ns(&d) >= 30 * NB_NS_PER_S &&
-		  nb_mem_budget_ns(&d) < nb_mem_budget_ns(&(struct nb_mem_opts){0}),
+		  nb_mem_budget_ns(&d) < nb_mem_budget_ns(&(struct nb_mem_params){0}),
 	      "the quick run asks less time than the default one");
-	CHECK(nb_mem_budget_ns(&(struct nb_mem_opts){.max_bytes = 8ULL << 30}) <= 600 * NB_NS_PER_S,
+	CHECK(nb_mem_budget_ns(&(struct nb_mem_params){.max_bytes = 8ULL << 30}) <= 600 * NB_NS_PER_S,
 	      "an 8 GiB sweep still fits the agent's default max-time");
 	nb_msg_free(m);
 	nb_msg_free(m2);
@@ -436,7 +436,7 @@ static void test_agent_ops(void)
 {
 	struct nb_agent_policy pol = {.max_time_ns = 600 * NB_NS_PER_S};
 	struct nb_agent_ctx ctx = {.policy = &pol};
-	struct nb_mem_opts o = {.min_bytes = 1024,
+	struct nb_mem_params o = {.min_bytes = 1024,
 				.max_bytes = 256 << 10,
 				.threads = 2,
 				.bw_bytes = 1 << 20,
@@ -451,7 +451,7 @@ static void test_agent_ops(void)
 
 	CHECK(nb_mem_ops.type == NB_TEST_MEM && !strcmp(nb_mem_ops.name, "mem"),
 	      "the test kind is mem");
-	nb_mem_put_opts(req, &o);
+	nb_mem_put_params(req, &o);
 	CHECK(nb_mem_ops.setup(&ctx, req, &state, ack, err, sizeof(err)) == 0 && state,
 	      "setup accepts a small quick run");
 	CHECK(nb_mem_ops.start(state, err, sizeof(err)) == 0, "start returns at once");
@@ -475,9 +475,9 @@ static void test_agent_ops(void)
 	nb_mem_ops.free(state);
 
 	/* Refused requests name the reason. */
-	struct nb_mem_opts bad = {.min_bytes = 8 << 20, .max_bytes = 4 << 20};
+	struct nb_mem_params bad = {.min_bytes = 8 << 20, .max_bytes = 4 << 20};
 	nb_msg_reset(req, NB_MSG_TEST_REQ);
-	nb_mem_put_opts(req, &bad);
+	nb_mem_put_params(req, &bad);
 	state = NULL;
 	CHECK(nb_mem_ops.setup(&ctx, req, &state, ack, err, sizeof(err)) == -EINVAL && !state &&
 		  strstr(err, "larger than the largest"),
@@ -489,9 +489,9 @@ static void test_agent_ops(void)
 
 	/* The controller vanishes mid-run: free cancels at the next point, not after the
 	 * whole (default-length) sweep. */
-	o = (struct nb_mem_opts){.max_bytes = 32 << 20, .bw_bytes = 8 << 20, .threads = 1};
+	o = (struct nb_mem_params){.max_bytes = 32 << 20, .bw_bytes = 8 << 20, .threads = 1};
 	nb_msg_reset(req, NB_MSG_TEST_REQ);
-	nb_mem_put_opts(req, &o);
+	nb_mem_put_params(req, &o);
 	state = NULL;
 	if (nb_mem_ops.setup(&ctx, req, &state, ack, err, sizeof(err)) == 0 &&
 	    nb_mem_ops.start(state, err, sizeof(err)) == 0) {

@@ -3,8 +3,10 @@
  * trusted to nest correctly (the unit test checks the output parses). */
 #include "core/base/json.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 
 void nb_json_init(struct nb_json *j, FILE *f)
 {
@@ -184,4 +186,40 @@ void nb_json_null(struct nb_json *j, const char *key)
 {
 	member(j, key);
 	fputs("null", j->f);
+}
+
+static int to_text(nb_json_fill_fn fill, const void *arg, bool doc, char **text, size_t *len)
+{
+	struct nb_json j;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return -ENOMEM;
+	nb_json_init(&j, f);
+	if (!doc)
+		nb_json_obj_begin(&j, NULL);
+	fill(&j, arg);
+	if (!doc)
+		nb_json_obj_end(&j);
+	else
+		fputc('\n', f);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len)
+{
+	return to_text(fill, arg, false, text, len);
+}
+
+int nb_json_doc_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len)
+{
+	return to_text(fill, arg, true, text, len);
 }

@@ -5,6 +5,7 @@
 #define NB_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,5 +29,12 @@ void nb_json_i64(struct nb_json *j, const char *key, int64_t v);
 void nb_json_double(struct nb_json *j, const char *key, double v, int decimals);
 void nb_json_bool(struct nb_json *j, const char *key, bool v);
 void nb_json_null(struct nb_json *j, const char *key);
+
+/* One JSON object in a malloc'd string (free it): fill writes the members into the open
+ * object. For a result sent over the wire or compared in a test. Returns 0 or -ENOMEM. */
+typedef void (*nb_json_fill_fn)(struct nb_json *j, const void *arg);
+int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len);
+/* A whole document the same way: fill writes the top-level object itself; a newline ends it. */
+int nb_json_doc_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len);
 
 #endif

@@ -62,6 +62,18 @@ void nb_result_begin(struct nb_json *j, const char *test, const struct nb_sysinf
 	nb_json_obj_end(j);
 }
 
+void nb_result_begin_run(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
+			 const struct nb_result_agent *agent)
+{
+	nb_result_begin(j, test, local, agent ? agent->env : NULL);
+	if (!agent)
+		return;
+	nb_json_obj_begin(j, "agent");
+	nb_json_str(j, "host", agent->host);
+	nb_json_u64(j, "port", agent->port);
+	nb_json_obj_end(j);
+}
+
 void nb_result_cpu(struct nb_json *j, const char *key, const struct nb_cpu_load *l)
 {
 	nb_json_obj_begin(j, key);

@@ -14,6 +14,16 @@
  * /proc/self/cmdline), time (UTC, ISO 8601) and env.local / env.remote (remote may be NULL). */
 void nb_result_begin(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
 		     const struct nb_sysinfo *remote);
+/* The agent a remote run went to: its address as the user gave it, and its platform. */
+struct nb_result_agent {
+	const char *host;
+	uint16_t port;
+	const struct nb_sysinfo *env;
+};
+/* nb_result_begin for a run here (agent NULL) or on an agent, whose "agent" object (host, port)
+ * follows the frame. */
+void nb_result_begin_run(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
+			 const struct nb_result_agent *agent);
 /* Writes a CPU load object with units in the names (cpu_pct, ...). */
 void nb_result_cpu(struct nb_json *j, const char *key, const struct nb_cpu_load *l);
 /* Fills buf with the command line as one shell-readable string. */

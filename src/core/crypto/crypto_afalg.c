@@ -3,6 +3,7 @@
  * sendmsg and one read per request. The kernel picks the highest-priority implementation of the
  * named transform; /proc/crypto then says which driver that was. */
 #include "core/crypto/crypto_kernel.h"
+#include "core/crypto/crypto_proc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -9,7 +9,7 @@
 
 #include "core/session/agent.h"
 #include "core/session/job.h"
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 #include "core/crypto/crypto_wire.h"
 
 /* Room left in a SNAP or FINAL for what the agent adds after the test's items: its monotonic
@@ -17,9 +17,9 @@
 #define AGENT_RESERVE 8192u
 
 struct crypto_agent {
-	struct nb_crypto_opts o;
+	struct nb_crypto_params o;
 	uint64_t bound_ns;
-	struct nb_job job; /* the run; its cancel flag is o.cancel */
+	struct nb_job job; /* the run; its cancel flag is o.stop */
 
 	/* under the job's lock: everything the run thread writes */
 	uint8_t *head, *algo[NB_CRYPTO_MAX_ALGOS];
@@ -60,8 +60,7 @@ static int crypto_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req
 	nb_job_init(&t->job);
 	if ((ret = nb_crypto_get_request(req, &t->o, err, errlen)))
 		goto fail;
-	t->o.stop = NULL;
-	t->o.cancel = nb_job_cancel_flag(&t->job);
+	t->o.stop = nb_job_cancel_flag(&t->job);
 	t->bound_ns = nb_crypto_bound_ns(&t->o);
 	/* The session is dropped when a test outlives its duration: the controller must have
 	 * asked for at least the bound, which is also what the max-time rule judges. */

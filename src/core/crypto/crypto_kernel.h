@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/crypto/compat_cryptodev.h"
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_algo.h"
 
 /* Fills the CIOCGSESSION request for a's cipher half (mac_half false) or HMAC half. Returns 0,
  * -EOPNOTSUPP when cryptodev has no such operation, or -ENOENT when a has no such half. */

@@ -2,7 +2,7 @@
 /* /proc/crypto: which implementation (driver) of a transform the kernel has and at what
  * priority. The kernel serves a request with the highest-priority implementation that passed
  * its self-test, so a hardware driver registered below a CPU one is never used. */
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_proc.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -4,7 +4,7 @@
  * purpose; it is never timed. It stands in for OpenSSL where there is none (the agent, static
  * builds) so that a board's kernel engines are still compared with an independent result at
  * every request size. */
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_algo.h"
 #include "core/base/sha256.h"
 
 #include <errno.h>

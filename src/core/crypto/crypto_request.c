@@ -22,7 +22,7 @@ static int join_names(char *buf, size_t cap, const char *const *names, size_t n)
 	return 0;
 }
 
-int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_opts *o)
+int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_params *o)
 {
 	const char *names[NB_CRYPTO_MAX_ALGOS > NB_CRYPTO_MAX_ENGINES ? NB_CRYPTO_MAX_ALGOS
 								      : NB_CRYPTO_MAX_ENGINES];
@@ -51,14 +51,14 @@ int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_opts *o)
 	return nb_msg_put_u32(m, NB_T_CRYPTO_AAD, o->aad_len);
 }
 
-int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_opts *o, char *err,
+int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, char *err,
 			  size_t errlen)
 {
 	char list[512], bad[80];
 	const uint8_t *p;
 	size_t n;
 
-	nb_crypto_opts_default(o);
+	nb_crypto_params_default(o);
 	if (nb_msg_get_str(m, NB_T_CRYPTO_ALGOS, list, sizeof(list))) {
 		snprintf(err, errlen, "crypto request without algorithms");
 		return -EINVAL;
@@ -112,7 +112,7 @@ int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_opts *o, char
 	return 0;
 }
 
-uint64_t nb_crypto_bound_ns(const struct nb_crypto_opts *o)
+uint64_t nb_crypto_bound_ns(const struct nb_crypto_params *o)
 {
 	/* Per point: warm-up, window, a thread and a session per request in flight. Per cell:
 	 * the known answer and the comparison at every size, budgeted at 1 us per byte (a slow

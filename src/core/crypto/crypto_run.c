@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Over 600 lines: the checks, the timing workers and the JSON all work on the same cells. */
 /* The crypto run: probe the engines, check every engine's answers against the reference (known
  * vectors, then soft at every size) and time the good ones. A point's rate comes from request
  * counters and CPU samples read at the window's edges; latency from a per-thread histogram. */
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,48 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/result.h"
+#include "core/base/hist.h"
 #include "core/base/timeutil.h"
-
-/* Log-linear latency histogram: 32 sub-buckets per power of two (about 3 % resolution). */
-#define HIST_SUB  32
-#define HIST_BITS 5
-#define HIST_N	  (HIST_SUB + 40 * HIST_SUB)
-
-static unsigned hist_index(uint64_t ns)
-{
-	if (ns < HIST_SUB)
-		return (unsigned)ns;
-	unsigned e = 63u - (unsigned)__builtin_clzll(ns); /* >= HIST_BITS */
-	unsigned sub = (unsigned)(ns >> (e - HIST_BITS)) & (HIST_SUB - 1);
-	unsigned i = HIST_SUB + (e - HIST_BITS) * HIST_SUB + sub;
-	return i < HIST_N ? i : HIST_N - 1;
-}
-
-/* The middle of bucket i, in ns. */
-static double hist_value(unsigned i)
-{
-	if (i < HIST_SUB)
-		return i;
-	unsigned e = (i - HIST_SUB) / HIST_SUB + HIST_BITS, sub = (i - HIST_SUB) % HIST_SUB;
-	double lo = ldexp(1.0, (int)e) + sub * ldexp(1.0, (int)(e - HIST_BITS));
-	return lo + ldexp(1.0, (int)(e - HIST_BITS)) / 2;
-}
-
-static double hist_pct(const uint64_t *h, uint64_t total, double q)
-{
-	uint64_t want = (uint64_t)ceil(q * (double)total), sum = 0;
-	if (!total)
-		return NAN;
-	if (want < 1)
-		want = 1;
-	for (unsigned i = 0; i < HIST_N; i++) {
-		sum += h[i];
-		if (sum >= want)
-			return hist_value(i);
-	}
-	return hist_value(HIST_N - 1);
-}
 
 /* xorshift64*: reproducible keys and data, so that two engines see the same input. */
 static uint64_t prng_next(uint64_t *s)
@@ -86,12 +45,29 @@ static void keyset_make(const struct nb_crypto_algo *a, struct keyset *ks)
 	ks->k = (struct nb_crypto_keys){ks->key, ks->mac_key, a->key_len, a->mac_key_len};
 }
 
-struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_opts *o)
+const char *nb_crypto_status_name(enum nb_crypto_status s)
+{
+	switch (s) {
+	case NB_CRYPTO_OK:
+		return "ok";
+	case NB_CRYPTO_UNAVAILABLE:
+		return "unavailable";
+	case NB_CRYPTO_UNSUPPORTED:
+		return "unsupported";
+	case NB_CRYPTO_BROKEN:
+		return "broken";
+	case NB_CRYPTO_FAILED:
+		break;
+	}
+	return "failed";
+}
+
+struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o)
 {
 	struct nb_crypto_result *r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
-	nb_crypto_opts_copy(&r->opts, o);
+	nb_crypto_params_copy(&r->opts, o);
 	r->ncells = o->nalgos * o->nengines;
 	r->cells = calloc(r->ncells ? r->ncells : 1, sizeof(*r->cells));
 	if (!r->cells) {
@@ -140,7 +116,7 @@ static void set_status(struct nb_crypto_cell *c, enum nb_crypto_status s, const 
 }
 
 /* Compares e with ref at every size for the same key, IV, AAD and data. */
-static int compare_sizes(const struct nb_crypto_opts *o, struct nb_crypto_cell *c,
+static int compare_sizes(const struct nb_crypto_params *o, struct nb_crypto_cell *c,
 			 const struct nb_crypto_engine *ref)
 {
 	const struct nb_crypto_algo *a = c->algo;
@@ -208,7 +184,7 @@ out:
 	return ret;
 }
 
-int nb_crypto_check_cell(const struct nb_crypto_opts *o, struct nb_crypto_cell *c,
+int nb_crypto_check_cell(const struct nb_crypto_params *o, struct nb_crypto_cell *c,
 			 const struct nb_crypto_engine *ref)
 {
 	char why[200] = "";
@@ -254,7 +230,7 @@ struct worker {
 	void *sess;
 	struct nb_crypto_req req;
 	uint8_t *in, *out;
-	uint64_t *hist;
+	struct nb_hist *hist;
 	/* Native word: lock-free on 32-bit boards; window deltas are taken modulo its range. */
 	_Alignas(64) atomic_ulong ops;
 	int err;
@@ -281,7 +257,7 @@ static void *worker_main(void *p)
 			if (n < 64)
 				calib_ns += dt;
 			if (atomic_load_explicit(&w->ctl->measuring, memory_order_relaxed)) {
-				w->hist[hist_index(dt)]++;
+				nb_hist_add(w->hist, dt);
 				w->lat_n++;
 			}
 		}
@@ -309,13 +285,13 @@ static void point_invalid(struct nb_crypto_point *pt, const char *why)
 	snprintf(pt->invalid_reason, sizeof(pt->invalid_reason), "%s", why);
 }
 
-static bool stop_requested(const struct nb_crypto_opts *o)
+static bool stop_requested(const struct nb_crypto_params *o)
 {
-	return (o->stop && *o->stop) || (o->cancel && atomic_load(o->cancel));
+	return nb_cancelled(o->stop);
 }
 
 /* Sleeps until deadline in short steps, so that a stop request is seen. */
-static void wait_until(const struct nb_crypto_opts *o, uint64_t deadline_ns)
+static void wait_until(const struct nb_crypto_params *o, uint64_t deadline_ns)
 {
 	while (!stop_requested(o)) {
 		uint64_t now = nb_mono_ns();
@@ -326,7 +302,7 @@ static void wait_until(const struct nb_crypto_opts *o, uint64_t deadline_ns)
 	}
 }
 
-static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_engine *e,
+static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_engine *e,
 		      const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt)
 {
 	uint32_t nw = o->inflight ? o->inflight : 1;
@@ -354,7 +330,7 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 		w[i].ctl = &ctl;
 		w[i].e = e;
 		atomic_init(&w[i].ops, 0);
-		w[i].hist = calloc(HIST_N, sizeof(uint64_t));
+		w[i].hist = calloc(1, sizeof(*w[i].hist));
 		size_t cap = pt->padded_bytes + NB_CRYPTO_MAX_TAG;
 		/* Cache-line aligned, as a network buffer is; some engines want alignment. */
 		if (!w[i].hist || posix_memalign((void **)&w[i].in, 64, cap) ||
@@ -427,15 +403,14 @@ static int time_point(const struct nb_crypto_opts *o, const struct nb_crypto_eng
 		goto out;
 	}
 	for (uint32_t i = 1; i < nw; i++)
-		for (unsigned b = 0; b < HIST_N; b++)
-			w[0].hist[b] += w[i].hist[b];
+		nb_hist_merge(w[0].hist, w[i].hist);
 	uint64_t bytes = pt->ops * size;
 	pt->valid = true;
 	pt->ops_per_s = (double)pt->ops / pt->window_s;
 	pt->mbyte_per_s = (double)bytes / pt->window_s / 1e6;
 	pt->lat_samples = lat_n;
-	pt->lat_p50_us = hist_pct(w[0].hist, lat_n, 0.50) / 1e3;
-	pt->lat_p99_us = hist_pct(w[0].hist, lat_n, 0.99) / 1e3;
+	pt->lat_p50_us = (double)nb_hist_quantile(w[0].hist, 0.50) / 1e3;
+	pt->lat_p99_us = (double)nb_hist_quantile(w[0].hist, 0.99) / 1e3;
 	pt->proc_us_per_kbyte = nb_cpu_us_per_kbyte(pt->cpu.proc_cpu_s, bytes);
 	pt->sys_us_per_kbyte = pt->cpu.valid ? nb_cpu_us_per_kbyte(pt->cpu.busy_cpu_s, bytes) : NAN;
 out:
@@ -533,7 +508,7 @@ bool nb_crypto_algo_any_whole(const struct nb_crypto_result *r, size_t algo)
 	return false;
 }
 
-int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress, void *arg,
+int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progress, void *arg,
 		  struct nb_crypto_result **out)
 {
 	struct nb_crypto_result *r = nb_crypto_result_new(o);
@@ -609,161 +584,4 @@ int nb_crypto_run(const struct nb_crypto_opts *o, nb_crypto_progress_fn progress
 out:
 	nb_crypto_result_free(r);
 	return ret;
-}
-
-static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
-{
-	nb_json_obj_begin(j, NULL);
-	nb_json_u64(j, "size_bytes", p->size_bytes);
-	nb_json_u64(j, "padded_bytes", p->padded_bytes);
-	nb_json_bool(j, "valid", p->valid);
-	if (!p->valid) {
-		nb_json_str(j, "invalid_reason", p->invalid_reason);
-		nb_json_obj_end(j);
-		return;
-	}
-	nb_json_u64(j, "ops", p->ops);
-	nb_json_double(j, "window_s", p->window_s, 6);
-	nb_json_double(j, "mbyte_per_s", p->mbyte_per_s, 3);
-	nb_json_double(j, "ops_per_s", p->ops_per_s, 1);
-	nb_json_double(j, "latency_p50_us", p->lat_p50_us, 3);
-	nb_json_double(j, "latency_p99_us", p->lat_p99_us, 3);
-	nb_json_u64(j, "latency_samples", p->lat_samples);
-	nb_json_double(j, "proc_cpu_us_per_kbyte", p->proc_us_per_kbyte, 4);
-	nb_json_double(j, "sys_cpu_us_per_kbyte", p->sys_us_per_kbyte, 4);
-	nb_result_cpu(j, "cpu", &p->cpu);
-	nb_json_obj_end(j);
-}
-
-static void json_cell(struct nb_json *j, const struct nb_crypto_result *r,
-		      const struct nb_crypto_cell *c)
-{
-	const struct nb_crypto_opts *o = &r->opts;
-	nb_json_obj_begin(j, NULL);
-	nb_json_str(j, "algo", c->algo->name);
-	nb_json_str(j, "engine", c->engine->name);
-	nb_json_str(j, "status", nb_crypto_status_name(c->status));
-	if (c->status != NB_CRYPTO_OK)
-		nb_json_str(j, "reason", c->reason);
-	else
-		nb_json_str(j, "check", c->check);
-	if (c->have_driver) {
-		nb_json_obj_begin(j, "kernel_driver");
-		nb_json_str(j, "name", c->driver.name);
-		nb_json_str(j, "driver", c->driver.driver);
-		if (c->driver.mac_driver[0])
-			nb_json_str(j, "mac_driver", c->driver.mac_driver);
-		nb_json_str(j, "module", c->driver.module);
-		if (c->driver.priority >= 0)
-			nb_json_i64(j, "priority", c->driver.priority);
-		else
-			nb_json_null(j, "priority");
-		if (c->driver.hw >= 0)
-			nb_json_bool(j, "hardware", c->driver.hw == 1);
-		else
-			nb_json_null(j, "hardware");
-		nb_json_obj_end(j);
-	}
-	if (c->engine != &nb_crypto_soft && c->status == NB_CRYPTO_OK) {
-		if (c->crossover_index >= 0)
-			nb_json_u64(j, "crossover_bytes", o->sizes[c->crossover_index]);
-		else
-			nb_json_null(j, "crossover_bytes");
-		if (c->crossover_ref)
-			nb_json_str(j, "crossover_vs", c->crossover_ref->name);
-		else
-			nb_json_null(j, "crossover_vs");
-	}
-	if (c->status == NB_CRYPTO_OK) {
-		nb_json_arr_begin(j, "points");
-		for (size_t si = 0; si < o->nsizes; si++)
-			if (nb_crypto_point_whole(&c->points[si]))
-				json_point(j, &c->points[si]);
-		nb_json_arr_end(j);
-	}
-	nb_json_obj_end(j);
-}
-
-void nb_crypto_algo_json(struct nb_json *j, const struct nb_crypto_result *r, size_t algo)
-{
-	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
-		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, algo, ei);
-		bool any = c->status != NB_CRYPTO_OK;
-		for (size_t si = 0; !any && si < r->opts.nsizes; si++)
-			any = nb_crypto_point_whole(&c->points[si]);
-		/* A stopped run documents what it reached and measured whole, nothing else. */
-		if (nb_crypto_cell_reached(c) && any)
-			json_cell(j, r, c);
-	}
-}
-
-static void result_json(struct nb_json *j, const struct nb_crypto_result *r, bool head_only)
-{
-	const struct nb_crypto_opts *o = &r->opts;
-
-	nb_json_obj_begin(j, "parameters");
-	nb_json_double(j, "time_s", (double)o->time_ns / 1e9, 3);
-	nb_json_double(j, "warmup_s", (double)o->warmup_ns / 1e9, 3);
-	nb_json_u64(j, "inflight", o->inflight);
-	nb_json_u64(j, "aad_bytes", o->aad_len);
-	nb_json_str(j, "direction", "encrypt");
-	nb_json_arr_begin(j, "sizes_bytes");
-	for (size_t i = 0; i < o->nsizes; i++)
-		nb_json_u64(j, NULL, o->sizes[i]);
-	nb_json_arr_end(j);
-	nb_json_obj_end(j);
-	nb_json_bool(j, "interrupted", r->interrupted);
-
-	nb_json_arr_begin(j, "engines");
-	for (size_t ei = 0; ei < o->nengines; ei++) {
-		nb_json_obj_begin(j, NULL);
-		nb_json_str(j, "name", o->engines[ei]->name);
-		nb_json_str(j, "summary", o->engines[ei]->summary);
-		nb_json_bool(j, "available", r->engine_ok[ei]);
-		if (!r->engine_ok[ei])
-			nb_json_str(j, "reason", r->engine_reason[ei]);
-		nb_json_obj_end(j);
-	}
-	nb_json_arr_end(j);
-
-	if (!head_only) {
-		nb_json_arr_begin(j, "results");
-		for (size_t ai = 0; ai < o->nalgos; ai++)
-			nb_crypto_algo_json(j, r, ai);
-		nb_json_arr_end(j);
-	}
-}
-
-void nb_crypto_result_json(struct nb_json *j, const struct nb_crypto_result *r)
-{
-	result_json(j, r, false);
-}
-
-int nb_crypto_result_json_text(const struct nb_crypto_result *r, int algo, char **text, size_t *len)
-{
-	struct nb_json j;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-
-	if (!f)
-		return -ENOMEM;
-	nb_json_init(&j, f);
-	nb_json_obj_begin(&j, NULL);
-	if (algo < 0) {
-		result_json(&j, r, algo == NB_CRYPTO_JSON_HEAD);
-	} else {
-		nb_json_str(&j, "algo", r->opts.algos[algo]->name);
-		nb_json_arr_begin(&j, "results");
-		nb_crypto_algo_json(&j, r, (size_t)algo);
-		nb_json_arr_end(&j);
-	}
-	nb_json_obj_end(&j);
-	if (fclose(f) || !buf) {
-		free(buf);
-		return -ENOMEM;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
 }

@@ -2,7 +2,7 @@
 /* The soft engine: OpenSSL libcrypto's default provider, in process. Each request is one packet:
  * the context keeps its key and is re-initialised with the IV, as an IPsec stack does per
  * packet. Without OpenSSL (the agent, static builds) the engine says what is missing. */
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_algo.h"
 
 #include <errno.h>
 #include <stdio.h>

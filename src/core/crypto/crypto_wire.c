@@ -418,7 +418,7 @@ static int get_point(struct nb_cur *top, struct nb_crypto_point *pt, uint32_t si
 static int get_cell(struct nb_cur *top, const struct nb_crypto_result *r, size_t ai, size_t ei,
 		    struct nb_crypto_cell *c)
 {
-	const struct nb_crypto_opts *o = &r->opts;
+	const struct nb_crypto_params *o = &r->opts;
 	struct nb_cur v;
 	char name[80] = "";
 	uint64_t mask = 0;
@@ -468,7 +468,7 @@ static int get_cell(struct nb_cur *top, const struct nb_crypto_result *r, size_t
 
 int nb_crypto_algo_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n, size_t *algo)
 {
-	const struct nb_crypto_opts *o = &r->opts;
+	const struct nb_crypto_params *o = &r->opts;
 	struct nb_crypto_cell *cells = calloc(o->nengines ? o->nengines : 1, sizeof(*cells));
 	struct nb_cur top = nb_cur_reader(p, n), v;
 	char name[80] = "";

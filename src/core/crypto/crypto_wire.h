@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_run.h"
 #include "core/session/proto.h"
 
 /* Tags of the crypto test (range 400-499). Top level of TEST_REQ, SNAP and FINAL: */
@@ -34,14 +34,14 @@ enum nb_crypto_tag {
 };
 
 /* Writes o's options into a TEST_REQ (the caller adds type and duration). */
-int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_opts *o);
+int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_params *o);
 /* Reads and checks a request into o (defaults first, then the request's values through the
  * same selectors and bounds as the command line). Returns 0 or -EINVAL with the reason. */
-int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_opts *o, char *err,
+int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, char *err,
 			  size_t errlen);
 /* A generous upper bound on how long nb_crypto_run takes with o: every point's warm-up and
  * window, thread and session set-up, and the correctness checks of every cell. */
-uint64_t nb_crypto_bound_ns(const struct nb_crypto_opts *o);
+uint64_t nb_crypto_bound_ns(const struct nb_crypto_params *o);
 
 /* The head (engines, their availability and reasons) as the value of one item; *buf is
  * malloc'd. The decoder fills r->engine_ok/engine_reason; the engine list must match r's. */

@@ -14,7 +14,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "core/crypto/crypto.h"
+#include "core/crypto/crypto_proc.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"

@@ -170,7 +170,7 @@ size_t nb_mem_sysfs_caches(const char *dir, struct nb_mem_cache *c, size_t cap)
 	return n;
 }
 
-uint64_t nb_mem_bw_pick(const struct nb_mem_opts *o, uint64_t sysfs_llc_bytes,
+uint64_t nb_mem_bw_pick(const struct nb_mem_params *o, uint64_t sysfs_llc_bytes,
 			uint64_t curve_llc_bytes, uint64_t limit_bytes, const char **from,
 			bool *capped_by_memory)
 {
@@ -261,7 +261,7 @@ void nb_mem_result_free(struct nb_mem_result *r)
 
 static bool cancelled(const struct nb_mem_result *r)
 {
-	return r->opts.cancel && atomic_load(r->opts.cancel);
+	return nb_cancelled(r->opts.cancel);
 }
 
 static size_t bw_rounds(const struct nb_mem_result *r)
@@ -402,7 +402,7 @@ out:
 	return ret;
 }
 
-int nb_mem_opts_check(const struct nb_mem_opts *o, char *err, size_t errlen)
+int nb_mem_params_check(const struct nb_mem_params *o, char *err, size_t errlen)
 {
 	uint64_t min = o->min_bytes ? o->min_bytes : NB_MEM_MIN_SET_BYTES;
 	uint64_t max = o->max_bytes ? o->max_bytes : NB_MEM_DEFAULT_MAX_BYTES;
@@ -443,7 +443,7 @@ int nb_mem_opts_check(const struct nb_mem_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
+int nb_mem_run(const struct nb_mem_params *opts, struct nb_mem_result **out)
 {
 	struct nb_mem_result *r = calloc(1, sizeof(*r));
 	uint64_t half, addr_cap = (uint64_t)SIZE_MAX / 4;
@@ -463,7 +463,7 @@ int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out)
 				  : n > NB_MEM_MAX_THREADS ? NB_MEM_MAX_THREADS
 							   : (uint32_t)n;
 	}
-	ret = nb_mem_opts_check(&r->opts, NULL, 0);
+	ret = nb_mem_params_check(&r->opts, NULL, 0);
 	if (ret)
 		goto out;
 	r->requested_max_bytes = r->opts.max_bytes;

@@ -5,13 +5,14 @@
 #ifndef NB_MEM_H
 #define NB_MEM_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/base/cpu.h"
 #include "core/base/json.h"
+#include "core/base/result.h"
+#include "core/session/job.h"
 
 enum nb_mem_pattern {
 	NB_MEM_RANDOM = 0, /* a random single cycle over the lines: defeats prefetchers */
@@ -38,7 +39,7 @@ struct nb_mem_progress {
 	double last_read_mbyte_per_s; /* the latest bandwidth round, NaN before the first */
 };
 
-struct nb_mem_opts {
+struct nb_mem_params {
 	uint64_t min_bytes; /* smallest working set; 0 = 1 KiB */
 	uint64_t max_bytes; /* largest; 0 = 256 MiB. Capped at half of the available memory */
 	enum nb_mem_pattern pattern;
@@ -49,7 +50,7 @@ struct nb_mem_opts {
 	    cpu_mhz; /* core clock for cycles/load; 0 = look it up (sysinfo), unknown stays 0 */
 	/* NULL, or set by another thread to end the run early (the agent, when its controller
 	 * goes away): checked between latency points and between bandwidth rounds. */
-	const atomic_bool *cancel;
+	const nb_cancel_t *cancel;
 	/* NULL, or called before each latency point and each bandwidth round (the front end's
 	 * progress line); never sent to an agent. */
 	void (*progress)(void *arg, const struct nb_mem_progress *ev);
@@ -96,7 +97,7 @@ struct nb_mem_bw_point {
 };
 
 struct nb_mem_result {
-	struct nb_mem_opts opts; /* as run: defaults filled in, max_bytes after the cap */
+	struct nb_mem_params opts; /* as run: defaults filled in, max_bytes after the cap */
 	uint64_t requested_max_bytes;
 	uint64_t avail_bytes; /* available memory at the start; 0 when unknown */
 	bool capped;	      /* max_bytes was lowered to half of the available memory */
@@ -125,18 +126,22 @@ struct nb_mem_result {
 
 /* Checks options as nb_mem_run will take them (zeros are defaults): 0, or -EINVAL with the
  * reason in err. What the agent applies to a controller's request before it starts a run. */
-int nb_mem_opts_check(const struct nb_mem_opts *opts, char *err, size_t errlen);
+int nb_mem_params_check(const struct nb_mem_params *opts, char *err, size_t errlen);
 /* Runs the whole probe: latency sweep, then bandwidth. Returns 0, -EINVAL for bad options,
  * -ECANCELED when opts->cancel was set, -ENOMEM, or another negative errno; *out is set only
  * on success. Takes the calling thread
  * (and opts->threads more for bandwidth) for several seconds. */
-int nb_mem_run(const struct nb_mem_opts *opts, struct nb_mem_result **out);
+int nb_mem_run(const struct nb_mem_params *opts, struct nb_mem_result **out);
 void nb_mem_result_free(struct nb_mem_result *r);
 /* Writes the result's fields into the JSON object the caller has open. */
 void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r);
 /* The same fields as one JSON object in a new string (free() it): what the agent sends back to
  * the controller in a text item. Returns 0 or -ENOMEM. */
 int nb_mem_result_json_text(const struct nb_mem_result *r, char **text, size_t *len);
+/* The whole document (schema netbench/1) as text ending in a newline, malloc'd (free it): the
+ * frame, "agent" for a run on one (agent NULL for a run here), the result. 0 or -ENOMEM. */
+int nb_mem_doc_text(const struct nb_mem_result *r, const struct nb_sysinfo *local,
+		    const struct nb_result_agent *agent, char **text, size_t *len);
 const char *nb_mem_pattern_name(enum nb_mem_pattern p);
 /* "random" or "seq"; returns 0 or -EINVAL. */
 int nb_mem_pattern_parse(const char *s, enum nb_mem_pattern *p);
@@ -156,7 +161,7 @@ void nb_mem_chain_build(void *buf, size_t n, size_t line_bytes, enum nb_mem_patt
  * flag every NB_MEM_CANCEL_LINES lines, so a cancel is seen within milliseconds on any set. */
 #define NB_MEM_CANCEL_LINES (1u << 16)
 int nb_mem_chain_build_c(void *buf, size_t n, size_t line_bytes, enum nb_mem_pattern pattern,
-			 uint32_t *idx, uint64_t seed, const atomic_bool *cancel);
+			 uint32_t *idx, uint64_t seed, const nb_cancel_t *cancel);
 /* Follows the chain for loads dependent loads (a multiple of 16) and returns where it ended. */
 void *nb_mem_chase(void *p, uint64_t loads);
 /* Finds the steps of a latency curve (sizes ascending). Returns the count (at most cap). */
@@ -173,7 +178,7 @@ uint64_t nb_mem_parse_meminfo(const char *text);
  * curve's last step), else NB_MEM_BW_DEFAULT_BYTES; quick mode caps a derived size at
  * NB_MEM_BW_QUICK_CAP_BYTES ("quick cap"); at least NB_MEM_BW_MIN_BYTES, at most limit_bytes
  * (then *capped_by_memory). *from names the origin. */
-uint64_t nb_mem_bw_pick(const struct nb_mem_opts *o, uint64_t sysfs_llc_bytes,
+uint64_t nb_mem_bw_pick(const struct nb_mem_params *o, uint64_t sysfs_llc_bytes,
 			uint64_t curve_llc_bytes, uint64_t limit_bytes, const char **from,
 			bool *capped_by_memory);
 /* The last-level cache the buffer rule compares with: sysfs, else the latency curve's last

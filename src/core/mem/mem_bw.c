@@ -22,7 +22,7 @@ struct bw_shared {
 	pthread_cond_t go;
 	int state; /* 0 wait, 1 run, -1 quit (a thread could not be created) */
 	bool quit; /* set before a start barrier: the workers leave instead of running a trial */
-	const atomic_bool *cancel;
+	const nb_cancel_t *cancel;
 	uint32_t threads, trials;
 	uint64_t (*t0)[BW_MAX_TRIALS], (*t1)[BW_MAX_TRIALS]; /* [op * threads + thread][trial] */
 	bool (*pre)[BW_MAX_TRIALS]; /* the thread was preempted during the trial */
@@ -102,7 +102,7 @@ static void *bw_thread(void *arg)
 }
 
 int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_t trials,
-		     struct nb_mem_bw_point *pt, const atomic_bool *cancel)
+		     struct nb_mem_bw_point *pt, const nb_cancel_t *cancel)
 {
 	struct bw_shared sh = {.threads = threads,
 			       .trials = trials,

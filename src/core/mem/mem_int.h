@@ -23,25 +23,25 @@ void *nb_mem_alloc(size_t bytes, bool *huge);
  * also warms the caches), then trials runs of at least trial_ns each. */
 int nb_mem_latency_point(void *buf, uint32_t *idx, uint64_t set_bytes, uint32_t line_bytes,
 			 enum nb_mem_pattern pattern, uint64_t trial_ns, uint32_t trials,
-			 struct nb_mem_lat_point *pt, const atomic_bool *cancel);
+			 struct nb_mem_lat_point *pt, const nb_cancel_t *cancel);
 
 /* Read, write and copy over bytes of a (and b for copy's destination), split between threads
  * worker threads, trials times each; best and median MB/s. Returns 0 or a negative errno. The
  * caller writes both buffers first, so that page faults stay out of every trial. */
 int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_t trials,
-		     struct nb_mem_bw_point *pt, const atomic_bool *cancel);
+		     struct nb_mem_bw_point *pt, const nb_cancel_t *cancel);
 
 /* A cancel (STOP, a controller gone, --max-time) must end a run within a second whatever the
  * sizes: every loop whose length grows with a working set looks at the flag at least every
  * NB_MEM_CANCEL_BYTES (a few milliseconds of memory traffic even on a slow board). Each
  * function taking cancel (which may be NULL) returns -ECANCELED once it saw the flag set. */
 #define NB_MEM_CANCEL_BYTES (8u << 20)
-static inline bool nb_mem_cancelled(const atomic_bool *cancel)
+static inline bool nb_mem_cancelled(const nb_cancel_t *cancel)
 {
-	return cancel && atomic_load_explicit(cancel, memory_order_relaxed);
+	return nb_cancelled(cancel);
 }
 /* memset in slices of NB_MEM_CANCEL_BYTES. */
-int nb_mem_fill(void *p, int byte, uint64_t bytes, const atomic_bool *cancel);
+int nb_mem_fill(void *p, int byte, uint64_t bytes, const nb_cancel_t *cancel);
 
 /* Involuntary context switches of the calling thread so far; -1 where the kernel cannot say
  * (RUSAGE_THREAD is Linux 2.6.26 and later). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench mem's result as JSON: the parameters, the latency sweep, the caches (inferred and
- * sysfs's) and bandwidth, for the front end's document and the agent's final message. */
+ * sysfs's) and bandwidth, and the whole document that -J, -o and --save take. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,24 +100,33 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 	nb_json_obj_end(j);
 }
 
+static void fill_result(struct nb_json *j, const void *r)
+{
+	nb_mem_result_json(j, r);
+}
+
 int nb_mem_result_json_text(const struct nb_mem_result *r, char **text, size_t *len)
 {
-	struct nb_json j;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
+	return nb_json_text(fill_result, r, text, len);
+}
 
-	if (!f)
-		return -ENOMEM;
-	nb_json_init(&j, f);
-	nb_json_obj_begin(&j, NULL);
-	nb_mem_result_json(&j, r);
-	nb_json_obj_end(&j);
-	if (fclose(f) || !buf) {
-		free(buf);
-		return -ENOMEM;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
+struct doc {
+	const struct nb_mem_result *r;
+	const struct nb_sysinfo *local;
+	const struct nb_result_agent *agent;
+};
+
+static void fill_doc(struct nb_json *j, const void *arg)
+{
+	const struct doc *d = arg;
+	nb_result_begin_run(j, "mem", d->local, d->agent);
+	nb_mem_result_json(j, d->r);
+	nb_json_obj_end(j);
+}
+
+int nb_mem_doc_text(const struct nb_mem_result *r, const struct nb_sysinfo *local,
+		    const struct nb_result_agent *agent, char **text, size_t *len)
+{
+	const struct doc d = {r, local, agent};
+	return nb_json_doc_text(fill_doc, &d, text, len);
 }

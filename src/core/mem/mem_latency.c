@@ -49,7 +49,7 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 int nb_mem_chain_build_c(void *buf, size_t n, size_t line_bytes, enum nb_mem_pattern pattern,
-			 uint32_t *idx, uint64_t seed, const atomic_bool *cancel)
+			 uint32_t *idx, uint64_t seed, const nb_cancel_t *cancel)
 {
 	char *base = buf;
 	uint64_t s = seed ? seed : 0x9e3779b97f4a7c15ULL;
@@ -94,7 +94,7 @@ void nb_mem_chain_build(void *buf, size_t n, size_t line_bytes, enum nb_mem_patt
 	nb_mem_chain_build_c(buf, n, line_bytes, pattern, idx, seed, NULL);
 }
 
-int nb_mem_fill(void *p, int byte, uint64_t bytes, const atomic_bool *cancel)
+int nb_mem_fill(void *p, int byte, uint64_t bytes, const nb_cancel_t *cancel)
 {
 	for (uint64_t off = 0; off < bytes; off += NB_MEM_CANCEL_BYTES) {
 		uint64_t len =
@@ -186,7 +186,7 @@ static uint64_t time_chase(void **p, uint64_t loads)
 
 int nb_mem_latency_point(void *buf, uint32_t *idx, uint64_t set_bytes, uint32_t line_bytes,
 			 enum nb_mem_pattern pattern, uint64_t trial_ns, uint32_t trials,
-			 struct nb_mem_lat_point *pt, const atomic_bool *cancel)
+			 struct nb_mem_lat_point *pt, const nb_cancel_t *cancel)
 {
 	size_t n = (size_t)(set_bytes / line_bytes);
 	uint64_t loads = 1024;

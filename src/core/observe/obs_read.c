@@ -21,6 +21,7 @@
 #include <linux/sockios.h>
 
 #include "core/base/compat.h"
+#include "core/base/qdisc.h"
 #include "core/base/timeutil.h"
 #include "core/observe/obs.h"
 
@@ -241,40 +242,17 @@ static void read_ethtool(struct nb_obs_reader *r, struct nb_obs_if *i, struct et
 	free(st);
 }
 
-/* One RTM_GETQDISC dump over a fresh rtnetlink socket. */
+static int qdisc_chunk(void *s, const void *buf, size_t len)
+{
+	return nb_obs_parse_qdisc(buf, len, s);
+}
+
+/* Every interface's root qdisc counters, from one dump. */
 static void read_qdiscs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 {
-	struct {
-		struct nlmsghdr h;
-		struct tcmsg t;
-	} req;
-	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
-	char *buf;
-	int fd, ret = 0;
 	if (r->root[0] || !s->nif)
 		return;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return;
-	memset(&req, 0, sizeof(req));
-	req.h.nlmsg_len = sizeof(req);
-	req.h.nlmsg_type = RTM_GETQDISC;
-	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.h.nlmsg_seq = 1;
-	req.t.tcm_family = AF_UNSPEC;
-	buf = malloc(32768);
-	if (buf && sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa, sizeof(sa)) >= 0) {
-		struct timeval tv = {.tv_sec = 1};
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		for (int rounds = 0; ret == 0 && rounds < 4096; rounds++) {
-			ssize_t n = recv(fd, buf, 32768, 0);
-			if (n <= 0)
-				break;
-			ret = nb_obs_parse_qdisc(buf, (size_t)n, s);
-		}
-	}
-	free(buf);
-	close(fd);
+	(void)nb_qdisc_dump(0, qdisc_chunk, s);
 }
 
 static void read_ifs(struct nb_obs_reader *r, struct nb_obs_snap *s)

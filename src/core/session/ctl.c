@@ -222,3 +222,21 @@ int nb_ctl_stop(struct nb_ctl *c, struct nb_msg *final, int timeout_ms, char *er
 	}
 	return nb_msg_expect(c->fd, final, NB_MSG_FINAL, timeout_ms, err, errlen);
 }
+
+const struct nb_result_agent *nb_ctl_doc_ends(const struct nb_ctl *ctl, const char *host,
+					      struct nb_sysinfo *local,
+					      struct nb_result_agent *agent)
+{
+	nb_sysinfo_get(local, ctl ? (const struct sockaddr *)&ctl->local : NULL);
+	if (!ctl)
+		return NULL;
+	agent->host = host;
+	agent->port = nb_ctl_port(ctl);
+	agent->env = &ctl->remote;
+	return agent;
+}
+
+int nb_ctl_open_target(struct nb_ctl **ctl, const struct nb_ctl_target *t, char *err, size_t errlen)
+{
+	return nb_ctl_open(ctl, t->host, t->port, t->family, t->psk, t->psk_len, err, errlen);
+}

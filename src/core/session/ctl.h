@@ -8,8 +8,10 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/session/auth.h"
 #include "core/session/caps.h"
 #include "core/session/proto.h"
+#include "core/base/result.h"
 #include "core/base/sysinfo.h"
 
 struct nb_ctl {
@@ -22,10 +24,22 @@ struct nb_ctl {
 	int timeout_ms;
 };
 
+/* Where a remote run goes, as the user gave it; host NULL for a run here. */
+struct nb_ctl_target {
+	const char *host;
+	uint16_t port;
+	int family; /* AF_UNSPEC, or AF_INET/AF_INET6 with -4/-6 */
+	uint8_t psk[NB_PSK_MAX];
+	size_t psk_len;
+};
+
 /* Connects and handshakes. host/port as given by the user; psk may be NULL. On failure returns
  * a negative errno and a reason in err ("agent refused: ..."). */
 int nb_ctl_open(struct nb_ctl **ctl, const char *host, uint16_t port, int family,
 		const uint8_t *psk, size_t psk_len, char *err, size_t errlen);
+/* nb_ctl_open with the target's address, family and key. */
+int nb_ctl_open_target(struct nb_ctl **ctl, const struct nb_ctl_target *t, char *err,
+		       size_t errlen);
 void nb_ctl_free(struct nb_ctl *ctl);
 /* The agent's control port. */
 uint16_t nb_ctl_port(const struct nb_ctl *ctl);
@@ -38,5 +52,12 @@ int nb_ctl_start(struct nb_ctl *ctl, char *err, size_t errlen);
 int nb_ctl_mark(struct nb_ctl *ctl, uint32_t mark_id, struct nb_msg *snap, char *err,
 		size_t errlen);
 int nb_ctl_stop(struct nb_ctl *ctl, struct nb_msg *final, int timeout_ms, char *err, size_t errlen);
+
+/* The two ends of a run, for its document: this host's platform (its interface the one the
+ * session leaves by) into local and, with a session, the agent's (host as the user gave it) into
+ * agent. Returns agent, or NULL for a run here (ctl NULL). */
+const struct nb_result_agent *nb_ctl_doc_ends(const struct nb_ctl *ctl, const char *host,
+					      struct nb_sysinfo *local,
+					      struct nb_result_agent *agent);
 
 #endif

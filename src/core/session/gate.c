@@ -63,20 +63,6 @@ struct nb_gate {
 	struct nb_msg *msg;
 };
 
-static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void logf_(const struct nb_agent_opts *o, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	if (!o->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	o->log(o->log_arg, line);
-}
-
 /* The slot of source that gives way first: unproven before proven, then the oldest; only
  * slots the gate has looked at. -1 when there is none. */
 static int source_victim(const struct nb_gate_slot *slots, size_t n, uint32_t source)
@@ -184,7 +170,7 @@ static void drop_why(struct nb_gate *g, struct pending *p, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	nb_net_addr_str((struct sockaddr *)&p->peer, true, who, sizeof(who));
-	logf_(g->opts, "%s: handshake closed: %s", who, why);
+	nb_agent_log(g->opts, "%s: handshake closed: %s", who, why);
 	drop(p);
 }
 
@@ -212,7 +198,7 @@ static void turn_away(struct nb_gate *g, int fd, const struct sockaddr *who)
 		;
 	refuse(g, fd, EBUSY, "agent busy: another controller's test is running, try later");
 	nb_net_addr_str(who, true, a, sizeof(a));
-	logf_(g->opts, "%s: turned away, busy", a);
+	nb_agent_log(g->opts, "%s: turned away, busy", a);
 }
 
 /* The handshake is complete: hand the controller over; or, while a test runs, tell it the
@@ -275,7 +261,7 @@ static void step(struct nb_gate *g, struct pending *p)
 	if (p->state == S_HELLO) {
 		if (m->type != NB_MSG_HELLO || nb_msg_get_u32(m, NB_T_PROTO_VERSION, &version) ||
 		    nb_msg_get_bytes(m, NB_T_NONCE, &b, &n) || n != NB_NONCE_LEN) {
-			logf_(g->opts, "%s: malformed HELLO", who);
+			nb_agent_log(g->opts, "%s: malformed HELLO", who);
 			refuse(g, p->fd, EBADMSG, "malformed HELLO");
 			goto gone;
 		}
@@ -285,7 +271,7 @@ static void step(struct nb_gate *g, struct pending *p)
 			    "incompatible protocol: controller speaks version %u, agent speaks "
 			    "version %u",
 			    version, NB_PROTO_VERSION);
-			logf_(g->opts, "%s: %s", who, text);
+			nb_agent_log(g->opts, "%s: %s", who, text);
 			refuse(g, p->fd, EPROTONOSUPPORT, text);
 			goto gone;
 		}
@@ -319,7 +305,7 @@ static void step(struct nb_gate *g, struct pending *p)
 	nb_auth_proof(pol->psk, pol->psk_len, "controller", p->cnonce, p->snonce, proof);
 	if (m->type != NB_MSG_AUTH || nb_msg_get_bytes(m, NB_T_PROOF, &b, &n) ||
 	    n != sizeof(proof) || !nb_ct_equal(b, proof, sizeof(proof))) {
-		logf_(g->opts, "%s: refused by rule psk", who);
+		nb_agent_log(g->opts, "%s: refused by rule psk", who);
 		refuse(g, p->fd, EACCES,
 		       "refused by rule psk: the controller did not prove the key");
 		goto gone;
@@ -334,7 +320,7 @@ static void step(struct nb_gate *g, struct pending *p)
 	hand_over(g, p);
 	return;
 garbage:
-	logf_(g->opts, "%s: handshake failed: garbage from the controller", who);
+	nb_agent_log(g->opts, "%s: handshake failed: garbage from the controller", who);
 	refuse(g, p->fd, EBADMSG, "malformed message");
 gone:
 	p->fd = -1;
@@ -355,8 +341,9 @@ static void on_readable(struct nb_gate *g, struct pending *p)
 				char who[64];
 				nb_net_addr_str((struct sockaddr *)&p->peer, true, who,
 						sizeof(who));
-				logf_(g->opts,
-				      "%s: handshake closed: malformed or oversized message", who);
+				nb_agent_log(g->opts,
+					     "%s: handshake closed: malformed or oversized message",
+					     who);
 				refuse(g, p->fd, EBADMSG,
 				       "malformed or oversized handshake message");
 				p->fd = -1;
@@ -430,10 +417,11 @@ static void on_accept(struct nb_gate *g)
 		if (v == NB_GATE_REFUSE) {
 			char a[64];
 			nb_net_addr_str((struct sockaddr *)&ss, true, a, sizeof(a));
-			logf_(g->opts,
-			      "%s: handshake refused: no slot its address may take (it holds its "
-			      "share, or those that could give way are not yet read)",
-			      a);
+			nb_agent_log(
+			    g->opts,
+			    "%s: handshake refused: no slot its address may take (it holds its "
+			    "share, or those that could give way are not yet read)",
+			    a);
 			close(fd);
 			continue;
 		}

@@ -8,7 +8,7 @@
 #ifndef NB_GATE_H
 #define NB_GATE_H
 
-#include "core/session/agent.h"
+#include "core/session/agent_policy.h"
 
 #define NB_GATE_MAX_PENDING    256  /* handshakes in progress, all sources */
 #define NB_GATE_MAX_PER_SOURCE 16   /* handshakes in progress from one address */

@@ -13,7 +13,7 @@ static void *job_main(void *arg)
 void nb_job_init(struct nb_job *job)
 {
 	pthread_mutex_init(&job->lock, NULL);
-	atomic_init(&job->cancel, false);
+	job->cancel = 0;
 	atomic_init(&job->done, false);
 	job->started = false;
 	job->fn = NULL;
@@ -32,14 +32,14 @@ int nb_job_start(struct nb_job *job, nb_job_fn fn, void *arg)
 	return ret;
 }
 
-const atomic_bool *nb_job_cancel_flag(const struct nb_job *job)
+const nb_cancel_t *nb_job_cancel_flag(const struct nb_job *job)
 {
 	return &job->cancel;
 }
 
 bool nb_job_cancelled(const struct nb_job *job)
 {
-	return atomic_load(&job->cancel);
+	return job->cancel != 0;
 }
 
 bool nb_job_done(const struct nb_job *job)
@@ -60,7 +60,7 @@ void nb_job_unlock(struct nb_job *job)
 int nb_job_finish(struct nb_job *job)
 {
 	if (job->started) {
-		atomic_store(&job->cancel, true);
+		job->cancel = 1;
 		pthread_join(job->th, NULL);
 		job->started = false;
 	}

@@ -7,8 +7,18 @@
 #define NB_JOB_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+
+/* What ends a run early, set from a signal handler (the front end's stop flag) or by the agent's
+ * job runner: the one cancellation type every test's run takes. NULL means never. */
+typedef volatile sig_atomic_t nb_cancel_t;
+
+static inline bool nb_cancelled(const nb_cancel_t *c)
+{
+	return c && *c;
+}
 
 struct nb_job;
 
@@ -18,7 +28,8 @@ typedef int (*nb_job_fn)(struct nb_job *job, void *arg);
 
 struct nb_job {
 	pthread_mutex_t lock; /* for the work's progress and its reader */
-	atomic_bool cancel, done;
+	nb_cancel_t cancel;
+	atomic_bool done;
 	pthread_t th;
 	bool started;
 	nb_job_fn fn;
@@ -30,7 +41,7 @@ void nb_job_init(struct nb_job *job);
 /* Starts fn(job, arg) in a thread; -errno when the thread cannot be made. */
 int nb_job_start(struct nb_job *job, nb_job_fn fn, void *arg);
 /* The flag a cancelled job sees set; the engines take it as their cancel pointer. */
-const atomic_bool *nb_job_cancel_flag(const struct nb_job *job);
+const nb_cancel_t *nb_job_cancel_flag(const struct nb_job *job);
 bool nb_job_cancelled(const struct nb_job *job);
 /* True once the work has returned (its result is then final). */
 bool nb_job_done(const struct nb_job *job);

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* netbench mem through the agent: the probe's options and its whole result as TLV items of the
- * control protocol (tags 500-599, explicit big-endian, doubles as IEEE 754 bits), the agent's
- * test kind that runs nb_mem_run in a thread, and the controller's side of such a run. */
-#ifndef NB_MEM_AGENT_H
-#define NB_MEM_AGENT_H
+/* netbench mem on the wire: the probe's parameters and its whole result as TLV items of the
+ * control protocol (tags 500-599, explicit big-endian, doubles as IEEE 754 bits). The agent's
+ * side is mem_agent.c (nb_mem_ops), the controller's mem_ctl.c. */
+#ifndef NB_MEM_WIRE_H
+#define NB_MEM_WIRE_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/session/ctl.h"
 #include "core/mem/mem.h"
 #include "core/session/proto.h"
 
@@ -35,10 +33,10 @@ enum nb_mem_tag {
 
 /* Appends the options to a TEST_REQ (cancel and cpu_mhz stay local: the agent uses its own
  * clock). Returns 0 or -EMSGSIZE. */
-int nb_mem_put_opts(struct nb_msg *m, const struct nb_mem_opts *o);
+int nb_mem_put_params(struct nb_msg *m, const struct nb_mem_params *o);
 /* Reads them back: 0, or -EBADMSG when one is missing or malformed. Values are not range
- * checked here: nb_mem_opts_check does that. */
-int nb_mem_get_opts(const struct nb_msg *m, struct nb_mem_opts *o);
+ * checked here: nb_mem_params_check does that. */
+int nb_mem_get_params(const struct nb_msg *m, struct nb_mem_params *o);
 
 /* Appends the whole result. Returns 0 or -EMSGSIZE. */
 int nb_mem_put_result(struct nb_msg *m, const struct nb_mem_result *r);
@@ -49,13 +47,6 @@ int nb_mem_get_result(const struct nb_msg *m, struct nb_mem_result **out);
 
 /* An upper bound of a run's time with these options, on a slow board: what the controller
  * asks of the agent as the test's duration (the agent's --max-time applies to it). */
-uint64_t nb_mem_budget_ns(const struct nb_mem_opts *o);
-
-/* The controller's side: asks the agent behind ctl for a run, waits for it (marks every half
- * second, so the agent's session stays live and a stalled agent is noticed), and decodes the
- * result into *out. *stop (may be NULL) set by a signal handler abandons the run (-EINTR); the
- * agent then cancels it. Returns 0 or a negative errno with the reason in err. */
-int nb_mem_run_remote(struct nb_ctl *ctl, const struct nb_mem_opts *o, volatile sig_atomic_t *stop,
-		      struct nb_mem_result **out, char *err, size_t errlen);
+uint64_t nb_mem_budget_ns(const struct nb_mem_params *o);
 
 #endif

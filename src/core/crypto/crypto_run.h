@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* netbench crypto's run: every engine checked against the reference, then the good ones timed at
+ * every size; the result (one cell per algorithm and engine) and the crossover sizes. Core API:
+ * no printing; the front end and the agent share it. */
+#ifndef NB_CRYPTO_RUN_H
+#define NB_CRYPTO_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/base/cpu.h"
+#include "core/crypto/crypto_params.h"
+
+enum nb_crypto_status {
+	NB_CRYPTO_OK,
+	NB_CRYPTO_UNAVAILABLE, /* the engine cannot run here at all */
+	NB_CRYPTO_UNSUPPORTED, /* the engine does not offer this algorithm */
+	NB_CRYPTO_BROKEN,      /* wrong output: never timed */
+	NB_CRYPTO_FAILED,      /* an error while setting up or checking */
+};
+const char *nb_crypto_status_name(enum nb_crypto_status s);
+
+struct nb_crypto_point {
+	uint32_t size_bytes;   /* request size as asked */
+	uint32_t padded_bytes; /* what the engine processed per request */
+	bool valid;
+	char invalid_reason[96];
+	uint64_t ops; /* requests completed in the window */
+	double window_s;
+	double mbyte_per_s; /* request bytes, 10^6 */
+	double ops_per_s;
+	double lat_p50_us, lat_p99_us;
+	uint64_t lat_samples;
+	struct nb_cpu_load cpu;
+	double proc_us_per_kbyte; /* this process's CPU time per KByte */
+	double sys_us_per_kbyte;  /* the whole system's busy CPU time per KByte */
+};
+
+/* One engine running one algorithm. */
+struct nb_crypto_cell {
+	const struct nb_crypto_engine *engine;
+	const struct nb_crypto_algo *algo;
+	enum nb_crypto_status status;
+	char reason[200]; /* why not OK; or what the check compared */
+	char check[96];	  /* "matches soft at 7 sizes", "known-answer vector (RFC 8439)" */
+	bool have_driver;
+	struct nb_crypto_driver driver;
+	struct nb_crypto_point points[NB_CRYPTO_MAX_SIZES];
+	int crossover_index; /* first size from which it beats soft; -1 none, -2 no soft reference
+			      */
+	/* What crossover_index compares with: soft, or (without soft) the fastest CPU driver of
+	 * the same algorithm when this cell is a hardware driver. NULL: no reference. */
+	const struct nb_crypto_engine *crossover_ref;
+};
+
+struct nb_crypto_result {
+	struct nb_crypto_params opts;
+	bool engine_ok[NB_CRYPTO_MAX_ENGINES];
+	char engine_reason[NB_CRYPTO_MAX_ENGINES][200];
+	size_t ncells; /* nalgos * nengines, algorithm-major */
+	struct nb_crypto_cell *cells;
+	bool interrupted;
+};
+
+struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o);
+void nb_crypto_result_free(struct nb_crypto_result *r);
+struct nb_crypto_cell *nb_crypto_cell_at(const struct nb_crypto_result *r, size_t algo,
+					 size_t engine);
+
+/* What a point or cell not measured to its end says: never reached, or cut by a stop. */
+#define NB_CRYPTO_NOT_RUN "not run"
+#define NB_CRYPTO_CUT	  "interrupted"
+/* A point measured to its end: valid, or invalid for a reason of its own. A stopped run keeps
+ * (prints, documents) only these, as every test keeps only whole steps. */
+bool nb_crypto_point_whole(const struct nb_crypto_point *p);
+/* A cell the run reached (checked, timed or found unusable); not one a stop left untouched. */
+bool nb_crypto_cell_reached(const struct nb_crypto_cell *c);
+/* Whether algorithm algo has a whole point in any engine (a stopped run reports it then). */
+bool nb_crypto_algo_any_whole(const struct nb_crypto_result *r, size_t algo);
+
+/* Called after each algorithm, every engine done, with the result so far (for output as the
+ * run goes; the agent can report progress from it), and once for the algorithm a stop cut
+ * when it has a whole point (its crossovers are then not computed). May be NULL. */
+typedef void (*nb_crypto_progress_fn)(void *arg, const struct nb_crypto_result *r, size_t algo);
+
+/* Probes the engines, checks each engine and algorithm against the reference, then times the
+ * good ones. *out is allocated here (free with nb_crypto_result_free). Returns 0 or a negative
+ * errno for a failure of the run itself (memory, threads); engine trouble lands in the cells. */
+int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progress, void *arg,
+		  struct nb_crypto_result **out);
+/* Correctness of one cell: the known-answer vector, then ref (soft, or the built-in reference
+ * where soft is absent) at every size; ref NULL for the vector alone. Exposed for tests. */
+int nb_crypto_check_cell(const struct nb_crypto_params *o, struct nb_crypto_cell *c,
+			 const struct nb_crypto_engine *ref);
+/* Crossover: the first size index from which e beats ref at every larger size; -1 if none. */
+int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_cell *ref,
+			size_t nsizes);
+
+#endif

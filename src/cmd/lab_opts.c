@@ -20,6 +20,8 @@ static void usage(FILE *f)
 	    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
 	    " [--no-agent]\n"
 	    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
+	    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR] [--prefix P]"
+	    " [-p PORT]\n"
 	    "       netbench lab down [--prefix P] [-J]\n"
 	    "       netbench lab status [--prefix P] [-J]\n"
 	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
@@ -59,6 +61,13 @@ static void usage(FILE *f)
 	    "                      (/proc/crypto) the tunnel's, by raising its priority\n"
 	    "                      (crypto_user netlink); lab down restores it\n"
 	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
+	    "      --dut vm:ARCH   up: the DUT is an emulated board (ARCH armhf or x86_64) with\n"
+	    "                      its own kernel, forwarding between two virtio NICs whose host\n"
+	    "                      ends are gen0 and sink0; its agent is the observer\n"
+	    "      --sink vm:ARCH  up: the sink is an emulated board; its agent is the lab's\n"
+	    "      --board-dir DIR up: the board image (kernel, initrd.gz, qemu.args; default\n"
+	    "                      " NB_LAB_BOARD_CACHE "/board-ARCH, made by\n"
+	    "                      tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE ")\n"
 	    "  -n, --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
 	    "  -k, --kind K        ruleset: linear (N rules on source address, protocol and\n"
 	    "                      destination port), set (the N matches as one set lookup),\n"
@@ -99,7 +108,17 @@ static void parse_point(struct lab_opts *o, const char *arg)
 
 int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 {
-	enum { OPT_MTU = 256, OPT_DUT_CPUS, OPT_NO_AGENT, OPT_FLUSH, OPT_VPN, OPT_CRYPTO_DRIVER };
+	enum {
+		OPT_MTU = 256,
+		OPT_DUT_CPUS,
+		OPT_NO_AGENT,
+		OPT_FLUSH,
+		OPT_VPN,
+		OPT_CRYPTO_DRIVER,
+		OPT_DUT,
+		OPT_SINK,
+		OPT_BOARD_DIR
+	};
 	static const struct option long_opts[] = {
 	    {"prefix", required_argument, NULL, 'P'},
 	    {"ipv6", no_argument, NULL, '6'},
@@ -112,6 +131,9 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    {"flush", no_argument, NULL, OPT_FLUSH},
 	    {"vpn", required_argument, NULL, OPT_VPN},
 	    {"crypto-driver", required_argument, NULL, OPT_CRYPTO_DRIVER},
+	    {"dut", required_argument, NULL, OPT_DUT},
+	    {"sink", required_argument, NULL, OPT_SINK},
+	    {"board-dir", required_argument, NULL, OPT_BOARD_DIR},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -123,6 +145,7 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	int c, li = -1;
 
 	o->prefix = getenv("NB_LAB_PREFIX");
+	o->board_role = -1;
 
 	while ((c = getopt_long(argc, argv, ":P:6p:n:k:Jh", long_opts, &li)) != -1) {
 		const char *name = cli_optname(long_opts, c, li);
@@ -168,6 +191,24 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			o->crypto_driver = optarg;
 			up_opts = true;
 			break;
+		case OPT_DUT:
+		case OPT_SINK:
+			if (o->board_role >= 0)
+				cli_usage_error(
+				    "one emulated board per lab: --dut or --sink, not both");
+			if (nb_lab_board_spec(optarg, o->board_arch, sizeof(o->board_arch)))
+				cli_usage_error("%s: '%s' is not vm:armhf or vm:x86_64", name,
+						optarg);
+			o->board_role = c == OPT_DUT ? NB_LAB_DUT : NB_LAB_SINK;
+			up_opts = true;
+			break;
+		case OPT_BOARD_DIR:
+			if (!*optarg || strlen(optarg) >= 256)
+				cli_usage_error("%s: a directory path of 1 to 255 characters",
+						name);
+			o->board_dir = optarg;
+			up_opts = true;
+			break;
 		case 'n':
 			o->rules_n = (size_t)cli_uint(name, optarg, 0, NB_LAB_RULES_MAX);
 			o->have_rules = true;
@@ -209,8 +250,14 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    strcmp(o->verb, "ruleset"))
 		cli_usage_error("'%s' is not up, down, status, ruleset or fit", o->verb);
 	if (up_opts && strcmp(o->verb, "up"))
-		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn and --crypto-driver "
-				"are options of `lab up`");
+		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn, --crypto-driver, "
+				"--dut, --sink and --board-dir are options of `lab up`");
+	if (o->board_dir && o->board_role < 0)
+		cli_usage_error("--board-dir names the image of --dut vm:ARCH or --sink vm:ARCH");
+	if (o->board_role >= 0 && (o->vpn || o->dut_cpus || o->mtu || o->ipv6))
+		cli_usage_error("an emulated board (--%s vm:%s) takes no --vpn, --dut-cpus, --mtu "
+				"or -6 (not built yet)",
+				o->board_role == NB_LAB_DUT ? "dut" : "sink", o->board_arch);
 	if (o->crypto_driver && !o->vpn)
 		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");
 	if (have_mtu && o->ipv6 && o->mtu < 1280)

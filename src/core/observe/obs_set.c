@@ -252,6 +252,7 @@ void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_ver
 	nb_json_u64(j, "egress", v->by_egress);
 	nb_json_u64(j, "receiver", v->by_receiver);
 	nb_json_u64(j, "conntrack", v->by_conntrack);
+	nb_json_u64(j, "dut_nic_ring", v->by_nic_ring);
 	nb_json_obj_end(j);
 	nb_json_obj_end(j);
 }

@@ -41,6 +41,9 @@ struct nb_verdict_in {
 	    active_s; /* how long traffic flowed (the trial's window); 0: the observer's window */
 	bool have_sink_drops;
 	uint64_t sink_drops; /* the receiving socket's drops (receive buffer full) */
+	/* Frames the generator's tap to an emulated DUT dropped: the board's NIC ring was full
+	 * (tapring.h). Counted with the DUT's NIC drops. */
+	uint64_t ring_dropped;
 };
 
 struct nb_verdict {
@@ -49,6 +52,7 @@ struct nb_verdict {
 	bool explained; /* accounted within 1 % of lost */
 	/* the classes the loss is split into */
 	uint64_t by_cpu, by_nic, by_egress, by_receiver, by_conntrack;
+	uint64_t by_nic_ring; /* of by_nic: the emulated NIC's ring (the host tap's drops) */
 	bool line_rate; /* the egress interface carried >= NB_VERDICT_LINE_PCT of its link speed */
 	double egress_mbps, egress_speed_mbps; /* on the wire, and the link's; 0: speed unknown */
 	char text[400]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */

@@ -91,8 +91,10 @@ struct nb_rate_trial {
 	/* Each generator thread's part: its asked rate, frames sent, first to last send, slip. */
 	uint64_t thread_asked_fps[NB_GEN_MAX_THREADS], thread_tx[NB_GEN_MAX_THREADS];
 	uint64_t thread_window_ns[NB_GEN_MAX_THREADS], thread_slipped[NB_GEN_MAX_THREADS];
-	bool drops_known;    /* the receiver reports frames dropped at its sockets */
-	uint64_t rx_dropped; /* ... that many, counted among the lost */
+	bool drops_known;      /* the receiver reports frames dropped at its sockets */
+	uint64_t rx_dropped;   /* ... that many, counted among the lost */
+	bool ring_known;       /* frames leave through a tap to an emulated DUT (tapring.h) */
+	uint64_t ring_dropped; /* ... which dropped that many: the DUT's ingress */
 };
 
 /* The procedure's answer at one frame size. */

@@ -35,12 +35,8 @@ static void decide(const struct nb_obs_snap *w, uint64_t mask, uint64_t tx, uint
 		   bool gen_max, long sink_drops, struct nb_verdict *v)
 {
 	struct nb_obs_summary m;
-	struct nb_verdict_in in = {.offered = tx,
-				   .received = rx,
-				   .offered_fps = tx / 1.0,
-				   .gen_max = gen_max,
-				   .dut = w ? &m : NULL,
-				   .win = w,
+	struct nb_verdict_in in = {.offered = tx, .received = rx, .offered_fps = tx / 1.0,
+				   .gen_max = gen_max, .dut = w ? &m : NULL, .win = w,
 				   .have_sink_drops = sink_drops >= 0,
 				   .sink_drops = sink_drops >= 0 ? (uint64_t)sink_drops : 0};
 	if (w)
@@ -66,9 +62,8 @@ int main(void)
 	decide(w, 1u << 1, 341200, 300000, false, 0, &v);
 	CHECK(v.kind == NB_V_DUT_CPU && v.explained && v.lost == 41200 && v.accounted == 41200,
 	      "1,000 rules: DUT CPU bound, every loss accounted (%s)", v.text);
-	CHECK(strstr(v.text, "DUT cpu1 99 % busy (softirq 99 %)") &&
-		  strstr(v.text, "time_squeeze 12k/s") && strstr(v.text, "backlog drops 41.2k") &&
-		  strstr(v.text, "NIC missed 0"),
+	CHECK(strstr(v.text, "DUT cpu1 99 % busy (softirq 99 %)") && strstr(v.text, "time_squeeze 12k/s") &&
+		  strstr(v.text, "backlog drops 41.2k") && strstr(v.text, "NIC missed 0"),
 	      "1,000 rules: the verdict quotes cpu, squeeze, backlog and NIC: %s", v.text);
 
 	/* tbf on the egress: qdisc drops, no CPU saturated. */
@@ -95,8 +90,7 @@ int main(void)
 	CHECK(strstr(v.text, "socket dropped 120k of 120k"), "tiny buffer: quotes the drops: %s",
 	      v.text);
 	decide(w, 0, 500000, 380000, false, 118900, &v);
-	CHECK(v.kind == NB_V_RECEIVER && v.explained,
-	      "1,100 of 120,000 unaccounted is within 1 %%");
+	CHECK(v.kind == NB_V_RECEIVER && v.explained, "1,100 of 120,000 unaccounted is within 1 %%");
 	decide(w, 0, 500000, 380000, false, 118700, &v);
 	CHECK(v.kind == NB_V_UNEXPLAINED && !v.explained && v.accounted == 118700,
 	      "1,300 of 120,000 unaccounted is not: unexplained (%s)", v.text);
@@ -105,8 +99,7 @@ int main(void)
 
 	/* Generator held back: no rules, nothing lost at its maximum. */
 	decide(w, 0, 500000, 500000, true, 0, &v);
-	CHECK(v.kind == NB_V_GENERATOR &&
-		  strstr(v.text, "500k fps offered, the generator's maximum"),
+	CHECK(v.kind == NB_V_GENERATOR && strstr(v.text, "500k fps offered, the generator's maximum"),
 	      "no loss at the generator's maximum: generator bound (%s)", v.text);
 	decide(w, 0, 500000, 500000, false, 0, &v);
 	CHECK(v.kind == NB_V_NONE && !strcmp(v.text, "no loss at 500k fps offered"),
@@ -192,11 +185,8 @@ int main(void)
 		 * 1.0 s trial inside a 1.2 s window: 1,488,095 frames, 60 bytes each as tx_bytes
 		 * counts them (no FCS): 1000 Mbit/s on the wire with FCS, preamble and gap. */
 		struct nb_obs_summary m;
-		struct nb_verdict_in in = {.offered = 1488095,
-					   .received = 1488095,
-					   .offered_fps = 1488095,
-					   .gen_max = true,
-					   .dut = &m,
+		struct nb_verdict_in in = {.offered = 1488095, .received = 1488095,
+					   .offered_fps = 1488095, .gen_max = true, .dut = &m,
 					   .active_s = 1.0};
 		free(w);
 		w = win();
@@ -209,9 +199,8 @@ int main(void)
 		nb_obs_summarize(w, 0, &m);
 		nb_verdict_decide(&in, &v);
 		CHECK(v.kind == NB_V_EGRESS && v.line_rate && v.explained &&
-			  !strcmp(v.text,
-				  "egress bound: line rate reached (1000 of 1000 Mbit/s) on "
-				  "eth1, nothing lost"),
+			  !strcmp(v.text, "egress bound: line rate reached (1000 of 1000 Mbit/s) on "
+					  "eth1, nothing lost"),
 		      "line rate reached, nothing lost: egress bound (%s)", v.text);
 		/* Offered more than the line takes: the qdisc drops the rest. */
 		in.offered = 1600000;
@@ -256,20 +245,17 @@ int main(void)
 	      "JSON names");
 
 	{
-		double rules[] = {0, 100, 1000}, grows[] = {900, 1100, 3000},
-		       flat[] = {900, 910, 950};
-		CHECK(nb_verdict_ruleset_bound(rules, grows, 3),
-		      "cost grows with rules: ruleset bound");
+		double rules[] = {0, 100, 1000}, grows[] = {900, 1100, 3000}, flat[] = {900, 910, 950};
+		CHECK(nb_verdict_ruleset_bound(rules, grows, 3), "cost grows with rules: ruleset bound");
 		CHECK(!nb_verdict_ruleset_bound(rules, flat, 3), "flat cost: not ruleset bound");
 		CHECK(!nb_verdict_ruleset_bound(rules, grows, 1), "one point: no claim");
 	}
 	{
 		/* A sweep: linear at 0/100/1000 rules 200k/150k/40k fps, set flat; one failed
 		 * point is left out. */
-		struct nb_rate_size r[6] = {
-		    {.size = 128, .fps = 200000}, {.size = 128, .fps = 150000},
-		    {.size = 128, .fps = 40000},  {.size = 128, .fps = 200000},
-		    {.size = 128, .fps = 195000}, {.size = 128, .fps = 1, .failed = true}};
+		struct nb_rate_size r[6] = {{.size = 128, .fps = 200000}, {.size = 128, .fps = 150000},
+					    {.size = 128, .fps = 40000},  {.size = 128, .fps = 200000},
+					    {.size = 128, .fps = 195000}, {.size = 128, .fps = 1, .failed = true}};
 		struct nb_rate_sweep_point pt[6] = {
 		    {.kind = NB_LAB_RULES_LINEAR, .rules = 0, .res = &r[0]},
 		    {.kind = NB_LAB_RULES_LINEAR, .rules = 100, .res = &r[1]},
@@ -302,8 +288,7 @@ int main(void)
 			  !strcmp(f.wording, "scales with the core, CPU bound"),
 		      "CPU bound: exponent %.2f", f.exponent);
 		CHECK(nb_clock_fit(mhz, bus, 4, &f) == 0 && !f.cpu_bound && f.exponent < 0.1 &&
-			  !strcmp(f.wording,
-				  "does not follow the core clock: bus, memory or NIC bound"),
+			  !strcmp(f.wording, "does not follow the core clock: bus, memory or NIC bound"),
 		      "bus bound: exponent %.2f", f.exponent);
 		double same[] = {1000, 1000};
 		CHECK(nb_clock_fit(same, cpu, 2, &f) == -EINVAL, "one clock: no fit");

@@ -196,8 +196,7 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 	case NB_V_DUT_INGRESS:
 		snprintf(v->text, sizeof(v->text),
 			 "DUT ingress bound (NIC, DMA or bus): NIC missed %s, fifo %s, over %s%s%s "
-			 "while "
-			 "the busiest DUT CPU (cpu%d) was at %.0f %%",
+			 "while the busiest DUT CPU (cpu%d) was at %.0f %%",
 			 num(a, sizeof(a), (double)d->rx_missed),
 			 num(b, sizeof(b), (double)d->rx_fifo),
 			 num(c, sizeof(c), (double)d->rx_over),

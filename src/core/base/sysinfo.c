@@ -4,6 +4,8 @@
  * ARM kernels), cpufreq in sysfs, and the ethtool driver-info ioctl. */
 #include "core/base/sysinfo.h"
 
+#include "core/base/dtclock.h"
+
 #include <errno.h>
 #include <ifaddrs.h>
 #include <linux/ethtool.h>
@@ -167,6 +169,7 @@ void nb_sysinfo_get(struct nb_sysinfo *si, const struct sockaddr *local_addr)
 	si->ncpu = n > 0 ? (uint32_t)n : 0;
 	cpufreq(si);
 	cpuinfo(si);
+	nb_dtclock_read("", &si->core_mhz, &si->bus_mhz);
 	if (local_addr && nb_iface_of_addr(local_addr, si->iface, sizeof(si->iface)) == 0)
 		iface_facts(si);
 }
@@ -195,5 +198,13 @@ void nb_sysinfo_json(struct nb_json *j, const char *key, const struct nb_sysinfo
 		nb_json_u64(j, "mtu", si->mtu);
 	else
 		nb_json_null(j, "mtu");
+	if (si->core_mhz)
+		nb_json_u64(j, "core_mhz", si->core_mhz);
+	else
+		nb_json_null(j, "core_mhz");
+	if (si->bus_mhz)
+		nb_json_u64(j, "bus_mhz", si->bus_mhz);
+	else
+		nb_json_null(j, "bus_mhz");
 	nb_json_obj_end(j);
 }

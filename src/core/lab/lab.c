@@ -1074,6 +1074,34 @@ out:
 	return ret;
 }
 
+/* A board cannot read the host's file: its text goes over, behind "flush ruleset;" on the same
+ * line, so that nft's messages keep the file's line numbers. */
+static int board_file(struct nb_lab *lab, FILE *out, const char *path)
+{
+	char buf[8192];
+	size_t n, total = 0;
+	FILE *in = fopen(path, "re");
+	int ret = 0;
+
+	if (!in) {
+		ret = -errno;
+		snprintf(lab->err, sizeof(lab->err), "cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	fputs("flush ruleset; ", out);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0 && !ret) {
+		total += n;
+		if (total > NB_LAB_BOARD_RULESET_MAX) {
+			snprintf(lab->err, sizeof(lab->err), "%s: larger than %d bytes", path,
+				 NB_LAB_BOARD_RULESET_MAX);
+			ret = -EFBIG;
+		} else if (fwrite(buf, 1, n, out) != n)
+			ret = -EIO;
+	}
+	fclose(in);
+	return ret;
+}
+
 int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules, size_t *elems)
 {
 	size_t want_rules = 0, want_elems = 0, len = 0;
@@ -1093,7 +1121,10 @@ int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rul
 	f = open_memstream(&script, &len);
 	if (!f)
 		goto out;
-	ret = nb_lab_rules_write(f, r);
+	if (lab->board.role == NB_LAB_DUT && r->kind == NB_LAB_RULES_FILE)
+		ret = board_file(lab, f, r->path);
+	else
+		ret = nb_lab_rules_write(f, r);
 	if (fclose(f) && !ret)
 		ret = -ENOMEM;
 	f = NULL;

@@ -260,8 +260,8 @@ int nb_lab_board_start(struct nb_lab *lab)
 
 void nb_lab_board_console_tail(const struct nb_lab *lab, unsigned lines, char *buf, size_t len)
 {
-	char path[200], line[160], ring[8][160];
-	unsigned n = 0;
+	char path[200], line[160], ring[8][160], panic[160] = "";
+	unsigned n = 0, panic_at = 0;
 	size_t o = 0;
 	FILE *f;
 
@@ -278,8 +278,17 @@ void nb_lab_board_console_tail(const struct nb_lab *lab, unsigned lines, char *b
 			continue;
 		snprintf(ring[n % lines], sizeof(ring[0]), "%s", line);
 		n++;
+		/* A panic's reason comes before its backtrace: keep it in view. */
+		if (strstr(line, "Kernel panic")) {
+			snprintf(panic, sizeof(panic), "%s", line);
+			panic_at = n;
+		}
 	}
 	fclose(f);
+	if (panic[0] && n > lines && panic_at <= n - lines) {
+		int w = snprintf(buf, len, "\n  %s\n  ...", panic);
+		o = w > 0 ? (size_t)w : 0;
+	}
 	for (unsigned i = n > lines ? n - lines : 0; i < n && o < len; i++) {
 		int w = snprintf(buf + o, len - o, "\n  %s", ring[i % lines]);
 		if (w < 0)

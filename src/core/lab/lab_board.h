@@ -14,6 +14,8 @@
 #define NB_LAB_BOARD_CACHE "/var/cache/netbench-board"
 /* How long a board may take to boot before `lab up` gives up (TCG: about 5 to 20 s). */
 #define NB_LAB_BOARD_BOOT_S 90
+/* The largest nft file sent to a board's control port (its /tmp is in RAM). */
+#define NB_LAB_BOARD_RULESET_MAX (16 << 20)
 
 /* The board's NICs by MAC: on the generator's side and on the sink's (virtio-mmio NICs
  * enumerate in reverse order: the board's init finds them by address, never by name). */

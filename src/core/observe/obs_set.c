@@ -115,6 +115,8 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		nb_json_obj_begin(j, NULL);
 		nb_json_str(j, "observer", c->spec[i]);
 		nb_json_str(j, "hostname", c->si[i].hostname);
+		/* The observed box's own platform: a board's arch, kernel and clocks. */
+		nb_sysinfo_json(j, "env", &c->si[i]);
 		nb_json_double(j, "window_s", s->window_s, 3);
 		nb_json_u64(j, "samples", w->samples);
 		nb_json_double(j, "observer_cpu_pct", s->self_cpu_pct, 3);

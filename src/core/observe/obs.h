@@ -18,6 +18,9 @@
 #define NB_OBS_NAME	      32
 #define NB_OBS_IFNAME	      16
 #define NB_OBS_SPEED_MAX_MBPS 10000000 /* 10 Tbit/s: larger link speeds are not believed */
+/* The observer's own cost it may have on the box it watches, percent of one of its CPUs; a
+ * window over it says so (a slow board: docs/lab.md, "Boards"). */
+#define NB_OBS_COST_BUDGET_PCT 1.0
 
 /* /proc/stat columns of one CPU, in USER_HZ ticks. */
 struct nb_obs_cpu {
@@ -130,7 +133,8 @@ struct nb_obs_cpu_share {
 };
 struct nb_obs_summary {
 	double window_s;
-	double self_cpu_pct; /* the observer's own cost, percent of one CPU */
+	double self_cpu_pct;   /* the observer's own cost, percent of one CPU */
+	bool self_over_budget; /* above NB_OBS_COST_BUDGET_PCT: it perturbed the box it watched */
 	uint32_t ncpu;
 	struct nb_obs_cpu_share cpu[NB_OBS_CPUS];
 	int32_t busiest_cpu; /* among the selected CPUs, -1 if none */

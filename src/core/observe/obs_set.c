@@ -120,6 +120,7 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		nb_json_double(j, "window_s", s->window_s, 3);
 		nb_json_u64(j, "samples", w->samples);
 		nb_json_double(j, "observer_cpu_pct", s->self_cpu_pct, 3);
+		nb_json_bool(j, "observer_over_budget", s->self_over_budget);
 		nb_json_arr_begin(j, "dut_cpus");
 		for (uint32_t n = 0; n < s->ncpu; n++)
 			if (!t->mask[i] || (s->cpu[n].id < 64 && (t->mask[i] >> s->cpu[n].id) & 1))

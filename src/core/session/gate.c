@@ -389,6 +389,16 @@ static void on_accept(struct nb_gate *g)
 	}
 }
 
+/* Whether a connection waits for the session to end (S_WAIT: handed over on the release's
+ * wake-up, but looked at again each POLL_MS as well). */
+static bool any_waiting(const struct nb_gate *g)
+{
+	for (int i = 0; i < NB_GATE_MAX_PENDING; i++)
+		if (g->p[i].state != S_FREE)
+			return true;
+	return false;
+}
+
 static void *gate_thread(void *arg)
 {
 	struct nb_gate *g = arg;
@@ -440,7 +450,11 @@ static void *gate_thread(void *arg)
 			pf[n] = (struct pollfd){.fd = g->l[i].fd, .events = POLLIN};
 			who[n++] = 1000 + i;
 		}
-		if (poll(pf, n, POLL_MS) <= 0)
+		/* Nothing pending and nothing lingering: no deadline to watch, so sleep until the
+		 * listening socket or the wake pipe has news. An idle agent on a slow board then
+		 * costs nothing between connections (10 wake-ups a second cost it 0.7 % of a CPU on
+		 * the emulated ARM board). */
+		if (poll(pf, n, n == 2 && !any_waiting(g) ? -1 : POLL_MS) <= 0)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			if (!pf[i].revents)

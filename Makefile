@@ -194,9 +194,10 @@ asan-units: $(ASAN_BIN)
 package-check:
 	$(Q)sh tests/package.sh
 
+# make demo BOARD=armhf (or x86_64): the demo on an emulated board (tests/demo_board.sh).
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh tests/demo.sh $(BUILD)
+	$(Q)$(if $(BOARD),sh tests/demo_board.sh $(BUILD) $(BOARD),sh tests/demo.sh $(BUILD))
 
 # Installs missing Debian packages when run as root; only reports them otherwise.
 deps:

@@ -156,7 +156,7 @@ copy_elf usr/sbin/nft || skip "cannot assemble nft for $deb_arch"
 # rulesets (libcrc32c, which nf_tables needs, wants a crc32c first); af_alg and virtio_crypto for
 # crypto by driver.
 mods="virtio_mmio virtio_pci virtio_net virtio_console virtio_crypto crc32c_generic nf_tables nft_ct af_alg
-algif_skcipher algif_aead algif_hash crypto_user"
+algif_skcipher algif_aead algif_hash crypto_user aes_arm aes_arm_bs aesni_intel"
 md=$kroot/lib/modules/$kver
 order=$out/modules.order
 : >"$order"

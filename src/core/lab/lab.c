@@ -627,11 +627,9 @@ static int wait_links_up(struct nb_lab *lab)
 	int i = 0;
 
 	while (i < 4 && !stopped(lab)) {
-		if (nb_lab_link_in_board(lab->board.role, i) || link_up(lab,
-									lab->ns[i < 1	? 0
-										: i < 3 ? 1
-											: 2],
-									nb_lab_links[i], NULL)) {
+		const char *ns = lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2];
+		if (nb_lab_link_in_board(lab->board.role, i) ||
+		    link_up(lab, ns, nb_lab_links[i], NULL)) {
 			i++;
 			continue;
 		}

@@ -135,7 +135,7 @@ int nb_lab_board_image(struct nb_lab *lab)
 	return 0;
 }
 
-#define QEMU_ARGS 64
+#define QEMU_ARGS 80
 
 int nb_lab_board_start(struct nb_lab *lab)
 {
@@ -144,8 +144,11 @@ int nb_lab_board_start(struct nb_lab *lab)
 	const char *ns = lab->ns[b->role];
 	char kernel[320], initrd[320], console[200], pidf[200], ctl[200], qlog[200], serial[210],
 	    chardev[240], append[512], nd[2][64], dev[2][96], port[8], words[256];
-	const char *serial_dev =
-	    strstr(b->nic, "-pci") ? "virtio-serial-pci" : "virtio-serial-device";
+	bool pci = strstr(b->nic, "-pci") != NULL;
+	const char *serial_dev = pci ? "virtio-serial-pci" : "virtio-serial-device";
+	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
+	const char *crypto_dev =
+	    pci ? "virtio-crypto-pci,cryptodev=c0" : "virtio-crypto-device,cryptodev=c0";
 	char *argv[QEMU_ARGS];
 	int n = 0, status = 0, ret;
 
@@ -209,6 +212,10 @@ int nb_lab_board_start(struct nb_lab *lab)
 				       serial_dev,
 				       "-device",
 				       "virtserialport,chardev=ctl,name=nb.ctl",
+				       "-object",
+				       "cryptodev-backend-builtin,id=c0",
+				       "-device",
+				       crypto_dev,
 				       "-pidfile",
 				       pidf,
 				       "-daemonize"};

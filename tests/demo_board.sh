@@ -83,9 +83,12 @@ fi
 # The board as the sink: what its kernel and CPUs receive, encrypt and copy.
 if step lab-up-sink 120 "$nb" lab up --prefix "$P" --sink "vm:$arch" --board-dir "$board_dir" -J; then
 	step stream 90 $gen "$nb" stream -c 198.19.0.1 -a 198.19.0.1 --rates 4M,8M,12M -b 8192 -t 3 -J
-	# The engines the board has (soft, AF_ALG: the driver its kernel chooses); afalg:all
-	# lists drivers on the host that runs it, so it is not used with -c.
-	step crypto 120 $gen "$nb" crypto -c 198.19.0.1 --quick -J
+	# Crypto by driver (seed 003): the board's virtio-crypto device, a "hardware engine" its
+	# kernel drives, against its CPU's drivers (afalg:all would list the host's drivers).
+	cpu_drv=cbc-aes-neonbs
+	[ "$arch" = x86_64 ] && cpu_drv=cbc-aes-aesni
+	step crypto 120 $gen "$nb" crypto -c 198.19.0.1 --quick -a aes-128-cbc \
+		-e "afalg:virtio_crypto_aes_cbc,afalg:$cpu_drv,afalg:cbc(aes-generic)" -J
 	step mem 120 $gen "$nb" mem -c 198.19.0.1 --quick -J
 fi
 "$nb" lab down --prefix "$P" >/dev/null 2>&1

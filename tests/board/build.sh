@@ -28,7 +28,8 @@ armhf)
 	qemu=qemu-system-arm qemu_pkg=qemu-system-arm deb_arch=armhf kflavour=armmp
 	cc=arm-linux-gnueabihf-gcc cc_pkg=gcc-arm-linux-gnueabihf
 	readelf=arm-linux-gnueabihf-readelf libdir=arm-linux-gnueabihf
-	qargs="-M virt -cpu cortex-a15 -smp 2 -m 256"
+	# virtio-mmio devices in modern (1.0) mode: the kernel's virtio_crypto binds no legacy one.
+	qargs="-M virt -cpu cortex-a15 -smp 2 -m 256 -global virtio-mmio.force-legacy=false"
 	console=ttyAMA0 nic=virtio-net-device
 	;;
 x86_64)

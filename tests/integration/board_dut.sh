@@ -33,6 +33,15 @@ cp "$nb_tmp/out" "$tmp/last"
 check_quiet "... naming tests/board/build.sh, nothing created" sh -c \
 	"grep -q 'tests/board/build.sh armhf' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
 
+# --- an image whose emulator is not installed: the package is named, nothing created
+mkdir -p "$tmp/noqemu"
+cp "$board_dir/kernel" "$board_dir/initrd.gz" "$board_dir/qemu.args" "$tmp/noqemu/"
+echo qemu-system-nbmissing >"$tmp/noqemu/qemu"
+check_rc "no emulator: exit 1" 1 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$tmp/noqemu"
+cp "$nb_tmp/out" "$tmp/last"
+check_quiet "... naming the emulator and its Debian package, nothing created" sh -c \
+	"grep -q 'qemu-system-nbmissing is not installed (Debian package qemu-system-arm)' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
+
 # --- a board that cannot boot: the real kernel with an initramfs that is not one panics
 mkdir -p "$tmp/bad"
 cp "$board_dir/kernel" "$board_dir/qemu.args" "$board_dir/qemu" "$tmp/bad/"

@@ -109,6 +109,11 @@ bool nb_obs_eth_interesting(const char *name);
  * more is to come, -EBADMSG on a malformed message, -errno of an NLMSG_ERROR. */
 int nb_obs_parse_qdisc(const void *buf, size_t len, struct nb_obs_snap *s);
 
+/* ---- rtnetlink link dump (obs_link.c) ---- */
+/* Parses one buffer of RTM_NEWLINK messages, appending each interface but loopback to s->ifs
+ * with its name, ifindex and IFLA_STATS64 counters. Returns as nb_obs_parse_qdisc. */
+int nb_obs_parse_links(const void *buf, size_t len, struct nb_obs_snap *s);
+
 /* ---- reading the live system (obs_read.c) ---- */
 struct nb_obs_reader;
 /* root: "" for the real system, or a directory standing in for / (tests). */

@@ -20,9 +20,6 @@
 #include "core/lab/lab.h"
 #include "core/lab/lab_exec.h"
 
-#define MAC_GEN	 NB_LAB_BOARD_MAC_GEN
-#define MAC_SINK NB_LAB_BOARD_MAC_SINK
-
 int nb_lab_board_spec(const char *spec, char *arch, size_t len)
 {
 	static const char *const known[] = {"armhf", "x86_64"};
@@ -165,23 +162,25 @@ int nb_lab_board_start(struct nb_lab *lab)
 	snprintf(port, sizeof(port), "%u", lab->port);
 	if (dut)
 		snprintf(append, sizeof(append),
-			 "console=%s quiet panic=-1 nb.if=" MAC_GEN "," NB_LAB_DUT_A_ADDR
-			 "/24 nb.if=" MAC_SINK "," NB_LAB_DUT_B_ADDR "/24 nb.fwd=1%s%s%s",
+			 "console=%s quiet panic=-1 nb.if=" NB_LAB_BOARD_MAC_GEN
+			 "," NB_LAB_DUT_A_ADDR "/24 nb.if=" NB_LAB_BOARD_MAC_SINK
+			 "," NB_LAB_DUT_B_ADDR "/24 nb.fwd=1%s%s",
 			 b->console_dev, lab->agent ? " nb.serve=" NB_LAB_DUT_A_ADDR "," : "",
-			 lab->agent ? port : "", "");
+			 lab->agent ? port : "");
 	else
 		snprintf(append, sizeof(append),
-			 "console=%s quiet panic=-1 nb.if=" MAC_SINK "," NB_LAB_SINK_ADDR
-			 "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR "%s%s",
+			 "console=%s quiet panic=-1 nb.if=" NB_LAB_BOARD_MAC_SINK
+			 "," NB_LAB_SINK_ADDR "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR
+			 "%s%s",
 			 b->console_dev, lab->agent ? " nb.serve=" NB_LAB_SINK_ADDR "," : "",
 			 lab->agent ? port : "");
 	snprintf(serial, sizeof(serial), "file:%s", console);
 	snprintf(chardev, sizeof(chardev), "socket,id=ctl,path=%s,server=on,wait=off", ctl);
 	/* The NIC on the generator's side (DUT only) and the one on the sink's side. */
 	snprintf(nd[0], sizeof(nd[0]), "tap,id=n0,ifname=nbb0,script=no,downscript=no");
-	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" MAC_GEN, b->nic);
+	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, b->nic);
 	snprintf(nd[1], sizeof(nd[1]), "tap,id=n1,ifname=nbb1,script=no,downscript=no");
-	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=" MAC_SINK, b->nic);
+	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=" NB_LAB_BOARD_MAC_SINK, b->nic);
 
 	argv[n++] = "ip";
 	argv[n++] = "netns";

@@ -3,8 +3,9 @@
 # An emulated ARM board as the lab's DUT (`lab up --dut vm:armhf`, docs/lab.md "Boards"):
 # Debian's armmp kernel under qemu-system-arm (TCG), forwarding between two virtio NICs whose
 # host ends are taps in the generator's and the sink's namespaces. Checks: bad input and a
-# missing image are refused with nothing created; a board that cannot boot is reported with its
-# console's last lines and nothing left; up/status show the board; a rate trial through it
+# missing image or emulator are refused with nothing created; a board that cannot boot is
+# reported with its console's last lines and nothing left, as is a boot cut short by Ctrl-C;
+# up/status show the board; a rate trial through it
 # reconciles (generator, sink agent and the board's own NIC counters); the board's observer
 # parses the ARM kernel's counters; 1000 linear rules saturate the board's CPU and the verdict
 # names it, with the tap's drops accounted as its NIC ring; rulesets load through the control
@@ -63,6 +64,18 @@ nothing_left() {
 }
 check "... and nothing left: no namespace, no qemu, no state" \
 	eval 'nothing_left && ! qemu_running "$tmp/bad/initrd.gz"'
+
+# --- Ctrl-C while the board boots: up stops qemu and removes what it made
+"$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$board_dir" >/dev/null 2>"$tmp/int.err" &
+upid=$!
+i=0
+while [ $i -lt 100 ] && ! qemu_running "$board_dir/initrd.gz"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -INT $upid
+if wait $upid; then rc=0; else rc=$?; fi
+check "SIGINT while the board boots: exit 1, no qemu, no namespace, no state" eval \
+	'[ "$rc" -eq 1 ] && grep -q interrupted "$tmp/int.err" && nothing_left && ! qemu_running "$board_dir/initrd.gz"' ||
+	sed 's/^/# /' "$tmp/int.err"
 
 # --- up
 t0=$(date +%s)

@@ -200,9 +200,10 @@ farm: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh farm/run.sh $(BUILD)
 
+# make demo BOARD=armhf (or x86_64): the demo on an emulated board (tests/demo_board.sh).
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh tests/demo.sh $(BUILD)
+	$(Q)$(if $(BOARD),sh tests/demo_board.sh $(BUILD) $(BOARD),sh tests/demo.sh $(BUILD))
 
 # Installs missing Debian packages when run as root; only reports them otherwise.
 deps:

@@ -70,6 +70,37 @@ static void json_end(struct nb_json *j)
 	fputc('\n', stdout);
 }
 
+/* "board": {"role", "arch", "kernel", "qemu_pid", "console_log", "image"}, or null. */
+static void board_json(struct nb_json *j, const struct nb_lab *lab, const struct nb_lab_board *b,
+		       long pid)
+{
+	char log[200];
+
+	if (b->role < 0) {
+		nb_json_null(j, "board");
+		return;
+	}
+	nb_lab_board_path(lab, "console.log", log, sizeof(log));
+	nb_json_obj_begin(j, "board");
+	nb_json_str(j, "role", b->role == NB_LAB_DUT ? "dut" : "sink");
+	nb_json_str(j, "arch", b->arch);
+	nb_json_str(j, "kernel", b->kernel);
+	nb_json_i64(j, "qemu_pid", pid);
+	nb_json_str(j, "console_log", log);
+	nb_json_str(j, "image", b->dir);
+	nb_json_str(j, "virtualization", "vm tcg");
+	nb_json_obj_end(j);
+}
+
+static void print_board(const struct nb_lab *lab, const struct nb_lab_board *b, long pid)
+{
+	char log[200];
+
+	nb_lab_board_path(lab, "console.log", log, sizeof(log));
+	printf("  board: %s %s, kernel %s, qemu pid %ld (emulated, TCG), console %s\n",
+	       b->role == NB_LAB_DUT ? "DUT" : "sink", b->arch, b->kernel, pid, log);
+}
+
 static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 {
 	struct nb_json j;
@@ -86,6 +117,13 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 		snprintf(lab->vpn, sizeof(lab->vpn), "%s", o->vpn);
 	if (o->crypto_driver)
 		snprintf(lab->crypto_driver, sizeof(lab->crypto_driver), "%s", o->crypto_driver);
+	lab->board.role = o->board_role;
+	snprintf(lab->board.arch, sizeof(lab->board.arch), "%s", o->board_arch);
+	if (o->board_dir)
+		snprintf(lab->board.dir, sizeof(lab->board.dir), "%s", o->board_dir);
+	if (lab->board.role >= 0 && !o->json)
+		printf("lab up: booting the %s board (qemu, no KVM: about 5 to 30 s)\n",
+		       lab->board.arch);
 	n = readlink("/proc/self/exe", lab->netbench_path, sizeof(lab->netbench_path) - 1);
 	if (n <= 0)
 		cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
@@ -137,7 +175,33 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 			nb_json_str(&j, "observer_addr", NB_LAB_DUT_A_ADDR);
 		else
 			nb_json_null(&j, "observer_addr");
+		board_json(&j, lab, &lab->board, nb_lab_board_pid(lab));
 		json_end(&j);
+		return 0;
+	}
+	if (lab->board.role >= 0) {
+		print_board(lab, &lab->board, nb_lab_board_pid(lab));
+		if (lab->board.role == NB_LAB_DUT)
+			printf("lab up: %s %s/24 -- board %s (%s, forwarding) -- %s %s/24\n",
+			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch,
+			       lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
+		else
+			printf("lab up: %s %s/24 -- %s (forwarding) -- board %s %s/24\n",
+			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->ns[NB_LAB_DUT],
+			       lab->board.arch, NB_LAB_SINK_ADDR);
+		if (lab->agent && lab->board.role == NB_LAB_DUT)
+			printf("        agent: netbench serve in %s on %s port %u\n"
+			       "        observer: netbench serve in the board on %s port %u\n",
+			       lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, lab->port, NB_LAB_DUT_A_ADDR,
+			       lab->port);
+		else if (lab->agent)
+			printf(
+			    "        agent: netbench serve in the board on %s port %u\n"
+			    "        observer: netbench serve --allow-tuning in %s on %s port %u\n",
+			    NB_LAB_SINK_ADDR, lab->port, lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR,
+			    lab->port);
+		printf("        run tests from the generator: ip netns exec %s netbench ...\n",
+		       lab->ns[NB_LAB_GEN]);
 		return 0;
 	}
 	printf("lab up: %s %s/24 -- %s (forwarding) -- %s %s/24\n", lab->ns[NB_LAB_GEN],
@@ -239,6 +303,11 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		nb_json_u64(&j, "port", st.port);
 		nb_json_bool(&j, "answers", st.observer_answers);
 		nb_json_obj_end(&j);
+		board_json(&j, lab, &st.board, st.board_pid);
+		if (st.board.role >= 0) {
+			nb_json_bool(&j, "board_alive", st.board_alive);
+			nb_json_bool(&j, "board_control_port", st.board_ctl);
+		}
 		json_end(&j);
 		return st.healthy ? 0 : 1;
 	}
@@ -252,13 +321,21 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		printf("  state: an interrupted `lab up` (run `netbench lab down`)\n");
 	else if (!st.state_found)
 		printf("  state: no state file (not made by `lab up`, or removed)\n");
+	if (st.board.role >= 0) {
+		print_board(lab, &st.board, st.board_pid);
+		printf("  board: qemu %s, control port %s\n",
+		       yes(st.board_alive, "running", "NOT running"),
+		       yes(st.board_ctl, "answers", "does NOT answer"));
+	}
 	for (int i = 0; i < 3; i++)
 		printf("  namespace %-20s %s\n", lab->ns[i], yes(st.ns[i], "present", "MISSING"));
 	for (int i = 0; i < 4; i++)
-		printf("  link %-6s in %-20s %s\n", nb_lab_links[i], lab->ns[link_ns[i]],
+		printf("  link %-6s in %-20s %s\n", nb_lab_links[i],
+		       nb_lab_link_in_board(st.board.role, i) ? "the board" : lab->ns[link_ns[i]],
 		       yes(st.links_up[i], "up", "DOWN or missing"));
 	printf("  mtu %u, IPv6 %s\n", st.mtu, yes(st.ipv6, "on", "off"));
-	printf("  forwarding in %s: IPv4 %s, IPv6 %s\n", lab->ns[NB_LAB_DUT],
+	printf("  forwarding in %s: IPv4 %s, IPv6 %s\n",
+	       st.board.role == NB_LAB_DUT ? "the board" : lab->ns[NB_LAB_DUT],
 	       yes(st.fwd_v4, "on", "OFF"), yes(st.fwd_v6, "on", "off"));
 	if (st.dut_cpus)
 		printf("  dut cpus: %u (rps_cpus %s)\n", st.dut_cpus, st.rps_mask);
@@ -267,13 +344,15 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		       st.ruleset_known ? st.ruleset_kind : "", st.ruleset_known ? ", " : "",
 		       (size_t)st.rules, st.elems);
 	if (st.agent_expected || st.agent_pid)
-		printf("  agent: pid %ld %s, %s port %u %s\n", st.agent_pid,
+		printf("  agent: %spid %ld %s, %s port %u %s\n",
+		       st.board.role == NB_LAB_SINK ? "in the board, qemu " : "", st.agent_pid,
 		       yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR, st.port,
 		       yes(st.agent_answers, "answers", "does NOT answer"));
 	else
 		printf("  agent: none (started with --no-agent)\n");
 	if (st.agent_expected || st.observer_pid)
-		printf("  observer: pid %ld %s, %s port %u %s\n", st.observer_pid,
+		printf("  observer: %spid %ld %s, %s port %u %s\n",
+		       st.board.role == NB_LAB_DUT ? "in the board, qemu " : "", st.observer_pid,
 		       yes(st.observer_alive, "alive", "NOT running"), NB_LAB_DUT_A_ADDR, st.port,
 		       yes(st.observer_answers, "answers", "does NOT answer"));
 	return st.healthy ? 0 : 1;

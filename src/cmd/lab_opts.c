@@ -20,6 +20,8 @@ static void usage(FILE *f)
 	    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
 	    " [--no-agent]\n"
 	    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
+	    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR] [--prefix P]"
+	    " [-p PORT]\n"
 	    "       netbench lab down [--prefix P] [-J]\n"
 	    "       netbench lab status [--prefix P] [-J]\n"
 	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
@@ -62,6 +64,13 @@ static void usage(FILE *f)
 	    "                      (crypto_user netlink); lab down restores it\n"
 	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
 	    "      --force         up: replace a lab that is alive under the prefix\n"
+	    "      --dut vm:ARCH   up: the DUT is an emulated board (ARCH armhf or x86_64) with\n"
+	    "                      its own kernel, forwarding between two virtio NICs whose host\n"
+	    "                      ends are gen0 and sink0; its agent is the observer\n"
+	    "      --sink vm:ARCH  up: the sink is an emulated board; its agent is the lab's\n"
+	    "      --board-dir DIR up: the board image (kernel, initrd.gz, qemu.args; default\n"
+	    "                      " NB_LAB_BOARD_CACHE "/board-ARCH, made by\n"
+	    "                      tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE ")\n"
 	    "      --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
 	    "      --kind K        ruleset: linear (N rules on source address, protocol and\n"
 	    "                      destination port), set (the N matches as one set lookup),\n"
@@ -108,7 +117,10 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 		OPT_FLUSH,
 		OPT_VPN,
 		OPT_CRYPTO_DRIVER,
-		OPT_FORCE
+		OPT_FORCE,
+		OPT_DUT,
+		OPT_SINK,
+		OPT_BOARD_DIR
 	};
 	static const struct option long_opts[] = {
 	    {"prefix", required_argument, NULL, 'P'},
@@ -123,6 +135,9 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    {"flush", no_argument, NULL, OPT_FLUSH},
 	    {"vpn", required_argument, NULL, OPT_VPN},
 	    {"crypto-driver", required_argument, NULL, OPT_CRYPTO_DRIVER},
+	    {"dut", required_argument, NULL, OPT_DUT},
+	    {"sink", required_argument, NULL, OPT_SINK},
+	    {"board-dir", required_argument, NULL, OPT_BOARD_DIR},
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    CLI_VERSION_LONGOPT,
@@ -135,6 +150,7 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	int c, li = -1;
 
 	o->prefix = getenv("NB_LAB_PREFIX");
+	o->board_role = -1;
 
 	while ((c = getopt_long(argc, argv, ":6p:JhV", long_opts, &li)) != -1) {
 		const char *name = cli_optname(long_opts, c, li);
@@ -183,6 +199,24 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			o->crypto_driver = optarg;
 			up_opts = true;
 			break;
+		case OPT_DUT:
+		case OPT_SINK:
+			if (o->board_role >= 0)
+				cli_usage_error(
+				    "one emulated board per lab: --dut or --sink, not both");
+			if (nb_lab_board_spec(optarg, o->board_arch, sizeof(o->board_arch)))
+				cli_usage_error("%s: '%s' is not vm:armhf or vm:x86_64", name,
+						optarg);
+			o->board_role = c == OPT_DUT ? NB_LAB_DUT : NB_LAB_SINK;
+			up_opts = true;
+			break;
+		case OPT_BOARD_DIR:
+			if (!*optarg || strlen(optarg) >= 256)
+				cli_usage_error("%s: a directory path of 1 to 255 characters",
+						name);
+			o->board_dir = optarg;
+			up_opts = true;
+			break;
 		case 'n':
 			o->rules_n = (size_t)cli_uint(name, optarg, 0, NB_LAB_RULES_MAX);
 			o->have_rules = true;
@@ -226,8 +260,14 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    strcmp(o->verb, "ruleset"))
 		cli_usage_error("'%s' is not up, down, status, ruleset or fit", o->verb);
 	if (up_opts && strcmp(o->verb, "up"))
-		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn, --crypto-driver "
-				"and --force are options of `lab up`");
+		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn, --crypto-driver, "
+				"--force, --dut, --sink and --board-dir are options of `lab up`");
+	if (o->board_dir && o->board_role < 0)
+		cli_usage_error("--board-dir names the image of --dut vm:ARCH or --sink vm:ARCH");
+	if (o->board_role >= 0 && (o->vpn || o->dut_cpus || o->mtu || o->ipv6))
+		cli_usage_error("an emulated board (--%s vm:%s) takes no --vpn, --dut-cpus, --mtu "
+				"or -6 (not built yet)",
+				o->board_role == NB_LAB_DUT ? "dut" : "sink", o->board_arch);
 	if (o->crypto_driver && !o->vpn)
 		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");
 	if (have_mtu && o->ipv6 && o->mtu < 1280)

@@ -20,6 +20,10 @@ struct lab_opts {
 	size_t rules_n;
 	const char *kind;
 	const char *vpn, *crypto_driver;
+	/* --dut vm:ARCH or --sink vm:ARCH: an emulated board in that role; --board-dir */
+	int board_role; /* NB_LAB_DUT, NB_LAB_SINK, -1: none */
+	char board_arch[16];
+	const char *board_dir;
 	double fit_rules[FIT_POINTS_MAX], fit_fps[FIT_POINTS_MAX];
 	size_t fit_n;
 };

@@ -135,9 +135,11 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 		const struct nb_obs_summary *s = t->s[i];
 		double ws = s->window_s > 0 ? s->window_s : 1;
 		obs_cli_cpus_str(t->mask[i], w, cpus, sizeof(cpus));
-		fprintf(f, "%sDUT %s (%s): window %.2f s, %u samples, observer %.2f %% of a CPU\n",
+		fprintf(f,
+			"%sDUT %s (%s): window %.2f s, %u samples, observer %.2f %% of a CPU%s\n",
 			in, c->spec[i], c->si[i].hostname[0] ? c->si[i].hostname : "?", s->window_s,
-			w->samples, s->self_cpu_pct);
+			w->samples, s->self_cpu_pct,
+			s->self_over_budget ? " (over its 1 % budget: it perturbed this box)" : "");
 		fprintf(f, "%s  DUT CPUs: %s\n", in, cpus);
 		for (uint32_t n = 0; n < s->ncpu; n++) {
 			const struct nb_obs_cpu_share *p = &s->cpu[n];

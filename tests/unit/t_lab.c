@@ -42,5 +42,23 @@ int main(void)
 	CHECK(!strcmp(mask, "ffffffff,c0000000"), "34 of 64 CPUs (got %s)", mask);
 	nb_lab_free(lab);
 	nb_lab_free(NULL);
+	{
+		char arch[16] = "";
+		int ret = nb_lab_board_spec("vm:armhf", arch, sizeof(arch));
+		CHECK(ret == 0 && !strcmp(arch, "armhf"), "board: vm:armhf");
+		ret = nb_lab_board_spec("vm:x86_64", arch, sizeof(arch));
+		CHECK(ret == 0 && !strcmp(arch, "x86_64"), "board: vm:x86_64");
+		CHECK(nb_lab_board_spec("vm:arm64", arch, sizeof(arch)) == -EINVAL &&
+			  nb_lab_board_spec("armhf", arch, sizeof(arch)) == -EINVAL &&
+			  nb_lab_board_spec("vm:", arch, sizeof(arch)) == -EINVAL &&
+			  nb_lab_board_spec(NULL, arch, sizeof(arch)) == -EINVAL,
+		      "board: anything else refused");
+		CHECK(nb_lab_link_in_board(NB_LAB_DUT, 1) && nb_lab_link_in_board(NB_LAB_DUT, 2) &&
+			  !nb_lab_link_in_board(NB_LAB_DUT, 0) && !nb_lab_link_in_board(NB_LAB_DUT, 3),
+		      "board DUT: dut0 and dut1 are inside it, gen0 and sink0 its taps");
+		CHECK(nb_lab_link_in_board(NB_LAB_SINK, 3) && !nb_lab_link_in_board(NB_LAB_SINK, 2) &&
+			  !nb_lab_link_in_board(-1, 1),
+		      "board sink: sink0 inside it; no board: none");
+	}
 	return tap_done();
 }

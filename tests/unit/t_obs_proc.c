@@ -192,6 +192,13 @@ int main(void)
 	      "summary: busiest cpu1 95 %% softirq");
 	CHECK(fabs(m->self_cpu_pct - 0.5) < 1e-9, "summary: observer 0.5 %% of a CPU (got %g)",
 	      m->self_cpu_pct);
+	CHECK(!m->self_over_budget, "summary: 0.5 %% is within the observer's 1 %% budget");
+	w->self_cpu_us = 82500; /* the emulated ARM board before its cost was cut: 8.25 % */
+	nb_obs_summarize(w, 0, m);
+	CHECK(m->self_over_budget && fabs(m->self_cpu_pct - 8.25) < 1e-9,
+	      "summary: 8.25 %% is over the budget, and said so");
+	w->self_cpu_us = 5000;
+	nb_obs_summarize(w, 0, m);
 	CHECK(fabs(m->busy_cpu_s - 1.05) < 1e-9, "summary: 1.05 busy CPU-seconds");
 	CHECK(m->softnet_dropped == 1000 && m->softnet_squeezed == 12 && m->rx_missed == 7 &&
 		  m->qdisc_drops == 100 && m->eth_drops == 3,

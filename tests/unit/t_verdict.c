@@ -137,6 +137,46 @@ int main(void)
 	CHECK(v.kind == NB_V_DUT_CPU, "NIC misses with a saturated CPU squeezing: CPU bound (%s)",
 	      v.text);
 
+	/* An emulated board as DUT, recorded through it (128 B, 415k fps offered): the host's tap
+	 * to the board dropped what the board's NIC ring could not take; the board counted
+	 * nothing. Its busiest CPU at 75 % over the window: ingress bound, naming the ring; the
+	 * same loss with the CPU saturated and squeezing: the board's CPU. */
+	free(w);
+	w = win();
+	w->cpu[0].softirq = 90;
+	w->cpu[0].user = 0;
+	w->cpu[0].idle = 30;
+	w->softnet[0].processed = 5342;
+	w->softnet[0].squeezed = 15;
+	w->ifs[0].rx_packets = 5342;
+	w->ifs[1].tx_packets = 5340;
+	{
+		struct nb_obs_summary m;
+		struct nb_verdict_in in = {.offered = 131075,
+					   .received = 5342,
+					   .dut = &m,
+					   .win = w,
+					   .have_sink_drops = true,
+					   .ring_dropped = 125733};
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK(v.kind == NB_V_DUT_INGRESS && v.explained && v.by_nic_ring == 125733 &&
+			  v.by_nic == 125733,
+		      "board: the tap's drops are the board's NIC ring (%s)", v.text);
+		CHECK(strstr(v.text, "emulated NIC ring full (host tap drops) 126k"),
+		      "board: the verdict names the ring: %s", v.text);
+		w->cpu[0].softirq = 119;
+		w->cpu[0].idle = 1;
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK(v.kind == NB_V_DUT_CPU && strstr(v.text, "NIC missed 126k"),
+		      "board, CPU saturated and squeezing: the board's CPU (%s)", v.text);
+		in.ring_dropped = 0;
+		nb_verdict_decide(&in, &v);
+		CHECK(v.kind == NB_V_UNEXPLAINED, "without the tap's count: unexplained (%s)",
+		      v.text);
+	}
+
 	/* Loss and no counter at all: never a guess. */
 	free(w);
 	w = win();

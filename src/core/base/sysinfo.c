@@ -5,6 +5,7 @@
 #include "core/base/sysinfo.h"
 
 #include "core/base/virt.h"
+#include "core/base/dtclock.h"
 
 #include <errno.h>
 #include <ifaddrs.h>
@@ -175,6 +176,7 @@ void nb_sysinfo_get(struct nb_sysinfo *si, const struct sockaddr *local_addr)
 	cpufreq(si);
 	cpuinfo(si);
 	nb_virt_detect(si->virt, sizeof(si->virt));
+	nb_dtclock_read("", &si->core_mhz, &si->bus_mhz);
 	if (local_addr && nb_iface_of_addr(local_addr, si->iface, sizeof(si->iface)) == 0)
 		iface_facts(si);
 }
@@ -204,5 +206,13 @@ void nb_sysinfo_json(struct nb_json *j, const char *key, const struct nb_sysinfo
 	else
 		nb_json_null(j, "mtu");
 	nb_json_str(j, "virtualization", si->virt[0] ? si->virt : NULL);
+	if (si->core_mhz)
+		nb_json_u64(j, "core_mhz", si->core_mhz);
+	else
+		nb_json_null(j, "core_mhz");
+	if (si->bus_mhz)
+		nb_json_u64(j, "bus_mhz", si->bus_mhz);
+	else
+		nb_json_null(j, "bus_mhz");
 	nb_json_obj_end(j);
 }

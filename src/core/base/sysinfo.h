@@ -26,6 +26,7 @@ struct nb_sysinfo {
 	char bus_info[32];
 	uint32_t mtu; /* 0 when unknown */
 	char virt[40]; /* "none", "qemu-user arm on x86_64", "vm kvm" ... (virt.h); "" unknown */
+	uint32_t core_mhz, bus_mhz; /* the device tree's clocks (dtclock.h), 0 when unknown */
 };
 
 /* Fills si for this host; with local_addr, also the interface holding that address, its MTU

@@ -26,6 +26,12 @@
 
 const char *const nb_lab_links[4] = {"gen0", "dut0", "dut1", "sink0"};
 
+bool nb_lab_link_in_board(int board_role, int i)
+{
+	return (board_role == NB_LAB_DUT && (i == 1 || i == 2)) ||
+	       (board_role == NB_LAB_SINK && i == 3);
+}
+
 struct nb_lab *nb_lab_new(void)
 {
 	struct nb_lab *lab = calloc(1, sizeof(*lab));
@@ -34,6 +40,7 @@ struct nb_lab *nb_lab_new(void)
 		return NULL;
 	lab->agent = true;
 	lab->port = NB_LAB_PORT;
+	lab->board.role = -1;
 	nb_lab_set_prefix(lab, NULL);
 	return lab;
 }
@@ -244,6 +251,21 @@ static bool is_our_agent(long pid, const char *pid_path)
 	return btime + start_ticks / (unsigned long long)hz <= (unsigned long long)st.st_mtime + 1;
 }
 
+/* Whether pid is a qemu system emulator (the lab's board), not a pid reused since. */
+static bool is_qemu(long pid)
+{
+	char path[64], exe[4096], *p;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	p = strrchr(exe, '/');
+	return !strncmp(p ? p + 1 : exe, "qemu-system-", 12);
+}
+
 static bool stopped(struct nb_lab *lab)
 {
 	return lab->stop && *lab->stop;
@@ -308,6 +330,8 @@ struct state {
 	char crypto_driver[64]; /* raised by up; its old priority is restored by down */
 	int crypto_old_prio;
 	long creator; /* the pid of the `lab up` still creating it (phase creating) */
+	int board_role; /* the emulated board's role, -1: none */
+	char board_arch[16], board_dir[256];
 };
 
 static void state_read(struct nb_lab *lab, struct state *s)
@@ -316,6 +340,7 @@ static void state_read(struct nb_lab *lab, struct state *s)
 	char line[256], val[128];
 
 	memset(s, 0, sizeof(*s));
+	s->board_role = -1;
 	if (!f)
 		return;
 	s->found = true;
@@ -337,6 +362,9 @@ static void state_read(struct nb_lab *lab, struct state *s)
 			s->creator = (long)v;
 		else if (sscanf(line, "vpn %39s", s->vpn) == 1)
 			;
+		else if (sscanf(line, "board %15s %15s %255s", val, s->board_arch, s->board_dir) ==
+			 3)
+			s->board_role = !strcmp(val, "dut") ? NB_LAB_DUT : NB_LAB_SINK;
 		else if (sscanf(line, "crypto_driver %63s %d", s->crypto_driver,
 				&s->crypto_old_prio) == 2)
 			;
@@ -369,6 +397,9 @@ static int state_write(struct nb_lab *lab, const struct state *s)
 		fprintf(f, "vpn %s\n", s->vpn);
 	if (!s->complete)
 		fprintf(f, "creator %ld\n", (long)getpid());
+	if (s->board_role >= 0)
+		fprintf(f, "board %s %s %s\n", s->board_role == NB_LAB_DUT ? "dut" : "sink",
+			s->board_arch, s->board_dir);
 	if (s->crypto_driver[0])
 		fprintf(f, "crypto_driver %s %d\n", s->crypto_driver, s->crypto_old_prio);
 	return nb_atomic_commit(&a);
@@ -406,6 +437,18 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		if (pid_alive(pid))
 			kill((pid_t)pid, SIGKILL);
 		note(lab, "stopped the %s (pid %ld)", k ? "observer" : "agent", pid);
+		(*found)++;
+	}
+	pid = nb_lab_board_pid(lab);
+	if (pid_alive(pid) && is_qemu(pid)) {
+		/* Powered off before its taps' namespaces go. */
+		kill((pid_t)pid, SIGTERM);
+		for (int i = 0; i < 100 && pid_alive(pid); i++)
+			nb_sleep_until_ns(nb_mono_ns() + 20 * NB_NS_PER_MS);
+		if (pid_alive(pid))
+			kill((pid_t)pid, SIGKILL);
+		note(lab, "powered off the %s board (qemu pid %ld)",
+		     s.board_arch[0] ? s.board_arch : "emulated", pid);
 		(*found)++;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -448,6 +491,14 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		unlink(log);
 		snprintf(log, sizeof(log), "%s/observer.log", lab->run_dir);
 		unlink(log);
+		/* qemu was one of the namespace's processes, stopped above; its taps went with it.
+		 */
+		static const char *const board_files[] = {"qemu.pid", "console.log", "ctl.sock",
+							  "qemu.log"};
+		for (size_t i = 0; i < sizeof(board_files) / sizeof(board_files[0]); i++) {
+			nb_lab_board_path(lab, board_files[i], log, sizeof(log));
+			unlink(log);
+		}
 	}
 	/* Only a prefix's own directory goes; the default one may hold other prefixes' labs. */
 	if (lab->prefix[0])
@@ -555,11 +606,15 @@ static int start_serve(struct nb_lab *lab, int ns, const char *addr, const char 
 	return stopped(lab) ? -EINTR : -ETIMEDOUT;
 }
 
+/* The agent in the sink and the observer in the DUT; a board runs its own (its init starts
+ * it), without --allow-tuning. */
 static int start_agent(struct nb_lab *lab)
 {
-	int ret =
-	    start_serve(lab, NB_LAB_SINK, NB_LAB_SINK_ADDR, lab->pid_path, "agent.log", false);
-	if (ret)
+	int ret = 0;
+	if (lab->board.role != NB_LAB_SINK)
+		ret = start_serve(lab, NB_LAB_SINK, NB_LAB_SINK_ADDR, lab->pid_path, "agent.log",
+				  false);
+	if (ret || lab->board.role == NB_LAB_DUT)
 		return ret;
 	return start_serve(lab, NB_LAB_DUT, NB_LAB_DUT_A_ADDR, lab->obs_pid_path, "observer.log",
 			   true);
@@ -576,7 +631,9 @@ static int wait_links_up(struct nb_lab *lab)
 	int i = 0;
 
 	while (i < 4 && !stopped(lab)) {
-		if (link_up(lab, lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2], nb_lab_links[i], NULL)) {
+		const char *ns = lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2];
+		if (nb_lab_link_in_board(lab->board.role, i) ||
+		    link_up(lab, ns, nb_lab_links[i], NULL)) {
 			i++;
 			continue;
 		}
@@ -669,6 +726,15 @@ int nb_lab_up(struct nb_lab *lab)
 		snprintf(lab->err, sizeof(lab->err), "cannot create %s", lab->run_dir);
 		return ret;
 	}
+	if (lab->board.role >= 0) {
+		/* Before anything exists: a missing image or qemu leaves nothing to remove. */
+		ret = nb_lab_board_image(lab);
+		if (ret)
+			return ret;
+	}
+	s.board_role = lab->board.role;
+	snprintf(s.board_arch, sizeof(s.board_arch), "%s", lab->board.arch);
+	snprintf(s.board_dir, sizeof(s.board_dir), "%s", lab->board.dir);
 	s.ipv6 = lab->ipv6;
 	s.mtu = lab->mtu;
 	s.dut_cpus = lab->dut_cpus;
@@ -686,18 +752,29 @@ int nb_lab_up(struct nb_lab *lab)
 				 "-w", "net.ipv6.conf.default.accept_dad=0",
 				 "net.ipv6.conf.all.accept_dad=0", NULL));
 	}
-	STEP(run(lab, NULL, NULL, "ip", "-n", gen, "link", "add", "gen0", "type", "veth", "peer",
-		 "name", "dut0", "netns", dut, NULL));
-	STEP(run(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "dut1", "type", "veth", "peer",
-		 "name", "sink0", "netns", sink, NULL));
+	/* A board's NICs take the place of the veths it stands for: gen0 and sink0 are taps to
+	 * a board DUT, dut1 a tap to a board sink; dut0 and dut1 (or sink0) are then inside it. */
+	if (lab->board.role == NB_LAB_DUT)
+		STEP(nb_lab_board_start(lab));
+	else
+		STEP(run(lab, NULL, NULL, "ip", "-n", gen, "link", "add", "gen0", "type", "veth",
+			 "peer", "name", "dut0", "netns", dut, NULL));
+	if (lab->board.role == NB_LAB_SINK)
+		STEP(nb_lab_board_start(lab));
+	else if (lab->board.role < 0)
+		STEP(run(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "dut1", "type", "veth",
+			 "peer", "name", "sink0", "netns", sink, NULL));
 	STEP(run(lab, NULL, NULL, "ip", "-n", gen, "addr", "add", NB_LAB_GEN_ADDR "/24", "dev",
 		 "gen0", NULL));
-	STEP(run(lab, NULL, NULL, "ip", "-n", dut, "addr", "add", NB_LAB_DUT_A_ADDR "/24", "dev",
-		 "dut0", NULL));
-	STEP(run(lab, NULL, NULL, "ip", "-n", dut, "addr", "add", NB_LAB_DUT_B_ADDR "/24", "dev",
-		 "dut1", NULL));
-	STEP(run(lab, NULL, NULL, "ip", "-n", sink, "addr", "add", NB_LAB_SINK_ADDR "/24", "dev",
-		 "sink0", NULL));
+	if (lab->board.role != NB_LAB_DUT) {
+		STEP(run(lab, NULL, NULL, "ip", "-n", dut, "addr", "add", NB_LAB_DUT_A_ADDR "/24",
+			 "dev", "dut0", NULL));
+		STEP(run(lab, NULL, NULL, "ip", "-n", dut, "addr", "add", NB_LAB_DUT_B_ADDR "/24",
+			 "dev", "dut1", NULL));
+	}
+	if (lab->board.role != NB_LAB_SINK)
+		STEP(run(lab, NULL, NULL, "ip", "-n", sink, "addr", "add", NB_LAB_SINK_ADDR "/24",
+			 "dev", "sink0", NULL));
 	if (lab->ipv6) {
 		/* nodad: see accept_dad above. */
 		STEP(run(lab, NULL, NULL, "ip", "-n", gen, "-6", "addr", "add",
@@ -711,6 +788,8 @@ int nb_lab_up(struct nb_lab *lab)
 	}
 	for (int i = 0; i < 4; i++) {
 		const char *ns = lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2];
+		if (nb_lab_link_in_board(lab->board.role, i))
+			continue;
 		if (lab->mtu) {
 			snprintf(mtu, sizeof(mtu), "%u", lab->mtu);
 			STEP(run(lab, NULL, NULL, "ip", "-n", ns, "link", "set", "dev",
@@ -725,10 +804,12 @@ int nb_lab_up(struct nb_lab *lab)
 	STEP(wait_links_up(lab));
 	STEP(run(lab, NULL, NULL, "ip", "-n", gen, "route", "add", "198.19.0.0/16", "via",
 		 NB_LAB_DUT_A_ADDR, NULL));
-	STEP(run(lab, NULL, NULL, "ip", "-n", sink, "route", "add", "198.18.0.0/16", "via",
-		 NB_LAB_DUT_B_ADDR, NULL));
-	STEP(run(lab, NULL, NULL, "ip", "netns", "exec", dut, "sysctl", "-q", "-w",
-		 "net.ipv4.ip_forward=1", NULL));
+	if (lab->board.role != NB_LAB_SINK)
+		STEP(run(lab, NULL, NULL, "ip", "-n", sink, "route", "add", "198.18.0.0/16", "via",
+			 NB_LAB_DUT_B_ADDR, NULL));
+	if (lab->board.role != NB_LAB_DUT)
+		STEP(run(lab, NULL, NULL, "ip", "netns", "exec", dut, "sysctl", "-q", "-w",
+			 "net.ipv4.ip_forward=1", NULL));
 	if (lab->ipv6) {
 		STEP(run(lab, NULL, NULL, "ip", "-n", gen, "-6", "route", "add", "2001:2:0:2::/64",
 			 "via", NB_LAB_DUT_A_ADDR6, NULL));
@@ -756,6 +837,8 @@ int nb_lab_up(struct nb_lab *lab)
 	}
 	if (lab->agent)
 		STEP(start_agent(lab));
+	if (lab->board.role >= 0)
+		STEP(nb_lab_board_wait(lab));
 	s.complete = true;
 	STEP(state_write(lab, &s));
 	return 0;
@@ -783,8 +866,10 @@ static bool link_up(struct nb_lab *lab, const char *ns, const char *link, unsign
 	const char *m;
 
 	if (r && !run(lab, NULL, r, "ip", "-n", ns, "-o", "link", "show", "dev", link, NULL)) {
-		/* "state UP" is the operational state: both ends of the veth are up. */
-		up = strstr(r->out, " state UP ") != NULL;
+		/* "state UP" is the operational state: both ends of the veth are up. A tap (a
+		 * board's NIC) says UNKNOWN: its carrier is qemu holding it open. */
+		up = strstr(r->out, " state UP ") != NULL ||
+		     (strstr(r->out, " state UNKNOWN ") && strstr(r->out, "LOWER_UP"));
 		m = strstr(r->out, " mtu ");
 		if (m && mtu)
 			*mtu = (unsigned)strtoul(m + 5, NULL, 10);
@@ -804,6 +889,21 @@ static bool sysctl_on(struct nb_lab *lab, const char *ns, const char *key)
 	return on;
 }
 
+/* The board `up` recorded, for the verbs run later. */
+static void board_from_state(struct nb_lab *lab)
+{
+	struct state s;
+
+	state_read(lab, &s);
+	if (s.board_role < 0 || lab->board.role >= 0)
+		return;
+	lab->board.role = s.board_role;
+	snprintf(lab->board.arch, sizeof(lab->board.arch), "%s", s.board_arch);
+	snprintf(lab->board.dir, sizeof(lab->board.dir), "%s", s.board_dir);
+	nb_lab_board_image(lab); /* its kernel's name and console for status */
+	lab->err[0] = '\0';
+}
+
 static int count_rules(struct nb_lab *lab, size_t *rules, size_t *elems)
 {
 	struct nb_lab_run *r = nb_lab_run_new();
@@ -811,6 +911,23 @@ static int count_rules(struct nb_lab *lab, size_t *rules, size_t *elems)
 
 	if (!r)
 		goto out;
+	if (lab->board.role == NB_LAB_DUT) {
+		char *out = NULL;
+		int rc = 0;
+		ret = nb_lab_board_ctl(lab, "list", NULL, &out, &rc);
+		if (!ret && rc) {
+			snprintf(lab->err, sizeof(lab->err),
+				 "nft -j list ruleset in the board: %.200s", out);
+			ret = -EIO;
+		}
+		if (!ret)
+			ret = nb_lab_nft_json_count(out, rules, elems);
+		free(out);
+		if (ret && !*lab->err)
+			snprintf(lab->err, sizeof(lab->err),
+				 "cannot read `nft -j list ruleset` output");
+		goto out;
+	}
 	ret = run(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft", "-j", "list",
 		  "ruleset", NULL);
 	if (ret)
@@ -821,6 +938,29 @@ static int count_rules(struct nb_lab *lab, size_t *rules, size_t *elems)
 out:
 	nb_lab_run_free(r);
 	return ret;
+}
+
+/* The board's "status" reply: "ip_forward N" and "link NAME MAC OPERSTATE" lines. */
+static void board_status(struct nb_lab *lab, const char *out, struct nb_lab_status *st)
+{
+	const char *p = out;
+	char mac[32], state[16];
+	int v;
+
+	st->board_ctl = true;
+	while (p && *p) {
+		if (sscanf(p, "ip_forward %d", &v) == 1 && lab->board.role == NB_LAB_DUT)
+			st->fwd_v4 = v == 1;
+		else if (sscanf(p, "link %*s %31s %15s", mac, state) == 2) {
+			bool up = !strcmp(state, "up");
+			if (lab->board.role == NB_LAB_DUT)
+				st->links_up[strcmp(mac, NB_LAB_BOARD_MAC_GEN) ? 2 : 1] |= up;
+			else if (!strcmp(mac, NB_LAB_BOARD_MAC_SINK))
+				st->links_up[3] = up;
+		}
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
 }
 
 int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
@@ -847,13 +987,32 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		st->ns[i] = ns_exists(lab->ns[i]);
 		all = all && st->ns[i];
 	}
+	board_from_state(lab);
+	st->board = lab->board;
+	if (lab->board.role >= 0) {
+		char *out = NULL;
+		int rc = 1;
+		st->board_pid = nb_lab_board_pid(lab);
+		st->board_alive = pid_alive(st->board_pid) && is_qemu(st->board_pid);
+		if (st->board_alive && !nb_lab_board_ctl(lab, "status", NULL, &out, &rc) && !rc)
+			board_status(lab, out, st);
+		free(out);
+		all = all && st->board_ctl;
+	}
 	for (int i = 0; i < 4; i++) {
 		int ns = i < 1 ? 0 : i < 3 ? 1 : 2;
+		if (nb_lab_link_in_board(lab->board.role, i))
+			continue; /* from the board's own word, above */
 		st->links_up[i] =
 		    st->ns[ns] && link_up(lab, lab->ns[ns], nb_lab_links[i], &st->mtu);
 		all = all && st->links_up[i];
 	}
-	if (st->ns[NB_LAB_DUT]) {
+	if (lab->board.role == NB_LAB_DUT) {
+		if (st->board_ctl && !count_rules(lab, &rules, &elems)) {
+			st->rules = (long)rules;
+			st->elems = (long)elems;
+		}
+	} else if (st->ns[NB_LAB_DUT]) {
 		st->fwd_v4 = sysctl_on(lab, lab->ns[NB_LAB_DUT], "net.ipv4.ip_forward");
 		st->fwd_v6 = sysctl_on(lab, lab->ns[NB_LAB_DUT], "net.ipv6.conf.all.forwarding");
 		if (!count_rules(lab, &rules, &elems)) {
@@ -870,22 +1029,54 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		}
 	}
 	all = all && st->fwd_v4 && (!st->ipv6 || st->fwd_v6) && s.complete;
-	st->agent_pid = read_pid(lab->pid_path);
-	st->agent_alive = pid_alive(st->agent_pid);
-	if (st->agent_alive && st->ns[NB_LAB_SINK])
-		st->agent_answers =
-		    nb_lab_port_answers(lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, st->port, 1000);
-	st->observer_pid = read_pid(lab->obs_pid_path);
-	st->observer_alive = pid_alive(st->observer_pid);
-	if (st->observer_alive && st->ns[NB_LAB_DUT])
-		st->observer_answers =
-		    nb_lab_port_answers(lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR, st->port, 1000);
+	/* A board's agent is not a process here: its pid is qemu's, its port is reached from
+	 * the namespace next to it. */
+	if (lab->board.role == NB_LAB_SINK) {
+		st->agent_pid = st->board_pid;
+		st->agent_alive = st->board_alive;
+		if (st->agent_alive && st->ns[NB_LAB_DUT])
+			st->agent_answers = nb_lab_port_answers(lab->ns[NB_LAB_DUT],
+								NB_LAB_SINK_ADDR, st->port, 1000);
+	} else {
+		st->agent_pid = read_pid(lab->pid_path);
+		st->agent_alive = pid_alive(st->agent_pid);
+		if (st->agent_alive && st->ns[NB_LAB_SINK])
+			st->agent_answers = nb_lab_port_answers(lab->ns[NB_LAB_SINK],
+								NB_LAB_SINK_ADDR, st->port, 1000);
+	}
+	if (lab->board.role == NB_LAB_DUT) {
+		st->observer_pid = st->board_pid;
+		st->observer_alive = st->board_alive;
+		if (st->observer_alive && st->ns[NB_LAB_GEN])
+			st->observer_answers = nb_lab_port_answers(
+			    lab->ns[NB_LAB_GEN], NB_LAB_DUT_A_ADDR, st->port, 1000);
+	} else {
+		st->observer_pid = read_pid(lab->obs_pid_path);
+		st->observer_alive = pid_alive(st->observer_pid);
+		if (st->observer_alive && st->ns[NB_LAB_DUT])
+			st->observer_answers = nb_lab_port_answers(
+			    lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR, st->port, 1000);
+	}
 	if (st->agent_expected)
 		all = all && st->agent_alive && st->agent_answers && st->observer_alive &&
 		      st->observer_answers;
 	st->healthy = all;
 	lab->err[0] = '\0';
 	return 0;
+}
+
+/* A board DUT loads the script through its control port, never from the network. */
+static int load_board(struct nb_lab *lab, const char *script)
+{
+	char *out = NULL;
+	int rc = 0, ret = nb_lab_board_ctl(lab, "ruleset", script, &out, &rc);
+
+	if (!ret && rc) {
+		snprintf(lab->err, sizeof(lab->err), "%s", out);
+		ret = -EPROTO;
+	}
+	free(out);
+	return ret;
 }
 
 static int load_file(struct nb_lab *lab, const char *script)
@@ -895,6 +1086,10 @@ static int load_file(struct nb_lab *lab, const char *script)
 	int fd = -1, ret = -ENOMEM;
 	size_t len = strlen(script), off = 0;
 
+	if (lab->board.role == NB_LAB_DUT) {
+		nb_lab_run_free(r);
+		return load_board(lab, script);
+	}
 	if (!r)
 		goto out;
 	fd = mkstemp(path);
@@ -927,6 +1122,34 @@ out:
 	return ret;
 }
 
+/* A board cannot read the host's file: its text goes over, behind "flush ruleset;" on the same
+ * line, so that nft's messages keep the file's line numbers. */
+static int board_file(struct nb_lab *lab, FILE *out, const char *path)
+{
+	char buf[8192];
+	size_t n, total = 0;
+	FILE *in = fopen(path, "re");
+	int ret = 0;
+
+	if (!in) {
+		ret = -errno;
+		snprintf(lab->err, sizeof(lab->err), "cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	fputs("flush ruleset; ", out);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0 && !ret) {
+		total += n;
+		if (total > NB_LAB_BOARD_RULESET_MAX) {
+			snprintf(lab->err, sizeof(lab->err), "%s: larger than %d bytes", path,
+				 NB_LAB_BOARD_RULESET_MAX);
+			ret = -EFBIG;
+		} else if (fwrite(buf, 1, n, out) != n)
+			ret = -EIO;
+	}
+	fclose(in);
+	return ret;
+}
+
 int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules, size_t *elems)
 {
 	size_t want_rules = 0, want_elems = 0, len = 0;
@@ -942,10 +1165,14 @@ int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rul
 		ret = -ENOENT;
 		goto out;
 	}
+	board_from_state(lab);
 	f = open_memstream(&script, &len);
 	if (!f)
 		goto out;
-	ret = nb_lab_rules_write(f, r);
+	if (lab->board.role == NB_LAB_DUT && r->kind == NB_LAB_RULES_FILE)
+		ret = board_file(lab, f, r->path);
+	else
+		ret = nb_lab_rules_write(f, r);
 	if (fclose(f) && !ret)
 		ret = -ENOMEM;
 	f = NULL;
@@ -1011,8 +1238,12 @@ int nb_lab_ruleset_flush(struct nb_lab *lab)
 			 lab->ns[NB_LAB_DUT]);
 		return -ENOENT;
 	}
-	ret = run(lab, NULL, NULL, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft", "flush",
-		  "ruleset", NULL);
+	board_from_state(lab);
+	if (lab->board.role == NB_LAB_DUT)
+		ret = load_board(lab, "flush ruleset\n");
+	else
+		ret = run(lab, NULL, NULL, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft",
+			  "flush", "ruleset", NULL);
 	if (ret)
 		return ret;
 	state_read(lab, &s);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/lab/lab_board.h"
 #include "core/lab/lab_rules.h"
 
 #define NB_LAB_PORT	  5301
@@ -53,13 +54,16 @@ struct nb_lab {
 	char crypto_driver[64];
 	/* up --force: replace a lab that is alive under this prefix (else up refuses it). */
 	bool force;
+	/* up --dut vm:ARCH or --sink vm:ARCH: an emulated board in that role (lab_board.c). */
+	struct nb_lab_board board;
 	/* Set by a signal handler: up stops, cleans up and returns -EINTR. */
 	volatile sig_atomic_t *stop;
 	/* Called with one line for each thing worth telling (leftovers found, removed). */
 	void (*note)(void *arg, const char *msg);
 	void *note_arg;
-	/* The failing command and its first line of error output, after an error. */
-	char err[512];
+	/* The failing command and its first line of error output, after an error (with a board
+	 * that did not boot: the last lines of its console). */
+	char err[1024];
 };
 
 enum { NB_LAB_GEN, NB_LAB_DUT, NB_LAB_SINK };
@@ -87,6 +91,11 @@ struct nb_lab_status {
 	size_t ruleset_n;
 	long rules; /* rules read back in the DUT, -1 unknown */
 	long elems;
+	/* An emulated board (board.role >= 0 in the lab): */
+	struct nb_lab_board board;
+	long board_pid; /* qemu's, 0: no pid file */
+	bool board_alive;
+	bool board_ctl; /* its control port answered */
 	bool healthy;
 };
 
@@ -99,6 +108,8 @@ int nb_lab_set_prefix(struct nb_lab *lab, const char *prefix);
 
 /* Interface names inside the namespaces. */
 extern const char *const nb_lab_links[4];
+/* Whether link i of nb_lab_links is inside an emulated board of that role (-1: no board). */
+bool nb_lab_link_in_board(int board_role, int i);
 
 /* The rps_cpus mask of the highest n of ncpu CPUs, in sysfs's comma-separated 32-bit groups
  * (most significant first), e.g. n=1, ncpu=2: "00000002". */

@@ -18,6 +18,9 @@
 #define NB_OBS_NAME	      32
 #define NB_OBS_IFNAME	      16
 #define NB_OBS_SPEED_MAX_MBPS 10000000 /* 10 Tbit/s: larger link speeds are not believed */
+/* The observer's own cost it may have on the box it watches, percent of one of its CPUs; a
+ * window over it says so (a slow board: docs/lab.md, "Boards"). */
+#define NB_OBS_COST_BUDGET_PCT 1.0
 
 /* /proc/stat columns of one CPU, in USER_HZ ticks. */
 struct nb_obs_cpu {
@@ -106,6 +109,11 @@ bool nb_obs_eth_interesting(const char *name);
  * more is to come, -EBADMSG on a malformed message, -errno of an NLMSG_ERROR. */
 int nb_obs_parse_qdisc(const void *buf, size_t len, struct nb_obs_snap *s);
 
+/* ---- rtnetlink link dump (obs_link.c) ---- */
+/* Parses one buffer of RTM_NEWLINK messages, appending each interface but loopback to s->ifs
+ * with its name, ifindex and IFLA_STATS64 counters. Returns as nb_obs_parse_qdisc. */
+int nb_obs_parse_links(const void *buf, size_t len, struct nb_obs_snap *s);
+
 /* ---- reading the live system (obs_read.c) ---- */
 struct nb_obs_reader;
 /* root: "" for the real system, or a directory standing in for / (tests). */
@@ -130,7 +138,8 @@ struct nb_obs_cpu_share {
 };
 struct nb_obs_summary {
 	double window_s;
-	double self_cpu_pct; /* the observer's own cost, percent of one CPU */
+	double self_cpu_pct;   /* the observer's own cost, percent of one CPU */
+	bool self_over_budget; /* above NB_OBS_COST_BUDGET_PCT: it perturbed the box it watched */
 	uint32_t ncpu;
 	struct nb_obs_cpu_share cpu[NB_OBS_CPUS];
 	int32_t busiest_cpu; /* among the selected CPUs, -1 if none */

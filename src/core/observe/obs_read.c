@@ -144,6 +144,20 @@ int nb_obs_sample_cpu(struct nb_obs_reader *r, struct nb_obs_snap *s)
 	return nb_obs_parse_stat(r->buf, s);
 }
 
+/* Only a device behind a bus has a line rate: a veth or a tunnel reports a made-up speed (veth
+ * says 10000) that no frame is ever limited by. Unknown speeds read -1. */
+static void read_speed(struct nb_obs_reader *r, struct nb_obs_if *i)
+{
+	char p[128], dev[400];
+	uint64_t v = 0;
+	snprintf(p, sizeof(p), "/sys/class/net/%.15s/device", i->name);
+	path_of(r, dev, sizeof(dev), p);
+	snprintf(p, sizeof(p), "/sys/class/net/%.15s/speed", i->name);
+	if (!access(dev, F_OK) && !read_u64(r, p, &v) && r->buf[0] != '-' && v > 0 &&
+	    v <= NB_OBS_SPEED_MAX_MBPS)
+		i->speed_mbps = (uint32_t)v;
+}
+
 static void read_if(struct nb_obs_reader *r, struct nb_obs_if *i)
 {
 	static const struct {
@@ -166,15 +180,7 @@ static void read_if(struct nb_obs_reader *r, struct nb_obs_if *i)
 	snprintf(p, sizeof(p), "/sys/class/net/%.15s/ifindex", i->name);
 	if (!read_u64(r, p, &v))
 		i->ifindex = (uint32_t)v;
-	/* Only a device behind a bus has a line rate: a veth or a tunnel reports a made-up speed
-	 * (veth says 10000) that no frame is ever limited by. Unknown speeds read -1. */
-	char dev[400];
-	snprintf(p, sizeof(p), "/sys/class/net/%.15s/device", i->name);
-	path_of(r, dev, sizeof(dev), p);
-	snprintf(p, sizeof(p), "/sys/class/net/%.15s/speed", i->name);
-	if (!access(dev, F_OK) && !read_u64(r, p, &v) && r->buf[0] != '-' && v > 0 &&
-	    v <= NB_OBS_SPEED_MAX_MBPS)
-		i->speed_mbps = (uint32_t)v;
+	read_speed(r, i);
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 		snprintf(p, sizeof(p), "/sys/class/net/%.15s/statistics/%s", i->name, f[k].file);
 		if (!read_u64(r, p, &v))
@@ -255,6 +261,46 @@ static void read_qdiscs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 	(void)nb_qdisc_dump(0, qdisc_chunk, s);
 }
 
+/* The interfaces and their counters from one RTM_GETLINK dump; 0 when it completed. */
+static int dump_links(struct nb_obs_reader *r, struct nb_obs_snap *s)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg i;
+	} req;
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
+	char *buf;
+	int fd, ret = -EIO;
+	if (r->root[0])
+		return -ENOTSUP; /* a stand-in directory has sysfs files only */
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	memset(&req, 0, sizeof(req));
+	req.h.nlmsg_len = sizeof(req);
+	req.h.nlmsg_type = RTM_GETLINK;
+	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.h.nlmsg_seq = 1;
+	req.i.ifi_family = AF_UNSPEC;
+	buf = malloc(32768);
+	if (buf && sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa, sizeof(sa)) >= 0) {
+		struct timeval tv = {.tv_sec = 1};
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		ret = 0;
+		for (int rounds = 0; ret == 0 && rounds < 4096; rounds++) {
+			ssize_t n = recv(fd, buf, 32768, 0);
+			if (n <= 0) {
+				ret = -EIO;
+				break;
+			}
+			ret = nb_obs_parse_links(buf, (size_t)n, s);
+		}
+	}
+	free(buf);
+	close(fd);
+	return ret == 1 ? 0 : ret < 0 ? ret : -EIO;
+}
+
 static void read_ifs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 {
 	char p[512];
@@ -262,6 +308,12 @@ static void read_ifs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 	struct dirent *e;
 	path_of(r, p, sizeof(p), "/sys/class/net");
 	s->nif = 0;
+	if (dump_links(r, s) == 0) {
+		for (uint32_t k = 0; k < s->nif; k++)
+			read_speed(r, &s->ifs[k]);
+		goto sorted;
+	}
+	s->nif = 0; /* sysfs, one file per counter */
 	if (!(d = opendir(p)))
 		return;
 	while ((e = readdir(d)) && s->nif < NB_OBS_IFS) {
@@ -275,7 +327,8 @@ static void read_ifs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 		s->nif++;
 	}
 	closedir(d);
-	/* readdir order is the directory's; sort by name so windows match stably. */
+sorted:
+	/* readdir and dump order are the kernel's; sort by name so windows match stably. */
 	for (uint32_t a = 1; a < s->nif; a++)
 		for (uint32_t b = a; b > 0 && strcmp(s->ifs[b - 1].name, s->ifs[b].name) > 0; b--) {
 			struct nb_obs_if t = s->ifs[b];

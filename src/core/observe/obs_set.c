@@ -179,9 +179,12 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		nb_json_obj_begin(j, NULL);
 		nb_json_str(j, "observer", c->spec[i]);
 		nb_json_str(j, "hostname", c->si[i].hostname);
+		/* The observed box's own platform: a board's arch, kernel and clocks. */
+		nb_sysinfo_json(j, "env", &c->si[i]);
 		nb_json_double(j, "window_s", s->window_s, 3);
 		nb_json_u64(j, "samples", w->samples);
 		nb_json_double(j, "observer_cpu_pct", s->self_cpu_pct, 3);
+		nb_json_bool(j, "observer_over_budget", s->self_over_budget);
 		nb_json_arr_begin(j, "dut_cpus");
 		for (uint32_t n = 0; n < s->ncpu; n++)
 			if (!t->mask[i] || (s->cpu[n].id < 64 && (t->mask[i] >> s->cpu[n].id) & 1))
@@ -320,6 +323,7 @@ void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_ver
 	nb_json_u64(j, "egress", v->by_egress);
 	nb_json_u64(j, "receiver", v->by_receiver);
 	nb_json_u64(j, "conntrack", v->by_conntrack);
+	nb_json_u64(j, "dut_nic_ring", v->by_nic_ring);
 	nb_json_obj_end(j);
 	nb_json_u64(j, "softnet_other", v->softnet_other);
 	nb_json_obj_end(j);

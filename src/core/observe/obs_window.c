@@ -174,6 +174,7 @@ void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_
 	m->window_s = (double)w->mono_ns / 1e9;
 	m->self_cpu_pct =
 	    w->mono_ns ? 100.0 * (double)w->self_cpu_us * 1e3 / (double)w->mono_ns : 0;
+	m->self_over_budget = m->self_cpu_pct > NB_OBS_COST_BUDGET_PCT;
 	m->busiest_cpu = -1;
 	m->busiest_with = "";
 	m->ingress_if = m->egress_if = -1;

@@ -70,7 +70,8 @@ static void cpu_evidence(const struct nb_verdict_in *in, char *b, size_t len)
 		 num(s2, sizeof(s2),
 		     (double)(d->softnet_dropped > d->ingress_rx_dropped ? d->softnet_dropped
 									 : d->ingress_rx_dropped)),
-		 num(s3, sizeof(s3), (double)(d->rx_missed + d->rx_fifo + d->rx_over)));
+		 num(s3, sizeof(s3),
+		     (double)(d->rx_missed + d->rx_fifo + d->rx_over + in->ring_dropped)));
 }
 
 /* The egress interface's rate on the wire against its link speed, when the speed is known
@@ -163,7 +164,7 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 {
 	char lt[120] = "", cpu[80] = "";
 	const struct nb_obs_summary *d = in->dut;
-	char ev[300] = "", a[16], b[16], c[16], sd[24] = "unknown";
+	char ev[300] = "", a[16], b[16], c[16], ring[16], sd[24] = "unknown";
 	uint64_t max;
 
 	memset(v, 0, sizeof(*v));
@@ -182,7 +183,8 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 	v->by_receiver = in->have_sink_drops ? in->sink_drops : 0;
 	if (d) {
 		uint64_t dev = d->ingress_rx_dropped + d->tx_dropped, base, room, beyond;
-		v->by_nic = d->rx_missed + d->rx_fifo + d->rx_over;
+		v->by_nic_ring = in->ring_dropped;
+		v->by_nic = d->rx_missed + d->rx_fifo + d->rx_over + v->by_nic_ring;
 		/* A backlog drop is counted by softnet_stat and, on most drivers, by the receiving
 		 * device's rx_dropped (or, for veth, the sending side's tx_dropped) too: count it
 		 * once. */
@@ -268,12 +270,15 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		snprintf(v->text, sizeof(v->text), "DUT CPU bound: %s", ev);
 		break;
 	case NB_V_DUT_INGRESS:
-		snprintf(
-		    v->text, sizeof(v->text),
-		    "DUT ingress bound (NIC, DMA or bus): NIC missed %s, fifo %s, over %s while "
-		    "the busiest DUT CPU (cpu%d) was at %.0f %%",
-		    num(a, sizeof(a), (double)d->rx_missed), num(b, sizeof(b), (double)d->rx_fifo),
-		    num(c, sizeof(c), (double)d->rx_over), d->busiest_cpu, d->busiest_pct);
+		snprintf(v->text, sizeof(v->text),
+			 "DUT ingress bound (NIC, DMA or bus): NIC missed %s, fifo %s, over %s%s%s "
+			 "while the busiest DUT CPU (cpu%d) was at %.0f %%",
+			 num(a, sizeof(a), (double)d->rx_missed),
+			 num(b, sizeof(b), (double)d->rx_fifo),
+			 num(c, sizeof(c), (double)d->rx_over),
+			 v->by_nic_ring ? ", emulated NIC ring full (host tap drops) " : "",
+			 v->by_nic_ring ? num(ring, sizeof(ring), (double)v->by_nic_ring) : "",
+			 d->busiest_cpu, d->busiest_pct);
 		break;
 	case NB_V_EGRESS:
 		snprintf(v->text, sizeof(v->text),

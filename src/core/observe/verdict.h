@@ -45,6 +45,9 @@ struct nb_verdict_in {
 	    active_s; /* how long traffic flowed (the trial's window); 0: the observer's window */
 	bool have_sink_drops;
 	uint64_t sink_drops; /* the receiving socket's drops (receive buffer full) */
+	/* Frames the generator's tap to an emulated DUT dropped: the board's NIC ring was full
+	 * (tapring.h). Counted with the DUT's NIC drops. */
+	uint64_t ring_dropped;
 };
 
 struct nb_verdict {
@@ -56,6 +59,7 @@ struct nb_verdict {
 	/* softnet drops beyond the devices' count and beyond the loss: the whole kernel's, not the
 	 * trial's frames (another namespace's traffic on a shared host) */
 	uint64_t softnet_other;
+	uint64_t by_nic_ring; /* of by_nic: the emulated NIC's ring (the host tap's drops) */
 	bool line_rate; /* the egress interface carried >= NB_VERDICT_LINE_PCT of its link speed */
 	bool cpu_at_limit;   /* the busiest DUT CPU was >= NB_VERDICT_AT_LIMIT_PCT busy */
 	int32_t busiest_cpu; /* -1: not observed */

@@ -39,6 +39,7 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	in.win = pick->obs.n ? pick->obs.w[0] : NULL;
 	in.have_sink_drops = pick->drops_known;
 	in.sink_drops = pick->rx_dropped;
+	in.ring_dropped = pick->ring_known ? pick->ring_dropped : 0;
 	nb_verdict_decide(&in, &s->bneck);
 	s->have_bneck = true;
 	s->bneck_trial = at;

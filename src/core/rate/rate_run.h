@@ -51,6 +51,7 @@ struct nb_rate_run {
 	socklen_t dst_len;
 	struct nb_path path;
 	bool have_path;
+	bool tap_ring; /* path.ifname is a tap: its transmit drops are the DUT's (tapring.h) */
 	char engine_desc[160];
 	struct nb_rate_proc proc;
 	struct nb_rx_snap *snap;

@@ -116,6 +116,8 @@ struct nb_rate_trial {
 	uint64_t *flow_tx, *flow_rx;
 	bool drops_known;    /* the receiver reports frames dropped at its sockets */
 	uint64_t rx_dropped; /* ... that many, counted among the lost */
+	bool ring_known;       /* frames leave through a tap to an emulated DUT (tapring.h) */
+	uint64_t ring_dropped; /* ... which dropped that many: the DUT's ingress */
 };
 
 /* The procedure's answer at one frame size. */

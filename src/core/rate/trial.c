@@ -15,6 +15,7 @@
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
 #include "core/rate/frame.h"
+#include "core/rate/tapring.h"
 
 /* What "flat out" is assumed to reach when choosing the probe spacing. */
 #define PROBE_FLAT_OUT_FPS 4e6
@@ -123,7 +124,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 				 .batch = p->batch,
 				 .stop = p->stop};
 	struct nb_cpu_sample c0, c1;
-	uint64_t window_ns;
+	uint64_t window_ns, ring0 = 0, ring1 = 0;
+	bool ring = r->tap_ring;
 	uint32_t probe_every = 0;
 	uint16_t wire = nb_rate_wire_id(r, q->id);
 	char why[256] = "";
@@ -157,6 +159,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		if (ret)
 			return ret;
 	}
+	ring = ring && !nb_tapring_dropped("", r->path.ifname, &ring0);
 	nb_cpu_sample_now(&c0);
 	ret = nb_gen_pool_run(r->pool, &t, r->gs);
 	if (ret) {
@@ -183,6 +186,10 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
 	/* Counters are read only once the frames still in flight have arrived. */
 	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
+	if (ring && !nb_tapring_dropped("", r->path.ifname, &ring1) && ring1 >= ring0) {
+		rec->ring_known = true;
+		rec->ring_dropped = ring1 - ring0;
+	}
 	if (p->observe && p->observe->n) {
 		if ((ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
 			return ret;
@@ -302,6 +309,7 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 		return ret;
 	}
 	r->have_path = ret == 0;
+	r->tap_ring = r->have_path && nb_tapring_is_tap("", r->path.ifname);
 	r->rx_threads = p->receiver->threads  ? p->receiver->threads(r->rxs)
 			: p->receiver->counts ? 1
 					      : 0;

@@ -380,6 +380,10 @@ int nb_proto_put_sysinfo(struct nb_msg *m, const struct nb_sysinfo *si)
 		ret = nb_msg_put_u32(m, NB_T_SI_CPU_MHZ, si->cpu_mhz);
 	if (!ret)
 		ret = nb_msg_put_u32(m, NB_T_SI_MTU, si->mtu);
+	if (!ret)
+		ret = nb_msg_put_u32(m, NB_T_SI_CORE_MHZ, si->core_mhz);
+	if (!ret)
+		ret = nb_msg_put_u32(m, NB_T_SI_BUS_MHZ, si->bus_mhz);
 	return ret;
 }
 
@@ -394,6 +398,8 @@ void nb_proto_get_sysinfo(const struct nb_msg *m, struct nb_sysinfo *si)
 	nb_msg_get_u32(m, NB_T_SI_NCPU, &si->ncpu);
 	nb_msg_get_u32(m, NB_T_SI_CPU_MHZ, &si->cpu_mhz);
 	nb_msg_get_u32(m, NB_T_SI_MTU, &si->mtu);
+	nb_msg_get_u32(m, NB_T_SI_CORE_MHZ, &si->core_mhz);
+	nb_msg_get_u32(m, NB_T_SI_BUS_MHZ, &si->bus_mhz);
 }
 
 /* CPU sample layout: mono_ns, proc_user_us, proc_sys_us, 8 total tick columns, columns, ncpu,

@@ -75,6 +75,8 @@ enum nb_tag {
 	NB_T_SI_BUS_INFO,
 	NB_T_SI_MTU,
 	NB_T_SI_VIRT, /* absent from older agents: unknown */
+	NB_T_SI_CORE_MHZ = 38, /* the device tree's clocks (top of the range: others grow from 35) */
+	NB_T_SI_BUS_MHZ = 39,
 };
 
 enum nb_test_type {

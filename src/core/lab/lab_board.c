@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The lab's emulated board: finds its image, starts qemu inside the namespace of the board's
+ * role (so that `lab down`, which stops every process in the lab's namespaces, powers it off,
+ * and the taps qemu created vanish with it), moves the taps into the neighbouring namespaces,
+ * waits for the board's init, and talks to the board's control port. */
+#include "core/lab/lab_board.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "core/base/timeutil.h"
+#include "core/lab/lab.h"
+#include "core/lab/lab_exec.h"
+
+int nb_lab_board_spec(const char *spec, char *arch, size_t len)
+{
+	static const char *const known[] = {"armhf", "x86_64"};
+	if (!spec || strncmp(spec, "vm:", 3))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(spec + 3, known[i])) {
+			snprintf(arch, len, "%s", known[i]);
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void nb_lab_board_path(const struct nb_lab *lab, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/board-%s", lab->run_dir, name);
+}
+
+long nb_lab_board_pid(const struct nb_lab *lab)
+{
+	char path[192];
+	long pid = 0;
+	FILE *f;
+
+	nb_lab_board_path(lab, "qemu.pid", path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	return pid;
+}
+
+/* The first line of DIR/name into buf; false when the file is missing or empty. */
+static bool read_line(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[320];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok && *buf;
+}
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[512];
+
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+		if (access(buf, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+int nb_lab_board_image(struct nb_lab *lab)
+{
+	struct nb_lab_board *b = &lab->board;
+	static const char *const files[] = {"kernel", "initrd.gz", "qemu.args"};
+	const char *pkg = !strcmp(b->arch, "armhf") ? "qemu-system-arm" : "qemu-system-x86";
+	char path[320];
+	struct stat st;
+
+	if (!b->dir[0])
+		snprintf(b->dir, sizeof(b->dir), "%s/board-%s", NB_LAB_BOARD_CACHE, b->arch);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", b->dir, files[i]);
+		if (stat(path, &st) == 0 && st.st_size > 0)
+			continue;
+		snprintf(
+		    lab->err, sizeof(lab->err),
+		    "no board image for %s: %s is missing (build one with `tests/board/build.sh "
+		    "%s %s` from netbench's source tree, which downloads Debian's %s kernel, "
+		    "or give --board-dir DIR)",
+		    b->arch, path, b->arch, NB_LAB_BOARD_CACHE, b->arch);
+		return -ENOENT;
+	}
+	if (!read_line(b->dir, "qemu", b->qemu, sizeof(b->qemu)))
+		snprintf(b->qemu, sizeof(b->qemu), "%s",
+			 !strcmp(b->arch, "armhf") ? "qemu-system-arm" : "qemu-system-x86_64");
+	if (!read_line(b->dir, "console", b->console_dev, sizeof(b->console_dev)))
+		snprintf(b->console_dev, sizeof(b->console_dev), "%s",
+			 !strcmp(b->arch, "armhf") ? "ttyAMA0" : "ttyS0");
+	if (!read_line(b->dir, "nic", b->nic, sizeof(b->nic)))
+		snprintf(b->nic, sizeof(b->nic), "%s",
+			 !strcmp(b->arch, "armhf") ? "virtio-net-device" : "virtio-net-pci");
+	if (!read_line(b->dir, "kernel.version", b->kernel, sizeof(b->kernel)))
+		snprintf(b->kernel, sizeof(b->kernel), "unknown");
+	read_line(b->dir, "qemu.args", b->args, sizeof(b->args));
+	if (strpbrk(b->qemu, "/ ") || !in_path(b->qemu)) {
+		snprintf(lab->err, sizeof(lab->err),
+			 "%s is not installed (Debian package %s): it runs the %s board", b->qemu,
+			 pkg, b->arch);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+#define QEMU_ARGS 80
+
+int nb_lab_board_start(struct nb_lab *lab)
+{
+	struct nb_lab_board *b = &lab->board;
+	bool dut = b->role == NB_LAB_DUT;
+	const char *ns = lab->ns[b->role];
+	char kernel[320], initrd[320], console[200], pidf[200], ctl[200], qlog[200], serial[210],
+	    chardev[240], append[512], nd[2][64], dev[2][96], port[8], words[256];
+	bool pci = strstr(b->nic, "-pci") != NULL;
+	const char *serial_dev = pci ? "virtio-serial-pci" : "virtio-serial-device";
+	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
+	const char *crypto_dev =
+	    pci ? "virtio-crypto-pci,cryptodev=c0" : "virtio-crypto-device,cryptodev=c0";
+	char *argv[QEMU_ARGS];
+	int n = 0, status = 0, ret;
+
+	snprintf(kernel, sizeof(kernel), "%s/kernel", b->dir);
+	snprintf(initrd, sizeof(initrd), "%s/initrd.gz", b->dir);
+	nb_lab_board_path(lab, "console.log", console, sizeof(console));
+	nb_lab_board_path(lab, "qemu.pid", pidf, sizeof(pidf));
+	nb_lab_board_path(lab, "ctl.sock", ctl, sizeof(ctl));
+	nb_lab_board_path(lab, "qemu.log", qlog, sizeof(qlog));
+	unlink(console);
+	unlink(pidf);
+	unlink(ctl);
+	unlink(qlog);
+	snprintf(port, sizeof(port), "%u", lab->port);
+	if (dut)
+		snprintf(append, sizeof(append),
+			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=" NB_LAB_BOARD_MAC_GEN
+			 "," NB_LAB_DUT_A_ADDR "/24 nb.if=" NB_LAB_BOARD_MAC_SINK
+			 "," NB_LAB_DUT_B_ADDR "/24 nb.fwd=1%s%s",
+			 b->console_dev, lab->agent ? " nb.serve=" NB_LAB_DUT_A_ADDR "," : "",
+			 lab->agent ? port : "");
+	else
+		snprintf(append, sizeof(append),
+			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=" NB_LAB_BOARD_MAC_SINK
+			 "," NB_LAB_SINK_ADDR "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR
+			 "%s%s",
+			 b->console_dev, lab->agent ? " nb.serve=" NB_LAB_SINK_ADDR "," : "",
+			 lab->agent ? port : "");
+	snprintf(serial, sizeof(serial), "file:%s", console);
+	snprintf(chardev, sizeof(chardev), "socket,id=ctl,path=%s,server=on,wait=off", ctl);
+	/* The NIC on the generator's side (DUT only) and the one on the sink's side. */
+	snprintf(nd[0], sizeof(nd[0]), "tap,id=n0,ifname=nbb0,script=no,downscript=no");
+	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, b->nic);
+	snprintf(nd[1], sizeof(nd[1]), "tap,id=n1,ifname=nbb1,script=no,downscript=no");
+	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=" NB_LAB_BOARD_MAC_SINK, b->nic);
+
+	argv[n++] = "ip";
+	argv[n++] = "netns";
+	argv[n++] = "exec";
+	argv[n++] = (char *)ns;
+	argv[n++] = b->qemu;
+	snprintf(words, sizeof(words), "%s", b->args);
+	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w && n < QEMU_ARGS - 40;
+	     w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
+	{
+		const char *fixed[] = {"-nodefaults",
+				       "-no-user-config",
+				       "-display",
+				       "none",
+				       "-no-reboot",
+				       "-kernel",
+				       kernel,
+				       "-initrd",
+				       initrd,
+				       "-append",
+				       append,
+				       "-serial",
+				       serial,
+				       "-chardev",
+				       chardev,
+				       "-device",
+				       serial_dev,
+				       "-device",
+				       "virtserialport,chardev=ctl,name=nb.ctl",
+				       "-object",
+				       "cryptodev-backend-builtin,id=c0",
+				       "-device",
+				       crypto_dev,
+				       "-pidfile",
+				       pidf,
+				       "-daemonize"};
+		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+			argv[n++] = (char *)fixed[i];
+	}
+	for (int i = dut ? 0 : 1; i < 2; i++) {
+		argv[n++] = "-netdev";
+		argv[n++] = nd[i];
+		argv[n++] = "-device";
+		argv[n++] = dev[i];
+	}
+	argv[n] = NULL;
+	ret = nb_lab_exec_logged(argv, qlog, &status);
+	if (ret == -ENOENT || (!ret && status)) {
+		char first[256] = "";
+		FILE *f = fopen(qlog, "re");
+		if (f) {
+			if (!fgets(first, sizeof(first), f))
+				first[0] = '\0';
+			fclose(f);
+		}
+		first[strcspn(first, "\n")] = '\0';
+		snprintf(lab->err, sizeof(lab->err), "%s did not start the %s board: %s", b->qemu,
+			 b->arch,
+			 ret	  ? strerror(-ret)
+			 : *first ? first
+				  : "failed");
+		return ret ? ret : -EIO;
+	}
+	if (ret)
+		return ret;
+	/* The taps exist once -daemonize returned; move each to its neighbour's namespace under
+	 * the lab's link name. */
+	for (int i = dut ? 0 : 1; i < 2; i++) {
+		const char *to = dut ? lab->ns[i ? NB_LAB_SINK : NB_LAB_GEN] : lab->ns[NB_LAB_DUT];
+		const char *name = dut ? (i ? "sink0" : "gen0") : "dut1";
+		const char *tap = i ? "nbb1" : "nbb0";
+		char *mv[] = {"ip",	   "-n",    (char *)ns, "link", "set",
+			      (char *)tap, "netns", (char *)to, NULL};
+		char *rn[] = {"ip",	   "-n",   (char *)to,	 "link", "set",
+			      (char *)tap, "name", (char *)name, NULL};
+		if ((ret = nb_lab_cmd(lab, mv, NULL, NULL)) ||
+		    (ret = nb_lab_cmd(lab, rn, NULL, NULL)))
+			return ret;
+	}
+	return 0;
+}
+
+void nb_lab_board_console_tail(const struct nb_lab *lab, unsigned lines, char *buf, size_t len)
+{
+	char path[200], line[160], ring[8][160], panic[160] = "";
+	unsigned n = 0, panic_at = 0;
+	size_t o = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (lines > 8)
+		lines = 8;
+	nb_lab_board_path(lab, "console.log", path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!*line)
+			continue;
+		snprintf(ring[n % lines], sizeof(ring[0]), "%s", line);
+		n++;
+		/* A panic's reason comes before its backtrace: keep it in view. */
+		if (strstr(line, "Kernel panic")) {
+			snprintf(panic, sizeof(panic), "%s", line);
+			panic_at = n;
+		}
+	}
+	fclose(f);
+	if (panic[0] && n > lines && panic_at <= n - lines) {
+		int w = snprintf(buf, len, "\n  %s\n  ...", panic);
+		o = w > 0 ? (size_t)w : 0;
+	}
+	for (unsigned i = n > lines ? n - lines : 0; i < n && o < len; i++) {
+		int w = snprintf(buf + o, len - o, "\n  %s", ring[i % lines]);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
+static bool console_says_up(const struct nb_lab *lab)
+{
+	char path[200], line[256];
+	bool up = false;
+	FILE *f;
+
+	nb_lab_board_path(lab, "console.log", path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!up && fgets(line, sizeof(line), f))
+		up = strstr(line, "netbench-board: up") != NULL;
+	fclose(f);
+	return up;
+}
+
+static bool pid_alive(long pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+int nb_lab_board_wait(struct nb_lab *lab)
+{
+	struct nb_lab_board *b = &lab->board;
+	uint64_t t0 = nb_mono_ns(), deadline = t0 + (uint64_t)NB_LAB_BOARD_BOOT_S * NB_NS_PER_S;
+	bool dut = b->role == NB_LAB_DUT;
+	/* Where the board's agent is reached from: the generator (DUT) or the DUT (sink). */
+	const char *from = lab->ns[dut ? NB_LAB_GEN : NB_LAB_DUT];
+	const char *addr = dut ? NB_LAB_DUT_A_ADDR : NB_LAB_SINK_ADDR;
+	char tail[600], why[80] = "";
+
+	while (!(lab->stop && *lab->stop)) {
+		if (!pid_alive(nb_lab_board_pid(lab))) {
+			snprintf(why, sizeof(why), "qemu exited while the board booted");
+			break;
+		}
+		if (console_says_up(lab) &&
+		    (!lab->agent || nb_lab_port_answers(from, addr, lab->port, 300)))
+			return 0;
+		if (nb_mono_ns() > deadline) {
+			snprintf(why, sizeof(why), "the board did not come up within %d s",
+				 NB_LAB_BOARD_BOOT_S);
+			break;
+		}
+		nb_sleep_until_ns(nb_mono_ns() + 200 * NB_NS_PER_MS);
+	}
+	if (!*why)
+		return -EINTR;
+	nb_lab_board_console_tail(lab, 6, tail, sizeof(tail));
+	snprintf(lab->err, sizeof(lab->err), "%s (%s, kernel %s); the last lines of its console:%s",
+		 why, b->arch, b->kernel, *tail ? tail : " (nothing)");
+	return -ETIMEDOUT;
+}
+
+/* Reads until a full "NBCTL rc=R bytes=N" header and N bytes arrived, or the deadline. */
+static int ctl_read(int fd, char **out, int *rc, uint64_t deadline)
+{
+	size_t cap = 4096, len = 0, want = 0;
+	char *buf = malloc(cap), *body = NULL;
+	int ret = -ETIMEDOUT;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		uint64_t now = nb_mono_ns();
+		ssize_t n;
+		if (!body) {
+			char *nl = memchr(buf, '\n', len);
+			unsigned long long bytes;
+			if (nl) {
+				*nl = '\0';
+				if (sscanf(buf, "NBCTL rc=%d bytes=%llu", rc, &bytes) != 2) {
+					ret = -EPROTO;
+					break;
+				}
+				want = (size_t)bytes;
+				body = nl + 1;
+			}
+		}
+		if (body && (size_t)(buf + len - body) >= want) {
+			memmove(buf, body, want);
+			buf[want] = '\0';
+			*out = buf;
+			return 0;
+		}
+		if (now >= deadline || poll(&p, 1, (int)((deadline - now) / NB_NS_PER_MS) + 1) <= 0)
+			break;
+		if (len + 1024 >= cap) {
+			size_t off = body ? (size_t)(body - buf) : 0;
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+			if (body)
+				body = buf + off;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -ECONNRESET;
+			break;
+		}
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	free(buf);
+	return ret;
+}
+
+int nb_lab_board_ctl(struct nb_lab *lab, const char *req, const char *payload, char **out, int *rc)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char head[64];
+	size_t plen = payload ? strlen(payload) : 0;
+	int fd, ret = 0;
+
+	char path[200];
+
+	*out = NULL;
+	nb_lab_board_path(lab, "ctl.sock", path, sizeof(path));
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		snprintf(lab->err, sizeof(lab->err), "the control port's path is too long: %s",
+			 path);
+		return -ENAMETOOLONG;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ret = -errno;
+		snprintf(lab->err, sizeof(lab->err), "the board's control port %s: %s", sa.sun_path,
+			 strerror(-ret));
+		goto out;
+	}
+	snprintf(head, sizeof(head), "%s %zu\n", req, plen);
+	for (size_t k = 0; k < 2 && !ret; k++) {
+		const char *p = k ? payload : head;
+		size_t len = k ? plen : strlen(head), off = 0;
+		while (off < len) {
+			ssize_t n = send(fd, p + off, len - off, MSG_NOSIGNAL);
+			if (n < 0) {
+				ret = -errno;
+				break;
+			}
+			off += (size_t)n;
+		}
+	}
+	/* 1000 rules take nft a few seconds under emulation. */
+	if (!ret)
+		ret = ctl_read(fd, out, rc, nb_mono_ns() + 60 * NB_NS_PER_S);
+	if (ret)
+		snprintf(lab->err, sizeof(lab->err),
+			 "the board's control port did not answer '%s': %s", req, strerror(-ret));
+out:
+	close(fd);
+	return ret;
+}

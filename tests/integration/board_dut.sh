@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# An emulated ARM board as the lab's DUT (`lab up --dut vm:armhf`, docs/lab.md "Boards"):
+# Debian's armmp kernel under qemu-system-arm (TCG), forwarding between two virtio NICs whose
+# host ends are taps in the generator's and the sink's namespaces. Checks: bad input and a
+# missing image or emulator are refused with nothing created; a board that cannot boot is
+# reported with its console's last lines and nothing left, as is a boot cut short by Ctrl-C;
+# up/status show the board; a rate trial through it
+# reconciles (generator, sink agent and the board's own NIC counters); the board's observer
+# parses the ARM kernel's counters; 1000 linear rules saturate the board's CPU and the verdict
+# names it, with the tap's drops accounted as its NIC ring; rulesets load through the control
+# port and read back; the board's agent refuses tuning it was not allowed; down leaves no qemu,
+# tap or namespace.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../board/image.sh"
+P=nbtbd$$
+tmp=$nb_tmp
+
+need_root
+command -v nft >/dev/null || skip_all "nft is not installed (tests/deps.sh)"
+board_image armhf
+nb_labs="$P"
+
+
+# --- refused before anything exists
+check_rc "--dut vm:mips is a usage error" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:mips
+cp "$nb_tmp/out" "$tmp/last"
+check_quiet "... naming what is accepted, nothing created" sh -c \
+	"grep -q 'vm:armhf or vm:x86_64' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
+check_rc "--dut and --sink together: usage error" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --sink vm:armhf
+cp "$nb_tmp/out" "$tmp/last"
+check_rc "a missing image: exit 1" 1 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$tmp/none"
+cp "$nb_tmp/out" "$tmp/last"
+check_quiet "... naming tests/board/build.sh, nothing created" sh -c \
+	"grep -q 'tests/board/build.sh armhf' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
+
+# --- an image whose emulator is not installed: the package is named, nothing created
+mkdir -p "$tmp/noqemu"
+cp "$board_dir/kernel" "$board_dir/initrd.gz" "$board_dir/qemu.args" "$tmp/noqemu/"
+echo qemu-system-nbmissing >"$tmp/noqemu/qemu"
+check_rc "no emulator: exit 1" 1 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$tmp/noqemu"
+cp "$nb_tmp/out" "$tmp/last"
+check_quiet "... naming the emulator and its Debian package, nothing created" sh -c \
+	"grep -q 'qemu-system-nbmissing is not installed (Debian package qemu-system-arm)' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
+
+# --- a board that cannot boot: the real kernel with an initramfs that is not one panics
+mkdir -p "$tmp/bad"
+cp "$board_dir/kernel" "$board_dir/qemu.args" "$board_dir/qemu" "$tmp/bad/"
+head -c 4096 /dev/urandom >"$tmp/bad/initrd.gz"
+t0=$(date +%s)
+check_rc "a board that does not boot: exit 1" 1 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$tmp/bad"
+cp "$nb_tmp/out" "$tmp/last"
+echo "# failed boot reported after $(($(date +%s) - t0)) s:"; sed "s/^/#   /" "$tmp/last" | tail -8
+check_quiet "... with the last lines of its console (the kernel's panic)" sh -c \
+	"grep -q 'last lines of its console' '$tmp/last' && grep -qi 'panic\|VFS\|init' '$tmp/last'"
+qemu_running() { # a pattern of its command line
+	for p in $(pgrep -x qemu-system-arm); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- "$1" && return 0
+	done
+	return 1
+}
+nothing_left() {
+	[ "$(ip netns list | grep -c "^$P-")" -eq 0 ] && [ ! -e "/run/netbench-lab/$P" ]
+}
+check "... and nothing left: no namespace, no qemu, no state" \
+	eval 'nothing_left && ! qemu_running "$tmp/bad/initrd.gz"'
+
+# --- Ctrl-C while the board boots: up stops qemu and removes what it made
+"$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$board_dir" >/dev/null 2>"$tmp/int.err" &
+upid=$!
+i=0
+while [ $i -lt 100 ] && ! qemu_running "$board_dir/initrd.gz"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -INT $upid
+if wait $upid; then rc=0; else rc=$?; fi
+check "SIGINT while the board boots: exit 1, no qemu, no namespace, no state" eval \
+	'[ "$rc" -eq 1 ] && grep -q interrupted "$tmp/int.err" && nothing_left && ! qemu_running "$board_dir/initrd.gz"' ||
+	sed 's/^/# /' "$tmp/int.err"
+
+# --- up
+t0=$(date +%s)
+if ! lab_up "$P" --dut vm:armhf --board-dir "$board_dir"; then
+	nok "lab up --dut vm:armhf"
+	echo "1..$n"
+	exit 1
+fi
+ok "lab up --dut vm:armhf ($(($(date +%s) - t0)) s)"
+"$NETBENCH" lab status --prefix "$P" -J >"$tmp/status.json"
+check_quiet "status: healthy, the board's arch, kernel, qemu pid and console log" json_check "$tmp/status.json" "
+assert d['healthy'] and d['board_alive'] and d['board_control_port'], d
+b = d['board']
+assert b['role'] == 'dut' and b['arch'] == 'armhf' and 'armmp' in b['kernel'], b
+assert b['virtualization'] == 'vm tcg', b
+import os
+assert os.path.isfile(b['console_log']) and b['qemu_pid'] > 0, b
+assert all(l['up'] for l in d['links']), d['links']
+assert d['forwarding_ipv4'], d
+"
+qpid=$(jnum qemu_pid "$tmp/status.json")
+check_quiet "the taps are the lab's gen0 and sink0" sh -c \
+	"ip netns exec $P-gen test -e /sys/class/net/gen0/tun_flags && ip netns exec $P-sink test -e /sys/class/net/sink0/tun_flags"
+
+# --- a trial through the board, observed by the board's own agent
+ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 2000 -t 2 -J \
+	>"$tmp/trial.json" 2>"$tmp/trial.err"
+check_quiet "rate trial at 2000 fps gen -> board -> sink: frames counted at the sink reconcile" json_check "$tmp/trial.json" "
+t = d['sizes'][0]['trials'][0]
+assert t['valid'] and t['tx_frames'] == 4000, t
+assert t['rx_frames'] + t['lost_frames'] == t['tx_frames'], t
+o = t['observers'][0]
+ifs = {i['name']: i for i in o['interfaces']}
+fwd = max(i['tx_packets'] for i in ifs.values())
+rx = max(i['rx_packets'] for i in ifs.values())
+# The board received what the generator sent and forwarded what the sink got (a few frames
+# of neighbour discovery and the agent's control traffic on top).
+assert t['tx_frames'] - t['lost_frames'] <= fwd <= t['tx_frames'] + 50, (fwd, t)
+assert rx >= t['rx_frames'], (rx, t)
+"
+check_quiet "the observer is the board's agent, parsed from an ARM kernel" json_check "$tmp/trial.json" "
+o = d['sizes'][0]['trials'][0]['observers'][0]
+assert o['observer'] == '198.18.0.254' and o['hostname'] == 'netbench-board-armhf', o['hostname']
+assert len(o['cpus']) == 2 and all('softirq_pct' in c for c in o['cpus']), o['cpus']
+assert sum(c['softirq_pct'] for c in o['cpus']) > 0, o['cpus']
+assert o['softnet']['processed'] >= 3900, o['softnet']
+names = [i['name'] for i in o['interrupts']]
+assert any('virtio' in x for x in names) and any('arch_timer' in x for x in names), names
+assert sorted(i['name'] for i in o['interfaces']) == ['eth0', 'eth1'], o['interfaces']
+assert all('rx_queue_0_drops' in i['driver'] for i in o['interfaces']), o['interfaces']
+assert o['clock_mhz'] is None and o['cycles_per_frame'] is None, o
+"
+
+# --- rulesets through the control port
+check_quiet "ruleset linear 100 loads into the board: 101 rules read back" sh -c \
+	"'$NETBENCH' lab ruleset --prefix $P --kind linear --rules 100 | grep -q '101 rules, 0 set elements (as expected)'"
+check_quiet "ruleset set 1000: 2 rules, 1000 elements read back" sh -c \
+	"'$NETBENCH' lab ruleset --prefix $P --kind set --rules 1000 | grep -q '2 rules, 1000 set elements'"
+printf 'table inet netbench {\n  chain forward {\n    ip daddr 198.19.0.1 bogus drop\n  }\n}\n' >"$tmp/bad.nft"
+check_rc "a bad nft file is rejected by the board's nft: exit 1" 1 "$NETBENCH" lab ruleset --prefix "$P" --kind "file:$tmp/bad.nft"
+cp "$nb_tmp/out" "$tmp/last"
+check_quiet "... with nft's message, the previous ruleset kept" sh -c \
+	"grep -q 'syntax error' '$tmp/last' && '$NETBENCH' lab status --prefix $P | grep -q '2 rules in the DUT, 1000 set elements'"
+check_quiet "ruleset linear 1000: 1001 rules" sh -c \
+	"'$NETBENCH' lab ruleset --prefix $P --kind linear --rules 1000 | grep -q '1001 rules'"
+
+# 1000 linear rules, offered far more than the board forwards: the loss is the board's; its
+# CPU saturates (or its NIC ring, the tap, overflows first): never unexplained, never the host.
+ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 100000 -t 1 -J \
+	>"$tmp/sat.json" 2>"$tmp/sat.err"
+check_quiet "1000 rules at 100k fps: the verdict names the board, the tap's drops its NIC ring" json_check "$tmp/sat.json" "
+s = d['sizes'][0]
+b = s['bottleneck']
+t = s['trials'][0]
+print(b['text'])
+assert t['lost_frames'] > 0 and b['explained'], b
+assert b['kind'] in ('dut_cpu_bound', 'dut_ingress_bound'), b
+assert b['by']['dut_nic_ring'] > 0.9 * b['lost'], b
+if b['kind'] == 'dut_cpu_bound':
+    assert 'DUT cpu' in b['text'] and t['observers'][0]['busiest_cpu_pct'] >= 90, b
+"
+sed 's/^/# /' "$nb_tmp/out" | head -2
+
+# --- the board's agent was started without --allow-tuning: a controller asking to set the
+# board's clock is refused
+ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 1000 -t 1 \
+	--observe-clocks 100,200 >"$tmp/clk.out" 2>&1
+check_quiet "the board's agent refuses to set its clock (not started with --allow-tuning)" \
+	grep -q 'refused by rule tuning' "$tmp/clk.out"
+
+# --- down
+check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
+check_quiet "nothing left: no qemu, no namespace, no tap, no state" sh -c \
+	"! kill -0 $qpid 2>/dev/null && [ \$(ip netns list | grep -c '^$P-') -eq 0 ] && ! ip link show gen0 >/dev/null 2>&1 && ! ip link show nbb0 >/dev/null 2>&1 && [ ! -e /run/netbench-lab/$P ]"
+
+check_schemas "$tmp"
+echo "1..$n"

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# An emulated ARM board as the lab's sink (`lab up --sink vm:armhf`, docs/lab.md "Boards"): the
+# agent host is the board (Debian's armmp kernel under qemu-system-arm), reached through the
+# namespace DUT. tput and stream receive (seed 002: 8192-byte datagrams at 4, 8 and 12 Mbit/s)
+# measure the board, and their JSON carries the board's platform (env.remote: armv7l, its
+# kernel, virtio_net, unknown device-tree clocks); mem -c runs on the board, crypto -c by driver
+# (its virtio-crypto device against its CPU's driver);
+# status shows it; down leaves no qemu, tap or namespace.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../board/image.sh"
+P=nbtbs$$
+tmp=$nb_tmp
+
+need_root
+board_image armhf
+nb_labs="$P"
+
+t0=$(date +%s)
+if ! lab_up "$P" --sink vm:armhf --board-dir "$board_dir"; then
+	nok "lab up --sink vm:armhf"
+	echo "1..$n"
+	exit 1
+fi
+ok "lab up --sink vm:armhf ($(($(date +%s) - t0)) s)"
+"$NETBENCH" lab status --prefix "$P" -J >"$tmp/status.json"
+check_quiet "status: healthy, the agent is the board's" json_check "$tmp/status.json" "
+assert d['healthy'], d
+assert d['board']['role'] == 'sink' and d['board']['arch'] == 'armhf', d['board']
+assert d['agent']['answers'] and d['agent']['pid'] == d['board']['qemu_pid'], d['agent']
+"
+qpid=$(jnum qemu_pid "$tmp/status.json")
+
+# The board's platform, as every result from it must carry it.
+board_env="
+r = d['env']['remote']
+assert r['arch'] == 'armv7l' and 'armmp' in r['kernel'], r
+assert r['driver'] == 'virtio_net' and r['cpu_count'] == 2, r
+assert r['virtualization'] == 'vm tcg', r.get('virtualization')
+assert r['core_mhz'] is None and r['bus_mhz'] is None, r  # qemu's virt declares no clock
+"
+ip netns exec "$P-gen" "$NETBENCH" tput -c 198.19.0.1 -l 8k -t 2 -J >"$tmp/tput.json" 2>"$tmp/tput.err"
+check_quiet "tput to the board: steps measured, the board's platform in the JSON" json_check "$tmp/tput.json" "
+$board_env
+s = [x for x in d['steps'] if x['valid']]
+assert s and all(x['mbit_per_s'] > 0 for x in s), d['steps']
+assert any(x['cpu_remote']['valid'] and x['cpu_remote']['cpu_count'] == 2 for x in s), s
+" || sed 's/^/# /' "$tmp/tput.err"
+
+ip netns exec "$P-gen" "$NETBENCH" stream -c 198.19.0.1 -a 198.19.0.1 --rates 4M,8M,12M -b 8192 \
+	-t 2 -J >"$tmp/stream.json" 2>"$tmp/stream.err"
+check_quiet "stream received by the board at 4, 8, 12 Mbit/s, 8192-byte datagrams" json_check "$tmp/stream.json" "
+$board_env
+rx = d['receivers'][0]
+steps = rx['steps']
+assert len(steps) == 3, steps
+for st in steps:
+    assert st['valid'] and st['datagrams'] > 0, st
+assert rx['env']['arch'] == 'armv7l', rx['env']
+print([(st['rate_bps_asked'], st['datagrams'], st['lost']) for st in steps])
+" || sed 's/^/# /' "$tmp/stream.err"
+
+ip netns exec "$P-gen" "$NETBENCH" mem -c 198.19.0.1 --quick -J >"$tmp/mem.json" 2>"$tmp/mem.err"
+check_quiet "mem -c runs on the board" json_check "$tmp/mem.json" "
+$board_env
+assert d['bandwidth'], d
+"
+# Crypto by driver on the board: its virtio-crypto device (a "hardware engine" its kernel
+# drives) against its CPU's driver.
+ip netns exec "$P-gen" "$NETBENCH" crypto -c 198.19.0.1 --quick -a aes-128-cbc \
+	-e 'afalg:virtio_crypto_aes_cbc,afalg:cbc(aes-generic)' -J >"$tmp/crypto.json" 2>"$tmp/crypto.err"
+check_quiet "crypto -c by driver on the board: its virtio-crypto engine and its CPU's" json_check "$tmp/crypto.json" "
+$board_env
+by = {r['kernel_driver']['driver']: r for r in d['results'] if r['status'] == 'ok'}
+assert set(by) == {'virtio_crypto_aes_cbc', 'cbc(aes-generic)'}, d['results']
+assert by['virtio_crypto_aes_cbc']['kernel_driver']['hardware'], by
+assert all(p['ops'] > 0 for r in by.values() for p in r['points'] if p['valid']), by
+" || sed 's/^/# /' "$tmp/crypto.err"
+
+check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
+check "nothing left: no qemu, no namespace, no state" eval \
+	'! kill -0 "$qpid" 2>/dev/null && [ "$(ip netns list | grep -c "^$P-")" -eq 0 ] && [ ! -e "/run/netbench-lab/$P" ]'
+
+check_schemas "$tmp"
+echo "1..$n"

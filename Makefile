@@ -32,6 +32,10 @@ endif
 ifeq ($(SMALL),1)
 CFLAGS    ?= -Os -ffunction-sections -fdata-sections
 NB_SMALL_LDFLAGS := -Wl,--gc-sections -s
+# At -Os gcc's value-range analysis loses the bounds it has at -O2 and flags snprintf calls into
+# buffers it cannot size as possible truncation; the -O2 builds (gcc and clang) keep the warning
+# on the same code.
+NB_SMALL_WARN := -Wno-format-truncation
 else
 CFLAGS    ?= -O2 -g
 endif
@@ -48,6 +52,7 @@ WARN   := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-p
 ifeq ($(WERROR),1)
 WARN   += -Werror
 endif
+WARN   += $(NB_SMALL_WARN)
 NB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -DNB_VERSION='"$(VERSION)"' -DNB_GITREV='"$(GITREV)"'
 NB_LDLIBS   := -pthread -lm
 

@@ -94,11 +94,11 @@ double nb_student_t95(size_t dof)
 	return dof ? nb_student_t_quantile(0.975, (double)dof) : NAN;
 }
 
-static const char *fname(const char *const *names, size_t j, char buf[16])
+static const char *fname(const char *const *names, size_t j, char buf[32])
 {
 	if (names && names[j])
 		return names[j];
-	snprintf(buf, 16, "factor %zu", j + 1);
+	snprintf(buf, 32, "factor %zu", j + 1);
 	return buf;
 }
 
@@ -111,7 +111,7 @@ static bool in_range(double v)
 static int check_inputs(const double *y, const double *x, size_t n, size_t p,
 			const char *const *names, char *why, size_t whylen)
 {
-	char b[16];
+	char b[32];
 	for (size_t i = 0; i < n; i++) {
 		if (!in_range(y[i])) {
 			snprintf(why, whylen,
@@ -158,7 +158,7 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 {
 	double mean[K] = {0}, len[K] = {0}, r[K][K] = {{0}}, l[K][K] = {{0}}, rinv[K][K] = {{0}};
 	double ymean = 0, g[K] = {0}, gam[K] = {0}, tss = 0, rss = 0, ymax = 0;
-	char b[16], b2[16];
+	char b[32], b2[32];
 	size_t k = p + 1;
 	int ret;
 

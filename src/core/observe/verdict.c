@@ -226,10 +226,14 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		/* More drops than lost frames: the counters took in frames the trial did not send
 		 * or count (another trial's tail, other traffic). Not evidence of this loss. */
 		v->kind = NB_V_MISALIGNED;
-		snprintf(v->text, sizeof(v->text),
-			 "misaligned window: %llu lost in the trial, but the counters saw %llu "
-			 "drops (%s): they counted frames outside the trial, no verdict from them",
-			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
+		/* A long evidence list is cut; the counters themselves are in the document. */
+		if (snprintf(v->text, sizeof(v->text),
+			     "misaligned window: %llu lost in the trial, but the counters saw %llu "
+			     "drops (%s): they counted frames outside the trial, no verdict from "
+			     "them",
+			     (unsigned long long)v->lost, (unsigned long long)v->accounted,
+			     ev) >= (int)sizeof(v->text))
+			v->text[sizeof(v->text) - 1] = '\0';
 		append(v, lt[0] ? lt : "");
 		return;
 	}

@@ -44,38 +44,6 @@ static noreturn void usage_exit(void)
 	exit(0);
 }
 
-char *results_read_file(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	if (!f)
-		cli_fail(errno, "cannot read %s", path);
-	for (;;) {
-		if (n + 65536 > cap) {
-			cap = cap ? 2 * cap : 65536 * 2;
-			if (cap > NB_JDOC_MAX_BYTES + 65536)
-				cli_fail(EFBIG, "%s: larger than %u MiB", path,
-					 NB_JDOC_MAX_BYTES >> 20);
-			char *p = realloc(buf, cap + 1);
-			if (!p)
-				cli_fail(ENOMEM, "out of memory");
-			buf = p;
-		}
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (!r)
-			break;
-	}
-	if (ferror(f))
-		cli_fail(errno, "reading %s", path);
-	if (f != stdin)
-		fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 static int do_import(int argc, char **argv)
 {
 	static const struct option opts[] = {{"db", required_argument, NULL, SC_OPT_DB},
@@ -124,7 +92,7 @@ static int do_import(int argc, char **argv)
 		cli_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
-		char *doc = results_read_file(argv[optind + (int)i], &len);
+		char *doc = store_cli_read_doc(argv[optind + (int)i], &len);
 		struct nb_jdoc *d;
 		if (nb_jdoc_parse(doc, len, &d, err, sizeof(err)))
 			cli_fail(0, "%s is not a JSON document: %s (nothing imported)",

@@ -99,7 +99,7 @@ static size_t lava_lost(const char *what, const struct nb_view *views, size_t n)
 static size_t lava_doc(const char *path, const char *prefix, size_t *lost)
 {
 	size_t len, lines;
-	char *text = results_read_file(path, &len), err[256];
+	char *text = store_cli_read_doc(path, &len), err[256];
 	struct nb_jdoc *d = NULL;
 	struct nb_view *views = calloc(NB_VIEW_MAX, sizeof(*views));
 	size_t nv = 0;

@@ -7,9 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Reads a whole document (a path or "-"), bounded by the import limit; exits 1 on failure. */
-char *results_read_file(const char *path, size_t *len);
-
 /* argv[0] is "merge": netbench results merge [--db FILE] OTHER.db... */
 int results_merge(int argc, char **argv);
 

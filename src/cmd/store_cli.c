@@ -281,3 +281,35 @@ const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg
 				arg, names);
 	cli_usage_error("--baseline: no selected result has the ID or label '%s'", arg);
 }
+
+char *store_cli_read_doc(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	if (!f)
+		cli_fail(errno, "cannot read %s", path);
+	for (;;) {
+		if (n + 65536 > cap) {
+			cap = cap ? 2 * cap : 65536 * 2;
+			if (cap > NB_JDOC_MAX_BYTES + 65536)
+				cli_fail(EFBIG, "%s: larger than %u MiB", path,
+					 NB_JDOC_MAX_BYTES >> 20);
+			char *p = realloc(buf, cap + 1);
+			if (!p)
+				cli_fail(ENOMEM, "out of memory");
+			buf = p;
+		}
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (!r)
+			break;
+	}
+	if (ferror(f))
+		cli_fail(errno, "reading %s", path);
+	if (f != stdin)
+		fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}

@@ -112,4 +112,8 @@ void store_cli_free(struct loaded *l, struct nb_store_row *rows, size_t n);
  * or when the label was split by its tags into several groups (naming them). */
 const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg);
 
+/* Reads a whole result document (a path, or "-" for standard input), bounded by what the store
+ * takes (NB_JDOC_MAX_BYTES); exits 1 on failure. */
+char *store_cli_read_doc(const char *path, size_t *len);
+
 #endif

@@ -87,6 +87,10 @@ lab_up() {
 	return 1
 }
 
+# nb_gone PID: the process has exited (or is a zombie, where nothing reaps orphans, as in some
+# containers whose PID 1 is not an init).
+nb_gone() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }
+
 # agent [ns] -- serve arguments: starts an agent (daemonized, so it is listening when this
 # returns) and records its pid for cleanup. Sets $agent_pid.
 agent() {

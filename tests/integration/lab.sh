@@ -192,8 +192,8 @@ check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
 check_quiet "no namespace left" test "$(ns_left)" -eq 0
 check_quiet "no veth left in the host namespace" test \
 	"$(ip -o link show type veth | grep -cE ': (gen0|dut0|dut1|sink0)[@:]')" -le "$root_veths_before"
-check_quiet "no agent process left" sh -c "! kill -0 $agent_pid 2>/dev/null"
-check_quiet "no observer process left" sh -c "! kill -0 $obs_pid 2>/dev/null"
+check "no agent process left" nb_gone "$agent_pid"
+check "no observer process left" nb_gone "$obs_pid"
 check_quiet "no state left" test ! -e "/run/netbench-lab/$P"
 check_quiet "down again: idempotent, nothing to remove" sh -c \
 	"'$NETBENCH' lab down --prefix $P | grep -q 'nothing to remove'"

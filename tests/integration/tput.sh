@@ -115,11 +115,10 @@ check "... naming -t and the cap" has "before any traffic: -t 1.5 s .*at most 2.
 agent -- -p $((P + 4)) -B 127.0.0.1 --once
 once_pid=$agent_pid
 check_rc "tput against a --once agent" 0 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 4)) -t 0.3 -O 0.1 -l 1k
-# Gone (or a zombie where nothing reaps orphans, as in some containers) within 5 s.
-gone() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }
+# Gone (or a zombie where nothing reaps orphans) within 5 s.
 i=0
-while [ $i -lt 50 ] && ! gone $once_pid; do sleep 0.1; i=$((i + 1)); done
-check "--once agent has exited" gone $once_pid
+while [ $i -lt 50 ] && ! nb_gone $once_pid; do sleep 0.1; i=$((i + 1)); done
+check "--once agent has exited" nb_gone $once_pid
 check "--once agent removed its pid file" sh -c "! grep -lx $once_pid $nb_tmp/agent.*.pid 2>/dev/null | grep -q ."
 
 # Across a veth pair between two namespaces the test creates.

@@ -302,7 +302,9 @@ fi
 # Keep the runs: every result goes into the results store beside the results directories, with
 # a label (NB_DEMO_LABEL: name what this run changed, e.g. a ruleset or --dut-cpus), and one
 # report draws this demo's runs beside those of earlier demos in the same store.
-if has_cmd results && "$nb" results list --db "$out/.probe.db" >/dev/null 2>&1; then
+# A build without SQLite says so; a store that does not exist yet is not that (read commands
+# never create one).
+if has_cmd results && ! "$nb" results list --db "$out/.probe.db" 2>&1 | grep -q 'no SQLite'; then
 	rm -f "$out/.probe.db"*
 	db=${NETBENCH_DB:-$(dirname "$out")/netbench.db}
 	label=${NB_DEMO_LABEL:-demo $(uname -n) $stamp}

@@ -7,7 +7,8 @@
 TOP=${TOP:-.}
 B=${BUILD:-build}
 need_root
-NB_FARM_DB="$nb_tmp/farm.db" sh "$TOP/farm/run.sh" "$B" "$nb_tmp/junit.xml" >"$nb_tmp/farm.log" 2>&1
+B=$(cd "$B" && pwd)
+(cd "$TOP" && NB_FARM_DB="$nb_tmp/farm.db" sh farm/run.sh "$B" "$nb_tmp/junit.xml") >"$nb_tmp/farm.log" 2>&1
 rc=$?
 if [ $rc -eq 3 ]; then
 	skip_all "$(grep -m1 '^SKIP' "$nb_tmp/farm.log" | sed 's/^SKIP //')"

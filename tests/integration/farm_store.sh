@@ -102,14 +102,16 @@ if kind == "job":
 else:
     testdef.validate(data)
 EOS
-	check_quiet "the LAVA job passes LAVA's job schema" /usr/bin/python3 "$t/validate.py" job "$TOP/farm/lava/job-qemu-armhf.yaml"
-	for d in "$TOP"/farm/lava/netbench-*.yaml; do
+	# The files, relative to the top of the tree.
+	cd "$TOP" || exit 1
+	check_quiet "the LAVA job passes LAVA's job schema" /usr/bin/python3 "$t/validate.py" job farm/lava/job-qemu-armhf.yaml
+	for d in farm/lava/netbench-*.yaml; do
 		check_quiet "$(basename "$d") passes LAVA's test-definition schema" /usr/bin/python3 "$t/validate.py" testdef "$d"
 	done
 	# The check can fail: a job without its device type, a definition with a wrong format.
-	sed '/^device_type:/d' "$TOP/farm/lava/job-qemu-armhf.yaml" >"$t/bad-job.yaml"
+	sed '/^device_type:/d' farm/lava/job-qemu-armhf.yaml >"$t/bad-job.yaml"
 	check "a job without device_type is refused by the same check" sh -c "! /usr/bin/python3 '$t/validate.py' job '$t/bad-job.yaml' 2>/dev/null"
-	sed 's/Lava-Test Test Definition 1.0/Lava-Test Test Definition 9/' "$TOP/farm/lava/netbench-board.yaml" >"$t/bad-def.yaml"
+	sed 's/Lava-Test Test Definition 1.0/Lava-Test Test Definition 9/' farm/lava/netbench-board.yaml >"$t/bad-def.yaml"
 	check "a definition of another format is refused" sh -c "! /usr/bin/python3 '$t/validate.py' testdef '$t/bad-def.yaml' 2>/dev/null"
 else
 	skip "LAVA's schemas: /usr/bin/python3 has no lava_common or yaml (lava-common, python3-yaml)"

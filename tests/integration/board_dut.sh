@@ -119,8 +119,10 @@ assert rx >= t['rx_frames'], (rx, t)
 check_quiet "the observer is the board's agent, parsed from an ARM kernel" json_check "$tmp/trial.json" "
 o = d['sizes'][0]['trials'][0]['observers'][0]
 assert o['observer'] == '198.18.0.254' and o['hostname'] == 'netbench-board-armhf', o['hostname']
+# At 2000 fps the board's softirq share is near 1 % and a tick-sampling kernel may not see it
+# at all: here only its presence; the saturating trial below checks that it is counted.
 assert len(o['cpus']) == 2 and all('softirq_pct' in c for c in o['cpus']), o['cpus']
-assert sum(c['softirq_pct'] for c in o['cpus']) > 0, o['cpus']
+assert all(0 <= c['softirq_pct'] <= 100 for c in o['cpus']), o['cpus']
 assert o['softnet']['processed'] >= 3900, o['softnet']
 names = [i['name'] for i in o['interrupts']]
 assert any('virtio' in x for x in names) and any('arch_timer' in x for x in names), names
@@ -154,6 +156,8 @@ print(b['text'])
 assert t['lost_frames'] > 0 and b['explained'], b
 assert b['kind'] in ('dut_cpu_bound', 'dut_ingress_bound'), b
 assert b['by']['dut_nic_ring'] > 0.9 * b['lost'], b
+# The board's own kernel counts its forwarding as softirq on its own CPUs.
+assert sum(c['softirq_pct'] for c in t['observers'][0]['cpus']) > 10, t['observers'][0]['cpus']
 if b['kind'] == 'dut_cpu_bound':
     assert 'DUT cpu' in b['text'] and t['observers'][0]['busiest_cpu_pct'] >= 90, b
 "

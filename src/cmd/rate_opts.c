@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* netbench rate's options: the help text, the parsing into the run's parameters and every
- * impossible combination refused with exit 2 (rate.c runs the procedures and prints). */
-#include <arpa/inet.h>
+/* netbench rate's command line parsed into the run's parameters, each value checked against its
+ * range (rate_opts_check.c then refuses impossible combinations). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -25,87 +24,6 @@
 
 #define DEFAULT_PORT  5302
 #define DEFAULT_SPORT 40000
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "Usage: netbench rate [options] --local-rx [NETNS/]ADDR\n"
-	    "       netbench rate [options] -c AGENT[:PORT] [--dst ADDR]\n"
-	    "       netbench rate [options] --dst ADDR   (send only: no receiver)\n"
-	    "Frames per second through a device under test, by RFC 2544.\n\n"
-	    "  -m, --test KIND         throughput (default), loss, b2b, latency, trial,\n"
-	    "                          ndrpdr (several loss ratios from one shared search)\n"
-	    "  -e, --engine NAME       udp (connected socket, sendmmsg; default) or packet\n"
-	    "                          (AF_PACKET TX ring, qdisc bypass; needs CAP_NET_RAW)\n"
-	    "  -l, -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
-	    "                          64,128,256,512,1024,1280,1518; 64 to MTU+18)\n"
-	    "      --imix MIX          a frame-size mix instead of --sizes: simple (64:7,\n"
-	    "                          570:4, 1518:1) or SIZE:WEIGHT,... (2 to 8 sizes),\n"
-	    "                          interleaved in proportion (--engine udp)\n"
-	    "  -r, --rate FPS          trial rate, or the highest rate a search tries\n"
-	    "                          (k/M suffixes; default: as fast as the engine goes)\n"
-	    "      --line-rate BITS    line rate (e.g. 1G): %% of line rate, and the search's\n"
-	    "                          maximum per size\n"
-	    "  -t, -T, --time DURATION  length of each trial (default 2s; alias --trial)\n"
-	    "      --drain DURATION    wait after each trial before counters are read (200ms)\n"
-	    "      --learning-timeout DURATION  learning frames before the first trial (and\n"
-	    "                          after each ruleset change) must arrive within it\n"
-	    "                          (default 2s, over IPv6 4s; 0: no learning phase)\n"
-	    "      --loss-tolerance P  loss in %% a passing trial may have (default 0: NDR)\n"
-	    "      --loss-ratios LIST  ndrpdr: loss ratios in %%, increasing, up to 4 (default\n"
-	    "                          0,0.5: NDR and PDR); implies --test ndrpdr\n"
-	    "      --final-trial DURATION  ndrpdr: length of the final trial at each result\n"
-	    "                          (default: the trial length)\n"
-	    "      --resolution R      search stops at this gap: %% of the maximum (0.5%%)\n"
-	    "                          or frames/s\n"
-	    "      --pacing MODE       auto (default): burst, or spin for --test latency;\n"
-	    "                          burst: sleep, wake about once per ms and send the\n"
-	    "                          frames due back to back; spin: every frame on its own\n"
-	    "                          deadline (exact gaps, a busy CPU at short intervals)\n"
-	    "      --burst N           frames per wake-up with burst pacing (1-1024; default\n"
-	    "                          about 1 ms worth)\n"
-	    "      --flows N           flows with distinct source ports (default 1, or one\n"
-	    "                          per thread)\n"
-	    "      --flow-fields LIST  what makes flows differ: sport (default), src-ip\n"
-	    "                          (--engine packet: the upper half of this host's\n"
-	    "                          network), or both\n"
-	    "      --per-flow          record every flow's sent and received frames per trial\n"
-	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
-	    "                          entry when given), each with its own socket or TX\n"
-	    "                          ring, its flows and 1/N of the rate; a local receiver\n"
-	    "                          reads with N threads too (SO_REUSEPORT)\n"
-	    "      --cpus LIST         pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)\n"
-	    "      --repeat N          b2b searches averaged, latency trials, ndrpdr searches\n"
-	    "                          (default 5, 1, 1; ndrpdr up to 32)\n"
-	    "      --batch N           most frames per system call (default and at most 1024)\n"
-	    "      --data-port N       UDP port the receiver listens on (default 5302)\n"
-	    "      --sport N           first source port (default 40000)\n"
-	    "      --no-mmsg           sendmsg/recvmsg instead of sendmmsg/recvmmsg\n"
-	    "      --realtime          pace from a SCHED_FIFO thread (needs CAP_SYS_NICE): keeps\n"
-	    "                          the schedule on a host busy with other work\n"
-	    "      --local-rx [NS/]ADDR  receive in this process, on ADDR, inside network\n"
-	    "                          namespace NS when given (ip netns name)\n"
-	    "  -c, --client AGENT[:PORT]  (alias --connect; [IPv6]:PORT)\n"
-	    "                          receiver on a `netbench serve` agent\n"
-	    "      --latency MODE      auto (default): one-way when the agent shares this\n"
-	    "                          host's clock (same boot id), else round-trip from\n"
-	    "                          probes the agent reflects; oneway; rtt\n"
-	    "      --dst ADDR          traffic destination (default: the agent's address)\n"
-	    "  -p, --port N            the agent's control port (default 5301)\n"
-	    "  -k, --psk FILE          pre-shared key the agent requires\n"
-	    "  -q, --quick             short trials (0.3 s), 2%% resolution, sizes 64,512,1518\n"
-	    "      --sweep-rules LIST  rule counts to load into the lab's DUT in turn (netbench\n"
-	    "                          lab), the procedure run at each: fps against rules\n"
-	    "      --kind LIST         rulesets of the sweep: linear, set, conntrack (linear)\n"
-	    "      --lab-prefix P      the lab's namespace prefix (default $NB_LAB_PREFIX, or\n"
-	    "                          nbgen, nbdut, nbsink)\n"
-	    "      --rcvbuf BYTES      the local receiver's socket buffer (default: as large\n"
-	    "                          as the kernel allows); small: a sink that cannot keep "
-	    "up\n" OBS_CLI_HELP
-	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
-	    "  -h, --help              this help\n" CLI_VERSION_HELP);
-}
 
 static uint64_t parse_fps(const char *opt, const char *val)
 {
@@ -154,45 +72,6 @@ static void parse_ratios(const char *opt, const char *val, struct nb_rate_params
 		p->loss_ratios[n++] = v;
 	}
 	p->nratios = n;
-}
-
-/* Numeric addresses only, parsed with inet_pton: getaddrinfo would drag the resolver into
- * static builds, and test traffic goes to addresses the user names exactly. */
-static void parse_addr(const char *opt, const char *val, uint16_t port, struct sockaddr_storage *ss,
-		       socklen_t *len)
-{
-	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (inet_pton(AF_INET, val, &s4->sin_addr) == 1) {
-		s4->sin_family = AF_INET;
-		s4->sin_port = htons(port);
-		*len = sizeof(*s4);
-	} else if (inet_pton(AF_INET6, val, &s6->sin6_addr) == 1) {
-		s6->sin6_family = AF_INET6;
-		s6->sin6_port = htons(port);
-		*len = sizeof(*s6);
-	} else {
-		cli_usage_error("%s: '%s' is not an IPv4 or IPv6 address", opt, val);
-	}
-}
-
-/* --local-rx [NETNS/]ADDR: the namespace's name points into spec, which outlives the run. */
-static void parse_local_rx(const char *spec, uint16_t port, struct nb_rx_cfg *rx)
-{
-	static char ns[256];
-	const char *addr = spec, *slash = strchr(spec, '/');
-
-	if (slash) {
-		if ((size_t)(slash - spec) >= sizeof(ns) || slash == spec)
-			cli_usage_error("--local-rx: '%s' is not [NETNS/]ADDR", spec);
-		memcpy(ns, spec, (size_t)(slash - spec));
-		ns[slash - spec] = '\0';
-		addr = slash + 1;
-		rx->netns = ns;
-	}
-	parse_addr("--local-rx", addr, port, &rx->dst, &rx->dst_len);
 }
 
 void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
@@ -277,9 +156,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {NULL, 0, NULL, 0},
 	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
-	bool repeat_set = false, quick = false, sizes_set = false, trial_set = false;
-	bool flows_set = false, threads_set = false, test_set = false, tol_set = false;
-	bool ratios_set = false;
+	struct rate_opts_seen seen = {0};
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -311,7 +188,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 				    "b2b, latency, trial, ndrpdr)",
 				    name, optarg);
 			o->p.test = (enum nb_rate_test)i;
-			test_set = true;
+			seen.test = true;
 			break;
 		}
 		case 'e':
@@ -324,7 +201,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		case 'l':
 			o->p.nsizes = cli_bytes_list(name, optarg, o->p.sizes, NB_RATE_MAX_SIZES,
 						     NB_FRAME_MIN, NB_FRAME_MAX);
-			sizes_set = true;
+			seen.sizes = true;
 			break;
 		case 'r':
 			o->p.rate_fps = parse_fps(name, optarg);
@@ -336,7 +213,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		case 'T':
 			o->p.trial_ns =
 			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
-			trial_set = true;
+			seen.trial = true;
 			break;
 		case O_DRAIN:
 			o->p.drain_ns =
@@ -352,11 +229,11 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			break;
 		case O_TOL:
 			o->p.loss_tolerance = parse_pct(name, optarg, 50) / 100;
-			tol_set = true;
+			seen.tol = true;
 			break;
 		case O_RATIOS:
 			parse_ratios(name, optarg, &o->p);
-			ratios_set = true;
+			seen.ratios = true;
 			break;
 		case O_IMIX: {
 			char why[256];
@@ -395,11 +272,11 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			break;
 		case O_FLOWS:
 			o->p.flows = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_FLOWS);
-			flows_set = true;
+			seen.flows = true;
 			break;
 		case O_THREADS:
 			o->p.threads = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_THREADS);
-			threads_set = true;
+			seen.threads = true;
 			break;
 		case O_CPUS: {
 			int n = nb_cpulist_parse(optarg, o->p.cpus, NB_GEN_MAX_THREADS);
@@ -419,7 +296,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		}
 		case O_REPEAT:
 			o->p.repeat = (uint32_t)cli_uint(name, optarg, 1, 1000);
-			repeat_set = true;
+			seen.repeat = true;
 			break;
 		case O_BATCH:
 			o->p.batch = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_BATCH);
@@ -428,7 +305,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			o->p.rx.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'q':
-			quick = true;
+			seen.quick = true;
 			break;
 		case O_SPORT:
 			o->p.sport = (uint16_t)cli_uint(name, optarg, 1, 65535);
@@ -510,7 +387,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			o->json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			rate_usage(stdout);
 			exit(0);
 		case 'V':
 			cli_version();
@@ -523,133 +400,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 				cli_bad_option(argv, c);
 		}
 	}
-	if (o->agent)
-		o->agent = cli_hostport("--client", o->agent, &o->p.rx.ctl_port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if (o->p.rx.rcvbuf && !o->local_rx)
-		cli_usage_error("--rcvbuf applies to the local receiver (--local-rx)");
-	if (o->obs.nclocks && o->p.nsweep)
-		cli_usage_error("--observe-clocks and --sweep-rules exclude each other");
-	if (!o->local_rx && !o->agent && !o->dst)
-		cli_usage_error("where do frames go? give --local-rx [NS/]ADDR, -c AGENT or --dst "
-				"ADDR");
-	if (o->local_rx && o->agent)
-		cli_usage_error("--local-rx and --connect exclude each other");
-	if (o->local_rx && o->dst)
-		cli_usage_error("--dst is the agent's traffic address; with --local-rx frames go "
-				"to the --local-rx address");
-	if (!o->local_rx && !o->agent && o->p.test != NB_RATE_TRIAL)
-		cli_usage_error("--test %s needs a receiver (--local-rx or -c); --dst alone "
-				"sends only (--test trial)",
-				nb_rate_test_names[o->p.test]);
-	if (o->p.latency == NB_RATE_LAT_RTT && !o->agent)
-		cli_usage_error("--latency rtt needs an agent (-c) to reflect probes");
-	/* One thread per CPU named, unless told otherwise; each thread needs a flow of its own. */
-	if (!threads_set)
-		o->p.threads = o->p.ncpus ? o->p.ncpus : 1;
-	if (!flows_set && o->p.flows < o->p.threads)
-		o->p.flows = o->p.threads;
-	if (o->p.flows < o->p.threads)
-		cli_usage_error("--flows %u is fewer than --threads %u (each thread sends flows of "
-				"its own)",
-				o->p.flows, o->p.threads);
-	o->p.rx.sockets = o->p.threads; /* a local receiver: one socket and thread each */
-	if ((uint32_t)o->p.sport + o->p.flows - 1 > 65535)
-		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->p.sport,
-				o->p.flows);
-	if (quick) {
-		/* A first look in seconds (demos, a sweep): short trials, a coarser search,
-		 * three sizes; options given explicitly still win. */
-		static const uint64_t quick_sizes[] = {64, 512, 1518};
-		if (!trial_set)
-			o->p.trial_ns = 300 * NB_NS_PER_MS;
-		o->p.drain_ns = 50 * NB_NS_PER_MS;
-		if (!o->p.resolution_fps)
-			o->p.resolution_pct = 2;
-		if (!repeat_set)
-			o->p.repeat = 1;
-		if (!sizes_set) {
-			memcpy(o->p.sizes, quick_sizes, sizeof(quick_sizes));
-			o->p.nsizes = 3;
-		}
-	}
-	if (!o->lab_prefix)
-		o->lab_prefix = getenv("NB_LAB_PREFIX");
-	if (!o->p.nkinds) {
-		o->p.kinds[0] = NB_LAB_RULES_LINEAR;
-		o->p.nkinds = 1;
-	} else if (!o->p.nsweep) {
-		cli_usage_error("--kind applies to --sweep-rules");
-	}
-	if (o->p.mix) {
-		/* The mix is the run's one "size": its mean frame, rounded, where a size is
-		 * needed (the exact mean for line rate and bits). */
-		if (sizes_set)
-			cli_usage_error("--imix and --sizes exclude each other (a mix is one run's "
-					"frames)");
-		if (o->p.engine != &nb_gen_udp)
-			cli_usage_error("--imix: engine %s sends one frame size only; use --engine "
-					"udp",
-					o->p.engine->name);
-		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
-		o->p.nsizes = 1;
-	}
-	if (o->p.flow_fields & (NB_FLOW_DST_IP | NB_FLOW_DPORT))
-		cli_usage_error("--flow-fields: dst-ip and dport are not supported (the receiver "
-				"listens on one address and port); accepted: src-ip, sport");
-	if ((o->p.flow_fields & NB_FLOW_SRC_IP) && o->p.engine != &nb_gen_packet)
-		cli_usage_error("--flow-fields src-ip needs --engine packet (frames from addresses "
-				"this host does not own)");
-	if (o->p.per_flow && !o->local_rx && !o->agent)
-		cli_usage_error("--per-flow needs a receiver (--local-rx or -c) to count flows");
-	if (ratios_set && !test_set)
-		o->p.test = NB_RATE_NDRPDR;
-	if (ratios_set && o->p.test != NB_RATE_NDRPDR)
-		cli_usage_error("--loss-ratios applies to --test ndrpdr, not %s",
-				nb_rate_test_names[o->p.test]);
-	if (o->p.final_trial_ns && o->p.test != NB_RATE_NDRPDR)
-		cli_usage_error("--final-trial applies to --test ndrpdr");
-	if (o->p.test == NB_RATE_NDRPDR) {
-		if (tol_set)
-			cli_usage_error(
-			    "--loss-tolerance does not apply to --test ndrpdr: give its "
-			    "ratios with --loss-ratios");
-		if (!ratios_set) {
-			o->p.loss_ratios[0] = 0;
-			o->p.loss_ratios[1] = 0.005;
-			o->p.nratios = 2;
-		}
-		if (!repeat_set)
-			o->p.repeat = 1;
-		if (o->p.repeat > NB_MLR_MAX_REPEAT)
-			cli_usage_error("--repeat %u: ndrpdr repeats its search at most %u times",
-					o->p.repeat, NB_MLR_MAX_REPEAT);
-	}
-	if (o->p.test == NB_RATE_LATENCY && !repeat_set)
-		o->p.repeat = 1;
-	if (o->p.test == NB_RATE_B2B && o->p.burst)
-		cli_usage_error("--burst does not apply to --test b2b (it searches the burst)");
-	cli_pacing_check(o->p.pacing_asked, o->p.burst);
-	{
-		int m = nb_rate_pacing(o->p.pacing_asked, o->p.test, o->p.burst);
-		if (m < 0)
-			cli_usage_error("--pacing txtime: rate's engines do not carry transmit "
-					"times; use burst or spin");
-		o->p.pacing = (enum nb_pacing_mode)m;
-	}
-	/* The receiver from the table, and the addresses the user named. */
-	if (o->local_rx) {
-		parse_local_rx(o->local_rx, o->p.rx.port, &o->p.rx);
-		o->p.receiver = &nb_rx_local;
-	} else if (o->agent) {
-		o->p.rx.agent = o->agent;
-		o->p.rx.dst_addr = o->dst;
-		o->p.receiver = &nb_rx_agent;
-	} else {
-		parse_addr("--dst", o->dst, o->p.rx.port, &o->p.rx.dst, &o->p.rx.dst_len);
-		o->p.receiver = &nb_rx_none;
-	}
-	o->p.stop = &cli_stop;
-	o->p.observe = &o->obs.set;
+	rate_check_opts(o, &seen);
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* netbench rate's options: the help text, the parsing, and every impossible combination refused
- * with exit 2 (rate.c runs the procedures and prints). */
+/* netbench rate's options: the help text (rate_usage.c), the parsing (rate_opts.c), and every
+ * impossible combination refused with exit 2 (rate_opts_check.c); rate.c runs and prints. */
 #ifndef NB_RATE_OPTS_H
 #define NB_RATE_OPTS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "cmd/observe_cli.h"
 #include "cmd/save.h"
@@ -21,8 +22,18 @@ struct rate_opts {
 	struct nb_mix mix; /* --imix (p.mix points here when given) */
 };
 
+/* Which options the command line gave (defaults that depend on others look at these). */
+struct rate_opts_seen {
+	bool repeat, quick, sizes, trial, flows, threads, test, tol, ratios;
+};
+
 /* Fills o from the command line: the parameters with their receiver, addresses and pacing
  * resolved. Exits 2 on a usage error, 0 after printing --help. */
 void rate_parse_opts(int argc, char **argv, struct rate_opts *o);
+/* After parsing: refuses impossible combinations (exit 2), fills dependent defaults and the
+ * receiver. */
+void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen);
+/* The --help text. */
+void rate_usage(FILE *f);
 
 #endif

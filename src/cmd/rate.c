@@ -128,6 +128,7 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 			(unsigned long long)t->slipped_frames, (unsigned long long)t->c.lost,
 			t->rx_dropped ? " (some at the receiver's full socket)" : "",
 			t->c.valid ? "" : ", INVALID: ", t->c.valid ? "" : t->c.why, dut);
+		rate_print_bidir_trial(stderr, t);
 		break;
 	}
 	case NB_RATE_EV_SIZE_DONE:
@@ -347,6 +348,7 @@ int cmd_rate(int argc, char **argv)
 		rate_print_table(r, res, nsizes, &verdict);
 		rate_print_mix(r);
 		rate_print_ratios(r, res, nsizes);
+		rate_print_bidir(r, res, nsizes);
 	}
 	if (r->interrupted)
 		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o->p.nsizes);

@@ -105,7 +105,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_FINAL,
 		O_IMIX,
 		O_FFIELDS,
-		O_PERFLOW
+		O_PERFLOW,
+		O_BIDIR
 	};
 	static const struct option lo[] = {
 	    {"test", required_argument, NULL, 'm'},
@@ -123,6 +124,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"imix", required_argument, NULL, O_IMIX},
 	    {"flow-fields", required_argument, NULL, O_FFIELDS},
 	    {"per-flow", no_argument, NULL, O_PERFLOW},
+	    {"bidir", no_argument, NULL, O_BIDIR},
 	    {"final-trial", required_argument, NULL, O_FINAL},
 	    {"resolution", required_argument, NULL, O_RES},
 	    {"burst", required_argument, NULL, O_BURST},
@@ -251,6 +253,9 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		}
 		case O_PERFLOW:
 			o->p.per_flow = true;
+			break;
+		case O_BIDIR:
+			o->p.bidir = true;
 			break;
 		case O_FINAL:
 			o->p.final_trial_ns =

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/rate/rate_run.h"
 
@@ -15,6 +16,9 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 void rate_print_ratios(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n);
 /* --imix: what the table's one row is (rate_mix_print.c). */
 void rate_print_mix(const struct nb_rate_run *r);
+/* --bidir (rate_bidir_print.c): a trial's reverse line (progress), each size's direction. */
+void rate_print_bidir_trial(FILE *f, const struct nb_rate_trial *t);
+void rate_print_bidir(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n);
 void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_point *pt, size_t np,
 		      const struct nb_rate_sweep_fits *fits);
 /* have_freq false: the DUT has no cpufreq, one point at the clock it has, no fit. */

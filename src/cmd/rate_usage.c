@@ -52,6 +52,8 @@ void rate_usage(FILE *f)
 	    "                          (--engine packet: the upper half of this host's\n"
 	    "                          network), or both\n"
 	    "      --per-flow          record every flow's sent and received frames per trial\n"
+	    "      --bidir             the agent (-c) sends the reverse direction at the same\n"
+	    "                          rate, size and flows; a trial passes when both do\n"
 	    "      --threads N         generator threads (1 to 64, default 1; one per --cpus\n"
 	    "                          entry when given), each with its own socket or TX\n"
 	    "                          ring, its flows and 1/N of the rate; a local receiver\n"

@@ -184,3 +184,39 @@ void nb_rate_clock_conclude(const struct nb_rate_params *p, const struct nb_rate
 		out->n = k + 1;
 	}
 }
+
+void nb_rate_bidir_conclude(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
+			    struct nb_rate_size *s)
+{
+	const struct nb_rate_trial *first = NULL;
+	size_t nfail = 0, nfwd = 0, nrev = 0;
+
+	s->bidir_failed = NB_BIDIR_NONE;
+	s->bidir_text[0] = 0;
+	if (!p->bidir)
+		return;
+	for (size_t k = s->first_trial; k < s->first_trial + s->ntrials; k++) {
+		const struct nb_rate_trial *t = &trials[k];
+		enum nb_bidir_failed f = t->rev.on ? t->rev.j.failed : NB_BIDIR_INVALID;
+		if (f == NB_BIDIR_NONE || f == NB_BIDIR_INVALID)
+			continue;
+		nfail++;
+		nfwd += f == NB_BIDIR_FWD || f == NB_BIDIR_BOTH;
+		nrev += f == NB_BIDIR_REV || f == NB_BIDIR_BOTH;
+		if (!first || (t->offered_fps > s->fps && first->offered_fps <= s->fps))
+			first = t;
+	}
+	if (!first) {
+		snprintf(s->bidir_text, sizeof(s->bidir_text),
+			 "both directions passed every trial (%zu)", s->ntrials);
+		return;
+	}
+	s->bidir_failed = first->rev.j.failed;
+	snprintf(s->bidir_text, sizeof(s->bidir_text),
+		 "%s direction%s %s: trial %u at %.0f fps, %s (%zu of %zu trials failed: "
+		 "forward in %zu, reverse in %zu)",
+		 s->bidir_failed == NB_BIDIR_BOTH ? "both" : nb_bidir_failed_names[s->bidir_failed],
+		 s->bidir_failed == NB_BIDIR_BOTH ? "s" : "",
+		 p->test == NB_RATE_TRIAL ? "failed" : "limited", first->id, first->offered_fps,
+		 first->rev.j.text, nfail, s->ntrials, nfwd, nrev);
+}

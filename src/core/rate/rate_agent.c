@@ -15,12 +15,14 @@
 
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
+#include "core/rate/rate_agent_rev.h"
 
 struct rate_agent {
 	struct nb_rx *rx;
 	struct nb_rx_snap *snap;
 	uint64_t rate_bps, duration_ns;
 	uint16_t port;
+	struct nb_rate_rev *rev; /* --bidir: the reverse direction's generator, or NULL */
 };
 
 void nb_rate_boot_id(char *buf, size_t len)
@@ -40,6 +42,7 @@ static void rate_free(void *state)
 	struct rate_agent *r = state;
 	if (!r)
 		return;
+	nb_rate_rev_free(r->rev);
 	nb_rx_free(r->rx);
 	free(r->snap);
 	free(r);
@@ -99,6 +102,10 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		goto fail;
 	}
 	if ((ret = nb_agent_check_caps(ctx, r->duration_ns, r->rate_bps, err, errlen)))
+		goto fail;
+	/* --bidir: the caps judge both directions together, the target rule the reverse's. */
+	if ((ret = nb_rate_rev_setup(ctx, req, (uint16_t)trial, r->duration_ns, r->rate_bps,
+				     &r->rev, err, errlen)))
 		goto fail;
 	where = ctx->local;
 	ret = get_addr(req, NB_T_RATE_ADDR, &where);
@@ -193,6 +200,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	nb_rate_boot_id(boot, sizeof(boot));
 	nb_msg_put_u32(ack, NB_T_PORT, port);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
+	if (r->rev)
+		nb_msg_put_u32(ack, NB_T_RATE_REV_OK, 1);
 	*state = r;
 	return 0;
 fail:
@@ -208,6 +217,8 @@ static int rate_start(void *state, char *err, size_t errlen)
 	int ret = nb_rx_start(r->rx);
 	if (ret)
 		snprintf(err, errlen, "receiver thread: %s", strerror(-ret));
+	if (!ret && r->rev)
+		ret = nb_rate_rev_start(r->rev, err, errlen);
 	return ret;
 }
 
@@ -225,6 +236,8 @@ static int rate_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	int ret;
 	nb_rx_snapshot(r->rx, r->snap);
 	ret = nb_rate_snap_put(final, r->snap);
+	if (!ret && r->rev)
+		ret = nb_rate_rev_finish(r->rev, final);
 	if (ret)
 		snprintf(err, errlen, "rate counters do not fit the reply: %s", strerror(-ret));
 	return ret;

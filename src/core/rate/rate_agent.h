@@ -34,6 +34,19 @@ enum nb_rate_tag {
 	NB_T_RATE_SOCK_DROPS = 225, /* u64: dropped at full sockets (absent: unknown) */
 	NB_T_RATE_LENS = 226,	    /* bytes: (be32 payload length, be64 frames) per length */
 	NB_T_RATE_LEN_OTHER = 227,  /* u64: frames of further lengths */
+	/* --bidir: the agent also sends the trial's frames back to the controller. */
+	NB_T_RATE_REV_PORT = 206,      /* u32: the controller's UDP port (present: --bidir) */
+	NB_T_RATE_REV_ADDR = 207,      /* bytes: the controller's address (default: the peer's) */
+	NB_T_RATE_REV_FPS = 208,       /* u64: frames per second (0: flat out) */
+	NB_T_RATE_REV_BYTES = 209,     /* u32: frame size, FCS included */
+	NB_T_RATE_REV_NS = 228,	       /* u64: how long to send */
+	NB_T_RATE_REV_FLOWS = 229,     /* u32: flows (default 1) */
+	NB_T_RATE_REV_BURST = 230,     /* u32: frames per wake-up (0: about 1 ms worth) */
+	NB_T_RATE_REV_PACING = 231,    /* u32: 1 spin, 2 burst (default) */
+	NB_T_RATE_REV_OK = 232,	       /* u32 in TEST_ACK: the reverse direction is set up */
+	NB_T_RATE_REV_TX = 233,	       /* bytes in FINAL: frames sent per flow, flows x be64 */
+	NB_T_RATE_REV_WINDOW_NS = 234, /* u64 in FINAL: first to last send */
+	NB_T_RATE_REV_SLIPPED = 235,   /* u64 in FINAL: frames due but not sent */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

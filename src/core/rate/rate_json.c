@@ -87,6 +87,7 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 		nb_json_u64(j, "rcvbuf_bytes", p->rx.rcvbuf);
 	nb_rate_json_mix(j, p);
 	nb_rate_json_flows(j, r);
+	nb_rate_json_bidir_param(j, p);
 	if (p->test == NB_RATE_NDRPDR) {
 		nb_json_arr_begin(j, "loss_ratios_pct");
 		for (uint32_t i = 0; i < p->nratios; i++)
@@ -157,6 +158,7 @@ static void json_trial(struct nb_json *j, const struct nb_rate_run *r,
 			       t->c.tx ? 100.0 * (double)t->c.lost / (double)t->c.tx : 0, 4);
 	}
 	json_latency(j, r, t->lat_valid, t->lat_ns);
+	nb_rate_json_trial_bidir(j, r, t);
 	if (r->rtt) {
 		nb_json_u64(j, "probe_every", t->probe_every);
 		nb_json_u64(j, "probes_sent", t->probes_sent);
@@ -217,6 +219,7 @@ static void json_sizes(struct nb_json *j, const struct nb_rate_run *r, const str
 		}
 		json_latency(j, r, s[i].lat_valid, s[i].lat_ns);
 		nb_rate_json_ratios(j, p, &s[i]);
+		nb_rate_json_size_bidir(j, p, &s[i]);
 		nb_json_arr_begin(j, "trials");
 		for (size_t k = s[i].first_trial; k < s[i].first_trial + s[i].ntrials; k++)
 			json_trial(j, r, &r->proc.trials[k]);

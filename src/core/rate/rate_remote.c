@@ -29,7 +29,52 @@ struct nb_rate_remote {
 	struct sockaddr_storage reflect_to;
 	uint16_t reflect_port; /* 0: no reflection */
 	uint32_t reflect_pps;
+	/* --bidir: where the agent sends the reverse direction, and this trial's part of it */
+	struct sockaddr_storage rev_to;
+	uint16_t rev_port; /* 0: one direction */
+	bool rev_armed;	   /* the next begin asks for it (learning rounds do not) */
+	bool rev_asked;	   /* the current trial has a reverse direction */
+	uint32_t rev_flows, rev_pacing, rev_burst, rev_bytes;
+	uint64_t rev_fps, rev_ns;
+	struct nb_rate_rev_counts *revc;
 };
+
+void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			uint32_t flows, uint32_t pacing, uint32_t burst)
+{
+	memcpy(&rr->rev_to, addr, nb_net_sa_len(addr));
+	rr->rev_port = port;
+	rr->rev_flows = flows;
+	rr->rev_pacing = pacing;
+	rr->rev_burst = burst;
+}
+
+void nb_rate_remote_rev_trial(struct nb_rate_remote *rr, uint64_t fps, uint32_t frame_bytes,
+			      uint64_t trial_ns)
+{
+	rr->rev_fps = fps;
+	rr->rev_bytes = frame_bytes;
+	rr->rev_ns = trial_ns;
+	rr->rev_armed = true;
+}
+
+const struct nb_rate_rev_counts *nb_rate_remote_rev_counts(const struct nb_rate_remote *rr)
+{
+	return rr->revc;
+}
+
+const struct sockaddr *nb_rate_remote_local(const struct nb_rate_remote *rr)
+{
+	return (const struct sockaddr *)&rr->ctl->local;
+}
+
+static void put_addr(struct nb_msg *m, uint16_t tag, const struct sockaddr *a)
+{
+	if (a->sa_family == AF_INET6)
+		nb_msg_put_bytes(m, tag, &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
+	else
+		nb_msg_put_bytes(m, tag, &((const struct sockaddr_in *)a)->sin_addr, 4);
+}
 
 void nb_rate_remote_reflect(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
 			    uint32_t max_pps)
@@ -50,6 +95,7 @@ void nb_rate_remote_free(struct nb_rate_remote *rr)
 	nb_msg_free(rr->reply);
 	free(rr->cpu0);
 	free(rr->cpu1);
+	free(rr->revc);
 	free(rr);
 }
 
@@ -85,9 +131,34 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 			nb_msg_put_bytes(rr->req, NB_T_RATE_REFLECT_ADDR,
 					 &((const struct sockaddr_in *)a)->sin_addr, 4);
 	}
+	/* The first, empty trial (trial 0) only binds the receiver: no reverse frames. */
+	rr->rev_asked = rr->rev_port && rr->rev_armed && trial;
+	rr->rev_armed = false;
+	if (rr->rev_asked) {
+		nb_msg_put_u32(rr->req, NB_T_RATE_REV_PORT, rr->rev_port);
+		put_addr(rr->req, NB_T_RATE_REV_ADDR, (const struct sockaddr *)&rr->rev_to);
+		nb_msg_put_u64(rr->req, NB_T_RATE_REV_FPS, rr->rev_fps);
+		nb_msg_put_u32(rr->req, NB_T_RATE_REV_BYTES, rr->rev_bytes);
+		nb_msg_put_u64(rr->req, NB_T_RATE_REV_NS, rr->rev_ns);
+		nb_msg_put_u32(rr->req, NB_T_RATE_REV_FLOWS, rr->rev_flows);
+		nb_msg_put_u32(rr->req, NB_T_RATE_REV_PACING, rr->rev_pacing);
+		nb_msg_put_u32(rr->req, NB_T_RATE_REV_BURST, rr->rev_burst);
+	}
 	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
 	if (ret)
 		return ret;
+	if (rr->rev_asked) {
+		uint32_t ok = 0;
+		if (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_OK, &ok) || ok != 1) {
+			/* An older agent ignores the reverse tags: it would count one direction
+			 * and send nothing back. */
+			snprintf(err, errlen,
+				 "--bidir: the agent does not send the reverse direction (its "
+				 "netbench is older than --bidir); run without --bidir or "
+				 "update the agent");
+			return -EOPNOTSUPP;
+		}
+	}
 	if (nb_msg_get_str(rr->reply, NB_T_RATE_BOOT_ID, rr->boot_id, sizeof(rr->boot_id)))
 		rr->boot_id[0] = '\0';
 	ret = nb_ctl_start(rr->ctl, err, errlen);
@@ -114,6 +185,14 @@ int nb_rate_remote_end(struct nb_rate_remote *rr, struct nb_rx_snap *snap, struc
 	if (nb_rate_snap_get(rr->reply, snap)) {
 		snprintf(err, errlen, "malformed counters from the agent");
 		return -EBADMSG;
+	}
+	if (rr->rev_asked) {
+		if (!rr->revc && !(rr->revc = malloc(sizeof(*rr->revc))))
+			return -ENOMEM;
+		if (nb_rate_rev_get(rr->reply, rr->revc) || rr->revc->flows != rr->rev_flows) {
+			snprintf(err, errlen, "malformed reverse-direction counts from the agent");
+			return -EBADMSG;
+		}
 	}
 	return 0;
 }

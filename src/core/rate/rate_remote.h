@@ -13,6 +13,7 @@
 #include "core/base/cpu.h"
 #include "core/rate/raterx.h"
 #include "core/base/sysinfo.h"
+#include "core/rate/rate_agent_rev.h"
 
 struct nb_rate_remote;
 
@@ -44,6 +45,19 @@ int nb_rate_remote_end(struct nb_rate_remote *rr, struct nb_rx_snap *snap, struc
  * the control connection), at most max_pps per second. */
 void nb_rate_remote_reflect(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
 			    uint32_t max_pps);
+/* --bidir: from the next trial on, the agent also sends the trial's frames to port at addr (a
+ * socket of ours), flows of them, with this pacing; each trial's rate, frame size and length
+ * from nb_rate_remote_rev_trial, which arms the next begin only (learning rounds send one way).
+ * An agent that does not answer that it does (older than
+ * --bidir) fails the trial's begin with a sentence naming it. */
+void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
+			uint32_t flows, uint32_t pacing, uint32_t burst);
+void nb_rate_remote_rev_trial(struct nb_rate_remote *rr, uint64_t fps, uint32_t frame_bytes,
+			      uint64_t trial_ns);
+/* After nb_rate_remote_end: what the agent sent in the reverse direction (rate_agent_rev.h). */
+const struct nb_rate_rev_counts *nb_rate_remote_rev_counts(const struct nb_rate_remote *rr);
+/* Our end of the control connection. */
+const struct sockaddr *nb_rate_remote_local(const struct nb_rate_remote *rr);
 void nb_rate_remote_free(struct nb_rate_remote *rr);
 
 #endif

@@ -71,6 +71,9 @@ struct nb_rate_run {
 	char learn_when[64];
 	uint32_t id_offset; /* where this run's trial ids on the wire start (nb_rate_wire_id) */
 	struct sockaddr_storage src_first; /* --flow-fields src-ip: flow 0's source address */
+	/* --bidir: our receiver of the agent's reverse direction (bidir_run.c) */
+	struct nb_rx *rev_rx;
+	struct nb_rx_snap *rev_snap;
 };
 
 /* The trial id frames carry for the run's trial n (1, 2, ...: the ids the JSON and progress
@@ -98,6 +101,22 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen);
  * that finished into v. */
 int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb_rate_overall *v,
 		      char *err, size_t errlen);
+/* --bidir (bidir_run.c): our receiver of the reverse direction, on our end of the control
+ * connection, told to the agent; before each trial, the agent's part of it; after the trial,
+ * the reverse counts reconciled and both directions judged into rec->rev. */
+int nb_rate_bidir_open(struct nb_rate_run *r, char *err, size_t errlen);
+void nb_rate_bidir_begin(struct nb_rate_run *r, uint16_t wire, double rate_fps, uint32_t size,
+			 uint64_t trial_ns);
+int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec, char *err,
+		      size_t errlen);
+struct nb_json;
+/* --bidir in the JSON (bidir_json.c): the parameter, a trial's "reverse" and "directions", a
+ * size's "bidir". */
+void nb_rate_json_bidir_param(struct nb_json *j, const struct nb_rate_params *p);
+void nb_rate_json_trial_bidir(struct nb_json *j, const struct nb_rate_run *r,
+			      const struct nb_rate_trial *t);
+void nb_rate_json_size_bidir(struct nb_json *j, const struct nb_rate_params *p,
+			     const struct nb_rate_size *s);
 /* Fills r->engine_desc with how the engine ran. */
 void nb_rate_describe(struct nb_rate_run *r);
 /* Closes everything; accepts NULL. */

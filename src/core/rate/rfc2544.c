@@ -133,10 +133,11 @@ static int do_throughput(struct nb_rate_proc *pr, struct nb_rate_size *s, char *
 		ret = trial(pr, s->size, x, 0, p->burst, why, &t, err, errlen);
 		if (ret)
 			return ret;
-		nb_search_report(&se, x, t->offered_fps, t->c.tx, t->c.lost, t->c.valid);
+		nb_search_report(&se, x, t->offered_fps, nb_rate_judged_tx(t),
+				 nb_rate_judged_lost(t), nb_rate_judged_valid(t));
 		if (se.trials == 1 && !p->resolution_fps)
 			se.resolution = se.max * p->resolution_pct / 100;
-		if (se.phase == NB_SEARCH_DONE && se.verified && t->c.valid) {
+		if (se.phase == NB_SEARCH_DONE && se.verified && nb_rate_judged_valid(t)) {
 			s->loss_pct = loss_pct(t, 0);
 			copy_latency(s, t);
 		}
@@ -264,7 +265,7 @@ static int do_single(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err,
 		return ret;
 	s->fps = t->offered_fps;
 	s->loss_pct = loss_pct(t, 0);
-	s->failed = !t->c.valid;
+	s->failed = !nb_rate_judged_valid(t);
 	s->gen_short = p->rate_fps && t->offered_fps < 0.99 * (double)p->rate_fps;
 	copy_latency(s, t);
 	return 0;
@@ -306,10 +307,11 @@ static int do_ndrpdr(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err,
 				       final ? "final" : "search", &t, err, errlen);
 			if (ret)
 				break;
-			nb_mlr_report(m, x, t->offered_fps, t->c.tx, t->c.lost, t->c.valid, final);
+			nb_mlr_report(m, x, t->offered_fps, nb_rate_judged_tx(t),
+				      nb_rate_judged_lost(t), nb_rate_judged_valid(t), final);
 			if (m->ntrials == 1 && !p->resolution_fps)
 				m->resolution = m->max * p->resolution_pct / 100;
-			if (final && t->c.valid && which == 0 && t->c.tx)
+			if (final && nb_rate_judged_valid(t) && which == 0 && t->c.tx)
 				copy_latency(s, t);
 		}
 		if (ret)

@@ -16,6 +16,7 @@
 #include "core/lab/lab_rules.h"
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
+#include "core/rate/bidir.h"
 #include "core/rate/mix.h"
 #include "core/rate/mlr.h"
 #include "core/rate/raterx.h"
@@ -62,6 +63,7 @@ struct nb_rate_params {
 	const struct nb_mix *mix; /* --imix: one "size", the mix (sizes[0] its rounded mean) */
 	uint32_t flow_fields;	  /* NB_FLOW_* (flows.h): what makes flows differ */
 	bool per_flow;		  /* every trial records each flow's sent and received frames */
+	bool bidir;		  /* --bidir: the agent sends the reverse direction too */
 	double loss_tolerance;	  /* ratio */
 	double resolution_pct;	  /* used when resolution_fps is 0 */
 	uint64_t resolution_fps;
@@ -114,11 +116,39 @@ struct nb_rate_trial {
 	/* --per-flow: each flow's frames sent and received (malloc'd, flows entries each; freed
 	 * with the run) */
 	uint64_t *flow_tx, *flow_rx;
-	bool drops_known;    /* the receiver reports frames dropped at its sockets */
-	uint64_t rx_dropped; /* ... that many, counted among the lost */
+	bool drops_known;      /* the receiver reports frames dropped at its sockets */
+	uint64_t rx_dropped;   /* ... that many, counted among the lost */
 	bool ring_known;       /* frames leave through a tap to an emulated DUT (tapring.h) */
 	uint64_t ring_dropped; /* ... which dropped that many: the DUT's ingress */
+	/* --bidir: the reverse direction (the agent's frames to the controller) of the same
+	 * window, and the judgement of both (bidir.h) that the procedures go by. */
+	struct nb_rate_rev_trial {
+		bool on;
+		double offered_fps, window_s;
+		uint64_t slipped_frames;
+		struct nb_trial_counts c;
+		bool lat_valid;
+		uint64_t lat_ns[6];
+		bool drops_known;
+		uint64_t rx_dropped;
+		struct nb_bidir_judged j;
+	} rev;
 };
+
+/* What the procedures judge a trial by: with --bidir the worse direction (bidir.h), so that a
+ * trial passes only when both do; else the one direction's counts. */
+static inline uint64_t nb_rate_judged_tx(const struct nb_rate_trial *t)
+{
+	return t->rev.on ? t->rev.j.tx : t->c.tx;
+}
+static inline uint64_t nb_rate_judged_lost(const struct nb_rate_trial *t)
+{
+	return t->rev.on ? t->rev.j.lost : t->c.lost;
+}
+static inline bool nb_rate_judged_valid(const struct nb_rate_trial *t)
+{
+	return t->rev.on ? t->rev.j.valid : t->c.valid;
+}
 
 /* The procedure's answer at one frame size. */
 struct nb_rate_size {
@@ -133,7 +163,11 @@ struct nb_rate_size {
 	bool receiver_limited;	     /* some trial lost frames at the receiver's sockets */
 	bool have_bneck;
 	struct nb_verdict bneck; /* what limited the DUT (bottleneck.c) */
-	size_t bneck_trial;	 /* the trial it was judged on, in the trial log */
+	/* --bidir: the direction that failed first above the result, and the sentence saying so
+	 * (nb_rate_bidir_conclude) */
+	enum nb_bidir_failed bidir_failed;
+	char bidir_text[384];
+	size_t bneck_trial; /* the trial it was judged on, in the trial log */
 	/* ndrpdr: per loss ratio, the rate each of the nrepeat searches found, and their spread
 	 * (fps above is the first ratio's mean). */
 	uint32_t nratios, nrepeat;
@@ -219,6 +253,11 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 /* True when some trial of the size s lost frames at the receiver's own sockets: there the
  * receiver, not the device under test, set the limit. trials: the procedure's trial log. */
 bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct nb_rate_size *s);
+/* --bidir: which direction limited the size s (conclude.c): the first trial of the size above
+ * the result that failed (judged on both directions) names it, else both passed every trial.
+ * Into s->bidir_failed and s->bidir_text; nothing without --bidir. Pure. */
+void nb_rate_bidir_conclude(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
+			    struct nb_rate_size *s);
 /* True when the test ends with a verdict (not for a single trial or a loss curve). */
 bool nb_rate_has_verdict(enum nb_rate_test t);
 

@@ -146,6 +146,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	}
 	/* The agent checks each trial against its caps: duration, and the bit rate of the
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
+	if (p->bidir)
+		nb_rate_bidir_begin(r, wire, q->rate_fps, q->size, trial_ns);
 	ret = rx->begin(r->rxs, wire, trial_ns + p->drain_ns + NB_NS_PER_S,
 			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {
@@ -208,6 +210,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		return ret;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
+	if (p->bidir && (ret = nb_rate_bidir_end(r, wire, rec, err, errlen)))
+		return ret;
 	if (p->per_flow && (ret = record_flows(r, wire, rec))) {
 		snprintf(err, errlen, "per-flow counts: %s", strerror(-ret));
 		return ret;
@@ -313,6 +317,8 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 	r->rx_threads = p->receiver->threads  ? p->receiver->threads(r->rxs)
 			: p->receiver->counts ? 1
 					      : 0;
+	if (p->bidir && (ret = nb_rate_bidir_open(r, err, errlen)))
+		return ret;
 	if (p->receiver->reflect)
 		return setup_latency(r, err, errlen);
 	return 0;
@@ -437,6 +443,7 @@ int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb
 			break;
 		nb_rate_bottleneck(p, r->proc.trials, s);
 		s->receiver_limited = nb_rate_receiver_limited(r->proc.trials, s);
+		nb_rate_bidir_conclude(p, r->proc.trials, s);
 		done++;
 		emit(r, &(struct nb_rate_event){
 			    .kind = NB_RATE_EV_SIZE_DONE, .size = s->size, .result = s});
@@ -467,6 +474,8 @@ void nb_rate_free(struct nb_rate_run *r)
 	nb_rate_proc_free(&r->proc);
 	free(r->learn);
 	free(r->psnap);
+	nb_rx_free(r->rev_rx);
+	free(r->rev_snap);
 	free(r->snap);
 	free(r->gs);
 	free(r);

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The agent's reverse generator for `rate --bidir` (rate_agent_rev.h). It obeys every rule of
+ * docs/security.md: frames go only to the controller's address (the control connection's peer,
+ * or a traffic address the controller names that passes the same target rule), by unicast
+ * routing as the control connection's traffic does; the caps judge both directions together
+ * (bidir.h); the sending stops at the trial's length, at STOP, or when the test is freed. */
+#include "core/rate/rate_agent_rev.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/net.h"
+#include "core/rate/bidir.h"
+#include "core/rate/frame.h"
+#include "core/rate/gen.h"
+#include "core/rate/rate_agent.h"
+
+struct nb_rate_rev {
+	void *eng; /* the udp engine's state */
+	struct nb_gen_trial t;
+	struct nb_gen_stats st;
+	volatile int stop;
+	pthread_t thr;
+	bool running;
+	int ret;
+};
+
+static void *rev_main(void *arg)
+{
+	struct nb_rate_rev *v = arg;
+	v->ret = nb_gen_run(&nb_gen_udp, v->eng, &v->t, &v->st);
+	return NULL;
+}
+
+static int refuse(char *err, size_t errlen, int ret, const char *what)
+{
+	snprintf(err, errlen, "%s", what);
+	return ret;
+}
+
+int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, uint16_t trial,
+		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **out,
+		      char *err, size_t errlen)
+{
+	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST;
+	uint64_t fps = 0, trial_ns = 0;
+	struct nb_gen_cfg gc;
+	struct nb_caps caps;
+	struct nb_rate_rev *v;
+	const uint8_t *a;
+	size_t alen;
+	int ret;
+
+	*out = NULL;
+	if (nb_msg_get_u32(req, NB_T_RATE_REV_PORT, &port))
+		return 0;
+	if (!port || port > 65535 || nb_msg_get_u32(req, NB_T_RATE_REV_BYTES, &bytes) ||
+	    nb_msg_get_u64(req, NB_T_RATE_REV_FPS, &fps) ||
+	    nb_msg_get_u64(req, NB_T_RATE_REV_NS, &trial_ns) || !trial_ns)
+		return refuse(err, errlen, -EINVAL, "malformed reverse direction in rate request");
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_FLOWS, &flows);
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_BURST, &burst);
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_PACING, &pacing);
+	if (!trial)
+		return refuse(err, errlen, -EINVAL,
+			      "malformed rate request: the reverse direction needs a trial id");
+	if (!flows || flows > NB_GEN_MAX_FLOWS || bytes < 64 || bytes > NB_FRAME_MAX ||
+	    (pacing != NB_PACING_BURST && pacing != NB_PACING_SPIN)) {
+		snprintf(err, errlen,
+			 "malformed reverse direction: %u flows (1 to %u), %u-byte frames (64 to "
+			 "%u), pacing %u",
+			 flows, NB_GEN_MAX_FLOWS, bytes, NB_FRAME_MAX, pacing);
+		return -EINVAL;
+	}
+	/* The sending lasts no longer than the test the caps judged. */
+	if (trial_ns > duration_ns)
+		return refuse(err, errlen, -EINVAL,
+			      "malformed rate request: the reverse direction outlasts the test");
+	nb_agent_caps(ctx->policy, &caps);
+	if ((ret = nb_bidir_check_caps(&caps, duration_ns, fwd_frame_bps, fps, bytes, err, errlen)))
+		return ret;
+	memset(&gc, 0, sizeof(gc));
+	gc.dst = ctx->peer;
+	if (nb_msg_get_bytes(req, NB_T_RATE_REV_ADDR, &a, &alen) == 0) {
+		struct sockaddr_storage to;
+		memset(&to, 0, sizeof(to));
+		if (alen == 4) {
+			to.ss_family = AF_INET;
+			memcpy(&((struct sockaddr_in *)&to)->sin_addr, a, 4);
+		} else if (alen == 16) {
+			to.ss_family = AF_INET6;
+			memcpy(&((struct sockaddr_in6 *)&to)->sin6_addr, a, 16);
+			if (ctx->peer.ss_family == AF_INET6)
+				((struct sockaddr_in6 *)&to)->sin6_scope_id =
+				    ((const struct sockaddr_in6 *)&ctx->peer)->sin6_scope_id;
+		} else {
+			return refuse(err, errlen, -EINVAL,
+				      "malformed reverse address in rate request");
+		}
+		gc.dst = to;
+	}
+	if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&gc.dst, err, errlen)))
+		return ret;
+	if (gc.dst.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&gc.dst)->sin6_addr)) {
+		/* An IPv4 controller on a dual-stack agent: IPv4 frames, of the size asked. */
+		struct sockaddr_in v4 = {.sin_family = AF_INET};
+		memcpy(&v4.sin_addr, &((struct sockaddr_in6 *)&gc.dst)->sin6_addr.s6_addr[12], 4);
+		memset(&gc.dst, 0, sizeof(gc.dst));
+		memcpy(&gc.dst, &v4, sizeof(v4));
+	}
+	nb_net_set_port((struct sockaddr *)&gc.dst, (uint16_t)port);
+	gc.dst_len = nb_net_sa_len((struct sockaddr *)&gc.dst);
+	gc.flows = flows;
+	gc.batch = 64;
+	gc.frame_max_bytes = bytes;
+	if (!(v = calloc(1, sizeof(*v))))
+		return refuse(err, errlen, -ENOMEM, "out of memory");
+	if ((ret = nb_gen_udp.open(&gc, &v->eng, err, errlen))) {
+		free(v);
+		return ret;
+	}
+	if ((ret = nb_gen_udp.prepare(v->eng, bytes, trial, 0))) {
+		snprintf(err, errlen, "reverse direction: cannot send %u-byte frames: %s", bytes,
+			 strerror(-ret));
+		nb_rate_rev_free(v);
+		return ret;
+	}
+	v->t.rate_fps = fps;
+	v->t.duration_ns = trial_ns;
+	v->t.pacing = (enum nb_pacing_mode)pacing;
+	v->t.burst = burst;
+	v->t.flows = flows;
+	v->t.batch = 64;
+	v->t.stop = &v->stop;
+	*out = v;
+	return 0;
+}
+
+int nb_rate_rev_start(struct nb_rate_rev *v, char *err, size_t errlen)
+{
+	int ret = pthread_create(&v->thr, NULL, rev_main, v);
+	if (ret) {
+		snprintf(err, errlen, "reverse generator thread: %s", strerror(ret));
+		return -ret;
+	}
+	v->running = true;
+	return 0;
+}
+
+static void join(struct nb_rate_rev *v)
+{
+	if (!v->running)
+		return;
+	v->stop = 1;
+	pthread_join(v->thr, NULL);
+	v->running = false;
+}
+
+int nb_rate_rev_finish(struct nb_rate_rev *v, struct nb_msg *final)
+{
+	uint8_t *buf;
+	uint32_t flows = v->t.flows;
+	int ret;
+
+	join(v);
+	buf = malloc((size_t)flows * 8);
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t f = 0; f < flows; f++)
+		for (int b = 0; b < 8; b++)
+			buf[f * 8 + (uint32_t)b] = (uint8_t)(v->st.tx_flow[f] >> (56 - 8 * b));
+	ret = nb_msg_put_bytes(final, NB_T_RATE_REV_TX, buf, (size_t)flows * 8);
+	free(buf);
+	if (!ret)
+		ret = nb_msg_put_u64(final, NB_T_RATE_REV_WINDOW_NS,
+				     v->st.end_ns > v->st.start_ns ? v->st.end_ns - v->st.start_ns
+								   : 0);
+	if (!ret)
+		ret = nb_msg_put_u64(final, NB_T_RATE_REV_SLIPPED, v->st.slipped_frames);
+	return ret;
+}
+
+void nb_rate_rev_free(struct nb_rate_rev *v)
+{
+	if (!v)
+		return;
+	join(v);
+	if (v->eng)
+		nb_gen_udp.close(v->eng);
+	free(v);
+}
+
+int nb_rate_rev_get(const struct nb_msg *m, struct nb_rate_rev_counts *c)
+{
+	const uint8_t *p;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	if (nb_msg_get_bytes(m, NB_T_RATE_REV_TX, &p, &n) || !n || n % 8 ||
+	    n / 8 > NB_GEN_MAX_FLOWS || nb_msg_get_u64(m, NB_T_RATE_REV_WINDOW_NS, &c->window_ns) ||
+	    nb_msg_get_u64(m, NB_T_RATE_REV_SLIPPED, &c->slipped))
+		return -EBADMSG;
+	c->flows = (uint32_t)(n / 8);
+	for (uint32_t f = 0; f < c->flows; f++) {
+		uint64_t v = 0;
+		for (int b = 0; b < 8; b++)
+			v = v << 8 | p[f * 8 + (uint32_t)b];
+		c->tx_flow[f] = v;
+		if (__builtin_add_overflow(c->tx, v, &c->tx))
+			return -EBADMSG;
+	}
+	return 0;
+}

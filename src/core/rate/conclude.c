@@ -203,7 +203,9 @@ void nb_rate_bidir_conclude(const struct nb_rate_params *p, const struct nb_rate
 		nfail++;
 		nfwd += f == NB_BIDIR_FWD || f == NB_BIDIR_BOTH;
 		nrev += f == NB_BIDIR_REV || f == NB_BIDIR_BOTH;
-		if (!first || (t->offered_fps > s->fps && first->offered_fps <= s->fps))
+		/* The failure nearest above the result is what stopped the search there. */
+		if (!first || (t->offered_fps > s->fps && (first->offered_fps <= s->fps ||
+							   t->offered_fps < first->offered_fps)))
 			first = t;
 	}
 	if (!first) {

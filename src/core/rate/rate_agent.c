@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of `netbench rate`: a counting receiver bound on the agent's address (the
- * control connection's, or one the controller names that the agent owns). The only traffic it
- * sends are reflected probes (round-trip latency), at a bounded rate and, by the target rule,
- * only to the controller; the caps check bounds each trial's duration and rate. */
+ * control connection's, or one the controller names that the agent owns). What it sends,
+ * reflected probes (round-trip latency, at a bounded rate) and with --bidir the reverse
+ * direction (rate_agent_rev.c), goes by the target rule only to the controller; the caps check
+ * bounds each trial's duration and rate (with --bidir, both directions' sum). */
 #include "core/rate/rate_agent.h"
 
 #include <errno.h>

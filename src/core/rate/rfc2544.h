@@ -253,8 +253,8 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 /* True when some trial of the size s lost frames at the receiver's own sockets: there the
  * receiver, not the device under test, set the limit. trials: the procedure's trial log. */
 bool nb_rate_receiver_limited(const struct nb_rate_trial *trials, const struct nb_rate_size *s);
-/* --bidir: which direction limited the size s (conclude.c): the first trial of the size above
- * the result that failed (judged on both directions) names it, else both passed every trial.
+/* --bidir: which direction limited the size s (conclude.c): the failed trial (judged on both
+ * directions) nearest above the result names it, else both passed every trial.
  * Into s->bidir_failed and s->bidir_text; nothing without --bidir. Pure. */
 void nb_rate_bidir_conclude(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
 			    struct nb_rate_size *s);

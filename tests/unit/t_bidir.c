@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rate --bidir's decisions (core/rate/bidir.c, conclude.c): a trial passes only when both
+ * directions do, and says which failed; the agent's caps are judged on the sum of both
+ * directions (a rate split over them is refused as a whole); and the RFC 2544 throughput and
+ * ndrpdr searches, run against a simulated DUT whose two directions have different capacities,
+ * find the rate at which both pass. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rate/bidir.h"
+#include "core/rate/rfc2544.h"
+#include "tap.h"
+
+static struct nb_trial_counts counts(uint64_t tx, uint64_t lost, bool valid)
+{
+	struct nb_trial_counts c;
+	memset(&c, 0, sizeof(c));
+	c.tx = tx;
+	c.lost = lost;
+	c.rx = tx - lost;
+	c.valid = valid;
+	if (!valid)
+		snprintf(c.why, sizeof(c.why), "flow 0 received 3 more than sent");
+	return c;
+}
+
+static void judge(void)
+{
+	struct nb_trial_counts f = counts(10000, 0, true), r = counts(10000, 12, true);
+	struct nb_bidir_judged j;
+
+	nb_bidir_judge(&f, &r, 0, &j);
+	CHECK(j.valid && j.failed == NB_BIDIR_REV && j.tx == 10000 && j.lost == 12,
+	      "reverse loss fails the trial, judged on the reverse's counts");
+	CHECK(!strcmp(j.text, "reverse failed: reverse lost 12 of 10000 (0.120 %), above 0 %"),
+	      "the sentence names the reverse: %s", j.text);
+	nb_bidir_judge(&r, &f, 0, &j);
+	CHECK(j.failed == NB_BIDIR_FWD && j.lost == 12 &&
+		  !strcmp(j.text, "forward failed: forward lost 12 of 10000 (0.120 %), above 0 %"),
+	      "forward loss names the forward: %s", j.text);
+	nb_bidir_judge(&f, &f, 0, &j);
+	CHECK(j.failed == NB_BIDIR_NONE && j.lost == 0 && !strcmp(j.text, "both directions passed"),
+	      "no loss: both passed");
+	nb_bidir_judge(&f, &r, 0.005, &j);
+	CHECK(j.failed == NB_BIDIR_NONE && j.lost == 12,
+	      "0.12 %% within a 0.5 %% tolerance: passes, still the worse direction's counts");
+	f = counts(20000, 200, true); /* 1 % */
+	r = counts(10000, 60, true);  /* 0.6 % */
+	nb_bidir_judge(&f, &r, 0.005, &j);
+	CHECK(j.failed == NB_BIDIR_BOTH && j.tx == 20000 && j.lost == 200,
+	      "both above: both named, the worse ratio judged (%s)", j.text);
+	CHECK(strstr(j.text, "both failed: forward lost 200 of 20000 (1.000 %), reverse lost 60 of "
+			     "10000 (0.600 %), above 0.5 %") != NULL,
+	      "both directions in the sentence: %s", j.text);
+	r = counts(0, 0, true);
+	f = counts(10000, 0, true);
+	nb_bidir_judge(&f, &r, 0.1, &j);
+	CHECK(j.failed == NB_BIDIR_REV && j.tx == 0,
+	      "a reverse that sent nothing fails (nothing measured): %s", j.text);
+	r = counts(10000, 0, false);
+	nb_bidir_judge(&f, &r, 0, &j);
+	CHECK(!j.valid && j.failed == NB_BIDIR_INVALID &&
+		  strstr(j.text, "reverse did not reconcile"),
+	      "an unreconciled reverse makes the trial invalid: %s", j.text);
+}
+
+static void caps(void)
+{
+	struct nb_caps c = {.known = true, .max_time_ns = 10000000000ULL};
+	char err[256] = "";
+	/* 64-byte frames: 84 bytes, 672 bits on the wire each. */
+	uint64_t fwd_bps = 10000ULL * 64 * 8;
+
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, fwd_bps, 10000, 64, err, sizeof(err)) == 0,
+	      "no rate cap: accepted");
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, 0, 0, 64, err, sizeof(err)) == 0,
+	      "no rate cap: flat out accepted");
+	CHECK(nb_bidir_check_caps(&c, 20000000000ULL, fwd_bps, 10000, 64, err, sizeof(err)) < 0 &&
+		  strstr(err, "max-time"),
+	      "max-time still judged: %s", err);
+	c.max_rate_bps = 10000000; /* 10 Mbit/s: 6.72 each way is within, 13.44 together not */
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, fwd_bps, 10000, 64, err, sizeof(err)) < 0 &&
+		  strstr(err, "refused by rule max-rate: 13440000 bit/s on the wire over both "
+			      "directions (forward 6720000, reverse 6720000), at most 10000000"),
+	      "a rate split over both directions is judged on the sum: %s", err);
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, 5000ULL * 64 * 8, 5000, 64, err,
+				  sizeof(err)) == 0,
+	      "half the rate each way fits");
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, 1000ULL * 64 * 8, 14000, 64, err,
+				  sizeof(err)) < 0,
+	      "a small forward does not buy a large reverse: %s", err);
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, fwd_bps, 0, 64, err, sizeof(err)) < 0 &&
+		  strstr(err, "unlimited rate asked in the reverse direction"),
+	      "a flat-out reverse under a cap: %s", err);
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, 0, 10, 64, err, sizeof(err)) < 0 &&
+		  strstr(err, "forward"),
+	      "a flat-out forward under a cap: %s", err);
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, fwd_bps, UINT64_MAX / 100, 64, err,
+				  sizeof(err)) < 0 &&
+		  strstr(err, "64 bits"),
+	      "a reverse rate whose wire bits wrap: %s", err);
+	c.max_rate_bps = 0;
+	c.max_pps = 15000;
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, fwd_bps, 10000, 64, err, sizeof(err)) < 0 &&
+		  strstr(err, "refused by rule max-pps: 20000 packets/s over both directions "
+			      "(forward 10000, reverse 10000), at most 15000"),
+	      "max-pps on the sum: %s", err);
+	CHECK(nb_bidir_check_caps(&c, 1000000000ULL, 7000ULL * 64 * 8, 7000, 64, err,
+				  sizeof(err)) == 0,
+	      "7000 each way within 15000 packets/s");
+}
+
+/* Forward and reverse capacities of a simulated DUT. */
+struct dut2 {
+	double fwd_cap, rev_cap, gen_max;
+	double tolerance;
+};
+
+static void direction(double rate, double cap, struct nb_trial_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tx = (uint64_t)rate;
+	c->lost = rate > cap ? (uint64_t)(rate - cap) + 1 : 0;
+	c->rx = c->tx - c->lost;
+	c->valid = true;
+}
+
+static int sim2(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec, char *err,
+		size_t errlen)
+{
+	struct dut2 *d = ctx;
+	double rate = q->rate_fps <= 0 || q->rate_fps > d->gen_max ? d->gen_max : q->rate_fps;
+	(void)err;
+	(void)errlen;
+	rec->offered_fps = rate;
+	rec->window_s = 1;
+	direction(rate, d->fwd_cap, &rec->c);
+	rec->rev.on = true;
+	rec->rev.offered_fps = rate;
+	direction(rate, d->rev_cap, &rec->rev.c);
+	nb_bidir_judge(&rec->c, &rec->rev.c, d->tolerance, &rec->rev.j);
+	return 0;
+}
+
+static void search(enum nb_rate_test test, double fwd, double rev, const char *dir)
+{
+	struct nb_rate_params p;
+	struct nb_rate_proc pr;
+	struct nb_rate_size s;
+	struct dut2 d = {.fwd_cap = fwd, .rev_cap = rev, .gen_max = 200000};
+	double lim = fwd < rev ? fwd : rev;
+	char err[256] = "";
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	p.test = test;
+	p.trial_ns = 1000000000ULL;
+	p.resolution_pct = 0.5;
+	p.flows = 1;
+	p.repeat = 1;
+	p.bidir = true;
+	if (test == NB_RATE_NDRPDR) {
+		p.loss_ratios[0] = 0;
+		p.nratios = 1;
+	}
+	memset(&pr, 0, sizeof(pr));
+	memset(&s, 0, sizeof(s));
+	pr.p = &p;
+	pr.trial = sim2;
+	pr.ctx = &d;
+	s.size = 64;
+	ret = nb_rate_procedure(&pr, &s, err, sizeof(err));
+	CHECK(ret == 0, "%s search ran: %s", nb_rate_test_names[test], err);
+	CHECK(s.fps <= lim && s.fps >= lim * 0.99,
+	      "%s: found %.0f fps, where both directions pass (forward %.0f, reverse %.0f)",
+	      nb_rate_test_names[test], s.fps, fwd, rev);
+	nb_rate_bidir_conclude(&p, pr.trials, &s);
+	CHECK(!strncmp(s.bidir_text, dir, strlen(dir)) && strstr(s.bidir_text, "trial "),
+	      "%s: the limiting direction named: %s", nb_rate_test_names[test], s.bidir_text);
+	nb_rate_proc_free(&pr);
+}
+
+int main(void)
+{
+	judge();
+	caps();
+	search(NB_RATE_THROUGHPUT, 150000, 90000, "reverse direction limited");
+	search(NB_RATE_THROUGHPUT, 80000, 120000, "forward direction limited");
+	search(NB_RATE_NDRPDR, 150000, 90000, "reverse direction limited");
+	search(NB_RATE_THROUGHPUT, 100000, 100000, "both directions limited");
+	return tap_done();
+}

@@ -219,6 +219,101 @@ def case_caps(host, port, psk):
     expect_refusal(mk, mem_req(NS), ["max-time"], "mem run claiming 1 s under --max-time 3")
 
 
+def bidir_req(port, fwd_fps, rev_fps, size=64, rev_port=40200, rev_addr=None, rev_ns=NS // 2,
+              dur=NS, trial=7):
+    """rate --bidir (docs/protocol.md): the forward's frame bits per second, and the reverse the
+    agent is to send (tags 206-209, 228-231)."""
+    b = (u32(T_TEST, TEST_RATE) + u64(T_DURATION, dur) + u64(T_RATE_BPS, fwd_fps * size * 8) +
+         u32(T_PORT, port) + u32(210, trial) + u32(206, rev_port) + u64(208, rev_fps) +
+         u32(209, size) + u64(228, rev_ns) + u32(229, 1))
+    if rev_addr is not None:
+        b += tlv(207, rev_addr)
+    return b
+
+
+def count_udp(addr, port, secs):
+    """Datagrams arriving at addr:port within secs, from a thread started now."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((addr, port))
+    s.settimeout(0.1)
+    got = [0]
+
+    def run():
+        end = time.monotonic() + secs
+        while time.monotonic() < end:
+            try:
+                s.recv(2048)
+                got[0] += 1
+            except socket.timeout:
+                pass
+        s.close()
+    t = threading.Thread(target=run)
+    t.start()
+    return t, got
+
+
+def case_bidir(host, port, psk, max_rate, max_pps):
+    """rate --bidir against an agent with --max-rate and --max-pps: the reverse direction goes
+    only to the controller, and the caps judge both directions' sum."""
+    mk = lambda: fresh(host, port, psk)
+    max_rate, max_pps = int(max_rate), int(max_pps)
+    # Another address, named freely: refused by the target rule, and nothing arrives there.
+    for addr, what in ((bytes([127, 0, 0, 2]), "127.0.0.2, another local address"),
+                       (bytes([198, 51, 100, 7]), "198.51.100.7, another host"),
+                       (bytes(4), "0.0.0.0")):
+        listen = addr == bytes([127, 0, 0, 2])
+        if listen:
+            th, got = count_udp("127.0.0.2", 40201, 1.0)
+        ctl = mk()
+        typ, items = ctl.ask(TEST_REQ, bidir_req(40110, 1000, 1000, rev_port=40201, rev_addr=addr))
+        if typ == TEST_ACK:   # were it accepted, it would send now
+            ctl.ask(START)
+        ctl.close()
+        t = text(items)
+        report(typ == ERROR and "refused by rule target" in t,
+               "reverse direction to %s: refused (%s)" % (what, t if typ == ERROR else "accepted"))
+        if listen:
+            th.join()
+            report(got[0] == 0, "... and no datagram arrived at 127.0.0.2:40201 (%d)" % got[0])
+    # A rate split over the two directions: each within --max-rate, the sum above it.
+    fps = int(max_rate * 0.6 / (84 * 8))
+    expect_accept(mk, u32(T_TEST, TEST_RATE) + u64(T_DURATION, NS) + u64(T_RATE_BPS, fps * 64 * 8) +
+                  u32(T_PORT, 40111), "forward alone at %d fps of 64 B (60 %% of --max-rate)" % fps)
+    expect_refusal(mk, bidir_req(40112, fps, fps), ["refused by rule max-rate", "both directions"],
+                   "%d fps each way, 120 %% of --max-rate together" % fps)
+    expect_refusal(mk, bidir_req(40113, 100, 2 * fps), ["refused by rule max-rate", "both directions"],
+                   "a small forward and a reverse of 120 % of --max-rate")
+    expect_refusal(mk, bidir_req(40114, 100, 0), ["max-rate", "unlimited", "reverse"],
+                   "a flat-out reverse under --max-rate")
+    pfps = int(max_pps * 0.6)
+    if pfps * 84 * 8 * 2 < max_rate:
+        expect_refusal(mk, bidir_req(40115, pfps, pfps), ["refused by rule max-pps", "both directions"],
+                       "%d packets/s each way under --max-pps %d" % (pfps, max_pps))
+    expect_refusal(mk, bidir_req(40116, 100, 100, rev_ns=2 * NS), ["outlasts"],
+                   "a reverse direction longer than the test")
+    expect_refusal(mk, bidir_req(40117, 100, 2**62), ["max-rate"],
+                   "a reverse rate whose wire bits wrap 64 bits")
+    # Within the caps, to the controller: accepted, and what arrived is what FINAL says was sent.
+    th, got = count_udp("127.0.0.1", 40202, 1.5)
+    ctl = mk()
+    typ, items = ctl.ask(TEST_REQ, bidir_req(40118, 1000, 1000, rev_port=40202))
+    ok = typ == TEST_ACK and struct.unpack(">I", items.get(232, [bytes(4)])[0])[0] == 1
+    report(ok, "1000 fps each way to the controller: accepted, the reverse confirmed (%s)" %
+           ("tag 232" if ok else text(items)))
+    sent = -1
+    if typ == TEST_ACK:
+        ctl.ask(START)
+        time.sleep(0.8)
+        typ, items = ctl.ask(STOP)
+        if typ == FINAL and 233 in items:
+            per = items[233][0]
+            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
+    ctl.close()
+    th.join()
+    report(sent > 0 and sent <= 501 and got[0] == sent,
+           "... the agent sent %d frames in 0.5 s and the controller's port received %d" % (sent, got[0]))
+
+
 def case_cap_time(host, port, psk):
     """7. A test that asks for exactly --max-time (3 s) and never sends STOP ends at 3 s."""
     c = fresh(host, port, psk)
@@ -758,40 +853,37 @@ def rewrite(typ, body):
     return out
 
 
-def case_escape_proxy(listen_port, agent_port):
-    """A man in the middle of the control connection that rewrites the agent's facts; serves
-    connections until killed. Prints "listening" once it accepts."""
+def pump(src, dst, edit):
+    """Copies messages from src to dst, each body through edit(type, body) (None: as is)."""
+    try:
+        while True:
+            magic, typ, z, ln = struct.unpack(">IHHI", recvall(src, 12))
+            body = recvall(src, ln)
+            if edit:
+                body = edit(typ, body)
+            dst.sendall(struct.pack(">IHHI", magic, typ, z, len(body)) + body)
+    except (OSError, ConnectionError, struct.error):
+        pass
+    for x in (src, dst):
+        try:
+            x.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def proxy(listen_port, agent_port, up, down):
+    """A man in the middle of the control connection: messages to the agent through up, its
+    answers through down; serves connections until killed. Prints "listening" once it accepts."""
     l = socket.socket()
     l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     l.bind(("127.0.0.1", int(listen_port)))
     l.listen(8)
     print("listening", flush=True)
 
-    def pump_up(c, a):
-        try:
-            while True:
-                d = c.recv(65536)
-                if not d:
-                    break
-                a.sendall(d)
-        except OSError:
-            pass
-        for x in (a, c):
-            try:
-                x.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
     def serve(c):
         a = socket.create_connection(("127.0.0.1", int(agent_port)))
-        threading.Thread(target=pump_up, args=(c, a), daemon=True).start()
-        try:
-            while True:
-                magic, typ, z, ln = struct.unpack(">IHHI", recvall(a, 12))
-                body = rewrite(typ, recvall(a, ln))
-                c.sendall(struct.pack(">IHHI", magic, typ, z, len(body)) + body)
-        except (OSError, ConnectionError, struct.error):
-            pass
+        threading.Thread(target=pump, args=(c, a, up), daemon=True).start()
+        pump(a, c, down)
         for x in (a, c):
             try:
                 x.close()
@@ -803,13 +895,39 @@ def case_escape_proxy(listen_port, agent_port):
         threading.Thread(target=serve, args=(c,), daemon=True).start()
 
 
+def case_escape_proxy(listen_port, agent_port):
+    """Rewrites the agent's facts and error texts (rewrite)."""
+    proxy(listen_port, agent_port, None, rewrite)
+
+
+REV_TAGS = (206, 207, 208, 209, 228, 229, 230, 231)
+
+
+def old_rate(typ, body):
+    """What an agent older than --bidir reads of a rate TEST_REQ: the reverse tags unknown."""
+    if typ != TEST_REQ:
+        return body
+    out, off = b"", 0
+    while off < len(body):
+        tag, l = struct.unpack(">HH", body[off:off + 4])
+        if tag not in REV_TAGS:
+            out += body[off:off + 4 + l]
+        off += 4 + l
+    return out
+
+
+def case_old_rate_proxy(listen_port, agent_port):
+    """An agent as old as before --bidir: it never sees the reverse direction's tags."""
+    proxy(listen_port, agent_port, old_rate, None)
+
+
 if __name__ == "__main__":
     case, args = sys.argv[1], sys.argv[2:]
     if case == "impostor":
         case_impostor(*args)
         sys.exit(0)
-    if case == "escape_proxy":
-        case_escape_proxy(*args)
+    if case in ("escape_proxy", "old_rate_proxy"):
+        globals()["case_" + case](*args)
         sys.exit(0)
     host, port, pskfile = args[0], int(args[1]), args[2]
     psk = open(pskfile, "rb").read().rstrip(b"\r\n") if pskfile != "-" else None

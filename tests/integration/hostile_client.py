@@ -275,6 +275,14 @@ def case_bidir(host, port, psk, max_rate, max_pps):
         if listen:
             th.join()
             report(got[0] == 0, "... and no datagram arrived at 127.0.0.2:40201 (%d)" % got[0])
+    if not max_rate:
+        # An agent with --max-pps only: the packet rate split over the directions.
+        pfps = int(max_pps * 0.6)
+        expect_refusal(mk, bidir_req(40115, pfps, pfps), ["refused by rule max-pps", "both directions"],
+                       "%d packets/s each way under --max-pps %d" % (pfps, max_pps))
+        expect_accept(mk, bidir_req(40119, pfps // 2, pfps // 2),
+                      "%d packets/s each way under --max-pps %d" % (pfps // 2, max_pps))
+        return
     # A rate split over the two directions: each within --max-rate, the sum above it.
     fps = int(max_rate * 0.6 / (84 * 8))
     expect_accept(mk, u32(T_TEST, TEST_RATE) + u64(T_DURATION, NS) + u64(T_RATE_BPS, fps * 64 * 8) +
@@ -285,10 +293,6 @@ def case_bidir(host, port, psk, max_rate, max_pps):
                    "a small forward and a reverse of 120 % of --max-rate")
     expect_refusal(mk, bidir_req(40114, 100, 0), ["max-rate", "unlimited", "reverse"],
                    "a flat-out reverse under --max-rate")
-    pfps = int(max_pps * 0.6)
-    if pfps * 84 * 8 * 2 < max_rate:
-        expect_refusal(mk, bidir_req(40115, pfps, pfps), ["refused by rule max-pps", "both directions"],
-                       "%d packets/s each way under --max-pps %d" % (pfps, max_pps))
     expect_refusal(mk, bidir_req(40116, 100, 100, rev_ns=2 * NS), ["outlasts"],
                    "a reverse direction longer than the test")
     expect_refusal(mk, bidir_req(40117, 100, 2**62), ["max-rate"],

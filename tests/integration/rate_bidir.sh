@@ -143,8 +143,12 @@ check_schemas "$tmp/trial.json" "$tmp/tp.json"
 # The attacker: an agent with caps on loopback, and a controller that asks for what it must
 # not get (another address, a rate split over the directions, flat out, longer than the test).
 ip link set lo up 2>/dev/null
-agent -- -p 5361 -B 127.0.0.1 --max-rate 10M --max-pps 15000 || { notok "an agent with caps starts"; exit 1; }
-$PY bidir 127.0.0.1 5361 - 10000000 15000 >"$tmp/case.out" 2>&1
+agent -- -p 5361 -B 127.0.0.1 --max-rate 10M || { notok "an agent with caps starts"; exit 1; }
+agent -- -p 5365 -B 127.0.0.1 --max-pps 15000 || { notok "an agent with --max-pps starts"; exit 1; }
+{
+	$PY bidir 127.0.0.1 5361 - 10000000 15000
+	$PY bidir 127.0.0.1 5365 - 0 15000
+} >"$tmp/case.out" 2>&1
 while IFS= read -r line; do
 	case "$line" in
 	PASS:*) ok "${line#PASS:}" ;;

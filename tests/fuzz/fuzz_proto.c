@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for everything that parses bytes from the network or /proc: message
- * headers, TLV validation and every getter, the context blocks, tput and rate counters, test
+ * headers, TLV validation and every getter, the context blocks, tput and rate counters (with
+ * rate --bidir's reverse counts), test
  * frame payloads, /proc/stat. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "core/rate/frame.h"
 #include "core/session/proto.h"
 #include "core/rate/rate_agent.h"
+#include "core/rate/rate_agent_rev.h"
 #include "core/tput/tput.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct nb_msg m;
 	static struct nb_cpu_sample cpu;
 	static struct nb_rx_snap rs;
+	static struct nb_rate_rev_counts rc;
 	struct nb_payload pl;
 	struct nb_sysinfo si;
 	struct nb_tput_counters c;
@@ -42,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				nb_tput_get_counters(&m, tag, &c);
 			}
 			nb_rate_snap_get(&m, &rs);
+			nb_rate_rev_get(&m, &rc);
 			nb_proto_get_sysinfo(&m, &si);
 			nb_proto_get_cpu(&m, &cpu);
 		}

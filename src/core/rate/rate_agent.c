@@ -247,8 +247,12 @@ static int rate_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 static void rate_describe(void *state, char *buf, size_t len)
 {
 	struct rate_agent *r = state;
-	snprintf(buf, len, "receiver on port %u, %llu frames, %llu probes reflected", r->port,
-		 (unsigned long long)r->snap->rx, (unsigned long long)r->snap->reflected);
+	int n =
+	    snprintf(buf, len, "receiver on port %u, %llu frames, %llu probes reflected", r->port,
+		     (unsigned long long)r->snap->rx, (unsigned long long)r->snap->reflected);
+	if (r->rev && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", reverse direction %llu frames sent",
+			 (unsigned long long)nb_rate_rev_sent(r->rev));
 }
 
 const struct nb_test_ops nb_rate_ops = {

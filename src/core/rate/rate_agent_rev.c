@@ -185,6 +185,11 @@ int nb_rate_rev_finish(struct nb_rate_rev *v, struct nb_msg *final)
 	return ret;
 }
 
+uint64_t nb_rate_rev_sent(const struct nb_rate_rev *v)
+{
+	return v->running ? 0 : v->st.tx_frames;
+}
+
 void nb_rate_rev_free(struct nb_rate_rev *v)
 {
 	if (!v)

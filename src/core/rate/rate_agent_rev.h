@@ -23,6 +23,8 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 int nb_rate_rev_start(struct nb_rate_rev *rev, char *err, size_t errlen);
 /* Stops the sender if it still runs, waits for it, and puts its counts into FINAL. */
 int nb_rate_rev_finish(struct nb_rate_rev *rev, struct nb_msg *final);
+/* Frames sent so far (after finish: all of them), for the agent's log. */
+uint64_t nb_rate_rev_sent(const struct nb_rate_rev *rev);
 /* Stops and frees; accepts NULL. */
 void nb_rate_rev_free(struct nb_rate_rev *rev);
 

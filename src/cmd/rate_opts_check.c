@@ -11,6 +11,7 @@
 #include "core/base/timeutil.h"
 #include "core/rate/flows.h"
 #include "core/rate/gen.h"
+#include "core/rate/rate_agent_rev.h"
 
 /* Numeric addresses only, parsed with inet_pton: getaddrinfo would drag the resolver into
  * static builds, and test traffic goes to addresses the user names exactly. */
@@ -153,6 +154,10 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		if (o->p.flow_fields & NB_FLOW_SRC_IP)
 			cli_usage_error("--bidir: --flow-fields src-ip is not supported (the agent "
 					"sends only from its own address)");
+		if (o->p.flows > NB_RATE_REV_MAX_FLOWS)
+			cli_usage_error(
+			    "--bidir: --flows %u, the reverse direction takes at most %u",
+			    o->p.flows, NB_RATE_REV_MAX_FLOWS);
 	}
 	if (seen->ratios && !seen->test)
 		o->p.test = NB_RATE_NDRPDR;

@@ -128,6 +128,7 @@ st=$?
 json_check "$tmp/tp.json" "
 s = d['sizes'][0]
 print('# %.0f fps; %s' % (s['fps'], s['bidir']['text']))
+print('# bottleneck: %s' % ((s['bottleneck'] or {}).get('text')))
 assert s['bidir']['failed'] in ('reverse', 'both'), s['bidir']
 assert s['bidir']['text'].startswith(s['bidir']['failed'] + ' direction'), s['bidir']
 assert 0 < s['fps'] <= 4400 * 1.05, s['fps']
@@ -136,7 +137,7 @@ assert fails and all(t['reverse']['lost_frames'] > 0 for t in fails)
 " >"$tmp/tp.chk" 2>&1
 check "a reverse policed at 4000/s: the search finds both passing at most there and names the reverse (status $st)" \
 	test $? -eq 0 || { sed 's/^/# /' "$tmp/tp.chk" | tail -3; sed 's/^/# /' "$tmp/tp.err" | tail -3; }
-sed -n 's/^# /# /p' "$tmp/tp.chk" | head -1
+sed -n 's/^# /# /p' "$tmp/tp.chk" | head -2
 $D nft delete chain inet nbtbid pol
 check_schemas "$tmp/trial.json" "$tmp/tp.json"
 
@@ -182,4 +183,5 @@ bad "needs an agent" --bidir --dst 127.0.0.1
 bad "applies to --test" --bidir -c 127.0.0.1:5361 --test b2b
 bad "udp engine only" --bidir -c 127.0.0.1:5361 -e packet
 bad "exclude each other" --bidir -c 127.0.0.1:5361 --imix simple
+bad "at most 1024" --bidir -c 127.0.0.1:5361 --flows 1025
 echo "1..$n"

@@ -6,6 +6,13 @@
 
 #include "core/rate/rfc2544.h"
 
+/* With --bidir both directions cross the DUT the observer watches: the verdict weighs the
+ * frames of both together (the reverse's, the agent's sent and this host's received). */
+static uint64_t both(uint64_t fwd, const struct nb_rate_trial *t, uint64_t rev)
+{
+	return fwd + (t->rev.on ? rev : 0);
+}
+
 void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_trial *trials,
 			struct nb_rate_size *s)
 {
@@ -18,27 +25,29 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 		return; /* nothing counted frames, or bursts rather than rates */
 	/* The rate the DUT could not carry: the first trial above the result that lost. */
 	for (size_t k = s->first_trial; k < s->first_trial + s->ntrials && !pick; k++)
-		if (trials[k].c.valid && trials[k].c.lost && trials[k].offered_fps > s->fps) {
+		if (nb_rate_judged_valid(&trials[k]) &&
+		    both(trials[k].c.lost, &trials[k], trials[k].rev.c.lost) &&
+		    trials[k].offered_fps > s->fps) {
 			pick = &trials[k];
 			at = k;
 		}
 	for (size_t k = s->first_trial + s->ntrials; k-- > s->first_trial && !pick;)
-		if (trials[k].c.valid) {
+		if (nb_rate_judged_valid(&trials[k])) {
 			pick = &trials[k];
 			at = k;
 		}
 	if (!pick)
 		return;
 	memset(&in, 0, sizeof(in));
-	in.offered = pick->c.tx;
-	in.received = pick->c.tx - pick->c.lost;
+	in.offered = both(pick->c.tx, pick, pick->rev.c.tx);
+	in.received = in.offered - both(pick->c.lost, pick, pick->rev.c.lost);
 	in.offered_fps = pick->offered_fps;
 	in.active_s = pick->window_s; /* the traffic's time, not the observer's longer window */
 	in.gen_max = p->test == NB_RATE_TRIAL ? !p->rate_fps && !pick->asked_frames : s->at_max;
 	in.dut = pick->obs.n ? pick->obs.s[0] : NULL;
 	in.win = pick->obs.n ? pick->obs.w[0] : NULL;
-	in.have_sink_drops = pick->drops_known;
-	in.sink_drops = pick->rx_dropped;
+	in.have_sink_drops = pick->drops_known && (!pick->rev.on || pick->rev.drops_known);
+	in.sink_drops = both(pick->rx_dropped, pick, pick->rev.rx_dropped);
 	in.ring_dropped = pick->ring_known ? pick->ring_dropped : 0;
 	nb_verdict_decide(&in, &s->bneck);
 	s->have_bneck = true;

@@ -68,12 +68,12 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	if (!trial)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction needs a trial id");
-	if (!flows || flows > NB_GEN_MAX_FLOWS || bytes < 64 || bytes > NB_FRAME_MAX ||
+	if (!flows || flows > NB_RATE_REV_MAX_FLOWS || bytes < 64 || bytes > NB_FRAME_MAX ||
 	    (pacing != NB_PACING_BURST && pacing != NB_PACING_SPIN)) {
 		snprintf(err, errlen,
 			 "malformed reverse direction: %u flows (1 to %u), %u-byte frames (64 to "
 			 "%u), pacing %u",
-			 flows, NB_GEN_MAX_FLOWS, bytes, NB_FRAME_MAX, pacing);
+			 flows, NB_RATE_REV_MAX_FLOWS, bytes, NB_FRAME_MAX, pacing);
 		return -EINVAL;
 	}
 	/* The sending lasts no longer than the test the caps judged. */
@@ -207,7 +207,8 @@ int nb_rate_rev_get(const struct nb_msg *m, struct nb_rate_rev_counts *c)
 
 	memset(c, 0, sizeof(*c));
 	if (nb_msg_get_bytes(m, NB_T_RATE_REV_TX, &p, &n) || !n || n % 8 ||
-	    n / 8 > NB_GEN_MAX_FLOWS || nb_msg_get_u64(m, NB_T_RATE_REV_WINDOW_NS, &c->window_ns) ||
+	    n / 8 > NB_RATE_REV_MAX_FLOWS ||
+	    nb_msg_get_u64(m, NB_T_RATE_REV_WINDOW_NS, &c->window_ns) ||
 	    nb_msg_get_u64(m, NB_T_RATE_REV_SLIPPED, &c->slipped))
 		return -EBADMSG;
 	c->flows = (uint32_t)(n / 8);

@@ -13,6 +13,9 @@
 
 struct nb_rate_rev;
 
+/* Most flows of the reverse direction: its per-flow counts (8 bytes each) fit FINAL. */
+#define NB_RATE_REV_MAX_FLOWS 1024u
+
 /* From a TEST_REQ: NULL in *rev and 0 when the request asks for no reverse direction; else the
  * generator opened (not yet sending), or -EPERM / -EINVAL with the rule in err. trial: the
  * trial id its frames carry; fwd_frame_bps: the forward direction's frame bits per second. */
@@ -32,7 +35,7 @@ void nb_rate_rev_free(struct nb_rate_rev *rev);
 struct nb_rate_rev_counts {
 	uint64_t window_ns, slipped;
 	uint32_t flows;
-	uint64_t tx_flow[1024];
+	uint64_t tx_flow[NB_RATE_REV_MAX_FLOWS];
 	uint64_t tx;
 };
 /* 0, or -EBADMSG when absent or malformed. */

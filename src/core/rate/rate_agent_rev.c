@@ -46,7 +46,7 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **out,
 		      char *err, size_t errlen)
 {
-	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST;
+	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0;
 	uint64_t fps = 0, trial_ns = 0;
 	struct nb_gen_cfg gc;
 	struct nb_caps caps;
@@ -65,6 +65,7 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	(void)nb_msg_get_u32(req, NB_T_RATE_REV_FLOWS, &flows);
 	(void)nb_msg_get_u32(req, NB_T_RATE_REV_BURST, &burst);
 	(void)nb_msg_get_u32(req, NB_T_RATE_REV_PACING, &pacing);
+	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &no_mmsg); /* the controller's --no-mmsg */
 	if (!trial)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction needs a trial id");
@@ -117,6 +118,7 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	gc.dst_len = nb_net_sa_len((struct sockaddr *)&gc.dst);
 	gc.flows = flows;
 	gc.batch = 64;
+	gc.no_mmsg = no_mmsg != 0;
 	gc.frame_max_bytes = bytes;
 	if (!(v = calloc(1, sizeof(*v))))
 		return refuse(err, errlen, -ENOMEM, "out of memory");

@@ -172,6 +172,20 @@ check "... naming why" has "older than --bidir"
 check_rc "the same agent without --bidir: one direction, as before" 0 \
 	"$NB" rate -c 127.0.0.1:5363 --data-port 5364 -m trial -r 1k -T 0.2 -s 64
 
+# IPv6: the agent's reverse over ::1 (84-byte frames, the smallest there).
+if agent -- -p 5366 -B ::1 2>/dev/null; then
+	"$NB" rate -c '[::1]:5366' --data-port 5367 --bidir -m trial -r 2k -T 0.3 -s 84 -J \
+		>"$tmp/v6.json" 2>"$tmp/v6.err"
+	json_check "$tmp/v6.json" "
+t = d['sizes'][0]['trials'][0]; v = t['reverse']
+assert v['valid'] and v['tx_frames'] > 0 and v['rx_frames'] == v['tx_frames'], v
+" >"$tmp/v6.chk" 2>&1
+	check "IPv6: the reverse direction over ::1 arrives whole" test $? -eq 0 ||
+		{ sed 's/^/# /' "$tmp/v6.chk" | tail -2; sed 's/^/# /' "$tmp/v6.err" | tail -2; }
+else
+	skip "no IPv6 loopback here (an agent cannot bind ::1)"
+fi
+
 # Bad input: exit 2 and the reason.
 bad() {
 	need=$1; shift

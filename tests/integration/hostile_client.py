@@ -297,6 +297,8 @@ def case_bidir(host, port, psk, max_rate, max_pps):
                    "a reverse direction longer than the test")
     expect_refusal(mk, bidir_req(40117, 100, 2**62), ["max-rate"],
                    "a reverse rate whose wire bits wrap 64 bits")
+    expect_refusal(mk, bidir_req(40120, 100, 100) + u32(230, 1 << 30), ["burst"],
+                   "a reverse sent in bursts of 2^30 frames")
     # Within the caps, to the controller: accepted, and what arrived is what FINAL says was sent.
     th, got = count_udp("127.0.0.1", 40202, 1.5)
     ctl = mk()

@@ -69,12 +69,15 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	if (!trial)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction needs a trial id");
+	/* A burst is bounded as the controller's --burst is: the caps judge the average rate,
+	 * and no wake-up may put more than 1024 frames on the wire back to back. */
 	if (!flows || flows > NB_RATE_REV_MAX_FLOWS || bytes < 64 || bytes > NB_FRAME_MAX ||
-	    (pacing != NB_PACING_BURST && pacing != NB_PACING_SPIN)) {
+	    burst > NB_GEN_MAX_BATCH || (pacing != NB_PACING_BURST && pacing != NB_PACING_SPIN)) {
 		snprintf(err, errlen,
 			 "malformed reverse direction: %u flows (1 to %u), %u-byte frames (64 to "
-			 "%u), pacing %u",
-			 flows, NB_RATE_REV_MAX_FLOWS, bytes, NB_FRAME_MAX, pacing);
+			 "%u), burst %u (0 to %u), pacing %u",
+			 flows, NB_RATE_REV_MAX_FLOWS, bytes, NB_FRAME_MAX, burst, NB_GEN_MAX_BATCH,
+			 pacing);
 		return -EINVAL;
 	}
 	/* The sending lasts no longer than the test the caps judged. */

@@ -212,6 +212,26 @@ static int wait_links_up(struct nb_lab *lab)
 		step_pause(lab);                                                                   \
 	} while (0)
 
+/* A board sink receives multicast streams (seed 002) the way a board on a LAN does: the
+ * generator sends groups out of gen0 (a multicast route, as a host's default route would give),
+ * and the DUT namespace passes 224.0.0.0/4 from dut0 to the board's tap at layer 2, as a switch
+ * would (tc mirred: no multicast routing daemon, TTL unchanged). Everything else is routed. */
+static int multicast_to_board(struct nb_lab *lab)
+{
+	const char *gen = lab->ns[NB_LAB_GEN], *dut = lab->ns[NB_LAB_DUT];
+	int ret;
+
+	if ((ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", gen, "route", "add", "224.0.0.0/4",
+			       "dev", "gen0", NULL)) ||
+	    (ret = nb_lab_runl(lab, NULL, NULL, "tc", "-n", dut, "qdisc", "add", "dev", "dut0",
+			       "ingress", NULL)))
+		return ret;
+	return nb_lab_runl(lab, NULL, NULL, "tc", "-n", dut, "filter", "add", "dev", "dut0",
+			   "parent", "ffff:", "protocol", "ip", "u32", "match", "ip", "dst",
+			   "224.0.0.0/4", "action", "mirred", "egress", "redirect", "dev", "dut1",
+			   NULL);
+}
+
 /* Whether the lab under this prefix is someone's, alive: its agent or its observer answers, or
  * a process runs in one of its namespaces. why gets the evidence. Only a lab that is none of
  * these is remains, which up may clean. */
@@ -364,6 +384,11 @@ int nb_lab_up(struct nb_lab *lab)
 	if (lab->board.role != NB_LAB_DUT)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "netns", "exec", dut, "sysctl", "-q", "-w",
 				 "net.ipv4.ip_forward=1", NULL));
+	if (lab->board.role == NB_LAB_SINK && multicast_to_board(lab)) {
+		/* Unicast needs none of it: the lab stands, and says what it lacks. */
+		nb_lab_note(lab, "multicast streams will not reach the board: %s", lab->err);
+		lab->err[0] = '\0';
+	}
 	if (lab->ipv6) {
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", gen, "-6", "route", "add",
 				 "2001:2:0:2::/64", "via", NB_LAB_DUT_A_ADDR6, NULL));

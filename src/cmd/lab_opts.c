@@ -264,9 +264,16 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 				"--force, --dut, --sink and --board-dir are options of `lab up`");
 	if (o->board_dir && o->board_role < 0)
 		cli_usage_error("--board-dir names the image of --dut vm:ARCH or --sink vm:ARCH");
-	if (o->board_role >= 0 && (o->vpn || o->dut_cpus || o->mtu || o->ipv6))
-		cli_usage_error("an emulated board (--%s vm:%s) takes no --vpn, --dut-cpus, --mtu "
-				"or -6 (not built yet)",
+	if (o->board_role >= 0 && o->vpn)
+		cli_usage_error(
+		    "--vpn with an emulated board (--%s vm:%s) is not built: the tunnel "
+		    "would end in the board's kernel, whose SAs its control port cannot "
+		    "set (it takes rulesets only), and in a namespace on this host's "
+		    "kernel; use --vpn with the namespace DUT (docs/lab.md, \"Boards\")",
+		    o->board_role == NB_LAB_DUT ? "dut" : "sink", o->board_arch);
+	if (o->board_role >= 0 && (o->dut_cpus || o->mtu || o->ipv6))
+		cli_usage_error("an emulated board (--%s vm:%s) takes no --dut-cpus, --mtu or -6 "
+				"(not built yet)",
 				o->board_role == NB_LAB_DUT ? "dut" : "sink", o->board_arch);
 	if (o->crypto_driver && !o->vpn)
 		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");

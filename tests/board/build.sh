@@ -31,12 +31,14 @@ armhf)
 	# virtio-mmio devices in modern (1.0) mode: the kernel's virtio_crypto binds no legacy one.
 	qargs="-M virt -cpu cortex-a15 -smp 2 -m 256 -global virtio-mmio.force-legacy=false"
 	console=ttyAMA0 nic=virtio-net-device
+	cpu_mods="aes_arm aes_arm_bs" # the CPU's own AES drivers, for crypto by driver
 	;;
 x86_64)
 	qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86 deb_arch=amd64 kflavour=amd64
 	cc=gcc cc_pkg=gcc readelf=readelf libdir=x86_64-linux-gnu
 	qargs="-M pc -accel tcg -cpu max -smp 2 -m 256"
 	console=ttyS0 nic=virtio-net-pci
+	cpu_mods=aesni_intel
 	;;
 *)
 	echo "board: unknown ARCH '$arch' (armhf or x86_64)" >&2
@@ -61,38 +63,8 @@ else
 fi
 mkdir -p "$cache" || skip "cannot create $cache"
 
-# fetch PKG: the newest .deb of PKG:deb_arch in the cache (downloaded once), unpacked under
-# $cache/root-NAME; prints the unpacked root.
-fetch() {
-	local p=$1 deb root
-	deb=$(ls -t "$cache/${p}"_*_"$deb_arch".deb "$cache/${p}"_*_all.deb 2>/dev/null | head -1)
-	if [ -z "$deb" ]; then
-		log "downloading $p:$deb_arch into $cache"
-		(cd "$cache" && apt-get download "$p:$deb_arch" >&2 2>"$cache/download.err") ||
-			{ sed 's/^/board:   /' "$cache/download.err" >&2; return 1; }
-		deb=$(ls -t "$cache/${p}"_*.deb 2>/dev/null | head -1)
-		[ -n "$deb" ] || return 1
-	fi
-	root=$cache/root-$(basename "$deb" .deb)
-	if [ ! -f "$root/.done" ]; then
-		rm -rf "$root"
-		dpkg -x "$deb" "$root" >&2 || return 1
-		touch "$root/.done"
-	fi
-	echo "$root"
-}
-
-# The kernel Debian's linux-image-FLAVOUR points at (the unsigned variant where there is one).
-kpkg=$(apt-cache depends "linux-image-$kflavour:$deb_arch" 2>/dev/null |
-	sed -n 's/^ *Depends: \(linux-image-[^ :]*\).*$/\1/p' | head -1)
-[ -n "$kpkg" ] || skip "apt knows no linux-image-$kflavour:$deb_arch (no Debian $deb_arch archive in apt's lists; run apt-get update)"
-apt-cache show "$kpkg-unsigned:$deb_arch" >/dev/null 2>&1 && kpkg=$kpkg-unsigned
-kroot=$(fetch "$kpkg") || skip "apt-get download $kpkg:$deb_arch failed (the kernel package is not in reach)"
-kver=$(ls "$kroot/lib/modules" | head -1)
-kimg=$kroot/boot/vmlinuz-$kver
-[ -f "$kimg" ] || skip "no kernel image in $kpkg"
-[ -f "$kroot/lib/modules/$kver/modules.dep" ] || depmod -b "$kroot" "$kver" ||
-	skip "depmod -b $kroot $kver failed"
+. "$top/tests/kernel-cache.sh"
+kernel_fetch "$kflavour"
 
 # Userland from Debian's packages of the board's architecture: busybox, and nft with the
 # libraries it needs (found below by their ELF NEEDED entries).
@@ -100,7 +72,7 @@ pkgs="busybox-static libc6 nftables libnftables1 libnftnl11 libmnl0 libjansson4 
 libxtables12 libedit2 libbsd0 libmd0 libtinfo6"
 roots=""
 for p in $pkgs; do
-	r=$(fetch "$p") || skip "apt-get download $p:$deb_arch failed"
+	r=$(deb_fetch "$p") || skip "apt-get download $p:$deb_arch failed"
 	roots="$roots $r"
 done
 
@@ -157,36 +129,9 @@ copy_elf usr/sbin/nft || skip "cannot assemble nft for $deb_arch"
 # rulesets (libcrc32c, which nf_tables needs, wants a crc32c first); af_alg and virtio_crypto for
 # crypto by driver.
 mods="virtio_mmio virtio_pci virtio_net virtio_console virtio_crypto crc32c_generic nf_tables nft_ct af_alg
-algif_skcipher algif_aead algif_hash crypto_user aes_arm aes_arm_bs aesni_intel"
-md=$kroot/lib/modules/$kver
-order=$out/modules.order
-: >"$order"
-resolve() { # module name
-	local n line file dep d
-	n=$(echo "$1" | tr '-' '_')
-	line=$(awk -v n="$n" -F: '{ f = $1; sub(/.*\//, "", f); sub(/\.ko.*/, "", f); gsub(/-/, "_", f);
-		if (f == n) { print; exit } }' "$md/modules.dep")
-	[ -n "$line" ] || return 0 # built in, or not in this kernel: the board goes without
-	file=${line%%:*}
-	grep -qx "$file" "$order" && return 0
-	for dep in ${line#*:}; do
-		d=$(basename "$dep"); d=${d%%.ko*}
-		resolve "$d"
-	done
-	grep -qx "$file" "$order" || echo "$file" >>"$order"
-}
-for m in $mods; do resolve "$m"; done
-: >"$ir/lib/modules/load"
-while read -r f; do
-	b=$(basename "$f"); b=${b%%.ko*}.ko
-	case "$f" in
-	*.ko) cp "$md/$f" "$ir/lib/modules/$b" ;;
-	*.ko.xz) xz -dc "$md/$f" >"$ir/lib/modules/$b" ;;
-	*.ko.zst) zstd -qdc "$md/$f" >"$ir/lib/modules/$b" ;;
-	*.ko.gz) gzip -dc "$md/$f" >"$ir/lib/modules/$b" ;;
-	esac || skip "cannot decompress $f"
-	echo "$b" >>"$ir/lib/modules/load"
-done <"$order"
+algif_skcipher algif_aead algif_hash crypto_user $cpu_mods"
+# shellcheck disable=SC2086 # the list of modules
+kernel_modules "$out/modules.order" "$ir/lib/modules" $mods
 
 cp "$top/tests/board/init" "$ir/init"
 chmod 755 "$ir/init"

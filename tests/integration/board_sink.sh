@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # An emulated ARM board as the lab's sink (`lab up --sink vm:armhf`, docs/lab.md "Boards"): the
 # agent host is the board (Debian's armmp kernel under qemu-system-arm), reached through the
-# namespace DUT. tput and stream receive (seed 002: 8192-byte datagrams at 4, 8 and 12 Mbit/s)
-# measure the board, and their JSON carries the board's platform (env.remote: armv7l, its
+# namespace DUT. tput and stream receive (seed 002: 8192-byte datagrams at 4, 8 and 12 Mbit/s,
+# unicast and to a multicast group) measure the board, and their JSON carries the board's platform (env.remote: armv7l, its
 # kernel, virtio_net, unknown device-tree clocks); mem -c runs on the board, crypto -c by driver
 # (its virtio-crypto device against its CPU's driver);
 # status shows it; down leaves no qemu, tap or namespace.
@@ -60,6 +60,25 @@ assert rx['env']['arch'] == 'armv7l', rx['env']
 print([(st['rate_bps_asked'], st['datagrams'], st['lost']) for st in steps])
 " || sed 's/^/# /' "$tmp/stream.err"
 
+# Seed 002 as the farm runs it: a multicast stream the board joins. The DUT namespace passes
+# 224.0.0.0/4 to the board's tap at layer 2 (lab up's tc filter on dut0), whose counter must
+# account for every datagram the board received.
+ip netns exec "$P-gen" "$NETBENCH" stream -c 198.19.0.1 -a 239.77.0.1 --rates 4M,8M,12M -b 8192 \
+	-t 2 -J >"$tmp/mstream.json" 2>"$tmp/mstream.err"
+tc -n "$P-dut" -s filter show dev dut0 ingress >"$tmp/tc.out" 2>&1
+check_quiet "multicast stream (239.77.0.1) received by the board at 4, 8, 12 Mbit/s, 8192-byte datagrams" json_check "$tmp/mstream.json" "
+$board_env
+import re
+assert d['parameters']['multicast'] and d['parameters']['address'] == '239.77.0.1', d['parameters']
+rx = d['receivers'][0]
+steps = rx['steps']
+assert len(steps) == 3 and all(st['valid'] and st['datagrams'] > 0 for st in steps), steps
+# 8192-byte datagrams are 6 frames each at MTU 1500: the DUT's filter passed at least those.
+passed = int(re.search(r'Sent \\d+ bytes (\\d+) pkt', open('$tmp/tc.out').read()).group(1))
+got = sum(st['datagrams'] for st in steps)
+assert passed >= 6 * got, (passed, got)
+print([(st['rate_bps_asked'], st['datagrams'], st['lost']) for st in steps], passed)
+" || sed 's/^/# /' "$tmp/mstream.err" "$tmp/tc.out"
 ip netns exec "$P-gen" "$NETBENCH" mem -c 198.19.0.1 --quick -J >"$tmp/mem.json" 2>"$tmp/mem.err"
 check_quiet "mem -c runs on the board" json_check "$tmp/mem.json" "
 $board_env

@@ -31,30 +31,10 @@ else
 fi
 mkdir -p "$cache" || skip "cannot create $cache"
 
-# The kernel Debian's linux-image-amd64 points at, unsigned where the archive has that variant
-# (the same kernel without the Secure Boot signature).
-pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -1)
-[ -n "$pkg" ] || skip "apt knows no linux-image-amd64 (no Debian archive in apt's lists)"
-apt-cache show "$pkg-unsigned" >/dev/null 2>&1 && pkg=$pkg-unsigned
-deb=$(ls "$cache/${pkg}"_*.deb 2>/dev/null | head -1)
-if [ -z "$deb" ]; then
-	echo "vm: downloading $pkg into $cache" >&2
-	(cd "$cache" && apt-get download "$pkg" >&2) || skip "apt-get download $pkg failed"
-	deb=$(ls "$cache/${pkg}"_*.deb 2>/dev/null | head -1)
-	[ -n "$deb" ] || skip "apt-get download $pkg left no package in $cache"
-fi
-root=$cache/$(basename "$deb" .deb)
-if [ ! -f "$root/.done" ]; then
-	echo "vm: unpacking $(basename "$deb")" >&2
-	rm -rf "$root"
-	dpkg -x "$deb" "$root" || skip "dpkg -x $deb failed"
-	touch "$root/.done"
-fi
-kver=$(ls "$root/lib/modules" | head -1)
-vmlinuz=$root/boot/vmlinuz-$kver
-[ -f "$vmlinuz" ] || skip "no kernel image in $deb"
-[ -f "$root/lib/modules/$kver/modules.dep" ] || depmod -b "$root" "$kver" ||
-	skip "depmod -b $root $kver failed"
+deb_arch=amd64
+log() { echo "vm: $*" >&2; }
+. "$top/tests/kernel-cache.sh"
+kernel_fetch amd64
 
 # The static netbench: what a board runs (libc only).
 vm=$build/vm
@@ -92,39 +72,8 @@ done
 mods="virtio_pci virtio_net virtio_crypto af_alg algif_skcipher algif_aead algif_hash
 crypto_user xfrm_user xfrm_algo esp4 authenc echainiv seqiv gcm ghash_generic chacha20poly1305
 chacha_generic poly1305_generic ctr drbg wireguard sch_netem sch_tbf sch_fq veth tun"
-md=$root/lib/modules/$kver
-order=$vm/modules.order
-: >"$order"
-resolve() { # module name
-	local n line file dep d
-	n=$(echo "$1" | tr '-' '_')
-	line=$(awk -v n="$n" -F: '{ f = $1; sub(/.*\//, "", f); sub(/\.ko.*/, "", f); gsub(/-/, "_", f);
-		if (f == n) { print; exit } }' "$md/modules.dep")
-	if [ -z "$line" ]; then
-		grep -q "/$1.ko\$\|/$n.ko\$" "$md/modules.builtin" 2>/dev/null ||
-			echo "vm: module $1 is neither in modules.dep nor built in" >&2
-		return 0
-	fi
-	file=${line%%:*}
-	grep -qx "$file" "$order" && return 0
-	for dep in ${line#*:}; do
-		d=$(basename "$dep"); d=${d%%.ko*}
-		resolve "$d"
-	done
-	grep -qx "$file" "$order" || echo "$file" >>"$order"
-}
-for m in $mods; do resolve "$m"; done
-: >"$ir/lib/modules/load"
-while read -r f; do
-	b=$(basename "$f"); b=${b%%.ko*}.ko
-	case "$f" in
-	*.ko) cp "$md/$f" "$ir/lib/modules/$b" ;;
-	*.ko.xz) xz -dc "$md/$f" >"$ir/lib/modules/$b" ;;
-	*.ko.zst) zstd -qdc "$md/$f" >"$ir/lib/modules/$b" ;;
-	*.ko.gz) gzip -dc "$md/$f" >"$ir/lib/modules/$b" ;;
-	esac || skip "cannot decompress $f"
-	echo "$b" >>"$ir/lib/modules/load"
-done <"$order"
+# shellcheck disable=SC2086 # the list of modules
+kernel_modules "$vm/modules.order" "$ir/lib/modules" $mods
 
 cp "$top/tests/vm/init" "$ir/init"
 chmod 755 "$ir/init"
@@ -134,4 +83,4 @@ cp "$top/tests/integration/rate_latency.sh" "$ir/nb/tests/integration/"
 cp "$top"/tests/vm/guest/*.sh "$ir/nb/tests/guest/"
 echo "$kver" >"$ir/nb/kernel"
 (cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) >"$vm/initramfs.gz" || exit 1
-echo "$vmlinuz"
+echo "$kimg"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "core/base/timeutil.h"
-#include "core/lab/lab.h"
+#include "core/lab/lab_proc.h"
 #include "core/lab/lab_exec.h"
 
 int nb_lab_board_spec(const char *spec, char *arch, size_t len)
@@ -319,11 +319,6 @@ static bool console_says_up(const struct nb_lab *lab)
 	return up;
 }
 
-static bool pid_alive(long pid)
-{
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
-}
-
 int nb_lab_board_wait(struct nb_lab *lab)
 {
 	struct nb_lab_board *b = &lab->board;
@@ -335,7 +330,7 @@ int nb_lab_board_wait(struct nb_lab *lab)
 	char tail[600], why[80] = "";
 
 	while (!(lab->stop && *lab->stop)) {
-		if (!pid_alive(nb_lab_board_pid(lab))) {
+		if (!nb_lab_pid_alive(nb_lab_board_pid(lab))) {
 			snprintf(why, sizeof(why), "qemu exited while the board booted");
 			break;
 		}

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/lab/lab_base.h"
+
 /* Where `lab up` looks for the image of ARCH without --board-dir: DIR/board-ARCH, which
  * `tests/board/build.sh ARCH DIR` writes. */
 #define NB_LAB_BOARD_CACHE "/var/cache/netbench-board"
@@ -21,19 +23,6 @@
  * enumerate in reverse order: the board's init finds them by address, never by name). */
 #define NB_LAB_BOARD_MAC_GEN  "52:54:00:6e:62:01"
 #define NB_LAB_BOARD_MAC_SINK "52:54:00:6e:62:02"
-
-struct nb_lab_board {
-	int role;	      /* NB_LAB_DUT or NB_LAB_SINK; -1: no board */
-	char arch[16];	      /* armhf, x86_64 */
-	char dir[256];	      /* the image; "" before nb_lab_board_image */
-	char qemu[64];	      /* qemu-system-arm */
-	char console_dev[16]; /* ttyAMA0 */
-	char nic[32];	      /* virtio-net-device */
-	char kernel[64];      /* the board kernel's release */
-	char args[256];	      /* qemu's machine, cpu, smp and memory arguments */
-};
-
-struct nb_lab;
 
 /* "vm:armhf" or "vm:x86_64" -> arch. -EINVAL for anything else. */
 int nb_lab_board_spec(const char *spec, char *arch, size_t len);

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/lab/lab.h"
+#include "core/lab/lab_keep.h"
+#include "core/lab/lab_ruleset.h"
 #include "core/lab/lab_exec.h"
 #include "core/lab/lab_rules.h"
 

@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "core/crypto/crypto_proc.h"
-#include "core/lab/lab.h"
+#include "core/lab/lab_base.h"
+#include "core/lab/lab_vpn.h"
 #include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"
 

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The lab's VPN between the DUT and the sink (`lab up --vpn`), and the crypto driver it must
+ * use (`--crypto-driver`). */
+#ifndef NB_LAB_VPN_H
+#define NB_LAB_VPN_H
+
+#include "core/lab/lab_base.h"
+
+/* kind "esp" or "wireguard"; algo for ESP. */
+struct nb_lab_vpn_spec {
+	char kind[12];
+	char algo[24];
+};
+/* Parses "esp", "esp:ALGO" (aes-cbc-hmac-sha1, aes-gcm, chacha20-poly1305) or "wireguard".
+ * -EINVAL for anything else. */
+int nb_lab_vpn_parse(const char *spec, struct nb_lab_vpn_spec *v);
+/* Builds lab->vpn between the DUT and the sink, with random keys. -EPROTONOSUPPORT with a one
+ * line lab->err when the kernel lacks it. */
+int nb_lab_vpn_up(struct nb_lab *lab);
+/* Makes lab->crypto_driver the kernel's choice for its algorithm; *old_priority gets the
+ * priority to restore. */
+int nb_lab_crypto_driver_set(struct nb_lab *lab, int *old_priority);
+
+#endif

@@ -10,9 +10,9 @@
 
 #include "cmd/observe_cli.h"
 #include "cmd/save.h"
-#include "core/tput/tput_run.h"
+#include "core/tput/tput_ctl.h"
 
-#define TPUT_MAX_SIZES 32
+#define TPUT_MAX_SIZES NB_TPUT_MAX_SIZES
 
 /* The front end's options: the sweep's parameters and what only the front end uses. */
 struct tput_opts {

@@ -311,7 +311,7 @@ static void report_interval(struct step *s, uint32_t idx, nb_tput_interval_fn fn
 
 int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		     struct nb_tput_step_result *r, nb_tput_interval_fn on_interval, void *arg,
-		     volatile sig_atomic_t *stop, char *err, size_t errlen)
+		     const nb_cancel_t *stop, char *err, size_t errlen)
 {
 	struct step s = {.p = p, .ctl = ctl, .udp_rx_fd = -1};
 	struct nb_tput_counters loc_tx_total = {0}, loc_rx_total = {0}, rem_tx = {0}, rem_rx = {0};
@@ -388,11 +388,11 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		next = p->interval_ns ? next + p->interval_ns : end;
 		if (next > end)
 			next = end;
-		while (nb_mono_ns() < next && !(stop && *stop))
+		while (nb_mono_ns() < next && !nb_cancelled(stop))
 			nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS < next
 					      ? nb_mono_ns() + 50 * NB_NS_PER_MS
 					      : next);
-		if (stop && *stop) {
+		if (nb_cancelled(stop)) {
 			snprintf(err, errlen, "interrupted");
 			ret = -EINTR;
 			goto out;

@@ -12,6 +12,7 @@
 #include "core/session/proto.h"
 #include "core/base/timeutil.h"
 #include "core/tput/tput.h"
+#include "core/tput/tput_wire.h"
 #include "core/tput/tput_plan.h"
 #include "tap.h"
 

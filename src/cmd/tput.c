@@ -5,7 +5,6 @@
  * tput_opts.c. */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +15,8 @@
 #include "cmd/save.h"
 #include "cmd/tput_opts.h"
 #include "cmd/commands.h"
-#include "core/session/auth.h"
 #include "core/session/ctl.h"
 #include "core/base/sysinfo.h"
-#include "core/base/timeutil.h"
 #include "core/tput/tput_ctl.h"
 #include "core/tput/tput_json.h"
 #include "core/tput/tput_run.h"

@@ -109,6 +109,13 @@ int main(void)
 	      "captured counters decode");
 	CHECK(nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &d) == -ENOENT,
 	      "counters of the other direction absent: -ENOENT");
+	d.pacing_cpu_ns = 5;
+	d.pacing_wakeups = 6;
+	CHECK(nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 && d.pacing_cpu_ns == 5 &&
+		  d.pacing_wakeups == 6,
+	      "the counters record leaves the pacing figures (a record of their own) as they were");
+	CHECK(nb_tput_get_pacing(m, &d) == 0 && d.pacing_cpu_ns == 5 && d.pacing_wakeups == 6,
+	      "no pacing record (an older agent): the pacing figures stay as they were");
 	load(m, NB_MSG_FINAL, pacing, sizeof(pacing));
 	CHECK(nb_tput_get_pacing(m, &d) == 0 && d.pacing_cpu_ns == C.pacing_cpu_ns &&
 		  d.pacing_wakeups == C.pacing_wakeups,

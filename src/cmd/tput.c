@@ -306,10 +306,7 @@ int cmd_tput(int argc, char **argv)
 		print_tail(&r, ctl);
 	cli_save_finish(&r.o.save);
 	nb_ctl_free(ctl);
-	ret = 0;
-	for (size_t i = 0; i < r.s.ndone; i++)
-		if ((r.o.tx && !r.s.res[i].tx.valid) || (r.o.rx && !r.s.res[i].rx.valid))
-			ret = 1;
+	ret = nb_tput_sweep_valid(&r.s) ? 0 : 1;
 	free_run(&r);
 	return r.s.interrupted ? 130 : ret;
 }

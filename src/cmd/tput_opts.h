@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput's options: the help text, the parsing, and every impossible combination refused
- * with exit 2 (tput.c runs the sweep and prints). */
+ * with exit 2 (core/tput/tput_ctl.c runs the sweep, tput.c prints). */
 #ifndef NB_TPUT_OPTS_H
 #define NB_TPUT_OPTS_H
 

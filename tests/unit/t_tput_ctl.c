@@ -133,6 +133,12 @@ int main(void)
 	CHECK(s.nintervals == 6 && s.intervals[5].size_index == 2,
 	      "every interval kept with its size");
 	CHECK(!strcmp(log.ev, "SIRSIRZSIRSIRZSIRSIRZ"), "events in order: %s", log.ev);
+	CHECK(nb_tput_sweep_valid(&s), "every step valid: the run is valid");
+	s.res[2].rx.valid = false;
+	CHECK(!nb_tput_sweep_valid(&s), "one invalid Rx step: the run is not (exit status 1)");
+	s.ndone = 2;
+	CHECK(nb_tput_sweep_valid(&s),
+	      "an invalid step of a size not measured whole does not count");
 	nb_tput_sweep_free(&s);
 
 	/* Ctrl-C between steps: after size 1's Tx step, its Rx step is not run. */

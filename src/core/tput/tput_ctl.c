@@ -33,6 +33,14 @@ size_t nb_tput_sweep_plan(const struct nb_tput_sweep *s, struct nb_tput_step *ou
 	return n;
 }
 
+bool nb_tput_sweep_valid(const struct nb_tput_sweep *s)
+{
+	for (size_t i = 0; i < s->ndone; i++)
+		if ((s->tx && !s->res[i].tx.valid) || (s->rx && !s->res[i].rx.valid))
+			return false;
+	return true;
+}
+
 /* What an interval callback needs to keep the interval and pass it on. */
 struct drive {
 	struct nb_tput_sweep *s;

@@ -51,6 +51,10 @@ struct nb_tput_event {
 };
 typedef void (*nb_tput_event_fn)(void *arg, const struct nb_tput_event *ev);
 
+/* Whether every size measured is valid in each direction asked: the run's exit status (0, or 1
+ * when a step was invalid, its reason in the result). */
+bool nb_tput_sweep_valid(const struct nb_tput_sweep *s);
+
 /* One step as the driver runs it: nb_tput_run_step on the session (arg), or a simulation. */
 typedef int (*nb_tput_step_fn)(void *arg, const struct nb_tput_params *p,
 			       struct nb_tput_step_result *r, nb_tput_interval_fn on_interval,

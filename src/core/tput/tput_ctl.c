@@ -93,6 +93,16 @@ static void keep(struct nb_tput_sweep *s, const struct nb_tput_step *st,
 	}
 }
 
+/* The plan's room: -EINVAL with err for more sizes than one sweep holds. */
+static int too_many(const struct nb_tput_sweep *s, char *err, size_t errlen)
+{
+	if (s->nsizes <= NB_TPUT_MAX_SIZES)
+		return 0;
+	snprintf(err, errlen, "%zu block sizes: at most %d in one sweep", s->nsizes,
+		 NB_TPUT_MAX_SIZES);
+	return -EINVAL;
+}
+
 int nb_tput_sweep_drive(nb_tput_step_fn step, void *step_arg, const struct nb_tput_params *p,
 			struct nb_tput_sweep *s, const nb_cancel_t *stop, nb_tput_event_fn fn,
 			void *arg, char *err, size_t errlen)
@@ -103,11 +113,8 @@ int nb_tput_sweep_drive(nb_tput_step_fn step, void *step_arg, const struct nb_tp
 	size_t n;
 	int ret = 0;
 
-	if (s->nsizes > NB_TPUT_MAX_SIZES) {
-		snprintf(err, errlen, "%zu block sizes: at most %d in one sweep", s->nsizes,
-			 NB_TPUT_MAX_SIZES);
-		return -EINVAL;
-	}
+	if ((ret = too_many(s, err, errlen)))
+		return ret;
 	n = nb_tput_sweep_plan(s, plan);
 	for (size_t k = 0; k < n && !ret; k++) {
 		const struct nb_tput_step *st = &plan[k];
@@ -170,11 +177,8 @@ int nb_tput_ctl_run(const struct nb_ctl_target *t, const struct nb_tput_params *
 	int ret;
 
 	*ctl = NULL;
-	if (s->nsizes > NB_TPUT_MAX_SIZES) {
-		snprintf(err, errlen, "%zu block sizes: at most %d in one sweep", s->nsizes,
-			 NB_TPUT_MAX_SIZES);
-		return -EINVAL;
-	}
+	if ((ret = too_many(s, err, errlen)))
+		return ret;
 	if ((ret = nb_ctl_open_target(ctl, t, err, errlen)))
 		return ret;
 	/* The whole run against the agent's caps, before any traffic: a step it would refuse

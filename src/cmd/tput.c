@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* netbench tput: netio's sweep with CPU at both ends. For each block size, Tx (we send) then Rx
- * (the agent sends), or both at once with --bidir; prints a netio-shaped table and a CPU table,
- * or one JSON document (built in core/tput/tput_json.c from what the sweep gathers). The options
- * are parsed in tput_opts.c. */
+/* netbench tput's front end: prints what the sweep (core/tput/tput_ctl.c: for each block size,
+ * Tx then Rx, or both at once with --bidir) reports as it runs, then a netio-shaped table and a
+ * CPU table, or one JSON document (core/tput/tput_json.c). The options are parsed in
+ * tput_opts.c. */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +15,9 @@
 #include "cmd/save.h"
 #include "cmd/tput_opts.h"
 #include "cmd/commands.h"
-#include "core/session/auth.h"
 #include "core/session/ctl.h"
 #include "core/base/sysinfo.h"
-#include "core/base/timeutil.h"
-#include "core/tput/tput_plan.h"
+#include "core/tput/tput_ctl.h"
 #include "core/tput/tput_json.h"
 #include "core/tput/tput_run.h"
 #include "cmd/pacing.h"
@@ -31,21 +28,16 @@
 /* The options and what the sweep gathers for its tables and its JSON. */
 struct run {
 	struct tput_opts o;
-	size_t size_index;	/* the step being run */
 	struct nb_tput_sweep s; /* what it measured: the rows and the JSON document */
 };
 
-#define BASELINE_NS (250 * 1000 * 1000ULL)
 static void print_obs(const struct run *r);
 
-/* Keeps every interval for the JSON document and prints it as it comes for people. */
-static void on_interval(void *arg, const struct nb_tput_interval *iv)
+/* Prints an interval as it comes for people (the sweep keeps it for the JSON document). */
+static void print_interval(const struct run *r, uint32_t block, const struct nb_tput_interval *iv)
 {
-	struct run *r = arg;
 	char sz[16];
-	if (nb_tput_sweep_add_interval(&r->s, r->size_index, iv))
-		cli_fail(ENOMEM, "out of memory");
-	nb_format_bytes(r->o.p.block, sz, sizeof(sz));
+	nb_format_bytes(block, sz, sizeof(sz));
 	if (r->o.json)
 		return;
 	progress_clear();
@@ -201,17 +193,18 @@ static void print_obs(const struct run *r)
 }
 
 /* The progress line (on a terminal): step k of the sweep begins, or its result came. */
-static void show_step(size_t k, const struct run *r, const char *dir)
+static void show_step(size_t k, uint32_t block, const char *dir)
 {
 	char sz[16];
-	nb_format_bytes(r->o.p.block, sz, sizeof(sz));
+	nb_format_bytes(block, sz, sizeof(sz));
 	progress_step(k, "%s %s", sz, dir);
 }
 
-static void show_result(const struct run *r, const char *dir, const struct nb_tput_dir_result *d)
+static void show_result(const struct run *r, uint32_t block, const char *dir,
+			const struct nb_tput_dir_result *d)
 {
 	char sz[16];
-	nb_format_bytes(r->o.p.block, sz, sizeof(sz));
+	nb_format_bytes(block, sz, sizeof(sz));
 	if (!d->valid)
 		progress_result("%s %s invalid", sz, dir);
 	else if (r->o.p.proto == NB_TPUT_UDP)
@@ -219,6 +212,38 @@ static void show_result(const struct run *r, const char *dir, const struct nb_tp
 				d->loss_pct);
 	else
 		progress_result("%s %s %.1f Mbit/s", sz, dir, d->mbit_per_s);
+}
+
+/* What the sweep reports as it runs: the head once the agent answered, the progress line, the
+ * intervals, each size's row as soon as it is measured. */
+static void on_event(void *arg, const struct nb_tput_event *ev)
+{
+	struct run *r = arg;
+	bool both = ev->dir == (NB_TPUT_DIR_TX | NB_TPUT_DIR_RX);
+	bool tx = ev->dir & NB_TPUT_DIR_TX;
+
+	switch (ev->kind) {
+	case NB_TPUT_EV_BEGIN:
+		if (!r->o.json)
+			print_head(r, ev->ctl, r->o.host);
+		/* Each step is a warm-up and a window; setup and drain show in the pace. */
+		progress_begin("tput", ev->nsteps,
+			       (double)(r->o.p.warmup_ns + r->o.p.time_ns) / 1e9);
+		break;
+	case NB_TPUT_EV_STEP:
+		show_step(ev->step, ev->block, both ? "Tx+Rx" : tx ? "Tx" : "Rx");
+		break;
+	case NB_TPUT_EV_INTERVAL:
+		print_interval(r, ev->block, ev->iv);
+		break;
+	case NB_TPUT_EV_RESULT: /* with both at once, Rx is in the size's row */
+		show_result(r, ev->block, tx ? "Tx" : "Rx", tx ? &ev->res->tx : &ev->res->rx);
+		break;
+	case NB_TPUT_EV_SIZE:
+		if (!r->o.json)
+			print_row(r, ev->size_index);
+		break;
+	}
 }
 
 static void free_run(struct run *r)
@@ -242,108 +267,32 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl)
 	nb_tput_sweep_json(stdout, &sp, &r->s);
 }
 
-/* After size i's step(s): its row at once, or, on Ctrl-C, the end of the sweep. */
-static void step_done(struct run *r, size_t i, int ret)
-{
-	if (!ret) {
-		r->s.ndone = i + 1;
-		if (!r->o.json)
-			print_row(r, i);
-	}
-	if (ret == -EINTR || cli_stop)
-		r->s.interrupted = true;
-}
-
 int cmd_tput(int argc, char **argv)
 {
 	static struct run r;
-	uint8_t psk[NB_PSK_MAX];
-	size_t psk_len = 0;
+	struct nb_ctl_target t = {0};
 	struct nb_ctl *ctl = NULL;
 	char err[512];
 	int ret;
 
 	if (tput_parse_opts(argc, argv, &r.o))
 		return 0;
-	if (r.o.psk_file) {
-		cli_psk(r.o.psk_file, psk, &psk_len);
-	}
+	t.host = r.o.host;
+	t.port = r.o.port;
+	t.family = r.o.family;
+	if (r.o.psk_file)
+		cli_psk(r.o.psk_file, t.psk, &t.psk_len);
 	if (nb_tput_sweep_init(&r.s, r.o.sizes, r.o.nsizes, r.o.tx, r.o.rx, r.o.bidir,
 			       r.o.obs.set.n > 0))
 		cli_fail(ENOMEM, "out of memory");
 
 	cli_catch_signals();
-
-	ret = nb_ctl_open(&ctl, r.o.host, r.o.port, r.o.family, psk, psk_len, err, sizeof(err));
-	if (ret)
-		cli_fail(0, "%s", err);
-	/* The whole run against the agent's caps, before any traffic: a step it would refuse
-	 * halfway must not cost the steps before it. */
-	if (nb_tput_check_plan(&ctl->caps, &r.o.p, r.o.sizes, r.o.nsizes, r.o.rx || r.o.bidir,
-			       ctl->local.ss_family == AF_INET6, err, sizeof(err))) {
-		nb_ctl_free(ctl);
-		cli_fail(0, "%s", err);
-	}
 	obs_cli_open(&r.o.obs, r.o.psk_file);
 	r.o.p.observe = &r.o.obs.set;
-	if (!r.o.json)
-		print_head(&r, ctl, r.o.host);
-	/* Each step is a warm-up and a window; setup and drain show in the pace measured. */
-	progress_begin("tput", r.o.nsizes * (r.o.bidir ? 1 : (size_t)r.o.tx + r.o.rx),
-		       (double)(r.o.p.warmup_ns + r.o.p.time_ns) / 1e9);
-	for (size_t i = 0, k = 0; i < r.o.nsizes && !ret && !r.s.interrupted; i++) {
-		r.o.p.block = (uint32_t)r.o.sizes[i];
-		r.size_index = i;
-		r.o.p.baseline_ns = i == 0 ? BASELINE_NS : 0;
-		if (r.o.bidir) {
-			r.o.p.dir = NB_TPUT_DIR_TX | NB_TPUT_DIR_RX;
-			show_step(k++, &r, "Tx+Rx");
-			ret = nb_tput_run_step(ctl, &r.o.p, &r.s.res[i], on_interval, &r, &cli_stop,
-					       err, sizeof(err));
-			if (!ret && i == 0)
-				r.s.baseline = r.s.res[i].baseline;
-			if (!ret)
-				show_result(&r, "Tx", &r.s.res[i].tx); /* and Rx in its row */
-			if (r.s.obs_tx)
-				r.s.obs_tx[i] = r.s.res[i].obs;
-			step_done(&r, i, ret);
-			continue;
-		}
-		struct nb_tput_step_result one;
-		if (r.o.tx) {
-			r.o.p.dir = NB_TPUT_DIR_TX;
-			show_step(k++, &r, "Tx");
-			ret = nb_tput_run_step(ctl, &r.o.p, &one, on_interval, &r, &cli_stop, err,
-					       sizeof(err));
-			r.s.res[i].tx = one.tx;
-			if (!ret && i == 0)
-				r.s.baseline = one.baseline;
-			r.o.p.baseline_ns = 0;
-			if (!ret)
-				show_result(&r, "Tx", &one.tx);
-			if (r.s.obs_tx)
-				r.s.obs_tx[i] = one.obs;
-		}
-		if (r.o.rx && !ret) {
-			r.o.p.dir = NB_TPUT_DIR_RX;
-			show_step(k++, &r, "Rx");
-			ret = nb_tput_run_step(ctl, &r.o.p, &one, on_interval, &r, &cli_stop, err,
-					       sizeof(err));
-			r.s.res[i].rx = one.rx;
-			if (!ret && i == 0 && !r.s.baseline.measured)
-				r.s.baseline = one.baseline;
-			if (!ret)
-				show_result(&r, "Rx", &one.rx);
-			if (r.s.obs_rx)
-				r.s.obs_rx[i] = one.obs;
-		}
-		step_done(&r, i, ret);
-	}
+	/* Ctrl-C keeps the sizes measured whole; closing the session tells the agent to stop
+	 * what it runs for us. */
+	ret = nb_tput_ctl_run(&t, &r.o.p, &r.s, &cli_stop, on_event, &r, &ctl, err, sizeof(err));
 	progress_end();
-	if (r.s.interrupted) {
-		ret = 0; /* the steps measured are kept; the one cut short is dropped */
-			 /* Closing the session tells the agent to stop what it runs for us. */
-	}
 	if (ret) {
 		nb_ctl_free(ctl);
 		free_run(&r);
@@ -357,10 +306,7 @@ int cmd_tput(int argc, char **argv)
 		print_tail(&r, ctl);
 	cli_save_finish(&r.o.save);
 	nb_ctl_free(ctl);
-	ret = 0;
-	for (size_t i = 0; i < r.s.ndone; i++)
-		if ((r.o.tx && !r.s.res[i].tx.valid) || (r.o.rx && !r.s.res[i].rx.valid))
-			ret = 1;
+	ret = nb_tput_sweep_valid(&r.s) ? 0 : 1;
 	free_run(&r);
 	return r.s.interrupted ? 130 : ret;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput's options: the help text, the parsing into the sweep's parameters and every
- * impossible combination refused with exit 2 (tput.c runs the sweep and prints). */
+ * impossible combination refused with exit 2 (core/tput/tput_ctl.c runs the sweep, tput.c
+ * prints). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench tput's options: the help text, the parsing, and every impossible combination refused
- * with exit 2 (tput.c runs the sweep and prints). */
+ * with exit 2 (core/tput/tput_ctl.c runs the sweep, tput.c prints). */
 #ifndef NB_TPUT_OPTS_H
 #define NB_TPUT_OPTS_H
 
@@ -10,9 +10,9 @@
 
 #include "cmd/observe_cli.h"
 #include "cmd/save.h"
-#include "core/tput/tput_run.h"
+#include "core/tput/tput_ctl.h"
 
-#define TPUT_MAX_SIZES 32
+#define TPUT_MAX_SIZES NB_TPUT_MAX_SIZES
 
 /* The front end's options: the sweep's parameters and what only the front end uses. */
 struct tput_opts {

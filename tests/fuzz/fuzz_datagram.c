@@ -9,6 +9,7 @@
 
 #include "core/rate/frame.h"
 #include "core/tput/tput.h"
+#include "core/tput/tput_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

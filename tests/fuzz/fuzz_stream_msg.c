@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the stream test's control records, as an agent and a controller read
- * them from each other: the request (role, address, rates, steps, TTL), the receiver's steps
- * and the sender's steps (the input as one message payload of TLV items); and the same bytes
- * as a stream datagram's header, with the jitter it feeds. */
+ * them from each other: the request (role, address, rates, steps, TTL), the receiver's steps,
+ * the sender's steps and its pacing decision (the input as one message payload of TLV items); and
+ * the same bytes as a stream datagram's header, with the jitter it feeds. */
 #include <stdint.h>
 #include <string.h>
 
@@ -17,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct nb_msg m;
 	static struct nb_stream_req req;
+	static struct nb_stream_pacing pc;
 	static struct nb_stream_send_step sent[NB_STREAM_MAX_STEPS];
 	struct nb_stream_rx *rx = NULL;
 	enum nb_stream_end end;
@@ -35,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	nb_stream_req_get(&m, &req);
 	nb_stream_sent_get(&m, sent, NB_STREAM_MAX_STEPS);
+	nb_stream_pacing_get(&m, &pc);
 	if (nb_stream_rx_new(&rx) == 0) {
 		nb_stream_rx_get(&m, rx, &end);
 		nb_stream_rx_free(rx);

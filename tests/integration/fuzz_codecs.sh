@@ -12,8 +12,8 @@ fuzz_need_clang
 base=$(ls "$TOP"/src/core/base/*.c)
 S=$TOP/src/core
 
-fuzz_build_seeded fuzz_tput_wire "$S/tput/tput.c $S/session/proto.c $base"
-fuzz_seed final "a tput FINAL with both counters and pacing"
+fuzz_build_seeded fuzz_tput_wire "$S/tput/tput.c $S/tput/tput_wire.c $S/session/proto.c $base"
+fuzz_seed final "a tput FINAL with both counters, pacing and a request's items"
 printf 'NBUD\000\000\000\001\000\000\000\000\000\000\000\007\000\000\000\000\000\000\000\001' \
 	>"$nb_tmp/corpus/udp"
 fuzz_for 5

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* UDP sequence tracking (loss, reordering, duplicates), the datagram header and the counters'
- * wire encoding; then a real TCP and UDP side pair over loopback. */
+/* UDP sequence tracking (loss, reordering, duplicates) and the agent's admission of data
+ * connections; then a real TCP and UDP side pair over loopback. The wire codec: t_tput_wire.c. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
-#include "core/session/proto.h"
 #include "core/base/timeutil.h"
 #include "core/tput/tput.h"
 #include "core/tput/tput_plan.h"
@@ -29,9 +28,6 @@ int main(void)
 	static const uint64_t lost[] = {0, 1, 4, 5};
 	static const uint64_t reord[] = {0, 2, 1, 3};
 	static const uint64_t dup[] = {0, 1, 1, 2, 0};
-	uint8_t hdr[NB_TPUT_UDP_HDR];
-	uint32_t id;
-	uint64_t seq;
 
 	feed(t, in_order, 5);
 	CHECK(t->highest_plus1 == 5 && t->unique == 5 && !t->reordered && !t->duplicates,
@@ -54,28 +50,6 @@ int main(void)
 	nb_seq_track_add(t, 5000 + NB_TPUT_DUP_WINDOW);
 	nb_seq_track_add(t, 5000 + NB_TPUT_DUP_WINDOW);
 	CHECK(t->duplicates == 1, "a window-sized jump clears the window but keeps the new seq");
-
-	nb_tput_udp_hdr_put(hdr, 7, 0x0102030405060708ULL, 99);
-	CHECK(nb_tput_udp_hdr_get(hdr, sizeof(hdr), &id, &seq) == 0 && id == 7 &&
-		  seq == 0x0102030405060708ULL,
-	      "datagram header round trip");
-	CHECK(hdr[0] == 'N' && hdr[1] == 'B' && hdr[8] == 1, "header is big-endian");
-	CHECK(nb_tput_udp_hdr_get(hdr, 10, &id, &seq) == -EBADMSG, "short datagram refused");
-	hdr[0] = 'X';
-	CHECK(nb_tput_udp_hdr_get(hdr, sizeof(hdr), &id, &seq) == -EBADMSG,
-	      "foreign datagram refused");
-
-	struct nb_msg *m = nb_msg_new(NB_MSG_SNAP);
-	struct nb_tput_counters c = {1, 2, 3, 4, 5, 6, 7, 8, 9}, d = {0};
-	CHECK(nb_tput_get_pacing(m, &d) == 0 && d.pacing_cpu_ns == 0 && d.pacing_wakeups == 0,
-	      "no pacing record (an older agent): pacing figures stay 0");
-	CHECK(nb_tput_put_counters(m, NB_T_TPUT_AGENT_RX, &c) == 0 &&
-		  nb_tput_put_pacing(m, &c) == 0 &&
-		  nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 &&
-		  nb_tput_get_pacing(m, &d) == 0 && !memcmp(&c, &d, sizeof(c)),
-	      "counters round trip, the senders' pacing CPU and wake-ups included");
-	CHECK(nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &d) == -ENOENT, "absent counters");
-	nb_msg_free(m);
 
 	/* The agent's data connections: one per stream and planned direction, no more. */
 	{

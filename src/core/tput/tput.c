@@ -2,6 +2,7 @@
 /* Throughput streams: sender and receiver threads for TCP and UDP, with pacing, sequence
  * tracking and lock-free counters. */
 #include "core/tput/tput.h"
+#include "core/tput/tput_wire.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -14,9 +15,7 @@
 
 #include "core/base/compat.h"
 #include "core/base/net.h"
-#include "core/session/proto.h"
 #include "core/base/timeutil.h"
-#include "core/base/wire.h"
 
 /* How long a blocked send or receive waits before looking at the stop flag again. */
 #define POLL_MS 100
@@ -79,23 +78,6 @@ void nb_seq_track_add(struct nb_seq_track *t, uint64_t seq)
 #undef BIT
 #undef SET
 #undef CLR
-}
-
-void nb_tput_udp_hdr_put(uint8_t *p, uint32_t stream, uint64_t seq, uint64_t tx_ns)
-{
-	nb_put_be32(p, NB_TPUT_UDP_MAGIC);
-	nb_put_be32(p + 4, stream);
-	nb_put_be64(p + 8, seq);
-	nb_put_be64(p + 16, tx_ns);
-}
-
-int nb_tput_udp_hdr_get(const uint8_t *p, size_t len, uint32_t *stream, uint64_t *seq)
-{
-	if (len < NB_TPUT_UDP_HDR || nb_get_be32(p) != NB_TPUT_UDP_MAGIC)
-		return -EBADMSG;
-	*stream = nb_get_be32(p + 4);
-	*seq = nb_get_be64(p + 8);
-	return 0;
 }
 
 struct nb_tput_side *nb_tput_side_new(enum nb_tput_proto proto, enum nb_tput_role role,
@@ -377,52 +359,4 @@ void nb_tput_side_free(struct nb_tput_side *s)
 		close(s->streams[i].fd);
 	free(s->track);
 	free(s);
-}
-
-int nb_tput_put_counters(struct nb_msg *m, uint16_t tag, const struct nb_tput_counters *c)
-{
-	uint8_t b[7 * 8];
-	const uint64_t v[7] = {c->bytes,     c->datagrams,  c->expected, c->unique,
-			       c->reordered, c->duplicates, c->errors};
-	for (int i = 0; i < 7; i++)
-		nb_put_be64(b + 8 * i, v[i]);
-	return nb_msg_put_bytes(m, tag, b, sizeof(b));
-}
-
-int nb_tput_put_pacing(struct nb_msg *m, const struct nb_tput_counters *c)
-{
-	uint8_t b[16];
-	nb_put_be64(b, c->pacing_cpu_ns);
-	nb_put_be64(b + 8, c->pacing_wakeups);
-	return nb_msg_put_bytes(m, NB_T_TPUT_AGENT_PACE, b, sizeof(b));
-}
-
-int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c)
-{
-	const uint8_t *b;
-	size_t n;
-	int ret = nb_msg_get_bytes(m, NB_T_TPUT_AGENT_PACE, &b, &n);
-	if (ret == -ENOENT)
-		return 0; /* an older agent */
-	if (ret || n != 16)
-		return -EBADMSG;
-	c->pacing_cpu_ns = nb_get_be64(b);
-	c->pacing_wakeups = nb_get_be64(b + 8);
-	return 0;
-}
-
-int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_counters *c)
-{
-	const uint8_t *b;
-	size_t n;
-	int ret = nb_msg_get_bytes(m, tag, &b, &n);
-	if (ret)
-		return ret;
-	if (n != 7 * 8)
-		return -EBADMSG;
-	uint64_t *const v[7] = {&c->bytes,     &c->datagrams,  &c->expected, &c->unique,
-				&c->reordered, &c->duplicates, &c->errors};
-	for (int i = 0; i < 7; i++)
-		*v[i] = nb_get_be64(b + 8 * i);
-	return 0;
 }

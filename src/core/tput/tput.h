@@ -41,10 +41,6 @@ struct nb_seq_track {
 };
 void nb_seq_track_add(struct nb_seq_track *t, uint64_t seq);
 
-/* UDP test datagram header: magic, stream id, sequence, send time (monotonic ns). */
-void nb_tput_udp_hdr_put(uint8_t *p, uint32_t stream, uint64_t seq, uint64_t tx_ns);
-int nb_tput_udp_hdr_get(const uint8_t *p, size_t len, uint32_t *stream, uint64_t *seq);
-
 struct nb_tput_side;
 
 /* rate_bps paces each sender stream (0 = as fast as the socket takes it); deadline_ns is a
@@ -70,28 +66,7 @@ void nb_tput_side_halt(struct nb_tput_side *s);
 void nb_tput_side_free(struct nb_tput_side *s);
 size_t nb_tput_side_streams(const struct nb_tput_side *s);
 
-/* Counters on the wire (tags in the tput range). */
-struct nb_msg;
-int nb_tput_put_counters(struct nb_msg *m, uint16_t tag, const struct nb_tput_counters *c);
-int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_counters *c);
-/* The pacing figures of the agent's senders (NB_T_TPUT_AGENT_PACE); absent: left as they are. */
-int nb_tput_put_pacing(struct nb_msg *m, const struct nb_tput_counters *c);
-int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c);
-
-/* Control-protocol tags of the tput test (range 100-199) and its directions. */
-enum nb_tput_tag {
-	NB_T_TPUT_PROTO = 100,
-	NB_T_TPUT_BLOCK = 101,
-	NB_T_TPUT_STREAMS = 102,
-	NB_T_TPUT_DIR = 103,
-	NB_T_TPUT_COOKIE = 104,
-	NB_T_TPUT_UDP_PORT = 105,   /* the controller's UDP receive port (agent sends there) */
-	NB_T_TPUT_PACING = 106,	    /* u32 enum nb_pacing_mode; absent: auto */
-	NB_T_TPUT_BURST = 107,	    /* u32 datagrams per wake-up; absent: about 1 ms worth */
-	NB_T_TPUT_AGENT_RX = 110,   /* counters of what the agent received */
-	NB_T_TPUT_AGENT_TX = 111,   /* counters of what the agent sent */
-	NB_T_TPUT_AGENT_PACE = 112, /* be64 pacing CPU ns, be64 wake-ups of the agent's senders */
-};
+/* Their wire codec (tags, request, counters, the data-path headers): tput_wire.h. */
 #define NB_TPUT_DIR_TX	  1u /* controller sends, agent receives (netio's "Tx") */
 #define NB_TPUT_DIR_RX	  2u /* agent sends, controller receives (netio's "Rx") */
 #define NB_TPUT_CONN_HDR  8  /* cookie u32, stream u16, direction u16 on each TCP data connection */

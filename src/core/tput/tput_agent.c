@@ -15,7 +15,7 @@
 #include "core/base/timeutil.h"
 #include "core/tput/tput.h"
 #include "core/tput/tput_plan.h"
-#include "core/base/wire.h"
+#include "core/tput/tput_wire.h"
 #include "core/base/wirecost.h"
 
 #define ACCEPT_MS	  5000
@@ -48,6 +48,7 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		      struct nb_msg *ack, char *err, size_t errlen)
 {
 	struct tput_agent *t = calloc(1, sizeof(*t));
+	struct nb_tput_request rq;
 	uint32_t port = 0;
 	int ret = -ENOMEM;
 
@@ -55,18 +56,19 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		return ret;
 	t->data_fd = -1;
 	ret = -EINVAL;
-	if (nb_msg_get_u32(req, NB_T_TPUT_PROTO, &t->proto) ||
-	    nb_msg_get_u32(req, NB_T_TPUT_BLOCK, &t->block) ||
-	    nb_msg_get_u32(req, NB_T_TPUT_STREAMS, &t->streams) ||
-	    nb_msg_get_u32(req, NB_T_TPUT_DIR, &t->dir) ||
-	    nb_msg_get_u64(req, NB_T_RATE_BPS, &t->rate_bps) ||
-	    nb_msg_get_u64(req, NB_T_DURATION_NS, &t->duration_ns)) {
+	if (nb_tput_get_request(req, &rq)) {
 		snprintf(err, errlen, "malformed tput request");
 		goto fail;
 	}
-	if (nb_msg_get_u32(req, NB_T_TPUT_PACING, &t->pacing) == -EBADMSG ||
-	    nb_msg_get_u32(req, NB_T_TPUT_BURST, &t->burst) == -EBADMSG ||
-	    t->pacing > NB_PACING_TXTIME || t->burst > NB_PACER_MAX_BURST) {
+	t->proto = rq.proto;
+	t->block = rq.block;
+	t->streams = rq.streams;
+	t->dir = rq.dir;
+	t->rate_bps = rq.rate_bps;
+	t->duration_ns = rq.duration_ns;
+	t->pacing = rq.pacing;
+	t->burst = rq.burst;
+	if (t->pacing > NB_PACING_TXTIME || t->burst > NB_PACER_MAX_BURST) {
 		snprintf(err, errlen, "tput request: pacing out of range");
 		goto fail;
 	}
@@ -100,8 +102,8 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			goto fail;
 		if (t->proto == NB_TPUT_UDP) {
 			struct sockaddr_storage dst = t->peer;
-			if (nb_msg_get_u32(req, NB_T_TPUT_UDP_PORT, &port) || !port ||
-			    port > 65535) {
+			port = rq.udp_port;
+			if (!port || port > 65535) {
 				snprintf(err, errlen, "UDP reverse test without a receive port");
 				ret = -EINVAL;
 				goto fail;
@@ -129,8 +131,8 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	if ((ret = nb_random_bytes(&t->cookie, sizeof(t->cookie))))
 		goto fail;
-	nb_msg_put_u32(ack, NB_T_PORT, port);
-	nb_msg_put_u32(ack, NB_T_TPUT_COOKIE, t->cookie);
+	if ((ret = nb_tput_put_ack(ack, port, t->cookie)))
+		goto fail;
 	*state = t;
 	return 0;
 fail:
@@ -158,7 +160,8 @@ static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 		socklen_t flen = sizeof(from);
 		uint8_t hdr[NB_TPUT_CONN_HDR];
 		uint64_t now = nb_mono_ns();
-		uint32_t stream, dir;
+		uint32_t cookie, stream, dir;
+		ssize_t n;
 		int fd, ret;
 		if (now >= until || poll(&p, 1, (int)((until - now) / NB_NS_PER_MS) + 1) <= 0) {
 			snprintf(err, errlen, "only %u of %u data connections arrived", got, want);
@@ -169,14 +172,14 @@ static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 			continue;
 		/* Data connections must come from the controller's host and know the cookie. */
 		nb_net_set_timeout_ms(fd, SO_RCVTIMEO, 2000);
-		if (!nb_net_same_host((struct sockaddr *)&from, (struct sockaddr *)&t->peer) ||
-		    recv(fd, hdr, sizeof(hdr), MSG_WAITALL) != (ssize_t)sizeof(hdr) ||
-		    nb_get_be32(hdr) != t->cookie) {
+		n = nb_net_same_host((struct sockaddr *)&from, (struct sockaddr *)&t->peer)
+			? recv(fd, hdr, sizeof(hdr), MSG_WAITALL)
+			: -1;
+		if (n < 0 || nb_tput_conn_hdr_get(hdr, (size_t)n, &cookie, &stream, &dir) ||
+		    cookie != t->cookie) {
 			close(fd);
 			continue;
 		}
-		stream = nb_get_be16(hdr + 4);
-		dir = nb_get_be16(hdr + 6);
 		if ((ret =
 			 nb_tput_conn_admit(t->streams, t->dir, seen, stream, dir, err, errlen))) {
 			close(fd);

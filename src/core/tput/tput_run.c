@@ -16,7 +16,7 @@
 
 #include "core/base/net.h"
 #include "core/base/timeutil.h"
-#include "core/base/wire.h"
+#include "core/tput/tput_wire.h"
 
 #define CONNECT_MS    5000
 #define DRAIN_NS      (3 * NB_NS_PER_S)
@@ -222,16 +222,16 @@ static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t
 {
 	const struct nb_tput_params *p = s->p;
 	struct sockaddr_storage dst = s->ctl->peer;
-	uint32_t port = 0, cookie = 0;
+	uint32_t cookie = 0;
+	uint16_t port = 0;
 	int ret;
 
-	if (nb_msg_get_u32(ack, NB_T_PORT, &port) ||
-	    nb_msg_get_u32(ack, NB_T_TPUT_COOKIE, &cookie) || port > 65535 ||
+	if (nb_tput_get_ack(ack, &port, &cookie) ||
 	    (!port && (p->proto == NB_TPUT_TCP || (p->dir & NB_TPUT_DIR_TX)))) {
 		snprintf(err, errlen, "malformed tput acknowledgement from the agent");
 		return -EBADMSG;
 	}
-	nb_net_set_port((struct sockaddr *)&dst, (uint16_t)port);
+	nb_net_set_port((struct sockaddr *)&dst, port);
 	for (uint32_t d = NB_TPUT_DIR_TX; d <= NB_TPUT_DIR_RX; d <<= 1) {
 		if (!(p->dir & d))
 			continue;
@@ -253,9 +253,7 @@ static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t
 				return fd;
 			}
 			if (p->proto == NB_TPUT_TCP) {
-				nb_put_be32(hdr, cookie);
-				nb_put_be16(hdr + 4, (uint16_t)i);
-				nb_put_be16(hdr + 6, (uint16_t)d);
+				nb_tput_conn_hdr_put(hdr, cookie, (uint16_t)i, (uint16_t)d);
 				if (send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) !=
 				    (ssize_t)sizeof(hdr)) {
 					ret = -errno;
@@ -274,25 +272,22 @@ static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t
 	return 0;
 }
 
-static void build_request(struct step *s, uint16_t udp_port)
+static int build_request(struct step *s, uint16_t udp_port)
 {
 	const struct nb_tput_params *p = s->p;
-	struct nb_msg *m = s->req;
-	nb_msg_reset(m, NB_MSG_TEST_REQ);
-	nb_msg_put_u32(m, NB_T_TEST_TYPE, NB_TEST_TPUT);
-	/* The agent's senders stop on their own shortly after this, whatever happens to us. */
-	nb_msg_put_u64(m, NB_T_DURATION_NS, nb_tput_step_duration_ns(p));
-	nb_msg_put_u32(m, NB_T_TPUT_PROTO, p->proto);
-	nb_msg_put_u32(m, NB_T_TPUT_BLOCK, p->block);
-	nb_msg_put_u32(m, NB_T_TPUT_STREAMS, p->streams);
-	nb_msg_put_u32(m, NB_T_TPUT_DIR, p->dir);
-	nb_msg_put_u64(m, NB_T_RATE_BPS, p->rate_bps);
-	if (p->pacing != NB_PACING_AUTO)
-		nb_msg_put_u32(m, NB_T_TPUT_PACING, p->pacing);
-	if (p->burst)
-		nb_msg_put_u32(m, NB_T_TPUT_BURST, p->burst);
-	if (udp_port)
-		nb_msg_put_u32(m, NB_T_TPUT_UDP_PORT, udp_port);
+	struct nb_tput_request rq = {
+	    .proto = p->proto,
+	    .block = p->block,
+	    .streams = p->streams,
+	    .dir = p->dir,
+	    .rate_bps = p->rate_bps,
+	    /* The agent's senders stop on their own shortly after this, whatever happens to us. */
+	    .duration_ns = nb_tput_step_duration_ns(p),
+	    .pacing = p->pacing,
+	    .burst = p->burst,
+	    .udp_port = udp_port,
+	};
+	return nb_tput_put_request(s->req, &rq);
 }
 
 static void report_interval(struct step *s, uint32_t idx, nb_tput_interval_fn fn, void *arg)
@@ -311,7 +306,7 @@ static void report_interval(struct step *s, uint32_t idx, nb_tput_interval_fn fn
 
 int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		     struct nb_tput_step_result *r, nb_tput_interval_fn on_interval, void *arg,
-		     volatile sig_atomic_t *stop, char *err, size_t errlen)
+		     const nb_cancel_t *stop, char *err, size_t errlen)
 {
 	struct step s = {.p = p, .ctl = ctl, .udp_rx_fd = -1};
 	struct nb_tput_counters loc_tx_total = {0}, loc_rx_total = {0}, rem_tx = {0}, rem_rx = {0};
@@ -355,8 +350,8 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		getsockname(s.udp_rx_fd, (struct sockaddr *)&ss, &len);
 		udp_port = nb_net_port((struct sockaddr *)&ss);
 	}
-	build_request(&s, udp_port);
-	if ((ret = nb_ctl_request(ctl, s.req, s.reply, err, errlen)))
+	if ((ret = build_request(&s, udp_port)) ||
+	    (ret = nb_ctl_request(ctl, s.req, s.reply, err, errlen)))
 		goto out;
 	if ((ret = open_data(&s, s.reply, err, errlen)))
 		goto out;
@@ -388,11 +383,11 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		next = p->interval_ns ? next + p->interval_ns : end;
 		if (next > end)
 			next = end;
-		while (nb_mono_ns() < next && !(stop && *stop))
+		while (nb_mono_ns() < next && !nb_cancelled(stop))
 			nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS < next
 					      ? nb_mono_ns() + 50 * NB_NS_PER_MS
 					      : next);
-		if (stop && *stop) {
+		if (nb_cancelled(stop)) {
 			snprintf(err, errlen, "interrupted");
 			ret = -EINTR;
 			goto out;

@@ -12,6 +12,7 @@
 #include "core/base/cpu.h"
 #include "core/observe/obs_set.h"
 #include "core/session/ctl.h"
+#include "core/session/job.h"
 #include "core/tput/tput.h"
 
 struct nb_tput_params {
@@ -79,6 +80,6 @@ typedef void (*nb_tput_interval_fn)(void *arg, const struct nb_tput_interval *iv
 
 int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		     struct nb_tput_step_result *r, nb_tput_interval_fn on_interval, void *arg,
-		     volatile sig_atomic_t *stop, char *err, size_t errlen);
+		     const nb_cancel_t *stop, char *err, size_t errlen);
 
 #endif

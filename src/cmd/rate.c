@@ -196,9 +196,12 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 	if (kept_ret)
 		status = 1;
 	nb_rate_describe(r);
-	if (cli_save_doc_begin(&o->save) || o->json) {
-		nb_rate_json_sweep(stdout, r, p, np, fits);
-		cli_save_doc_end(&o->save);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_sweep_doc_text(r, p, np, fits, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json)
 		rate_print_sweep(r, p, np, fits);
@@ -258,10 +261,16 @@ static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 	if (!freq)
 		cli_warn("%s", pt[0].note);
 	nb_rate_clock_conclude(&o->p, pt, np, &fits);
-	if (o->json)
-		nb_rate_json_clocks(stdout, r, pt, np, freq, &fits);
-	else
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_clocks_doc_text(r, pt, np, freq, &fits, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
+	}
+	if (!o->json)
 		rate_print_clocks(r, pt, np, freq, &fits);
+	cli_save_finish(&o->save);
 	for (size_t c = 0; c < np; c++)
 		free(pt[c].res);
 	return status;
@@ -339,9 +348,12 @@ int cmd_rate(int argc, char **argv)
 	for (size_t i = 0; i < nsizes; i++)
 		status |= nb_rate_status(&o->p, &res[i]);
 	nb_rate_describe(r);
-	if (cli_save_doc_begin(&o->save) || o->json) {
-		nb_rate_json(stdout, r, res, nsizes, &verdict);
-		cli_save_doc_end(&o->save);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_doc_text(r, res, nsizes, &verdict, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json) {
 		rate_print_table(r, res, nsizes, &verdict);

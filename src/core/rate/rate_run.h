@@ -167,5 +167,15 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 			size_t np, const struct nb_rate_sweep_fits *fits);
 void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
 			 size_t np, bool have_freq, const struct nb_rate_clock_fits *fits);
+/* The same three documents in a malloc'd string (free it): the bytes -J prints, -o writes and
+ * --save stores. Each returns 0 or -ENOMEM. */
+int nb_rate_doc_text(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
+		     const struct nb_rate_overall *v, char **text, size_t *len);
+int nb_rate_sweep_doc_text(const struct nb_rate_run *r, const struct nb_rate_sweep_point *p,
+			   size_t np, const struct nb_rate_sweep_fits *fits, char **text,
+			   size_t *len);
+int nb_rate_clocks_doc_text(const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
+			    size_t np, bool have_freq, const struct nb_rate_clock_fits *fits,
+			    char **text, size_t *len);
 
 #endif

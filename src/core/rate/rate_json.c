@@ -256,6 +256,7 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 
 	nb_json_init(&j, f);
 	json_head(&j, r);
+	nb_json_bool(&j, "interrupted", r->interrupted);
 	nb_json_arr_begin(&j, "clocks");
 	for (size_t c = 0; c < np; c++) {
 		nb_json_obj_begin(&j, NULL);

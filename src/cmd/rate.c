@@ -138,6 +138,13 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 				 "above what it offered were not tested",
 				 o->p.engine->name, nb_rate_max_fps(&o->p, s->size), s->size);
 		break;
+	case NB_RATE_EV_CLOCK:
+		snprintf(f->ruleset, sizeof(f->ruleset), "DUT clock %u MHz", ev->clock_mhz);
+		if (!o->json) {
+			progress_clear();
+			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", ev->clock_mhz);
+		}
+		break;
 	case NB_RATE_EV_RULESET:
 		snprintf(f->ruleset, sizeof(f->ruleset), "%s %llu rules",
 			 nb_lab_rules_kind_name(ev->rules_kind), (unsigned long long)ev->rules);
@@ -197,9 +204,12 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 	if (kept_ret)
 		status = 1;
 	nb_rate_describe(r);
-	if (cli_save_doc_begin(&o->save) || o->json) {
-		nb_rate_json_sweep(stdout, r, p, np, fits);
-		cli_save_doc_end(&o->save);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_sweep_doc_text(r, p, np, fits, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json)
 		rate_print_sweep(r, p, np, fits);
@@ -213,59 +223,47 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 	return r->interrupted ? 130 : status;
 }
 
-/* The clock experiment (--observe-clocks): the procedure at each DUT clock, then frames/s
- * fitted against clock per size. Where the DUT has no cpufreq it says so in one line and
- * measures once, at the clock it has. */
+/* The clock experiment (--observe-clocks), run in core (nb_rate_clocks): the procedure at each
+ * DUT clock, then frames/s fitted against clock per size. Where the DUT has no cpufreq it says so
+ * in one line and measures once, at the clock it has. */
 static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
 {
 	struct rate_opts *o = &f->o;
 	struct nb_rate_clock_point pt[OBS_CLI_CLOCKS];
 	struct nb_rate_clock_fits fits;
-	struct nb_obs_set *set = &o->obs.set;
 	char err[512] = "";
 	size_t np = 0;
 	bool freq = true;
 	int status = 0, ret;
 
-	memset(pt, 0, sizeof(pt));
 	progress_start(o, o->obs.nclocks * o->p.nsizes);
-	for (size_t c = 0; c < o->obs.nclocks && !cli_stop; c++) {
-		pt[c].mhz = o->obs.clocks_mhz[c];
-		pt[c].res = calloc(o->p.nsizes, sizeof(*pt[c].res));
-		if (!pt[c].res)
-			cli_fail(ENOMEM, "out of memory");
-		set->clock_khz = pt[c].mhz * 1000;
-		snprintf(f->ruleset, sizeof(f->ruleset), "DUT clock %u MHz", pt[c].mhz);
-		snprintf(r->learn_when, sizeof(r->learn_when), "DUT clock %u MHz", pt[c].mhz);
-		if (!o->json) {
-			progress_clear();
-			fprintf(stderr, "netbench rate: DUT clock %u MHz\n", pt[c].mhz);
-		}
-		ret = nb_rate_run_sizes(r, pt[c].res, &pt[c].verdict, err, sizeof(err));
-		if (ret)
-			cli_fail(0, "%s", err);
+	ret = nb_rate_clocks(r, o->obs.clocks_mhz, o->obs.nclocks, pt, &np, &freq, &fits, err,
+			     sizeof(err));
+	progress_end();
+	if (ret)
+		cli_fail(0, "%s", err);
+	/* Ctrl-C: the clocks measured whole are kept, the one cut short is dropped. */
+	r->interrupted = cli_stop != 0;
+	for (size_t c = 0; c < np; c++)
 		for (size_t k = 0; k < o->p.nsizes; k++)
 			status |= nb_rate_status(&o->p, &pt[c].res[k]);
-		snprintf(pt[c].note, sizeof(pt[c].note), "%s", set->clock_note);
-		np++;
-		if (!set->have_freq) {
-			freq = false;
-			break;
-		}
-	}
-	progress_end();
-	set->clock_khz = 0;
 	nb_rate_describe(r);
 	if (!freq)
 		cli_warn("%s", pt[0].note);
-	nb_rate_clock_conclude(&o->p, pt, np, &fits);
-	if (o->json)
-		nb_rate_json_clocks(stdout, r, pt, np, freq, &fits);
-	else
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_clocks_doc_text(r, pt, np, freq, &fits, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
+	}
+	if (!o->json)
 		rate_print_clocks(r, pt, np, freq, &fits);
-	for (size_t c = 0; c < np; c++)
-		free(pt[c].res);
-	return status;
+	if (r->interrupted)
+		cli_warn("interrupted: %zu of %zu DUT clocks measured", np, o->obs.nclocks);
+	cli_save_finish(&o->save);
+	nb_rate_clocks_free(pt, o->obs.nclocks);
+	return r->interrupted ? 130 : status;
 }
 
 int cmd_rate(int argc, char **argv)
@@ -340,9 +338,12 @@ int cmd_rate(int argc, char **argv)
 	for (size_t i = 0; i < nsizes; i++)
 		status |= nb_rate_status(&o->p, &res[i]);
 	nb_rate_describe(r);
-	if (cli_save_doc_begin(&o->save) || o->json) {
-		nb_rate_json(stdout, r, res, nsizes, &verdict);
-		cli_save_doc_end(&o->save);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_doc_text(r, res, nsizes, &verdict, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json) {
 		rate_print_table(r, res, nsizes, &verdict);

@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The measuring subcommands' --save, --label, --tag and -o. The JSON document is captured by
- * pointing stdout at a temporary file while the front end's own printer runs; the human table
- * is stored as printed, copied by a thread that passes stdout through a pipe to the terminal,
- * so the printers stay as they are and live progress still shows as it comes. */
+/* The measuring subcommands' --save, --label, --tag and -o. There is one document: the test's
+ * core builds it as text (core/<test>/<test>_json.c), and the same bytes are printed with -J,
+ * written with -o and stored with --save. Nothing here touches stdout's descriptor. */
 #include "cmd/save.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +12,6 @@
 
 #include "cmd/cli.h"
 #include "core/base/atomicfile.h"
-#include "core/store/jdoc.h"
-
-#define TEXT_MAX (4u << 20)
 
 bool cli_save_option(struct cli_save *s, int c, int argc, char **argv)
 {
@@ -61,94 +54,15 @@ bool cli_save_option(struct cli_save *s, int c, int argc, char **argv)
 	return false;
 }
 
-static void *tee_main(void *arg)
-{
-	struct cli_save *s = arg;
-	char buf[4096];
-	sigset_t all;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the main thread's */
-	for (;;) {
-		ssize_t n = read(s->pipe_rd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(s->real_stdout, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			off += w;
-		}
-		if (s->text_len + (size_t)n <= TEXT_MAX) {
-			char *p = realloc(s->text, s->text_len + (size_t)n + 1);
-			if (p) {
-				memcpy(p + s->text_len, buf, (size_t)n);
-				s->text_len += (size_t)n;
-				p[s->text_len] = '\0';
-				s->text = p;
-			}
-		}
-	}
-	return NULL;
-}
-
-static void tee_stop(struct cli_save *s)
-{
-	if (!s->teeing)
-		return;
-	fflush(stdout);
-	dup2(s->real_stdout, STDOUT_FILENO); /* the pipe's last writer closes: EOF */
-	pthread_join(*(pthread_t *)s->tee_thread, NULL);
-	free(s->tee_thread);
-	close(s->pipe_rd);
-	close(s->real_stdout);
-	s->teeing = false;
-}
-
-/* A run that fails after printing part of its table exits through cli_fail: the copy thread
- * must pass the rest to the terminal before the process ends. The one pointer it needs. */
-static struct cli_save *teeing_now;
-static void tee_at_exit(void)
-{
-	if (teeing_now)
-		tee_stop(teeing_now);
-}
-
 void cli_save_start(struct cli_save *s, const char *test, bool json)
 {
-	int fds[2];
 	s->test = test;
 	s->json = json;
-	s->real_stdout = -1;
-	s->doc_fd = -1;
 	if (!s->save && (s->label || s->ntags))
 		cli_usage_error("--label and --tag describe a stored result: add --save");
 	if (s->save && !nb_store_available())
 		cli_fail(0, "this build has no SQLite: --save needs it (rebuild with "
 			    "libsqlite3-dev installed)");
-	if (!s->save || json)
-		return;
-	/* Copy the human output as it is printed: stdout goes through a pipe. */
-	fflush(stdout);
-	if (isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOLBF, 0);
-	if (pipe(fds))
-		cli_fail(errno, "pipe");
-	s->real_stdout = dup(STDOUT_FILENO);
-	if (s->real_stdout < 0 || dup2(fds[1], STDOUT_FILENO) < 0)
-		cli_fail(errno, "dup");
-	close(fds[1]);
-	s->pipe_rd = fds[0];
-	pthread_t *t = malloc(sizeof(*t));
-	if (!t || pthread_create(t, NULL, tee_main, s))
-		cli_fail(ENOMEM, "starting the output copy");
-	s->tee_thread = t;
-	s->teeing = true;
-	teeing_now = s;
-	atexit(tee_at_exit);
 }
 
 bool cli_save_wants_doc(const struct cli_save *s)
@@ -169,48 +83,6 @@ void cli_save_doc(struct cli_save *s, char *doc, size_t len)
 	free(s->doc);
 	s->doc = doc;
 	s->doc_len = len;
-}
-
-bool cli_save_doc_begin(struct cli_save *s)
-{
-	char path[] = "/tmp/netbench-doc.XXXXXX";
-	int fd;
-	if (!s->save && !s->out)
-		return false;
-	fflush(stdout);
-	fd = mkstemp(path);
-	if (fd < 0)
-		cli_fail(errno, "a temporary file for the JSON document");
-	unlink(path);
-	s->doc_fd = dup(STDOUT_FILENO);
-	if (s->doc_fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		cli_fail(errno, "dup");
-	close(fd);
-	return true;
-}
-
-void cli_save_doc_end(struct cli_save *s)
-{
-	off_t len;
-	if (s->doc_fd < 0)
-		return;
-	fflush(stdout);
-	len = lseek(STDOUT_FILENO, 0, SEEK_END);
-	if (len < 0 || len > (off_t)NB_JDOC_MAX_BYTES)
-		cli_fail(len < 0 ? errno : EFBIG, "reading the JSON document back");
-	s->doc = malloc((size_t)len + 1);
-	if (!s->doc || pread(STDOUT_FILENO, s->doc, (size_t)len, 0) != len)
-		cli_fail(s->doc ? errno : ENOMEM, "reading the JSON document back");
-	s->doc[len] = '\0';
-	s->doc_len = (size_t)len;
-	if (dup2(s->doc_fd, STDOUT_FILENO) < 0)
-		cli_fail(errno, "dup2");
-	close(s->doc_fd);
-	s->doc_fd = -1;
-	if (s->json) {
-		fwrite(s->doc, 1, s->doc_len, stdout);
-		fflush(stdout);
-	}
 }
 
 /* Writes the document next to FILE and renames it over: FILE is whole or untouched. */
@@ -236,8 +108,6 @@ void cli_save_finish(struct cli_save *s)
 	int64_t id = 0;
 	int ret;
 
-	tee_stop(s);
-	teeing_now = NULL;
 	if (!s->doc)
 		return;
 	if (s->out)
@@ -245,7 +115,6 @@ void cli_save_finish(struct cli_save *s)
 	if (s->save) {
 		const char *db = s->db ? s->db : getenv("NETBENCH_DB");
 		struct nb_store_add a = {.doc = s->doc,
-					 .table_text = s->json ? NULL : s->text,
 					 .label = s->label,
 					 .source = "save",
 					 .tags = s->tags,
@@ -262,6 +131,5 @@ void cli_save_finish(struct cli_save *s)
 			db);
 	}
 	free(s->doc);
-	free(s->text);
-	s->doc = s->text = NULL;
+	s->doc = NULL;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* --save [DB], --label, --tag and -o FILE for every measuring subcommand, in one place. A front
  * end adds CLI_SAVE_LONGOPTS to its options and "o:" to its short ones, hands unknown option
- * codes to cli_save_option, calls cli_save_start after parsing, hands its JSON document to
- * cli_save_doc (or wraps a printer in cli_save_doc_begin/end), and calls cli_save_finish once its
- * output is printed. */
+ * codes to cli_save_option, calls cli_save_start after parsing, hands the JSON document its
+ * test's core built to cli_save_doc, and calls cli_save_finish once its output is printed. */
 #ifndef NB_CLI_SAVE_H
 #define NB_CLI_SAVE_H
 
@@ -40,22 +39,15 @@ struct cli_save {
 	size_t ntags;
 	const char *test;
 	bool json;
-	/* The human output, copied as it is printed; the JSON document. */
-	int real_stdout;
-	int pipe_rd;
-	bool teeing;
-	void *tee_thread;
-	char *text;
-	size_t text_len;
-	int doc_fd;
+	/* The JSON document, as core built it. */
 	char *doc;
 	size_t doc_len;
 };
 
 /* For a front end's option switch: true when c was one of ours. */
 bool cli_save_option(struct cli_save *s, int c, int argc, char **argv);
-/* After option parsing: refuses --label/--tag without --save, and --save or -o in a build
- * without SQLite (exit 1); starts copying the human output when it will be stored. */
+/* After option parsing: refuses --label/--tag without --save, and --save in a build without
+ * SQLite (exit 1). */
 void cli_save_start(struct cli_save *s, const char *test, bool json);
 /* True when the run's JSON document is wanted (-J, --save or -o). */
 bool cli_save_wants_doc(const struct cli_save *s);
@@ -63,10 +55,6 @@ bool cli_save_wants_doc(const struct cli_save *s);
  * --save (cli_save_finish), freed here otherwise. The front end builds it in core, with its
  * test's _json.c. */
 void cli_save_doc(struct cli_save *s, char *doc, size_t len);
-/* True when a JSON document is wanted for --save or -o: the caller then prints it (to stdout,
- * which is captured) and calls cli_save_doc_end, which shows it when the run is -J. */
-bool cli_save_doc_begin(struct cli_save *s);
-void cli_save_doc_end(struct cli_save *s);
 /* Writes -o FILE and stores the result; says where in one line on stderr. Exits 1 on failure
  * (the measurement itself was printed already). */
 void cli_save_finish(struct cli_save *s);

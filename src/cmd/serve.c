@@ -15,6 +15,7 @@
 
 #include "cmd/cli.h"
 #include "core/base/atomicfile.h"
+#include "core/base/daemon.h"
 #include "cmd/commands.h"
 #include "core/session/agent.h"
 #include "core/session/auth.h"
@@ -85,52 +86,6 @@ static void log_line(void *arg, const char *line)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(s->f, "%s netbench serve: %s\n", when, line);
 	fflush(s->f);
-}
-
-/* Detaches. The parent exits only when the child reports ready (after its pid file is
- * written), so that a script finds the pid file and a listening agent when the command
- * returns. Returns the fd on which the child reports readiness. */
-static int daemonize(void)
-{
-	int p[2], nul;
-	char c;
-	pid_t pid;
-
-	if (pipe(p) < 0)
-		cli_fail(errno, "cannot daemonize");
-	pid = fork();
-	if (pid < 0)
-		cli_fail(errno, "cannot daemonize");
-	if (pid > 0) {
-		close(p[1]);
-		_exit(read(p[0], &c, 1) == 1 ? 0 : 1);
-	}
-	close(p[0]);
-	setsid();
-	if (chdir("/") < 0)
-		_exit(1);
-	nul = open("/dev/null", O_RDWR);
-	if (nul >= 0) {
-		dup2(nul, 0);
-		dup2(nul, 1);
-		if (nul > 2)
-			close(nul);
-	}
-	return p[1];
-}
-
-static void daemon_ready(int fd)
-{
-	int nul = open("/dev/null", O_RDWR);
-	/* Errors up to here still reached the terminal; from now on there is none. */
-	if (nul >= 0) {
-		dup2(nul, 2);
-		if (nul > 2)
-			close(nul);
-	}
-	if (write(fd, "r", 1) < 0)
-		_exit(1);
-	close(fd);
 }
 
 static int write_pid_file(const char *path)
@@ -253,12 +208,20 @@ int cmd_serve(int argc, char **argv)
 	if (fd < 0)
 		cli_fail(fd, "cannot listen on %s port %u", o.bind_addr ? o.bind_addr : "*",
 			 o.port);
-	if (daemon_mode)
-		ready_fd = daemonize();
+	/* The parent exits only when the child reports ready (after its pid file is written), so
+	 * that a script finds the pid file and a listening agent when the command returns. */
+	if (daemon_mode) {
+		bool child_ready = false;
+		ret = nb_daemon_start(&ready_fd, &child_ready);
+		if (ret < 0)
+			cli_fail(ret, "cannot daemonize");
+		if (ret > 0)
+			_exit(child_ready ? 0 : 1);
+	}
 	if (pid_file && (ret = write_pid_file(pid_file)) < 0)
 		cli_fail(ret, "--pid-file: cannot write %s", pid_file);
-	if (ready_fd >= 0)
-		daemon_ready(ready_fd);
+	if (ready_fd >= 0 && nb_daemon_ready(ready_fd) < 0)
+		_exit(1);
 
 	cli_catch_signals();
 

@@ -24,8 +24,6 @@
 #include "cmd/stream_print.h"
 #include "core/stream/stream_ctl.h"
 #include "cmd/commands.h"
-#include "core/base/json.h"
-#include "core/base/result.h"
 #include "core/stream/stream_sock.h"
 #include "core/base/sysinfo.h"
 #include "core/base/timeutil.h"
@@ -104,18 +102,13 @@ static int run_recv(struct stream_opts *o)
 	nb_stream_recv_copy(r, rx);
 	if (times && fclose(times) != 0)
 		cli_fail(errno, "--timestamps %s", o->times_path);
-	if (cli_save_doc_begin(&o->save) || o->json) {
-		struct nb_json j;
-		nb_json_init(&j, stdout);
-		nb_result_begin(&j, "stream", &si, NULL);
-		nb_stream_json_params(&j, &o->p, "recv");
-		nb_json_str(&j, "end", nb_stream_end_name(r->end));
-		nb_json_bool(&j, "recvmmsg_fallback", r->used_recvmsg);
-		nb_stream_json_baseline(&j, &base, NULL, 0);
-		nb_stream_json_rx(&j, rx);
-		nb_json_obj_end(&j);
-		fputc('\n', stdout);
-		cli_save_doc_end(&o->save);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_stream_recv_doc_text(&o->p, &si, r->end, r->used_recvmsg, &base, rx, &doc,
+					    &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json) {
 		printf("platform: %s, %s %s, %u CPU%s%s%s%s\n", si.hostname, si.arch, si.kernel,
@@ -216,18 +209,12 @@ static int run_send(struct stream_opts *o)
 		cli_fail(ret, "sending");
 	if (!o->json)
 		stream_print_baseline(&base, NULL, 0);
-	if (cli_save_doc_begin(&o->save) || o->json) {
-		struct nb_json j;
-		nb_json_init(&j, stdout);
-		nb_result_begin(&j, "stream", &si, NULL);
-		nb_stream_json_params(&j, &o->p, "send");
-		nb_json_bool(&j, "interrupted", cli_stop != 0);
-		nb_stream_json_baseline(&j, &base, NULL, 0);
-		nb_stream_json_pacing(&j, &o->p.pacing);
-		nb_stream_json_send(&j, "sent", steps, o->p.nrates, o->p.block);
-		nb_json_obj_end(&j);
-		fputc('\n', stdout);
-		cli_save_doc_end(&o->save);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_stream_send_doc_text(&o->p, &si, cli_stop != 0, &base, steps, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
 	}
 	close(fd);
 	free(steps);
@@ -353,9 +340,12 @@ static int run_ctl(struct stream_opts *o)
 		cli_fail(0, "%s", err);
 	if (cli_stop)
 		keep_whole_steps(o, &r);
-	if (cli_save_doc_begin(&o->save) || o->json) {
-		nb_stream_ctl_json(stdout, &o->p, &r);
-		cli_save_doc_end(&o->save);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_stream_ctl_doc_text(&o->p, &r, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json) {
 		ctl_print(&o->p, &r);

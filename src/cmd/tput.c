@@ -252,9 +252,11 @@ static void free_run(struct run *r)
 	nb_obs_set_close(&r->o.obs.set);
 }
 
-/* The whole document, to stdout (and --save's copy). */
-static void print_json(const struct run *r, const struct nb_ctl *ctl)
+/* The document, built in core: printed with -J, written with -o, stored with --save. */
+static void take_doc(struct run *r, const struct nb_ctl *ctl)
 {
+	char *doc;
+	size_t len;
 	struct nb_sysinfo local;
 	nb_sysinfo_get(&local, (const struct sockaddr *)&ctl->local);
 	struct nb_tput_sweep_params sp = {
@@ -264,7 +266,9 @@ static void print_json(const struct run *r, const struct nb_ctl *ctl)
 	    .local = &local,
 	    .remote = &ctl->remote,
 	};
-	nb_tput_sweep_json(stdout, &sp, &r->s);
+	if (nb_tput_sweep_doc_text(&sp, &r->s, &doc, &len))
+		cli_fail(ENOMEM, "building the JSON document");
+	cli_save_doc(&r->o.save, doc, len);
 }
 
 int cmd_tput(int argc, char **argv)
@@ -298,10 +302,8 @@ int cmd_tput(int argc, char **argv)
 		free_run(&r);
 		cli_fail(0, "%s", err);
 	}
-	if (cli_save_doc_begin(&r.o.save) || r.o.json) {
-		print_json(&r, ctl);
-		cli_save_doc_end(&r.o.save);
-	}
+	if (cli_save_wants_doc(&r.o.save))
+		take_doc(&r, ctl);
 	if (!r.o.json)
 		print_tail(&r, ctl);
 	cli_save_finish(&r.o.save);

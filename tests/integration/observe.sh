@@ -179,6 +179,17 @@ else
 		python3 -c \"import json; d = json.load(open('$nb_tmp/clocks.json'));
 assert len(d['clocks']) == 1 and d['clock_fit'] == [] and 'cpufreq' in d['clock_note']\""
 fi
+# The clock experiment's document is the one -J prints, -o writes and --save stores.
+if "$NETBENCH" results list --db "$nb_tmp/probe.db" 2>&1 | grep -q "no SQLite"; then
+	skip "this build has no SQLite: --observe-clocks --save not run"
+else
+	rate clocks2 --test trial -T 0.3 --rate 5k --observe-clocks 800,1600 \
+		--save "$nb_tmp/clk.db" -o "$nb_tmp/clk.o"
+	"$NETBENCH" results show -J --db "$nb_tmp/clk.db" 1 >"$nb_tmp/clk.db1" 2>&1
+	check "--observe-clocks -J --save -o: the three documents are the same bytes" sh -c "
+		cmp '$nb_tmp/clocks2.json' '$nb_tmp/clk.o' && cmp '$nb_tmp/clocks2.json' '$nb_tmp/clk.db1' &&
+		grep -q '\"clocks\"' '$nb_tmp/clk.o'"
+fi
 check_schemas "$nb_tmp"
 check "lab down" "$NETBENCH" lab down --prefix $P
 echo "1..$n"

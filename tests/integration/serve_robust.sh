@@ -7,6 +7,11 @@
 P=5321
 agent -- -p $P -B 127.0.0.1 || { notok "agent starts"; exit 1; }
 ok "agent starts"
+# serve -D returned once the pid file was written: the daemon is detached from the terminal.
+check "serve -D: the daemon's stdin, stdout and stderr are /dev/null" sh -c "
+	for fd in 0 1 2; do [ \$(readlink /proc/$agent_pid/fd/\$fd) = /dev/null ] || exit 1; done"
+check "serve -D: it runs in / in a session of its own" sh -c "
+	[ \$(readlink /proc/$agent_pid/cwd) = / ] && [ \$(ps -o sid= -p $agent_pid) -eq $agent_pid ]"
 
 normal() {
 	check_rc "$1: a normal test still runs" 0 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.3 -O 0.1 -l 1k

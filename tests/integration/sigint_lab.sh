@@ -5,7 +5,8 @@
 # the DUT's ruleset is flushed, the session with the lab's agent is closed (it serves the next
 # run), exit 130, and no controller process is left. The SIGINT is sent once the DUT holds the
 # second point's rules (so one point is measured on a slow host) of a sweep of eight points
-# (~14 s whole, so it is still running on a fast one). As root, ~20 s.
+# (~14 s whole, so it is still running on a fast one). Then the same for the clock experiment
+# (--observe-clocks): the clock cut short is dropped. As root, ~25 s.
 . "$(dirname "$0")/../lib.sh"
 need_root
 P=nbtsg
@@ -59,7 +60,27 @@ check "the DUT's ruleset is flushed" sh -c "! ip netns exec $P-dut nft list rule
 check "no controller process is left" sh -c "! pgrep -f '^$NB rate ' >/dev/null"
 check_rc "the lab's agent serves the next run" 0 \
 	ip netns exec $P-gen "$NB" rate -c 198.19.0.1 -m trial -t 0.3 -l 128 -J
-check_schemas "$nb_tmp/sw.json"
+
+# rate --observe-clocks: SIGINT while the first clock's second size runs. The clock cut short is
+# dropped (with or without cpufreq on this host), the document says interrupted, exit 130.
+ip netns exec $P-gen "$NB" rate --local-rx $P-sink/198.19.0.1 -s 64,128,256 --test trial -T 0.5 \
+	--rate 5k --observe-clocks 800,1600 -o "$nb_tmp/clk.json" >"$nb_tmp/clk.txt" 2>"$nb_tmp/clk.err" &
+pid=$!
+for _ in $(seq 600); do
+	grep -q "128-byte frames to" "$nb_tmp/clk.err" && break
+	sleep 0.05
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "rate --observe-clocks: SIGINT in the first clock exits 130 (got $rc)" test "$rc" -eq 130
+check "rate --observe-clocks: the clock cut short is dropped, no fit, interrupted true" \
+	json_check "$nb_tmp/clk.json" "
+assert d['interrupted'] is True
+assert d['clocks'] == [] and d['clock_fit'] == [], (d['clocks'], d['clock_fit'])"
+check "rate --observe-clocks: it says how many clocks were measured" \
+	grep -q 'interrupted: 0 of 2 DUT clocks measured' "$nb_tmp/clk.err"
+check_schemas "$nb_tmp/sw.json" "$nb_tmp/clk.json"
 lab_down
 check "lab down leaves no namespace" sh -c "! ip netns list | grep -q '^$P-'"
 echo "1..$n"

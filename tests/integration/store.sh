@@ -67,9 +67,10 @@ check "--host of this machine: 8" test "$(count --host "$(uname -n)")" -eq 8
 check "--since the future: 0" test "$(count --since 2999-01-01)" -eq 0
 check "IDs with a filter: 2 of 1,2,3,4 are stream" test "$(count --test stream 1 2 3 4)" -eq 1
 
-# show: the original table, or the document's for runs saved with -J.
+# show: the tables compare makes from the stored document, for a table run as for a -J run.
 check_rc "results show 1" 0 nbq results show 1
-check "show 1 prints the table as it was printed" sh -c "grep -q 'Tx KByte/s' $nb_tmp/out && grep -q 'label A' $nb_tmp/out"
+check "show 1 prints the document's tables" sh -c "grep -q 'throughput by block size (KByte/s)' $nb_tmp/out && grep -q 'label A' $nb_tmp/out"
+check "show 1 says it rebuilds the table from the document" has "stored without its table"
 check_rc "results show 2 (saved from a -J run)" 0 nbq results show 2
 check "show 2 says it rebuilds the table from the document" has "stored without its table"
 nbq results show -J 2 >"$nb_tmp/show2.json"

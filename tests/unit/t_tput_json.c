@@ -22,6 +22,13 @@ static struct nb_jdoc *doc_of(const struct nb_tput_sweep_params *sp, const struc
 		return NULL;
 	nb_tput_sweep_json(f, sp, s);
 	fclose(f);
+	/* The text -J, -o and --save take is the writer's bytes. */
+	char *doc = NULL;
+	size_t doc_len = 0;
+	CHECK(nb_tput_sweep_doc_text(sp, s, &doc, &doc_len) == 0 && doc_len == len &&
+		  !memcmp(doc, text, len),
+	      "nb_tput_sweep_doc_text gives the document's bytes (%zu of %zu)", doc_len, len);
+	free(doc);
 	if (nb_jdoc_parse(text, len, &d, err, sizeof(err)))
 		CHECK(0, "the document parses: %s", err);
 	free(text);

@@ -223,3 +223,21 @@ int nb_json_doc_text(nb_json_fill_fn fill, const void *arg, char **text, size_t 
 {
 	return to_text(fill, arg, true, text, len);
 }
+
+int nb_json_write_text(nb_json_write_fn write, const void *arg, char **text, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return -ENOMEM;
+	write(f, arg);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}

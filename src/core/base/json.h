@@ -36,5 +36,9 @@ typedef void (*nb_json_fill_fn)(struct nb_json *j, const void *arg);
 int nb_json_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len);
 /* A whole document the same way: fill writes the top-level object itself; a newline ends it. */
 int nb_json_doc_text(nb_json_fill_fn fill, const void *arg, char **text, size_t *len);
+/* The bytes a writer of a whole document to a stream writes, in a malloc'd string (free it):
+ * for the tests whose document writers take a FILE. Returns 0 or -ENOMEM. */
+typedef void (*nb_json_write_fn)(FILE *f, const void *arg);
+int nb_json_write_text(nb_json_write_fn write, const void *arg, char **text, size_t *len);
 
 #endif

@@ -259,6 +259,7 @@ void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_r
 
 	nb_json_init(&j, f);
 	json_head(&j, r);
+	nb_json_bool(&j, "interrupted", r->interrupted);
 	nb_json_arr_begin(&j, "clocks");
 	for (size_t c = 0; c < np; c++) {
 		nb_json_obj_begin(&j, NULL);
@@ -337,4 +338,59 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 	nb_rate_json_learning(&j, r);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
+}
+
+/* The documents as text: each writer above, run into memory. */
+struct doc {
+	const struct nb_rate_run *r;
+	size_t n;
+	const struct nb_rate_size *s;
+	const struct nb_rate_overall *v;
+	const struct nb_rate_sweep_point *sweep;
+	const struct nb_rate_sweep_fits *sweep_fits;
+	const struct nb_rate_clock_point *clocks;
+	bool have_freq;
+	const struct nb_rate_clock_fits *clock_fits;
+};
+
+static void write_run(FILE *f, const void *arg)
+{
+	const struct doc *d = arg;
+	nb_rate_json(f, d->r, d->s, d->n, d->v);
+}
+
+static void write_sweep(FILE *f, const void *arg)
+{
+	const struct doc *d = arg;
+	nb_rate_json_sweep(f, d->r, d->sweep, d->n, d->sweep_fits);
+}
+
+static void write_clocks(FILE *f, const void *arg)
+{
+	const struct doc *d = arg;
+	nb_rate_json_clocks(f, d->r, d->clocks, d->n, d->have_freq, d->clock_fits);
+}
+
+int nb_rate_doc_text(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
+		     const struct nb_rate_overall *v, char **text, size_t *len)
+{
+	const struct doc d = {.r = r, .n = n, .s = s, .v = v};
+	return nb_json_write_text(write_run, &d, text, len);
+}
+
+int nb_rate_sweep_doc_text(const struct nb_rate_run *r, const struct nb_rate_sweep_point *p,
+			   size_t np, const struct nb_rate_sweep_fits *fits, char **text,
+			   size_t *len)
+{
+	const struct doc d = {.r = r, .n = np, .sweep = p, .sweep_fits = fits};
+	return nb_json_write_text(write_sweep, &d, text, len);
+}
+
+int nb_rate_clocks_doc_text(const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
+			    size_t np, bool have_freq, const struct nb_rate_clock_fits *fits,
+			    char **text, size_t *len)
+{
+	const struct doc d = {
+	    .r = r, .n = np, .clocks = p, .have_freq = have_freq, .clock_fits = fits};
+	return nb_json_write_text(write_clocks, &d, text, len);
 }

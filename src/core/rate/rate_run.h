@@ -31,6 +31,7 @@ enum nb_rate_event_kind {
 	NB_RATE_EV_SIZE_DONE, /* a frame size's result (result) */
 	NB_RATE_EV_RULESET,   /* a rule sweep loaded a ruleset (kind, rules) */
 	NB_RATE_EV_LEARNED,   /* a learning phase ended (learn) */
+	NB_RATE_EV_CLOCK,     /* the clock experiment asks the DUT for a clock (clock_mhz) */
 };
 struct nb_rate_event {
 	enum nb_rate_event_kind kind;
@@ -40,6 +41,7 @@ struct nb_rate_event {
 	enum nb_lab_rules_kind rules_kind;
 	uint64_t rules;
 	const struct nb_rate_learn *learn;
+	uint32_t clock_mhz;
 };
 typedef void (*nb_rate_progress_fn)(void *arg, const struct nb_rate_event *ev);
 
@@ -177,6 +179,24 @@ struct nb_rate_clock_fits {
 };
 void nb_rate_clock_conclude(const struct nb_rate_params *p, const struct nb_rate_clock_point *pt,
 			    size_t np, struct nb_rate_clock_fits *out);
+/* After clock c of nclocks was run (the procedure at every size): whether its point is kept
+ * and whether the next clock is run (pure). A stop or a failure drops the point and ends the
+ * experiment; a DUT without cpufreq (have_freq false) keeps its one point, at the clock it has,
+ * and ends it. */
+struct nb_rate_clock_next {
+	bool keep, more;
+};
+struct nb_rate_clock_next nb_rate_clock_after(bool stopped, bool failed, bool have_freq, size_t c,
+					      size_t nclocks);
+/* The clock experiment: r->p->observe's first observer sets each of the nclocks clocks (MHz) in
+ * turn and the procedure runs at every size; pt (nclocks of them) is filled, *np of them kept
+ * (when stopped, only the clocks whose every size finished), *have_freq false when the DUT has
+ * no cpufreq (one point), the fits over the points kept. Free the points with
+ * nb_rate_clocks_free even on failure. */
+int nb_rate_clocks(struct nb_rate_run *r, const uint32_t *mhz, size_t nclocks,
+		   struct nb_rate_clock_point *pt, size_t *np, bool *have_freq,
+		   struct nb_rate_clock_fits *fits, char *err, size_t errlen);
+void nb_rate_clocks_free(struct nb_rate_clock_point *pt, size_t nclocks);
 
 /* The JSON documents (docs/schema.md): one run, or one rule sweep, or a clock experiment
  * (have_freq false: the DUT has no cpufreq, one point at the clock it has). */
@@ -186,5 +206,15 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 			size_t np, const struct nb_rate_sweep_fits *fits);
 void nb_rate_json_clocks(FILE *f, const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
 			 size_t np, bool have_freq, const struct nb_rate_clock_fits *fits);
+/* The same three documents in a malloc'd string (free it): the bytes -J prints, -o writes and
+ * --save stores. Each returns 0 or -ENOMEM. */
+int nb_rate_doc_text(const struct nb_rate_run *r, const struct nb_rate_size *s, size_t n,
+		     const struct nb_rate_overall *v, char **text, size_t *len);
+int nb_rate_sweep_doc_text(const struct nb_rate_run *r, const struct nb_rate_sweep_point *p,
+			   size_t np, const struct nb_rate_sweep_fits *fits, char **text,
+			   size_t *len);
+int nb_rate_clocks_doc_text(const struct nb_rate_run *r, const struct nb_rate_clock_point *p,
+			    size_t np, bool have_freq, const struct nb_rate_clock_fits *fits,
+			    char **text, size_t *len);
 
 #endif

@@ -124,5 +124,17 @@ void nb_stream_json_baseline(struct nb_json *j, const struct nb_stream_baseline 
 void nb_stream_json_pacing(struct nb_json *j, const struct nb_stream_pacing *pc);
 void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 			const struct nb_stream_ctl_result *r);
+/* The whole documents as text, malloc'd (free it): the bytes -J prints, -o writes and --save
+ * stores. A controller run; a standalone receiver (recv mode: how it ended, whether it fell back
+ * to recvmsg); a standalone sender (send mode: its steps, p->nrates of them). 0 or -ENOMEM. */
+int nb_stream_ctl_doc_text(const struct nb_stream_params *p, const struct nb_stream_ctl_result *r,
+			   char **text, size_t *len);
+int nb_stream_recv_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
+			    enum nb_stream_end end, bool recvmmsg_fallback,
+			    const struct nb_stream_baseline *base, const struct nb_stream_rx *rx,
+			    char **text, size_t *len);
+int nb_stream_send_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
+			    bool interrupted, const struct nb_stream_baseline *base,
+			    const struct nb_stream_send_step *steps, char **text, size_t *len);
 
 #endif

@@ -253,3 +253,78 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
+
+/* The documents as text: each writer run into memory. */
+struct doc {
+	const struct nb_stream_params *p;
+	const struct nb_stream_ctl_result *ctl;
+	const struct nb_sysinfo *si;
+	enum nb_stream_end end;
+	bool flag; /* recv: recvmmsg_fallback; send: interrupted */
+	const struct nb_stream_baseline *base;
+	const struct nb_stream_rx *rx;
+	const struct nb_stream_send_step *steps;
+};
+
+static void write_ctl(FILE *f, const void *arg)
+{
+	const struct doc *d = arg;
+	nb_stream_ctl_json(f, d->p, d->ctl);
+}
+
+static void write_recv(FILE *f, const void *arg)
+{
+	const struct doc *d = arg;
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	nb_result_begin(&j, "stream", d->si, NULL);
+	nb_stream_json_params(&j, d->p, "recv");
+	nb_json_str(&j, "end", nb_stream_end_name(d->end));
+	nb_json_bool(&j, "recvmmsg_fallback", d->flag);
+	nb_stream_json_baseline(&j, d->base, NULL, 0);
+	nb_stream_json_rx(&j, d->rx);
+	nb_json_obj_end(&j);
+	fputc('\n', f);
+}
+
+static void write_send(FILE *f, const void *arg)
+{
+	const struct doc *d = arg;
+	struct nb_json j;
+
+	nb_json_init(&j, f);
+	nb_result_begin(&j, "stream", d->si, NULL);
+	nb_stream_json_params(&j, d->p, "send");
+	nb_json_bool(&j, "interrupted", d->flag);
+	nb_stream_json_baseline(&j, d->base, NULL, 0);
+	nb_stream_json_pacing(&j, &d->p->pacing);
+	nb_stream_json_send(&j, "sent", d->steps, d->p->nrates, d->p->block);
+	nb_json_obj_end(&j);
+	fputc('\n', f);
+}
+
+int nb_stream_ctl_doc_text(const struct nb_stream_params *p, const struct nb_stream_ctl_result *r,
+			   char **text, size_t *len)
+{
+	const struct doc d = {.p = p, .ctl = r};
+	return nb_json_write_text(write_ctl, &d, text, len);
+}
+
+int nb_stream_recv_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
+			    enum nb_stream_end end, bool recvmmsg_fallback,
+			    const struct nb_stream_baseline *base, const struct nb_stream_rx *rx,
+			    char **text, size_t *len)
+{
+	const struct doc d = {
+	    .p = p, .si = si, .end = end, .flag = recvmmsg_fallback, .base = base, .rx = rx};
+	return nb_json_write_text(write_recv, &d, text, len);
+}
+
+int nb_stream_send_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
+			    bool interrupted, const struct nb_stream_baseline *base,
+			    const struct nb_stream_send_step *steps, char **text, size_t *len)
+{
+	const struct doc d = {.p = p, .si = si, .flag = interrupted, .base = base, .steps = steps};
+	return nb_json_write_text(write_send, &d, text, len);
+}

@@ -201,3 +201,21 @@ void nb_tput_sweep_json(FILE *f, const struct nb_tput_sweep_params *sp,
 	nb_json_arr_end(&j);
 	nb_json_obj_end(&j);
 }
+
+struct sweep_doc {
+	const struct nb_tput_sweep_params *sp;
+	const struct nb_tput_sweep *s;
+};
+
+static void write_sweep(FILE *f, const void *arg)
+{
+	const struct sweep_doc *d = arg;
+	nb_tput_sweep_json(f, d->sp, d->s);
+}
+
+int nb_tput_sweep_doc_text(const struct nb_tput_sweep_params *sp, const struct nb_tput_sweep *s,
+			   char **text, size_t *len)
+{
+	const struct sweep_doc d = {sp, s};
+	return nb_json_write_text(write_sweep, &d, text, len);
+}

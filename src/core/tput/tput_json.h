@@ -58,5 +58,9 @@ void nb_tput_sweep_free(struct nb_tput_sweep *s);
 /* Writes the whole document of the sweep to f. */
 void nb_tput_sweep_json(FILE *f, const struct nb_tput_sweep_params *sp,
 			const struct nb_tput_sweep *s);
+/* The same document in a malloc'd string (free it): the bytes -J prints, -o writes and --save
+ * stores. Returns 0 or -ENOMEM. */
+int nb_tput_sweep_doc_text(const struct nb_tput_sweep_params *sp, const struct nb_tput_sweep *s,
+			   char **text, size_t *len);
 
 #endif

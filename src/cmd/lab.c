@@ -14,12 +14,11 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/lab_opts.h"
-#include "core/base/json.h"
+#include "core/base/sysinfo.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
+#include "core/lab/lab_json.h"
 #include "core/lab/lab_rules.h"
-#include "core/base/result.h"
-#include "core/base/sysinfo.h"
 
 static volatile sig_atomic_t stop;
 
@@ -42,54 +41,19 @@ static void require_root(void)
 			    " run it as root");
 }
 
-static void json_begin(struct nb_json *j, const char *action, const struct nb_lab *lab)
+/* -J: the action's document (core/lab/lab_json.c) on stdout. */
+static void emit(struct nb_lab_doc *d)
 {
 	struct nb_sysinfo si;
+	char *text;
+	size_t len;
 
 	nb_sysinfo_get(&si, NULL);
-	nb_json_init(j, stdout);
-	nb_result_begin(j, "lab", &si, NULL);
-	nb_json_obj_begin(j, "parameters");
-	nb_json_str(j, "action", action);
-	if (lab->prefix[0])
-		nb_json_str(j, "prefix", lab->prefix);
-	else
-		nb_json_null(j, "prefix");
-	nb_json_obj_end(j);
-	nb_json_str(j, "action", action);
-	nb_json_obj_begin(j, "namespaces");
-	nb_json_str(j, "gen", lab->ns[NB_LAB_GEN]);
-	nb_json_str(j, "dut", lab->ns[NB_LAB_DUT]);
-	nb_json_str(j, "sink", lab->ns[NB_LAB_SINK]);
-	nb_json_obj_end(j);
-}
-
-static void json_end(struct nb_json *j)
-{
-	nb_json_obj_end(j);
-	fputc('\n', stdout);
-}
-
-/* "board": {"role", "arch", "kernel", "qemu_pid", "console_log", "image"}, or null. */
-static void board_json(struct nb_json *j, const struct nb_lab *lab, const struct nb_lab_board *b,
-		       long pid)
-{
-	char log[200];
-
-	if (b->role < 0) {
-		nb_json_null(j, "board");
-		return;
-	}
-	nb_lab_board_path(lab, "console.log", log, sizeof(log));
-	nb_json_obj_begin(j, "board");
-	nb_json_str(j, "role", b->role == NB_LAB_DUT ? "dut" : "sink");
-	nb_json_str(j, "arch", b->arch);
-	nb_json_str(j, "kernel", b->kernel);
-	nb_json_i64(j, "qemu_pid", pid);
-	nb_json_str(j, "console_log", log);
-	nb_json_str(j, "image", b->dir);
-	nb_json_str(j, "virtualization", "vm tcg");
-	nb_json_obj_end(j);
+	d->local = &si;
+	if (nb_lab_doc_text(d, &text, &len))
+		cli_fail(ENOMEM, "lab: the JSON document");
+	fwrite(text, 1, len, stdout);
+	free(text);
 }
 
 static void print_board(const struct nb_lab *lab, const struct nb_lab_board *b, long pid)
@@ -103,7 +67,6 @@ static void print_board(const struct nb_lab *lab, const struct nb_lab_board *b, 
 
 static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 {
-	struct nb_json j;
 	ssize_t n;
 	int ret;
 
@@ -144,39 +107,8 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 		cli_fail(0, "lab up failed, removed what it had created: %s",
 			 *lab->err ? lab->err : strerror(-ret));
 	if (o->json) {
-		json_begin(&j, "up", lab);
-		nb_json_bool(&j, "ipv6", lab->ipv6);
-		nb_json_u64(&j, "mtu", lab->mtu);
-		nb_json_u64(&j, "dut_cpus", lab->dut_cpus);
-		nb_json_str(&j, "sink_addr", NB_LAB_SINK_ADDR);
-		if (lab->vpn[0]) {
-			struct nb_lab_vpn_spec v;
-			nb_lab_vpn_parse(lab->vpn, &v);
-			nb_json_obj_begin(&j, "vpn");
-			nb_json_str(&j, "kind", v.kind);
-			if (v.algo[0])
-				nb_json_str(&j, "algo", v.algo);
-			else
-				nb_json_null(&j, "algo");
-			nb_json_str(&j, "tunnel_addr", NB_LAB_VPN_ADDR);
-			if (lab->crypto_driver[0])
-				nb_json_str(&j, "crypto_driver", lab->crypto_driver);
-			else
-				nb_json_null(&j, "crypto_driver");
-			nb_json_obj_end(&j);
-		} else {
-			nb_json_null(&j, "vpn");
-		}
-		if (lab->agent)
-			nb_json_u64(&j, "agent_port", lab->port);
-		else
-			nb_json_null(&j, "agent_port");
-		if (lab->agent)
-			nb_json_str(&j, "observer_addr", NB_LAB_DUT_A_ADDR);
-		else
-			nb_json_null(&j, "observer_addr");
-		board_json(&j, lab, &lab->board, nb_lab_board_pid(lab));
-		json_end(&j);
+		emit(&(struct nb_lab_doc){
+		    .action = "up", .lab = lab, .board_pid = nb_lab_board_pid(lab)});
 		return 0;
 	}
 	if (lab->board.role >= 0) {
@@ -225,18 +157,15 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 
 static int do_down(struct nb_lab *lab, const struct lab_opts *o)
 {
-	struct nb_json j;
 	unsigned found = 0;
 	int ret = nb_lab_down(lab, &found);
 
 	if (ret)
 		cli_fail(0, "lab down could not remove everything: %s",
 			 *lab->err ? lab->err : strerror(-ret));
-	if (o->json) {
-		json_begin(&j, "down", lab);
-		nb_json_u64(&j, "objects_found", found);
-		json_end(&j);
-	} else if (found)
+	if (o->json)
+		emit(&(struct nb_lab_doc){.action = "down", .lab = lab, .found = found});
+	else if (found)
 		printf("lab down: removed %s, %s, %s\n", lab->ns[0], lab->ns[1], lab->ns[2]);
 	else
 		printf("lab down: nothing to remove\n");
@@ -252,63 +181,13 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 {
 	static const int link_ns[4] = {NB_LAB_GEN, NB_LAB_DUT, NB_LAB_DUT, NB_LAB_SINK};
 	struct nb_lab_status st;
-	struct nb_json j;
 	bool any;
 
 	nb_lab_status(lab, &st);
 	any = st.ns[0] || st.ns[1] || st.ns[2] || st.state_found;
 	if (o->json) {
-		json_begin(&j, "status", lab);
-		nb_json_bool(&j, "healthy", st.healthy);
-		nb_json_bool(&j, "exists", any);
-		nb_json_bool(&j, "up_completed", st.state_complete);
-		nb_json_arr_begin(&j, "links");
-		for (int i = 0; i < 4; i++) {
-			nb_json_obj_begin(&j, NULL);
-			nb_json_str(&j, "namespace", lab->ns[link_ns[i]]);
-			nb_json_str(&j, "name", nb_lab_links[i]);
-			nb_json_bool(&j, "exists_ns", st.ns[link_ns[i]]);
-			nb_json_bool(&j, "up", st.links_up[i]);
-			nb_json_obj_end(&j);
-		}
-		nb_json_arr_end(&j);
-		nb_json_u64(&j, "mtu", st.mtu);
-		nb_json_bool(&j, "ipv6", st.ipv6);
-		nb_json_bool(&j, "forwarding_ipv4", st.fwd_v4);
-		nb_json_bool(&j, "forwarding_ipv6", st.fwd_v6);
-		nb_json_u64(&j, "dut_cpus", st.dut_cpus);
-		nb_json_str(&j, "rps_cpus_mask", st.rps_mask);
-		nb_json_obj_begin(&j, "ruleset");
-		if (st.ruleset_known) {
-			nb_json_str(&j, "kind", st.ruleset_kind);
-			nb_json_u64(&j, "rules_requested", st.ruleset_n);
-		}
-		if (st.rules >= 0) {
-			nb_json_u64(&j, "rules", (uint64_t)st.rules);
-			nb_json_u64(&j, "set_elements", (uint64_t)st.elems);
-		}
-		nb_json_obj_end(&j);
-		nb_json_obj_begin(&j, "agent");
-		nb_json_bool(&j, "expected", st.agent_expected);
-		nb_json_i64(&j, "pid", st.agent_pid);
-		nb_json_bool(&j, "alive", st.agent_alive);
-		nb_json_str(&j, "addr", NB_LAB_SINK_ADDR);
-		nb_json_u64(&j, "port", st.port);
-		nb_json_bool(&j, "answers", st.agent_answers);
-		nb_json_obj_end(&j);
-		nb_json_obj_begin(&j, "observer");
-		nb_json_i64(&j, "pid", st.observer_pid);
-		nb_json_bool(&j, "alive", st.observer_alive);
-		nb_json_str(&j, "addr", NB_LAB_DUT_A_ADDR);
-		nb_json_u64(&j, "port", st.port);
-		nb_json_bool(&j, "answers", st.observer_answers);
-		nb_json_obj_end(&j);
-		board_json(&j, lab, &st.board, st.board_pid);
-		if (st.board.role >= 0) {
-			nb_json_bool(&j, "board_alive", st.board_alive);
-			nb_json_bool(&j, "board_control_port", st.board_ctl);
-		}
-		json_end(&j);
+		emit(
+		    &(struct nb_lab_doc){.action = "status", .lab = lab, .st = &st, .exists = any});
 		return st.healthy ? 0 : 1;
 	}
 	if (!any) {
@@ -363,7 +242,6 @@ static int do_ruleset(struct nb_lab *lab, const struct lab_opts *o)
 	struct nb_lab_rules r = {.rules_n = o->rules_n, .ipv6 = o->ipv6};
 	char abs_path[4096];
 	size_t rules = 0, elems = 0;
-	struct nb_json j;
 	int ret;
 
 	if (o->flush) {
@@ -372,12 +250,8 @@ static int do_ruleset(struct nb_lab *lab, const struct lab_opts *o)
 			cli_fail(0, "%s", *lab->err ? lab->err : strerror(-ret));
 		if (!o->json)
 			printf("lab ruleset: %s has no rules\n", lab->ns[NB_LAB_DUT]);
-		else {
-			json_begin(&j, "ruleset", lab);
-			nb_json_str(&j, "kind", "none");
-			nb_json_u64(&j, "rules", 0);
-			json_end(&j);
-		}
+		else
+			emit(&(struct nb_lab_doc){.action = "ruleset", .lab = lab});
 		return 0;
 	}
 	nb_lab_rules_kind_parse(o->kind, &r.kind, &r.path);
@@ -402,16 +276,11 @@ static int do_ruleset(struct nb_lab *lab, const struct lab_opts *o)
 	if (ret)
 		cli_fail(0, "%s", *lab->err ? lab->err : strerror(-ret));
 	if (o->json) {
-		json_begin(&j, "ruleset", lab);
-		nb_json_str(&j, "kind", nb_lab_rules_kind_name(r.kind));
-		if (r.kind == NB_LAB_RULES_FILE)
-			nb_json_str(&j, "file", r.path);
-		else
-			nb_json_u64(&j, "rules_requested", r.rules_n);
-		nb_json_bool(&j, "ipv6", r.ipv6);
-		nb_json_u64(&j, "rules", rules);
-		nb_json_u64(&j, "set_elements", elems);
-		json_end(&j);
+		emit(&(struct nb_lab_doc){.action = "ruleset",
+					  .lab = lab,
+					  .rules = &r,
+					  .rules_loaded = rules,
+					  .elems = elems});
 		return 0;
 	}
 	if (r.kind == NB_LAB_RULES_FILE)
@@ -428,36 +297,16 @@ static int do_ruleset(struct nb_lab *lab, const struct lab_opts *o)
 static int do_fit(const struct lab_opts *o)
 {
 	struct nb_lab_fit fit;
-	struct nb_json j;
 	int ret = nb_lab_fit_cost(o->fit_rules, o->fit_fps, o->fit_n, &fit);
 
 	if (ret)
 		cli_usage_error("fit needs points at two or more different rule counts");
 	if (o->json) {
-		struct nb_sysinfo si;
-		/* The frame every document has; a fit uses no lab, so no prefix. */
-		nb_sysinfo_get(&si, NULL);
-		nb_json_init(&j, stdout);
-		nb_result_begin(&j, "lab", &si, NULL);
-		nb_json_obj_begin(&j, "parameters");
-		nb_json_str(&j, "action", "fit");
-		nb_json_null(&j, "prefix");
-		nb_json_obj_end(&j);
-		nb_json_str(&j, "action", "fit");
-		nb_json_arr_begin(&j, "points");
-		for (size_t i = 0; i < o->fit_n; i++) {
-			nb_json_obj_begin(&j, NULL);
-			nb_json_u64(&j, "rules", (uint64_t)o->fit_rules[i]);
-			nb_json_double(&j, "fps", o->fit_fps[i], 1);
-			nb_json_double(&j, "ns_per_frame", 1e9 / o->fit_fps[i], 2);
-			nb_json_obj_end(&j);
-		}
-		nb_json_arr_end(&j);
-		nb_json_double(&j, "base_ns_per_frame", fit.base_ns, 3);
-		nb_json_double(&j, "per_rule_ns", fit.per_rule_ns, 4);
-		nb_json_double(&j, "residual_ns", fit.residual_ns, 3);
-		nb_lab_fit_json(&j, &fit);
-		json_end(&j);
+		emit(&(struct nb_lab_doc){.action = "fit",
+					  .fit_rules = o->fit_rules,
+					  .fit_fps = o->fit_fps,
+					  .fit_n = o->fit_n,
+					  .fit = &fit});
 		return 0;
 	}
 	printf("%10s %14s %14s %14s\n", "rules", "fps", "ns/frame", "fitted ns");

@@ -38,7 +38,7 @@ int main(void)
 	c->points[0].ops = 10;
 	c->points[0].window_s = 0.1;
 	snprintf(c->points[1].invalid_reason, sizeof(c->points[1].invalid_reason), "interrupted");
-	if (!r || nb_crypto_algo_encode(r, 1, &buf, &len))
+	if (!r || nb_crypto_algo_encode(r, 1, NB_CRYPTO_LOAD_RECORD, &buf, &len))
 		return 1;
 	struct nb_crypto_result *back = result();
 	if (!back || nb_crypto_algo_decode(back, buf, len, &ai) || ai != 1)

@@ -15,5 +15,7 @@ struct nb_store {
 
 int nb_store_db_fail(struct nb_store *s, char *err, size_t errlen, const char *what);
 int nb_store_exec(struct nb_store *s, const char *sql, char *err, size_t errlen);
+/* A store of a newer schema version than this netbench knows: says so, returns -EPROTO. */
+int nb_store_too_new(const char *path, int v, char *err, size_t errlen);
 
 #endif

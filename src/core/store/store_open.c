@@ -71,6 +71,24 @@ static int user_version(struct nb_store *s, int *v)
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
+int nb_store_too_new(const char *path, int v, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "%s has results schema version %d; this netbench knows up to %d (use a newer "
+		 "netbench)",
+		 path, v, NB_STORE_SCHEMA_VERSION);
+	return -EPROTO;
+}
+
+/* An open that failed: a file that is no database says so; s is closed. Returns ret. */
+static int open_failed(struct nb_store *s, int ret, const char *path, char *err, size_t errlen)
+{
+	if (ret == -EIO && sqlite3_errcode(s->db) == SQLITE_NOTADB)
+		snprintf(err, errlen, "%s is not a SQLite database", path);
+	nb_store_close(s);
+	return ret;
+}
+
 int nb_store_open(const char *path, struct nb_store **out, char *err, size_t errlen)
 {
 	struct nb_store *s = calloc(1, sizeof(*s));
@@ -99,12 +117,8 @@ int nb_store_open(const char *path, struct nb_store **out, char *err, size_t err
 		goto fail;
 	}
 	if (v > NB_STORE_SCHEMA_VERSION) {
-		snprintf(err, errlen,
-			 "%s has results schema version %d; this netbench knows up to %d "
-			 "(use a newer netbench)",
-			 path, v, NB_STORE_SCHEMA_VERSION);
+		ret = nb_store_too_new(path, v, err, errlen);
 		nb_store_exec(s, "ROLLBACK", NULL, 0);
-		ret = -EPROTO;
 		goto fail;
 	}
 	if (v == 0) {
@@ -133,10 +147,7 @@ int nb_store_open(const char *path, struct nb_store **out, char *err, size_t err
 	*out = s;
 	return 0;
 fail:
-	if (ret == -EIO && sqlite3_errcode(s->db) == SQLITE_NOTADB)
-		snprintf(err, errlen, "%s is not a SQLite database", path);
-	nb_store_close(s);
-	return ret;
+	return open_failed(s, ret, path, err, errlen);
 }
 
 /* file:PATH?immutable=1 when no writer has the store open (no PATH-wal), else false. */
@@ -205,11 +216,7 @@ int nb_store_open_read(const char *path, struct nb_store **out, char *err, size_
 		goto fail;
 	}
 	if (v > NB_STORE_SCHEMA_VERSION) {
-		snprintf(err, errlen,
-			 "%s has results schema version %d; this netbench knows up to %d "
-			 "(use a newer netbench)",
-			 path, v, NB_STORE_SCHEMA_VERSION);
-		ret = -EPROTO;
+		ret = nb_store_too_new(path, v, err, errlen);
 		goto fail;
 	}
 	if (v < 1) {
@@ -220,10 +227,7 @@ int nb_store_open_read(const char *path, struct nb_store **out, char *err, size_
 	*out = s;
 	return 0;
 fail:
-	if (ret == -EIO && sqlite3_errcode(s->db) == SQLITE_NOTADB)
-		snprintf(err, errlen, "%s is not a SQLite database", path);
-	nb_store_close(s);
-	return ret;
+	return open_failed(s, ret, path, err, errlen);
 }
 
 void nb_store_close(struct nb_store *s)

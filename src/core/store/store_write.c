@@ -170,13 +170,8 @@ static int open_other(const char *path, sqlite3 **db, char *err, size_t errlen)
 		snprintf(err, errlen, "%s is not a SQLite database (or cannot be read)", path);
 		return -EINVAL;
 	}
-	if (v > NB_STORE_SCHEMA_VERSION) {
-		snprintf(err, errlen,
-			 "%s has results schema version %d; this netbench knows up to %d (use a "
-			 "newer netbench)",
-			 path, v, NB_STORE_SCHEMA_VERSION);
-		return -EPROTO;
-	}
+	if (v > NB_STORE_SCHEMA_VERSION)
+		return nb_store_too_new(path, v, err, errlen);
 	if (v != NB_STORE_SCHEMA_VERSION || tables != 2) {
 		snprintf(err, errlen, "%s is not a netbench results store", path);
 		return -EINVAL;

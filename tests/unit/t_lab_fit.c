@@ -3,8 +3,12 @@
  * input is refused. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "core/base/sysinfo.h"
 #include "core/lab/lab_fit.h"
+#include "core/lab/lab_json.h"
 #include "tap.h"
 
 int main(void)
@@ -29,6 +33,26 @@ int main(void)
 	      "noisy: near 500 ns + 2 ns/rule (got %g + %g)", fit.base_ns, fit.per_rule_ns);
 	CHECK(fit.residual_ns > 1 && fit.residual_ns < 20, "noisy: residual shows (got %g ns)",
 	      fit.residual_ns);
+	/* lab fit -J: the fit's document, with no lab behind it (no prefix, no namespaces). */
+	struct nb_sysinfo si;
+	char *doc = NULL;
+	size_t len = 0;
+	nb_sysinfo_get(&si, NULL);
+	int ret = nb_lab_fit_cost(rules, fps, 4, &fit);
+	if (!ret)
+		ret = nb_lab_doc_text(&(struct nb_lab_doc){.action = "fit",
+							   .local = &si,
+							   .fit_rules = rules,
+							   .fit_fps = fps,
+							   .fit_n = 4,
+							   .fit = &fit},
+				      &doc, &len);
+	CHECK(ret == 0 && strstr(doc, "\"test\": \"lab\"") && strstr(doc, "\"action\": \"fit\"") &&
+		  strstr(doc, "\"prefix\": null") && !strstr(doc, "namespaces") &&
+		  strstr(doc, "\"rules\": 5000") && strstr(doc, "\"per_rule_ns\": 2.0000") &&
+		  doc[len - 1] == '\n',
+	      "lab fit's document: the frame, the points and the fit (%zu bytes)", len);
+	free(doc);
 	CHECK(nb_lab_fit_cost(rules, fps, 1, &fit) == -EINVAL, "one point refused");
 	CHECK(nb_lab_fit_cost(same, fps, 3, &fit) == -EINVAL, "one rule count refused");
 	CHECK(nb_lab_fit_cost(rules, bad, 3, &fit) == -EINVAL, "zero rate refused");

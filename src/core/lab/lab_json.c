@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/base/json.h"
 #include "core/base/result.h"
@@ -191,23 +192,16 @@ static void fill(struct nb_json *j, const void *arg)
 	const struct nb_lab_doc *d = arg;
 
 	frame(j, d);
-	switch (d->action[0]) {
-	case 'u':
+	if (!strcmp(d->action, "up"))
 		up(j, d);
-		break;
-	case 'd':
+	else if (!strcmp(d->action, "down"))
 		nb_json_u64(j, "objects_found", d->found);
-		break;
-	case 's':
+	else if (!strcmp(d->action, "status"))
 		status(j, d);
-		break;
-	case 'r':
+	else if (!strcmp(d->action, "ruleset"))
 		ruleset(j, d);
-		break;
-	case 'f':
+	else if (!strcmp(d->action, "fit"))
 		fit(j, d);
-		break;
-	}
 	nb_json_obj_end(j);
 }
 

@@ -2,8 +2,10 @@
 /* The shared rtnetlink dump: the walk over built messages (other types passed over, a message
  * shorter than its family header and a truncated datagram refused, NLMSG_ERROR's errno, a
  * callback's error ends the walk, NLMSG_DONE ends the dump), then real dumps of this host's
- * links and of loopback's qdiscs (no root needed). */
+ * links and of loopback's qdiscs (no root needed; under qemu-user, which does not carry a qdisc
+ * dump, that one is skipped). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/netlink.h>
@@ -90,7 +92,11 @@ int main(void)
 	      strerror(ret < 0 ? -ret : 0), s.msgs, s.lo ? "among them" : "MISSING");
 	struct nb_qdisc q[NB_QDISC_MAX];
 	int nq = nb_qdisc_list((int)if_nametoindex("lo"), q, NB_QDISC_MAX);
-	CHECK(nq >= 0, "RTM_GETQDISC dump of lo: %d qdisc(s)%s%s", nq, nq > 0 ? ", " : "",
-	      nq > 0 ? q[0].kind : "");
+	/* qemu-user translates link dumps but answers a qdisc dump with EOPNOTSUPP. */
+	if (nq == -EOPNOTSUPP && getenv("NB_EMULATED"))
+		tap_skip("RTM_GETQDISC dump of lo: the user-mode emulator does not carry it");
+	else
+		CHECK(nq >= 0, "RTM_GETQDISC dump of lo: %d qdisc(s)%s%s", nq, nq > 0 ? ", " : "",
+		      nq > 0 ? q[0].kind : "");
 	return tap_done();
 }

@@ -14,12 +14,7 @@ need_tools ip nft
 need_store
 DB=$nb_tmp/r.db
 lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
-trap 'lab_down; nb_cleanup' EXIT
-if ! "$NETBENCH" lab up --prefix $P --no-agent >"$nb_tmp/out" 2>&1; then
-	notok "lab up --prefix $P"
-	sed 's/^/# /' "$nb_tmp/out"
-	exit 1
-fi
+lab_up $P --no-agent || { notok "lab up --prefix $P"; exit 1; }
 points=""
 for nr in 0 300 1000; do
 	"$NETBENCH" lab ruleset --prefix $P --kind linear --rules $nr >/dev/null 2>"$nb_tmp/err" ||

@@ -151,3 +151,30 @@ argv_shims() {
 		chmod 0755 "$_d/$_t"
 	done
 }
+
+# need_tools TOOL...: skips the whole script, naming the first tool missing, unless every one is
+# installed.
+need_tools() {
+	for _t in "$@"; do
+		command -v "$_t" >/dev/null || skip_all "$_t is not installed (tests/deps.sh)"
+	done
+}
+
+# need_store: skips the whole script when this build has no results store (built without
+# SQLite); a read of a store that does not exist says so in one line.
+need_store() {
+	if "$NETBENCH" results list --db "$nb_tmp/probe.db" 2>&1 | grep -q "no SQLite"; then
+		skip_all "this build has no SQLite (libsqlite3-dev)"
+	fi
+}
+
+# lab_gen_rate PREFIX OUT ARGS...: rate from the lab's generator to its sink at 64-byte frames,
+# the document in OUT (stderr in OUT.err), the generator on CPU 0 where taskset is installed,
+# so that it never shares a DUT steered to CPU 1 (lab up --dut-cpus 1) with the DUT's work.
+lab_gen_rate() {
+	_p=$1 _out=$2; shift 2
+	_pin=""
+	command -v taskset >/dev/null && _pin="taskset -c 0"
+	$_pin ip netns exec "$_p-gen" "$NETBENCH" rate --local-rx "$_p-sink/198.19.0.1" -s 64 -J \
+		"$@" >"$_out" 2>"$_out.err"
+}

@@ -8,7 +8,6 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "cmd/compare_fit.h"
 #include "cmd/compare_gate.h"
 #include "cmd/store_cli.h"
 #include "core/base/json.h"
@@ -155,7 +154,7 @@ int cmd_compare(int argc, char **argv)
 	if (!n)
 		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
 	if (view.fit) {
-		int status = compare_fit(view.fit, view.linear, l, n, stdout, NULL);
+		int status = store_cli_fit(view.fit, view.linear, l, n, stdout, NULL);
 		free(e);
 		store_cli_free(l, rows, n);
 		nb_store_close(st);

@@ -10,6 +10,7 @@
 #include "cmd/cli.h"
 #include "cmd/virt_note.h"
 #include "core/base/timeutil.h"
+#include "core/base/units.h"
 #include "core/lab/lab.h"
 #include "core/session/auth.h"
 
@@ -113,19 +114,6 @@ void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, siz
 		snprintf(buf + o, len - o, "%s", w->rps_mask == mask ? " (RPS)" : "");
 }
 
-static const char *k(char *b, size_t len, double v)
-{
-	if (v >= 1e9)
-		snprintf(b, len, "%.3gG", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(b, len, "%.3gM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(b, len, "%.3gk", v / 1e3);
-	else
-		snprintf(b, len, "%.0f", v);
-	return b;
-}
-
 void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
 		   const char *in)
 {
@@ -159,18 +147,18 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 		fprintf(f,
 			"%s  softnet: processed %s, dropped %s (backlog full), time_squeeze %s "
 			"(%s/s)\n",
-			in, k(a, sizeof(a), (double)s->softnet_processed),
-			k(b, sizeof(b), (double)s->softnet_dropped),
-			k(d, sizeof(d), (double)s->softnet_squeezed),
-			k(e, sizeof(e), (double)s->softnet_squeezed / ws));
+			in, nb_format_count((double)s->softnet_processed, a, sizeof(a)),
+			nb_format_count((double)s->softnet_dropped, b, sizeof(b)),
+			nb_format_count((double)s->softnet_squeezed, d, sizeof(d)),
+			nb_format_count((double)s->softnet_squeezed / ws, e, sizeof(e)));
 		for (uint32_t n = 0; n < w->nif; n++) {
 			const struct nb_obs_if *p = &w->ifs[n];
 			fprintf(f,
 				"%s  %-10s rx %s tx %s  rx_dropped %llu missed %llu fifo %llu over "
 				"%llu  "
 				"tx_dropped %llu tx_errors %llu",
-				in, p->name, k(a, sizeof(a), (double)p->rx_packets),
-				k(b, sizeof(b), (double)p->tx_packets),
+				in, p->name, nb_format_count((double)p->rx_packets, a, sizeof(a)),
+				nb_format_count((double)p->tx_packets, b, sizeof(b)),
 				(unsigned long long)p->rx_dropped, (unsigned long long)p->rx_missed,
 				(unsigned long long)p->rx_fifo, (unsigned long long)p->rx_over,
 				(unsigned long long)p->tx_dropped,
@@ -188,8 +176,9 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 		if (w->nirq) {
 			fprintf(f, "%s  interrupts/s:", in);
 			for (uint32_t n = 0; n < w->nirq && n < 6; n++)
-				fprintf(f, " %s %s", w->irq[n].name,
-					k(a, sizeof(a), (double)w->irq[n].count / ws));
+				fprintf(
+				    f, " %s %s", w->irq[n].name,
+				    nb_format_count((double)w->irq[n].count / ws, a, sizeof(a)));
 			fputc('\n', f);
 		}
 		if (w->have_conntrack)
@@ -216,12 +205,14 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			    "%s  clock %.0f MHz (%s): %.0f cycles per frame handled (%s ingress "
 			    "frames, %s), %s per forwarded frame (%s, %s)\n",
 			    in, q->clock_mhz, q->clock_from, q->cycles_per_frame,
-			    k(a, sizeof(a), (double)q->ingress_frames), q->ingress_from,
+			    nb_format_count((double)q->ingress_frames, a, sizeof(a)),
+			    q->ingress_from,
 			    isnan(q->cycles_per_forwarded_frame)
 				? "-"
 				: (snprintf(e, sizeof(e), "%.0f", q->cycles_per_forwarded_frame),
 				   e),
-			    k(b, sizeof(b), (double)q->forwarded_frames), q->forwarded_from);
+			    nb_format_count((double)q->forwarded_frames, b, sizeof(b)),
+			    q->forwarded_from);
 	}
 }
 
@@ -261,8 +252,9 @@ void obs_cli_step_row(FILE *f, size_t i, const struct nb_obs_trial *t, const cha
 	if (!isnan(cpb))
 		snprintf(cb, sizeof(cb), "%.2f", cpb);
 	fprintf(f, "%s | %-22s | %9s %8s %8s | %9s %8s %8s\n", label, busy,
-		k(a, sizeof(a), (double)s->softnet_squeezed / ws),
-		k(b, sizeof(b), (double)s->softnet_dropped),
-		k(d, sizeof(d), (double)(s->rx_missed + s->rx_fifo + s->rx_over + s->rx_dropped)),
-		k(e, sizeof(e), (double)frames / ws), cf, cb);
+		nb_format_count((double)s->softnet_squeezed / ws, a, sizeof(a)),
+		nb_format_count((double)s->softnet_dropped, b, sizeof(b)),
+		nb_format_count((double)(s->rx_missed + s->rx_fifo + s->rx_over + s->rx_dropped), d,
+				sizeof(d)),
+		nb_format_count((double)frames / ws, e, sizeof(e)), cf, cb);
 }

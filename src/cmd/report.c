@@ -11,7 +11,6 @@
 #include "cmd/cli.h"
 #include "core/base/atomicfile.h"
 #include "cmd/commands.h"
-#include "cmd/compare_fit.h"
 #include "cmd/store_cli.h"
 #include "core/store/chart.h"
 #include "core/store/report.h"
@@ -45,7 +44,7 @@ static char *fit_html(const char *formula, bool linear, const struct loaded *l, 
 	FILE *t = open_memstream(&text, &tl), *s = open_memstream(&svg, &sl);
 	if (!t || !s)
 		cli_fail(ENOMEM, "out of memory");
-	compare_fit(formula, linear, l, n, t, s);
+	store_cli_fit(formula, linear, l, n, t, s);
 	fclose(t);
 	fclose(s);
 	FILE *h = open_memstream(&html, &hl);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Filter options and result loading for results, compare and report. */
+/* Filter options, result loading and --fit for results, compare and report. */
 #include "cmd/store_cli.h"
 
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "core/store/fit_out.h"
 
 bool store_cli_view_option(struct store_view_cli *v, int c)
 {
@@ -312,4 +313,33 @@ char *store_cli_read_doc(const char *path, size_t *len)
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+int store_cli_fit(const char *formula, bool linear, const struct loaded *l, size_t n, FILE *text,
+		  FILE *svg)
+{
+	struct nb_fit_source *src = calloc(n + 1, sizeof(*src));
+	struct nb_fit_who *who = calloc(n + 1, sizeof(*who));
+	struct nb_fit_set s;
+	char why[256];
+
+	if (!src || !who)
+		cli_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		src[i] = (struct nb_fit_source){l[i].row, l[i].views, l[i].nviews};
+		who[i] = (struct nb_fit_who){l[i].row->id, l[i].group};
+	}
+	int ret = nb_fit_set_make(formula, linear, src, n, &s, why, sizeof(why));
+	free(src);
+	if (ret == -EINVAL)
+		cli_usage_error("--fit: %s", why);
+	if (ret)
+		cli_fail(ret == -ENOENT ? 0 : -ret, "--fit: %s", why);
+	nb_fit_write_text(text, &s, who);
+	free(who);
+	if (svg && nb_fit_write_charts(svg, &s))
+		cli_fail(ENOMEM, "out of memory");
+	ret = s.fitted ? 0 : 1;
+	nb_fit_set_free(&s);
+	return ret;
 }

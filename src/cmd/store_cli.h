@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/store/facts.h"
 #include "core/store/group.h"
@@ -115,5 +116,11 @@ const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg
 /* Reads a whole result document (a path, or "-" for standard input), bounded by what the store
  * takes (NB_JDOC_MAX_BYTES); exits 1 on failure. */
 char *store_cli_read_doc(const char *path, size_t *len);
+
+/* compare --fit and report --fit: fits the loaded results (core/store/fit_runs.c) and writes the
+ * sentences to text and, with svg, each fit's charts (one per factor, for the report). Returns
+ * the exit status (1 when no step could be fitted); a wrong formula is a usage error. */
+int store_cli_fit(const char *formula, bool linear, const struct loaded *l, size_t n, FILE *text,
+		  FILE *svg);
 
 #endif

@@ -2,7 +2,8 @@
 /* libFuzzer harness for the crypto test's decoders: the request (as a TEST_REQ payload), the
  * head and one algorithm's result against a fixed run's options; what decodes is printed as
  * JSON, as the controller would. Built with -DFUZZ_SEED it instead writes a valid algorithm item
- * to stdout, the seed of the corpus. */
+ * to stdout, the seed of the corpus: its CPU loads as the shared record, or with the argument
+ * "tlv" as the nested TLVs an agent before the record sends. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +27,11 @@ static struct nb_crypto_result *result(void)
 }
 
 #ifdef FUZZ_SEED
-int main(void)
+int main(int argc, char **argv)
 {
+	/* "tlv": the CPU load in the nested TLVs an agent before the shared record sends. */
+	enum nb_crypto_load_form form =
+	    argc > 1 && !strcmp(argv[1], "tlv") ? NB_CRYPTO_LOAD_TLV : NB_CRYPTO_LOAD_RECORD;
 	struct nb_crypto_result *r = result();
 	uint8_t *buf;
 	size_t len, ai;
@@ -38,7 +42,7 @@ int main(void)
 	c->points[0].ops = 10;
 	c->points[0].window_s = 0.1;
 	snprintf(c->points[1].invalid_reason, sizeof(c->points[1].invalid_reason), "interrupted");
-	if (!r || nb_crypto_algo_encode(r, 1, &buf, &len))
+	if (!r || nb_crypto_algo_encode(r, 1, form, &buf, &len))
 		return 1;
 	struct nb_crypto_result *back = result();
 	if (!back || nb_crypto_algo_decode(back, buf, len, &ai) || ai != 1)

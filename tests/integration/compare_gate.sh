@@ -9,10 +9,7 @@
 # JUnit file that is written whole (no temporary file left beside it).
 . "$(dirname "$0")/../lib.sh"
 trap nb_cleanup EXIT
-"$NETBENCH" results list --db "$nb_tmp/probe.db" >"$nb_tmp/out" 2>&1
-if grep -q "no SQLite" "$nb_tmp/out"; then
-	skip_all "this build has no SQLite (libsqlite3-dev)"
-fi
+need_store
 DB=$nb_tmp/g.db
 nbq() { "$NETBENCH" "$@"; }
 for i in 1 2 3; do

@@ -13,10 +13,7 @@
 trap nb_cleanup EXIT
 P=nbtcmp
 PORT=5394
-"$NETBENCH" results list --db "$nb_tmp/probe.db" >"$nb_tmp/out" 2>&1
-if grep -q "no SQLite" "$nb_tmp/out"; then
-	skip_all "this build has no SQLite (libsqlite3-dev)"
-fi
+need_store
 [ "$(id -u)" -eq 0 ] || skip_all "needs root (network namespaces)"
 netns_add "$P-br" 2>/dev/null || skip_all "cannot create network namespaces"
 inns() { _ns=$1; shift; ip netns exec "$P-$_ns" "$@"; }

@@ -9,10 +9,7 @@ TOP=${TOP:-.}
 NB=$NETBENCH
 t=$nb_tmp
 
-if ! "$NB" results list --db "$t/probe.db" >/dev/null 2>&1 && "$NB" results list --db "$t/probe.db" 2>&1 |
-	grep -q 'no SQLite'; then
-	skip_all "this build has no SQLite (libsqlite3-dev)"
-fi
+need_store
 
 # Two small real results, each measured twice (two documents per test).
 for i in 1 2; do

@@ -5,10 +5,7 @@
 # serve --pid-file); the read commands open the store read-only, for a user who may only read it,
 # and never create one; results export says what it could not give.
 . "$(dirname "$0")/../lib.sh"
-"$NETBENCH" results list --db "$nb_tmp/probe.db" >"$nb_tmp/out" 2>&1
-if grep -q "no SQLite" "$nb_tmp/out"; then
-	skip_all "this build has no SQLite (libsqlite3-dev)"
-fi
+need_store
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	skip_all "needs root and setpriv (a root-owned victim file, a second user)"
 fi

@@ -12,5 +12,8 @@ fuzz_need_clang
 fuzz_build_seeded fuzz_crypto_wire "$(ls "$TOP"/src/core/crypto/*.c | grep -v -e crypto_agent -e crypto_ctl)
 $TOP/src/core/session/proto.c $(ls "$TOP"/src/core/base/*.c)"
 fuzz_seed algo "a result item"
+"$nb_tmp/seed" tlv >"$nb_tmp/corpus/algo-tlv"
+check "the second seed is a result item as an agent before the shared CPU-load record sends it" \
+	test $? -eq 0 -a -s "$nb_tmp/corpus/algo-tlv"
 fuzz_for 15
 echo "1..$n"

@@ -17,9 +17,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
-for t in ip nft ping setpriv; do
-	command -v $t >/dev/null || skip_all "$t is not installed (tests/deps.sh)"
-done
+need_tools ip nft ping setpriv
 
 ns_left() { ip netns list | grep -c "^$P-" ; }
 status_is() { # expected exit code, command...

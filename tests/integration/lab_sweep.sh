@@ -13,16 +13,9 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 P=nbtlfs
-for t in ip nft; do
-	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
-done
+need_tools ip nft
 lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
-trap 'lab_down; nb_cleanup' EXIT
-if ! "$NETBENCH" lab up --prefix $P --no-agent >"$nb_tmp/out" 2>&1; then
-	notok "lab up --prefix $P"
-	sed 's/^/# /' "$nb_tmp/out"
-	exit 1
-fi
+lab_up $P --no-agent || { notok "lab up --prefix $P"; exit 1; }
 
 # Three sweeps, 128-byte frames (the seed's size), short trials.
 for i in 1 2 3; do

@@ -8,9 +8,7 @@
 need_root
 NB=$NETBENCH
 P=nbtkeep
-for t in ip nft python3; do
-	command -v $t >/dev/null || skip_all "$t is not installed (tests/deps.sh)"
-done
+need_tools ip nft python3
 lab_up $P --no-agent || { notok "lab up --prefix $P"; exit 1; }
 ok "lab up --prefix $P"
 

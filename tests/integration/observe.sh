@@ -12,20 +12,15 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 P=nbtobs
-for t in ip nft tc python3; do
-	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
-done
+need_tools ip nft tc python3
 check "lab up with an observer in the DUT, its work steered to one CPU" lab_up $P --dut-cpus 1 || exit 1
 rps=$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)
 
-# rate NAME ARGS...: runs rate from the generator into $nb_tmp/NAME.json (stderr NAME.err),
-# the generator on CPU 0 ($pin) so that it never shares the DUT's CPU 1 with the DUT's work
-pin=""
-command -v taskset >/dev/null && pin="taskset -c 0"
+# rate NAME ARGS...: rate from the generator (on CPU 0, lab_gen_rate) into $nb_tmp/NAME.json,
+# its stderr in NAME.json.err
 rate() {
 	name=$1; shift
-	$pin ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 -J "$@" \
-		>"$nb_tmp/$name.json" 2>"$nb_tmp/$name.err"
+	lab_gen_rate $P "$nb_tmp/$name.json" "$@"
 }
 # verdict NAME: "kind lost accounted explained" of the first size, and the text in NAME.text
 verdict() {
@@ -54,7 +49,7 @@ for s in d["sizes"]:
 sys.exit(1 if bad else 0)
 PY
 }
-show() { sed 's/^/# /' "$nb_tmp/$1.text" "$nb_tmp/$1.err" 2>/dev/null | tail -8; }
+show() { sed 's/^/# /' "$nb_tmp/$1.text" "$nb_tmp/$1.json.err" 2>/dev/null | tail -8; }
 
 # --- DUT CPU bound: 1,000 linear rules on one DUT CPU, the generator flat out on the other.
 # A slow trial first resolves the lab's neighbours: a DUT saturated from its first frame can
@@ -175,7 +170,7 @@ if [ -d /sys/devices/system/cpu/cpufreq ] && ls /sys/devices/system/cpu/cpufreq 
 	skip "this kernel has cpufreq: the one-line note is for kernels without"
 else
 	check "no cpufreq: one line says so, one measurement" sh -c "
-		[ \$(grep -c 'exposes no CPU clock control' '$nb_tmp/clocks.err') -eq 1 ] &&
+		[ \$(grep -c 'exposes no CPU clock control' '$nb_tmp/clocks.json.err') -eq 1 ] &&
 		python3 -c \"import json; d = json.load(open('$nb_tmp/clocks.json'));
 assert len(d['clocks']) == 1 and d['clock_fit'] == [] and 'cpufreq' in d['clock_note']\""
 fi

@@ -18,9 +18,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 P=nbtop
-for t in ip python3; do
-	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
-done
+need_tools ip python3
 check "lab up with an observer in the DUT" lab_up $P || exit 1
 gen() { ip netns exec $P-gen "$NETBENCH" "$@"; }
 

@@ -11,10 +11,7 @@
 # (they used to hang), values no axis takes are refused with a clear error, and memory stays
 # bounded with 60 MB documents (they are read one at a time).
 . "$(dirname "$0")/../lib.sh"
-"$NETBENCH" results list --db "$nb_tmp/probe.db" >"$nb_tmp/out" 2>&1
-if grep -q "no SQLite" "$nb_tmp/out"; then
-	skip_all "this build has no SQLite (libsqlite3-dev)"
-fi
+need_store
 P=5349
 DB=$nb_tmp/r.db
 export NETBENCH_DB=$DB

@@ -11,9 +11,7 @@
 need_root
 P=nbtsg
 NB=$NETBENCH
-for t in ip nft; do
-	command -v $t >/dev/null || { skip "$t is not installed (tests/deps.sh)"; exit 0; }
-done
+need_tools ip nft
 lab_down() { "$NB" lab down --prefix $P >/dev/null 2>&1; }
 trap 'lab_down; nb_cleanup' EXIT
 if ! "$NB" lab up --prefix $P >"$nb_tmp/out" 2>&1; then

@@ -6,10 +6,7 @@
 # headless Chromium: one SVG chart per section with the expected series and axis labels, and a
 # screenshot that is not blank.
 . "$(dirname "$0")/../lib.sh"
-"$NETBENCH" results list --db "$nb_tmp/probe.db" >"$nb_tmp/out" 2>&1
-if grep -q "no SQLite" "$nb_tmp/out"; then
-	skip_all "this build has no SQLite (libsqlite3-dev)"
-fi
+need_store
 P=5331
 DB=$nb_tmp/r.db
 export NETBENCH_DB=$DB

@@ -10,21 +10,11 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 P=nbtsf
-for t in ip nft; do
-	command -v $t >/dev/null || { skip_all "$t is not installed (tests/deps.sh)"; exit 0; }
-done
-"$NETBENCH" results list --db "$nb_tmp/probe.db" >"$nb_tmp/out" 2>&1
-if grep -q "no SQLite" "$nb_tmp/out"; then
-	skip_all "this build has no SQLite (libsqlite3-dev)"
-fi
+need_tools ip nft
+need_store
 DB=$nb_tmp/r.db
 lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
-trap 'lab_down; nb_cleanup' EXIT
-if ! "$NETBENCH" lab up --prefix $P --no-agent >"$nb_tmp/out" 2>&1; then
-	notok "lab up --prefix $P"
-	sed 's/^/# /' "$nb_tmp/out"
-	exit 1
-fi
+lab_up $P --no-agent || { notok "lab up --prefix $P"; exit 1; }
 points=""
 for nr in 0 300 1000; do
 	"$NETBENCH" lab ruleset --prefix $P --kind linear --rules $nr >/dev/null 2>"$nb_tmp/err" ||
@@ -94,3 +84,4 @@ check "the log-log fit of the sweep refuses rules = 0 too" grep -q "rules is 0 (
 	"$nb_tmp/sfit"
 lab_down
 check "lab down leaves no namespace of the test" sh -c "! ip netns list | grep -q '^$P-'"
+echo "1..$n"

@@ -13,22 +13,14 @@
 # NB_VERDICT_RUNS sets the runs per case (default 5).
 . "$(dirname "$0")/../lib.sh"
 need_root
-for t in ip nft tc python3; do
-	command -v $t >/dev/null || skip_all "$t is not installed (tests/deps.sh)"
-done
+need_tools ip nft tc python3
 P=nbtvl
 RUNS=${NB_VERDICT_RUNS:-5}
 lab_up $P --dut-cpus 1 || { notok "lab up --prefix $P --dut-cpus 1"; exit 1; }
 ok "lab up, the DUT's receive work steered to CPU 1"
 
-# The generator on CPU 0, so that it never shares the DUT's CPU 1 with the DUT's work.
-pin=""
-command -v taskset >/dev/null && pin="taskset -c 0"
-rate() {
-	out=$1; shift
-	$pin ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 -J "$@" \
-		>"$out" 2>"$out.err"
-}
+# rate FILE ARGS...: rate from the generator (on CPU 0, lab_gen_rate) into FILE.
+rate() { lab_gen_rate $P "$@"; }
 
 # judge FILE WANT: prints the first size's verdict kind; exits 1 when a rule of the verdicts is
 # broken in any window of the document (the reason on stderr).

@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/store/fit_out.h"
 #include "core/store/fit_runs.h"
 #include "core/store/jdoc.h"
 #include "tap.h"
@@ -125,6 +127,27 @@ int main(void)
 		CHECK(strstr(s.step[0].sentence, "rules slope 9.9") &&
 			  strstr(s.step[0].sentence, "4 runs, 2 residual dof"),
 		      "sentence: %s", s.step[0].sentence);
+		/* The words compare --fit prints and report --fit shows, and the report's chart. */
+		struct nb_fit_who who[1] = {{7, "sweep"}};
+		char *out = NULL, *svg = NULL;
+		size_t outlen = 0, svglen = 0;
+		FILE *f1 = open_memstream(&out, &outlen), *f2 = open_memstream(&svg, &svglen);
+		nb_fit_write_text(f1, &s, who);
+		int cret = nb_fit_write_charts(f2, &s);
+		fclose(f1);
+		fclose(f2);
+		CHECK(out &&
+			  !strncmp(out,
+				   "fit ns_per_frame ~ rules: linear least squares, ns_per_frame "
+				   "= c + b x rules; each slope with its 95 % interval",
+				   99) &&
+			  strstr(out, "\n  linear, 64 B: ") && strstr(out, s.step[0].sentence),
+		      "fit text: %s", out ? out : "(none)");
+		CHECK(cret == 0 && svg && strstr(svg, "data-view=\"fit:rules\"") &&
+			  strstr(svg, "<svg"),
+		      "one chart for the one factor (%d, %zu bytes)", cret, svglen);
+		free(out);
+		free(svg);
 	}
 	nb_fit_set_free(&s);
 	CHECK(nb_fit_set_make("ns_per_frame ~ rules", true, src, 4, &s, why, sizeof(why)) == 0 &&

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit parsing: sizes binary, rates decimal, durations, lists, and every rejection. */
 #include <errno.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "core/base/units.h"
@@ -40,5 +41,11 @@ int main(void)
 	CHECK(buf[0] == '1' && buf[1] == 'k' && !buf[2], "format 1k");
 	nb_format_bytes(1500, buf, sizeof(buf));
 	CHECK(buf[0] == '1' && buf[3] == '0' && !buf[4], "format 1500");
+	/* Counts as the observer and the verdicts quote them: three digits and a prefix. */
+	const double counts[] = {0, 9999, 12345, 2.5e6, 1.234e9};
+	const char *want[] = {"0", "9999", "12.3k", "2.5M", "1.23G"};
+	for (int i = 0; i < 5; i++)
+		CHECK(!strcmp(nb_format_count(counts[i], buf, sizeof(buf)), want[i]),
+		      "count %.0f is %s (%s)", counts[i], want[i], buf);
 	return tap_done();
 }

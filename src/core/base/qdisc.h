@@ -21,9 +21,9 @@ struct nb_qdisc {
  * "pfifo_fast", "mq/pfifo_fast", or "none" when the interface has none listed) into desc, and
  * returns whether every packet goes through fq in its earliest-departure-time role. Pure. */
 bool nb_qdisc_is_fq(const struct nb_qdisc *q, size_t n, int ifindex, char *desc, size_t len);
-/* Reads one RTM_GETQDISC dump (ifindex 0: every interface's), handing each datagram to chunk,
- * which returns 0 for more, 1 when the dump is complete (NLMSG_DONE), or a negative errno.
- * Returns 0 or a negative errno. */
+/* Reads one RTM_GETQDISC dump (ifindex 0: every interface's) through nb_nl_dump, handing each
+ * datagram to chunk, which returns 0 for more, 1 when the dump is complete (NLMSG_DONE), or a
+ * negative errno. Returns 0 or a negative errno. */
 typedef int (*nb_qdisc_chunk_fn)(void *arg, const void *buf, size_t len);
 int nb_qdisc_dump(int ifindex, nb_qdisc_chunk_fn chunk, void *arg);
 /* Dumps the qdiscs of ifindex (at most max) into q. Returns how many, or -errno. */

@@ -135,3 +135,16 @@ void nb_format_bytes(uint64_t bytes, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)bytes);
 }
+
+const char *nb_format_count(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.3gG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.3gM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, len, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}

@@ -21,4 +21,8 @@ int nb_parse_list(const char *s, int (*parse)(const char *, uint64_t *), uint64_
 /* Formats bytes as netio labels them: 1024 -> "1k", 1536 -> "1536". */
 void nb_format_bytes(uint64_t bytes, char *buf, size_t len);
 
+/* Formats a count in three digits as the observer's lines and verdicts quote it: 12345 ->
+ * "12.3k", 2.5e6 -> "2.5M", 9999 -> "9999". Returns buf. */
+const char *nb_format_count(double v, char *buf, size_t len);
+
 #endif

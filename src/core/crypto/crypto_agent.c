@@ -19,7 +19,8 @@
 struct crypto_agent {
 	struct nb_crypto_params o;
 	uint64_t bound_ns;
-	struct nb_job job; /* the run; its cancel flag is o.stop */
+	enum nb_crypto_load_form form; /* the CPU load as the controller reads it */
+	struct nb_job job;	       /* the run; its cancel flag is o.stop */
 
 	/* under the job's lock: everything the run thread writes */
 	uint8_t *head, *algo[NB_CRYPTO_MAX_ALGOS];
@@ -61,6 +62,7 @@ static int crypto_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req
 	if ((ret = nb_crypto_get_request(req, &t->o, err, errlen)))
 		goto fail;
 	t->o.stop = nb_job_cancel_flag(&t->job);
+	t->form = nb_crypto_request_load_form(req);
 	t->bound_ns = nb_crypto_bound_ns(&t->o);
 	/* The session is dropped when a test outlives its duration: the controller must have
 	 * asked for at least the bound, which is also what the max-time rule judges. */
@@ -96,7 +98,7 @@ static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
 	if (ai == 0)
 		ret = nb_crypto_head_encode(r, &head, &head_len);
 	if (!ret)
-		ret = nb_crypto_algo_encode(r, ai, &buf, &len);
+		ret = nb_crypto_algo_encode(r, ai, t->form, &buf, &len);
 	nb_job_lock(&t->job);
 	if (ret || ai != t->done) {
 		t->encode_err = ret ? ret : -EPROTO;

@@ -48,7 +48,18 @@ int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_params *o)
 	    (ret = nb_msg_put_u64(m, NB_T_CRYPTO_WARMUP_NS, o->warmup_ns)) ||
 	    (ret = nb_msg_put_u32(m, NB_T_CRYPTO_INFLIGHT, o->inflight)))
 		return ret;
-	return nb_msg_put_u32(m, NB_T_CRYPTO_AAD, o->aad_len);
+	if ((ret = nb_msg_put_u32(m, NB_T_CRYPTO_AAD, o->aad_len)))
+		return ret;
+	/* An agent before this tag passes over it (it reads the tags it knows) and answers in
+	 * the nested TLVs, which nb_crypto_algo_decode still reads. */
+	return nb_msg_put_u32(m, NB_T_CRYPTO_LOAD_RECORD, 1);
+}
+
+enum nb_crypto_load_form nb_crypto_request_load_form(const struct nb_msg *req)
+{
+	uint32_t v = 0;
+	return !nb_msg_get_u32(req, NB_T_CRYPTO_LOAD_RECORD, &v) && v == 1 ? NB_CRYPTO_LOAD_RECORD
+									   : NB_CRYPTO_LOAD_TLV;
 }
 
 int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, char *err,

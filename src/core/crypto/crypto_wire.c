@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Encoding of the crypto result for the control protocol (the request is crypto_request.c): nested
  * TLVs (u16 tag, u16 length, big-endian values; doubles as IEEE 754 bits) written and read with
- * the shared record cursor. Points, CPU loads and drivers are tables of fields; the CPU load
- * follows the shared record's field list. The decoder bounds every length, requires every field,
- * checks every value against the request and commits nothing unless the whole item is good. */
+ * the shared record cursor. Points and drivers are tables of fields; a point's CPU load is the
+ * record every test shares (session/proto.h), or for a controller that does not ask for it the
+ * nested TLVs of tags 470-492 that crypto used before. The decoder bounds every length, requires
+ * every field, checks every value against the request and commits nothing unless the whole item
+ * is good. */
 #include "core/crypto/crypto_wire.h"
 
 #include <errno.h>
@@ -45,9 +47,10 @@ enum {
 	T_PT_REASON = 453,
 	T_PT_OPS = 454,
 	T_PT_LAT_SAMPLES = 455,
-	T_PT_DOUBLE = 456, /* 456..462: point_doubles[] */
-	T_PT_CPU = 463,
-	T_CPU_DOUBLE = 470, /* 470..485: cpu_doubles[] */
+	T_PT_DOUBLE = 456,  /* 456..462: point_doubles[] */
+	T_PT_CPU = 463,	    /* the CPU load as nested TLVs (T_CPU_*), NB_CRYPTO_LOAD_TLV */
+	T_PT_LOAD = 464,    /* the CPU load as the shared record, NB_CRYPTO_LOAD_RECORD */
+	T_CPU_DOUBLE = 470, /* 470..485: the record's doubles in its order (NB_LOAD_DOUBLES) */
 	T_CPU_BUSIEST = 490,
 	T_CPU_NCPU = 491,
 	T_CPU_VALID = 492,
@@ -94,15 +97,22 @@ static void w_close(struct nb_cur *c, uint8_t *len_at)
 		nb_put_be16(len_at, (uint16_t)(c->w + c->off - len_at - 2));
 }
 
+/* What an encoder writes: the result, the algorithm, the CPU load's form. */
+struct enc {
+	const struct nb_crypto_result *r;
+	size_t algo;
+	enum nb_crypto_load_form form;
+};
+
 /* Encodes with fn into a malloc'd buffer of at most one item's value (-EMSGSIZE beyond). */
-static int w_run(void (*fn)(struct nb_cur *, const struct nb_crypto_result *, size_t),
-		 const struct nb_crypto_result *r, size_t arg, uint8_t **buf, size_t *len)
+static int w_run(void (*fn)(struct nb_cur *, const struct enc *), const struct enc *e,
+		 uint8_t **buf, size_t *len)
 {
 	uint8_t *p = malloc(ITEM_MAX);
 	if (!p)
 		return -ENOMEM;
 	struct nb_cur c = nb_cur_writer(p, ITEM_MAX);
-	fn(&c, r, arg);
+	fn(&c, e);
 	if (c.bad) {
 		free(p);
 		return -EMSGSIZE;
@@ -223,7 +233,8 @@ static const struct field driver_fields[] = {
 
 #define NFIELDS(t) (sizeof(t) / sizeof(t[0]))
 
-static void put_fields(struct nb_cur *c, const struct field *t, size_t n, const void *base)
+static void put_fields(struct nb_cur *c, const struct field *t, size_t n, const void *base,
+		       enum nb_crypto_load_form form)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *p = (const char *)base + t[i].off;
@@ -250,8 +261,14 @@ static void put_fields(struct nb_cur *c, const struct field *t, size_t n, const 
 			w_str(c, t[i].tag, p);
 			break;
 		default: /* K_LOAD */
+			if (form == NB_CRYPTO_LOAD_RECORD) {
+				w_head(c, T_PT_LOAD, NB_LOAD_WIRE_BYTES);
+				if ((at = nb_cur_reserve(c, NB_LOAD_WIRE_BYTES)))
+					nb_proto_encode_load(at, (const struct nb_cpu_load *)p);
+				break;
+			}
 			at = w_open(c, t[i].tag);
-			put_fields(c, load_fields, NFIELDS(load_fields), p);
+			put_fields(c, load_fields, NFIELDS(load_fields), p, form);
 			w_close(c, at);
 		}
 	}
@@ -259,7 +276,16 @@ static void put_fields(struct nb_cur *c, const struct field *t, size_t n, const 
 
 static int get_fields(struct nb_cur *top, const struct field *t, size_t n, void *base);
 
-static int get_field(struct nb_cur *v, const struct field *f, void *base)
+/* A CPU load in the shared record. Its busiest CPU is held to the range the nested form had. */
+static int get_load_record(struct nb_cur *v, struct nb_cpu_load *l)
+{
+	if (v->len != NB_LOAD_WIRE_BYTES || nb_proto_decode_load(v->r, l) || l->busiest_cpu < -1 ||
+	    l->busiest_cpu > NB_CPU_MAX * 64)
+		return -EBADMSG;
+	return 0;
+}
+
+static int get_field(struct nb_cur *v, uint16_t tag, const struct field *f, void *base)
 {
 	char *p = (char *)base + f->off;
 	uint64_t bits;
@@ -279,7 +305,9 @@ static int get_field(struct nb_cur *v, const struct field *f, void *base)
 		return 0;
 	case K_STR:
 		return r_str(v, p, f->cap);
-	default: /* K_LOAD */
+	default: /* K_LOAD: the record, or the nested TLVs of an agent before it */
+		if (tag == T_PT_LOAD)
+			return get_load_record(v, (struct nb_cpu_load *)p);
 		return get_fields(v, load_fields, NFIELDS(load_fields), p);
 	}
 }
@@ -294,9 +322,11 @@ static int get_fields(struct nb_cur *top, const struct field *t, size_t n, void 
 	int rc;
 
 	while ((rc = r_next(top, &tag, &v)) == 1) {
-		for (i = 0; i < n && t[i].tag != tag; i++)
+		/* A CPU load comes in one form or the other, once. */
+		for (i = 0; i < n && t[i].tag != tag && !(tag == T_PT_LOAD && t[i].kind == K_LOAD);
+		     i++)
 			;
-		if (i == n || seen(&mask, (unsigned)i) || get_field(&v, &t[i], base))
+		if (i == n || seen(&mask, (unsigned)i) || get_field(&v, tag, &t[i], base))
 			return -EBADMSG;
 	}
 	return rc || mask != (1ull << n) - 1 ? -EBADMSG : 0;
@@ -304,9 +334,9 @@ static int get_fields(struct nb_cur *top, const struct field *t, size_t n, void 
 
 /* --- head --- */
 
-static void put_head(struct nb_cur *c, const struct nb_crypto_result *r, size_t unused)
+static void put_head(struct nb_cur *c, const struct enc *en)
 {
-	(void)unused;
+	const struct nb_crypto_result *r = en->r;
 	for (size_t ei = 0; ei < r->opts.nengines; ei++) {
 		uint8_t *at = w_open(c, T_ENGINE);
 		w_str(c, T_NAME, r->opts.engines[ei]->name);
@@ -318,7 +348,8 @@ static void put_head(struct nb_cur *c, const struct nb_crypto_result *r, size_t 
 
 int nb_crypto_head_encode(const struct nb_crypto_result *r, uint8_t **buf, size_t *len)
 {
-	return w_run(put_head, r, 0, buf, len);
+	struct enc e = {r, 0, NB_CRYPTO_LOAD_RECORD};
+	return w_run(put_head, &e, buf, len);
 }
 
 int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n)
@@ -361,7 +392,7 @@ int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n
 /* --- one algorithm's cells --- */
 
 static void put_cell(struct nb_cur *c, const struct nb_crypto_result *r,
-		     const struct nb_crypto_cell *cell)
+		     const struct nb_crypto_cell *cell, enum nb_crypto_load_form form)
 {
 	uint8_t *at = w_open(c, T_CELL);
 	w_str(c, T_NAME, cell->engine->name);
@@ -374,32 +405,34 @@ static void put_cell(struct nb_cur *c, const struct nb_crypto_result *r,
 			w_u32(c, T_CROSSOVER_VS, (uint32_t)ei);
 	if (cell->have_driver) {
 		uint8_t *d = w_open(c, T_DRIVER);
-		put_fields(c, driver_fields, NFIELDS(driver_fields), &cell->driver);
+		put_fields(c, driver_fields, NFIELDS(driver_fields), &cell->driver, form);
 		w_close(c, d);
 	}
 	/* Only a measured cell has points worth sending; the others' are "not run". */
 	if (cell->status == NB_CRYPTO_OK)
 		for (size_t si = 0; si < r->opts.nsizes; si++) {
 			uint8_t *pt = w_open(c, T_POINT);
-			put_fields(c, point_fields, NFIELDS(point_fields), &cell->points[si]);
+			put_fields(c, point_fields, NFIELDS(point_fields), &cell->points[si], form);
 			w_close(c, pt);
 		}
 	w_close(c, at);
 }
 
-static void put_algo(struct nb_cur *c, const struct nb_crypto_result *r, size_t algo)
+static void put_algo(struct nb_cur *c, const struct enc *e)
 {
-	w_u32(c, T_ALGO_INDEX, (uint32_t)algo);
-	w_str(c, T_ALGO_NAME, r->opts.algos[algo]->name);
-	for (size_t ei = 0; ei < r->opts.nengines; ei++)
-		put_cell(c, r, nb_crypto_cell_at(r, algo, ei));
+	w_u32(c, T_ALGO_INDEX, (uint32_t)e->algo);
+	w_str(c, T_ALGO_NAME, e->r->opts.algos[e->algo]->name);
+	for (size_t ei = 0; ei < e->r->opts.nengines; ei++)
+		put_cell(c, e->r, nb_crypto_cell_at(e->r, e->algo, ei), e->form);
 }
 
-int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo, uint8_t **buf, size_t *len)
+int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo,
+			  enum nb_crypto_load_form form, uint8_t **buf, size_t *len)
 {
+	struct enc e = {r, algo, form};
 	if (algo >= r->opts.nalgos)
 		return -EINVAL;
-	return w_run(put_algo, r, algo, buf, len);
+	return w_run(put_algo, &e, buf, len);
 }
 
 static int get_point(struct nb_cur *top, struct nb_crypto_point *pt, uint32_t size, uint32_t padded)

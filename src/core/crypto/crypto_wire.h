@@ -16,14 +16,18 @@
 
 /* Tags of the crypto test (range 400-499). Top level of TEST_REQ, SNAP and FINAL: */
 enum nb_crypto_tag {
-	NB_T_CRYPTO_ALGOS = 400,       /* request: comma-separated algorithm names */
-	NB_T_CRYPTO_ENGINES = 401,     /* request: comma-separated engine names */
-	NB_T_CRYPTO_SIZES = 402,       /* request: u32 sizes, concatenated */
-	NB_T_CRYPTO_TIME_NS = 403,     /* request: u64 window per point */
-	NB_T_CRYPTO_WARMUP_NS = 404,   /* request: u64 */
-	NB_T_CRYPTO_INFLIGHT = 405,    /* request: u32 */
-	NB_T_CRYPTO_AAD = 406,	       /* request: u32 AAD bytes */
-	NB_T_CRYPTO_BOUND_NS = 407,    /* ack: the agent's bound on the run's duration */
+	NB_T_CRYPTO_ALGOS = 400,     /* request: comma-separated algorithm names */
+	NB_T_CRYPTO_ENGINES = 401,   /* request: comma-separated engine names */
+	NB_T_CRYPTO_SIZES = 402,     /* request: u32 sizes, concatenated */
+	NB_T_CRYPTO_TIME_NS = 403,   /* request: u64 window per point */
+	NB_T_CRYPTO_WARMUP_NS = 404, /* request: u64 */
+	NB_T_CRYPTO_INFLIGHT = 405,  /* request: u32 */
+	NB_T_CRYPTO_AAD = 406,	     /* request: u32 AAD bytes */
+	NB_T_CRYPTO_BOUND_NS = 407,  /* ack: the agent's bound on the run's duration */
+	/* request: u32 1, the controller reads a point's CPU load as the shared record of
+	 * session/proto.h. A request without it (a controller before this tag) gets the load as
+	 * nested TLVs of its own tags, which this decoder still reads (docs/protocol.md). */
+	NB_T_CRYPTO_LOAD_RECORD = 408,
 	NB_T_CRYPTO_HEAD = 410,	       /* snap/final: nested, the engines' availability */
 	NB_T_CRYPTO_RESULT = 411,      /* snap/final: nested, one algorithm's cells */
 	NB_T_CRYPTO_DONE = 412,	       /* snap/final: u32, algorithms complete on the agent */
@@ -33,7 +37,15 @@ enum nb_crypto_tag {
 	NB_T_CRYPTO_NALGOS = 416,      /* final: u32, algorithms sent in all */
 };
 
-/* Writes o's options into a TEST_REQ (the caller adds type and duration). */
+/* How a point's CPU load is written: the shared record (session/proto.h, NB_LOAD_WIRE_BYTES),
+ * or the nested TLVs a controller that does not ask for the record reads. */
+enum nb_crypto_load_form {
+	NB_CRYPTO_LOAD_RECORD,
+	NB_CRYPTO_LOAD_TLV,
+};
+
+/* Writes o's options into a TEST_REQ (the caller adds type and duration), with
+ * NB_T_CRYPTO_LOAD_RECORD. */
 int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_params *o);
 /* Reads and checks a request into o (defaults first, then the request's values through the
  * same selectors and bounds as the command line). Returns 0 or -EINVAL with the reason. */
@@ -42,18 +54,21 @@ int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, ch
 /* A generous upper bound on how long nb_crypto_run takes with o: every point's warm-up and
  * window, thread and session set-up, and the correctness checks of every cell. */
 uint64_t nb_crypto_bound_ns(const struct nb_crypto_params *o);
+/* The form the controller that sent req reads: the record when it asked for it, else TLVs. */
+enum nb_crypto_load_form nb_crypto_request_load_form(const struct nb_msg *req);
 
 /* The head (engines, their availability and reasons) as the value of one item; *buf is
  * malloc'd. The decoder fills r->engine_ok/engine_reason; the engine list must match r's. */
 int nb_crypto_head_encode(const struct nb_crypto_result *r, uint8_t **buf, size_t *len);
 int nb_crypto_head_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n);
-/* One algorithm's cells (status, check, driver, crossover, every point with its CPU load) as
- * the value of one item, at most 65535 bytes (-EMSGSIZE otherwise); *buf is malloc'd. */
-int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo, uint8_t **buf,
-			  size_t *len);
-/* Decodes into r's cells of the algorithm the item names (its index in r's options, returned in
- * *algo), which must have r's engines and sizes in r's order. Returns 0 or -EBADMSG for anything
- * truncated, malformed, out of range or not matching r; r is left as it was on failure. */
+/* One algorithm's cells (status, check, driver, crossover, every point with its CPU load in
+ * form) as the value of one item, at most 65535 bytes (-EMSGSIZE otherwise); *buf is malloc'd. */
+int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo,
+			  enum nb_crypto_load_form form, uint8_t **buf, size_t *len);
+/* Decodes (a point's CPU load in either form) into r's cells of the algorithm the item names (its
+ * index in r's options, returned in *algo), which must have r's engines and sizes in r's order.
+ * Returns 0 or -EBADMSG for anything truncated, malformed, out of range or not matching r; r is
+ * left as it was on failure. */
 int nb_crypto_algo_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n, size_t *algo);
 
 #endif

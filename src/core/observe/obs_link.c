@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "core/base/nldump.h"
 #include "core/observe/obs.h"
 
 /* Fills i from one link message's attributes; 0 when it has a name and the counters. */
@@ -48,38 +49,26 @@ static int link_attrs(const struct rtattr *a, size_t len, struct nb_obs_if *i)
 	return name && stats ? 0 : -ENODATA;
 }
 
+/* One RTM_NEWLINK message: an interface with its counters, or passed over. */
+static int link_msg(void *arg, const void *hdr, const void *attrs, size_t alen)
+{
+	const struct ifinfomsg *ifi = hdr;
+	struct nb_obs_snap *s = arg;
+	struct nb_obs_if one;
+	int ret;
+
+	memset(&one, 0, sizeof(one));
+	ret = link_attrs(attrs, alen, &one);
+	if (ret == -EBADMSG)
+		return ret;
+	if (ret || !strcmp(one.name, "lo") || s->nif >= NB_OBS_IFS)
+		return 0;
+	one.ifindex = (uint32_t)ifi->ifi_index;
+	s->ifs[s->nif++] = one;
+	return 0;
+}
+
 int nb_obs_parse_links(const void *buf, size_t len, struct nb_obs_snap *s)
 {
-	const struct nlmsghdr *h = buf;
-	for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
-		if (h->nlmsg_type == NLMSG_DONE)
-			return 1;
-		if (h->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = NLMSG_DATA(h);
-			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-				return -EBADMSG;
-			return e->error ? (e->error < 0 ? e->error : -e->error) : 1;
-		}
-		if (h->nlmsg_type != RTM_NEWLINK)
-			continue;
-		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct ifinfomsg)))
-			return -EBADMSG;
-		const struct ifinfomsg *ifi = NLMSG_DATA(h);
-		const struct rtattr *a =
-		    (const struct rtattr *)((const char *)ifi + NLMSG_ALIGN(sizeof(*ifi)));
-		size_t alen = h->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
-		struct nb_obs_if one;
-		int ret;
-		memset(&one, 0, sizeof(one));
-		ret = link_attrs(a, alen, &one);
-		if (ret == -EBADMSG)
-			return ret;
-		if (ret || !strcmp(one.name, "lo") || s->nif >= NB_OBS_IFS)
-			continue;
-		one.ifindex = (uint32_t)ifi->ifi_index;
-		s->ifs[s->nif++] = one;
-	}
-	if (len)
-		return -EBADMSG; /* a truncated message */
-	return 0;
+	return nb_nl_walk(buf, len, RTM_NEWLINK, sizeof(struct ifinfomsg), link_msg, s);
 }

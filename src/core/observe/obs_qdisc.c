@@ -11,6 +11,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
+#include "core/base/nldump.h"
 #include "core/observe/obs.h"
 
 static struct nb_obs_if *by_index(struct nb_obs_snap *s, int ifindex)
@@ -58,41 +59,29 @@ static int qdisc_counters(const struct rtattr *a, size_t len, uint64_t *drops, u
 	return 0;
 }
 
+/* One RTM_NEWQDISC message: a root qdisc's counters added to its interface's. */
+static int qdisc_msg(void *arg, const void *hdr, const void *attrs, size_t alen)
+{
+	const struct tcmsg *t = hdr;
+	struct nb_obs_snap *s = arg;
+	uint64_t drops = 0, over = 0, req = 0;
+	int found = 0, ret;
+
+	if (t->tcm_parent != TC_H_ROOT)
+		return 0;
+	if ((ret = qdisc_counters(attrs, alen, &drops, &over, &req, &found)))
+		return ret;
+	struct nb_obs_if *i = by_index(s, t->tcm_ifindex);
+	if (!i || !found)
+		return 0;
+	i->have_qdisc = true;
+	i->qdisc_drops += drops;
+	i->qdisc_overlimits += over;
+	i->qdisc_requeues += req;
+	return 0;
+}
+
 int nb_obs_parse_qdisc(const void *buf, size_t len, struct nb_obs_snap *s)
 {
-	const struct nlmsghdr *h = buf;
-	for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
-		if (h->nlmsg_type == NLMSG_DONE)
-			return 1;
-		if (h->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = NLMSG_DATA(h);
-			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-				return -EBADMSG;
-			return e->error ? (e->error < 0 ? e->error : -e->error) : 1;
-		}
-		if (h->nlmsg_type != RTM_NEWQDISC)
-			continue;
-		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct tcmsg)))
-			return -EBADMSG;
-		const struct tcmsg *t = NLMSG_DATA(h);
-		if (t->tcm_parent != TC_H_ROOT)
-			continue;
-		uint64_t drops = 0, over = 0, req = 0;
-		int found = 0, ret;
-		const struct rtattr *a =
-		    (const struct rtattr *)((const char *)t + NLMSG_ALIGN(sizeof(*t)));
-		size_t alen = h->nlmsg_len - NLMSG_LENGTH(sizeof(*t));
-		if ((ret = qdisc_counters(a, alen, &drops, &over, &req, &found)))
-			return ret;
-		struct nb_obs_if *i = by_index(s, t->tcm_ifindex);
-		if (!i || !found)
-			continue;
-		i->have_qdisc = true;
-		i->qdisc_drops += drops;
-		i->qdisc_overlimits += over;
-		i->qdisc_requeues += req;
-	}
-	if (len)
-		return -EBADMSG; /* a truncated message */
-	return 0;
+	return nb_nl_walk(buf, len, RTM_NEWQDISC, sizeof(struct tcmsg), qdisc_msg, s);
 }

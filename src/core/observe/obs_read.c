@@ -21,6 +21,7 @@
 #include <linux/sockios.h>
 
 #include "core/base/compat.h"
+#include "core/base/nldump.h"
 #include "core/base/qdisc.h"
 #include "core/base/timeutil.h"
 #include "core/observe/obs.h"
@@ -261,44 +262,18 @@ static void read_qdiscs(struct nb_obs_reader *r, struct nb_obs_snap *s)
 	(void)nb_qdisc_dump(0, qdisc_chunk, s);
 }
 
+static int link_chunk(void *s, const void *buf, size_t len)
+{
+	return nb_obs_parse_links(buf, len, s);
+}
+
 /* The interfaces and their counters from one RTM_GETLINK dump; 0 when it completed. */
 static int dump_links(struct nb_obs_reader *r, struct nb_obs_snap *s)
 {
-	struct {
-		struct nlmsghdr h;
-		struct ifinfomsg i;
-	} req;
-	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
-	char *buf;
-	int fd, ret = -EIO;
+	struct ifinfomsg i = {.ifi_family = AF_UNSPEC};
 	if (r->root[0])
 		return -ENOTSUP; /* a stand-in directory has sysfs files only */
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	memset(&req, 0, sizeof(req));
-	req.h.nlmsg_len = sizeof(req);
-	req.h.nlmsg_type = RTM_GETLINK;
-	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.h.nlmsg_seq = 1;
-	req.i.ifi_family = AF_UNSPEC;
-	buf = malloc(32768);
-	if (buf && sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa, sizeof(sa)) >= 0) {
-		struct timeval tv = {.tv_sec = 1};
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		ret = 0;
-		for (int rounds = 0; ret == 0 && rounds < 4096; rounds++) {
-			ssize_t n = recv(fd, buf, 32768, 0);
-			if (n <= 0) {
-				ret = -EIO;
-				break;
-			}
-			ret = nb_obs_parse_links(buf, (size_t)n, s);
-		}
-	}
-	free(buf);
-	close(fd);
-	return ret == 1 ? 0 : ret < 0 ? ret : -EIO;
+	return nb_nl_dump(RTM_GETLINK, &i, sizeof(i), link_chunk, s);
 }
 
 static void read_ifs(struct nb_obs_reader *r, struct nb_obs_snap *s)

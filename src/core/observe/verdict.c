@@ -7,6 +7,7 @@
 #include "core/observe/verdict.h"
 
 #include "core/base/stats.h"
+#include "core/base/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,20 +38,6 @@ const char *nb_verdict_name(enum nb_verdict_kind k)
 	}
 }
 
-/* 12345 -> "12.3k", as the verdict line quotes counts. */
-static const char *num(char *b, size_t len, double v)
-{
-	if (v >= 1e9)
-		snprintf(b, len, "%.3gG", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(b, len, "%.3gM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(b, len, "%.3gk", v / 1e3);
-	else
-		snprintf(b, len, "%.0f", v);
-	return b;
-}
-
 static const char *ifname(const struct nb_verdict_in *in, int32_t i)
 {
 	return in->win && i >= 0 && (uint32_t)i < in->win->nif ? in->win->ifs[i].name : "?";
@@ -62,16 +49,18 @@ static void cpu_evidence(const struct nb_verdict_in *in, char *b, size_t len)
 	const struct nb_obs_summary *d = in->dut;
 	char s1[16], s2[16], s3[16];
 	double ws = d->window_s > 0 ? d->window_s : 1;
-	snprintf(b, len,
-		 "DUT cpu%d %.0f %% busy (%s %.0f %%), time_squeeze %s/s, backlog drops %s, NIC "
-		 "missed %s",
-		 d->busiest_cpu, d->busiest_pct, d->busiest_with, d->busiest_with_pct,
-		 num(s1, sizeof(s1), (double)d->softnet_squeezed / ws),
-		 num(s2, sizeof(s2),
-		     (double)(d->softnet_dropped > d->ingress_rx_dropped ? d->softnet_dropped
-									 : d->ingress_rx_dropped)),
-		 num(s3, sizeof(s3),
-		     (double)(d->rx_missed + d->rx_fifo + d->rx_over + in->ring_dropped)));
+	snprintf(
+	    b, len,
+	    "DUT cpu%d %.0f %% busy (%s %.0f %%), time_squeeze %s/s, backlog drops %s, NIC "
+	    "missed %s",
+	    d->busiest_cpu, d->busiest_pct, d->busiest_with, d->busiest_with_pct,
+	    nb_format_count((double)d->softnet_squeezed / ws, s1, sizeof(s1)),
+	    nb_format_count((double)(d->softnet_dropped > d->ingress_rx_dropped
+					 ? d->softnet_dropped
+					 : d->ingress_rx_dropped),
+			    s2, sizeof(s2)),
+	    nb_format_count((double)(d->rx_missed + d->rx_fifo + d->rx_over + in->ring_dropped), s3,
+			    sizeof(s3)));
 }
 
 /* The egress interface's rate on the wire against its link speed, when the speed is known
@@ -132,22 +121,22 @@ static void decide_clean(const struct nb_verdict_in *in, struct nb_verdict *v, c
 			    v->text, sizeof(v->text),
 			    "generator's maximum reached (%s fps, nothing lost); %s: the DUT is "
 			    "at its limit near this rate",
-			    num(a, sizeof(a), in->offered_fps), cpu);
+			    nb_format_count(in->offered_fps, a, sizeof(a)), cpu);
 		else
 			snprintf(v->text, sizeof(v->text),
 				 "no loss at %s fps offered; %s: the DUT is at its limit near this "
 				 "rate",
-				 num(a, sizeof(a), in->offered_fps), cpu);
+				 nb_format_count(in->offered_fps, a, sizeof(a)), cpu);
 	} else if (in->gen_max) {
 		v->kind = NB_V_GENERATOR;
 		snprintf(
 		    v->text, sizeof(v->text),
 		    "generator bound: %s fps offered, the generator's maximum, and nothing lost",
-		    num(a, sizeof(a), in->offered_fps));
+		    nb_format_count(in->offered_fps, a, sizeof(a)));
 	} else {
 		v->kind = NB_V_NONE;
 		snprintf(v->text, sizeof(v->text), "no loss at %s fps offered",
-			 num(a, sizeof(a), in->offered_fps));
+			 nb_format_count(in->offered_fps, a, sizeof(a)));
 	}
 }
 
@@ -213,13 +202,14 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		snprintf(ev, sizeof(ev),
 			 "backlog/rx drops %s, NIC missed+fifo+over %s, qdisc drops %s, tx_dropped "
 			 "%llu, sink socket drops %s, busiest DUT cpu%d %.0f %%",
-			 num(a, sizeof(a), (double)v->by_cpu), num(b, sizeof(b), (double)v->by_nic),
-			 num(c, sizeof(c), (double)d->qdisc_drops),
+			 nb_format_count((double)v->by_cpu, a, sizeof(a)),
+			 nb_format_count((double)v->by_nic, b, sizeof(b)),
+			 nb_format_count((double)d->qdisc_drops, c, sizeof(c)),
 			 (unsigned long long)d->tx_dropped, sd, d->busiest_cpu, d->busiest_pct);
 		if (v->softnet_other && strlen(ev) + 60 < sizeof(ev))
 			snprintf(ev + strlen(ev), sizeof(ev) - strlen(ev),
 				 "; softnet drops not the trial's %s",
-				 num(a, sizeof(a), (double)v->softnet_other));
+				 nb_format_count((double)v->softnet_other, a, sizeof(a)));
 	} else
 		snprintf(ev, sizeof(ev), "sink socket drops %s, no observer on the DUT", sd);
 	if (v->accounted > v->lost + tol) {
@@ -277,33 +267,36 @@ void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		snprintf(v->text, sizeof(v->text),
 			 "DUT ingress bound (NIC, DMA or bus): NIC missed %s, fifo %s, over %s%s%s "
 			 "while the busiest DUT CPU (cpu%d) was at %.0f %%",
-			 num(a, sizeof(a), (double)d->rx_missed),
-			 num(b, sizeof(b), (double)d->rx_fifo),
-			 num(c, sizeof(c), (double)d->rx_over),
+			 nb_format_count((double)d->rx_missed, a, sizeof(a)),
+			 nb_format_count((double)d->rx_fifo, b, sizeof(b)),
+			 nb_format_count((double)d->rx_over, c, sizeof(c)),
 			 v->by_nic_ring ? ", emulated NIC ring full (host tap drops) " : "",
-			 v->by_nic_ring ? num(ring, sizeof(ring), (double)v->by_nic_ring) : "",
+			 v->by_nic_ring
+			     ? nb_format_count((double)v->by_nic_ring, ring, sizeof(ring))
+			     : "",
 			 d->busiest_cpu, d->busiest_pct);
 		break;
 	case NB_V_EGRESS:
-		snprintf(v->text, sizeof(v->text),
-			 "egress bound: %s%sqdisc drops %s (overlimits %s), tx_dropped %s on %s",
-			 lt, lt[0] ? "; " : "", num(a, sizeof(a), (double)d->qdisc_drops),
-			 num(b, sizeof(b), (double)d->qdisc_overlimits),
-			 num(c, sizeof(c), (double)d->tx_dropped), ifname(in, d->egress_if));
+		snprintf(
+		    v->text, sizeof(v->text),
+		    "egress bound: %s%sqdisc drops %s (overlimits %s), tx_dropped %s on %s", lt,
+		    lt[0] ? "; " : "", nb_format_count((double)d->qdisc_drops, a, sizeof(a)),
+		    nb_format_count((double)d->qdisc_overlimits, b, sizeof(b)),
+		    nb_format_count((double)d->tx_dropped, c, sizeof(c)), ifname(in, d->egress_if));
 		append(v, cpu);
 		break;
 	case NB_V_RECEIVER:
 		snprintf(v->text, sizeof(v->text),
 			 "receiver bound: the sink's socket dropped %s of %s lost frames (receive "
 			 "buffer full)",
-			 num(a, sizeof(a), (double)v->by_receiver),
-			 num(b, sizeof(b), (double)v->lost));
+			 nb_format_count((double)v->by_receiver, a, sizeof(a)),
+			 nb_format_count((double)v->lost, b, sizeof(b)));
 		append(v, cpu);
 		break;
 	case NB_V_CONNTRACK:
 		snprintf(v->text, sizeof(v->text),
 			 "DUT conntrack bound: insert failures and drops %s, %llu of %llu entries",
-			 num(a, sizeof(a), (double)v->by_conntrack),
+			 nb_format_count((double)v->by_conntrack, a, sizeof(a)),
 			 (unsigned long long)in->win->ct_entries,
 			 (unsigned long long)in->win->ct_max);
 		append(v, cpu);

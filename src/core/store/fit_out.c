@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* compare --fit 'METRIC ~ FACTOR + ...': prints the fits src/core/store/fit_runs.c makes, one per
- * step of a view (a frame size, a block size and direction, a rule-sweep series), and for the
- * report each fit's charts. */
+/* The words and charts of a fit set, the same in compare --fit and report --fit: the fits
+ * src/core/store/fit_runs.c makes, one per step of a view (a frame size, a block size and
+ * direction, a rule-sweep series). */
+#include "core/store/fit_out.h"
+
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/compare_fit.h"
 #include "core/store/fit_chart.h"
-#include "core/store/fit_runs.h"
 
 /* Each factor's chart of one step's fit; the other factors held at their geometric means. */
 static int charts(FILE *svg, const struct nb_fit_set *s, const struct nb_fit_step *st,
@@ -52,7 +50,7 @@ static int charts(FILE *svg, const struct nb_fit_set *s, const struct nb_fit_ste
 }
 
 /* A step's sentence, and the result behind each run a coefficient rests on alone. */
-static void print_step(FILE *text, const struct nb_fit_step *st, const struct loaded *l)
+static void print_step(FILE *text, const struct nb_fit_step *st, const struct nb_fit_who *who)
 {
 	fprintf(text, "  %s: ", st->name);
 	if (st->ret) {
@@ -69,62 +67,51 @@ static void print_step(FILE *text, const struct nb_fit_step *st, const struct lo
 			told |= o->pinned_runs[d] == 1 && o->pinned_run[d] == o->pinned_run[c];
 		if (told)
 			continue;
-		const struct loaded *r = &l[st->source[o->pinned_run[c]]];
+		const struct nb_fit_who *r = &who[st->source[o->pinned_run[c]]];
 		fprintf(text, "    run %zu is result %lld (%s)\n", o->pinned_run[c] + 1,
-			(long long)r->row->id, r->group);
+			(long long)r->id, r->group);
 	}
 }
 
-int compare_fit(const char *formula, bool linear, const struct loaded *l, size_t n, FILE *text,
-		FILE *svg)
+void nb_fit_write_text(FILE *text, const struct nb_fit_set *s, const struct nb_fit_who *who)
 {
-	struct nb_fit_source *src = calloc(n + 1, sizeof(*src));
-	struct nb_fit_set s;
-	char why[256];
-
-	if (!src)
-		cli_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		src[i] = (struct nb_fit_source){l[i].row, l[i].views, l[i].nviews};
-	int ret = nb_fit_set_make(formula, linear, src, n, &s, why, sizeof(why));
-	free(src);
-	if (ret == -EINVAL)
-		cli_usage_error("--fit: %s", why);
-	if (ret)
-		cli_fail(ret == -ENOENT ? 0 : -ret, "--fit: %s", why);
-	const struct nb_fit *ref = NULL;
-	const char *ref_says = NULL;
-	for (size_t i = 0; i < s.nref && !ref; i++)
-		if (!s.ref[i].ret) {
-			ref = &s.ref[i].fit;
-			ref_says = s.ref_says[i];
-		}
-	fprintf(text, "fit %s ~ %s", s.metric, s.names[0]);
-	for (size_t j = 1; j < s.factors; j++)
-		fprintf(text, " + %s", s.names[j]);
-	if (linear)
+	fprintf(text, "fit %s ~ %s", s->metric, s->names[0]);
+	for (size_t j = 1; j < s->factors; j++)
+		fprintf(text, " + %s", s->names[j]);
+	if (s->linear)
 		fprintf(text,
 			": linear least squares, %s = c + b x %s%s; each slope with its 95 %% "
 			"interval (Student's t on the residual degrees of freedom)\n",
-			s.metric, s.names[0], s.factors > 1 ? " + ..." : "");
+			s->metric, s->names[0], s->factors > 1 ? " + ..." : "");
 	else
 		fprintf(text,
 			": log-log least squares, %s = C x %s^e%s; each exponent with its 95 %% "
 			"interval (Student's t on the residual degrees of freedom)\n",
-			s.metric, s.names[0], s.factors > 1 ? " x ..." : "");
-	for (size_t i = 0; i < s.nsteps; i++) {
-		print_step(text, &s.step[i], l);
-		if (svg && !s.step[i].ret && charts(svg, &s, &s.step[i], ref, ref_says))
-			cli_fail(ENOMEM, "out of memory");
-	}
-	if (s.left_out)
+			s->metric, s->names[0], s->factors > 1 ? " x ..." : "");
+	for (size_t i = 0; i < s->nsteps; i++)
+		print_step(text, &s->step[i], who);
+	if (s->left_out)
 		fprintf(text,
 			"(%zu result%s without every factor as a finite number (a tag, or cpu_mhz) "
 			"left out)\n",
-			s.left_out, s.left_out == 1 ? "" : "s");
-	for (size_t i = 0; i < s.nref; i++)
-		print_step(text, &s.ref[i], l);
-	ret = s.fitted ? 0 : 1;
-	nb_fit_set_free(&s);
-	return ret;
+			s->left_out, s->left_out == 1 ? "" : "s");
+	for (size_t i = 0; i < s->nref; i++)
+		print_step(text, &s->ref[i], who);
+}
+
+int nb_fit_write_charts(FILE *svg, const struct nb_fit_set *s)
+{
+	const struct nb_fit *ref = NULL;
+	const char *ref_says = NULL;
+	int ret;
+
+	for (size_t i = 0; i < s->nref && !ref; i++)
+		if (!s->ref[i].ret) {
+			ref = &s->ref[i].fit;
+			ref_says = s->ref_says[i];
+		}
+	for (size_t i = 0; i < s->nsteps; i++)
+		if (!s->step[i].ret && (ret = charts(svg, s, &s->step[i], ref, ref_says)))
+			return ret;
+	return 0;
 }

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* One view's section of the report: a chart per facet (a rule sweep: one per frame size) with
+ * its caption written from what is drawn, the platform facts of every result in it, and the
+ * notes (verdicts, crossovers, fits). */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/store/chart.h"
+#include "core/store/report_sect.h"
+#include "core/store/runs.h"
+
+static void esc(FILE *f, const char *s)
+{
+	nb_xml_text(f, s && *s ? s : "-");
+}
+
+static void facts(FILE *f, const struct nb_report_item *it, size_t n, const char *view_id)
+{
+	fputs("<table class=\"facts\"><tr><th>result</th><th>runs</th><th>host</th><th>CPU</th>"
+	      "<th>MHz</th><th>arch</th><th>kernel</th><th>driver</th><th>runs on</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < n; i++) {
+		bool first;
+		if (!nb_report_has_view(&it[i], view_id))
+			continue;
+		size_t runs = nb_report_group_runs(it, n, i, view_id, &first);
+		if (!first)
+			continue;
+		fputs("<tr><td>", f);
+		esc(f, it[i].group);
+		fprintf(f, "</td><td>%zu</td><td>", runs);
+		esc(f, it[i].host);
+		fputs("</td><td>", f);
+		esc(f, it[i].cpu_model);
+		fputs("</td><td>", f);
+		if (isfinite(it[i].cpu_mhz))
+			fprintf(f, "%.0f", it[i].cpu_mhz);
+		else
+			fputs("-", f);
+		fputs("</td><td>", f);
+		esc(f, it[i].arch);
+		fputs("</td><td>", f);
+		esc(f, it[i].kernel);
+		fputs("</td><td>", f);
+		esc(f, it[i].driver);
+		if (nb_report_not_a_board(it[i].virt)) {
+			fputs("</td><td class=\"emulated\">not a board: ", f);
+			nb_xml_text(f, it[i].virt);
+		} else {
+			fprintf(f, "</td><td>%s",
+				it[i].virt && !strcmp(it[i].virt, "none") ? "a board (none)"
+									  : "unknown");
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* What the chart holds, in words: its labels and their runs, what the bars are, the marks. */
+static void figcaption(FILE *f, const struct section *s, const struct line *l, size_t nl,
+		       const struct nb_chart_mark *m, size_t nm, const struct nb_view *v0,
+		       double facet, bool faceted)
+{
+	size_t flagged = 0, models = 0;
+	bool bars = false;
+	fputs("<figcaption>", f);
+	if (faceted)
+		fprintf(f, "%g-byte frames. ", facet);
+	for (size_t i = 0; i < nl; i++) {
+		bool first = true;
+		flagged += l[i].flagged;
+		models += l[i].model;
+		bars |= l[i].maxruns > 1;
+		for (size_t k = 0; k < i; k++)
+			first &= strcmp(l[k].group, l[i].group) != 0;
+		if (!first || l[i].model)
+			continue;
+		size_t runs = 0;
+		for (size_t k = 0; k < s->n; k++)
+			if (!strcmp(s->it[k].group, l[i].group) &&
+			    nb_report_has_view(&s->it[k], v0->id))
+				runs++;
+		nb_xml_text(f, l[i].group);
+		fprintf(f, ": %zu run%s. ", runs, runs == 1 ? "" : "s");
+	}
+	if (bars)
+		fputs("Points are means; bars are 95 % intervals (Student's t) where a label has "
+		      "repeated runs; a point without a bar is one run. ",
+		      f);
+	else
+		fputs("Each point is one run (no interval: repeat runs to get one). ", f);
+	if (models) {
+		fputs("Dashed: computed (", f);
+		size_t k = 0;
+		for (size_t i = 0; i < nl; i++)
+			if (l[i].model && !l[i].no_legend) {
+				fputs(k++ ? "; " : "", f);
+				nb_xml_text(f, l[i].name);
+			}
+		fputs("). ", f);
+	}
+	size_t marks = 0;
+	for (size_t i = 0; i < nm; i++) {
+		bool dup = false;
+		for (size_t q = 0; q < i; q++)
+			dup |= !strcmp(m[q].text, m[i].text);
+		if (dup)
+			continue;
+		fputs(marks++ ? "; " : "Dotted verticals, from the runs' own results: ", f);
+		nb_xml_text(f, m[i].text);
+	}
+	fputs(marks ? ". " : "", f);
+	if (flagged)
+		fprintf(f,
+			"Hollow points (%zu): CPU windows polluted by other processes; their CPU "
+			"figures are not the test's alone. ",
+			flagged);
+	if (s->scale != 1)
+		fprintf(f, "Throughput in %s (stored as KByte/s, 1 KByte = 1024 bytes). ",
+			s->y_unit);
+	fputs("</figcaption>\n", f);
+}
+
+static void section_ids(const struct section *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->ne && o + 24 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%lld", i ? ", " : "",
+				      (long long)s->it[s->e[i].item].id);
+}
+
+static int chart(FILE *f, struct section *s, bool faceted, double facet, char *err, size_t errlen)
+{
+	const struct nb_view *v0 = s->e[0].view;
+	struct line *l = NULL;
+	size_t nl = 0;
+	int ret = nb_report_build_lines(s, faceted, facet, &l, &nl);
+	if (ret)
+		return ret;
+	struct nb_chart_series *cs = calloc(nl + 1, sizeof(*cs));
+	struct nb_chart_mark *m = NULL;
+	size_t nm = 0, maxm = 0;
+	for (size_t i = 0; i < s->ne; i++)
+		maxm += s->e[i].view->nmarks;
+	m = calloc(maxm + 1, sizeof(*m));
+	if (!cs || !m) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nl; i++)
+		cs[i] = (struct nb_chart_series){.name = l[i].name,
+						 .x = l[i].x,
+						 .y = l[i].y,
+						 .n = l[i].np,
+						 .dashed = l[i].model,
+						 .lo = l[i].model ? NULL : l[i].lo,
+						 .hi = l[i].model ? NULL : l[i].hi,
+						 .flag = l[i].model ? NULL : l[i].flag,
+						 .colour = l[i].colour,
+						 .no_legend = l[i].no_legend};
+	for (size_t i = 0; i < s->ne; i++)
+		for (size_t q = 0; q < s->e[i].view->nmarks; q++)
+			m[nm++] = (struct nb_chart_mark){.x = s->e[i].view->marks[q].x,
+							 .text = s->e[i].view->marks[q].text};
+	char xl[64], yl[80], title[128];
+	snprintf(xl, sizeof(xl), "%s%s%s%s", v0->x_name, *v0->x_unit ? " (" : "", v0->x_unit,
+		 *v0->x_unit ? ")" : "");
+	snprintf(yl, sizeof(yl), "%s (%s)", v0->y_name, s->y_unit);
+	if (faceted)
+		snprintf(title, sizeof(title), "%g-byte frames: frames/s by rule count", facet);
+	else
+		snprintf(title, sizeof(title), "%s", v0->title);
+	struct nb_chart ch = {.title = title,
+			      .x_label = xl,
+			      .y_label = yl,
+			      .x_log = v0->x_log,
+			      .y_log = v0->y_log,
+			      .x_bytes = v0->x_fmt == NB_XFMT_BYTES,
+			      .y_plain = s->y_unit[0] && strchr("kKMG", s->y_unit[0]),
+			      .s = cs,
+			      .ns = nl,
+			      .marks = m,
+			      .nmarks = nm,
+			      .width_px = s->nfacets > 1 ? 370 : 0};
+	char why[200];
+	if (faceted)
+		fprintf(f, "<figure class=\"facet\" data-facet=\"%g\">\n", facet);
+	else
+		fputs("<figure>\n", f);
+	ret = nb_chart_svg_err(f, &ch, why, sizeof(why));
+	if (ret == -ERANGE) {
+		char ids[160];
+		section_ids(s, ids, sizeof(ids));
+		snprintf(err, errlen, "view %s (result%s %s): %s", v0->id, s->ne == 1 ? "" : "s",
+			 ids, why);
+	}
+	if (ret)
+		goto out;
+	figcaption(f, s, l, nl, m, nm, v0, facet, faceted);
+	fputs("</figure>\n", f);
+out:
+	free(cs);
+	free(m);
+	nb_report_lines_free(l, nl);
+	return ret;
+}
+
+static void notes(FILE *f, const struct section *s)
+{
+	bool open = false;
+	for (size_t i = 0; i < s->ne; i++) {
+		const struct nb_report_item *it = &s->it[s->e[i].item];
+		const char *note = s->e[i].view->note;
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = !strcmp(s->it[s->e[k].item].group, it->group) &&
+			      !strcmp(s->e[k].view->note, note);
+		if (!*note || dup)
+			continue;
+		if (!open)
+			fputs("<ul class=\"notes\">\n", f);
+		open = true;
+		fputs("<li>", f);
+		nb_xml_text(f, it->group);
+		fputs(": ", f);
+		nb_xml_text(f, note);
+		fputs("</li>\n", f);
+	}
+	for (size_t i = 0; i < s->ne; i++) {
+		const struct nb_report_item *it = &s->it[s->e[i].item];
+		bool first = true;
+		for (size_t k = 0; k < i; k++)
+			first &= strcmp(s->it[s->e[k].item].group, it->group) != 0;
+		if (!first || !nb_report_not_a_board(it->virt))
+			continue;
+		if (!open)
+			fputs("<ul class=\"notes\">\n", f);
+		open = true;
+		fputs("<li class=\"emulated\">", f);
+		nb_xml_text(f, it->group);
+		fputs(" ran under ", f);
+		nb_xml_text(f, it->virt);
+		fputs(": not a board. Its CPU figures are those of the host that runs it (an "
+		      "emulator's "
+		      "translation cost, a shared host kernel), not the board's.</li>\n",
+		      f);
+	}
+	if (open)
+		fputs("</ul>\n", f);
+}
+
+int nb_report_section(FILE *f, const struct nb_report_item *it, size_t n, const char *view_id,
+		      char *err, size_t errlen)
+{
+	struct section *s = calloc(1, sizeof(*s));
+	double *facets = NULL;
+	size_t nf = 0;
+	int ret = -ENOMEM;
+
+	if (!s || !(s->e = calloc(n + 1, sizeof(*s->e))))
+		goto out;
+	s->it = it;
+	s->n = n;
+	for (size_t i = 0; i < n; i++)
+		for (size_t v = 0; v < it[i].nviews; v++)
+			if (!strcmp(it[i].views[v].id, view_id))
+				s->e[s->ne++] = (struct entry){i, &it[i].views[v]};
+	if (!s->ne) {
+		ret = 0;
+		goto out;
+	}
+	const struct nb_view *v0 = s->e[0].view;
+	s->scale = 1;
+	s->y_unit = v0->y_unit;
+	if (!strcmp(v0->y_unit, "KByte/s")) { /* bits per second is what links are sold in */
+		s->scale = 1024.0 * 8 / 1e6;
+		s->y_unit = "Mbit/s";
+	}
+	facets = calloc(s->ne * NB_VIEW_MAX_SERIES + 1, sizeof(*facets));
+	if (!facets)
+		goto out;
+	for (size_t i = 0; i < s->ne; i++)
+		for (size_t q = 0; q < s->e[i].view->nseries; q++) {
+			double fv = s->e[i].view->s[q].facet;
+			bool have = false;
+			for (size_t k = 0; k < nf && !have; k++)
+				have = facets[k] == fv;
+			if (fv != 0 && !have)
+				facets[nf++] = fv;
+		}
+	qsort(facets, nf, sizeof(*facets), nb_report_cmp_double);
+	s->nfacets = nf;
+	fprintf(f, "<section class=\"view\" id=\"%s\" data-view=\"%s\">\n", view_id, view_id);
+	if (nf) {
+		fprintf(f, "<div class=\"facets%s\" data-facets=\"%zu\">\n", nf == 1 ? " one" : "",
+			nf);
+		for (size_t k = 0; k < nf; k++)
+			if ((ret = chart(f, s, true, facets[k], err, errlen)))
+				goto out;
+		fputs("</div>\n", f);
+	} else if ((ret = chart(f, s, false, 0, err, errlen))) {
+		goto out;
+	}
+	fputs("<aside>\n", f);
+	facts(f, it, n, view_id);
+	notes(f, s);
+	fputs("</aside>\n</section>\n", f);
+	ret = 0;
+out:
+	if (ret == -ENOMEM && err && errlen)
+		snprintf(err, errlen, "out of memory");
+	free(facets);
+	if (s)
+		free(s->e);
+	free(s);
+	return ret;
+}

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Every change to the results store: add documents, remove results, merge another store.
+ * Each is one transaction, so a process killed mid-write leaves the store as it was. Platform
+ * facts are copied out of the document with SQLite's JSON functions when a result is added, so
+ * listing and filtering never parse JSON. */
+#ifdef HAVE_SQLITE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/store/store_db.h"
+
+/* The measured end's fact: env.remote when the document has one, else (a run with several
+ * receiving agents) the first receiver's env, else env.local. A fact that end lacks stays NULL:
+ * never filled from the other end (a board's driver is not the controller's). */
+#define FACT(f)                                                                                    \
+	"CASE WHEN json_type(?1, '$.env.remote') = 'object' THEN json_extract(?1, "                \
+	"'$.env.remote." f                                                                         \
+	"') WHEN json_type(?1, '$.receivers[1]') IS NOT NULL AND json_type(?1, "                   \
+	"'$.receivers[0].agent') = 'text' AND json_type(?1, '$.receivers[0].env') = 'object' "     \
+	"THEN json_extract(?1, '$.receivers[0].env." f "') ELSE json_extract(?1, '$.env.local." f  \
+	"') END"
+
+static const char insert_sql[] =
+    "INSERT INTO results (test, label, time_utc, saved_utc, source, host, kernel, "
+    "arch, "
+    "cpu_model, cpu_mhz, driver, doc, table_text) VALUES (json_extract(?1, "
+    "'$.test'), ?2, "
+    "json_extract(?1, '$.time_utc'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
+    "?3, " FACT("hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT("cpu_model") ", " FACT(
+	"cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
+
+static const char check_sql[] =
+    "SELECT json_valid(?1) AND json_type(?1) = 'object' AND "
+    "json_extract(?1, '$.schema') LIKE 'netbench/%' AND json_type(?1, '$.test') = 'text'";
+
+int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
+		 char *err, size_t errlen)
+{
+	sqlite3_stmt *chk = NULL, *ins = NULL, *tag = NULL;
+	int ret;
+
+	if ((ret = nb_store_exec(s, "BEGIN IMMEDIATE", err, errlen)))
+		return ret;
+	if (sqlite3_prepare_v2(s->db, check_sql, -1, &chk, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,
+		&tag, NULL) != SQLITE_OK) {
+		ret = nb_store_db_fail(s, err, errlen, "preparing the insert");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(chk);
+		sqlite3_bind_text(chk, 1, a[i].doc, -1, SQLITE_STATIC);
+		if (sqlite3_step(chk) != SQLITE_ROW || !sqlite3_column_int(chk, 0)) {
+			snprintf(err, errlen,
+				 "document %zu is not a netbench result (a JSON object with "
+				 "\"schema\": \"netbench/...\" and \"test\")",
+				 i + 1);
+			ret = -EINVAL;
+			goto out;
+		}
+		sqlite3_reset(ins);
+		sqlite3_bind_text(ins, 1, a[i].doc, -1, SQLITE_STATIC);
+		if (a[i].label && *a[i].label)
+			sqlite3_bind_text(ins, 2, a[i].label, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(ins, 2);
+		sqlite3_bind_text(ins, 3, a[i].source ? a[i].source : "save", -1, SQLITE_STATIC);
+		if (a[i].table_text)
+			sqlite3_bind_text(ins, 4, a[i].table_text, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(ins, 4);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			ret = nb_store_db_fail(s, err, errlen, "storing a result");
+			goto out;
+		}
+		int64_t id = sqlite3_last_insert_rowid(s->db);
+		if (ids)
+			ids[i] = id;
+		for (size_t k = 0; k < a[i].ntags; k++) {
+			sqlite3_reset(tag);
+			sqlite3_bind_int64(tag, 1, id);
+			sqlite3_bind_text(tag, 2, a[i].tags[k].key, -1, SQLITE_STATIC);
+			sqlite3_bind_text(tag, 3, a[i].tags[k].value, -1, SQLITE_STATIC);
+			/* A value that is a whole number is also kept as one, for fits. */
+			char *end;
+			double num = strtod(a[i].tags[k].value, &end);
+			if (*end || end == a[i].tags[k].value || !isfinite(num))
+				sqlite3_bind_null(tag, 4);
+			else
+				sqlite3_bind_double(tag, 4, num);
+			if (sqlite3_step(tag) != SQLITE_DONE) {
+				ret = nb_store_db_fail(s, err, errlen, "storing a tag");
+				goto out;
+			}
+		}
+	}
+	ret = nb_store_exec(s, "COMMIT", err, errlen);
+out:
+	sqlite3_finalize(chk);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(tag);
+	if (ret)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+int nb_store_rm(struct nb_store *s, const int64_t *ids, size_t n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int ret;
+
+	if ((ret = nb_store_exec(s, "BEGIN IMMEDIATE", err, errlen)))
+		return ret;
+	if (sqlite3_prepare_v2(s->db, "DELETE FROM results WHERE id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		ret = nb_store_db_fail(s, err, errlen, "removing results");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, ids[i]);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			ret = nb_store_db_fail(s, err, errlen, "removing results");
+			goto out;
+		}
+		if (sqlite3_changes(s->db) != 1) {
+			snprintf(err, errlen, "no result with id %lld (nothing removed)",
+				 (long long)ids[i]);
+			ret = -ENOENT;
+			goto out;
+		}
+	}
+	ret = nb_store_exec(s, "COMMIT", err, errlen);
+out:
+	sqlite3_finalize(st);
+	if (ret)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+/* The other store is opened read-only and never created: a mistyped path is an error, not an
+ * empty store merged in silence. */
+static int open_other(const char *path, sqlite3 **db, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1, tables = 0;
+
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
+		return -ENOENT;
+	}
+	sqlite3_busy_timeout(*db, 15000);
+	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(*db,
+			       "SELECT count(*) FROM sqlite_master WHERE name IN ('results', "
+			       "'tags')",
+			       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		tables = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v < 0) {
+		snprintf(err, errlen, "%s is not a SQLite database (or cannot be read)", path);
+		return -EINVAL;
+	}
+	if (v > NB_STORE_SCHEMA_VERSION)
+		return nb_store_too_new(path, v, err, errlen);
+	if (v != NB_STORE_SCHEMA_VERSION || tables != 2) {
+		snprintf(err, errlen, "%s is not a netbench results store", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped, char *err,
+		   size_t errlen)
+{
+	sqlite3 *o = NULL;
+	sqlite3_stmt *rd = NULL, *rdtag = NULL, *dup = NULL, *ins = NULL, *tag = NULL;
+	int ret, rc;
+
+	*added = *skipped = 0;
+	if ((ret = open_other(other, &o, err, errlen)))
+		goto done;
+	if ((ret = nb_store_exec(s, "BEGIN IMMEDIATE", err, errlen)))
+		goto done;
+	if (sqlite3_prepare_v2(o, "SELECT id, label, doc, table_text FROM results ORDER BY id", -1,
+			       &rd, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(o, "SELECT key, value, num FROM tags WHERE result_id = ?1", -1,
+			       &rdtag, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", other, sqlite3_errmsg(o));
+		ret = -EIO;
+		goto out;
+	}
+	/* A document already here, byte for byte, is the same run: skipped. */
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT 1 FROM results WHERE length(doc) = length(?1) AND doc = ?1 "
+			       "LIMIT 1",
+			       -1, &dup, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,
+		&tag, NULL) != SQLITE_OK) {
+		ret = nb_store_db_fail(s, err, errlen, "preparing the merge");
+		goto out;
+	}
+	while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
+		sqlite3_reset(dup);
+		sqlite3_bind_value(dup, 1, sqlite3_column_value(rd, 2));
+		rc = sqlite3_step(dup);
+		if (rc == SQLITE_ROW) {
+			(*skipped)++;
+			continue;
+		}
+		if (rc != SQLITE_DONE) {
+			ret = nb_store_db_fail(s, err, errlen, "looking for a duplicate");
+			goto out;
+		}
+		sqlite3_reset(ins);
+		sqlite3_bind_value(ins, 1, sqlite3_column_value(rd, 2));
+		sqlite3_bind_value(ins, 2, sqlite3_column_value(rd, 1));
+		sqlite3_bind_text(ins, 3, "merge", -1, SQLITE_STATIC);
+		sqlite3_bind_value(ins, 4, sqlite3_column_value(rd, 3));
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			ret = nb_store_db_fail(s, err, errlen, "storing a merged result");
+			goto out;
+		}
+		int64_t id = sqlite3_last_insert_rowid(s->db);
+		sqlite3_reset(rdtag);
+		sqlite3_bind_int64(rdtag, 1, sqlite3_column_int64(rd, 0));
+		while ((rc = sqlite3_step(rdtag)) == SQLITE_ROW) {
+			sqlite3_reset(tag);
+			sqlite3_bind_int64(tag, 1, id);
+			for (int c = 0; c < 3; c++)
+				sqlite3_bind_value(tag, c + 2, sqlite3_column_value(rdtag, c));
+			if (sqlite3_step(tag) != SQLITE_DONE) {
+				ret = nb_store_db_fail(s, err, errlen, "storing a merged tag");
+				goto out;
+			}
+		}
+		if (rc != SQLITE_DONE) {
+			snprintf(err, errlen, "%s: reading tags: %s", other, sqlite3_errmsg(o));
+			ret = -EIO;
+			goto out;
+		}
+		(*added)++;
+	}
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "%s: reading results: %s", other, sqlite3_errmsg(o));
+		ret = -EIO;
+		goto out;
+	}
+	ret = nb_store_exec(s, "COMMIT", err, errlen);
+out:
+	sqlite3_finalize(rd);
+	sqlite3_finalize(rdtag);
+	sqlite3_finalize(dup);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(tag);
+	if (ret) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		*added = 0;
+	}
+done:
+	sqlite3_close(o);
+	return ret;
+}
+#endif

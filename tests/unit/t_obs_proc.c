@@ -24,45 +24,43 @@ static const char stat_old[] = "cpu  1 2 3 4\ncpu0 1 2 3 4\n";
 
 /* Linux 6.x: 15 columns, the 13th the CPU id. */
 static const char softnet_new[] =
-	"00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-	"00000000 00000000 00000000 00000000 00000000 00000000\n"
-	"0000ad6d 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-	"00000000 00000000 00000000 00000001 00000000 00000000\n";
+    "00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+    "00000000 00000000 00000000 00000000 00000000 00000000\n"
+    "0000ad6d 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+    "00000000 00000000 00000000 00000001 00000000 00000000\n";
 static const char softnet_new_b[] =
-	"00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-	"00000000 00000000 00000000 00000000 00000000 00000000\n"
-	"0001ad6d 000003e8 0000000c 00000000 00000000 00000000 00000000 00000000 00000000 "
-	"00000000 00000000 00000000 00000001 00000000 00000000\n";
+    "00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+    "00000000 00000000 00000000 00000000 00000000 00000000\n"
+    "0001ad6d 000003e8 0000000c 00000000 00000000 00000000 00000000 00000000 00000000 "
+    "00000000 00000000 00000000 00000001 00000000 00000000\n";
 /* Linux 4.x: 11 columns, no CPU id. */
 static const char softnet_old[] =
-	"0000a1b2 00000003 00000010 00000000 00000000 00000000 00000000 00000000 00000000 "
-	"00000000 00000000\n";
+    "0000a1b2 00000003 00000010 00000000 00000000 00000000 00000000 00000000 00000000 "
+    "00000000 00000000\n";
 
-static const char irq_text[] =
-	"           CPU0       CPU1       \n"
-	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-	" 26:          0          8  IO-APIC   4-edge      ttyS0\n"
-	" 41:       1000       2000  PCI-MSI 524288-edge      eth0-rx-0\n"
-	" 42:         10          5  PCI-MSI 524289-edge      eth0-tx-0\n"
-	"NMI:          0          0   Non-maskable interrupts\n"
-	"LOC:     123456     654321   Local timer interrupts\n"
-	"ERR:          0\n"
-	"MIS:          0\n";
-static const char irq_text_b[] =
-	"           CPU0       CPU1       \n"
-	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-	" 26:          0          8  IO-APIC   4-edge      ttyS0\n"
-	" 41:       1000      12000  PCI-MSI 524288-edge      eth0-rx-0\n"
-	" 42:         10          6  PCI-MSI 524289-edge      eth0-tx-0\n"
-	"LOC:     123556     654421   Local timer interrupts\n";
+static const char irq_text[] = "           CPU0       CPU1       \n"
+			       " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+			       " 26:          0          8  IO-APIC   4-edge      ttyS0\n"
+			       " 41:       1000       2000  PCI-MSI 524288-edge      eth0-rx-0\n"
+			       " 42:         10          5  PCI-MSI 524289-edge      eth0-tx-0\n"
+			       "NMI:          0          0   Non-maskable interrupts\n"
+			       "LOC:     123456     654321   Local timer interrupts\n"
+			       "ERR:          0\n"
+			       "MIS:          0\n";
+static const char irq_text_b[] = "           CPU0       CPU1       \n"
+				 " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+				 " 26:          0          8  IO-APIC   4-edge      ttyS0\n"
+				 " 41:       1000      12000  PCI-MSI 524288-edge      eth0-rx-0\n"
+				 " 42:         10          6  PCI-MSI 524289-edge      eth0-tx-0\n"
+				 "LOC:     123556     654421   Local timer interrupts\n";
 
 static const char ct_text[] =
-	"entries  clashres found new invalid ignore delete chainlength insert insert_failed drop "
-	"early_drop icmp_error  expect_new expect_create expect_delete search_restart\n"
-	"00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-	"00000002 00000010 00000001 00000000  00000000 00000000 00000000 00000000\n"
-	"00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-	"00000003 00000000 00000000 00000000  00000000 00000000 00000000 00000000\n";
+    "entries  clashres found new invalid ignore delete chainlength insert insert_failed drop "
+    "early_drop icmp_error  expect_new expect_create expect_delete search_restart\n"
+    "00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+    "00000002 00000010 00000001 00000000  00000000 00000000 00000000 00000000\n"
+    "00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+    "00000003 00000000 00000000 00000000  00000000 00000000 00000000 00000000\n";
 
 int main(void)
 {
@@ -81,6 +79,11 @@ int main(void)
 		  b->cpu[0].softirq == 0,
 	      "stat: four columns of an old kernel, the rest 0");
 	CHECK(nb_obs_parse_stat("intr 1 2\n", b) == -EINVAL, "stat: no cpu line refused");
+	/* The sample stops at the first line past the CPUs: a CPU-like line after the interrupt
+	 * line is not read (the kernel never writes one; it shows where parsing ends). */
+	CHECK(nb_obs_parse_stat("cpu  1 2 3 4\ncpu0 1 2 3 4\nintr 5 6\ncpu1 1 2 3 4\n", b) == 0 &&
+		  b->ncpu == 1,
+	      "stat: parsing ends with the CPU lines (%u CPUs)", b->ncpu);
 	CHECK(nb_obs_parse_stat(stat_b, b) == 0, "stat: second sample");
 
 	CHECK(nb_obs_parse_softnet(softnet_new, a) == 0 && a->nsoftnet == 2 &&
@@ -116,29 +119,34 @@ int main(void)
 		  drop == 16 && edrop == 1,
 	      "nf_conntrack: insert_failed, drop, early_drop summed over CPU rows");
 	CHECK(nb_obs_parse_ct_stat("entries found\n00000001 0000000x\n", &ifail, &drop, &edrop) ==
-		      -EINVAL,
+		  -EINVAL,
 	      "nf_conntrack: without the columns refused");
 
-	CHECK(nb_obs_eth_interesting("rx_missed_errors") && nb_obs_eth_interesting("rx_queue_0_drops") &&
+	CHECK(nb_obs_eth_interesting("rx_missed_errors") &&
+		  nb_obs_eth_interesting("rx_queue_0_drops") &&
 		  nb_obs_eth_interesting("rx_no_buffer_count") &&
 		  !nb_obs_eth_interesting("peer_ifindex") && !nb_obs_eth_interesting("rx_packets"),
 	      "driver counters: drops, misses, no-buffer kept; packets and ifindex not");
 
 	{
 		uint64_t mk = 0;
-		CHECK(nb_obs_parse_cpumask("00000002\n", &mk) == 0 && mk == 2, "cpumask: one group");
+		CHECK(nb_obs_parse_cpumask("00000002\n", &mk) == 0 && mk == 2,
+		      "cpumask: one group");
 		CHECK(nb_obs_parse_cpumask("00000001,80000000\n", &mk) == 0 && mk == 0x180000000ULL,
 		      "cpumask: two groups");
 		CHECK(nb_obs_parse_cpumask("00000003,00000000,00000001\n", &mk) == 0 && mk == 1,
 		      "cpumask: CPUs past 63 dropped");
 		CHECK(nb_obs_parse_cpulist("1", &mk) == 0 && mk == 2, "cpulist: one CPU");
-		CHECK(nb_obs_parse_cpulist("0-2,5", &mk) == 0 && mk == 0x27, "cpulist: range and CPU");
+		CHECK(nb_obs_parse_cpulist("0-2,5", &mk) == 0 && mk == 0x27,
+		      "cpulist: range and CPU");
 		CHECK(nb_obs_parse_cpulist("64", &mk) == -EINVAL &&
 			  nb_obs_parse_cpulist("3-1", &mk) == -EINVAL &&
 			  nb_obs_parse_cpulist("1,", &mk) == -EINVAL &&
-			  nb_obs_parse_cpulist("a", &mk) == -EINVAL && nb_obs_parse_cpulist("", &mk) == -EINVAL,
+			  nb_obs_parse_cpulist("a", &mk) == -EINVAL &&
+			  nb_obs_parse_cpulist("", &mk) == -EINVAL,
 		      "cpulist: past 63, backwards, trailing comma, letters, empty refused");
-		CHECK(nb_obs_parse_cpumask("zz\n", &mk) == -EINVAL && nb_obs_parse_cpumask("", &mk) == -EINVAL,
+		CHECK(nb_obs_parse_cpumask("zz\n", &mk) == -EINVAL &&
+			  nb_obs_parse_cpumask("", &mk) == -EINVAL,
 		      "cpumask: garbage refused");
 	}
 	/* interfaces: ingress eth0 took 1000 frames, egress eth1 sent 900; 100 qdisc drops. */
@@ -213,6 +221,41 @@ int main(void)
 	b->ifs[0].rx_packets = 1;
 	nb_obs_window(a, b, w);
 	CHECK(w->ifs[0].rx_packets == 0, "window: a reset counter gives 0");
+
+	/* The observer's cost: the samples' CPU over the window is what one sample costs times
+	 * the samples over the window; the edges' snapshots are stated apart. */
+	w->samples = 8;
+	w->sample_cpu_ns = 2400000; /* 300 us a sample */
+	w->edge_cpu_ns = 31500000;
+	w->sample_period_ns = 400000000;
+	b->ifs[0].rx_packets = 1005;
+	nb_obs_window(a, b, w);
+	CHECK(w->samples == 8 && w->sample_cpu_ns == 2400000 && w->edge_cpu_ns == 31500000 &&
+		  w->sample_period_ns == 400000000,
+	      "window: keeps the samples' cost, the edges' and the longest period");
+	nb_obs_summarize(w, 0, m);
+	CHECK(m->cost_known && fabs(m->sample_us - 300) < 1e-9 &&
+		  fabs(m->sampling_pct - 0.24) < 1e-9 && fabs(m->edge_ms - 31.5) < 1e-9 &&
+		  fabs(m->sample_us * w->samples / 1e4 / m->window_s - m->sampling_pct) < 1e-9,
+	      "summary: 300 us a sample, 8 samples over 1 s: 0.24 %% of a CPU; edges 31.5 ms");
+	w->sample_cpu_ns = w->edge_cpu_ns = 0;
+	nb_obs_summarize(w, 0, m);
+	CHECK(!m->cost_known, "summary: an agent that does not time its samples: cost unknown");
+
+	/* The sampler's interval at the default rate: the asked 100 ms while a sample costs
+	 * little; longer where 100 ms would put the samples over their share of the budget. */
+	CHECK(nb_obs_sample_period(100000000, true, 200000, 1) == 100000000,
+	      "period: 200 us a sample at 10/s (0.2 %%) keeps 100 ms");
+	uint64_t per = nb_obs_sample_period(100000000, true, 4 * 2000000, 4);
+	CHECK(per > 100000000 && fabs(2e6 / (double)per * 100 - NB_OBS_SAMPLE_SHARE_PCT) < 1e-6,
+	      "period: 2 ms a sample stretches to %.0f ms (%.2f %% of a CPU)", per / 1e6,
+	      2e6 / (double)per * 100);
+	CHECK(nb_obs_sample_period(100000000, false, 4 * 2000000, 4) == 100000000,
+	      "period: a rate the user asked for is kept, whatever it costs");
+	CHECK(nb_obs_sample_period(100000000, true, 50000000, 1) == 1000000000,
+	      "period: never beyond 1 s");
+	CHECK(nb_obs_sample_period(100000000, true, 0, 0) == 100000000,
+	      "period: no sample yet, the asked one");
 
 	free(a);
 	free(b);

@@ -130,9 +130,14 @@ void nb_obs_reader_free(struct nb_obs_reader *r)
 	free(r);
 }
 
+/* The process's CPU time, all threads, with the running thread's time up to now (getrusage may
+ * leave out up to a tick of it: 0.5 % of a CPU over a 2 s window at 100 Hz). */
 static uint64_t self_cpu_us(void)
 {
+	struct timespec ts;
 	struct rusage ru;
+	if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 	if (getrusage(RUSAGE_SELF, &ru))
 		return 0;
 	return (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +

@@ -24,43 +24,45 @@ static const char stat_old[] = "cpu  1 2 3 4\ncpu0 1 2 3 4\n";
 
 /* Linux 6.x: 15 columns, the 13th the CPU id. */
 static const char softnet_new[] =
-    "00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-    "00000000 00000000 00000000 00000000 00000000 00000000\n"
-    "0000ad6d 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-    "00000000 00000000 00000000 00000001 00000000 00000000\n";
+	"00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+	"00000000 00000000 00000000 00000000 00000000 00000000\n"
+	"0000ad6d 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+	"00000000 00000000 00000000 00000001 00000000 00000000\n";
 static const char softnet_new_b[] =
-    "00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-    "00000000 00000000 00000000 00000000 00000000 00000000\n"
-    "0001ad6d 000003e8 0000000c 00000000 00000000 00000000 00000000 00000000 00000000 "
-    "00000000 00000000 00000000 00000001 00000000 00000000\n";
+	"00007226 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+	"00000000 00000000 00000000 00000000 00000000 00000000\n"
+	"0001ad6d 000003e8 0000000c 00000000 00000000 00000000 00000000 00000000 00000000 "
+	"00000000 00000000 00000000 00000001 00000000 00000000\n";
 /* Linux 4.x: 11 columns, no CPU id. */
 static const char softnet_old[] =
-    "0000a1b2 00000003 00000010 00000000 00000000 00000000 00000000 00000000 00000000 "
-    "00000000 00000000\n";
+	"0000a1b2 00000003 00000010 00000000 00000000 00000000 00000000 00000000 00000000 "
+	"00000000 00000000\n";
 
-static const char irq_text[] = "           CPU0       CPU1       \n"
-			       " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-			       " 26:          0          8  IO-APIC   4-edge      ttyS0\n"
-			       " 41:       1000       2000  PCI-MSI 524288-edge      eth0-rx-0\n"
-			       " 42:         10          5  PCI-MSI 524289-edge      eth0-tx-0\n"
-			       "NMI:          0          0   Non-maskable interrupts\n"
-			       "LOC:     123456     654321   Local timer interrupts\n"
-			       "ERR:          0\n"
-			       "MIS:          0\n";
-static const char irq_text_b[] = "           CPU0       CPU1       \n"
-				 " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-				 " 26:          0          8  IO-APIC   4-edge      ttyS0\n"
-				 " 41:       1000      12000  PCI-MSI 524288-edge      eth0-rx-0\n"
-				 " 42:         10          6  PCI-MSI 524289-edge      eth0-tx-0\n"
-				 "LOC:     123556     654421   Local timer interrupts\n";
+static const char irq_text[] =
+	"           CPU0       CPU1       \n"
+	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+	" 26:          0          8  IO-APIC   4-edge      ttyS0\n"
+	" 41:       1000       2000  PCI-MSI 524288-edge      eth0-rx-0\n"
+	" 42:         10          5  PCI-MSI 524289-edge      eth0-tx-0\n"
+	"NMI:          0          0   Non-maskable interrupts\n"
+	"LOC:     123456     654321   Local timer interrupts\n"
+	"ERR:          0\n"
+	"MIS:          0\n";
+static const char irq_text_b[] =
+	"           CPU0       CPU1       \n"
+	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+	" 26:          0          8  IO-APIC   4-edge      ttyS0\n"
+	" 41:       1000      12000  PCI-MSI 524288-edge      eth0-rx-0\n"
+	" 42:         10          6  PCI-MSI 524289-edge      eth0-tx-0\n"
+	"LOC:     123556     654421   Local timer interrupts\n";
 
 static const char ct_text[] =
-    "entries  clashres found new invalid ignore delete chainlength insert insert_failed drop "
-    "early_drop icmp_error  expect_new expect_create expect_delete search_restart\n"
-    "00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-    "00000002 00000010 00000001 00000000  00000000 00000000 00000000 00000000\n"
-    "00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-    "00000003 00000000 00000000 00000000  00000000 00000000 00000000 00000000\n";
+	"entries  clashres found new invalid ignore delete chainlength insert insert_failed drop "
+	"early_drop icmp_error  expect_new expect_create expect_delete search_restart\n"
+	"00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+	"00000002 00000010 00000001 00000000  00000000 00000000 00000000 00000000\n"
+	"00000000  00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+	"00000003 00000000 00000000 00000000  00000000 00000000 00000000 00000000\n";
 
 int main(void)
 {
@@ -119,34 +121,29 @@ int main(void)
 		  drop == 16 && edrop == 1,
 	      "nf_conntrack: insert_failed, drop, early_drop summed over CPU rows");
 	CHECK(nb_obs_parse_ct_stat("entries found\n00000001 0000000x\n", &ifail, &drop, &edrop) ==
-		  -EINVAL,
+		      -EINVAL,
 	      "nf_conntrack: without the columns refused");
 
-	CHECK(nb_obs_eth_interesting("rx_missed_errors") &&
-		  nb_obs_eth_interesting("rx_queue_0_drops") &&
+	CHECK(nb_obs_eth_interesting("rx_missed_errors") && nb_obs_eth_interesting("rx_queue_0_drops") &&
 		  nb_obs_eth_interesting("rx_no_buffer_count") &&
 		  !nb_obs_eth_interesting("peer_ifindex") && !nb_obs_eth_interesting("rx_packets"),
 	      "driver counters: drops, misses, no-buffer kept; packets and ifindex not");
 
 	{
 		uint64_t mk = 0;
-		CHECK(nb_obs_parse_cpumask("00000002\n", &mk) == 0 && mk == 2,
-		      "cpumask: one group");
+		CHECK(nb_obs_parse_cpumask("00000002\n", &mk) == 0 && mk == 2, "cpumask: one group");
 		CHECK(nb_obs_parse_cpumask("00000001,80000000\n", &mk) == 0 && mk == 0x180000000ULL,
 		      "cpumask: two groups");
 		CHECK(nb_obs_parse_cpumask("00000003,00000000,00000001\n", &mk) == 0 && mk == 1,
 		      "cpumask: CPUs past 63 dropped");
 		CHECK(nb_obs_parse_cpulist("1", &mk) == 0 && mk == 2, "cpulist: one CPU");
-		CHECK(nb_obs_parse_cpulist("0-2,5", &mk) == 0 && mk == 0x27,
-		      "cpulist: range and CPU");
+		CHECK(nb_obs_parse_cpulist("0-2,5", &mk) == 0 && mk == 0x27, "cpulist: range and CPU");
 		CHECK(nb_obs_parse_cpulist("64", &mk) == -EINVAL &&
 			  nb_obs_parse_cpulist("3-1", &mk) == -EINVAL &&
 			  nb_obs_parse_cpulist("1,", &mk) == -EINVAL &&
-			  nb_obs_parse_cpulist("a", &mk) == -EINVAL &&
-			  nb_obs_parse_cpulist("", &mk) == -EINVAL,
+			  nb_obs_parse_cpulist("a", &mk) == -EINVAL && nb_obs_parse_cpulist("", &mk) == -EINVAL,
 		      "cpulist: past 63, backwards, trailing comma, letters, empty refused");
-		CHECK(nb_obs_parse_cpumask("zz\n", &mk) == -EINVAL &&
-			  nb_obs_parse_cpumask("", &mk) == -EINVAL,
+		CHECK(nb_obs_parse_cpumask("zz\n", &mk) == -EINVAL && nb_obs_parse_cpumask("", &mk) == -EINVAL,
 		      "cpumask: garbage refused");
 	}
 	/* interfaces: ingress eth0 took 1000 frames, egress eth1 sent 900; 100 qdisc drops. */

@@ -171,8 +171,7 @@ int main(void)
 		memcpy(b + 12, "drops", 5);
 		nb_msg_put_bytes(m, NB_T_OBS_ETH, b, 17);
 	}
-	CHECK(nb_obs_window_get(m, back) == -EBADMSG,
-	      "driver counter of an unsent interface refused");
+	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "driver counter of an unsent interface refused");
 	{
 		uint8_t b[8] = {0};
 		nb_msg_reset(m, NB_MSG_FINAL);
@@ -180,8 +179,7 @@ int main(void)
 		nb_put_be32(b, 9); /* interface 9 was never sent */
 		nb_put_be32(b + 4, 1000);
 		nb_msg_put_bytes(m, NB_T_OBS_IF_SPEED, b, 8);
-		CHECK(nb_obs_window_get(m, back) == -EBADMSG,
-		      "speed of an unsent interface refused");
+		CHECK(nb_obs_window_get(m, back) == -EBADMSG, "speed of an unsent interface refused");
 		nb_msg_reset(m, NB_MSG_FINAL);
 		nb_obs_window_put(m, w);
 		nb_put_be32(b, 0);
@@ -248,8 +246,7 @@ int main(void)
 		memset(done, 0, sizeof(*done) + 4);
 		done->nlmsg_type = NLMSG_DONE;
 		done->nlmsg_len = NLMSG_LENGTH(4);
-		CHECK(nb_obs_parse_qdisc(done, NLMSG_ALIGN(done->nlmsg_len), w) == 1,
-		      "qdisc: DONE");
+		CHECK(nb_obs_parse_qdisc(done, NLMSG_ALIGN(done->nlmsg_len), w) == 1, "qdisc: DONE");
 		size_t one = qdisc_msg(buf, 3, TC_H_ROOT, 1, 1);
 		CHECK(nb_obs_parse_qdisc(buf, one - 8, w) == -EBADMSG, "qdisc: truncated refused");
 		((struct nlmsghdr *)buf)->nlmsg_len = NLMSG_LENGTH(2);

@@ -199,10 +199,10 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 			nb_json_double(j, "observer_sample_period_ms",
 				       (double)w->sample_period_ns / 1e6, 1);
 		} else {
-			nb_json_null(j, "observer_sample_period_ms");
 			nb_json_null(j, "observer_sample_us");
 			nb_json_null(j, "observer_sampling_cpu_pct");
 			nb_json_null(j, "observer_edges_ms");
+			nb_json_null(j, "observer_sample_period_ms");
 		}
 		nb_json_arr_begin(j, "dut_cpus");
 		for (uint32_t n = 0; n < s->ncpu; n++)

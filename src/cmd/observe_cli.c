@@ -128,6 +128,12 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			in, c->spec[i], c->si[i].hostname[0] ? c->si[i].hostname : "?", s->window_s,
 			w->samples, s->self_cpu_pct,
 			s->self_over_budget ? " (over its 1 % budget: it perturbed this box)" : "");
+		if (s->cost_known)
+			fprintf(
+			    f,
+			    "%s  observer's cost: %.0f us of CPU per sample (%.2f %% of a CPU), "
+			    "%.1f ms for the snapshots at the window's edges (outside it)\n",
+			    in, s->sample_us, s->sampling_pct, s->edge_ms);
 		fprintf(f, "%s  DUT CPUs: %s\n", in, cpus);
 		for (uint32_t n = 0; n < s->ncpu; n++) {
 			const struct nb_obs_cpu_share *p = &s->cpu[n];
@@ -140,7 +146,11 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 				in, p->id, p->user_pct, p->system_pct, p->irq_pct, p->softirq_pct,
 				p->idle_pct);
 		}
-		if (w->peak_cpu >= 0)
+		if (w->peak_cpu >= 0 && w->sample_period_ns)
+			fprintf(f, "%s  peak over samples of %.0f ms or less: cpu%d %.0f %% busy\n",
+				in, (double)w->sample_period_ns / 1e6, w->peak_cpu,
+				w->peak_busy_pct);
+		else if (w->peak_cpu >= 0)
 			fprintf(f, "%s  peak over %.0f ms samples: cpu%d %.0f %% busy\n", in,
 				1000.0 / (c->req.sample_hz ? c->req.sample_hz : 10), w->peak_cpu,
 				w->peak_busy_pct);

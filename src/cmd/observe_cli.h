@@ -39,7 +39,8 @@ enum {
 	"                          over each trial's window: CPU, softirq, interrupts,\n"          \
 	"                          softnet, NIC, qdisc and conntrack counters (repeatable)\n"      \
 	"      --no-observe        do not observe the lab's DUT (observed by default)\n"           \
-	"      --observe-rate N    observer samples per second, 1-100 (default 10)\n"              \
+	"      --observe-rate N    observer samples per second, 1-100 (default 10, fewer\n"        \
+	"                          where a sample is dear)\n"                                      \
 	"      --dut-cpus LIST     the DUT's CPUs (e.g. 1 or 0-1): steer its receive work\n"       \
 	"                          there (RPS; the observer needs --allow-tuning) and judge\n"     \
 	"                          its load on them\n"                                             \
@@ -53,7 +54,8 @@ enum {
 	"                         netbench serve on it) over each step's window (tput: Tx\n"       \
 	"                         and Rx each): its CPUs, softirq, interrupts, softnet, NIC\n"     \
 	"                         and qdisc counters (repeatable)\n"                               \
-	"      --observe-rate N   observer samples per second, 1-100 (default 10)\n"               \
+	"      --observe-rate N   observer samples per second, 1-100 (default 10, fewer\n"         \
+	"                         where a sample is dear)\n"                                       \
 	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n"    \
 	"                         work there (RPS; its agent needs --allow-tuning)\n"
 

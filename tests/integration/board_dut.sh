@@ -134,6 +134,24 @@ assert sorted(i['name'] for i in o['interfaces']) == ['eth0', 'eth1'], o['interf
 assert all('rx_queue_0_drops' in i['driver'] for i in o['interfaces']), o['interfaces']
 assert o['clock_mhz'] is None and o['cycles_per_frame'] is None, o
 "
+# The observer's cost as the board states it (docs/lab.md, "The observer's cost on a slow
+# board"): what one sample costs, times the samples, over the window, is the samples' share;
+# that share is part of the observing process's CPU over the window, and the budget flag follows
+# that figure. No bound on the cost itself: an emulated board's times depend on the host's load.
+check_quiet "the board's observer states its cost per sample, consistent with its share of a CPU" json_check "$tmp/trial.json" "
+o = d['sizes'][0]['trials'][0]['observers'][0]
+us, n, ws = o['observer_sample_us'], o['samples'], o['window_s']
+assert n > 0 and us > 0 and ws > 0 and o['observer_edges_ms'] > 0, o
+pct = us * n / ws / 1e4
+assert abs(pct - o['observer_sampling_cpu_pct']) <= 0.002 + 1e-3 * pct, (pct, o['observer_sampling_cpu_pct'])
+assert o['observer_sampling_cpu_pct'] <= o['observer_cpu_pct'] + 0.01, o['observer_cpu_pct']
+assert o['observer_over_budget'] == (o['observer_cpu_pct'] > 1.0), o['observer_cpu_pct']
+# The default rate: 10 a second, or fewer where a sample is dear; never beyond 1 s apart.
+assert 100 <= o['observer_sample_period_ms'] <= 1000, o['observer_sample_period_ms']
+print('observer: %.0f us a sample, %d samples in %.2f s: %.3f %% (process %.3f %%), edges %.1f ms, period up to %.0f ms'
+      % (us, n, ws, pct, o['observer_cpu_pct'], o['observer_edges_ms'], o['observer_sample_period_ms']))
+"
+sed 's/^/# /' "$nb_tmp/out" | head -5
 
 # --- rulesets through the control port
 check_quiet "ruleset linear 100 loads into the board: 101 rules read back" sh -c \

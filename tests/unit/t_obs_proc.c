@@ -81,6 +81,11 @@ int main(void)
 		  b->cpu[0].softirq == 0,
 	      "stat: four columns of an old kernel, the rest 0");
 	CHECK(nb_obs_parse_stat("intr 1 2\n", b) == -EINVAL, "stat: no cpu line refused");
+	/* The sample stops at the first line past the CPUs: a CPU-like line after the interrupt
+	 * line is not read (the kernel never writes one; it shows where parsing ends). */
+	CHECK(nb_obs_parse_stat("cpu  1 2 3 4\ncpu0 1 2 3 4\nintr 5 6\ncpu1 1 2 3 4\n", b) == 0 &&
+		  b->ncpu == 1,
+	      "stat: parsing ends with the CPU lines (%u CPUs)", b->ncpu);
 	CHECK(nb_obs_parse_stat(stat_b, b) == 0, "stat: second sample");
 
 	CHECK(nb_obs_parse_softnet(softnet_new, a) == 0 && a->nsoftnet == 2 &&
@@ -213,6 +218,41 @@ int main(void)
 	b->ifs[0].rx_packets = 1;
 	nb_obs_window(a, b, w);
 	CHECK(w->ifs[0].rx_packets == 0, "window: a reset counter gives 0");
+
+	/* The observer's cost: the samples' CPU over the window is what one sample costs times
+	 * the samples over the window; the edges' snapshots are stated apart. */
+	w->samples = 8;
+	w->sample_cpu_ns = 2400000; /* 300 us a sample */
+	w->edge_cpu_ns = 31500000;
+	w->sample_period_ns = 400000000;
+	b->ifs[0].rx_packets = 1005;
+	nb_obs_window(a, b, w);
+	CHECK(w->samples == 8 && w->sample_cpu_ns == 2400000 && w->edge_cpu_ns == 31500000 &&
+		  w->sample_period_ns == 400000000,
+	      "window: keeps the samples' cost, the edges' and the longest period");
+	nb_obs_summarize(w, 0, m);
+	CHECK(m->cost_known && fabs(m->sample_us - 300) < 1e-9 &&
+		  fabs(m->sampling_pct - 0.24) < 1e-9 && fabs(m->edge_ms - 31.5) < 1e-9 &&
+		  fabs(m->sample_us * w->samples / 1e4 / m->window_s - m->sampling_pct) < 1e-9,
+	      "summary: 300 us a sample, 8 samples over 1 s: 0.24 %% of a CPU; edges 31.5 ms");
+	w->sample_cpu_ns = w->edge_cpu_ns = 0;
+	nb_obs_summarize(w, 0, m);
+	CHECK(!m->cost_known, "summary: an agent that does not time its samples: cost unknown");
+
+	/* The sampler's interval at the default rate: the asked 100 ms while a sample costs
+	 * little; longer where 100 ms would put the samples over their share of the budget. */
+	CHECK(nb_obs_sample_period(100000000, true, 200000, 1) == 100000000,
+	      "period: 200 us a sample at 10/s (0.2 %%) keeps 100 ms");
+	uint64_t per = nb_obs_sample_period(100000000, true, 4 * 2000000, 4);
+	CHECK(per > 100000000 && fabs(2e6 / (double)per * 100 - NB_OBS_SAMPLE_SHARE_PCT) < 1e-6,
+	      "period: 2 ms a sample stretches to %.0f ms (%.2f %% of a CPU)", per / 1e6,
+	      2e6 / (double)per * 100);
+	CHECK(nb_obs_sample_period(100000000, false, 4 * 2000000, 4) == 100000000,
+	      "period: a rate the user asked for is kept, whatever it costs");
+	CHECK(nb_obs_sample_period(100000000, true, 50000000, 1) == 1000000000,
+	      "period: never beyond 1 s");
+	CHECK(nb_obs_sample_period(100000000, true, 0, 0) == 100000000,
+	      "period: no sample yet, the asked one");
 
 	free(a);
 	free(b);

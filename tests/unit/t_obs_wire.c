@@ -22,6 +22,9 @@ static void fill(struct nb_obs_snap *w)
 	w->self_cpu_us = 2500;
 	w->clk_tck = 100;
 	w->samples = 15;
+	w->sample_cpu_ns = 4500000;
+	w->edge_cpu_ns = 30000000;
+	w->sample_period_ns = 250000000;
 	w->peak_busy_pct = 99.5;
 	w->peak_cpu = 1;
 	w->ncpu = 2;
@@ -95,7 +98,8 @@ int main(void)
 {
 	struct nb_obs_snap *w = malloc(sizeof(*w)), *back = malloc(sizeof(*back));
 	struct nb_msg *m = nb_msg_new(NB_MSG_FINAL);
-	struct nb_obs_req r = {.sample_hz = 10, .clock_khz = 1200000, .rps_mask = 2}, r2;
+	struct nb_obs_req r = {.sample_hz = 10, .adapt = true, .clock_khz = 1200000, .rps_mask = 2},
+			  r2;
 	char err[128];
 
 	fill(w);
@@ -105,6 +109,9 @@ int main(void)
 	CHECK(back->mono_ns == w->mono_ns && back->self_cpu_us == 2500 && back->samples == 15 &&
 		  back->peak_busy_pct == 99.5 && back->peak_cpu == 1 && back->clk_tck == 100,
 	      "head survives");
+	CHECK(back->sample_cpu_ns == 4500000 && back->edge_cpu_ns == 30000000 &&
+		  back->sample_period_ns == 250000000,
+	      "the observer's cost survives");
 	CHECK(back->ncpu == 2 && back->cpu[1].softirq == 149 && back->cpu[1].id == 1,
 	      "CPUs survive");
 	CHECK(back->nsoftnet == 2 && back->softnet[1].dropped == 12345 &&
@@ -136,6 +143,18 @@ int main(void)
 	nb_obs_window_put(m, w);
 	put_item(m, NB_T_OBS_CPU, 67, 0);
 	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "short CPU item refused");
+	nb_msg_reset(m, NB_MSG_FINAL);
+	nb_obs_window_put(m, w);
+	put_item(m, NB_T_OBS_COST, 24, 0);
+	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "two cost items refused");
+	nb_msg_reset(m, NB_MSG_FINAL);
+	put_item(m, NB_T_OBS_HEAD, 88, 0);
+	put_item(m, NB_T_OBS_COST, 16, 0);
+	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "a short cost item refused");
+	nb_msg_reset(m, NB_MSG_FINAL);
+	put_item(m, NB_T_OBS_HEAD, 88, 0);
+	put_item(m, NB_T_OBS_COST, 24, 0xff);
+	CHECK(nb_obs_window_get(m, back) == -EBADMSG, "a sample period over a minute refused");
 	nb_msg_reset(m, NB_MSG_FINAL);
 	nb_obs_window_put(m, w);
 	put_item(m, NB_T_OBS_IRQ, 8, 0);
@@ -188,12 +207,16 @@ int main(void)
 
 	nb_msg_reset(m, NB_MSG_TEST_REQ);
 	CHECK(nb_obs_req_put(m, &r) == 0 && nb_obs_req_get(m, &r2, err, sizeof(err)) == 0 &&
-		  r2.sample_hz == 10 && r2.clock_khz == 1200000 && r2.rps_mask == 2,
+		  r2.sample_hz == 10 && r2.adapt && r2.clock_khz == 1200000 && r2.rps_mask == 2,
 	      "request survives");
 	nb_msg_reset(m, NB_MSG_TEST_REQ);
-	CHECK(nb_obs_req_get(m, &r2, err, sizeof(err)) == 0 && r2.sample_hz == 10 &&
+	CHECK(nb_obs_req_get(m, &r2, err, sizeof(err)) == 0 && r2.sample_hz == 10 && !r2.adapt &&
 		  !r2.clock_khz && !r2.rps_mask,
-	      "an empty request takes the defaults");
+	      "an empty request takes the defaults (a fixed rate)");
+	nb_msg_put_u32(m, NB_T_OBS_ADAPT, 2);
+	CHECK(nb_obs_req_get(m, &r2, err, sizeof(err)) == -EINVAL && strstr(err, "0 or 1"),
+	      "an adaptive flag of 2 refused: %s", err);
+	nb_msg_reset(m, NB_MSG_TEST_REQ);
 	nb_msg_put_u32(m, NB_T_OBS_SAMPLE_HZ, 1000);
 	CHECK(nb_obs_req_get(m, &r2, err, sizeof(err)) == -EINVAL && strstr(err, "1 to 100"),
 	      "1000 samples/s refused: %s", err);

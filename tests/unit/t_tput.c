@@ -3,6 +3,7 @@
  * connections; then a real TCP and UDP side pair over loopback. The wire codec: t_tput_wire.c. */
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -13,6 +14,21 @@
 #include "core/tput/tput.h"
 #include "core/tput/tput_plan.h"
 #include "tap.h"
+
+/* A slow sender, as a receiver on an emulated board sees it: 1 KiB every 100 ms for 2 s, then
+ * the end of the stream. */
+static void *trickle(void *arg)
+{
+	int fd = *(int *)arg;
+	char b[1024] = {0};
+	for (int i = 0; i < 20; i++) {
+		if (send(fd, b, sizeof(b), MSG_NOSIGNAL) != (ssize_t)sizeof(b))
+			break;
+		nb_sleep_until_ns(nb_mono_ns() + 100 * NB_NS_PER_MS);
+	}
+	shutdown(fd, SHUT_WR);
+	return NULL;
+}
 
 static void feed(struct nb_seq_track *t, const uint64_t *seq, size_t n)
 {
@@ -113,6 +129,69 @@ int main(void)
 	      (unsigned long long)ct.bytes, (unsigned long long)cr.bytes);
 	nb_tput_side_free(tx);
 	nb_tput_side_free(rx);
+
+	/* Bytes a TCP sender wrote that its peer has not acknowledged: a peer that does not read
+	 * holds them once its receive buffer is full; read, they are acknowledged. */
+	cfd = nb_net_connect_addr((struct sockaddr *)&ss, len, SOCK_STREAM, 1000);
+	afd = accept(lfd, NULL, NULL);
+	tx = nb_tput_side_new(NB_TPUT_TCP, NB_TPUT_SEND, 4096, 0, nb_mono_ns() + NB_NS_PER_S);
+	nb_tput_side_add(tx, cfd, 0);
+	{
+		static char b[65536];
+		uint64_t wrote = 0, got = 0, left = 0;
+		ssize_t k;
+		while ((k = send(cfd, b, sizeof(b), MSG_DONTWAIT | MSG_NOSIGNAL)) > 0)
+			wrote += (uint64_t)k;
+		nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS);
+		left = nb_tput_side_unacked(tx);
+		CHECK(wrote > 0 && left > 0 && left <= wrote,
+		      "unacknowledged: %llu of %llu bytes while the peer does not read",
+		      (unsigned long long)left, (unsigned long long)wrote);
+		for (uint64_t until = nb_mono_ns() + 5 * NB_NS_PER_S;
+		     got < wrote && nb_mono_ns() < until;)
+			if ((k = recv(afd, b, sizeof(b), MSG_DONTWAIT)) > 0)
+				got += (uint64_t)k;
+			else
+				nb_sleep_until_ns(nb_mono_ns() + NB_NS_PER_MS);
+		for (uint64_t until = nb_mono_ns() + 2 * NB_NS_PER_S;
+		     (left = nb_tput_side_unacked(tx)) && nb_mono_ns() < until;)
+			nb_sleep_until_ns(nb_mono_ns() + NB_NS_PER_MS);
+		CHECK(got == wrote && left == 0, "all read: nothing unacknowledged (%llu)",
+		      (unsigned long long)left);
+	}
+	nb_tput_side_free(tx);
+	close(afd);
+
+	/* After STOP a receiver drains. A peer still sending 2 s later (a slow board's backlog):
+	 * a fixed 0.9 s cuts it off; draining while bytes still arrive reaches its end. */
+	for (int slow = 0; slow < 2; slow++) {
+		pthread_t th;
+		cfd = nb_net_connect_addr((struct sockaddr *)&ss, len, SOCK_STREAM, 1000);
+		afd = accept(lfd, NULL, NULL);
+		rx = nb_tput_side_new(NB_TPUT_TCP, NB_TPUT_RECV, 4096, 0, 0);
+		nb_tput_side_add(rx, afd, 0);
+		nb_tput_side_start(rx);
+		pthread_create(&th, NULL, trickle, &cfd);
+		nb_sleep_until_ns(nb_mono_ns() + 100 * NB_NS_PER_MS);
+		uint64_t t0 = nb_mono_ns();
+		int ret = slow ? nb_tput_side_stop_slow(rx, 900 * NB_NS_PER_MS, 5 * NB_NS_PER_S)
+			       : nb_tput_side_stop(rx, 900 * NB_NS_PER_MS);
+		double took = (double)(nb_mono_ns() - t0) / 1e9;
+		pthread_join(th, NULL);
+		nb_tput_side_read(rx, &cr);
+		if (slow)
+			CHECK(
+			    ret == 0 && cr.bytes == 20 * 1024 && took > 1.0 && took < 5.5,
+			    "drain while bytes arrive: the whole 20 KiB, its end seen after %.1f s "
+			    "(%llu bytes)",
+			    took, (unsigned long long)cr.bytes);
+		else
+			CHECK(ret == -ETIMEDOUT && cr.bytes < 20 * 1024 && took < 1.9,
+			      "fixed 0.9 s drain: cut off after %.1f s with %llu of 20480 bytes",
+			      took, (unsigned long long)cr.bytes);
+		nb_tput_side_free(rx);
+		close(cfd);
+	}
 	close(lfd);
 
 	/* UDP paced at 8 Mbit/s for 0.5 s: about 488 datagrams of 1 KiB, none lost. */

@@ -21,6 +21,10 @@
 /* The observer's own cost it may have on the box it watches, percent of one of its CPUs; a
  * window over it says so (a slow board: docs/lab.md, "Boards"). */
 #define NB_OBS_COST_BUDGET_PCT 1.0
+/* The share of it the samples may take at the default rate: the agent samples less often when
+ * what one sample costs would exceed it; the rest is left to the session's own work in the
+ * window (messages, its wake-ups, its CPU sample at STOP). */
+#define NB_OBS_SAMPLE_SHARE_PCT 0.3
 
 /* /proc/stat columns of one CPU, in USER_HZ ticks. */
 struct nb_obs_cpu {
@@ -64,10 +68,13 @@ struct nb_obs_if {
 /* A snapshot, or (nb_obs_window) the difference of two: counters are deltas, gauges (conntrack
  * entries, clocks) the value at the window's end. */
 struct nb_obs_snap {
-	uint64_t mono_ns;     /* snapshot: CLOCK_MONOTONIC; window: its length */
-	uint64_t self_cpu_us; /* the observer process's user+system time */
-	uint32_t clk_tck;     /* USER_HZ of the tick counts */
-	uint32_t samples;     /* window: samples taken inside it (sampling thread) */
+	uint64_t mono_ns;	   /* snapshot: CLOCK_MONOTONIC; window: its length */
+	uint64_t self_cpu_us;	   /* the observer process's user+system time */
+	uint64_t sample_cpu_ns;	   /* window: the sampling thread's own CPU time over its samples */
+	uint64_t edge_cpu_ns;	   /* window: CPU time of its two full snapshots (outside it) */
+	uint64_t sample_period_ns; /* window: the longest interval the sampler used */
+	uint32_t clk_tck;	   /* USER_HZ of the tick counts */
+	uint32_t samples;	   /* window: samples taken inside it (sampling thread) */
 	double peak_busy_pct; /* window: busiest CPU's busy share over any one sample interval */
 	int32_t peak_cpu;     /* its CPU id, -1 when no sample interval was seen */
 	uint32_t ncpu;
@@ -119,15 +126,28 @@ struct nb_obs_reader;
 /* root: "" for the real system, or a directory standing in for / (tests). */
 int nb_obs_reader_new(struct nb_obs_reader **r, const char *root);
 void nb_obs_reader_free(struct nb_obs_reader *r);
+/* Which edge of a window a full snapshot is. A snapshot's /proc/stat and clock are its instant;
+ * everything else (softnet, interrupts, interfaces, driver counters, qdiscs, conntrack, RPS,
+ * cpufreq) is read before that instant at a window's opening and after it at its closing, so
+ * that the window's CPU figures never count the observer's own full snapshots, and every
+ * counter's span still covers the whole window. */
+enum nb_obs_edge { NB_OBS_OPEN, NB_OBS_CLOSE };
 /* Takes a full snapshot now: every source that exists; missing ones leave their part empty. */
-int nb_obs_snapshot(struct nb_obs_reader *r, struct nb_obs_snap *s);
-/* The cheap part only (/proc/stat), for the sampling thread's peak busy share. */
+int nb_obs_snapshot(struct nb_obs_reader *r, struct nb_obs_snap *s, enum nb_obs_edge edge);
+/* The cheap part only (/proc/stat, kept open and read again from its start), for the sampling
+ * thread's peak busy share. */
 int nb_obs_sample_cpu(struct nb_obs_reader *r, struct nb_obs_snap *s);
+/* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns; 0 where there is none. */
+uint64_t nb_obs_thread_cpu_ns(void);
 
 /* ---- windows (obs_window.c) ---- */
 /* b - a, matched by CPU id, interface and counter name; lines or counters that appear only in b
  * count from 0. Keeps the busiest NB_OBS_IRQS interrupt lines. */
 void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b, struct nb_obs_snap *w);
+/* The sampler's next interval: the asked one, or with adapt, longer where the samples so far
+ * (cpu_ns over n of them) would cost more than NB_OBS_SAMPLE_SHARE_PCT of a CPU at the asked
+ * rate; never beyond 1 s. Pure. */
+uint64_t nb_obs_sample_period(uint64_t asked_ns, bool adapt, uint64_t cpu_ns, uint32_t n);
 /* Peak tracking between two cpu samples: updates w->peak_busy_pct / peak_cpu. */
 void nb_obs_peak(const struct nb_obs_snap *a, const struct nb_obs_snap *b, struct nb_obs_snap *w);
 
@@ -140,6 +160,10 @@ struct nb_obs_summary {
 	double window_s;
 	double self_cpu_pct;   /* the observer's own cost, percent of one CPU */
 	bool self_over_budget; /* above NB_OBS_COST_BUDGET_PCT: it perturbed the box it watched */
+	bool cost_known;       /* the agent timed its samples (sample_cpu_ns); older ones do not */
+	double sample_us;      /* CPU time per sample, us (0 without samples) */
+	double sampling_pct;   /* the samples' CPU over the window: sample_us x samples / window */
+	double edge_ms;	       /* the two full snapshots at the window's edges, ms */
 	uint32_t ncpu;
 	struct nb_obs_cpu_share cpu[NB_OBS_CPUS];
 	int32_t busiest_cpu; /* among the selected CPUs, -1 if none */

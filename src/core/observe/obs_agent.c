@@ -21,34 +21,48 @@ struct observe {
 	struct nb_obs_reader *reader, *sreader;
 	struct nb_obs_tune *tune;
 	struct nb_obs_snap *a, *b, *w, *s0, *s1;
+	uint64_t open_cpu_ns; /* the opening snapshot's CPU time */
 	pthread_t thread;
 	bool thread_on;
 	pthread_mutex_t lock;
 	volatile int stop;
 };
 
+/* The thread's own CPU time (its clock: the samples' reads, parsing, peaks and the timer's
+ * wake-ups) goes into the window, so that a window states what one sample costs the box it
+ * watches. The first interval starts at the window's opening snapshot (o->s0, copied by
+ * obs_start). */
 static void *sampler(void *arg)
 {
 	struct observe *o = arg;
-	uint64_t period = NB_NS_PER_S / o->req.sample_hz, next = nb_mono_ns() + period;
-	bool have = nb_obs_sample_cpu(o->sreader, o->s0) == 0;
+	uint64_t asked = NB_NS_PER_S / o->req.sample_hz, period = asked;
+	uint64_t next = o->s0->mono_ns + period;
+	pthread_mutex_lock(&o->lock);
+	o->w->sample_period_ns = period;
+	pthread_mutex_unlock(&o->lock);
 	while (!o->stop) {
 		nb_sleep_until_ns(next);
-		next += period;
 		if (o->stop)
 			break;
-		if (nb_obs_sample_cpu(o->sreader, o->s1))
+		if (nb_obs_sample_cpu(o->sreader, o->s1)) {
+			next += period;
 			continue;
-		pthread_mutex_lock(&o->lock);
-		if (have) {
-			nb_obs_peak(o->s0, o->s1, o->w);
-			o->w->samples++;
 		}
+		uint64_t cpu = nb_obs_thread_cpu_ns();
+		pthread_mutex_lock(&o->lock);
+		nb_obs_peak(o->s0, o->s1, o->w);
+		o->w->samples++;
+		o->w->sample_cpu_ns = cpu;
+		period = nb_obs_sample_period(asked, o->req.adapt, cpu, o->w->samples);
+		if (period > o->w->sample_period_ns)
+			o->w->sample_period_ns = period;
 		pthread_mutex_unlock(&o->lock);
+		next += period;
+		if (next < nb_mono_ns()) /* late (a busy box): no burst of samples to catch up */
+			next = nb_mono_ns() + period;
 		struct nb_obs_snap *t = o->s0;
 		o->s0 = o->s1;
 		o->s1 = t;
-		have = true;
 	}
 	return NULL;
 }
@@ -103,7 +117,7 @@ static int obs_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 	/* A reader's first snapshot learns each driver's counter names and sizes its buffers:
 	 * on a slow board that costs several times a steady one (62 ms against 14 on the
 	 * emulated ARM board). Done here, before the window opens, it is never charged to it. */
-	(void)nb_obs_snapshot(o->reader, o->a);
+	(void)nb_obs_snapshot(o->reader, o->a, NB_OBS_CLOSE);
 	(void)nb_obs_sample_cpu(o->sreader, o->s0);
 	o->w->peak_cpu = -1;
 	if (o->req.rps_mask) {
@@ -134,11 +148,17 @@ fail:
 static int obs_start(void *state, char *err, size_t errlen)
 {
 	struct observe *o = state;
-	int ret = nb_obs_snapshot(o->reader, o->a);
+	uint64_t c0 = nb_obs_thread_cpu_ns();
+	int ret = nb_obs_snapshot(o->reader, o->a, NB_OBS_OPEN);
+	o->open_cpu_ns = nb_obs_thread_cpu_ns() - c0;
 	if (ret) {
 		snprintf(err, errlen, "observe: cannot read /proc/stat: %s", strerror(-ret));
 		return ret;
 	}
+	/* The sampler's first interval starts at the window's opening. */
+	o->s0->mono_ns = o->a->mono_ns;
+	o->s0->ncpu = o->a->ncpu;
+	memcpy(o->s0->cpu, o->a->cpu, sizeof(o->a->cpu));
 	if (pthread_create(&o->thread, NULL, sampler, o)) {
 		snprintf(err, errlen, "observe: cannot start the sampling thread");
 		return -EAGAIN;
@@ -154,12 +174,17 @@ static int put_window(struct observe *o, struct nb_msg *m)
 	int ret;
 	if (!w)
 		return -ENOMEM;
-	if ((ret = nb_obs_snapshot(o->reader, o->b)) == 0) {
+	uint64_t c0 = nb_obs_thread_cpu_ns();
+	if ((ret = nb_obs_snapshot(o->reader, o->b, NB_OBS_CLOSE)) == 0) {
+		uint64_t close_ns = nb_obs_thread_cpu_ns() - c0;
 		pthread_mutex_lock(&o->lock);
 		w->samples = o->w->samples;
 		w->peak_busy_pct = o->w->peak_busy_pct;
 		w->peak_cpu = o->w->peak_cpu;
+		w->sample_cpu_ns = o->w->sample_cpu_ns;
+		w->sample_period_ns = o->w->sample_period_ns;
 		pthread_mutex_unlock(&o->lock);
+		w->edge_cpu_ns = o->open_cpu_ns + close_ns;
 		nb_obs_window(o->a, o->b, w);
 		ret = nb_obs_window_put(m, w);
 	}
@@ -190,7 +215,8 @@ static int obs_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 static void obs_describe(void *state, char *buf, size_t len)
 {
 	struct observe *o = state;
-	snprintf(buf, len, "%u samples/s%s%s", o->req.sample_hz,
+	snprintf(buf, len, "%u samples/s%s%s%s", o->req.sample_hz,
+		 o->req.adapt ? " (or fewer where dear)" : "",
 		 o->req.clock_khz ? ", clock set" : "", o->req.rps_mask ? ", rps set" : "");
 }
 

@@ -34,7 +34,9 @@ int nb_obs_parse_stat(const char *text, struct nb_obs_snap *s)
 	char line[512];
 	const char *p = text;
 	s->ncpu = 0;
-	while ((p = next_line(p, line, sizeof(line)))) {
+	/* The CPU lines come first; the rest (interrupts, context switches, softirqs) is not
+	 * the sample's, and the interrupt line alone is most of the file: stop before it. */
+	while (!strncmp(p, "cpu", 3) && (p = next_line(p, line, sizeof(line)))) {
 		struct nb_cpu_ticks t;
 		long id;
 		if (nb_cpu_parse_stat_line(line, &id, &t, NULL) || id < 0 || s->ncpu >= NB_OBS_CPUS)

@@ -14,8 +14,12 @@ int nb_obs_set_open(struct nb_obs_set *c, const uint8_t *psk, size_t psk_len, ch
 		    size_t errlen)
 {
 	char why[512];
-	if (!c->req.sample_hz)
+	if (!c->req.sample_hz) {
+		/* Not asked: the default rate, which the agent lowers where its samples cost
+		 * more than NB_OBS_SAMPLE_SHARE_PCT of a CPU (a slow board). */
 		c->req.sample_hz = NB_OBS_SAMPLE_HZ_DEFAULT;
+		c->req.adapt = true;
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		int ret = nb_obs_ctl_open(&c->ctl[i], c->spec[i], NB_DEFAULT_PORT, psk, psk_len,
 					  why, sizeof(why));
@@ -185,6 +189,21 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		nb_json_u64(j, "samples", w->samples);
 		nb_json_double(j, "observer_cpu_pct", s->self_cpu_pct, 3);
 		nb_json_bool(j, "observer_over_budget", s->self_over_budget);
+		/* What the observer's cost is made of: its samples inside the window, and its two
+		 * full snapshots at the edges, outside it (null: an agent that does not time them).
+		 */
+		if (s->cost_known) {
+			nb_json_double(j, "observer_sample_us", s->sample_us, 1);
+			nb_json_double(j, "observer_sampling_cpu_pct", s->sampling_pct, 3);
+			nb_json_double(j, "observer_edges_ms", s->edge_ms, 2);
+			nb_json_double(j, "observer_sample_period_ms",
+				       (double)w->sample_period_ns / 1e6, 1);
+		} else {
+			nb_json_null(j, "observer_sample_us");
+			nb_json_null(j, "observer_sampling_cpu_pct");
+			nb_json_null(j, "observer_edges_ms");
+			nb_json_null(j, "observer_sample_period_ms");
+		}
 		nb_json_arr_begin(j, "dut_cpus");
 		for (uint32_t n = 0; n < s->ncpu; n++)
 			if (!t->mask[i] || (s->cpu[n].id < 64 && (t->mask[i] >> s->cpu[n].id) & 1))

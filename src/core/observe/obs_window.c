@@ -44,6 +44,18 @@ static void cpu_delta(const struct nb_obs_cpu *a, const struct nb_obs_cpu *b, st
 	w->steal = d(a->steal, b->steal);
 }
 
+uint64_t nb_obs_sample_period(uint64_t asked_ns, bool adapt, uint64_t cpu_ns, uint32_t n)
+{
+	const uint64_t most = 1000000000u;
+	if (!adapt || !n || asked_ns >= most)
+		return asked_ns;
+	/* per sample / period <= share  <=>  period >= per sample * 100 / share */
+	double need = (double)cpu_ns / n * 100.0 / NB_OBS_SAMPLE_SHARE_PCT;
+	if (need <= (double)asked_ns)
+		return asked_ns;
+	return need >= (double)most ? most : (uint64_t)need;
+}
+
 void nb_obs_peak(const struct nb_obs_snap *a, const struct nb_obs_snap *b, struct nb_obs_snap *w)
 {
 	for (uint32_t i = 0; i < b->ncpu; i++) {
@@ -98,8 +110,13 @@ void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b, str
 	uint32_t samples = w->samples;
 	double peak = w->peak_busy_pct;
 	int32_t peak_cpu = w->peak_cpu;
+	uint64_t sample_ns = w->sample_cpu_ns, edge_ns = w->edge_cpu_ns;
+	uint64_t period_ns = w->sample_period_ns;
 	memset(w, 0, sizeof(*w));
 	w->samples = samples;
+	w->sample_cpu_ns = sample_ns;
+	w->edge_cpu_ns = edge_ns;
+	w->sample_period_ns = period_ns;
 	w->peak_busy_pct = peak;
 	w->peak_cpu = peak_cpu;
 	w->mono_ns = d(a->mono_ns, b->mono_ns);
@@ -175,6 +192,10 @@ void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_
 	m->self_cpu_pct =
 	    w->mono_ns ? 100.0 * (double)w->self_cpu_us * 1e3 / (double)w->mono_ns : 0;
 	m->self_over_budget = m->self_cpu_pct > NB_OBS_COST_BUDGET_PCT;
+	m->cost_known = w->sample_cpu_ns || w->edge_cpu_ns;
+	m->sample_us = w->samples ? (double)w->sample_cpu_ns / 1e3 / w->samples : 0;
+	m->sampling_pct = w->mono_ns ? 100.0 * (double)w->sample_cpu_ns / (double)w->mono_ns : 0;
+	m->edge_ms = (double)w->edge_cpu_ns / 1e6;
 	m->busiest_cpu = -1;
 	m->busiest_with = "";
 	m->ingress_if = m->egress_if = -1;

@@ -16,6 +16,7 @@
 #define IF_B	  (NB_OBS_IFNAME + 4 + 13 * 8 + 4)
 #define ETH_B	  12 /* + name */
 #define FREQ_B	  8
+#define COST_B	  24
 
 static uint64_t dbits(double v)
 {
@@ -36,6 +37,8 @@ int nb_obs_req_put(struct nb_msg *m, const struct nb_obs_req *r)
 	int ret;
 	if ((ret = nb_msg_put_u32(m, NB_T_OBS_SAMPLE_HZ, r->sample_hz)))
 		return ret;
+	if (r->adapt && (ret = nb_msg_put_u32(m, NB_T_OBS_ADAPT, 1)))
+		return ret;
 	if (r->clock_khz && (ret = nb_msg_put_u32(m, NB_T_OBS_CLOCK_KHZ, r->clock_khz)))
 		return ret;
 	if (r->rps_mask && (ret = nb_msg_put_u64(m, NB_T_OBS_RPS_MASK, r->rps_mask)))
@@ -54,6 +57,13 @@ int nb_obs_req_get(const struct nb_msg *m, struct nb_obs_req *r, char *err, size
 			 NB_OBS_SAMPLE_HZ_MAX);
 		return -EINVAL;
 	}
+	uint32_t adapt = 0;
+	ret = nb_msg_get_u32(m, NB_T_OBS_ADAPT, &adapt);
+	if ((ret && ret != -ENOENT) || adapt > 1) {
+		snprintf(err, errlen, "observe: the adaptive sampling flag must be 0 or 1");
+		return -EINVAL;
+	}
+	r->adapt = adapt == 1;
 	ret = nb_msg_get_u32(m, NB_T_OBS_CLOCK_KHZ, &r->clock_khz);
 	if ((ret && ret != -ENOENT) || (!ret && (r->clock_khz < 1000 || r->clock_khz > 20000000))) {
 		snprintf(err, errlen, "observe: clock must be 1 MHz to 20 GHz");
@@ -151,6 +161,11 @@ int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w)
 				return ret;
 		}
 	}
+	nb_put_be64(b, w->sample_cpu_ns);
+	nb_put_be64(b + 8, w->edge_cpu_ns);
+	nb_put_be64(b + 16, w->sample_period_ns);
+	if ((ret = nb_msg_put_bytes(m, NB_T_OBS_COST, b, COST_B)))
+		return ret;
 	for (uint32_t i = 0; i < w->nfreq && i < NB_OBS_CPUS; i++) {
 		nb_put_be32(b, w->freq_cpu[i]);
 		nb_put_be32(b + 4, w->freq_khz[i]);
@@ -178,7 +193,7 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 	size_t off = 0, n;
 	uint16_t tag;
 	const uint8_t *p;
-	bool head = false;
+	bool head = false, cost = false;
 
 	while (nb_msg_next(m, &off, &tag, &p, &n) == 1) {
 		switch (tag) {
@@ -280,6 +295,16 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 			w->ifs[i].neth++;
 			break;
 		}
+		case NB_T_OBS_COST:
+			if (cost || n != COST_B)
+				return -EBADMSG;
+			cost = true;
+			w->sample_cpu_ns = nb_get_be64(p);
+			w->edge_cpu_ns = nb_get_be64(p + 8);
+			w->sample_period_ns = nb_get_be64(p + 16);
+			if (w->sample_period_ns > 60000000000ull)
+				return -EBADMSG;
+			break;
 		case NB_T_OBS_FREQ:
 			if (n != FREQ_B || w->nfreq >= NB_OBS_CPUS)
 				return -EBADMSG;

@@ -16,6 +16,7 @@ enum {
 	NB_T_OBS_RPS_MASK = 602,  /* u64: steer receive work to these CPUs (needs --allow-tuning) */
 	NB_T_OBS_CLOCK_NOTE = 603, /* string: what became of the clock, or why nothing */
 	NB_T_OBS_HAVE_FREQ = 604,  /* u32: 1 when the kernel exposes cpufreq */
+	NB_T_OBS_ADAPT = 605,	   /* u32 1: sample less often where samples are dear */
 	NB_T_OBS_HEAD = 610,
 	NB_T_OBS_CPU = 611,
 	NB_T_OBS_SOFTNET = 612,
@@ -24,6 +25,7 @@ enum {
 	NB_T_OBS_ETH = 615,
 	NB_T_OBS_FREQ = 616,
 	NB_T_OBS_IF_SPEED = 617, /* u32 interface index (of the IF items), u32 Mbit/s */
+	NB_T_OBS_COST = 618,	 /* u64 sampling CPU ns, u64 edges' CPU ns, u64 longest period ns */
 };
 
 #define NB_OBS_SAMPLE_HZ_MAX	 100u
@@ -31,6 +33,7 @@ enum {
 
 struct nb_obs_req {
 	uint32_t sample_hz;
+	bool adapt;	    /* the default rate: the agent may lower it to stay in its budget */
 	uint32_t clock_khz; /* 0: leave the clock */
 	uint64_t rps_mask;  /* 0: leave RPS */
 };

@@ -10,8 +10,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <linux/sockios.h>
 
 #include "core/base/compat.h"
 #include "core/base/net.h"
@@ -314,17 +317,28 @@ static bool all_ended(struct nb_tput_side *s)
 	return true;
 }
 
-int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns)
+static uint64_t side_bytes(const struct nb_tput_side *s)
 {
-	uint64_t until = nb_mono_ns() + drain_ns;
+	struct nb_tput_counters c;
+	nb_tput_side_read(s, &c);
+	return c.bytes;
+}
+
+int nb_tput_side_stop_slow(struct nb_tput_side *s, uint64_t drain_ns, uint64_t max_ns)
+{
+	uint64_t t0 = nb_mono_ns(), until = t0 + drain_ns, seen = side_bytes(s);
 	int ret = 0;
 
 	atomic_store(&s->stop, true);
 	if (s->role == NB_TPUT_RECV) {
 		for (;;) {
-			uint64_t now = nb_mono_ns();
+			uint64_t now = nb_mono_ns(), b;
 			if (all_ended(s))
 				break;
+			if (now >= until && now - t0 < max_ns && (b = side_bytes(s)) > seen) {
+				seen = b; /* still receiving: another drain_ns, within max_ns */
+				until = now + drain_ns < t0 + max_ns ? now + drain_ns : t0 + max_ns;
+			}
 			if (s->proto == NB_TPUT_UDP &&
 			    now - atomic_load(&s->last_rx_ns) >= UDP_QUIET_NS)
 				break;
@@ -342,6 +356,24 @@ int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns)
 			s->streams[i].started = false;
 		}
 	return ret;
+}
+
+int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns)
+{
+	return nb_tput_side_stop_slow(s, drain_ns, drain_ns);
+}
+
+uint64_t nb_tput_side_unacked(const struct nb_tput_side *s)
+{
+	uint64_t sum = 0;
+	if (s->proto != NB_TPUT_TCP || s->role != NB_TPUT_SEND)
+		return 0;
+	for (size_t i = 0; i < s->nstreams; i++) {
+		int q = 0;
+		if (ioctl(s->streams[i].fd, SIOCOUTQ, &q) == 0 && q > 0)
+			sum += (uint64_t)q;
+	}
+	return sum;
 }
 
 void nb_tput_side_halt(struct nb_tput_side *s)

@@ -60,6 +60,12 @@ void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c)
  * every TCP stream ended or UDP has been quiet for a while, at most drain_ns. Returns 0, or
  * -ETIMEDOUT when receivers had to be cut off before their peer finished. */
 int nb_tput_side_stop(struct nb_tput_side *s, uint64_t drain_ns);
+/* The same, but receivers go on past drain_ns while bytes still arrive (none for drain_ns ends
+ * it), up to max_ns: a slow receiver reading a full socket buffer. */
+int nb_tput_side_stop_slow(struct nb_tput_side *s, uint64_t drain_ns, uint64_t max_ns);
+/* TCP senders: bytes written that the peer has not acknowledged yet (SIOCOUTQ), all streams;
+ * 0 for UDP and receivers. */
+uint64_t nb_tput_side_unacked(const struct nb_tput_side *s);
 /* Tells every stream to end now (senders stop, receivers stop receiving) without waiting:
  * safe from any thread, also while another one is in nb_tput_side_stop. */
 void nb_tput_side_halt(struct nb_tput_side *s);

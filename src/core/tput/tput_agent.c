@@ -18,8 +18,12 @@
 #include "core/tput/tput_wire.h"
 #include "core/base/wirecost.h"
 
-#define ACCEPT_MS	  5000
-#define DRAIN_NS	  (900 * NB_NS_PER_MS) /* STOP is answered within 1 s */
+#define ACCEPT_MS 5000
+/* After STOP, receivers drain while bytes still arrive, none for DRAIN_NS ending it, at most
+ * DRAIN_MAX_NS (a slow board reads a full socket buffer for seconds); the controller waits
+ * 15 s for the answer, and its own wait before STOP and this stay inside the 10 s grace. */
+#define DRAIN_NS	  (900 * NB_NS_PER_MS)
+#define DRAIN_MAX_NS	  (5 * NB_NS_PER_S)
 #define DEADLINE_GRACE_NS (2 * NB_NS_PER_S)
 
 struct tput_agent {
@@ -276,7 +280,7 @@ static int tput_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	if (t->tx)
 		nb_tput_side_stop(t->tx, 0);
 	/* The controller stopped its senders before STOP: receive what is still in flight. */
-	if (t->rx && nb_tput_side_stop(t->rx, DRAIN_NS) == -ETIMEDOUT)
+	if (t->rx && nb_tput_side_stop_slow(t->rx, DRAIN_NS, DRAIN_MAX_NS) == -ETIMEDOUT)
 		nb_msg_put_str(final, NB_T_TEXT, "receive cut off: the sender did not finish");
 	ret = put_counters(t, final);
 	if (ret)

@@ -22,6 +22,12 @@
 #define DRAIN_NS      (3 * NB_NS_PER_S)
 #define STOP_REPLY_MS 15000
 #define OBS_SLACK_NS  (10 * NB_NS_PER_S) /* the observer ends a window left open after this */
+/* Before STOP, our TCP senders' data must reach the agent, whose receivers drain after STOP
+ * only while bytes still arrive. Waited for at most ACK_WAIT_NS (with the agent's drain, inside
+ * its 10 s grace for a late STOP), and no longer once nothing was acknowledged for
+ * ACK_STALL_NS. */
+#define ACK_WAIT_NS  (3 * NB_NS_PER_S)
+#define ACK_STALL_NS (NB_NS_PER_S)
 
 /* Counters and CPU of both ends at one mark. */
 struct edge {
@@ -191,14 +197,41 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 	    nb_cpu_polluted(d->other_local_pct) || nb_cpu_polluted(d->other_remote_pct);
 }
 
-/* After the stop: the whole test's totals at both ends must add up. */
+/* Our TCP senders have stopped: waits until what they wrote is acknowledged (a slow receiver,
+ * such as an emulated board, or a deep queue on the path still holds it), or the bounds above.
+ * Returns the bytes still unacknowledged; *waited_ns how long it waited. */
+static uint64_t wait_acked(const struct nb_tput_side *tx, volatile sig_atomic_t *stop,
+			   uint64_t *waited_ns)
+{
+	uint64_t t0 = nb_mono_ns(), now = t0, progress = t0, q = nb_tput_side_unacked(tx);
+	while (q && now - t0 < ACK_WAIT_NS && now - progress < ACK_STALL_NS && !(stop && *stop)) {
+		nb_sleep_until_ns(now + 10 * NB_NS_PER_MS);
+		uint64_t q2 = nb_tput_side_unacked(tx);
+		now = nb_mono_ns();
+		if (q2 < q)
+			progress = now;
+		q = q2;
+	}
+	*waited_ns = now - t0;
+	return q;
+}
+
+/* After the stop: the whole test's totals at both ends must add up. unacked: bytes our
+ * senders still had unacknowledged waited_ns after they stopped (0: none, or not ours). */
 static void reconcile(const struct nb_tput_params *p, struct nb_tput_dir_result *d,
 		      const struct nb_tput_counters *sent, const struct nb_tput_counters *recvd,
-		      bool cut_off)
+		      bool cut_off, uint64_t unacked, uint64_t waited_ns)
 {
 	char why[160];
 	d->sent_total = sent->bytes;
 	d->received_total = recvd->bytes;
+	if (cut_off && unacked) {
+		snprintf(why, sizeof(why),
+			 "receiver cut off: %llu bytes still unacknowledged %.1f s after the "
+			 "sender stopped (the path or the receiver is slower than its queue)",
+			 (unsigned long long)unacked, (double)waited_ns / 1e9);
+		invalid(d, why);
+	}
 	if (cut_off)
 		invalid(d, "the receiver was cut off before the sender finished");
 	if (p->proto == NB_TPUT_TCP && sent->bytes != recvd->bytes) {
@@ -310,7 +343,7 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 {
 	struct step s = {.p = p, .ctl = ctl, .udp_rx_fd = -1};
 	struct nb_tput_counters loc_tx_total = {0}, loc_rx_total = {0}, rem_tx = {0}, rem_rx = {0};
-	uint64_t t0, next;
+	uint64_t t0, next, unacked = 0, waited_ns = 0;
 	uint16_t udp_port = 0;
 	uint32_t id = 0;
 	bool rx_cut = false;
@@ -416,6 +449,7 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 	if (s.tx) {
 		nb_tput_side_stop(s.tx, 0);
 		nb_tput_side_read(s.tx, &loc_tx_total);
+		unacked = wait_acked(s.tx, stop, &waited_ns);
 	}
 	if ((ret = nb_ctl_stop(ctl, s.reply, STOP_REPLY_MS, err, errlen)))
 		goto out;
@@ -433,9 +467,9 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		nb_tput_side_read(s.rx, &loc_rx_total);
 	}
 	if (p->dir & NB_TPUT_DIR_TX)
-		reconcile(p, &r->tx, &loc_tx_total, &rem_rx, text[0] != '\0');
+		reconcile(p, &r->tx, &loc_tx_total, &rem_rx, text[0] != '\0', unacked, waited_ns);
 	if (p->dir & NB_TPUT_DIR_RX)
-		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut);
+		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut, 0, 0);
 	ret = 0;
 out:
 	if (ret)

@@ -200,7 +200,7 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 /* Our TCP senders have stopped: waits until what they wrote is acknowledged (a slow receiver,
  * such as an emulated board, or a deep queue on the path still holds it), or the bounds above.
  * Returns the bytes still unacknowledged; *waited_ns how long it waited. */
-static uint64_t wait_acked(const struct nb_tput_side *tx, volatile sig_atomic_t *stop,
+static uint64_t wait_acked(const struct nb_tput_side *tx, const nb_cancel_t *stop,
 			   uint64_t *waited_ns)
 {
 	uint64_t t0 = nb_mono_ns(), now = t0, progress = t0, q = nb_tput_side_unacked(tx);

@@ -48,6 +48,6 @@ def test_stream_receive(netbench, agent, store, label):
 
 
 def test_rate_trial(netbench, agent, store, label):
-    run(netbench, "rate", "-c", agent["addr"], "-m", "trial", "-r", "2000", "-t", "1", "-s", "128",
+    run(netbench, "rate", "-c", agent["addr"], "-m", "trial", "-r", "1000", "-t", "1", "-s", "128",
         f"--save={store}", "--label", label)
     check_platform(netbench, store, stored(netbench, store, label, "rate"), agent, "rate")

@@ -65,8 +65,16 @@ table arp nbtbid {
 	}
 }
 NFT
-snap() { # snap NAME: the DUT's interface and nftables counters
-	$D ip -s -j link >"$tmp/$1.link" && $D nft -j list counters >"$tmp/$1.nft"
+# snap before|after: the DUT's interface and nftables counters. A packet that crosses the DUT
+# between the two reads (the control connection's last segments) must never be subtracted
+# without being counted: "before" reads the links first, "after" reads nftables first, so such
+# a packet can only leave the links' count above the explained one, which the slack allows.
+snap() {
+	if [ "$1" = before ]; then
+		$D ip -s -j link >"$tmp/$1.link" && $D nft -j list counters >"$tmp/$1.nft"
+	else
+		$D nft -j list counters >"$tmp/$1.nft" && $D ip -s -j link >"$tmp/$1.link"
+	fi
 }
 
 # One trial at 20 kfps of 128-byte frames, 4 flows, both ways.

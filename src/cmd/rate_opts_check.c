@@ -123,9 +123,14 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
 		o->p.nsizes = 1;
 	}
-	if (o->p.flow_fields & (NB_FLOW_DST_IP | NB_FLOW_DPORT))
-		cli_usage_error("--flow-fields: dst-ip and dport are not supported (the receiver "
-				"listens on one address and port); accepted: src-ip, sport");
+	if (o->p.flow_fields & NB_FLOW_DPORT)
+		cli_usage_error("--flow-fields: dport is not supported (the receiver listens on "
+				"one port); accepted: src-ip, dst-ip, sport");
+	if ((o->p.flow_fields & NB_FLOW_DST_IP) && !o->local_rx && !o->agent)
+		cli_usage_error("--flow-fields dst-ip needs a receiver (--local-rx or -c) that "
+				"owns the destination range");
+	/* Flow f goes to the receiver's address + f: the receiver checks they are its own. */
+	o->p.rx.dst_count = (o->p.flow_fields & NB_FLOW_DST_IP) ? o->p.flows : 0;
 	if ((o->p.flow_fields & NB_FLOW_SRC_IP) && o->p.engine != &nb_gen_packet)
 		cli_usage_error("--flow-fields src-ip needs --engine packet (frames from addresses "
 				"this host does not own)");

@@ -29,6 +29,9 @@ struct nb_gen_cfg {
 	 * by source port unless sport_fixed (flows.h, --flow-fields) */
 	bool src_spread, sport_fixed;
 	struct sockaddr_storage src_first;
+	/* flows differ by destination address: flow f of the trial goes to dst + f (flows.h,
+	 * --flow-fields dst-ip), the receiver's own range */
+	bool dst_spread;
 	int neigh_wait_ms; /* packet: how long to wait for ARP */
 };
 
@@ -73,6 +76,9 @@ struct nb_rx_cfg {
 	bool no_mmsg;
 	uint64_t rcvbuf;  /* local: the socket's receive buffer (0: as large as allowed) */
 	uint32_t sockets; /* local: receiving sockets and threads, one SO_REUSEPORT group (0: 1) */
+	/* Flows by destination address: frames go to dst + 0 ... dst + dst_count - 1, which must
+	 * all be the receiver's own (checked where it runs); 0 or 1: dst alone. */
+	uint32_t dst_count;
 };
 
 struct nb_rx_snap;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/base/net.h"
 #include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
@@ -47,7 +48,8 @@ struct packet_state {
 	struct nb_frame_ip4 hdr;
 	struct nb_frame_ip6 hdr6;
 	bool src_spread, sport_fixed; /* flows by source address; one source port for all */
-	struct sockaddr_storage src_first;
+	bool dst_spread;	      /* flows by destination address, from the receiver's */
+	struct sockaddr_storage src_first, dst_first;
 	uint8_t *tmpl; /* one built frame per flow */
 	size_t tmpl_stride;
 };
@@ -71,6 +73,42 @@ static uint32_t pow2_at_least(uint32_t v)
 	while (p < v)
 		p <<= 1;
 	return p;
+}
+
+static bool same_sa_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	return a->ss_family == AF_INET6 ? !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+						  &((const struct sockaddr_in6 *)b)->sin6_addr, 16)
+					: ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+					      ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+}
+
+/* Flows by destination address share one next hop (its MAC is in every template): the range
+ * must be routed through a gateway, the same for its first and last address, not on the
+ * link, where each address would be a neighbour of its own. */
+static int same_next_hop(const struct nb_gen_cfg *cfg, const struct nb_path *first, char *err,
+			 size_t errlen)
+{
+	struct sockaddr_storage last = cfg->dst;
+	struct nb_path lp;
+	char a[64], b[64];
+
+	nb_flow_addr_add(&last, cfg->flow_base + (cfg->flows ? cfg->flows : 1) - 1);
+	nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, a, sizeof(a));
+	nb_net_addr_str((const struct sockaddr *)&last, false, b, sizeof(b));
+	if (nb_path_route((const struct sockaddr *)&last, &lp) || lp.ifindex != first->ifindex ||
+	    !same_sa_addr(&lp.nexthop, &first->nexthop) ||
+	    same_sa_addr(&first->nexthop, &cfg->dst)) {
+		snprintf(err, errlen,
+			 "packet engine: destinations %s to %s are not routed through one "
+			 "gateway (route the range via the receiver, as the lab does: "
+			 "docs/lab.md)",
+			 a, b);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen)
@@ -180,6 +218,10 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	s->src_spread = cfg->src_spread;
 	s->sport_fixed = cfg->sport_fixed;
 	s->src_first = cfg->src_first;
+	s->dst_spread = cfg->dst_spread;
+	s->dst_first = cfg->dst;
+	if (s->dst_spread && s->flows > 1 && (ret = same_next_hop(cfg, &s->path, err, errlen)))
+		goto fail;
 	if ((cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
 		ret = -ERANGE;
 		snprintf(err, errlen, "packet engine: source ports run past 65535");
@@ -224,23 +266,29 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_
 	for (uint32_t f = 0; f < s->flows; f++) {
 		uint8_t *t = s->tmpl + (size_t)f * s->tmpl_stride;
 		uint32_t port_off = s->sport_fixed ? 0 : f;
-		struct sockaddr_storage src = s->src_first;
+		struct sockaddr_storage src = s->src_first, dst = s->dst_first;
 		pl.flow = (uint16_t)(s->flow_base + f);
 		/* Each flow's own template: its source address and port are built in, so the
 		 * send path does nothing more per frame for spread flows. */
 		if (s->src_spread)
 			nb_flow_addr_add(&src, s->flow_base + f);
+		if (s->dst_spread)
+			nb_flow_addr_add(&dst, s->flow_base + f);
 		if (s->family == AF_INET6) {
 			struct nb_frame_ip6 h = s->hdr6;
 			h.sport = (uint16_t)(s->hdr6.sport + port_off);
 			if (s->src_spread)
 				memcpy(h.src_ip, &((struct sockaddr_in6 *)&src)->sin6_addr, 16);
+			if (s->dst_spread)
+				memcpy(h.dst_ip, &((struct sockaddr_in6 *)&dst)->sin6_addr, 16);
 			n = nb_frame_build_ip6(t, s->tmpl_stride, frame_bytes, &h, &pl);
 		} else {
 			struct nb_frame_ip4 h = s->hdr;
 			h.sport = (uint16_t)(s->hdr.sport + port_off);
 			if (s->src_spread)
 				memcpy(&h.src_ip, &((struct sockaddr_in *)&src)->sin_addr, 4);
+			if (s->dst_spread)
+				memcpy(&h.dst_ip, &((struct sockaddr_in *)&dst)->sin_addr, 4);
 			n = nb_frame_build_ip4(t, s->tmpl_stride, frame_bytes, &h, &pl);
 		}
 		if (n < 0)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
 #include "core/rate/mix.h"
@@ -100,7 +101,10 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 				goto fail;
 			}
 		}
-		if (connect(fd, (const struct sockaddr *)&cfg->dst, cfg->dst_len) < 0) {
+		struct sockaddr_storage dst = cfg->dst;
+		if (cfg->dst_spread) /* flow f to the receiver's address + f */
+			nb_flow_addr_add(&dst, cfg->flow_base + i);
+		if (connect(fd, (const struct sockaddr *)&dst, cfg->dst_len) < 0) {
 			ret = -errno;
 			snprintf(err, errlen, "udp engine: cannot reach the destination: %s",
 				 strerror(errno));

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
+#include "core/rate/flows.h"
 #include "core/base/timeutil.h"
 
 struct rate_agent {
@@ -79,7 +80,7 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	struct rate_agent *r = calloc(1, sizeof(*r));
 	struct sockaddr_storage where;
 	struct sockaddr_storage reflect_to;
-	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0;
+	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0, count = 1;
 	char boot[64], astr[64];
 	int fd, ret = -ENOMEM;
 
@@ -106,9 +107,26 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		snprintf(err, errlen, "malformed receive address in rate request");
 		goto fail;
 	}
+	if (nb_msg_get_u32(req, NB_T_RATE_ADDR_COUNT, &count) == 0 &&
+	    (ret != 0 || !count || count > NB_GEN_MAX_FLOWS)) {
+		ret = -EINVAL;
+		snprintf(err, errlen,
+			 "malformed rate request: %u destination addresses (1 to %u, from an "
+			 "address given)",
+			 count, NB_GEN_MAX_FLOWS);
+		goto fail;
+	}
+	if (count > 1) {
+		/* Flows by destination address: a range of this host's own addresses (each
+		 * one binds), received on the wildcard address of the port, which takes only
+		 * datagrams to this host's addresses. */
+		copy_scope(&where, &ctx->local);
+		if ((ret = nb_flow_dst_owned(&where, count, err, errlen)))
+			goto fail;
+	}
 	/* The receiver takes the control connection's own address and an unprivileged port,
 	 * never a wildcard, a group, another local address or a port shared with a service. */
-	if (ret == 0) {
+	if (ret == 0 && count == 1) {
 		copy_scope(&where, &ctx->local);
 		if (!nb_net_same_host((struct sockaddr *)&where,
 				      (const struct sockaddr *)&ctx->local)) {
@@ -147,6 +165,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			goto fail;
 		(void)nb_msg_get_u32(req, NB_T_RATE_REFLECT_PPS, &rpps);
 	}
+	if (count > 1)
+		nb_flow_dst_any(&where);
 	nb_net_set_port((struct sockaddr *)&where, (uint16_t)port);
 	nb_net_addr_str((struct sockaddr *)&where, true, astr, sizeof(astr));
 	fd = socket(where.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -154,6 +174,10 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		ret = -errno;
 		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
 		goto fail;
+	}
+	if (where.ss_family == AF_INET6 && count > 1) {
+		int one = 1; /* the IPv6 range only, not every IPv4 address too */
+		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	}
 	/* Every trial binds the same port again (the controller's generator stays connected);
 	 * UDP needs no SO_REUSEADDR for that, and without it no other socket shares the port. */
@@ -192,6 +216,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	r->port = (uint16_t)port;
 	nb_rate_boot_id(boot, sizeof(boot));
 	nb_msg_put_u32(ack, NB_T_PORT, port);
+	if (count > 1)
+		nb_msg_put_u32(ack, NB_T_RATE_ADDR_COUNT, count);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
 	*state = r;
 	return 0;

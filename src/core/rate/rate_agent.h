@@ -34,6 +34,10 @@ enum nb_rate_tag {
 	NB_T_RATE_SOCK_DROPS = 225, /* u64: dropped at full sockets (absent: unknown) */
 	NB_T_RATE_LENS = 226,	    /* bytes: (be32 payload length, be64 frames) per length */
 	NB_T_RATE_LEN_OTHER = 227,  /* u64: frames of further lengths */
+	/* u32: in a request, receive on NB_T_RATE_ADDR and the count - 1 addresses after it (flows
+	 * by destination address); in the ACK, the count the agent receives on (absent from an
+	 * agent that receives on one address only) */
+	NB_T_RATE_ADDR_COUNT = 228,
 };
 
 extern const struct nb_test_ops nb_rate_ops;

@@ -520,6 +520,10 @@ int nb_rx_bind_group(const struct sockaddr *addr, socklen_t len, uint32_t n, int
 			break;
 		}
 		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* IPv6's wildcard (a destination range's receiver) takes IPv6 alone. */
+		if (addr->sa_family == AF_INET6 &&
+		    IN6_IS_ADDR_UNSPECIFIED(&((const struct sockaddr_in6 *)addr)->sin6_addr))
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 		if (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
 			/* Kernels before 3.9: one socket, one receiving thread. */
 			if (opened) {

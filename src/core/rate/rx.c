@@ -13,6 +13,7 @@
 #include "core/base/net.h"
 #include "core/base/netns.h"
 #include "core/base/sysinfo.h"
+#include "core/rate/flows.h"
 #include "core/rate/gen.h"
 #include "core/rate/rate_remote.h"
 #include "core/rate/raterx.h"
@@ -25,12 +26,23 @@
 static int open_sockets(const struct nb_rx_cfg *cfg, int *fds, char *err, size_t errlen)
 {
 	const char *ns = cfg->netns && *cfg->netns ? cfg->netns : NULL;
+	struct sockaddr_storage where = cfg->dst;
 	char addr[64] = "?";
 	int back = -1, ret;
 
 	if (ns && (ret = nb_netns_enter(ns, &back, err, errlen)))
 		return ret;
-	ret = nb_rx_bind_group((const struct sockaddr *)&cfg->dst, cfg->dst_len,
+	/* A destination range: every address the receiver's own (flows_dst.c), then the
+	 * port's wildcard address, which takes datagrams to this host's addresses only. */
+	if (cfg->dst_count > 1 &&
+	    (ret = nb_flow_dst_owned(&cfg->dst, cfg->dst_count, err, errlen))) {
+		if (ns)
+			(void)nb_netns_leave(back, err + strlen(err), errlen - strlen(err));
+		return ret;
+	}
+	if (cfg->dst_count > 1)
+		nb_flow_dst_any(&where);
+	ret = nb_rx_bind_group((const struct sockaddr *)&where, cfg->dst_len,
 			       cfg->sockets ? cfg->sockets : 1, fds);
 	if (ret < 0) {
 		nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, addr, sizeof(addr));
@@ -125,6 +137,7 @@ static int agent_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 					.psk_file = cfg->psk_file,
 					.dst_addr = cfg->dst_addr,
 					.port = cfg->port,
+					.dst_count = cfg->dst_count,
 					.no_mmsg = cfg->no_mmsg};
 	struct nb_rate_remote *rr = NULL;
 	int ret = nb_rate_remote_open(&rr, &rc, dst, dst_len, remote, same_clock, err, errlen);

@@ -215,6 +215,18 @@ def case_caps(host, port, psk):
         expect_refusal(mk, rate_req(40103) + u32(210, trial), ["trial id"],
                        "rate receiver told to count trial id %d" % trial)
     expect_accept(mk, rate_req(40104) + u32(210, 65535), "rate receiver counting trial id 65535")
+    # a destination range (tag 228): its own addresses only, 2 to 1024 of them, from an address
+    lo = bytes([127, 0, 0, 1])
+    for count in (0, 1025, 2**32 - 1):
+        expect_refusal(mk, rate_req(40105, lo) + u32(228, count), ["destination addresses"],
+                       "rate receiver on %d destination addresses" % count)
+    expect_refusal(mk, rate_req(40105) + u32(228, 4), ["destination addresses"],
+                   "rate receiver on a destination range without its first address")
+    expect_refusal(mk, rate_req(40105, bytes([127, 255, 255, 254])) + u32(228, 3),
+                   ["127.255.255.255 (flow 1) is not an address"],
+                   "rate receiver on a range reaching 127/8's broadcast address")
+    expect_refusal(mk, rate_req(40105, bytes([224, 0, 0, 1])) + u32(228, 2), ["not an address"],
+                   "rate receiver on a range of groups")
     # 6. mem: the run's own estimate against --max-time
     expect_refusal(mk, mem_req(NS), ["max-time"], "mem run claiming 1 s under --max-time 3")
 

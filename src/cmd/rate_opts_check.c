@@ -123,14 +123,17 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
 		o->p.nsizes = 1;
 	}
-	if (o->p.flow_fields & NB_FLOW_DPORT)
-		cli_usage_error("--flow-fields: dport is not supported (the receiver listens on "
-				"one port); accepted: src-ip, dst-ip, sport");
 	if ((o->p.flow_fields & NB_FLOW_DST_IP) && !o->local_rx && !o->agent)
 		cli_usage_error("--flow-fields dst-ip needs a receiver (--local-rx or -c) that "
 				"owns the destination range");
-	/* Flow f goes to the receiver's address + f: the receiver checks they are its own. */
+	if ((o->p.flow_fields & NB_FLOW_DPORT) && (uint32_t)o->p.rx.port + o->p.flows - 1 > 65535)
+		cli_usage_error("--flow-fields dport: --data-port %u with --flows %u runs past "
+				"port 65535",
+				o->p.rx.port, o->p.flows);
+	/* Flow f goes to the receiver's address + f and/or its port + f: the receiver checks
+	 * the addresses are its own and binds every port. */
 	o->p.rx.dst_count = (o->p.flow_fields & NB_FLOW_DST_IP) ? o->p.flows : 0;
+	o->p.rx.port_count = (o->p.flow_fields & NB_FLOW_DPORT) ? o->p.flows : 0;
 	if ((o->p.flow_fields & NB_FLOW_SRC_IP) && o->p.engine != &nb_gen_packet)
 		cli_usage_error("--flow-fields src-ip needs --engine packet (frames from addresses "
 				"this host does not own)");

@@ -227,6 +227,16 @@ def case_caps(host, port, psk):
                    "rate receiver on a range reaching 127/8's broadcast address")
     expect_refusal(mk, rate_req(40105, bytes([224, 0, 0, 1])) + u32(228, 2), ["not an address"],
                    "rate receiver on a range of groups")
+    # a port range (tag 229): 1 to 1024 unprivileged ports up to 65535, none shared
+    for first, count in ((40106, 0), (40106, 1025), (65000, 537), (40106, 2**32 - 1)):
+        expect_refusal(mk, rate_req(first) + u32(229, count), ["destination ports"],
+                       "rate receiver on %d ports from %d" % (count, first))
+    squat = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    squat.bind(("127.0.0.1", 40120))
+    expect_refusal(mk, rate_req(40110) + u32(229, 20), ["40110", "Address already in use"],
+                   "rate receiver on a port range holding a port another socket has")
+    squat.close()
+    expect_accept(mk, rate_req(40110) + u32(229, 1024), "rate receiver on 1024 ports")
     # 6. mem: the run's own estimate against --max-time
     expect_refusal(mk, mem_req(NS), ["max-time"], "mem run claiming 1 s under --max-time 3")
 

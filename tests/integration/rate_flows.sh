@@ -35,12 +35,14 @@ table inet nbtflw {
 	set src6 { type ipv6_addr; size 65535; flags dynamic; counter; }
 	set dst4 { type ipv4_addr; size 65535; flags dynamic; counter; }
 	set dst6 { type ipv6_addr; size 65535; flags dynamic; counter; }
+	set dports { type inet_service; size 65535; flags dynamic; counter; }
 	chain in {
 		type filter hook input priority 0; policy accept;
 		udp dport 5393 add @src4 { ip saddr }
 		udp dport 5393 add @src6 { ip6 saddr }
-		udp dport 5394 add @dst4 { ip daddr }
-		udp dport 5394 add @dst6 { ip6 daddr }
+		udp dport 5394-6999 add @dst4 { ip daddr }
+		udp dport 5394-6999 add @dst6 { ip6 daddr }
+		udp dport 5400-6999 add @dports { udp dport }
 	}
 }
 NFT
@@ -83,45 +85,57 @@ for f in range($flows):
 spread ipv4 src4 198.18.33.2 100
 spread ipv6 src6 2001:db8:33::2 300
 
-# dst NAME SET FIRST FLOWS RX...: one trial of FLOWS flows by destination address from FIRST,
-# per flow, received by RX (--local-rx or -c); the sink's set empty before each case.
+# dst NAME FIELDS PORT FLOWS SET:FIRST[,SET:FIRST] RX...: one trial of FLOWS flows by FIELDS
+# (destination address, port or both) to data port PORT, per flow, received by RX (--local-rx or
+# -c); each SET of the sink (emptied first) must hold FIRST + f for every flow f, each with
+# that flow's count.
 dst() {
-	name=$1 set=$2 first=$3 flows=$4; shift 4
-	ip netns exec $P-sink nft flush set inet nbtflw "$set"
-	$G "$NB" rate "$@" --data-port 5394 -m trial -r 20k -T 0.5 -s 128 --flows "$flows" \
-		--flow-fields dst-ip --per-flow -J >"$tmp/$name.json" 2>"$tmp/$name.err"
+	name=$1 fields=$2 port=$3 flows=$4 sets=$5; shift 5
+	for x in $(echo "$sets" | tr , ' '); do
+		ip netns exec $P-sink nft flush set inet nbtflw "${x%%:*}"
+	done
+	$G "$NB" rate "$@" --data-port "$port" -m trial -r 20k -T 0.5 -s 128 --flows "$flows" \
+		--flow-fields "$fields" --per-flow -J >"$tmp/$name.json" 2>"$tmp/$name.err"
 	st=$?
-	ip netns exec $P-sink nft -j list set inet nbtflw "$set" >"$tmp/$name.set" 2>&1
+	for x in $(echo "$sets" | tr , ' '); do
+		ip netns exec $P-sink nft -j list set inet nbtflw "${x%%:*}" >"$tmp/$name.${x%%:*}" 2>&1
+	done
 	json_check "$tmp/$name.json" "
 import ipaddress
-s = json.load(open('$tmp/$name.set'))
-elems = [x for x in s['nftables'] if 'set' in x][0]['set'].get('elem', [])
-sink = {}
-for e in elems:
-    e = e['elem']
-    sink[ipaddress.ip_address(e['val'])] = e['counter']['packets']
 p = d['parameters']; t = d['sizes'][0]['trials'][0]; L = d['learning'][0]['received_per_flow']
-first = ipaddress.ip_address(p['flow_dst_first'])
-assert first == ipaddress.ip_address('$first'), first
-assert p['flow_fields'] == 'dst-ip' and p['per_flow'], p
-assert sorted(sink) == [first + f for f in range($flows)], (len(sink), sorted(sink)[:3])
+assert p['flow_fields'] == '$fields' and p['per_flow'], p
 assert t['valid'] and t['lost_frames'] == 0, t
 pf = t['per_flow']
 assert len(pf['tx_frames']) == $flows and pf['tx_frames'] == pf['rx_frames'], pf
 assert sum(pf['tx_frames']) == t['tx_frames'], pf
-for f in range($flows):
-    c = sink[first + f]
-    assert pf['rx_frames'][f] + L[f] <= c <= pf['rx_frames'][f] + L[f] + t['late_frames'], (f, c, pf['rx_frames'][f], L[f])
+for x in '$sets'.split(','):
+    name, first = x.split(':', 1)
+    key = int if name == 'dports' else ipaddress.ip_address
+    first = key(first)
+    if name != 'dports':
+        assert ipaddress.ip_address(p['flow_dst_first']) == first, p
+    s = json.load(open('$tmp/$name.' + name))
+    elems = [x for x in s['nftables'] if 'set' in x][0]['set'].get('elem', [])
+    sink = {key(e['elem']['val']): e['elem']['counter']['packets'] for e in elems}
+    assert sorted(sink) == [first + f for f in range($flows)], (name, len(sink), sorted(sink)[:3])
+    for f in range($flows):
+        c = sink[first + f]
+        assert pf['rx_frames'][f] + L[f] <= c <= pf['rx_frames'][f] + L[f] + t['late_frames'], (name, f, c, pf['rx_frames'][f], L[f])
 " >"$tmp/$name.chk" 2>&1
-	check "$name: the sink saw $flows distinct destinations from $first and each one's count matches --per-flow (status $st)" test $? -eq 0 ||
+	check "$name: the sink saw $flows distinct destinations from $(echo "$sets" | sed 's/[a-z0-9]*://g') and each one's count matches --per-flow (status $st)" test $? -eq 0 ||
 		{ sed 's/^/# /' "$tmp/$name.chk" | tail -3; sed 's/^/# /' "$tmp/$name.err" | tail -3; }
 }
-dst dst4-udp dst4 198.18.34.1 200 --local-rx $P-sink/198.18.34.1
-dst dst4-packet dst4 198.18.34.10 100 -e packet --local-rx $P-sink/198.18.34.10
-dst dst6-udp dst6 2001:db8:34::1 300 --local-rx $P-sink/2001:db8:34::1
+dst dst4-udp dst-ip 5394 200 dst4:198.18.34.1 --local-rx $P-sink/198.18.34.1
+dst dst4-packet dst-ip 5394 100 dst4:198.18.34.10 -e packet --local-rx $P-sink/198.18.34.10
+dst dst6-udp dst-ip 5394 300 dst6:2001:db8:34::1 --local-rx $P-sink/2001:db8:34::1
+dst dport-udp dport 5400 1000 dports:5400 --local-rx $P-sink/198.18.33.2 --threads 2
+dst dport6-packet dst-ip,sport,dport 5400 300 dst6:2001:db8:34::1,dports:5400 -e packet \
+	--local-rx $P-sink/2001:db8:34::1
 # The agent in the sink checks the range itself and says so in its acknowledgement.
 agent $P-sink -- -p 5395 || nok "agent in the sink"
-dst dst4-agent dst4 198.18.34.1 50 -c 198.18.33.2 -p 5395 --dst 198.18.34.1
+dst dst4-agent dst-ip 5394 50 dst4:198.18.34.1 -c 198.18.33.2 -p 5395 --dst 198.18.34.1
+dst dport-agent dst-ip,dport 5400 250 dst4:198.18.34.1,dports:5400 -c 198.18.33.2 -p 5395 \
+	--dst 198.18.34.1
 
 # A range the receiver does not own: refused before any frame is sent, naming the address.
 $G "$NB" rate --local-rx $P-sink/198.18.34.250 --data-port 5394 -m trial -r 1k -T 0.2 \
@@ -168,7 +182,7 @@ bad() {
 }
 bad "upper half holds 127" -e packet --flows 128 --flow-fields src-ip
 bad "needs --engine packet" --flows 4 --flow-fields src-ip
-bad "dport is not supported" -e packet --flows 4 --flow-fields dport
+bad "runs past port 65535" --data-port 65000 --flows 600 --flow-fields dport
 bad "unknown field" --flow-fields src-mac
 check_rc "refused: --per-flow without a receiver" 2 "$NB" rate --dst 198.18.33.2 -m trial -r 1k \
 	-T 0.2 --per-flow

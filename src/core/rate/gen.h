@@ -32,6 +32,8 @@ struct nb_gen_cfg {
 	/* flows differ by destination address: flow f of the trial goes to dst + f (flows.h,
 	 * --flow-fields dst-ip), the receiver's own range */
 	bool dst_spread;
+	/* flows differ by destination port: flow f of the trial to the receiver's port + f */
+	bool dport_spread;
 	int neigh_wait_ms; /* packet: how long to wait for ARP */
 };
 
@@ -79,6 +81,9 @@ struct nb_rx_cfg {
 	/* Flows by destination address: frames go to dst + 0 ... dst + dst_count - 1, which must
 	 * all be the receiver's own (checked where it runs); 0 or 1: dst alone. */
 	uint32_t dst_count;
+	/* Flows by destination port: frames go to port ... port + port_count - 1, one socket
+	 * each at the receiver; 0 or 1: port alone. */
+	uint32_t port_count;
 };
 
 struct nb_rx_snap;

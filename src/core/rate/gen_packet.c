@@ -49,6 +49,7 @@ struct packet_state {
 	struct nb_frame_ip6 hdr6;
 	bool src_spread, sport_fixed; /* flows by source address; one source port for all */
 	bool dst_spread;	      /* flows by destination address, from the receiver's */
+	bool dport_spread;	      /* flows by destination port, from the receiver's */
 	struct sockaddr_storage src_first, dst_first;
 	uint8_t *tmpl; /* one built frame per flow */
 	size_t tmpl_stride;
@@ -219,6 +220,7 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	s->sport_fixed = cfg->sport_fixed;
 	s->src_first = cfg->src_first;
 	s->dst_spread = cfg->dst_spread;
+	s->dport_spread = cfg->dport_spread;
 	s->dst_first = cfg->dst;
 	if (s->dst_spread && s->flows > 1 && (ret = same_next_hop(cfg, &s->path, err, errlen)))
 		goto fail;
@@ -266,6 +268,7 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_
 	for (uint32_t f = 0; f < s->flows; f++) {
 		uint8_t *t = s->tmpl + (size_t)f * s->tmpl_stride;
 		uint32_t port_off = s->sport_fixed ? 0 : f;
+		uint32_t dport_off = s->dport_spread ? s->flow_base + f : 0;
 		struct sockaddr_storage src = s->src_first, dst = s->dst_first;
 		pl.flow = (uint16_t)(s->flow_base + f);
 		/* Each flow's own template: its source address and port are built in, so the
@@ -277,6 +280,7 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_
 		if (s->family == AF_INET6) {
 			struct nb_frame_ip6 h = s->hdr6;
 			h.sport = (uint16_t)(s->hdr6.sport + port_off);
+			h.dport = (uint16_t)(s->hdr6.dport + dport_off);
 			if (s->src_spread)
 				memcpy(h.src_ip, &((struct sockaddr_in6 *)&src)->sin6_addr, 16);
 			if (s->dst_spread)
@@ -285,6 +289,7 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_
 		} else {
 			struct nb_frame_ip4 h = s->hdr;
 			h.sport = (uint16_t)(s->hdr.sport + port_off);
+			h.dport = (uint16_t)(s->hdr.dport + dport_off);
 			if (s->src_spread)
 				memcpy(&h.src_ip, &((struct sockaddr_in *)&src)->sin_addr, 4);
 			if (s->dst_spread)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/base/net.h"
 #include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
@@ -47,6 +48,12 @@ static void udp_close(void *p)
 	free(s->msgs);
 	free(s->mix_payload);
 	free(s);
+}
+
+static uint16_t port_of(const struct sockaddr_storage *a)
+{
+	return ntohs(a->ss_family == AF_INET6 ? ((const struct sockaddr_in6 *)a)->sin6_port
+					      : ((const struct sockaddr_in *)a)->sin_port);
 }
 
 static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen)
@@ -104,6 +111,9 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 		struct sockaddr_storage dst = cfg->dst;
 		if (cfg->dst_spread) /* flow f to the receiver's address + f */
 			nb_flow_addr_add(&dst, cfg->flow_base + i);
+		if (cfg->dport_spread) /* and/or its port + f */
+			nb_net_set_port((struct sockaddr *)&dst,
+					(uint16_t)(port_of(&cfg->dst) + cfg->flow_base + i));
 		if (connect(fd, (const struct sockaddr *)&dst, cfg->dst_len) < 0) {
 			ret = -errno;
 			snprintf(err, errlen, "udp engine: cannot reach the destination: %s",

@@ -80,7 +80,7 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	struct rate_agent *r = calloc(1, sizeof(*r));
 	struct sockaddr_storage where;
 	struct sockaddr_storage reflect_to;
-	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0, count = 1;
+	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0, count = 1, pcount = 1;
 	char boot[64], astr[64];
 	int fd, ret = -ENOMEM;
 
@@ -149,6 +149,15 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		ret = -EPERM;
 		goto fail;
 	}
+	if (nb_msg_get_u32(req, NB_T_RATE_PORT_COUNT, &pcount) == 0 &&
+	    (!pcount || pcount > NB_GEN_MAX_FLOWS || port + (uint64_t)pcount - 1 > 65535)) {
+		ret = -EINVAL;
+		snprintf(err, errlen,
+			 "malformed rate request: %u destination ports from %u (1 to %u, up to "
+			 "65535)",
+			 pcount, port, NB_GEN_MAX_FLOWS);
+		goto fail;
+	}
 	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
 		/* Reflected probes are the one thing this test sends: only to the controller. */
 		reflect_to = ctx->peer;
@@ -169,6 +178,26 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		nb_flow_dst_any(&where);
 	nb_net_set_port((struct sockaddr *)&where, (uint16_t)port);
 	nb_net_addr_str((struct sockaddr *)&where, true, astr, sizeof(astr));
+	if (pcount > 1) {
+		/* Flows by destination port: one socket a port of the range (none shared),
+		 * read by one thread. */
+		int *fds = calloc(pcount, sizeof(int));
+		ret = fds ? nb_rx_bind_ports((struct sockaddr *)&where, pcount, fds) : -ENOMEM;
+		if (ret < 0) {
+			snprintf(err, errlen,
+				 "agent cannot receive on %s and the %u ports after it: %s", astr,
+				 pcount - 1, strerror(-ret));
+			free(fds);
+			goto fail;
+		}
+		ret = nb_rx_new_ports(&r->rx, fds, pcount, 1, no_mmsg != 0);
+		free(fds);
+		if (ret) {
+			snprintf(err, errlen, "receiver: %s", strerror(-ret));
+			goto fail;
+		}
+		goto bound;
+	}
 	fd = socket(where.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		ret = -errno;
@@ -191,6 +220,7 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		snprintf(err, errlen, "receiver: %s", strerror(-ret));
 		goto fail;
 	}
+bound:
 	if (rport) {
 		if (reflect_to.ss_family == AF_INET && where.ss_family == AF_INET6) {
 			/* A dual-stack socket reaches an IPv4 controller at its mapped address. */
@@ -218,6 +248,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	nb_msg_put_u32(ack, NB_T_PORT, port);
 	if (count > 1)
 		nb_msg_put_u32(ack, NB_T_RATE_ADDR_COUNT, count);
+	if (pcount > 1)
+		nb_msg_put_u32(ack, NB_T_RATE_PORT_COUNT, pcount);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
 	*state = r;
 	return 0;

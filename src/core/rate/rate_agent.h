@@ -38,6 +38,9 @@ enum nb_rate_tag {
 	 * by destination address); in the ACK, the count the agent receives on (absent from an
 	 * agent that receives on one address only) */
 	NB_T_RATE_ADDR_COUNT = 228,
+	/* u32: in a request, receive on PORT and the count - 1 ports after it (flows by
+	 * destination port); in the ACK, the count the agent receives on */
+	NB_T_RATE_PORT_COUNT = 229,
 };
 
 extern const struct nb_test_ops nb_rate_ops;

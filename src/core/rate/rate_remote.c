@@ -21,7 +21,8 @@ struct nb_rate_remote {
 	struct nb_msg *req, *reply;
 	struct sockaddr_storage dst;
 	uint16_t port;
-	uint32_t dst_count; /* > 1: flows by destination address from dst */
+	uint32_t dst_count;  /* > 1: flows by destination address from dst */
+	uint32_t port_count; /* > 1: flows by destination port from port */
 	bool no_mmsg, have_addr;
 	char boot_id[64];
 	struct nb_cpu_sample *cpu0, *cpu1; /* the agent's, at the trial's start and end */
@@ -67,6 +68,8 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 	nb_msg_put_u32(rr->req, NB_T_RATE_NO_MMSG, rr->no_mmsg);
 	if (trial)
 		nb_msg_put_u32(rr->req, NB_T_RATE_TRIAL, trial);
+	if (rr->port_count > 1)
+		nb_msg_put_u32(rr->req, NB_T_RATE_PORT_COUNT, rr->port_count);
 	if (rr->have_addr || rr->dst_count > 1) {
 		if (rr->dst_count > 1)
 			nb_msg_put_u32(rr->req, NB_T_RATE_ADDR_COUNT, rr->dst_count);
@@ -100,6 +103,15 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 				 "the agent receives on one address only (an older netbench): "
 				 "--flow-fields dst-ip needs an agent that counts a destination "
 				 "range");
+			return -EPROTO;
+		}
+	}
+	if (rr->port_count > 1) {
+		uint32_t n = 0;
+		if (nb_msg_get_u32(rr->reply, NB_T_RATE_PORT_COUNT, &n) || n != rr->port_count) {
+			snprintf(err, errlen,
+				 "the agent receives on one port only (an older netbench): "
+				 "--flow-fields dport needs an agent that counts a port range");
 			return -EPROTO;
 		}
 	}
@@ -151,6 +163,7 @@ int nb_rate_remote_open(struct nb_rate_remote **out, const struct nb_rate_remote
 	rr->port = cfg->port;
 	rr->no_mmsg = cfg->no_mmsg;
 	rr->dst_count = cfg->dst_count;
+	rr->port_count = cfg->port_count;
 	if (cfg->psk_file && (ret = nb_psk_load(cfg->psk_file, psk, &psk_len))) {
 		snprintf(err, errlen, "--psk: cannot use %s: %s", cfg->psk_file,
 			 ret == -EINVAL	 ? "empty"

@@ -23,6 +23,7 @@ struct nb_rate_remote_cfg {
 	const char *dst_addr; /* NULL: frames go to the agent's control address */
 	uint16_t port;	      /* UDP port the agent receives on */
 	uint32_t dst_count;   /* flows by destination address: the agent's dst ... + count - 1 */
+	uint32_t port_count;  /* flows by destination port: port ... port + count - 1 */
 	bool no_mmsg;
 };
 

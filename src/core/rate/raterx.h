@@ -67,6 +67,16 @@ int nb_rx_new(struct nb_rx **rx, int fd, bool no_mmsg);
 /* Takes ownership of n (1 to NB_RX_MAX_SOCKETS) bound UDP sockets, usually one SO_REUSEPORT
  * group: one receiving thread each, their counters summed by nb_rx_snapshot. */
 int nb_rx_new_group(struct nb_rx **rx, const int *fds, uint32_t n, bool no_mmsg);
+/* Takes ownership of n (1 to NB_GEN_MAX_FLOWS) sockets bound to a range of ports (flows by
+ * destination port): workers threads (at most NB_RX_MAX_SOCKETS and n), socket i read by
+ * thread i % workers through epoll; each socket's receive buffer is 8 MB / its thread's share
+ * (at least 256 KB). */
+int nb_rx_new_ports(struct nb_rx **rx, const int *fds, uint32_t n, uint32_t workers, bool no_mmsg);
+/* Opens n UDP sockets bound to addr's address at its port, port + 1, ... (without
+ * SO_REUSEADDR: no port is shared), raising the soft RLIMIT_NOFILE where it is too low for
+ * them. Returns n, or a negative errno (-EINVAL when the range passes 65535; EMFILE where the
+ * hard limit is too low; bind's) with nothing left open. */
+int nb_rx_bind_ports(const struct sockaddr *addr, uint32_t n, int *fds);
 uint32_t nb_rx_sockets(const struct nb_rx *rx);
 /* Opens n UDP sockets bound to addr, with SO_REUSEPORT when n > 1, into fds. Returns how many
  * were opened: 1 where the kernel lacks SO_REUSEPORT (before 3.9: ENOPROTOOPT), or a negative

@@ -42,12 +42,18 @@ static int open_sockets(const struct nb_rx_cfg *cfg, int *fds, char *err, size_t
 	}
 	if (cfg->dst_count > 1)
 		nb_flow_dst_any(&where);
-	ret = nb_rx_bind_group((const struct sockaddr *)&where, cfg->dst_len,
-			       cfg->sockets ? cfg->sockets : 1, fds);
+	/* A port range: one socket a port, read by cfg->sockets threads. */
+	ret = cfg->port_count > 1
+		  ? nb_rx_bind_ports((const struct sockaddr *)&where, cfg->port_count, fds)
+		  : nb_rx_bind_group((const struct sockaddr *)&where, cfg->dst_len,
+				     cfg->sockets ? cfg->sockets : 1, fds);
 	if (ret < 0) {
 		nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, addr, sizeof(addr));
-		snprintf(err, errlen, "receiver cannot bind %s port %u%s%s: %s", addr, cfg->port,
-			 ns ? " in namespace " : "", ns ? ns : "", strerror(-ret));
+		snprintf(err, errlen, "receiver cannot bind %s port %u%s%s%s%s: %s", addr,
+			 cfg->port, cfg->port_count > 1 ? " and the ports after it" : "",
+			 ns ? " in namespace " : "", ns ? ns : "",
+			 ret == -EMFILE ? " (one descriptor a port: raise ulimit -n)" : "",
+			 strerror(-ret));
 	}
 	if (ns) {
 		int r2 = nb_netns_leave(back, err, errlen);
@@ -65,17 +71,28 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 		      size_t errlen)
 {
 	struct nb_rx *rx = NULL;
-	int fds[NB_RX_MAX_SOCKETS], n, ret;
+	int *fds, n, ret;
 
-	if (cfg->sockets > NB_RX_MAX_SOCKETS) {
-		snprintf(err, errlen, "receiver: %u sockets (at most %u)", cfg->sockets,
-			 NB_RX_MAX_SOCKETS);
+	if (cfg->sockets > NB_RX_MAX_SOCKETS || cfg->port_count > NB_GEN_MAX_FLOWS) {
+		snprintf(err, errlen, "receiver: %u sockets, %u ports (at most %u, %u)",
+			 cfg->sockets, cfg->port_count, NB_RX_MAX_SOCKETS, NB_GEN_MAX_FLOWS);
 		return -EINVAL;
 	}
+	fds = calloc(cfg->port_count > NB_RX_MAX_SOCKETS ? cfg->port_count : NB_RX_MAX_SOCKETS,
+		     sizeof(int));
+	if (!fds) {
+		snprintf(err, errlen, "receiver: out of memory");
+		return -ENOMEM;
+	}
 	n = open_sockets(cfg, fds, err, errlen);
-	if (n < 0)
+	if (n < 0) {
+		free(fds);
 		return n;
-	ret = nb_rx_new_group(&rx, fds, (uint32_t)n, cfg->no_mmsg);
+	}
+	ret = cfg->port_count > 1 ? nb_rx_new_ports(&rx, fds, (uint32_t)n,
+						    cfg->sockets ? cfg->sockets : 1, cfg->no_mmsg)
+				  : nb_rx_new_group(&rx, fds, (uint32_t)n, cfg->no_mmsg);
+	free(fds);
 	if (!ret && cfg->rcvbuf)
 		ret = nb_rx_set_rcvbuf(rx, (int)cfg->rcvbuf);
 	if (!ret)
@@ -138,6 +155,7 @@ static int agent_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 					.dst_addr = cfg->dst_addr,
 					.port = cfg->port,
 					.dst_count = cfg->dst_count,
+					.port_count = cfg->port_count,
 					.no_mmsg = cfg->no_mmsg};
 	struct nb_rate_remote *rr = NULL;
 	int ret = nb_rate_remote_open(&rr, &rc, dst, dst_len, remote, same_clock, err, errlen);

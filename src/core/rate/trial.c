@@ -409,6 +409,7 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 		gc.src_first = r->src_first;
 	}
 	gc.dst_spread = (p->flow_fields & NB_FLOW_DST_IP) != 0;
+	gc.dport_spread = (p->flow_fields & NB_FLOW_DPORT) != 0;
 	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
 	gc.neigh_wait_ms = r->dst.ss_family == AF_INET6 ? 3000 : 1000;
 	ret = nb_gen_pool_open(&r->pool, p->engine, &gc, p->threads ? p->threads : 1, p->cpus,

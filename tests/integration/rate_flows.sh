@@ -151,6 +151,48 @@ check "agent: a range from its address past its own is refused (status $st)" tes
 has "198.18.33.3 (flow 1) is not an address of the receiving host" ||
 	{ nok "the agent's refusal names the first address it does not own"; sed 's/^/# /' "$tmp/out"; }
 
+# The most flows a local receiver counts: 65,536 by source address (IPv6: the upper half of the
+# lowest 32 bits of the generator's /64), and 65,535 by source port (from --sport 1: every port
+# but 0). Each case has a table of its own at the sink with one dynamic set (a second set updated
+# by the same frames lost elements at this rate on a loaded host).
+big() {
+	name=$1 key=$2 flows=$3; shift 3
+	ip netns exec $P-sink nft -f - <<NFT
+table inet nbtbig {
+	set k { type $key; size 131072; flags dynamic; counter; }
+	chain in {
+		type filter hook input priority 0; policy accept;
+		udp dport 5396 add @k { $( [ "$key" = inet_service ] && echo "udp sport" || echo "ip6 saddr") }
+	}
+}
+NFT
+	$G "$NB" rate --local-rx $P-sink/2001:db8:33::2 --data-port 5396 -e packet -m trial -r 30k \
+		-T 1 -s 84 --flows "$flows" --per-flow -J "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	st=$?
+	ip netns exec $P-sink nft -j list set inet nbtbig k >"$tmp/$name.set" 2>&1
+	ip netns exec $P-sink nft delete table inet nbtbig
+	json_check "$tmp/$name.json" "
+import ipaddress
+key = int if '$key' == 'inet_service' else ipaddress.ip_address
+s = json.load(open('$tmp/$name.set'))
+elems = [x for x in s['nftables'] if 'set' in x][0]['set'].get('elem', [])
+sink = {key(e['elem']['val']): e['elem']['counter']['packets'] for e in elems}
+p = d['parameters']; t = d['sizes'][0]['trials'][0]; L = d['learning'][0]['received_per_flow']
+first = key(p['flow_src_first']) if key is not int else 1
+assert t['valid'], t['why'] if 'why' in t else t['valid']
+pf = t['per_flow']
+assert len(pf['tx_frames']) == $flows == len(L) and pf['tx_frames'] == pf['rx_frames'], 'per flow'
+assert sorted(sink) == [first + f for f in range($flows)], (len(sink), sorted(sink)[:3])
+for f in range($flows):
+    c = sink[first + f]
+    assert pf['rx_frames'][f] + L[f] <= c <= pf['rx_frames'][f] + L[f] + t['late_frames'], (f, c, pf['rx_frames'][f], L[f])
+" >"$tmp/$name.chk" 2>&1
+	check "$name: the sink saw $flows distinct ${key%%_*} values and each one's count matches --per-flow (status $st)" test $? -eq 0 ||
+		{ sed 's/^/# /' "$tmp/$name.chk" | tail -3; sed 's/^/# /' "$tmp/$name.err" | tail -3; }
+}
+big src65536 ipv6_addr 65536 --flow-fields src-ip
+big sport65535 inet_service 65535 --flow-fields sport --sport 1
+
 # Through the lab's DUT to its sink's ranges (docs/lab.md: 198.19.128.0/17, 2001:2:0:3::/64),
 # flows by destination address and source port, counted by the lab's agent (on 198.19.0.1).
 if lab_up ${P}l --ipv6; then
@@ -183,6 +225,11 @@ bad() {
 bad "upper half holds 127" -e packet --flows 128 --flow-fields src-ip
 bad "needs --engine packet" --flows 4 --flow-fields src-ip
 bad "runs past port 65535" --data-port 65000 --flows 600 --flow-fields dport
+bad "at most 1024 (one receiving socket a port)" --flows 1025 --flow-fields dport
+bad "at most 65536" --flows 65537
+check_rc "refused: 1025 flows to an agent" 2 "$NB" rate -c 127.0.0.1 -m trial -r 1k -T 0.2 \
+	--flows 1025
+has "an agent counts up to 1024 flows" || nok "the refusal of 1025 flows to an agent says why"
 bad "unknown field" --flow-fields src-mac
 check_rc "refused: --per-flow without a receiver" 2 "$NB" rate --dst 198.18.33.2 -m trial -r 1k \
 	-T 0.2 --per-flow

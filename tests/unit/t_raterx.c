@@ -274,6 +274,36 @@ int main(void)
 		if (t >= 0)
 			close(t);
 	}
+	{
+		/* 65,536 flows: the flow id's top bit is the flow's where no probes come. */
+		struct nb_rx *wr = NULL;
+		int fd = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_DGRAM, 0);
+		a.sin_port = 0;
+		alen = sizeof(a);
+		if (fd >= 0 && t >= 0 && !bind(fd, (struct sockaddr *)&a, alen) &&
+		    !getsockname(fd, (struct sockaddr *)&a, &alen) &&
+		    !connect(t, (struct sockaddr *)&a, alen) && !nb_rx_new(&wr, fd, false)) {
+			CHECK(nb_rx_set_flows(wr, 65537, true) == -EINVAL &&
+				  nb_rx_set_flows(wr, 40000, false) == -EINVAL,
+			      "more than 65536 flows, or past 32768 with probes, refused");
+			CHECK(nb_rx_set_flows(wr, 65536, true) == 0 && nb_rx_start(wr) == 0,
+			      "a receiver of 65536 flows starts");
+			nb_rx_expect(wr, 4);
+			send_one(t, 4, 40000, 0);
+			send_one(t, 4, 65535, 0);
+			send_one(t, 4, 65535, 1);
+			settle();
+			nb_rx_snapshot(wr, s);
+			CHECK(s->rx == 3 && s->flows == 65536 && s->rx_flow[40000] == 1 &&
+				  s->rx_flow[65535] == 2 && !s->probes,
+			      "flows 40000 and 65535 counted as themselves, no probe");
+		} else {
+			tap_skip("cannot build the wide receiver");
+		}
+		nb_rx_free(wr);
+		if (t >= 0)
+			close(t);
+	}
 	nb_msg_free(m);
 	free(s);
 	free(back);

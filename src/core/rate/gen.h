@@ -13,8 +13,8 @@
 
 #include "core/base/pacer.h"
 
-#define NB_GEN_MAX_FLOWS 1024
-#define NB_GEN_MAX_BATCH 1024 /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
+#define NB_GEN_MAX_FLOWS 65536 /* a local receiver's; an agent counts NB_RX_FLOWS */
+#define NB_GEN_MAX_BATCH 1024  /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
 
 struct nb_gen_cfg {
 	struct sockaddr_storage dst; /* address and port of the receiver */
@@ -84,6 +84,7 @@ struct nb_rx_cfg {
 	/* Flows by destination port: frames go to port ... port + port_count - 1, one socket
 	 * each at the receiver; 0 or 1: port alone. */
 	uint32_t port_count;
+	uint32_t flows; /* local: flows to count (above NB_RX_FLOWS: more memory, 128 B each) */
 };
 
 struct nb_rx_snap;

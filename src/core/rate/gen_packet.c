@@ -224,7 +224,8 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	s->dst_first = cfg->dst;
 	if (s->dst_spread && s->flows > 1 && (ret = same_next_hop(cfg, &s->path, err, errlen)))
 		goto fail;
-	if ((cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
+	if (!s->sport_fixed &&
+	    (cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
 		ret = -ERANGE;
 		snprintf(err, errlen, "packet engine: source ports run past 65535");
 		goto fail;
@@ -344,9 +345,12 @@ static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 			data += sizeof(vh);
 		}
 		memcpy(data, t, s->frame_len);
-		nb_frame_restamp(
-		    data, s->family, first_seq + done, now,
-		    nb_probe_due(s->flow_base + flow, first_seq + done, s->probe_every));
+		if (s->probe_every)
+			nb_frame_restamp(
+			    data, s->family, first_seq + done, now,
+			    nb_probe_due(s->flow_base + flow, first_seq + done, s->probe_every));
+		else /* no probes: the flow id keeps all 16 bits */
+			nb_frame_restamp_seq(data, s->family, first_seq + done, now);
 		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		if (++s->head == s->slots)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -77,12 +78,28 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 		goto fail;
 	for (uint32_t i = 0; i < s->flows; i++)
 		s->fd[i] = -1;
+	{
+		/* One socket a flow: thousands need more than the usual soft descriptor limit
+		 * (raised as far as the hard one allows; socket() says EMFILE beyond). */
+		struct rlimit rl;
+		rlim_t need = (rlim_t)cfg->flow_base + s->flows + 256;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < need) {
+			rl.rlim_cur =
+			    rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+			(void)setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	for (uint32_t i = 0; i < s->flows; i++) {
 		struct sockaddr_storage src;
 		int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		if (fd < 0) {
 			ret = -errno;
-			snprintf(err, errlen, "udp engine: socket: %s", strerror(errno));
+			snprintf(err, errlen, "udp engine: socket for flow %u: %s%s", i,
+				 strerror(errno),
+				 errno == EMFILE ? " (one socket a flow: raise ulimit -n, or use "
+						   "--engine packet)"
+						 : "");
 			goto fail;
 		}
 		s->fd[i] = fd;

@@ -108,12 +108,12 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		goto fail;
 	}
 	if (nb_msg_get_u32(req, NB_T_RATE_ADDR_COUNT, &count) == 0 &&
-	    (ret != 0 || !count || count > NB_GEN_MAX_FLOWS)) {
+	    (ret != 0 || !count || count > NB_RX_FLOWS)) {
 		ret = -EINVAL;
 		snprintf(err, errlen,
 			 "malformed rate request: %u destination addresses (1 to %u, from an "
 			 "address given)",
-			 count, NB_GEN_MAX_FLOWS);
+			 count, NB_RX_FLOWS);
 		goto fail;
 	}
 	if (count > 1) {
@@ -150,12 +150,12 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		goto fail;
 	}
 	if (nb_msg_get_u32(req, NB_T_RATE_PORT_COUNT, &pcount) == 0 &&
-	    (!pcount || pcount > NB_GEN_MAX_FLOWS || port + (uint64_t)pcount - 1 > 65535)) {
+	    (!pcount || pcount > NB_RX_FLOWS || port + (uint64_t)pcount - 1 > 65535)) {
 		ret = -EINVAL;
 		snprintf(err, errlen,
 			 "malformed rate request: %u destination ports from %u (1 to %u, up to "
 			 "65535)",
-			 pcount, port, NB_GEN_MAX_FLOWS);
+			 pcount, port, NB_RX_FLOWS);
 		goto fail;
 	}
 	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {

@@ -102,7 +102,7 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	    nb_msg_get_u64(m, NB_T_RATE_LATE, &s->late) ||
 	    nb_msg_get_u64(m, NB_T_RATE_FOREIGN, &s->foreign) ||
 	    nb_msg_get_u32(m, NB_T_RATE_FLOWS, &flows) ||
-	    nb_msg_get_u32(m, NB_T_RATE_MMSG, &mmsg) || trial > 0xffff || flows > NB_GEN_MAX_FLOWS)
+	    nb_msg_get_u32(m, NB_T_RATE_MMSG, &mmsg) || trial > 0xffff || flows > NB_RX_FLOWS)
 		return -EBADMSG;
 	/* Absent in a receiver without reflection: zero. */
 	(void)nb_msg_get_u64(m, NB_T_RATE_PROBES, &s->probes);

@@ -48,7 +48,10 @@ struct rx_worker {
 	socklen_t reflect_len;	   /* 0: no reflection */
 	uint64_t reflect_gap_ns;   /* token bucket: one token per gap */
 	uint64_t reflect_avail_ns; /* the bucket is full at this time */
-	uint8_t seen[NB_GEN_MAX_FLOWS][NB_RX_WINDOW / 8];
+	/* Per flow, the sequence window (max_flows of them, nb_rx_set_flows). */
+	uint8_t (*seen)[NB_RX_WINDOW / 8];
+	uint32_t max_flows;
+	bool wide; /* the flow id's top bit is the flow's, not a probe's */
 	uint8_t buf[RX_BATCH][RX_BYTES];
 	struct iovec iov[RX_BATCH];
 	struct mmsghdr msgs[RX_BATCH];
@@ -70,7 +73,7 @@ static void reset_trial(struct rx_worker *rx, uint16_t trial)
 {
 	bool mmsg = rx->cur.mmsg;
 	memset(&rx->cur, 0, sizeof(rx->cur));
-	memset(rx->seen, 0, sizeof(rx->seen));
+	memset(rx->seen, 0, (size_t)rx->max_flows * sizeof(*rx->seen));
 	rx->cur.trial = trial;
 	rx->cur.any = true;
 	rx->cur.mmsg = mmsg;
@@ -132,7 +135,15 @@ static void count(struct rx_worker *rx, const uint8_t *p, size_t len, size_t ful
 	struct nb_rx_snap *c = &rx->cur;
 	uint64_t end;
 
-	if (nb_payload_get(p, len, &pl) || pl.flow >= NB_GEN_MAX_FLOWS) {
+	if (nb_payload_get(p, len, &pl)) {
+		c->foreign++;
+		return;
+	}
+	if (rx->wide) {
+		pl.flow = (uint16_t)(pl.flow | (pl.probe ? NB_PAYLOAD_PROBE : 0));
+		pl.probe = false;
+	}
+	if (pl.flow >= rx->max_flows) {
 		c->foreign++;
 		return;
 	}
@@ -273,6 +284,7 @@ static void worker_free(struct rx_worker *w)
 	if (w->ep >= 0)
 		close(w->ep);
 	free(w->fds);
+	free(w->seen);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
@@ -292,17 +304,21 @@ static int new_workers(struct nb_rx **out, const int *fds, uint32_t n, uint32_t 
 	if (rcvbuf < (256 << 10))
 		rcvbuf = 256 << 10;
 	*out = NULL;
-	if (!n || n > NB_GEN_MAX_FLOWS || !nworkers || nworkers > NB_RX_MAX_SOCKETS || nworkers > n)
+	if (!n || n > NB_RX_FLOWS || !nworkers || nworkers > NB_RX_MAX_SOCKETS || nworkers > n)
 		ret = -EINVAL;
 	else if (!rx)
 		ret = -ENOMEM;
 	for (uint32_t i = 0; i < nworkers && !ret; i++) {
 		struct rx_worker *w = calloc(1, sizeof(*w));
-		if (!w || !(w->fds = calloc(per, sizeof(int)))) {
+		if (!w || !(w->fds = calloc(per, sizeof(int))) ||
+		    !(w->seen = calloc(NB_RX_FLOWS, sizeof(*w->seen)))) {
+			if (w)
+				free(w->fds);
 			free(w);
 			ret = -ENOMEM;
 			break;
 		}
+		w->max_flows = NB_RX_FLOWS;
 		rx->w[rx->n++] = w;
 		w->parent = rx;
 		w->ep = -1;
@@ -481,6 +497,23 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 		}
 }
 
+int nb_rx_set_flows(struct nb_rx *rx, uint32_t flows, bool wide)
+{
+	if (!flows || flows > NB_GEN_MAX_FLOWS || (!wide && flows > NB_PAYLOAD_PROBE))
+		return -EINVAL;
+	for (uint32_t i = 0; i < rx->n; i++) {
+		struct rx_worker *w = rx->w[i];
+		uint8_t(*seen)[NB_RX_WINDOW / 8] = calloc(flows, sizeof(*seen));
+		if (!seen)
+			return -ENOMEM;
+		free(w->seen);
+		w->seen = seen;
+		w->max_flows = flows;
+		w->wide = wide;
+	}
+	return 0;
+}
+
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes)
 {
 	for (uint32_t i = 0; i < rx->n; i++)
@@ -645,7 +678,7 @@ int nb_rx_bind_ports(const struct sockaddr *addr, uint32_t n, int *fds)
 	memcpy(&a, addr, nb_sa_len(addr));
 	port = ntohs(addr->sa_family == AF_INET6 ? ((const struct sockaddr_in6 *)addr)->sin6_port
 						 : ((const struct sockaddr_in *)addr)->sin_port);
-	if (!n || n > NB_GEN_MAX_FLOWS || !port || port + n - 1 > 65535)
+	if (!n || n > NB_RX_FLOWS || !port || port + n - 1 > 65535)
 		return -EINVAL;
 	/* One descriptor a port: a range of 1024 needs more than the usual soft limit. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&

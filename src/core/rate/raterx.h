@@ -13,6 +13,9 @@
 #include "core/base/hist.h"
 
 #define NB_RX_WINDOW 1024u
+/* Flows a receiver counts unless nb_rx_set_flows says more: an agent's (its counts fit one
+ * reply), and where the wire caps them (rate_wire.c). */
+#define NB_RX_FLOWS 1024u
 #define NB_RX_LENS                                                                                 \
 	8u /* payload lengths counted apart (an IMIX has up to 8 sizes) */ /* sequence numbers     \
 									      remembered per flow, \
@@ -86,6 +89,11 @@ int nb_rx_start(struct nb_rx *rx);
 /* Before start: send each probe frame back to `to` (18 bytes, NB_REFLECT_MAGIC) from the
  * receiving socket, at most max_pps per second (capped at NB_RX_REFLECT_MAX_PPS). */
 void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps);
+/* Before start: frames of flows 0 .. flows - 1 count (the rest are foreign; NB_RX_FLOWS until
+ * told), each flow's sequence window 128 bytes; wide: the flow id's top bit is the flow's (no
+ * probes: a receiver that reflects nothing), which flows past 32768 need. -EINVAL past
+ * NB_GEN_MAX_FLOWS (32768 unless wide), -ENOMEM. */
+int nb_rx_set_flows(struct nb_rx *rx, uint32_t flows, bool wide);
 /* Sets every socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor)
  * instead of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes);

@@ -73,9 +73,9 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 	struct nb_rx *rx = NULL;
 	int *fds, n, ret;
 
-	if (cfg->sockets > NB_RX_MAX_SOCKETS || cfg->port_count > NB_GEN_MAX_FLOWS) {
+	if (cfg->sockets > NB_RX_MAX_SOCKETS || cfg->port_count > NB_RX_FLOWS) {
 		snprintf(err, errlen, "receiver: %u sockets, %u ports (at most %u, %u)",
-			 cfg->sockets, cfg->port_count, NB_RX_MAX_SOCKETS, NB_GEN_MAX_FLOWS);
+			 cfg->sockets, cfg->port_count, NB_RX_MAX_SOCKETS, NB_RX_FLOWS);
 		return -EINVAL;
 	}
 	fds = calloc(cfg->port_count > NB_RX_MAX_SOCKETS ? cfg->port_count : NB_RX_MAX_SOCKETS,
@@ -93,6 +93,10 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 						    cfg->sockets ? cfg->sockets : 1, cfg->no_mmsg)
 				  : nb_rx_new_group(&rx, fds, (uint32_t)n, cfg->no_mmsg);
 	free(fds);
+	/* This process's receiver: no probes ever (one-way latency), so all 16 bits of the
+	 * flow id are the flow's. */
+	if (!ret && cfg->flows > NB_RX_FLOWS)
+		ret = nb_rx_set_flows(rx, cfg->flows, true);
 	if (!ret && cfg->rcvbuf)
 		ret = nb_rx_set_rcvbuf(rx, (int)cfg->rcvbuf);
 	if (!ret)

@@ -11,6 +11,7 @@
 #include "core/base/timeutil.h"
 #include "core/rate/flows.h"
 #include "core/rate/gen.h"
+#include "core/rate/frame.h"
 #include "core/rate/raterx.h"
 
 /* Numeric addresses only, parsed with inet_pton: getaddrinfo would drag the resolver into
@@ -131,10 +132,14 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 	if ((o->p.flow_fields & NB_FLOW_DST_IP) && !o->local_rx && !o->agent)
 		cli_usage_error("--flow-fields dst-ip needs a receiver (--local-rx or -c) that "
 				"owns the destination range");
-	if (o->agent && o->p.flows > NB_RX_FLOWS)
-		cli_usage_error("--flows %u: an agent counts up to %u flows (its counts fit one "
-				"reply); a local receiver (--local-rx) up to %u",
-				o->p.flows, NB_RX_FLOWS, NB_GEN_MAX_FLOWS);
+	if (o->agent && o->p.flows > NB_RX_FLOWS && (o->p.flow_fields & NB_FLOW_DST_IP))
+		cli_usage_error("--flow-fields dst-ip: --flows %u, at most %u with an agent (it "
+				"checks every address of the range at each trial)",
+				o->p.flows, NB_RX_FLOWS);
+	if (o->p.latency == NB_RATE_LAT_RTT && o->p.flows > NB_PAYLOAD_PROBE)
+		cli_usage_error("--latency rtt: --flows %u, at most %u (a probe is marked in the "
+				"flow id's top bit)",
+				o->p.flows, NB_PAYLOAD_PROBE);
 	if ((o->p.flow_fields & NB_FLOW_DPORT) && o->p.flows > NB_RX_FLOWS)
 		cli_usage_error("--flow-fields dport: --flows %u, at most %u (one receiving socket "
 				"a port)",

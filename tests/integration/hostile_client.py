@@ -237,6 +237,13 @@ def case_caps(host, port, psk):
                    "rate receiver on a port range holding a port another socket has")
     squat.close()
     expect_accept(mk, rate_req(40110) + u32(229, 1024), "rate receiver on 1024 ports")
+    # flows past 1024 (tag 230): at most 65,536 (the receiver's windows: 8 MB), fewer with probes
+    for flows in (0, 65537, 2**32 - 1):
+        expect_refusal(mk, rate_req(40130) + u32(230, flows), ["flows (1 to 65536)"],
+                       "rate receiver counting %d flows" % flows)
+    expect_refusal(mk, rate_req(40130) + u32(230, 40000) + u32(203, 40131), ["top bit"],
+                   "rate receiver counting 40000 flows and reflecting probes")
+    expect_accept(mk, rate_req(40130) + u32(230, 65536), "rate receiver counting 65536 flows")
     # 6. mem: the run's own estimate against --max-time
     expect_refusal(mk, mem_req(NS), ["max-time"], "mem run claiming 1 s under --max-time 3")
 

@@ -151,7 +151,7 @@ check "agent: a range from its address past its own is refused (status $st)" tes
 has "198.18.33.3 (flow 1) is not an address of the receiving host" ||
 	{ nok "the agent's refusal names the first address it does not own"; sed 's/^/# /' "$tmp/out"; }
 
-# The most flows a local receiver counts: 65,536 by source address (IPv6: the upper half of the
+# The most flows a receiver counts: 65,536 by source address (IPv6: the upper half of the
 # lowest 32 bits of the generator's /64), and 65,535 by source port (from --sport 1: every port
 # but 0). Each case has a table of its own at the sink with one dynamic set (a second set updated
 # by the same frames lost elements at this rate on a loaded host).
@@ -166,8 +166,8 @@ table inet nbtbig {
 	}
 }
 NFT
-	$G "$NB" rate --local-rx $P-sink/2001:db8:33::2 --data-port 5396 -e packet -m trial -r 30k \
-		-T 1 -s 84 --flows "$flows" --per-flow -J "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	$G "$NB" rate --data-port 5396 -e packet -m trial -r 30k -T 1 --flows "$flows" --per-flow \
+		-J "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
 	st=$?
 	ip netns exec $P-sink nft -j list set inet nbtbig k >"$tmp/$name.set" 2>&1
 	ip netns exec $P-sink nft delete table inet nbtbig
@@ -190,8 +190,12 @@ for f in range($flows):
 	check "$name: the sink saw $flows distinct ${key%%_*} values and each one's count matches --per-flow (status $st)" test $? -eq 0 ||
 		{ sed 's/^/# /' "$tmp/$name.chk" | tail -3; sed 's/^/# /' "$tmp/$name.err" | tail -3; }
 }
-big src65536 ipv6_addr 65536 --flow-fields src-ip
-big sport65535 inet_service 65535 --flow-fields sport --sport 1
+big src65536 ipv6_addr 65536 --flow-fields src-ip --local-rx $P-sink/2001:db8:33::2 -s 84
+big sport65535 inet_service 65535 --flow-fields sport --sport 1 \
+	--local-rx $P-sink/2001:db8:33::2 -s 84
+# And an agent's: its counts of 65,535 flows come back as runs of equal counts in one reply.
+big sport65535-agent inet_service 65535 --flow-fields sport --sport 1 -c 198.18.33.2 -p 5395 \
+	-s 64
 
 # Through the lab's DUT to its sink's ranges (docs/lab.md: 198.19.128.0/17, 2001:2:0:3::/64),
 # flows by destination address and source port, counted by the lab's agent (on 198.19.0.1).
@@ -227,9 +231,12 @@ bad "needs --engine packet" --flows 4 --flow-fields src-ip
 bad "runs past port 65535" --data-port 65000 --flows 600 --flow-fields dport
 bad "at most 1024 (one receiving socket a port)" --flows 1025 --flow-fields dport
 bad "at most 65536" --flows 65537
-check_rc "refused: 1025 flows to an agent" 2 "$NB" rate -c 127.0.0.1 -m trial -r 1k -T 0.2 \
-	--flows 1025
-has "an agent counts up to 1024 flows" || nok "the refusal of 1025 flows to an agent says why"
+check_rc "refused: 1025 flows by destination address to an agent" 2 "$NB" rate -c 127.0.0.1 \
+	-m trial -r 1k -T 0.2 --flows 1025 --flow-fields dst-ip
+has "at most 1024 with an agent" || nok "the refusal of 1025 destinations to an agent says why"
+check_rc "refused: 32769 flows with round-trip probes" 2 "$NB" rate -c 127.0.0.1 --latency rtt \
+	--sport 1 -m trial -r 1k -T 0.2 --flows 32769
+has "top bit" || nok "the refusal of 32769 flows with probes says why"
 bad "unknown field" --flow-fields src-mac
 check_rc "refused: --per-flow without a receiver" 2 "$NB" rate --dst 198.18.33.2 -m trial -r 1k \
 	-T 0.2 --per-flow

@@ -304,6 +304,30 @@ int main(void)
 		if (t >= 0)
 			close(t);
 	}
+	{
+		/* Past 1024 flows the counts travel as runs of equal counts: 65,536 flows of a
+		 * paced trial fit one reply; counts too varied to fit are refused, not cut. */
+		memset(s, 0, sizeof(*s));
+		s->any = true;
+		s->trial = 2;
+		s->flows = 65536;
+		for (uint32_t f = 0; f < 65536; f++) {
+			s->rx_flow[f] = f < 30000 ? 20 - (f % 97 == 0) : f < 40000 ? 160 : 0;
+			s->seq_end[f] = f < 30000 ? 20 : f < 40000 ? 160 : 0;
+		}
+		nb_msg_reset(m, NB_MSG_FINAL);
+		int put = nb_rate_snap_put(m, s);
+		bool same = put == 0 && nb_rate_snap_get(m, back) == 0 && back->flows == 65536;
+		for (uint32_t f = 0; same && f < 65536; f++)
+			same =
+			    back->rx_flow[f] == s->rx_flow[f] && back->seq_end[f] == s->seq_end[f];
+		CHECK(same, "65536 flows' counts as runs, read back whole (put %d)", put);
+		for (uint32_t f = 0; f < 65536; f++)
+			s->rx_flow[f] = s->seq_end[f] = 1000000 + f;
+		nb_msg_reset(m, NB_MSG_FINAL);
+		CHECK(nb_rate_snap_put(m, s) == -EMSGSIZE,
+		      "65536 distinct counts do not fit one reply: refused");
+	}
 	nb_msg_free(m);
 	free(s);
 	free(back);

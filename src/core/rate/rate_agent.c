@@ -15,6 +15,7 @@
 
 #include "core/base/net.h"
 #include "core/rate/flows.h"
+#include "core/rate/frame.h"
 #include "core/base/timeutil.h"
 
 struct rate_agent {
@@ -81,6 +82,7 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	struct sockaddr_storage where;
 	struct sockaddr_storage reflect_to;
 	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0, count = 1, pcount = 1;
+	uint32_t fmax = 0;
 	char boot[64], astr[64];
 	int fd, ret = -ENOMEM;
 
@@ -117,9 +119,9 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		goto fail;
 	}
 	if (count > 1) {
-		/* Flows by destination address: a range of this host's own addresses (each
-		 * one binds), received on the wildcard address of the port, which takes only
-		 * datagrams to this host's addresses. */
+		/* Flows by destination address: a range of this host's own addresses (the
+		 * kernel routes each one here), received on the wildcard address of the port,
+		 * which takes only datagrams to this host's addresses. */
 		copy_scope(&where, &ctx->local);
 		if ((ret = nb_flow_dst_owned(&where, count, err, errlen)))
 			goto fail;
@@ -149,6 +151,15 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		ret = -EPERM;
 		goto fail;
 	}
+	/* Past 1024 flows: the receiver's windows take 128 bytes a flow, so 65,536 at most
+	 * (8 MB); without probes to reflect the flow id's top bit is the flow's. */
+	if (nb_msg_get_u32(req, NB_T_RATE_FLOWS_MAX, &fmax) == 0 &&
+	    (!fmax || fmax > NB_GEN_MAX_FLOWS)) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "malformed rate request: %u flows (1 to %u)", fmax,
+			 NB_GEN_MAX_FLOWS);
+		goto fail;
+	}
 	if (nb_msg_get_u32(req, NB_T_RATE_PORT_COUNT, &pcount) == 0 &&
 	    (!pcount || pcount > NB_RX_FLOWS || port + (uint64_t)pcount - 1 > 65535)) {
 		ret = -EINVAL;
@@ -173,6 +184,14 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&reflect_to, err, errlen)))
 			goto fail;
 		(void)nb_msg_get_u32(req, NB_T_RATE_REFLECT_PPS, &rpps);
+		if (fmax > NB_PAYLOAD_PROBE) {
+			ret = -EINVAL;
+			snprintf(err, errlen,
+				 "%u flows with reflected probes: a probe is marked in the flow "
+				 "id's top bit, so at most %u flows",
+				 fmax, NB_PAYLOAD_PROBE);
+			goto fail;
+		}
 	}
 	if (count > 1)
 		nb_flow_dst_any(&where);
@@ -221,6 +240,10 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		goto fail;
 	}
 bound:
+	if (fmax > NB_RX_FLOWS && (ret = nb_rx_set_flows(r->rx, fmax, !rport))) {
+		snprintf(err, errlen, "receiver for %u flows: %s", fmax, strerror(-ret));
+		goto fail;
+	}
 	if (rport) {
 		if (reflect_to.ss_family == AF_INET && where.ss_family == AF_INET6) {
 			/* A dual-stack socket reaches an IPv4 controller at its mapped address. */
@@ -250,6 +273,8 @@ bound:
 		nb_msg_put_u32(ack, NB_T_RATE_ADDR_COUNT, count);
 	if (pcount > 1)
 		nb_msg_put_u32(ack, NB_T_RATE_PORT_COUNT, pcount);
+	if (fmax > NB_RX_FLOWS)
+		nb_msg_put_u32(ack, NB_T_RATE_FLOWS_MAX, fmax);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
 	*state = r;
 	return 0;
@@ -283,7 +308,12 @@ static int rate_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	int ret;
 	nb_rx_snapshot(r->rx, r->snap);
 	ret = nb_rate_snap_put(final, r->snap);
-	if (ret)
+	if (ret == -EMSGSIZE)
+		snprintf(err, errlen,
+			 "the counts of %u flows do not fit one reply, even as runs of equal "
+			 "counts: fewer flows, or a local receiver",
+			 r->snap->flows);
+	else if (ret)
 		snprintf(err, errlen, "rate counters do not fit the reply: %s", strerror(-ret));
 	return ret;
 }

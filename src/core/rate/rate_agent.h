@@ -41,6 +41,12 @@ enum nb_rate_tag {
 	/* u32: in a request, receive on PORT and the count - 1 ports after it (flows by
 	 * destination port); in the ACK, the count the agent receives on */
 	NB_T_RATE_PORT_COUNT = 229,
+	/* u32: in a request, the flows the controller sends (1025 to 65536; absent: up to
+	 * 1024), which the agent counts and returns in its ACK */
+	NB_T_RATE_FLOWS_MAX = 230,
+	/* bytes: past 1024 flows, their counts as runs (varint received, varint sequence end,
+	 * varint flows in the run) instead of 218 and 219 */
+	NB_T_RATE_FLOW_RUNS = 231,
 };
 
 extern const struct nb_test_ops nb_rate_ops;

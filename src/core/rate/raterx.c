@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -20,11 +19,6 @@
 #include "core/base/compat.h"
 #include "core/rate/frame.h"
 #include "core/base/timeutil.h"
-
-static socklen_t nb_sa_len(const struct sockaddr *a)
-{
-	return a->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
-}
 
 #define RX_BATCH 64
 #define RX_BYTES 64
@@ -666,53 +660,4 @@ int nb_rx_bind_group(const struct sockaddr *addr, socklen_t len, uint32_t n, int
 		return ret ? ret : -EINVAL;
 	}
 	return (int)opened;
-}
-
-int nb_rx_bind_ports(const struct sockaddr *addr, uint32_t n, int *fds)
-{
-	struct sockaddr_storage a;
-	struct rlimit rl;
-	uint32_t opened = 0, port;
-	int ret = 0, one = 1;
-
-	memcpy(&a, addr, nb_sa_len(addr));
-	port = ntohs(addr->sa_family == AF_INET6 ? ((const struct sockaddr_in6 *)addr)->sin6_port
-						 : ((const struct sockaddr_in *)addr)->sin_port);
-	if (!n || n > NB_RX_FLOWS || !port || port + n - 1 > 65535)
-		return -EINVAL;
-	/* One descriptor a port: a range of 1024 needs more than the usual soft limit. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < (rlim_t)n + 256) {
-		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (rlim_t)n + 256
-				  ? (rlim_t)n + 256
-				  : rl.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	for (; opened < n; opened++) {
-		int fd = socket(addr->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			ret = -errno;
-			break;
-		}
-		if (addr->sa_family == AF_INET6) {
-			((struct sockaddr_in6 *)&a)->sin6_port = htons((uint16_t)(port + opened));
-			if (IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&a)->sin6_addr))
-				(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-		} else {
-			((struct sockaddr_in *)&a)->sin_port = htons((uint16_t)(port + opened));
-		}
-		/* No SO_REUSEADDR: no port of the range is shared with another socket. */
-		if (bind(fd, (struct sockaddr *)&a, nb_sa_len((struct sockaddr *)&a)) < 0) {
-			ret = -errno;
-			close(fd);
-			break;
-		}
-		fds[opened] = fd;
-	}
-	if (ret) {
-		while (opened)
-			close(fds[--opened]);
-		return ret;
-	}
-	return (int)n;
 }

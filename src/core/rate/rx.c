@@ -160,6 +160,7 @@ static int agent_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 					.port = cfg->port,
 					.dst_count = cfg->dst_count,
 					.port_count = cfg->port_count,
+					.flows = cfg->flows,
 					.no_mmsg = cfg->no_mmsg};
 	struct nb_rate_remote *rr = NULL;
 	int ret = nb_rate_remote_open(&rr, &rc, dst, dst_len, remote, same_clock, err, errlen);

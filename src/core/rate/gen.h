@@ -13,7 +13,7 @@
 
 #include "core/base/pacer.h"
 
-#define NB_GEN_MAX_FLOWS 65536 /* a local receiver's; an agent counts NB_RX_FLOWS */
+#define NB_GEN_MAX_FLOWS 65536 /* a run's; a receiver counts NB_RX_FLOWS unless told more */
 #define NB_GEN_MAX_BATCH 1024  /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
 
 struct nb_gen_cfg {
@@ -84,7 +84,8 @@ struct nb_rx_cfg {
 	/* Flows by destination port: frames go to port ... port + port_count - 1, one socket
 	 * each at the receiver; 0 or 1: port alone. */
 	uint32_t port_count;
-	uint32_t flows; /* local: flows to count (above NB_RX_FLOWS: more memory, 128 B each) */
+	uint32_t
+	    flows; /* flows to count (past NB_RX_FLOWS: 128 B each; an agent must say it can) */
 };
 
 struct nb_rx_snap;

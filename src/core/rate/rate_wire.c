@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The rate test's wire codec: the receiver's snapshot of a trial (counts, per-flow receipts and
- * sequence ends, the latency histogram) as the agent sends it in its FINAL and the controller
- * reads it. Apart from the agent's end so that a fuzzer reaches it alone. */
+ * sequence ends, past 1024 flows as runs of equal counts, the latency histogram) as the agent
+ * sends it in its FINAL and the controller reads it. Apart from the agent's end so that a
+ * fuzzer reaches it alone. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,8 +13,9 @@
 #include "core/base/hist.h"
 
 #define NB_RX_WINDOW 1024u
-/* Flows a receiver counts unless nb_rx_set_flows says more: an agent's (its counts fit one
- * reply), and where the wire caps them (rate_wire.c). */
+/* Flows a receiver counts unless nb_rx_set_flows says more; the most ports, destination
+ * addresses at an agent, and flows whose counts an agent sends as plain arrays (past it, as
+ * runs: rate_wire.c). */
 #define NB_RX_FLOWS 1024u
 #define NB_RX_LENS                                                                                 \
 	8u /* payload lengths counted apart (an IMIX has up to 8 sizes) */ /* sequence numbers     \
@@ -70,15 +71,15 @@ int nb_rx_new(struct nb_rx **rx, int fd, bool no_mmsg);
 /* Takes ownership of n (1 to NB_RX_MAX_SOCKETS) bound UDP sockets, usually one SO_REUSEPORT
  * group: one receiving thread each, their counters summed by nb_rx_snapshot. */
 int nb_rx_new_group(struct nb_rx **rx, const int *fds, uint32_t n, bool no_mmsg);
-/* Takes ownership of n (1 to NB_GEN_MAX_FLOWS) sockets bound to a range of ports (flows by
+/* Takes ownership of n (1 to NB_RX_FLOWS) sockets bound to a range of ports (flows by
  * destination port): workers threads (at most NB_RX_MAX_SOCKETS and n), socket i read by
  * thread i % workers through epoll; each socket's receive buffer is 8 MB / its thread's share
  * (at least 256 KB). */
 int nb_rx_new_ports(struct nb_rx **rx, const int *fds, uint32_t n, uint32_t workers, bool no_mmsg);
 /* Opens n UDP sockets bound to addr's address at its port, port + 1, ... (without
  * SO_REUSEADDR: no port is shared), raising the soft RLIMIT_NOFILE where it is too low for
- * them. Returns n, or a negative errno (-EINVAL when the range passes 65535; EMFILE where the
- * hard limit is too low; bind's) with nothing left open. */
+ * them. Returns n, or a negative errno (-EINVAL for more than NB_RX_FLOWS or a range past
+ * 65535; -EMFILE where the hard limit is too low; bind's) with nothing left open. */
 int nb_rx_bind_ports(const struct sockaddr *addr, uint32_t n, int *fds);
 uint32_t nb_rx_sockets(const struct nb_rx *rx);
 /* Opens n UDP sockets bound to addr, with SO_REUSEPORT when n > 1, into fds. Returns how many

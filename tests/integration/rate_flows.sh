@@ -6,7 +6,10 @@
 # trial's and the learning frames of each flow). --flow-fields dst-ip: flows go to a range the
 # sink owns through a local route (AnyIP), routed to it by the generator, from both engines, to a
 # local receiver and to an agent; the sink's set of destination addresses matches likewise; a
-# range the receiver does not own is refused. Bad input refused. Runs as root, about 20 s.
+# range the receiver does not own is refused. --flow-fields dport likewise with the sink's set of
+# destination ports. 65,536 flows by source address and 65,535 by source port (local receiver,
+# and the latter to an agent). Through the lab's DUT to its sink's ranges. Bad input refused.
+# Runs as root, about 70 s.
 NB=${NETBENCH:?}
 P=nbtflw
 . "$(dirname "$0")/../lib.sh"

@@ -200,6 +200,17 @@ big sport65535 inet_service 65535 --flow-fields sport --sport 1 \
 big sport65535-agent inet_service 65535 --flow-fields sport --sport 1 -c 198.18.33.2 -p 5395 \
 	-s 64
 
+# The packet engine writes one next hop's MAC into every frame: a range on the generator's own
+# link (two addresses of the sink there) is refused, naming it.
+ip -n $P-sink addr add 198.18.33.10/32 dev nbfl-s
+ip -n $P-sink addr add 198.18.33.11/32 dev nbfl-s
+$G "$NB" rate --local-rx $P-sink/198.18.33.10 --data-port 5394 -e packet -m trial -r 1k -T 0.2 \
+	--flows 2 --flow-fields dst-ip >"$tmp/out" 2>&1
+st=$?
+check "packet engine: destinations on the link refused (status $st)" test $st -eq 1
+has "198.18.33.10 to 198.18.33.11 are not routed through one gateway" ||
+	{ nok "the refusal names the range"; sed 's/^/# /' "$tmp/out"; }
+
 # Through the lab's DUT to its sink's ranges (docs/lab.md: 198.19.128.0/17, 2001:2:0:3::/64),
 # flows by destination address and source port, counted by the lab's agent (on 198.19.0.1).
 if lab_up ${P}l --ipv6; then

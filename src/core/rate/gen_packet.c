@@ -76,16 +76,6 @@ static uint32_t pow2_at_least(uint32_t v)
 	return p;
 }
 
-static bool same_sa_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-	if (a->ss_family != b->ss_family)
-		return false;
-	return a->ss_family == AF_INET6 ? !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-						  &((const struct sockaddr_in6 *)b)->sin6_addr, 16)
-					: ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-					      ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-}
-
 /* Flows by destination address share one next hop (its MAC is in every template): the range
  * must be routed through a gateway, the same for its first and last address, not on the
  * link, where each address would be a neighbour of its own. */
@@ -100,8 +90,10 @@ static int same_next_hop(const struct nb_gen_cfg *cfg, const struct nb_path *fir
 	nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, a, sizeof(a));
 	nb_net_addr_str((const struct sockaddr *)&last, false, b, sizeof(b));
 	if (nb_path_route((const struct sockaddr *)&last, &lp) || lp.ifindex != first->ifindex ||
-	    !same_sa_addr(&lp.nexthop, &first->nexthop) ||
-	    same_sa_addr(&first->nexthop, &cfg->dst)) {
+	    !nb_net_same_host((const struct sockaddr *)&lp.nexthop,
+			      (const struct sockaddr *)&first->nexthop) ||
+	    nb_net_same_host((const struct sockaddr *)&first->nexthop,
+			     (const struct sockaddr *)&cfg->dst)) {
 		snprintf(err, errlen,
 			 "packet engine: destinations %s to %s are not routed through one "
 			 "gateway (route the range via the receiver, as the lab does: "

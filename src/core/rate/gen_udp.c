@@ -51,12 +51,6 @@ static void udp_close(void *p)
 	free(s);
 }
 
-static uint16_t port_of(const struct sockaddr_storage *a)
-{
-	return ntohs(a->ss_family == AF_INET6 ? ((const struct sockaddr_in6 *)a)->sin6_port
-					      : ((const struct sockaddr_in *)a)->sin_port);
-}
-
 static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen)
 {
 	struct udp_state *s = calloc(1, sizeof(*s));
@@ -130,7 +124,8 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 			nb_flow_addr_add(&dst, cfg->flow_base + i);
 		if (cfg->dport_spread) /* and/or its port + f */
 			nb_net_set_port((struct sockaddr *)&dst,
-					(uint16_t)(port_of(&cfg->dst) + cfg->flow_base + i));
+					(uint16_t)(nb_net_port((const struct sockaddr *)&cfg->dst) +
+						   cfg->flow_base + i));
 		if (connect(fd, (const struct sockaddr *)&dst, cfg->dst_len) < 0) {
 			ret = -errno;
 			snprintf(err, errlen, "udp engine: cannot reach the destination: %s",

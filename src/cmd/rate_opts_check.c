@@ -11,6 +11,8 @@
 #include "core/base/timeutil.h"
 #include "core/rate/flows.h"
 #include "core/rate/gen.h"
+#include "core/rate/frame.h"
+#include "core/rate/raterx.h"
 #include "core/rate/rate_agent_rev.h"
 
 /* Numeric addresses only, parsed with inet_pton: getaddrinfo would drag the resolver into
@@ -84,7 +86,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 				"its own)",
 				o->p.flows, o->p.threads);
 	o->p.rx.sockets = o->p.threads; /* a local receiver: one socket and thread each */
-	if ((uint32_t)o->p.sport + o->p.flows - 1 > 65535)
+	/* The udp engine binds every flow's own source port; the packet engine only writes
+	 * them when sport makes flows differ. */
+	if ((!o->p.flow_fields || (o->p.flow_fields & NB_FLOW_SPORT) ||
+	     o->p.engine != &nb_gen_packet) &&
+	    (uint32_t)o->p.sport + o->p.flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->p.sport,
 				o->p.flows);
 	if (seen->quick) {
@@ -124,9 +130,30 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
 		o->p.nsizes = 1;
 	}
-	if (o->p.flow_fields & (NB_FLOW_DST_IP | NB_FLOW_DPORT))
-		cli_usage_error("--flow-fields: dst-ip and dport are not supported (the receiver "
-				"listens on one address and port); accepted: src-ip, sport");
+	if ((o->p.flow_fields & NB_FLOW_DST_IP) && !o->local_rx && !o->agent)
+		cli_usage_error("--flow-fields dst-ip needs a receiver (--local-rx or -c) that "
+				"owns the destination range");
+	if (o->agent && o->p.flows > NB_RX_FLOWS && (o->p.flow_fields & NB_FLOW_DST_IP))
+		cli_usage_error("--flow-fields dst-ip: --flows %u, at most %u with an agent (it "
+				"checks every address of the range at each trial)",
+				o->p.flows, NB_RX_FLOWS);
+	if (o->p.latency == NB_RATE_LAT_RTT && o->p.flows > NB_PAYLOAD_PROBE)
+		cli_usage_error("--latency rtt: --flows %u, at most %u (a probe is marked in the "
+				"flow id's top bit)",
+				o->p.flows, NB_PAYLOAD_PROBE);
+	if ((o->p.flow_fields & NB_FLOW_DPORT) && o->p.flows > NB_RX_FLOWS)
+		cli_usage_error("--flow-fields dport: --flows %u, at most %u (one receiving socket "
+				"a port)",
+				o->p.flows, NB_RX_FLOWS);
+	if ((o->p.flow_fields & NB_FLOW_DPORT) && (uint32_t)o->p.rx.port + o->p.flows - 1 > 65535)
+		cli_usage_error("--flow-fields dport: --data-port %u with --flows %u runs past "
+				"port 65535",
+				o->p.rx.port, o->p.flows);
+	/* Flow f goes to the receiver's address + f and/or its port + f: the receiver checks
+	 * the addresses are its own and binds every port. */
+	o->p.rx.dst_count = (o->p.flow_fields & NB_FLOW_DST_IP) ? o->p.flows : 0;
+	o->p.rx.port_count = (o->p.flow_fields & NB_FLOW_DPORT) ? o->p.flows : 0;
+	o->p.rx.flows = o->p.flows;
 	if ((o->p.flow_fields & NB_FLOW_SRC_IP) && o->p.engine != &nb_gen_packet)
 		cli_usage_error("--flow-fields src-ip needs --engine packet (frames from addresses "
 				"this host does not own)");

@@ -215,6 +215,35 @@ def case_caps(host, port, psk):
         expect_refusal(mk, rate_req(40103) + u32(210, trial), ["trial id"],
                        "rate receiver told to count trial id %d" % trial)
     expect_accept(mk, rate_req(40104) + u32(210, 65535), "rate receiver counting trial id 65535")
+    # a destination range (tag 250): its own addresses only, 2 to 1024 of them, from an address
+    lo = bytes([127, 0, 0, 1])
+    for count in (0, 1025, 2**32 - 1):
+        expect_refusal(mk, rate_req(40105, lo) + u32(250, count), ["destination addresses"],
+                       "rate receiver on %d destination addresses" % count)
+    expect_refusal(mk, rate_req(40105) + u32(250, 4), ["destination addresses"],
+                   "rate receiver on a destination range without its first address")
+    expect_refusal(mk, rate_req(40105, bytes([127, 255, 255, 254])) + u32(250, 3),
+                   ["127.255.255.255 (flow 1) is not an address"],
+                   "rate receiver on a range reaching 127/8's broadcast address")
+    expect_refusal(mk, rate_req(40105, bytes([224, 0, 0, 1])) + u32(250, 2), ["not an address"],
+                   "rate receiver on a range of groups")
+    # a port range (tag 251): 1 to 1024 unprivileged ports up to 65535, none shared
+    for first, count in ((40106, 0), (40106, 1025), (65000, 537), (40106, 2**32 - 1)):
+        expect_refusal(mk, rate_req(first) + u32(251, count), ["destination ports"],
+                       "rate receiver on %d ports from %d" % (count, first))
+    squat = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    squat.bind(("127.0.0.1", 40120))
+    expect_refusal(mk, rate_req(40110) + u32(251, 20), ["40110", "Address already in use"],
+                   "rate receiver on a port range holding a port another socket has")
+    squat.close()
+    expect_accept(mk, rate_req(40110) + u32(251, 1024), "rate receiver on 1024 ports")
+    # flows past 1024 (tag 252): at most 65,536 (the receiver's windows: 8 MB), fewer with probes
+    for flows in (0, 65537, 2**32 - 1):
+        expect_refusal(mk, rate_req(40130) + u32(252, flows), ["flows (1 to 65536)"],
+                       "rate receiver counting %d flows" % flows)
+    expect_refusal(mk, rate_req(40130) + u32(252, 40000) + u32(203, 40131), ["top bit"],
+                   "rate receiver counting 40000 flows and reflecting probes")
+    expect_accept(mk, rate_req(40130) + u32(252, 65536), "rate receiver counting 65536 flows")
     # 6. mem: the run's own estimate against --max-time
     expect_refusal(mk, mem_req(NS), ["max-time"], "mem run claiming 1 s under --max-time 3")
 

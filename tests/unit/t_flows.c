@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* --flow-fields parsing and the source ranges of flows spread by address (core/rate/flows.c):
  * the upper half of the generator's network, without the broadcast address, refusing to take
- * this host's or the next hop's address and to overflow the range. */
+ * this host's or the next hop's address and to overflow the range; the destination range's
+ * checks (flows_dst.c): the address space's end, and which addresses this host owns (its
+ * loopback network is its own, a documentation address and a group are not). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -96,6 +98,36 @@ int main(void)
 		CHECK(nb_flow_src_range((struct sockaddr *)&a, 31, 1, NULL, 0, &first, &avail, err,
 					sizeof(err)) == -ERANGE,
 		      "a /31 has no room: %s", err);
+	}
+	{
+		struct sockaddr_storage a = v4("255.255.255.250"), z = v6("2001:db8::ffff:fff0");
+		CHECK(!nb_flow_range_wraps(&a, 6) && nb_flow_range_wraps(&a, 7) &&
+			  !nb_flow_range_wraps(&z, 16) && nb_flow_range_wraps(&z, 17),
+		      "a range that runs past the lowest 32 bits is told apart");
+		CHECK(nb_flow_dst_owned(&a, 7, err, sizeof(err)) == -ERANGE &&
+			  strstr(err, "past the address space"),
+		      "and refused as a destination range: %s", err);
+		nb_flow_dst_any(&z);
+		CHECK(!strcmp(str(&z, b), "::"), "the wildcard of IPv6 is ::");
+	}
+	{
+		struct sockaddr_storage lo = v4("127.0.0.1"), doc = v4("192.0.2.1"),
+					grp = v4("239.1.1.1"), lo6 = v6("::1");
+		int r = nb_flow_dst_owned(&lo, 1, err, sizeof(err));
+		if (r) {
+			tap_skip("no loopback network here (%s)", err);
+		} else {
+			CHECK(nb_flow_dst_owned(&lo, 1000, err, sizeof(err)) == 0,
+			      "1000 addresses of 127/8 are this host's");
+			CHECK(nb_flow_dst_owned(&doc, 3, err, sizeof(err)) == -EADDRNOTAVAIL &&
+				  strstr(err, "192.0.2.1 (flow 0) is not an address"),
+			      "a documentation address is not: %s", err);
+			CHECK(nb_flow_dst_owned(&grp, 1, err, sizeof(err)) == -EADDRNOTAVAIL,
+			      "nor a group: %s", err);
+			CHECK(nb_flow_dst_owned(&lo6, 2, err, sizeof(err)) == -EADDRNOTAVAIL &&
+				  strstr(err, "::2 (flow 1)"),
+			      "::1 is, ::2 (flow 1) is not: %s", err);
+		}
 	}
 	return tap_done();
 }

@@ -176,6 +176,15 @@ int main(void)
 	nb_frame_restamp_ip4(buf, 2, 3, false);
 	CHECK(udp_ok(buf) && !(buf[NB_FRAME_IP4_PAYLOAD_OFF + 2] & 0x80),
 	      "restamp clears probe bit");
+	/* Without probes the flow id keeps all 16 bits (flows past 32768, a local receiver). */
+	{
+		struct nb_payload wide = {.flow = 40000, .trial = 3, .seq = 0, .tx_ns = 1};
+		int built = nb_frame_build_ip4(buf, sizeof(buf), 64, &f, &wide);
+		const uint8_t *w = buf + NB_FRAME_IP4_PAYLOAD_OFF;
+		nb_frame_restamp_seq(buf, AF_INET, 7, 8);
+		CHECK(built > 0 && udp_ok(buf) && (w[2] << 8 | w[3]) == 40000 && w[9] == 7,
+		      "restamp_seq keeps flow 40000 whole, writes the sequence, checksum valid");
+	}
 	test_ip6(&pl);
 	return tap_done();
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The counting receiver over loopback: received, duplicated, reordered, late and foreign frames,
- * trial changes; and its counters' encoding for the control protocol, round trip. */
+ * trial changes, a port range read by several threads; and its counters' encoding for the
+ * control protocol, round trip. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +222,111 @@ int main(void)
 		nb_rx_free(slow);
 		if (t >= 0)
 			close(t);
+	}
+	{
+		/* A port range (flows by destination port): 40 ports from a free one, read by
+		 * three threads through epoll; flow f's frames to port + f all counted, in their
+		 * flow, and no port shared with a socket that holds one of them. */
+		struct nb_rx *pr = NULL;
+		int fds[40], t = socket(AF_INET, SOCK_DGRAM, 0), squat = -1, n = -1;
+		struct sockaddr_in pa = a;
+		for (uint16_t base = 47000; base < 60000 && n < 0; base += 97) {
+			pa.sin_port = htons(base);
+			n = nb_rx_bind_ports((struct sockaddr *)&pa, 40, fds);
+		}
+		if (n == 40 && t >= 0 && !nb_rx_new_ports(&pr, fds, 40, 3, false) &&
+		    !nb_rx_start(pr)) {
+			uint16_t base = ntohs(pa.sin_port);
+			nb_rx_expect(pr, 9);
+			for (uint16_t f = 0; f < 40; f++) {
+				struct sockaddr_in to = pa;
+				to.sin_port = htons((uint16_t)(base + f));
+				connect(t, (struct sockaddr *)&to, sizeof(to));
+				for (uint32_t q = 0; q <= f % 5; q++)
+					send_one(t, 9, f, q);
+			}
+			settle();
+			nb_rx_snapshot(pr, s);
+			bool each = s->flows == 40;
+			for (uint16_t f = 0; f < 40 && each; f++)
+				each = s->rx_flow[f] == f % 5 + 1u && s->seq_end[f] == f % 5 + 1u;
+			CHECK(nb_rx_sockets(pr) == 3 && s->rx == 120 && each && !s->foreign,
+			      "40 ports, 3 threads: every flow's frames counted (%llu of 120)",
+			      (unsigned long long)s->rx);
+			squat = socket(AF_INET, SOCK_DGRAM, 0);
+			pa.sin_port = htons((uint16_t)(base + 50));
+			if (squat >= 0 && !bind(squat, (struct sockaddr *)&pa, sizeof(pa))) {
+				int more[60];
+				pa.sin_port = htons((uint16_t)(base + 40));
+				CHECK(nb_rx_bind_ports((struct sockaddr *)&pa, 60, more) ==
+					  -EADDRINUSE,
+				      "a range holding a port another socket has is refused");
+			}
+		} else {
+			tap_skip("cannot bind 40 ports on loopback");
+		}
+		pa.sin_port = htons(65500);
+		CHECK(nb_rx_bind_ports((struct sockaddr *)&pa, 37, fds) == -EINVAL,
+		      "a range past port 65535 is refused");
+		nb_rx_free(pr);
+		if (squat >= 0)
+			close(squat);
+		if (t >= 0)
+			close(t);
+	}
+	{
+		/* 65,536 flows: the flow id's top bit is the flow's where no probes come. */
+		struct nb_rx *wr = NULL;
+		int fd = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_DGRAM, 0);
+		a.sin_port = 0;
+		alen = sizeof(a);
+		if (fd >= 0 && t >= 0 && !bind(fd, (struct sockaddr *)&a, alen) &&
+		    !getsockname(fd, (struct sockaddr *)&a, &alen) &&
+		    !connect(t, (struct sockaddr *)&a, alen) && !nb_rx_new(&wr, fd, false)) {
+			CHECK(nb_rx_set_flows(wr, 65537, true) == -EINVAL &&
+				  nb_rx_set_flows(wr, 40000, false) == -EINVAL,
+			      "more than 65536 flows, or past 32768 with probes, refused");
+			CHECK(nb_rx_set_flows(wr, 65536, true) == 0 && nb_rx_start(wr) == 0,
+			      "a receiver of 65536 flows starts");
+			nb_rx_expect(wr, 4);
+			send_one(t, 4, 40000, 0);
+			send_one(t, 4, 65535, 0);
+			send_one(t, 4, 65535, 1);
+			settle();
+			nb_rx_snapshot(wr, s);
+			CHECK(s->rx == 3 && s->flows == 65536 && s->rx_flow[40000] == 1 &&
+				  s->rx_flow[65535] == 2 && !s->probes,
+			      "flows 40000 and 65535 counted as themselves, no probe");
+		} else {
+			tap_skip("cannot build the wide receiver");
+		}
+		nb_rx_free(wr);
+		if (t >= 0)
+			close(t);
+	}
+	{
+		/* Past 1024 flows the counts travel as runs of equal counts: 65,536 flows of a
+		 * paced trial fit one reply; counts too varied to fit are refused, not cut. */
+		memset(s, 0, sizeof(*s));
+		s->any = true;
+		s->trial = 2;
+		s->flows = 65536;
+		for (uint32_t f = 0; f < 65536; f++) {
+			s->rx_flow[f] = f < 30000 ? 20 - (f % 97 == 0) : f < 40000 ? 160 : 0;
+			s->seq_end[f] = f < 30000 ? 20 : f < 40000 ? 160 : 0;
+		}
+		nb_msg_reset(m, NB_MSG_FINAL);
+		int put = nb_rate_snap_put(m, s);
+		bool same = put == 0 && nb_rate_snap_get(m, back) == 0 && back->flows == 65536;
+		for (uint32_t f = 0; same && f < 65536; f++)
+			same =
+			    back->rx_flow[f] == s->rx_flow[f] && back->seq_end[f] == s->seq_end[f];
+		CHECK(same, "65536 flows' counts as runs, read back whole (put %d)", put);
+		for (uint32_t f = 0; f < 65536; f++)
+			s->rx_flow[f] = s->seq_end[f] = 1000000 + f;
+		nb_msg_reset(m, NB_MSG_FINAL);
+		CHECK(nb_rate_snap_put(m, s) == -EMSGSIZE,
+		      "65536 distinct counts do not fit one reply: refused");
 	}
 	nb_msg_free(m);
 	free(s);

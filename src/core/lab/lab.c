@@ -18,6 +18,7 @@
 #include "core/lab/lab_agents.h"
 #include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"
+#include "core/lab/lab_flows.h"
 #include "core/lab/lab_proc.h"
 #include "core/lab/lab_state.h"
 
@@ -397,6 +398,7 @@ int nb_lab_up(struct nb_lab *lab)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "netns", "exec", dut, "sysctl", "-q", "-w",
 				 "net.ipv6.conf.all.forwarding=1", NULL));
 	}
+	STEP(nb_lab_flows_up(lab));
 	if (lab->dut_cpus) {
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		nb_lab_rps_mask(lab->dut_cpus, ncpu > 0 ? (unsigned)ncpu : 1, mask, sizeof(mask));

@@ -6,6 +6,7 @@
 #ifndef NB_FLOWS_H
 #define NB_FLOWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -34,6 +35,18 @@ void nb_flow_addr_add(struct sockaddr_storage *addr, uint32_t k);
 /* The prefix length of the interface address equal to addr on this host (getifaddrs):
  * 0, or -ENOENT. */
 int nb_flow_prefix_len(const struct sockaddr *addr, unsigned *plen);
+
+/* --flow-fields dst-ip (flows_dst.c): flow f goes to first + f (nb_flow_addr_add). Where the
+ * receiver runs: 0 when the kernel routes every one of the n addresses to this host (route
+ * type local: an interface's address, or one a local route gives it; never a broadcast or a
+ * group), else -EADDRNOTAVAIL naming the first that is not, or -ERANGE when the range runs
+ * past the address space, with err saying so. */
+int nb_flow_dst_owned(const struct sockaddr_storage *first, uint32_t n, char *err, size_t errlen);
+/* The wildcard address of addr's family (port and scope kept): where a receiver of a
+ * destination range binds, once the range is shown to be its own. */
+void nb_flow_dst_any(struct sockaddr_storage *addr);
+/* Whether first + n - 1 runs past the lowest 32 bits (the part flows vary). */
+bool nb_flow_range_wraps(const struct sockaddr_storage *first, uint32_t n);
 
 struct nb_json;
 struct nb_rate_run;

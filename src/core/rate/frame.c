@@ -170,7 +170,8 @@ int nb_frame_build_ip6(uint8_t *buf, size_t buflen, uint32_t frame_bytes,
 	return (int)len;
 }
 
-void nb_frame_restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, bool probe)
+/* probe: 1 sets the probe bit, 0 clears it, -1 leaves the flow field as it is. */
+static void restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, int probe)
 {
 	uint8_t *udp = frame + NB_ETH_HDR + (family == AF_INET6 ? NB_IP6_HDR : NB_IP4_HDR);
 	uint8_t *p = udp + NB_UDP_HDR;
@@ -181,13 +182,23 @@ void nb_frame_restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, 
 	/* flow (with the probe bit), trial, seq and tx_ns sit at payload offsets 2..17: 16-bit
 	 * aligned in the UDP datagram. */
 	memcpy(old, p + 2, 16);
-	if (probe)
+	if (probe > 0)
 		p[2] |= (uint8_t)(NB_PAYLOAD_PROBE >> 8);
-	else
+	else if (probe == 0)
 		p[2] &= (uint8_t) ~(NB_PAYLOAD_PROBE >> 8);
 	nb_payload_stamp(p, seq, tx_ns);
 	sum = (uint16_t)~hc;
 	sum = csum_replace(sum, old, p + 2, 16);
 	hc = nb_csum_fold(sum);
 	nb_put_be16(udp + 6, hc ? hc : 0xffff);
+}
+
+void nb_frame_restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, bool probe)
+{
+	restamp(frame, family, seq, tx_ns, probe ? 1 : 0);
+}
+
+void nb_frame_restamp_seq(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns)
+{
+	restamp(frame, family, seq, tx_ns, -1);
 }

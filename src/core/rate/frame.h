@@ -21,7 +21,8 @@
 /* magic(2) flow(2) trial(2) seq(4) tx_ns(8): exactly what a 64-byte IPv4 frame holds. */
 #define NB_PAYLOAD_MIN 18u
 /* A probe is a test frame that the receiver also reflects to the sender (round-trip latency):
- * the top bit of the flow id on the wire (flows stay below 1024). The reflected copy carries
+ * the top bit of the flow id on the wire (an agent's flows stay below 1024; a run without probes,
+ * as with a local receiver, uses all 16 bits for up to 65,536 flows). The reflected copy carries
  * NB_REFLECT_MAGIC instead of NB_PAYLOAD_MAGIC, so no counting receiver takes it for a test
  * frame. */
 #define NB_PAYLOAD_PROBE 0x8000u
@@ -106,6 +107,9 @@ int nb_frame_build_ip6(uint8_t *buf, size_t buflen, uint32_t frame_bytes,
  * or nb_frame_build_ip6 (AF_INET6) and fixes its UDP checksum incrementally from the old one
  * (RFC 1624), without touching the rest. */
 void nb_frame_restamp(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns, bool probe);
+/* As nb_frame_restamp without touching the flow field: where no frame is a probe, all 16 bits
+ * of the flow id are the flow's (flows above 32768, local receivers). */
+void nb_frame_restamp_seq(uint8_t *frame, int family, uint32_t seq, uint64_t tx_ns);
 static inline void nb_frame_restamp_ip4(uint8_t *frame, uint32_t seq, uint64_t tx_ns, bool probe)
 {
 	nb_frame_restamp(frame, AF_INET, seq, tx_ns, probe);

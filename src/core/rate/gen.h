@@ -13,8 +13,8 @@
 
 #include "core/base/pacer.h"
 
-#define NB_GEN_MAX_FLOWS 1024
-#define NB_GEN_MAX_BATCH 1024 /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
+#define NB_GEN_MAX_FLOWS 65536 /* a run's; a receiver counts NB_RX_FLOWS unless told more */
+#define NB_GEN_MAX_BATCH 1024  /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
 
 struct nb_gen_cfg {
 	struct sockaddr_storage dst; /* address and port of the receiver */
@@ -29,6 +29,11 @@ struct nb_gen_cfg {
 	 * by source port unless sport_fixed (flows.h, --flow-fields) */
 	bool src_spread, sport_fixed;
 	struct sockaddr_storage src_first;
+	/* flows differ by destination address: flow f of the trial goes to dst + f (flows.h,
+	 * --flow-fields dst-ip), the receiver's own range */
+	bool dst_spread;
+	/* flows differ by destination port: flow f of the trial to the receiver's port + f */
+	bool dport_spread;
 	int neigh_wait_ms; /* packet: how long to wait for ARP */
 };
 
@@ -73,6 +78,14 @@ struct nb_rx_cfg {
 	bool no_mmsg;
 	uint64_t rcvbuf;  /* local: the socket's receive buffer (0: as large as allowed) */
 	uint32_t sockets; /* local: receiving sockets and threads, one SO_REUSEPORT group (0: 1) */
+	/* Flows by destination address: frames go to dst + 0 ... dst + dst_count - 1, which must
+	 * all be the receiver's own (checked where it runs); 0 or 1: dst alone. */
+	uint32_t dst_count;
+	/* Flows by destination port: frames go to port ... port + port_count - 1, one socket
+	 * each at the receiver; 0 or 1: port alone. */
+	uint32_t port_count;
+	uint32_t
+	    flows; /* flows to count (past NB_RX_FLOWS: 128 B each; an agent must say it can) */
 };
 
 struct nb_rx_snap;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/base/net.h"
 #include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
@@ -47,7 +48,9 @@ struct packet_state {
 	struct nb_frame_ip4 hdr;
 	struct nb_frame_ip6 hdr6;
 	bool src_spread, sport_fixed; /* flows by source address; one source port for all */
-	struct sockaddr_storage src_first;
+	bool dst_spread;	      /* flows by destination address, from the receiver's */
+	bool dport_spread;	      /* flows by destination port, from the receiver's */
+	struct sockaddr_storage src_first, dst_first;
 	uint8_t *tmpl; /* one built frame per flow */
 	size_t tmpl_stride;
 };
@@ -71,6 +74,34 @@ static uint32_t pow2_at_least(uint32_t v)
 	while (p < v)
 		p <<= 1;
 	return p;
+}
+
+/* Flows by destination address share one next hop (its MAC is in every template): the range
+ * must be routed through a gateway, the same for its first and last address, not on the
+ * link, where each address would be a neighbour of its own. */
+static int same_next_hop(const struct nb_gen_cfg *cfg, const struct nb_path *first, char *err,
+			 size_t errlen)
+{
+	struct sockaddr_storage last = cfg->dst;
+	struct nb_path lp;
+	char a[64], b[64];
+
+	nb_flow_addr_add(&last, cfg->flow_base + (cfg->flows ? cfg->flows : 1) - 1);
+	nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, a, sizeof(a));
+	nb_net_addr_str((const struct sockaddr *)&last, false, b, sizeof(b));
+	if (nb_path_route((const struct sockaddr *)&last, &lp) || lp.ifindex != first->ifindex ||
+	    !nb_net_same_host((const struct sockaddr *)&lp.nexthop,
+			      (const struct sockaddr *)&first->nexthop) ||
+	    nb_net_same_host((const struct sockaddr *)&first->nexthop,
+			     (const struct sockaddr *)&cfg->dst)) {
+		snprintf(err, errlen,
+			 "packet engine: destinations %s to %s are not routed through one "
+			 "gateway (route the range via the receiver, as the lab does: "
+			 "docs/lab.md)",
+			 a, b);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen)
@@ -180,7 +211,13 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	s->src_spread = cfg->src_spread;
 	s->sport_fixed = cfg->sport_fixed;
 	s->src_first = cfg->src_first;
-	if ((cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
+	s->dst_spread = cfg->dst_spread;
+	s->dport_spread = cfg->dport_spread;
+	s->dst_first = cfg->dst;
+	if (s->dst_spread && s->flows > 1 && (ret = same_next_hop(cfg, &s->path, err, errlen)))
+		goto fail;
+	if (!s->sport_fixed &&
+	    (cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
 		ret = -ERANGE;
 		snprintf(err, errlen, "packet engine: source ports run past 65535");
 		goto fail;
@@ -224,23 +261,32 @@ static int packet_prepare(void *p, uint32_t frame_bytes, uint16_t trial, uint32_
 	for (uint32_t f = 0; f < s->flows; f++) {
 		uint8_t *t = s->tmpl + (size_t)f * s->tmpl_stride;
 		uint32_t port_off = s->sport_fixed ? 0 : f;
-		struct sockaddr_storage src = s->src_first;
+		uint32_t dport_off = s->dport_spread ? s->flow_base + f : 0;
+		struct sockaddr_storage src = s->src_first, dst = s->dst_first;
 		pl.flow = (uint16_t)(s->flow_base + f);
 		/* Each flow's own template: its source address and port are built in, so the
 		 * send path does nothing more per frame for spread flows. */
 		if (s->src_spread)
 			nb_flow_addr_add(&src, s->flow_base + f);
+		if (s->dst_spread)
+			nb_flow_addr_add(&dst, s->flow_base + f);
 		if (s->family == AF_INET6) {
 			struct nb_frame_ip6 h = s->hdr6;
 			h.sport = (uint16_t)(s->hdr6.sport + port_off);
+			h.dport = (uint16_t)(s->hdr6.dport + dport_off);
 			if (s->src_spread)
 				memcpy(h.src_ip, &((struct sockaddr_in6 *)&src)->sin6_addr, 16);
+			if (s->dst_spread)
+				memcpy(h.dst_ip, &((struct sockaddr_in6 *)&dst)->sin6_addr, 16);
 			n = nb_frame_build_ip6(t, s->tmpl_stride, frame_bytes, &h, &pl);
 		} else {
 			struct nb_frame_ip4 h = s->hdr;
 			h.sport = (uint16_t)(s->hdr.sport + port_off);
+			h.dport = (uint16_t)(s->hdr.dport + dport_off);
 			if (s->src_spread)
 				memcpy(&h.src_ip, &((struct sockaddr_in *)&src)->sin_addr, 4);
+			if (s->dst_spread)
+				memcpy(&h.dst_ip, &((struct sockaddr_in *)&dst)->sin_addr, 4);
 			n = nb_frame_build_ip4(t, s->tmpl_stride, frame_bytes, &h, &pl);
 		}
 		if (n < 0)
@@ -291,9 +337,12 @@ static int packet_send(void *p, uint32_t flow, uint32_t first_seq, uint32_t n)
 			data += sizeof(vh);
 		}
 		memcpy(data, t, s->frame_len);
-		nb_frame_restamp(
-		    data, s->family, first_seq + done, now,
-		    nb_probe_due(s->flow_base + flow, first_seq + done, s->probe_every));
+		if (s->probe_every)
+			nb_frame_restamp(
+			    data, s->family, first_seq + done, now,
+			    nb_probe_due(s->flow_base + flow, first_seq + done, s->probe_every));
+		else /* no probes: the flow id keeps all 16 bits */
+			nb_frame_restamp_seq(data, s->family, first_seq + done, now);
 		h->tp_len = s->frame_len + (s->vnet ? (uint32_t)sizeof(struct virtio_net_hdr) : 0);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		if (++s->head == s->slots)

@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/base/compat.h"
+#include "core/base/net.h"
+#include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
 #include "core/rate/mix.h"
@@ -69,12 +72,28 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 		goto fail;
 	for (uint32_t i = 0; i < s->flows; i++)
 		s->fd[i] = -1;
+	{
+		/* One socket a flow: thousands need more than the usual soft descriptor limit
+		 * (raised as far as the hard one allows; socket() says EMFILE beyond). */
+		struct rlimit rl;
+		rlim_t need = (rlim_t)cfg->flow_base + s->flows + 256;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < need) {
+			rl.rlim_cur =
+			    rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+			(void)setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	for (uint32_t i = 0; i < s->flows; i++) {
 		struct sockaddr_storage src;
 		int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		if (fd < 0) {
 			ret = -errno;
-			snprintf(err, errlen, "udp engine: socket: %s", strerror(errno));
+			snprintf(err, errlen, "udp engine: socket for flow %u: %s%s", i,
+				 strerror(errno),
+				 errno == EMFILE ? " (one socket a flow: raise ulimit -n, or use "
+						   "--engine packet)"
+						 : "");
 			goto fail;
 		}
 		s->fd[i] = fd;
@@ -100,7 +119,14 @@ static int udp_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_
 				goto fail;
 			}
 		}
-		if (connect(fd, (const struct sockaddr *)&cfg->dst, cfg->dst_len) < 0) {
+		struct sockaddr_storage dst = cfg->dst;
+		if (cfg->dst_spread) /* flow f to the receiver's address + f */
+			nb_flow_addr_add(&dst, cfg->flow_base + i);
+		if (cfg->dport_spread) /* and/or its port + f */
+			nb_net_set_port((struct sockaddr *)&dst,
+					(uint16_t)(nb_net_port((const struct sockaddr *)&cfg->dst) +
+						   cfg->flow_base + i));
+		if (connect(fd, (const struct sockaddr *)&dst, cfg->dst_len) < 0) {
 			ret = -errno;
 			snprintf(err, errlen, "udp engine: cannot reach the destination: %s",
 				 strerror(errno));

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
+#include "core/rate/flows.h"
+#include "core/rate/frame.h"
 #include "core/base/timeutil.h"
 #include "core/rate/rate_agent_rev.h"
 
@@ -83,7 +85,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	struct rate_agent *r = calloc(1, sizeof(*r));
 	struct sockaddr_storage where;
 	struct sockaddr_storage reflect_to;
-	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0;
+	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0, count = 1, pcount = 1;
+	uint32_t fmax = 0;
 	char boot[64], astr[64];
 	int fd, ret = -ENOMEM;
 
@@ -114,9 +117,26 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		snprintf(err, errlen, "malformed receive address in rate request");
 		goto fail;
 	}
+	if (nb_msg_get_u32(req, NB_T_RATE_ADDR_COUNT, &count) == 0 &&
+	    (ret != 0 || !count || count > NB_RX_FLOWS)) {
+		ret = -EINVAL;
+		snprintf(err, errlen,
+			 "malformed rate request: %u destination addresses (1 to %u, from an "
+			 "address given)",
+			 count, NB_RX_FLOWS);
+		goto fail;
+	}
+	if (count > 1) {
+		/* Flows by destination address: a range of this host's own addresses (the
+		 * kernel routes each one here), received on the wildcard address of the port,
+		 * which takes only datagrams to this host's addresses. */
+		copy_scope(&where, &ctx->local);
+		if ((ret = nb_flow_dst_owned(&where, count, err, errlen)))
+			goto fail;
+	}
 	/* The receiver takes the control connection's own address and an unprivileged port,
 	 * never a wildcard, a group, another local address or a port shared with a service. */
-	if (ret == 0) {
+	if (ret == 0 && count == 1) {
 		copy_scope(&where, &ctx->local);
 		if (!nb_net_same_host((struct sockaddr *)&where,
 				      (const struct sockaddr *)&ctx->local)) {
@@ -139,6 +159,24 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		ret = -EPERM;
 		goto fail;
 	}
+	/* Past 1024 flows: the receiver's windows take 128 bytes a flow, so 65,536 at most
+	 * (8 MB); without probes to reflect the flow id's top bit is the flow's. */
+	if (nb_msg_get_u32(req, NB_T_RATE_FLOWS_MAX, &fmax) == 0 &&
+	    (!fmax || fmax > NB_GEN_MAX_FLOWS)) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "malformed rate request: %u flows (1 to %u)", fmax,
+			 NB_GEN_MAX_FLOWS);
+		goto fail;
+	}
+	if (nb_msg_get_u32(req, NB_T_RATE_PORT_COUNT, &pcount) == 0 &&
+	    (!pcount || pcount > NB_RX_FLOWS || port + (uint64_t)pcount - 1 > 65535)) {
+		ret = -EINVAL;
+		snprintf(err, errlen,
+			 "malformed rate request: %u destination ports from %u (1 to %u, up to "
+			 "65535)",
+			 pcount, port, NB_RX_FLOWS);
+		goto fail;
+	}
 	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
 		/* Reflected probes are the one thing this test sends: only to the controller. */
 		reflect_to = ctx->peer;
@@ -154,14 +192,48 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&reflect_to, err, errlen)))
 			goto fail;
 		(void)nb_msg_get_u32(req, NB_T_RATE_REFLECT_PPS, &rpps);
+		if (fmax > NB_PAYLOAD_PROBE) {
+			ret = -EINVAL;
+			snprintf(err, errlen,
+				 "%u flows with reflected probes: a probe is marked in the flow "
+				 "id's top bit, so at most %u flows",
+				 fmax, NB_PAYLOAD_PROBE);
+			goto fail;
+		}
 	}
+	if (count > 1)
+		nb_flow_dst_any(&where);
 	nb_net_set_port((struct sockaddr *)&where, (uint16_t)port);
 	nb_net_addr_str((struct sockaddr *)&where, true, astr, sizeof(astr));
+	if (pcount > 1) {
+		/* Flows by destination port: one socket a port of the range (none shared),
+		 * read by one thread. */
+		int *fds = calloc(pcount, sizeof(int));
+		ret = fds ? nb_rx_bind_ports((struct sockaddr *)&where, pcount, fds) : -ENOMEM;
+		if (ret < 0) {
+			snprintf(err, errlen,
+				 "agent cannot receive on %s and the %u ports after it: %s", astr,
+				 pcount - 1, strerror(-ret));
+			free(fds);
+			goto fail;
+		}
+		ret = nb_rx_new_ports(&r->rx, fds, pcount, 1, no_mmsg != 0);
+		free(fds);
+		if (ret) {
+			snprintf(err, errlen, "receiver: %s", strerror(-ret));
+			goto fail;
+		}
+		goto bound;
+	}
 	fd = socket(where.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
 		goto fail;
+	}
+	if (where.ss_family == AF_INET6 && count > 1) {
+		int one = 1; /* the IPv6 range only, not every IPv4 address too */
+		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	}
 	/* Every trial binds the same port again (the controller's generator stays connected);
 	 * UDP needs no SO_REUSEADDR for that, and without it no other socket shares the port. */
@@ -173,6 +245,11 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	if ((ret = nb_rx_new(&r->rx, fd, no_mmsg != 0))) {
 		snprintf(err, errlen, "receiver: %s", strerror(-ret));
+		goto fail;
+	}
+bound:
+	if (fmax > NB_RX_FLOWS && (ret = nb_rx_set_flows(r->rx, fmax, !rport))) {
+		snprintf(err, errlen, "receiver for %u flows: %s", fmax, strerror(-ret));
 		goto fail;
 	}
 	if (rport) {
@@ -200,6 +277,12 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	r->port = (uint16_t)port;
 	nb_rate_boot_id(boot, sizeof(boot));
 	nb_msg_put_u32(ack, NB_T_PORT, port);
+	if (count > 1)
+		nb_msg_put_u32(ack, NB_T_RATE_ADDR_COUNT, count);
+	if (pcount > 1)
+		nb_msg_put_u32(ack, NB_T_RATE_PORT_COUNT, pcount);
+	if (fmax > NB_RX_FLOWS)
+		nb_msg_put_u32(ack, NB_T_RATE_FLOWS_MAX, fmax);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
 	if (r->rev)
 		nb_msg_put_u32(ack, NB_T_RATE_REV_OK, 1);
@@ -239,7 +322,12 @@ static int rate_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	ret = nb_rate_snap_put(final, r->snap);
 	if (!ret && r->rev)
 		ret = nb_rate_rev_finish(r->rev, final);
-	if (ret)
+	if (ret == -EMSGSIZE)
+		snprintf(err, errlen,
+			 "the counts of %u flows do not fit one reply, even as runs of equal "
+			 "counts: fewer flows, or a local receiver",
+			 r->snap->flows);
+	else if (ret)
 		snprintf(err, errlen, "rate counters do not fit the reply: %s", strerror(-ret));
 	return ret;
 }

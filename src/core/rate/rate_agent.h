@@ -47,6 +47,19 @@ enum nb_rate_tag {
 	NB_T_RATE_REV_TX = 233,	       /* bytes in FINAL: frames sent per flow, flows x be64 */
 	NB_T_RATE_REV_WINDOW_NS = 234, /* u64 in FINAL: first to last send */
 	NB_T_RATE_REV_SLIPPED = 235,   /* u64 in FINAL: frames due but not sent */
+	/* u32: in a request, receive on NB_T_RATE_ADDR and the count - 1 addresses after it (flows
+	 * by destination address); in the ACK, the count the agent receives on (absent from an
+	 * agent that receives on one address only) */
+	NB_T_RATE_ADDR_COUNT = 250,
+	/* u32: in a request, receive on PORT and the count - 1 ports after it (flows by
+	 * destination port); in the ACK, the count the agent receives on */
+	NB_T_RATE_PORT_COUNT = 251,
+	/* u32: in a request, the flows the controller sends (1025 to 65536; absent: up to
+	 * 1024), which the agent counts and returns in its ACK */
+	NB_T_RATE_FLOWS_MAX = 252,
+	/* bytes: past 1024 flows, their counts as runs (varint received, varint sequence end,
+	 * varint flows in the run) instead of 218 and 219 */
+	NB_T_RATE_FLOW_RUNS = 253,
 };
 
 extern const struct nb_test_ops nb_rate_ops;

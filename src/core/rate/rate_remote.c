@@ -21,6 +21,9 @@ struct nb_rate_remote {
 	struct nb_msg *req, *reply;
 	struct sockaddr_storage dst;
 	uint16_t port;
+	uint32_t dst_count;  /* > 1: flows by destination address from dst */
+	uint32_t port_count; /* > 1: flows by destination port from port */
+	uint32_t flows;
 	bool no_mmsg, have_addr;
 	char boot_id[64];
 	struct nb_cpu_sample *cpu0, *cpu1; /* the agent's, at the trial's start and end */
@@ -112,7 +115,13 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 	nb_msg_put_u32(rr->req, NB_T_RATE_NO_MMSG, rr->no_mmsg);
 	if (trial)
 		nb_msg_put_u32(rr->req, NB_T_RATE_TRIAL, trial);
-	if (rr->have_addr) {
+	if (rr->port_count > 1)
+		nb_msg_put_u32(rr->req, NB_T_RATE_PORT_COUNT, rr->port_count);
+	if (rr->flows > NB_RX_FLOWS)
+		nb_msg_put_u32(rr->req, NB_T_RATE_FLOWS_MAX, rr->flows);
+	if (rr->have_addr || rr->dst_count > 1) {
+		if (rr->dst_count > 1)
+			nb_msg_put_u32(rr->req, NB_T_RATE_ADDR_COUNT, rr->dst_count);
 		if (rr->dst.ss_family == AF_INET6)
 			nb_msg_put_bytes(rr->req, NB_T_RATE_ADDR,
 					 &((struct sockaddr_in6 *)&rr->dst)->sin6_addr, 16);
@@ -157,6 +166,38 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 				 "netbench is older than --bidir); run without --bidir or "
 				 "update the agent");
 			return -EOPNOTSUPP;
+		}
+	}
+	if (rr->dst_count > 1) {
+		uint32_t n = 0;
+		/* An agent that ignores the tag receives on the first address alone: every other
+		 * flow would be counted lost. */
+		if (nb_msg_get_u32(rr->reply, NB_T_RATE_ADDR_COUNT, &n) || n != rr->dst_count) {
+			snprintf(err, errlen,
+				 "the agent receives on one address only (an older netbench): "
+				 "--flow-fields dst-ip needs an agent that counts a destination "
+				 "range");
+			return -EPROTO;
+		}
+	}
+	if (rr->flows > NB_RX_FLOWS) {
+		uint32_t n = 0;
+		/* An older agent counts 1024 flows and would call every other one foreign. */
+		if (nb_msg_get_u32(rr->reply, NB_T_RATE_FLOWS_MAX, &n) || n != rr->flows) {
+			snprintf(err, errlen,
+				 "the agent counts up to %u flows (an older netbench): --flows %u "
+				 "needs an agent that counts more",
+				 NB_RX_FLOWS, rr->flows);
+			return -EPROTO;
+		}
+	}
+	if (rr->port_count > 1) {
+		uint32_t n = 0;
+		if (nb_msg_get_u32(rr->reply, NB_T_RATE_PORT_COUNT, &n) || n != rr->port_count) {
+			snprintf(err, errlen,
+				 "the agent receives on one port only (an older netbench): "
+				 "--flow-fields dport needs an agent that counts a port range");
+			return -EPROTO;
 		}
 	}
 	if (nb_msg_get_str(rr->reply, NB_T_RATE_BOOT_ID, rr->boot_id, sizeof(rr->boot_id)))
@@ -214,6 +255,9 @@ int nb_rate_remote_open(struct nb_rate_remote **out, const struct nb_rate_remote
 	}
 	rr->port = cfg->port;
 	rr->no_mmsg = cfg->no_mmsg;
+	rr->dst_count = cfg->dst_count;
+	rr->port_count = cfg->port_count;
+	rr->flows = cfg->flows;
 	if (cfg->psk_file && (ret = nb_psk_load(cfg->psk_file, psk, &psk_len))) {
 		snprintf(err, errlen, "--psk: cannot use %s: %s", cfg->psk_file,
 			 ret == -EINVAL	 ? "empty"

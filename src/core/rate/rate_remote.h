@@ -23,6 +23,9 @@ struct nb_rate_remote_cfg {
 	const char *psk_file; /* NULL: no key */
 	const char *dst_addr; /* NULL: frames go to the agent's control address */
 	uint16_t port;	      /* UDP port the agent receives on */
+	uint32_t dst_count;   /* flows by destination address: the agent's dst ... + count - 1 */
+	uint32_t port_count;  /* flows by destination port: port ... port + count - 1 */
+	uint32_t flows;	      /* flows the agent is to count (past 1024: it must say it can) */
 	bool no_mmsg;
 };
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The rate test's wire codec: the receiver's snapshot of a trial (counts, per-flow receipts and
- * sequence ends, the latency histogram) as the agent sends it in its FINAL and the controller
- * reads it. Apart from the agent's end so that a fuzzer reaches it alone. */
+ * sequence ends, past 1024 flows as runs of equal counts, the latency histogram) as the agent
+ * sends it in its FINAL and the controller reads it. Apart from the agent's end so that a
+ * fuzzer reaches it alone. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,93 @@ static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t 
 	ret = nb_msg_put_bytes(m, tag, buf, c.off);
 	free(buf);
 	return ret;
+}
+
+static void put_u8(struct nb_cur *c, uint8_t b)
+{
+	if (nb_cur_room(c, 1))
+		c->w[c->off++] = b;
+}
+
+static uint8_t get_u8(struct nb_cur *c)
+{
+	return nb_cur_room(c, 1) ? c->r[c->off++] : 0;
+}
+
+/* LEB128: 7 bits a byte, low first; at most 10 bytes. */
+static void put_varint(struct nb_cur *c, uint64_t v)
+{
+	do {
+		uint8_t b = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		put_u8(c, (uint8_t)(b | (v ? 0x80 : 0)));
+	} while (v);
+}
+
+static uint64_t get_varint(struct nb_cur *c)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; shift < 70; shift += 7) {
+		uint8_t b = get_u8(c);
+		if (c->bad || (shift == 63 && b > 1)) {
+			c->bad = true;
+			return 0;
+		}
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	c->bad = true;
+	return 0;
+}
+
+/* Past NB_RX_FLOWS flows the per-flow counts go as runs: (received, sequence end, flows in
+ * the run) as varints for each run of flows with equal counts, which paced trials give in
+ * long runs (flows sent in turn get equal shares, those not reached this trial zeros). What
+ * does not fit one field is refused (-EMSGSIZE), never cut short. */
+static int put_flow_runs(struct nb_msg *m, const struct nb_rx_snap *s)
+{
+	size_t cap = 65535;
+	uint8_t *buf = malloc(cap);
+	struct nb_cur c = nb_cur_writer(buf, cap);
+	int ret;
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t f = 0; f < s->flows;) {
+		uint32_t run = 1;
+		while (f + run < s->flows && s->rx_flow[f + run] == s->rx_flow[f] &&
+		       s->seq_end[f + run] == s->seq_end[f])
+			run++;
+		put_varint(&c, s->rx_flow[f]);
+		put_varint(&c, s->seq_end[f]);
+		put_varint(&c, run);
+		f += run;
+	}
+	ret = c.bad ? -EMSGSIZE : nb_msg_put_bytes(m, NB_T_RATE_FLOW_RUNS, buf, c.off);
+	free(buf);
+	return ret;
+}
+
+static int get_flow_runs(const struct nb_msg *m, struct nb_rx_snap *s)
+{
+	const uint8_t *p;
+	size_t len;
+	struct nb_cur c;
+	uint32_t f = 0;
+
+	if (nb_msg_get_bytes(m, NB_T_RATE_FLOW_RUNS, &p, &len))
+		return -EBADMSG;
+	c = nb_cur_reader(p, len);
+	while (nb_cur_left(&c) && !c.bad) {
+		uint64_t rx = get_varint(&c), end = get_varint(&c), run = get_varint(&c);
+		if (c.bad || !run || run > s->flows - f)
+			return -EBADMSG;
+		for (uint64_t k = 0; k < run; k++, f++) {
+			s->rx_flow[f] = rx;
+			s->seq_end[f] = end;
+		}
+	}
+	return c.bad || f != s->flows ? -EBADMSG : 0;
 }
 
 int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
@@ -54,8 +142,10 @@ int nb_rate_snap_put(struct nb_msg *m, const struct nb_rx_snap *s)
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_PROBES, s->probes)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_RATE_REFLECTED, s->reflected)) ||
 	    (s->drops_known && (ret = nb_msg_put_u64(m, NB_T_RATE_SOCK_DROPS, s->sock_drops))) ||
-	    (ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
-	    (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)) ||
+	    (s->flows <= NB_RX_FLOWS &&
+	     ((ret = put_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, s->flows)) ||
+	      (ret = put_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, s->flows)))) ||
+	    (s->flows > NB_RX_FLOWS && (ret = put_flow_runs(m, s))) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_SUM, sum, sizeof(sum))) ||
 	    (ret = nb_msg_put_bytes(m, NB_T_RATE_LAT_BKT, bkt, cb.off)))
 		goto out;
@@ -113,8 +203,9 @@ int nb_rate_snap_get(const struct nb_msg *m, struct nb_rx_snap *s)
 	s->any = any != 0;
 	s->mmsg = mmsg != 0;
 	s->flows = flows;
-	if (get_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, flows) ||
-	    get_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, flows))
+	if (flows > NB_RX_FLOWS ? get_flow_runs(m, s) != 0
+				: (get_u64s(m, NB_T_RATE_RX_FLOW, s->rx_flow, flows) ||
+				   get_u64s(m, NB_T_RATE_SEQ_END, s->seq_end, flows)))
 		return -EBADMSG;
 	if (nb_msg_get_bytes(m, NB_T_RATE_LAT_SUM, &p, &len) || len != 32)
 		return -EBADMSG;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -27,6 +28,11 @@
 struct rx_worker {
 	struct nb_rx *parent;
 	int fd;
+	/* A port range (flows by destination port): every socket this worker reads, fds[0] ==
+	 * fd, polled with epoll (ep; -1 with one socket, read blocking as before). */
+	int *fds;
+	uint32_t nfds;
+	int ep;
 	pthread_t thread;
 	bool started;
 	pthread_mutex_t lock;
@@ -36,7 +42,10 @@ struct rx_worker {
 	socklen_t reflect_len;	   /* 0: no reflection */
 	uint64_t reflect_gap_ns;   /* token bucket: one token per gap */
 	uint64_t reflect_avail_ns; /* the bucket is full at this time */
-	uint8_t seen[NB_GEN_MAX_FLOWS][NB_RX_WINDOW / 8];
+	/* Per flow, the sequence window (max_flows of them, nb_rx_set_flows). */
+	uint8_t (*seen)[NB_RX_WINDOW / 8];
+	uint32_t max_flows;
+	bool wide; /* the flow id's top bit is the flow's, not a probe's */
 	uint8_t buf[RX_BATCH][RX_BYTES];
 	struct iovec iov[RX_BATCH];
 	struct mmsghdr msgs[RX_BATCH];
@@ -58,7 +67,7 @@ static void reset_trial(struct rx_worker *rx, uint16_t trial)
 {
 	bool mmsg = rx->cur.mmsg;
 	memset(&rx->cur, 0, sizeof(rx->cur));
-	memset(rx->seen, 0, sizeof(rx->seen));
+	memset(rx->seen, 0, (size_t)rx->max_flows * sizeof(*rx->seen));
 	rx->cur.trial = trial;
 	rx->cur.any = true;
 	rx->cur.mmsg = mmsg;
@@ -120,7 +129,15 @@ static void count(struct rx_worker *rx, const uint8_t *p, size_t len, size_t ful
 	struct nb_rx_snap *c = &rx->cur;
 	uint64_t end;
 
-	if (nb_payload_get(p, len, &pl) || pl.flow >= NB_GEN_MAX_FLOWS) {
+	if (nb_payload_get(p, len, &pl)) {
+		c->foreign++;
+		return;
+	}
+	if (rx->wide) {
+		pl.flow = (uint16_t)(pl.flow | (pl.probe ? NB_PAYLOAD_PROBE : 0));
+		pl.probe = false;
+	}
+	if (pl.flow >= rx->max_flows) {
 		c->foreign++;
 		return;
 	}
@@ -173,36 +190,57 @@ static void count(struct rx_worker *rx, const uint8_t *p, size_t len, size_t ful
 		nb_hist_add(&c->lat, now - pl.tx_ns);
 }
 
+/* One batch from fd into rx->msgs: the number of datagrams, or <= 0 (timeout, nothing
+ * ready, a transient error). */
+static int recv_batch(struct rx_worker *rx, int fd, int flags)
+{
+	int n;
+	if (rx->cur.mmsg) {
+		/* MSG_TRUNC: each message's length is the datagram's, though only RX_BYTES are
+		 * read (frames are counted by size). */
+		n = recvmmsg(fd, rx->msgs, RX_BATCH, MSG_WAITFORONE | MSG_TRUNC | flags, NULL);
+		if (n < 0 && errno == ENOSYS)
+			rx->cur.mmsg = false;
+		return n;
+	}
+	n = (int)recvmsg(fd, &rx->msgs[0].msg_hdr, MSG_TRUNC | flags);
+	if (n < 0)
+		return n;
+	rx->msgs[0].msg_len = (unsigned)n;
+	return 1;
+}
+
+static void count_batch(struct rx_worker *rx, int n)
+{
+	uint64_t now = nb_mono_ns();
+	pthread_mutex_lock(&rx->lock);
+	for (int i = 0; i < n; i++) {
+		size_t len = rx->msgs[i].msg_len;
+		count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, len, now);
+	}
+	pthread_mutex_unlock(&rx->lock);
+}
+
 static void *rx_main(void *arg)
 {
 	struct rx_worker *rx = arg;
 
 	while (!rx->parent->stop) {
+		struct epoll_event ev[16];
 		int n;
-		if (rx->cur.mmsg) {
-			/* MSG_TRUNC: each message's length is the datagram's, though only
-			 * RX_BYTES are read (frames are counted by size). */
-			n = recvmmsg(rx->fd, rx->msgs, RX_BATCH, MSG_WAITFORONE | MSG_TRUNC, NULL);
-			if (n < 0 && errno == ENOSYS) {
-				rx->cur.mmsg = false;
-				continue;
-			}
-		} else {
-			n = (int)recvmsg(rx->fd, &rx->msgs[0].msg_hdr, MSG_TRUNC);
-			if (n >= 0) {
-				rx->msgs[0].msg_len = (unsigned)n;
-				n = 1;
-			}
+		if (rx->ep < 0) {
+			n = recv_batch(rx, rx->fd, 0);
+			if (n > 0) /* else a timeout (checks the stop flag) or a transient error */
+				count_batch(rx, n);
+			continue;
 		}
-		if (n <= 0)
-			continue; /* timeout (checks the stop flag) or a transient error */
-		uint64_t now = nb_mono_ns();
-		pthread_mutex_lock(&rx->lock);
+		/* A port range: one batch from each socket that has frames, in turn. */
+		n = epoll_wait(rx->ep, ev, 16, 50);
 		for (int i = 0; i < n; i++) {
-			size_t len = rx->msgs[i].msg_len;
-			count(rx, rx->buf[i], len < RX_BYTES ? len : RX_BYTES, len, now);
+			int got = recv_batch(rx, ev[i].data.fd, MSG_DONTWAIT);
+			if (got > 0)
+				count_batch(rx, got);
 		}
-		pthread_mutex_unlock(&rx->lock);
 	}
 	return NULL;
 }
@@ -213,17 +251,18 @@ static int read_drops(struct nb_rx *rx, uint64_t *drops)
 	uint64_t sum = 0;
 	if (!rx->drops_known)
 		return -ENOPROTOOPT;
-	for (uint32_t i = 0; i < rx->n; i++) {
-		uint32_t mi[NB_SK_MEMINFO_VARS];
-		socklen_t len = sizeof(mi);
-		memset(mi, 0, sizeof(mi));
-		if (getsockopt(rx->w[i]->fd, SOL_SOCKET, SO_MEMINFO, mi, &len) < 0 ||
-		    len <= NB_SK_MEMINFO_DROPS * sizeof(uint32_t)) {
-			rx->drops_known = false;
-			return -ENOPROTOOPT;
+	for (uint32_t i = 0; i < rx->n; i++)
+		for (uint32_t k = 0; k < rx->w[i]->nfds; k++) {
+			uint32_t mi[NB_SK_MEMINFO_VARS];
+			socklen_t len = sizeof(mi);
+			memset(mi, 0, sizeof(mi));
+			if (getsockopt(rx->w[i]->fds[k], SOL_SOCKET, SO_MEMINFO, mi, &len) < 0 ||
+			    len <= NB_SK_MEMINFO_DROPS * sizeof(uint32_t)) {
+				rx->drops_known = false;
+				return -ENOPROTOOPT;
+			}
+			sum += mi[NB_SK_MEMINFO_DROPS];
 		}
-		sum += mi[NB_SK_MEMINFO_DROPS];
-	}
 	*drops = sum;
 	return 0;
 }
@@ -234,45 +273,83 @@ static void worker_free(struct rx_worker *w)
 		return;
 	if (w->started)
 		pthread_join(w->thread, NULL);
-	if (w->fd >= 0)
-		close(w->fd);
+	for (uint32_t k = 0; k < w->nfds; k++)
+		close(w->fds[k]);
+	if (w->ep >= 0)
+		close(w->ep);
+	free(w->fds);
+	free(w->seen);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
 
-int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg)
+/* Socket i goes to worker i % nworkers. */
+static int new_workers(struct nb_rx **out, const int *fds, uint32_t n, uint32_t nworkers,
+		       bool no_mmsg)
 {
 	struct nb_rx *rx = calloc(1, sizeof(*rx));
 	struct timeval tv = {0, 50000};
-	int rcvbuf = 8 << 20, ret = 0;
+	uint32_t per = nworkers ? (n + nworkers - 1) / nworkers : 0;
+	/* 8 MB a worker, shared among a port range's sockets, at least 256 KB each (a flow's
+	 * burst lands on one socket): a range of 1024 ports must not ask the kernel for 8 GB
+	 * (what all UDP sockets together may hold is the kernel's net.ipv4.udp_mem anyway). */
+	int rcvbuf = per > 1 ? (int)((8u << 20) / per) : 8 << 20, ret = 0;
 
+	if (rcvbuf < (256 << 10))
+		rcvbuf = 256 << 10;
 	*out = NULL;
-	if (!n || n > NB_RX_MAX_SOCKETS)
+	if (!n || n > NB_RX_FLOWS || !nworkers || nworkers > NB_RX_MAX_SOCKETS || nworkers > n)
 		ret = -EINVAL;
 	else if (!rx)
 		ret = -ENOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		struct rx_worker *w = ret ? NULL : calloc(1, sizeof(*w));
-		if (!w) {
-			if (!ret)
-				ret = -ENOMEM;
-			close(fds[i]);
-			continue;
+	for (uint32_t i = 0; i < nworkers && !ret; i++) {
+		struct rx_worker *w = calloc(1, sizeof(*w));
+		if (!w || !(w->fds = calloc(per, sizeof(int))) ||
+		    !(w->seen = calloc(NB_RX_FLOWS, sizeof(*w->seen)))) {
+			if (w)
+				free(w->fds);
+			free(w);
+			ret = -ENOMEM;
+			break;
 		}
+		w->max_flows = NB_RX_FLOWS;
 		rx->w[rx->n++] = w;
 		w->parent = rx;
-		w->fd = fds[i];
+		w->ep = -1;
 		w->cur.mmsg = !no_mmsg;
 		pthread_mutex_init(&w->lock, NULL);
-		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-		/* SO_RCVBUFFORCE passes rmem_max where we have CAP_NET_ADMIN; fine to fail. */
-		(void)setsockopt(w->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
 		for (int k = 0; k < RX_BATCH; k++) {
 			w->iov[k].iov_base = w->buf[k];
 			w->iov[k].iov_len = RX_BYTES;
 			w->msgs[k].msg_hdr.msg_iov = &w->iov[k];
 			w->msgs[k].msg_hdr.msg_iovlen = 1;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct rx_worker *w = ret ? NULL : rx->w[i % nworkers];
+		if (!w) {
+			close(fds[i]);
+			continue;
+		}
+		w->fds[w->nfds++] = fds[i];
+		w->fd = w->fds[0];
+		(void)setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		(void)setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+		/* SO_RCVBUFFORCE passes rmem_max where we have CAP_NET_ADMIN; fine to fail. */
+		(void)setsockopt(fds[i], SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+	}
+	for (uint32_t i = 0; i < rx->n && !ret; i++) {
+		struct rx_worker *w = rx->w[i];
+		if (w->nfds < 2)
+			continue;
+		if ((w->ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+			ret = -errno;
+			break;
+		}
+		for (uint32_t k = 0; k < w->nfds && !ret; k++) {
+			struct epoll_event ev = {.events = EPOLLIN, .data.fd = w->fds[k]};
+			if (epoll_ctl(w->ep, EPOLL_CTL_ADD, w->fds[k], &ev) < 0)
+				ret = -errno;
 		}
 	}
 	if (ret) {
@@ -284,6 +361,24 @@ int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg
 	rx->drops_base = rx->drops_prev;
 	*out = rx;
 	return 0;
+}
+
+int nb_rx_new_group(struct nb_rx **out, const int *fds, uint32_t n, bool no_mmsg)
+{
+	if (!n || n > NB_RX_MAX_SOCKETS) {
+		for (uint32_t i = 0; i < n; i++)
+			close(fds[i]);
+		*out = NULL;
+		return -EINVAL;
+	}
+	return new_workers(out, fds, n, n, no_mmsg);
+}
+
+int nb_rx_new_ports(struct nb_rx **out, const int *fds, uint32_t n, uint32_t workers, bool no_mmsg)
+{
+	if (workers > n)
+		workers = n;
+	return new_workers(out, fds, n, workers ? workers : 1, no_mmsg);
 }
 
 int nb_rx_new(struct nb_rx **out, int fd, bool no_mmsg)
@@ -396,11 +491,30 @@ void nb_rx_snap_merge(struct nb_rx_snap *into, const struct nb_rx_snap *from)
 		}
 }
 
+int nb_rx_set_flows(struct nb_rx *rx, uint32_t flows, bool wide)
+{
+	if (!flows || flows > NB_GEN_MAX_FLOWS || (!wide && flows > NB_PAYLOAD_PROBE))
+		return -EINVAL;
+	for (uint32_t i = 0; i < rx->n; i++) {
+		struct rx_worker *w = rx->w[i];
+		uint8_t(*seen)[NB_RX_WINDOW / 8] = calloc(flows, sizeof(*seen));
+		if (!seen)
+			return -ENOMEM;
+		free(w->seen);
+		w->seen = seen;
+		w->max_flows = flows;
+		w->wide = wide;
+	}
+	return 0;
+}
+
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes)
 {
 	for (uint32_t i = 0; i < rx->n; i++)
-		if (setsockopt(rx->w[i]->fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes)))
-			return -errno;
+		for (uint32_t k = 0; k < rx->w[i]->nfds; k++)
+			if (setsockopt(rx->w[i]->fds[k], SOL_SOCKET, SO_RCVBUF, &bytes,
+				       sizeof(bytes)))
+				return -errno;
 	return 0;
 }
 
@@ -520,6 +634,10 @@ int nb_rx_bind_group(const struct sockaddr *addr, socklen_t len, uint32_t n, int
 			break;
 		}
 		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* IPv6's wildcard (a destination range's receiver) takes IPv6 alone. */
+		if (addr->sa_family == AF_INET6 &&
+		    IN6_IS_ADDR_UNSPECIFIED(&((const struct sockaddr_in6 *)addr)->sin6_addr))
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 		if (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
 			/* Kernels before 3.9: one socket, one receiving thread. */
 			if (opened) {

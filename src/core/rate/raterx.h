@@ -13,6 +13,10 @@
 #include "core/base/hist.h"
 
 #define NB_RX_WINDOW 1024u
+/* Flows a receiver counts unless nb_rx_set_flows says more; the most ports, destination
+ * addresses at an agent, and flows whose counts an agent sends as plain arrays (past it, as
+ * runs: rate_wire.c). */
+#define NB_RX_FLOWS 1024u
 #define NB_RX_LENS                                                                                 \
 	8u /* payload lengths counted apart (an IMIX has up to 8 sizes) */ /* sequence numbers     \
 									      remembered per flow, \
@@ -67,6 +71,16 @@ int nb_rx_new(struct nb_rx **rx, int fd, bool no_mmsg);
 /* Takes ownership of n (1 to NB_RX_MAX_SOCKETS) bound UDP sockets, usually one SO_REUSEPORT
  * group: one receiving thread each, their counters summed by nb_rx_snapshot. */
 int nb_rx_new_group(struct nb_rx **rx, const int *fds, uint32_t n, bool no_mmsg);
+/* Takes ownership of n (1 to NB_RX_FLOWS) sockets bound to a range of ports (flows by
+ * destination port): workers threads (at most NB_RX_MAX_SOCKETS and n), socket i read by
+ * thread i % workers through epoll; each socket's receive buffer is 8 MB / its thread's share
+ * (at least 256 KB). */
+int nb_rx_new_ports(struct nb_rx **rx, const int *fds, uint32_t n, uint32_t workers, bool no_mmsg);
+/* Opens n UDP sockets bound to addr's address at its port, port + 1, ... (without
+ * SO_REUSEADDR: no port is shared), raising the soft RLIMIT_NOFILE where it is too low for
+ * them. Returns n, or a negative errno (-EINVAL for more than NB_RX_FLOWS or a range past
+ * 65535; -EMFILE where the hard limit is too low; bind's) with nothing left open. */
+int nb_rx_bind_ports(const struct sockaddr *addr, uint32_t n, int *fds);
 uint32_t nb_rx_sockets(const struct nb_rx *rx);
 /* Opens n UDP sockets bound to addr, with SO_REUSEPORT when n > 1, into fds. Returns how many
  * were opened: 1 where the kernel lacks SO_REUSEPORT (before 3.9: ENOPROTOOPT), or a negative
@@ -76,6 +90,11 @@ int nb_rx_start(struct nb_rx *rx);
 /* Before start: send each probe frame back to `to` (18 bytes, NB_REFLECT_MAGIC) from the
  * receiving socket, at most max_pps per second (capped at NB_RX_REFLECT_MAX_PPS). */
 void nb_rx_reflect(struct nb_rx *rx, const struct sockaddr *to, uint32_t max_pps);
+/* Before start: frames of flows 0 .. flows - 1 count (the rest are foreign; NB_RX_FLOWS until
+ * told), each flow's sequence window 128 bytes; wide: the flow id's top bit is the flow's (no
+ * probes: a receiver that reflects nothing), which flows past 32768 need. -EINVAL past
+ * NB_GEN_MAX_FLOWS (32768 unless wide), -ENOMEM. */
+int nb_rx_set_flows(struct nb_rx *rx, uint32_t flows, bool wide);
 /* Sets every socket's receive buffer (SO_RCVBUF; the kernel doubles it and keeps a floor)
  * instead of the large one nb_rx_new asks for: a sink that cannot keep up, on purpose. */
 int nb_rx_set_rcvbuf(struct nb_rx *rx, int bytes);

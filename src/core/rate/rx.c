@@ -13,6 +13,7 @@
 #include "core/base/net.h"
 #include "core/base/netns.h"
 #include "core/base/sysinfo.h"
+#include "core/rate/flows.h"
 #include "core/rate/gen.h"
 #include "core/rate/rate_remote.h"
 #include "core/rate/raterx.h"
@@ -25,17 +26,34 @@
 static int open_sockets(const struct nb_rx_cfg *cfg, int *fds, char *err, size_t errlen)
 {
 	const char *ns = cfg->netns && *cfg->netns ? cfg->netns : NULL;
+	struct sockaddr_storage where = cfg->dst;
 	char addr[64] = "?";
 	int back = -1, ret;
 
 	if (ns && (ret = nb_netns_enter(ns, &back, err, errlen)))
 		return ret;
-	ret = nb_rx_bind_group((const struct sockaddr *)&cfg->dst, cfg->dst_len,
-			       cfg->sockets ? cfg->sockets : 1, fds);
+	/* A destination range: every address the receiver's own (flows_dst.c), then the
+	 * port's wildcard address, which takes datagrams to this host's addresses only. */
+	if (cfg->dst_count > 1 &&
+	    (ret = nb_flow_dst_owned(&cfg->dst, cfg->dst_count, err, errlen))) {
+		if (ns)
+			(void)nb_netns_leave(back, err + strlen(err), errlen - strlen(err));
+		return ret;
+	}
+	if (cfg->dst_count > 1)
+		nb_flow_dst_any(&where);
+	/* A port range: one socket a port, read by cfg->sockets threads. */
+	ret = cfg->port_count > 1
+		  ? nb_rx_bind_ports((const struct sockaddr *)&where, cfg->port_count, fds)
+		  : nb_rx_bind_group((const struct sockaddr *)&where, cfg->dst_len,
+				     cfg->sockets ? cfg->sockets : 1, fds);
 	if (ret < 0) {
 		nb_net_addr_str((const struct sockaddr *)&cfg->dst, false, addr, sizeof(addr));
-		snprintf(err, errlen, "receiver cannot bind %s port %u%s%s: %s", addr, cfg->port,
-			 ns ? " in namespace " : "", ns ? ns : "", strerror(-ret));
+		snprintf(err, errlen, "receiver cannot bind %s port %u%s%s%s%s: %s", addr,
+			 cfg->port, cfg->port_count > 1 ? " and the ports after it" : "",
+			 ns ? " in namespace " : "", ns ? ns : "",
+			 ret == -EMFILE ? " (one descriptor a port: raise ulimit -n)" : "",
+			 strerror(-ret));
 	}
 	if (ns) {
 		int r2 = nb_netns_leave(back, err, errlen);
@@ -53,17 +71,32 @@ static int local_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 		      size_t errlen)
 {
 	struct nb_rx *rx = NULL;
-	int fds[NB_RX_MAX_SOCKETS], n, ret;
+	int *fds, n, ret;
 
-	if (cfg->sockets > NB_RX_MAX_SOCKETS) {
-		snprintf(err, errlen, "receiver: %u sockets (at most %u)", cfg->sockets,
-			 NB_RX_MAX_SOCKETS);
+	if (cfg->sockets > NB_RX_MAX_SOCKETS || cfg->port_count > NB_RX_FLOWS) {
+		snprintf(err, errlen, "receiver: %u sockets, %u ports (at most %u, %u)",
+			 cfg->sockets, cfg->port_count, NB_RX_MAX_SOCKETS, NB_RX_FLOWS);
 		return -EINVAL;
 	}
+	fds = calloc(cfg->port_count > NB_RX_MAX_SOCKETS ? cfg->port_count : NB_RX_MAX_SOCKETS,
+		     sizeof(int));
+	if (!fds) {
+		snprintf(err, errlen, "receiver: out of memory");
+		return -ENOMEM;
+	}
 	n = open_sockets(cfg, fds, err, errlen);
-	if (n < 0)
+	if (n < 0) {
+		free(fds);
 		return n;
-	ret = nb_rx_new_group(&rx, fds, (uint32_t)n, cfg->no_mmsg);
+	}
+	ret = cfg->port_count > 1 ? nb_rx_new_ports(&rx, fds, (uint32_t)n,
+						    cfg->sockets ? cfg->sockets : 1, cfg->no_mmsg)
+				  : nb_rx_new_group(&rx, fds, (uint32_t)n, cfg->no_mmsg);
+	free(fds);
+	/* This process's receiver: no probes ever (one-way latency), so all 16 bits of the
+	 * flow id are the flow's. */
+	if (!ret && cfg->flows > NB_RX_FLOWS)
+		ret = nb_rx_set_flows(rx, cfg->flows, true);
 	if (!ret && cfg->rcvbuf)
 		ret = nb_rx_set_rcvbuf(rx, (int)cfg->rcvbuf);
 	if (!ret)
@@ -125,6 +158,9 @@ static int agent_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 					.psk_file = cfg->psk_file,
 					.dst_addr = cfg->dst_addr,
 					.port = cfg->port,
+					.dst_count = cfg->dst_count,
+					.port_count = cfg->port_count,
+					.flows = cfg->flows,
 					.no_mmsg = cfg->no_mmsg};
 	struct nb_rate_remote *rr = NULL;
 	int ret = nb_rate_remote_open(&rr, &rc, dst, dst_len, remote, same_clock, err, errlen);

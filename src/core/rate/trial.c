@@ -365,6 +365,13 @@ int nb_rate_check_flows(struct nb_rate_run *r, char *err, size_t errlen)
 	uint64_t avail;
 	unsigned plen;
 
+	if ((p->flow_fields & NB_FLOW_DST_IP) && nb_flow_range_wraps(&r->dst, p->flows)) {
+		snprintf(err, errlen,
+			 "--flow-fields dst-ip: %u flows from the receiver's address "
+			 "run past the address space",
+			 p->flows);
+		return -EINVAL;
+	}
 	if (!(p->flow_fields & NB_FLOW_SRC_IP))
 		return 0;
 	/* Flows from the upper half of the generator's own network (flows.h), never this
@@ -407,6 +414,8 @@ int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen)
 		gc.src_spread = true;
 		gc.src_first = r->src_first;
 	}
+	gc.dst_spread = (p->flow_fields & NB_FLOW_DST_IP) != 0;
+	gc.dport_spread = (p->flow_fields & NB_FLOW_DPORT) != 0;
 	/* Neighbour discovery solicits once a second (RFC 4861 RetransTimer): three tries. */
 	gc.neigh_wait_ms = r->dst.ss_family == AF_INET6 ? 3000 : 1000;
 	ret = nb_gen_pool_open(&r->pool, p->engine, &gc, p->threads ? p->threads : 1, p->cpus,

@@ -71,17 +71,17 @@ static void json_end(struct nb_json *j)
 }
 
 /* "board": {"role", "arch", "kernel", "qemu_pid", "console_log", "image"}, or null. */
-static void board_json(struct nb_json *j, const struct nb_lab *lab, const struct nb_lab_board *b,
-		       long pid)
+static void board_json(struct nb_json *j, const char *key, const struct nb_lab *lab,
+		       const struct nb_lab_board *b, long pid)
 {
 	char log[200];
 
 	if (b->role < 0) {
-		nb_json_null(j, "board");
+		nb_json_null(j, key);
 		return;
 	}
 	nb_lab_board_path(lab, "console.log", log, sizeof(log));
-	nb_json_obj_begin(j, "board");
+	nb_json_obj_begin(j, key);
 	nb_json_str(j, "role", b->role == NB_LAB_DUT ? "dut" : "sink");
 	nb_json_str(j, "arch", b->arch);
 	nb_json_str(j, "kernel", b->kernel);
@@ -121,6 +121,12 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 	snprintf(lab->board.arch, sizeof(lab->board.arch), "%s", o->board_arch);
 	if (o->board_dir)
 		snprintf(lab->board.dir, sizeof(lab->board.dir), "%s", o->board_dir);
+	if (o->board2_arch[0]) {
+		lab->board2.role = NB_LAB_SINK;
+		snprintf(lab->board2.arch, sizeof(lab->board2.arch), "%s", o->board2_arch);
+		if (o->board_dir)
+			snprintf(lab->board2.dir, sizeof(lab->board2.dir), "%s", o->board_dir);
+	}
 	if (lab->board.role >= 0 && !o->json)
 		printf("lab up: booting the %s board (qemu, no KVM: about 5 to 30 s)\n",
 		       lab->board.arch);
@@ -175,13 +181,26 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 			nb_json_str(&j, "observer_addr", NB_LAB_DUT_A_ADDR);
 		else
 			nb_json_null(&j, "observer_addr");
-		board_json(&j, lab, &lab->board, nb_lab_board_pid(lab));
+		board_json(&j, "board", lab, &lab->board, nb_lab_board_pid(lab));
+		if (lab->board2.role >= 0) {
+			/* The sink's board, with a board DUT: "board2", as "board". */
+			nb_lab_board_swap(lab);
+			board_json(&j, "board2", lab, &lab->board, nb_lab_board_pid(lab));
+			nb_lab_board_swap(lab);
+		}
 		json_end(&j);
 		return 0;
 	}
 	if (lab->board.role >= 0) {
 		print_board(lab, &lab->board, nb_lab_board_pid(lab));
-		if (lab->board.role == NB_LAB_DUT)
+		if (lab->board2.role >= 0) {
+			nb_lab_board_swap(lab);
+			print_board(lab, &lab->board, nb_lab_board_pid(lab));
+			nb_lab_board_swap(lab);
+			printf("lab up: %s %s/24 -- board %s (forwarding) -- board %s %s/24\n",
+			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch,
+			       lab->board2.arch, NB_LAB_SINK_ADDR);
+		} else if (lab->board.role == NB_LAB_DUT)
 			printf("lab up: %s %s/24 -- board %s (%s, forwarding) -- %s %s/24\n",
 			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch,
 			       lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
@@ -303,7 +322,7 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		nb_json_u64(&j, "port", st.port);
 		nb_json_bool(&j, "answers", st.observer_answers);
 		nb_json_obj_end(&j);
-		board_json(&j, lab, &st.board, st.board_pid);
+		board_json(&j, "board", lab, &st.board, st.board_pid);
 		if (st.board.role >= 0) {
 			nb_json_bool(&j, "board_alive", st.board_alive);
 			nb_json_bool(&j, "board_control_port", st.board_ctl);

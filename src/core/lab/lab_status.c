@@ -105,7 +105,7 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 	}
 	for (int i = 0; i < 4; i++) {
 		int ns = i < 1 ? 0 : i < 3 ? 1 : 2;
-		if (nb_lab_link_in_board(lab->board.role, i))
+		if (nb_lab_link_in_board(nb_lab_board_roles(lab), i))
 			continue; /* from the board's own word, above */
 		st->links_up[i] =
 		    st->ns[ns] && nb_lab_link_up(lab, lab->ns[ns], nb_lab_links[i], &st->mtu);

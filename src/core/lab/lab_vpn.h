@@ -17,6 +17,11 @@ int nb_lab_vpn_parse(const char *spec, struct nb_lab_vpn_spec *v);
 /* Builds lab->vpn between the DUT and the sink, with random keys. -EPROTONOSUPPORT with a one
  * line lab->err when the kernel lacks it. */
 int nb_lab_vpn_up(struct nb_lab *lab);
+/* With a board at one end of an ESP tunnel and a namespace at the other: whether this host's
+ * kernel takes an ESP SA (a throwaway one in the generator's namespace). -EPROTONOSUPPORT with
+ * the reason in lab->err when it does not; 0 otherwise, and for every other lab. Run before a
+ * board boots. */
+int nb_lab_vpn_host_check(struct nb_lab *lab);
 /* Makes lab->crypto_driver the kernel's choice for its algorithm; *old_priority gets the
  * priority to restore. */
 int nb_lab_crypto_driver_set(struct nb_lab *lab, int *old_priority);

@@ -327,6 +327,13 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 			nb_json_bool(&j, "board_alive", st.board_alive);
 			nb_json_bool(&j, "board_control_port", st.board_ctl);
 		}
+		if (st.board2.role >= 0) {
+			nb_lab_board_swap(lab);
+			board_json(&j, "board2", lab, &st.board2, st.board2_pid);
+			nb_lab_board_swap(lab);
+			nb_json_bool(&j, "board2_alive", st.board2_alive);
+			nb_json_bool(&j, "board2_control_port", st.board2_ctl);
+		}
 		json_end(&j);
 		return st.healthy ? 0 : 1;
 	}
@@ -346,11 +353,21 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		       yes(st.board_alive, "running", "NOT running"),
 		       yes(st.board_ctl, "answers", "does NOT answer"));
 	}
+	if (st.board2.role >= 0) {
+		nb_lab_board_swap(lab);
+		print_board(lab, &st.board2, st.board2_pid);
+		nb_lab_board_swap(lab);
+		printf("  board: qemu %s, control port %s\n",
+		       yes(st.board2_alive, "running", "NOT running"),
+		       yes(st.board2_ctl, "answers", "does NOT answer"));
+	}
 	for (int i = 0; i < 3; i++)
 		printf("  namespace %-20s %s\n", lab->ns[i], yes(st.ns[i], "present", "MISSING"));
 	for (int i = 0; i < 4; i++)
 		printf("  link %-6s in %-20s %s\n", nb_lab_links[i],
-		       nb_lab_link_in_board(st.board.role, i) ? "the board" : lab->ns[link_ns[i]],
+		       nb_lab_link_in_board(st.board2.role >= 0 ? NB_LAB_BOTH : st.board.role, i)
+			   ? (i == 3 && st.board2.role >= 0 ? "the sink board" : "the board")
+			   : lab->ns[link_ns[i]],
 		       yes(st.links_up[i], "up", "DOWN or missing"));
 	printf("  mtu %u, IPv6 %s\n", st.mtu, yes(st.ipv6, "on", "off"));
 	printf("  forwarding in %s: IPv4 %s, IPv6 %s\n",
@@ -364,9 +381,10 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		       (size_t)st.rules, st.elems);
 	if (st.agent_expected || st.agent_pid)
 		printf("  agent: %spid %ld %s, %s port %u %s\n",
-		       st.board.role == NB_LAB_SINK ? "in the board, qemu " : "", st.agent_pid,
-		       yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR, st.port,
-		       yes(st.agent_answers, "answers", "does NOT answer"));
+		       st.board.role == NB_LAB_SINK || st.board2.role >= 0 ? "in the board, qemu "
+									   : "",
+		       st.agent_pid, yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR,
+		       st.port, yes(st.agent_answers, "answers", "does NOT answer"));
 	else
 		printf("  agent: none (started with --no-agent)\n");
 	if (st.agent_expected || st.observer_pid)

@@ -56,6 +56,13 @@ if ! lab_up "$P" --dut vm:armhf --sink vm:armhf --vpn esp --board-dir "$board_di
 fi
 ok "lab up --dut vm:armhf --sink vm:armhf --vpn esp ($(($(date +%s) - t0)) s)"
 run=/run/netbench-lab/$P
+"$NETBENCH" lab status --prefix "$P" -J >"$tmp/status.json"
+check_quiet "status: healthy, both boards running with their control ports, the agent the sink board's" json_check "$tmp/status.json" "
+assert d['healthy'], d
+assert d['board']['role'] == 'dut' and d['board2']['role'] == 'sink', d
+assert d['board_control_port'] and d['board2_alive'] and d['board2_control_port'], d
+assert d['agent']['answers'] and d['agent']['pid'] == d['board2']['qemu_pid'], d
+"
 check "two boards, each with its qemu" sh -c "test -s $run/board-qemu.pid && test -s $run/board-sink-qemu.pid"
 check "the wire between the boards is a bridge of their taps in the DUT namespace" sh -c \
 	"ip -n $P-dut link show sink0 | grep -q 'master br1' && ip -n $P-dut link show dut1 | grep -q 'master br1'"

@@ -38,6 +38,10 @@ struct nb_lab_status {
 	long board_pid; /* qemu's, 0: no pid file */
 	bool board_alive;
 	bool board_ctl; /* its control port answered */
+	/* A board sink beside a board DUT (board2.role >= 0 in the lab), as above. */
+	struct nb_lab_board board2;
+	long board2_pid;
+	bool board2_alive, board2_ctl;
 	bool healthy;
 };
 

@@ -3,6 +3,7 @@
  * DUT's firewall, and the rule-cost fit of a sweep. Runs the verbs (calls core/lab*.c) and
  * prints; the options are parsed in lab_opts.c. */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -90,6 +91,33 @@ static void board_json(struct nb_json *j, const char *key, const struct nb_lab *
 	nb_json_str(j, "image", b->dir);
 	nb_json_str(j, "virtualization", "vm tcg");
 	nb_json_obj_end(j);
+}
+
+/* "vpn_sa": [{"board", "src", "dst", "spi", "bytes", "packets"}], "xfrm_errors": [{"board",
+ * "name", "count"}]: each board's tunnel counters. */
+static void sa_json(struct nb_json *j, const struct nb_lab_sa_list *l)
+{
+	nb_json_arr_begin(j, "vpn_sa");
+	for (unsigned i = 0; i < l->n_sa; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "board", l->sa[i].board == NB_LAB_DUT ? "dut" : "sink");
+		nb_json_str(j, "src", l->sa[i].src);
+		nb_json_str(j, "dst", l->sa[i].dst);
+		nb_json_str(j, "spi", l->sa[i].spi);
+		nb_json_u64(j, "bytes", l->sa[i].bytes);
+		nb_json_u64(j, "packets", l->sa[i].packets);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+	nb_json_arr_begin(j, "xfrm_errors");
+	for (unsigned i = 0; i < l->n_err; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "board", l->err[i].board == NB_LAB_DUT ? "dut" : "sink");
+		nb_json_str(j, "name", l->err[i].name);
+		nb_json_u64(j, "count", l->err[i].count);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
 }
 
 static void print_board(const struct nb_lab *lab, const struct nb_lab_board *b, long pid)
@@ -327,6 +355,8 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 			nb_json_bool(&j, "board_alive", st.board_alive);
 			nb_json_bool(&j, "board_control_port", st.board_ctl);
 		}
+		if (st.vpn_read)
+			sa_json(&j, &st.vpn);
 		if (st.board2.role >= 0) {
 			nb_lab_board_swap(lab);
 			board_json(&j, "board2", lab, &st.board2, st.board2_pid);
@@ -379,6 +409,17 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		printf("  ruleset: %s%s%zu rules in the DUT, %ld set elements\n",
 		       st.ruleset_known ? st.ruleset_kind : "", st.ruleset_known ? ", " : "",
 		       (size_t)st.rules, st.elems);
+	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_sa; i++) {
+		const struct nb_lab_sa *a = &st.vpn.sa[i];
+		printf("  vpn sa in the %s board: %s -> %s spi %s: %" PRIu64 " bytes, %" PRIu64
+		       " packets\n",
+		       a->board == NB_LAB_DUT ? "DUT" : "sink", a->src, a->dst, a->spi, a->bytes,
+		       a->packets);
+	}
+	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_err; i++)
+		printf("  vpn drops in the %s board: %s %" PRIu64 "\n",
+		       st.vpn.err[i].board == NB_LAB_DUT ? "DUT" : "sink", st.vpn.err[i].name,
+		       st.vpn.err[i].count);
 	if (st.agent_expected || st.agent_pid)
 		printf("  agent: %spid %ld %s, %s port %u %s\n",
 		       st.board.role == NB_LAB_SINK || st.board2.role >= 0 ? "in the board, qemu "

@@ -155,8 +155,7 @@ int nb_lab_board_start(struct nb_lab *lab)
 	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
 	const char *crypto_dev =
 	    pci ? "virtio-crypto-pci,cryptodev=c0" : "virtio-crypto-device,cryptodev=c0";
-	/* With --vpn the sink's agent answers on the tunnel's address too (its control port adds
-	 * it after boot; a receiver binds to the control connection's address). */
+	/* A sink board behind a board DUT shares a wire with the DUT board's sink side. */
 	const char *sink_mac =
 	    lab->board2.role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK2 : NB_LAB_BOARD_MAC_SINK;
 	char *argv[QEMU_ARGS];
@@ -185,6 +184,9 @@ int nb_lab_board_start(struct nb_lab *lab)
 			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=%s," NB_LAB_SINK_ADDR
 			 "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR "%s%s",
 			 b->console_dev, sink_mac,
+			 /* With --vpn the agent answers on the tunnel's address too (the
+			  * control port adds it after boot; a receiver binds to the control
+			  * connection's address). */
 			 !lab->agent   ? ""
 			 : lab->vpn[0] ? " nb.serve=0.0.0.0,"
 				       : " nb.serve=" NB_LAB_SINK_ADDR ",",

@@ -152,6 +152,11 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		}
 	}
 	all = all && st->fwd_v4 && (!st->ipv6 || st->fwd_v6) && s.complete;
+	if (!lab->vpn[0])
+		snprintf(lab->vpn, sizeof(lab->vpn), "%s", s.vpn);
+	if (lab->board.role >= 0 && !strncmp(lab->vpn, "esp", 3) &&
+	    (st->board_ctl || st->board2_ctl))
+		st->vpn_read = !nb_lab_sa_read(lab, &st->vpn);
 	/* A board's agent is not a process here: its pid is qemu's, its port is reached from
 	 * the namespace next to it. */
 	if (lab->board.role == NB_LAB_SINK) {

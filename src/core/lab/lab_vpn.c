@@ -135,6 +135,20 @@ static void esp_policy(struct esp_script *e, const char *dir, const char *sel_sr
 		 sel_src, sel_dst, dir, src, dst, reqid);
 }
 
+/* ip may quote the argument it could not parse: whatever looks like a key (0x and 16 or more
+ * hex digits) goes out of an error message as "0x...". */
+static void redact_keys(char *s)
+{
+	for (char *p = s; (p = strstr(p, "0x")) != NULL;) {
+		size_t n = strspn(p + 2, "0123456789abcdefABCDEF");
+		if (n >= 16) {
+			memcpy(p + 2, "...", 3);
+			memmove(p + 5, p + 2 + n, strlen(p + 2 + n) + 1);
+		}
+		p += 2;
+	}
+}
+
 /* Whether the end in role is an emulated board (lab_board.c) rather than a namespace here. */
 static bool end_is_board(const struct nb_lab *lab, int role)
 {
@@ -155,6 +169,7 @@ static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
 
 	if (!end_is_board(lab, role)) {
 		ret = cmd(lab, e->text, NULL, "ip", "-n", lab->ns[role], "-batch", "-", NULL);
+		redact_keys(lab->err);
 		if (ret) {
 			char ip_err[sizeof(lab->err)];
 			snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
@@ -175,6 +190,8 @@ static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
 		nb_lab_board_swap(lab);
 	ret = nb_lab_board_ctl(lab, "xfrm", e->text, &out, &rc);
 	if (!ret && rc) {
+		if (out)
+			redact_keys(out);
 		snprintf(lab->err, sizeof(lab->err),
 			 "the %s board (kernel %s) refused the tunnel's ESP %s (ip -batch in the "
 			 "board): %.300s",

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A board's tunnel counters as its control port gives them ("xfrm-stat" of tests/board/init):
- * the lines parsed, each board's kept apart, anything else refused. */
+ * the lines parsed, each board's kept apart, anything else refused; keys out of ip's errors. */
 #include <errno.h>
 #include <string.h>
 
 #include "core/lab/lab_sa.h"
+#include "core/lab/lab_vpn.h"
 #include "tap.h"
 
 int main(void)
@@ -43,5 +44,13 @@ int main(void)
 			      NB_LAB_DUT, &l) == -ENOSPC &&
 		  l.n_sa == 0,
 	      "more SAs than a board of the lab has: refused, nothing kept");
+	{
+		char e[] =
+		    "Error: argument \"0x00112233445566778899aabbccddeeff\" is wrong: spi 0x1234 "
+		    "0xABCDEF0123456789";
+		nb_lab_redact_keys(e);
+		CHECK(!strcmp(e, "Error: argument \"0x...\" is wrong: spi 0x1234 0x..."),
+		      "an ip error's keys redacted, a short SPI kept (got %s)", e);
+	}
 	return tap_done();
 }

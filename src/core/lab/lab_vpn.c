@@ -135,9 +135,7 @@ static void esp_policy(struct esp_script *e, const char *dir, const char *sel_sr
 		 sel_src, sel_dst, dir, src, dst, reqid);
 }
 
-/* ip may quote the argument it could not parse: whatever looks like a key (0x and 16 or more
- * hex digits) goes out of an error message as "0x...". */
-static void redact_keys(char *s)
+void nb_lab_redact_keys(char *s)
 {
 	for (char *p = s; (p = strstr(p, "0x")) != NULL;) {
 		size_t n = strspn(p + 2, "0123456789abcdefABCDEF");
@@ -168,21 +166,26 @@ static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
 	bool swapped;
 
 	if (!end_is_board(lab, role)) {
-		ret = cmd(lab, e->text, NULL, "ip", "-n", lab->ns[role], "-batch", "-", NULL);
-		redact_keys(lab->err);
-		if (ret) {
+		/* The first line (the first SA) alone: where it fails, ESP itself is missing. */
+		struct esp_script first = {0};
+		size_t n = strcspn(e->text, "\n") + 1;
+		memcpy(first.text, e->text, n < sizeof(first.text) ? n : sizeof(first.text) - 1);
+		ret = cmd(lab, first.text, NULL, "ip", "-n", lab->ns[role], "-batch", "-", NULL);
+		explicit_bzero(&first, sizeof(first));
+		nb_lab_redact_keys(lab->err);
+		if (ret == -EIO) {
 			char ip_err[sizeof(lab->err)];
 			snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
-			/* The first line is the first SA: where it fails, ESP itself is missing. */
-			if (ret == -EIO &&
-			    (strstr(ip_err, "-:1") || !strstr(ip_err, "Command failed"))) {
-				snprintf(lab->err, sizeof(lab->err),
-					 "this kernel has no ESP %s (modules xfrm_user, esp4; "
-					 "CONFIG_XFRM_USER, CONFIG_INET_ESP): %.300s",
-					 a->xfrm_name, ip_err);
-				return -EPROTONOSUPPORT;
-			}
+			snprintf(lab->err, sizeof(lab->err),
+				 "this kernel has no ESP %s (modules xfrm_user, esp4; "
+				 "CONFIG_XFRM_USER, CONFIG_INET_ESP): %.300s",
+				 a->xfrm_name, ip_err);
+			return -EPROTONOSUPPORT;
 		}
+		if (!ret && e->text[n - 1])
+			ret = cmd(lab, e->text + n, NULL, "ip", "-n", lab->ns[role], "-batch", "-",
+				  NULL);
+		nb_lab_redact_keys(lab->err);
 		return ret;
 	}
 	swapped = lab->board.role != role;
@@ -191,7 +194,7 @@ static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
 	ret = nb_lab_board_ctl(lab, "xfrm", e->text, &out, &rc);
 	if (!ret && rc) {
 		if (out)
-			redact_keys(out);
+			nb_lab_redact_keys(out);
 		snprintf(lab->err, sizeof(lab->err),
 			 "the %s board (kernel %s) refused the tunnel's ESP %s (ip -batch in the "
 			 "board): %.300s",

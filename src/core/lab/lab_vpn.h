@@ -14,6 +14,9 @@ struct nb_lab_vpn_spec {
 /* Parses "esp", "esp:ALGO" (aes-cbc-hmac-sha1, aes-gcm, chacha20-poly1305) or "wireguard".
  * -EINVAL for anything else. */
 int nb_lab_vpn_parse(const char *spec, struct nb_lab_vpn_spec *v);
+/* ip may quote the argument it could not parse: whatever looks like a key in s (0x and 16 or
+ * more hex digits) becomes "0x...", in place, before s goes into an error message. */
+void nb_lab_redact_keys(char *s);
 /* Builds lab->vpn between the DUT and the sink, with random keys. -EPROTONOSUPPORT with a one
  * line lab->err when the kernel lacks it. */
 int nb_lab_vpn_up(struct nb_lab *lab);

@@ -3,6 +3,7 @@
  * DUT's firewall, and the rule-cost fit of a sweep. Runs the verbs (calls core/lab*.c) and
  * prints; the options are parsed in lab_opts.c. */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -77,6 +78,12 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 	snprintf(lab->board.arch, sizeof(lab->board.arch), "%s", o->board_arch);
 	if (o->board_dir)
 		snprintf(lab->board.dir, sizeof(lab->board.dir), "%s", o->board_dir);
+	if (o->board2_arch[0]) {
+		lab->board2.role = NB_LAB_SINK;
+		snprintf(lab->board2.arch, sizeof(lab->board2.arch), "%s", o->board2_arch);
+		if (o->board_dir)
+			snprintf(lab->board2.dir, sizeof(lab->board2.dir), "%s", o->board_dir);
+	}
 	if (lab->board.role >= 0 && !o->json)
 		printf("lab up: booting the %s board (qemu, no KVM: about 5 to 30 s)\n",
 		       lab->board.arch);
@@ -108,7 +115,14 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 	}
 	if (lab->board.role >= 0) {
 		print_board(lab, &lab->board, nb_lab_board_pid(lab));
-		if (lab->board.role == NB_LAB_DUT)
+		if (lab->board2.role >= 0) {
+			nb_lab_board_swap(lab);
+			print_board(lab, &lab->board, nb_lab_board_pid(lab));
+			nb_lab_board_swap(lab);
+			printf("lab up: %s %s/24 -- board %s (forwarding) -- board %s %s/24\n",
+			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch,
+			       lab->board2.arch, NB_LAB_SINK_ADDR);
+		} else if (lab->board.role == NB_LAB_DUT)
 			printf("lab up: %s %s/24 -- board %s (%s, forwarding) -- %s %s/24\n",
 			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch,
 			       lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
@@ -206,11 +220,21 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		       yes(st.board_alive, "running", "NOT running"),
 		       yes(st.board_ctl, "answers", "does NOT answer"));
 	}
+	if (st.board2.role >= 0) {
+		nb_lab_board_swap(lab);
+		print_board(lab, &st.board2, st.board2_pid);
+		nb_lab_board_swap(lab);
+		printf("  board: qemu %s, control port %s\n",
+		       yes(st.board2_alive, "running", "NOT running"),
+		       yes(st.board2_ctl, "answers", "does NOT answer"));
+	}
 	for (int i = 0; i < 3; i++)
 		printf("  namespace %-20s %s\n", lab->ns[i], yes(st.ns[i], "present", "MISSING"));
 	for (int i = 0; i < 4; i++)
 		printf("  link %-6s in %-20s %s\n", nb_lab_links[i],
-		       nb_lab_link_in_board(st.board.role, i) ? "the board" : lab->ns[link_ns[i]],
+		       nb_lab_link_in_board(st.board2.role >= 0 ? NB_LAB_BOTH : st.board.role, i)
+			   ? (i == 3 && st.board2.role >= 0 ? "the sink board" : "the board")
+			   : lab->ns[link_ns[i]],
 		       yes(st.links_up[i], "up", "DOWN or missing"));
 	printf("  mtu %u, IPv6 %s\n", st.mtu, yes(st.ipv6, "on", "off"));
 	printf("  forwarding in %s: IPv4 %s, IPv6 %s\n",
@@ -222,11 +246,23 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		printf("  ruleset: %s%s%zu rules in the DUT, %ld set elements\n",
 		       st.ruleset_known ? st.ruleset_kind : "", st.ruleset_known ? ", " : "",
 		       (size_t)st.rules, st.elems);
+	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_sa; i++) {
+		const struct nb_lab_sa *a = &st.vpn.sa[i];
+		printf("  vpn sa in the %s board: %s -> %s spi %s: %" PRIu64 " bytes, %" PRIu64
+		       " packets\n",
+		       a->board == NB_LAB_DUT ? "DUT" : "sink", a->src, a->dst, a->spi, a->bytes,
+		       a->packets);
+	}
+	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_err; i++)
+		printf("  vpn drops in the %s board: %s %" PRIu64 "\n",
+		       st.vpn.err[i].board == NB_LAB_DUT ? "DUT" : "sink", st.vpn.err[i].name,
+		       st.vpn.err[i].count);
 	if (st.agent_expected || st.agent_pid)
 		printf("  agent: %spid %ld %s, %s port %u %s\n",
-		       st.board.role == NB_LAB_SINK ? "in the board, qemu " : "", st.agent_pid,
-		       yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR, st.port,
-		       yes(st.agent_answers, "answers", "does NOT answer"));
+		       st.board.role == NB_LAB_SINK || st.board2.role >= 0 ? "in the board, qemu "
+									   : "",
+		       st.agent_pid, yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR,
+		       st.port, yes(st.agent_answers, "answers", "does NOT answer"));
 	else
 		printf("  agent: none (started with --no-agent)\n");
 	if (st.agent_expected || st.observer_pid)

@@ -22,6 +22,9 @@ static void usage(FILE *f)
 	    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
 	    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR] [--prefix P]"
 	    " [-p PORT]\n"
+	    "       netbench lab up --dut vm:ARCH --sink vm:ARCH [--vpn esp[:ALGO]] [--board-dir "
+	    "DIR]"
+	    " [--prefix P]\n"
 	    "       netbench lab down [--prefix P] [-J]\n"
 	    "       netbench lab status [--prefix P] [-J]\n"
 	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
@@ -68,6 +71,8 @@ static void usage(FILE *f)
 	    "                      its own kernel, forwarding between two virtio NICs whose host\n"
 	    "                      ends are gen0 and sink0; its agent is the observer\n"
 	    "      --sink vm:ARCH  up: the sink is an emulated board; its agent is the lab's\n"
+	    "                      (with --dut vm:ARCH too: two boards, an ESP tunnel between\n"
+	    "                      them with --vpn esp, set through their control ports)\n"
 	    "      --board-dir DIR up: the board image (kernel, initrd.gz, qemu.args; default\n"
 	    "                      " NB_LAB_BOARD_CACHE "/board-ARCH, made by\n"
 	    "                      tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE ")\n"
@@ -148,6 +153,7 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	const char *path;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int c, li = -1;
+	char arch[16];
 
 	o->prefix = getenv("NB_LAB_PREFIX");
 	o->board_role = -1;
@@ -201,12 +207,27 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			break;
 		case OPT_DUT:
 		case OPT_SINK:
-			if (o->board_role >= 0)
-				cli_usage_error(
-				    "one emulated board per lab: --dut or --sink, not both");
-			if (nb_lab_board_spec(optarg, o->board_arch, sizeof(o->board_arch)))
+			if ((c == OPT_DUT && o->board_role == NB_LAB_DUT) ||
+			    (c == OPT_SINK && (o->board_role == NB_LAB_SINK || o->board2_arch[0])))
+				cli_usage_error("%s given twice", name);
+			if (nb_lab_board_spec(optarg, arch, sizeof(arch)))
 				cli_usage_error("%s: '%s' is not vm:armhf or vm:x86_64", name,
 						optarg);
+			/* Both: the DUT's board first, the sink's the second. */
+			if (o->board_role >= 0) {
+				if (c == OPT_DUT) {
+					snprintf(o->board2_arch, sizeof(o->board2_arch), "%s",
+						 o->board_arch);
+					snprintf(o->board_arch, sizeof(o->board_arch), "%s", arch);
+				} else {
+					snprintf(o->board2_arch, sizeof(o->board2_arch), "%s",
+						 arch);
+				}
+				o->board_role = NB_LAB_DUT;
+				up_opts = true;
+				break;
+			}
+			snprintf(o->board_arch, sizeof(o->board_arch), "%s", arch);
 			o->board_role = c == OPT_DUT ? NB_LAB_DUT : NB_LAB_SINK;
 			up_opts = true;
 			break;
@@ -264,13 +285,18 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 				"--force, --dut, --sink and --board-dir are options of `lab up`");
 	if (o->board_dir && o->board_role < 0)
 		cli_usage_error("--board-dir names the image of --dut vm:ARCH or --sink vm:ARCH");
-	if (o->board_role >= 0 && o->vpn)
-		cli_usage_error(
-		    "--vpn with an emulated board (--%s vm:%s) is not built: the tunnel "
-		    "would end in the board's kernel, whose SAs its control port cannot "
-		    "set (it takes rulesets only), and in a namespace on this host's "
-		    "kernel; use --vpn with the namespace DUT (docs/lab.md, \"Boards\")",
-		    o->board_role == NB_LAB_DUT ? "dut" : "sink", o->board_arch);
+	if (o->board_role >= 0 && o->vpn && !strncmp(o->vpn, "wireguard", 9))
+		cli_usage_error("--vpn wireguard with an emulated board (--%s vm:%s) is not built: "
+				"the board's image has no wg; --vpn esp[:ALGO] is (docs/lab.md, "
+				"\"Boards\")",
+				o->board_role == NB_LAB_DUT ? "dut" : "sink", o->board_arch);
+	if (o->board2_arch[0] && o->board_dir && strcmp(o->board_arch, o->board2_arch))
+		cli_usage_error("--board-dir names one image: with --dut vm:%s and --sink vm:%s, "
+				"give boards of one architecture or no --board-dir",
+				o->board_arch, o->board2_arch);
+	if (o->board2_arch[0] && o->crypto_driver)
+		cli_usage_error("--crypto-driver sets this host's kernel; with a board at both "
+				"ends the tunnel is in the boards' kernels");
 	if (o->board_role >= 0 && (o->dut_cpus || o->mtu || o->ipv6))
 		cli_usage_error("an emulated board (--%s vm:%s) takes no --dut-cpus, --mtu or -6 "
 				"(not built yet)",

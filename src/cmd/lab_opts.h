@@ -23,6 +23,8 @@ struct lab_opts {
 	/* --dut vm:ARCH or --sink vm:ARCH: an emulated board in that role; --board-dir */
 	int board_role; /* NB_LAB_DUT, NB_LAB_SINK, -1: none */
 	char board_arch[16];
+	/* --dut vm:ARCH and --sink vm:ARCH2 together: board_role is NB_LAB_DUT, this ARCH2. */
+	char board2_arch[16];
 	const char *board_dir;
 	double fit_rules[FIT_POINTS_MAX], fit_fps[FIT_POINTS_MAX];
 	size_t fit_n;

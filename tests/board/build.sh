@@ -66,10 +66,12 @@ mkdir -p "$cache" || skip "cannot create $cache"
 . "$top/tests/kernel-cache.sh"
 kernel_fetch "$kflavour"
 
-# Userland from Debian's packages of the board's architecture: busybox, and nft with the
-# libraries it needs (found below by their ELF NEEDED entries).
+# Userland from Debian's packages of the board's architecture: busybox, nft for rulesets and
+# iproute2's ip for the tunnel's SAs and policies (busybox's ip has no xfrm), with the libraries
+# they need (found below by their ELF NEEDED entries).
 pkgs="busybox-static libc6 nftables libnftables1 libnftnl11 libmnl0 libjansson4 libgmp10
-libxtables12 libedit2 libbsd0 libmd0 libtinfo6"
+libxtables12 libedit2 libbsd0 libmd0 libtinfo6
+iproute2 libbpf1 libelf1 libcap2 zlib1g"
 roots=""
 for p in $pkgs; do
 	r=$(deb_fetch "$p") || skip "apt-get download $p:$deb_arch failed"
@@ -120,6 +122,10 @@ copy_elf() { # path-in-packages
 	fi
 }
 copy_elf usr/sbin/nft || skip "cannot assemble nft for $deb_arch"
+# iproute2's ip as /nb/ip, called by that path (busybox's shell prefers its own applets to
+# PATH): the init's other ip commands are busybox's.
+copy_elf bin/ip || skip "cannot assemble iproute2's ip for $deb_arch"
+cp "$ir/bin/ip" "$ir/nb/ip" && rm -f "$ir/bin/ip"
 # libc6 keeps the loader's real file under lib/ARCH and a link in /lib: both resolve.
 [ -d "$ir/lib/$libdir" ] && [ ! -e "$ir/usr/lib/$libdir" ] && mkdir -p "$ir/usr/lib" &&
 	ln -s "../../lib/$libdir" "$ir/usr/lib/$libdir"
@@ -127,9 +133,14 @@ copy_elf usr/sbin/nft || skip "cannot assemble nft for $deb_arch"
 # Modules, dependencies first, in one load order (decompressed: busybox's insmod may not read
 # .xz). virtio_mmio for -M virt, virtio_pci for a PC; nf_tables and nft_ct for the lab's
 # rulesets (libcrc32c, which nf_tables needs, wants a crc32c first); af_alg and virtio_crypto for
-# crypto by driver.
+# crypto by driver; xfrm_user, esp4 and the transforms of `lab up --vpn esp[:ALGO]` (authenc
+# with cbc(aes) and hmac(sha1), rfc4106(gcm(aes)), rfc7539esp(chacha20,poly1305)) for a tunnel
+# that ends in the board, with drbg and jitterentropy_rng: echainiv and seqiv take their IVs'
+# salt from the default RNG, which the kernel would otherwise ask modprobe for (there is none).
 mods="virtio_mmio virtio_pci virtio_net virtio_console virtio_crypto crc32c_generic nf_tables nft_ct af_alg
-algif_skcipher algif_aead algif_hash crypto_user $cpu_mods"
+algif_skcipher algif_aead algif_hash crypto_user $cpu_mods jitterentropy_rng drbg xfrm_user esp4
+authenc echainiv seqiv cbc hmac sha1_generic aes_generic gcm ctr ghash_generic chacha_generic
+poly1305_generic chacha20poly1305"
 # shellcheck disable=SC2086 # the list of modules
 kernel_modules "$out/modules.order" "$ir/lib/modules" $mods
 

@@ -27,12 +27,12 @@ check_rc "--dut vm:mips is a usage error" 2 "$NETBENCH" lab up --prefix "$P" --d
 cp "$nb_tmp/out" "$tmp/last"
 check_quiet "... naming what is accepted, nothing created" sh -c \
 	"grep -q 'vm:armhf or vm:x86_64' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
-check_rc "--dut and --sink together: usage error" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --sink vm:armhf
+check_rc "--sink given twice: usage error" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --sink vm:armhf --sink vm:armhf
 cp "$nb_tmp/out" "$tmp/last"
-check_rc "--vpn esp with a board: usage error (not built)" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --vpn esp
+check_rc "--vpn wireguard with a board: usage error (not built)" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --vpn wireguard
 cp "$nb_tmp/out" "$tmp/last"
 check_quiet "... saying why, nothing created" sh -c \
-	"grep -q 'vpn with an emulated board (--dut vm:armhf) is not built: the tunnel would end' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
+	"grep -q 'vpn wireguard with an emulated board (--dut vm:armhf) is not built' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
 check_rc "a missing image: exit 1" 1 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$tmp/none"
 cp "$nb_tmp/out" "$tmp/last"
 check_quiet "... naming tests/board/build.sh, nothing created" sh -c \

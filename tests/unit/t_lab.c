@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The lab's names from a prefix, the refused prefixes, and the RPS masks of --dut-cpus. */
+/* The lab's names from a prefix, the refused prefixes, the RPS masks of --dut-cpus, and the
+ * files and state of a lab with two boards. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "core/lab/lab.h"
+#include "core/lab/lab_board.h"
+#include "core/lab/lab_state.h"
 #include "tap.h"
 
 int main(void)
@@ -54,11 +60,51 @@ int main(void)
 			  nb_lab_board_spec(NULL, arch, sizeof(arch)) == -EINVAL,
 		      "board: anything else refused");
 		CHECK(nb_lab_link_in_board(NB_LAB_DUT, 1) && nb_lab_link_in_board(NB_LAB_DUT, 2) &&
-			  !nb_lab_link_in_board(NB_LAB_DUT, 0) && !nb_lab_link_in_board(NB_LAB_DUT, 3),
+			  !nb_lab_link_in_board(NB_LAB_DUT, 0) &&
+			  !nb_lab_link_in_board(NB_LAB_DUT, 3),
 		      "board DUT: dut0 and dut1 are inside it, gen0 and sink0 its taps");
-		CHECK(nb_lab_link_in_board(NB_LAB_SINK, 3) && !nb_lab_link_in_board(NB_LAB_SINK, 2) &&
-			  !nb_lab_link_in_board(-1, 1),
+		CHECK(nb_lab_link_in_board(NB_LAB_SINK, 3) &&
+			  !nb_lab_link_in_board(NB_LAB_SINK, 2) && !nb_lab_link_in_board(-1, 1),
 		      "board sink: sink0 inside it; no board: none");
+		CHECK(nb_lab_link_in_board(NB_LAB_BOTH, 1) &&
+			  nb_lab_link_in_board(NB_LAB_BOTH, 2) &&
+			  nb_lab_link_in_board(NB_LAB_BOTH, 3) &&
+			  !nb_lab_link_in_board(NB_LAB_BOTH, 0),
+		      "two boards: every link but gen0 inside one");
+	}
+	{
+		struct nb_lab *two = nb_lab_new();
+		/* Two boards: the sink's files apart from the DUT's, and the state file keeps both
+		 * (its "board2" line is not read as a "board" line). */
+		struct nb_lab_state s = {0}, r;
+		char a[200], b[200];
+		two->board.role = NB_LAB_DUT;
+		two->board2.role = NB_LAB_SINK;
+		CHECK(nb_lab_board_roles(two) == NB_LAB_BOTH, "two boards: roles BOTH");
+		nb_lab_board_path(two, "qemu.pid", a, sizeof(a));
+		nb_lab_board_swap(two);
+		nb_lab_board_path(two, "qemu.pid", b, sizeof(b));
+		CHECK(two->board.role == NB_LAB_SINK &&
+			  !strcmp(a, "/run/netbench-lab/board-qemu.pid") &&
+			  !strcmp(b, "/run/netbench-lab/board-sink-qemu.pid"),
+		      "two boards: board-* and board-sink-* files");
+		nb_lab_board_swap(two);
+		snprintf(two->state_path, sizeof(two->state_path), "/tmp/t_lab_state.%d",
+			 (int)getpid());
+		s.board_role = NB_LAB_DUT;
+		snprintf(s.board_arch, sizeof(s.board_arch), "armhf");
+		snprintf(s.board_dir, sizeof(s.board_dir), "/img/a");
+		s.board2_role = NB_LAB_SINK;
+		snprintf(s.board2_arch, sizeof(s.board2_arch), "x86_64");
+		snprintf(s.board2_dir, sizeof(s.board2_dir), "/img/b");
+		CHECK(nb_lab_state_write(two, &s) == 0, "state with two boards written");
+		nb_lab_state_read(two, &r);
+		unlink(two->state_path);
+		CHECK(r.board_role == NB_LAB_DUT && !strcmp(r.board_arch, "armhf") &&
+			  !strcmp(r.board_dir, "/img/a") && r.board2_role == NB_LAB_SINK &&
+			  !strcmp(r.board2_arch, "x86_64") && !strcmp(r.board2_dir, "/img/b"),
+		      "state with two boards read back: each board its own");
+		nb_lab_free(two);
 	}
 	return tap_done();
 }

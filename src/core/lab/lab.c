@@ -56,8 +56,13 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		nb_lab_note(lab, "stopped the %s (pid %ld)", k ? "observer" : "agent", pid);
 		(*found)++;
 	}
-	pid = nb_lab_board_pid(lab);
-	if (nb_lab_pid_alive(pid) && nb_lab_is_qemu(pid)) {
+	for (int k = 0; k < 2; k++) {
+		/* The board's, and a second board's (the sink's, in a lab with two). */
+		char qpid[200];
+		snprintf(qpid, sizeof(qpid), "%s/board%s-qemu.pid", lab->run_dir, k ? "-sink" : "");
+		pid = nb_lab_read_pid(qpid);
+		if (!nb_lab_pid_alive(pid) || !nb_lab_is_qemu(pid))
+			continue;
 		/* Powered off before its taps' namespaces go. */
 		kill((pid_t)pid, SIGTERM);
 		for (int i = 0; i < 100 && nb_lab_pid_alive(pid); i++)
@@ -65,7 +70,10 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		if (nb_lab_pid_alive(pid))
 			kill((pid_t)pid, SIGKILL);
 		nb_lab_note(lab, "powered off the %s board (qemu pid %ld)",
-			    s.board_arch[0] ? s.board_arch : "emulated", pid);
+			    k && s.board2_arch[0] ? s.board2_arch
+			    : s.board_arch[0]	  ? s.board_arch
+						  : "emulated",
+			    pid);
 		(*found)++;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -114,8 +122,10 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		 */
 		static const char *const board_files[] = {"qemu.pid", "console.log", "ctl.sock",
 							  "qemu.log"};
-		for (size_t i = 0; i < sizeof(board_files) / sizeof(board_files[0]); i++) {
-			nb_lab_board_path(lab, board_files[i], log, sizeof(log));
+		for (size_t i = 0; i < 2 * sizeof(board_files) / sizeof(board_files[0]); i++) {
+			size_t nf = sizeof(board_files) / sizeof(board_files[0]);
+			snprintf(log, sizeof(log), "%s/board%s-%s", lab->run_dir,
+				 i >= nf ? "-sink" : "", board_files[i % nf]);
 			unlink(log);
 		}
 	}
@@ -186,7 +196,7 @@ static int wait_links_up(struct nb_lab *lab)
 
 	while (i < 4 && !nb_lab_stopped(lab)) {
 		const char *ns = lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2];
-		if (nb_lab_link_in_board(lab->board.role, i) ||
+		if (nb_lab_link_in_board(nb_lab_board_roles(lab), i) ||
 		    nb_lab_link_up(lab, ns, nb_lab_links[i], NULL)) {
 			i++;
 			continue;
@@ -212,6 +222,29 @@ static int wait_links_up(struct nb_lab *lab)
 			goto fail;                                                                 \
 		step_pause(lab);                                                                   \
 	} while (0)
+
+/* A board DUT and a board sink: the sink board's qemu starts in the sink namespace, its tap
+ * goes to the DUT namespace as dut1 (lab_board.c), where a bridge joins it to the DUT board's
+ * sink side (sink0): the wire between two boards, with its host ends' counters in view. */
+static int start_board2(struct nb_lab *lab)
+{
+	const char *dut = lab->ns[NB_LAB_DUT];
+	int ret;
+
+	nb_lab_board_swap(lab);
+	ret = nb_lab_board_start(lab);
+	nb_lab_board_swap(lab);
+	if (ret)
+		return ret;
+	if ((ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "br1", "type",
+			       "bridge", NULL)))
+		return ret;
+	for (int i = 0; i < 2; i++)
+		if ((ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "link", "set",
+				       i ? "dut1" : "sink0", "master", "br1", "up", NULL)))
+			return ret;
+	return nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "link", "set", "br1", "up", NULL);
+}
 
 /* A board sink receives multicast streams (seed 002) the way a board on a LAN does: the
  * generator sends groups out of gen0 (a multicast route, as a host's default route would give),
@@ -304,12 +337,20 @@ int nb_lab_up(struct nb_lab *lab)
 	if (lab->board.role >= 0) {
 		/* Before anything exists: a missing image or qemu leaves nothing to remove. */
 		ret = nb_lab_board_image(lab);
+		if (!ret && lab->board2.role >= 0) {
+			nb_lab_board_swap(lab);
+			ret = nb_lab_board_image(lab);
+			nb_lab_board_swap(lab);
+		}
 		if (ret)
 			return ret;
 	}
 	s.board_role = lab->board.role;
 	snprintf(s.board_arch, sizeof(s.board_arch), "%s", lab->board.arch);
 	snprintf(s.board_dir, sizeof(s.board_dir), "%s", lab->board.dir);
+	s.board2_role = lab->board2.role;
+	snprintf(s.board2_arch, sizeof(s.board2_arch), "%s", lab->board2.arch);
+	snprintf(s.board2_dir, sizeof(s.board2_dir), "%s", lab->board2.dir);
 	s.ipv6 = lab->ipv6;
 	s.mtu = lab->mtu;
 	s.dut_cpus = lab->dut_cpus;
@@ -327,6 +368,8 @@ int nb_lab_up(struct nb_lab *lab)
 					 "sysctl", "-q", "-w", "net.ipv6.conf.default.accept_dad=0",
 					 "net.ipv6.conf.all.accept_dad=0", NULL));
 	}
+	if (lab->vpn[0])
+		STEP(nb_lab_vpn_host_check(lab));
 	/* A board's NICs take the place of the veths it stands for: gen0 and sink0 are taps to
 	 * a board DUT, dut1 a tap to a board sink; dut0 and dut1 (or sink0) are then inside it. */
 	if (lab->board.role == NB_LAB_DUT)
@@ -336,6 +379,8 @@ int nb_lab_up(struct nb_lab *lab)
 				 "veth", "peer", "name", "dut0", "netns", dut, NULL));
 	if (lab->board.role == NB_LAB_SINK)
 		STEP(nb_lab_board_start(lab));
+	else if (lab->board2.role == NB_LAB_SINK)
+		STEP(start_board2(lab));
 	else if (lab->board.role < 0)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "dut1", "type",
 				 "veth", "peer", "name", "sink0", "netns", sink, NULL));
@@ -347,7 +392,7 @@ int nb_lab_up(struct nb_lab *lab)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "addr", "add",
 				 NB_LAB_DUT_B_ADDR "/24", "dev", "dut1", NULL));
 	}
-	if (lab->board.role != NB_LAB_SINK)
+	if (!nb_lab_link_in_board(nb_lab_board_roles(lab), 3))
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "addr", "add",
 				 NB_LAB_SINK_ADDR "/24", "dev", "sink0", NULL));
 	if (lab->ipv6) {
@@ -363,7 +408,7 @@ int nb_lab_up(struct nb_lab *lab)
 	}
 	for (int i = 0; i < 4; i++) {
 		const char *ns = lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2];
-		if (nb_lab_link_in_board(lab->board.role, i))
+		if (nb_lab_link_in_board(nb_lab_board_roles(lab), i))
 			continue;
 		if (lab->mtu) {
 			snprintf(mtu, sizeof(mtu), "%u", lab->mtu);
@@ -379,7 +424,7 @@ int nb_lab_up(struct nb_lab *lab)
 	STEP(wait_links_up(lab));
 	STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", gen, "route", "add", "198.19.0.0/16", "via",
 			 NB_LAB_DUT_A_ADDR, NULL));
-	if (lab->board.role != NB_LAB_SINK)
+	if (!nb_lab_link_in_board(nb_lab_board_roles(lab), 3))
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "route", "add", "198.18.0.0/16",
 				 "via", NB_LAB_DUT_B_ADDR, NULL));
 	if (lab->board.role != NB_LAB_DUT)
@@ -414,12 +459,23 @@ int nb_lab_up(struct nb_lab *lab)
 	if (lab->vpn[0]) {
 		snprintf(s.vpn, sizeof(s.vpn), "%s", lab->vpn);
 		STEP(nb_lab_state_write(lab, &s));
-		STEP(nb_lab_vpn_up(lab));
+		/* A board's end is set through its control port, once it is up (below). */
+		if (lab->board.role < 0)
+			STEP(nb_lab_vpn_up(lab));
 	}
 	if (lab->agent)
 		STEP(nb_lab_agents_start(lab));
 	if (lab->board.role >= 0)
 		STEP(nb_lab_board_wait(lab));
+	if (lab->board2.role >= 0) {
+		nb_lab_board_swap(lab);
+		ret = nb_lab_board_wait(lab);
+		nb_lab_board_swap(lab);
+		if (ret)
+			goto fail;
+	}
+	if (lab->vpn[0] && lab->board.role >= 0)
+		STEP(nb_lab_vpn_up(lab));
 	s.complete = true;
 	STEP(nb_lab_state_write(lab, &s));
 	return 0;

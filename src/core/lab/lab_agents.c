@@ -74,7 +74,7 @@ static int start_serve(struct nb_lab *lab, int ns, const char *addr, const char 
 int nb_lab_agents_start(struct nb_lab *lab)
 {
 	int ret = 0;
-	if (lab->board.role != NB_LAB_SINK)
+	if (lab->board.role != NB_LAB_SINK && lab->board2.role != NB_LAB_SINK)
 		ret = start_serve(lab, NB_LAB_SINK, NB_LAB_SINK_ADDR, lab->pid_path, "agent.log",
 				  false);
 	if (ret || lab->board.role == NB_LAB_DUT)

@@ -18,8 +18,13 @@ const char *const nb_lab_links[4] = {"gen0", "dut0", "dut1", "sink0"};
 
 bool nb_lab_link_in_board(int board_role, int i)
 {
-	return (board_role == NB_LAB_DUT && (i == 1 || i == 2)) ||
-	       (board_role == NB_LAB_SINK && i == 3);
+	return ((board_role == NB_LAB_DUT || board_role == NB_LAB_BOTH) && (i == 1 || i == 2)) ||
+	       ((board_role == NB_LAB_SINK || board_role == NB_LAB_BOTH) && i == 3);
+}
+
+int nb_lab_board_roles(const struct nb_lab *lab)
+{
+	return lab->board2.role >= 0 ? NB_LAB_BOTH : lab->board.role;
 }
 
 struct nb_lab *nb_lab_new(void)
@@ -31,6 +36,7 @@ struct nb_lab *nb_lab_new(void)
 	lab->agent = true;
 	lab->port = NB_LAB_PORT;
 	lab->board.role = -1;
+	lab->board2.role = -1;
 	nb_lab_set_prefix(lab, NULL);
 	return lab;
 }

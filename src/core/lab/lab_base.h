@@ -62,8 +62,10 @@ struct nb_lab {
 	char crypto_driver[64];
 	/* up --force: replace a lab that is alive under this prefix (else up refuses it). */
 	bool force;
-	/* up --dut vm:ARCH or --sink vm:ARCH: an emulated board in that role (lab_board.c). */
-	struct nb_lab_board board;
+	/* up --dut vm:ARCH or --sink vm:ARCH: an emulated board in that role (lab_board.c). With
+	 * both, board is the DUT's and board2 the sink's (role -1: none); lab_board.c's functions
+	 * act on board, nb_lab_board_swap exchanges the two around a call. */
+	struct nb_lab_board board, board2;
 	/* Set by a signal handler: up stops, cleans up and returns -EINTR. */
 	volatile sig_atomic_t *stop;
 	/* Called with one line for each thing worth telling (leftovers found, removed). */
@@ -75,6 +77,8 @@ struct nb_lab {
 };
 
 enum { NB_LAB_GEN, NB_LAB_DUT, NB_LAB_SINK };
+/* A board in both roles, for nb_lab_link_in_board. */
+#define NB_LAB_BOTH 3
 
 struct nb_lab *nb_lab_new(void);
 void nb_lab_free(struct nb_lab *lab);
@@ -85,8 +89,10 @@ int nb_lab_set_prefix(struct nb_lab *lab, const char *prefix);
 
 /* Interface names inside the namespaces. */
 extern const char *const nb_lab_links[4];
-/* Whether link i of nb_lab_links is inside an emulated board of that role (-1: no board). */
+/* Whether link i of nb_lab_links is inside an emulated board of that role (-1: no board,
+ * NB_LAB_BOTH: a board DUT and a board sink); nb_lab_board_roles gives a lab's. */
 bool nb_lab_link_in_board(int board_role, int i);
+int nb_lab_board_roles(const struct nb_lab *lab);
 
 /* Runs argv as the lab runs its tools: nonzero exit is -EIO with lab->err naming the command
  * and its first line of error output; r (may be NULL) keeps the output. */

@@ -35,7 +35,16 @@ int nb_lab_board_spec(const char *spec, char *arch, size_t len)
 
 void nb_lab_board_path(const struct nb_lab *lab, const char *name, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/board-%s", lab->run_dir, name);
+	/* The second board (the sink, swapped in) has files of its own. */
+	bool second = lab->board.role == NB_LAB_SINK && lab->board2.role == NB_LAB_DUT;
+	snprintf(buf, len, "%s/board%s-%s", lab->run_dir, second ? "-sink" : "", name);
+}
+
+void nb_lab_board_swap(struct nb_lab *lab)
+{
+	struct nb_lab_board t = lab->board;
+	lab->board = lab->board2;
+	lab->board2 = t;
 }
 
 long nb_lab_board_pid(const struct nb_lab *lab)
@@ -146,6 +155,9 @@ int nb_lab_board_start(struct nb_lab *lab)
 	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
 	const char *crypto_dev =
 	    pci ? "virtio-crypto-pci,cryptodev=c0" : "virtio-crypto-device,cryptodev=c0";
+	/* A sink board behind a board DUT shares a wire with the DUT board's sink side. */
+	const char *sink_mac =
+	    lab->board2.role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK2 : NB_LAB_BOARD_MAC_SINK;
 	char *argv[QEMU_ARGS];
 	int n = 0, status = 0, ret;
 
@@ -169,10 +181,15 @@ int nb_lab_board_start(struct nb_lab *lab)
 			 lab->agent ? port : "");
 	else
 		snprintf(append, sizeof(append),
-			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=" NB_LAB_BOARD_MAC_SINK
-			 "," NB_LAB_SINK_ADDR "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR
-			 "%s%s",
-			 b->console_dev, lab->agent ? " nb.serve=" NB_LAB_SINK_ADDR "," : "",
+			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=%s," NB_LAB_SINK_ADDR
+			 "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR "%s%s",
+			 b->console_dev, sink_mac,
+			 /* With --vpn the agent answers on the tunnel's address too (the
+			  * control port adds it after boot; a receiver binds to the control
+			  * connection's address). */
+			 !lab->agent   ? ""
+			 : lab->vpn[0] ? " nb.serve=0.0.0.0,"
+				       : " nb.serve=" NB_LAB_SINK_ADDR ",",
 			 lab->agent ? port : "");
 	snprintf(serial, sizeof(serial), "file:%s", console);
 	snprintf(chardev, sizeof(chardev), "socket,id=ctl,path=%s,server=on,wait=off", ctl);
@@ -180,7 +197,8 @@ int nb_lab_board_start(struct nb_lab *lab)
 	snprintf(nd[0], sizeof(nd[0]), "tap,id=n0,ifname=nbb0,script=no,downscript=no");
 	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, b->nic);
 	snprintf(nd[1], sizeof(nd[1]), "tap,id=n1,ifname=nbb1,script=no,downscript=no");
-	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=" NB_LAB_BOARD_MAC_SINK, b->nic);
+	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=%s", b->nic,
+		 dut ? NB_LAB_BOARD_MAC_SINK : sink_mac);
 
 	argv[n++] = "ip";
 	argv[n++] = "netns";
@@ -248,9 +266,13 @@ int nb_lab_board_start(struct nb_lab *lab)
 	if (ret)
 		return ret;
 	/* The taps exist once -daemonize returned; move each to its neighbour's namespace under
-	 * the lab's link name. */
+	 * the lab's link name. With a board sink too, the DUT board's sink side stays in the DUT
+	 * namespace, where a bridge joins it to the sink board's tap (lab.c). */
 	for (int i = dut ? 0 : 1; i < 2; i++) {
-		const char *to = dut ? lab->ns[i ? NB_LAB_SINK : NB_LAB_GEN] : lab->ns[NB_LAB_DUT];
+		const char *to =
+		    dut ? lab->ns[i ? (lab->board2.role == NB_LAB_SINK ? NB_LAB_DUT : NB_LAB_SINK)
+				    : NB_LAB_GEN]
+			: lab->ns[NB_LAB_DUT];
 		const char *name = dut ? (i ? "sink0" : "gen0") : "dut1";
 		const char *tap = i ? "nbb1" : "nbb0";
 		char *mv[] = {"ip",	   "-n",    (char *)ns, "link", "set",
@@ -324,8 +346,9 @@ int nb_lab_board_wait(struct nb_lab *lab)
 	struct nb_lab_board *b = &lab->board;
 	uint64_t t0 = nb_mono_ns(), deadline = t0 + (uint64_t)NB_LAB_BOARD_BOOT_S * NB_NS_PER_S;
 	bool dut = b->role == NB_LAB_DUT;
-	/* Where the board's agent is reached from: the generator (DUT) or the DUT (sink). */
-	const char *from = lab->ns[dut ? NB_LAB_GEN : NB_LAB_DUT];
+	/* Where the board's agent is reached from: the generator (DUT, or a sink behind a board
+	 * DUT) or the DUT (sink). */
+	const char *from = lab->ns[dut || lab->board2.role == NB_LAB_DUT ? NB_LAB_GEN : NB_LAB_DUT];
 	const char *addr = dut ? NB_LAB_DUT_A_ADDR : NB_LAB_SINK_ADDR;
 	char tail[600], why[80] = "";
 

@@ -23,6 +23,8 @@
  * enumerate in reverse order: the board's init finds them by address, never by name). */
 #define NB_LAB_BOARD_MAC_GEN  "52:54:00:6e:62:01"
 #define NB_LAB_BOARD_MAC_SINK "52:54:00:6e:62:02"
+/* A board sink behind a board DUT: the two share a wire, so not the DUT's sink-side MAC. */
+#define NB_LAB_BOARD_MAC_SINK2 "52:54:00:6e:62:03"
 
 /* "vm:armhf" or "vm:x86_64" -> arch. -EINVAL for anything else. */
 int nb_lab_board_spec(const char *spec, char *arch, size_t len);
@@ -37,6 +39,10 @@ int nb_lab_board_image(struct nb_lab *lab);
  * the board's init to report "up". */
 int nb_lab_board_start(struct nb_lab *lab);
 int nb_lab_board_wait(struct nb_lab *lab);
+
+/* Exchanges lab->board and lab->board2 (a lab with two boards: the functions here act on
+ * lab->board). */
+void nb_lab_board_swap(struct nb_lab *lab);
 
 /* Files of the running board under the lab's run directory. */
 void nb_lab_board_path(const struct nb_lab *lab, const char *name, char *buf, size_t len);

@@ -4,6 +4,7 @@
 #include "core/lab/lab_json.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/base/json.h"
 #include "core/base/result.h"
@@ -51,17 +52,17 @@ static void head(struct nb_json *j, const struct doc *d)
 }
 
 /* "board": {"role", "arch", "kernel", "qemu_pid", "console_log", "image"}, or null. */
-static void board_json(struct nb_json *j, const struct nb_lab *lab, const struct nb_lab_board *b,
-		       long pid)
+static void board_json(struct nb_json *j, const char *key, const struct nb_lab *lab,
+		       const struct nb_lab_board *b, long pid)
 {
 	char log[200];
 
 	if (b->role < 0) {
-		nb_json_null(j, "board");
+		nb_json_null(j, key);
 		return;
 	}
 	nb_lab_board_path(lab, "console.log", log, sizeof(log));
-	nb_json_obj_begin(j, "board");
+	nb_json_obj_begin(j, key);
 	nb_json_str(j, "role", b->role == NB_LAB_DUT ? "dut" : "sink");
 	nb_json_str(j, "arch", b->arch);
 	nb_json_str(j, "kernel", b->kernel);
@@ -70,6 +71,50 @@ static void board_json(struct nb_json *j, const struct nb_lab *lab, const struct
 	nb_json_str(j, "image", b->dir);
 	nb_json_str(j, "virtualization", "vm tcg");
 	nb_json_obj_end(j);
+}
+
+/* The sink's board beside a board DUT: "board2", as "board" (its paths are the second board's,
+ * which nb_lab_board_swap puts in place on a copy of the lab). */
+static void board2_json(struct nb_json *j, const struct nb_lab *lab, const struct nb_lab_board *b,
+			long pid)
+{
+	struct nb_lab *c = malloc(sizeof(*c));
+
+	if (!c) {
+		nb_json_null(j, "board2");
+		return;
+	}
+	*c = *lab;
+	nb_lab_board_swap(c);
+	board_json(j, "board2", c, b, pid < 0 ? nb_lab_board_pid(c) : pid);
+	free(c);
+}
+
+/* "vpn_sa": [{"board", "src", "dst", "spi", "bytes", "packets"}], "xfrm_errors": [{"board",
+ * "name", "count"}]: each board's tunnel counters. */
+static void sa_json(struct nb_json *j, const struct nb_lab_sa_list *l)
+{
+	nb_json_arr_begin(j, "vpn_sa");
+	for (unsigned i = 0; i < l->n_sa; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "board", l->sa[i].board == NB_LAB_DUT ? "dut" : "sink");
+		nb_json_str(j, "src", l->sa[i].src);
+		nb_json_str(j, "dst", l->sa[i].dst);
+		nb_json_str(j, "spi", l->sa[i].spi);
+		nb_json_u64(j, "bytes", l->sa[i].bytes);
+		nb_json_u64(j, "packets", l->sa[i].packets);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+	nb_json_arr_begin(j, "xfrm_errors");
+	for (unsigned i = 0; i < l->n_err; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "board", l->err[i].board == NB_LAB_DUT ? "dut" : "sink");
+		nb_json_str(j, "name", l->err[i].name);
+		nb_json_u64(j, "count", l->err[i].count);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
 }
 
 static void up(struct nb_json *j, const struct nb_lab *lab)
@@ -104,7 +149,9 @@ static void up(struct nb_json *j, const struct nb_lab *lab)
 		nb_json_str(j, "observer_addr", NB_LAB_DUT_A_ADDR);
 	else
 		nb_json_null(j, "observer_addr");
-	board_json(j, lab, &lab->board, nb_lab_board_pid(lab));
+	board_json(j, "board", lab, &lab->board, nb_lab_board_pid(lab));
+	if (lab->board2.role >= 0)
+		board2_json(j, lab, &lab->board2, -1);
 }
 
 static void status(struct nb_json *j, const struct nb_lab *lab, const struct nb_lab_status *st)
@@ -155,10 +202,17 @@ static void status(struct nb_json *j, const struct nb_lab *lab, const struct nb_
 	nb_json_u64(j, "port", st->port);
 	nb_json_bool(j, "answers", st->observer_answers);
 	nb_json_obj_end(j);
-	board_json(j, lab, &st->board, st->board_pid);
+	board_json(j, "board", lab, &st->board, st->board_pid);
 	if (st->board.role >= 0) {
 		nb_json_bool(j, "board_alive", st->board_alive);
 		nb_json_bool(j, "board_control_port", st->board_ctl);
+	}
+	if (st->vpn_read)
+		sa_json(j, &st->vpn);
+	if (st->board2.role >= 0) {
+		board2_json(j, lab, &st->board2, st->board2_pid);
+		nb_json_bool(j, "board2_alive", st->board2_alive);
+		nb_json_bool(j, "board2_control_port", st->board2_ctl);
 	}
 }
 

@@ -17,6 +17,7 @@ void nb_lab_state_read(struct nb_lab *lab, struct nb_lab_state *s)
 
 	memset(s, 0, sizeof(*s));
 	s->board_role = -1;
+	s->board2_role = -1;
 	if (!f)
 		return;
 	s->found = true;
@@ -38,6 +39,8 @@ void nb_lab_state_read(struct nb_lab *lab, struct nb_lab_state *s)
 			s->creator = (long)v;
 		else if (sscanf(line, "vpn %39s", s->vpn) == 1)
 			;
+		else if (sscanf(line, "board2 sink %15s %255s", s->board2_arch, s->board2_dir) == 2)
+			s->board2_role = NB_LAB_SINK; /* before "board", which would take it too */
 		else if (sscanf(line, "board %15s %15s %255s", val, s->board_arch, s->board_dir) ==
 			 3)
 			s->board_role = !strcmp(val, "dut") ? NB_LAB_DUT : NB_LAB_SINK;
@@ -76,6 +79,8 @@ int nb_lab_state_write(struct nb_lab *lab, const struct nb_lab_state *s)
 	if (s->board_role >= 0)
 		fprintf(f, "board %s %s %s\n", s->board_role == NB_LAB_DUT ? "dut" : "sink",
 			s->board_arch, s->board_dir);
+	if (s->board2_role >= 0)
+		fprintf(f, "board2 sink %s %s\n", s->board2_arch, s->board2_dir);
 	if (s->crypto_driver[0])
 		fprintf(f, "crypto_driver %s %d\n", s->crypto_driver, s->crypto_old_prio);
 	return nb_atomic_commit(&a);
@@ -92,5 +97,13 @@ void nb_lab_board_from_state(struct nb_lab *lab)
 	snprintf(lab->board.arch, sizeof(lab->board.arch), "%s", s.board_arch);
 	snprintf(lab->board.dir, sizeof(lab->board.dir), "%s", s.board_dir);
 	nb_lab_board_image(lab); /* its kernel's name and console for status */
+	if (s.board2_role >= 0) {
+		lab->board2.role = s.board2_role;
+		snprintf(lab->board2.arch, sizeof(lab->board2.arch), "%s", s.board2_arch);
+		snprintf(lab->board2.dir, sizeof(lab->board2.dir), "%s", s.board2_dir);
+		nb_lab_board_swap(lab);
+		nb_lab_board_image(lab);
+		nb_lab_board_swap(lab);
+	}
 	lab->err[0] = '\0';
 }

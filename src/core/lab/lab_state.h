@@ -21,6 +21,8 @@ struct nb_lab_state {
 	long creator;	/* the pid of the `lab up` still creating it (phase creating) */
 	int board_role; /* the emulated board's role, -1: none */
 	char board_arch[16], board_dir[256];
+	int board2_role; /* a second board (the sink, with a board DUT), -1: none */
+	char board2_arch[16], board2_dir[256];
 };
 
 /* Reads the state (s->found false when there is none). */

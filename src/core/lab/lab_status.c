@@ -51,7 +51,10 @@ static void board_status(struct nb_lab *lab, const char *out, struct nb_lab_stat
 	char mac[32], state[16];
 	int v;
 
-	st->board_ctl = true;
+	if (lab->board2.role == NB_LAB_DUT)
+		st->board2_ctl = true; /* the sink's board, swapped in */
+	else
+		st->board_ctl = true;
 	while (p && *p) {
 		if (sscanf(p, "ip_forward %d", &v) == 1 && lab->board.role == NB_LAB_DUT)
 			st->fwd_v4 = v == 1;
@@ -59,7 +62,8 @@ static void board_status(struct nb_lab *lab, const char *out, struct nb_lab_stat
 			bool up = !strcmp(state, "up");
 			if (lab->board.role == NB_LAB_DUT)
 				st->links_up[strcmp(mac, NB_LAB_BOARD_MAC_GEN) ? 2 : 1] |= up;
-			else if (!strcmp(mac, NB_LAB_BOARD_MAC_SINK))
+			else if (!strcmp(mac, NB_LAB_BOARD_MAC_SINK) ||
+				 !strcmp(mac, NB_LAB_BOARD_MAC_SINK2))
 				st->links_up[3] = up;
 		}
 		p = strchr(p, '\n');
@@ -103,9 +107,23 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		free(out);
 		all = all && st->board_ctl;
 	}
+	st->board2 = lab->board2;
+	if (lab->board2.role >= 0) {
+		char *out = NULL;
+		int rc = 1;
+		nb_lab_board_swap(lab);
+		st->board2_pid = nb_lab_board_pid(lab);
+		st->board2_alive =
+		    nb_lab_pid_alive(st->board2_pid) && nb_lab_is_qemu(st->board2_pid);
+		if (st->board2_alive && !nb_lab_board_ctl(lab, "status", NULL, &out, &rc) && !rc)
+			board_status(lab, out, st);
+		free(out);
+		nb_lab_board_swap(lab);
+		all = all && st->board2_ctl;
+	}
 	for (int i = 0; i < 4; i++) {
 		int ns = i < 1 ? 0 : i < 3 ? 1 : 2;
-		if (nb_lab_link_in_board(lab->board.role, i))
+		if (nb_lab_link_in_board(nb_lab_board_roles(lab), i))
 			continue; /* from the board's own word, above */
 		st->links_up[i] =
 		    st->ns[ns] && nb_lab_link_up(lab, lab->ns[ns], nb_lab_links[i], &st->mtu);
@@ -134,6 +152,11 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		}
 	}
 	all = all && st->fwd_v4 && (!st->ipv6 || st->fwd_v6) && s.complete;
+	if (!lab->vpn[0])
+		snprintf(lab->vpn, sizeof(lab->vpn), "%s", s.vpn);
+	if (lab->board.role >= 0 && !strncmp(lab->vpn, "esp", 3) &&
+	    (st->board_ctl || st->board2_ctl))
+		st->vpn_read = !nb_lab_sa_read(lab, &st->vpn);
 	/* A board's agent is not a process here: its pid is qemu's, its port is reached from
 	 * the namespace next to it. */
 	if (lab->board.role == NB_LAB_SINK) {
@@ -141,6 +164,13 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		st->agent_alive = st->board_alive;
 		if (st->agent_alive && st->ns[NB_LAB_DUT])
 			st->agent_answers = nb_lab_port_answers(lab->ns[NB_LAB_DUT],
+								NB_LAB_SINK_ADDR, st->port, 1000);
+	} else if (lab->board2.role == NB_LAB_SINK) {
+		/* Behind a board DUT: reached from the generator, through it. */
+		st->agent_pid = st->board2_pid;
+		st->agent_alive = st->board2_alive;
+		if (st->agent_alive && st->ns[NB_LAB_GEN])
+			st->agent_answers = nb_lab_port_answers(lab->ns[NB_LAB_GEN],
 								NB_LAB_SINK_ADDR, st->port, 1000);
 	} else {
 		st->agent_pid = nb_lab_read_pid(lab->pid_path);

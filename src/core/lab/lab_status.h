@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/lab/lab_base.h"
+#include "core/lab/lab_sa.h"
 
 struct nb_lab_status {
 	bool ns[3];
@@ -38,6 +39,14 @@ struct nb_lab_status {
 	long board_pid; /* qemu's, 0: no pid file */
 	bool board_alive;
 	bool board_ctl; /* its control port answered */
+	/* A board sink beside a board DUT (board2.role >= 0 in the lab), as above. */
+	struct nb_lab_board board2;
+	long board2_pid;
+	bool board2_alive, board2_ctl;
+	/* --vpn esp with a board: each board's SA and xfrm error counters (vpn_read false when
+	 * there are none to read, or a board did not give them). */
+	bool vpn_read;
+	struct nb_lab_sa_list vpn;
 	bool healthy;
 };
 

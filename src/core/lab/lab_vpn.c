@@ -16,6 +16,7 @@
 
 #include "core/crypto/crypto_proc.h"
 #include "core/lab/lab_base.h"
+#include "core/lab/lab_board.h"
 #include "core/lab/lab_vpn.h"
 #include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"
@@ -88,65 +89,139 @@ static int random_hex(char *hex, unsigned bytes)
 	return 0;
 }
 
-/* One SA (the same on both ends) from src to dst. The keys go to ip on its standard input
- * (ip -batch -), never on its command line: any local user can read /proc/PID/cmdline. */
-static int esp_state_add(struct nb_lab *lab, const char *ns, const struct esp_algo *a,
-			 const char *src, const char *dst, const char *spi, const char *reqid,
-			 const char *key, const char *auth_key)
+/* The ESP lines of one end of the tunnel, for ip -batch: its SAs (the same on both ends) and
+ * policies, then its address (sink) or route (DUT) of the tunnel. */
+struct esp_script {
+	char text[2048];
+	size_t len;
+};
+
+static void esp_line(struct esp_script *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void esp_line(struct esp_script *e, const char *fmt, ...)
 {
-	char line[768];
-	int ret;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(e->text + e->len, sizeof(e->text) - e->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		e->len += (size_t)n < sizeof(e->text) - e->len ? (size_t)n : 0;
+}
+
+static void esp_state(struct esp_script *e, const struct esp_algo *a, const char *src,
+		      const char *dst, const char *spi, const char *reqid, const char *key,
+		      const char *auth_key)
+{
 	if (!strcmp(a->kind, "aead"))
-		snprintf(line, sizeof(line),
+		esp_line(e,
 			 "xfrm state add src %s dst %s proto esp spi %s reqid %s mode tunnel "
 			 "aead %s %s 128\n",
 			 src, dst, spi, reqid, a->xfrm_name, key);
 	else
-		snprintf(line, sizeof(line),
+		esp_line(e,
 			 "xfrm state add src %s dst %s proto esp spi %s reqid %s mode tunnel "
 			 "enc %s %s auth-trunc hmac(sha1) %s 96\n",
 			 src, dst, spi, reqid, a->xfrm_name, key, auth_key);
-	ret = cmd(lab, line, NULL, "ip", "-n", ns, "-batch", "-", NULL);
-	explicit_bzero(line, sizeof(line));
-	return ret;
 }
 
-/* As esp_state_add, with an error that does not quote the keys. */
-static int esp_state(struct nb_lab *lab, const char *ns, const struct esp_algo *a, const char *src,
-		     const char *dst, const char *spi, const char *reqid, const char *key,
-		     const char *auth_key)
+static void esp_policy(struct esp_script *e, const char *dir, const char *sel_src,
+		       const char *sel_dst, const char *src, const char *dst, const char *reqid)
 {
-	int ret = esp_state_add(lab, ns, a, src, dst, spi, reqid, key, auth_key);
-	if (ret) {
-		const char *why = strrchr(lab->err, ':');
-		char msg[256];
-		snprintf(msg, sizeof(msg), "ip -n %s xfrm state add ... spi %s ... %s%s", ns, spi,
-			 a->xfrm_name, why ? why : "");
-		snprintf(lab->err, sizeof(lab->err), "%s", msg);
+	esp_line(e,
+		 "xfrm policy add src %s dst %s dir %s tmpl src %s dst %s proto esp reqid %s "
+		 "mode tunnel\n",
+		 sel_src, sel_dst, dir, src, dst, reqid);
+}
+
+void nb_lab_redact_keys(char *s)
+{
+	for (char *p = s; (p = strstr(p, "0x")) != NULL;) {
+		size_t n = strspn(p + 2, "0123456789abcdefABCDEF");
+		if (n >= 16) {
+			memcpy(p + 2, "...", 3);
+			memmove(p + 5, p + 2 + n, strlen(p + 2 + n) + 1);
+		}
+		p += 2;
 	}
-	return ret;
 }
 
-static int esp_policy(struct nb_lab *lab, const char *ns, const char *dir, const char *sel_src,
-		      const char *sel_dst, const char *src, const char *dst, const char *reqid)
+/* Whether the end in role is an emulated board (lab_board.c) rather than a namespace here. */
+static bool end_is_board(const struct nb_lab *lab, int role)
 {
-	return cmd(lab, NULL, NULL, "ip", "-n", ns, "xfrm", "policy", "add", "src", sel_src, "dst",
-		   sel_dst, "dir", dir, "tmpl", "src", src, "dst", dst, "proto", "esp", "reqid",
-		   reqid, "mode", "tunnel", NULL);
+	return lab->board.role == role || lab->board2.role == role;
+}
+
+/* Loads one end's script: ip -batch - in its namespace, or the board's control port ("xfrm",
+ * ip -batch - in the board). Either way the keys travel on a standard input or the serial
+ * port, never on a command line (any local user can read /proc/PID/cmdline), and an error
+ * quotes ip's words, never the script. */
+static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
+		     const struct esp_script *e)
+{
+	const char *who = role == NB_LAB_DUT ? "DUT" : "sink";
+	char *out = NULL;
+	int rc = 0, ret;
+	bool swapped;
+
+	if (!end_is_board(lab, role)) {
+		/* The first line (the first SA) alone: where it fails, ESP itself is missing. */
+		struct esp_script first = {0};
+		size_t n = strcspn(e->text, "\n") + 1;
+		memcpy(first.text, e->text, n < sizeof(first.text) ? n : sizeof(first.text) - 1);
+		ret = cmd(lab, first.text, NULL, "ip", "-n", lab->ns[role], "-batch", "-", NULL);
+		explicit_bzero(&first, sizeof(first));
+		nb_lab_redact_keys(lab->err);
+		if (ret == -EIO) {
+			char ip_err[sizeof(lab->err)];
+			snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
+			snprintf(lab->err, sizeof(lab->err),
+				 "this kernel has no ESP %s (modules xfrm_user, esp4; "
+				 "CONFIG_XFRM_USER, CONFIG_INET_ESP): %.300s",
+				 a->xfrm_name, ip_err);
+			return -EPROTONOSUPPORT;
+		}
+		if (!ret && e->text[n - 1])
+			ret = cmd(lab, e->text + n, NULL, "ip", "-n", lab->ns[role], "-batch", "-",
+				  NULL);
+		nb_lab_redact_keys(lab->err);
+		return ret;
+	}
+	swapped = lab->board.role != role;
+	if (swapped)
+		nb_lab_board_swap(lab);
+	ret = nb_lab_board_ctl(lab, "xfrm", e->text, &out, &rc);
+	if (!ret && rc) {
+		if (out)
+			nb_lab_redact_keys(out);
+		snprintf(lab->err, sizeof(lab->err),
+			 "the %s board (kernel %s) refused the tunnel's ESP %s (ip -batch in the "
+			 "board): %.300s",
+			 who, lab->board.kernel, a->xfrm_name, out ? out : "");
+		ret = -EPROTONOSUPPORT;
+	}
+	if (swapped)
+		nb_lab_board_swap(lab);
+	free(out);
+	return ret;
 }
 
 static int esp_up(struct nb_lab *lab, const struct esp_algo *a)
 {
-	const char *dut = lab->ns[NB_LAB_DUT], *sink = lab->ns[NB_LAB_SINK];
 	const char *d = NB_LAB_DUT_B_ADDR, *s = NB_LAB_SINK_ADDR, *gen_net = "198.18.0.0/16",
 		   *vpn = NB_LAB_VPN_ADDR "/32";
 	char k1[2 + 2 * 64 + 1], k2[sizeof(k1)], h1[sizeof(k1)], h2[sizeof(k1)], spi1[12], spi2[12];
+	struct esp_script *e = calloc(2, sizeof(*e)); /* [0] the DUT's, [1] the sink's */
 	unsigned char r[8];
 	int ret;
 
+	if (!e)
+		return -ENOMEM;
 	if (random_hex(k1, a->key_bytes) || random_hex(k2, a->key_bytes) || random_hex(h1, 20) ||
 	    random_hex(h2, 20) || getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
 		snprintf(lab->err, sizeof(lab->err), "no random bytes for the ESP keys");
+		free(e);
 		return -EIO;
 	}
 	/* SPIs below 256 are reserved (RFC 4303). */
@@ -154,32 +229,30 @@ static int esp_up(struct nb_lab *lab, const struct esp_algo *a)
 		 (unsigned)(r[0] << 24 | r[1] << 16 | r[2] << 8 | r[3]) | 0x1000u);
 	snprintf(spi2, sizeof(spi2), "0x%08x",
 		 (unsigned)(r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7]) | 0x1000u);
-	/* The first SA tells whether the kernel has ESP at all. */
-	ret = esp_state(lab, dut, a, d, s, spi1, "1", k1, h1);
-	if (ret) {
-		char ip_err[sizeof(lab->err)];
-		snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
-		snprintf(lab->err, sizeof(lab->err),
-			 "this kernel has no ESP %s (modules xfrm_user, esp4; CONFIG_XFRM_USER, "
-			 "CONFIG_INET_ESP): %.300s",
-			 a->xfrm_name, ip_err);
-		return -EPROTONOSUPPORT;
+	for (int i = 0; i < 2; i++) {
+		esp_state(&e[i], a, d, s, spi1, "1", k1, h1);
+		esp_state(&e[i], a, s, d, spi2, "2", k2, h2);
 	}
-	ret = esp_state(lab, dut, a, s, d, spi2, "2", k2, h2);
-	if (!ret)
-		ret = esp_state(lab, sink, a, d, s, spi1, "1", k1, h1);
-	if (!ret)
-		ret = esp_state(lab, sink, a, s, d, spi2, "2", k2, h2);
 	explicit_bzero(k1, sizeof(k1));
 	explicit_bzero(k2, sizeof(k2));
 	explicit_bzero(h1, sizeof(h1));
 	explicit_bzero(h2, sizeof(h2));
-	if ((ret) || (ret = esp_policy(lab, dut, "out", gen_net, vpn, d, s, "1")) ||
-	    (ret = esp_policy(lab, dut, "fwd", vpn, gen_net, s, d, "2")) ||
-	    (ret = esp_policy(lab, sink, "in", gen_net, vpn, d, s, "1")) ||
-	    (ret = esp_policy(lab, sink, "out", vpn, gen_net, s, d, "2")))
-		return ret;
-	return 0;
+	esp_policy(&e[0], "out", gen_net, vpn, d, s, "1");
+	esp_policy(&e[0], "fwd", vpn, gen_net, s, d, "2");
+	esp_policy(&e[1], "in", gen_net, vpn, d, s, "1");
+	esp_policy(&e[1], "out", vpn, gen_net, s, d, "2");
+	/* The tunnel's end on the sink: an address of its own, routed through the DUT. */
+	esp_line(&e[1], "addr add %s dev lo\n", vpn);
+	esp_line(&e[0], "route add %s via %s\n", vpn, s);
+	/* A namespace end first: where this host's kernel lacks ESP, no board is asked. */
+	ret = 0;
+	for (int pass = 0; pass < 2 && !ret; pass++)
+		for (int i = 0; i < 2 && !ret; i++)
+			if (end_is_board(lab, i ? NB_LAB_SINK : NB_LAB_DUT) == (pass == 1))
+				ret = esp_apply(lab, i ? NB_LAB_SINK : NB_LAB_DUT, a, &e[i]);
+	explicit_bzero(e, 2 * sizeof(*e));
+	free(e);
+	return ret;
 }
 
 /* A WireGuard key pair from wg: private into the file at path (0600), public into pub. */
@@ -264,26 +337,55 @@ static int wg_up(struct nb_lab *lab)
 	return 0;
 }
 
+int nb_lab_vpn_host_check(struct nb_lab *lab)
+{
+	struct nb_lab_vpn_spec v;
+	const struct esp_algo *a;
+	struct esp_script e = {0};
+	char zero[2 + 2 * 64 + 1] = "0x";
+	int ns_end, ret;
+
+	if (nb_lab_vpn_parse(lab->vpn, &v) || strcmp(v.kind, "esp") || lab->board.role < 0)
+		return 0;
+	ns_end = !end_is_board(lab, NB_LAB_DUT)	   ? NB_LAB_DUT
+		 : !end_is_board(lab, NB_LAB_SINK) ? NB_LAB_SINK
+						   : -1;
+	if (ns_end < 0)
+		return 0;
+	a = esp_find(v.algo);
+	/* A throwaway SA with a key of zeros (no secret) in the generator's namespace. */
+	for (unsigned i = 0; i < a->key_bytes; i++)
+		strcat(zero, "00");
+	esp_state(&e, a, "192.0.2.1", "192.0.2.2", "0x1000", "1", zero,
+		  "0x0000000000000000000000000000000000000000");
+	esp_line(&e, "xfrm state flush\n");
+	ret = cmd(lab, e.text, NULL, "ip", "-n", lab->ns[NB_LAB_GEN], "-batch", "-", NULL);
+	if (ret) {
+		char ip_err[sizeof(lab->err)];
+		snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
+		snprintf(
+		    lab->err, sizeof(lab->err),
+		    "--vpn %s: the tunnel's %s end (%s) is a namespace on this host, whose "
+		    "kernel has no ESP %s (modules xfrm_user, esp4; CONFIG_XFRM_USER, "
+		    "CONFIG_INET_ESP): %.300s; with a board at both ends (--dut vm:ARCH --sink "
+		    "vm:ARCH) the host's kernel needs none",
+		    lab->vpn, ns_end == NB_LAB_DUT ? "DUT" : "sink", lab->ns[ns_end], a->xfrm_name,
+		    ip_err);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
+}
+
 int nb_lab_vpn_up(struct nb_lab *lab)
 {
 	struct nb_lab_vpn_spec v;
-	const char *sink = lab->ns[NB_LAB_SINK], *dut = lab->ns[NB_LAB_DUT];
-	int ret;
-
 	if (nb_lab_vpn_parse(lab->vpn, &v)) {
 		snprintf(lab->err, sizeof(lab->err), "unknown VPN '%s'", lab->vpn);
 		return -EINVAL;
 	}
 	if (!strcmp(v.kind, "wireguard"))
 		return wg_up(lab);
-	/* The tunnel's end on the sink: an address of its own, routed through the DUT. */
-	if ((ret = esp_up(lab, esp_find(v.algo))) ||
-	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "addr", "add", NB_LAB_VPN_ADDR "/32",
-		       "dev", "lo", NULL)) ||
-	    (ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "route", "add", NB_LAB_VPN_ADDR "/32",
-		       "via", NB_LAB_SINK_ADDR, NULL)))
-		return ret;
-	return 0;
+	return esp_up(lab, esp_find(v.algo));
 }
 
 /* Instantiates a template driver (cbc(aes-generic)) so that it is registered and can be

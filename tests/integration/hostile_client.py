@@ -834,6 +834,8 @@ def case_sources(host, port, psk, nsrc, per, src_net, netbench, keyfile):
                                     "-t", "0.3", "-O", "0", "-l", "1k", "--tx-only"],
                                    capture_output=True, text=True, timeout=30)
                 rc, err = r.returncode, (r.stderr.strip().splitlines() or [""])[-1]
+                if rc and not err:  # a step judged invalid says why on stdout
+                    err = " / ".join(l.strip() for l in r.stdout.splitlines() if "invalid" in l)
             except subprocess.TimeoutExpired:
                 rc, err = -1, "no end within 30 s"
             if rc != 0:

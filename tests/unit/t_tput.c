@@ -3,6 +3,7 @@
  * wire encoding; then a real TCP and UDP side pair over loopback. */
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -128,6 +129,17 @@ int main(void)
 	CHECK(cfd >= 0 && afd >= 0 && tx && rx, "loopback TCP pair");
 	nb_tput_side_add(tx, cfd, 0);
 	nb_tput_side_add(rx, afd, 0);
+	{
+		int snd_nodelay = -1, rcv_nodelay = -1;
+		socklen_t ol = sizeof(int);
+		getsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &snd_nodelay, &ol);
+		ol = sizeof(int);
+		getsockopt(afd, IPPROTO_TCP, TCP_NODELAY, &rcv_nodelay, &ol);
+		CHECK(snd_nodelay == 1 && rcv_nodelay == 0,
+		      "TCP: the sender's socket has TCP_NODELAY (%d), the receiver's is left as is "
+		      "(%d)",
+		      snd_nodelay, rcv_nodelay);
+	}
 	nb_tput_side_start(rx);
 	nb_tput_side_start(tx);
 	nb_sleep_until_ns(nb_mono_ns() + 200 * NB_NS_PER_MS);

@@ -4,6 +4,8 @@
 #include "core/tput/tput.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -146,6 +148,16 @@ int nb_tput_side_add(struct nb_tput_side *s, int fd, uint32_t stream_id)
 		int bytes = 4 << 20;
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) < 0)
 			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+	}
+	/* A TCP sender pushes each block at once (TCP_NODELAY, iperf3's -N). With Nagle's
+	 * algorithm a block that ends short of a full segment waits for the ACK of all data before
+	 * it; at blocks of a few KiB on a fast path the sender then fills its buffer and sleeps,
+	 * woken per ACK, and the cost per byte at both ends depends on how the two fall into step
+	 * (bench/README.md: 1k over veth, 6x the sender's CPU per KByte). The kernel still
+	 * coalesces blocks into full segments while the device or the window is busy. */
+	if (s->proto == NB_TPUT_TCP && s->role == NB_TPUT_SEND) {
+		int one = 1;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	}
 	/* Blocking calls return now and then so that the stop flag is seen. */
 	nb_net_set_timeout_ms(fd, SO_RCVTIMEO, POLL_MS);

@@ -153,8 +153,8 @@ int nb_tput_side_add(struct nb_tput_side *s, int fd, uint32_t stream_id)
 	 * algorithm a block that ends short of a full segment waits for the ACK of all data before
 	 * it; at blocks of a few KiB on a fast path the sender then fills its buffer and sleeps,
 	 * woken per ACK, and the cost per byte at both ends depends on how the two fall into step
-	 * (bench/README.md: 1k over veth, 6x the sender's CPU per KByte). The kernel still
-	 * coalesces blocks into full segments while the device or the window is busy. */
+	 * (bench/README.md: 1k over veth, 5-7x the sender's CPU per KByte). Blocks that wait in
+	 * the send queue (window or device busy) are still joined into full segments. */
 	if (s->proto == NB_TPUT_TCP && s->role == NB_TPUT_SEND) {
 		int one = 1;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));

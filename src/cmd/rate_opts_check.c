@@ -148,9 +148,6 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 			cli_usage_error(
 			    "--bidir: the agent's reverse direction uses the udp engine "
 			    "only; use --engine udp");
-		if (o->p.mix)
-			cli_usage_error("--bidir and --imix exclude each other (the reverse "
-					"direction sends one frame size)");
 		if (o->p.flow_fields & NB_FLOW_SRC_IP)
 			cli_usage_error("--bidir: --flow-fields src-ip is not supported (the agent "
 					"sends only from its own address)");

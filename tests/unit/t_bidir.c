@@ -5,6 +5,7 @@
  * ndrpdr searches, run against a simulated DUT whose two directions have different capacities,
  * find the rate at which both pass. */
 #include <stdio.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,84 @@ static void caps(void)
 	      "7000 each way within 15000 packets/s");
 }
 
+/* --bidir --imix: the mix travels to the agent as text and parses back to the same mix; the
+ * reverse's frames of each size reconcile at the controller's receiver as the forward's do, and
+ * a reverse whose sizes do not reconcile makes the trial invalid, naming the reverse; the caps
+ * judge the reverse on the mix's mean frame rounded up. */
+static void imix_reverse(void)
+{
+	struct nb_mix m, back;
+	struct nb_rx_snap *sn = calloc(1, sizeof(*sn));
+	struct nb_trial_counts fwd = counts(2400, 0, true), rev;
+	struct nb_bidir_judged j;
+	uint64_t tx_flow[2] = {1200, 1200}, mix_tx[NB_MIX_MAX], mix_rx[NB_MIX_MAX];
+	char txt[160], err[256] = "";
+	bool known = false;
+	struct nb_caps c = {.known = true, .max_time_ns = 10000000000ULL};
+
+	if (!sn) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	CHECK(nb_mix_parse("simple", 64, 9216, &m, err, sizeof(err)) == 0, "simple IMIX parses");
+	CHECK(nb_mix_format(&m, txt, sizeof(txt)) == 0 && !strcmp(txt, "64:7,570:4,1518:1"),
+	      "sent to the agent as %s", txt);
+	CHECK(nb_mix_parse(txt, 64, 9216, &back, err, sizeof(err)) == 0 && back.n == m.n &&
+		  back.plen == m.plen && !memcmp(back.pattern, m.pattern, m.plen),
+	      "the agent parses the same mix and pattern");
+	CHECK(nb_mix_format(&m, txt, 10) < 0, "a buffer too short is refused");
+	/* IPv4 payloads: 64 -> 18, 570 -> 524, 1518 -> 1472 bytes. The agent sent 1200 frames
+	 * on each of 2 flows (100 patterns of 12: 700, 400, 100 each); 3 of 570 bytes lost. */
+	sn->trial = 7;
+	sn->any = true;
+	sn->lens_known = true;
+	sn->nlens = 3;
+	sn->len_bytes[0] = 18, sn->len_rx[0] = 1400;
+	sn->len_bytes[1] = 524, sn->len_rx[1] = 797;
+	sn->len_bytes[2] = 1472, sn->len_rx[2] = 200;
+	rev = counts(2400, 3, true);
+	nb_mix_reconcile(&m, AF_INET, tx_flow, 2, sn, true, mix_tx, mix_rx, &known, &rev);
+	CHECK(known && rev.valid && mix_tx[0] == 1400 && mix_tx[1] == 800 && mix_tx[2] == 200 &&
+		  mix_rx[1] == 797,
+	      "reverse by size: sent 1400/800/200, 570-byte received %llu",
+	      (unsigned long long)mix_rx[1]);
+	nb_bidir_judge(&fwd, &rev, 0, &j);
+	CHECK(j.failed == NB_BIDIR_REV && j.lost == 3, "the mix's reverse loss fails it: %s",
+	      j.text);
+	sn->len_rx[2] = 201; /* one 1518-byte frame more than the agent sent of it */
+	rev = counts(2400, 2, true);
+	nb_mix_reconcile(&m, AF_INET, tx_flow, 2, sn, true, mix_tx, mix_rx, &known, &rev);
+	CHECK(!rev.valid && !strcmp(rev.why, "1518-byte frames: received 201 of 200 sent"),
+	      "more of a size than sent: %s", rev.why);
+	nb_bidir_judge(&fwd, &rev, 0, &j);
+	CHECK(!j.valid && j.failed == NB_BIDIR_INVALID &&
+		  strstr(j.text, "reverse did not reconcile: 1518-byte frames"),
+	      "and the trial is invalid, naming the reverse: %s", j.text);
+	sn->len_rx[2] = 200;
+	sn->len_bytes[1] = 600; /* 797 frames of a length not in the mix */
+	rev = counts(2400, 3, true);
+	nb_mix_reconcile(&m, AF_INET, tx_flow, 2, sn, true, mix_tx, mix_rx, &known, &rev);
+	CHECK(!rev.valid && strstr(rev.why, "add up to 1600 received frames, not 2397"),
+	      "a length outside the mix: %s", rev.why);
+	sn->lens_known = false;
+	rev = counts(2400, 3, true);
+	nb_mix_reconcile(&m, AF_INET, tx_flow, 2, sn, true, mix_tx, mix_rx, &known, &rev);
+	CHECK(!known && rev.valid,
+	      "a receiver without counts by length: sizes unknown, not judged");
+	free(sn);
+	/* A mix of mean 353.2 bytes: the forward's rate is stated at 353-byte frames, the
+	 * reverse is judged at 354 (rounded up). 10 Mbit/s cap. */
+	c.max_rate_bps = 10000000;
+	CHECK(nb_bidir_check_caps_sizes(&c, 1000000000ULL, 1000ULL * 353 * 8, 353, 1000, 354, err,
+					sizeof(err)) == 0,
+	      "2.98 + 2.99 Mbit/s within 10: %s", err);
+	CHECK(nb_bidir_check_caps_sizes(&c, 1000000000ULL, 2000ULL * 353 * 8, 353, 1600, 354, err,
+					sizeof(err)) < 0 &&
+		  strstr(err, "10755200 bit/s on the wire over both directions (forward 5968000, "
+			      "reverse 4787200)"),
+	      "each direction at its own mean: %s", err);
+}
+
 /* Forward and reverse capacities of a simulated DUT. */
 struct dut2 {
 	double fwd_cap, rev_cap, gen_max;
@@ -185,6 +264,7 @@ int main(void)
 {
 	judge();
 	caps();
+	imix_reverse();
 	search(NB_RATE_THROUGHPUT, 150000, 90000, "reverse direction limited");
 	search(NB_RATE_THROUGHPUT, 80000, 120000, "forward direction limited");
 	search(NB_RATE_NDRPDR, 150000, 90000, "reverse direction limited");

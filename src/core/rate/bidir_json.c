@@ -14,7 +14,6 @@ void nb_rate_json_trial_bidir(struct nb_json *j, const struct nb_rate_run *r,
 {
 	const struct nb_rate_rev_trial *v = &t->rev;
 
-	(void)r;
 	if (!v->on)
 		return;
 	nb_json_obj_begin(j, "reverse");
@@ -48,6 +47,8 @@ void nb_rate_json_trial_bidir(struct nb_json *j, const struct nb_rate_run *r,
 	} else {
 		nb_json_null(j, "latency_ns");
 	}
+	if (r->p->mix)
+		nb_rate_json_by_size(j, r->p->mix, v->mix_tx, v->mix_rx, v->rx_by_size_known);
 	nb_json_obj_end(j);
 	nb_json_obj_begin(j, "directions");
 	nb_json_str(j, "failed", nb_bidir_failed_names[v->j.failed]);

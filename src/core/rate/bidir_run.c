@@ -50,11 +50,15 @@ int nb_rate_bidir_open(struct nb_rate_run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "--bidir: receiver: %s", strerror(-ret));
 		return ret;
 	}
+	r->rev_family = at.ss_family;
+	if (at.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&at)->sin6_addr))
+		r->rev_family = AF_INET; /* the agent sends IPv4 frames to it */
 	nb_rate_remote_rev(r->rxs, (struct sockaddr *)&at,
 			   ntohs(at.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&at)->sin6_port
 							  : ((struct sockaddr_in *)&at)->sin_port),
 			   p->flows, p->pacing == NB_PACING_SPIN ? NB_PACING_SPIN : NB_PACING_BURST,
-			   p->burst);
+			   p->burst, p->mix);
 	return 0;
 }
 
@@ -89,6 +93,9 @@ int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial
 	v->offered_fps = rc->window_ns ? (double)rc->tx * 1e9 / (double)rc->window_ns : 0;
 	v->slipped_frames = rc->slipped;
 	nb_rx_reconcile(rc->tx_flow, rc->flows, wire, sn, &v->c);
+	if (p->mix) /* the agent sent the same mix: each size reconciles at our receiver */
+		nb_mix_reconcile(p->mix, r->rev_family, rc->tx_flow, rc->flows, sn, mine, v->mix_tx,
+				 v->mix_rx, &v->rx_by_size_known, &v->c);
 	if (mine) {
 		v->drops_known = sn->drops_known;
 		v->rx_dropped = sn->sock_drops;

@@ -201,8 +201,11 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	nb_rate_boot_id(boot, sizeof(boot));
 	nb_msg_put_u32(ack, NB_T_PORT, port);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
-	if (r->rev)
+	if (r->rev) {
 		nb_msg_put_u32(ack, NB_T_RATE_REV_OK, 1);
+		if (nb_rate_rev_has_mix(r->rev))
+			nb_msg_put_u32(ack, NB_T_RATE_REV_MIX_OK, 1);
+	}
 	*state = r;
 	return 0;
 fail:

@@ -47,6 +47,8 @@ enum nb_rate_tag {
 	NB_T_RATE_REV_TX = 233,	       /* bytes in FINAL: frames sent per flow, flows x be64 */
 	NB_T_RATE_REV_WINDOW_NS = 234, /* u64 in FINAL: first to last send */
 	NB_T_RATE_REV_SLIPPED = 235,   /* u64 in FINAL: frames due but not sent */
+	NB_T_RATE_REV_MIX = 236,       /* str: --imix, the reverse's mix as SIZE:WEIGHT,... */
+	NB_T_RATE_REV_MIX_OK = 237,    /* u32 in TEST_ACK: the reverse sends that mix */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

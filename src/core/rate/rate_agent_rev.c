@@ -17,12 +17,14 @@
 #include "core/rate/bidir.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
+#include "core/rate/mix.h"
 #include "core/rate/rate_agent.h"
 
 struct nb_rate_rev {
 	void *eng; /* the udp engine's state */
 	struct nb_gen_trial t;
 	struct nb_gen_stats st;
+	struct nb_mix mix; /* --imix: the frames' sizes (mix.n 0: one size) */
 	volatile int stop;
 	pthread_t thr;
 	bool running;
@@ -49,6 +51,9 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0;
 	uint64_t fps = 0, trial_ns = 0;
 	struct nb_gen_cfg gc;
+	struct nb_mix mix;
+	char merr[160] = "";
+	uint32_t frame_max, rev_bytes;
 	struct nb_caps caps;
 	struct nb_rate_rev *v;
 	const uint8_t *a;
@@ -80,12 +85,30 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			 pacing);
 		return -EINVAL;
 	}
+	frame_max = rev_bytes = bytes;
+	/* --imix: the same mix, parsed by the rules of the controller's --imix; the caps judge
+	 * the mix's mean frame (rounded up) when it is larger than the size the request states,
+	 * and each frame's buffer holds the mix's largest. */
+	memset(&mix, 0, sizeof(mix));
+	if (nb_msg_get_bytes(req, NB_T_RATE_REV_MIX, &a, &alen) == 0) {
+		char spec[sizeof(mix.spec)];
+		if (nb_msg_get_str(req, NB_T_RATE_REV_MIX, spec, sizeof(spec)) ||
+		    nb_mix_parse(spec, 64, NB_FRAME_MAX, &mix, merr, sizeof(merr))) {
+			snprintf(err, errlen, "malformed reverse mix in rate request: %s",
+				 merr[0] ? merr : "not a string of at most 127 bytes");
+			return -EINVAL;
+		}
+		if (mix.mean_bytes > (double)bytes)
+			rev_bytes = (uint32_t)mix.mean_bytes + 1;
+		frame_max = nb_mix_max_bytes(&mix);
+	}
 	/* The sending lasts no longer than the test the caps judged. */
 	if (trial_ns > duration_ns)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction outlasts the test");
 	nb_agent_caps(ctx->policy, &caps);
-	if ((ret = nb_bidir_check_caps(&caps, duration_ns, fwd_frame_bps, fps, bytes, err, errlen)))
+	if ((ret = nb_bidir_check_caps_sizes(&caps, duration_ns, fwd_frame_bps, bytes, fps,
+					     rev_bytes, err, errlen)))
 		return ret;
 	memset(&gc, 0, sizeof(gc));
 	gc.dst = ctx->peer;
@@ -122,16 +145,20 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	gc.flows = flows;
 	gc.batch = 64;
 	gc.no_mmsg = no_mmsg != 0;
-	gc.frame_max_bytes = bytes;
+	gc.frame_max_bytes = frame_max;
 	if (!(v = calloc(1, sizeof(*v))))
 		return refuse(err, errlen, -ENOMEM, "out of memory");
 	if ((ret = nb_gen_udp.open(&gc, &v->eng, err, errlen))) {
 		free(v);
 		return ret;
 	}
-	if ((ret = nb_gen_udp.prepare(v->eng, bytes, trial, 0))) {
-		snprintf(err, errlen, "reverse direction: cannot send %u-byte frames: %s", bytes,
-			 strerror(-ret));
+	v->mix = mix;
+	if (v->mix.n)
+		nb_gen_udp.set_mix(v->eng, &v->mix);
+	if ((ret = nb_gen_udp.prepare(v->eng, v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, trial,
+				      0))) {
+		snprintf(err, errlen, "reverse direction: cannot send %u-byte frames: %s",
+			 v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, strerror(-ret));
 		nb_rate_rev_free(v);
 		return ret;
 	}
@@ -188,6 +215,11 @@ int nb_rate_rev_finish(struct nb_rate_rev *v, struct nb_msg *final)
 	if (!ret)
 		ret = nb_msg_put_u64(final, NB_T_RATE_REV_SLIPPED, v->st.slipped_frames);
 	return ret;
+}
+
+bool nb_rate_rev_has_mix(const struct nb_rate_rev *v)
+{
+	return v && v->mix.n;
 }
 
 uint64_t nb_rate_rev_sent(const struct nb_rate_rev *v)

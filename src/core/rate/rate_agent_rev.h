@@ -6,6 +6,7 @@
 #ifndef NB_RATE_AGENT_REV_H
 #define NB_RATE_AGENT_REV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/session/agent.h"
@@ -22,6 +23,8 @@ struct nb_rate_rev;
 int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, uint16_t trial,
 		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **rev,
 		      char *err, size_t errlen);
+/* The reverse sends the mix the request named (NB_T_RATE_REV_MIX). */
+bool nb_rate_rev_has_mix(const struct nb_rate_rev *rev);
 /* Starts sending (at START). */
 int nb_rate_rev_start(struct nb_rate_rev *rev, char *err, size_t errlen);
 /* Stops the sender if it still runs, waits for it, and puts its counts into FINAL. */

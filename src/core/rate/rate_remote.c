@@ -37,11 +37,15 @@ struct nb_rate_remote {
 	uint32_t rev_flows, rev_pacing, rev_burst, rev_bytes;
 	uint64_t rev_fps, rev_ns;
 	struct nb_rate_rev_counts *revc;
+	char rev_mix[160]; /* --imix: the mix the reverse sends, SIZE:WEIGHT,... ("": one size) */
 };
 
 void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
-			uint32_t flows, uint32_t pacing, uint32_t burst)
+			uint32_t flows, uint32_t pacing, uint32_t burst, const struct nb_mix *mix)
 {
+	rr->rev_mix[0] = 0;
+	if (mix)
+		(void)nb_mix_format(mix, rr->rev_mix, sizeof(rr->rev_mix));
 	memcpy(&rr->rev_to, addr, nb_net_sa_len(addr));
 	rr->rev_port = port;
 	rr->rev_flows = flows;
@@ -143,6 +147,8 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 		nb_msg_put_u32(rr->req, NB_T_RATE_REV_FLOWS, rr->rev_flows);
 		nb_msg_put_u32(rr->req, NB_T_RATE_REV_PACING, rr->rev_pacing);
 		nb_msg_put_u32(rr->req, NB_T_RATE_REV_BURST, rr->rev_burst);
+		if (rr->rev_mix[0])
+			nb_msg_put_str(rr->req, NB_T_RATE_REV_MIX, rr->rev_mix);
 	}
 	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
 	if (ret)
@@ -156,6 +162,15 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 				 "--bidir: the agent does not send the reverse direction (its "
 				 "netbench is older than --bidir); run without --bidir or "
 				 "update the agent");
+			return -EOPNOTSUPP;
+		}
+		if (rr->rev_mix[0] &&
+		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_MIX_OK, &ok) || ok != 1)) {
+			/* An agent older than the reverse's mix would send one size. */
+			snprintf(err, errlen,
+				 "--bidir --imix: the agent does not send a mix in the reverse "
+				 "direction (its netbench is older than --bidir with --imix); run "
+				 "without --imix or update the agent");
 			return -EOPNOTSUPP;
 		}
 	}

@@ -13,6 +13,7 @@
 #include "core/base/cpu.h"
 #include "core/rate/raterx.h"
 #include "core/base/sysinfo.h"
+#include "core/rate/mix.h"
 #include "core/rate/rate_agent_rev.h"
 
 struct nb_rate_remote;
@@ -49,9 +50,10 @@ void nb_rate_remote_reflect(struct nb_rate_remote *rr, const struct sockaddr *ad
  * socket of ours), flows of them, with this pacing; each trial's rate, frame size and length
  * from nb_rate_remote_rev_trial, which arms the next begin only (learning rounds send one way).
  * An agent that does not answer that it does (older than
- * --bidir) fails the trial's begin with a sentence naming it. */
+ * --bidir) fails the trial's begin with a sentence naming it. mix (--imix, or NULL): the
+ * reverse sends that mix, which the agent must confirm likewise. */
 void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
-			uint32_t flows, uint32_t pacing, uint32_t burst);
+			uint32_t flows, uint32_t pacing, uint32_t burst, const struct nb_mix *mix);
 void nb_rate_remote_rev_trial(struct nb_rate_remote *rr, uint64_t fps, uint32_t frame_bytes,
 			      uint64_t trial_ns);
 /* After nb_rate_remote_end: what the agent sent in the reverse direction (rate_agent_rev.h). */

@@ -76,6 +76,7 @@ struct nb_rate_run {
 	/* --bidir: our receiver of the agent's reverse direction (bidir_run.c) */
 	struct nb_rx *rev_rx;
 	struct nb_rx_snap *rev_snap;
+	int rev_family; /* the reverse frames' (AF_INET for a v4-mapped address) */
 };
 
 /* The trial id frames carry for the run's trial n (1, 2, ...: the ids the JSON and progress

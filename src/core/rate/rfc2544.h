@@ -131,6 +131,9 @@ struct nb_rate_trial {
 		uint64_t lat_ns[6];
 		bool drops_known;
 		uint64_t rx_dropped;
+		/* --imix: the reverse's frames of each size, as the forward's mix_tx/mix_rx */
+		uint64_t mix_tx[NB_MIX_MAX], mix_rx[NB_MIX_MAX];
+		bool rx_by_size_known;
 		struct nb_bidir_judged j;
 	} rev;
 };
@@ -232,6 +235,9 @@ void nb_rate_json_ratios(struct nb_json *j, const struct nb_rate_params *p,
 
 /* --imix in the JSON (mix_json.c): the mix (parameters), a trial's frames by size. */
 void nb_rate_json_mix(struct nb_json *j, const struct nb_rate_params *p);
+/* A trial's "by_size" array of one direction (--bidir's reverse has its own). */
+void nb_rate_json_by_size(struct nb_json *j, const struct nb_mix *m, const uint64_t *tx,
+			  const uint64_t *rx, bool rx_known);
 void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
 			    const struct nb_rate_trial *t);
 

@@ -290,6 +290,29 @@ def bidir_mix(host, port, psk, max_rate):
     expect_refusal(mk, bidir_req(40131, fps, fps) + tlv(236, b"9000:1,9216:1"),
                    ["refused by rule max-rate", "both directions"],
                    "%d fps each way of a 9108-byte mix stated as 64-byte frames" % fps)
+    # -m b2b (tag 238): a burst of 0 frames is malformed; a burst within the caps is sent whole
+    # and no more, though the trial lasts longer.
+    expect_refusal(mk, bidir_req(40133, 100, 100) + u64(238, 0), ["burst of 0 frames"],
+                   "a reverse burst of 0 frames")
+    th, got = count_udp("127.0.0.1", 40204, 1.5)
+    ctl = mk()
+    typ, items = ctl.ask(TEST_REQ, bidir_req(40134, 1000, 1000, rev_port=40204) + u64(238, 123))
+    ok = typ == TEST_ACK and struct.unpack(">I", items.get(239, [bytes(4)])[0])[0] == 1
+    report(ok, "a reverse burst of 123 frames: accepted and confirmed (%s)" %
+           ("tag 239" if ok else text(items)))
+    sent = -1
+    if typ == TEST_ACK:
+        ctl.ask(START)
+        time.sleep(0.8)
+        typ, items = ctl.ask(STOP)
+        if typ == FINAL and 233 in items:
+            per = items[233][0]
+            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
+    ctl.close()
+    th.join()
+    report(sent == 123 and got[0] == 123,
+           "... the agent sent %d frames of a 0.5 s trial at 1000 fps and the controller received %d"
+           % (sent, got[0]))
     th, lens = count_udp_lens("127.0.0.1", 40203, 1.5)
     ctl = mk()
     typ, items = ctl.ask(TEST_REQ, bidir_req(40132, 1000, 1000, size=354, rev_port=40203) +
@@ -990,20 +1013,21 @@ def old_rate(typ, body):
 
 
 def old_mix(typ, body):
-    """What an agent that knows --bidir but not its mix reads: tag 236 unknown."""
+    """What an agent that knows --bidir but not its mix nor its bursts reads: tags 236 and 238
+    unknown."""
     if typ != TEST_REQ:
         return body
     out, off = b"", 0
     while off < len(body):
         tag, l = struct.unpack(">HH", body[off:off + 4])
-        if tag != 236:
+        if tag not in (236, 238):
             out += body[off:off + 4 + l]
         off += 4 + l
     return out
 
 
 def case_old_mix_proxy(listen_port, agent_port):
-    """An agent as old as before --bidir --imix: it sends one size in reverse."""
+    """An agent as old as before --bidir --imix and -m b2b: one size, for the whole trial."""
     proxy(listen_port, agent_port, old_mix, None)
 
 

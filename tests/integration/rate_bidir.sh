@@ -191,8 +191,42 @@ assert fails and all(t['reverse']['lost_frames'] > 0 for t in fails)
 check "a reverse policed at 4000/s: the search finds both passing at most there and names the reverse (status $st)" \
 	test $? -eq 0 || { sed 's/^/# /' "$tmp/tp.chk" | tail -3; sed 's/^/# /' "$tmp/tp.err" | tail -3; }
 sed -n 's/^# /# /p' "$tmp/tp.chk" | head -2
+
+# The same policer under RFC 2544's loss curve (26.3) and back-to-back (26.4) with both
+# directions loaded. Loss: each step's loss per direction; the first step (8000 fps) loses in
+# the reverse (the policer passes 4400 at most in 0.5 s), and the reverse is named. B2b: the
+# policer passes about 200 + a quarter of a burst sent at 16000 fps (266 frames), far below the
+# forward's 8000 frames: the burst found is the reverse's, each burst went both ways.
+$G "$NB" rate -c 198.19.0.1 --bidir -m loss -r 8k -T 0.5 --drain 100ms -s 128 \
+	-J >"$tmp/loss.json" 2>"$tmp/loss.err"
+st=$?
+json_check "$tmp/loss.json" "
+s = d['sizes'][0]; ts = s['trials']
+print('# loss: ' + '; '.join('%.0f fps fwd %s%% rev %s%%' % (t['offered_fps'], t['loss_pct'], t['reverse']['loss_pct']) for t in ts))
+print('# ' + s['bidir']['text'])
+assert all('reverse' in t and t['reverse']['tx_frames'] > 0 for t in ts), 'a step without its reverse'
+assert ts[0]['reverse']['lost_frames'] > 0, ts[0]['reverse']
+assert s['bidir']['failed'] in ('reverse', 'both'), s['bidir']
+assert s['bidir']['text'].startswith(s['bidir']['failed'] + ' direction'), s['bidir']
+" >"$tmp/loss.chk" 2>&1
+check "-m loss both ways with a reverse policed at 4000/s: per-direction loss per step, the reverse named (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/loss.chk" | tail -3; sed 's/^/# /' "$tmp/loss.err" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/loss.chk" | head -2
+$G "$NB" rate -c 198.19.0.1 --bidir -m b2b -r 16k -T 0.5 --drain 100ms -s 128 --repeat 2 \
+	-J >"$tmp/b2b.json" 2>"$tmp/b2b.err"
+st=$?
+json_check "$tmp/b2b.json" "
+s = d['sizes'][0]; ts = [t for t in s['trials'] if t['purpose'] == 'burst']
+print('# b2b: %s frames (%s to %s); %s' % (s['b2b_frames_avg'], s['b2b_frames_min'], s['b2b_frames_max'], s['bidir']['text']))
+assert all(t['reverse']['tx_frames'] == t['tx_frames'] == t['asked_frames'] for t in ts), [(t['tx_frames'], t['reverse']['tx_frames']) for t in ts]
+assert s['bidir']['failed'] in ('reverse', 'both'), s['bidir']
+assert ts and 0 < s['b2b_frames_max'] < 2000, s
+" >"$tmp/b2b.chk" 2>&1
+check "-m b2b both ways with a reverse policed at 4000/s: each burst both ways, the reverse's burst found (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/b2b.chk" | tail -3; sed 's/^/# /' "$tmp/b2b.err" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/b2b.chk" | head -1
 $D nft delete chain inet nbtbid pol
-check_schemas "$tmp/trial.json" "$tmp/tp.json" "$tmp/imix.json"
+check_schemas "$tmp/trial.json" "$tmp/tp.json" "$tmp/imix.json" "$tmp/loss.json" "$tmp/b2b.json"
 
 # The attacker: an agent with caps on loopback, and a controller that asks for what it must
 # not get (another address, a rate split over the directions, flat out, longer than the test).
@@ -225,14 +259,18 @@ check "... naming why" has "older than --bidir"
 check_rc "the same agent without --bidir: one direction, as before" 0 \
 	"$NB" rate -c 127.0.0.1:5363 --data-port 5364 -m trial -r 1k -T 0.2 -s 64
 
-# An agent that knows --bidir but not its mix (a proxy hides tag 236 from it): --imix is refused
-# by name, exit 1, rather than counting one size sent back as a mix.
+# An agent that knows --bidir but not its mix nor its bursts (a proxy hides tags 236 and 238
+# from it): --imix and -m b2b are refused by name, exit 1, rather than counting one size sent
+# back as a mix, or a whole trial as a burst.
 $PY old_mix_proxy 5368 5362 >"$tmp/proxy2.out" 2>&1 &
 nb_pids="$nb_pids $!"
 for _ in $(seq 50); do grep -q listening "$tmp/proxy2.out" && break; sleep 0.2; done
 check_rc "--bidir --imix against an agent without the reverse's mix: exit 1" 1 \
 	"$NB" rate -c 127.0.0.1:5368 --data-port 5369 --bidir --imix simple -m trial -r 1k -T 0.2
 check "... naming why" has "older than --bidir with --imix"
+check_rc "--bidir -m b2b against an agent without the reverse's bursts: exit 1" 1 \
+	"$NB" rate -c 127.0.0.1:5368 --data-port 5369 --bidir -m b2b -r 1k -T 0.2 --repeat 1 -s 64
+check "... naming why" has "older than --bidir with -m b2b" || sed 's/^/# /' "$tmp/out" | tail -3
 
 # IPv6: the agent's reverse over ::1 (84-byte frames, the smallest there).
 if agent -- -p 5366 -B ::1 2>/dev/null; then
@@ -256,7 +294,7 @@ bad() {
 }
 bad "needs an agent" --bidir --local-rx 127.0.0.1
 bad "needs an agent" --bidir --dst 127.0.0.1
-bad "applies to --test" --bidir -c 127.0.0.1:5361 --test b2b
+bad "applies to --test" --bidir -c 127.0.0.1:5361 --test latency
 bad "udp engine only" --bidir -c 127.0.0.1:5361 -e packet
 bad "at most 1024" --bidir -c 127.0.0.1:5361 --flows 1025
 echo "1..$n"

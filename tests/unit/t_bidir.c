@@ -194,7 +194,18 @@ static void imix_reverse(void)
 struct dut2 {
 	double fwd_cap, rev_cap, gen_max;
 	double tolerance;
+	uint64_t fwd_buf, rev_buf; /* a burst: frames each direction holds (b2b) */
 };
+
+/* A burst of frames into a buffer of buf frames: what does not fit is lost. */
+static void burst(uint64_t frames, uint64_t buf, struct nb_trial_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tx = frames;
+	c->lost = frames > buf ? frames - buf : 0;
+	c->rx = c->tx - c->lost;
+	c->valid = true;
+}
 
 static void direction(double rate, double cap, struct nb_trial_counts *c)
 {
@@ -214,10 +225,15 @@ static int sim2(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_tri
 	(void)errlen;
 	rec->offered_fps = rate;
 	rec->window_s = 1;
-	direction(rate, d->fwd_cap, &rec->c);
 	rec->rev.on = true;
 	rec->rev.offered_fps = rate;
-	direction(rate, d->rev_cap, &rec->rev.c);
+	if (q->frames) { /* both directions send the same burst */
+		burst(q->frames, d->fwd_buf, &rec->c);
+		burst(q->frames, d->rev_buf, &rec->rev.c);
+	} else {
+		direction(rate, d->fwd_cap, &rec->c);
+		direction(rate, d->rev_cap, &rec->rev.c);
+	}
 	nb_bidir_judge(&rec->c, &rec->rev.c, d->tolerance, &rec->rev.j);
 	return 0;
 }
@@ -260,11 +276,107 @@ static void search(enum nb_rate_test test, double fwd, double rev, const char *d
 	nb_rate_proc_free(&pr);
 }
 
+static void run_proc(struct nb_rate_params *p, struct nb_rate_proc *pr, struct nb_rate_size *s,
+		     struct dut2 *d, enum nb_rate_test test)
+{
+	char err[256] = "";
+
+	memset(p, 0, sizeof(*p));
+	p->test = test;
+	p->trial_ns = 1000000000ULL;
+	p->resolution_pct = 0.5;
+	p->flows = 1;
+	p->repeat = 1;
+	p->bidir = true;
+	memset(pr, 0, sizeof(*pr));
+	memset(s, 0, sizeof(*s));
+	pr->p = p;
+	pr->trial = sim2;
+	pr->ctx = d;
+	s->size = 64;
+	CHECK(nb_rate_procedure(pr, s, err, sizeof(err)) == 0, "%s ran: %s",
+	      nb_rate_test_names[test], err);
+	nb_rate_bidir_conclude(p, pr->trials, s);
+}
+
+/* RFC 2544 26.3 with both directions loaded: each step's loss per direction, and the curve
+ * goes on down until two steps in a row lost nothing in either direction. */
+static void loss_curve(void)
+{
+	struct nb_rate_params p;
+	struct nb_rate_proc pr;
+	struct nb_rate_size s;
+	struct dut2 d = {.fwd_cap = 150000, .rev_cap = 90000, .gen_max = 200000};
+	bool fwd_clean_rev_lost = false;
+	size_t n;
+
+	run_proc(&p, &pr, &s, &d, NB_RATE_LOSS);
+	n = pr.ntrials;
+	/* measure maximum (200k), then 200k, 180k, ... 100k lose in the reverse (200k to 160k
+	 * forward too); 80k and 60k are clean both ways. */
+	CHECK(n == 9 && pr.trials[n - 1].offered_fps == 60000 &&
+		  pr.trials[n - 2].offered_fps == 80000,
+	      "the curve ends after two clean steps in both directions: %zu trials, last at %.0f",
+	      n, n ? pr.trials[n - 1].offered_fps : 0);
+	for (size_t k = 1; k < n; k++) {
+		const struct nb_rate_trial *t = &pr.trials[k];
+		fwd_clean_rev_lost |= t->c.lost == 0 && t->rev.c.lost > 0;
+	}
+	CHECK(fwd_clean_rev_lost, "a step clean forward but lossy in reverse does not end it");
+	CHECK(pr.trials[1].c.lost == 50001 && pr.trials[1].rev.c.lost == 110001,
+	      "the first step's loss per direction: forward %llu, reverse %llu",
+	      (unsigned long long)pr.trials[1].c.lost, (unsigned long long)pr.trials[1].rev.c.lost);
+	CHECK(s.bidir_failed == NB_BIDIR_REV &&
+		  !strncmp(s.bidir_text,
+			   "reverse direction lost: trial 7 at 100000 fps, the lowest step that "
+			   "lost, reverse failed: reverse lost 10001 of 100000",
+			   strlen("reverse direction lost: trial 7 at 100000 fps, the lowest step "
+				  "that lost, reverse failed: reverse lost 10001 of 100000")),
+	      "the lowest lossy step names the reverse: %s", s.bidir_text);
+	CHECK(strstr(s.bidir_text, "(7 of 9 trials lost: forward in 4, reverse in 7)") != NULL,
+	      "and counts each direction's lossy steps: %s", s.bidir_text);
+	nb_rate_proc_free(&pr);
+}
+
+/* RFC 2544 26.4 with both directions loaded: the same burst each way, a burst passes only
+ * when neither direction lost a frame, so the result is the smaller buffer's. */
+static void b2b(void)
+{
+	struct nb_rate_params p;
+	struct nb_rate_proc pr;
+	struct nb_rate_size s;
+	struct dut2 d = {.fwd_cap = 1e9, .rev_cap = 1e9, .gen_max = 200000};
+	bool same = true;
+
+	d.fwd_buf = 5000, d.rev_buf = 3000;
+	run_proc(&p, &pr, &s, &d, NB_RATE_B2B);
+	for (size_t k = 1; k < pr.ntrials; k++)
+		same &= pr.trials[k].c.tx == pr.trials[k].rev.c.tx && pr.trials[k].c.tx > 0;
+	CHECK(same, "each burst went both ways, of one length");
+	CHECK(s.b2b_avg <= 3000 && s.b2b_avg >= 3000 - 200000 * 0.005,
+	      "b2b: %.0f frames, within the reverse's 3000 (resolution 1000)", s.b2b_avg);
+	CHECK(s.bidir_failed == NB_BIDIR_REV &&
+		  !strncmp(s.bidir_text, "reverse direction limited: trial ",
+			   strlen("reverse direction limited: trial ")) &&
+		  strstr(s.bidir_text, "the shortest that lost, reverse failed: reverse lost"),
+	      "the reverse named as what limited the burst: %s", s.bidir_text);
+	d.fwd_buf = 2000;
+	nb_rate_proc_free(&pr);
+	run_proc(&p, &pr, &s, &d, NB_RATE_B2B);
+	CHECK(s.b2b_avg <= 2000 && s.bidir_failed != NB_BIDIR_REV &&
+		  !strncmp(s.bidir_text, "forward direction limited",
+			   strlen("forward direction limited")),
+	      "a smaller forward buffer: %.0f frames, %s", s.b2b_avg, s.bidir_text);
+	nb_rate_proc_free(&pr);
+}
+
 int main(void)
 {
 	judge();
 	caps();
 	imix_reverse();
+	loss_curve();
+	b2b();
 	search(NB_RATE_THROUGHPUT, 150000, 90000, "reverse direction limited");
 	search(NB_RATE_THROUGHPUT, 80000, 120000, "forward direction limited");
 	search(NB_RATE_NDRPDR, 150000, 90000, "reverse direction limited");

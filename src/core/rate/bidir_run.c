@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
+#include "core/base/timeutil.h"
 #include "core/rate/rate_remote.h"
 #include "core/rate/rate_run.h"
 
@@ -63,10 +64,14 @@ int nb_rate_bidir_open(struct nb_rate_run *r, char *err, size_t errlen)
 }
 
 void nb_rate_bidir_begin(struct nb_rate_run *r, uint16_t wire, double rate_fps, uint32_t size,
-			 uint64_t trial_ns)
+			 uint64_t trial_ns, uint64_t frames)
 {
 	nb_rx_expect(r->rev_rx, wire);
-	nb_rate_remote_rev_trial(r->rxs, (uint64_t)(rate_fps + 0.5), size, trial_ns);
+	/* A burst as long as a whole trial at the rate (b2b's longest) must not be cut short by
+	 * the trial's length: it may take up to the second the agent's test adds to it. */
+	if (frames)
+		trial_ns += NB_NS_PER_S;
+	nb_rate_remote_rev_trial(r->rxs, (uint64_t)(rate_fps + 0.5), size, trial_ns, frames);
 }
 
 int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec, char *err,
@@ -77,8 +82,10 @@ int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial
 	struct nb_rate_rev_trial *v = &rec->rev;
 	const struct nb_rx_snap *sn = r->rev_snap;
 	bool mine;
-	double tol =
-	    p->test == NB_RATE_NDRPDR && p->nratios ? p->loss_ratios[0] : p->loss_tolerance;
+	/* The loss curve and back-to-back judge each step at no loss (RFC 2544 26.3, 26.4). */
+	double tol = p->test == NB_RATE_NDRPDR && p->nratios		 ? p->loss_ratios[0]
+		     : p->test == NB_RATE_LOSS || p->test == NB_RATE_B2B ? 0
+									 : p->loss_tolerance;
 
 	if (!rc) {
 		snprintf(err, errlen, "--bidir: the agent sent no reverse-direction counts");

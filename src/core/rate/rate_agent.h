@@ -49,6 +49,8 @@ enum nb_rate_tag {
 	NB_T_RATE_REV_SLIPPED = 235,   /* u64 in FINAL: frames due but not sent */
 	NB_T_RATE_REV_MIX = 236,       /* str: --imix, the reverse's mix as SIZE:WEIGHT,... */
 	NB_T_RATE_REV_MIX_OK = 237,    /* u32 in TEST_ACK: the reverse sends that mix */
+	NB_T_RATE_REV_FRAMES = 238,    /* u64: -m b2b, a burst of this many frames (1 or more) */
+	NB_T_RATE_REV_FRAMES_OK = 239, /* u32 in TEST_ACK: the reverse sends that burst */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

@@ -49,7 +49,7 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		      char *err, size_t errlen)
 {
 	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0;
-	uint64_t fps = 0, trial_ns = 0;
+	uint64_t fps = 0, trial_ns = 0, frames = 0;
 	struct nb_gen_cfg gc;
 	struct nb_mix mix;
 	char merr[160] = "";
@@ -71,6 +71,11 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	(void)nb_msg_get_u32(req, NB_T_RATE_REV_BURST, &burst);
 	(void)nb_msg_get_u32(req, NB_T_RATE_REV_PACING, &pacing);
 	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &no_mmsg); /* the controller's --no-mmsg */
+	/* -m b2b: a burst of that many frames, still within the trial's length and rate (the caps
+	 * judge those, so a burst cannot send more than they allow). */
+	if (nb_msg_get_u64(req, NB_T_RATE_REV_FRAMES, &frames) == 0 && !frames)
+		return refuse(err, errlen, -EINVAL,
+			      "malformed reverse direction: a burst of 0 frames (1 or more)");
 	if (!trial)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction needs a trial id");
@@ -164,6 +169,7 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	v->t.rate_fps = fps;
 	v->t.duration_ns = trial_ns;
+	v->t.frames = frames;
 	v->t.pacing = (enum nb_pacing_mode)pacing;
 	v->t.burst = burst;
 	v->t.flows = flows;
@@ -215,6 +221,11 @@ int nb_rate_rev_finish(struct nb_rate_rev *v, struct nb_msg *final)
 	if (!ret)
 		ret = nb_msg_put_u64(final, NB_T_RATE_REV_SLIPPED, v->st.slipped_frames);
 	return ret;
+}
+
+bool nb_rate_rev_has_frames(const struct nb_rate_rev *v)
+{
+	return v && v->t.frames;
 }
 
 bool nb_rate_rev_has_mix(const struct nb_rate_rev *v)

@@ -25,6 +25,8 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		      char *err, size_t errlen);
 /* The reverse sends the mix the request named (NB_T_RATE_REV_MIX). */
 bool nb_rate_rev_has_mix(const struct nb_rate_rev *rev);
+/* The reverse sends a burst of the frames the request named (NB_T_RATE_REV_FRAMES). */
+bool nb_rate_rev_has_frames(const struct nb_rate_rev *rev);
 /* Starts sending (at START). */
 int nb_rate_rev_start(struct nb_rate_rev *rev, char *err, size_t errlen);
 /* Stops the sender if it still runs, waits for it, and puts its counts into FINAL. */

@@ -35,7 +35,7 @@ struct nb_rate_remote {
 	bool rev_armed;	   /* the next begin asks for it (learning rounds do not) */
 	bool rev_asked;	   /* the current trial has a reverse direction */
 	uint32_t rev_flows, rev_pacing, rev_burst, rev_bytes;
-	uint64_t rev_fps, rev_ns;
+	uint64_t rev_fps, rev_ns, rev_frames; /* rev_frames: a burst (0: for rev_ns) */
 	struct nb_rate_rev_counts *revc;
 	char rev_mix[160]; /* --imix: the mix the reverse sends, SIZE:WEIGHT,... ("": one size) */
 };
@@ -54,8 +54,9 @@ void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, 
 }
 
 void nb_rate_remote_rev_trial(struct nb_rate_remote *rr, uint64_t fps, uint32_t frame_bytes,
-			      uint64_t trial_ns)
+			      uint64_t trial_ns, uint64_t frames)
 {
+	rr->rev_frames = frames;
 	rr->rev_fps = fps;
 	rr->rev_bytes = frame_bytes;
 	rr->rev_ns = trial_ns;
@@ -149,6 +150,8 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 		nb_msg_put_u32(rr->req, NB_T_RATE_REV_BURST, rr->rev_burst);
 		if (rr->rev_mix[0])
 			nb_msg_put_str(rr->req, NB_T_RATE_REV_MIX, rr->rev_mix);
+		if (rr->rev_frames)
+			nb_msg_put_u64(rr->req, NB_T_RATE_REV_FRAMES, rr->rev_frames);
 	}
 	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
 	if (ret)
@@ -171,6 +174,16 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 				 "--bidir --imix: the agent does not send a mix in the reverse "
 				 "direction (its netbench is older than --bidir with --imix); run "
 				 "without --imix or update the agent");
+			return -EOPNOTSUPP;
+		}
+		if (rr->rev_frames &&
+		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_FRAMES_OK, &ok) || ok != 1)) {
+			/* An agent older than the reverse's bursts would send for the whole trial.
+			 */
+			snprintf(err, errlen,
+				 "--bidir -m b2b: the agent does not send bursts in the reverse "
+				 "direction (its netbench is older than --bidir with -m b2b); run "
+				 "without --bidir or update the agent");
 			return -EOPNOTSUPP;
 		}
 	}

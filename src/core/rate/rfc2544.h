@@ -152,6 +152,15 @@ static inline bool nb_rate_judged_valid(const struct nb_rate_trial *t)
 {
 	return t->rev.on ? t->rev.j.valid : t->c.valid;
 }
+/* A loss curve's step (RFC 2544 26.3): the frames lost, with --bidir in both directions
+ * together, a reverse that sent nothing counting as one lost, so that a step is clean (0) only
+ * when both directions lost nothing. */
+static inline uint64_t nb_rate_step_lost(const struct nb_rate_trial *t)
+{
+	if (!t->rev.on)
+		return t->c.lost;
+	return t->c.lost + t->rev.c.lost + (t->rev.c.tx == 0 || t->c.tx == 0);
+}
 
 /* The procedure's answer at one frame size. */
 struct nb_rate_size {
@@ -169,7 +178,7 @@ struct nb_rate_size {
 	/* --bidir: the direction that failed first above the result, and the sentence saying so
 	 * (nb_rate_bidir_conclude) */
 	enum nb_bidir_failed bidir_failed;
-	char bidir_text[384];
+	char bidir_text[512];
 	size_t bneck_trial; /* the trial it was judged on, in the trial log */
 	/* ndrpdr: per loss ratio, the rate each of the nrepeat searches found, and their spread
 	 * (fps above is the first ratio's mean). */

@@ -105,7 +105,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	/* The agent checks each trial against its caps: duration, and the bit rate of the
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
 	if (p->bidir)
-		nb_rate_bidir_begin(r, wire, q->rate_fps, q->size, trial_ns);
+		nb_rate_bidir_begin(r, wire, q->rate_fps, q->size, trial_ns, q->frames);
 	ret = rx->begin(r->rxs, wire, trial_ns + p->drain_ns + NB_NS_PER_S,
 			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {

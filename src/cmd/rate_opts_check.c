@@ -138,11 +138,6 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		if (!o->agent)
 			cli_usage_error(
 			    "--bidir needs an agent (-c): it sends the reverse direction");
-		if (o->p.test == NB_RATE_LATENCY)
-			cli_usage_error(
-			    "--bidir applies to --test throughput, ndrpdr, loss, b2b or "
-			    "trial, not %s (its latency trial does not measure the reverse)",
-			    nb_rate_test_names[o->p.test]);
 		if (o->p.engine != &nb_gen_udp)
 			cli_usage_error(
 			    "--bidir: the agent's reverse direction uses the udp engine "

@@ -1031,6 +1031,24 @@ def case_old_mix_proxy(listen_port, agent_port):
     proxy(listen_port, agent_port, old_mix, None)
 
 
+def other_kernel(typ, body):
+    """An agent's TEST_ACK as from another kernel: its boot id (tag 202) not this host's."""
+    if typ != TEST_ACK:
+        return body
+    out, off = b"", 0
+    while off < len(body):
+        tag, l = struct.unpack(">HH", body[off:off + 4])
+        val = body[off + 4:off + 4 + l]
+        off += 4 + l
+        out += tlv(tag, b"00000000-0000-4000-8000-000000000000" if tag == 202 else val)
+    return out
+
+
+def case_other_kernel_proxy(listen_port, agent_port):
+    """An agent on this host that says it runs on another kernel: no clock shared with it."""
+    proxy(listen_port, agent_port, None, other_kernel)
+
+
 def case_old_rate_proxy(listen_port, agent_port):
     """An agent as old as before --bidir: it never sees the reverse direction's tags."""
     proxy(listen_port, agent_port, old_rate, None)
@@ -1041,7 +1059,7 @@ if __name__ == "__main__":
     if case == "impostor":
         case_impostor(*args)
         sys.exit(0)
-    if case in ("escape_proxy", "old_rate_proxy", "old_mix_proxy"):
+    if case in ("escape_proxy", "old_rate_proxy", "old_mix_proxy", "other_kernel_proxy"):
         globals()["case_" + case](*args)
         sys.exit(0)
     host, port, pskfile = args[0], int(args[1]), args[2]

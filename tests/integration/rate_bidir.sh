@@ -226,7 +226,28 @@ check "-m b2b both ways with a reverse policed at 4000/s: each burst both ways, 
 	test $? -eq 0 || { sed 's/^/# /' "$tmp/b2b.chk" | tail -3; sed 's/^/# /' "$tmp/b2b.err" | tail -3; }
 sed -n 's/^# /# /p' "$tmp/b2b.chk" | head -1
 $D nft delete chain inet nbtbid pol
-check_schemas "$tmp/trial.json" "$tmp/tp.json" "$tmp/imix.json" "$tmp/loss.json" "$tmp/b2b.json"
+
+# -m latency both ways (RFC 2544 26.2 at the throughput both directions pass): the agent runs
+# on this kernel, so the reverse has its one-way latency beside the forward's.
+$G "$NB" rate -c 198.19.0.1 --bidir -m latency -r 8k -T 0.5 --drain 100ms -s 128 --repeat 1 \
+	-J >"$tmp/lat.json" 2>"$tmp/lat.out"
+st=$?
+json_check "$tmp/lat.json" "
+s = d['sizes'][0]; b = s['bidir']; ts = [t for t in s['trials'] if t['purpose'] == 'latency']
+print('# forward p50 %s ns, reverse p50 %s ns' % ((s['latency_ns'] or {}).get('p50'), (b['reverse_latency_ns'] or {}).get('p50')))
+assert d['parameters']['latency'] == 'one-way'
+assert ts and all(t['reverse']['tx_frames'] > 0 for t in ts)
+assert s['latency_ns']['kind'] == 'one-way' and s['latency_ns']['p50'] > 0, s['latency_ns']
+r = b['reverse_latency_ns']
+assert r['kind'] == 'one-way' and 0 < r['min'] <= r['p50'] <= r['max'], b
+assert ts[-1]['reverse']['latency_ns']['p50'] == r['p50'], (ts[-1]['reverse'], r)
+assert 'reverse_latency_reason' not in b
+" >"$tmp/lat.chk" 2>&1
+check "-m latency both ways on one kernel: the reverse's one-way latency beside the forward's (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/lat.chk" | tail -3; sed 's/^/# /' "$tmp/lat.out" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/lat.chk" | head -1
+check_schemas "$tmp/trial.json" "$tmp/tp.json" "$tmp/imix.json" "$tmp/loss.json" "$tmp/b2b.json" \
+	"$tmp/lat.json"
 
 # The attacker: an agent with caps on loopback, and a controller that asks for what it must
 # not get (another address, a rate split over the directions, flat out, longer than the test).
@@ -272,6 +293,29 @@ check_rc "--bidir -m b2b against an agent without the reverse's bursts: exit 1" 
 	"$NB" rate -c 127.0.0.1:5368 --data-port 5369 --bidir -m b2b -r 1k -T 0.2 --repeat 1 -s 64
 check "... naming why" has "older than --bidir with -m b2b" || sed 's/^/# /' "$tmp/out" | tail -3
 
+# An agent that says it runs on another kernel (a proxy rewrites its boot id): the forward's
+# latency is the round trip of reflected probes, the reverse's one-way latency is not measured,
+# null with the reason, in the JSON and below the table.
+$PY other_kernel_proxy 5370 5362 >"$tmp/proxy3.out" 2>&1 &
+nb_pids="$nb_pids $!"
+for _ in $(seq 50); do grep -q listening "$tmp/proxy3.out" && break; sleep 0.2; done
+"$NB" rate -c 127.0.0.1:5370 --data-port 5371 --bidir -m latency -r 2k -T 0.3 -s 64 --repeat 1 \
+	-J >"$tmp/latx.json" 2>"$tmp/latx.err"
+st=$?
+json_check "$tmp/latx.json" "
+s = d['sizes'][0]; b = s['bidir']; ts = [t for t in s['trials'] if t['purpose'] == 'latency']
+print('# ' + b['reverse_latency_reason'])
+assert d['parameters']['latency'] == 'round-trip'
+assert ts and all(t['reverse']['latency_ns'] is None and 'another kernel' in t['reverse']['latency_reason'] for t in ts)
+assert b['reverse_latency_ns'] is None and b['reverse_latency_reason'].startswith('not measured: the agent runs on another kernel'), b
+" >"$tmp/latx.chk" 2>&1
+check "-m latency both ways, agent on another kernel: the reverse's latency null, 'not measured' with the reason (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/latx.chk" | tail -3; sed 's/^/# /' "$tmp/latx.err" | tail -3; }
+"$NB" rate -c 127.0.0.1:5370 --data-port 5371 --bidir -m latency -r 2k -T 0.3 -s 64 --repeat 1 \
+	>"$tmp/latx.txt" 2>&1
+check "... and below the table" grep -q "64 B reverse latency: not measured: the agent runs on another kernel" "$tmp/latx.txt"
+check_schemas "$tmp/latx.json"
+
 # IPv6: the agent's reverse over ::1 (84-byte frames, the smallest there).
 if agent -- -p 5366 -B ::1 2>/dev/null; then
 	"$NB" rate -c '[::1]:5366' --data-port 5367 --bidir -m trial -r 2k -T 0.3 -s 84 -J \
@@ -294,7 +338,6 @@ bad() {
 }
 bad "needs an agent" --bidir --local-rx 127.0.0.1
 bad "needs an agent" --bidir --dst 127.0.0.1
-bad "applies to --test" --bidir -c 127.0.0.1:5361 --test latency
 bad "udp engine only" --bidir -c 127.0.0.1:5361 -e packet
 bad "at most 1024" --bidir -c 127.0.0.1:5361 --flows 1025
 echo "1..$n"

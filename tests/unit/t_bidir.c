@@ -195,6 +195,8 @@ struct dut2 {
 	double fwd_cap, rev_cap, gen_max;
 	double tolerance;
 	uint64_t fwd_buf, rev_buf; /* a burst: frames each direction holds (b2b) */
+	bool one_clock;		   /* the agent on this kernel: the reverse's latency measured */
+	uint64_t lat_trials;
 };
 
 /* A burst of frames into a buffer of buf frames: what does not fit is lost. */
@@ -235,6 +237,15 @@ static int sim2(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_tri
 		direction(rate, d->rev_cap, &rec->rev.c);
 	}
 	nb_bidir_judge(&rec->c, &rec->rev.c, d->tolerance, &rec->rev.j);
+	if (d->one_clock) { /* each latency trial's reverse p50 is 1000 ns more than the last */
+		rec->rev.lat_valid = true;
+		for (int i = 0; i < 6; i++)
+			rec->rev.lat_ns[i] = 1000 * (1 + d->lat_trials);
+		d->lat_trials++;
+	} else {
+		snprintf(rec->rev.lat_why, sizeof(rec->rev.lat_why),
+			 "not measured: the agent runs on another kernel");
+	}
 	return 0;
 }
 
@@ -370,6 +381,33 @@ static void b2b(void)
 	nb_rate_proc_free(&pr);
 }
 
+/* RFC 2544 26.2 with both directions loaded: the latency trials run at the rate both pass; the
+ * reverse's latency is the last latency trial's, or why it was not measured. */
+static void latency(void)
+{
+	struct nb_rate_params p;
+	struct nb_rate_proc pr;
+	struct nb_rate_size s;
+	struct dut2 d = {.fwd_cap = 150000, .rev_cap = 90000, .gen_max = 200000, .one_clock = true};
+	uint64_t last = 0;
+
+	run_proc(&p, &pr, &s, &d, NB_RATE_LATENCY);
+	for (size_t k = 0; k < pr.ntrials; k++)
+		if (!strcmp(pr.trials[k].purpose, "latency"))
+			last = pr.trials[k].rev.lat_ns[0];
+	CHECK(s.fps <= 90000 && s.fps >= 90000 * 0.99 && s.rev_lat_valid &&
+		  s.rev_lat_ns[0] == last && last > 0,
+	      "latency at %.0f fps: the reverse's p50 %llu ns is the last latency trial's (%llu)",
+	      s.fps, (unsigned long long)s.rev_lat_ns[0], (unsigned long long)last);
+	nb_rate_proc_free(&pr);
+	d.one_clock = false;
+	run_proc(&p, &pr, &s, &d, NB_RATE_LATENCY);
+	CHECK(!s.rev_lat_valid &&
+		  !strcmp(s.rev_lat_why, "not measured: the agent runs on another kernel"),
+	      "another kernel: the reverse's latency not measured, and why: %s", s.rev_lat_why);
+	nb_rate_proc_free(&pr);
+}
+
 int main(void)
 {
 	judge();
@@ -377,6 +415,7 @@ int main(void)
 	imix_reverse();
 	loss_curve();
 	b2b();
+	latency();
 	search(NB_RATE_THROUGHPUT, 150000, 90000, "reverse direction limited");
 	search(NB_RATE_THROUGHPUT, 80000, 120000, "forward direction limited");
 	search(NB_RATE_NDRPDR, 150000, 90000, "reverse direction limited");

@@ -107,7 +107,18 @@ int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial
 		v->drops_known = sn->drops_known;
 		v->rx_dropped = sn->sock_drops;
 	}
-	/* One-way latency of the reverse only where both ends read one clock. */
+	/* One-way latency of the reverse only where both ends read one clock: the agent stamps
+	 * its send time with its CLOCK_MONOTONIC, which ours equals only on the same kernel. */
+	if (!r->same_clock)
+		snprintf(v->lat_why, sizeof(v->lat_why),
+			 "not measured: the agent runs on another kernel (no shared clock for "
+			 "one-way latency)");
+	else if (!mine || !sn->lat.count)
+		snprintf(v->lat_why, sizeof(v->lat_why),
+			 "not measured: no frame of this trial arrived");
+	else if (!v->c.valid)
+		snprintf(v->lat_why, sizeof(v->lat_why),
+			 "not measured: the reverse's counts did not reconcile");
 	if (v->c.valid && r->same_clock && mine && sn->lat.count) {
 		static const double q[] = {0.5, 0.9, 0.99, 0.999, 1.0};
 		v->lat_valid = true;

@@ -253,6 +253,12 @@ static int do_latency(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err
 			return ret;
 		if (t->lat_valid)
 			copy_latency(s, t);
+		if (t->rev.on && t->rev.lat_valid) {
+			s->rev_lat_valid = true;
+			memcpy(s->rev_lat_ns, t->rev.lat_ns, sizeof(s->rev_lat_ns));
+		} else if (t->rev.on && !s->rev_lat_valid) {
+			snprintf(s->rev_lat_why, sizeof(s->rev_lat_why), "%s", t->rev.lat_why);
+		}
 	}
 	return 0;
 }

@@ -129,6 +129,7 @@ struct nb_rate_trial {
 		struct nb_trial_counts c;
 		bool lat_valid;
 		uint64_t lat_ns[6];
+		char lat_why[128]; /* !lat_valid: why the reverse's latency was not measured */
 		bool drops_known;
 		uint64_t rx_dropped;
 		/* --imix: the reverse's frames of each size, as the forward's mix_tx/mix_rx */
@@ -179,6 +180,11 @@ struct nb_rate_size {
 	 * (nb_rate_bidir_conclude) */
 	enum nb_bidir_failed bidir_failed;
 	char bidir_text[512];
+	/* --bidir -m latency: the reverse's one-way latency (the last latency trial that measured
+	 * it), or why it was not measured */
+	bool rev_lat_valid;
+	uint64_t rev_lat_ns[6];
+	char rev_lat_why[128];
 	size_t bneck_trial; /* the trial it was judged on, in the trial log */
 	/* ndrpdr: per loss ratio, the rate each of the nrepeat searches found, and their spread
 	 * (fps above is the first ratio's mean). */

@@ -341,6 +341,21 @@ def bidir_mix(host, port, psk, max_rate):
            (sent, dict(sorted(lens.items()))))
 
 
+def case_bidir_engine(host, port, psk):
+    """rate --bidir --engine packet (tag 240) against an agent without CAP_NET_RAW: refused,
+    naming the capability; an engine it does not know, and a mix on the packet engine, are
+    malformed."""
+    mk = lambda: fresh(host, port, psk)
+    expect_refusal(mk, bidir_req(40140, 100, 100) + u32(240, 2), ["packet engine", "CAP_NET_RAW"],
+                   "a reverse with the packet engine from an agent without CAP_NET_RAW")
+    expect_refusal(mk, bidir_req(40141, 100, 100) + u32(240, 3), ["malformed", "engine 3"],
+                   "a reverse with engine 3")
+    expect_refusal(mk, bidir_req(40142, 100, 100) + u32(240, 2) + tlv(236, b"64:7,570:4,1518:1"),
+                   ["packet engine sends one frame size"], "a mix on the reverse's packet engine")
+    # and the udp engine still serves it
+    expect_accept(mk, bidir_req(40143, 100, 100) + u32(240, 1), "a reverse with engine 1 (udp)")
+
+
 def case_bidir(host, port, psk, max_rate, max_pps):
     """rate --bidir against an agent with --max-rate and --max-pps: the reverse direction goes
     only to the controller, and the caps judge both directions' sum."""

@@ -59,7 +59,8 @@ int nb_rate_bidir_open(struct nb_rate_run *r, char *err, size_t errlen)
 			   ntohs(at.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&at)->sin6_port
 							  : ((struct sockaddr_in *)&at)->sin_port),
 			   p->flows, p->pacing == NB_PACING_SPIN ? NB_PACING_SPIN : NB_PACING_BURST,
-			   p->burst, p->mix);
+			   p->burst, p->mix,
+			   p->engine == &nb_gen_packet ? NB_RATE_REV_PACKET : NB_RATE_REV_UDP);
 	return 0;
 }
 

@@ -207,6 +207,8 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			nb_msg_put_u32(ack, NB_T_RATE_REV_MIX_OK, 1);
 		if (nb_rate_rev_has_frames(r->rev))
 			nb_msg_put_u32(ack, NB_T_RATE_REV_FRAMES_OK, 1);
+		if (nb_rate_rev_engine(r->rev) != NB_RATE_REV_UDP)
+			nb_msg_put_u32(ack, NB_T_RATE_REV_ENGINE_OK, nb_rate_rev_engine(r->rev));
 	}
 	*state = r;
 	return 0;

@@ -51,6 +51,8 @@ enum nb_rate_tag {
 	NB_T_RATE_REV_MIX_OK = 237,    /* u32 in TEST_ACK: the reverse sends that mix */
 	NB_T_RATE_REV_FRAMES = 238,    /* u64: -m b2b, a burst of this many frames (1 or more) */
 	NB_T_RATE_REV_FRAMES_OK = 239, /* u32 in TEST_ACK: the reverse sends that burst */
+	NB_T_RATE_REV_ENGINE = 240,    /* u32: 1 udp (default), 2 packet (needs CAP_NET_RAW) */
+	NB_T_RATE_REV_ENGINE_OK = 241, /* u32 in TEST_ACK: the engine the reverse sends with */
 };
 
 extern const struct nb_test_ops nb_rate_ops;

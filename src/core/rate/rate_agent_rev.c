@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "core/base/net.h"
 #include "core/rate/bidir.h"
@@ -21,7 +23,8 @@
 #include "core/rate/rate_agent.h"
 
 struct nb_rate_rev {
-	void *eng; /* the udp engine's state */
+	const struct nb_gen_engine *e; /* udp, or packet (NB_T_RATE_REV_ENGINE) */
+	void *eng;		       /* its state */
 	struct nb_gen_trial t;
 	struct nb_gen_stats st;
 	struct nb_mix mix; /* --imix: the frames' sizes (mix.n 0: one size) */
@@ -34,8 +37,19 @@ struct nb_rate_rev {
 static void *rev_main(void *arg)
 {
 	struct nb_rate_rev *v = arg;
-	v->ret = nb_gen_run(&nb_gen_udp, v->eng, &v->t, &v->st);
+	v->ret = nb_gen_run(v->e, v->eng, &v->t, &v->st);
 	return NULL;
+}
+
+/* The packet engine writes whole frames into an AF_PACKET ring: only with CAP_NET_RAW. Asked
+ * before the route and the neighbour are looked up, so that the refusal names the cause. */
+static bool have_net_raw(void)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno != EPERM && errno != EACCES;
+	close(fd);
+	return true;
 }
 
 static int refuse(char *err, size_t errlen, int ret, const char *what)
@@ -48,7 +62,9 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **out,
 		      char *err, size_t errlen)
 {
-	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0;
+	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0,
+		 engine = NB_RATE_REV_UDP;
+	const struct nb_gen_engine *e;
 	uint64_t fps = 0, trial_ns = 0, frames = 0;
 	struct nb_gen_cfg gc;
 	struct nb_mix mix;
@@ -76,6 +92,13 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	if (nb_msg_get_u64(req, NB_T_RATE_REV_FRAMES, &frames) == 0 && !frames)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed reverse direction: a burst of 0 frames (1 or more)");
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_ENGINE, &engine);
+	if (engine != NB_RATE_REV_UDP && engine != NB_RATE_REV_PACKET) {
+		snprintf(err, errlen, "malformed reverse direction: engine %u (1 udp, 2 packet)",
+			 engine);
+		return -EINVAL;
+	}
+	e = engine == NB_RATE_REV_PACKET ? &nb_gen_packet : &nb_gen_udp;
 	if (!trial)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction needs a trial id");
@@ -137,6 +160,16 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&gc.dst, err, errlen)))
 		return ret;
+	if (e == &nb_gen_packet && mix.n)
+		return refuse(
+		    err, errlen, -EINVAL,
+		    "malformed reverse direction: the packet engine sends one frame size, "
+		    "not a mix");
+	if (e == &nb_gen_packet && !have_net_raw())
+		return refuse(err, errlen, -EPERM,
+			      "refused: the reverse direction's packet engine needs CAP_NET_RAW, "
+			      "which this agent lacks (run it as root or setcap cap_net_raw+ep on "
+			      "netbench; or use --engine udp)");
 	if (gc.dst.ss_family == AF_INET6 &&
 	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&gc.dst)->sin6_addr)) {
 		/* An IPv4 controller on a dual-stack agent: IPv4 frames, of the size asked. */
@@ -151,17 +184,18 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	gc.batch = 64;
 	gc.no_mmsg = no_mmsg != 0;
 	gc.frame_max_bytes = frame_max;
+	gc.neigh_wait_ms = gc.dst.ss_family == AF_INET6 ? 3000 : 1000; /* packet: as the forward */
 	if (!(v = calloc(1, sizeof(*v))))
 		return refuse(err, errlen, -ENOMEM, "out of memory");
-	if ((ret = nb_gen_udp.open(&gc, &v->eng, err, errlen))) {
+	v->e = e;
+	if ((ret = e->open(&gc, &v->eng, err, errlen))) {
 		free(v);
 		return ret;
 	}
 	v->mix = mix;
 	if (v->mix.n)
 		nb_gen_udp.set_mix(v->eng, &v->mix);
-	if ((ret = nb_gen_udp.prepare(v->eng, v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, trial,
-				      0))) {
+	if ((ret = e->prepare(v->eng, v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, trial, 0))) {
 		snprintf(err, errlen, "reverse direction: cannot send %u-byte frames: %s",
 			 v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, strerror(-ret));
 		nb_rate_rev_free(v);
@@ -223,6 +257,11 @@ int nb_rate_rev_finish(struct nb_rate_rev *v, struct nb_msg *final)
 	return ret;
 }
 
+uint32_t nb_rate_rev_engine(const struct nb_rate_rev *v)
+{
+	return v && v->e == &nb_gen_packet ? NB_RATE_REV_PACKET : NB_RATE_REV_UDP;
+}
+
 bool nb_rate_rev_has_frames(const struct nb_rate_rev *v)
 {
 	return v && v->t.frames;
@@ -244,7 +283,7 @@ void nb_rate_rev_free(struct nb_rate_rev *v)
 		return;
 	join(v);
 	if (v->eng)
-		nb_gen_udp.close(v->eng);
+		v->e->close(v->eng);
 	free(v);
 }
 

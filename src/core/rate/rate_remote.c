@@ -35,14 +35,17 @@ struct nb_rate_remote {
 	bool rev_armed;	   /* the next begin asks for it (learning rounds do not) */
 	bool rev_asked;	   /* the current trial has a reverse direction */
 	uint32_t rev_flows, rev_pacing, rev_burst, rev_bytes;
+	uint32_t rev_engine;		      /* NB_RATE_REV_UDP or _PACKET */
 	uint64_t rev_fps, rev_ns, rev_frames; /* rev_frames: a burst (0: for rev_ns) */
 	struct nb_rate_rev_counts *revc;
 	char rev_mix[160]; /* --imix: the mix the reverse sends, SIZE:WEIGHT,... ("": one size) */
 };
 
 void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
-			uint32_t flows, uint32_t pacing, uint32_t burst, const struct nb_mix *mix)
+			uint32_t flows, uint32_t pacing, uint32_t burst, const struct nb_mix *mix,
+			uint32_t engine)
 {
+	rr->rev_engine = engine;
 	rr->rev_mix[0] = 0;
 	if (mix)
 		(void)nb_mix_format(mix, rr->rev_mix, sizeof(rr->rev_mix));
@@ -152,6 +155,8 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 			nb_msg_put_str(rr->req, NB_T_RATE_REV_MIX, rr->rev_mix);
 		if (rr->rev_frames)
 			nb_msg_put_u64(rr->req, NB_T_RATE_REV_FRAMES, rr->rev_frames);
+		if (rr->rev_engine != NB_RATE_REV_UDP)
+			nb_msg_put_u32(rr->req, NB_T_RATE_REV_ENGINE, rr->rev_engine);
 	}
 	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
 	if (ret)
@@ -184,6 +189,17 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 				 "--bidir -m b2b: the agent does not send bursts in the reverse "
 				 "direction (its netbench is older than --bidir with -m b2b); run "
 				 "without --bidir or update the agent");
+			return -EOPNOTSUPP;
+		}
+		if (rr->rev_engine != NB_RATE_REV_UDP &&
+		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_ENGINE_OK, &ok) ||
+		     ok != rr->rev_engine)) {
+			/* An agent older than the reverse's packet engine would send with udp. */
+			snprintf(err, errlen,
+				 "--bidir --engine packet: the agent does not send the reverse "
+				 "direction with its packet engine (its netbench is older than "
+				 "--bidir with --engine packet); use --engine udp or update the "
+				 "agent");
 			return -EOPNOTSUPP;
 		}
 	}

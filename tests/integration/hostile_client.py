@@ -1011,7 +1011,7 @@ def case_escape_proxy(listen_port, agent_port):
     proxy(listen_port, agent_port, None, rewrite)
 
 
-REV_TAGS = (206, 207, 208, 209, 228, 229, 230, 231)
+REV_TAGS = (206, 207, 208, 209, 228, 229, 230, 231, 236, 238, 240)
 
 
 def old_rate(typ, body):

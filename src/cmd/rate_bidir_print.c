@@ -25,6 +25,20 @@ void rate_print_bidir(const struct nb_rate_run *r, const struct nb_rate_size *s,
 {
 	if (!r->p->bidir)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		printf("%u B both directions: %s\n", s[i].size, s[i].bidir_text);
+		if (r->p->test != NB_RATE_LATENCY)
+			continue;
+		if (s[i].rev_lat_valid)
+			printf(
+			    "%u B reverse one-way latency: min %.1f us, p50 %.1f us, p99 %.1f us, "
+			    "max %.1f us\n",
+			    s[i].size, (double)s[i].rev_lat_ns[5] / 1e3,
+			    (double)s[i].rev_lat_ns[0] / 1e3, (double)s[i].rev_lat_ns[2] / 1e3,
+			    (double)s[i].rev_lat_ns[4] / 1e3);
+		else
+			printf("%u B reverse latency: %s\n", s[i].size,
+			       s[i].rev_lat_why[0] ? s[i].rev_lat_why
+						   : "not measured: no latency trial ran");
+	}
 }

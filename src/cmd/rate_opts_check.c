@@ -160,24 +160,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 	if (o->p.per_flow && !o->local_rx && !o->agent)
 		cli_usage_error("--per-flow needs a receiver (--local-rx or -c) to count flows");
 	if (o->p.bidir) {
-		/* The reverse direction is the agent's: its udp engine, one thread, from its own
-		 * address to ours (docs/rate.md, "Both directions"). */
+		/* The reverse direction is the agent's: its udp or packet engine (as ours), one
+		 * thread, from its own address to ours (docs/rate.md, "Both directions"). */
 		if (!o->agent)
 			cli_usage_error(
 			    "--bidir needs an agent (-c): it sends the reverse direction");
-		if (o->p.test != NB_RATE_THROUGHPUT && o->p.test != NB_RATE_NDRPDR &&
-		    o->p.test != NB_RATE_TRIAL)
-			cli_usage_error(
-			    "--bidir applies to --test throughput, ndrpdr or trial, not "
-			    "%s",
-			    nb_rate_test_names[o->p.test]);
-		if (o->p.engine != &nb_gen_udp)
-			cli_usage_error(
-			    "--bidir: the agent's reverse direction uses the udp engine "
-			    "only; use --engine udp");
-		if (o->p.mix)
-			cli_usage_error("--bidir and --imix exclude each other (the reverse "
-					"direction sends one frame size)");
 		if (o->p.flow_fields & NB_FLOW_SRC_IP)
 			cli_usage_error("--bidir: --flow-fields src-ip is not supported (the agent "
 					"sends only from its own address)");

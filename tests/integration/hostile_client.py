@@ -281,6 +281,110 @@ def count_udp(addr, port, secs):
     return t, got
 
 
+def count_udp_lens(addr, port, secs):
+    """Datagrams arriving at addr:port within secs by payload length, from a thread started now."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((addr, port))
+    s.settimeout(0.1)
+    lens = {}
+
+    def run():
+        end = time.monotonic() + secs
+        while time.monotonic() < end:
+            try:
+                n = len(s.recv(2048))
+                lens[n] = lens.get(n, 0) + 1
+            except socket.timeout:
+                pass
+        s.close()
+    t = threading.Thread(target=run)
+    t.start()
+    return t, lens
+
+
+def bidir_mix(host, port, psk, max_rate):
+    """rate --bidir --imix (tag 236): a mix the agent must not accept, a mix whose mean frame the
+    caps judge above the size the request states, and a mix within the caps that arrives at the
+    controller in its proportions."""
+    mk = lambda: fresh(host, port, psk)
+    for spec, what in ((b"64:7,570:4,99999:1", "a size above 9216 bytes"),
+                       (b"64:1", "one size only"),
+                       (b"64:7,57\x000:4", "a NUL inside"),
+                       (b"64:1001,128:1", "a weight above 1000"),
+                       (b"64:1,128:1,192:1,256:1,320:1,384:1,448:1,512:1,576:1", "nine sizes")):
+        expect_refusal(mk, bidir_req(40130, 100, 100) + tlv(236, spec), ["malformed reverse mix"],
+                       "a reverse mix with %s" % what)
+    # 64-byte frames stated, 9000- and 9216-byte frames in the mix: judged at the mix's mean.
+    fps = int(max_rate * 1.1 / (9129 * 8))
+    expect_refusal(mk, bidir_req(40131, fps, fps) + tlv(236, b"9000:1,9216:1"),
+                   ["refused by rule max-rate", "both directions"],
+                   "%d fps each way of a 9108-byte mix stated as 64-byte frames" % fps)
+    # -m b2b (tag 238): a burst of 0 frames is malformed; a burst within the caps is sent whole
+    # and no more, though the trial lasts longer.
+    expect_refusal(mk, bidir_req(40133, 100, 100) + u64(238, 0), ["burst of 0 frames"],
+                   "a reverse burst of 0 frames")
+    th, got = count_udp("127.0.0.1", 40204, 1.5)
+    ctl = mk()
+    typ, items = ctl.ask(TEST_REQ, bidir_req(40134, 1000, 1000, rev_port=40204) + u64(238, 123))
+    ok = typ == TEST_ACK and struct.unpack(">I", items.get(239, [bytes(4)])[0])[0] == 1
+    report(ok, "a reverse burst of 123 frames: accepted and confirmed (%s)" %
+           ("tag 239" if ok else text(items)))
+    sent = -1
+    if typ == TEST_ACK:
+        ctl.ask(START)
+        time.sleep(0.8)
+        typ, items = ctl.ask(STOP)
+        if typ == FINAL and 233 in items:
+            per = items[233][0]
+            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
+    ctl.close()
+    th.join()
+    report(sent == 123 and got[0] == 123,
+           "... the agent sent %d frames of a 0.5 s trial at 1000 fps and the controller received %d"
+           % (sent, got[0]))
+    th, lens = count_udp_lens("127.0.0.1", 40203, 1.5)
+    ctl = mk()
+    typ, items = ctl.ask(TEST_REQ, bidir_req(40132, 1000, 1000, size=354, rev_port=40203) +
+                         tlv(236, b"64:7,570:4,1518:1"))
+    ok = typ == TEST_ACK and struct.unpack(">I", items.get(237, [bytes(4)])[0])[0] == 1
+    report(ok, "simple IMIX each way to the controller: accepted, the mix confirmed (%s)" %
+           ("tag 237" if ok else text(items)))
+    sent = -1
+    if typ == TEST_ACK:
+        ctl.ask(START)
+        time.sleep(0.8)
+        typ, items = ctl.ask(STOP)
+        if typ == FINAL and 233 in items:
+            per = items[233][0]
+            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
+    ctl.close()
+    th.join()
+    got = sum(lens.values())
+    # IPv4 payloads of 64, 570 and 1518-byte frames; one flow of `sent` frames follows the
+    # pattern of 12 from its start, so each size's count is within one pattern of its share.
+    share = {18: 7, 524: 4, 1472: 1}
+    fits = set(lens) <= set(share) and all(abs(lens.get(k, 0) - sent * w / 12) <= w
+                                           for k, w in share.items())
+    report(sent > 0 and got == sent and fits,
+           "... the agent sent %d frames and the controller received %s by payload length" %
+           (sent, dict(sorted(lens.items()))))
+
+
+def case_bidir_engine(host, port, psk):
+    """rate --bidir --engine packet (tag 240) against an agent without CAP_NET_RAW: refused,
+    naming the capability; an engine it does not know, and a mix on the packet engine, are
+    malformed."""
+    mk = lambda: fresh(host, port, psk)
+    expect_refusal(mk, bidir_req(40140, 100, 100) + u32(240, 2), ["packet engine", "CAP_NET_RAW"],
+                   "a reverse with the packet engine from an agent without CAP_NET_RAW")
+    expect_refusal(mk, bidir_req(40141, 100, 100) + u32(240, 3), ["malformed", "engine 3"],
+                   "a reverse with engine 3")
+    expect_refusal(mk, bidir_req(40142, 100, 100) + u32(240, 2) + tlv(236, b"64:7,570:4,1518:1"),
+                   ["packet engine sends one frame size"], "a mix on the reverse's packet engine")
+    # and the udp engine still serves it
+    expect_accept(mk, bidir_req(40143, 100, 100) + u32(240, 1), "a reverse with engine 1 (udp)")
+
+
 def case_bidir(host, port, psk, max_rate, max_pps):
     """rate --bidir against an agent with --max-rate and --max-pps: the reverse direction goes
     only to the controller, and the caps judge both directions' sum."""
@@ -328,6 +432,7 @@ def case_bidir(host, port, psk, max_rate, max_pps):
                    "a reverse rate whose wire bits wrap 64 bits")
     expect_refusal(mk, bidir_req(40120, 100, 100) + u32(230, 1 << 30), ["burst"],
                    "a reverse sent in bursts of 2^30 frames")
+    bidir_mix(host, port, psk, max_rate)
     # Within the caps, to the controller: accepted, and what arrived is what FINAL says was sent.
     th, got = count_udp("127.0.0.1", 40202, 1.5)
     ctl = mk()
@@ -937,7 +1042,7 @@ def case_escape_proxy(listen_port, agent_port):
     proxy(listen_port, agent_port, None, rewrite)
 
 
-REV_TAGS = (206, 207, 208, 209, 228, 229, 230, 231)
+REV_TAGS = (206, 207, 208, 209, 228, 229, 230, 231, 236, 238, 240)
 
 
 def old_rate(typ, body):
@@ -953,6 +1058,43 @@ def old_rate(typ, body):
     return out
 
 
+def old_mix(typ, body):
+    """What an agent that knows --bidir but not its mix nor its bursts reads: tags 236 and 238
+    unknown."""
+    if typ != TEST_REQ:
+        return body
+    out, off = b"", 0
+    while off < len(body):
+        tag, l = struct.unpack(">HH", body[off:off + 4])
+        if tag not in (236, 238):
+            out += body[off:off + 4 + l]
+        off += 4 + l
+    return out
+
+
+def case_old_mix_proxy(listen_port, agent_port):
+    """An agent as old as before --bidir --imix and -m b2b: one size, for the whole trial."""
+    proxy(listen_port, agent_port, old_mix, None)
+
+
+def other_kernel(typ, body):
+    """An agent's TEST_ACK as from another kernel: its boot id (tag 202) not this host's."""
+    if typ != TEST_ACK:
+        return body
+    out, off = b"", 0
+    while off < len(body):
+        tag, l = struct.unpack(">HH", body[off:off + 4])
+        val = body[off + 4:off + 4 + l]
+        off += 4 + l
+        out += tlv(tag, b"00000000-0000-4000-8000-000000000000" if tag == 202 else val)
+    return out
+
+
+def case_other_kernel_proxy(listen_port, agent_port):
+    """An agent on this host that says it runs on another kernel: no clock shared with it."""
+    proxy(listen_port, agent_port, None, other_kernel)
+
+
 def case_old_rate_proxy(listen_port, agent_port):
     """An agent as old as before --bidir: it never sees the reverse direction's tags."""
     proxy(listen_port, agent_port, old_rate, None)
@@ -963,7 +1105,7 @@ if __name__ == "__main__":
     if case == "impostor":
         case_impostor(*args)
         sys.exit(0)
-    if case in ("escape_proxy", "old_rate_proxy"):
+    if case in ("escape_proxy", "old_rate_proxy", "old_mix_proxy", "other_kernel_proxy"):
         globals()["case_" + case](*args)
         sys.exit(0)
     host, port, pskfile = args[0], int(args[1]), args[2]

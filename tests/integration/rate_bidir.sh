@@ -26,6 +26,9 @@ table inet nbtbid {
 	counter fwd_tcp_10 {}
 	counter fwd_udp_01 {}
 	counter fwd_udp_10 {}
+	counter rev_l46 {}
+	counter rev_l552 {}
+	counter rev_l1500 {}
 	counter in0 {}
 	counter in1 {}
 	counter out0 {}
@@ -36,6 +39,9 @@ table inet nbtbid {
 		iifname "dut1" meta l4proto tcp counter name fwd_tcp_10
 		iifname "dut0" meta l4proto udp counter name fwd_udp_01
 		iifname "dut1" meta l4proto udp counter name fwd_udp_10
+		iifname "dut1" meta l4proto udp ip length 46 counter name rev_l46
+		iifname "dut1" meta l4proto udp ip length 552 counter name rev_l552
+		iifname "dut1" meta l4proto udp ip length 1500 counter name rev_l1500
 	}
 	chain c_in {
 		type filter hook input priority 0; policy accept;
@@ -125,6 +131,45 @@ grep -q "trial 1 reverse: .* fps offered, .* sent" "$tmp/trial.err" 2>/dev/null 
 grep -q "reverse: .* fps offered" "$tmp/trial.err" "$tmp/p.out" 2>/dev/null
 check "the trial's reverse line is printed" test $? -eq 0
 
+# --imix simple both ways: the agent's reverse sends the same mix, interleaved in its
+# proportions; each direction's frames of each size reconcile at its receiver, and the DUT's
+# own counters by IP length (46, 552, 1500 bytes) see the reverse's mix as the controller's
+# receiver counted it, in the mix's proportions within 2 %.
+snap imix0
+$G "$NB" rate -c 198.19.0.1 --bidir -m trial -r 6k -T 0.5 --drain 200ms --imix simple \
+	--flows 2 -J >"$tmp/imix.json" 2>"$tmp/imix.err"
+st=$?
+snap imix1
+check "rate --bidir --imix simple -m trial: exit status 0 or 1 ($st)" test "$st" -le 1 ||
+	sed 's/^/# /' "$tmp/imix.err" | tail -5
+json_check "$tmp/imix.json" "
+def nft(name):
+    return {c['counter']['name']: c['counter']['packets'] for c in json.load(open('$tmp/' + name + '.nft'))['nftables'] if 'counter' in c}
+n0, n1 = nft('imix0'), nft('imix1')
+t = d['sizes'][0]['trials'][0]; v = t['reverse']
+assert t['valid'] and v['valid'], (t.get('invalid_reason'), v.get('invalid_reason'))
+share = {64: 7 / 12, 570: 4 / 12, 1518: 1 / 12}
+for name, x in (('forward', t), ('reverse', v)):
+    bs = {b['frame_bytes']: b for b in x['by_size']}
+    assert set(bs) == set(share), (name, bs)
+    assert sum(b['tx_frames'] for b in bs.values()) == x['tx_frames'], (name, bs, x['tx_frames'])
+    assert sum(b['rx_frames'] for b in bs.values()) == x['rx_frames'], (name, bs, x['rx_frames'])
+    for k, w in share.items():
+        assert bs[k]['rx_frames'] <= bs[k]['tx_frames'], (name, k, bs[k])
+        assert abs(bs[k]['tx_frames'] / x['tx_frames'] - w) <= 0.02, (name, k, bs[k], x['tx_frames'])
+    print('# %s by size: %s' % (name, ', '.join('%d B %d/%d' % (k, bs[k]['rx_frames'], bs[k]['tx_frames']) for k in sorted(bs))))
+rbs = {b['frame_bytes']: b for b in v['by_size']}
+dut = {64: n1['rev_l46'] - n0['rev_l46'], 570: n1['rev_l552'] - n0['rev_l552'], 1518: n1['rev_l1500'] - n0['rev_l1500']}
+print('# the DUT forwarded of the reverse by IP length: %s' % dut)
+for k, w in share.items():
+    # the DUT saw at least what arrived and at most what the agent sent, of each size
+    assert rbs[k]['rx_frames'] <= dut[k] <= rbs[k]['tx_frames'], (k, dut[k], rbs[k])
+    assert abs(dut[k] / sum(dut.values()) - w) <= 0.02, (k, dut)
+" >"$tmp/imix.chk" 2>&1
+check "--imix both ways: each size reconciles per direction, the DUT sees the reverse's mix" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/imix.chk" | tail -3; sed 's/^/# /' "$tmp/imix.err" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/imix.chk" | head -3
+
 # A throughput search with a policer on the reverse direction only (4000/s from the sink, 200
 # frames deep: a 0.5 s trial passes up to 4400 fps):
 # the result is where both pass, and the reverse is named as the direction that limited.
@@ -146,8 +191,63 @@ assert fails and all(t['reverse']['lost_frames'] > 0 for t in fails)
 check "a reverse policed at 4000/s: the search finds both passing at most there and names the reverse (status $st)" \
 	test $? -eq 0 || { sed 's/^/# /' "$tmp/tp.chk" | tail -3; sed 's/^/# /' "$tmp/tp.err" | tail -3; }
 sed -n 's/^# /# /p' "$tmp/tp.chk" | head -2
+
+# The same policer under RFC 2544's loss curve (26.3) and back-to-back (26.4) with both
+# directions loaded. Loss: each step's loss per direction; the first step (8000 fps) loses in
+# the reverse (the policer passes 4400 at most in 0.5 s), and the reverse is named. B2b: the
+# policer passes about 200 + a quarter of a burst sent at 16000 fps (266 frames), far below the
+# forward's 8000 frames: the burst found is the reverse's, each burst went both ways.
+$G "$NB" rate -c 198.19.0.1 --bidir -m loss -r 8k -T 0.5 --drain 100ms -s 128 \
+	-J >"$tmp/loss.json" 2>"$tmp/loss.err"
+st=$?
+json_check "$tmp/loss.json" "
+s = d['sizes'][0]; ts = s['trials']
+print('# loss: ' + '; '.join('%.0f fps fwd %s%% rev %s%%' % (t['offered_fps'], t['loss_pct'], t['reverse']['loss_pct']) for t in ts))
+print('# ' + s['bidir']['text'])
+assert all('reverse' in t and t['reverse']['tx_frames'] > 0 for t in ts), 'a step without its reverse'
+assert ts[0]['reverse']['lost_frames'] > 0, ts[0]['reverse']
+assert s['bidir']['failed'] in ('reverse', 'both'), s['bidir']
+assert s['bidir']['text'].startswith(s['bidir']['failed'] + ' direction'), s['bidir']
+" >"$tmp/loss.chk" 2>&1
+check "-m loss both ways with a reverse policed at 4000/s: per-direction loss per step, the reverse named (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/loss.chk" | tail -3; sed 's/^/# /' "$tmp/loss.err" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/loss.chk" | head -2
+$G "$NB" rate -c 198.19.0.1 --bidir -m b2b -r 16k -T 0.5 --drain 100ms -s 128 --repeat 2 \
+	-J >"$tmp/b2b.json" 2>"$tmp/b2b.err"
+st=$?
+json_check "$tmp/b2b.json" "
+s = d['sizes'][0]; ts = [t for t in s['trials'] if t['purpose'] == 'burst']
+print('# b2b: %s frames (%s to %s); %s' % (s['b2b_frames_avg'], s['b2b_frames_min'], s['b2b_frames_max'], s['bidir']['text']))
+assert all(t['reverse']['tx_frames'] == t['tx_frames'] == t['asked_frames'] for t in ts), [(t['tx_frames'], t['reverse']['tx_frames']) for t in ts]
+assert s['bidir']['failed'] in ('reverse', 'both'), s['bidir']
+assert ts and 0 < s['b2b_frames_max'] < 2000, s
+" >"$tmp/b2b.chk" 2>&1
+check "-m b2b both ways with a reverse policed at 4000/s: each burst both ways, the reverse's burst found (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/b2b.chk" | tail -3; sed 's/^/# /' "$tmp/b2b.err" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/b2b.chk" | head -1
 $D nft delete chain inet nbtbid pol
-check_schemas "$tmp/trial.json" "$tmp/tp.json"
+
+# -m latency both ways (RFC 2544 26.2 at the throughput both directions pass): the agent runs
+# on this kernel, so the reverse has its one-way latency beside the forward's.
+$G "$NB" rate -c 198.19.0.1 --bidir -m latency -r 8k -T 0.5 --drain 100ms -s 128 --repeat 1 \
+	-J >"$tmp/lat.json" 2>"$tmp/lat.out"
+st=$?
+json_check "$tmp/lat.json" "
+s = d['sizes'][0]; b = s['bidir']; ts = [t for t in s['trials'] if t['purpose'] == 'latency']
+print('# forward p50 %s ns, reverse p50 %s ns' % ((s['latency_ns'] or {}).get('p50'), (b['reverse_latency_ns'] or {}).get('p50')))
+assert d['parameters']['latency'] == 'one-way'
+assert ts and all(t['reverse']['tx_frames'] > 0 for t in ts)
+assert s['latency_ns']['kind'] == 'one-way' and s['latency_ns']['p50'] > 0, s['latency_ns']
+r = b['reverse_latency_ns']
+assert r['kind'] == 'one-way' and 0 < r['min'] <= r['p50'] <= r['max'], b
+assert ts[-1]['reverse']['latency_ns']['p50'] == r['p50'], (ts[-1]['reverse'], r)
+assert 'reverse_latency_reason' not in b
+" >"$tmp/lat.chk" 2>&1
+check "-m latency both ways on one kernel: the reverse's one-way latency beside the forward's (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/lat.chk" | tail -3; sed 's/^/# /' "$tmp/lat.out" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/lat.chk" | head -1
+check_schemas "$tmp/trial.json" "$tmp/tp.json" "$tmp/imix.json" "$tmp/loss.json" "$tmp/b2b.json" \
+	"$tmp/lat.json"
 
 # The attacker: an agent with caps on loopback, and a controller that asks for what it must
 # not get (another address, a rate split over the directions, flat out, longer than the test).
@@ -168,6 +268,45 @@ done <"$tmp/case.out"
 grep -q "refused by rule target" "$tmp/agent.log" && grep -q "both directions" "$tmp/agent.log"
 check "the agent logged the refusals (target, caps on both directions)" test $? -eq 0
 
+# --engine packet both ways: the agent's reverse from its packet engine (it runs as root in the
+# lab), counted whole by the controller and by the DUT's forwarded UDP; an agent without
+# CAP_NET_RAW refuses it by name.
+snap pk0
+$G "$NB" rate -c 198.19.0.1 --bidir -e packet -m trial -r 10k -T 0.5 --drain 200ms -s 128 \
+	-J >"$tmp/pk.json" 2>"$tmp/pk.err"
+st=$?
+snap pk1
+json_check "$tmp/pk.json" "
+def nft(name):
+    return {c['counter']['name']: c['counter']['packets'] for c in json.load(open('$tmp/' + name + '.nft'))['nftables'] if 'counter' in c}
+n0, n1 = nft('pk0'), nft('pk1')
+t = d['sizes'][0]['trials'][0]; v = t['reverse']
+print('# packet engine: forward %d/%d, reverse %d/%d, the DUT forwarded %d of the reverse' % (t['rx_frames'], t['tx_frames'], v['rx_frames'], v['tx_frames'], n1['fwd_udp_10'] - n0['fwd_udp_10']))
+assert d['parameters']['engine'] == 'packet', d['parameters']['engine']
+assert t['valid'] and v['valid'] and v['tx_frames'] > 0, (t.get('invalid_reason'), v)
+assert v['rx_frames'] <= n1['fwd_udp_10'] - n0['fwd_udp_10'] <= v['tx_frames'], (n0, n1, v)
+assert abs(v['tx_frames'] - t['tx_frames']) <= 0.1 * t['tx_frames'], (v['tx_frames'], t['tx_frames'])
+" >"$tmp/pk.chk" 2>&1
+check "--bidir --engine packet through the DUT: the agent's packet engine sends the reverse, counted whole (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/pk.chk" | tail -3; sed 's/^/# /' "$tmp/pk.err" | tail -3; }
+sed -n 's/^# /# /p' "$tmp/pk.chk" | head -1
+check_schemas "$tmp/pk.json"
+if setpriv --bounding-set -net_raw true 2>/dev/null; then
+	setpriv --bounding-set -net_raw "$NB" serve -D --pid-file "$tmp/noraw.pid" \
+		--log "$tmp/agent.log" -p 5372 -B 127.0.0.1 &&
+		nb_pids="$nb_pids $(cat "$tmp/noraw.pid")"
+	$PY bidir_engine 127.0.0.1 5372 - >"$tmp/eng.out" 2>&1
+	while IFS= read -r line; do
+		case "$line" in
+		PASS:*) ok "${line#PASS:}" ;;
+		FAIL:*) notok "${line#FAIL:}" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$tmp/eng.out"
+else
+	skip "setpriv cannot drop CAP_NET_RAW here: no agent without it to refuse the packet engine"
+fi
+
 # An agent older than --bidir (a proxy hides the reverse tags from it): refused by name, exit 1;
 # without --bidir the same agent serves as before.
 agent -- -p 5362 -B 127.0.0.1 || { notok "an agent starts"; exit 1; }
@@ -179,6 +318,42 @@ check_rc "--bidir against an agent that does not know it: exit 1" 1 \
 check "... naming why" has "older than --bidir"
 check_rc "the same agent without --bidir: one direction, as before" 0 \
 	"$NB" rate -c 127.0.0.1:5363 --data-port 5364 -m trial -r 1k -T 0.2 -s 64
+
+# An agent that knows --bidir but not its mix nor its bursts (a proxy hides tags 236 and 238
+# from it): --imix and -m b2b are refused by name, exit 1, rather than counting one size sent
+# back as a mix, or a whole trial as a burst.
+$PY old_mix_proxy 5368 5362 >"$tmp/proxy2.out" 2>&1 &
+nb_pids="$nb_pids $!"
+for _ in $(seq 50); do grep -q listening "$tmp/proxy2.out" && break; sleep 0.2; done
+check_rc "--bidir --imix against an agent without the reverse's mix: exit 1" 1 \
+	"$NB" rate -c 127.0.0.1:5368 --data-port 5369 --bidir --imix simple -m trial -r 1k -T 0.2
+check "... naming why" has "older than --bidir with --imix"
+check_rc "--bidir -m b2b against an agent without the reverse's bursts: exit 1" 1 \
+	"$NB" rate -c 127.0.0.1:5368 --data-port 5369 --bidir -m b2b -r 1k -T 0.2 --repeat 1 -s 64
+check "... naming why" has "older than --bidir with -m b2b" || sed 's/^/# /' "$tmp/out" | tail -3
+
+# An agent that says it runs on another kernel (a proxy rewrites its boot id): the forward's
+# latency is the round trip of reflected probes, the reverse's one-way latency is not measured,
+# null with the reason, in the JSON and below the table.
+$PY other_kernel_proxy 5370 5362 >"$tmp/proxy3.out" 2>&1 &
+nb_pids="$nb_pids $!"
+for _ in $(seq 50); do grep -q listening "$tmp/proxy3.out" && break; sleep 0.2; done
+"$NB" rate -c 127.0.0.1:5370 --data-port 5371 --bidir -m latency -r 2k -T 0.3 -s 64 --repeat 1 \
+	-J >"$tmp/latx.json" 2>"$tmp/latx.err"
+st=$?
+json_check "$tmp/latx.json" "
+s = d['sizes'][0]; b = s['bidir']; ts = [t for t in s['trials'] if t['purpose'] == 'latency']
+print('# ' + b['reverse_latency_reason'])
+assert d['parameters']['latency'] == 'round-trip'
+assert ts and all(t['reverse']['latency_ns'] is None and 'another kernel' in t['reverse']['latency_reason'] for t in ts)
+assert b['reverse_latency_ns'] is None and b['reverse_latency_reason'].startswith('not measured: the agent runs on another kernel'), b
+" >"$tmp/latx.chk" 2>&1
+check "-m latency both ways, agent on another kernel: the reverse's latency null, 'not measured' with the reason (status $st)" \
+	test $? -eq 0 || { sed 's/^/# /' "$tmp/latx.chk" | tail -3; sed 's/^/# /' "$tmp/latx.err" | tail -3; }
+"$NB" rate -c 127.0.0.1:5370 --data-port 5371 --bidir -m latency -r 2k -T 0.3 -s 64 --repeat 1 \
+	>"$tmp/latx.txt" 2>&1
+check "... and below the table" grep -q "64 B reverse latency: not measured: the agent runs on another kernel" "$tmp/latx.txt"
+check_schemas "$tmp/latx.json"
 
 # IPv6: the agent's reverse over ::1 (84-byte frames, the smallest there).
 if agent -- -p 5366 -B ::1 2>/dev/null; then
@@ -202,8 +377,5 @@ bad() {
 }
 bad "needs an agent" --bidir --local-rx 127.0.0.1
 bad "needs an agent" --bidir --dst 127.0.0.1
-bad "applies to --test" --bidir -c 127.0.0.1:5361 --test b2b
-bad "udp engine only" --bidir -c 127.0.0.1:5361 -e packet
-bad "exclude each other" --bidir -c 127.0.0.1:5361 --imix simple
 bad "at most 1024" --bidir -c 127.0.0.1:5361 --flows 1025
 echo "1..$n"

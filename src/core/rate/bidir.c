@@ -11,11 +11,19 @@ const char *const nb_bidir_failed_names[5] = {"none", "forward", "reverse", "bot
 int nb_bidir_check_caps(const struct nb_caps *c, uint64_t duration_ns, uint64_t fwd_frame_bps,
 			uint64_t rev_fps, uint32_t rev_bytes, char *err, size_t errlen)
 {
+	return nb_bidir_check_caps_sizes(c, duration_ns, fwd_frame_bps, rev_bytes, rev_fps,
+					 rev_bytes, err, errlen);
+}
+
+int nb_bidir_check_caps_sizes(const struct nb_caps *c, uint64_t duration_ns, uint64_t fwd_frame_bps,
+			      uint32_t fwd_bytes, uint64_t rev_fps, uint32_t rev_bytes, char *err,
+			      size_t errlen)
+{
 	uint64_t fwd_fps, fwd_wire, rev_wire, wire, pps;
 	bool flat = fwd_frame_bps == 0 || rev_fps == 0;
 
-	if (!rev_bytes) {
-		snprintf(err, errlen, "refused by rule max-rate: reverse frames of 0 bytes");
+	if (!rev_bytes || !fwd_bytes) {
+		snprintf(err, errlen, "refused by rule max-rate: frames of 0 bytes");
 		return -EPERM;
 	}
 	if ((c->max_rate_bps || c->max_pps) && flat) {
@@ -31,7 +39,7 @@ int nb_bidir_check_caps(const struct nb_caps *c, uint64_t duration_ns, uint64_t 
 	if (flat) /* no rate or packet cap: only the duration is judged */
 		return nb_caps_check(c, duration_ns, 0, err, errlen);
 	/* Every product and sum checked for overflow before it is compared. */
-	fwd_fps = fwd_frame_bps / (8ull * rev_bytes);
+	fwd_fps = fwd_frame_bps / (8ull * fwd_bytes);
 	if (__builtin_mul_overflow(rev_fps, (uint64_t)(rev_bytes + NB_BIDIR_WIRE_OVERHEAD_B) * 8u,
 				   &rev_wire) ||
 	    __builtin_mul_overflow(fwd_fps, (uint64_t)NB_BIDIR_WIRE_OVERHEAD_B * 8u, &fwd_wire) ||

@@ -26,6 +26,11 @@
  * 0, or -EPERM with "refused by rule max-...: ... both directions ..." in err. */
 int nb_bidir_check_caps(const struct nb_caps *c, uint64_t duration_ns, uint64_t fwd_frame_bps,
 			uint64_t rev_fps, uint32_t rev_bytes, char *err, size_t errlen);
+/* The same with each direction's mean frame size: --imix's reverse frames have the mix's mean
+ * size rounded up (fwd_bytes the size the forward's bit rate was computed with). */
+int nb_bidir_check_caps_sizes(const struct nb_caps *c, uint64_t duration_ns, uint64_t fwd_frame_bps,
+			      uint32_t fwd_bytes, uint64_t rev_fps, uint32_t rev_bytes, char *err,
+			      size_t errlen);
 
 enum nb_bidir_failed {
 	NB_BIDIR_NONE = 0,   /* both passed */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
+#include "core/base/timeutil.h"
 #include "core/rate/rate_remote.h"
 #include "core/rate/rate_run.h"
 
@@ -50,19 +51,28 @@ int nb_rate_bidir_open(struct nb_rate_run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "--bidir: receiver: %s", strerror(-ret));
 		return ret;
 	}
+	r->rev_family = at.ss_family;
+	if (at.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&at)->sin6_addr))
+		r->rev_family = AF_INET; /* the agent sends IPv4 frames to it */
 	nb_rate_remote_rev(r->rxs, (struct sockaddr *)&at,
 			   ntohs(at.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&at)->sin6_port
 							  : ((struct sockaddr_in *)&at)->sin_port),
 			   p->flows, p->pacing == NB_PACING_SPIN ? NB_PACING_SPIN : NB_PACING_BURST,
-			   p->burst);
+			   p->burst, p->mix,
+			   p->engine == &nb_gen_packet ? NB_RATE_REV_PACKET : NB_RATE_REV_UDP);
 	return 0;
 }
 
 void nb_rate_bidir_begin(struct nb_rate_run *r, uint16_t wire, double rate_fps, uint32_t size,
-			 uint64_t trial_ns)
+			 uint64_t trial_ns, uint64_t frames)
 {
 	nb_rx_expect(r->rev_rx, wire);
-	nb_rate_remote_rev_trial(r->rxs, (uint64_t)(rate_fps + 0.5), size, trial_ns);
+	/* A burst as long as a whole trial at the rate (b2b's longest) must not be cut short by
+	 * the trial's length: it may take up to the second the agent's test adds to it. */
+	if (frames)
+		trial_ns += NB_NS_PER_S;
+	nb_rate_remote_rev_trial(r->rxs, (uint64_t)(rate_fps + 0.5), size, trial_ns, frames);
 }
 
 int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec, char *err,
@@ -73,8 +83,10 @@ int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial
 	struct nb_rate_rev_trial *v = &rec->rev;
 	const struct nb_rx_snap *sn = r->rev_snap;
 	bool mine;
-	double tol =
-	    p->test == NB_RATE_NDRPDR && p->nratios ? p->loss_ratios[0] : p->loss_tolerance;
+	/* The loss curve and back-to-back judge each step at no loss (RFC 2544 26.3, 26.4). */
+	double tol = p->test == NB_RATE_NDRPDR && p->nratios		 ? p->loss_ratios[0]
+		     : p->test == NB_RATE_LOSS || p->test == NB_RATE_B2B ? 0
+									 : p->loss_tolerance;
 
 	if (!rc) {
 		snprintf(err, errlen, "--bidir: the agent sent no reverse-direction counts");
@@ -89,11 +101,25 @@ int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial
 	v->offered_fps = rc->window_ns ? (double)rc->tx * 1e9 / (double)rc->window_ns : 0;
 	v->slipped_frames = rc->slipped;
 	nb_rx_reconcile(rc->tx_flow, rc->flows, wire, sn, &v->c);
+	if (p->mix) /* the agent sent the same mix: each size reconciles at our receiver */
+		nb_mix_reconcile(p->mix, r->rev_family, rc->tx_flow, rc->flows, sn, mine, v->mix_tx,
+				 v->mix_rx, &v->rx_by_size_known, &v->c);
 	if (mine) {
 		v->drops_known = sn->drops_known;
 		v->rx_dropped = sn->sock_drops;
 	}
-	/* One-way latency of the reverse only where both ends read one clock. */
+	/* One-way latency of the reverse only where both ends read one clock: the agent stamps
+	 * its send time with its CLOCK_MONOTONIC, which ours equals only on the same kernel. */
+	if (!r->same_clock)
+		snprintf(v->lat_why, sizeof(v->lat_why),
+			 "not measured: the agent runs on another kernel (no shared clock for "
+			 "one-way latency)");
+	else if (!mine || !sn->lat.count)
+		snprintf(v->lat_why, sizeof(v->lat_why),
+			 "not measured: no frame of this trial arrived");
+	else if (!v->c.valid)
+		snprintf(v->lat_why, sizeof(v->lat_why),
+			 "not measured: the reverse's counts did not reconcile");
 	if (v->c.valid && r->same_clock && mine && sn->lat.count) {
 		static const double q[] = {0.5, 0.9, 0.99, 0.999, 1.0};
 		v->lat_valid = true;

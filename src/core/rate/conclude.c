@@ -203,9 +203,16 @@ void nb_rate_bidir_conclude(const struct nb_rate_params *p, const struct nb_rate
 		nfail++;
 		nfwd += f == NB_BIDIR_FWD || f == NB_BIDIR_BOTH;
 		nrev += f == NB_BIDIR_REV || f == NB_BIDIR_BOTH;
-		/* The failure nearest above the result is what stopped the search there. */
-		if (!first || (t->offered_fps > s->fps && (first->offered_fps <= s->fps ||
-							   t->offered_fps < first->offered_fps)))
+		/* The failure nearest above the result is what stopped the search there; a loss
+		 * curve's is its lowest step that lost, back-to-back's its shortest burst. */
+		if (!first)
+			first = t;
+		else if (p->test == NB_RATE_LOSS)
+			first = t->offered_fps < first->offered_fps ? t : first;
+		else if (p->test == NB_RATE_B2B)
+			first = t->asked_frames < first->asked_frames ? t : first;
+		else if (t->offered_fps > s->fps &&
+			 (first->offered_fps <= s->fps || t->offered_fps < first->offered_fps))
 			first = t;
 	}
 	if (!first) {
@@ -214,6 +221,26 @@ void nb_rate_bidir_conclude(const struct nb_rate_params *p, const struct nb_rate
 		return;
 	}
 	s->bidir_failed = first->rev.j.failed;
+	if (p->test == NB_RATE_LOSS || p->test == NB_RATE_B2B) {
+		const char *dir = s->bidir_failed == NB_BIDIR_BOTH  ? "both directions"
+				  : s->bidir_failed == NB_BIDIR_FWD ? "forward direction"
+								    : "reverse direction";
+		if (p->test == NB_RATE_LOSS)
+			snprintf(
+			    s->bidir_text, sizeof(s->bidir_text),
+			    "%s lost: trial %u at %.0f fps, the lowest step that lost, %s (%zu "
+			    "of %zu trials lost: forward in %zu, reverse in %zu)",
+			    dir, first->id, first->offered_fps, first->rev.j.text, nfail,
+			    s->ntrials, nfwd, nrev);
+		else
+			snprintf(
+			    s->bidir_text, sizeof(s->bidir_text),
+			    "%s limited: trial %u, a burst of %llu frames, the shortest that "
+			    "lost, %s (%zu of %zu trials lost: forward in %zu, reverse in %zu)",
+			    dir, first->id, (unsigned long long)first->asked_frames,
+			    first->rev.j.text, nfail, s->ntrials, nfwd, nrev);
+		return;
+	}
 	snprintf(s->bidir_text, sizeof(s->bidir_text),
 		 "%s direction%s %s: trial %u at %.0f fps, %s (%zu of %zu trials failed: "
 		 "forward in %zu, reverse in %zu)",

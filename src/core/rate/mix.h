@@ -6,6 +6,7 @@
 #ifndef NB_MIX_H
 #define NB_MIX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,5 +32,20 @@ uint64_t nb_mix_count(const struct nb_mix *m, uint32_t i, uint64_t n);
 /* The largest and smallest frame of the mix. */
 uint32_t nb_mix_max_bytes(const struct nb_mix *m);
 uint32_t nb_mix_min_bytes(const struct nb_mix *m);
+
+/* A mix as SIZE:WEIGHT,... (what nb_mix_parse reads back to the same mix), as --bidir sends it
+ * to the agent. 0, or -1 when len is too short. */
+int nb_mix_format(const struct nb_mix *m, char *buf, size_t len);
+
+struct nb_rx_snap;
+struct nb_trial_counts;
+/* A trial's frames of each size: sent (mix_tx, from each flow's frame count and the pattern)
+ * and received (mix_rx, the receiver's counts by the size's UDP payload length for family;
+ * mine: the snapshot is this trial's). *known: the receiver counts by length. Makes c invalid,
+ * with the reason, when a size received more than was sent of it or the sizes do not add up
+ * to c->rx. Pure (mix_rx.c). */
+void nb_mix_reconcile(const struct nb_mix *m, int family, const uint64_t *tx_flow, uint32_t flows,
+		      const struct nb_rx_snap *sn, bool mine, uint64_t *mix_tx, uint64_t *mix_rx,
+		      bool *known, struct nb_trial_counts *c);
 
 #endif

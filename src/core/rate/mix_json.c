@@ -25,23 +25,26 @@ void nb_rate_json_mix(struct nb_json *j, const struct nb_rate_params *p)
 	nb_json_obj_end(j);
 }
 
-void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
-			    const struct nb_rate_trial *t)
+void nb_rate_json_by_size(struct nb_json *j, const struct nb_mix *m, const uint64_t *tx,
+			  const uint64_t *rx, bool rx_known)
 {
-	const struct nb_mix *m = p->mix;
-
-	if (!m)
-		return;
 	nb_json_arr_begin(j, "by_size");
 	for (uint32_t i = 0; i < m->n; i++) {
 		nb_json_obj_begin(j, NULL);
 		nb_json_u64(j, "frame_bytes", m->bytes[i]);
-		nb_json_u64(j, "tx_frames", t->mix_tx[i]);
-		if (t->rx_by_size_known)
-			nb_json_u64(j, "rx_frames", t->mix_rx[i]);
+		nb_json_u64(j, "tx_frames", tx[i]);
+		if (rx_known)
+			nb_json_u64(j, "rx_frames", rx[i]);
 		else
 			nb_json_null(j, "rx_frames");
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
+}
+
+void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
+			    const struct nb_rate_trial *t)
+{
+	if (p->mix)
+		nb_rate_json_by_size(j, p->mix, t->mix_tx, t->mix_rx, t->rx_by_size_known);
 }

@@ -284,8 +284,15 @@ bound:
 	if (fmax > NB_RX_FLOWS)
 		nb_msg_put_u32(ack, NB_T_RATE_FLOWS_MAX, fmax);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
-	if (r->rev)
+	if (r->rev) {
 		nb_msg_put_u32(ack, NB_T_RATE_REV_OK, 1);
+		if (nb_rate_rev_has_mix(r->rev))
+			nb_msg_put_u32(ack, NB_T_RATE_REV_MIX_OK, 1);
+		if (nb_rate_rev_has_frames(r->rev))
+			nb_msg_put_u32(ack, NB_T_RATE_REV_FRAMES_OK, 1);
+		if (nb_rate_rev_engine(r->rev) != NB_RATE_REV_UDP)
+			nb_msg_put_u32(ack, NB_T_RATE_REV_ENGINE_OK, nb_rate_rev_engine(r->rev));
+	}
 	*state = r;
 	return 0;
 fail:

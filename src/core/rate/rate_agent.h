@@ -47,6 +47,12 @@ enum nb_rate_tag {
 	NB_T_RATE_REV_TX = 233,	       /* bytes in FINAL: frames sent per flow, flows x be64 */
 	NB_T_RATE_REV_WINDOW_NS = 234, /* u64 in FINAL: first to last send */
 	NB_T_RATE_REV_SLIPPED = 235,   /* u64 in FINAL: frames due but not sent */
+	NB_T_RATE_REV_MIX = 236,       /* str: --imix, the reverse's mix as SIZE:WEIGHT,... */
+	NB_T_RATE_REV_MIX_OK = 237,    /* u32 in TEST_ACK: the reverse sends that mix */
+	NB_T_RATE_REV_FRAMES = 238,    /* u64: -m b2b, a burst of this many frames (1 or more) */
+	NB_T_RATE_REV_FRAMES_OK = 239, /* u32 in TEST_ACK: the reverse sends that burst */
+	NB_T_RATE_REV_ENGINE = 240,    /* u32: 1 udp (default), 2 packet (needs CAP_NET_RAW) */
+	NB_T_RATE_REV_ENGINE_OK = 241, /* u32 in TEST_ACK: the engine the reverse sends with */
 	/* u32: in a request, receive on NB_T_RATE_ADDR and the count - 1 addresses after it (flows
 	 * by destination address); in the ACK, the count the agent receives on (absent from an
 	 * agent that receives on one address only) */

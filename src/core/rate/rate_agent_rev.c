@@ -12,17 +12,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "core/base/net.h"
 #include "core/rate/bidir.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
+#include "core/rate/mix.h"
 #include "core/rate/rate_agent.h"
 
 struct nb_rate_rev {
-	void *eng; /* the udp engine's state */
+	const struct nb_gen_engine *e; /* udp, or packet (NB_T_RATE_REV_ENGINE) */
+	void *eng;		       /* its state */
 	struct nb_gen_trial t;
 	struct nb_gen_stats st;
+	struct nb_mix mix; /* --imix: the frames' sizes (mix.n 0: one size) */
 	volatile int stop;
 	pthread_t thr;
 	bool running;
@@ -32,8 +37,19 @@ struct nb_rate_rev {
 static void *rev_main(void *arg)
 {
 	struct nb_rate_rev *v = arg;
-	v->ret = nb_gen_run(&nb_gen_udp, v->eng, &v->t, &v->st);
+	v->ret = nb_gen_run(v->e, v->eng, &v->t, &v->st);
 	return NULL;
+}
+
+/* The packet engine writes whole frames into an AF_PACKET ring: only with CAP_NET_RAW. Asked
+ * before the route and the neighbour are looked up, so that the refusal names the cause. */
+static bool have_net_raw(void)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno != EPERM && errno != EACCES;
+	close(fd);
+	return true;
 }
 
 static int refuse(char *err, size_t errlen, int ret, const char *what)
@@ -46,9 +62,14 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **out,
 		      char *err, size_t errlen)
 {
-	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0;
-	uint64_t fps = 0, trial_ns = 0;
+	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0,
+		 engine = NB_RATE_REV_UDP;
+	const struct nb_gen_engine *e;
+	uint64_t fps = 0, trial_ns = 0, frames = 0;
 	struct nb_gen_cfg gc;
+	struct nb_mix mix;
+	char merr[160] = "";
+	uint32_t frame_max, rev_bytes;
 	struct nb_caps caps;
 	struct nb_rate_rev *v;
 	const uint8_t *a;
@@ -66,6 +87,18 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	(void)nb_msg_get_u32(req, NB_T_RATE_REV_BURST, &burst);
 	(void)nb_msg_get_u32(req, NB_T_RATE_REV_PACING, &pacing);
 	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &no_mmsg); /* the controller's --no-mmsg */
+	/* -m b2b: a burst of that many frames, still within the trial's length and rate (the caps
+	 * judge those, so a burst cannot send more than they allow). */
+	if (nb_msg_get_u64(req, NB_T_RATE_REV_FRAMES, &frames) == 0 && !frames)
+		return refuse(err, errlen, -EINVAL,
+			      "malformed reverse direction: a burst of 0 frames (1 or more)");
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_ENGINE, &engine);
+	if (engine != NB_RATE_REV_UDP && engine != NB_RATE_REV_PACKET) {
+		snprintf(err, errlen, "malformed reverse direction: engine %u (1 udp, 2 packet)",
+			 engine);
+		return -EINVAL;
+	}
+	e = engine == NB_RATE_REV_PACKET ? &nb_gen_packet : &nb_gen_udp;
 	if (!trial)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction needs a trial id");
@@ -80,12 +113,30 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			 pacing);
 		return -EINVAL;
 	}
+	frame_max = rev_bytes = bytes;
+	/* --imix: the same mix, parsed by the rules of the controller's --imix; the caps judge
+	 * the mix's mean frame (rounded up) when it is larger than the size the request states,
+	 * and each frame's buffer holds the mix's largest. */
+	memset(&mix, 0, sizeof(mix));
+	if (nb_msg_get_bytes(req, NB_T_RATE_REV_MIX, &a, &alen) == 0) {
+		char spec[sizeof(mix.spec)];
+		if (nb_msg_get_str(req, NB_T_RATE_REV_MIX, spec, sizeof(spec)) ||
+		    nb_mix_parse(spec, 64, NB_FRAME_MAX, &mix, merr, sizeof(merr))) {
+			snprintf(err, errlen, "malformed reverse mix in rate request: %s",
+				 merr[0] ? merr : "not a string of at most 127 bytes");
+			return -EINVAL;
+		}
+		if (mix.mean_bytes > (double)bytes)
+			rev_bytes = (uint32_t)mix.mean_bytes + 1;
+		frame_max = nb_mix_max_bytes(&mix);
+	}
 	/* The sending lasts no longer than the test the caps judged. */
 	if (trial_ns > duration_ns)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction outlasts the test");
 	nb_agent_caps(ctx->policy, &caps);
-	if ((ret = nb_bidir_check_caps(&caps, duration_ns, fwd_frame_bps, fps, bytes, err, errlen)))
+	if ((ret = nb_bidir_check_caps_sizes(&caps, duration_ns, fwd_frame_bps, bytes, fps,
+					     rev_bytes, err, errlen)))
 		return ret;
 	memset(&gc, 0, sizeof(gc));
 	gc.dst = ctx->peer;
@@ -109,6 +160,16 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&gc.dst, err, errlen)))
 		return ret;
+	if (e == &nb_gen_packet && mix.n)
+		return refuse(
+		    err, errlen, -EINVAL,
+		    "malformed reverse direction: the packet engine sends one frame size, "
+		    "not a mix");
+	if (e == &nb_gen_packet && !have_net_raw())
+		return refuse(err, errlen, -EPERM,
+			      "refused: the reverse direction's packet engine needs CAP_NET_RAW, "
+			      "which this agent lacks (run it as root or setcap cap_net_raw+ep on "
+			      "netbench; or use --engine udp)");
 	if (gc.dst.ss_family == AF_INET6 &&
 	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&gc.dst)->sin6_addr)) {
 		/* An IPv4 controller on a dual-stack agent: IPv4 frames, of the size asked. */
@@ -122,21 +183,27 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	gc.flows = flows;
 	gc.batch = 64;
 	gc.no_mmsg = no_mmsg != 0;
-	gc.frame_max_bytes = bytes;
+	gc.frame_max_bytes = frame_max;
+	gc.neigh_wait_ms = gc.dst.ss_family == AF_INET6 ? 3000 : 1000; /* packet: as the forward */
 	if (!(v = calloc(1, sizeof(*v))))
 		return refuse(err, errlen, -ENOMEM, "out of memory");
-	if ((ret = nb_gen_udp.open(&gc, &v->eng, err, errlen))) {
+	v->e = e;
+	if ((ret = e->open(&gc, &v->eng, err, errlen))) {
 		free(v);
 		return ret;
 	}
-	if ((ret = nb_gen_udp.prepare(v->eng, bytes, trial, 0))) {
-		snprintf(err, errlen, "reverse direction: cannot send %u-byte frames: %s", bytes,
-			 strerror(-ret));
+	v->mix = mix;
+	if (v->mix.n)
+		nb_gen_udp.set_mix(v->eng, &v->mix);
+	if ((ret = e->prepare(v->eng, v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, trial, 0))) {
+		snprintf(err, errlen, "reverse direction: cannot send %u-byte frames: %s",
+			 v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, strerror(-ret));
 		nb_rate_rev_free(v);
 		return ret;
 	}
 	v->t.rate_fps = fps;
 	v->t.duration_ns = trial_ns;
+	v->t.frames = frames;
 	v->t.pacing = (enum nb_pacing_mode)pacing;
 	v->t.burst = burst;
 	v->t.flows = flows;
@@ -190,6 +257,21 @@ int nb_rate_rev_finish(struct nb_rate_rev *v, struct nb_msg *final)
 	return ret;
 }
 
+uint32_t nb_rate_rev_engine(const struct nb_rate_rev *v)
+{
+	return v && v->e == &nb_gen_packet ? NB_RATE_REV_PACKET : NB_RATE_REV_UDP;
+}
+
+bool nb_rate_rev_has_frames(const struct nb_rate_rev *v)
+{
+	return v && v->t.frames;
+}
+
+bool nb_rate_rev_has_mix(const struct nb_rate_rev *v)
+{
+	return v && v->mix.n;
+}
+
 uint64_t nb_rate_rev_sent(const struct nb_rate_rev *v)
 {
 	return v->running ? 0 : v->st.tx_frames;
@@ -201,7 +283,7 @@ void nb_rate_rev_free(struct nb_rate_rev *v)
 		return;
 	join(v);
 	if (v->eng)
-		nb_gen_udp.close(v->eng);
+		v->e->close(v->eng);
 	free(v);
 }
 

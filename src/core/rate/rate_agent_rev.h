@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The agent's reverse direction of `rate --bidir`: a generator thread of the udp engine that
- * sends the trial's frames to the controller (only to its address, by the target rule) from
+/* The agent's reverse direction of `rate --bidir`: a generator thread of the udp (or packet) engine
+ * that sends the trial's frames to the controller (only to its address, by the target rule) from
  * START for the trial's length, at the rate the caps allowed for both directions together;
  * its frame counts go back in FINAL. */
 #ifndef NB_RATE_AGENT_REV_H
 #define NB_RATE_AGENT_REV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/session/agent.h"
@@ -22,6 +23,14 @@ struct nb_rate_rev;
 int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, uint16_t trial,
 		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **rev,
 		      char *err, size_t errlen);
+/* The reverse sends the mix the request named (NB_T_RATE_REV_MIX). */
+bool nb_rate_rev_has_mix(const struct nb_rate_rev *rev);
+/* The engines the reverse sends with (NB_T_RATE_REV_ENGINE). */
+#define NB_RATE_REV_UDP	   1u
+#define NB_RATE_REV_PACKET 2u
+uint32_t nb_rate_rev_engine(const struct nb_rate_rev *rev);
+/* The reverse sends a burst of the frames the request named (NB_T_RATE_REV_FRAMES). */
+bool nb_rate_rev_has_frames(const struct nb_rate_rev *rev);
 /* Starts sending (at START). */
 int nb_rate_rev_start(struct nb_rate_rev *rev, char *err, size_t errlen);
 /* Stops the sender if it still runs, waits for it, and puts its counts into FINAL. */

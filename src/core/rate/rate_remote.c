@@ -38,13 +38,20 @@ struct nb_rate_remote {
 	bool rev_armed;	   /* the next begin asks for it (learning rounds do not) */
 	bool rev_asked;	   /* the current trial has a reverse direction */
 	uint32_t rev_flows, rev_pacing, rev_burst, rev_bytes;
-	uint64_t rev_fps, rev_ns;
+	uint32_t rev_engine;		      /* NB_RATE_REV_UDP or _PACKET */
+	uint64_t rev_fps, rev_ns, rev_frames; /* rev_frames: a burst (0: for rev_ns) */
 	struct nb_rate_rev_counts *revc;
+	char rev_mix[160]; /* --imix: the mix the reverse sends, SIZE:WEIGHT,... ("": one size) */
 };
 
 void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
-			uint32_t flows, uint32_t pacing, uint32_t burst)
+			uint32_t flows, uint32_t pacing, uint32_t burst, const struct nb_mix *mix,
+			uint32_t engine)
 {
+	rr->rev_engine = engine;
+	rr->rev_mix[0] = 0;
+	if (mix)
+		(void)nb_mix_format(mix, rr->rev_mix, sizeof(rr->rev_mix));
 	memcpy(&rr->rev_to, addr, nb_net_sa_len(addr));
 	rr->rev_port = port;
 	rr->rev_flows = flows;
@@ -53,8 +60,9 @@ void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, 
 }
 
 void nb_rate_remote_rev_trial(struct nb_rate_remote *rr, uint64_t fps, uint32_t frame_bytes,
-			      uint64_t trial_ns)
+			      uint64_t trial_ns, uint64_t frames)
 {
+	rr->rev_frames = frames;
 	rr->rev_fps = fps;
 	rr->rev_bytes = frame_bytes;
 	rr->rev_ns = trial_ns;
@@ -152,6 +160,12 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 		nb_msg_put_u32(rr->req, NB_T_RATE_REV_FLOWS, rr->rev_flows);
 		nb_msg_put_u32(rr->req, NB_T_RATE_REV_PACING, rr->rev_pacing);
 		nb_msg_put_u32(rr->req, NB_T_RATE_REV_BURST, rr->rev_burst);
+		if (rr->rev_mix[0])
+			nb_msg_put_str(rr->req, NB_T_RATE_REV_MIX, rr->rev_mix);
+		if (rr->rev_frames)
+			nb_msg_put_u64(rr->req, NB_T_RATE_REV_FRAMES, rr->rev_frames);
+		if (rr->rev_engine != NB_RATE_REV_UDP)
+			nb_msg_put_u32(rr->req, NB_T_RATE_REV_ENGINE, rr->rev_engine);
 	}
 	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
 	if (ret)
@@ -165,6 +179,36 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 				 "--bidir: the agent does not send the reverse direction (its "
 				 "netbench is older than --bidir); run without --bidir or "
 				 "update the agent");
+			return -EOPNOTSUPP;
+		}
+		if (rr->rev_mix[0] &&
+		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_MIX_OK, &ok) || ok != 1)) {
+			/* An agent older than the reverse's mix would send one size. */
+			snprintf(err, errlen,
+				 "--bidir --imix: the agent does not send a mix in the reverse "
+				 "direction (its netbench is older than --bidir with --imix); run "
+				 "without --imix or update the agent");
+			return -EOPNOTSUPP;
+		}
+		if (rr->rev_frames &&
+		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_FRAMES_OK, &ok) || ok != 1)) {
+			/* An agent older than the reverse's bursts would send for the whole trial.
+			 */
+			snprintf(err, errlen,
+				 "--bidir -m b2b: the agent does not send bursts in the reverse "
+				 "direction (its netbench is older than --bidir with -m b2b); run "
+				 "without --bidir or update the agent");
+			return -EOPNOTSUPP;
+		}
+		if (rr->rev_engine != NB_RATE_REV_UDP &&
+		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_ENGINE_OK, &ok) ||
+		     ok != rr->rev_engine)) {
+			/* An agent older than the reverse's packet engine would send with udp. */
+			snprintf(err, errlen,
+				 "--bidir --engine packet: the agent does not send the reverse "
+				 "direction with its packet engine (its netbench is older than "
+				 "--bidir with --engine packet); use --engine udp or update the "
+				 "agent");
 			return -EOPNOTSUPP;
 		}
 	}

@@ -13,6 +13,7 @@
 #include "core/base/cpu.h"
 #include "core/rate/raterx.h"
 #include "core/base/sysinfo.h"
+#include "core/rate/mix.h"
 #include "core/rate/rate_agent_rev.h"
 
 struct nb_rate_remote;
@@ -50,13 +51,17 @@ void nb_rate_remote_reflect(struct nb_rate_remote *rr, const struct sockaddr *ad
 			    uint32_t max_pps);
 /* --bidir: from the next trial on, the agent also sends the trial's frames to port at addr (a
  * socket of ours), flows of them, with this pacing; each trial's rate, frame size and length
- * from nb_rate_remote_rev_trial, which arms the next begin only (learning rounds send one way).
+ * from nb_rate_remote_rev_trial, which arms the next begin only (learning rounds send one way);
+ * frames: a burst of that many (-m b2b, confirmed by the agent as a mix is), 0 for trial_ns.
  * An agent that does not answer that it does (older than
- * --bidir) fails the trial's begin with a sentence naming it. */
+ * --bidir) fails the trial's begin with a sentence naming it. mix (--imix, or NULL): the
+ * reverse sends that mix, which the agent must confirm likewise; engine: NB_RATE_REV_UDP or
+ * NB_RATE_REV_PACKET (the agent's packet engine, confirmed likewise). */
 void nb_rate_remote_rev(struct nb_rate_remote *rr, const struct sockaddr *addr, uint16_t port,
-			uint32_t flows, uint32_t pacing, uint32_t burst);
+			uint32_t flows, uint32_t pacing, uint32_t burst, const struct nb_mix *mix,
+			uint32_t engine);
 void nb_rate_remote_rev_trial(struct nb_rate_remote *rr, uint64_t fps, uint32_t frame_bytes,
-			      uint64_t trial_ns);
+			      uint64_t trial_ns, uint64_t frames);
 /* After nb_rate_remote_end: what the agent sent in the reverse direction (rate_agent_rev.h). */
 const struct nb_rate_rev_counts *nb_rate_remote_rev_counts(const struct nb_rate_remote *rr);
 /* Our end of the control connection. */

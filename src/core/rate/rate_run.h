@@ -76,6 +76,7 @@ struct nb_rate_run {
 	/* --bidir: our receiver of the agent's reverse direction (bidir_run.c) */
 	struct nb_rx *rev_rx;
 	struct nb_rx_snap *rev_snap;
+	int rev_family; /* the reverse frames' (AF_INET for a v4-mapped address) */
 };
 
 /* The trial id frames carry for the run's trial n (1, 2, ...: the ids the JSON and progress
@@ -108,7 +109,7 @@ int nb_rate_run_sizes(struct nb_rate_run *r, struct nb_rate_size *res, struct nb
  * the reverse counts reconciled and both directions judged into rec->rev. */
 int nb_rate_bidir_open(struct nb_rate_run *r, char *err, size_t errlen);
 void nb_rate_bidir_begin(struct nb_rate_run *r, uint16_t wire, double rate_fps, uint32_t size,
-			 uint64_t trial_ns);
+			 uint64_t trial_ns, uint64_t frames);
 int nb_rate_bidir_end(struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec, char *err,
 		      size_t errlen);
 struct nb_json;

@@ -182,11 +182,11 @@ static int do_loss(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, s
 		ret = trial(pr, s->size, x, 0, pr->p->burst, "loss curve", &t, err, errlen);
 		if (ret)
 			return ret;
-		if (!t->c.valid)
+		if (!nb_rate_judged_valid(t))
 			continue; /* repeated at the same rate */
 		if (lc.trials == 0)
 			s->loss_pct = loss_pct(t, 100);
-		nb_losscurve_report(&lc, t->c.lost);
+		nb_losscurve_report(&lc, nb_rate_step_lost(t));
 	}
 	s->fps = max;
 	return 0;
@@ -214,7 +214,9 @@ static int do_b2b(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err, si
 				    errlen);
 			if (ret)
 				return ret;
-			nb_search_report(&se, x, x, t->c.tx, t->c.lost, t->c.valid);
+			/* With --bidir both directions sent the burst: judged by the worse. */
+			nb_search_report(&se, x, x, nb_rate_judged_tx(t), nb_rate_judged_lost(t),
+					 nb_rate_judged_valid(t));
 		}
 		if (se.error) {
 			s->failed = true;
@@ -251,6 +253,12 @@ static int do_latency(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err
 			return ret;
 		if (t->lat_valid)
 			copy_latency(s, t);
+		if (t->rev.on && t->rev.lat_valid) {
+			s->rev_lat_valid = true;
+			memcpy(s->rev_lat_ns, t->rev.lat_ns, sizeof(s->rev_lat_ns));
+		} else if (t->rev.on && !s->rev_lat_valid) {
+			snprintf(s->rev_lat_why, sizeof(s->rev_lat_why), "%s", t->rev.lat_why);
+		}
 	}
 	return 0;
 }

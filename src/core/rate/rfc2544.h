@@ -129,8 +129,12 @@ struct nb_rate_trial {
 		struct nb_trial_counts c;
 		bool lat_valid;
 		uint64_t lat_ns[6];
+		char lat_why[128]; /* !lat_valid: why the reverse's latency was not measured */
 		bool drops_known;
 		uint64_t rx_dropped;
+		/* --imix: the reverse's frames of each size, as the forward's mix_tx/mix_rx */
+		uint64_t mix_tx[NB_MIX_MAX], mix_rx[NB_MIX_MAX];
+		bool rx_by_size_known;
 		struct nb_bidir_judged j;
 	} rev;
 };
@@ -149,6 +153,15 @@ static inline bool nb_rate_judged_valid(const struct nb_rate_trial *t)
 {
 	return t->rev.on ? t->rev.j.valid : t->c.valid;
 }
+/* A loss curve's step (RFC 2544 26.3): the frames lost, with --bidir in both directions
+ * together, a reverse that sent nothing counting as one lost, so that a step is clean (0) only
+ * when both directions lost nothing. */
+static inline uint64_t nb_rate_step_lost(const struct nb_rate_trial *t)
+{
+	if (!t->rev.on)
+		return t->c.lost;
+	return t->c.lost + t->rev.c.lost + (t->rev.c.tx == 0 || t->c.tx == 0);
+}
 
 /* The procedure's answer at one frame size. */
 struct nb_rate_size {
@@ -166,7 +179,12 @@ struct nb_rate_size {
 	/* --bidir: the direction that failed first above the result, and the sentence saying so
 	 * (nb_rate_bidir_conclude) */
 	enum nb_bidir_failed bidir_failed;
-	char bidir_text[384];
+	char bidir_text[512];
+	/* --bidir -m latency: the reverse's one-way latency (the last latency trial that measured
+	 * it), or why it was not measured */
+	bool rev_lat_valid;
+	uint64_t rev_lat_ns[6];
+	char rev_lat_why[128];
 	size_t bneck_trial; /* the trial it was judged on, in the trial log */
 	/* ndrpdr: per loss ratio, the rate each of the nrepeat searches found, and their spread
 	 * (fps above is the first ratio's mean). */
@@ -232,6 +250,9 @@ void nb_rate_json_ratios(struct nb_json *j, const struct nb_rate_params *p,
 
 /* --imix in the JSON (mix_json.c): the mix (parameters), a trial's frames by size. */
 void nb_rate_json_mix(struct nb_json *j, const struct nb_rate_params *p);
+/* A trial's "by_size" array of one direction (--bidir's reverse has its own). */
+void nb_rate_json_by_size(struct nb_json *j, const struct nb_mix *m, const uint64_t *tx,
+			  const uint64_t *rx, bool rx_known);
 void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
 			    const struct nb_rate_trial *t);
 

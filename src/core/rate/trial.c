@@ -64,48 +64,6 @@ static int record_flows(const struct nb_rate_run *r, uint16_t wire, struct nb_ra
 	return 0;
 }
 
-/* --imix: each size's frames sent (flow f's first n frames follow the pattern from its start)
- * and received (the receiver's counts by payload length). */
-static void mix_counts(const struct nb_rate_run *r, uint16_t wire, struct nb_rate_trial *rec)
-{
-	const struct nb_mix *m = r->p->mix;
-	const struct nb_rx_snap *sn = r->snap;
-	uint64_t sum = 0;
-
-	for (uint32_t i = 0; i < m->n; i++) {
-		size_t pl = nb_frame_payload_bytes(r->dst.ss_family, m->bytes[i]);
-		rec->mix_tx[i] = 0;
-		for (uint32_t f = 0; f < r->p->flows; f++)
-			rec->mix_tx[i] += nb_mix_count(m, i, r->gs->tx_flow[f]);
-		rec->mix_rx[i] = 0;
-		for (uint32_t k = 0; sn->any && sn->trial == wire && k < sn->nlens; k++)
-			if (sn->len_bytes[k] == pl)
-				rec->mix_rx[i] += sn->len_rx[k];
-	}
-	rec->rx_by_size_known = sn->lens_known;
-	if (!rec->rx_by_size_known || !rec->c.valid || !(sn->any && sn->trial == wire))
-		return;
-	/* Each size received at most what was sent of it, and the sizes add up to what was
-	 * received: a frame of another length, or more of a size than sent, is not this mix's. */
-	for (uint32_t i = 0; i < m->n; i++) {
-		sum += rec->mix_rx[i];
-		if (rec->mix_rx[i] > rec->mix_tx[i]) {
-			rec->c.valid = false;
-			snprintf(rec->c.why, sizeof(rec->c.why),
-				 "%u-byte frames: received %llu of %llu sent", m->bytes[i],
-				 (unsigned long long)rec->mix_rx[i],
-				 (unsigned long long)rec->mix_tx[i]);
-			return;
-		}
-	}
-	if (sum != rec->c.rx) {
-		rec->c.valid = false;
-		snprintf(rec->c.why, sizeof(rec->c.why),
-			 "the mix's sizes add up to %llu received frames, not %llu",
-			 (unsigned long long)sum, (unsigned long long)rec->c.rx);
-	}
-}
-
 /* One trial of frames of q->size at q->rate_fps (0: flat out), or exactly q->frames frames,
  * recorded in rec: an nb_rate_trial_fn. */
 static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec,
@@ -147,7 +105,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	/* The agent checks each trial against its caps: duration, and the bit rate of the
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
 	if (p->bidir)
-		nb_rate_bidir_begin(r, wire, q->rate_fps, q->size, trial_ns);
+		nb_rate_bidir_begin(r, wire, q->rate_fps, q->size, trial_ns, q->frames);
 	ret = rx->begin(r->rxs, wire, trial_ns + p->drain_ns + NB_NS_PER_S,
 			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {
@@ -210,14 +168,17 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		return ret;
 	}
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
+	/* Before --bidir judges the trial: a mix that does not reconcile makes it invalid. */
+	if (p->mix)
+		nb_mix_reconcile(p->mix, r->dst.ss_family, r->gs->tx_flow, p->flows, r->snap,
+				 r->snap->any && r->snap->trial == wire, rec->mix_tx, rec->mix_rx,
+				 &rec->rx_by_size_known, &rec->c);
 	if (p->bidir && (ret = nb_rate_bidir_end(r, wire, rec, err, errlen)))
 		return ret;
 	if (p->per_flow && (ret = record_flows(r, wire, rec))) {
 		snprintf(err, errlen, "per-flow counts: %s", strerror(-ret));
 		return ret;
 	}
-	if (p->mix)
-		mix_counts(r, wire, rec);
 	if (rec->obs.n) /* forwarded: what the receiver counted */
 		nb_obs_trial_cost(p->observe, &rec->obs, rec->c.tx - rec->c.lost, 0,
 				  r->have_path ? r->path.mtu : 0);

@@ -3,7 +3,6 @@
  * connections; then a real TCP and UDP side pair over loopback. The wire codec: t_tput_wire.c. */
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,17 +118,6 @@ int main(void)
 	CHECK(cfd >= 0 && afd >= 0 && tx && rx, "loopback TCP pair");
 	nb_tput_side_add(tx, cfd, 0);
 	nb_tput_side_add(rx, afd, 0);
-	{
-		int snd_nodelay = -1, rcv_nodelay = -1;
-		socklen_t ol = sizeof(int);
-		getsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &snd_nodelay, &ol);
-		ol = sizeof(int);
-		getsockopt(afd, IPPROTO_TCP, TCP_NODELAY, &rcv_nodelay, &ol);
-		CHECK(snd_nodelay == 1 && rcv_nodelay == 0,
-		      "TCP: the sender's socket has TCP_NODELAY (%d), the receiver's is left as is "
-		      "(%d)",
-		      snd_nodelay, rcv_nodelay);
-	}
 	nb_tput_side_start(rx);
 	nb_tput_side_start(tx);
 	nb_sleep_until_ns(nb_mono_ns() + 200 * NB_NS_PER_MS);
@@ -204,31 +192,6 @@ int main(void)
 		nb_tput_side_free(rx);
 		close(cfd);
 	}
-	close(lfd);
-
-	/* TCP in 32 KiB blocks, the sender waiting for room before each block: the same count. */
-	lfd = nb_net_bind_like((struct sockaddr *)&lo, SOCK_STREAM, 0);
-	len = sizeof(ss);
-	getsockname(lfd, (struct sockaddr *)&ss, &len);
-	cfd = nb_net_connect_addr((struct sockaddr *)&ss, len, SOCK_STREAM, 1000);
-	afd = accept(lfd, NULL, NULL);
-	tx = nb_tput_side_new(NB_TPUT_TCP, NB_TPUT_SEND, 32768, 0, nb_mono_ns() + 10 * NB_NS_PER_S);
-	rx = nb_tput_side_new(NB_TPUT_TCP, NB_TPUT_RECV, 32768, 0, 0);
-	CHECK(cfd >= 0 && afd >= 0 && tx && rx, "loopback TCP pair, 32 KiB blocks");
-	nb_tput_side_add(tx, cfd, 0);
-	nb_tput_side_add(rx, afd, 0);
-	nb_tput_side_start(rx);
-	nb_tput_side_start(tx);
-	nb_sleep_until_ns(nb_mono_ns() + 200 * NB_NS_PER_MS);
-	nb_tput_side_stop(tx, 0);
-	CHECK(nb_tput_side_stop(rx, 2 * NB_NS_PER_S) == 0, "32 KiB: receiver saw the end");
-	nb_tput_side_read(tx, &ct);
-	nb_tput_side_read(rx, &cr);
-	CHECK(ct.bytes >= 32768 && ct.bytes == cr.bytes && ct.datagrams > 0,
-	      "TCP 32 KiB: %llu sent in %llu calls, %llu received", (unsigned long long)ct.bytes,
-	      (unsigned long long)ct.datagrams, (unsigned long long)cr.bytes);
-	nb_tput_side_free(tx);
-	nb_tput_side_free(rx);
 	close(lfd);
 
 	/* UDP paced at 8 Mbit/s for 0.5 s: about 488 datagrams of 1 KiB, none lost. */

@@ -5,8 +5,6 @@
 #include "core/tput/tput_wire.h"
 
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,8 +22,6 @@
 
 /* How long a blocked send or receive waits before looking at the stop flag again. */
 #define POLL_MS 100
-/* TCP senders of blocks this large wait for room before each block (send_thread). */
-#define WAIT_ROOM_MIN (8u * 1024u)
 /* A UDP receiver counts the stream as over after this much silence once asked to stop. */
 #define UDP_QUIET_NS (200 * NB_NS_PER_MS)
 
@@ -136,16 +132,6 @@ int nb_tput_side_add(struct nb_tput_side *s, int fd, uint32_t stream_id)
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) < 0)
 			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
 	}
-	/* A TCP sender pushes each block at once (TCP_NODELAY, iperf3's -N). With Nagle's
-	 * algorithm a block that ends short of a full segment waits for the ACK of all data before
-	 * it; at blocks of a few KiB on a fast path the sender then fills its buffer and sleeps,
-	 * woken per ACK, and the cost per byte at both ends depends on how the two fall into step
-	 * (bench/README.md: 1k over veth, 5-7x the sender's CPU per KByte). Blocks that wait in
-	 * the send queue (window or device busy) are still joined into full segments. */
-	if (s->proto == NB_TPUT_TCP && s->role == NB_TPUT_SEND) {
-		int one = 1;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	}
 	/* Blocking calls return now and then so that the stop flag is seen. */
 	nb_net_set_timeout_ms(fd, SO_RCVTIMEO, POLL_MS);
 	nb_net_set_timeout_ms(fd, SO_SNDTIMEO, POLL_MS);
@@ -188,16 +174,6 @@ static void *send_thread(void *arg)
 		}
 		if (s->proto == NB_TPUT_UDP)
 			nb_tput_udp_hdr_put(buf, st->id, seq, now);
-		/* TCP blocks of WAIT_ROOM_MIN and more: wait until the socket takes data again (a
-		 * third of its buffer free) before each block, so that the block goes in whole
-		 * instead of the sender sleeping partway through it when the buffer fills. Over
-		 * veth at 8k, 32k and 128k that was as fast or faster at no more CPU per KByte; at
-		 * 1k the extra system call per block cost more than it saved (bench/README.md). */
-		if (s->proto == NB_TPUT_TCP && s->block >= WAIT_ROOM_MIN) {
-			struct pollfd room = {.fd = st->fd, .events = POLLOUT};
-			if (poll(&room, 1, POLL_MS) == 0)
-				continue; /* look at the stop flag and the deadline again */
-		}
 		n = send(st->fd, buf, s->block, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (soft_error(errno))

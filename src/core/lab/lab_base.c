@@ -12,7 +12,7 @@
 
 #include "core/lab/lab_exec.h"
 
-#define MAX_ARGS 32
+#define MAX_ARGS 40 /* the longest command the lab runs (ip xfrm), with room */
 
 const char *const nb_lab_links[4] = {"gen0", "dut0", "dut1", "sink0"};
 

@@ -21,7 +21,6 @@
 #include "core/lab/lab_cryptoprio.h"
 #include "core/lab/lab_exec.h"
 
-#define MAX_ARGS 40
 #define WG_PORT	 "51820"
 #define WG_TABLE "51820" /* the sink's replies from the tunnel address go into the tunnel */
 
@@ -60,20 +59,6 @@ int nb_lab_vpn_parse(const char *spec, struct nb_lab_vpn_spec *v)
 	snprintf(v->kind, sizeof(v->kind), "esp");
 	snprintf(v->algo, sizeof(v->algo), "%s", algo);
 	return 0;
-}
-
-static int cmd(struct nb_lab *lab, const char *input, struct nb_lab_run *r, ...)
-{
-	char *argv[MAX_ARGS];
-	int n = 0;
-	va_list ap;
-
-	va_start(ap, r);
-	while (n < MAX_ARGS - 1 && (argv[n] = (char *)va_arg(ap, const char *)) != NULL)
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	return nb_lab_cmd(lab, argv, input, r);
 }
 
 static int random_hex(char *hex, unsigned bytes)
@@ -170,7 +155,8 @@ static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
 		struct esp_script first = {0};
 		size_t n = strcspn(e->text, "\n") + 1;
 		memcpy(first.text, e->text, n < sizeof(first.text) ? n : sizeof(first.text) - 1);
-		ret = cmd(lab, first.text, NULL, "ip", "-n", lab->ns[role], "-batch", "-", NULL);
+		ret = nb_lab_runl(lab, first.text, NULL, "ip", "-n", lab->ns[role], "-batch", "-",
+				  NULL);
 		explicit_bzero(&first, sizeof(first));
 		nb_lab_redact_keys(lab->err);
 		if (ret == -EIO) {
@@ -183,8 +169,8 @@ static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
 			return -EPROTONOSUPPORT;
 		}
 		if (!ret && e->text[n - 1])
-			ret = cmd(lab, e->text + n, NULL, "ip", "-n", lab->ns[role], "-batch", "-",
-				  NULL);
+			ret = nb_lab_runl(lab, e->text + n, NULL, "ip", "-n", lab->ns[role],
+					  "-batch", "-", NULL);
 		nb_lab_redact_keys(lab->err);
 		return ret;
 	}
@@ -263,8 +249,8 @@ static int wg_keys(struct nb_lab *lab, const char *path, char *pub, size_t len)
 
 	if (!r || !p)
 		goto out;
-	if ((ret = cmd(lab, NULL, r, "wg", "genkey", NULL)) ||
-	    (ret = cmd(lab, r->out, p, "wg", "pubkey", NULL)))
+	if ((ret = nb_lab_runl(lab, NULL, r, "wg", "genkey", NULL)) ||
+	    (ret = nb_lab_runl(lab, r->out, p, "wg", "pubkey", NULL)))
 		goto out;
 	unlink(path); /* a killed run's; created anew, never followed */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -292,8 +278,8 @@ static int wg_up(struct nb_lab *lab)
 	int ret;
 
 	/* The first interface tells whether the kernel has WireGuard at all. */
-	ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "wgdut", "type", "wireguard",
-		  NULL);
+	ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "wgdut", "type",
+			  "wireguard", NULL);
 	if (ret) {
 		char ip_err[sizeof(lab->err)];
 		snprintf(ip_err, sizeof(ip_err), "%s", lab->err);
@@ -309,30 +295,34 @@ static int wg_up(struct nb_lab *lab)
 	if (!ret)
 		ret = wg_keys(lab, ks, ps, sizeof(ps));
 	if (!ret)
-		ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "link", "add", "wgsink", "type",
-			  "wireguard", NULL);
+		ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "link", "add", "wgsink",
+				  "type", "wireguard", NULL);
 	if (!ret)
-		ret = cmd(lab, NULL, NULL, "ip", "netns", "exec", dut, "wg", "set", "wgdut",
-			  "private-key", kd, "listen-port", WG_PORT, "peer", ps, "allowed-ips",
-			  NB_LAB_VPN_ADDR "/32", "endpoint", NB_LAB_SINK_ADDR ":" WG_PORT, NULL);
+		ret = nb_lab_runl(lab, NULL, NULL, "ip", "netns", "exec", dut, "wg", "set", "wgdut",
+				  "private-key", kd, "listen-port", WG_PORT, "peer", ps,
+				  "allowed-ips", NB_LAB_VPN_ADDR "/32", "endpoint",
+				  NB_LAB_SINK_ADDR ":" WG_PORT, NULL);
 	if (!ret)
-		ret = cmd(lab, NULL, NULL, "ip", "netns", "exec", sink, "wg", "set", "wgsink",
-			  "private-key", ks, "listen-port", WG_PORT, "peer", pd, "allowed-ips",
-			  "198.18.0.0/16", "endpoint", NB_LAB_DUT_B_ADDR ":" WG_PORT, NULL);
+		ret = nb_lab_runl(lab, NULL, NULL, "ip", "netns", "exec", sink, "wg", "set",
+				  "wgsink", "private-key", ks, "listen-port", WG_PORT, "peer", pd,
+				  "allowed-ips", "198.18.0.0/16", "endpoint",
+				  NB_LAB_DUT_B_ADDR ":" WG_PORT, NULL);
 	unlink(kd);
 	unlink(ks);
 	if (ret)
 		return ret;
-	if ((ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "link", "set", "wgdut", "up", NULL)) ||
-	    (ret = cmd(lab, NULL, NULL, "ip", "-n", dut, "route", "add", NB_LAB_VPN_ADDR "/32",
-		       "dev", "wgdut", NULL)) ||
-	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "addr", "add", NB_LAB_VPN_ADDR "/32",
-		       "dev", "wgsink", NULL)) ||
-	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "link", "set", "wgsink", "up", NULL)) ||
-	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "rule", "add", "from", NB_LAB_VPN_ADDR,
-		       "table", WG_TABLE, NULL)) ||
-	    (ret = cmd(lab, NULL, NULL, "ip", "-n", sink, "route", "add", "198.18.0.0/16", "dev",
-		       "wgsink", "table", WG_TABLE, NULL)))
+	if ((ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "link", "set", "wgdut", "up",
+			       NULL)) ||
+	    (ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "route", "add",
+			       NB_LAB_VPN_ADDR "/32", "dev", "wgdut", NULL)) ||
+	    (ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "addr", "add",
+			       NB_LAB_VPN_ADDR "/32", "dev", "wgsink", NULL)) ||
+	    (ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "link", "set", "wgsink", "up",
+			       NULL)) ||
+	    (ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "rule", "add", "from",
+			       NB_LAB_VPN_ADDR, "table", WG_TABLE, NULL)) ||
+	    (ret = nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "route", "add", "198.18.0.0/16",
+			       "dev", "wgsink", "table", WG_TABLE, NULL)))
 		return ret;
 	return 0;
 }
@@ -359,7 +349,7 @@ int nb_lab_vpn_host_check(struct nb_lab *lab)
 	esp_state(&e, a, "192.0.2.1", "192.0.2.2", "0x1000", "1", zero,
 		  "0x0000000000000000000000000000000000000000");
 	esp_line(&e, "xfrm state flush\n");
-	ret = cmd(lab, e.text, NULL, "ip", "-n", lab->ns[NB_LAB_GEN], "-batch", "-", NULL);
+	ret = nb_lab_runl(lab, e.text, NULL, "ip", "-n", lab->ns[NB_LAB_GEN], "-batch", "-", NULL);
 	if (ret) {
 		char ip_err[sizeof(lab->err)];
 		snprintf(ip_err, sizeof(ip_err), "%s", lab->err);

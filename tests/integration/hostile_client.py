@@ -302,6 +302,21 @@ def count_udp_lens(addr, port, secs):
     return t, lens
 
 
+def reverse_sent(ctl, typ):
+    """Runs an acknowledged --bidir test for 0.8 s and closes it: the frames the agent says it
+    sent back (tag 233, per flow), or -1 when the test was not acknowledged or FINAL lacks them."""
+    sent = -1
+    if typ == TEST_ACK:
+        ctl.ask(START)
+        time.sleep(0.8)
+        typ, items = ctl.ask(STOP)
+        if typ == FINAL and 233 in items:
+            per = items[233][0]
+            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
+    ctl.close()
+    return sent
+
+
 def bidir_mix(host, port, psk, max_rate):
     """rate --bidir --imix (tag 236): a mix the agent must not accept, a mix whose mean frame the
     caps judge above the size the request states, and a mix within the caps that arrives at the
@@ -329,15 +344,7 @@ def bidir_mix(host, port, psk, max_rate):
     ok = typ == TEST_ACK and struct.unpack(">I", items.get(239, [bytes(4)])[0])[0] == 1
     report(ok, "a reverse burst of 123 frames: accepted and confirmed (%s)" %
            ("tag 239" if ok else text(items)))
-    sent = -1
-    if typ == TEST_ACK:
-        ctl.ask(START)
-        time.sleep(0.8)
-        typ, items = ctl.ask(STOP)
-        if typ == FINAL and 233 in items:
-            per = items[233][0]
-            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
-    ctl.close()
+    sent = reverse_sent(ctl, typ)
     th.join()
     report(sent == 123 and got[0] == 123,
            "... the agent sent %d frames of a 0.5 s trial at 1000 fps and the controller received %d"
@@ -349,15 +356,7 @@ def bidir_mix(host, port, psk, max_rate):
     ok = typ == TEST_ACK and struct.unpack(">I", items.get(237, [bytes(4)])[0])[0] == 1
     report(ok, "simple IMIX each way to the controller: accepted, the mix confirmed (%s)" %
            ("tag 237" if ok else text(items)))
-    sent = -1
-    if typ == TEST_ACK:
-        ctl.ask(START)
-        time.sleep(0.8)
-        typ, items = ctl.ask(STOP)
-        if typ == FINAL and 233 in items:
-            per = items[233][0]
-            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
-    ctl.close()
+    sent = reverse_sent(ctl, typ)
     th.join()
     got = sum(lens.values())
     # IPv4 payloads of 64, 570 and 1518-byte frames; one flow of `sent` frames follows the
@@ -440,15 +439,7 @@ def case_bidir(host, port, psk, max_rate, max_pps):
     ok = typ == TEST_ACK and struct.unpack(">I", items.get(232, [bytes(4)])[0])[0] == 1
     report(ok, "1000 fps each way to the controller: accepted, the reverse confirmed (%s)" %
            ("tag 232" if ok else text(items)))
-    sent = -1
-    if typ == TEST_ACK:
-        ctl.ask(START)
-        time.sleep(0.8)
-        typ, items = ctl.ask(STOP)
-        if typ == FINAL and 233 in items:
-            per = items[233][0]
-            sent = sum(struct.unpack(">%dQ" % (len(per) // 8), per))
-    ctl.close()
+    sent = reverse_sent(ctl, typ)
     th.join()
     report(sent > 0 and sent <= 501 and got[0] == sent,
            "... the agent sent %d frames in 0.5 s and the controller's port received %d" % (sent, got[0]))

@@ -144,6 +144,16 @@ MAN_PARTS := $(sort $(wildcard docs/man/*.1))
 
 all: $(BUILD)/netbench $(BUILD)/netbench.1
 
+# The version stamp goes in with -D, which make does not see: a file that uses it depends on
+# $(BUILD)/version.stamp, rewritten only when VERSION or the git revision changed, so a binary
+# built after a commit never reports the commit before it.
+NB_STAMP  := $(BUILD)/version.stamp
+NB_STAMPED := $(shell mkdir -p '$(BUILD)' && \
+	{ [ "$$(cat '$(NB_STAMP)' 2>/dev/null)" = '$(VERSION) $(GITREV)' ] || \
+	  echo '$(VERSION) $(GITREV)' >'$(NB_STAMP)'; } && \
+	grep -l 'NB_VERSION\|NB_GITREV' $(CORE_SRC) $(FRONT_SRC))
+$(NB_STAMPED:%.c=$(BUILD)/%.o) $(filter $(ASAN_DIR)/src/core/%,$(NB_STAMPED:%.c=$(ASAN_DIR)/%.o)): $(NB_STAMP)
+
 $(BUILD)/netbench: $(FRONT_OBJ) $(BUILD)/libnbcore.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(BUILD)/libnbcore.a $(NB_LDLIBS) $(LDLIBS)

@@ -92,4 +92,16 @@ if [ "$(git -C "$TOP" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$TOP" && 
 else
 	skip "the source tree is not a git work tree"
 fi
+# A commit after a build: what uses the stamp is built again with the new revision, and nothing
+# is rebuilt while the revision stays.
+G=$nb_tmp/own
+obj=$G/b/src/core/base/sysinfo.o
+mkdir -p "$G" && (cd "$TOP" && tar -cf - Makefile VERSION src) | tar -xf - -C "$G" && git -C "$G" init -q &&
+	git -C "$G" add -A && git -C "$G" -c user.name=t -c user.email=t@t commit -qm one &&
+	make -s -C "$G" BUILD="$G/b" "$obj" >/dev/null 2>&1
+check "a built object that uses the stamp is up to date while the revision stays" make -s -q -C "$G" BUILD="$G/b" "$obj"
+git -C "$G" -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
+rev2=$(git -C "$G" rev-parse --short=12 HEAD)
+make -s -n -C "$G" BUILD="$G/b" "$obj" >"$nb_tmp/own2.log" 2>&1
+check "after a commit it is built again with the new revision $rev2" grep -q "NB_GITREV='\"$rev2\"'" "$nb_tmp/own2.log"
 echo "1..$n"

@@ -4,6 +4,7 @@
  * CPU table, or one JSON document (core/tput/tput_json.c). The options are parsed in
  * tput_opts.c. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,23 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 	       l->proc_pct, l->busy_pct, l->softirq_pct, d->demand_local_us_per_kbyte, m->proc_pct,
 	       m->busy_pct, m->softirq_pct, d->demand_remote_us_per_kbyte,
 	       d->cpu_polluted ? "*" : "");
+}
+
+/* The sender's TCP segments over the window: retransmissions cost both ends CPU that the
+ * KByte/s do not show. */
+static void tcp_row(const char *size, const char *dir, const struct nb_tput_dir_result *d)
+{
+	if (!d->valid)
+		return;
+	if (!d->tcp_known) {
+		printf(
+		    "%6s %3s   not known (the sender's netbench or kernel does not report them)\n",
+		    size, dir);
+		return;
+	}
+	printf("%6s %3s %12" PRIu64 " %12" PRIu64 " %9.3f\n", size, dir, d->tcp_segs_out,
+	       d->tcp_retrans,
+	       d->tcp_segs_out ? 100.0 * (double)d->tcp_retrans / (double)d->tcp_segs_out : 0.0);
 }
 
 static void polluted_note(const char *size, const char *dir, const struct nb_tput_dir_result *d)
@@ -151,6 +169,17 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 			cpu_row(sz, "Tx", &r->s.res[i].tx);
 		if (r->o.rx && r->s.res[i].rx.valid)
 			cpu_row(sz, "Rx", &r->s.res[i].rx);
+	}
+	if (r->o.p.proto == NB_TPUT_TCP && r->s.ndone) {
+		printf("\nTCP segments of the sender over each window\n"
+		       " Block Dir         sent  retransmitted  retrans%%\n");
+		for (size_t i = 0; i < r->s.ndone; i++) {
+			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
+			if (r->o.tx)
+				tcp_row(sz, "Tx", &r->s.res[i].tx);
+			if (r->o.rx)
+				tcp_row(sz, "Rx", &r->s.res[i].rx);
+		}
 	}
 	for (size_t i = 0; i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));

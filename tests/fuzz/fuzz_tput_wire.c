@@ -88,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)nb_tput_get_counters(&m, NB_T_TPUT_AGENT_RX, &rx);
 	(void)nb_tput_get_counters(&m, NB_T_TPUT_AGENT_TX, &tx);
 	(void)nb_tput_get_pacing(&m, &tx);
+	(void)nb_tput_get_tcp(&m, &tx);
 	(void)nb_tput_get_ack(&m, &port, &cookie);
 	/* A request that decodes encodes back to one that decodes the same. */
 	if (nb_tput_get_request(&m, &rq) == 0) {

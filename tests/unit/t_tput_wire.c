@@ -21,6 +21,9 @@ static const uint8_t counters_rx[60] = {
 /* Its senders' pacing figures (tag 112): CPU ns, wake-ups. */
 static const uint8_t pacing[20] = {0x00, 0x70, 0x00, 0x10, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86,
 				   0x87, 0x88, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98};
+/* Tag 113, 16 bytes: 12345 segments sent, 456 retransmitted. */
+static const uint8_t tcp_segs[20] = {0x00, 0x71, 0x00, 0x10, 0, 0, 0, 0, 0,    0,
+				     0x30, 0x39, 0,    0,    0, 0, 0, 0, 0x01, 0xc8};
 /* A UDP test datagram's header: "NBUD", stream, sequence, send time. */
 static const uint8_t udp_hdr[24] = {0x4e, 0x42, 0x55, 0x44, 0x0a, 0x0b, 0x0c, 0x0d,
 				    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
@@ -197,6 +200,41 @@ int main(void)
 	load(m, NB_MSG_TEST_ACK, ack, 8);
 	CHECK(nb_tput_get_ack(m, &port, &cookie) == -EBADMSG,
 	      "an acknowledgement without cookie refused");
+
+	/* The TCP senders' segment counts: a record of their own, absent from an older agent. */
+	struct nb_tput_counters t = {.tcp_segs_out = 12345, .tcp_retrans = 456, .tcp_known = true};
+	nb_msg_reset(m, NB_MSG_FINAL);
+	CHECK(nb_tput_put_tcp(m, &t) == 0 && same(m, tcp_segs, sizeof(tcp_segs)),
+	      "TCP segment counts encode to the known bytes");
+	memset(&d, 0, sizeof(d));
+	CHECK(nb_tput_get_tcp(m, &d) == 0 && d.tcp_known && d.tcp_segs_out == 12345 &&
+		  d.tcp_retrans == 456,
+	      "TCP segment counts decode");
+	t.tcp_known = false;
+	nb_msg_reset(m, NB_MSG_FINAL);
+	CHECK(nb_tput_put_tcp(m, &t) == 0 && m->len == 0, "unknown TCP counts are not sent");
+	memset(&d, 0, sizeof(d));
+	CHECK(nb_tput_get_tcp(m, &d) == 0 && !d.tcp_known,
+	      "no TCP counts (an older agent, UDP): not known, not an error");
+	load(m, NB_MSG_FINAL, tcp_segs, 12);
+	((uint8_t *)m->data)[3] = 8;
+	CHECK(nb_tput_get_tcp(m, &d) == -EBADMSG && !d.tcp_known, "a record cut short refused");
+	{
+		uint8_t more[20];
+		memcpy(more, tcp_segs, sizeof(more));
+		more[11] = 0x01; /* 1 sent, 456 retransmitted */
+		more[10] = 0;
+		load(m, NB_MSG_FINAL, more, sizeof(more));
+		CHECK(nb_tput_get_tcp(m, &d) == -EBADMSG && !d.tcp_known,
+		      "more retransmitted than sent refused");
+	}
+	/* The seven counters leave the TCP counts as they were. */
+	d.tcp_known = true;
+	d.tcp_segs_out = 7;
+	load(m, NB_MSG_FINAL, counters_rx, sizeof(counters_rx));
+	CHECK(nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 && d.tcp_known &&
+		  d.tcp_segs_out == 7,
+	      "the counters record keeps the TCP counts");
 
 	/* A data connection's header. */
 	nb_tput_conn_hdr_put(buf, 0xdeadbeef, 3, 2);

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include <linux/sockios.h>
+#include <linux/tcp.h>
 
 #include "core/base/compat.h"
 #include "core/base/net.h"
@@ -289,9 +291,30 @@ int nb_tput_side_start(struct nb_tput_side *s)
 	return 0;
 }
 
+/* One TCP socket's segments sent and retransmitted: 0, or -1 when the kernel does not give
+ * both (tcpi_segs_out is from Linux 4.2). */
+static int tcp_segs(int fd, uint64_t *out, uint64_t *retrans)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_segs_out) + sizeof(ti.tcpi_segs_out))
+		return -1;
+	*out += ti.tcpi_segs_out;
+	*retrans += ti.tcpi_total_retrans;
+	return 0;
+}
+
 void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c)
 {
 	memset(c, 0, sizeof(*c));
+	if (s->proto == NB_TPUT_TCP && s->role == NB_TPUT_SEND) {
+		c->tcp_known = s->nstreams > 0;
+		for (size_t i = 0; i < s->nstreams && c->tcp_known; i++)
+			c->tcp_known =
+			    tcp_segs(s->streams[i].fd, &c->tcp_segs_out, &c->tcp_retrans) == 0;
+	}
 	for (size_t i = 0; i < s->nstreams; i++) {
 		const struct stream *st = &s->streams[i];
 		c->bytes += atomic_load_explicit(&st->bytes, memory_order_relaxed);

@@ -32,6 +32,11 @@ struct nb_tput_counters {
 	uint64_t errors;	 /* send errors other than "try again" (ENOBUFS, ECONNREFUSED...) */
 	uint64_t pacing_cpu_ns;	 /* paced senders: thread CPU time spent in the pacers' waits */
 	uint64_t pacing_wakeups; /* paced senders: the pacers' waits */
+	/* TCP senders: segments sent and retransmitted since connecting (TCP_INFO tcpi_segs_out,
+	 * tcpi_total_retrans, all streams); tcp_known false when not read (UDP, a receiver, a
+	 * kernel before 4.2, an older agent). */
+	uint64_t tcp_segs_out, tcp_retrans;
+	bool tcp_known;
 };
 
 /* Sequence tracking of one UDP stream; exposed for unit tests. */

@@ -264,6 +264,8 @@ static int put_counters(struct tput_agent *t, struct nb_msg *m)
 		ret = nb_tput_put_counters(m, NB_T_TPUT_AGENT_TX, &c);
 		if (!ret)
 			ret = nb_tput_put_pacing(m, &c);
+		if (!ret)
+			ret = nb_tput_put_tcp(m, &c);
 	}
 	return ret;
 }

@@ -139,6 +139,19 @@ static void json_dir(struct nb_json *j, const struct nb_tput_sweep_params *sp,
 	} else {
 		nb_json_null(j, "pacing");
 	}
+	if (p->proto == NB_TPUT_TCP && d->tcp_known) {
+		nb_json_obj_begin(j, "tcp");
+		nb_json_u64(j, "segs_out", d->tcp_segs_out);
+		nb_json_u64(j, "retrans_segs", d->tcp_retrans);
+		nb_json_double(j, "retrans_pct",
+			       d->tcp_segs_out
+				   ? 100.0 * (double)d->tcp_retrans / (double)d->tcp_segs_out
+				   : NAN,
+			       3);
+		nb_json_obj_end(j);
+	} else if (p->proto == NB_TPUT_TCP) {
+		nb_json_null(j, "tcp");
+	}
 	nb_json_double(j, "cpu_other_local_pct", d->other_local_pct, 2);
 	nb_json_double(j, "cpu_other_remote_pct", d->other_remote_pct, 2);
 	nb_json_bool(j, "cpu_polluted", d->cpu_polluted);

@@ -64,8 +64,9 @@ static int read_remote(const struct nb_msg *m, struct edge *e, uint32_t dir, cha
 	memset(&e->rem_rx, 0, sizeof(e->rem_rx));
 	if (nb_msg_get_u64(m, NB_T_MONO_NS, &e->rem_ns) || nb_proto_get_cpu(m, &e->rem_cpu) ||
 	    ((dir & NB_TPUT_DIR_TX) && nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &e->rem_rx)) ||
-	    ((dir & NB_TPUT_DIR_RX) && (nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &e->rem_tx) ||
-					nb_tput_get_pacing(m, &e->rem_tx)))) {
+	    ((dir & NB_TPUT_DIR_RX) &&
+	     (nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &e->rem_tx) ||
+	      nb_tput_get_pacing(m, &e->rem_tx) || nb_tput_get_tcp(m, &e->rem_tx)))) {
 		snprintf(err, errlen, "malformed counters from the agent");
 		return -EBADMSG;
 	}
@@ -166,6 +167,13 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 	counters_delta(ra, rb, &d->rx_window);
 	d->pacing_cpu_ns = tb->pacing_cpu_ns - ta->pacing_cpu_ns;
 	d->pacing_wakeups = tb->pacing_wakeups - ta->pacing_wakeups;
+	/* Counts only grow on one socket, and what was retransmitted was sent: anything else (a
+	 * stream that closed between the edges, a peer's bad numbers) is not a count. */
+	d->tcp_known = ta->tcp_known && tb->tcp_known && tb->tcp_segs_out >= ta->tcp_segs_out &&
+		       tb->tcp_retrans >= ta->tcp_retrans &&
+		       tb->tcp_retrans - ta->tcp_retrans <= tb->tcp_segs_out - ta->tcp_segs_out;
+	d->tcp_segs_out = d->tcp_known ? tb->tcp_segs_out - ta->tcp_segs_out : 0;
+	d->tcp_retrans = d->tcp_known ? tb->tcp_retrans - ta->tcp_retrans : 0;
 	d->bytes = d->rx_window.bytes;
 	d->window_s = (double)ns / 1e9;
 	d->kbyte_per_s = kbps(d->bytes, d->window_s);

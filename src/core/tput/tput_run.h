@@ -58,6 +58,10 @@ struct nb_tput_dir_result {
 	/* Paced senders: thread CPU time their pacers spent waiting over the window (part of the
 	 * sending end's process load) and their wake-ups. */
 	uint64_t pacing_cpu_ns, pacing_wakeups;
+	/* TCP: the sender's segments sent and retransmitted over the window (TCP_INFO read at
+	 * the window's edges); tcp_known false when either edge lacked them. */
+	uint64_t tcp_segs_out, tcp_retrans;
+	bool tcp_known;
 	/* Other processes' CPU at each end over the window, in % of one CPU (nb_cpu_other_pct;
 	 * on one host, the peer's netbench is not "other"), and whether either exceeds
 	 * NB_CPU_POLLUTED_PCT: the CPU figures then hold other work too. */

@@ -117,9 +117,12 @@ int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_co
 	v.errors = nb_cur_get_u64(&r);
 	if (r.bad || nb_cur_left(&r))
 		return -EBADMSG;
-	/* The pacing figures travel in a record of their own. */
+	/* The pacing figures and the TCP segment counts travel in records of their own. */
 	v.pacing_cpu_ns = c->pacing_cpu_ns;
 	v.pacing_wakeups = c->pacing_wakeups;
+	v.tcp_segs_out = c->tcp_segs_out;
+	v.tcp_retrans = c->tcp_retrans;
+	v.tcp_known = c->tcp_known;
 	*c = v;
 	return 0;
 }
@@ -148,6 +151,37 @@ int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c)
 		return -EBADMSG;
 	c->pacing_cpu_ns = cpu_ns;
 	c->pacing_wakeups = wakeups;
+	return 0;
+}
+
+int nb_tput_put_tcp(struct nb_msg *m, const struct nb_tput_counters *c)
+{
+	uint8_t b[16];
+	struct nb_cur w = nb_cur_writer(b, sizeof(b));
+	if (!c->tcp_known)
+		return 0;
+	nb_cur_put_u64(&w, c->tcp_segs_out);
+	nb_cur_put_u64(&w, c->tcp_retrans);
+	return w.bad ? -EMSGSIZE : nb_msg_put_bytes(m, NB_T_TPUT_AGENT_TCP, b, w.off);
+}
+
+int nb_tput_get_tcp(const struct nb_msg *m, struct nb_tput_counters *c)
+{
+	const uint8_t *b;
+	size_t n;
+	int ret = nb_msg_get_bytes(m, NB_T_TPUT_AGENT_TCP, &b, &n);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return -EBADMSG;
+	struct nb_cur r = nb_cur_reader(b, n);
+	uint64_t out = nb_cur_get_u64(&r), retrans = nb_cur_get_u64(&r);
+	/* Retransmitted segments are among those sent. */
+	if (r.bad || nb_cur_left(&r) || retrans > out)
+		return -EBADMSG;
+	c->tcp_segs_out = out;
+	c->tcp_retrans = retrans;
+	c->tcp_known = true;
 	return 0;
 }
 

@@ -25,6 +25,7 @@ enum nb_tput_tag {
 	NB_T_TPUT_AGENT_RX = 110,   /* counters of what the agent received */
 	NB_T_TPUT_AGENT_TX = 111,   /* counters of what the agent sent */
 	NB_T_TPUT_AGENT_PACE = 112, /* be64 pacing CPU ns, be64 wake-ups of the agent's senders */
+	NB_T_TPUT_AGENT_TCP = 113,  /* be64 segments sent, be64 retransmitted (TCP senders) */
 };
 
 /* One step's request as the agent reads it. Values are as sent: the agent's setup judges their
@@ -56,6 +57,12 @@ int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_co
  * (an older agent), malformed: -EBADMSG. */
 int nb_tput_put_pacing(struct nb_msg *m, const struct nb_tput_counters *c);
 int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c);
+
+/* The TCP segment counts of the agent's senders (NB_T_TPUT_AGENT_TCP): put writes nothing when
+ * c->tcp_known is false; get sets tcp_known only when present (absent: an older agent, a UDP
+ * test or a kernel without them), malformed: -EBADMSG. */
+int nb_tput_put_tcp(struct nb_msg *m, const struct nb_tput_counters *c);
+int nb_tput_get_tcp(const struct nb_msg *m, struct nb_tput_counters *c);
 
 /* The first NB_TPUT_CONN_HDR bytes of a TCP data connection: cookie, stream, direction. */
 void nb_tput_conn_hdr_put(uint8_t *p, uint32_t cookie, uint16_t stream, uint16_t dir);

@@ -228,6 +228,13 @@ int main(void)
 		CHECK(nb_tput_get_tcp(m, &d) == -EBADMSG && !d.tcp_known,
 		      "more retransmitted than sent refused");
 	}
+	/* The decoder writes the seven counters and reads nothing of c: under UBSan a garbage
+	 * bool there (a caller's uninitialized struct, as a fuzzer found) would be reported. */
+	memset(&d, 0xa5, sizeof(d));
+	load(m, NB_MSG_FINAL, counters_rx, sizeof(counters_rx));
+	CHECK(nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &d) == 0 && d.bytes == C.bytes &&
+		  d.errors == C.errors,
+	      "counters decode into a struct whose other members were never set");
 	/* The seven counters leave the TCP counts as they were. */
 	d.tcp_known = true;
 	d.tcp_segs_out = 7;

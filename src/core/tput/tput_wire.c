@@ -107,23 +107,20 @@ int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_co
 	if (ret)
 		return ret;
 	struct nb_cur r = nb_cur_reader(b, n);
-	struct nb_tput_counters v = {0};
-	v.bytes = nb_cur_get_u64(&r);
-	v.datagrams = nb_cur_get_u64(&r);
-	v.expected = nb_cur_get_u64(&r);
-	v.unique = nb_cur_get_u64(&r);
-	v.reordered = nb_cur_get_u64(&r);
-	v.duplicates = nb_cur_get_u64(&r);
-	v.errors = nb_cur_get_u64(&r);
+	uint64_t v[7];
+	for (size_t i = 0; i < 7; i++)
+		v[i] = nb_cur_get_u64(&r);
 	if (r.bad || nb_cur_left(&r))
 		return -EBADMSG;
-	/* The pacing figures and the TCP segment counts travel in records of their own. */
-	v.pacing_cpu_ns = c->pacing_cpu_ns;
-	v.pacing_wakeups = c->pacing_wakeups;
-	v.tcp_segs_out = c->tcp_segs_out;
-	v.tcp_retrans = c->tcp_retrans;
-	v.tcp_known = c->tcp_known;
-	*c = v;
+	/* Only the seven counters: the pacing figures and the TCP segment counts travel in
+	 * records of their own, and c's other members are left unread as they are. */
+	c->bytes = v[0];
+	c->datagrams = v[1];
+	c->expected = v[2];
+	c->unique = v[3];
+	c->reordered = v[4];
+	c->duplicates = v[5];
+	c->errors = v[6];
 	return 0;
 }
 

@@ -91,6 +91,18 @@ else
 fi
 cat "$nb_tmp/rec"
 
+# The observer answers a STOP at once, whatever its sampling period: at one sample a second a
+# window closing 1.5 s after the previous sample's tick must not wait for the next tick (at
+# 2 s), which would stretch the observer's window by 0.5 s.
+gen tput -c 198.19.0.1 -u -r 10M -l 1k -t 1.5 -O 0.2 --tx-only --observe 198.18.0.254 \
+	--observe-rate 1 -J >"$nb_tmp/slow.json" 2>"$nb_tmp/slow.err"
+check "--observe-rate 1: the observer's window closes at the step's STOP, not its next sample" \
+	python3 -c "
+import json; s = json.load(open('$nb_tmp/slow.json'))['steps'][0]
+o = s['observers'][0]
+print('# observer window %.3f s, step window %.3f s' % (o['window_s'], s['window_s']))
+assert abs(o['window_s'] - s['window_s']) < 0.15"
+
 gen tput -c 198.19.0.1 -u -r 10M -l 1k -t 0.3 -O 0.1 --observe 198.18.0.254 \
 	>"$nb_tmp/text.out" 2>&1
 check "text: the DUT's rows under the CPU table, Tx and Rx" sh -c "

@@ -25,8 +25,38 @@ struct observe {
 	pthread_t thread;
 	bool thread_on;
 	pthread_mutex_t lock;
-	volatile int stop;
+	pthread_cond_t wake; /* on CLOCK_MONOTONIC: the sampler's sleep, cut short by a stop */
+	bool cond_on;
+	bool stop;
 };
+
+/* Sleeps until deadline_ns or a stop; false on a stop. A STOP must not wait out the sampler's
+ * period (100 ms at the default rate, up to 1 s where sampling is dear): the window's closing
+ * snapshot would come that late. */
+static bool sampler_wait(struct observe *o, uint64_t deadline_ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(deadline_ns / NB_NS_PER_S),
+			      .tv_nsec = (long)(deadline_ns % NB_NS_PER_S)};
+	bool go;
+	pthread_mutex_lock(&o->lock);
+	while (!o->stop && pthread_cond_timedwait(&o->wake, &o->lock, &ts) != ETIMEDOUT)
+		;
+	go = !o->stop;
+	pthread_mutex_unlock(&o->lock);
+	return go;
+}
+
+static void sampler_stop(struct observe *o)
+{
+	if (!o->thread_on)
+		return;
+	pthread_mutex_lock(&o->lock);
+	o->stop = true;
+	pthread_cond_signal(&o->wake);
+	pthread_mutex_unlock(&o->lock);
+	pthread_join(o->thread, NULL);
+	o->thread_on = false;
+}
 
 /* The thread's own CPU time (its clock: the samples' reads, parsing, peaks and the timer's
  * wake-ups) goes into the window, so that a window states what one sample costs the box it
@@ -40,10 +70,7 @@ static void *sampler(void *arg)
 	pthread_mutex_lock(&o->lock);
 	o->w->sample_period_ns = period;
 	pthread_mutex_unlock(&o->lock);
-	while (!o->stop) {
-		nb_sleep_until_ns(next);
-		if (o->stop)
-			break;
+	while (sampler_wait(o, next)) {
 		if (nb_obs_sample_cpu(o->sreader, o->s1)) {
 			next += period;
 			continue;
@@ -72,10 +99,7 @@ static void obs_free(void *state)
 	struct observe *o = state;
 	if (!o)
 		return;
-	if (o->thread_on) {
-		o->stop = 1;
-		pthread_join(o->thread, NULL);
-	}
+	sampler_stop(o);
 	nb_obs_tune_restore(o->tune);
 	nb_obs_reader_free(o->reader);
 	nb_obs_reader_free(o->sreader);
@@ -84,6 +108,8 @@ static void obs_free(void *state)
 	free(o->w);
 	free(o->s0);
 	free(o->s1);
+	if (o->cond_on)
+		pthread_cond_destroy(&o->wake);
 	pthread_mutex_destroy(&o->lock);
 	free(o);
 }
@@ -94,9 +120,21 @@ static int obs_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 	struct observe *o = calloc(1, sizeof(*o));
 	char note[512] = "";
 	int ret = -ENOMEM;
+	pthread_condattr_t ca;
 	if (!o)
 		return ret;
 	pthread_mutex_init(&o->lock, NULL);
+	if (pthread_condattr_init(&ca)) {
+		free(o);
+		return ret;
+	}
+	o->cond_on =
+	    !pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) && !pthread_cond_init(&o->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	if (!o->cond_on) {
+		snprintf(err, errlen, "observe: cannot make the sampler's timer");
+		goto fail;
+	}
 	if ((ret = nb_obs_req_get(req, &o->req, err, errlen)))
 		goto fail;
 	if ((o->req.clock_khz || o->req.rps_mask) && !ctx->policy->allow_tuning) {
@@ -200,13 +238,10 @@ static int obs_snapshot(void *state, struct nb_msg *snap)
 static int obs_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 {
 	struct observe *o = state;
-	int ret;
-	if (o->thread_on) {
-		o->stop = 1;
-		pthread_join(o->thread, NULL);
-		o->thread_on = false;
-	}
-	ret = put_window(o, final);
+	/* The closing snapshot first, at the STOP; a sample the sampler is taking meanwhile is
+	 * not counted in the window's peak. */
+	int ret = put_window(o, final);
+	sampler_stop(o);
 	if (ret)
 		snprintf(err, errlen, "observe: cannot report the window: %s", strerror(-ret));
 	return ret;

@@ -13,7 +13,7 @@
 enum {
 	COUNTERS = 7,
 	COUNTERS_BYTES = COUNTERS * 8,
-	PACING_BYTES = 2 * 8,
+	PAIR_BYTES = 2 * 8,
 };
 
 int nb_tput_put_request(struct nb_msg *m, const struct nb_tput_request *rq)
@@ -124,28 +124,43 @@ int nb_tput_get_counters(const struct nb_msg *m, uint16_t tag, struct nb_tput_co
 	return 0;
 }
 
+/* The agent's optional records of two u64s (pacing, TCP segments): an older agent sends none,
+ * so a missing record is 1 (not known), not an error. */
+static int put_u64_pair(struct nb_msg *m, uint16_t tag, uint64_t a, uint64_t b)
+{
+	uint8_t buf[PAIR_BYTES];
+	struct nb_cur w = nb_cur_writer(buf, sizeof(buf));
+	nb_cur_put_u64(&w, a);
+	nb_cur_put_u64(&w, b);
+	return w.bad ? -EMSGSIZE : nb_msg_put_bytes(m, tag, buf, w.off);
+}
+
+static int get_u64_pair(const struct nb_msg *m, uint16_t tag, uint64_t *a, uint64_t *b)
+{
+	const uint8_t *buf;
+	size_t n;
+	int ret = nb_msg_get_bytes(m, tag, &buf, &n);
+	if (ret == -ENOENT)
+		return 1;
+	if (ret)
+		return -EBADMSG;
+	struct nb_cur r = nb_cur_reader(buf, n);
+	*a = nb_cur_get_u64(&r);
+	*b = nb_cur_get_u64(&r);
+	return r.bad || nb_cur_left(&r) ? -EBADMSG : 0;
+}
+
 int nb_tput_put_pacing(struct nb_msg *m, const struct nb_tput_counters *c)
 {
-	uint8_t b[PACING_BYTES];
-	struct nb_cur w = nb_cur_writer(b, sizeof(b));
-	nb_cur_put_u64(&w, c->pacing_cpu_ns);
-	nb_cur_put_u64(&w, c->pacing_wakeups);
-	return w.bad ? -EMSGSIZE : nb_msg_put_bytes(m, NB_T_TPUT_AGENT_PACE, b, w.off);
+	return put_u64_pair(m, NB_T_TPUT_AGENT_PACE, c->pacing_cpu_ns, c->pacing_wakeups);
 }
 
 int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c)
 {
-	const uint8_t *b;
-	size_t n;
-	int ret = nb_msg_get_bytes(m, NB_T_TPUT_AGENT_PACE, &b, &n);
-	if (ret == -ENOENT)
-		return 0; /* an older agent */
+	uint64_t cpu_ns, wakeups;
+	int ret = get_u64_pair(m, NB_T_TPUT_AGENT_PACE, &cpu_ns, &wakeups);
 	if (ret)
-		return -EBADMSG;
-	struct nb_cur r = nb_cur_reader(b, n);
-	uint64_t cpu_ns = nb_cur_get_u64(&r), wakeups = nb_cur_get_u64(&r);
-	if (r.bad || nb_cur_left(&r))
-		return -EBADMSG;
+		return ret < 0 ? ret : 0;
 	c->pacing_cpu_ns = cpu_ns;
 	c->pacing_wakeups = wakeups;
 	return 0;
@@ -153,28 +168,17 @@ int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c)
 
 int nb_tput_put_tcp(struct nb_msg *m, const struct nb_tput_counters *c)
 {
-	uint8_t b[16];
-	struct nb_cur w = nb_cur_writer(b, sizeof(b));
-	if (!c->tcp_known)
-		return 0;
-	nb_cur_put_u64(&w, c->tcp_segs_out);
-	nb_cur_put_u64(&w, c->tcp_retrans);
-	return w.bad ? -EMSGSIZE : nb_msg_put_bytes(m, NB_T_TPUT_AGENT_TCP, b, w.off);
+	return c->tcp_known ? put_u64_pair(m, NB_T_TPUT_AGENT_TCP, c->tcp_segs_out, c->tcp_retrans)
+			    : 0;
 }
 
 int nb_tput_get_tcp(const struct nb_msg *m, struct nb_tput_counters *c)
 {
-	const uint8_t *b;
-	size_t n;
-	int ret = nb_msg_get_bytes(m, NB_T_TPUT_AGENT_TCP, &b, &n);
-	if (ret == -ENOENT)
-		return 0;
+	uint64_t out, retrans;
+	int ret = get_u64_pair(m, NB_T_TPUT_AGENT_TCP, &out, &retrans);
 	if (ret)
-		return -EBADMSG;
-	struct nb_cur r = nb_cur_reader(b, n);
-	uint64_t out = nb_cur_get_u64(&r), retrans = nb_cur_get_u64(&r);
-	/* Retransmitted segments are among those sent. */
-	if (r.bad || nb_cur_left(&r) || retrans > out)
+		return ret < 0 ? ret : 0;
+	if (retrans > out) /* retransmitted segments are among those sent */
 		return -EBADMSG;
 	c->tcp_segs_out = out;
 	c->tcp_retrans = retrans;

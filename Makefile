@@ -162,15 +162,20 @@ $(BUILD)/libnbcore.a: $(CORE_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# Each object's dependency file names it both as given and as an absolute path: a build
+# directory made with BUILD=build-arm and later with BUILD=$$PWD/build-arm is the same directory,
+# and a header change must rebuild its objects either way.
+NB_DEPFLAGS = -MMD -MP $(addprefix -MT ,$(sort $@ $(abspath $@)))
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(NB_CPPFLAGS) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(NB_CPPFLAGS) $(CPPFLAGS) $(WARN) $(CFLAGS) $(NB_DEPFLAGS) -c -o $@ $<
 
 $(ASAN_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC-SAN  $<"
-	$(Q)$(CC) $(NB_CPPFLAGS) $(CPPFLAGS) $(WARN) -O1 -g $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(NB_CPPFLAGS) $(CPPFLAGS) $(WARN) -O1 -g $(SAN_FLAGS) $(NB_DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/t_%: tests/unit/t_%.c $(BUILD)/tests/unit/tap.o $(BUILD)/libnbcore.a
 	@mkdir -p $(dir $@)

@@ -104,4 +104,10 @@ git -C "$G" -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
 rev2=$(git -C "$G" rev-parse --short=12 HEAD)
 make -s -n -C "$G" BUILD="$G/b" "$obj" >"$nb_tmp/own2.log" 2>&1
 check "after a commit it is built again with the new revision $rev2" grep -q "NB_GITREV='\"$rev2\"'" "$nb_tmp/own2.log"
+# A build directory named relatively, then absolutely (as tests/integration/cross.sh names
+# it): a header changed in between still rebuilds the objects that include it.
+make -s -C "$G" BUILD=rel rel/src/core/base/sysinfo.o >/dev/null 2>&1
+touch "$G/src/core/base/sysinfo.h"
+check_rc "a header changed after a relative build rebuilds the object named absolutely" 1 \
+	make -s -q -C "$G" BUILD="$G/rel" "$G/rel/src/core/base/sysinfo.o"
 echo "1..$n"

@@ -77,21 +77,23 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 	       d->cpu_polluted ? "*" : "");
 }
 
-/* The sender's TCP segments over the window: retransmissions cost both ends CPU that the
- * KByte/s do not show. */
+/* The sender's TCP segments over the window and its congestion control: retransmissions cost
+ * both ends CPU that the KByte/s do not show. */
 static void tcp_row(const char *size, const char *dir, const struct nb_tput_dir_result *d)
 {
+	const char *cc = d->congestion[0] ? d->congestion : "?";
 	if (!d->valid)
 		return;
 	if (!d->tcp_known) {
-		printf(
-		    "%6s %3s   not known (the sender's netbench or kernel does not report them)\n",
-		    size, dir);
+		printf("%6s %3s %12s %14s %9s  %s   (segments not known: the sender's netbench or "
+		       "kernel does not report them)\n",
+		       size, dir, "-", "-", "-", cc);
 		return;
 	}
-	printf("%6s %3s %12" PRIu64 " %12" PRIu64 " %9.3f\n", size, dir, d->tcp_segs_out,
+	printf("%6s %3s %12" PRIu64 " %14" PRIu64 " %9.3f  %s\n", size, dir, d->tcp_segs_out,
 	       d->tcp_retrans,
-	       d->tcp_segs_out ? 100.0 * (double)d->tcp_retrans / (double)d->tcp_segs_out : 0.0);
+	       d->tcp_segs_out ? 100.0 * (double)d->tcp_retrans / (double)d->tcp_segs_out : 0.0,
+	       cc);
 }
 
 static void polluted_note(const char *size, const char *dir, const struct nb_tput_dir_result *d)
@@ -171,8 +173,8 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 			cpu_row(sz, "Rx", &r->s.res[i].rx);
 	}
 	if (r->o.p.proto == NB_TPUT_TCP && r->s.ndone) {
-		printf("\nTCP segments of the sender over each window\n"
-		       " Block Dir         sent  retransmitted  retrans%%\n");
+		printf("\nTCP segments of the sender over each window, and its congestion control\n"
+		       " Block Dir         sent  retransmitted  retrans%%  congestion\n");
 		for (size_t i = 0; i < r->s.ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 			if (r->o.tx)

@@ -11,6 +11,7 @@
 #include "cmd/cli.h"
 #include "cmd/pacing.h"
 #include "cmd/tput_opts.h"
+#include "core/base/tcpcc.h"
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
 #include "core/tput/tput_run.h"
@@ -39,6 +40,11 @@ static const char usage_text[] =
     "  -R, --reverse          Rx only (the agent sends)\n"
     "      --tx-only          Tx only (this host sends)\n"
     "      --bidir            Tx and Rx at the same time\n"
+    "  -C, --congestion ALGO  TCP congestion control of both ends' data connections, as\n"
+    "                         iperf3's -C (default: each kernel's own; loaded ones only, in\n"
+    "                         tcp_available_congestion_control; the agent takes those in\n"
+    "                         its tcp_allowed_congestion_control, any loaded one with\n"
+    "                         serve --allow-tuning)\n"
     "  -4, -6                 use IPv4 / IPv6 only\n"
     "  -k, --psk FILE         pre-shared key the agent requires\n"
     "  -J, --json             print one JSON document (schema netbench/1)\n" OBS_CLI_PATH_HELP
@@ -48,6 +54,26 @@ static const char usage_text[] =
     "shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
     "window in which other processes used more than 5 % of a CPU at either end (their work\n"
     "is then in the CPU figures); an idle baseline of 0.25 s is taken before the sweep.\n";
+
+/* --congestion: a loaded algorithm of this kernel (no module is ever loaded for a name). */
+static void congestion(const char *name, const char *arg, char out[NB_TCPCC_NAME_MAX])
+{
+	char avail[512];
+	int ret;
+	if (!nb_tcpcc_name_ok(arg))
+		cli_usage_error(
+		    "%s: '%s' is not an algorithm's name (1 to %d of a-z, 0-9, _ and -)", name, arg,
+		    NB_TCPCC_NAME_MAX - 1);
+	if ((ret = nb_tcpcc_read_list(NB_TCPCC_AVAILABLE, avail, sizeof(avail))))
+		cli_usage_error("%s: this kernel does not list its algorithms (%s)", name,
+				strerror(-ret));
+	if (!nb_tcpcc_in_list(avail, arg))
+		cli_usage_error(
+		    "%s: '%s' is not loaded in this kernel (loaded: %s); netbench loads "
+		    "no module for it",
+		    name, arg, avail);
+	memcpy(out, arg, strlen(arg) + 1);
+}
 
 int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 {
@@ -69,6 +95,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	    {"json", no_argument, NULL, 'J'},
 	    {"pacing", required_argument, NULL, 'g'},
 	    {"burst", required_argument, NULL, 'G'},
+	    {"congestion", required_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
 	    CLI_VERSION_LONGOPT,
 	    CLI_SAVE_LONGOPTS,
@@ -90,7 +117,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	o->family = AF_UNSPEC;
 	memcpy(o->sizes, netio_sizes, sizeof(netio_sizes));
 	o->nsizes = 6;
-	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ur:b:P:k:RJhV46o:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ur:b:P:k:C:RJhV46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -135,6 +162,9 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 			break;
 		case 'G':
 			o->p.burst = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
+			break;
+		case 'C':
+			congestion(name, optarg, o->p.congestion);
 			break;
 		case 'P':
 			o->p.streams = (uint32_t)cli_uint(name, optarg, 1, NB_TPUT_MAX_STREAMS / 2);
@@ -188,6 +218,8 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		cli_usage_error("--observe-clocks is rate's: tput observes at the clock it finds");
 	if (o->obs.no_observe)
 		cli_usage_error("--no-observe is rate's: tput observes only what --observe names");
+	if (o->p.proto == NB_TPUT_UDP && o->p.congestion[0])
+		cli_usage_error("--congestion is TCP's: UDP has no congestion control");
 	if (o->p.proto == NB_TPUT_UDP) {
 		max_block = NB_TPUT_UDP_MAX;
 		if (!rate_str)

@@ -89,10 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)nb_tput_get_counters(&m, NB_T_TPUT_AGENT_TX, &tx);
 	(void)nb_tput_get_pacing(&m, &tx);
 	(void)nb_tput_get_tcp(&m, &tx);
+	/* A congestion control that decodes is an algorithm's name. */
+	if (nb_tput_get_cc(&m, &tx) == 0 && tx.tcp_cc[0] && !nb_tcpcc_name_ok(tx.tcp_cc))
+		abort();
 	(void)nb_tput_get_ack(&m, &port, &cookie);
 	/* A request that decodes encodes back to one that decodes the same. */
 	if (nb_tput_get_request(&m, &rq) == 0) {
 		static struct nb_msg again;
+		if (rq.congestion[0] && !nb_tcpcc_name_ok(rq.congestion))
+			abort();
 		struct nb_tput_request rq2;
 		if (nb_tput_put_request(&again, &rq) || nb_tput_get_request(&again, &rq2) ||
 		    memcmp(&rq, &rq2, sizeof(rq)))

@@ -45,6 +45,27 @@ b_pid=$agent_pid
 run_case $PY mem_stop 127.0.0.1 5342 -
 run_case $PY mem_cancel 127.0.0.1 5342 - "$b_pid"
 
+# TCP congestion control (tput -C): a loaded algorithm outside tcp_allowed_congestion_control
+# (if this kernel has one) needs --allow-tuning; one not loaded is refused by every agent
+# without the kernel loading its module.
+avail=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)
+allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
+outside=-
+for a in $avail; do
+	case " $allowed " in *" $a "*) ;; *) outside=$a && break ;; esac
+done
+unloaded=""
+for a in vegas westwood htcp hybla illinois scalable lp veno yeah nv dctcp highspeed bic cdg; do
+	case " $avail " in *" $a "*) ;; *) unloaded=$a && break ;; esac
+done
+run_case $PY congestion 127.0.0.1 5342 - "$outside" "$unloaded" 0
+[ "$outside" = - ] && skip "congestion control outside the allowed list: this kernel has none loaded"
+if agent -- -p 5348 -B 127.0.0.1 --allow-tuning; then
+	run_case $PY congestion 127.0.0.1 5348 - "$outside" "$unloaded" 1
+else
+	notok "an agent starts with --allow-tuning"
+fi
+
 # C: packet-rate cap.
 if agent -- -p 5343 -B 127.0.0.1 --max-pps 2000; then
 	run_case $PY pps 127.0.0.1 5343 -

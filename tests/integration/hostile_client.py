@@ -471,6 +471,33 @@ def tput_tcp_req(rate, streams, dir, dur=2 * NS, block=1448):
             u32(102, streams) + u32(103, dir) + u64(T_RATE_BPS, rate))
 
 
+AVAIL_CC = "/proc/sys/net/ipv4/tcp_available_congestion_control"
+
+
+def case_congestion(host, port, psk, not_allowed, unloaded, tuning):
+    """A TCP test's congestion control (tag 108): the agent takes only a name its kernel has
+    loaded, never makes the kernel load a module for one (as root, setsockopt would), and one
+    outside tcp_allowed_congestion_control only when started with --allow-tuning."""
+    def mk(): return fresh(host, port, psk)
+    base = tput_tcp_req(0, 1, 1)
+    before = open(AVAIL_CC).read()
+    expect_refusal(mk, base + st(108, unloaded), ["not loaded", unloaded],
+                   "congestion control %s, not loaded" % unloaded)
+    after = open(AVAIL_CC).read()
+    report(before == after, "no module loaded for it (loaded before: %s, after: %s)" % (
+        before.strip(), after.strip()))
+    if not_allowed != "-" and tuning == "0":
+        expect_refusal(mk, base + st(108, not_allowed), ["refused by rule tuning", not_allowed],
+                       "congestion control %s, outside tcp_allowed_congestion_control" % not_allowed)
+    elif not_allowed != "-":
+        expect_accept(mk, base + st(108, not_allowed),
+                      "congestion control %s with --allow-tuning" % not_allowed)
+    expect_refusal(mk, tput_req(10**6, 1, 1000) + st(108, "reno"), ["TCP's"],
+                   "congestion control on a UDP test")
+    for bad in [b"../../x", b"a" * 16, b"", b"reno\0", b"ReNo", b"reno cubic"]:
+        expect_refusal(mk, base + tlv(108, bad), ["malformed"], "congestion name %r" % bad)
+
+
 def case_dup_send(host, port, psk, cap_bps):
     """1 (issue 21). A TCP test in both directions with S streams plans S connections on which
     the agent sends; a controller opening 2S that all say "agent sends" would double the rate

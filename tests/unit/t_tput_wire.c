@@ -228,6 +228,45 @@ int main(void)
 		CHECK(nb_tput_get_tcp(m, &d) == -EBADMSG && !d.tcp_known,
 		      "more retransmitted than sent refused");
 	}
+	/* The congestion control: asked in the request (tag 108) and used by the agent's senders
+	 * (tag 114), each a string item holding an algorithm's name, anything else refused. */
+	static const uint8_t cc_req[8] = {0x00, 0x6c, 0x00, 0x04, 'r', 'e', 'n', 'o'};
+	static const uint8_t cc_agent[9] = {0x00, 0x72, 0x00, 0x05, 'c', 'u', 'b', 'i', 'c'};
+	struct nb_tput_request rqc = RQ_TCP;
+	memcpy(rqc.congestion, "reno", 5);
+	CHECK(nb_tput_put_request(m, &rqc) == 0 && m->len == sizeof(request_tcp) + 8 &&
+		  !memcmp(m->data, request_tcp, sizeof(request_tcp)) &&
+		  !memcmp(m->data + sizeof(request_tcp), cc_req, 8),
+	      "a request's congestion control: one string item after the others");
+	CHECK(nb_tput_get_request(m, &rq) == 0 && !strcmp(rq.congestion, "reno") &&
+		  rq.block == RQ_TCP.block,
+	      "it decodes with the rest");
+	{
+		static const char *bad[] = {"Reno", "re no", "../x", "", "aaaaaaaaaaaaaaaa"};
+		bool all_bad = true;
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			load(m, NB_MSG_TEST_REQ, request_tcp, sizeof(request_tcp));
+			nb_msg_put_str(m, NB_T_TPUT_CONGESTION, bad[i]);
+			all_bad = all_bad && nb_tput_get_request(m, &rq) == -EBADMSG;
+		}
+		CHECK(all_bad, "a request's congestion control that is no algorithm's name refused "
+			       "(capitals, a space, a path, empty, 16 characters)");
+	}
+	struct nb_tput_counters cc = {.tcp_cc = "cubic"};
+	nb_msg_reset(m, NB_MSG_FINAL);
+	CHECK(nb_tput_put_cc(m, &cc) == 0 && same(m, cc_agent, sizeof(cc_agent)),
+	      "the agent's congestion control encodes to the known bytes");
+	memset(&d, 0, sizeof(d));
+	CHECK(nb_tput_get_cc(m, &d) == 0 && !strcmp(d.tcp_cc, "cubic"), "and decodes");
+	cc.tcp_cc[0] = '\0';
+	nb_msg_reset(m, NB_MSG_FINAL);
+	CHECK(nb_tput_put_cc(m, &cc) == 0 && m->len == 0, "an unknown one is not sent");
+	memcpy(d.tcp_cc, "bbr", 4);
+	CHECK(nb_tput_get_cc(m, &d) == 0 && !strcmp(d.tcp_cc, "bbr"),
+	      "none sent (an older agent, UDP): left as it was");
+	nb_msg_put_str(m, NB_T_TPUT_AGENT_CC, "cu\tbic");
+	CHECK(nb_tput_get_cc(m, &d) == -EBADMSG && !strcmp(d.tcp_cc, "bbr"),
+	      "a control character refused, nothing written");
 	/* The decoder writes the seven counters and reads nothing of c: under UBSan a garbage
 	 * bool there (a caller's uninitialized struct, as a fuzzer found) would be reported. */
 	memset(&d, 0xa5, sizeof(d));

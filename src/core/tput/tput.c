@@ -314,6 +314,8 @@ void nb_tput_side_read(const struct nb_tput_side *s, struct nb_tput_counters *c)
 		for (size_t i = 0; i < s->nstreams && c->tcp_known; i++)
 			c->tcp_known =
 			    tcp_segs(s->streams[i].fd, &c->tcp_segs_out, &c->tcp_retrans) == 0;
+		if (s->nstreams && nb_tcpcc_get(s->streams[0].fd, c->tcp_cc, sizeof(c->tcp_cc)))
+			c->tcp_cc[0] = '\0';
 	}
 	for (size_t i = 0; i < s->nstreams; i++) {
 		const struct stream *st = &s->streams[i];

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/base/pacer.h"
+#include "core/base/tcpcc.h"
 
 #define NB_TPUT_MAX_STREAMS 64
 #define NB_TPUT_UDP_HDR	    24
@@ -37,6 +38,9 @@ struct nb_tput_counters {
 	 * kernel before 4.2, an older agent). */
 	uint64_t tcp_segs_out, tcp_retrans;
 	bool tcp_known;
+	/* TCP senders: the first stream's congestion control (TCP_CONGESTION); "" when not
+	 * known (UDP, a receiver, an older agent). */
+	char tcp_cc[NB_TCPCC_NAME_MAX];
 };
 
 /* Sequence tracking of one UDP stream; exposed for unit tests. */

@@ -12,6 +12,7 @@
 #include "core/session/agent.h"
 #include "core/session/auth.h"
 #include "core/base/net.h"
+#include "core/base/tcpcc.h"
 #include "core/base/timeutil.h"
 #include "core/tput/tput.h"
 #include "core/tput/tput_plan.h"
@@ -30,7 +31,8 @@ struct tput_agent {
 	uint32_t proto, block, streams, dir, cookie;
 	uint64_t rate_bps, duration_ns;
 	uint32_t pacing, burst;
-	int data_fd; /* TCP listener or UDP receive socket */
+	char congestion[NB_TCPCC_NAME_MAX]; /* "": the kernel's default */
+	int data_fd;			    /* TCP listener or UDP receive socket */
 	struct sockaddr_storage peer, local;
 	uint16_t udp_peer_port;
 	struct nb_tput_side *rx, *tx;
@@ -46,6 +48,40 @@ static void tput_free(void *state)
 	if (t->data_fd >= 0)
 		close(t->data_fd);
 	free(t);
+}
+
+/* A congestion control the controller asks for: TCP only, loaded here (the agent never makes
+ * the kernel load a module for a peer's name), and in tcp_allowed_congestion_control unless
+ * the agent was started with --allow-tuning. */
+static int congestion_allowed(const struct nb_agent_ctx *ctx, uint32_t proto, const char *name,
+			      char *err, size_t errlen)
+{
+	char allowed[256], avail[256];
+	if (proto != NB_TPUT_TCP) {
+		snprintf(err, errlen, "tput request: congestion control is TCP's");
+		return -EINVAL;
+	}
+	if (nb_tcpcc_read_list(NB_TCPCC_ALLOWED, allowed, sizeof(allowed)) ||
+	    nb_tcpcc_read_list(NB_TCPCC_AVAILABLE, avail, sizeof(avail))) {
+		snprintf(err, errlen, "this agent's kernel does not list its congestion controls");
+		return -ENOENT;
+	}
+	if (!nb_tcpcc_in_list(avail, name)) {
+		snprintf(err, errlen,
+			 "congestion control %s is not loaded on the agent (loaded: %s); it loads "
+			 "no module for it",
+			 name, avail);
+		return -ENOENT;
+	}
+	if (!nb_tcpcc_in_list(allowed, name) && !ctx->policy->allow_tuning) {
+		snprintf(err, errlen,
+			 "refused by rule tuning: congestion control %s is outside the agent's "
+			 "tcp_allowed_congestion_control (%s); one started with --allow-tuning "
+			 "takes any loaded one (%s)",
+			 name, allowed, avail);
+		return -EPERM;
+	}
+	return 0;
 }
 
 static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
@@ -72,6 +108,7 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	t->duration_ns = rq.duration_ns;
 	t->pacing = rq.pacing;
 	t->burst = rq.burst;
+	memcpy(t->congestion, rq.congestion, sizeof(t->congestion));
 	if (t->pacing > NB_PACING_TXTIME || t->burst > NB_PACER_MAX_BURST) {
 		snprintf(err, errlen, "tput request: pacing out of range");
 		goto fail;
@@ -85,6 +122,9 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			 t->streams, t->dir);
 		goto fail;
 	}
+	if (t->congestion[0] &&
+	    (ret = congestion_allowed(ctx, t->proto, t->congestion, err, errlen)))
+		goto fail;
 	memcpy(&t->peer, &ctx->peer, sizeof(t->peer));
 	memcpy(&t->local, &ctx->local, sizeof(t->local));
 	if (t->dir & NB_TPUT_DIR_RX) {
@@ -189,6 +229,12 @@ static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 			close(fd);
 			return ret;
 		}
+		if (t->congestion[0] && (ret = nb_tcpcc_set(fd, t->congestion))) {
+			close(fd);
+			snprintf(err, errlen, "cannot use congestion control %s: %s", t->congestion,
+				 strerror(-ret));
+			return ret;
+		}
 		struct nb_tput_side *side = dir == NB_TPUT_DIR_TX ? t->rx : t->tx;
 		if (nb_tput_side_add(side, fd, stream)) {
 			close(fd);
@@ -266,6 +312,8 @@ static int put_counters(struct tput_agent *t, struct nb_msg *m)
 			ret = nb_tput_put_pacing(m, &c);
 		if (!ret)
 			ret = nb_tput_put_tcp(m, &c);
+		if (!ret)
+			ret = nb_tput_put_cc(m, &c);
 	}
 	return ret;
 }

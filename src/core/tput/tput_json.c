@@ -152,6 +152,10 @@ static void json_dir(struct nb_json *j, const struct nb_tput_sweep_params *sp,
 	} else if (p->proto == NB_TPUT_TCP) {
 		nb_json_null(j, "tcp");
 	}
+	if (p->proto == NB_TPUT_TCP && d->congestion[0])
+		nb_json_str(j, "congestion", d->congestion);
+	else if (p->proto == NB_TPUT_TCP)
+		nb_json_null(j, "congestion");
 	nb_json_double(j, "cpu_other_local_pct", d->other_local_pct, 2);
 	nb_json_double(j, "cpu_other_remote_pct", d->other_remote_pct, 2);
 	nb_json_bool(j, "cpu_polluted", d->cpu_polluted);
@@ -196,6 +200,10 @@ void nb_tput_sweep_json(FILE *f, const struct nb_tput_sweep_params *sp,
 	nb_json_u64(&j, "rate_per_stream_bps", p->rate_bps);
 	nb_json_double(&j, "time_s", (double)p->time_ns / 1e9, 3);
 	nb_json_double(&j, "warmup_s", (double)p->warmup_ns / 1e9, 3);
+	if (p->congestion[0])
+		nb_json_str(&j, "congestion", p->congestion);
+	else
+		nb_json_null(&j, "congestion");
 	nb_json_str(&j, "mode",
 		    s->bidir	     ? "bidir"
 		    : s->tx && s->rx ? "tx_then_rx"

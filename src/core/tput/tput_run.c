@@ -66,7 +66,8 @@ static int read_remote(const struct nb_msg *m, struct edge *e, uint32_t dir, cha
 	    ((dir & NB_TPUT_DIR_TX) && nb_tput_get_counters(m, NB_T_TPUT_AGENT_RX, &e->rem_rx)) ||
 	    ((dir & NB_TPUT_DIR_RX) &&
 	     (nb_tput_get_counters(m, NB_T_TPUT_AGENT_TX, &e->rem_tx) ||
-	      nb_tput_get_pacing(m, &e->rem_tx) || nb_tput_get_tcp(m, &e->rem_tx)))) {
+	      nb_tput_get_pacing(m, &e->rem_tx) || nb_tput_get_tcp(m, &e->rem_tx) ||
+	      nb_tput_get_cc(m, &e->rem_tx)))) {
 		snprintf(err, errlen, "malformed counters from the agent");
 		return -EBADMSG;
 	}
@@ -174,6 +175,8 @@ static void window(const struct nb_tput_params *p, const struct edge *a, const s
 		       tb->tcp_retrans - ta->tcp_retrans <= tb->tcp_segs_out - ta->tcp_segs_out;
 	d->tcp_segs_out = d->tcp_known ? tb->tcp_segs_out - ta->tcp_segs_out : 0;
 	d->tcp_retrans = d->tcp_known ? tb->tcp_retrans - ta->tcp_retrans : 0;
+	if (!strcmp(ta->tcp_cc, tb->tcp_cc))
+		memcpy(d->congestion, tb->tcp_cc, sizeof(d->congestion));
 	d->bytes = d->rx_window.bytes;
 	d->window_s = (double)ns / 1e9;
 	d->kbyte_per_s = kbps(d->bytes, d->window_s);
@@ -293,6 +296,18 @@ static int open_data(struct step *s, const struct nb_msg *ack, char *err, size_t
 					 strerror(-fd));
 				return fd;
 			}
+			if (p->proto == NB_TPUT_TCP && p->congestion[0] &&
+			    (ret = nb_tcpcc_set(fd, p->congestion))) {
+				close(fd);
+				snprintf(err, errlen,
+					 "cannot use congestion control %s on data connection %u: "
+					 "%s%s",
+					 p->congestion, i, strerror(-ret),
+					 ret == -EPERM ? " (outside tcp_allowed_congestion_control "
+							 "it needs CAP_NET_ADMIN)"
+						       : "");
+				return ret;
+			}
 			if (p->proto == NB_TPUT_TCP) {
 				nb_tput_conn_hdr_put(hdr, cookie, (uint16_t)i, (uint16_t)d);
 				if (send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) !=
@@ -328,6 +343,7 @@ static int build_request(struct step *s, uint16_t udp_port)
 	    .burst = p->burst,
 	    .udp_port = udp_port,
 	};
+	memcpy(rq.congestion, p->congestion, sizeof(rq.congestion));
 	return nb_tput_put_request(s->req, &rq);
 }
 

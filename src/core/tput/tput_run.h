@@ -23,6 +23,8 @@ struct nb_tput_params {
 	uint64_t rate_bps; /* per stream, 0 = unpaced */
 	uint32_t pacing;   /* enum nb_pacing_mode of paced senders (spin, or burst otherwise) */
 	uint32_t burst;	   /* datagrams per wake-up, 0: about 1 ms worth */
+	/* TCP: both ends' data connections use this congestion control; "": each end's default */
+	char congestion[NB_TCPCC_NAME_MAX];
 	uint64_t warmup_ns, time_ns, interval_ns;
 	/* > 0: before its traffic starts, the step samples both ends for this long with the
 	 * test set up and idle (the sweep's idle baseline; its first step asks for it). */
@@ -62,6 +64,8 @@ struct nb_tput_dir_result {
 	 * the window's edges); tcp_known false when either edge lacked them. */
 	uint64_t tcp_segs_out, tcp_retrans;
 	bool tcp_known;
+	/* TCP: the sender's congestion control at both edges ("": not known, or it changed) */
+	char congestion[NB_TCPCC_NAME_MAX];
 	/* Other processes' CPU at each end over the window, in % of one CPU (nb_cpu_other_pct;
 	 * on one host, the peer's netbench is not "other"), and whether either exceeds
 	 * NB_CPU_POLLUTED_PCT: the CPU figures then hold other work too. */

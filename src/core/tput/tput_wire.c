@@ -39,6 +39,8 @@ int nb_tput_put_request(struct nb_msg *m, const struct nb_tput_request *rq)
 		ret = nb_msg_put_u32(m, NB_T_TPUT_BURST, rq->burst);
 	if (!ret && rq->udp_port)
 		ret = nb_msg_put_u32(m, NB_T_TPUT_UDP_PORT, rq->udp_port);
+	if (!ret && rq->congestion[0])
+		ret = nb_msg_put_str(m, NB_T_TPUT_CONGESTION, rq->congestion);
 	return ret;
 }
 
@@ -51,6 +53,20 @@ static int get_opt_u32(const struct nb_msg *m, uint16_t tag, uint32_t def, uint3
 		return 0;
 	}
 	return ret ? -EBADMSG : 0;
+}
+
+/* An algorithm's name that may be absent (name left as it is): 0, or -EBADMSG when present and
+ * not a name. */
+static int get_opt_cc(const struct nb_msg *m, uint16_t tag, char name[NB_TCPCC_NAME_MAX])
+{
+	char v[NB_TCPCC_NAME_MAX];
+	int ret = nb_msg_get_str(m, tag, v, sizeof(v));
+	if (ret == -ENOENT)
+		return 0;
+	if (ret || !nb_tcpcc_name_ok(v))
+		return -EBADMSG;
+	memcpy(name, v, sizeof(v));
+	return 0;
 }
 
 int nb_tput_get_request(const struct nb_msg *m, struct nb_tput_request *rq)
@@ -66,7 +82,7 @@ int nb_tput_get_request(const struct nb_msg *m, struct nb_tput_request *rq)
 	    get_opt_u32(m, NB_T_TPUT_BURST, 0, &rq->burst) ||
 	    get_opt_u32(m, NB_T_TPUT_UDP_PORT, 0, &rq->udp_port))
 		return -EBADMSG;
-	return 0;
+	return get_opt_cc(m, NB_T_TPUT_CONGESTION, rq->congestion);
 }
 
 int nb_tput_put_ack(struct nb_msg *m, uint32_t port, uint32_t cookie)
@@ -184,6 +200,16 @@ int nb_tput_get_tcp(const struct nb_msg *m, struct nb_tput_counters *c)
 	c->tcp_retrans = retrans;
 	c->tcp_known = true;
 	return 0;
+}
+
+int nb_tput_put_cc(struct nb_msg *m, const struct nb_tput_counters *c)
+{
+	return c->tcp_cc[0] ? nb_msg_put_str(m, NB_T_TPUT_AGENT_CC, c->tcp_cc) : 0;
+}
+
+int nb_tput_get_cc(const struct nb_msg *m, struct nb_tput_counters *c)
+{
+	return get_opt_cc(m, NB_T_TPUT_AGENT_CC, c->tcp_cc);
 }
 
 void nb_tput_conn_hdr_put(uint8_t *p, uint32_t cookie, uint16_t stream, uint16_t dir)

@@ -22,10 +22,12 @@ enum nb_tput_tag {
 	NB_T_TPUT_UDP_PORT = 105,   /* the controller's UDP receive port (agent sends there) */
 	NB_T_TPUT_PACING = 106,	    /* u32 enum nb_pacing_mode; absent: auto */
 	NB_T_TPUT_BURST = 107,	    /* u32 datagrams per wake-up; absent: about 1 ms worth */
+	NB_T_TPUT_CONGESTION = 108, /* TCP congestion control of both ends; absent: each default */
 	NB_T_TPUT_AGENT_RX = 110,   /* counters of what the agent received */
 	NB_T_TPUT_AGENT_TX = 111,   /* counters of what the agent sent */
 	NB_T_TPUT_AGENT_PACE = 112, /* be64 pacing CPU ns, be64 wake-ups of the agent's senders */
 	NB_T_TPUT_AGENT_TCP = 113,  /* be64 segments sent, be64 retransmitted (TCP senders) */
+	NB_T_TPUT_AGENT_CC = 114,   /* the agent's TCP senders' congestion control (a name) */
 };
 
 /* One step's request as the agent reads it. Values are as sent: the agent's setup judges their
@@ -34,6 +36,7 @@ struct nb_tput_request {
 	uint32_t proto, block, streams, dir;
 	uint64_t rate_bps, duration_ns;
 	uint32_t pacing, burst, udp_port;
+	char congestion[NB_TCPCC_NAME_MAX]; /* "": each end's default */
 };
 
 /* Resets m to a TEST_REQ for one tput step: the test type, duration_ns (the agent's senders stop
@@ -63,6 +66,11 @@ int nb_tput_get_pacing(const struct nb_msg *m, struct nb_tput_counters *c);
  * test or a kernel without them), malformed: -EBADMSG. */
 int nb_tput_put_tcp(struct nb_msg *m, const struct nb_tput_counters *c);
 int nb_tput_get_tcp(const struct nb_msg *m, struct nb_tput_counters *c);
+/* The congestion control of the agent's TCP senders (NB_T_TPUT_AGENT_CC): put writes nothing
+ * when c->tcp_cc is empty; get leaves it as it is when absent (an older agent, UDP), -EBADMSG
+ * for anything but an algorithm's name. */
+int nb_tput_put_cc(struct nb_msg *m, const struct nb_tput_counters *c);
+int nb_tput_get_cc(const struct nb_msg *m, struct nb_tput_counters *c);
 
 /* The first NB_TPUT_CONN_HDR bytes of a TCP data connection: cookie, stream, direction. */
 void nb_tput_conn_hdr_put(uint8_t *p, uint32_t cookie, uint16_t stream, uint16_t dir);

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# tput -C/--congestion: both ends' data connections use the asked TCP congestion control, as the
+# kernel itself shows them (ss -ti in a namespace of the test's own, read while the step runs),
+# and the JSON and the text name each sender's algorithm; without -C, the namespace's default.
+# The agent takes an algorithm outside tcp_allowed_congestion_control only with --allow-tuning;
+# a name this kernel has not loaded is a usage error here (exit 2), never a module load.
+. "${TOP:-.}/tests/lib.sh"
+need_root
+command -v ss >/dev/null || skip_all "needs ss (iproute2)"
+N=nbtcc-a
+netns_add $N || skip_all "cannot create a network namespace"
+agent $N -- -p 5361 -B 127.0.0.1 || skip_all "agent did not start"
+inns() { ip netns exec $N "$@"; }
+avail=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)
+allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
+default=$(inns cat /proc/sys/net/ipv4/tcp_congestion_control)
+
+# ss_cc PORT: the congestion control of every TCP socket in the namespace that is not the
+# control connection (port PORT), one per line
+ss_cc() {
+	inns ss -tinH state established | awk -v p=":$1" '
+		/^[0-9]/ { ctl = index($0, p " ") > 0 || substr($0, length($0) - length(p) + 1) == p; next }
+		!ctl { print $1 }'
+}
+
+# run_cc PORT ALGO|- NAME: a 2 s Tx-only step at 8k blocks; ss looks 1.2 s in
+run_cc() {
+	cc=""
+	[ "$2" != - ] && cc="-C $2"
+	# shellcheck disable=SC2086
+	inns "$NETBENCH" tput -c 127.0.0.1 -p "$1" -l 8k -t 2 -O 0.2 --tx-only $cc -J \
+		>"$nb_tmp/$3.json" 2>"$nb_tmp/$3.err" &
+	p=$!
+	sleep 1.2
+	ss_cc "$1" >"$nb_tmp/$3.ss"
+	wait $p
+	echo $? >"$nb_tmp/$3.rc"
+}
+
+# json_cc FILE: parameters.congestion and each step's direction=congestion
+json_cc() {
+	python3 -c "
+import json, sys; d = json.load(open(sys.argv[1]))
+print(d['parameters']['congestion'], ' '.join('%s=%s' % (s['direction'], s['congestion']) for s in d['steps']))" "$1"
+}
+
+run_cc 5361 reno reno
+check "-C reno: exits 0" [ "$(cat "$nb_tmp/reno.rc")" = 0 ]
+check "-C reno: both ends' data connections use reno, as the kernel shows them ($(tr '\n' ' ' <"$nb_tmp/reno.ss"))" \
+	sh -c "[ \$(grep -c . '$nb_tmp/reno.ss') -ge 2 ] && ! grep -qv '^reno$' '$nb_tmp/reno.ss'"
+check "-C reno: the JSON says reno was asked and used ($(json_cc "$nb_tmp/reno.json"))" \
+	[ "$(json_cc "$nb_tmp/reno.json")" = "reno tx=reno" ]
+
+run_cc 5361 - dflt
+check "without -C: the namespace's default ($default), in the kernel and in the JSON ($(json_cc "$nb_tmp/dflt.json"))" \
+	sh -c "[ \$(grep -c . '$nb_tmp/dflt.ss') -ge 2 ] && ! grep -qv '^$default\$' '$nb_tmp/dflt.ss' &&
+		[ \"\$(cat '$nb_tmp/dflt.rc')\" = 0 ] && [ \"$(json_cc "$nb_tmp/dflt.json")\" = 'None tx=$default' ]"
+
+inns "$NETBENCH" tput -c 127.0.0.1 -p 5361 -l 8k -t 0.3 -O 0.1 -C reno >"$nb_tmp/text.out" 2>&1
+check "text: the TCP table names each sender's congestion control" sh -c "
+	grep -q 'TCP segments of the sender over each window, and its congestion control' '$nb_tmp/text.out' &&
+	grep -Eq '^ +8k +Tx .* reno\$' '$nb_tmp/text.out' && grep -Eq '^ +8k +Rx .* reno\$' '$nb_tmp/text.out'"
+
+outside=""
+for a in $avail; do
+	case " $allowed " in *" $a "*) ;; *) outside=$a && break ;; esac
+done
+if [ -n "$outside" ]; then
+	check_rc "-C $outside (loaded, outside tcp_allowed_congestion_control): the agent refuses (exit 1)" 1 \
+		inns "$NETBENCH" tput -c 127.0.0.1 -p 5361 -l 8k -t 0.3 -O 0.1 -C "$outside"
+	check "it names the rule and the allowed list" grep -q "refused by rule tuning: congestion control $outside is outside the agent's tcp_allowed_congestion_control ($allowed)" "$nb_tmp/out"
+	agent $N -- -p 5362 -B 127.0.0.1 --allow-tuning || notok "an agent with --allow-tuning starts"
+	run_cc 5362 "$outside" out
+	check "-C $outside to an agent with --allow-tuning: both ends use it ($(tr '\n' ' ' <"$nb_tmp/out.ss"))" \
+		sh -c "[ \"\$(cat '$nb_tmp/out.rc')\" = 0 ] && [ \$(grep -c . '$nb_tmp/out.ss') -ge 2 ] &&
+			! grep -qv '^$outside\$' '$nb_tmp/out.ss'"
+else
+	skip "no loaded algorithm outside tcp_allowed_congestion_control ($allowed) on this kernel"
+	skip "(its refusal's text)"
+	skip "(an agent with --allow-tuning using it)"
+fi
+
+unloaded=""
+for a in vegas westwood htcp hybla illinois scalable lp veno yeah nv dctcp highspeed bic cdg; do
+	case " $avail " in *" $a "*) ;; *) unloaded=$a && break ;; esac
+done
+check_rc "-C $unloaded (not loaded here): a usage error" 2 inns "$NETBENCH" tput -c 127.0.0.1 -p 5361 -C "$unloaded"
+check "it names the loaded ones and loads no module" grep -q "'$unloaded' is not loaded in this kernel (loaded: $avail); netbench loads no module for it" "$nb_tmp/out"
+check "the kernel's list is as it was" [ "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)" = "$avail" ]
+check_rc "-C with a name no algorithm has: a usage error" 2 inns "$NETBENCH" tput -c 127.0.0.1 -p 5361 -C 'Cubic!'
+check "it states the accepted form" grep -q "is not an algorithm's name (1 to 15 of a-z, 0-9, _ and -)" "$nb_tmp/out"
+check_rc "-u -C reno: a usage error" 2 inns "$NETBENCH" tput -c 127.0.0.1 -p 5361 -u -C reno
+check "it says why" grep -q -- "--congestion is TCP's" "$nb_tmp/out"
+check_schemas "$nb_tmp"
+echo "1..$n"

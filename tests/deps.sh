@@ -15,6 +15,8 @@ pkgs="$pkgs libsqlite3-dev sqlite3 chromium"
 pkgs="$pkgs sysbench mbw"
 # bench/stream-pacing: GNU time around each sender.
 pkgs="$pkgs time"
+# tests/integration/tput_congestion.sh: the order of a data socket's system calls.
+pkgs="$pkgs strace"
 # tests/vm: Debian's kernel under qemu (the kernel package itself is downloaded by tests/vm/build.sh,
 # never installed), busybox and the tools copied into its initramfs.
 pkgs="$pkgs qemu-system-x86 cpio kmod wireguard-tools xz-utils zstd"

@@ -81,6 +81,62 @@ else
 	skip "(an agent with --allow-tuning using it)"
 fi
 
+# The algorithm is set before each data connection exists (a socket switched after its
+# connection began keeps what the default set up: under BBR its pacing, and a veth at 1k blocks
+# then moved a tenth): on the controller's socket before connect(), on the agent's listener
+# before accept(), never on a connected one. strace shows the order of the system calls.
+# order FILE: per connect()ed or accept()ed TCP socket, whether TCP_CONGESTION was set on it (or
+# its listener) before the connection existed, and any set after
+order() {
+	python3 - "$1" <<'PY'
+import re, sys
+cc, listener_cc, before, after = {}, {}, [], 0
+for line in open(sys.argv[1]):
+    m = re.search(r"\b(socket|setsockopt|connect|listen|accept4?)\((\d+)?", line)
+    if not m or "resumed" in line:
+        continue
+    call, fd = m.group(1), m.group(2)
+    ret = re.search(r"= (-?\d+)", line)
+    ret = int(ret.group(1)) if ret else -1
+    if call == "socket" and "SOCK_STREAM" in line and ret >= 0:
+        cc[ret] = False
+    elif call == "setsockopt" and "TCP_CONGESTION" in line:
+        fd = int(fd)
+        if cc.get(fd) == "connected":
+            after += 1
+        else:
+            cc[fd] = True
+    elif call == "connect" and int(fd) in cc and cc[int(fd)] != "connected":
+        before.append(cc[int(fd)]); cc[int(fd)] = "connected"
+    elif call.startswith("accept") and ret >= 0:
+        before.append(cc.get(int(fd)) is True); cc[ret] = "connected"
+print("set before %d of %d connections, after on %d" % (sum(1 for b in before if b is True), len(before), after))
+PY
+}
+if command -v strace >/dev/null; then
+	inns strace -f -qq -e trace=socket,setsockopt,connect -o "$nb_tmp/ctl.strace" \
+		"$NETBENCH" tput -c 127.0.0.1 -p 5361 -l 8k -t 0.3 -O 0.1 --tx-only -C reno >/dev/null 2>&1
+	got=$(order "$nb_tmp/ctl.strace")
+	# the control connection (default) and the one data connection (reno)
+	check "controller: set before connect() on the data connection, never after ($got)" \
+		[ "$got" = "set before 1 of 2 connections, after on 0" ]
+	inns strace -f -qq -e trace=socket,setsockopt,listen,accept,accept4 -o "$nb_tmp/agent.strace" \
+		"$NETBENCH" serve -p 5363 -B 127.0.0.1 --pid-file "$nb_tmp/strace-serve.pid" \
+		--log "$nb_tmp/strace-serve.log" &
+	st=$!
+	nb_pids="$nb_pids $st"
+	for _ in $(seq 50); do [ -s "$nb_tmp/strace-serve.pid" ] && break; sleep 0.1; done
+	inns "$NETBENCH" tput -c 127.0.0.1 -p 5363 -l 8k -t 0.3 -O 0.1 --tx-only -C reno >/dev/null 2>&1
+	kill "$(cat "$nb_tmp/strace-serve.pid")" 2>/dev/null
+	wait $st 2>/dev/null
+	got=$(order "$nb_tmp/agent.strace")
+	check "agent: set on the listener before accept(), never on the connection ($got)" \
+		[ "$got" = "set before 1 of 2 connections, after on 0" ]
+else
+	skip "the order of the system calls: needs strace"
+	skip "(the agent's)"
+fi
+
 unloaded=""
 for a in vegas westwood htcp hybla illinois scalable lp veno yeah nv dctcp highspeed bic cdg; do
 	case " $avail " in *" $a "*) ;; *) unloaded=$a && break ;; esac

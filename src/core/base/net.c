@@ -72,41 +72,41 @@ int nb_net_listen(const char *bind_addr, uint16_t port, int type, int backlog)
 	return ret;
 }
 
-int nb_net_connect_addr(const struct sockaddr *sa, socklen_t len, int type, int timeout_ms)
+int nb_net_connect_fd(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
 {
 	struct pollfd pfd;
 	socklen_t elen = sizeof(int);
-	int fd, flags, err = 0, r;
+	int flags, err = 0, r;
 
-	fd = socket(sa->sa_family, type | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
 	flags = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 	if (connect(fd, sa, len) < 0) {
-		if (errno != EINPROGRESS) {
-			err = -errno;
-			goto fail;
-		}
+		if (errno != EINPROGRESS)
+			return -errno;
 		pfd.fd = fd;
 		pfd.events = POLLOUT;
 		do
 			r = poll(&pfd, 1, timeout_ms);
 		while (r < 0 && errno == EINTR);
-		if (r == 0) {
-			err = -ETIMEDOUT;
-			goto fail;
-		}
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0 || err) {
-			err = err ? -err : -errno;
-			goto fail;
-		}
+		if (r == 0)
+			return -ETIMEDOUT;
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0 || err)
+			return err ? -err : -errno;
 	}
 	fcntl(fd, F_SETFL, flags);
+	return 0;
+}
+
+int nb_net_connect_addr(const struct sockaddr *sa, socklen_t len, int type, int timeout_ms)
+{
+	int fd = socket(sa->sa_family, type | SOCK_CLOEXEC, 0), err;
+	if (fd < 0)
+		return -errno;
+	if ((err = nb_net_connect_fd(fd, sa, len, timeout_ms))) {
+		close(fd);
+		return err;
+	}
 	return fd;
-fail:
-	close(fd);
-	return err;
 }
 
 int nb_net_connect(const char *host, uint16_t port, int family, int type, int timeout_ms)

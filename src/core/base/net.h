@@ -17,6 +17,9 @@ int nb_net_listen(const char *bind_addr, uint16_t port, int type, int backlog);
  * not resolve). */
 int nb_net_connect(const char *host, uint16_t port, int family, int type, int timeout_ms);
 int nb_net_connect_addr(const struct sockaddr *sa, socklen_t len, int type, int timeout_ms);
+/* The same on a socket of the caller's (options set before the connection exists): 0 or -errno;
+ * the caller closes fd either way. */
+int nb_net_connect_fd(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms);
 /* Binds a socket of the same family as like (address of like, port 0 = ephemeral). */
 int nb_net_bind_like(const struct sockaddr *like, int type, uint16_t port);
 socklen_t nb_net_sa_len(const struct sockaddr *sa);

@@ -168,6 +168,12 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			snprintf(err, errlen, "cannot open a data socket: %s", strerror(-ret));
 			goto fail;
 		}
+		/* On the listener, so that each connection starts with it (tput_run.c says why). */
+		if (t->congestion[0] && (ret = nb_tcpcc_set(t->data_fd, t->congestion))) {
+			snprintf(err, errlen, "cannot use congestion control %s: %s", t->congestion,
+				 strerror(-ret));
+			goto fail;
+		}
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
 		getsockname(t->data_fd, (struct sockaddr *)&ss, &len);
@@ -227,12 +233,6 @@ static int accept_streams(struct tput_agent *t, char *err, size_t errlen)
 		if ((ret =
 			 nb_tput_conn_admit(t->streams, t->dir, seen, stream, dir, err, errlen))) {
 			close(fd);
-			return ret;
-		}
-		if (t->congestion[0] && (ret = nb_tcpcc_set(fd, t->congestion))) {
-			close(fd);
-			snprintf(err, errlen, "cannot use congestion control %s: %s", t->congestion,
-				 strerror(-ret));
 			return ret;
 		}
 		struct nb_tput_side *side = dir == NB_TPUT_DIR_TX ? t->rx : t->tx;

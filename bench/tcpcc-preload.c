@@ -2,7 +2,7 @@
 /* For bench/tput-vs-iperf3 CC_AT=socket: an LD_PRELOAD library that gives every TCP socket the
  * congestion control named by NB_TCPCC when the socket is created, before any connection or
  * listen, so that both tools start every connection with it (a socket switched after its
- * connection began keeps what the default set up). Built by the bench script; not part of
+ * connection began keeps some of what the default set up). Built by the bench script; not part of
  * netbench. */
 #define _GNU_SOURCE
 #include <dlfcn.h>

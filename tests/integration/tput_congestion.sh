@@ -82,7 +82,7 @@ else
 fi
 
 # The algorithm is set before each data connection exists (a socket switched after its
-# connection began keeps what the default set up: under BBR its pacing, and a veth at 1k blocks
+# connection began keeps some of what the default set up: likely BBR's pacing, and a veth at 1k blocks
 # then moved a tenth): on the controller's socket before connect(), on the agent's listener
 # before accept(), never on a connected one. strace shows the order of the system calls.
 # order FILE: per connect()ed or accept()ed TCP socket, whether TCP_CONGESTION was set on it (or

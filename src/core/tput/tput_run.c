@@ -263,9 +263,9 @@ static void reconcile(const struct nb_tput_params *p, struct nb_tput_dir_result 
 }
 
 /* One data connection to dst. A congestion control is set before the connection exists, so
- * that the connection starts with it: one switched on an established socket keeps what the
- * default set up at the start (BBR's pacing: on a veth at 1k blocks, cubic then moved a tenth
- * of what it moves from the start). */
+ * that the connection starts with it: one switched on an established socket keeps some of what
+ * the default set up (likely BBR's pacing: on a veth at 1k blocks, cubic then moved a tenth of
+ * what it moves from the start). */
 static int data_socket(const struct nb_tput_params *p, const struct sockaddr *dst, uint32_t i,
 		       char *err, size_t errlen)
 {

@@ -148,5 +148,22 @@ check_rc "-C with a name no algorithm has: a usage error" 2 inns "$NETBENCH" tpu
 check "it states the accepted form" grep -q "is not an algorithm's name (1 to 15 of a-z, 0-9, _ and -)" "$nb_tmp/out"
 check_rc "-u -C reno: a usage error" 2 inns "$NETBENCH" tput -c 127.0.0.1 -p 5361 -u -C reno
 check "it says why" grep -q -- "--congestion is TCP's" "$nb_tmp/out"
+# compare names each result's algorithm beside its figures: runs of two algorithms do not
+# pass for the same measurement
+if ! "$NETBENCH" results list --db "$nb_tmp/probe.db" 2>&1 | grep -q 'this build has no SQLite'; then
+	for a in reno -; do
+		cc=""
+		[ $a != - ] && cc="-C $a"
+		# shellcheck disable=SC2086
+		inns "$NETBENCH" tput -c 127.0.0.1 -p 5361 -l 8k -t 0.3 -O 0.1 --tx-only $cc \
+			--save "$nb_tmp/cc.db" --label "cc-$a" >/dev/null 2>&1
+	done
+	"$NETBENCH" compare --db "$nb_tmp/cc.db" >"$nb_tmp/cmp.out" 2>&1
+	check "compare notes each result's congestion control (reno, $default)" sh -c "
+		grep -q 'cc-reno: TCP congestion control Tx reno, Rx not known' '$nb_tmp/cmp.out' &&
+		grep -q 'cc--: TCP congestion control Tx $default, Rx not known' '$nb_tmp/cmp.out'"
+else
+	skip "compare's notes: this build has no SQLite"
+fi
 check_schemas "$nb_tmp"
 echo "1..$n"

@@ -150,8 +150,9 @@ int main(void)
 	CHECK(strstr(txt, "14.00 0.35x") && strstr(txt, "result \\ block bytes"),
 	      "text shows the value and its ratio");
 	CHECK(strstr(txt, "IXP425 (2.6.20, eth0 ixp4xx_eth)~") &&
-		  strstr(txt, "~ IXP425 ran under qemu-user armeb on x86_64: its instructions were "
-			      "translated and its CPU figures are the host kernel's, not a board's"),
+		  strstr(txt,
+			 "~ IXP425 ran under qemu-user armeb on x86_64: its instructions were "
+			 "translated and its CPU figures are the host kernel's, not a board's"),
 	      "an emulated platform is marked and said so");
 	free(txt);
 	nb_cmp_table_free(t);
@@ -175,7 +176,50 @@ int main(void)
 		  views[0].s[1].y[0] == 250,
 	      "the invalid Rx step is left out");
 	CHECK(views[0].x_log && views[0].x_fmt == NB_XFMT_BYTES, "block sizes on a log axis");
+	CHECK(!*views[0].note && !*views[1].note,
+	      "no congestion control in the steps (UDP, an older netbench): no note");
 	nb_jdoc_free(d);
+	/* Which TCP congestion control sent each direction goes with the figures. */
+	static const struct {
+		const char *tx, *rx, *note;
+	} ccs[] = {
+	    {"\"bbr\"", "\"bbr\"", "TCP congestion control bbr"},
+	    {"\"cubic\"", "\"bbr\"", "TCP congestion control Tx cubic, Rx bbr"},
+	    {"\"cubic\"", "null", "TCP congestion control Tx cubic, Rx not known"},
+	    {"\"Cu bic\"", "\"reno\"", "TCP congestion control Tx not known, Rx reno"},
+	};
+	for (size_t i = 0; i < sizeof(ccs) / sizeof(ccs[0]); i++) {
+		char doc[600];
+		snprintf(doc, sizeof(doc),
+			 "{\"schema\":\"netbench/1\",\"test\":\"tput\",\"steps\":["
+			 "{\"block_bytes\":1024,\"direction\":\"tx\",\"valid\":true,"
+			 "\"kbyte_per_s\":100,\"congestion\":%s},"
+			 "{\"block_bytes\":2048,\"direction\":\"tx\",\"valid\":true,"
+			 "\"kbyte_per_s\":200,\"congestion\":%s},"
+			 "{\"block_bytes\":1024,\"direction\":\"rx\",\"valid\":true,"
+			 "\"kbyte_per_s\":100,\"congestion\":%s}]}",
+			 ccs[i].tx, ccs[i].tx, ccs[i].rx);
+		CHECK(nb_jdoc_parse(doc, strlen(doc), &d, err, sizeof(err)) == 0 &&
+			  nb_views_extract(d, NULL, views, NB_VIEW_MAX, &nv) == 0 && nv == 2 &&
+			  !strcmp(views[0].note, ccs[i].note) &&
+			  !strcmp(views[1].note, ccs[i].note),
+		      "Tx %s, Rx %s: the note reads \"%s\" (got \"%s\")", ccs[i].tx, ccs[i].rx,
+		      ccs[i].note, views[0].note);
+		nb_jdoc_free(d);
+	}
+	{
+		const char *mixed = "{\"schema\":\"netbench/1\",\"test\":\"tput\",\"steps\":["
+				    "{\"block_bytes\":1024,\"direction\":\"tx\",\"valid\":true,"
+				    "\"kbyte_per_s\":1,\"congestion\":\"bbr\"},"
+				    "{\"block_bytes\":2048,\"direction\":\"tx\",\"valid\":true,"
+				    "\"kbyte_per_s\":1,\"congestion\":\"cubic\"}]}";
+		CHECK(nb_jdoc_parse(mixed, strlen(mixed), &d, err, sizeof(err)) == 0 &&
+			  nb_views_extract(d, NULL, views, NB_VIEW_MAX, &nv) == 0 &&
+			  !strcmp(views[0].note, "TCP congestion control Tx mixed, Rx not known"),
+		      "steps of one direction with different algorithms: mixed (got \"%s\")",
+		      views[0].note);
+		nb_jdoc_free(d);
+	}
 
 	const char *mem =
 	    "{\"schema\":\"netbench/1\",\"test\":\"mem\",\"latency\":{\"points\":["

@@ -81,12 +81,17 @@ int nb_tcpcc_set(int fd, const char *name)
 
 int nb_tcpcc_get(int fd, char *buf, size_t len)
 {
-	char name[NB_TCPCC_NAME_MAX + 1];
+	char name[NB_TCPCC_NAME_MAX + 1], avail[512];
 	socklen_t n = NB_TCPCC_NAME_MAX;
 	memset(name, 0, sizeof(name));
 	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &n) < 0)
 		return -errno;
 	if (!nb_tcpcc_name_ok(name) || strlen(name) >= len)
+		return -EBADMSG;
+	/* What the socket holds is one of the loaded ones; a name that is not came through a
+	 * layer that mangles it (qemu-user passes TCP_CONGESTION as a 4-byte int). */
+	if (!nb_tcpcc_read_list(NB_TCPCC_AVAILABLE, avail, sizeof(avail)) &&
+	    !nb_tcpcc_in_list(avail, name))
 		return -EBADMSG;
 	memcpy(buf, name, strlen(name) + 1);
 	return 0;

@@ -22,7 +22,8 @@ int nb_tcpcc_read_list(enum nb_tcpcc_list which, char *buf, size_t len);
  * is refused with -ENOENT before the kernel is asked, so no module is loaded for it. 0, or
  * -errno of setsockopt (-EPERM: not in the allowed list, and the process lacks CAP_NET_ADMIN). */
 int nb_tcpcc_set(int fd, const char *name);
-/* fd's algorithm into buf (at least NB_TCPCC_NAME_MAX): 0 or -errno. */
+/* fd's algorithm into buf (at least NB_TCPCC_NAME_MAX): 0, -errno, or -EBADMSG for what is not
+ * a loaded algorithm's name. */
 int nb_tcpcc_get(int fd, char *buf, size_t len);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/base/escape.h"
+#include "core/base/tcpcc.h"
 
 bool nb_series_add(struct nb_series *s, double x, double y)
 {
@@ -149,9 +150,22 @@ static const struct nb_jnode *params(const struct nb_jdoc *d)
 #define EACH(d, arr, it)                                                                           \
 	for (const struct nb_jnode *it = nb_jfirst(d, arr); it; it = nb_jnext(d, it))
 
+/* One direction's congestion control over a run's steps: the one name they all give, "mixed"
+ * when they differ; steps without one (UDP, an older netbench) say nothing. */
+static void cc_seen(char cc[NB_TCPCC_NAME_MAX], const char *name)
+{
+	if (!name || !nb_tcpcc_name_ok(name) || !strcmp(cc, "mixed"))
+		return;
+	if (!*cc)
+		snprintf(cc, NB_TCPCC_NAME_MAX, "%s", name);
+	else if (strcmp(cc, name))
+		snprintf(cc, NB_TCPCC_NAME_MAX, "mixed");
+}
+
 static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t max, size_t *n)
 {
 	const struct nb_jnode *steps = nb_jget(d, nb_jdoc_root(d), "steps");
+	char cc[2][NB_TCPCC_NAME_MAX] = {"", ""}; /* Tx, Rx */
 	struct nb_view *kb = view(views, max, n, "tput.kbyte"),
 		       *cpu = view(views, max, n, "tput.cpu");
 	if (!kb || !cpu)
@@ -172,6 +186,22 @@ static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 		add(kb, name, false, b, nb_jnum(nb_jget(d, st, "kbyte_per_s")));
 		add_marked(cpu, name, b, nb_jnum(nb_jget(d, st, "demand_remote_us_per_kbyte")),
 			   nb_jtrue(nb_jget(d, st, "cpu_polluted")));
+		cc_seen(cc[!strcmp(dir, "rx")], nb_jstr(nb_jget(d, st, "congestion")));
+	}
+	/* TCP moves what its congestion control lets it: a run's figures are compared with
+	 * another's only knowing which algorithm sent each (a veth's 1k blocks moved 2.6x more
+	 * under cubic than under BBR). */
+	if (*cc[0] || *cc[1]) {
+		char note[96];
+		if (!strcmp(cc[0], cc[1]))
+			snprintf(note, sizeof(note), "TCP congestion control %s", cc[0]);
+		else
+			snprintf(note, sizeof(note), "TCP congestion control Tx %s, Rx %s",
+				 *cc[0] ? cc[0] : "not known", *cc[1] ? cc[1] : "not known");
+		for (size_t i = 0; i < 2; i++) {
+			size_t len = strlen(i ? cpu->note : kb->note);
+			note_add(i ? cpu : kb, &len, note);
+		}
 	}
 }
 

@@ -189,8 +189,8 @@ static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 		cc_seen(cc[!strcmp(dir, "rx")], nb_jstr(nb_jget(d, st, "congestion")));
 	}
 	/* TCP moves what its congestion control lets it: a run's figures are compared with
-	 * another's only knowing which algorithm sent each (a veth's 1k blocks moved 2.6x more
-	 * under cubic than under BBR). */
+	 * another's only knowing which algorithm sent each (a veth's 1k blocks moved 2.6x as much
+	 * under cubic as under BBR). */
 	if (*cc[0] || *cc[1]) {
 		char note[96];
 		if (!strcmp(cc[0], cc[1]))

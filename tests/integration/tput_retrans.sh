@@ -50,11 +50,15 @@ print(s["valid"], t["segs_out"], t["retrans_segs"], t["retrans_pct"])') x x x x
 	check "$dir: retrans_pct is retransmitted over sent ($4)" \
 		awk -v p="$4" -v r="$3" -v o="$2" 'BEGIN { exit !(o > 0 && (p - 100 * r / o) ^ 2 < 1e-6) }'
 done
-ip netns exec $C "$NETBENCH" tput -c 198.18.46.2 -p 5304 -l 64k -t 0.5 -O 0.2 >"$nb_tmp/t.txt" 2>&1
-check "the table has the sender's segments and congestion control per step and direction" \
-	sh -c "grep -q 'TCP segments of the sender over each window' '$nb_tmp/t.txt' &&
-		grep -Eq '^ +64k +Tx +[0-9]+ +[0-9]+ +[0-9.]+ +[a-z0-9_-]+\$' '$nb_tmp/t.txt' &&
-		grep -Eq '^ +64k +Rx +[0-9]+ +[0-9]+ +[0-9.]+ +[a-z0-9_-]+\$' '$nb_tmp/t.txt'"
+ip netns exec $C "$NETBENCH" tput -c 198.18.46.2 -p 5304 -l 64k -t 1 -O 0.3 >"$nb_tmp/t.txt" 2>&1
+if grep -q 'TCP segments of the sender over each window' "$nb_tmp/t.txt" &&
+	grep -Eq '^ +64k +Tx +[0-9]+ +[0-9]+ +[0-9.]+ +[a-z0-9_-]+$' "$nb_tmp/t.txt" &&
+	grep -Eq '^ +64k +Rx +[0-9]+ +[0-9]+ +[0-9.]+ +[a-z0-9_-]+$' "$nb_tmp/t.txt"; then
+	ok "the table has the sender's segments and congestion control per step and direction"
+else
+	notok "the table has the sender's segments and congestion control per step and direction"
+	sed 's/^/# /' "$nb_tmp/t.txt" | head -40
+fi
 ip netns exec $C "$NETBENCH" tput -c 198.18.46.2 -p 5304 -u -b 10M -l 1k -t 0.5 -O 0.2 -J >"$nb_tmp/u.json" 2>&1
 check "UDP: no TCP segments in the document" json_check "$nb_tmp/u.json" '
 assert all("tcp" not in s and "congestion" not in s for s in d["steps"]), d["steps"]'

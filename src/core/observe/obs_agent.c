@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/sleeper.h"
 #include "core/base/timeutil.h"
 #include "core/observe/obs.h"
 #include "core/observe/obs_tune.h"
@@ -24,25 +25,18 @@ struct observe {
 	uint64_t open_cpu_ns; /* the opening snapshot's CPU time */
 	pthread_t thread;
 	bool thread_on;
-	pthread_mutex_t lock;
-	pthread_cond_t wake; /* on CLOCK_MONOTONIC: the sampler's sleep, cut short by a stop */
-	bool cond_on;
-	bool stop;
+	bool sleeper_on;
+	struct nb_sleeper sl; /* the sampler's sleep, cut short by a stop; sl.mu guards w and s0 */
 };
 
-/* Sleeps until deadline_ns or a stop; false on a stop. A STOP must not wait out the sampler's
- * period (100 ms at the default rate, up to 1 s where sampling is dear): the window's closing
- * snapshot would come that late. */
+/* A STOP must not wait out the sampler's period (100 ms at the default rate, up to 1 s where
+ * sampling is dear): the window's closing snapshot would come that late. */
 static bool sampler_wait(struct observe *o, uint64_t deadline_ns)
 {
-	struct timespec ts = {.tv_sec = (time_t)(deadline_ns / NB_NS_PER_S),
-			      .tv_nsec = (long)(deadline_ns % NB_NS_PER_S)};
 	bool go;
-	pthread_mutex_lock(&o->lock);
-	while (!o->stop && pthread_cond_timedwait(&o->wake, &o->lock, &ts) != ETIMEDOUT)
-		;
-	go = !o->stop;
-	pthread_mutex_unlock(&o->lock);
+	pthread_mutex_lock(&o->sl.mu);
+	go = nb_sleeper_wait_locked(&o->sl, deadline_ns);
+	pthread_mutex_unlock(&o->sl.mu);
 	return go;
 }
 
@@ -50,10 +44,7 @@ static void sampler_stop(struct observe *o)
 {
 	if (!o->thread_on)
 		return;
-	pthread_mutex_lock(&o->lock);
-	o->stop = true;
-	pthread_cond_signal(&o->wake);
-	pthread_mutex_unlock(&o->lock);
+	nb_sleeper_quit(&o->sl);
 	pthread_join(o->thread, NULL);
 	o->thread_on = false;
 }
@@ -67,23 +58,23 @@ static void *sampler(void *arg)
 	struct observe *o = arg;
 	uint64_t asked = NB_NS_PER_S / o->req.sample_hz, period = asked;
 	uint64_t next = o->s0->mono_ns + period;
-	pthread_mutex_lock(&o->lock);
+	pthread_mutex_lock(&o->sl.mu);
 	o->w->sample_period_ns = period;
-	pthread_mutex_unlock(&o->lock);
+	pthread_mutex_unlock(&o->sl.mu);
 	while (sampler_wait(o, next)) {
 		if (nb_obs_sample_cpu(o->sreader, o->s1)) {
 			next += period;
 			continue;
 		}
 		uint64_t cpu = nb_obs_thread_cpu_ns();
-		pthread_mutex_lock(&o->lock);
+		pthread_mutex_lock(&o->sl.mu);
 		nb_obs_peak(o->s0, o->s1, o->w);
 		o->w->samples++;
 		o->w->sample_cpu_ns = cpu;
 		period = nb_obs_sample_period(asked, o->req.adapt, cpu, o->w->samples);
 		if (period > o->w->sample_period_ns)
 			o->w->sample_period_ns = period;
-		pthread_mutex_unlock(&o->lock);
+		pthread_mutex_unlock(&o->sl.mu);
 		next += period;
 		if (next < nb_mono_ns()) /* late (a busy box): no burst of samples to catch up */
 			next = nb_mono_ns() + period;
@@ -108,9 +99,8 @@ static void obs_free(void *state)
 	free(o->w);
 	free(o->s0);
 	free(o->s1);
-	if (o->cond_on)
-		pthread_cond_destroy(&o->wake);
-	pthread_mutex_destroy(&o->lock);
+	if (o->sleeper_on)
+		nb_sleeper_destroy(&o->sl);
 	free(o);
 }
 
@@ -120,21 +110,13 @@ static int obs_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 	struct observe *o = calloc(1, sizeof(*o));
 	char note[512] = "";
 	int ret = -ENOMEM;
-	pthread_condattr_t ca;
 	if (!o)
 		return ret;
-	pthread_mutex_init(&o->lock, NULL);
-	if (pthread_condattr_init(&ca)) {
-		free(o);
-		return ret;
-	}
-	o->cond_on =
-	    !pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) && !pthread_cond_init(&o->wake, &ca);
-	pthread_condattr_destroy(&ca);
-	if (!o->cond_on) {
+	if ((ret = nb_sleeper_init(&o->sl))) {
 		snprintf(err, errlen, "observe: cannot make the sampler's timer");
 		goto fail;
 	}
+	o->sleeper_on = true;
 	if ((ret = nb_obs_req_get(req, &o->req, err, errlen)))
 		goto fail;
 	if ((o->req.clock_khz || o->req.rps_mask) && !ctx->policy->allow_tuning) {
@@ -215,13 +197,13 @@ static int put_window(struct observe *o, struct nb_msg *m)
 	uint64_t c0 = nb_obs_thread_cpu_ns();
 	if ((ret = nb_obs_snapshot(o->reader, o->b, NB_OBS_CLOSE)) == 0) {
 		uint64_t close_ns = nb_obs_thread_cpu_ns() - c0;
-		pthread_mutex_lock(&o->lock);
+		pthread_mutex_lock(&o->sl.mu);
 		w->samples = o->w->samples;
 		w->peak_busy_pct = o->w->peak_busy_pct;
 		w->peak_cpu = o->w->peak_cpu;
 		w->sample_cpu_ns = o->w->sample_cpu_ns;
 		w->sample_period_ns = o->w->sample_period_ns;
-		pthread_mutex_unlock(&o->lock);
+		pthread_mutex_unlock(&o->sl.mu);
 		w->edge_cpu_ns = o->open_cpu_ns + close_ns;
 		nb_obs_window(o->a, o->b, w);
 		ret = nb_obs_window_put(m, w);

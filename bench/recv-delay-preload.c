@@ -6,6 +6,7 @@
  * of netbench. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -13,7 +14,7 @@
 #include <unistd.h>
 
 enum { FD_CACHE = 4096, UNKNOWN = 0, TCP = 1, OTHER = 2 };
-static unsigned char kind[FD_CACHE];
+static _Atomic unsigned char kind[FD_CACHE]; /* the threads of one tool share it */
 
 static int is_tcp(int fd)
 {

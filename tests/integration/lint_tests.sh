@@ -3,7 +3,9 @@
 # The shell tests have one harness: every integration script sources tests/lib.sh and takes its
 # ok/notok/check/skip from there; none defines its own, none writes a TAP line or a "# SKIP" by
 # hand (a hand-written skip passes even when its condition is wrong), and one that sets its own
-# EXIT trap still calls lib.sh's nb_cleanup. A script that breaks a rule is named with its line.
+# EXIT trap still calls lib.sh's nb_cleanup. No check's condition is `[ a ] && [ b ]`: check runs
+# one command, and the shell would run `[ b ]` after it, outside the check, which could not
+# fail. A script that breaks a rule is named with its line.
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
 
@@ -15,6 +17,12 @@ lint() {
 		sed "s|^|$b:|;s|$| (defines its own TAP helper)|"
 	grep -n 'echo[[:space:]]*"\(not \)\{0,1\}ok \|# SKIP' "$1" | grep -v '^[0-9]*:[[:space:]]*#' |
 		sed "s|^|$b:|;s|$| (a TAP line by hand)|"
+	awk -v b="$b" '
+		/^[[:space:]]*check(_quiet)?[[:space:]]+"[^"]*"[[:space:]]+\[ .*\][[:space:]]*&&[[:space:]]*\[/ ||
+		(prev ~ /^[[:space:]]*check(_quiet)?[[:space:]].*\\$/ && /^[[:space:]]*\[ .*\][[:space:]]*&&[[:space:]]*\[/) {
+			print b ":" NR ": (a check whose second condition runs outside it)"
+		}
+		{ prev = $0 }' "$1"
 	if grep -q '^[[:space:]]*trap [^-].* EXIT' "$1" && ! grep -q nb_cleanup "$1"; then
 		echo "$b: sets an EXIT trap that never calls nb_cleanup"
 	fi
@@ -35,9 +43,10 @@ else
 	sed 's/^/# /' "$nb_tmp/lint"
 fi
 
-# The lint can fail: a script that breaks every rule is named four times.
+# The lint can fail: a script that breaks every rule is named six times.
 printf '#!/bin/sh\nok() { echo ok; }\necho "ok 1 # SKIP x"\ntrap "rm -f x" EXIT\n' >"$nb_tmp/bad.sh"
+printf 'check "a" [ 1 = 1 ] && [ 2 = 3 ]\ncheck "b" \\\n\t[ 1 = 1 ] && [ 2 = 3 ]\n' >>"$nb_tmp/bad.sh"
 lint "$nb_tmp/bad.sh" >"$nb_tmp/bad.lint"
-check "a script with its own ok(), a hand-written skip, its own trap and no lib.sh: 4 findings" \
-	test "$(wc -l <"$nb_tmp/bad.lint")" -eq 4 || sed 's/^/# /' "$nb_tmp/bad.lint"
+check "a script with its own ok(), a hand-written skip, its own trap, no lib.sh and two checks half outside: 6 findings" \
+	test "$(wc -l <"$nb_tmp/bad.lint")" -eq 6 || sed 's/^/# /' "$nb_tmp/bad.lint"
 echo "1..$n"

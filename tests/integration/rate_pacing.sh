@@ -37,9 +37,9 @@ for round in 1 2 3; do
 done
 set -- $(fig "$nb_tmp/burst.json")
 check "default pacing: asked auto, used burst, in the trial too ($1 $2 $3)" \
-	[ "$1" = auto ] && [ "$2" = burst ] && [ "$3" = burst ]
+	sh -c '[ "$1" = auto ] && [ "$2" = burst ] && [ "$3" = burst ]' _ "$1" "$2" "$3"
 check "burst: about 1 ms of frames per wake-up ($4, 40 to 50)" \
-	[ "${4:-0}" -ge 40 ] && [ "$4" -le 50 ]
+	sh -c '[ "${1:-0}" -ge 40 ] && [ "$1" -le 50 ]' _ "$4"
 if [ "$quiet" = 1 ]; then
 	check "burst: offered $5 fps, within 2 % of 50000" \
 		awk -v r="$5" 'BEGIN{exit !(r >= 49000 && r <= 51000)}'
@@ -55,7 +55,7 @@ check "burst: pacing's own CPU $8 % (< 10 %)" \
 	awk -v c="$8" 'BEGIN{exit !(c ~ /^[0-9.]+$/ && c < 10)}'
 set -- $(fig "$nb_tmp/spin.json")
 check "--pacing spin: asked and used spin ($1 $2 $3), one frame per wake-up ($4)" \
-	[ "$1" = spin ] && [ "$2" = spin ] && [ "$3" = spin ] && [ "$4" = 1 ]
+	sh -c '[ "$1" = spin ] && [ "$2" = spin ] && [ "$3" = spin ] && [ "$4" = 1 ]' _ "$1" "$2" "$3" "$4"
 # Spin waits per frame (at most two frames per wait at 50 k/s); its CPU cost depends on how
 # often a loaded host preempts it, so it is printed, not bounded.
 s_proc=$7 s_pacing=$8

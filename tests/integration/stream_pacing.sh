@@ -54,7 +54,7 @@ for round in 1 2 3; do
 	fi
 done
 check "default mode without fq is burst, 18 per wake-up ($d_mode $d_burst)" \
-	[ "$d_mode" = burst ] && [ "$d_burst" = 18 ]
+	sh -c '[ "$1" = burst ] && [ "$2" = 18 ]' _ "$d_mode" "$d_burst"
 check "spin mode is reported as spin ($s_mode)" [ "$s_mode" = spin ]
 check "agent's sender process CPU at 200 Mbit/s, 1316 B: $d_proc % (< 50 %, spin: $s_proc %)" \
 	awk -v p="$d_proc" 'BEGIN{exit !(p ~ /^[0-9.]+$/ && p < 50)}'

@@ -25,7 +25,7 @@ for dir in tx rx; do
 	s_mode=$1 s_cpu=$2 s_wake=$4
 	who=$([ $dir = tx ] && echo "this host's" || echo "the agent's")
 	check "$dir: default pacing is burst, spin is spin ($b_mode, $s_mode)" \
-		[ "$b_mode" = burst ] && [ "$s_mode" = spin ]
+		sh -c '[ "$1" = burst ] && [ "$2" = spin ]' _ "$b_mode" "$s_mode"
 	check "$dir: $who pacers wake once per group ($b_wake) where spin waits per datagram ($s_wake)" \
 		awk -v b="$b_wake" -v s="$s_wake" 'BEGIN{exit !(b ~ /^[0-9]+$/ && b > 0 && b * 4 < s)}'
 	check "$dir: $who pacing CPU $b_cpu % (< 5 %, below spin's $s_cpu %)" \

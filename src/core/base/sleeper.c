@@ -2,7 +2,6 @@
 /* A sleep cut short by another thread (see sleeper.h). */
 #include "core/base/sleeper.h"
 
-#include <errno.h>
 #include <time.h>
 
 #include "core/base/timeutil.h"

@@ -72,7 +72,8 @@ double nb_student_t_quantile(double p, double dof)
 	if (p < 0.5)
 		return -nb_student_t_quantile(1 - p, dof);
 	/* dof 1 (Cauchy, tan(pi (p - 1/2))) goes through the bisection too: static glibc's tan()
-	 * for 32-bit PowerPC uses an ISA 3.0 instruction a board's e300 core (and qemu-ppc) lacks. */
+	 * for 32-bit PowerPC uses an ISA 3.0 instruction a board's e300 core (and qemu-ppc) lacks.
+	 */
 	if (dof == 2)
 		return (2 * p - 1) / sqrt(2 * p * (1 - p));
 	double lo = 0, hi = 1;
@@ -331,9 +332,15 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 
 void nb_ols_diff(const struct nb_ols *f, size_t a, size_t b, double *d, double *lo, double *hi)
 {
-	double var = f->cov[a][a] + f->cov[b][b] - 2 * f->cov[a][b];
+	nb_ols_contrast(f, a, 1, b, -1, d, lo, hi);
+}
+
+void nb_ols_contrast(const struct nb_ols *f, size_t a, double sa, size_t b, double sb, double *d,
+		     double *lo, double *hi)
+{
+	double var = sa * sa * f->cov[a][a] + sb * sb * f->cov[b][b] + 2 * sa * sb * f->cov[a][b];
 	double se = sqrt(var > 0 ? var : 0);
-	*d = f->coef[a] - f->coef[b];
+	*d = sa * f->coef[a] + sb * f->coef[b];
 	*lo = *d - f->t95 * se;
 	*hi = *d + f->t95 * se;
 }

@@ -45,6 +45,11 @@ int nb_ols(const double *y, const double *x, size_t runs, size_t factors, const 
  * when dof is 0). */
 void nb_ols_diff(const struct nb_ols *f, size_t a, size_t b, double *d, double *lo, double *hi);
 
+/* sa x coef[a] + sb x coef[b] with its 95 % interval, from the covariance (NAN bounds when dof
+ * is 0): with signs +-1, the difference of two coefficients' magnitudes. */
+void nb_ols_contrast(const struct nb_ols *f, size_t a, double sa, size_t b, double sb, double *d,
+		     double *lo, double *hi);
+
 /* The interval of coefficient c lies wholly above or wholly below 0 (false when dof is 0). */
 bool nb_ols_excludes_zero(const struct nb_ols *f, size_t c);
 

@@ -41,8 +41,9 @@ int nb_fit_linear(const double *y, const double *const *x, size_t factors, size_
 /* The fit in one sentence that claims no more than the runs support (docs/results.md): runs,
  * residual dof, each coefficient with its 95 % interval; "not established" for an exponent (a
  * slope) whose interval includes 0; "M follows A more than B" only when the interval of the
- * difference of the two exponents excludes 0; a coefficient that rests on one run says so; with
- * 0 or 1 residual dof, or anything undecided, what to measure next. */
+ * difference of the two exponents' magnitudes excludes 0 (the larger effect, either sign); a
+ * coefficient that rests on one run says so; with 0 or 1 residual dof, or anything undecided,
+ * what to measure next. */
 void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
 		     char *buf, size_t len);
 

@@ -7,10 +7,13 @@ nb_pids=""
 nb_netns=""
 nb_labs=""
 nb_tmp=$(mktemp -d /tmp/nbtest.XXXXXX) || exit 1
+# This run's own part of every name it gives the host (namespaces, lab prefixes): the suffix of
+# its temporary folder, [A-Za-z0-9]{6}, which no other run has for as long as this one lives.
+nb_id=${nb_tmp##*.}
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
+# notok description: the one name of a failed check.
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-nok() { notok "$1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 # skip_all reason: the whole script cannot run here (counted as one skip).
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
@@ -45,6 +48,43 @@ check_rc() {
 	fi
 }
 has() { grep -q -- "$1" "$nb_tmp/out"; }
+# check_refused description status pattern command...: the command refuses: it exits with status
+# (2 for a usage error, 1 for a failure), prints nothing on standard output and names pattern (a
+# grep pattern) on standard error. Its output is in $nb_tmp/out, its errors in $nb_tmp/err (shown
+# as comments when the check fails).
+check_refused() {
+	d=$1 _want=$2 _pat=$3; shift 3
+	"$@" >"$nb_tmp/out" 2>"$nb_tmp/err"
+	_got=$?
+	_why=""
+	[ "$_got" -eq "$_want" ] || _why="exit $_got, wanted $_want"
+	grep -q -- "$_pat" "$nb_tmp/err" || _why="${_why:+$_why; }no '$_pat' on stderr"
+	[ -s "$nb_tmp/out" ] && _why="${_why:+$_why; }output on stdout"
+	if [ -z "$_why" ]; then ok "$d"; else
+		notok "$d ($_why)"
+		cat "$nb_tmp/out" "$nb_tmp/err" | sed 's/^/# /' | head -20
+		return 1
+	fi
+}
+
+# wait_until seconds what command...: runs the command every 50 ms until it succeeds, for at most
+# that many seconds (fractions allowed); when time runs out it prints "# gave up after S s waiting
+# for WHAT" and returns 1. For a wait on something a test can ask about; not a sleep.
+wait_until() {
+	_left=$(awk -v t="$1" 'BEGIN { if (t + 0 <= 0) exit 1; print int(t * 20 + 0.999) }') || {
+		echo "# wait_until: '$1' is not a number of seconds above 0" >&2
+		return 2
+	}
+	_what=$2 _secs=$1; shift 2
+	while ! "$@"; do
+		if [ "$_left" -le 0 ]; then
+			echo "# gave up after $_secs s waiting for $_what"
+			return 1
+		fi
+		sleep 0.05
+		_left=$((_left - 1))
+	done
+}
 
 # At exit: stop the agents, remove the namespaces and labs and the temporary files. A signal
 # arriving meanwhile (a test runner's timeout signals the whole process group) must not cut this
@@ -61,19 +101,45 @@ nb_cleanup() {
 trap nb_cleanup EXIT
 trap 'exit 1' INT TERM
 
-need_root() {
-	if [ "$(id -u)" -ne 0 ]; then
-		skip "needs root (network namespaces)"
-		exit 0
-	fi
-}
+# need_root: the one root check; skips the whole script unless it runs as root.
+need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root (network namespaces)"; }
 
-# netns_add NAME: creates a namespace removed at exit, with loopback up.
+# netns_add NAME: creates a namespace removed at exit, with loopback up. NAME carries $nb_id (this
+# run's part), so that no other run has it; one that exists already is another's: it is left
+# alone and netns_add fails.
 netns_add() {
-	ip netns del "$1" 2>/dev/null
+	if [ -e "/run/netns/$1" ]; then
+		echo "# namespace $1 exists already (another run's): not touched" >&2
+		return 1
+	fi
 	ip netns add "$1" || return 1
 	nb_netns="$nb_netns $1"
 	ip -n "$1" link set lo up
+}
+
+# veth_pair NS1 DEV1 NS2 DEV2 [ADDR1 ADDR2]...: a veth pair made right inside the namespaces (never
+# in this host's own, where another run's names would collide), DEV1 in NS1 and DEV2 in NS2 (the
+# same namespace twice is allowed), each following pair of addresses (prefix length included;
+# "-" for none) added to DEV1 and DEV2, IPv6 ones without duplicate address detection; both ends
+# up. It goes with its namespaces at exit.
+veth_pair() {
+	_n1=$1 _d1=$2 _n2=$3 _d2=$4; shift 4
+	ip link add "$_d1" netns "$_n1" type veth peer name "$_d2" netns "$_n2" || {
+		echo "# veth pair $_n1/$_d1 - $_n2/$_d2 could not be made" >&2
+		return 1
+	}
+	while [ $# -ge 2 ]; do
+		nb_addr_add "$_n1" "$_d1" "$1" && nb_addr_add "$_n2" "$_d2" "$2" || return 1
+		shift 2
+	done
+	ip -n "$_n1" link set "$_d1" up && ip -n "$_n2" link set "$_d2" up
+}
+nb_addr_add() { # ns dev address-or-dash
+	case $3 in
+	-) ;;
+	*:*) ip -n "$1" addr add "$3" dev "$2" nodad ;;
+	*) ip -n "$1" addr add "$3" dev "$2" ;;
+	esac
 }
 
 # lab_up PREFIX [lab up options]: brings up `netbench lab` as PREFIX-gen, PREFIX-dut and

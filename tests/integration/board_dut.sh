@@ -84,7 +84,7 @@ check "SIGINT while the board boots: exit 1, no qemu, no namespace, no state" ev
 # --- up
 t0=$(date +%s)
 if ! lab_up "$P" --dut vm:armhf --board-dir "$board_dir"; then
-	nok "lab up --dut vm:armhf"
+	notok "lab up --dut vm:armhf"
 	echo "1..$n"
 	exit 1
 fi

@@ -18,7 +18,7 @@ nb_labs="$P"
 
 t0=$(date +%s)
 if ! lab_up "$P" --sink vm:armhf --board-dir "$board_dir"; then
-	nok "lab up --sink vm:armhf"
+	notok "lab up --sink vm:armhf"
 	echo "1..$n"
 	exit 1
 fi

@@ -30,7 +30,7 @@ if [ "$rc" -eq 1 ]; then
 	check "a namespace end without ESP in this kernel: refused, saying why" \
 		grep -q "is a namespace on this host, whose kernel has no ESP" "$tmp/mixed"
 	check "... before any board booted (qemu never started)" sh -c "! test -s '$tmp/shims/argv.log'"
-	if leftovers; then nok "... no namespace or qemu left"; else ok "... no namespace or qemu left"; fi
+	if leftovers; then notok "... no namespace or qemu left"; else ok "... no namespace or qemu left"; fi
 	skip "a board and a namespace end: this host's kernel has no ESP"
 else
 	check "a board and a namespace end on a kernel with ESP: up" [ "$rc" -eq 0 ]
@@ -53,7 +53,7 @@ for e in d["xfrm_errors"]:
 
 t0=$(date +%s)
 if ! lab_up "$P" --dut vm:armhf --sink vm:armhf --vpn esp --board-dir "$board_dir"; then
-	nok "lab up --dut vm:armhf --sink vm:armhf --vpn esp"
+	notok "lab up --dut vm:armhf --sink vm:armhf --vpn esp"
 	echo "1..$n"
 	exit 1
 fi
@@ -124,5 +124,5 @@ check "tput's bytes reconcile with the DUT board's SA byte counter" sh -c \
 check "... and no xfrm error counter in either board" sh -c "! grep -q '^xfrm_error' '$tmp/sa2'"
 check_schemas "$tmp"
 check_rc "lab down" 0 "$NETBENCH" lab down --prefix "$P"
-if leftovers; then nok "down: no namespace or qemu left"; else ok "down: no namespace or qemu left"; fi
+if leftovers; then notok "down: no namespace or qemu left"; else ok "down: no namespace or qemu left"; fi
 echo "1..$n"

@@ -25,7 +25,7 @@ nothing_left() { # qemu pid
 # --- the board as DUT
 t0=$(date +%s)
 if ! lab_up "$P" --dut vm:x86_64 --board-dir "$board_dir"; then
-	nok "lab up --dut vm:x86_64"
+	notok "lab up --dut vm:x86_64"
 	echo "1..$n"
 	exit 1
 fi
@@ -67,7 +67,7 @@ check "nothing left: no qemu, no namespace, no state" nothing_left "$qpid"
 # --- the board as sink
 t0=$(date +%s)
 if ! lab_up "$P" --sink vm:x86_64 --board-dir "$board_dir"; then
-	nok "lab up --sink vm:x86_64"
+	notok "lab up --sink vm:x86_64"
 	echo "1..$n"
 	exit 1
 fi

@@ -40,7 +40,7 @@ bad() { # description, pattern in the message, args...
 	if status_is 2 "$NETBENCH" lab "$@" && one_line_err "$pat" && [ "$(ns_left)" -eq 0 ]; then
 		ok "bad input exits 2: $d"
 	else
-		nok "bad input exits 2: $d"; sed 's/^/# /' "$tmp/err"
+		notok "bad input exits 2: $d"; sed 's/^/# /' "$tmp/err"
 	fi
 }
 bad "no verb" "which one" --prefix "$P"
@@ -62,7 +62,7 @@ if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "needs root" "
 	[ "$(ns_left)" -eq 0 ]; then
 	ok "non-root: exit 1 with one message"
 else
-	nok "non-root: exit 1 with one message (exit $rc)"; sed 's/^/# /' "$tmp/err"
+	notok "non-root: exit 1 with one message (exit $rc)"; sed 's/^/# /' "$tmp/err"
 fi
 
 # --- up, status, traffic
@@ -71,7 +71,7 @@ check_quiet "lab up" "$NETBENCH" lab up --prefix "$P"
 if status_is 0 "$NETBENCH" lab status --prefix "$P" && grep -q ': healthy$' "$tmp/out"; then
 	ok "status: healthy"
 else
-	nok "status: healthy"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+	notok "status: healthy"; sed 's/^/# /' "$tmp/out" "$tmp/err"
 fi
 "$NETBENCH" lab status --prefix "$P" -J >"$tmp/status.json" 2>&1
 check_quiet "status -J: healthy, forwarding on, 3 namespaces" \
@@ -102,7 +102,7 @@ ruleset_count() { # kind n expected_rules expected_elems
 			grep -v "chain " | grep -c "# handle [0-9]*$")" -eq "$3" ]; then
 		ok "ruleset $1 $2: $3 rules, $4 set elements read back"
 	else
-		nok "ruleset $1 $2: $3 rules, $4 set elements read back"
+		notok "ruleset $1 $2: $3 rules, $4 set elements read back"
 		sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -5
 	fi
 }
@@ -128,11 +128,11 @@ if status_is 0 "$NETBENCH" lab ruleset --prefix "$P" --kind "file:$tmp/drop.nft"
 	[ "$(json_num rules "$tmp/out")" = 2 ]; then
 	ok "ruleset file: loaded, 2 rules read back"
 else
-	nok "ruleset file: loaded, 2 rules read back"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -5
+	notok "ruleset file: loaded, 2 rules read back"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -5
 fi
 if ! ip netns exec "$P-dut" nft list table inet userfw >/dev/null 2>&1 ||
 	ip netns exec "$P-gen" ping -c 1 -W 1 -q 198.19.0.1 >/dev/null 2>&1; then
-	nok "a drop rule in the file blocks gen -> sink (rules are in the forward path)"
+	notok "a drop rule in the file blocks gen -> sink (rules are in the forward path)"
 else
 	ok "a drop rule in the file blocks gen -> sink (rules are in the forward path)"
 fi
@@ -147,7 +147,7 @@ if status_is 1 "$NETBENCH" lab ruleset --prefix "$P" --kind "file:$tmp/bad.nft" 
 	grep -q "bad.nft:4:" "$tmp/err" && grep -q "Error:" "$tmp/err"; then
 	ok "bad rule file: exit 1 with nft's message and line"
 else
-	nok "bad rule file: exit 1 with nft's message and line"; sed 's/^/# /' "$tmp/err"
+	notok "bad rule file: exit 1 with nft's message and line"; sed 's/^/# /' "$tmp/err"
 fi
 check_quiet "bad rule file left the previous ruleset in place (one transaction)" sh -c "
 	ip netns exec $P-dut nft list ruleset | grep -q 'table inet netbench' &&
@@ -159,7 +159,7 @@ if status_is 1 "$NETBENCH" lab up --prefix "$P" && grep -q "a lab is alive as $P
 	grep -q "lab down --prefix $P" "$tmp/err" && grep -q -- "--force" "$tmp/err"; then
 	ok "up over a live lab: exit 1, names it, its agent, and the ways out"
 else
-	nok "up over a live lab: exit 1, names it, its agent, and the ways out"; sed 's/^/# /' "$tmp/err"
+	notok "up over a live lab: exit 1, names it, its agent, and the ways out"; sed 's/^/# /' "$tmp/err"
 fi
 check_quiet "the live lab's agent and observer still run, and it is healthy" sh -c \
 	"kill -0 $agent_pid && kill -0 $obs_pid && '$NETBENCH' lab status --prefix $P"
@@ -172,14 +172,14 @@ sleep 0.3
 if status_is 1 "$NETBENCH" lab up --prefix "$P" && grep -q "namespace $P-gen holds process" "$tmp/err"; then
 	ok "a process in one of its namespaces keeps a lab alive: refused"
 else
-	nok "a process in one of its namespaces keeps a lab alive: refused"; sed 's/^/# /' "$tmp/err"
+	notok "a process in one of its namespaces keeps a lab alive: refused"; sed 's/^/# /' "$tmp/err"
 fi
 check_quiet "and that process was left running" kill -0 "$sleeper"
 if status_is 0 "$NETBENCH" lab up --prefix "$P" --force && ! kill -0 "$sleeper" 2>/dev/null &&
 	"$NETBENCH" lab status --prefix "$P" >/dev/null; then
 	ok "up --force replaces it: exit 0, healthy"
 else
-	nok "up --force replaces it: exit 0, healthy"; sed 's/^/# /' "$tmp/err"
+	notok "up --force replaces it: exit 0, healthy"; sed 's/^/# /' "$tmp/err"
 fi
 wait "$sleeper" 2>/dev/null
 agent_pid=$(cat "/run/netbench-lab/$P/agent.pid" 2>/dev/null)
@@ -198,7 +198,7 @@ check_quiet "down again: idempotent, nothing to remove" sh -c \
 if status_is 1 "$NETBENCH" lab status --prefix "$P" && grep -q 'down' "$tmp/out"; then
 	ok "status of a removed lab: down, exit 1"
 else
-	nok "status of a removed lab: down, exit 1"
+	notok "status of a removed lab: down, exit 1"
 fi
 
 # --- a SIGKILLed up is cleaned by the next down
@@ -213,7 +213,7 @@ if "$NETBENCH" lab down --prefix "$P" >"$tmp/out" 2>"$tmp/err" &&
 	grep -q "interrupted" "$tmp/err" && [ "$(ns_left)" -eq 0 ] && [ ! -e "/run/netbench-lab/$P" ]; then
 	ok "the next down cleans a killed up and says what it found"
 else
-	nok "the next down cleans a killed up and says what it found"; sed 's/^/# /' "$tmp/err"
+	notok "the next down cleans a killed up and says what it found"; sed 's/^/# /' "$tmp/err"
 fi
 
 # --- killed after its agent started: the next up finds and stops the agent
@@ -229,7 +229,7 @@ if "$NETBENCH" lab up --prefix "$P" >"$tmp/out" 2>"$tmp/err" && grep -q "interru
 	! kill -0 "$apid" 2>/dev/null && "$NETBENCH" lab status --prefix "$P" >/dev/null; then
 	ok "the next up stops the old agent, says what it found, and is healthy"
 else
-	nok "the next up stops the old agent, says what it found, and is healthy"
+	notok "the next up stops the old agent, says what it found, and is healthy"
 	sed 's/^/# /' "$tmp/err"
 fi
 check_quiet "down after the recovered up" "$NETBENCH" lab down --prefix "$P"
@@ -247,7 +247,7 @@ if [ "$rc" -eq 1 ] && grep -q interrupted "$tmp/err" && [ "$(ns_left)" -eq 0 ] &
 	[ ! -e "/run/netbench-lab/$P" ]; then
 	ok "SIGINT during up: exit 1, nothing left"
 else
-	nok "SIGINT during up: exit 1, nothing left (exit $rc)"; sed 's/^/# /' "$tmp/err"
+	notok "SIGINT during up: exit 1, nothing left (exit $rc)"; sed 's/^/# /' "$tmp/err"
 fi
 
 # --- IPv6, MTU, DUT CPUs

@@ -26,14 +26,14 @@ for v in esp:aes-gcm wireguard; do
 		check "$v: one line says what the kernel lacks" \
 			sh -c "[ \$(wc -l <'$nb_tmp/out') -eq 1 ] && grep -q 'this kernel has no' '$nb_tmp/out'"
 		check "$v: no key in the message" sh -c "! grep -Eq '0x[0-9a-f]{32}' '$nb_tmp/out'"
-		if leftovers; then nok "$v: no namespace or state left"; else ok "$v: no namespace or state left"; fi
+		if leftovers; then notok "$v: no namespace or state left"; else ok "$v: no namespace or state left"; fi
 		skip "$v: this kernel has it (tested in the VM)"
 	else
 		check "$v: up succeeded on a kernel that has it" [ "$rc" -eq 0 ]
 		check "$v: the DUT has the tunnel" sh -c \
 			"ip -n nbtvpn-dut xfrm state | grep -q spi || ip -n nbtvpn-dut link show wgdut >/dev/null 2>&1"
 		check_rc "$v: down" 0 "$NB" lab down
-		if leftovers; then nok "$v: no namespace or state left"; else ok "$v: no namespace or state left"; fi
+		if leftovers; then notok "$v: no namespace or state left"; else ok "$v: no namespace or state left"; fi
 		skip "$v: the kernel-lacks-it branch (this kernel has $v)"
 	fi
 done

@@ -62,7 +62,7 @@ check "1,000 rules: rate exits 0 with a bottleneck" test -n "$1"
 if [ "$1" = dut_cpu_bound ] && [ "$2" -gt 0 ] && [ "$4" = yes ]; then
 	ok "1,000 rules: DUT CPU bound, $2 lost, $3 accounted"
 else
-	nok "1,000 rules: DUT CPU bound (got $*)"; show cpu
+	notok "1,000 rules: DUT CPU bound (got $*)"; show cpu
 fi
 check "1,000 rules: quotes the DUT CPU, time_squeeze, backlog drops and NIC misses" \
 	grep -Eq '^DUT CPU bound: DUT cpu1 [0-9]+ % busy \([a-z]+ [0-9]+ %\), time_squeeze [0-9.kM]+/s, backlog drops [1-9][0-9.kM]*, NIC missed 0$' \
@@ -83,7 +83,7 @@ set -- $(verdict egress)
 if [ "$1" = egress_bound ] && [ "$2" -gt 0 ] && [ "$4" = yes ]; then
 	ok "tbf: egress bound, $2 lost, $3 accounted"
 else
-	nok "tbf: egress bound (got $*)"; show egress
+	notok "tbf: egress bound (got $*)"; show egress
 fi
 check "tbf: quotes the qdisc drops and the interface" \
 	grep -Eq '^egress bound: qdisc drops [1-9][0-9.kM]* \(overlimits [0-9.kM]+\), tx_dropped [0-9.kM]+ on dut1(; DUT cpu1 [0-9]+ % busy \([a-z]+ [0-9]+ %\))?$' \
@@ -97,7 +97,7 @@ set -- $(verdict recv)
 if [ "$1" = receiver_bound ] && [ "$2" -gt 0 ] && [ "$4" = yes ]; then
 	ok "tiny receive buffer: receiver bound, $2 lost, $3 accounted"
 else
-	nok "tiny receive buffer: receiver bound (got $*)"; show recv
+	notok "tiny receive buffer: receiver bound (got $*)"; show recv
 fi
 check "tiny receive buffer: quotes the socket's drops" \
 	grep -Eq "^receiver bound: the sink's socket dropped [1-9][0-9.kM]* of [1-9][0-9.kM]* lost frames" \
@@ -123,7 +123,7 @@ elif [ "$1" = generator_bound ] && [ "$2" -eq 0 ]; then
 		grep -Eq "^generator bound: [0-9.]+k? fps offered, the generator's maximum, and nothing lost$" \
 		"$nb_tmp/gen.text"
 else
-	nok "held-back generator: generator bound (got $*)"; show gen
+	notok "held-back generator: generator bound (got $*)"; show gen
 fi
 
 # --- text output: the DUT's view and the bottleneck

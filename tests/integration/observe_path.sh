@@ -70,7 +70,7 @@ check "UDP Tx and Rx at 20 Mbit/s: exits 0" test -s "$nb_tmp/udp.json"
 if reconcile udp udp >"$nb_tmp/rec" 2>&1; then
 	ok "UDP: the DUT's forwarded datagrams in each window reconcile with the step's"
 else
-	nok "UDP: the DUT's forwarded datagrams in each window reconcile with the step's"
+	notok "UDP: the DUT's forwarded datagrams in each window reconcile with the step's"
 fi
 cat "$nb_tmp/rec"
 check "UDP: one observer window per direction, each with the DUT's CPUs and softnet" python3 -c "
@@ -87,7 +87,7 @@ gen tput -c 198.19.0.1 -l 8k -r 100M -t 1 -O 0.3 --tx-only --observe 198.18.0.25
 if reconcile tcp tcp >"$nb_tmp/rec" 2>&1; then
 	ok "TCP: the DUT's forwarded bytes in the window reconcile with the step's payload"
 else
-	nok "TCP: the DUT's forwarded bytes in the window reconcile with the step's payload"
+	notok "TCP: the DUT's forwarded bytes in the window reconcile with the step's payload"
 fi
 cat "$nb_tmp/rec"
 
@@ -146,7 +146,7 @@ PY
 then
 	ok "stream: the DUT's forwarded datagrams in each step's window reconcile with the step's"
 else
-	nok "stream: the DUT's forwarded datagrams in each step's window reconcile with the step's"
+	notok "stream: the DUT's forwarded datagrams in each step's window reconcile with the step's"
 fi
 cat "$nb_tmp/rec"
 gen stream -c 198.19.0.1 -b 1000 --rates 5M -t 0.3 -O 0.1 --observe 198.18.0.254 \

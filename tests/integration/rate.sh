@@ -17,7 +17,7 @@ tmp=$nb_tmp
 command -v nft >/dev/null || skip_all "needs nft"
 # The lab: gen 198.18.0.1 -- 198.18.0.254 DUT 198.19.0.254 -- sink 198.19.0.1; the test's own
 # agent (section 7), so no lab agent.
-lab_up $P --no-agent || { nok "netbench lab up --prefix $P"; exit 1; }
+lab_up $P --no-agent || { notok "netbench lab up --prefix $P"; exit 1; }
 # Port 5331: a policer of 20000 frames/s (burst 5 ms). Port 5332: everything dropped.
 # Port 5333: passed, source ports collected.
 ip netns exec $P-dut nft -f - <<'NFT' || skip_all "nftables cannot load the DUT ruleset"
@@ -162,7 +162,7 @@ bad() { # description, expected status, pattern, args...
 	if [ "$st" -eq "$want" ] && grep -q "$pat" "$tmp/bad.out"; then
 		ok "$d"
 	else
-		nok "$d (status $st: $(head -1 "$tmp/bad.out"))"
+		notok "$d (status $st: $(head -1 "$tmp/bad.out"))"
 	fi
 }
 bad "frame size 63 rejected" 2 "too small: 63" $RX -s 63

@@ -15,7 +15,7 @@ PY="python3 $(dirname "$0")/hostile_client.py"
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 command -v nft >/dev/null || skip_all "needs nft"
-lab_up $P || { nok "lab up --prefix $P"; exit 1; }
+lab_up $P || { notok "lab up --prefix $P"; exit 1; }
 D="ip netns exec $P-dut"
 G="ip netns exec $P-gen"
 # The lab is IPv4 here: IPv6 off on its four interfaces, so that the fresh links' IPv6 chatter
@@ -379,7 +379,7 @@ fi
 bad() {
 	need=$1; shift
 	check_rc "refused: $*" 2 "$NB" rate -m trial -r 1k -T 0.2 "$@"
-	has "$need" || nok "the refusal of '$*' names '$need'"
+	has "$need" || notok "the refusal of '$*' names '$need'"
 }
 bad "needs an agent" --bidir --local-rx 127.0.0.1
 bad "needs an agent" --bidir --dst 127.0.0.1

@@ -18,7 +18,7 @@ tmp=$nb_tmp
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
-netns_add $P-sink || { nok "namespaces"; exit 1; }
+netns_add $P-sink || { notok "namespaces"; exit 1; }
 ip link add nbfl-g netns $P-gen type veth peer name nbfl-s netns $P-sink || skip_all "no veth support"
 ip -n $P-gen addr add 198.18.33.1/24 dev nbfl-g
 ip -n $P-sink addr add 198.18.33.2/24 dev nbfl-s
@@ -135,7 +135,7 @@ dst dport-udp dport 5400 1000 dports:5400 --local-rx $P-sink/198.18.33.2 --threa
 dst dport6-packet dst-ip,sport,dport 5400 300 dst6:2001:db8:34::1,dports:5400 -e packet \
 	--local-rx $P-sink/2001:db8:34::1
 # The agent in the sink checks the range itself and says so in its acknowledgement.
-agent $P-sink -- -p 5395 || nok "agent in the sink"
+agent $P-sink -- -p 5395 || notok "agent in the sink"
 dst dst4-agent dst-ip 5394 50 dst4:198.18.34.1 -c 198.18.33.2 -p 5395 --dst 198.18.34.1
 dst dport-agent dst-ip,dport 5400 250 dst4:198.18.34.1,dports:5400 -c 198.18.33.2 -p 5395 \
 	--dst 198.18.34.1
@@ -146,13 +146,13 @@ $G "$NB" rate --local-rx $P-sink/198.18.34.250 --data-port 5394 -m trial -r 1k -
 st=$?
 check "local receiver: a range past its own (198.18.34.250 + 9) is refused (status $st)" test $st -eq 1
 has "198.18.35.0 (flow 6) is not an address of the receiving host" ||
-	{ nok "the refusal names the first address the sink does not own"; sed 's/^/# /' "$tmp/out"; }
+	{ notok "the refusal names the first address the sink does not own"; sed 's/^/# /' "$tmp/out"; }
 $G "$NB" rate -c 198.18.33.2 -p 5395 --dst 198.18.33.2 --data-port 5394 -m trial -r 1k -T 0.2 \
 	--flows 10 --flow-fields dst-ip >"$tmp/out" 2>&1
 st=$?
 check "agent: a range from its address past its own is refused (status $st)" test $st -eq 1
 has "198.18.33.3 (flow 1) is not an address of the receiving host" ||
-	{ nok "the agent's refusal names the first address it does not own"; sed 's/^/# /' "$tmp/out"; }
+	{ notok "the agent's refusal names the first address it does not own"; sed 's/^/# /' "$tmp/out"; }
 
 # The most flows a receiver counts: 65,536 by source address (IPv6: the upper half of the
 # lowest 32 bits of the generator's /64), and 65,535 by source port (from --sport 1: every port
@@ -209,7 +209,7 @@ $G "$NB" rate --local-rx $P-sink/198.18.33.10 --data-port 5394 -e packet -m tria
 st=$?
 check "packet engine: destinations on the link refused (status $st)" test $st -eq 1
 has "198.18.33.10 to 198.18.33.11 are not routed through one gateway" ||
-	{ nok "the refusal names the range"; sed 's/^/# /' "$tmp/out"; }
+	{ notok "the refusal names the range"; sed 's/^/# /' "$tmp/out"; }
 
 # Through the lab's DUT to its sink's ranges (docs/lab.md: 198.19.128.0/17, 2001:2:0:3::/64),
 # flows by destination address and source port, counted by the lab's agent (on 198.19.0.1).
@@ -230,7 +230,7 @@ assert len(pf['rx_frames']) == 1000 and len(L) == 1000 and min(L) > 0, (len(L), 
 			test $? -eq 0 || { tail -3 "$tmp/lab.chk"; tail -3 "$tmp/lab.err"; } | sed 's/^/# /'
 	done
 else
-	nok "lab up --prefix ${P}l --ipv6"
+	notok "lab up --prefix ${P}l --ipv6"
 fi
 
 # Bad input: exit 2 and the reason.
@@ -238,7 +238,7 @@ bad() {
 	need=$1; shift
 	check_rc "refused: $*" 2 $G "$NB" rate --local-rx $P-sink/198.18.33.2 --data-port 5393 \
 		-m trial -r 1k -T 0.2 "$@"
-	has "$need" || nok "the refusal of '$*' names '$need'"
+	has "$need" || notok "the refusal of '$*' names '$need'"
 }
 bad "upper half holds 127" -e packet --flows 128 --flow-fields src-ip
 bad "needs --engine packet" --flows 4 --flow-fields src-ip
@@ -247,10 +247,10 @@ bad "at most 1024 (one receiving socket a port)" --flows 1025 --flow-fields dpor
 bad "at most 65536" --flows 65537
 check_rc "refused: 1025 flows by destination address to an agent" 2 "$NB" rate -c 127.0.0.1 \
 	-m trial -r 1k -T 0.2 --flows 1025 --flow-fields dst-ip
-has "at most 1024 with an agent" || nok "the refusal of 1025 destinations to an agent says why"
+has "at most 1024 with an agent" || notok "the refusal of 1025 destinations to an agent says why"
 check_rc "refused: 32769 flows with round-trip probes" 2 "$NB" rate -c 127.0.0.1 --latency rtt \
 	--sport 1 -m trial -r 1k -T 0.2 --flows 32769
-has "top bit" || nok "the refusal of 32769 flows with probes says why"
+has "top bit" || notok "the refusal of 32769 flows with probes says why"
 bad "unknown field" --flow-fields src-mac
 check_rc "refused: --per-flow without a receiver" 2 "$NB" rate --dst 198.18.33.2 -m trial -r 1k \
 	-T 0.2 --per-flow

@@ -13,7 +13,7 @@ tmp=$nb_tmp
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
-netns_add $P-sink || { nok "namespaces"; exit 1; }
+netns_add $P-sink || { notok "namespaces"; exit 1; }
 ip link add nbim-g netns $P-gen type veth peer name nbim-s netns $P-sink || skip_all "no veth support"
 ip -n $P-gen addr add 198.18.31.1/24 dev nbim-g
 ip -n $P-sink addr add 198.18.31.2/24 dev nbim-s
@@ -100,7 +100,7 @@ check "% of line of a mix: fps x (mean frame + 20 B) x 8 over the line rate" tes
 bad() {
 	need=$1; shift
 	check_rc "refused: $*" 2 "$NB" rate --local-rx 127.0.0.1 -m trial -r 1k -T 0.2 "$@"
-	has "$need" || nok "the refusal of '$*' names $need"
+	has "$need" || notok "the refusal of '$*' names $need"
 }
 bad "64 to 9216" --imix 32:1,128:1
 bad "weight" --imix 64:0,128:1

@@ -14,7 +14,7 @@ tmp=$nb_tmp
 [ -e /proc/net/if_inet6 ] || skip_all "no IPv6 in this kernel"
 # The lab with -6: gen 2001:2:0:1::1 -- DUT (forwarding) -- sink 2001:2:0:2::1, RFC 5180's
 # benchmarking range, usable at once (no duplicate address detection); the test's own agent.
-lab_up $P -6 --no-agent || { nok "netbench lab up -6 --prefix $P"; exit 1; }
+lab_up $P -6 --no-agent || { notok "netbench lab up -6 --prefix $P"; exit 1; }
 RX="--local-rx $P-sink/2001:2:0:2::1 --data-port 5363"
 
 # 1. Packet engine over IPv6 through the DUT into a UDP socket: nothing lost at 10 kfps.

@@ -16,7 +16,7 @@ jobj() { sed -n "/\"$1\": {/,/}/s/.*\"$2\": \([0-9.]*\).*/\1/p" "$3" | head -1; 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 # The lab: gen 198.18.0.1 -- DUT -- sink 198.19.0.1; the test's own agent. The delay is this
 # test's: a qdisc on the DUT's link towards the sink (dut1), with room for a 5 ms queue.
-lab_up $P --no-agent || { nok "netbench lab up --prefix $P"; exit 1; }
+lab_up $P --no-agent || { notok "netbench lab up --prefix $P"; exit 1; }
 ip -n $P-dut link set dut1 txqueuelen 10000
 # netem delays every frame by 5 ms. Where the kernel has no netem, a token bucket that the
 # trial keeps full delays every frame it passes by its depth instead: 4 ms of queue + a 1.6 ms

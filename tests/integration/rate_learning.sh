@@ -40,7 +40,7 @@ frames() { ip netns exec $P-s$1 nft list counter inet nbtlrn frames | sed -n 's/
 
 # 1. The first trial on each of three fresh pairs: nothing lost, the learning phase recorded.
 for i in 1 2 3; do
-	pair $i || { nok "pair $i: namespaces, veth, nftables"; continue; }
+	pair $i || { notok "pair $i: namespaces, veth, nftables"; continue; }
 	ip netns exec $P-g$i "$NB" rate --local-rx $P-s$i/2001:db8:4$i::2 --data-port 5371 \
 		-m trial -r 20000 -T 0.5 -s 84 -J >"$tmp/p$i.json" 2>"$tmp/p$i.err"
 	st=$?
@@ -115,13 +115,13 @@ assert t['valid'] and t['tx_frames'] >= 5000 and t['lost_frames'] == 0, t
 	check "through an agent: learning confirmed by the agent's counts, the first trial loses nothing (status $st)" test $? -eq 0 ||
 		{ sed 's/^/# /' "$tmp/chka" | tail -3; sed 's/^/# /' "$tmp/agent.err" | tail -3; }
 else
-	nok "pair 4 with an agent in its sink"
+	notok "pair 4 with an agent in its sink"
 fi
 
 # 6. Bad input.
 check_rc "--learning-timeout 50ms is refused (100ms to 1m)" 2 \
 	"$NB" rate --local-rx 127.0.0.1 -m trial -r 1k -T 0.2 --learning-timeout 50ms
-has "learning-timeout" || nok "the refusal names --learning-timeout"
+has "learning-timeout" || notok "the refusal names --learning-timeout"
 check_rc "--learning-timeout abc is refused" 2 \
 	"$NB" rate --local-rx 127.0.0.1 -m trial -r 1k -T 0.2 --learning-timeout abc
 

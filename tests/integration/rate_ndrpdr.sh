@@ -14,7 +14,7 @@ tmp=$nb_tmp
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
-netns_add $P-sink || { nok "namespaces"; exit 1; }
+netns_add $P-sink || { notok "namespaces"; exit 1; }
 ip link add nbnd-g netns $P-gen type veth peer name nbnd-s netns $P-sink || skip_all "no veth support"
 ip -n $P-gen addr add 198.18.30.1/24 dev nbnd-g
 ip -n $P-sink addr add 198.18.30.2/24 dev nbnd-s
@@ -75,7 +75,7 @@ check "--loss-ratios 0,1 alone runs ndrpdr; one search: 'not established' for ea
 bad() {
 	need=$1; shift
 	check_rc "refused: $*" 2 "$NB" rate --local-rx 127.0.0.1 -s 64 -T 0.2 "$@"
-	has "$need" || nok "the refusal of '$*' names $need"
+	has "$need" || notok "the refusal of '$*' names $need"
 }
 bad "increase" --loss-ratios 0.5,0
 bad "loss-ratios" --loss-ratios 50

@@ -13,7 +13,7 @@ RATE=20000
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
-netns_add $P-sink || { nok "namespaces"; exit 1; }
+netns_add $P-sink || { notok "namespaces"; exit 1; }
 ip link add nbth-g0 netns $P-gen type veth peer name nbth-s0 netns $P-sink ||
 	skip_all "no veth support"
 ip -n $P-gen addr add 198.18.20.1/24 dev nbth-g0
@@ -75,7 +75,7 @@ assert abs(t['offered_fps'] - $RATE) <= 0.02 * $RATE, t['offered_fps']
 for x in th:
     assert abs(x['offered_fps'] - $RATE / 2) <= 0.02 * $RATE / 2, x
 " && ok "$name: per-thread and per-flow counts reconcile (sink counted $c0+$c1, $c2+$c3), each thread paced at $((RATE / 2)) fps" ||
-		nok "$name: per-thread and per-flow counts, pacing split ($(jnum offered_fps "$nb_tmp/$name.json") fps offered)"
+		notok "$name: per-thread and per-flow counts, pacing split ($(jnum offered_fps "$nb_tmp/$name.json") fps offered)"
 }
 run udp4 udp 198.18.20.2 64
 run udp6 udp 2001:db8:20::2 84
@@ -90,14 +90,14 @@ p = d['parameters']; t = d['sizes'][0]['trials'][0]
 assert p['threads'] == 1 and p['cpus'] == [0], p
 assert 'pinned to CPUs 0' in p['engine_detail'], p['engine_detail']
 assert t['valid'] and t['tx_frames'] == t['rx_frames'] + t['lost_frames'], t
-" && ok "--cpus 0: one thread pinned to CPU 0, counts reconcile" || nok "--cpus 0 ($(head -1 "$nb_tmp/pin.err"))"
+" && ok "--cpus 0: one thread pinned to CPU 0, counts reconcile" || notok "--cpus 0 ($(head -1 "$nb_tmp/pin.err"))"
 
 bad() { # description, status, pattern, args...
 	d=$1 want=$2 pat=$3; shift 3
 	$G "$NB" rate "$@" >"$nb_tmp/bad.out" 2>&1
 	st=$?
 	if [ "$st" -eq "$want" ] && grep -q -- "$pat" "$nb_tmp/bad.out"; then ok "$d"; else
-		nok "$d (status $st: $(head -1 "$nb_tmp/bad.out"))"
+		notok "$d (status $st: $(head -1 "$nb_tmp/bad.out"))"
 	fi
 }
 RX="--local-rx $P-sink/198.18.20.2 --data-port 5341 -s 64 -T 0.2 --test trial"

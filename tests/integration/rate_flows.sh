@@ -11,21 +11,16 @@
 # and the latter to an agent). Through the lab's DUT to its sink's ranges. Bad input refused.
 # Runs as root, about 70 s.
 NB=${NETBENCH:?}
-P=nbtflw
 . "$(dirname "$0")/../lib.sh"
+P=nbtflw_$nb_id
 tmp=$nb_tmp
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
 netns_add $P-sink || { notok "namespaces"; exit 1; }
-ip link add nbfl-g netns $P-gen type veth peer name nbfl-s netns $P-sink || skip_all "no veth support"
-ip -n $P-gen addr add 198.18.33.1/24 dev nbfl-g
-ip -n $P-sink addr add 198.18.33.2/24 dev nbfl-s
-ip -n $P-gen addr add 2001:db8:33::1/64 dev nbfl-g nodad
-ip -n $P-sink addr add 2001:db8:33::2/64 dev nbfl-s nodad
-ip -n $P-gen link set nbfl-g up
-ip -n $P-sink link set nbfl-s up
+veth_pair $P-gen nbfl-g $P-sink nbfl-s 198.18.33.1/24 198.18.33.2/24 2001:db8:33::1/64 \
+	2001:db8:33::2/64 || skip_all "no veth support"
 # The sink's destination ranges: its own through a local route, reached through it.
 ip -n $P-sink route add local 198.18.34.0/24 dev lo
 ip -n $P-gen route add 198.18.34.0/24 via 198.18.33.2
@@ -234,24 +229,23 @@ else
 fi
 
 # Bad input: exit 2 and the reason.
-bad() {
-	need=$1; shift
-	check_rc "refused: $*" 2 $G "$NB" rate --local-rx $P-sink/198.18.33.2 --data-port 5393 \
-		-m trial -r 1k -T 0.2 "$@"
-	has "$need" || notok "the refusal of '$*' names '$need'"
-}
-bad "upper half holds 127" -e packet --flows 128 --flow-fields src-ip
-bad "needs --engine packet" --flows 4 --flow-fields src-ip
-bad "runs past port 65535" --data-port 65000 --flows 600 --flow-fields dport
-bad "at most 1024 (one receiving socket a port)" --flows 1025 --flow-fields dport
-bad "at most 65536" --flows 65537
+RF="$G $NB rate --local-rx $P-sink/198.18.33.2 --data-port 5393 -m trial -r 1k -T 0.2"
+check_refused "refused: -e packet --flows 128 --flow-fields src-ip" 2 "upper half holds 127" \
+	$RF -e packet --flows 128 --flow-fields src-ip
+check_refused "refused: --flows 4 --flow-fields src-ip" 2 "needs --engine packet" \
+	$RF --flows 4 --flow-fields src-ip
+check_refused "refused: --data-port 65000 --flows 600 --flow-fields dport" 2 "runs past port 65535" \
+	$RF --data-port 65000 --flows 600 --flow-fields dport
+check_refused "refused: --flows 1025 --flow-fields dport" 2 "at most 1024 (one receiving socket a port)" \
+	$RF --flows 1025 --flow-fields dport
+check_refused "refused: --flows 65537" 2 "at most 65536" $RF --flows 65537
 check_rc "refused: 1025 flows by destination address to an agent" 2 "$NB" rate -c 127.0.0.1 \
 	-m trial -r 1k -T 0.2 --flows 1025 --flow-fields dst-ip
 has "at most 1024 with an agent" || notok "the refusal of 1025 destinations to an agent says why"
 check_rc "refused: 32769 flows with round-trip probes" 2 "$NB" rate -c 127.0.0.1 --latency rtt \
 	--sport 1 -m trial -r 1k -T 0.2 --flows 32769
 has "top bit" || notok "the refusal of 32769 flows with probes says why"
-bad "unknown field" --flow-fields src-mac
+check_refused "refused: --flow-fields src-mac" 2 "unknown field" $RF --flow-fields src-mac
 check_rc "refused: --per-flow without a receiver" 2 "$NB" rate --dst 198.18.33.2 -m trial -r 1k \
 	-T 0.2 --per-flow
 

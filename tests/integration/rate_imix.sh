@@ -6,21 +6,16 @@
 # the pattern, received by length at the receiver) match the sink's. Then the mix as a search
 # (its line rate from the mean frame) and bad input. Runs as root, about 15 s.
 NB=${NETBENCH:?}
-P=nbtimx
 . "$(dirname "$0")/../lib.sh"
+P=nbtimx_$nb_id
 tmp=$nb_tmp
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
 netns_add $P-sink || { notok "namespaces"; exit 1; }
-ip link add nbim-g netns $P-gen type veth peer name nbim-s netns $P-sink || skip_all "no veth support"
-ip -n $P-gen addr add 198.18.31.1/24 dev nbim-g
-ip -n $P-sink addr add 198.18.31.2/24 dev nbim-s
-ip -n $P-gen addr add 2001:db8:31::1/64 dev nbim-g nodad
-ip -n $P-sink addr add 2001:db8:31::2/64 dev nbim-s nodad
-ip -n $P-gen link set nbim-g up
-ip -n $P-sink link set nbim-s up
+veth_pair $P-gen nbim-g $P-sink nbim-s 198.18.31.1/24 198.18.31.2/24 2001:db8:31::1/64 \
+	2001:db8:31::2/64 || skip_all "no veth support"
 # One counter per frame size: IPv4 total length is the frame - 18 (Ethernet header and FCS),
 # IPv6 payload length the frame - 58 (and the 40-byte IPv6 header).
 ip netns exec $P-sink nft -f - <<'NFT' || skip_all "nftables cannot load the sink's counters"
@@ -97,16 +92,12 @@ assert abs(s['line_rate_pct'] - want) < 0.01, (s['line_rate_pct'], want)
 check "% of line of a mix: fps x (mean frame + 20 B) x 8 over the line rate" test $? -eq 0
 
 # Bad input.
-bad() {
-	need=$1; shift
-	check_rc "refused: $*" 2 "$NB" rate --local-rx 127.0.0.1 -m trial -r 1k -T 0.2 "$@"
-	has "$need" || notok "the refusal of '$*' names $need"
-}
-bad "64 to 9216" --imix 32:1,128:1
-bad "weight" --imix 64:0,128:1
-bad "exclude" --imix simple -s 64
-bad "engine udp" --imix simple -e packet
-bad "2 to 8 sizes" --imix 64:1
+RI="$NB rate --local-rx 127.0.0.1 -m trial -r 1k -T 0.2"
+check_refused "refused: --imix 32:1,128:1" 2 "64 to 9216" $RI --imix 32:1,128:1
+check_refused "refused: --imix 64:0,128:1" 2 "weight" $RI --imix 64:0,128:1
+check_refused "refused: --imix simple -s 64" 2 "exclude" $RI --imix simple -s 64
+check_refused "refused: --imix simple -e packet" 2 "engine udp" $RI --imix simple -e packet
+check_refused "refused: --imix 64:1" 2 "2 to 8 sizes" $RI --imix 64:1
 ip netns exec $P-gen "$NB" rate --local-rx $P-sink/2001:db8:31::2 --data-port 5391 -m trial \
 	-r 1k -T 0.2 --imix simple >"$tmp/v6.out" 2>&1
 st=$?

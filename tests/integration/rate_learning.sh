@@ -8,11 +8,11 @@
 # never received; learning through an agent; bad --learning-timeout input. Runs as root, about
 # 25 s.
 NB=${NETBENCH:?}
-P=nbtlrn
 . "$(dirname "$0")/../lib.sh"
+P=nbtlrn_$nb_id
 tmp=$nb_tmp
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 [ -e /proc/net/if_inet6 ] || skip_all "no IPv6 in this kernel"
 command -v nft >/dev/null || skip_all "needs nft"
 
@@ -22,10 +22,7 @@ pair() {
 	i=$1
 	netns_add $P-g$i || return 1
 	netns_add $P-s$i || return 1
-	ip link add nblr-g$i netns $P-g$i type veth peer name nblr-s$i netns $P-s$i || return 1
-	ip -n $P-g$i addr add 2001:db8:4$i::1/64 dev nblr-g$i nodad &&
-		ip -n $P-s$i addr add 2001:db8:4$i::2/64 dev nblr-s$i nodad &&
-		ip -n $P-g$i link set nblr-g$i up && ip -n $P-s$i link set nblr-s$i up || return 1
+	veth_pair $P-g$i nblr-g$i $P-s$i nblr-s$i 2001:db8:4$i::1/64 2001:db8:4$i::2/64 || return 1
 	ip netns exec $P-s$i nft -f - <<'NFT'
 table inet nbtlrn {
 	counter frames { }

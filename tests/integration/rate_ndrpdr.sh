@@ -7,19 +7,15 @@
 # No rate is asserted (the host is shared): the search's own logic is pinned by
 # tests/unit/t_mlr.c against simulated DUTs. Runs as root, about 30 s.
 NB=${NETBENCH:?}
-P=nbtndr
 . "$(dirname "$0")/../lib.sh"
+P=nbtndr_$nb_id
 tmp=$nb_tmp
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
 netns_add $P-sink || { notok "namespaces"; exit 1; }
-ip link add nbnd-g netns $P-gen type veth peer name nbnd-s netns $P-sink || skip_all "no veth support"
-ip -n $P-gen addr add 198.18.30.1/24 dev nbnd-g
-ip -n $P-sink addr add 198.18.30.2/24 dev nbnd-s
-ip -n $P-gen link set nbnd-g up
-ip -n $P-sink link set nbnd-s up
+veth_pair $P-gen nbnd-g $P-sink nbnd-s 198.18.30.1/24 198.18.30.2/24 || skip_all "no veth support"
 ip netns exec $P-sink nft -f - <<'NFT' || skip_all "nftables cannot load the sink's policer"
 table inet nbtndr {
 	chain in {
@@ -72,18 +68,17 @@ check "--loss-ratios 0,1 alone runs ndrpdr; one search: 'not established' for ea
 	sed 's/^/# /' "$tmp/one.out" | tail -5
 
 # 3. Bad input: exit 2, the option named.
-bad() {
-	need=$1; shift
-	check_rc "refused: $*" 2 "$NB" rate --local-rx 127.0.0.1 -s 64 -T 0.2 "$@"
-	has "$need" || notok "the refusal of '$*' names $need"
-}
-bad "increase" --loss-ratios 0.5,0
-bad "loss-ratios" --loss-ratios 50
-bad "at most 4" --loss-ratios 0,0.1,0.2,0.3,0.4
-bad "loss-ratios" --loss-ratios 0,0.5 -m b2b
-bad "final-trial" --final-trial 2 -m throughput
-bad "loss-tolerance" -m ndrpdr --loss-tolerance 1
-bad "at most 32" -m ndrpdr --repeat 33
+RN="$NB rate --local-rx 127.0.0.1 -s 64 -T 0.2"
+check_refused "refused: --loss-ratios 0.5,0" 2 "increase" $RN --loss-ratios 0.5,0
+check_refused "refused: --loss-ratios 50" 2 "loss-ratios" $RN --loss-ratios 50
+check_refused "refused: --loss-ratios 0,0.1,0.2,0.3,0.4" 2 "at most 4" \
+	$RN --loss-ratios 0,0.1,0.2,0.3,0.4
+check_refused "refused: --loss-ratios 0,0.5 -m b2b" 2 "loss-ratios" $RN --loss-ratios 0,0.5 -m b2b
+check_refused "refused: --final-trial 2 -m throughput" 2 "final-trial" \
+	$RN --final-trial 2 -m throughput
+check_refused "refused: -m ndrpdr --loss-tolerance 1" 2 "loss-tolerance" \
+	$RN -m ndrpdr --loss-tolerance 1
+check_refused "refused: -m ndrpdr --repeat 33" 2 "at most 32" $RN -m ndrpdr --repeat 33
 
 check_schemas "$tmp"
 echo "1..$n"

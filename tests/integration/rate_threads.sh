@@ -6,22 +6,16 @@
 # reconciliation seen from outside netbench), and each thread's offered rate against its
 # share of the asked rate. Then bad --threads/--cpus input. Runs as root; trials are short.
 NB=${NETBENCH:?}
-P=nbtthr
 . "$(dirname "$0")/../lib.sh"
+P=nbtthr_$nb_id
 G="ip netns exec $P-gen"
 RATE=20000
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 command -v nft >/dev/null || skip_all "needs nft"
 netns_add $P-gen || skip_all "cannot create network namespaces"
 netns_add $P-sink || { notok "namespaces"; exit 1; }
-ip link add nbth-g0 netns $P-gen type veth peer name nbth-s0 netns $P-sink ||
-	skip_all "no veth support"
-ip -n $P-gen addr add 198.18.20.1/24 dev nbth-g0
-ip -n $P-sink addr add 198.18.20.2/24 dev nbth-s0
-ip -n $P-gen addr add 2001:db8:20::1/64 dev nbth-g0 nodad
-ip -n $P-sink addr add 2001:db8:20::2/64 dev nbth-s0 nodad
-ip -n $P-gen link set nbth-g0 up
-ip -n $P-sink link set nbth-s0 up
+veth_pair $P-gen nbth-g0 $P-sink nbth-s0 198.18.20.1/24 198.18.20.2/24 2001:db8:20::1/64 \
+	2001:db8:20::2/64 || skip_all "no veth support"
 # One counter per source port of the four flows (40000-40003).
 ip netns exec $P-sink nft -f - <<'NFT' || skip_all "nftables cannot load the sink's counters"
 table inet nbtthr {
@@ -92,21 +86,17 @@ assert 'pinned to CPUs 0' in p['engine_detail'], p['engine_detail']
 assert t['valid'] and t['tx_frames'] == t['rx_frames'] + t['lost_frames'], t
 " && ok "--cpus 0: one thread pinned to CPU 0, counts reconcile" || notok "--cpus 0 ($(head -1 "$nb_tmp/pin.err"))"
 
-bad() { # description, status, pattern, args...
-	d=$1 want=$2 pat=$3; shift 3
-	$G "$NB" rate "$@" >"$nb_tmp/bad.out" 2>&1
-	st=$?
-	if [ "$st" -eq "$want" ] && grep -q -- "$pat" "$nb_tmp/bad.out"; then ok "$d"; else
-		notok "$d (status $st: $(head -1 "$nb_tmp/bad.out"))"
-	fi
-}
 RX="--local-rx $P-sink/198.18.20.2 --data-port 5341 -s 64 -T 0.2 --test trial"
-bad "--threads 0 rejected" 2 "--threads is too small" $RX --threads 0
-bad "--threads 65 rejected" 2 "--threads is too large" $RX --threads 65
-bad "fewer flows than threads rejected" 2 "--flows 1 is fewer than --threads 2" $RX --threads 2 --flows 1
-bad "--cpus with letters rejected" 2 "is not a CPU list" $RX --cpus x
-bad "--cpus naming a CPU twice rejected" 2 "names a CPU twice" $RX --cpus 0,0-1
-bad "--cpus above the limit rejected" 2 "names a CPU above 1023" $RX --cpus 0,5000
-bad "--cpus outside this process's set fails" 1 "CPU 1023 is not one this process may run on" $RX --cpus 1023
+check_refused "--threads 0 rejected" 2 "--threads is too small" $G "$NB" rate $RX --threads 0
+check_refused "--threads 65 rejected" 2 "--threads is too large" $G "$NB" rate $RX --threads 65
+check_refused "fewer flows than threads rejected" 2 "--flows 1 is fewer than --threads 2" \
+	$G "$NB" rate $RX --threads 2 --flows 1
+check_refused "--cpus with letters rejected" 2 "is not a CPU list" $G "$NB" rate $RX --cpus x
+check_refused "--cpus naming a CPU twice rejected" 2 "names a CPU twice" \
+	$G "$NB" rate $RX --cpus 0,0-1
+check_refused "--cpus above the limit rejected" 2 "names a CPU above 1023" \
+	$G "$NB" rate $RX --cpus 0,5000
+check_refused "--cpus outside this process's set fails" 1 "CPU 1023 is not one this process may run on" \
+	$G "$NB" rate $RX --cpus 1023
 check_schemas "$nb_tmp"
 echo "1..$n"

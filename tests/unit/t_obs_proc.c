@@ -179,6 +179,19 @@ int main(void)
 	nb_obs_window(a, b, w);
 	CHECK(w->mono_ns == 1000000000 && w->self_cpu_us == 5000, "window: length and own CPU");
 	CHECK(w->peak_cpu == 1, "window: keeps the sampled peak");
+	/* A sampled peak below the window's mean (the samples missed the busy tail) is raised to
+	 * the mean: some interval of the window was at least that busy. */
+	w->peak_cpu = 0;
+	w->peak_busy_pct = 90;
+	nb_obs_window(a, b, w);
+	CHECK(w->peak_cpu == 1 && fabs(w->peak_busy_pct - 95) < 1e-9,
+	      "window: a peak is at least the busiest CPU's mean (cpu%d %.1f %%)", w->peak_cpu,
+	      w->peak_busy_pct);
+	w->peak_cpu = -1;
+	nb_obs_window(a, b, w);
+	CHECK(w->peak_cpu == -1, "window: no sample, no peak invented");
+	w->peak_cpu = 1;
+	w->peak_busy_pct = 95;
 	CHECK(w->cpu[1].softirq == 95 && w->cpu[1].idle == 5 && w->cpu[0].user == 10,
 	      "window: per-CPU tick deltas");
 	CHECK(w->softnet[1].dropped == 1000 && w->softnet[1].squeezed == 12 &&

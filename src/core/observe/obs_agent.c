@@ -74,13 +74,14 @@ static void *sampler(void *arg)
 		period = nb_obs_sample_period(asked, o->req.adapt, cpu, o->w->samples);
 		if (period > o->w->sample_period_ns)
 			o->w->sample_period_ns = period;
+		/* Under the lock: put_window reads o->s0 for the interval still open. */
+		struct nb_obs_snap *t = o->s0;
+		o->s0 = o->s1;
+		o->s1 = t;
 		pthread_mutex_unlock(&o->sl.mu);
 		next += period;
 		if (next < nb_mono_ns()) /* late (a busy box): no burst of samples to catch up */
 			next = nb_mono_ns() + period;
-		struct nb_obs_snap *t = o->s0;
-		o->s0 = o->s1;
-		o->s1 = t;
 	}
 	return NULL;
 }
@@ -203,6 +204,10 @@ static int put_window(struct observe *o, struct nb_msg *m)
 		w->peak_cpu = o->w->peak_cpu;
 		w->sample_cpu_ns = o->w->sample_cpu_ns;
 		w->sample_period_ns = o->w->sample_period_ns;
+		/* The interval from the last sample to this edge counts too (shorter than a
+		 * period): without it a load at the window's end never shows in the peak. */
+		if (o->thread_on && w->samples)
+			nb_obs_peak(o->s0, o->b, w);
 		pthread_mutex_unlock(&o->sl.mu);
 		w->edge_cpu_ns = o->open_cpu_ns + close_ns;
 		nb_obs_window(o->a, o->b, w);

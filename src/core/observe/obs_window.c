@@ -123,8 +123,18 @@ void nb_obs_window(const struct nb_obs_snap *a, const struct nb_obs_snap *b, str
 	w->self_cpu_us = d(a->self_cpu_us, b->self_cpu_us);
 	w->clk_tck = b->clk_tck;
 	w->ncpu = b->ncpu;
-	for (uint32_t i = 0; i < b->ncpu; i++)
+	for (uint32_t i = 0; i < b->ncpu; i++) {
 		cpu_delta(cpu_by_id(a, b->cpu[i].id), &b->cpu[i], &w->cpu[i]);
+		/* A peak is at least the mean: the sample intervals tile the window, so one of
+		 * them was at least as busy as the whole (samples that missed part of it, or a
+		 * sampler that fell behind, must not print a peak below the average). */
+		uint64_t all = cpu_all(&w->cpu[i]);
+		double pct = all ? 100.0 * (double)cpu_busy(&w->cpu[i]) / (double)all : 0;
+		if (w->peak_cpu >= 0 && pct > w->peak_busy_pct) {
+			w->peak_busy_pct = pct;
+			w->peak_cpu = (int32_t)b->cpu[i].id;
+		}
+	}
 	w->nsoftnet = b->nsoftnet;
 	for (uint32_t i = 0; i < b->nsoftnet; i++) {
 		const struct nb_obs_softnet *p = NULL;

@@ -88,7 +88,9 @@ void rate_print_table(const struct nb_rate_run *r, const struct nb_rate_size *s,
 		else if (s[i].zero)
 			note = "0 fps at every rate";
 		else if (p->test == NB_RATE_THROUGHPUT || p->test == NB_RATE_LATENCY)
-			note = s[i].at_max     ? "verified; generator's maximum"
+			note = s[i].at_max && nb_rate_max_is_asked(p, s[i].size)
+				   ? "verified; the asked maximum (--rate)"
+			       : s[i].at_max   ? "verified; generator's maximum"
 			       : s[i].verified ? "verified"
 			       : s[i].fps > 0  ? "NOT verified"
 					       : "";

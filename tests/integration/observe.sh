@@ -6,7 +6,7 @@
 #   1,000 linear rules, the DUT steered to one CPU     -> DUT CPU bound (backlog drops)
 #   a tbf shaper on the DUT's egress                   -> egress bound (qdisc drops)
 #   a sink with a tiny receive buffer                  -> receiver bound (socket drops)
-#   no rules and the generator held back (--rate)     -> generator bound
+#   no rules and the generator held back (--rate)     -> the asked maximum, never "generator's"
 # And the observer's limits: tuning refused by an agent without --allow-tuning, RPS restored
 # after the run and after a controller that vanished, no cpufreq said in one line.
 . "$(dirname "$0")/../lib.sh"
@@ -108,22 +108,26 @@ assert t['receiver_dropped_frames'] > 0 and t['lost_frames'] > 0 and z['receiver
 "
 check "tiny receive buffer: the lost frames are accounted for within 1 %" accounted recv
 
-# --- generator bound: no rules, the generator held back to 5k frames/s. It needs a DUT CPU with
-# room: where other work on this host keeps CPU 1 busy, the verdict names it at its limit.
+# --- the asked maximum: no rules, the generator held back to 5k frames/s by --rate: the user's
+# cap, not the generator's maximum, and nothing known above it. It needs a DUT CPU with room:
+# where other work on this host keeps CPU 1 busy, the verdict names it at its limit.
 busy=$(cpu_busy_pct 1)
 rate gen --quick --rate 5k
 set -- $(verdict gen)
 if [ "$busy" -ge 50 ]; then
-	skip "held-back generator: generator bound: CPU 1 was $busy % busy with no test traffic (other work on this host)"
+	skip "held-back generator: the asked maximum: CPU 1 was $busy % busy with no test traffic (other work on this host)"
 	check "held-back generator, DUT CPU busy: nothing lost, the CPU named at its limit" sh -c "
-		[ '$2' -eq 0 ] && grep -Eq \"^(generator bound: .*|generator's maximum reached .*; DUT cpu1 [0-9]+ % busy .*: the DUT is at its limit near this rate)$\" '$nb_tmp/gen.text'"
-elif [ "$1" = generator_bound ] && [ "$2" -eq 0 ]; then
-	ok "held-back generator: generator bound, nothing lost"
-	check "held-back generator: quotes the offered rate" \
-		grep -Eq "^generator bound: [0-9.]+k? fps offered, the generator's maximum, and nothing lost$" \
+		[ '$2' -eq 0 ] && grep -Eq \"^(no loss at .*, the asked maximum .*|asked maximum reached .*; DUT cpu1 [0-9]+ % busy .*: the DUT is at its limit near this rate)$\" '$nb_tmp/gen.text'"
+elif [ "$1" = none ] && [ "$2" -eq 0 ]; then
+	ok "held-back generator: nothing lost, nothing to name"
+	check "held-back generator: the asked maximum, not the generator's" \
+		grep -Eq "^no loss at [0-9.]+k? fps offered, the asked maximum \(--rate\): the DUT's limit, if any, lies above it" \
 		"$nb_tmp/gen.text"
+	check "held-back generator: the verdict across sizes says the asked maximum" python3 -c "
+import json; v = json.load(open('$nb_tmp/gen.json'))['verdict']
+assert v.startswith('not established: the DUT passed the asked maximum (--rate) at every size'), v"
 else
-	notok "held-back generator: generator bound (got $*)"; show gen
+	notok "held-back generator: the asked maximum (got $*)"; show gen
 fi
 
 # --- text output: the DUT's view and the bottleneck

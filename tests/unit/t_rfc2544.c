@@ -342,6 +342,18 @@ static void verdict(void)
 		  "generator bound: the DUT passed the generator's maximum at every size (its CPUs "
 		  "not observed: whether it was near its limit is not known)",
 		  "maximum passed at every size, no observer: generator bound, saturation unknown");
+	/* The maximum was the user's --rate, not the generator's: nothing is known above it. */
+	p.rate_fps = 50000;
+	CHECK_STR(overall(&p, s, 2),
+		  "not established: the DUT passed the asked maximum (--rate) at every size; its "
+		  "limit lies above it (raise --rate or leave it out to find it)",
+		  "maximum passed at every size under --rate: the asked maximum, not the generator's");
+	CHECK(nb_rate_max_is_asked(&p, 64), "--rate 50000 with no line rate: the asked maximum");
+	p.line_bps = 100000000; /* 100 Mbit/s: 148810 fps at 64 B, 8127 at 1518 B */
+	CHECK(nb_rate_max_is_asked(&p, 64) && !nb_rate_max_is_asked(&p, 1518),
+	      "--rate caps 64 B, the line rate caps 1518 B below --rate");
+	p.line_bps = 0;
+	p.rate_fps = 0;
 	/* Observed: the bottleneck of each size was judged on its last clean trial. */
 	s[0].have_bneck = s[1].have_bneck = true;
 	s[0].bneck.kind = s[1].bneck.kind = NB_V_GENERATOR;

@@ -117,6 +117,25 @@ int main(void)
 	CHECK(v.kind == NB_V_GENERATOR &&
 		  strstr(v.text, "500k fps offered, the generator's maximum"),
 	      "no loss at the generator's maximum: generator bound (%s)", v.text);
+	{
+		/* The same at the user's cap (-r 50000): the asked maximum, never the
+		 * generator's. */
+		struct nb_obs_summary m;
+		struct nb_verdict_in in = {.offered = 50000,
+					   .received = 50000,
+					   .offered_fps = 50000,
+					   .gen_max = true,
+					   .max_asked = true,
+					   .dut = &m,
+					   .win = w};
+		nb_obs_summarize(w, 0, &m);
+		nb_verdict_decide(&in, &v);
+		CHECK_STR(v.text,
+			  "no loss at 50k fps offered, the asked maximum (--rate): the DUT's limit, "
+			  "if any, lies above it",
+			  "no loss at the user's cap: the asked maximum");
+		CHECK(v.kind == NB_V_NONE, "the user's cap: nothing to name");
+	}
 	decide(w, 0, 500000, 500000, false, 0, &v);
 	CHECK(v.kind == NB_V_NONE && !strcmp(v.text, "no loss at 500k fps offered"),
 	      "no loss below the maximum: nothing to name (%s)", v.text);

@@ -117,16 +117,23 @@ static void decide_clean(const struct nb_verdict_in *in, struct nb_verdict *v, c
 		 */
 		v->kind = NB_V_DUT_CPU;
 		if (in->gen_max)
-			snprintf(
-			    v->text, sizeof(v->text),
-			    "generator's maximum reached (%s fps, nothing lost); %s: the DUT is "
-			    "at its limit near this rate",
-			    nb_format_count(in->offered_fps, a, sizeof(a)), cpu);
+			snprintf(v->text, sizeof(v->text),
+				 "%s maximum reached (%s fps, nothing lost); %s: the DUT is "
+				 "at its limit near this rate",
+				 in->max_asked ? "asked" : "generator's",
+				 nb_format_count(in->offered_fps, a, sizeof(a)), cpu);
 		else
 			snprintf(v->text, sizeof(v->text),
 				 "no loss at %s fps offered; %s: the DUT is at its limit near this "
 				 "rate",
 				 nb_format_count(in->offered_fps, a, sizeof(a)), cpu);
+	} else if (in->gen_max && in->max_asked) {
+		/* The user's cap, not the generator's: nothing is known above it. */
+		v->kind = NB_V_NONE;
+		snprintf(v->text, sizeof(v->text),
+			 "no loss at %s fps offered, the asked maximum (--rate): the DUT's limit, "
+			 "if any, lies above it",
+			 nb_format_count(in->offered_fps, a, sizeof(a)));
 	} else if (in->gen_max) {
 		v->kind = NB_V_GENERATOR;
 		snprintf(

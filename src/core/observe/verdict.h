@@ -38,7 +38,8 @@ enum nb_verdict_kind {
 struct nb_verdict_in {
 	uint64_t offered, received; /* frames sent and received (distinct) in the trial */
 	double offered_fps;
-	bool gen_max; /* offered at the generator's maximum (flat out or its cap) */
+	bool gen_max;	/* offered at the highest rate asked (flat out or its cap) */
+	bool max_asked; /* that highest rate was the user's cap (--rate), not the generator's */
 	const struct nb_obs_summary *dut; /* NULL: no observer */
 	const struct nb_obs_snap *win;	  /* the window dut summarizes (interface names) */
 	double

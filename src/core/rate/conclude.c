@@ -98,7 +98,7 @@ void nb_rate_conclude(const struct nb_rate_params *p, const struct nb_rate_size 
 		      struct nb_rate_overall *v)
 {
 	double fmin = INFINITY, fmax = 0, bmin = INFINITY, bmax = 0;
-	size_t ok = 0, atmax = 0, line = 0, len = sizeof(v->text), at;
+	size_t ok = 0, atmax = 0, asked = 0, line = 0, len = sizeof(v->text), at;
 	const struct nb_rate_size *lim = cpu_limited(s, n);
 	char sizes[300];
 
@@ -112,6 +112,7 @@ void nb_rate_conclude(const struct nb_rate_params *p, const struct nb_rate_size 
 			continue;
 		ok++;
 		atmax += s[i].at_max;
+		asked += s[i].at_max && nb_rate_max_is_asked(p, s[i].size);
 		if (p->line_bps && s[i].fps * (s[i].size + NB_RATE_ETH_OVERHEAD_B) * 8 >=
 				       0.98 * (double)p->line_bps)
 			line++;
@@ -131,9 +132,18 @@ void nb_rate_conclude(const struct nb_rate_params *p, const struct nb_rate_size 
 		/* The generator's maximum passed, but a DUT CPU was at its limit on the way: the
 		 * DUT, not only the generator, is at its limit near this rate. */
 		snprintf(v->text, len,
-			 "generator's maximum reached at every size; DUT cpu%d %.0f %% busy at %u "
+			 "%s reached at every size; DUT cpu%d %.0f %% busy at %u "
 			 "B: the DUT is at its limit near this rate",
+			 asked == ok ? "the asked maximum (--rate)"
+			 : asked     ? "the asked (--rate) or the generator's maximum"
+				     : "generator's maximum",
 			 lim->bneck.busiest_cpu, lim->bneck.busiest_pct, lim->size);
+	} else if (atmax == ok && asked) {
+		/* The user's cap passed: nothing is known about the rates above it. */
+		snprintf(v->text, len,
+			 "not established: the DUT passed the asked maximum (--rate) at %s; "
+			 "its limit lies above it (raise --rate or leave it out to find it)",
+			 asked == ok ? "every size" : "some sizes, the generator's at the others");
 	} else if (atmax == ok) {
 		double b = busiest_seen(s, n);
 		if (b >= 0)

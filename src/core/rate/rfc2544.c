@@ -50,6 +50,11 @@ double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size)
 	return line;
 }
 
+bool nb_rate_max_is_asked(const struct nb_rate_params *p, uint32_t size)
+{
+	return p->rate_fps && nb_rate_max_fps(p, size) == (double)p->rate_fps;
+}
+
 double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fps)
 {
 	return 100 * fps * (nb_rate_frame_bytes(p, size) + NB_RATE_ETH_OVERHEAD_B) * 8 /

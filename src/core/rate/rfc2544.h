@@ -259,6 +259,9 @@ void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
 /* The highest rate worth offering at size: --rate, or the line rate, whichever is lower;
  * 0 when neither is known. */
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size);
+/* That highest rate is the user's --rate (a cap the user asked for), not the generator's
+ * own maximum or the line rate. */
+bool nb_rate_max_is_asked(const struct nb_rate_params *p, uint32_t size);
 /* Mean bytes of a frame of size: the mix's mean frame with --imix, else size. */
 double nb_rate_frame_bytes(const struct nb_rate_params *p, uint32_t size);
 /* Percentage of the line rate that fps frames of size fill. */

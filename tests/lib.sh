@@ -101,8 +101,9 @@ nb_cleanup() {
 trap nb_cleanup EXIT
 trap 'exit 1' INT TERM
 
-# need_root: the one root check; skips the whole script unless it runs as root.
-need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root (network namespaces)"; }
+# is_root: the one root check; need_root skips the whole script unless it runs as root.
+is_root() { [ "$(id -u)" -eq 0 ]; }
+need_root() { is_root || skip_all "needs root (network namespaces)"; }
 
 # netns_add NAME: creates a namespace removed at exit, with loopback up. NAME carries $nb_id (this
 # run's part), so that no other run has it; one that exists already is another's: it is left

@@ -11,10 +11,10 @@
 #   nbtcmp-r2 198.18.52.3 wan2  --+
 . "$(dirname "$0")/../lib.sh"
 trap nb_cleanup EXIT
-P=nbtcmp
+P=nbtcmp_$nb_id
 PORT=5394
 need_store
-[ "$(id -u)" -eq 0 ] || skip_all "needs root (network namespaces)"
+need_root
 netns_add "$P-br" 2>/dev/null || skip_all "cannot create network namespaces"
 inns() { _ns=$1; shift; ip netns exec "$P-$_ns" "$@"; }
 inns br ip link add br0 type bridge
@@ -23,14 +23,13 @@ i=1
 for x in s:ctl0 r1:lan1 r2:wan2; do
 	ns=${x%%:*} dev=${x#*:}
 	netns_add "$P-$ns" || { notok "namespace $P-$ns"; exit 1; }
-	inns br ip link add "b-$ns" type veth peer name "$dev" netns "$P-$ns"
-	inns br ip link set "b-$ns" master br0 up
-	inns "$ns" ip addr add "198.18.52.$i/24" dev "$dev"
-	inns "$ns" ip link set "$dev" up
+	veth_pair "$P-br" "b-$ns" "$P-$ns" "$dev" - "198.18.52.$i/24" || { notok "veth to $ns"; exit 1; }
+	inns br ip link set "b-$ns" master br0
 	inns "$ns" ip route add 224.0.0.0/4 dev "$dev"
 	i=$((i + 1))
 done
-sleep 1
+wait_until 10 "the bridge ports forwarding" \
+	sh -c "! ip netns exec $P-br bridge link show | grep -v 'state forwarding' | grep -q ."
 agent "$P-r1" -- -p $PORT || { notok "agent in r1 starts"; exit 1; }
 agent "$P-r2" -- -p $PORT || { notok "agent in r2 starts"; exit 1; }
 DB=$nb_tmp/rows.db

@@ -176,10 +176,7 @@ else
 	else
 		qemu-ppc "$B-ppc/netbench" serve -p 5353 -B $H --log "$nb_tmp/ppc.log" &
 		nb_pids="$nb_pids $!"
-		i=0
-		while [ $i -lt 100 ] && ! grep -q listening "$nb_tmp/ppc.log" 2>/dev/null; do
-			sleep 0.1; i=$((i + 1))
-		done
+		wait_until 10 "the PowerPC agent listening" grep -qs listening "$nb_tmp/ppc.log"
 		"$nb" crypto -c $H -p 5353 --quick >"$nb_tmp/ppc.txt" 2>"$nb_tmp/ppc.err"
 		prc=$?
 		check "PowerPC agent: nothing measurable, exit 1 with the reason (rc $prc)" sh -c \

@@ -6,9 +6,8 @@
 # and never create one; results export says what it could not give.
 . "$(dirname "$0")/../lib.sh"
 need_store
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
-	skip_all "needs root and setpriv (a root-owned victim file, a second user)"
-fi
+need_root         # a root-owned victim file
+need_tools setpriv # a second user
 NB=$(cd "$(dirname "$NETBENCH")" && pwd)/$(basename "$NETBENCH")
 D=$nb_tmp/shared
 mkdir -p "$D" && chmod 1777 "$D" # a directory every user may write, as /tmp

@@ -78,7 +78,7 @@ $PY impostor 5344 >"$nb_tmp/imp.out" 2>&1 &
 imp=$!
 nb_pids="$nb_pids $imp"
 # A loaded machine may take seconds to start python.
-for _ in $(seq 50); do grep -q listening "$nb_tmp/imp.out" && break; sleep 0.2; done
+wait_until 10 "the impostor listening" grep -q listening "$nb_tmp/imp.out"
 check_rc "controller with --psk refuses an agent that says no key is needed" 1 \
 	"$NETBENCH" tput -c 127.0.0.1 -p 5344 --psk "$key" -t 0.3 -l 1k
 check "... naming why" has "does not ask for the pre-shared key"
@@ -87,31 +87,25 @@ check "... and sent the impostor nothing after its HELLO_OK" grep -q "controller
 
 # 2. Two links whose far ends own the same link-local address (and the same IPv4 address):
 # the controller on link A cannot make the agent send to the host on link B.
-netns_add nbhA && netns_add nbhC && netns_add nbhV || { notok "namespaces"; exit 1; }
-if ip link add a0 netns nbhA type veth peer name c0 netns nbhC 2>/dev/null &&
-	ip link add b0 netns nbhA type veth peer name v0 netns nbhV 2>/dev/null; then
-	ip -n nbhA addr add 10.77.0.2/24 dev a0
-	ip -n nbhC addr add 10.77.0.1/24 dev c0
-	ip -n nbhV addr add 10.78.0.1/24 dev v0
-	ip -n nbhA addr add 10.78.0.2/24 dev b0
-	ip -n nbhA addr add fe80::2/64 dev a0 nodad
-	ip -n nbhA addr add fe80::3/64 dev b0 nodad
-	ip -n nbhC addr add fe80::1/64 dev c0 nodad
-	ip -n nbhV addr add fe80::1/64 dev v0 nodad
-	for l in "nbhA a0" "nbhA b0" "nbhC c0" "nbhV v0"; do
+hA=nbhA_$nb_id hC=nbhC_$nb_id hV=nbhV_$nb_id hF=nbhF_$nb_id
+netns_add $hA && netns_add $hC && netns_add $hV || { notok "namespaces"; exit 1; }
+if veth_pair $hA a0 $hC c0 10.77.0.2/24 10.77.0.1/24 &&
+	veth_pair $hA b0 $hV v0 10.78.0.2/24 10.78.0.1/24; then
+	# Only the link-local addresses set here: none of the kernel's own.
+	for l in "$hA a0 fe80::2" "$hA b0 fe80::3" "$hC c0 fe80::1" "$hV v0 fe80::1"; do
 		set -- $l
 		ip -n "$1" link set "$2" addrgenmode none 2>/dev/null
-		ip -n "$1" link set "$2" up
+		ip -n "$1" addr flush dev "$2" scope link
+		ip -n "$1" addr add "$3/64" dev "$2" nodad
 	done
-	sleep 1
-	agent nbhA -- -p 5345 || notok "agent in nbhA starts"
-	run_case ip netns exec nbhC $PY scope "fe80::2%c0" 5345 - "fe80::1%b0"
-	run_case ip netns exec nbhC $PY iface 10.77.0.2 5345 - b0
+	agent $hA -- -p 5345 || notok "agent in $hA starts"
+	run_case ip netns exec $hC $PY scope "fe80::2%c0" 5345 - "fe80::1%b0"
+	run_case ip netns exec $hC $PY iface 10.77.0.2 5345 - b0
 	# Multicast leaves by the control connection's interface (a0 here), or one the operator
 	# allowed with --mcast-iface.
-	run_case ip netns exec nbhC $PY mcast_iface 10.77.0.2 5345 - b0 a0
-	if agent nbhA -- -p 5346 --mcast-iface b0; then
-		run_case ip netns exec nbhC $PY mcast_iface_allowed 10.77.0.2 5346 - b0
+	run_case ip netns exec $hC $PY mcast_iface 10.77.0.2 5345 - b0 a0
+	if agent $hA -- -p 5346 --mcast-iface b0; then
+		run_case ip netns exec $hC $PY mcast_iface_allowed 10.77.0.2 5346 - b0
 	else
 		notok "an agent starts with --mcast-iface b0"
 	fi
@@ -122,17 +116,17 @@ fi
 # Handshake slots are shared among sources: 64 addresses of a namespace (/32 on its loopback)
 # keep 8 connections each with a valid HELLO, back at once when dropped, while a controller with
 # the key and a real `netbench tput --psk` must be served.
-if netns_add nbhF; then
-	for i in $(seq 1 64); do ip -n nbhF addr add "10.79.1.$i/32" dev lo; done
-	ip -n nbhF addr add 10.79.0.1/32 dev lo
-	if agent nbhF -- -p 5347 -B 10.79.0.1 --psk "$key"; then
-		run_case ip netns exec nbhF $PY sources 10.79.0.1 5347 "$key" 64 8 10.79.1 \
+if netns_add $hF; then
+	for i in $(seq 1 64); do ip -n $hF addr add "10.79.1.$i/32" dev lo; done
+	ip -n $hF addr add 10.79.0.1/32 dev lo
+	if agent $hF -- -p 5347 -B 10.79.0.1 --psk "$key"; then
+		run_case ip netns exec $hF $PY sources 10.79.0.1 5347 "$key" 64 8 10.79.1 \
 			"$NETBENCH" "$key"
 	else
-		notok "an agent starts in nbhF"
+		notok "an agent starts in $hF"
 	fi
 else
-	notok "namespace nbhF"
+	notok "namespace $hF"
 fi
 
 # Every session or handshake the agent closes is logged with its reason.

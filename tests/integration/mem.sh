@@ -65,22 +65,12 @@ if llc and not d["capped_by_memory"]:
 check "--quick: the human output notes a capped buffer" sh -c '
 if grep -q "(quick cap)" "$1"; then grep -q "note: --quick caps the buffer" "$1"; fi' sh "$tmp/human.txt"
 
-bad() { # description, arguments...
-	d=$1; shift
-	"$NETBENCH" mem "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
-	rc=$?
-	if [ "$rc" -eq 2 ] && grep -q "netbench mem: " "$tmp/bad.err" && [ ! -s "$tmp/bad.out" ]; then
-		ok "$d: exit 2, $(head -1 "$tmp/bad.err")"
-	else
-		notok "$d: exit $rc, $(head -1 "$tmp/bad.err")"
-	fi
-}
-bad "--min below 1k" --min 100
-bad "--min above --max" --min 8M --max 4M
-bad "unknown pattern" --pattern zigzag
-bad "zero threads" --threads 0
-bad "size without a number" --max lots
-bad "unknown option" --frobnicate
+check_refused "--min below 1k" 2 "netbench mem: " "$NETBENCH" mem --min 100
+check_refused "--min above --max" 2 "netbench mem: " "$NETBENCH" mem --min 8M --max 4M
+check_refused "unknown pattern" 2 "netbench mem: " "$NETBENCH" mem --pattern zigzag
+check_refused "zero threads" 2 "netbench mem: " "$NETBENCH" mem --threads 0
+check_refused "size without a number" 2 "netbench mem: " "$NETBENCH" mem --max lots
+check_refused "unknown option" 2 "netbench mem: " "$NETBENCH" mem --frobnicate
 # The 32-bit big-endian PowerPC build runs the probe under qemu-ppc: the chain's pointers are
 # 4 bytes there and the byte order differs, and the latency ordering must still hold (qemu-user's
 # loads are the host's loads).

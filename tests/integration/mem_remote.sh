@@ -9,21 +9,12 @@ BUILD=${BUILD:-build}
 TOP=${TOP:-.}
 tmp=$nb_tmp
 listening() { ss -Hltn "sport = :$1" | grep -q .; }
-wait_port() { # port, tenths of a second
-	i=0
-	while [ "$i" -lt "$2" ]; do
-		listening "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 start_agent() { # name, port, the agent's options (one word list), the command running netbench
 	name=$1 port=$2 opts=$3; shift 3
 	# shellcheck disable=SC2086
 	"$@" serve -B 127.0.0.1 -p "$port" $opts >"$tmp/$name.log" 2>&1 &
 	nb_pids="$nb_pids $!"
-	if wait_port "$port" 100; then
+	if wait_until 10 "$name listening on port $port" listening "$port"; then
 		ok "$name agent listens on 127.0.0.1 port $port"
 	else
 		notok "$name agent listens on 127.0.0.1 port $port"
@@ -130,21 +121,13 @@ rc=$?
 check "a default run is refused by the agent's max-time (exit $rc): $(head -1 "$tmp/long.err")" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'refused by rule max-time' '$tmp/long.err'"
 
-bad() { # description, expected status, stderr pattern, arguments...
-	d=$1 want=$2 pat=$3; shift 3
-	mem "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
-	rc=$?
-	if [ "$rc" -eq "$want" ] && grep -q "netbench mem: .*$pat" "$tmp/bad.err" && [ ! -s "$tmp/bad.out" ]; then
-		ok "$d: exit $rc, $(head -1 "$tmp/bad.err")"
-	else
-		notok "$d: exit $rc, $(head -1 "$tmp/bad.err")"
-	fi
-}
-bad "--port without -c" 2 "give -c HOST" -p "$PORT" --quick
-bad "--psk without -c" 2 "give -c HOST" --psk "$tmp/key"
-bad "port 0" 2 "port" -c 127.0.0.1 -p 0
-bad "no agent listening" 1 "cannot connect" -c 127.0.0.1 -p "$PORT_NONE" --quick
-bad "an empty key file" 2 "empty" -c 127.0.0.1 -p "$PORT_KEY" --psk /dev/null
+check_refused "--port without -c" 2 "netbench mem: .*give -c HOST" mem -p "$PORT" --quick
+check_refused "--psk without -c" 2 "netbench mem: .*give -c HOST" mem --psk "$tmp/key"
+check_refused "port 0" 2 "netbench mem: .*port" mem -c 127.0.0.1 -p 0
+check_refused "no agent listening" 1 "netbench mem: .*cannot connect" \
+	mem -c 127.0.0.1 -p "$PORT_NONE" --quick
+check_refused "an empty key file" 2 "netbench mem: .*empty" \
+	mem -c 127.0.0.1 -p "$PORT_KEY" --psk /dev/null
 
 # The board: a static big-endian PowerPC build of the agent under qemu-ppc.
 if ! command -v powerpc-linux-gnu-gcc >/dev/null || ! command -v qemu-ppc >/dev/null; then

@@ -84,12 +84,12 @@ else
 	skip "no IPv6 loopback"
 fi
 # stream --recv --iface lo describes lo, not the interface that holds the address (veth)
-if [ "$(id -u)" -eq 0 ] && ip link add nbopt0 type veth peer name nbopt1 2>/dev/null; then
-	ip addr add 198.51.100.1/24 dev nbopt0 && ip link set nbopt0 up && ip link set nbopt1 up
-	"$NB" stream --recv -a 198.51.100.1 -p 5394 --iface lo -t 0.3 -J >"$nb_tmp/lo.json" 2>"$nb_tmp/lo.err"
+O=nbtopt_$nb_id
+if is_root && netns_add $O && veth_pair $O nbopt0 $O nbopt1 198.51.100.1/24 -; then
+	ip netns exec $O "$NB" stream --recv -a 198.51.100.1 -p 5394 --iface lo -t 0.3 -J \
+		>"$nb_tmp/lo.json" 2>"$nb_tmp/lo.err"
 	check "stream --recv --iface lo -J: the platform block describes lo (no veth driver)" \
 		json_check "$nb_tmp/lo.json" "l = d['env']['local']; assert l['iface'] == 'lo' and l['driver'] is None and l['mtu'] == 65536, l"
-	ip link del nbopt0
 else
 	skip "needs root for a veth pair"
 fi

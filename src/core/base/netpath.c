@@ -3,7 +3,7 @@
  * RTM_GETROUTE request (what `ip route get` does); the neighbour from /proc/net/arp (IPv4, which
  * every kernel has) or an RTM_GETNEIGH dump (IPv6), after a datagram to the next hop made the
  * kernel resolve it. */
-#include "core/rate/netpath.h"
+#include "core/base/netpath.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -22,10 +22,10 @@
 
 #include "core/base/compat.h"
 #include "core/base/net.h"
+#include "core/base/netpath.h"
 #include "core/rate/flows.h"
 #include "core/rate/frame.h"
 #include "core/rate/gen.h"
-#include "core/rate/netpath.h"
 #include "core/base/timeutil.h"
 
 /* 4096 slots: enough to keep the device busy between flushes, few enough that a frame does not

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "core/base/netpath.h"
 #include "core/base/sysinfo.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_fit.h"
 #include "core/rate/flows.h"
 #include "core/rate/learn.h"
-#include "core/rate/netpath.h"
 #include "core/rate/rateprobe.h"
 #include "core/rate/rfc2544.h"
 

@@ -14,8 +14,8 @@
 #include <sys/socket.h>
 
 #include "core/base/compat.h"
+#include "core/base/netpath.h"
 #include "core/base/qdisc.h"
-#include "core/rate/netpath.h"
 
 /* The kernel's struct sock_txtime (linux/net_tstamp.h), which old headers lack. */
 struct txtime_opt {

@@ -15,10 +15,10 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/lab_opts.h"
+#include "core/base/lab_fit.h"
+#include "core/base/lab_rules.h"
 #include "core/lab/lab.h"
-#include "core/lab/lab_fit.h"
 #include "core/lab/lab_json.h"
-#include "core/lab/lab_rules.h"
 
 static volatile sig_atomic_t stop;
 

@@ -10,8 +10,8 @@
 
 #include "cmd/cli.h"
 #include "cmd/lab_opts.h"
+#include "core/base/lab_rules.h"
 #include "core/lab/lab.h"
-#include "core/lab/lab_rules.h"
 
 static void usage(FILE *f)
 {

@@ -18,10 +18,10 @@
 #include "cmd/rate_opts.h"
 #include "cmd/rate_print.h"
 #include "core/base/enosys.h"
+#include "core/base/lab_fit.h"
+#include "core/base/lab_rules.h"
 #include "core/base/net.h"
 #include "core/lab/lab.h"
-#include "core/lab/lab_fit.h"
-#include "core/lab/lab_rules.h"
 #include "core/rate/rate_run.h"
 #include "cmd/observe_cli.h"
 
@@ -158,6 +158,24 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 	}
 }
 
+/* The sweep's DUT (struct nb_rate_dut): the lab's, under --lab-prefix. */
+static int lab_dut_load(void *ctx, const struct nb_lab_rules *rules, size_t *n, size_t *elems,
+			char *err, size_t errlen)
+{
+	struct nb_lab *lab = ctx;
+	int ret = nb_lab_ruleset(lab, rules, n, elems);
+
+	if (ret)
+		snprintf(err, errlen, "%s: %s", lab->ns[NB_LAB_DUT],
+			 lab->err[0] ? lab->err : strerror(-ret));
+	return ret;
+}
+
+static void lab_dut_flush(void *ctx)
+{
+	(void)nb_lab_ruleset_flush(ctx);
+}
+
 /* Loads each kind and rule count into the lab's DUT in turn and runs the procedure at every
  * size. */
 static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
@@ -181,7 +199,8 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 	if ((ret = nb_lab_ruleset_keep(lab, &kept)))
 		cli_fail(ret, "cannot read the lab's DUT ruleset before the sweep: %s", lab->err);
 	progress_start(o, o->p.nsweep * o->p.nkinds * o->p.nsizes);
-	ret = nb_rate_sweep(r, lab, &p, &np, fits, err, sizeof(err));
+	ret = nb_rate_sweep(r, &(struct nb_rate_dut){lab_dut_load, lab_dut_flush, lab}, &p, &np,
+			    fits, err, sizeof(err));
 	progress_end();
 	int kept_ret = nb_lab_ruleset_restore(lab, &kept, &rules);
 	nb_lab_kept_free(&kept);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/lab/lab_fit.h"
+#include "core/base/lab_fit.h"
 #include "core/store/fit.h"
 #include "tap.h"
 

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "core/lab/lab_fit.h"
+#include "core/base/lab_fit.h"
 #include "tap.h"
 
 int main(void)

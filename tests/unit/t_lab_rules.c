@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/lab/lab_rules.h"
+#include "core/base/lab_rules.h"
 #include "tap.h"
 
 static char *gen(enum nb_lab_rules_kind kind, size_t n, int ipv6, const char *path, int *ret)

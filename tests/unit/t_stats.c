@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/base/lab_fit.h"
 #include "core/base/stats.h"
-#include "core/lab/lab_fit.h"
 #include "core/observe/verdict.h"
 #include "tap.h"
 

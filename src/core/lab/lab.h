@@ -9,10 +9,10 @@
 
 #include <stddef.h>
 
+#include "core/base/lab_rules.h"
 #include "core/lab/lab_base.h"
 #include "core/lab/lab_board.h"
 #include "core/lab/lab_keep.h"
-#include "core/lab/lab_rules.h"
 #include "core/lab/lab_ruleset.h"
 #include "core/lab/lab_status.h"
 #include "core/lab/lab_vpn.h"

@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/base/lab_fit.h"
+#include "core/base/lab_rules.h"
 #include "core/lab/lab.h"
-#include "core/lab/lab_fit.h"
-#include "core/lab/lab_rules.h"
 
 /* Each returns the whole document, ending in a newline, in a malloc'd string (free it): 0 or
  * -ENOMEM. */

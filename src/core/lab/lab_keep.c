@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/lab_rules.h"
+#include "core/lab/lab_exec.h"
 #include "core/lab/lab_keep.h"
 #include "core/lab/lab_ruleset.h"
-#include "core/lab/lab_exec.h"
-#include "core/lab/lab_rules.h"
 
 /* nft in the DUT's namespace: args after "nft", input on its stdin (may be NULL). */
 static int nft(struct nb_lab *lab, const char *a1, const char *a2, const char *a3,

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
+#include "core/base/lab_rules.h"
 #include "core/lab/lab_base.h"
-#include "core/lab/lab_rules.h"
 
 /* Loads r into the DUT with nft -f from a temporary file and reads the rule count back.
  * -EPROTO with lab->err holding nft's message when nft rejects the rules; -EIO when the read

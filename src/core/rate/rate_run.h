@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "core/base/lab_fit.h"
+#include "core/base/lab_rules.h"
 #include "core/base/netpath.h"
 #include "core/base/sysinfo.h"
-#include "core/lab/lab.h"
-#include "core/lab/lab_fit.h"
 #include "core/rate/flows.h"
 #include "core/rate/learn.h"
 #include "core/rate/rateprobe.h"
@@ -152,11 +152,22 @@ struct nb_rate_sweep_fits {
 	struct nb_rate_rule_fit f[3 * NB_RATE_MAX_SIZES];
 };
 
+/* The DUT the sweep loads its rulesets into (the front end hands netbench lab's): load puts r
+ * there and reads back its rules and set elements, or returns -errno with the DUT's name and
+ * the reason in err; flush empties it. */
+struct nb_rate_dut {
+	int (*load)(void *ctx, const struct nb_lab_rules *r, size_t *rules, size_t *elems,
+		    char *err, size_t errlen);
+	void (*flush)(void *ctx);
+	void *ctx;
+};
+
 /* Fills *points (np of them: when stopped, only the points whose every size finished, and
  * 0 returned) and the fits over them; the DUT's ruleset is flushed at the end. Free with
  * nb_rate_sweep_free even on failure. */
-int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_sweep_point **points,
-		  size_t *np, struct nb_rate_sweep_fits *fits, char *err, size_t errlen);
+int nb_rate_sweep(struct nb_rate_run *r, const struct nb_rate_dut *dut,
+		  struct nb_rate_sweep_point **points, size_t *np, struct nb_rate_sweep_fits *fits,
+		  char *err, size_t errlen);
 void nb_rate_sweep_free(struct nb_rate_sweep_point *points, size_t np);
 /* The fits and ruleset-bound decisions of every kind and size over the points (pure). */
 void nb_rate_sweep_conclude(const struct nb_rate_params *p, const struct nb_rate_sweep_point *pt,

@@ -13,15 +13,15 @@
 #include <sys/socket.h>
 
 #include "core/base/cpu.h"
-#include "core/lab/lab_rules.h"
+#include "core/base/lab_rules.h"
+#include "core/observe/obs_set.h"
+#include "core/observe/verdict.h"
+#include "core/rate/bidir.h"
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
-#include "core/rate/bidir.h"
 #include "core/rate/mix.h"
 #include "core/rate/mlr.h"
 #include "core/rate/raterx.h"
-#include "core/observe/obs_set.h"
-#include "core/observe/verdict.h"
 
 #define NB_RATE_MAX_SIZES 16
 #define NB_RATE_MIN_FPS	  1000ULL

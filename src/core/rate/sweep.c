@@ -9,8 +9,9 @@
 
 #include "core/rate/rate_run.h"
 
-int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_sweep_point **points,
-		  size_t *np_out, struct nb_rate_sweep_fits *fits, char *err, size_t errlen)
+int nb_rate_sweep(struct nb_rate_run *r, const struct nb_rate_dut *dut,
+		  struct nb_rate_sweep_point **points, size_t *np_out,
+		  struct nb_rate_sweep_fits *fits, char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
 	size_t np = p->nkinds * p->nsweep, i = 0;
@@ -37,13 +38,14 @@ int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_swee
 				ret = -ENOMEM;
 				break;
 			}
-			ret = nb_lab_ruleset(lab, &rules, &pt[i].rules_read, &pt[i].elems_read);
+			char why[400] = "";
+			ret = dut->load(dut->ctx, &rules, &pt[i].rules_read, &pt[i].elems_read, why,
+					sizeof(why));
 			if (ret) {
 				snprintf(err, errlen,
-					 "cannot load %llu %s rules into the lab's DUT %s: %s",
+					 "cannot load %llu %s rules into the lab's DUT %s",
 					 (unsigned long long)pt[i].rules,
-					 nb_lab_rules_kind_name(pt[i].kind), lab->ns[NB_LAB_DUT],
-					 lab->err[0] ? lab->err : strerror(-ret));
+					 nb_lab_rules_kind_name(pt[i].kind), why);
 				break;
 			}
 			if (r->progress)
@@ -65,7 +67,7 @@ int nb_rate_sweep(struct nb_rate_run *r, struct nb_lab *lab, struct nb_rate_swee
 				ret = 0;
 			}
 		}
-	(void)nb_lab_ruleset_flush(lab);
+	dut->flush(dut->ctx);
 	nb_rate_sweep_conclude(p, pt, ret ? 0 : *np_out, fits);
 	return ret;
 }

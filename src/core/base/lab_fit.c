@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Ordinary least squares on (rule count, ns per frame). Per-frame cost, not frames/s, is what
  * grows linearly with a linear rule list: each rule adds a fixed number of nanoseconds. */
-#include "core/lab/lab_fit.h"
+#include "core/base/lab_fit.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 /* Generated nftables rulesets for the lab's DUT and the check of what nft read back. The
  * non-matching rules take their source addresses from ranges the lab never routes (10.0.0.0/8,
  * 2001:2:ff::/64), so that test traffic walks every rule and matches none. */
-#include "core/lab/lab_rules.h"
+#include "core/base/lab_rules.h"
 
 #include <errno.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/crypto/crypto_proc.h"
+#include "core/base/crypto_proc.h"
 #include "core/crypto/crypto_run.h"
 #include "tap.h"
 

@@ -3,7 +3,7 @@
  * sendmsg and one read per request. The kernel picks the highest-priority implementation of the
  * named transform; /proc/crypto then says which driver that was. */
 #include "core/crypto/crypto_kernel.h"
-#include "core/crypto/crypto_proc.h"
+#include "core/base/crypto_proc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -253,22 +253,6 @@ static int af_driver(void *p, struct nb_crypto_driver *drv)
 	return ret;
 }
 
-/* Instantiates name (a template over implementations, e.g. cbc(aes-generic)) by binding an
- * AF_ALG socket to it; the kernel then lists it in /proc/crypto. */
-static void instantiate(const char *type, const char *name)
-{
-	struct sockaddr_alg sa;
-	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.salg_family = AF_ALG;
-	snprintf((char *)sa.salg_type, sizeof(sa.salg_type), "%s", type);
-	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s", name);
-	(void)bind(fd, (struct sockaddr *)&sa, sizeof(sa));
-	close(fd);
-}
-
 static int read_proc_crypto(struct nb_proc_crypto_alg *algs, size_t max)
 {
 	char *text = NULL;
@@ -336,11 +320,11 @@ static size_t drivers_of(const char *type, const char *name, char (*out)[80], si
 			memcpy(full, name, pl);
 			memcpy(full + pl, sub[i], sl);
 			memcpy(full + pl + sl, ")", 2);
-			instantiate(type, full);
+			nb_proc_crypto_instantiate(type, full);
 		}
 	}
 	if (type)
-		instantiate(type, name);
+		nb_proc_crypto_instantiate(type, name);
 	struct nb_proc_crypto_alg *algs = calloc(DRV_ALGS_MAX, sizeof(*algs));
 	if (!algs)
 		return 0;

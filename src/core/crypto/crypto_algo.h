@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/crypto_proc.h"
+
 #define NB_CRYPTO_MAX_ALGOS 8
 #define NB_CRYPTO_MAX_SIZES 16
 /* The three engines, or afalg once per kernel driver; one algorithm of a remote run (every
@@ -58,16 +60,6 @@ struct nb_crypto_req {
 struct nb_crypto_keys {
 	const uint8_t *key, *mac_key;
 	uint32_t key_len, mac_key_len;
-};
-
-/* Which kernel driver serves a session, where the engine can tell. */
-struct nb_crypto_driver {
-	char name[64];	 /* crypto API name, e.g. "cbc(aes)" */
-	char driver[64]; /* implementation, e.g. "cbc-aes-talitos" */
-	char module[32];
-	int priority;	     /* -1 when unknown */
-	int hw;		     /* 1 hardware, 0 CPU, -1 unknown */
-	char mac_driver[64]; /* second transform (devcrypto's HMAC half) */
 };
 
 /* An engine: one file each (crypto_soft.c, crypto_devcrypto.c, crypto_afalg.c). Callbacks

@@ -4,7 +4,7 @@
  * for CBC+HMAC, see compat_cryptodev.h); the module reports which kernel driver serves each
  * session. */
 #include "core/crypto/crypto_kernel.h"
-#include "core/crypto/crypto_proc.h"
+#include "core/base/crypto_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>

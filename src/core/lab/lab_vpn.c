@@ -14,7 +14,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "core/crypto/crypto_proc.h"
+#include "core/base/crypto_proc.h"
 #include "core/lab/lab_base.h"
 #include "core/lab/lab_board.h"
 #include "core/lab/lab_vpn.h"
@@ -379,24 +379,12 @@ int nb_lab_vpn_up(struct nb_lab *lab)
 }
 
 /* Instantiates a template driver (cbc(aes-generic)) so that it is registered and can be
- * raised; a no-op for a driver that already is. */
+ * raised; a no-op for a driver that already is. Binding is what instantiates. */
 static void instantiate(const char *driver)
 {
-	static const struct nb_crypto_algo probe[] = {
-	    {"", NB_CRYPTO_CIPHER, 0, 0, 0, 0, 1, "", "skcipher"},
-	    {"", NB_CRYPTO_AEAD, 0, 0, 0, 0, 1, "", "aead"},
-	    {"", NB_CRYPTO_MAC, 0, 0, 0, 0, 1, "", "hash"},
-	};
-	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
-		struct nb_crypto_engine e = nb_crypto_afalg;
-		struct nb_crypto_keys k = {0};
-		void *s = NULL;
-		char why[160];
-		e.kernel_driver = driver;
-		/* Binding is what instantiates; the key is refused, which does not matter. */
-		if (e.session_new(&e, &probe[i], &k, &s, why, sizeof(why)) == 0)
-			e.session_free(s);
-	}
+	static const char *const types[] = {"skcipher", "aead", "hash"};
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		nb_proc_crypto_instantiate(types[i], driver);
 }
 
 int nb_lab_crypto_driver_set(struct nb_lab *lab, int *old_priority)

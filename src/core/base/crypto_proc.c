@@ -2,15 +2,19 @@
 /* /proc/crypto: which implementation (driver) of a transform the kernel has and at what
  * priority. The kernel serves a request with the highest-priority implementation that passed
  * its self-test, so a hardware driver registered below a CPU one is never used. */
-#include "core/crypto/crypto_proc.h"
+#include "core/base/crypto_proc.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <linux/if_alg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include "core/base/compat.h"
 
 static void copy_val(char *dst, size_t cap, const char *v, size_t n)
 {
@@ -232,4 +236,18 @@ int nb_crypto_driver_is_hw(const char *driver)
 		p += n + (p[n] != '\0');
 	}
 	return any ? 0 : 1;
+}
+
+void nb_proc_crypto_instantiate(const char *type, const char *name)
+{
+	struct sockaddr_alg sa;
+	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.salg_family = AF_ALG;
+	snprintf((char *)sa.salg_type, sizeof(sa.salg_type), "%s", type);
+	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s", name);
+	(void)bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
 }

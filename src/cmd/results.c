@@ -27,6 +27,8 @@ static const char usage_text[] =
     "\n"
     "The results store: one SQLite file holding result documents with a label and tags.\n"
     "Measuring subcommands add to it with --save; import adds documents printed with -J.\n"
+    "A document stored already (byte for byte) is skipped by import and merge: a run counts\n"
+    "once.\n"
     "\n"
     "Filters (list, export):\n" STORE_CLI_HELP "Options:\n"
     "      --label TEXT       import: the label of the imported results\n"
@@ -87,8 +89,8 @@ static int do_import(int argc, char **argv)
 		cli_usage_error("import: which files? give FILE.json... ('-' for stdin)");
 	size_t n = (size_t)(argc - optind);
 	struct nb_store_add *a = calloc(n, sizeof(*a));
-	int64_t *ids = calloc(n, sizeof(*ids));
-	if (!a || !ids)
+	int64_t *ids = calloc(n, sizeof(*ids)), *same = calloc(n, sizeof(*same));
+	if (!a || !ids || !same)
 		cli_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
@@ -105,22 +107,40 @@ static int do_import(int argc, char **argv)
 				 "and \"test\"; nothing imported)",
 				 argv[optind + (int)i]);
 		nb_jdoc_free(d);
-		a[i] = (struct nb_store_add){
-		    .doc = doc, .label = label, .source = "import", .tags = tags, .ntags = ntags};
+		a[i] = (struct nb_store_add){.doc = doc,
+					     .label = label,
+					     .source = "import",
+					     .tags = tags,
+					     .ntags = ntags,
+					     .same_as = &same[i]};
 	}
 	struct nb_store *st = store_cli_open(&sc);
 	int ret = nb_store_add(st, a, n, ids, err, sizeof(err));
 	nb_store_close(st);
 	if (ret)
 		cli_fail(0, "%s (nothing imported)", err);
+	size_t dups = 0;
 	for (size_t i = 0; i < n; i++) {
-		printf("%lld\t%s\n", (long long)ids[i], argv[optind + (int)i]);
+		/* The same document twice would be two runs with a zero-width interval. */
+		if (same[i]) {
+			dups++;
+			fprintf(stderr,
+				"netbench results: %s is result %lld already (the same document, "
+				"byte for byte): skipped, a run counts once\n",
+				argv[optind + (int)i], (long long)same[i]);
+		} else {
+			printf("%lld\t%s\n", (long long)ids[i], argv[optind + (int)i]);
+		}
 		free((char *)a[i].doc);
 	}
-	fprintf(stderr, "netbench results: imported %zu result%s into %s\n", n, n == 1 ? "" : "s",
-		store_cli_path(&sc));
+	fprintf(stderr, "netbench results: imported %zu result%s into %s", n - dups,
+		n - dups == 1 ? "" : "s", store_cli_path(&sc));
+	if (dups)
+		fprintf(stderr, " (%zu duplicate%s skipped)", dups, dups == 1 ? "" : "s");
+	fputc('\n', stderr);
 	free(a);
 	free(ids);
+	free(same);
 	return 0;
 }
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The regression gate end to end: three real `mem --quick` runs saved as the baseline, and the
 # same documents imported again as equal runs, scaled to a 50 % regression (latency doubled,
-# bandwidth halved), and scaled by 0.85/1.00/1.10 per run (a difference within the runs'
+# bandwidth halved), and scaled by 1.15/1.01/0.90 per run (a difference within the runs'
 # spread). `compare --baseline --fail-if-worse` passes the equal runs, fails the regression with
 # JUnit XML naming the metric (checked with python's XML parser), does not fail the noisy runs,
 # and cannot judge a single run unless --gate-point is given. Also: usage errors, --only, and a
@@ -37,14 +37,15 @@ for i in 1 2 3; do
 	scale "$nb_tmp/base$i.json" "$nb_tmp/same$i.json" 1 1
 	scale "$nb_tmp/base$i.json" "$nb_tmp/slow$i.json" 2 0.5
 done
+scale "$nb_tmp/base1.json" "$nb_tmp/lone.json" 2.01 0.5 # a regressed run of its own
 scale "$nb_tmp/base1.json" "$nb_tmp/noisy1.json" 1.15 0.85
-scale "$nb_tmp/base2.json" "$nb_tmp/noisy2.json" 1 1
+scale "$nb_tmp/base2.json" "$nb_tmp/noisy2.json" 1.01 0.99 # not same2: one run is stored once
 scale "$nb_tmp/base3.json" "$nb_tmp/noisy3.json" 0.9 1.1
 check_rc "import equal, regressed and noisy runs" 0 sh -c "
 	'$NETBENCH' results import --db '$DB' --label same '$nb_tmp'/same?.json &&
 	'$NETBENCH' results import --db '$DB' --label slow '$nb_tmp'/slow?.json &&
 	'$NETBENCH' results import --db '$DB' --label noisy '$nb_tmp'/noisy?.json &&
-	'$NETBENCH' results import --db '$DB' --label slow1 '$nb_tmp'/slow1.json"
+	'$NETBENCH' results import --db '$DB' --label slow1 '$nb_tmp'/lone.json"
 
 G="compare --db $DB --baseline base --fail-if-worse 10"
 check_rc "usage: --fail-if-worse without --baseline" 2 nbq compare --db "$DB" --fail-if-worse 10

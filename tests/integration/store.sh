@@ -13,6 +13,19 @@ export NETBENCH_DB=$DB
 agent -- -p $P -B 127.0.0.1 || { notok "agent starts"; exit 1; }
 nbq() { "$NETBENCH" "$@"; }
 count() { nbq results list "$@" 2>/dev/null | tail -n +2 | wc -l; }
+# runs IN DIR N: N distinct runs (DIR/0.json ...) like IN, each a second later: the same
+# document twice is one run, imported once.
+runs() {
+	mkdir -p "$2"
+	python3 - "$@" <<'PY'
+import datetime, json, sys
+d = json.load(open(sys.argv[1]))
+t0 = datetime.datetime.strptime(d["time_utc"], "%Y-%m-%dT%H:%M:%SZ")
+for i in range(int(sys.argv[3])):
+    d["time_utc"] = (t0 + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    json.dump(d, open("%s/%d.json" % (sys.argv[2], i), "w"))
+PY
+}
 
 # Usage errors first: nothing is created by them.
 check_rc "--label without --save: usage error" 2 nbq mem --quick --label x
@@ -76,8 +89,10 @@ check_rc "show of a missing ID: exit 1" 1 nbq results show 999
 check_rc "show with no ID: usage error" 2 nbq results show
 
 # import: all or nothing.
-cp "$nb_tmp/tA2.json" "$nb_tmp/c1.json"
-check_rc "import two documents with --label C --tag" 0 nbq results import --label C --tag rules=100 "$nb_tmp/c1.json" "$nb_tmp/mem.json"
+runs "$nb_tmp/tA2.json" "$nb_tmp/c" 2
+cp "$nb_tmp/c/1.json" "$nb_tmp/c1.json"
+runs "$nb_tmp/mem.json" "$nb_tmp/m" 2
+check_rc "import two documents with --label C --tag" 0 nbq results import --label C --tag rules=100 "$nb_tmp/c1.json" "$nb_tmp/m/1.json"
 check "they are results 9 and 10" sh -c "grep -q '^9	' $nb_tmp/out && grep -q '^10	' $nb_tmp/out"
 check "--label C: 2" test "$(count --label C)" -eq 2
 echo '{"schema":"netbench/1","test":"tput"' >"$nb_tmp/broken.json"
@@ -220,9 +235,25 @@ check "10 is gone" test "$(count)" -eq 9
 check_rc "rm of a missing ID: exit 1, nothing removed" 1 nbq results rm 9 999
 check "9 is still there" test "$(count)" -eq 9
 
+# The same document imported again is the same run: skipped and said, never a second run.
+before=$(count)
+check_rc "import c1.json again" 0 nbq results import --label again "$nb_tmp/c1.json"
+check "it says the document is result 9 already and skips it" \
+	grep -q "c1.json is result 9 already (the same document, byte for byte): skipped, a run counts once" "$nb_tmp/out"
+check "and counts it: imported 0 results (1 duplicate skipped)" grep -q "imported 0 results into .* (1 duplicate skipped)" "$nb_tmp/out"
+check "no result added" test "$(count)" -eq "$before"
+runs "$nb_tmp/c1.json" "$nb_tmp/dup" 3
+check_rc "the same new document twice in one import" 0 nbq results import --label twice "$nb_tmp/dup/1.json" "$nb_tmp/dup/1.json"
+check "one result added, the second named as the first" sh -c "
+	test \"\$(grep -c '	.*dup/1.json' '$nb_tmp/out')\" -eq 1 && grep -q 'imported 1 result into .* (1 duplicate skipped)' '$nb_tmp/out'"
+check "one result more" test "$(count)" -eq $((before + 1))
+nbq results rm "$(sed -n 's/	.*dup.1.json$//p' "$nb_tmp/out")" >/dev/null 2>&1
+
 # Two writers at once (a store of their own): every import lands.
 WDB=$nb_tmp/writers.db
-w() { i=0; while [ $i -lt 15 ]; do nbq results import --db "$WDB" --label "w$1" "$nb_tmp/c1.json" >/dev/null 2>&1 || echo fail >>"$nb_tmp/wfail"; i=$((i + 1)); done; }
+runs "$nb_tmp/c1.json" "$nb_tmp/w1" 15
+runs "$nb_tmp/mem.json" "$nb_tmp/w2" 15
+w() { i=0; while [ $i -lt 15 ]; do nbq results import --db "$WDB" --label "w$1" "$nb_tmp/w$1/$i.json" >/dev/null 2>&1 || echo fail >>"$nb_tmp/wfail"; i=$((i + 1)); done; }
 w 1 & p1=$!
 w 2 & p2=$!
 wait $p1 $p2
@@ -232,9 +263,7 @@ check "all 30 are there" test "$(count --db "$WDB")" -eq 30
 # A writer killed mid-import leaves the store as it was, or with the whole import.
 KDB=$nb_tmp/kill.db
 nbq results import --db "$KDB" "$nb_tmp/c1.json" >/dev/null 2>&1
-i=0
-mkdir "$nb_tmp/many"
-while [ $i -lt 150 ]; do cp "$nb_tmp/crypto.json" "$nb_tmp/many/$i.json"; i=$((i + 1)); done
+runs "$nb_tmp/crypto.json" "$nb_tmp/many" 150
 hit=0
 for delay in 0.02 0.05 0.1; do
 	before=$(count --db "$KDB")
@@ -251,7 +280,7 @@ for delay in 0.02 0.05 0.1; do
 done
 check "SIGKILL mid-import ($hit of 3 kills hit a running import): all or nothing" test "$hit" -gt 0
 check "the store passes SQLite's integrity check" sh -c "sqlite3 '$KDB' 'PRAGMA integrity_check' | grep -qx ok"
-check_rc "and takes new results" 0 nbq results import --db "$KDB" --label after-kill "$nb_tmp/c1.json"
+check_rc "and takes new results" 0 nbq results import --db "$KDB" --label after-kill "$nb_tmp/dup/2.json"
 
 # The report, looked at by a browser.
 check_rc "report -o" 0 nbq report -o "$nb_tmp/r.html" --title "store test"

@@ -117,6 +117,22 @@ int main(void)
 	CHECK(nb_store_add(s, notjson, 1, NULL, err, sizeof(err)) == -EINVAL,
 	      "malformed JSON refused");
 
+	/* An import of a document stored already, byte for byte, adds nothing and names the
+	 * result it is; so does the same new document given twice in one call. */
+	static const char doc_c[] = "{\"schema\":\"netbench/1\",\"test\":\"mem\"}";
+	int64_t same[3] = {-1, -1, -1}, got[3] = {0};
+	struct nb_store_add again[] = {{.doc = doc_b, .source = "import", .same_as = &same[0]},
+				       {.doc = doc_c, .source = "import", .same_as = &same[1]},
+				       {.doc = doc_c, .source = "import", .same_as = &same[2]}};
+	CHECK(nb_store_add(s, again, 3, got, err, sizeof(err)) == 0 && same[0] == 2 &&
+		  got[0] == 2 && same[1] == 0 && got[1] == 4 && same[2] == 4 && got[2] == 4 &&
+		  count(s, &all) == 4,
+	      "a duplicate import is skipped and named (same as %lld, %lld, %lld; %s)",
+	      (long long)same[0], (long long)same[1], (long long)same[2], err);
+	int64_t rm_c[] = {4};
+	CHECK(nb_store_rm(s, rm_c, 1, err, sizeof(err)) == 0 && count(s, &all) == 3,
+	      "the new one removed again");
+
 	int64_t rm_bad[] = {2, 99};
 	CHECK(nb_store_rm(s, rm_bad, 2, err, sizeof(err)) == -ENOENT && count(s, &all) == 3,
 	      "rm with a missing ID removes nothing (%s)", err);

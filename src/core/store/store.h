@@ -70,6 +70,10 @@ struct nb_store_add {
 	const char *source;
 	const struct nb_store_tag *tags;
 	size_t ntags;
+	/* NULL: always added. Else a document already stored byte for byte (or earlier in the
+	 * same call) is not added again, and *same_as is that result's id (0 when added): an
+	 * imported document counts once, however often it is imported. */
+	int64_t *same_as;
 };
 int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
 		 char *err, size_t errlen);
@@ -87,8 +91,8 @@ int nb_store_rm(struct nb_store *s, const int64_t *ids, size_t n, char *err, siz
  * (all or none). A document already present byte for byte is skipped, so merging twice adds
  * nothing. The other store is opened read-only and never created. Merged rows have source
  * "merge". */
-int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped,
-		   char *err, size_t errlen);
+int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped, char *err,
+		   size_t errlen);
 
 /* Parses "key=value" (key: letters, digits, _ - .; value: printable, no comma). */
 int nb_store_tag_parse(const char *text, struct nb_store_tag *t);

@@ -32,6 +32,10 @@ static const char insert_sql[] =
     "?3, " FACT("hostname") ", " FACT("kernel") ", " FACT("arch") ", " FACT("cpu_model") ", " FACT(
 	"cpu_mhz") ", " FACT("driver") ", ?1, ?4)";
 
+/* A document already here, byte for byte, is the same run. */
+static const char dup_sql[] =
+    "SELECT id FROM results WHERE length(doc) = length(?1) AND doc = ?1 ORDER BY id LIMIT 1";
+
 static const char check_sql[] =
     "SELECT json_valid(?1) AND json_type(?1) = 'object' AND "
     "json_extract(?1, '$.schema') LIKE 'netbench/%' AND json_type(?1, '$.test') = 'text'";
@@ -39,12 +43,13 @@ static const char check_sql[] =
 int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
 		 char *err, size_t errlen)
 {
-	sqlite3_stmt *chk = NULL, *ins = NULL, *tag = NULL;
+	sqlite3_stmt *chk = NULL, *ins = NULL, *tag = NULL, *dup = NULL;
 	int ret;
 
 	if ((ret = nb_store_exec(s, "BEGIN IMMEDIATE", err, errlen)))
 		return ret;
 	if (sqlite3_prepare_v2(s->db, check_sql, -1, &chk, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, dup_sql, -1, &dup, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(
 		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,
@@ -62,6 +67,23 @@ int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int
 				 i + 1);
 			ret = -EINVAL;
 			goto out;
+		}
+		if (a[i].same_as) {
+			/* Stored already (or earlier in this call): counted once, never twice. */
+			*a[i].same_as = 0;
+			sqlite3_reset(dup);
+			sqlite3_bind_text(dup, 1, a[i].doc, -1, SQLITE_STATIC);
+			int rc = sqlite3_step(dup);
+			if (rc == SQLITE_ROW) {
+				*a[i].same_as = sqlite3_column_int64(dup, 0);
+				if (ids)
+					ids[i] = *a[i].same_as;
+				continue;
+			}
+			if (rc != SQLITE_DONE) {
+				ret = nb_store_db_fail(s, err, errlen, "looking for a duplicate");
+				goto out;
+			}
 		}
 		sqlite3_reset(ins);
 		sqlite3_bind_text(ins, 1, a[i].doc, -1, SQLITE_STATIC);
@@ -102,6 +124,7 @@ int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int
 	ret = nb_store_exec(s, "COMMIT", err, errlen);
 out:
 	sqlite3_finalize(chk);
+	sqlite3_finalize(dup);
 	sqlite3_finalize(ins);
 	sqlite3_finalize(tag);
 	if (ret)
@@ -200,10 +223,7 @@ int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t 
 		goto out;
 	}
 	/* A document already here, byte for byte, is the same run: skipped. */
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT 1 FROM results WHERE length(doc) = length(?1) AND doc = ?1 "
-			       "LIMIT 1",
-			       -1, &dup, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(s->db, dup_sql, -1, &dup, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(
 		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,

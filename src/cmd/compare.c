@@ -16,6 +16,8 @@
 
 static const char usage_text[] =
     "Usage: netbench compare [filters] [ID...] [--baseline ID|LABEL] [--csv | -J]\n"
+    "       netbench compare [filters] --rows AXIS --columns AXIS [--baseline VALUE]\n"
+    "       netbench compare [filters] --trend KEY [--rows AXIS] [--baseline VALUE]\n"
     "       netbench compare --baseline LABEL --fail-if-worse PCT [--junit FILE] ...\n"
     "\n"
     "Puts stored results side by side in the shape of each test's table: stream as results\n"
@@ -27,6 +29,12 @@ static const char usage_text[] =
     "      --baseline ID|LABEL  each cell also shows its ratio to this result's (or label's);\n"
     "                         '*' when the ratio's 95 % interval excludes 1\n"
     "      --only LABEL,...   compare only runs with these labels (and the baseline)\n"
+    "      --rows AXIS        lay the tables out on chosen axes: rows by AXIS (label, host,\n"
+    "      --columns AXIS     size: the swept size, or a tag's key such as kernel); one table\n"
+    "                         per value of what is on neither axis (default rows: label,\n"
+    "                         columns: size); --baseline then names a column value\n"
+    "      --trend KEY        one metric across a tag's values: columns by KEY (kernel=6.1,\n"
+    "                         6.6, ... in version order), rows by label, one table per size\n"
     "      --fail-if-worse PCT  the regression gate: exit 1 when a metric is established\n"
     "                         worse than the baseline by more than PCT % (0 < PCT <= 1000)\n"
     "      --gate-point       with one run on a side, gate on the point value\n"
@@ -45,7 +53,7 @@ static const char usage_text[] =
     "  -J, --json             one JSON document\n"
     "  -h, --help             this help\n" CLI_VERSION_HELP;
 
-enum { O_BASE = 0x5500, O_CSV, O_ONLY, O_WORSE, O_POINT, O_JUNIT };
+enum { O_BASE = 0x5500, O_CSV, O_ONLY, O_WORSE, O_POINT, O_JUNIT, O_ROWS, O_COLS, O_TREND };
 
 /* --only: is this result's label (or group) one of the comma-separated names? */
 static bool only_has(const char *list, const struct loaded *l)
@@ -60,6 +68,59 @@ static bool only_has(const char *list, const struct loaded *l)
 	return false;
 }
 
+struct pivot_out {
+	bool json, csv;
+	struct nb_json j;
+	size_t ntables;
+	const char *baseline, *col_key;
+};
+
+static void pivot_table(struct nb_cmp_table *t, void *ctx)
+{
+	struct pivot_out *o = ctx;
+	if (o->json)
+		nb_cmp_write_json(&o->j, t);
+	else if (o->csv)
+		nb_cmp_write_csv(stdout, t, o->ntables == 0);
+	else {
+		if (o->ntables)
+			putchar('\n');
+		nb_cmp_write_text(stdout, t);
+		if (o->baseline && !t->has_baseline)
+			printf("(no %s column %s in this table: no ratios)\n", o->col_key,
+			       o->baseline);
+	}
+	o->ntables++;
+}
+
+/* --rows/--columns/--trend: per view id, the tables on the chosen axes. */
+static int compare_pivot(const struct loaded *l, size_t n, const struct nb_piv_axis *ra,
+			 const struct nb_piv_axis *ca, const char *baseline, bool json, bool csv)
+{
+	struct pivot_out o = {.json = json, .csv = csv, .baseline = baseline, .col_key = ca->key};
+	store_cli_pivot_baseline(l, n, ca, baseline);
+	if (json) {
+		nb_json_init(&o.j, stdout);
+		nb_json_obj_begin(&o.j, NULL);
+		nb_json_str(&o.j, "schema", "netbench-compare/1");
+		nb_json_str(&o.j, "baseline", baseline);
+		nb_json_str(&o.j, "rows", ra->key);
+		nb_json_str(&o.j, "columns", ca->key);
+		nb_json_arr_begin(&o.j, "tables");
+	}
+	store_cli_pivot(l, n, ra, ca, baseline, pivot_table, &o);
+	if (json) {
+		nb_json_arr_end(&o.j);
+		nb_json_obj_end(&o.j);
+		fputc('\n', stdout);
+	}
+	if (!o.ntables)
+		cli_warn("the %zu selected result%s hold nothing to compare (lab status documents "
+			 "have no measurements)",
+			 n, n == 1 ? "" : "s");
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {STORE_CLI_LONGOPTS,
@@ -70,6 +131,9 @@ int cmd_compare(int argc, char **argv)
 					     {"fail-if-worse", required_argument, NULL, O_WORSE},
 					     {"gate-point", no_argument, NULL, O_POINT},
 					     {"junit", required_argument, NULL, O_JUNIT},
+					     {"rows", required_argument, NULL, O_ROWS},
+					     {"columns", required_argument, NULL, O_COLS},
+					     {"trend", required_argument, NULL, O_TREND},
 					     {"json", no_argument, NULL, 'J'},
 					     {"help", no_argument, NULL, 'h'},
 					     CLI_VERSION_LONGOPT,
@@ -77,7 +141,10 @@ int cmd_compare(int argc, char **argv)
 	struct store_cli sc = {0};
 	struct store_view_cli view = {0};
 	const char *baseline_arg = NULL, *only = NULL, *junit = NULL;
-	bool json = false, csv = false, gate = false;
+	bool json = false, csv = false, gate = false, pivot = false, has_rows = false,
+	     has_cols = false;
+	struct nb_piv_axis ra = {.kind = NB_PIV_LABEL, .key = "label"},
+			   ca = {.kind = NB_PIV_SIZE, .key = "size"};
 	struct nb_gate_opts go = {0};
 	struct nb_gate_row *grows = NULL;
 	size_t ngrows = 0;
@@ -114,6 +181,27 @@ int cmd_compare(int argc, char **argv)
 				cli_usage_error("--junit: the file name is empty");
 			junit = optarg;
 			break;
+		case O_ROWS:
+			store_cli_axis("--rows", optarg, &ra);
+			pivot = has_rows = true;
+			break;
+		case O_TREND:
+			if (has_cols)
+				cli_usage_error("--trend KEY is --columns KEY: give one of them");
+			store_cli_axis("--trend", optarg, &ca);
+			if (ca.kind != NB_PIV_TAG)
+				cli_usage_error(
+				    "--trend: '%s' is not a tag's key (a trend runs across "
+				    "a tag's values, such as kernel)",
+				    optarg);
+			pivot = has_cols = true;
+			break;
+		case O_COLS:
+			if (has_cols)
+				cli_usage_error("--trend KEY is --columns KEY: give one of them");
+			store_cli_axis("--columns", optarg, &ca);
+			pivot = has_cols = true;
+			break;
 		case 'J':
 			json = true;
 			break;
@@ -138,8 +226,15 @@ int cmd_compare(int argc, char **argv)
 	if ((junit || go.gate_point) && !gate)
 		cli_usage_error("--junit and --gate-point are parts of the gate: add "
 				"--fail-if-worse PCT");
+	if (pivot && (view.fit || gate || only))
+		cli_usage_error("--rows, --columns and --trend lay out tables: without --fit, "
+				"--fail-if-worse or --only (use --where)");
+	if (pivot && ra.kind == ca.kind && !strcmp(ra.key, ca.key))
+		cli_usage_error("--rows and --columns are both '%s': give two different axes",
+				ra.key);
 	store_cli_view_check(&view);
 	store_cli_ids(&sc, argc, argv);
+	sc.axes = pivot;
 
 	struct nb_store *st = store_cli_open_read(&sc);
 	struct nb_store_row *rows;
@@ -155,6 +250,13 @@ int cmd_compare(int argc, char **argv)
 		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
 	if (view.fit) {
 		int status = store_cli_fit(view.fit, view.linear, l, n, stdout, NULL);
+		free(e);
+		store_cli_free(l, rows, n);
+		nb_store_close(st);
+		return status;
+	}
+	if (pivot) {
+		int status = compare_pivot(l, n, &ra, &ca, baseline_arg, json, csv);
 		free(e);
 		store_cli_free(l, rows, n);
 		nb_store_close(st);

@@ -27,6 +27,11 @@ static const char usage_text[] =
     "Filters:\n" STORE_CLI_HELP "Options:\n"
     "  -o, --output FILE      the HTML file to write (required)\n"
     "      --title TEXT       the page's title (default \"netbench report\")\n"
+    "      --trend KEY        instead of a chart per view: one metric across a tag's values\n"
+    "                         (kernel 5.10, 6.1, ... in version order), a line per label (or\n"
+    "                         per --rows AXIS: label, host or a tag), 8 lines a chart, one\n"
+    "                         section per size, with compare --trend's table beside it\n"
+    "      --rows AXIS        with --trend: what a line is (default: label)\n"
     "      --cpu WHAT         stream: total (default), softirq or process\n"
     "      --algo NAME        crypto: the algorithm drawn\n"
     "      --fit 'M ~ F + F'  add compare --fit's fit: M against each factor F on log-log\n"
@@ -34,7 +39,42 @@ static const char usage_text[] =
     "      --linear           with --fit: the linear form (linear axes)\n"
     "  -h, --help             this help\n" CLI_VERSION_HELP;
 
-enum { O_TITLE = 0x5600 };
+enum { O_TITLE = 0x5600, O_TREND, O_ROWS };
+
+/* --trend: the sections of compare --trend's tables. */
+struct trend_out {
+	FILE *f;
+	int ret;
+	char err[512];
+};
+
+static void trend_table(struct nb_cmp_table *t, void *ctx)
+{
+	struct trend_out *o = ctx;
+	if (!o->ret)
+		o->ret = nb_report_trend_html(o->f, &t, 1, o->err, sizeof(o->err));
+}
+
+static char *trend_html(const struct loaded *l, size_t n, const struct nb_piv_axis *ra,
+			const struct nb_piv_axis *ca)
+{
+	char *html = NULL;
+	size_t len = 0;
+	struct trend_out o = {.f = open_memstream(&html, &len)};
+	if (!o.f)
+		cli_fail(ENOMEM, "out of memory");
+	fputs("<h2 id=\"trend\">trend by ", o.f);
+	nb_xml_text(o.f, ca->key);
+	fputs("</h2>\n", o.f);
+	store_cli_pivot(l, n, ra, ca, NULL, trend_table, &o);
+	fclose(o.f);
+	if (o.ret == -ERANGE)
+		cli_fail(0, "%s; nothing written (leave the result out by choosing the others)",
+			 o.err);
+	if (o.ret)
+		cli_fail(o.ret, "drawing the trend");
+	return html;
+}
 
 /* The fit's section: its sentences and one chart per factor per step. */
 static char *fit_html(const char *formula, bool linear, const struct loaded *l, size_t n)
@@ -65,12 +105,16 @@ int cmd_report(int argc, char **argv)
 					     STORE_VIEW_LONGOPTS,
 					     {"output", required_argument, NULL, 'o'},
 					     {"title", required_argument, NULL, O_TITLE},
+					     {"trend", required_argument, NULL, O_TREND},
+					     {"rows", required_argument, NULL, O_ROWS},
 					     {"help", no_argument, NULL, 'h'},
 					     CLI_VERSION_LONGOPT,
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	struct store_view_cli view = {0};
 	const char *out = NULL, *title = "netbench report";
+	struct nb_piv_axis ra = {.kind = NB_PIV_LABEL, .key = "label"}, ca;
+	bool trend = false, rows_given = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":o:hV", opts, NULL)) != -1) {
@@ -82,6 +126,19 @@ int cmd_report(int argc, char **argv)
 			break;
 		case O_TITLE:
 			title = optarg;
+			break;
+		case O_TREND:
+			store_cli_axis("--trend", optarg, &ca);
+			if (ca.kind != NB_PIV_TAG)
+				cli_usage_error(
+				    "--trend: '%s' is not a tag's key (a trend runs across "
+				    "a tag's values, such as kernel)",
+				    optarg);
+			trend = true;
+			break;
+		case O_ROWS:
+			store_cli_axis("--rows", optarg, &ra);
+			rows_given = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -95,6 +152,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!out)
 		cli_usage_error("where to? give -o FILE.html");
+	if (rows_given && !trend)
+		cli_usage_error("--rows is a part of --trend: add --trend KEY");
+	if (trend && (view.fit || ra.kind == NB_PIV_SIZE ||
+		      (ra.kind == NB_PIV_TAG && !strcmp(ra.key, ca.key))))
+		cli_usage_error("--trend draws lines by label, host or another tag: without --fit, "
+				"and --rows neither size nor the trend's own key");
+	sc.axes = trend;
 	store_cli_view_check(&view);
 	store_cli_ids(&sc, argc, argv);
 
@@ -128,7 +192,12 @@ int cmd_report(int argc, char **argv)
 						.views = l[i].views,
 						.nviews = l[i].nviews};
 	}
-	char *extra = view.fit ? fit_html(view.fit, view.linear, l, n) : NULL;
+	char *extra = view.fit ? fit_html(view.fit, view.linear, l, n)
+		      : trend  ? trend_html(l, n, &ra, &ca)
+			       : NULL;
+	/* With --trend the page holds the trend, not a chart per view. */
+	for (size_t i = 0; i < n && trend; i++)
+		it[i].nviews = 0;
 	gmtime_r(&now, &tm);
 	strftime(gen, sizeof(gen), "Written %Y-%m-%d %H:%M UTC by netbench " NB_VERSION ".", &tm);
 	/* Written beside the target and renamed over it: the file is whole or absent. */

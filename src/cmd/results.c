@@ -162,7 +162,7 @@ static int do_list(int argc, char **argv, bool export_csv)
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	bool json = false, csv = false;
-	char err[512] = "", tags[512];
+	char tags[512];
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
@@ -262,8 +262,7 @@ static int do_list(int argc, char **argv, bool export_csv)
 				 lost_total);
 		return 0;
 	}
-	if (nb_store_query(st, &sc.f, false, &rows, &n, err, sizeof(err)))
-		cli_fail(0, "%s", err);
+	store_cli_query(st, &sc, false, false, &rows, &n);
 	if (json) {
 		struct nb_json j;
 		nb_json_init(&j, stdout);

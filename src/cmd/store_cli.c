@@ -74,6 +74,33 @@ bool store_cli_option(struct store_cli *sc, int c)
 		sc->f.ntags++;
 		sc->f.tags = sc->tags;
 		return true;
+	case SC_OPT_WHERE: {
+		struct store_where *w = &sc->where[sc->nwhere];
+		const char *eq = strchr(optarg, '=');
+		char key[NB_STORE_TAG_KEY_MAX] = "";
+		if (sc->nwhere == STORE_CLI_MAX_WHERE)
+			cli_usage_error("--where: at most %d filters", STORE_CLI_MAX_WHERE);
+		if (eq && (size_t)(eq - optarg) < sizeof(key))
+			memcpy(key, optarg, (size_t)(eq - optarg));
+		if (!eq || nb_piv_axis_parse(key, &w->axis) || !eq[1] || strstr(eq + 1, ",,") ||
+		    eq[1] == ',' || eq[strlen(eq) - 1] == ',')
+			cli_usage_error("--where: '%s' is not KEY=VALUE[,VALUE...] (KEY: label, "
+					"host, size or a tag's key)",
+					optarg);
+		w->values = eq + 1;
+		w->text = optarg;
+		if (w->axis.kind == NB_PIV_SIZE)
+			for (const char *p = w->values; *p;) {
+				char one[32] = "";
+				size_t k = strcspn(p, ",");
+				if (k < sizeof(one))
+					memcpy(one, p, k);
+				cli_bytes("--where size", one, 1, UINT64_MAX);
+				p += k + (p[k] == ',');
+			}
+		sc->nwhere++;
+		return true;
+	}
 	}
 	return false;
 }
@@ -122,7 +149,7 @@ struct nb_store *store_cli_open_read(const struct store_cli *sc)
 /* Every result's group (the label, and the tags that differ within it; "#ID" without a label):
  * both loaders use it, so compare and report group runs alike and never average runs that
  * differ in a tag. */
-static void name_groups(struct loaded *l, struct nb_store_row *rows, size_t n)
+static void name_groups(struct loaded *l, struct nb_store_row *rows, size_t n, bool quiet)
 {
 	struct nb_group_in *gin = calloc(n + 1, sizeof(*gin));
 	char(*gname)[NB_GROUP_NAME_MAX] = calloc(n + 1, sizeof(*gname)), split[256];
@@ -135,7 +162,7 @@ static void name_groups(struct loaded *l, struct nb_store_row *rows, size_t n)
 					      .tags = rows[i].tags,
 					      .ntags = rows[i].ntags};
 	size_t nsplit = nb_group_names(gin, n, gname, split, sizeof(split));
-	if (nsplit)
+	if (nsplit && !quiet)
 		cli_warn("label %s%s: shown per tag value, not averaged", split,
 			 nsplit > 1 ? " and others" : "");
 	for (size_t i = 0; i < n; i++) {
@@ -146,19 +173,133 @@ static void name_groups(struct loaded *l, struct nb_store_row *rows, size_t n)
 	free(gname);
 }
 
+/* Is value one of the comma-separated list? */
+static bool one_of(const char *list, const char *value)
+{
+	size_t n = strlen(value);
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+		if (k == n && !strncmp(p, value, k))
+			return true;
+		p += k + (p[k] == ',');
+	}
+	return false;
+}
+
+static bool row_matches(const struct store_cli *sc, const struct nb_store_row *r)
+{
+	for (size_t i = 0; i < sc->nwhere; i++) {
+		const struct store_where *w = &sc->where[i];
+		struct nb_facts env = {.cpu_mhz = 0};
+		struct nb_piv_entry e = {.id = (long long)r->id,
+					 .label = r->label,
+					 .host = r->host,
+					 .tags = r->tags,
+					 .ntags = r->ntags,
+					 .env = &env};
+		char v[NB_STORE_LABEL_MAX];
+		if (w->axis.kind == NB_PIV_SIZE)
+			continue;
+		snprintf(env.kernel, sizeof(env.kernel), "%s", r->kernel);
+		snprintf(env.arch, sizeof(env.arch), "%s", r->arch);
+		nb_piv_value(&w->axis, &e, 0, v, sizeof(v));
+		if (!one_of(w->values, v))
+			return false;
+	}
+	return true;
+}
+
+void store_cli_query(struct nb_store *st, const struct store_cli *sc, bool want_doc, bool views,
+		     struct nb_store_row **rows, size_t *n)
+{
+	char err[512] = "";
+	if (nb_store_query(st, &sc->f, want_doc, rows, n, err, sizeof(err)))
+		cli_fail(0, "%s", err);
+	size_t kept = 0;
+	for (size_t i = 0; i < sc->nwhere && !views; i++)
+		if (sc->where[i].axis.kind == NB_PIV_SIZE)
+			cli_usage_error("--where %s: a size narrows compare's and report's points, "
+					"not a list of results",
+					sc->where[i].text);
+	for (size_t i = 0; i < *n; i++) {
+		struct nb_store_row *r = &(*rows)[i];
+		if (!row_matches(sc, r)) {
+			free(r->doc);
+			free(r->table_text);
+			continue;
+		}
+		if (kept != i)
+			(*rows)[kept] = *r;
+		kept++;
+	}
+	*n = kept;
+}
+
+/* --where size=: only the points at those sizes (a rule sweep's series: of that frame size);
+ * a view without a size axis is left out. */
+static void where_sizes(const struct store_cli *sc, struct loaded *l)
+{
+	for (size_t i = 0; i < sc->nwhere; i++) {
+		const struct store_where *w = &sc->where[i];
+		uint64_t sz[64];
+		size_t nsz = 0;
+		if (w->axis.kind != NB_PIV_SIZE)
+			continue;
+		for (const char *p = w->values; *p && nsz < 64;) {
+			char one[32] = "";
+			size_t k = strcspn(p, ",");
+			if (k < sizeof(one))
+				memcpy(one, p, k);
+			sz[nsz++] = cli_bytes("--where size", one, 1, UINT64_MAX);
+			p += k + (p[k] == ',');
+		}
+		size_t nv = 0;
+		for (size_t v = 0; v < l->nviews; v++) {
+			struct nb_view *view = &l->views[v];
+			bool keep = false;
+			for (size_t s = 0; s < view->nseries; s++) {
+				struct nb_series *se = &view->s[s];
+				bool facet_ok = false;
+				for (size_t q = 0; q < nsz; q++)
+					facet_ok |= se->facet == (double)sz[q];
+				if (se->facet > 0 && !facet_ok) {
+					se->n = 0;
+					continue;
+				}
+				size_t m = 0;
+				for (size_t k = 0; k < se->n; k++) {
+					bool ok = se->facet > 0;
+					for (size_t q = 0; q < nsz && !ok; q++)
+						ok = view->x_fmt == NB_XFMT_BYTES &&
+						     se->x[k] == (double)sz[q];
+					if (!ok)
+						continue;
+					se->x[m] = se->x[k];
+					se->y[m] = se->y[k];
+					se->polluted[m++] = se->polluted[k];
+				}
+				se->n = m;
+				keep |= m > 0 && !se->model;
+			}
+			if (keep)
+				l->views[nv++] = *view;
+		}
+		l->nviews = nv;
+	}
+}
+
 struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 			      const struct nb_view_opts *opts, struct nb_store_row **rows,
 			      size_t *n)
 {
 	char err[512] = "";
 	struct loaded *l;
-	int ret = nb_store_query(st, &sc->f, true, rows, n, err, sizeof(err));
-	if (ret)
-		cli_fail(0, "%s", err);
+	int ret;
+	store_cli_query(st, sc, true, opts != NULL, rows, n);
 	l = calloc(*n + 1, sizeof(*l));
 	if (!l)
 		cli_fail(ENOMEM, "out of memory");
-	name_groups(l, *rows, *n);
+	name_groups(l, *rows, *n, sc->axes);
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i];
 		ret = nb_jdoc_parse(r->doc, strlen(r->doc), &l[i].doc, err, sizeof(err));
@@ -170,6 +311,7 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 			cli_fail(ENOMEM, "out of memory");
 		nb_views_extract(l[i].doc, opts, l[i].views, NB_VIEW_MAX, &l[i].nviews);
 		nb_facts_measured(l[i].doc, &l[i].env);
+		where_sizes(sc, &l[i]);
 	}
 	return l;
 }
@@ -194,13 +336,12 @@ struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli 
 	char err[512] = "";
 	struct loaded *l;
 	struct nb_view *tmp = calloc(NB_VIEW_MAX, sizeof(*tmp));
-	int ret = nb_store_query(st, &sc->f, false, rows, n, err, sizeof(err));
-	if (ret)
-		cli_fail(0, "%s", err);
+	int ret;
+	store_cli_query(st, sc, false, true, rows, n);
 	l = calloc(*n + 1, sizeof(*l));
 	if (!l || !tmp)
 		cli_fail(ENOMEM, "out of memory");
-	name_groups(l, *rows, *n);
+	name_groups(l, *rows, *n, sc->axes);
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i], *one = NULL;
 		struct nb_store_filter f = {.ids = &r->id, .nids = 1};
@@ -231,6 +372,7 @@ struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli 
 		if (!l[i].views)
 			cli_fail(ENOMEM, "out of memory");
 		memcpy(l[i].views, tmp, l[i].nviews * sizeof(*tmp));
+		where_sizes(sc, &l[i]);
 	}
 	free(tmp);
 	return l;
@@ -342,4 +484,80 @@ int store_cli_fit(const char *formula, bool linear, const struct loaded *l, size
 	ret = s.fitted ? 0 : 1;
 	nb_fit_set_free(&s);
 	return ret;
+}
+
+void store_cli_axis(const char *opt, const char *text, struct nb_piv_axis *a)
+{
+	if (nb_piv_axis_parse(text, a))
+		cli_usage_error(
+		    "%s: '%s' is not an axis: label, host, size or a tag's key (letters, "
+		    "digits, _ - .)",
+		    opt, text);
+}
+
+static struct nb_piv_entry piv_entry(const struct loaded *l, size_t v)
+{
+	return (struct nb_piv_entry){.id = (long long)l->row->id,
+				     .label = l->row->label,
+				     .host = l->row->host,
+				     .tags = l->row->tags,
+				     .ntags = l->row->ntags,
+				     .env = &l->env,
+				     .view = &l->views[v]};
+}
+
+void store_cli_pivot_baseline(const struct loaded *l, size_t n, const struct nb_piv_axis *ca,
+			      const char *baseline)
+{
+	for (size_t i = 0; i < n && baseline; i++)
+		for (size_t v = 0; v < l[i].nviews; v++) {
+			struct nb_piv_entry one = piv_entry(&l[i], v);
+			for (size_t s = 0; s < l[i].views[v].nseries; s++)
+				for (size_t k = 0; k < l[i].views[v].s[s].n; k++) {
+					char val[NB_STORE_LABEL_MAX];
+					nb_piv_value(ca, &one, l[i].views[v].s[s].x[k], val,
+						     sizeof(val));
+					if (!strcmp(val, baseline))
+						return;
+				}
+		}
+	if (baseline)
+		cli_usage_error("--baseline: no selected result has %s '%s' (with --rows, "
+				"--columns or --trend the baseline is a column's value)",
+				ca->key, baseline);
+}
+
+void store_cli_pivot(const struct loaded *l, size_t n, const struct nb_piv_axis *ra,
+		     const struct nb_piv_axis *ca, const char *baseline,
+		     void (*fn)(struct nb_cmp_table *t, void *ctx), void *ctx)
+{
+	struct nb_piv_entry *e = calloc(n + 1, sizeof(*e));
+	if (!e)
+		cli_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		for (size_t v = 0; v < l[i].nviews; v++) {
+			const char *id = l[i].views[v].id;
+			bool done = false;
+			size_t ne = 0;
+			for (size_t k = 0; k < i && !done; k++)
+				for (size_t w = 0; w < l[k].nviews; w++)
+					done |= !strcmp(l[k].views[w].id, id);
+			if (done)
+				continue;
+			for (size_t k = i; k < n; k++)
+				for (size_t w = 0; w < l[k].nviews; w++)
+					if (!strcmp(l[k].views[w].id, id))
+						e[ne++] = piv_entry(&l[k], w);
+			struct nb_cmp_table **t;
+			size_t nt;
+			int ret = nb_piv_build(e, ne, ra, ca, baseline, &t, &nt);
+			if (ret == -ENOENT) /* this view has no such column; another has */
+				ret = nb_piv_build(e, ne, ra, ca, NULL, &t, &nt);
+			if (ret)
+				cli_fail(ret, "building the %s tables", id);
+			for (size_t k = 0; k < nt; k++)
+				fn(t[k], ctx);
+			nb_piv_free(t, nt);
+		}
+	free(e);
 }

@@ -12,6 +12,7 @@
 #include "core/store/facts.h"
 #include "core/store/group.h"
 #include "core/store/jdoc.h"
+#include "core/store/pivot.h"
 #include "core/store/store.h"
 #include "core/store/views.h"
 
@@ -23,6 +24,7 @@ enum {
 	SC_OPT_SINCE,
 	SC_OPT_UNTIL,
 	SC_OPT_TAG,
+	SC_OPT_WHERE,
 	SC_OPT_CPU, /* the view options compare and report share */
 	SC_OPT_ALGO,
 	SC_OPT_FIT,
@@ -36,8 +38,9 @@ enum {
 	    {"host", required_argument, NULL, SC_OPT_HOST},                                        \
 	    {"since", required_argument, NULL, SC_OPT_SINCE},                                      \
 	    {"until", required_argument, NULL, SC_OPT_UNTIL},                                      \
+	    {"tag", required_argument, NULL, SC_OPT_TAG},                                          \
 	{                                                                                          \
-		"tag", required_argument, NULL, SC_OPT_TAG                                         \
+		"where", required_argument, NULL, SC_OPT_WHERE                                     \
 	}
 
 #define STORE_CLI_HELP                                                                             \
@@ -48,6 +51,11 @@ enum {
 	"      --since TIME       only results that ran at or after TIME (ISO 8601, UTC)\n"        \
 	"      --until TIME       only results that ran at or before TIME\n"                       \
 	"      --tag KEY=VALUE    only results with this tag (repeatable: all must match)\n"       \
+	"      --where KEY=V[,V]  only results whose KEY is one of the values: label, host, a\n"   \
+	"                         tag's key (kernel, arch: the tag, else the measured "            \
+	"platform's);\n"                                                                           \
+	"                         size=64,1518 keeps compare's and report's points at those\n"     \
+	"                         sizes (repeatable: all must match)\n"                            \
 	"  ID...                  only these results\n"
 
 /* The view options (each command writes its own help lines for them). */
@@ -65,8 +73,19 @@ struct store_view_cli {
 	bool linear;
 };
 
+/* --where KEY=V[,V]: an axis and the values it may take. */
+struct store_where {
+	struct nb_piv_axis axis;
+	const char *values; /* comma-separated */
+	const char *text;   /* as typed, for messages */
+};
+#define STORE_CLI_MAX_WHERE 16
+
 struct store_cli {
 	const char *db;
+	struct store_where where[STORE_CLI_MAX_WHERE];
+	size_t nwhere;
+	bool axes; /* tables on chosen axes: a label split by a tag is no news */
 	struct nb_store_filter f;
 	struct nb_store_tag tags[NB_STORE_MAX_TAGS];
 	int64_t ids[1024];
@@ -91,6 +110,10 @@ bool store_cli_view_option(struct store_view_cli *v, int c);
 void store_cli_view_check(const struct store_view_cli *v);
 /* Remaining arguments as result IDs. */
 void store_cli_ids(struct store_cli *sc, int argc, char **argv);
+/* Queries the store with the filters and --where (size= needs views: refused with views false);
+ * exits 1 on failure. */
+void store_cli_query(struct nb_store *st, const struct store_cli *sc, bool want_doc, bool views,
+		     struct nb_store_row **rows, size_t *n);
 /* Opens the database; exits 1 with one line (no SQLite in this build, unreadable file, ...). */
 struct nb_store *store_cli_open(const struct store_cli *sc);
 /* For the read commands: an existing store, read-only; a missing one exits 1 naming it. */
@@ -112,6 +135,18 @@ void store_cli_free(struct loaded *l, struct nb_store_row *rows, size_t n);
 /* The group of a baseline given as an ID, a group name or a label; exits 2 when none matches
  * or when the label was split by its tags into several groups (naming them). */
 const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg);
+
+/* --rows, --columns, --trend: the axis named by text; a bad one is a usage error naming opt. */
+void store_cli_axis(const char *opt, const char *text, struct nb_piv_axis *a);
+/* A --baseline with chosen axes is a value of the column axis: a usage error (before anything is
+ * printed) when no selected point has it. NULL passes. */
+void store_cli_pivot_baseline(const struct loaded *l, size_t n, const struct nb_piv_axis *ca,
+			      const char *baseline);
+/* The tables on the chosen axes, per view id in the order the results bring them: each is
+ * given to fn, then freed. Exits 1 on failure. */
+void store_cli_pivot(const struct loaded *l, size_t n, const struct nb_piv_axis *ra,
+		     const struct nb_piv_axis *ca, const char *baseline,
+		     void (*fn)(struct nb_cmp_table *t, void *ctx), void *ctx);
 
 /* Reads a whole result document (a path, or "-" for standard input), bounded by what the store
  * takes (NB_JDOC_MAX_BYTES); exits 1 on failure. */

@@ -361,6 +361,22 @@ static void draw_series(FILE *f, const struct nb_chart *c, size_t i, const struc
 	fputs("</g>\n", f);
 }
 
+/* A linear axis of named values at 0, 1, ...: every name a tick while they fit, else every
+ * k-th name. */
+static void name_axis(struct nb_axis *a, const char *const *names, size_t n)
+{
+	size_t every = (n + NB_AXIS_MAX_TICKS - 1) / NB_AXIS_MAX_TICKS;
+	a->log = a->bytes = false;
+	a->lo = -0.5;
+	a->hi = (double)n - 0.5;
+	a->nticks = 0;
+	for (size_t i = 0; i < n; i += every) {
+		a->tick[a->nticks] = (double)i;
+		snprintf(a->label[a->nticks], sizeof(a->label[0]), "%s", names[i]);
+		a->nticks++;
+	}
+}
+
 static void axis_error(char *err, size_t errlen, const char *which, double v)
 {
 	if (err && errlen)
@@ -416,6 +432,8 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 	else {
 		nb_axis_fit(&ax, xs, total + c->nmarks, c->x_log, c->x_bytes, false);
 		nb_axis_fit(&ay, ys, ky, c->y_log, false, true);
+		if (c->nx_names)
+			name_axis(&ax, c->x_names, c->nx_names);
 		for (size_t i = 0; c->y_plain && i < ay.nticks; i++) /* "20000 Mbit/s" */
 			snprintf(ay.label[i], sizeof(ay.label[0]), "%.6g", ay.tick[i]);
 	}

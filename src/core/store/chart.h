@@ -64,6 +64,10 @@ struct nb_chart {
 	const struct nb_chart_mark *marks;
 	size_t nmarks;
 	int width_px, height_px; /* 0: 640 x 360 */
+	/* Named x values (a tag's values in order: kernel 5.10, 6.1, ...): a series' x is an index
+	 * into them, the axis runs from -0.5 to nx_names - 0.5 with one tick per name. */
+	const char *const *x_names;
+	size_t nx_names;
 };
 
 /* Writes one <svg> element (class "chart", data-series = the number of series). Returns 0, or

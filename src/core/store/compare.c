@@ -103,7 +103,7 @@ static void name_lines(struct nb_cmp_table *t, const struct nb_view *v0, const d
 	}
 }
 
-static void set_ratio(struct nb_cmp_cell *x, const struct nb_cmp_cell *base)
+void nb_cmp_set_ratio(struct nb_cmp_cell *x, const struct nb_cmp_cell *base)
 {
 	if (!x->has || !base || !base->has || !(base->mean != 0))
 		return;
@@ -251,9 +251,9 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 				continue;
 			for (size_t xi = 0; xi < nx; xi++) {
 				if (t->by_result)
-					set_ratio(nb_cmp_at(t, l, xi), nb_cmp_at(t, bl, xi));
+					nb_cmp_set_ratio(nb_cmp_at(t, l, xi), nb_cmp_at(t, bl, xi));
 				else
-					set_ratio(nb_cmp_at(t, xi, l), nb_cmp_at(t, xi, bl));
+					nb_cmp_set_ratio(nb_cmp_at(t, xi, l), nb_cmp_at(t, xi, bl));
 			}
 		}
 	}

@@ -49,9 +49,12 @@ struct nb_cmp_line {
 };
 
 struct nb_cmp_table {
-	char id[32], title[96], corner[80], unit[24];
+	char id[32], title[320], corner[80], unit[24];
 	char x_name[32], x_unit[16]; /* the view's x axis, for naming a metric */
 	bool by_result, has_baseline, lower_is_better;
+	/* Laid out on chosen axes (core/store/pivot.h): each row is a group of its own, a cell the
+	 * runs sharing its row and column; group_runs is the most runs any cell has. */
+	bool pivot;
 	char baseline[128];
 	size_t nrows, ncols;
 	char (*row)[512];
@@ -72,6 +75,8 @@ struct nb_cmp_table {
 int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 		 struct nb_cmp_table **out);
 void nb_cmp_table_free(struct nb_cmp_table *t);
+/* Sets x's ratio to base (and its interval when both sides repeat); base may be x itself. */
+void nb_cmp_set_ratio(struct nb_cmp_cell *x, const struct nb_cmp_cell *base);
 static inline struct nb_cmp_cell *nb_cmp_at(const struct nb_cmp_table *t, size_t r, size_t c)
 {
 	return &t->cell[r * t->ncols + c];

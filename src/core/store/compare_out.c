@@ -142,8 +142,14 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 		fputc('\n', f);
 	}
 	free(cw);
-	/* The groups: their runs and, by x, the platform each was measured on. */
-	for (size_t g = 0; g < t->ngroups; g++) {
+	/* The groups: their runs and, by x, the platform each was measured on. On chosen axes
+	 * a row is a group: one line says what a cell holds. */
+	if (t->pivot && t->ngroups)
+		fprintf(f,
+			"a cell (%s): the mean of the runs with that row and column; %u run%s at "
+			"most\n",
+			t->corner, t->group_runs[0], t->group_runs[0] == 1 ? "" : "s");
+	for (size_t g = 0; g < t->ngroups && !t->pivot; g++) {
 		const struct nb_cmp_line *l = NULL;
 		size_t nl = t->by_result ? t->nrows : t->ncols;
 		for (size_t k = 0; k < nl && !l; k++)
@@ -162,7 +168,9 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 		fprintf(f, "± half-width of the 95 %% interval of the mean over repeated runs "
 			   "(Student's t)\n");
 	if (nval)
-		fprintf(f, "n=K: only K of the group's runs have this point\n");
+		fprintf(f, "%s\n",
+			t->pivot ? "n=K: this cell holds K runs, fewer than the fullest"
+				 : "n=K: only K of the group's runs have this point");
 	if (t->has_baseline)
 		fprintf(
 		    f,
@@ -264,7 +272,12 @@ void nb_cmp_write_json(struct nb_json *j, const struct nb_cmp_table *t)
 	nb_json_str(j, "view", t->id);
 	nb_json_str(j, "title", t->title);
 	nb_json_str(j, "unit", t->unit);
-	nb_json_str(j, "layout", t->by_result ? "results_by_x" : "x_by_results");
+	nb_json_str(j, "layout",
+		    t->pivot	   ? "rows_by_columns"
+		    : t->by_result ? "results_by_x"
+				   : "x_by_results");
+	if (t->pivot)
+		nb_json_str(j, "axes", t->corner);
 	nb_json_bool(j, "lower_is_better", t->lower_is_better);
 	nb_json_str(j, "baseline", t->has_baseline ? t->baseline : NULL);
 	nb_json_arr_begin(j, "rows");

@@ -27,6 +27,7 @@ static const char css[] =
     "table.facts td:first-child{overflow-wrap:anywhere;min-width:6em}"
     "table.facts td,table.facts th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
     "td.emulated{background:#fde8c8}"
+    "p.crowded{background:#fde8c8;padding:4px 8px;max-width:640px}"
     "ul.notes{font-size:13px}.meta{color:#444;font-size:13px;max-width:1000px}";
 
 /* Whether a label has repeated runs: two of its results of one test. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/store/compare.h"
 #include "core/store/views.h"
 
 struct nb_report_item {
@@ -38,5 +39,12 @@ static inline int nb_report_html(FILE *f, const struct nb_report_item *it, size_
 {
 	return nb_report_html_err(f, it, n, title, generated, extra_html, NULL, 0);
 }
+
+/* report --trend: per table of compare's chosen axes (columns: a tag's values in order) a
+ * section with charts of at most 8 rows each (one line per row, the 95 % interval as error
+ * bars) and the table as text; the caller gives it to nb_report_html_err as extra_html.
+ * Returns 0, -ENOMEM or -ERANGE (err names the value no axis takes). */
+int nb_report_trend_html(FILE *f, struct nb_cmp_table *const *t, size_t nt, char *err,
+			 size_t errlen);
 
 #endif

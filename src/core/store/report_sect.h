@@ -11,6 +11,9 @@
 
 #include "core/store/report.h"
 
+/* Beyond this many measured lines a chart says it cannot be read and how to narrow it. */
+#define NB_REPORT_LINES_READABLE 16
+
 /* One drawn line: a label's series (or computed curve) within one facet. */
 struct line {
 	char name[200];

@@ -188,6 +188,16 @@ static int chart(FILE *f, struct section *s, bool faceted, double facet, char *e
 			      .nmarks = nm,
 			      .width_px = s->nfacets > 1 ? 370 : 0};
 	char why[200];
+	size_t listed = 0;
+	for (size_t i = 0; i < nl; i++)
+		listed += !l[i].no_legend && !l[i].model;
+	if (listed > NB_REPORT_LINES_READABLE)
+		fprintf(f,
+			"<p class=\"crowded\">%zu lines in one chart are more than a reader tells "
+			"apart: choose fewer results (--where KEY=VALUE, e.g. --where kernel=6.1) "
+			"or draw one metric across a tag's values (--trend KEY, e.g. --trend "
+			"kernel).</p>\n",
+			listed);
 	if (faceted)
 		fprintf(f, "<figure class=\"facet\" data-facet=\"%g\">\n", facet);
 	else

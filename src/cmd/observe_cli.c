@@ -42,6 +42,11 @@ bool obs_cli_option(struct obs_cli *c, int opt, const char *arg)
 			    arg);
 		c->set.req.rps_mask = c->set.dut_mask;
 		return true;
+	case OBS_OPT_PROFILE:
+		c->set.req.profile_hz =
+		    arg ? (uint32_t)cli_uint("--profile", arg, 1, NB_PROF_HZ_MAX)
+			: NB_PROF_HZ_DEFAULT;
+		return true;
 	case OBS_OPT_CLOCKS: {
 		uint64_t v[OBS_CLI_CLOCKS];
 		size_t n = cli_rate_list("--observe-clocks", arg, v, OBS_CLI_CLOCKS, 1, 20000);
@@ -76,9 +81,12 @@ void obs_cli_open(struct obs_cli *c, const char *psk_file)
 	uint8_t psk[NB_PSK_MAX];
 	size_t psk_len = 0;
 	int ret;
-	if ((c->nclocks || c->set.dut_mask) && !c->set.n)
+	if ((c->nclocks || c->set.dut_mask || c->set.req.profile_hz) && !c->set.n)
 		cli_usage_error("--%s needs an observer (--observe HOST)",
-				c->nclocks ? "observe-clocks" : "dut-cpus");
+				c->nclocks	  ? "observe-clocks"
+				: c->set.dut_mask ? "dut-cpus"
+						  : "profile");
+	c->set.req.profile_mask = c->set.dut_mask;
 	if (!c->set.n)
 		return;
 	if (psk_file && (ret = nb_psk_load(psk_file, psk, &psk_len)))
@@ -146,6 +154,7 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 				in, p->id, p->user_pct, p->system_pct, p->irq_pct, p->softirq_pct,
 				p->idle_pct);
 		}
+		obs_cli_print_profile(f, c, i, t, in);
 		if (w->peak_cpu >= 0 && w->sample_period_ns)
 			fprintf(f, "%s  peak over samples of %.0f ms or less: cpu%d %.0f %% busy\n",
 				in, (double)w->sample_period_ns / 1e6, w->peak_cpu,
@@ -223,6 +232,73 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 				   e),
 			    nb_format_count((double)q->forwarded_frames, b, sizeof(b)),
 			    q->forwarded_from);
+	}
+}
+
+void obs_cli_print_profile(FILE *f, const struct nb_obs_set *c, size_t i,
+			   const struct nb_obs_trial *t, const char *in)
+{
+	char line[400], cpus[300];
+	if (i >= t->n || !t->prof[i] || !t->psum[i])
+		return;
+	const struct nb_prof_result *r = t->prof[i];
+	const struct nb_prof_summary *p = t->psum[i];
+	const struct nb_obs_summary *s = t->s[i];
+	double busy = 0;
+	uint32_t n = 0, one = 0;
+	for (uint32_t k = 0; k < s->ncpu; k++)
+		if (!t->mask[i] || (s->cpu[k].id < 64 && (t->mask[i] >> s->cpu[k].id) & 1)) {
+			busy += s->cpu[k].busy_pct;
+			one = s->cpu[k].id;
+			n++;
+		}
+	if (n == 1)
+		snprintf(cpus, sizeof(cpus), "cpu%u %.0f %%", one, busy);
+	else
+		snprintf(cpus, sizeof(cpus), "%u CPUs %.0f %% busy on average", n,
+			 n ? busy / n : 0);
+	nb_prof_line(r, p, 6, line, sizeof(line));
+	if (!r->available) {
+		fprintf(f, "%sDUT profile: %s\n", in, line);
+		return;
+	}
+	fprintf(f, "%sDUT %s: %s\n", in, cpus, line);
+	double ws = (double)r->window_ns / 1e9;
+	uint64_t all = 0;
+	for (uint32_t k = 0; k < r->ncpu; k++)
+		all += r->cpu[k].samples;
+	fprintf(f,
+		"%s  profile: %u Hz per CPU, %llu samples on these CPUs (%llu lost%s), the "
+		"profiler %.2f %% of a CPU (%.1f us per sample read; the kernel's own cost of "
+		"each sample is not in it); %s\n",
+		in, r->hz, (unsigned long long)p->samples, (unsigned long long)p->lost,
+		r->throttled ? ", throttled by the kernel" : "",
+		ws > 0 ? (double)r->cpu_ns / 1e9 / ws * 100 : 0,
+		all ? (double)r->cpu_ns / 1e3 / (double)all : 0,
+		nb_obs_profile_scope(c, i, t->mask[i]));
+	if (r->nfunc) {
+		fprintf(f, "%s  top functions:", in);
+		for (uint32_t k = 0; k < r->nfunc && k < 5; k++)
+			fprintf(f, "%s %s%s%s%s %.0f %%", k ? "," : "", r->func[k].name,
+				r->func[k].module[0] ? " [" : "", r->func[k].module,
+				r->func[k].module[0] ? "]" : "",
+				r->func_samples
+				    ? 100.0 * (double)r->func[k].count / (double)r->func_samples
+				    : 0);
+		fputc('\n', f);
+	}
+}
+
+void obs_cli_folded(FILE *f, const struct nb_obs_trial *t, const char *root)
+{
+	if (!t->n || !t->prof[0] || !t->prof[0]->available)
+		return;
+	const char *p = t->prof[0]->folded, *e = p + t->prof[0]->folded_len;
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t k = nl ? (size_t)(nl - p) : (size_t)(e - p);
+		fprintf(f, "%s;%.*s\n", root, (int)k, p);
+		p += k + 1;
 	}
 }
 

@@ -17,6 +17,7 @@
 #include "cmd/progress.h"
 #include "cmd/rate_opts.h"
 #include "cmd/rate_print.h"
+#include "core/base/atomicfile.h"
 #include "core/base/enosys.h"
 #include "core/base/lab_fit.h"
 #include "core/base/lab_rules.h"
@@ -178,6 +179,37 @@ static void lab_dut_flush(void *ctx)
 
 /* Loads each kind and rule count into the lab's DUT in turn and runs the procedure at every
  * size. */
+/* --profile-folded FILE: the stacks of each size's judged trial under a root frame naming it
+ * ("64 B", or "1000 linear rules;64 B" in a sweep), written whole or not at all. */
+static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
+			 const struct nb_rate_sweep_point *pts, size_t np,
+			 const struct nb_rate_size *res, size_t nsizes)
+{
+	struct nb_atomic_file a;
+	char root[96];
+	int ret;
+	if (!o->profile_folded)
+		return;
+	if ((ret = nb_atomic_open(&a, o->profile_folded, 0644)))
+		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
+	for (size_t i = 0; i < (pts ? np : 1); i++) {
+		const struct nb_rate_size *s = pts ? pts[i].res : res;
+		for (size_t k = 0; k < nsizes; k++) {
+			if (!s[k].have_bneck)
+				continue;
+			if (pts)
+				snprintf(root, sizeof(root), "%llu %s rules;%u B",
+					 (unsigned long long)pts[i].rules,
+					 nb_lab_rules_kind_name(pts[i].kind), s[k].size);
+			else
+				snprintf(root, sizeof(root), "%u B", s[k].size);
+			obs_cli_folded(a.f, &r->proc.trials[s[k].bneck_trial].obs, root);
+		}
+	}
+	if ((ret = nb_atomic_commit(&a)))
+		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
+}
+
 static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 {
 	struct nb_rate_sweep_point *p = NULL;
@@ -230,6 +262,7 @@ static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 			cli_fail(ENOMEM, "building the JSON document");
 		cli_save_doc(&o->save, doc, len);
 	}
+	write_folded(o, r, p, np, NULL, o->p.nsizes);
 	if (!o->json)
 		rate_print_sweep(r, p, np, fits);
 	if (r->interrupted)
@@ -364,6 +397,7 @@ int cmd_rate(int argc, char **argv)
 			cli_fail(ENOMEM, "building the JSON document");
 		cli_save_doc(&o->save, doc, len);
 	}
+	write_folded(o, r, NULL, 0, res, nsizes);
 	if (!o->json) {
 		rate_print_table(r, res, nsizes, &verdict);
 		rate_print_mix(r);

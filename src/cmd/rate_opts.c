@@ -98,6 +98,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		O_LABP,
 		O_LAT,
 		O_RCVBUF,
+		O_FOLDED,
 		O_THREADS,
 		O_CPUS,
 		O_LEARN,
@@ -148,6 +149,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"lab-prefix", required_argument, NULL, O_LABP},
 	    {"latency", required_argument, NULL, O_LAT},
 	    {"rcvbuf", required_argument, NULL, O_RCVBUF},
+	    {"profile-folded", required_argument, NULL, O_FOLDED},
 	    OBS_CLI_LONGOPTS,
 	    {"threads", required_argument, NULL, O_THREADS},
 	    {"cpus", required_argument, NULL, O_CPUS},
@@ -399,6 +401,11 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		case O_RCVBUF:
 			o->p.rx.rcvbuf = cli_bytes(name, optarg, 1, 1u << 30);
 			break;
+		case O_FOLDED:
+			if (!*optarg)
+				cli_usage_error("--profile-folded: an empty file name");
+			o->profile_folded = optarg;
+			break;
 		default:
 			if (!obs_cli_option(&o->obs, c, optarg) &&
 			    !cli_save_option(&o->save, c, argc, argv))
@@ -407,5 +414,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	/* The stacks come from the profile: --profile-folded asks for it at the default rate. */
+	if (o->profile_folded && !o->obs.set.req.profile_hz)
+		o->obs.set.req.profile_hz = NB_PROF_HZ_DEFAULT;
 	rate_check_opts(o, &seen);
 }

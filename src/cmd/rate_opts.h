@@ -18,6 +18,7 @@ struct rate_opts {
 	const char *local_rx, *dst, *agent;
 	const char *lab_prefix;
 	struct obs_cli obs; /* observers of the DUT */
+	const char *profile_folded; /* --profile-folded FILE */
 	struct cli_save save;
 	struct nb_mix mix; /* --imix (p.mix points here when given) */
 };

@@ -88,6 +88,10 @@ void rate_usage(FILE *f)
 	    "      --rcvbuf BYTES      the local receiver's socket buffer (default: as large\n"
 	    "                          as the kernel allows); small: a sink that cannot keep "
 	    "up\n" OBS_CLI_HELP
+	    "      --profile-folded FILE  write the kernel profile's stacks of each size's judged\n"
+	    "                          trial (each sweep point's too) as folded stacks for a\n"
+	    "                          flame graph (flamegraph.pl, inferno, speedscope);\n"
+	    "                          implies --profile\n"
 	    "  -J, --json              JSON result with every trial\n" CLI_SAVE_HELP
 	    "  -h, --help              this help\n" CLI_VERSION_HELP);
 }

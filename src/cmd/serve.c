@@ -46,6 +46,9 @@ static const char usage_text[] =
     "                         are restored when the test ends; and let tput -C use a\n"
     "                         loaded TCP congestion control outside\n"
     "                         tcp_allowed_congestion_control on its connections\n"
+    "      --no-profile       refuse an observing controller's kernel profile (perf\n"
+    "                         events, kernel symbols); asked-for rates are capped at\n"
+    "                         4999 Hz and 1 MiB of buffer per CPU in any case\n"
     "  -h, --help             this help\n" CLI_VERSION_HELP "\n"
     "The agent sends test traffic only to the controller's own address unless\n"
     "--allow-target-any is given, and multicast only to administratively scoped groups\n"
@@ -114,6 +117,7 @@ int cmd_serve(int argc, char **argv)
 	    {"psk", required_argument, NULL, 'k'},
 	    {"allow-target-any", no_argument, NULL, 'A'},
 	    {"allow-tuning", no_argument, NULL, 'U'},
+	    {"no-profile", no_argument, NULL, 'N'},
 	    {"max-pps", required_argument, NULL, 'P'},
 	    {"allow-mcast-any", no_argument, NULL, 'M'},
 	    {"mcast-ttl", required_argument, NULL, 'Y'},
@@ -167,6 +171,9 @@ int cmd_serve(int argc, char **argv)
 			break;
 		case 'U':
 			o.policy.allow_tuning = true;
+			break;
+		case 'N':
+			o.policy.no_profile = true;
 			break;
 		case 'P':
 			o.policy.max_pps = cli_uint(name, optarg, 1, 1000000000);

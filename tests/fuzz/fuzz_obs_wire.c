@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer harness for the observe test's decoders: the bytes are a FINAL payload (a window) and,
- * as well, a TEST_REQ payload (the options); a window that decodes is summarized and judged as
- * the controller would. Built with -DFUZZ_SEED it writes a valid window payload to stdout, the
+/* libFuzzer harness for the observe test's decoders: the bytes are a FINAL payload (a window and
+ * its kernel profile) and, as well, a TEST_REQ payload (the options); a window that decodes is
+ * summarized and judged as the controller would, a profile summarized, lined and written as
+ * JSON. Built with -DFUZZ_SEED it writes a valid window payload to stdout, the
  * seed of the corpus. */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "core/observe/obs_wire.h"
 #include "core/observe/verdict.h"
+#include "core/profile/prof.h"
 #include "core/session/proto.h"
 
 #ifdef FUZZ_SEED
@@ -38,8 +40,27 @@ int main(void)
 	w->ifs[0].eth[0].value = 1;
 	w->nfreq = 1;
 	w->freq_khz[0] = 1000000;
-	if (nb_obs_window_put(m, w) || nb_obs_window_get(m, back))
+	struct nb_prof_result *r = calloc(1, sizeof(*r)), *rb = calloc(1, sizeof(*rb));
+	if (!r || !rb)
+		return 1;
+	r->available = true;
+	r->hz = 997;
+	r->window_ns = 1000000000;
+	r->ncpu = 1;
+	r->cpu[0].samples = 10;
+	r->cpu[0].cat[NB_PC_NETFILTER] = 7;
+	r->cpu[0].cat[NB_PC_IDLE] = 3;
+	r->nfunc = 1;
+	strcpy(r->func[0].name, "nft_do_chain");
+	r->func[0].count = 7;
+	r->func_samples = 10;
+	strcpy(r->folded, "ip_forward;nft_do_chain 7\n");
+	r->folded_len = strlen(r->folded);
+	if (nb_obs_window_put(m, w) || nb_obs_window_get(m, back) || nb_prof_put(m, r) ||
+	    nb_prof_get(m, rb) != 1)
 		return 1; /* a seed the decoder refuses would fuzz nothing past the first item */
+	free(r);
+	free(rb);
 	fwrite(m->data, 1, m->len, stdout);
 	nb_msg_free(m);
 	free(w);
@@ -49,10 +70,18 @@ int main(void)
 #else
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static struct nb_prof_result pr;
+
+static void prof_json(struct nb_json *j, const void *arg)
+{
+	nb_prof_json(j, "profile", &pr, arg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct nb_msg m;
 	static struct nb_obs_snap w;
+	struct nb_prof_summary ps;
 	struct nb_obs_summary s;
 	struct nb_obs_req r;
 	struct nb_verdict v;
@@ -72,6 +101,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nb_verdict_decide(&in, &v);
 		if (!memchr(v.text, '\0', sizeof(v.text)))
 			abort();
+	}
+	if (nb_prof_get(&m, &pr) == 1) {
+		char line[400], *text;
+		size_t len;
+		nb_prof_summarize(&pr, 2, 0, 0, &ps);
+		nb_prof_summarize(&pr, 0, 0.5, 1000, &ps);
+		nb_prof_line(&pr, &ps, 6, line, sizeof(line));
+		if (!memchr(line, '\0', sizeof(line)))
+			abort();
+		if (nb_json_text(prof_json, &ps, &text, &len) == 0)
+			free(text);
 	}
 	m.type = NB_MSG_TEST_REQ;
 	(void)nb_obs_req_get(&m, &r, err, sizeof(err));

@@ -1118,6 +1118,99 @@ def case_old_rate_proxy(listen_port, agent_port):
     proxy(listen_port, agent_port, old_rate, None)
 
 
+TEST_OBSERVE = 6
+T_PROF_HEAD, T_PROF_WHY, T_PROF_CPU, T_PROF_FUNC, T_PROF_FOLDED = 620, 621, 622, 623, 624
+
+
+def obs_req(hz=None, kib=None, mask=None):
+    b = u32(T_TEST, TEST_OBSERVE) + u64(T_DURATION, NS) + u32(600, 10)
+    if hz is not None:
+        b += u32(606, hz)
+    if kib is not None:
+        b += u32(607, kib)
+    if mask is not None:
+        b += u64(608, mask)
+    return b
+
+
+def kernel_text_range():
+    lo, hi = None, None
+    with open("/proc/kallsyms") as f:
+        for line in f:
+            a = int(line.split()[0], 16)
+            if a and line.split()[1] in "tTwW":
+                lo = a if lo is None or a < lo else lo
+                hi = a if hi is None or a > hi else hi
+    return lo, hi
+
+
+def case_profile_refused(host, port, psk):
+    """An agent started with --no-profile: any profile request is refused by rule profile,
+    observing alone is not."""
+    def mk(): return fresh(host, port, psk)
+    expect_refusal(mk, obs_req(hz=997), ["refused by rule profile", "--no-profile"],
+                   "a profile from a --no-profile agent")
+    expect_refusal(mk, obs_req(hz=1), ["refused by rule profile"],
+                   "a 1 Hz profile from a --no-profile agent")
+    expect_accept(mk, obs_req(), "observing without a profile on a --no-profile agent")
+
+
+def case_profile_caps(host, port, psk):
+    """More than the agent's caps, whatever is asked; then a profile within them, whose
+    window carries names and counts and never a kernel address."""
+    def mk(): return fresh(host, port, psk)
+    expect_refusal(mk, obs_req(hz=5000), ["4999"], "a 5000 Hz profile")
+    expect_refusal(mk, obs_req(hz=0xffffffff), ["4999"], "a 2^32-1 Hz profile")
+    expect_refusal(mk, obs_req(hz=0), ["4999"], "a 0 Hz profile")
+    expect_refusal(mk, obs_req(hz=997, kib=1 << 20), ["1024 KiB"], "a 1 GiB profile buffer")
+    expect_refusal(mk, obs_req(hz=997, kib=4), ["KiB"], "a 4 KiB profile buffer")
+    expect_refusal(mk, obs_req(kib=64), ["KiB"], "a profile buffer without a rate")
+    expect_refusal(mk, tlv(606, b"\x00\x01") + obs_req(), ["rate"], "a 2-byte profile rate")
+    c = mk()
+    typ, items = c.ask(TEST_REQ, obs_req(hz=4999, kib=1024))
+    report(typ == TEST_ACK, "a profile at the caps (4999 Hz, 1024 KiB): accepted%s" %
+           ("" if typ == TEST_ACK else " (" + text(items) + ")"))
+    if typ != TEST_ACK:
+        c.close()
+        return
+    c.ask(START)
+    t0 = time.time()
+    while time.time() - t0 < 0.5:
+        sum(i * i for i in range(20000))
+    typ, items = c.ask(STOP)
+    c.close()
+    head = items.get(T_PROF_HEAD, [b""])[0]
+    ok = typ == FINAL and len(head) == 48
+    report(ok, "the window's FINAL carries a profile head (%d bytes)" % len(head))
+    if not ok:
+        return
+    avail = struct.unpack(">I", head[:4])[0]
+    if not avail:
+        report(T_PROF_WHY in items, "unavailable, and says why: %s" %
+               items.get(T_PROF_WHY, [b"?"])[0].decode(errors="replace"))
+        return
+    cpus = items.get(T_PROF_CPU, [])
+    samples = sum(struct.unpack(">Q", c[4:12])[0] for c in cpus)
+    report(samples > 0, "the profile counted %d samples on %d CPUs" % (samples, len(cpus)))
+    lo, hi = kernel_text_range()
+    leaks = []
+    for tag in (T_PROF_HEAD, T_PROF_CPU, T_PROF_FUNC, T_PROF_FOLDED):
+        for v in items.get(tag, []):
+            for k in range(0, len(v) - 7):
+                for fmt in (">Q", "<Q"):
+                    x = struct.unpack(fmt, v[k:k + 8])[0]
+                    if lo <= x <= hi:
+                        leaks.append((tag, k))
+            t = v.decode("latin-1")
+            if "ffffffff" in t or "0x" in t:
+                leaks.append((tag, "hex text"))
+    report(not leaks, "no item of the profile holds a kernel text address (%s)" %
+           (leaks[:3] if leaks else "names and counts only"))
+    names = [v[9:].decode(errors="replace") for v in items.get(T_PROF_FUNC, [])]
+    report(len(names) > 0 and all(n and n.isprintable() for n in names),
+           "functions named: %s" % ", ".join(names[:3]))
+
+
 if __name__ == "__main__":
     case, args = sys.argv[1], sys.argv[2:]
     if case == "impostor":

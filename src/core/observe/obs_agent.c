@@ -15,6 +15,7 @@
 #include "core/observe/obs.h"
 #include "core/observe/obs_tune.h"
 #include "core/observe/obs_wire.h"
+#include "core/profile/prof.h"
 #include "core/session/agent.h"
 
 struct observe {
@@ -27,6 +28,7 @@ struct observe {
 	bool thread_on;
 	bool sleeper_on;
 	struct nb_sleeper sl; /* the sampler's sleep, cut short by a stop; sl.mu guards w and s0 */
+	struct nb_prof *prof; /* the kernel profile, when asked for */
 };
 
 /* A STOP must not wait out the sampler's period (100 ms at the default rate, up to 1 s where
@@ -92,6 +94,7 @@ static void obs_free(void *state)
 	if (!o)
 		return;
 	sampler_stop(o);
+	nb_prof_free(o->prof);
 	nb_obs_tune_restore(o->tune);
 	nb_obs_reader_free(o->reader);
 	nb_obs_reader_free(o->sreader);
@@ -127,6 +130,24 @@ static int obs_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 			 o->req.clock_khz ? "CPU clock" : "receive steering (RPS)");
 		ret = -EPERM;
 		goto fail;
+	}
+	if (o->req.profile_hz && ctx->policy->no_profile) {
+		snprintf(err, errlen,
+			 "refused by rule profile: this agent was started with --no-profile");
+		ret = -EPERM;
+		goto fail;
+	}
+	if (o->req.profile_hz) {
+		/* A kernel without perf events, a paranoid setting or qemu-user is no failure:
+		 * the window's profile then says "unavailable" and why. Only a request out of
+		 * bounds (already refused by nb_obs_req_get) or no memory is. */
+		char why[NB_PROF_WHY];
+		ret = nb_prof_open(&o->prof, o->req.profile_hz, o->req.profile_kib,
+				   o->req.profile_mask, why, sizeof(why));
+		if (ret == -EINVAL || ret == -ENOMEM) {
+			snprintf(err, errlen, "observe: %s", why);
+			goto fail;
+		}
 	}
 	ret = -ENOMEM;
 	if (!(o->a = malloc(sizeof(*o->a))) || !(o->b = malloc(sizeof(*o->b))) ||
@@ -176,6 +197,10 @@ static int obs_start(void *state, char *err, size_t errlen)
 		snprintf(err, errlen, "observe: cannot read /proc/stat: %s", strerror(-ret));
 		return ret;
 	}
+	/* Right after the window's opening instant (its /proc/stat read is the snapshot's
+	 * last). */
+	if (o->prof)
+		nb_prof_start(o->prof);
 	/* The sampler's first interval starts at the window's opening. */
 	o->s0->mono_ns = o->a->mono_ns;
 	o->s0->ncpu = o->a->ncpu;
@@ -225,10 +250,24 @@ static int obs_snapshot(void *state, struct nb_msg *snap)
 static int obs_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 {
 	struct observe *o = state;
+	/* The profile stops right before the closing instant (the snapshot's /proc/stat read
+	 * is its first). */
+	if (o->prof)
+		nb_prof_stop(o->prof);
 	/* The closing snapshot first, at the STOP; a sample the sampler is taking meanwhile is
 	 * not counted in the window's peak. */
 	int ret = put_window(o, final);
 	sampler_stop(o);
+	if (!ret && o->prof) {
+		struct nb_prof_result *r = malloc(sizeof(*r));
+		if (!r)
+			ret = -ENOMEM;
+		else {
+			nb_prof_result(o->prof, r);
+			ret = nb_prof_put(final, r);
+			free(r);
+		}
+	}
 	if (ret)
 		snprintf(err, errlen, "observe: cannot report the window: %s", strerror(-ret));
 	return ret;
@@ -237,9 +276,12 @@ static int obs_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 static void obs_describe(void *state, char *buf, size_t len)
 {
 	struct observe *o = state;
-	snprintf(buf, len, "%u samples/s%s%s%s", o->req.sample_hz,
+	char prof[48] = "";
+	if (o->req.profile_hz)
+		snprintf(prof, sizeof(prof), ", kernel profile %u Hz", o->req.profile_hz);
+	snprintf(buf, len, "%u samples/s%s%s%s%s", o->req.sample_hz,
 		 o->req.adapt ? " (or fewer where dear)" : "",
-		 o->req.clock_khz ? ", clock set" : "", o->req.rps_mask ? ", rps set" : "");
+		 o->req.clock_khz ? ", clock set" : "", o->req.rps_mask ? ", rps set" : "", prof);
 }
 
 const struct nb_test_ops nb_observe_ops = {

@@ -132,7 +132,8 @@ int nb_obs_ctl_begin(struct nb_obs_ctl *o, uint64_t duration_ns, const struct nb
 	return 0;
 }
 
-int nb_obs_ctl_end(struct nb_obs_ctl *o, struct nb_obs_snap *w, char *err, size_t errlen)
+int nb_obs_ctl_end(struct nb_obs_ctl *o, struct nb_obs_snap *w, struct nb_prof_result *prof,
+		   char *err, size_t errlen)
 {
 	int ret;
 	if (!o->running) {
@@ -142,7 +143,21 @@ int nb_obs_ctl_end(struct nb_obs_ctl *o, struct nb_obs_snap *w, char *err, size_
 	o->running = false;
 	if ((ret = nb_ctl_stop(o->ctl, o->ack, 5000, err, errlen)))
 		return ret;
-	if ((ret = nb_obs_window_get(o->ack, w)))
+	if ((ret = nb_obs_window_get(o->ack, w))) {
 		snprintf(err, errlen, "malformed observer window");
-	return ret;
+		return ret;
+	}
+	if (!prof)
+		return 0;
+	ret = nb_prof_get(o->ack, prof);
+	if (ret < 0) {
+		snprintf(err, errlen, "malformed kernel profile");
+		return ret;
+	}
+	if (ret == 0) {
+		prof->hz = 1;
+		snprintf(prof->why, sizeof(prof->why),
+			 "the agent sent none (a netbench without the kernel profile)");
+	}
+	return 0;
 }

@@ -12,6 +12,7 @@
 #include "core/observe/obs.h"
 #include "core/observe/obs_wire.h"
 #include "core/base/sysinfo.h"
+#include "core/profile/prof.h"
 
 struct nb_obs_ctl;
 
@@ -31,7 +32,9 @@ const struct nb_sysinfo *nb_obs_ctl_remote(const struct nb_obs_ctl *o);
  * note (may be NULL) receives the agent's word on the clock, have_freq whether it has cpufreq. */
 int nb_obs_ctl_begin(struct nb_obs_ctl *o, uint64_t duration_ns, const struct nb_obs_req *req,
 		     char *note, size_t notelen, bool *have_freq, char *err, size_t errlen);
-/* After the trial drained: ends the window and decodes it into w. */
-int nb_obs_ctl_end(struct nb_obs_ctl *o, struct nb_obs_snap *w, char *err, size_t errlen);
+/* After the trial drained: ends the window and decodes it into w, and its kernel profile into
+ * prof when prof is not NULL (an agent that sent none: prof says "unavailable"). */
+int nb_obs_ctl_end(struct nb_obs_ctl *o, struct nb_obs_snap *w, struct nb_prof_result *prof,
+		   char *err, size_t errlen);
 
 #endif

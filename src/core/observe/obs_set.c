@@ -28,8 +28,19 @@ int nb_obs_set_open(struct nb_obs_set *c, const uint8_t *psk, size_t psk_len, ch
 			return ret;
 		}
 		c->si[i] = *nb_obs_ctl_remote(c->ctl[i]);
+		c->shared_kernel[i] = nb_obs_same_kernel(&c->si[i]);
 	}
 	return 0;
+}
+
+bool nb_obs_same_kernel(const struct nb_sysinfo *remote)
+{
+	struct nb_sysinfo l;
+	memset(&l, 0, sizeof(l));
+	nb_sysinfo_get(&l, NULL);
+	return l.hostname[0] && !strcmp(l.hostname, remote->hostname) &&
+	       !strcmp(l.kernel, remote->kernel) && !strcmp(l.kernel_build, remote->kernel_build) &&
+	       !strcmp(l.cpu_model, remote->cpu_model) && l.ncpu == remote->ncpu;
 }
 
 void nb_obs_set_close(struct nb_obs_set *c)
@@ -69,11 +80,16 @@ int nb_obs_set_end(struct nb_obs_set *c, struct nb_obs_trial *t, char *err, size
 		t->w[i] = calloc(1, sizeof(*t->w[i]));
 		t->s[i] = calloc(1, sizeof(*t->s[i]));
 		t->n = i + 1;
+		if (c->req.profile_hz && (!(t->prof[i] = calloc(1, sizeof(*t->prof[i]))) ||
+					  !(t->psum[i] = calloc(1, sizeof(*t->psum[i]))))) {
+			snprintf(err, errlen, "observer %s: %s", c->spec[i], strerror(ENOMEM));
+			return -ENOMEM;
+		}
 		if (!t->w[i] || !t->s[i]) {
 			snprintf(err, errlen, "observer %s: %s", c->spec[i], strerror(ENOMEM));
 			return -ENOMEM;
 		}
-		int ret = nb_obs_ctl_end(c->ctl[i], t->w[i], why, sizeof(why));
+		int ret = nb_obs_ctl_end(c->ctl[i], t->w[i], t->prof[i], why, sizeof(why));
 		if (ret) {
 			snprintf(err, errlen, "observer %s: %s", c->spec[i], why);
 			return ret;
@@ -90,6 +106,8 @@ void nb_obs_trial_free(struct nb_obs_trial *t)
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->w[i]);
 		free(t->s[i]);
+		free(t->prof[i]);
+		free(t->psum[i]);
 	}
 	memset(t, 0, sizeof(*t));
 }
@@ -157,9 +175,15 @@ void nb_obs_cost_decide(const struct nb_obs_snap *w, const struct nb_obs_summary
 void nb_obs_trial_cost(const struct nb_obs_set *c, struct nb_obs_trial *t, uint64_t forwarded,
 		       uint64_t bytes, uint32_t mtu)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		nb_obs_cost_decide(t->w[i], t->s[i], nb_obs_clock_mhz(c, i, t->s[i]),
 				   t->s[i]->clock_mhz > 0, forwarded, bytes, mtu, &t->cost[i]);
+		/* ns per frame per category: per frame that entered the DUT's stack, as the
+		 * cycles per frame. */
+		if (t->prof[i] && t->psum[i])
+			nb_prof_summarize(t->prof[i], t->mask[i], t->s[i]->busy_cpu_s,
+					  t->cost[i].ingress_frames, t->psum[i]);
+	}
 }
 
 /* A figure, or null where it is not known. */
@@ -315,9 +339,26 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		json_num(j, "cycles_per_forwarded_frame", k->cycles_per_forwarded_frame, 1);
 		if (bytes)
 			json_num(j, "cycles_per_byte", k->cycles_per_byte, 3);
+		if (t->prof[i]) {
+			nb_prof_json(j, "profile", t->prof[i], t->psum[i]);
+			nb_json_str(j, "profile_scope", nb_obs_profile_scope(c, i, t->mask[i]));
+		} else {
+			nb_json_null(j, "profile");
+		}
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
+}
+
+const char *nb_obs_profile_scope(const struct nb_obs_set *c, size_t i, uint64_t mask)
+{
+	if (c->shared_kernel[i])
+		return mask ? "the DUT's CPUs on a shared kernel (a namespace lab): they also hold "
+			      "whatever else the host ran on them"
+			    : "every CPU of a shared kernel (a namespace lab): whatever the host "
+			      "ran, "
+			      "not the DUT's alone; pin it with --dut-cpus";
+	return mask ? "the DUT's CPUs" : "every CPU of the DUT";
 }
 
 void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_verdict *v)

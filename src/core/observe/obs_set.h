@@ -15,6 +15,7 @@
 #include "core/observe/obs_ctl.h"
 #include "core/observe/obs_wire.h"
 #include "core/observe/verdict.h"
+#include "core/profile/prof.h"
 
 #define NB_OBS_SET_MAX 8
 
@@ -28,6 +29,8 @@ struct nb_obs_set {
 	uint32_t clock_khz;    /* the clock the next windows ask for, 0: leave it */
 	char clock_note[256];  /* the first observer's word on the clock */
 	bool have_freq;	       /* the first observer has cpufreq */
+	bool shared_kernel[NB_OBS_SET_MAX]; /* the observer runs on this host's kernel (a lab
+					     namespace): its CPUs are the host's */
 };
 
 /* What the DUT's busy CPU time bought in one window (docs/rate.md, "Cycles per frame"),
@@ -55,6 +58,10 @@ struct nb_obs_trial {
 	struct nb_obs_summary *s[NB_OBS_SET_MAX];
 	uint64_t mask[NB_OBS_SET_MAX]; /* the CPUs judged as the DUT's */
 	struct nb_obs_cost cost[NB_OBS_SET_MAX];
+	/* The kernel profile of each window (NULL: not asked for) and what it says over the
+	 * DUT's CPUs per ingress frame (decided with the cost). */
+	struct nb_prof_result *prof[NB_OBS_SET_MAX];
+	struct nb_prof_summary *psum[NB_OBS_SET_MAX];
 };
 
 int nb_obs_set_open(struct nb_obs_set *c, const uint8_t *psk, size_t psk_len, char *err,
@@ -87,6 +94,11 @@ void nb_obs_cost_decide(const struct nb_obs_snap *w, const struct nb_obs_summary
  * cycles_per_byte field too. */
 void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		 const struct nb_obs_trial *t, bool bytes);
+/* Whether a remote platform is this host's own kernel (same host name, kernel and build,
+ * CPU model and count): a namespace lab's DUT. */
+bool nb_obs_same_kernel(const struct nb_sysinfo *remote);
+/* What the profile of observer i over mask's CPUs holds, in words (JSON profile_scope). */
+const char *nb_obs_profile_scope(const struct nb_obs_set *c, size_t i, uint64_t mask);
 void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_verdict *v);
 
 #endif

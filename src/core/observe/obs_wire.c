@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/wire.h"
+#include "core/profile/prof.h"
 
 #define HEAD_B	  88
 #define CPU_B	  (4 + 8 * 8)
@@ -43,6 +44,12 @@ int nb_obs_req_put(struct nb_msg *m, const struct nb_obs_req *r)
 		return ret;
 	if (r->rps_mask && (ret = nb_msg_put_u64(m, NB_T_OBS_RPS_MASK, r->rps_mask)))
 		return ret;
+	if (r->profile_hz &&
+	    ((ret = nb_msg_put_u32(m, NB_T_OBS_PROFILE_HZ, r->profile_hz)) ||
+	     (r->profile_kib && (ret = nb_msg_put_u32(m, NB_T_OBS_PROFILE_KIB, r->profile_kib))) ||
+	     (r->profile_mask &&
+	      (ret = nb_msg_put_u64(m, NB_T_OBS_PROFILE_MASK, r->profile_mask)))))
+		return ret;
 	return 0;
 }
 
@@ -72,6 +79,33 @@ int nb_obs_req_get(const struct nb_msg *m, struct nb_obs_req *r, char *err, size
 	ret = nb_msg_get_u64(m, NB_T_OBS_RPS_MASK, &r->rps_mask);
 	if (ret && ret != -ENOENT) {
 		snprintf(err, errlen, "observe: malformed RPS CPU mask");
+		return -EINVAL;
+	}
+	/* The profile's rate and buffer are capped here whatever the controller asks. */
+	ret = nb_msg_get_u32(m, NB_T_OBS_PROFILE_HZ, &r->profile_hz);
+	if ((ret && ret != -ENOENT) ||
+	    (!ret && (r->profile_hz < 1 || r->profile_hz > NB_PROF_HZ_MAX))) {
+		snprintf(
+		    err, errlen,
+		    "observe: profile rate %u Hz refused: this agent samples at 1 to %u Hz per CPU",
+		    r->profile_hz, NB_PROF_HZ_MAX);
+		return -EINVAL;
+	}
+	ret = nb_msg_get_u32(m, NB_T_OBS_PROFILE_KIB, &r->profile_kib);
+	if ((ret && ret != -ENOENT) ||
+	    (!ret && (!r->profile_hz || r->profile_kib < 8 || r->profile_kib > NB_PROF_KIB_MAX))) {
+		snprintf(
+		    err, errlen,
+		    "observe: profile buffer %u KiB refused: this agent takes 8 to %u KiB per CPU, "
+		    "with a profile rate",
+		    r->profile_kib, NB_PROF_KIB_MAX);
+		return -EINVAL;
+	}
+	if (r->profile_hz && !r->profile_kib)
+		r->profile_kib = NB_PROF_KIB_DEFAULT;
+	ret = nb_msg_get_u64(m, NB_T_OBS_PROFILE_MASK, &r->profile_mask);
+	if (ret && ret != -ENOENT) {
+		snprintf(err, errlen, "observe: malformed profile CPU mask");
 		return -EINVAL;
 	}
 	return 0;
@@ -313,6 +347,8 @@ static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 			w->nfreq++;
 			break;
 		default:
+			if (nb_prof_tag(tag))
+				break; /* the profile's: nb_prof_get */
 			if (tag >= 600 && tag <= 699)
 				return -EBADMSG; /* one of ours we do not know: another version */
 			break;			 /* the session's own items (CPU sample, time) */

@@ -156,7 +156,7 @@ static void append(struct nb_verdict *v, const char *more)
 	}
 }
 
-void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
+static void decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 {
 	char lt[120] = "", cpu[80] = "";
 	const struct nb_obs_summary *d = in->dut;
@@ -352,4 +352,40 @@ int nb_clock_fit(const double *mhz, const double *fps, size_t n, struct nb_clock
 		f->wording =
 		    "follows the core clock only in part: CPU and bus, memory or NIC both limit";
 	return 0;
+}
+
+/* "DUT CPU bound" names where the CPU went: the busy category with the largest share of the
+ * DUT CPUs' samples and its ns per frame, with the share's 95 % interval and sample count, or
+ * says it is not established. */
+static void where_it_went(const struct nb_prof_summary *p, struct nb_verdict *v)
+{
+	char b[200];
+	const struct nb_prof_share *q = nb_prof_top(p);
+	if (!q)
+		return;
+	if (!q->established) {
+		snprintf(b, sizeof(b),
+			 "where its CPU went: not established (largest share %s %.0f %%, 95 %% "
+			 "%.0f-%.0f %%, of %llu samples; profile longer or at a higher rate)",
+			 nb_prof_cat_name(q->cat), q->share * 100, q->lo * 100, q->hi * 100,
+			 (unsigned long long)p->samples);
+	} else {
+		int n =
+		    snprintf(b, sizeof(b), "where its CPU went: %s %.0f %% (95 %% %.0f-%.0f %%",
+			     nb_prof_cat_name(q->cat), q->share * 100, q->lo * 100, q->hi * 100);
+		if (!isnan(q->ns_per_frame) && n > 0 && (size_t)n < sizeof(b))
+			n += snprintf(b + n, sizeof(b) - (size_t)n, ", %.0f ns/frame",
+				      q->ns_per_frame);
+		if (n > 0 && (size_t)n < sizeof(b))
+			snprintf(b + n, sizeof(b) - (size_t)n, ") of %llu samples",
+				 (unsigned long long)p->samples);
+	}
+	append(v, b);
+}
+
+void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
+{
+	decide(in, v);
+	if (v->kind == NB_V_DUT_CPU && in->prof && in->prof->available && in->prof->samples)
+		where_it_went(in->prof, v);
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/observe/obs.h"
+#include "core/profile/prof.h"
 
 enum nb_verdict_kind {
 	NB_V_NONE,	  /* no loss and the generator was not at its maximum: nothing to name */
@@ -49,6 +50,9 @@ struct nb_verdict_in {
 	/* Frames the generator's tap to an emulated DUT dropped: the board's NIC ring was full
 	 * (tapring.h). Counted with the DUT's NIC drops. */
 	uint64_t ring_dropped;
+	/* The DUT's kernel profile over the same window and CPUs (NULL: none): "DUT CPU bound"
+	 * names the category with the largest share and its ns per frame. */
+	const struct nb_prof_summary *prof;
 };
 
 struct nb_verdict {
@@ -66,7 +70,7 @@ struct nb_verdict {
 	int32_t busiest_cpu; /* -1: not observed */
 	double busiest_pct;
 	double egress_mbps, egress_speed_mbps; /* on the wire, and the link's; 0: speed unknown */
-	char text[400]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */
+	char text[560]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */
 };
 
 void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v);

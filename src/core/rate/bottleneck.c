@@ -47,6 +47,7 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	in.max_asked = p->test != NB_RATE_TRIAL && nb_rate_max_is_asked(p, s->size);
 	in.dut = pick->obs.n ? pick->obs.s[0] : NULL;
 	in.win = pick->obs.n ? pick->obs.w[0] : NULL;
+	in.prof = pick->obs.n ? pick->obs.psum[0] : NULL;
 	in.have_sink_drops = pick->drops_known && (!pick->rev.on || pick->rev.drops_known);
 	in.sink_drops = both(pick->rx_dropped, pick, pick->rev.rx_dropped);
 	in.ring_dropped = pick->ring_known ? pick->ring_dropped : 0;

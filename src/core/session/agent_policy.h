@@ -23,6 +23,7 @@ struct nb_agent_policy {
 	const char *mcast_ifaces; /* --mcast-iface: more interfaces multicast may leave by (a,b) */
 	bool allow_any_target; /* --allow-target-any: send to addresses other than the controller */
 	bool allow_tuning;     /* --allow-tuning: an observer may set the clock and RPS */
+	bool no_profile;       /* --no-profile: an observer may not profile the kernel */
 	uint8_t psk[64];
 	size_t psk_len; /* 0: no key required */
 };

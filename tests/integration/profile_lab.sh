@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Known answers of the kernel profile on this host's kernel, through the lab with the DUT's
+# receive work pinned to CPU 1 (--dut-cpus 1) and the generator on CPU 0:
+#   1,000 linear rules: netfilter holds most of the DUT CPU's kernel samples and is its largest
+#     kernel category, and its ns per frame (the lower end of its interval) is at least 5x that
+#     at 0 rules (the upper end of its interval);
+#   a 1,000-element set: netfilter holds no such majority, and its ns per frame is below 5x
+#     that at 0 rules;
+#   "DUT CPU bound" names netfilter and its ns per frame; the terminal prints the profile line
+#     under the CPU table; --profile-folded writes folded stacks that name nft_do_chain.
+# The namespace lab shares this host's kernel: the DUT's CPU also runs whatever else the host
+# schedules there (other processes' user time, their system calls). The DUT forwards in the
+# kernel and runs no process of its own, so the shares are judged over its CPU's kernel samples
+# (neither idle nor user); both figures are printed. Each case is run up to three times and
+# judged on its best-behaved run, since other work on a shared host can crowd any one of them.
+. "$(dirname "$0")/../lib.sh"
+need_root
+need_tools ip nft python3
+P=nbtpf
+lab_up $P --dut-cpus 1 || { notok "lab up --prefix $P --dut-cpus 1"; exit 1; }
+ok "lab up, the DUT's receive work steered to CPU 1"
+rate() { lab_gen_rate $P "$@"; }
+check "a slow trial resolves the lab's neighbours" rate "$nb_tmp/warm.json" --test trial -T 0.2 --rate 2k
+
+# figures FILE: "SHARE_OF_KERNEL SHARE_OF_ALL NS NS_LO NS_HI LARGEST SAMPLES" of netfilter on
+# the DUT's CPU in the document's trial.
+figures() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["sizes"][0]["trials"][0]["observers"][0]
+p = o["profile"]
+if not p or not p["available"]:
+    print("unavailable", p and p.get("unavailable")); sys.exit(1)
+cats = {c["name"]: c for c in p["categories"]}
+kernel = sum(c["samples"] for n, c in cats.items() if n not in ("idle", "user"))
+nf = cats["netfilter"]
+largest = max((c for n, c in cats.items() if n not in ("idle", "user")),
+              key=lambda c: c["samples"])["name"]
+ns = nf["ns_per_frame"] if nf["ns_per_frame"] is not None else -1
+lo, hi = nf["ns_per_frame_interval"] or (-1, -1)
+print("%.4f %.4f %.1f %.1f %.1f %s %d" % (nf["samples"] / max(kernel, 1), nf["share"], ns, lo,
+      hi, largest, p["samples"]))
+PY
+}
+
+# measure NAME KIND RULES: loads the ruleset and runs a 1 s trial with the profile, up to 3 times
+# until judge NAME passes; the figures of the last run in $nb_tmp/NAME.fig.
+measure() {
+	check "ruleset $2 $3 loaded" "$NETBENCH" lab ruleset --prefix $P --kind "$2" --rules "$3"
+	i=0
+	while [ $i -lt 3 ]; do
+		i=$((i + 1))
+		rate "$nb_tmp/$1.json" --test trial -T 1 --profile --profile-folded "$nb_tmp/$1.folded"
+		figures "$nb_tmp/$1.json" >"$nb_tmp/$1.fig" || { cat "$nb_tmp/$1.fig"; continue; }
+		echo "# $1 run $i: netfilter $(cat "$nb_tmp/$1.fig") (kernel share, share, ns, lo, hi, largest, samples)"
+		judge_"$1" && break
+	done
+}
+fig() { awk -v k="$2" '{ print $k }' "$nb_tmp/$1.fig"; }
+judge_zero() { [ "$(fig zero 7)" -ge 500 ]; }
+judge_linear() {
+	awk -v s="$(fig linear 1)" -v lo="$(fig linear 4)" -v hi0="$(fig zero 5)" \
+		'BEGIN { exit !(s > 0.5 && lo >= 5 * hi0) }' && [ "$(fig linear 6)" = netfilter ]
+}
+judge_set() {
+	awk -v s="$(fig set 1)" -v ns="$(fig set 3)" -v ns0="$(fig zero 3)" \
+		'BEGIN { exit !(s <= 0.5 && ns < 5 * ns0) }'
+}
+
+measure zero linear 0
+check "0 rules: a profile of 500 samples or more on the DUT's CPU ($(fig zero 7))" judge_zero
+measure linear linear 1000
+check "1,000 linear rules: netfilter holds most of the DUT CPU's kernel samples ($(fig linear 1); $(fig linear 2) of all) and is its largest kernel category ($(fig linear 6))" \
+	sh -c "awk -v s=$(fig linear 1) 'BEGIN { exit !(s > 0.5) }' && [ $(fig linear 6) = netfilter ]"
+check "1,000 linear rules: netfilter's ns per frame $(fig linear 3) (95 % from $(fig linear 4)) is at least 5x that at 0 rules ($(fig zero 3), 95 % up to $(fig zero 5))" \
+	awk -v lo="$(fig linear 4)" -v hi0="$(fig zero 5)" 'BEGIN { exit !(lo >= 5 * hi0) }'
+python3 - "$nb_tmp/linear.json" >"$nb_tmp/verdict" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["sizes"][0]["bottleneck"]
+print(b["kind"], "|", b["text"])
+PY
+sed 's/^/# /' "$nb_tmp/verdict"
+check "\"DUT CPU bound\" names netfilter and its ns per frame" \
+	grep -q "^dut_cpu_bound .*where its CPU went: netfilter [0-9]* % (95 % [0-9]*-[0-9]* %, [0-9]* ns/frame)" "$nb_tmp/verdict"
+check "the folded stacks name nft_do_chain, one 'frames COUNT' per line" \
+	sh -c "grep -q 'nft_do_chain' '$nb_tmp/linear.folded' && ! grep -qv '^[^ ].* [0-9][0-9]*\$' '$nb_tmp/linear.folded'"
+measure set set 1000
+check "a 1,000-element set: netfilter holds no majority of the DUT CPU's kernel samples ($(fig set 1)) and its ns per frame $(fig set 3) is below 5x that at 0 rules ($(fig zero 3))" judge_set
+
+check "ruleset linear 1000 again" "$NETBENCH" lab ruleset --prefix $P --kind linear --rules 1000
+taskset -c 0 ip netns exec $P-gen "$NETBENCH" rate --local-rx "$P-sink/198.19.0.1" -s 64 --test trial \
+	-T 0.5 --profile >"$nb_tmp/out" 2>&1
+sed 's/^/# /' "$nb_tmp/out" | grep -A2 "DUT cpu1 "
+check "the terminal prints the profile line under the CPU table" \
+	grep -q "^ *DUT cpu1 [0-9]* %: netfilter [0-9]* % ([0-9]* ns/frame)" "$nb_tmp/out"
+check "... and the profiler's cost and what the shared kernel's CPU holds" \
+	grep -q "profile: 997 Hz per CPU, .* the profiler [0-9.]* % of a CPU .* shared kernel" "$nb_tmp/out"
+check_schemas "$nb_tmp"
+echo "1..$n"

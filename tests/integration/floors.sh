@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The house's floors (docs/design.md, "Where each piece lives"): src/core/base at the bottom,
-# session above it, observe and store above that, and the tests (rate, stream, tput, crypto,
+# session above it, the kernel profile above that, observe and store above it, and the tests (rate, stream, tput, crypto,
 # mem) and the lab side by side on the top floor. A file includes from its own folder or from
 # a floor below, never from its floor or one above: so no test includes another test, nothing
 # below includes a test, and there is no circle. Nothing in src/core includes src/cmd. Every
@@ -13,8 +13,9 @@ floor() { # folder -> its floor, or nothing for a folder the rule does not know
 	case $1 in
 	base) echo 0 ;;
 	session) echo 1 ;;
-	observe | store) echo 2 ;;
-	rate | stream | tput | crypto | mem | lab) echo 3 ;;
+	profile) echo 2 ;;
+	observe | store) echo 3 ;;
+	rate | stream | tput | crypto | mem | lab) echo 4 ;;
 	esac
 }
 
@@ -69,5 +70,5 @@ printf '#include "core/base/net.h"\n' >"$T/src/core/attic/f.c"
 floors "$T" | sort >"$nb_tmp/bad"
 check "a tree with stream -> rate, rate -> lab, base -> mem, observe -> store, store -> cmd and a folder of no floor: those 6 named" \
 	test "$(wc -l <"$nb_tmp/bad")" -eq 6 || sed 's/^/# /' "$nb_tmp/bad"
-check "... each with its file and line" grep -q "^src/core/stream/a.c:1: includes rate/ (floor 3) from floor 3" "$nb_tmp/bad"
+check "... each with its file and line" grep -q "^src/core/stream/a.c:1: includes rate/ (floor 4) from floor 4" "$nb_tmp/bad"
 echo "1..$n"

@@ -72,9 +72,8 @@ check "... and nothing left: no namespace, no qemu, no state" \
 # --- Ctrl-C while the board boots: up stops qemu and removes what it made
 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$board_dir" >/dev/null 2>"$tmp/int.err" &
 upid=$!
-i=0
-while [ $i -lt 100 ] && ! qemu_running "$board_dir/initrd.gz"; do sleep 0.1; i=$((i + 1)); done
-sleep 1
+wait_until 10 "up to start qemu" qemu_running "$board_dir/initrd.gz"
+sleep 1 # the board a second into its boot
 kill -INT $upid
 if wait $upid; then rc=0; else rc=$?; fi
 check "SIGINT while the board boots: exit 1, no qemu, no namespace, no state" eval \

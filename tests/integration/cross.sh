@@ -71,10 +71,7 @@ if [ -x "$B-ppc/netbench" ] && command -v qemu-ppc >/dev/null 2>&1; then
 	P=5325
 	qemu-ppc "$B-ppc/netbench" serve -p $P -B 127.0.0.1 --log "$nb_tmp/ppc-agent.log" &
 	nb_pids="$nb_pids $!"
-	i=0
-	while [ $i -lt 50 ] && ! grep -q listening "$nb_tmp/ppc-agent.log" 2>/dev/null; do
-		sleep 0.1; i=$((i + 1))
-	done
+	wait_until 5 "the PowerPC agent listening" grep -qs listening "$nb_tmp/ppc-agent.log"
 	"$NETBENCH" tput -c 127.0.0.1 -p $P -t 1 -O 0.3 -l 1k,32k -J >"$nb_tmp/ppc.json" 2>"$nb_tmp/ppc.err"
 	check "native controller runs tput against the PowerPC agent" test $? -eq 0 ||
 		sed 's/^/# /' "$nb_tmp/ppc.err"

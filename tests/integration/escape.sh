@@ -14,7 +14,7 @@ agent -- -p $P -B 127.0.0.1 || { notok "agent starts"; exit 1; }
 $PY "$(dirname "$0")/hostile_client.py" escape_proxy $X $P >"$nb_tmp/proxy.out" 2>&1 &
 proxy=$!
 nb_pids="$nb_pids $proxy"
-for _ in 1 2 3 4 5 6 7 8 9 10; do grep -q listening "$nb_tmp/proxy.out" && break; sleep 0.2; done
+wait_until 10 "the proxy listening" grep -q listening "$nb_tmp/proxy.out"
 # clean FILE: no control character but newline and tab, no DEL, no C1 (raw byte or UTF-8)
 clean() {
 	$PY - "$1" <<'EOF'

@@ -5,7 +5,7 @@
 # forward path (a drop blocks ping), bad input exits 2, a non-root user exits 1.
 # Uses its own prefix so that it runs beside a real lab and beside other tests.
 . "$(dirname "$0")/../lib.sh"
-P=nbtlab$$
+P=nbtlab_$nb_id
 tmp=$nb_tmp
 
 cleanup() {
@@ -16,10 +16,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 need_tools ip nft ping setpriv
 
 ns_left() { ip netns list | grep -c "^$P-" ; }
+has_ns() { ip netns list | grep -q "^$1"; }
 status_is() { # expected exit code, command...
 	want=$1; shift
 	"$@" >"$tmp/out" 2>"$tmp/err"
@@ -35,24 +36,22 @@ json_num() { # key file: the number after "key":
 
 
 # --- bad input: exit 2, one line naming the input, nothing created
-bad() { # description, pattern in the message, args...
-	d=$1; pat=$2; shift 2
-	if status_is 2 "$NETBENCH" lab "$@" && one_line_err "$pat" && [ "$(ns_left)" -eq 0 ]; then
-		ok "bad input exits 2: $d"
-	else
-		notok "bad input exits 2: $d"; sed 's/^/# /' "$tmp/err"
-	fi
+refused() { # description, pattern in the message, args...: one line, nothing created
+	d=$1 pat=$2; shift 2
+	check_refused "bad input exits 2: $d" 2 "$pat" "$NETBENCH" lab "$@" || return
+	one_line_err "$pat" && [ "$(ns_left)" -eq 0 ] ||
+		{ notok "$d: the message is one line, nothing is created"; sed 's/^/# /' "$tmp/err"; }
 }
-bad "no verb" "which one" --prefix "$P"
-bad "unknown verb" "'bogus' is not" bogus --prefix "$P"
-bad "unknown kind" "--kind: 'hash'" ruleset --kind hash --rules 1 --prefix "$P"
-bad "too many rules" "--rules is too large" ruleset --kind linear --rules 100001 --prefix "$P"
-bad "kind without --rules" "needs --rules" ruleset --kind set --prefix "$P"
-bad "mtu too small" "--mtu is too small" up --mtu 10 --prefix "$P"
-bad "mtu too small for IPv6" "too small for IPv6" up -6 --mtu 1000 --prefix "$P"
-bad "bad prefix" "--prefix" up --prefix 'a b'
-bad "up option on status" "options of .lab up." status --mtu 1500 --prefix "$P"
-bad "fit with one rule count" "two or more" fit 10:1000 10:2000
+refused "no verb" "which one" --prefix "$P"
+refused "unknown verb" "'bogus' is not" bogus --prefix "$P"
+refused "unknown kind" "--kind: 'hash'" ruleset --kind hash --rules 1 --prefix "$P"
+refused "too many rules" "--rules is too large" ruleset --kind linear --rules 100001 --prefix "$P"
+refused "kind without --rules" "needs --rules" ruleset --kind set --prefix "$P"
+refused "mtu too small" "--mtu is too small" up --mtu 10 --prefix "$P"
+refused "mtu too small for IPv6" "too small for IPv6" up -6 --mtu 1000 --prefix "$P"
+refused "bad prefix" "--prefix" up --prefix 'a b'
+refused "up option on status" "options of .lab up." status --mtu 1500 --prefix "$P"
+refused "fit with one rule count" "two or more" fit 10:1000 10:2000
 
 # --- not root: one clear message, exit 1 (a copy of the binary nobody may run)
 cp "$NETBENCH" "$tmp/netbench" && chmod 755 "$tmp" "$tmp/netbench"
@@ -204,8 +203,7 @@ fi
 # --- a SIGKILLed up is cleaned by the next down
 NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>&1 &
 upid=$!
-i=0
-while [ $i -lt 100 ] && ! ip netns list | grep -q "^$P-sink"; do sleep 0.05; i=$((i + 1)); done
+wait_until 5 "up to make $P-sink" has_ns "$P-sink"
 kill -9 $upid 2>/dev/null
 wait $upid 2>/dev/null
 check_quiet "killed up left its namespaces (killed mid-way)" test "$(ns_left)" -eq 3
@@ -219,8 +217,7 @@ fi
 # --- killed after its agent started: the next up finds and stops the agent
 NB_LAB_STEP_DELAY_MS=150 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>&1 &
 upid=$!
-i=0
-while [ $i -lt 200 ] && [ ! -s "/run/netbench-lab/$P/agent.pid" ]; do sleep 0.05; i=$((i + 1)); done
+wait_until 10 "up to start its agent" test -s "/run/netbench-lab/$P/agent.pid"
 kill -9 $upid 2>/dev/null
 wait $upid 2>/dev/null
 apid=$(cat "/run/netbench-lab/$P/agent.pid" 2>/dev/null)
@@ -239,8 +236,7 @@ check_quiet "nothing left after the recovered up" sh -c "[ \"\$(ip netns list | 
 # --- Ctrl-C during up: up removes what it made
 NB_LAB_STEP_DELAY_MS=50 "$NETBENCH" lab up --prefix "$P" >/dev/null 2>"$tmp/err" &
 upid=$!
-i=0
-while [ $i -lt 100 ] && ! ip netns list | grep -q "^$P-sink"; do sleep 0.05; i=$((i + 1)); done
+wait_until 5 "up to make $P-sink" has_ns "$P-sink"
 kill -INT $upid
 if wait $upid; then rc=0; else rc=$?; fi
 if [ "$rc" -eq 1 ] && grep -q interrupted "$tmp/err" && [ "$(ns_left)" -eq 0 ] &&

@@ -157,18 +157,12 @@ check "--dut-cpus: RPS restored after the run" test \
 ip netns exec $P-gen "$NETBENCH" rate --local-rx $P-sink/198.19.0.1 -s 64 --test trial -T 20 \
 	--rate 1k --dut-cpus 0 >/dev/null 2>&1 &
 rpid=$!
-i=0
-while [ $i -lt 100 ] && [ "$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)" = "$rps" ]; do
-	sleep 0.05; i=$((i + 1))
-done
-check "--dut-cpus: RPS set while the trial runs" test $i -lt 100
+rps_was() { [ "$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)" = "$rps" ]; }
+check "--dut-cpus: RPS set while the trial runs" wait_until 5 "RPS set on the DUT" eval '! rps_was'
 kill -9 $rpid 2>/dev/null
 wait $rpid 2>/dev/null
-i=0
-while [ $i -lt 60 ] && [ "$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)" != "$rps" ]; do
-	sleep 0.05; i=$((i + 1))
-done
-check "a controller killed mid-trial: the observer restores RPS" test $i -lt 60
+check "a controller killed mid-trial: the observer restores RPS" \
+	wait_until 3 "the observer to restore RPS" rps_was
 rate clocks --test trial -T 0.3 --rate 5k --observe-clocks 800,1600
 if [ -d /sys/devices/system/cpu/cpufreq ] && ls /sys/devices/system/cpu/cpufreq | grep -q policy; then
 	skip "this kernel has cpufreq: the one-line note is for kernels without"

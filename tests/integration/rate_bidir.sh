@@ -8,12 +8,12 @@
 # bidir); an agent that does not know --bidir is refused by name; bad input exits 2.
 # Runs as root, about 20 s.
 NB=${NETBENCH:?}
-P=nbtbid
 . "$(dirname "$0")/../lib.sh"
+P=nbtbid_$nb_id
 tmp=$nb_tmp
 PY="python3 $(dirname "$0")/hostile_client.py"
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 command -v nft >/dev/null || skip_all "needs nft"
 lab_up $P || { notok "lab up --prefix $P"; exit 1; }
 D="ip netns exec $P-dut"
@@ -318,7 +318,7 @@ fi
 agent -- -p 5362 -B 127.0.0.1 || { notok "an agent starts"; exit 1; }
 $PY old_rate_proxy 5363 5362 >"$tmp/proxy.out" 2>&1 &
 nb_pids="$nb_pids $!"
-for _ in $(seq 50); do grep -q listening "$tmp/proxy.out" && break; sleep 0.2; done
+wait_until 10 "the proxy listening" grep -q listening "$tmp/proxy.out"
 check_rc "--bidir against an agent that does not know it: exit 1" 1 \
 	"$NB" rate -c 127.0.0.1:5363 --data-port 5364 --bidir -m trial -r 1k -T 0.2 -s 64
 check "... naming why" has "older than --bidir"
@@ -330,7 +330,7 @@ check_rc "the same agent without --bidir: one direction, as before" 0 \
 # back as a mix, or a whole trial as a burst.
 $PY old_mix_proxy 5368 5362 >"$tmp/proxy2.out" 2>&1 &
 nb_pids="$nb_pids $!"
-for _ in $(seq 50); do grep -q listening "$tmp/proxy2.out" && break; sleep 0.2; done
+wait_until 10 "the proxy listening" grep -q listening "$tmp/proxy2.out"
 check_rc "--bidir --imix against an agent without the reverse's mix: exit 1" 1 \
 	"$NB" rate -c 127.0.0.1:5368 --data-port 5369 --bidir --imix simple -m trial -r 1k -T 0.2
 check "... naming why" has "older than --bidir with --imix"
@@ -343,7 +343,7 @@ check "... naming why" has "older than --bidir with -m b2b" || sed 's/^/# /' "$t
 # null with the reason, in the JSON and below the table.
 $PY other_kernel_proxy 5370 5362 >"$tmp/proxy3.out" 2>&1 &
 nb_pids="$nb_pids $!"
-for _ in $(seq 50); do grep -q listening "$tmp/proxy3.out" && break; sleep 0.2; done
+wait_until 10 "the proxy listening" grep -q listening "$tmp/proxy3.out"
 "$NB" rate -c 127.0.0.1:5370 --data-port 5371 --bidir -m latency -r 2k -T 0.3 -s 64 --repeat 1 \
 	-J >"$tmp/latx.json" 2>"$tmp/latx.err"
 st=$?
@@ -376,12 +376,10 @@ else
 fi
 
 # Bad input: exit 2 and the reason.
-bad() {
-	need=$1; shift
-	check_rc "refused: $*" 2 "$NB" rate -m trial -r 1k -T 0.2 "$@"
-	has "$need" || notok "the refusal of '$*' names '$need'"
-}
-bad "needs an agent" --bidir --local-rx 127.0.0.1
-bad "needs an agent" --bidir --dst 127.0.0.1
-bad "at most 1024" --bidir -c 127.0.0.1:5361 --flows 1025
+check_refused "refused: --bidir --local-rx 127.0.0.1" 2 "needs an agent" \
+	"$NB" rate -m trial -r 1k -T 0.2 --bidir --local-rx 127.0.0.1
+check_refused "refused: --bidir --dst 127.0.0.1" 2 "needs an agent" \
+	"$NB" rate -m trial -r 1k -T 0.2 --bidir --dst 127.0.0.1
+check_refused "refused: --bidir -c 127.0.0.1:5361 --flows 1025" 2 "at most 1024" \
+	"$NB" rate -m trial -r 1k -T 0.2 --bidir -c 127.0.0.1:5361 --flows 1025
 echo "1..$n"

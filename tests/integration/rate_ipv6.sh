@@ -5,12 +5,12 @@
 # right), the next hop's MAC comes from the IPv6 neighbour table, 84 bytes is the smallest frame;
 # and round-trip latency through an agent reached over IPv6. Runs as root, about 10 s.
 NB=${NETBENCH:?}
-P=nbtrf6
-G="ip netns exec $P-gen"
 . "$(dirname "$0")/../lib.sh"
+P=nbtrf6_$nb_id
+G="ip netns exec $P-gen"
 tmp=$nb_tmp
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 [ -e /proc/net/if_inet6 ] || skip_all "no IPv6 in this kernel"
 # The lab with -6: gen 2001:2:0:1::1 -- DUT (forwarding) -- sink 2001:2:0:2::1, RFC 5180's
 # benchmarking range, usable at once (no duplicate address detection); the test's own agent.

@@ -5,15 +5,15 @@
 # rtt, as the agent shares this host's clock) must see the 5 ms once; one-way must see it too;
 # probes count as test frames once and their reflections nowhere. Runs as root, about 10 s.
 NB=${NETBENCH:?}
-P=nbtrf
-G="ip netns exec $P-gen"
 . "$(dirname "$0")/../lib.sh"
+P=nbtrf_$nb_id
+G="ip netns exec $P-gen"
 tmp=$nb_tmp
 
 # jobj OBJ KEY FILE: KEY's number inside the first object named OBJ
 jobj() { sed -n "/\"$1\": {/,/}/s/.*\"$2\": \([0-9.]*\).*/\1/p" "$3" | head -1; }
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+need_root
 # The lab: gen 198.18.0.1 -- DUT -- sink 198.19.0.1; the test's own agent. The delay is this
 # test's: a qdisc on the DUT's link towards the sink (dut1), with room for a 5 ms queue.
 lab_up $P --no-agent || { notok "netbench lab up --prefix $P"; exit 1; }

@@ -84,11 +84,7 @@ check "tput: it says where it saved the interrupted run" grep -q "saved as resul
 	-o "$nb_tmp/ri.o" >"$nb_tmp/ri.txt" 2>"$nb_tmp/ri.err" &
 pid=$!
 # SIGINT once the second size has started: the first is then whole, on a loaded host too.
-i=0
-while [ $i -lt 600 ] && ! grep -q "128-byte frames to" "$nb_tmp/ri.err"; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_until 60 "the second size's trial" grep -q "128-byte frames to" "$nb_tmp/ri.err"
 kill -INT "$pid"
 wait "$pid"
 rc=$?

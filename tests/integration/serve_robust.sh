@@ -123,7 +123,7 @@ c.close()
 PY
 fake=$!
 # A loaded machine may take seconds to start python: wait for the fake agent's port.
-for _ in $(seq 50); do ss -ltn 2>/dev/null | grep -q ':5329 ' && break; sleep 0.2; done
+wait_until 10 "the fake agent on port 5329" sh -c "ss -Hltn 'sport = :5329' | grep -q ."
 check_rc "controller refuses an agent of another version" 1 "$NETBENCH" tput -c 127.0.0.1 -p 5329 -t 0.3
 check "message names both versions" has "controller speaks version 1, agent speaks version 7"
 wait $fake

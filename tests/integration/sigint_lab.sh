@@ -28,11 +28,8 @@ sweep_sigint() {
 	ip netns exec $P-gen "$NB" rate "$@" -s 128 --quick --sweep-rules $RULES --kind linear \
 		--lab-prefix $P >"$out" 2>"$errf" &
 	pid=$!
-	for _ in $(seq 300); do
-		nr=$(ip netns exec $P-dut nft list ruleset 2>/dev/null | grep -c saddr)
-		[ "$nr" -ge 10 ] && break
-		sleep 0.05
-	done
+	wait_until 15 "the DUT to hold 10 rules" sh -c \
+		"[ \$(ip netns exec $P-dut nft list ruleset 2>/dev/null | grep -c saddr) -ge 10 ]"
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
@@ -64,10 +61,7 @@ check_rc "the lab's agent serves the next run" 0 \
 ip netns exec $P-gen "$NB" rate --local-rx $P-sink/198.19.0.1 -s 64,128,256 --test trial -T 0.5 \
 	--rate 5k --observe-clocks 800,1600 -o "$nb_tmp/clk.json" >"$nb_tmp/clk.txt" 2>"$nb_tmp/clk.err" &
 pid=$!
-for _ in $(seq 600); do
-	grep -q "128-byte frames to" "$nb_tmp/clk.err" && break
-	sleep 0.05
-done
+wait_until 30 "the second size's trial" grep -q "128-byte frames to" "$nb_tmp/clk.err"
 kill -INT "$pid"
 wait "$pid"
 rc=$?

@@ -16,7 +16,7 @@
 # sink), and a multicast group with several receivers needs them on one bridge.
 NB=${NETBENCH:?NETBENCH must name the netbench binary}
 . "$(dirname "$0")/../lib.sh"
-P=nbtstr
+P=nbtstr_$nb_id
 tmp=$nb_tmp
 pids=""
 
@@ -36,6 +36,17 @@ bg() { # ns, output file, command...: runs in the background, remembers the pid
 	pids="$pids $!"
 	last=$!
 }
+# bound PROTO PORT GROUP|- NS...: in each namespace something has bound PORT (udp, or tcp:
+# listening) and joined GROUP (unless -): a receiver or an agent started in the background is
+# waited for (wait_until) before anything is sent to it.
+bound() {
+	_pr=$1 _po=$2 _g=$3; shift 3
+	for _ns; do
+		inns "$_ns" ss -Hln --"$_pr" "sport = :$_po" | grep -q . || return 1
+		[ "$_g" = - ] || inns "$_ns" ip maddr show | awk -v g="$_g" '$2 == g { f = 1 } END { exit !f }' ||
+			return 1
+	done
+}
 # Values of a numeric JSON key, one per line, in document order.
 jvals() { grep "\"$1\":" "$2" | sed 's/.*: *//; s/,$//'; }
 # Is every value within pct % of the expected one?
@@ -44,30 +55,32 @@ within() { # values-file expected pct
 		END{exit (bad || c==0)}' "$1"
 }
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root (network namespaces)"
+need_root
 netns_add "$P-br" 2>/dev/null || skip_all "cannot create network namespaces"
 for ns in s s2 r1 r2; do netns_add "$P-$ns" || { notok "namespace $P-$ns"; exit 1; }; done
 inns br ip link add br0 type bridge
 inns br ip link set br0 up
 i=1
 for ns in s r1 r2 s2; do
-	inns br ip link add "b-$ns" type veth peer name eth0 netns "$P-$ns"
-	inns br ip link set "b-$ns" master br0 up
-	inns "$ns" ip addr add "198.18.50.$i/24" dev eth0
-	inns "$ns" ip link set eth0 up
+	veth_pair "$P-br" "b-$ns" "$P-$ns" eth0 - "198.18.50.$i/24" || { notok "veth to $ns"; exit 1; }
+	inns br ip link set "b-$ns" master br0
 	# Multicast without --iface follows the routing table: mcsend/mcrecv's have none.
 	inns "$ns" ip route add 224.0.0.0/4 dev eth0
 	i=$((i + 1))
 done
-# Let duplicate address detection and the bridge ports settle.
-sleep 1
+# Until duplicate address detection (the link-local sources of 5b) and the bridge ports settle.
+settled() {
+	for ns in s r1 r2 s2; do inns "$ns" ip -6 addr show tentative | grep -q . && return 1; done
+	! inns br bridge link show | grep -v "state forwarding" | grep -q .
+}
+wait_until 10 "link-local addresses past DAD and bridge ports forwarding" settled
 
 # 1. mcsend/mcrecv's command lines, as written: both receivers count the same datagrams.
 bg r1 "$tmp/r1.txt" "$NB" stream --recv -a 225.1.2.3 -p 12345
 r1=$last
 bg r2 "$tmp/r2.txt" "$NB" stream --recv -a 225.1.2.3 -p 12345
 r2=$last
-sleep 0.5
+wait_until 5 "the receivers on 225.1.2.3" bound udp 12345 225.1.2.3 r1 r2
 inns s "$NB" stream --send -a 225.1.2.3 -p 12345 -b 8192 -t 3 >"$tmp/s.txt" 2>&1
 check "mcsend-style sender command line runs" [ $? -eq 0 ]
 wait "$r1"; st1=$?
@@ -85,7 +98,7 @@ bg r1 "$tmp/r1.json" "$NB" stream --recv -a 225.1.2.3 -p 12346 --iface eth0 -J
 r1=$last
 bg r2 "$tmp/r2.json" "$NB" stream --recv -a 225.1.2.3 -p 12346 -J
 r2=$last
-sleep 0.5
+wait_until 5 "the receivers on 225.1.2.3" bound udp 12346 225.1.2.3 r1 r2
 inns s "$NB" stream --send -a 225.1.2.3 -p 12346 --iface eth0 --ttl 1 --rates 4M,8M,12M -t 2 \
 	-O 0.5 -J >"$tmp/s.json" 2>&1
 wait "$r1"
@@ -123,7 +136,7 @@ done
 # 3. Softirq under load: receive work runs in softirq, outside any process.
 bg r1 "$tmp/hi.json" "$NB" stream --recv -a 225.1.2.3 -p 12347 -J
 r1=$last
-sleep 0.5
+wait_until 5 "the receiver on 225.1.2.3" bound udp 12347 225.1.2.3 r1
 inns s "$NB" stream --send -a 225.1.2.3 -p 12347 -r 800M -t 2 >/dev/null 2>&1
 wait "$r1"
 sirq=$(jvals sys_softirq_pct "$tmp/hi.json" | head -1)
@@ -134,7 +147,7 @@ check "receiver's softirq share is non-zero under load (${sirq} %)" \
 if command -v iperf >/dev/null 2>&1; then
 	bg r1 "$tmp/iperf-s.txt" iperf -s -u -B 225.1.2.3 -p 12348
 	ip1=$last
-	sleep 0.5
+	wait_until 5 "iperf -s on 225.1.2.3" bound udp 12348 225.1.2.3 r1
 	# iperf2 counts every datagram it receives: no warm-up, so its total is ours.
 	inns s "$NB" stream --send -a 225.1.2.3 -p 12348 -b 1470 -r 4M -t 2 -O 0 >"$tmp/s2.txt" 2>&1
 	sleep 1
@@ -147,7 +160,7 @@ if command -v iperf >/dev/null 2>&1; then
 
 	bg r1 "$tmp/fr.txt" "$NB" stream --recv -a 225.1.2.3 -p 12349 --idle 1
 	r1=$last
-	sleep 0.5
+	wait_until 5 "the receiver on 225.1.2.3" bound udp 12349 225.1.2.3 r1
 	inns s iperf -c 225.1.2.3 -u -T 1 -b 4M -t 2 -p 12349 >"$tmp/iperf-c.txt" 2>&1
 	wait "$r1"
 	check "netbench counts iperf2's stream as foreign and says loss cannot be known" \
@@ -168,7 +181,7 @@ bg r1 "$tmp/ssm1.txt" "$NB" stream --recv -a 232.1.2.3 -p 12350 --source 198.18.
 r1=$last
 bg r2 "$tmp/ssm2.txt" "$NB" stream --recv -a 232.1.2.3 -p 12350 --source 198.18.50.1 --iface eth0 -t 4
 r2=$last
-sleep 0.5
+wait_until 5 "the receivers on 232.1.2.3" bound udp 12350 232.1.2.3 r1 r2
 inns s "$NB" stream --send -a 232.1.2.3 -p 12350 -r 2M -t 1 >"$tmp/ssm-s.txt" 2>&1 &
 pids="$pids $!"
 ssms=$!
@@ -183,7 +196,7 @@ check "... and not the other sender on the same group (no second stream)" \
 	sh -c "! grep -q 'another netbench stream' $tmp/ssm1.txt"
 bg r2 "$tmp/ssm3.txt" "$NB" stream --recv -a 232.1.2.3 -p 12351 --source 198.18.50.9 -t 2
 r2=$last
-sleep 0.5
+wait_until 5 "the receiver on 232.1.2.3" bound udp 12351 232.1.2.3 r2
 inns s "$NB" stream --send -a 232.1.2.3 -p 12351 -r 2M -t 1 >/dev/null 2>&1
 wait "$r2"
 check "a non-matching source is not received" grep -q "no datagrams received" "$tmp/ssm3.txt"
@@ -195,7 +208,8 @@ if inns r1 sh -c 'ip -6 addr show dev eth0 | grep -q inet6'; then
 	s6=$(inns s ip -6 addr show dev eth0 scope link | awk '/inet6/ {sub(/\/.*/, "", $2); print $2; exit}')
 	bg r2 "$tmp/v6b.txt" "$NB" stream --recv -a ff3e::4321 -p 12355 --iface eth0 --source "$s6" -t 4
 	r2=$last
-	sleep 0.5
+	wait_until 5 "the receivers on ff15::1:2 and ff3e::4321" bound udp 12354 ff15::1:2 r1 &&
+		wait_until 5 "the receivers on ff15::1:2 and ff3e::4321" bound udp 12355 ff3e::4321 r2
 	inns s "$NB" stream --send -a ff15::1:2 -p 12354 --iface eth0 --ttl 2 -r 2M -t 1 >"$tmp/v6s.txt" 2>&1 &
 	pids="$pids $!"
 	v6s=$!
@@ -222,7 +236,7 @@ bg r1 "$tmp/serve1.log" "$NB" serve -p 5391 --allow-mcast-any
 a1=$last
 bg r2 "$tmp/serve2.log" "$NB" serve -p 5391
 a2=$last
-sleep 0.5
+wait_until 5 "the agents listening" bound tcp 5391 - r1 r2
 inns s "$NB" stream -c 198.18.50.2,198.18.50.3 --ctl-port 5391 -a 225.1.2.3 -p 12356 \
 	--rates 4M,8M -t 1 -J >"$tmp/ag.json" 2>"$tmp/ag.err"
 check "controller with two agents on one group exits 0 $(head -c 200 "$tmp/ag.err")" [ $? -eq 0 ]
@@ -257,7 +271,7 @@ kill "$a2" 2>/dev/null
 wait "$a2" 2>/dev/null
 bg r2 "$tmp/serve3.log" "$NB" serve -p 5391 --max-rate 1M --allow-mcast-any
 a2=$last
-sleep 0.5
+wait_until 5 "the agent listening" bound tcp 5391 - r2
 inns s "$NB" stream -c 198.18.50.3 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12359 -r 2M -t 1 \
 	>"$tmp/rev4.txt" 2>&1
 st=$?
@@ -268,47 +282,39 @@ wait "$a1" 2>/dev/null
 wait "$a2" 2>/dev/null
 
 # 6. Bad input: one clear line naming the input, exit 2.
-bad() { # description, expected text, command...
-	d=$1 want=$2; shift 2
-	"$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
-	st=$?
-	if [ "$st" -eq 2 ] && grep -q -- "$want" "$tmp/bad.err"; then ok "$d"; else
-		notok "$d (status $st: $(head -1 "$tmp/bad.err"))"; fi
-}
-bad "unicast address with --ttl" "--ttl applies to multicast only" \
+check_refused "unicast address with --ttl" 2 "--ttl applies to multicast only" \
 	inns s "$NB" stream --send -a 198.18.50.2 --ttl 4 -t 1
-bad "unicast address with --source" "--source applies to multicast only" \
+check_refused "unicast address with --source" 2 "--source applies to multicast only" \
 	inns r1 "$NB" stream --recv -a 198.18.50.2 --source 198.18.50.1
-bad "group outside 224.0.0.0/4" "224.0.0.0/4" inns s "$NB" stream --send -a 240.1.2.3 -t 1
-bad "IPv6 unicast with --loop names ff00::/8" "ff00::/8" \
+check_refused "group outside 224.0.0.0/4" 2 "224.0.0.0/4" inns s "$NB" stream --send -a 240.1.2.3 -t 1
+check_refused "IPv6 unicast with --loop names ff00::/8" 2 "ff00::/8" \
 	inns s "$NB" stream --send -a ::1 --loop -t 1
-bad "missing interface" "--iface nbtstr-nope: no such network interface" \
+check_refused "missing interface" 2 "--iface nbtstr-nope: no such network interface" \
 	inns r1 "$NB" stream --recv -a 225.1.2.3 --iface nbtstr-nope
-inns r1 ip link add nbtstr-d0 type veth peer name nbtstr-d1
-inns r1 ip link set nbtstr-d0 up
-bad "interface without an address" "--iface nbtstr-d0 has no IPv4 address" \
+veth_pair "$P-r1" nbtstr-d0 "$P-r1" nbtstr-d1
+check_refused "interface without an address" 2 "--iface nbtstr-d0 has no IPv4 address" \
 	inns r1 "$NB" stream --recv -a 225.1.2.3 --iface nbtstr-d0
 bg r1 /dev/null "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 5
 hold=$last
-sleep 0.3
-bad "port in use" "-p 12352: port in use" inns r1 "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 1
+wait_until 5 "the receiver on port 12352" bound udp 12352 225.1.2.3 r1
+check_refused "port in use" 2 "-p 12352: port in use" inns r1 "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 1
 kill "$hold" 2>/dev/null
 wait "$hold" 2>/dev/null
-bad "block larger than a UDP datagram" "--block is too large: 65508 (at most 65507" \
+check_refused "block larger than a UDP datagram" 2 "--block is too large: 65508 (at most 65507" \
 	inns s "$NB" stream --send -a 225.1.2.3 -b 65508
-bad "block smaller than the header" "--block is too small" \
+check_refused "block smaller than the header" 2 "--block is too small" \
 	inns s "$NB" stream --send -a 225.1.2.3 -b 20
-bad "rate list syntax" "--rates" inns s "$NB" stream --send -a 225.1.2.3 --rates 1M:2M:y3
-bad "--recv with --omit: the warm-up is the sender's" "--recv takes the warm-up from the sender" \
+check_refused "rate list syntax" 2 "--rates" inns s "$NB" stream --send -a 225.1.2.3 --rates 1M:2M:y3
+check_refused "--recv with --omit: the warm-up is the sender's" 2 "--recv takes the warm-up from the sender" \
 	inns r1 "$NB" stream --recv -a 225.1.2.3 -O 1
-bad "--omit beyond an hour" "--omit is too large" inns s "$NB" stream --send -a 225.1.2.3 -O 7200
+check_refused "--omit beyond an hour" 2 "--omit is too large" inns s "$NB" stream --send -a 225.1.2.3 -O 7200
 # A bitrate the link cannot carry is a result (achieved vs asked, loss), not an error.
 if inns s tc qdisc add dev eth0 root tbf rate 4mbit burst 32kb latency 20ms 2>/dev/null; then
 	# 1400-byte datagrams, unfragmented: the window sees the link's rate once the bucket's
 	# initial burst has passed in the warm-up.
 	bg r1 "$tmp/lim.txt" "$NB" stream --recv -a 198.18.50.2 -p 12353 -t 3
 	r1=$last
-	sleep 0.3
+	wait_until 5 "the receiver on port 12353" bound udp 12353 - r1
 	inns s "$NB" stream --send -a 198.18.50.2 -p 12353 -r 20M -b 1400 -t 1 >/dev/null 2>&1
 	st=$?
 	wait "$r1"
@@ -318,7 +324,7 @@ if inns s tc qdisc add dev eth0 root tbf rate 4mbit burst 32kb latency 20ms 2>/d
 	# 8192-byte datagrams are 6 fragments each: past the burst, hardly one arrives whole.
 	bg r1 "$tmp/lim2.txt" "$NB" stream --recv -a 198.18.50.2 -p 12353 -t 3
 	r1=$last
-	sleep 0.3
+	wait_until 5 "the receiver on port 12353" bound udp 12353 - r1
 	inns s "$NB" stream --send -a 198.18.50.2 -p 12353 -r 20M -t 1 >/dev/null 2>&1
 	wait "$r1"
 	lim=$(awk '$1 == "20.00" {print $2, $3, $4; exit}' "$tmp/lim2.txt")

@@ -11,18 +11,12 @@
 #   nbtpc-a 198.18.61.1 (agent, sends) --veth-- 198.18.61.2 nbtpc-c (controller, receives)
 . "${TOP:-.}/tests/lib.sh"
 need_root
-P=nbtpc
-netns_add $P-a || skip_all "cannot create network namespaces"
-netns_add $P-c
-ip link add name $P-va type veth peer name $P-vc || skip_all "no veth"
-ip link set $P-va netns $P-a
-ip link set $P-vc netns $P-c
-ip -n $P-a addr add 198.18.61.1/24 dev $P-va
-ip -n $P-c addr add 198.18.61.2/24 dev $P-vc
-ip -n $P-a link set $P-va up
-ip -n $P-c link set $P-vc up
-agent $P-a -- -p 5302 || skip_all "agent did not start"
-ctl() { ip netns exec $P-c "$NETBENCH" stream -c 198.18.61.1 --ctl-port 5302 "$@"; }
+P=nbtpc N=nbtpc_$nb_id # interfaces $P-v*, namespaces this run's $N-*
+netns_add $N-a || skip_all "cannot create network namespaces"
+netns_add $N-c
+veth_pair $N-a $P-va $N-c $P-vc 198.18.61.1/24 198.18.61.2/24 || skip_all "no veth"
+agent $N-a -- -p 5302 || skip_all "agent did not start"
+ctl() { ip netns exec $N-c "$NETBENCH" stream -c 198.18.61.1 --ctl-port 5302 "$@"; }
 
 # Figures of one --reverse run's JSON: sender proc %, pacing %, mode, receiver rate, max late.
 figures() {
@@ -88,21 +82,21 @@ check "the table says why there is no kernel pacing" has "no kernel pacing: $P-v
 
 # 6-8. --pacing txtime without fq: refused, by the standalone sender and by the agent.
 check_rc "--send --pacing txtime without fq fails (exit 1)" 1 \
-	ip netns exec $P-a "$NETBENCH" stream --send -a 198.18.61.2 -r 1M -t 0.2 --pacing txtime
+	ip netns exec $N-a "$NETBENCH" stream --send -a 198.18.61.2 -r 1M -t 0.2 --pacing txtime
 check "... saying what is missing and how to add it" has "tc qdisc replace dev $P-va root fq"
 check_rc "--reverse --pacing txtime: the agent refuses (exit 1)" 1 \
 	ctl --reverse -a 198.18.61.2 -r 1M -t 0.2 --pacing txtime
 check "... with the agent's reason" has "has qdisc noqueue, not fq"
 
 # 9. With fq on the sending interface the default is txtime, where the kernel has sch_fq.
-if ip -n $P-a link set $P-va up && tc -n $P-a qdisc replace dev $P-va root fq 2>/dev/null; then
+if ip -n $N-a link set $P-va up && tc -n $N-a qdisc replace dev $P-va root fq 2>/dev/null; then
 	ctl --reverse -a 198.18.61.2 -r 20M -b 1316 -t 1 -O 0.2 -J >"$nb_tmp/fq.json" 2>&1
 	check "with fq the default is txtime and the gaps are the interval" json_check "$nb_tmp/fq.json" '
 p = d["pacing"]; s = d["sent"][0]; r = d["receivers"][0]["steps"][0]
 assert p["mode"] == "txtime" and p["qdisc"] == "fq" and s["pacing"]["mode"] == "txtime", p
 assert abs(r["rate_bps"] - 20e6) / 20e6 < 0.005, r["rate_bps"]
 assert 400 < r["gap_p50_us"] < 650, r["gap_p50_us"]'
-	tc -n $P-a qdisc del dev $P-va root
+	tc -n $N-a qdisc del dev $P-va root
 else
 	skip "this kernel has no fq qdisc (sch_fq): kernel pacing cannot be tried here"
 fi

@@ -116,27 +116,23 @@ agent -- -p $((P + 4)) -B 127.0.0.1 --once
 once_pid=$agent_pid
 check_rc "tput against a --once agent" 0 "$NETBENCH" tput -c 127.0.0.1 -p $((P + 4)) -t 0.3 -O 0.1 -l 1k
 # Gone (or a zombie where nothing reaps orphans) within 5 s.
-i=0
-while [ $i -lt 50 ] && ! nb_gone $once_pid; do sleep 0.1; i=$((i + 1)); done
-check "--once agent has exited" nb_gone $once_pid
+check "--once agent has exited" wait_until 5 "the --once agent to exit" nb_gone $once_pid
 check "--once agent removed its pid file" sh -c "! grep -lx $once_pid $nb_tmp/agent.*.pid 2>/dev/null | grep -q ."
 
 # Across a veth pair between two namespaces the test creates.
-if netns_add nbttput-a && netns_add nbttput-b &&
-	ip link add nbttput-va netns nbttput-a type veth peer name nbttput-vb netns nbttput-b &&
-	ip -n nbttput-a addr add 198.18.77.1/24 dev nbttput-va &&
-	ip -n nbttput-b addr add 198.18.77.2/24 dev nbttput-vb &&
-	ip -n nbttput-a link set nbttput-va up && ip -n nbttput-b link set nbttput-vb up; then
+TA=nbttput_$nb_id-a TB=nbttput_$nb_id-b
+if netns_add $TA && netns_add $TB &&
+	veth_pair $TA nbttput-va $TB nbttput-vb 198.18.77.1/24 198.18.77.2/24; then
 	ok "veth pair between two namespaces"
-	agent nbttput-b -- -p $P -B 198.18.77.2
-	ip netns exec nbttput-a "$NETBENCH" tput -c 198.18.77.2 -p $P -t 0.5 -O 0.2 -l 1k,32k -J >"$nb_tmp/v.json" 2>"$nb_tmp/err"
+	agent $TB -- -p $P -B 198.18.77.2
+	ip netns exec $TA "$NETBENCH" tput -c 198.18.77.2 -p $P -t 0.5 -O 0.2 -l 1k,32k -J >"$nb_tmp/v.json" 2>"$nb_tmp/err"
 	check "tput across the veth pair" test $? -eq 0
 	check "JSON names the veth interfaces and driver at both ends" json_check "$nb_tmp/v.json" '
 assert d["env"]["local"]["iface"] == "nbttput-va" and d["env"]["remote"]["iface"] == "nbttput-vb"
 assert d["env"]["remote"]["driver"] == "veth" and d["env"]["remote"]["mtu"] == 1500
 assert all(x["valid"] and x["kbyte_per_s"] > 0 for x in d["steps"])
 '
-	ip netns exec nbttput-a "$NETBENCH" tput -c 198.18.77.2 -p $P -t 0.5 -O 0.2 -l 8k -u -r 50M --bidir -J >"$nb_tmp/vu.json" 2>"$nb_tmp/err"
+	ip netns exec $TA "$NETBENCH" tput -c 198.18.77.2 -p $P -t 0.5 -O 0.2 -l 8k -u -r 50M --bidir -J >"$nb_tmp/vu.json" 2>"$nb_tmp/err"
 	check "UDP bidir across the veth pair" json_check "$nb_tmp/vu.json" '
 assert all(x["valid"] and abs(x["mbit_per_s"] - 50) < 2.5 for x in d["steps"]), [x["mbit_per_s"] for x in d["steps"]]
 '

@@ -125,7 +125,7 @@ if command -v strace >/dev/null; then
 		--log "$nb_tmp/strace-serve.log" &
 	st=$!
 	nb_pids="$nb_pids $st"
-	for _ in $(seq 50); do [ -s "$nb_tmp/strace-serve.pid" ] && break; sleep 0.1; done
+	wait_until 5 "the traced agent's pid file" test -s "$nb_tmp/strace-serve.pid"
 	inns "$NETBENCH" tput -c 127.0.0.1 -p 5363 -l 8k -t 0.3 -O 0.1 --tx-only -C reno >/dev/null 2>&1
 	kill "$(cat "$nb_tmp/strace-serve.pid")" 2>/dev/null
 	wait $st 2>/dev/null

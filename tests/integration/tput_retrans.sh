@@ -11,11 +11,9 @@
 . "${TOP:-.}/tests/lib.sh"
 need_root
 command -v nft >/dev/null || skip_all "needs nft"
-C=nbtrt-c S=nbtrt-s
+C=nbtrt_$nb_id-c S=nbtrt_$nb_id-s
 netns_add $C && netns_add $S || skip_all "cannot create network namespaces"
-ip link add nbtrt-vc netns $C type veth peer name nbtrt-vs netns $S &&
-	ip -n $C addr add 198.18.46.1/24 dev nbtrt-vc && ip -n $S addr add 198.18.46.2/24 dev nbtrt-vs &&
-	ip -n $C link set nbtrt-vc up && ip -n $S link set nbtrt-vs up || skip_all "cannot build the veth pair"
+veth_pair $C nbtrt-vc $S nbtrt-vs 198.18.46.1/24 198.18.46.2/24 || skip_all "cannot build the veth pair"
 for x in "$C nbtrt-vc" "$S nbtrt-vs"; do
 	set -- $x
 	ip netns exec "$1" nft -f - <<NFT || skip_all "nftables ingress hook not available"

@@ -98,6 +98,40 @@ int main(void)
 		  strstr(txt0, "significance not judged"),
 	      "text: value beside its ratio, the interval, the unjudged note");
 	CHECK(!strchr(txt0, 'e') || !strstr(txt0, "e+"), "no e-notation");
+	{
+		/* Three runs of one group, two verdicts: the disagreement is said, with the
+		 * count of each, and the group's verdict is not established; a group whose runs
+		 * agree on the class (figures apart) says nothing more. */
+		static struct nb_view dv[5];
+		for (int i = 0; i < 5; i++)
+			fill(&dv[i], "rate.fps", false, "fps", x, a1, 2);
+		snprintf(dv[0].note, sizeof(dv[0].note), "generator bound: 50k fps offered");
+		snprintf(dv[1].note, sizeof(dv[1].note),
+			 "DUT ingress bound (NIC, DMA or bus): host tap drops 4733");
+		snprintf(dv[2].note, sizeof(dv[2].note),
+			 "DUT ingress bound (NIC, DMA or bus): host tap drops 5120");
+		snprintf(dv[3].note, sizeof(dv[3].note), "frame-rate bound: spread 2 %%");
+		snprintf(dv[4].note, sizeof(dv[4].note), "frame-rate bound: spread 3 %%");
+		struct nb_cmp_entry de[] = {{"board", NULL, &dv[0]},
+					    {"board", NULL, &dv[1]},
+					    {"board", NULL, &dv[2]},
+					    {"pc", NULL, &dv[3]},
+					    {"pc", NULL, &dv[4]}};
+		struct nb_cmp_table *dt;
+		CHECK(nb_cmp_build(de, 5, NULL, &dt) == 0 && dt->nnotes == 6,
+		      "disagreeing runs: one line more than the runs' notes (%zu)", dt->nnotes);
+		CHECK(
+		    !strcmp(dt->notes[0],
+			    "board: the runs disagree: 2 of 3 runs: DUT ingress bound (NIC, DMA or "
+			    "bus), 1: generator bound; the group's verdict is not established "
+			    "(repeat the runs, or look for what differed between them)"),
+		    "2 of 3 runs: X, 1: Y, not established (%s)", dt->notes[0]);
+		bool pc = false;
+		for (size_t k = 0; k < dt->nnotes; k++)
+			pc |= !strncmp(dt->notes[k], "pc: the runs disagree", 21);
+		CHECK(!pc, "runs that agree on the verdict (figures apart) do not disagree");
+		nb_cmp_table_free(dt);
+	}
 	free(txt0);
 	free(csv);
 	nb_cmp_table_free(t);

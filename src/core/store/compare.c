@@ -56,6 +56,87 @@ static size_t find_line(const struct nb_cmp_table *t, size_t nl, size_t g, const
 	return nl;
 }
 
+/* The class of a verdict or note: its text up to the first ':' or ';' ("DUT ingress bound (NIC,
+ * DMA or bus)"), the part that must agree between repeated runs; the figures after it may
+ * differ. */
+static size_t note_class(const char *note)
+{
+	size_t n = strcspn(note, ":;");
+	while (n && note[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+size_t nb_cmp_disagreement(const char *const *notes, size_t n, char *out, size_t outlen)
+{
+	const char *cls[NB_CMP_MAX_NOTES];
+	size_t len[NB_CMP_MAX_NOTES], cnt[NB_CMP_MAX_NOTES], ncls = 0, runs = 0, o = 0;
+	if (outlen)
+		*out = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (!notes[i] || !*notes[i])
+			continue;
+		runs++;
+		size_t l = note_class(notes[i]), k;
+		for (k = 0; k < ncls; k++)
+			if (len[k] == l && !strncmp(cls[k], notes[i], l))
+				break;
+		if (k == ncls) {
+			if (ncls == NB_CMP_MAX_NOTES)
+				continue;
+			cls[ncls] = notes[i];
+			len[ncls] = l;
+			cnt[ncls++] = 0;
+		}
+		cnt[k]++;
+	}
+	if (ncls < 2)
+		return ncls;
+	/* The most frequent class first (stable: ties keep the runs' order). */
+	for (size_t a = 1; a < ncls; a++)
+		for (size_t b = a; b > 0 && cnt[b] > cnt[b - 1]; b--) {
+			const char *c = cls[b];
+			size_t l = len[b], m = cnt[b];
+			cls[b] = cls[b - 1], len[b] = len[b - 1], cnt[b] = cnt[b - 1];
+			cls[b - 1] = c, len[b - 1] = l, cnt[b - 1] = m;
+		}
+	o = (size_t)snprintf(out, outlen, "the runs disagree: ");
+	for (size_t k = 0; k < ncls && o < outlen; k++)
+		o += (size_t)(k ? snprintf(out + o, outlen - o, ", %zu: %.*s", cnt[k], (int)len[k],
+					   cls[k])
+				: snprintf(out + o, outlen - o, "%zu of %zu runs: %.*s", cnt[k],
+					   runs, (int)len[k], cls[k]));
+	if (o < outlen)
+		snprintf(out + o, outlen - o,
+			 "; the group's verdict is not established (repeat the runs, or look for "
+			 "what differed between them)");
+	return ncls;
+}
+
+/* One line per group whose runs disagree, before the runs' own notes. */
+static void disagreements(const struct nb_cmp_entry *e, size_t n, struct nb_cmp_table *t)
+{
+	const char **notes = calloc(n + 1, sizeof(*notes));
+	if (!notes)
+		return;
+	for (size_t g = 0; g < t->ngroups && t->nnotes < NB_CMP_MAX_NOTES; g++) {
+		size_t k = 0;
+		char what[sizeof(t->notes[0])];
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(e[i].group, t->group[g]))
+				notes[k++] = e[i].view->note;
+		if (nb_cmp_disagreement(notes, k, what, sizeof(what)) < 2)
+			continue;
+		char *dst = t->notes[t->nnotes++];
+		size_t w = sizeof(t->notes[0]), o = (size_t)snprintf(dst, w, "%s: ", t->group[g]);
+		for (size_t c = 0; what[c] && o + 1 < w; c++) /* as much as fits */
+			dst[o++] = what[c];
+		if (o < w)
+			dst[o] = '\0';
+	}
+	free(notes);
+}
+
 /* Group names longer than this get a short key in column names and a legend. */
 #define NB_CMP_SHORT_NAME 16
 
@@ -148,6 +229,9 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 	if (!xs || !t->group || !t->gkey || !t->group_runs || !t->line)
 		goto fail;
 	/* Groups and lines in order of appearance; x values sorted. */
+	for (size_t i = 0; i < n; i++)
+		intern(t->group[0], sizeof(t->group[0]), &t->ngroups, e[i].group);
+	disagreements(e, n, t);
 	for (size_t i = 0; i < n; i++) {
 		size_t g = intern(t->group[0], sizeof(t->group[0]), &t->ngroups, e[i].group);
 		t->group_runs[g]++;

@@ -70,6 +70,12 @@ struct nb_cmp_table {
 	char notes[NB_CMP_MAX_NOTES][240];
 };
 
+/* The notes of one group's runs (NULL or "" for a run without one): when they fall in two or
+ * more classes (a note's text up to its first ':' or ';'), out gets "the runs disagree: 2 of 3
+ * runs: X, 1: Y; the group's verdict is not established (...)". Returns the number of classes
+ * (out is "" below 2). */
+size_t nb_cmp_disagreement(const char *const *notes, size_t n, char *out, size_t outlen);
+
 /* Builds the table for entries (all with one view id). baseline: a group name or NULL.
  * Returns 0, -ENOENT when the baseline group has no entry, -ENOMEM. */
 int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,

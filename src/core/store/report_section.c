@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/store/chart.h"
+#include "core/store/compare.h"
 #include "core/store/report_sect.h"
 #include "core/store/runs.h"
 
@@ -223,6 +224,30 @@ out:
 static void notes(FILE *f, const struct section *s)
 {
 	bool open = false;
+	const char **gn = calloc(s->ne + 1, sizeof(*gn));
+	/* A group whose runs disagree says so first (compare says the same). */
+	for (size_t i = 0; i < s->ne && gn; i++) {
+		const char *group = s->it[s->e[i].item].group;
+		bool first = true;
+		size_t k = 0;
+		char what[400];
+		for (size_t q = 0; q < i && first; q++)
+			first = strcmp(s->it[s->e[q].item].group, group) != 0;
+		for (size_t q = 0; q < s->ne && first; q++)
+			if (!strcmp(s->it[s->e[q].item].group, group))
+				gn[k++] = s->e[q].view->note;
+		if (!first || nb_cmp_disagreement(gn, k, what, sizeof(what)) < 2)
+			continue;
+		if (!open)
+			fputs("<ul class=\"notes\">\n", f);
+		open = true;
+		fputs("<li class=\"disagree\">", f);
+		nb_xml_text(f, group);
+		fputs(": ", f);
+		nb_xml_text(f, what);
+		fputs("</li>\n", f);
+	}
+	free(gn);
 	for (size_t i = 0; i < s->ne; i++) {
 		const struct nb_report_item *it = &s->it[s->e[i].item];
 		const char *note = s->e[i].view->note;

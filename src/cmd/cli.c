@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "cmd/progress.h"
+#include "core/base/hostport.h"
 #include "core/session/auth.h"
 #include "core/base/units.h"
 
@@ -249,27 +250,14 @@ void cli_bad_option(char **argv, int c)
 
 const char *cli_hostport(const char *opt, const char *val, uint16_t *port)
 {
-	const char *colon = strrchr(val, ':'), *host = val, *end = NULL;
-	size_t hlen = strlen(val);
+	const char *host, *end;
+	size_t hlen;
 	char *out;
 
 	if (!*val)
 		cli_usage_error("%s: empty host", opt);
-	if (val[0] == '[') {
-		/* [IPv6]:PORT or [IPv6] */
-		const char *close = strchr(val, ']');
-		if (!close || close == val + 1 || (close[1] && close[1] != ':'))
-			cli_usage_error("%s: '%s' is not HOST, HOST:PORT or [IPv6]:PORT", opt, val);
-		host = val + 1;
-		hlen = (size_t)(close - host);
-		end = close[1] == ':' ? close + 2 : NULL;
-	} else if (colon && colon == strchr(val, ':')) {
-		/* one colon: HOST:PORT; several: a bare IPv6 literal without a port */
-		hlen = (size_t)(colon - val);
-		end = colon + 1;
-		if (!hlen)
-			cli_usage_error("%s: '%s' is not HOST, HOST:PORT or [IPv6]:PORT", opt, val);
-	}
+	if (nb_hostport_split(val, &host, &hlen, &end))
+		cli_usage_error("%s: '%s' is not HOST, HOST:PORT or [IPv6]:PORT", opt, val);
 	if (end) {
 		char pname[80];
 		snprintf(pname, sizeof(pname), "%s port", opt);

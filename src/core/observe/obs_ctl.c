@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "core/base/hostport.h"
 #include "core/session/ctl.h"
 
 struct nb_obs_ctl {
@@ -20,35 +21,17 @@ struct nb_obs_ctl {
 int nb_obs_parse_target(const char *spec, char *host, size_t hostlen, uint16_t *port,
 			uint16_t def_port)
 {
-	const char *h = spec, *colon = NULL;
+	const char *h, *p;
 	size_t n;
 	*port = def_port;
-	if (!spec || !*spec)
-		return -EINVAL;
-	if (spec[0] == '[') {
-		const char *e = strchr(spec, ']');
-		if (!e || e == spec + 1)
-			return -EINVAL;
-		h = spec + 1;
-		n = (size_t)(e - h);
-		if (e[1] == ':')
-			colon = e + 1;
-		else if (e[1])
-			return -EINVAL;
-	} else {
-		colon = strchr(spec, ':');
-		if (colon && strchr(colon + 1, ':'))
-			colon = NULL; /* a bare IPv6 address */
-		n = colon ? (size_t)(colon - spec) : strlen(spec);
-	}
-	if (!n || n >= hostlen)
+	if (nb_hostport_split(spec, &h, &n, &p) || n >= hostlen)
 		return -EINVAL;
 	memcpy(host, h, n);
 	host[n] = '\0';
-	if (colon) {
+	if (p) {
 		char *e;
-		unsigned long v = strtoul(colon + 1, &e, 10);
-		if (!colon[1] || *e || v < 1 || v > 65535)
+		unsigned long v = strtoul(p, &e, 10);
+		if (*e || v < 1 || v > 65535)
 			return -EINVAL;
 		*port = (uint16_t)v;
 	}

@@ -16,7 +16,7 @@
 #include "core/base/units.h"
 
 static const char *command = "";
-volatile sig_atomic_t cli_stop;
+nb_cancel_t cli_stop;
 
 static void on_signal(int sig)
 {

@@ -11,10 +11,11 @@
 #include <stdint.h>
 #include <stdnoreturn.h>
 
+#include "core/base/cancel.h"
 #include "core/session/ctl.h"
 
 /* The front end's one mutable global: set by SIGINT/SIGTERM once cli_catch_signals() ran. */
-extern volatile sig_atomic_t cli_stop;
+extern nb_cancel_t cli_stop;
 /* SIGINT and SIGTERM set cli_stop (without SA_RESTART, so a blocked poll returns at once);
  * SIGPIPE is ignored, a peer that went away shows as EPIPE. */
 void cli_catch_signals(void);

@@ -20,7 +20,7 @@
 #include "core/lab/lab.h"
 #include "core/lab/lab_json.h"
 
-static volatile sig_atomic_t stop;
+static nb_cancel_t stop;
 
 static void on_signal(int sig)
 {

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/cancel.h"
+
 #define NB_LAB_PORT	  5301
 #define NB_LAB_PREFIX_MAX 16
 #define NB_LAB_RUN_DIR	  "/run/netbench-lab"
@@ -67,7 +69,7 @@ struct nb_lab {
 	 * act on board, nb_lab_board_swap exchanges the two around a call. */
 	struct nb_lab_board board, board2;
 	/* Set by a signal handler: up stops, cleans up and returns -EINTR. */
-	volatile sig_atomic_t *stop;
+	const nb_cancel_t *stop;
 	/* Called with one line for each thing worth telling (leftovers found, removed). */
 	void (*note)(void *arg, const char *msg);
 	void *note_arg;

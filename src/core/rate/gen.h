@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/base/cancel.h"
 #include "core/base/pacer.h"
 
 #define NB_GEN_MAX_FLOWS 65536 /* a run's; a receiver counts NB_RX_FLOWS unless told more */
@@ -132,7 +133,7 @@ struct nb_gen_trial {
 	uint32_t burst;		    /* frames per wake-up in burst mode, 0: about 1 ms worth */
 	uint32_t flows;
 	uint32_t batch;
-	volatile int *stop; /* may be NULL */
+	const nb_cancel_t *stop; /* may be NULL */
 	/* Per flow of the trial: the first sequence number to send (NULL: 0). Learning rounds
 	 * continue one sequence so that a receiver counts them as one stream. */
 	const uint64_t *seq_base;

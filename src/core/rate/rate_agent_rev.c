@@ -28,7 +28,7 @@ struct nb_rate_rev {
 	struct nb_gen_trial t;
 	struct nb_gen_stats st;
 	struct nb_mix mix; /* --imix: the frames' sizes (mix.n 0: one size) */
-	volatile int stop;
+	nb_cancel_t stop;
 	pthread_t thr;
 	bool running;
 	int ret;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/base/cancel.h"
 #include "core/base/cpu.h"
 #include "core/base/lab_rules.h"
 #include "core/observe/obs_set.h"
@@ -80,8 +81,8 @@ struct nb_rate_params {
 	size_t nsweep;
 	enum nb_lab_rules_kind kinds[3];
 	size_t nkinds;
-	volatile sig_atomic_t *stop; /* set asynchronously: end the run; may be NULL */
-	struct nb_obs_set *observe;  /* observers of the DUT, NULL or empty: none */
+	const nb_cancel_t *stop;    /* set asynchronously: end the run; may be NULL */
+	struct nb_obs_set *observe; /* observers of the DUT, NULL or empty: none */
 };
 
 /* One trial as it ran. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/base/cancel.h"
 #include "core/session/caps.h"
 
 struct nb_agent_policy {
@@ -46,7 +47,7 @@ struct nb_agent_opts {
 	struct nb_agent_policy policy;
 	nb_agent_log_fn log;
 	void *log_arg;
-	volatile sig_atomic_t *stop; /* set by a signal handler to end the loop */
+	const nb_cancel_t *stop; /* set by a signal handler to end the loop */
 };
 
 /* Policy checks shared by test kinds: the destination must be the controller's address unless

@@ -7,18 +7,10 @@
 #define NB_JOB_H
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/* What ends a run early, set from a signal handler (the front end's stop flag) or by the agent's
- * job runner: the one cancellation type every test's run takes. NULL means never. */
-typedef volatile sig_atomic_t nb_cancel_t;
-
-static inline bool nb_cancelled(const nb_cancel_t *c)
-{
-	return c && *c;
-}
+#include "core/base/cancel.h"
 
 struct nb_job;
 

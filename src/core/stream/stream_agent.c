@@ -29,7 +29,7 @@ struct stream_state {
 	struct nb_stream_rx *copy;	  /* scratch for snapshots */
 	struct nb_stream_send_step *sent; /* role send */
 	struct nb_stream_pacing pacing;	  /* role send */
-	volatile sig_atomic_t send_stop;
+	nb_cancel_t send_stop;
 	pthread_t send_thread;
 	bool sending;
 	int send_ret;

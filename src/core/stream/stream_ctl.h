@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/base/cancel.h"
 #include "core/base/cpu.h"
 #include "core/base/json.h"
 #include "core/base/sysinfo.h"
@@ -43,7 +44,7 @@ struct nb_stream_params {
 	uint16_t host_ports[NB_STREAM_MAX_AGENTS]; /* -c HOST:PORT; 0: ctl_port */
 	uint8_t psk[256];
 	size_t psk_len;
-	volatile sig_atomic_t *stop; /* may be NULL */
+	const nb_cancel_t *stop; /* may be NULL */
 	/* Forward mode: called after each step this host sent (progress), may be NULL. */
 	nb_stream_step_fn on_step;
 	void *step_arg;

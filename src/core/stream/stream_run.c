@@ -42,7 +42,7 @@ uint32_t nb_stream_omit_count(uint64_t rate_bps, size_t block, uint64_t omit_ns)
 	return omit_ns ? nb_stream_step_count(rate_bps, block, omit_ns) : 0;
 }
 
-static bool stopped(volatile sig_atomic_t *stop)
+static bool stopped(const nb_cancel_t *stop)
 {
 	return stop && *stop;
 }

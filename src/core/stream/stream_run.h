@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/cancel.h"
 #include "core/base/cpu.h"
 #include "core/stream/stream.h"
 
@@ -45,10 +46,10 @@ struct nb_stream_send_opts {
 	uint64_t step_ns; /* per rate, the window; 0: the first rate until *stop */
 	uint64_t omit_ns; /* per rate, a warm-up before the window; 0: none */
 	uint32_t stream_id;
-	volatile sig_atomic_t *stop; /* may be NULL */
-	uint32_t pacing;	     /* enum nb_pacing_mode: spin, burst or txtime (auto: burst) */
-	uint32_t burst;		     /* datagrams per wake-up; 0: about 1 ms worth */
-	nb_stream_step_fn on_step;   /* called after each step, may be NULL */
+	const nb_cancel_t *stop;   /* may be NULL */
+	uint32_t pacing;	   /* enum nb_pacing_mode: spin, burst or txtime (auto: burst) */
+	uint32_t burst;		   /* datagrams per wake-up; 0: about 1 ms worth */
+	nb_stream_step_fn on_step; /* called after each step, may be NULL */
 	void *arg;
 	/* Called at each step's window edges, where the sender's CPU is sampled: open before the
 	 * window's first datagram, closed after its last. May be NULL; must not block. */
@@ -78,13 +79,13 @@ struct nb_stream_recv {
 	uint64_t end_mono_ns; /* 0: no time limit */
 	uint64_t idle_ns;     /* 0: never end on idleness */
 	bool stop_on_fin;
-	volatile sig_atomic_t *ext_stop; /* may be NULL */
+	const nb_cancel_t *ext_stop; /* may be NULL */
 	/* Optional: called for every datagram received (warm-up included, not the end marker)
 	 * with its arrival time (CLOCK_REALTIME ns). */
 	void (*on_datagram)(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_t len);
 	void *on_datagram_arg;
 	/* Everything below is the receiver's; read it with nb_stream_recv_copy. */
-	volatile sig_atomic_t stop;
+	nb_cancel_t stop;
 	enum nb_stream_end end;
 	uint64_t rx_errors;
 	bool used_recvmsg; /* recvmmsg missing (ENOSYS): fell back */

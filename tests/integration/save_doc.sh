@@ -49,7 +49,7 @@ same stream
 	-o "$nb_tmp/recv.o" >"$nb_tmp/recv.out" 2>"$nb_tmp/recv.err" &
 rpid=$!
 nb_pids="$nb_pids $rpid"
-sleep 0.5
+wait_until 5 "the receiver on port 5344" sh -c "ss -Hlun 'sport = :5344' | grep -q ."
 all3 send "$NB" stream --send -a 127.0.0.1 -p 5344 --rates 2M,4M -t 0.5 -O 0.1
 check "stream --send -J --save -o: exit 0 (got $rc)" test "$rc" -eq 0
 same send

@@ -105,8 +105,7 @@ check "agent logged what happened" grep -Eq "session closed: controller disconne
 	sed 's/^/# /' "$nb_tmp/agent.log"
 check "agent still running" kill -0 "$agent_pid"
 # The listening socket is the only one left (answers linger for 0.5 s at most).
-sleep 0.6
-check "no data sockets left open by the agent" \
+check "no data sockets left open by the agent" wait_until 0.6 "the agent's data sockets to close" \
 	sh -c "[ \$(ls -l /proc/$agent_pid/fd | grep -c socket:) -eq 1 ]"
 
 # The controller refuses an agent of another protocol version, naming both.

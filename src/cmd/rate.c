@@ -41,12 +41,13 @@ struct rate_front {
  * pace of the sizes measured then corrects. */
 static double plan_trials(const struct nb_rate_params *p)
 {
-	double flat = p->rate_fps || p->line_bps ? 0 : 1;
+	double asked = p->nsizes ? nb_rate_asked_fps(p, (uint32_t)p->sizes[0]) : 0;
+	double flat = asked > 0 || p->line_bps ? 0 : 1;
 	double halvings = 8;
 	if (!p->resolution_fps && p->resolution_pct > 0)
 		halvings = ceil(log2(100 / p->resolution_pct));
-	else if (p->resolution_fps && p->rate_fps)
-		halvings = ceil(log2((double)p->rate_fps / (double)p->resolution_fps));
+	else if (p->resolution_fps && asked > 0)
+		halvings = ceil(log2(asked / (double)p->resolution_fps));
 	switch (p->test) {
 	case NB_RATE_THROUGHPUT:
 		return 2 + halvings;
@@ -425,9 +426,9 @@ int cmd_rate(int argc, char **argv)
 			    o->local_rx ? " (in this process, on the generator's CPUs)" : "");
 		if (o->p.test == NB_RATE_TRIAL && res[i].gen_short)
 			cli_warn(
-			    "%u-byte frames: engine %s reached only %.0f fps of the %llu asked",
+			    "%u-byte frames: engine %s reached only %.0f fps of the %.0f asked",
 			    res[i].size, o->p.engine->name, res[i].fps,
-			    (unsigned long long)o->p.rate_fps);
+			    nb_rate_asked_fps(&o->p, res[i].size));
 	}
 out:
 	nb_rate_free(r);

@@ -25,18 +25,69 @@
 #define DEFAULT_PORT  5302
 #define DEFAULT_SPORT 40000
 
-static uint64_t parse_fps(const char *opt, const char *val)
+static uint64_t parse_fps(const char *opt, const char *val, const char *typed);
+
+/* -r: a bare number (k/M/G) or N[k/M/G]fps counts frames/s; N[k/M/G]bit/s (or bps) the frames'
+ * bits per second; P% a share of --line-rate. */
+static void parse_rate_opt(const char *opt, const char *val, struct nb_rate_params *p)
+{
+	static const char *const bits[] = {"bit/s", "bps", "b/s"};
+	size_t n = strlen(val);
+	char num[64];
+	p->rate_fps = p->rate_bps = 0;
+	p->rate_line_pct = 0;
+	if (n && val[n - 1] == '%') {
+		char *end;
+		double v = strtod(val, &end);
+		if (end != val + n - 1 || !isfinite(v) || !(v > 0) || v > 100)
+			cli_usage_error("%s: '%s' is not a share of the line rate (accepted: above "
+					"0 and at most 100%%)",
+					opt, val);
+		p->rate_line_pct = v;
+		return;
+	}
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		size_t k = strlen(bits[i]);
+		if (n > k && !strcmp(val + n - k, bits[i]) && n - k < sizeof(num)) {
+			memcpy(num, val, n - k);
+			num[n - k] = '\0';
+			uint64_t v;
+			if (nb_parse_rate(num, &v) || v < 1000 || v > 1000000000000000ULL)
+				cli_usage_error("%s: '%s' is not a bit rate (accepted: 1kbit/s to "
+						"1Pbit/s, k/M/G = 10^3/6/9)",
+						opt, val);
+			p->rate_bps = v;
+			return;
+		}
+	}
+	if (n > 3 && !strcmp(val + n - 3, "fps") && n - 3 < sizeof(num)) {
+		memcpy(num, val, n - 3);
+		num[n - 3] = '\0';
+		p->rate_fps = parse_fps(opt, num, val);
+		return;
+	}
+	p->rate_fps = parse_fps(opt, val, val);
+	/* A bare number counts frames; one beyond 10GbE's 64-byte line rate may be a bit rate. */
+	if (p->rate_fps > 14880952)
+		cli_warn(
+		    "%s %s means %s frames/s (a bare number counts frames); for a bit rate write "
+		    "%sbit/s, for a share of the line rate N%%",
+		    opt, val, val, val);
+}
+
+static uint64_t parse_fps(const char *opt, const char *val, const char *typed)
 {
 	uint64_t v;
 	if (!strcmp(val, "max"))
 		return 0;
 	if (nb_parse_rate(val, &v) == -EINVAL)
-		cli_usage_error(
-		    "%s: '%s' is not a frame rate (accepted: 1k to 1G frames/s, or max)", opt, val);
+		cli_usage_error("%s: '%s' is not a rate (accepted: 1k to 1G frames/s as N or Nfps, "
+				"a bit rate as Nbit/s, a share of --line-rate as N%%, or max)",
+				opt, typed);
 	if (v > NB_RATE_MAX_FPS || nb_parse_rate(val, &v) == -ERANGE)
-		cli_usage_error("%s is too large: %s (at most 1G frames/s)", opt, val);
+		cli_usage_error("%s is too large: %s (at most 1G frames/s)", opt, typed);
 	if (v < NB_RATE_MIN_FPS)
-		cli_usage_error("%s is too small: %s (at least 1k frames/s)", opt, val);
+		cli_usage_error("%s is too small: %s (at least 1k frames/s)", opt, typed);
 	return v;
 }
 
@@ -208,7 +259,10 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			seen.sizes = true;
 			break;
 		case 'r':
-			o->p.rate_fps = parse_fps(name, optarg);
+			parse_rate_opt(name, optarg, &o->p);
+			/* name is the parser's buffer, reused by the next option */
+			snprintf(o->rate_opt, sizeof(o->rate_opt), "%s", name);
+			o->rate_text = optarg;
 			break;
 		case O_LINE:
 			o->p.line_bps = cli_rate(name, optarg, 1000000, 1000000000000ULL);
@@ -267,7 +321,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			if (strchr(optarg, '%'))
 				o->p.resolution_pct = parse_pct(name, optarg, 50);
 			else
-				o->p.resolution_fps = parse_fps(name, optarg);
+				o->p.resolution_fps = parse_fps(name, optarg, optarg);
 			if (!o->p.resolution_fps && o->p.resolution_pct <= 0)
 				cli_usage_error("%s must be more than 0", name);
 			break;

@@ -20,7 +20,9 @@ struct rate_opts {
 	struct obs_cli obs; /* observers of the DUT */
 	const char *profile_folded; /* --profile-folded FILE */
 	struct cli_save save;
-	struct nb_mix mix; /* --imix (p.mix points here when given) */
+	struct nb_mix mix;     /* --imix (p.mix points here when given) */
+	char rate_opt[16];     /* -r or --rate, as typed */
+	const char *rate_text; /* its value as typed */
 };
 
 /* Which options the command line gave (defaults that depend on others look at these). */

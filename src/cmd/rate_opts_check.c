@@ -2,6 +2,7 @@
 /* netbench rate's options after parsing: the combinations refused with exit 2, the defaults that
  * depend on other options, and the receiver with its addresses resolved. */
 #include <arpa/inet.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,36 @@ static void parse_local_rx(const char *spec, uint16_t port, struct nb_rx_cfg *rx
 		rx->netns = ns;
 	}
 	parse_addr("--local-rx", addr, port, &rx->dst, &rx->dst_len);
+}
+
+/* -r in bit/s or as a share of the line rate becomes frames/s per size: each must be a rate the
+ * generator takes and, with --line-rate, one the line carries; refused before anything is sent. */
+static void check_rate(const struct rate_opts *o)
+{
+	const struct nb_rate_params *p = &o->p;
+	if (p->rate_line_pct > 0 && !p->line_bps)
+		cli_usage_error("%s %s is a share of the line rate: give the line rate with "
+				"--line-rate (e.g. 1G)",
+				o->rate_opt, o->rate_text);
+	for (size_t i = 0; i < p->nsizes; i++) {
+		uint32_t size = (uint32_t)p->sizes[i];
+		double asked = nb_rate_asked_fps(p, size), line = nb_rate_line_fps(p, size);
+		if (!(asked > 0))
+			continue;
+		if (line > 0 && asked > line * 1.000001)
+			cli_usage_error(
+			    "%s %s is %.0f frames/s at %u-byte frames, above what the line "
+			    "carries: %.0f frames/s at --line-rate %llu bit/s (preamble and "
+			    "gap counted); ask at most %.0ffps or 100%%",
+			    o->rate_opt, o->rate_text, asked, size, line,
+			    (unsigned long long)p->line_bps, floor(line));
+		if (asked < NB_RATE_MIN_FPS || asked > NB_RATE_MAX_FPS)
+			cli_usage_error(
+			    "%s %s is %.0f frames/s at %u-byte frames: the generator takes "
+			    "%u to %u frames/s",
+			    o->rate_opt, o->rate_text, asked, size, (unsigned)NB_RATE_MIN_FPS,
+			    (unsigned)NB_RATE_MAX_FPS);
+	}
 }
 
 void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
@@ -130,6 +161,7 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
 		o->p.nsizes = 1;
 	}
+	check_rate(o);
 	if ((o->p.flow_fields & NB_FLOW_DST_IP) && !o->local_rx && !o->agent)
 		cli_usage_error("--flow-fields dst-ip needs a receiver (--local-rx or -c) that "
 				"owns the destination range");

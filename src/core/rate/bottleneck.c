@@ -43,7 +43,9 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	in.received = in.offered - both(pick->c.lost, pick, pick->rev.c.lost);
 	in.offered_fps = pick->offered_fps;
 	in.active_s = pick->window_s; /* the traffic's time, not the observer's longer window */
-	in.gen_max = p->test == NB_RATE_TRIAL ? !p->rate_fps && !pick->asked_frames : s->at_max;
+	in.gen_max = p->test == NB_RATE_TRIAL
+			 ? !nb_rate_asked_fps(p, s->size) && !pick->asked_frames
+			 : s->at_max;
 	in.max_asked = p->test != NB_RATE_TRIAL && nb_rate_max_is_asked(p, s->size);
 	in.dut = pick->obs.n ? pick->obs.s[0] : NULL;
 	in.win = pick->obs.n ? pick->obs.w[0] : NULL;

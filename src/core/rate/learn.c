@@ -108,8 +108,11 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 	for (size_t i = 1; i < p->nsizes; i++)
 		size = p->sizes[i] < size ? (uint32_t)p->sizes[i] : size;
 	/* Slower than anything the run asks for: learning must not load the path. */
-	if (p->rate_fps && rate > (double)p->rate_fps)
-		rate = (double)p->rate_fps;
+	for (size_t i = 0; i < p->nsizes; i++) {
+		double asked = nb_rate_asked_fps(p, (uint32_t)p->sizes[i]);
+		if (asked > 0 && rate > asked)
+			rate = asked;
+	}
 	L->counted = rx->counts;
 	L->trial = nb_rate_wire_id(r, 65534 - (uint32_t)(r->nlearn - 1));
 	L->size = size;

@@ -55,6 +55,10 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	else
 		nb_json_double(j, "resolution_pct", p->resolution_pct, 4);
 	nb_json_u64(j, "rate_fps", p->rate_fps);
+	if (p->rate_bps)
+		nb_json_u64(j, "rate_bps", p->rate_bps);
+	if (p->rate_line_pct > 0)
+		nb_json_double(j, "rate_line_pct", p->rate_line_pct, 4);
 	nb_json_u64(j, "line_rate_bps", p->line_bps);
 	nb_json_u64(j, "burst", p->burst);
 	nb_json_str(j, "pacing_asked", nb_pacing_name(p->pacing_asked));

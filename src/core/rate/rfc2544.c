@@ -39,20 +39,36 @@ double nb_rate_frame_bytes(const struct nb_rate_params *p, uint32_t size)
 	return p->mix ? p->mix->mean_bytes : (double)size;
 }
 
+double nb_rate_line_fps(const struct nb_rate_params *p, uint32_t size)
+{
+	return p->line_bps ? (double)p->line_bps /
+				 ((nb_rate_frame_bytes(p, size) + NB_RATE_ETH_OVERHEAD_B) * 8.0)
+			   : 0;
+}
+
+double nb_rate_asked_fps(const struct nb_rate_params *p, uint32_t size)
+{
+	if (p->rate_fps)
+		return (double)p->rate_fps;
+	if (p->rate_bps)
+		return (double)p->rate_bps / (nb_rate_frame_bytes(p, size) * 8.0);
+	if (p->rate_line_pct > 0)
+		return nb_rate_line_fps(p, size) * p->rate_line_pct / 100;
+	return 0;
+}
+
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size)
 {
-	double line = p->line_bps
-			  ? (double)p->line_bps /
-				((nb_rate_frame_bytes(p, size) + NB_RATE_ETH_OVERHEAD_B) * 8.0)
-			  : 0;
-	if (p->rate_fps && (!line || (double)p->rate_fps < line))
-		return (double)p->rate_fps;
+	double line = nb_rate_line_fps(p, size), asked = nb_rate_asked_fps(p, size);
+	if (asked > 0 && (!line || asked < line))
+		return asked;
 	return line;
 }
 
 bool nb_rate_max_is_asked(const struct nb_rate_params *p, uint32_t size)
 {
-	return p->rate_fps && nb_rate_max_fps(p, size) == (double)p->rate_fps;
+	double asked = nb_rate_asked_fps(p, size);
+	return asked > 0 && nb_rate_max_fps(p, size) == asked;
 }
 
 double nb_rate_line_pct(const struct nb_rate_params *p, uint32_t size, double fps)
@@ -272,14 +288,15 @@ static int do_single(struct nb_rate_proc *pr, struct nb_rate_size *s, char *err,
 {
 	const struct nb_rate_params *p = pr->p;
 	struct nb_rate_trial *t;
-	int ret = trial(pr, s->size, (double)p->rate_fps, 0, p->burst, "trial", &t, err, errlen);
+	double asked = nb_rate_asked_fps(p, s->size);
+	int ret = trial(pr, s->size, asked, 0, p->burst, "trial", &t, err, errlen);
 
 	if (ret)
 		return ret;
 	s->fps = t->offered_fps;
 	s->loss_pct = loss_pct(t, 0);
 	s->failed = !nb_rate_judged_valid(t);
-	s->gen_short = p->rate_fps && t->offered_fps < 0.99 * (double)p->rate_fps;
+	s->gen_short = asked > 0 && t->offered_fps < 0.99 * asked;
 	copy_latency(s, t);
 	return 0;
 }

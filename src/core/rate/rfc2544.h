@@ -54,7 +54,9 @@ struct nb_rate_params {
 	struct nb_rx_cfg rx; /* where the receiver listens or frames go */
 	uint64_t sizes[NB_RATE_MAX_SIZES];
 	size_t nsizes;
-	uint64_t rate_fps; /* 0: as fast as the engine goes */
+	uint64_t rate_fps;    /* 0: as fast as the engine goes (or rate_bps, rate_line_pct) */
+	uint64_t rate_bps;    /* -r in bit/s of frames (-r 100Mbit/s); 0: not so given */
+	double rate_line_pct; /* -r as a share of line_bps (-r 50%); 0: not so given */
 	uint64_t line_bps;
 	uint64_t trial_ns, drain_ns;
 	uint64_t learn_ns; /* learning phase's timeout (learn.c); 0: no learning phase */
@@ -257,6 +259,11 @@ void nb_rate_json_by_size(struct nb_json *j, const struct nb_mix *m, const uint6
 void nb_rate_json_trial_mix(struct nb_json *j, const struct nb_rate_params *p,
 			    const struct nb_rate_trial *t);
 
+/* The rate -r asks for at this frame size in frames/s: rate_fps, or rate_bps over the frame's
+ * bits, or rate_line_pct of the line rate's frames/s (preamble and gap counted); 0: none. */
+double nb_rate_asked_fps(const struct nb_rate_params *p, uint32_t size);
+/* The line rate's frames/s at this frame size (preamble and gap counted); 0 without one. */
+double nb_rate_line_fps(const struct nb_rate_params *p, uint32_t size);
 /* The highest rate worth offering at size: --rate, or the line rate, whichever is lower;
  * 0 when neither is known. */
 double nb_rate_max_fps(const struct nb_rate_params *p, uint32_t size);

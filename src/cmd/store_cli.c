@@ -146,9 +146,19 @@ struct nb_store *store_cli_open_read(const struct store_cli *sc)
 	return open_store(sc, false);
 }
 
-/* Every result's group (the label, and the tags that differ within it; "#ID" without a label):
- * both loaders use it, so compare and report group runs alike and never average runs that
- * differ in a tag. */
+/* A result's tags, then its document's settings: what name_groups groups it by. */
+static void settings_of(const struct nb_jdoc *d, struct loaded *l)
+{
+	const struct nb_store_row *r = l->row;
+	memcpy(l->set, r->tags, r->ntags * sizeof(*l->set));
+	l->nset = r->ntags;
+	l->nset += nb_doc_settings(d, l->set + l->nset, NB_SETTINGS_MAX);
+}
+
+/* Every result's group (the label, and the tags or settings that differ within it; "#ID"
+ * without a label): both loaders use it, so compare and report group runs alike and never
+ * average runs that differ in a tag or in a setting that shapes the figures (-t 1 and -t 2, a
+ * run interrupted and one that ran whole). */
 static void name_groups(struct loaded *l, struct nb_store_row *rows, size_t n, bool quiet)
 {
 	struct nb_group_in *gin = calloc(n + 1, sizeof(*gin));
@@ -159,11 +169,11 @@ static void name_groups(struct loaded *l, struct nb_store_row *rows, size_t n, b
 		gin[i] = (struct nb_group_in){.id = rows[i].id,
 					      .test = rows[i].test,
 					      .label = rows[i].label,
-					      .tags = rows[i].tags,
-					      .ntags = rows[i].ntags};
+					      .tags = l[i].set,
+					      .ntags = l[i].nset};
 	size_t nsplit = nb_group_names(gin, n, gname, split, sizeof(split));
 	if (nsplit && !quiet)
-		cli_warn("label %s%s: shown per tag value, not averaged", split,
+		cli_warn("label %s%s: shown per tag or setting, not averaged", split,
 			 nsplit > 1 ? " and others" : "");
 	for (size_t i = 0; i < n; i++) {
 		l[i].row = &rows[i];
@@ -299,13 +309,14 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 	l = calloc(*n + 1, sizeof(*l));
 	if (!l)
 		cli_fail(ENOMEM, "out of memory");
-	name_groups(l, *rows, *n, sc->axes);
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i];
+		l[i].row = r;
 		ret = nb_jdoc_parse(r->doc, strlen(r->doc), &l[i].doc, err, sizeof(err));
 		if (ret)
 			cli_fail(0, "result %lld: its document does not parse: %s",
 				 (long long)r->id, err);
+		settings_of(l[i].doc, &l[i]);
 		l[i].views = calloc(NB_VIEW_MAX, sizeof(*l[i].views));
 		if (!l[i].views)
 			cli_fail(ENOMEM, "out of memory");
@@ -313,6 +324,7 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 		nb_facts_measured(l[i].doc, &l[i].env);
 		where_sizes(sc, &l[i]);
 	}
+	name_groups(l, *rows, *n, sc->axes);
 	return l;
 }
 
@@ -341,9 +353,9 @@ struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli 
 	l = calloc(*n + 1, sizeof(*l));
 	if (!l || !tmp)
 		cli_fail(ENOMEM, "out of memory");
-	name_groups(l, *rows, *n, sc->axes);
 	for (size_t i = 0; i < *n; i++) {
 		struct nb_store_row *r = &(*rows)[i], *one = NULL;
+		l[i].row = r;
 		struct nb_store_filter f = {.ids = &r->id, .nids = 1};
 		struct nb_jdoc *d;
 		size_t got = 0;
@@ -366,6 +378,7 @@ struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli 
 		nb_views_extract(d, opts, tmp, NB_VIEW_MAX, &l[i].nviews);
 		virt_of(d, &l[i]);
 		nb_facts_measured(d, &l[i].env);
+		settings_of(d, &l[i]);
 		nb_jdoc_free(d);
 		/* Only the views this result has are kept. */
 		l[i].views = calloc(l[i].nviews + 1, sizeof(*l[i].views));
@@ -375,6 +388,7 @@ struct loaded *store_cli_load_views(struct nb_store *st, const struct store_cli 
 		where_sizes(sc, &l[i]);
 	}
 	free(tmp);
+	name_groups(l, *rows, *n, sc->axes);
 	return l;
 }
 

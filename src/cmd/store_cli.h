@@ -13,6 +13,7 @@
 #include "core/store/group.h"
 #include "core/store/jdoc.h"
 #include "core/store/pivot.h"
+#include "core/store/settings.h"
 #include "core/store/store.h"
 #include "core/store/views.h"
 
@@ -100,6 +101,9 @@ struct loaded {
 	size_t nviews;
 	char virt[96];	 /* the measured end's env "virtualization" (store_cli_load_views) */
 	bool virt_known; /* false: the document does not say */
+	/* The run's tags, then its settings (core/store/settings.h): what groups it. */
+	struct nb_store_tag set[NB_STORE_MAX_TAGS + NB_SETTINGS_MAX];
+	size_t nset;
 };
 
 /* Filter options: true when c was one of them. */

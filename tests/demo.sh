@@ -169,9 +169,12 @@ if has_cmd rate; then
 		for i in 1 2 3; do
 			kinds=linear,set
 			[ $i -eq 2 ] && kinds=set,linear
+			# The first sweep also profiles the DUT's kernel: where its CPU went.
+			prof=""
+			[ $i -eq 1 ] && prof=--profile
 			# shellcheck disable=SC2086
 			step rule-sweep-$i 60 $in_gen "$nb" rate -c $target -s 128 --quick \
-				--sweep-rules 0,100,1000 --kind $kinds -J
+				--sweep-rules 0,100,1000 --kind $kinds $prof -J
 		done
 	fi
 else
@@ -298,6 +301,22 @@ if [ -n "$sweeps" ]; then
 			"$out/rule-sweep.points") ns per rule")"
 	done
 	rm -f "$out/rule-sweep.points"
+	# Where the DUT's CPU went at 1000 linear rules: the kernel profile of the trial the first
+	# sweep judged its bottleneck on (rate --profile), one line.
+	pl=$(awk -F': ' '
+		function v(x) { gsub(/[",]/, "", x); return x }
+		function w(x) { sub(/^"/, "", x); sub(/",?$/, "", x); return x }
+		/^  "sweep"/ { s = 1 } /^  "fits"/ { s = 0 }
+		s && /^      "kind"/ { k = v($2) }
+		s && /^      "rules"/ { r = v($2) }
+		s && k == "linear" && r == 1000 && /^              "id"/ { id = v($2) }
+		s && k == "linear" && r == 1000 && /"profile_line"/ { t = $0; sub(/^[^:]*: /, "", t); line[id] = w(t) }
+		s && k == "linear" && r == 1000 && /"bottleneck_trial"/ { b = v($2) }
+		END { if (b != "" && line[b] != "") print line[b] }' "$out/rule-sweep-1.json" 2>/dev/null)
+	if [ -n "$pl" ]; then
+		say "  DUT at 1000 linear rules, kernel profile (rule-sweep-1.json):"
+		say "    $pl"
+	fi
 fi
 # Keep the runs: every result goes into the results store beside the results directories, with
 # a label (NB_DEMO_LABEL: name what this run changed, e.g. a ruleset or --dut-cpus), and one

@@ -238,31 +238,15 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 void obs_cli_print_profile(FILE *f, const struct nb_obs_set *c, size_t i,
 			   const struct nb_obs_trial *t, const char *in)
 {
-	char line[400], cpus[300];
+	char line[520];
 	if (i >= t->n || !t->prof[i] || !t->psum[i])
 		return;
 	const struct nb_prof_result *r = t->prof[i];
 	const struct nb_prof_summary *p = t->psum[i];
-	const struct nb_obs_summary *s = t->s[i];
-	double busy = 0;
-	uint32_t n = 0, one = 0;
-	for (uint32_t k = 0; k < s->ncpu; k++)
-		if (!t->mask[i] || (s->cpu[k].id < 64 && (t->mask[i] >> s->cpu[k].id) & 1)) {
-			busy += s->cpu[k].busy_pct;
-			one = s->cpu[k].id;
-			n++;
-		}
-	if (n == 1)
-		snprintf(cpus, sizeof(cpus), "cpu%u %.0f %%", one, busy);
-	else
-		snprintf(cpus, sizeof(cpus), "%u CPUs %.0f %% busy on average", n,
-			 n ? busy / n : 0);
-	nb_prof_line(r, p, 6, line, sizeof(line));
-	if (!r->available) {
-		fprintf(f, "%sDUT profile: %s\n", in, line);
+	nb_obs_profile_line(t, i, line, sizeof(line));
+	fprintf(f, "%sDUT %s\n", in, line);
+	if (!r->available)
 		return;
-	}
-	fprintf(f, "%sDUT %s: %s\n", in, cpus, line);
 	double ws = (double)r->window_ns / 1e9;
 	uint64_t all = 0;
 	for (uint32_t k = 0; k < r->ncpu; k++)

@@ -141,13 +141,25 @@ void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_po
 	}
 	printf("rule sweep: %s at each point (ns/frame = 10^9 / fps)\n",
 	       nb_rate_test_names[p->test]);
-	printf("%-10s %8s %7s %12s %12s\n", "kind", "rules", "frame", "fps", "ns/frame");
+	bool nf = false;
 	for (size_t i = 0; i < np; i++)
 		for (size_t k = 0; k < p->nsizes; k++)
-			printf("%-10s %8llu %5u B %12.0f %12.1f\n",
+			nf |= pt[i].res[k].nf.have;
+	printf("%-10s %8s %7s %12s %12s%s\n", "kind", "rules", "frame", "fps", "ns/frame",
+	       nf ? "  netfilter ns/frame (profile, 95 %)" : "");
+	for (size_t i = 0; i < np; i++)
+		for (size_t k = 0; k < p->nsizes; k++) {
+			const struct nb_rate_prof_nf *q = &pt[i].res[k].nf;
+			printf("%-10s %8llu %5u B %12.0f %12.1f",
 			       nb_lab_rules_kind_name(pt[i].kind), (unsigned long long)pt[i].rules,
 			       pt[i].res[k].size, pt[i].res[k].fps,
 			       pt[i].res[k].fps > 0 ? 1e9 / pt[i].res[k].fps : 0);
+			if (q->have)
+				printf("  %8.1f (%.1f to %.1f)", q->ns, q->lo, q->hi);
+			else if (nf)
+				printf("  %8s", "-");
+			printf("\n");
+		}
 	for (size_t i = 0; i < fits->n; i++)
 		printf("fit %s, %u B: %s\n", nb_lab_rules_kind_name(fits->f[i].kind),
 		       fits->f[i].frame_bytes, fits->f[i].fit_text);
@@ -155,6 +167,10 @@ void rate_print_sweep(const struct nb_rate_run *r, const struct nb_rate_sweep_po
 		if (fits->f[i].bound_text[0])
 			printf("%s, %u B: %s\n", nb_lab_rules_kind_name(fits->f[i].kind),
 			       fits->f[i].frame_bytes, fits->f[i].bound_text);
+	for (size_t i = 0; i < fits->n; i++)
+		if (fits->f[i].nf_text[0])
+			printf("%s, %u B: %s\n", nb_lab_rules_kind_name(fits->f[i].kind),
+			       fits->f[i].frame_bytes, fits->f[i].nf_text);
 }
 
 void rate_print_clocks(const struct nb_rate_run *r, const struct nb_rate_clock_point *pt, size_t np,

@@ -47,6 +47,9 @@ check "summary shows the scaling table and both fits, each slope with its 95 % i
 	grep -Eq 'fit set *per-frame cost = .* ns \+ .* ns x rules \(slope 95 % interval -?[0-9.]+ to -?[0-9.]+ ns(: not established)?; [0-9]+ points, [0-9]+ residual dof, residual' '$nb_tmp/results/summary.txt' &&
 	grep -Eq \"each sweep's fit: -?[0-9.]+ \\((-?[0-9.]+ to -?[0-9.]+(, not established)?|no interval)\\)\" '$nb_tmp/results/summary.txt'" ||
 	grep -A3 '^ *fit ' "$nb_tmp/results/summary.txt" | sed 's/^/# /'
+check "summary prints one kernel profile line of the DUT under the rule sweep" \
+	grep -Eq '^    (cpu[0-9]+ [0-9]+ %|[0-9]+ CPUs [0-9]+ % busy on average): [a-z]+ [0-9]+ %' \
+	"$nb_tmp/results/summary.txt" || grep -A1 'kernel profile' "$nb_tmp/results/summary.txt" | sed 's/^/# /'
 bad=0
 for f in "$nb_tmp"/results/*.json; do
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null || { bad=1; echo "# unparsable: $f"; }

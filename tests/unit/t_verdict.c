@@ -130,10 +130,11 @@ int main(void)
 					   .win = w};
 		nb_obs_summarize(w, 0, &m);
 		nb_verdict_decide(&in, &v);
-		CHECK_STR(v.text,
-			  "no loss at 50k fps offered, the asked maximum (--rate): the DUT's limit, "
-			  "if any, lies above it",
-			  "no loss at the user's cap: the asked maximum");
+		CHECK_STR(
+		    v.text,
+		    "no loss at 50k fps offered, the asked maximum (--rate): the DUT's limit, "
+		    "if any, lies above it",
+		    "no loss at the user's cap: the asked maximum");
 		CHECK(v.kind == NB_V_NONE, "the user's cap: nothing to name");
 	}
 	decide(w, 0, 500000, 500000, false, 0, &v);
@@ -417,6 +418,34 @@ int main(void)
 		CHECK(!fits.f[0].have_fit && !fits.f[0].ruleset_bound && !fits.f[0].bound_text[0] &&
 			  !strcmp(fits.f[0].fit_text, "none (needs two rule counts with results)"),
 		      "one point: no fit, no claim (%s)", fits.f[0].fit_text);
+		/* The kernel profile's netfilter ns per frame, fitted beside: 40, 2040, 20040 ns at
+		 * 0, 100, 1000 rules is 40 ns + 20 ns x rules exactly; none profiled, nothing said.
+		 */
+		nb_rate_sweep_conclude(&p, pt, 6, &fits);
+		CHECK(!fits.f[0].have_nf_fit && !fits.f[0].nf_text[0],
+		      "no profile: no netfilter fit, nothing said");
+		r[0].nf = (struct nb_rate_prof_nf){.have = true, .ns = 40};
+		r[1].nf = (struct nb_rate_prof_nf){.have = true, .ns = 2040};
+		r[2].nf = (struct nb_rate_prof_nf){.have = true, .ns = 20040};
+		nb_rate_sweep_conclude(&p, pt, 6, &fits);
+		CHECK(fits.f[0].have_nf_fit && fabs(fits.f[0].nf_fit.per_rule_ns - 20) < 1e-9 &&
+			  fabs(fits.f[0].nf_fit.base_ns - 40) < 1e-6 && fits.f[0].nf_fit.dof == 1,
+		      "profile: netfilter 40 ns + 20 ns x rules, 1 residual dof (%s)",
+		      fits.f[0].nf_text);
+		CHECK(
+		    strstr(
+			fits.f[0].nf_text,
+			"netfilter measured by the kernel profile: 40 ns per frame + 20 ns x rules "
+			"(slope 95 % interval") &&
+			strstr(fits.f[0].nf_text, "3 points, 1 residual dof)"),
+		    "profile: the sentence names its points and dof (%s)", fits.f[0].nf_text);
+		r[1].nf.have = false;
+		nb_rate_sweep_conclude(&p, pt, 6, &fits);
+		CHECK(fits.f[0].have_nf_fit && fits.f[0].nf_fit.dof == 0 &&
+			  strstr(fits.f[0].nf_text, "no interval: profile a third"),
+		      "profile at two rule counts: no interval, what to measure (%s)",
+		      fits.f[0].nf_text);
+		r[0].nf.have = r[2].nf.have = false;
 	}
 	{
 		/* Recorded (the issue's case): 1,000 rules, cpu1 100 % busy over a 1.2 s window,

@@ -11,7 +11,7 @@
 #include "core/base/json.h"
 #include "core/base/stats.h"
 
-int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struct nb_lab_fit *fit)
+int nb_lab_fit_ns(const double *rules, const double *ns, size_t n, struct nb_lab_fit *fit)
 {
 	struct nb_ols o;
 	char why[160];
@@ -19,20 +19,11 @@ int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struc
 
 	if (n < 2)
 		return -EINVAL;
-	double *ns = malloc(n * sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(rules[i]) || rules[i] < 0 || !isfinite(rate_fps[i]) ||
-		    !(rate_fps[i] > 0)) {
-			free(ns);
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(rules[i]) || rules[i] < 0 || !isfinite(ns[i]) || ns[i] < 0)
 			return -EINVAL;
-		}
-		ns[i] = 1e9 / rate_fps[i];
-	}
 	/* All points at one rule count: the slope is undefined, not zero (nb_ols refuses). */
 	int ret = nb_ols(ns, rules, n, 1, names, &o, why, sizeof(why));
-	free(ns);
 	if (ret)
 		return ret;
 	fit->base_ns = o.coef[0];
@@ -47,6 +38,25 @@ int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struc
 	fit->base_hi_ns = o.hi[0];
 	fit->r2 = o.r2;
 	return 0;
+}
+
+int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struct nb_lab_fit *fit)
+{
+	if (n < 2)
+		return -EINVAL;
+	double *ns = malloc(n * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(rate_fps[i]) || !(rate_fps[i] > 0)) {
+			free(ns);
+			return -EINVAL;
+		}
+		ns[i] = 1e9 / rate_fps[i];
+	}
+	int ret = nb_lab_fit_ns(rules, ns, n, fit);
+	free(ns);
+	return ret;
 }
 
 bool nb_lab_fit_slope_established(const struct nb_lab_fit *fit)

@@ -24,6 +24,9 @@ struct nb_lab_fit {
 /* Fits rules[i] -> 1e9 / rate_fps[i]. Needs at least two distinct rule counts and positive,
  * finite rates; returns 0, -EINVAL or -ENOMEM. */
 int nb_lab_fit_cost(const double *rules, const double *rate_fps, size_t n, struct nb_lab_fit *fit);
+/* The same line on per-frame costs measured directly (ns[i] >= 0, finite): a kernel profile's
+ * ns per frame of one category against the rule count. */
+int nb_lab_fit_ns(const double *rules, const double *ns, size_t n, struct nb_lab_fit *fit);
 
 /* The slope is established: its 95 % interval excludes 0 (never with dof 0). */
 bool nb_lab_fit_slope_established(const struct nb_lab_fit *fit);

@@ -340,7 +340,10 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		if (bytes)
 			json_num(j, "cycles_per_byte", k->cycles_per_byte, 3);
 		if (t->prof[i]) {
+			char line[520];
 			nb_prof_json(j, "profile", t->prof[i], t->psum[i]);
+			nb_obs_profile_line(t, i, line, sizeof(line));
+			nb_json_str(j, "profile_line", line);
 			nb_json_str(j, "profile_scope", nb_obs_profile_scope(c, i, t->mask[i]));
 		} else {
 			nb_json_null(j, "profile");
@@ -348,6 +351,31 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
+}
+
+void nb_obs_profile_line(const struct nb_obs_trial *t, size_t i, char *buf, size_t len)
+{
+	char line[400];
+	buf[0] = '\0';
+	if (i >= t->n || !t->prof[i] || !t->psum[i])
+		return;
+	const struct nb_obs_summary *s = t->s[i];
+	double busy = 0;
+	uint32_t n = 0, one = 0;
+	for (uint32_t k = 0; k < s->ncpu; k++)
+		if (!t->mask[i] || (s->cpu[k].id < 64 && (t->mask[i] >> s->cpu[k].id) & 1)) {
+			busy += s->cpu[k].busy_pct;
+			one = s->cpu[k].id;
+			n++;
+		}
+	nb_prof_line(t->prof[i], t->psum[i], 6, line, sizeof(line));
+	if (!t->prof[i]->available)
+		snprintf(buf, len, "profile %s", line);
+	else if (n == 1)
+		snprintf(buf, len, "cpu%u %.0f %%: %s", one, busy, line);
+	else
+		snprintf(buf, len, "%u CPUs %.0f %% busy on average: %s", n, n ? busy / n : 0,
+			 line);
 }
 
 const char *nb_obs_profile_scope(const struct nb_obs_set *c, size_t i, uint64_t mask)

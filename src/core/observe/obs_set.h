@@ -97,6 +97,10 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 /* Whether a remote platform is this host's own kernel (same host name, kernel and build,
  * CPU model and count): a namespace lab's DUT. */
 bool nb_obs_same_kernel(const struct nb_sysinfo *remote);
+/* The profile of observer i in one trial in one line, as printed after "DUT " under its CPU
+ * table: "cpu1 97 %: netfilter 61 % (312 ns/frame), driver 14 %, ..." (several CPUs: "2 CPUs
+ * 60 % busy on average: ..."; none: "profile unavailable: WHY"); "" when none was asked for. */
+void nb_obs_profile_line(const struct nb_obs_trial *t, size_t i, char *buf, size_t len);
 /* What the profile of observer i over mask's CPUs holds, in words (JSON profile_scope). */
 const char *nb_obs_profile_scope(const struct nb_obs_set *c, size_t i, uint64_t mask);
 void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_verdict *v);

@@ -2,6 +2,7 @@
 /* The bottleneck of one frame size: which trial the verdict is judged on, and the verdict's
  * inputs from that trial (its counts, the generator's ceiling, the DUT's window, the sink's
  * socket drops). Pure: tested with recorded trials in tests/unit/t_rfc2544.c. */
+#include <math.h>
 #include <string.h>
 
 #include "core/rate/rfc2544.h"
@@ -21,6 +22,7 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	size_t at = 0;
 
 	s->have_bneck = false;
+	memset(&s->nf, 0, sizeof(s->nf));
 	if ((p->receiver && !p->receiver->counts) || p->test == NB_RATE_B2B)
 		return; /* nothing counted frames, or bursts rather than rates */
 	/* The rate the DUT could not carry: the first trial above the result that lost. */
@@ -54,6 +56,16 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	in.sink_drops = both(pick->rx_dropped, pick, pick->rev.rx_dropped);
 	in.ring_dropped = pick->ring_known ? pick->ring_dropped : 0;
 	nb_verdict_decide(&in, &s->bneck);
+	for (size_t c = 0; in.prof && in.prof->available && c < in.prof->n; c++) {
+		const struct nb_prof_share *q = &in.prof->cat[c];
+		if (q->cat != NB_PC_NETFILTER || isnan(q->ns_per_frame))
+			continue;
+		s->nf.have = true;
+		s->nf.ns = q->ns_per_frame;
+		s->nf.lo = q->ns_lo;
+		s->nf.hi = q->ns_hi;
+		s->nf.samples = q->n;
+	}
 	s->have_bneck = true;
 	s->bneck_trial = at;
 }

@@ -336,6 +336,19 @@ void nb_rate_json_sweep(FILE *f, const struct nb_rate_run *r, const struct nb_ra
 		nb_json_str(&j, "text", x->fit_text);
 		nb_json_bool(&j, "ruleset_bound", x->ruleset_bound);
 		nb_json_str(&j, "ruleset_text", x->bound_text);
+		/* netfilter's cost measured by the kernel profile, fitted the same way */
+		if (x->have_nf_fit) {
+			nb_json_obj_begin(&j, "profile_netfilter");
+			nb_json_double(&j, "base_ns", x->nf_fit.base_ns, 1);
+			nb_json_double(&j, "per_rule_ns", x->nf_fit.per_rule_ns, 3);
+			nb_json_double(&j, "residual_ns", x->nf_fit.residual_ns, 1);
+			nb_json_u64(&j, "points", x->nf_fit.points);
+			nb_lab_fit_json(&j, &x->nf_fit);
+			nb_json_str(&j, "text", x->nf_text);
+			nb_json_obj_end(&j);
+		} else {
+			nb_json_null(&j, "profile_netfilter");
+		}
 		nb_json_obj_end(&j);
 	}
 	nb_json_arr_end(&j);

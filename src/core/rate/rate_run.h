@@ -146,6 +146,12 @@ struct nb_rate_rule_fit {
 	bool ruleset_bound;
 	char fit_text[256];   /* "per-frame cost = ..." or why there is none */
 	char bound_text[400]; /* "ruleset bound: ..." or why not; "" without two costs */
+	/* netfilter's ns per frame from the kernel profile of each point's judged trial, fitted
+	 * against the rule count: the rule walk's cost measured directly, beside the fit of the
+	 * whole frame's cost */
+	bool have_nf_fit;
+	struct nb_lab_fit nf_fit;
+	char nf_text[320]; /* the sentence, or why there is none; "" without a profile */
 };
 struct nb_rate_sweep_fits {
 	size_t n;

@@ -189,6 +189,13 @@ struct nb_rate_size {
 	uint64_t rev_lat_ns[6];
 	char rev_lat_why[128];
 	size_t bneck_trial; /* the trial it was judged on, in the trial log */
+	/* netfilter in the judged trial's kernel profile (the first observer's, over the DUT's
+	 * CPUs): measured directly, the rule sweep fits it against the rule count */
+	struct nb_rate_prof_nf {
+		bool have; /* a profile with ns per frame */
+		double ns, lo, hi;
+		uint64_t samples;
+	} nf;
 	/* ndrpdr: per loss ratio, the rate each of the nrepeat searches found, and their spread
 	 * (fps above is the first ratio's mean). */
 	uint32_t nratios, nrepeat;

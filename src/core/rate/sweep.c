@@ -95,6 +95,43 @@ static size_t points_of(const struct nb_rate_sweep_point *p, size_t np, enum nb_
 	return n;
 }
 
+/* netfilter's ns per frame in the profile of each point's judged trial, fitted against the
+ * rule count beside the fit of the whole per-frame cost. */
+static void conclude_nf(const struct nb_rate_sweep_point *pt, size_t np, size_t size_i,
+			struct nb_rate_rule_fit *f)
+{
+	double rules[NB_RATE_MAX_SWEEP], ns[NB_RATE_MAX_SWEEP];
+	size_t n = 0;
+	for (size_t i = 0; i < np && n < NB_RATE_MAX_SWEEP; i++)
+		if (pt[i].kind == f->kind && pt[i].res && pt[i].res[size_i].nf.have) {
+			rules[n] = (double)pt[i].rules;
+			ns[n++] = pt[i].res[size_i].nf.ns;
+		}
+	if (!n)
+		return; /* no profile asked for, or none with frames: nothing to say */
+	f->have_nf_fit = nb_lab_fit_ns(rules, ns, n, &f->nf_fit) == 0;
+	if (!f->have_nf_fit) {
+		snprintf(f->nf_text, sizeof(f->nf_text),
+			 "netfilter measured by the kernel profile: no fit (needs two rule counts "
+			 "profiled, %zu here)",
+			 n);
+		return;
+	}
+	const struct nb_lab_fit *x = &f->nf_fit;
+	if (!x->dof)
+		snprintf(f->nf_text, sizeof(f->nf_text),
+			 "netfilter measured by the kernel profile: %.0f ns per frame + %.3g ns x "
+			 "rules (2 rule counts fix the line exactly, no interval: profile a third)",
+			 x->base_ns, x->per_rule_ns);
+	else
+		snprintf(
+		    f->nf_text, sizeof(f->nf_text),
+		    "netfilter measured by the kernel profile: %.0f ns per frame + %.3g ns x "
+		    "rules (slope 95 %% interval %.3g to %.3g%s; %zu points, %zu residual dof)",
+		    x->base_ns, x->per_rule_ns, x->per_rule_lo_ns, x->per_rule_hi_ns,
+		    nb_lab_fit_slope_established(x) ? "" : ": not established", x->points, x->dof);
+}
+
 /* One kind and size: the fit, the costs at the fewest and most rules, and the decision
  * (docs/rate.md): ruleset bound only when the slope's 95 % interval lies above 0. */
 static void conclude_one(const struct nb_rate_sweep_point *pt, size_t np, size_t size_i,
@@ -156,5 +193,6 @@ void nb_rate_sweep_conclude(const struct nb_rate_params *p, const struct nb_rate
 			f->kind = p->kinds[a];
 			f->frame_bytes = (uint32_t)p->sizes[k];
 			conclude_one(pt, np, k, f);
+			conclude_nf(pt, np, k, f);
 		}
 }

@@ -351,9 +351,25 @@ static int run_ctl(struct stream_opts *o)
 		ctl_print(&o->p, &r);
 		print_obs(o, &r);
 	}
+	/* A receiver that got nothing measured nothing: a failure, named, never a row of "-". */
+	int status = cli_stop ? 130 : 0;
+	for (size_t k = 0; !cli_stop && k < r.nagents; k++)
+		if (!o->p.reverse && r.nsent && nb_stream_rx_nothing(r.agents[k].rx)) {
+			cli_warn("agent %s received no datagram of the %zu step%s sent to %s port %u "
+				 "(a route, a firewall, or a multicast group its interface did not "
+				 "join?)",
+				 r.agents[k].host, r.nsent, r.nsent == 1 ? "" : "s", o->p.sock.addr,
+				 o->p.sock.port);
+			status = 1;
+		}
+	if (!cli_stop && o->p.reverse && r.nsent && nb_stream_rx_nothing(r.rx)) {
+		cli_warn("this host received no datagram of the %zu step%s agent %s sent",
+			 r.nsent, r.nsent == 1 ? "" : "s", r.agents[0].host);
+		status = 1;
+	}
 	nb_stream_ctl_result_free(&r);
 	nb_obs_set_close(&o->obs.set);
-	return cli_stop ? 130 : 0;
+	return status;
 }
 
 int cmd_stream(int argc, char **argv)

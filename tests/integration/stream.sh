@@ -249,6 +249,17 @@ inns s "$NB" stream -c 198.18.50.2,198.18.50.3 --ctl-port 5391 -a 232.1.2.4 -p 1
 	--source 198.18.50.1 --iface eth0 -r 2M -t 1 >"$tmp/agssm.txt" 2>&1
 check "agents join source-specifically on their --iface: both count every datagram" \
 	sh -c "[ $? -eq 0 ] && [ \$(awk '\$1 == \"2.00\" && NF > 10 && \$4 == 0 && \$3 > 0' $tmp/agssm.txt | wc -l) -eq 2 ]"
+# One of two agents receives nothing (its namespace drops the stream): exit 1, the agent named.
+inns r2 nft add table inet nbtstr_drop &&
+	inns r2 nft add chain inet nbtstr_drop in '{ type filter hook input priority 0; }' &&
+	inns r2 nft add rule inet nbtstr_drop in udp dport 12361 drop
+inns s "$NB" stream -c 198.18.50.2,198.18.50.3 --ctl-port 5391 -a 225.1.2.3 -p 12361 -r 2M -t 1 \
+	>"$tmp/none.txt" 2>"$tmp/none.err"
+st=$?
+check "an agent that received nothing: exit 1 (got $st), the agent named" sh -c "
+	[ $st -eq 1 ] && grep -q 'agent 198.18.50.3 received no datagram of the 1 step sent to 225.1.2.3 port 12361' '$tmp/none.err' &&
+	! grep -q 'agent 198.18.50.2 received no' '$tmp/none.err'"
+inns r2 nft delete table inet nbtstr_drop
 inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 225.1.2.3 -p 12357 -r 4M -t 1 \
 	>"$tmp/rev.txt" 2>&1
 check "--reverse over multicast: the agent sends, this host counts it all" \

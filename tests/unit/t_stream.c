@@ -153,8 +153,11 @@ static void test_steps(struct nb_stream_rx *rx)
 	struct nb_stream_hdr h;
 
 	nb_stream_rx_reset(rx);
+	CHECK(nb_stream_rx_nothing(rx) && nb_stream_rx_nothing(NULL),
+	      "a receiver that got nothing (or none at all) measured nothing");
 	for (uint32_t i = 0; i < 5; i++)
 		feed(rx, hdr(0, i, 5, 0), i);
+	CHECK(!nb_stream_rx_nothing(rx), "five datagrams: something was received");
 	ev = feed(rx, hdr(1, 0, 3, 0), 10);
 	CHECK((ev & NB_RX_NEW_STEP) && rx->nsteps == 2 && rx->steps[0].closed,
 	      "a datagram of the next step closes the previous one");

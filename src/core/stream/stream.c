@@ -109,6 +109,16 @@ void nb_stream_rx_free(struct nb_stream_rx *rx)
 	free(rx);
 }
 
+bool nb_stream_rx_nothing(const struct nb_stream_rx *rx)
+{
+	if (!rx)
+		return true;
+	for (size_t i = 0; i < rx->nsteps; i++)
+		if (rx->steps[i].datagrams || rx->steps[i].warmup_datagrams)
+			return false;
+	return !rx->foreign.datagrams && !rx->other_stream_datagrams && !rx->steps_dropped;
+}
+
 void nb_stream_rx_reset(struct nb_stream_rx *rx)
 {
 	memset(rx, 0, sizeof(*rx));

@@ -141,6 +141,10 @@ struct nb_stream_rx {
 	struct nb_hist gap_hist;	    /* the current step's gaps */
 };
 
+/* Nothing of any stream arrived: no datagram in any step (warm-up included), no foreign one,
+ * none of another netbench stream. NULL (no receiver) counts as nothing. */
+bool nb_stream_rx_nothing(const struct nb_stream_rx *rx);
+
 int nb_stream_rx_new(struct nb_stream_rx **rx);
 void nb_stream_rx_free(struct nb_stream_rx *rx);
 void nb_stream_rx_reset(struct nb_stream_rx *rx);

@@ -68,17 +68,57 @@ out:
 	return ret;
 }
 
-int nb_path_route(const struct sockaddr *dst, struct nb_path *path)
+int nb_path_route_get(int nl, const struct sockaddr *dst, uint32_t seq, void *buf, size_t len)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct rtmsg rt;
 		char attrs[64];
 	} req;
+	struct rtattr *rta;
+	int alen = addr_len(dst->sa_family);
+	ssize_t n;
+
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
+	req.nh.nlmsg_type = RTM_GETROUTE;
+	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.nh.nlmsg_seq = seq;
+	req.rt.rtm_family = (unsigned char)dst->sa_family;
+	req.rt.rtm_dst_len = (unsigned char)(alen * 8);
+	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	rta->rta_type = RTA_DST;
+	rta->rta_len = (unsigned short)RTA_LENGTH(alen);
+	memcpy(RTA_DATA(rta), raw_addr(dst), (size_t)alen);
+	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
+		return -errno;
+	/* Replies to earlier requests on the same socket are passed over by their sequence. */
+	for (;;) {
+		n = recv(nl, buf, len, 0);
+		if (n < 0)
+			return -errno;
+		for (struct nlmsghdr *nh = buf; NLMSG_OK(nh, (unsigned)n); nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_seq != seq)
+				continue;
+			if (nh->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(nh);
+				return e->error ? e->error : -EIO;
+			}
+			if (nh->nlmsg_type == RTM_NEWROUTE) {
+				if ((void *)nh != buf)
+					memmove(buf, nh, nh->nlmsg_len);
+				return (int)nh->nlmsg_len;
+			}
+		}
+	}
+}
+
+int nb_path_route(const struct sockaddr *dst, struct nb_path *path)
+{
 	char buf[4096];
 	struct rtattr *rta;
-	int fd, ret = -EIO, family = dst->sa_family, alen = addr_len(family);
-	ssize_t n;
+	int fd, ret, family = dst->sa_family;
 	bool have_gw = false;
 
 	memset(path, 0, sizeof(*path));
@@ -86,64 +126,31 @@ int nb_path_route(const struct sockaddr *dst, struct nb_path *path)
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (fd < 0)
 		return -errno;
-	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
-	req.nh.nlmsg_type = RTM_GETROUTE;
-	req.nh.nlmsg_flags = NLM_F_REQUEST;
-	req.nh.nlmsg_seq = 1;
-	req.rt.rtm_family = (unsigned char)family;
-	req.rt.rtm_dst_len = (unsigned char)(alen * 8);
-	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
-	rta->rta_type = RTA_DST;
-	rta->rta_len = (unsigned short)RTA_LENGTH(alen);
-	memcpy(RTA_DATA(rta), raw_addr(dst), (size_t)alen);
-	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	n = recv(fd, buf, sizeof(buf), 0);
-	if (n < 0) {
-		ret = -errno;
-		goto out;
-	}
-	for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (unsigned)n);
-	     nh = NLMSG_NEXT(nh, n)) {
-		if (nh->nlmsg_type == NLMSG_ERROR) {
-			struct nlmsgerr *e = NLMSG_DATA(nh);
-			ret = e->error ? e->error : -EIO;
-			goto out;
+	ret = nb_path_route_get(fd, dst, 1, buf, sizeof(buf));
+	close(fd);
+	if (ret < 0)
+		return ret;
+	struct nlmsghdr *nh = (struct nlmsghdr *)buf;
+	struct rtmsg *rt = NLMSG_DATA(nh);
+	int len = (int)RTM_PAYLOAD(nh);
+	if (rt->rtm_type == RTN_UNREACHABLE || rt->rtm_type == RTN_BLACKHOLE ||
+	    rt->rtm_type == RTN_PROHIBIT)
+		return -ENETUNREACH;
+	for (rta = RTM_RTA(rt); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
+		if (rta->rta_type == RTA_OIF)
+			memcpy(&path->ifindex, RTA_DATA(rta), sizeof(int));
+		else if (rta->rta_type == RTA_PREFSRC)
+			set_addr(&path->src, family, RTA_DATA(rta));
+		else if (rta->rta_type == RTA_GATEWAY) {
+			set_addr(&path->nexthop, family, RTA_DATA(rta));
+			have_gw = true;
 		}
-		if (nh->nlmsg_type != RTM_NEWROUTE)
-			continue;
-		struct rtmsg *rt = NLMSG_DATA(nh);
-		int len = (int)RTM_PAYLOAD(nh);
-		if (rt->rtm_type == RTN_UNREACHABLE || rt->rtm_type == RTN_BLACKHOLE ||
-		    rt->rtm_type == RTN_PROHIBIT) {
-			ret = -ENETUNREACH;
-			goto out;
-		}
-		for (rta = RTM_RTA(rt); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
-			if (rta->rta_type == RTA_OIF)
-				memcpy(&path->ifindex, RTA_DATA(rta), sizeof(int));
-			else if (rta->rta_type == RTA_PREFSRC)
-				set_addr(&path->src, family, RTA_DATA(rta));
-			else if (rta->rta_type == RTA_GATEWAY) {
-				set_addr(&path->nexthop, family, RTA_DATA(rta));
-				have_gw = true;
-			}
-		}
-		ret = path->ifindex ? 0 : -ENETUNREACH;
-		break;
 	}
-	if (ret)
-		goto out;
+	if (!path->ifindex)
+		return -ENETUNREACH;
 	if (!have_gw)
 		set_addr(&path->nexthop, family, raw_addr(dst));
-	ret = iface_facts(path);
-out:
-	close(fd);
-	return ret;
+	return iface_facts(path);
 }
 
 /* Looks the next hop up in /proc/net/arp: complete entries only (flags 0x2). */

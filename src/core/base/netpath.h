@@ -19,6 +19,11 @@ struct nb_path {
 	uint8_t src_mac[6], nexthop_mac[6];
 };
 
+/* The kernel's answer to one RTM_GETROUTE for dst (what `ip route get` does) on the rtnetlink
+ * socket nl, with sequence number seq: its RTM_NEWROUTE reply copied to the start of buf (len
+ * bytes, 4096 is plenty), whose length it returns; or the kernel's error (-ENETUNREACH,
+ * -EHOSTUNREACH: no route) or another negative errno. One socket may ask again and again. */
+int nb_path_route_get(int nl, const struct sockaddr *dst, uint32_t seq, void *buf, size_t len);
 /* Asks the kernel for the route to dst. Returns 0, -ENETUNREACH when there is none, or another
  * negative errno. */
 int nb_path_route(const struct sockaddr *dst, struct nb_path *path);

@@ -15,58 +15,21 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
+#include "core/base/netpath.h"
 #include "core/rate/flows.h"
 
-/* The kernel's route type for a (RTM_GETROUTE on nl, what `ip route get` does): RTN_LOCAL
- * for an address of this host (an interface's, or one a local route gives it); or -errno. */
+/* The kernel's route type for a (nb_path_route_get): RTN_LOCAL for an address of this host (an
+ * interface's, or one a local route gives it); or -errno. */
 static int route_type(int nl, const struct sockaddr_storage *a, uint32_t seq)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct rtmsg rt;
-		char attrs[64];
-	} req;
 	char buf[4096];
-	struct rtattr *rta;
-	int alen = a->ss_family == AF_INET6 ? 16 : 4;
-	ssize_t n;
+	int ret = nb_path_route_get(nl, (const struct sockaddr *)a, seq, buf, sizeof(buf));
 
-	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
-	req.nh.nlmsg_type = RTM_GETROUTE;
-	req.nh.nlmsg_flags = NLM_F_REQUEST;
-	req.nh.nlmsg_seq = seq;
-	req.rt.rtm_family = (unsigned char)a->ss_family;
-	req.rt.rtm_dst_len = (unsigned char)(alen * 8);
-	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
-	rta->rta_type = RTA_DST;
-	rta->rta_len = (unsigned short)RTA_LENGTH(alen);
-	memcpy(RTA_DATA(rta),
-	       a->ss_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr
-					: (const void *)&((const struct sockaddr_in *)a)->sin_addr,
-	       (size_t)alen);
-	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
-	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
-		return -errno;
-	for (;;) {
-		n = recv(nl, buf, sizeof(buf), 0);
-		if (n < 0)
-			return -errno;
-		for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (unsigned)n);
-		     nh = NLMSG_NEXT(nh, n)) {
-			if (nh->nlmsg_seq != seq)
-				continue;
-			if (nh->nlmsg_type == NLMSG_ERROR) {
-				/* No route at all: not this host's either. */
-				struct nlmsgerr *e = NLMSG_DATA(nh);
-				return e->error == -ENETUNREACH || e->error == -EHOSTUNREACH
-					   ? RTN_UNREACHABLE
-					   : (e->error ? e->error : -EIO);
-			}
-			if (nh->nlmsg_type == RTM_NEWROUTE)
-				return ((struct rtmsg *)NLMSG_DATA(nh))->rtm_type;
-		}
-	}
+	if (ret == -ENETUNREACH || ret == -EHOSTUNREACH)
+		return RTN_UNREACHABLE; /* no route at all: not this host's either */
+	if (ret < 0)
+		return ret;
+	return ((struct rtmsg *)NLMSG_DATA((struct nlmsghdr *)buf))->rtm_type;
 }
 
 int nb_flow_dst_owned(const struct sockaddr_storage *first, uint32_t n, char *err, size_t errlen)

@@ -63,8 +63,10 @@ enum {
 	"                         where a sample is dear)\n"                                       \
 	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n"    \
 	"                         work there (RPS; its agent needs --allow-tuning)\n"              \
-	"      --profile[=HZ]     profile the observed kernel over each window (perf events,\n"    \
-	"                         software cpu-clock, HZ per CPU, default 997, at most 4999)\n"
+	"      --profile[=HZ]     profile the kernel over each step's window (perf events,\n"      \
+	"                         software cpu-clock, HZ per CPU, default 997, at most 4999):\n"   \
+	"                         stream's receiver, and an observed box; where the CPU went\n"    \
+	"                         by subsystem, ns per datagram or frame\n"
 
 struct obs_cli {
 	struct nb_obs_set set; /* the observers and their options */

@@ -79,6 +79,8 @@ static int run_recv(struct stream_opts *o)
 	r->idle_ns = o->p.idle_ns;
 	r->stop_on_fin = true;
 	r->ext_stop = &cli_stop;
+	if (o->p.profile_hz && (ret = nb_stream_recv_profile(r, o->p.profile_hz, err, sizeof(err))))
+		cli_fail(ret, "--profile: %s", err);
 	if (o->times_path) {
 		times = fopen(o->times_path, "w");
 		if (!times)
@@ -105,8 +107,8 @@ static int run_recv(struct stream_opts *o)
 	if (cli_save_wants_doc(&o->save)) {
 		char *doc;
 		size_t len;
-		if (nb_stream_recv_doc_text(&o->p, &si, r->end, r->used_recvmsg, &base, rx, &doc,
-					    &len))
+		if (nb_stream_recv_doc_text(&o->p, &si, r->end, r->used_recvmsg, &base, rx,
+					    o->p.profile_hz ? r->prof_step : NULL, &doc, &len))
 			cli_fail(ENOMEM, "building the JSON document");
 		cli_save_doc(&o->save, doc, len);
 	}
@@ -115,6 +117,7 @@ static int run_recv(struct stream_opts *o)
 		       si.ncpu, si.iface[0] ? ", " : "", si.iface, si.driver[0] ? " driver " : "",
 		       si.driver);
 		stream_print_rx(NULL, rx);
+		stream_print_prof(rx, o->p.profile_hz ? r->prof_step : NULL);
 		stream_print_baseline(&base, NULL, 0);
 		printf("end: %s\n", nb_stream_end_name(r->end));
 		if (r->used_recvmsg)
@@ -284,6 +287,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 		stream_print_pacing(&r->pacing);
 		printf("\nreceived here (%s):\n", r->local.hostname);
 		stream_print_rx(NULL, r->rx);
+		stream_print_prof(r->rx, p->profile_hz ? r->prof : NULL);
 		stream_print_baseline(&r->baseline, r->agents, r->nagents);
 		return;
 	}
@@ -295,6 +299,7 @@ static void ctl_print(const struct nb_stream_params *p, const struct nb_stream_c
 	for (size_t i = 0; i < r->nagents; i++) {
 		stream_print_agent_head(r->agents[i].host, &r->agents[i].ctl->remote);
 		stream_print_rx(NULL, r->agents[i].rx);
+		stream_print_prof(r->agents[i].rx, p->profile_hz ? r->agents[i].prof : NULL);
 	}
 	stream_print_baseline(&r->baseline, r->agents, r->nagents);
 }

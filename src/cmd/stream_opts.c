@@ -342,6 +342,12 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	if (o->obs.nclocks || o->obs.no_observe)
 		cli_usage_error("--%s is rate's: stream observes only what --observe names",
 				o->obs.nclocks ? "observe-clocks" : "no-observe");
+	/* --profile: the receivers' kernel profile of each step, and an observer's too. */
+	o->p.profile_hz = o->obs.set.req.profile_hz;
+	if (o->p.profile_hz && o->p.send)
+		cli_usage_error("--profile profiles the receiver: give it to the --recv end");
+	if (!o->obs.set.n)
+		o->obs.set.req.profile_hz = 0;
 	if (o->obs.set.n && (o->p.send || o->p.recv || o->p.reverse))
 		cli_usage_error("--observe needs -c HOST without --reverse: this host sends and "
 				"times each step's window");

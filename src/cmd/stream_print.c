@@ -3,6 +3,7 @@
  * and an agent's platform line. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/pacing.h"
 #include "cmd/stream_print.h"
@@ -170,4 +171,46 @@ void stream_print_agent_head(const char *host, const struct nb_sysinfo *si)
 	       si->ncpu, si->cpu_model[0] ? ", " : "", si->cpu_model,
 	       si->driver[0] ? ", driver " : "", si->driver);
 	virt_note_print(stdout, "agent", si);
+}
+
+void stream_print_prof(const struct nb_stream_rx *rx, struct nb_prof_result *const *prof)
+{
+	bool head = false;
+	if (!prof)
+		return;
+	for (size_t i = 0; i < rx->nsteps && i < NB_STREAM_MAX_STEPS; i++) {
+		const struct nb_stream_step *s = &rx->steps[i];
+		struct nb_prof_summary sum;
+		char line[512], out[600];
+		size_t o = 0;
+		if (!head)
+			printf(
+			    "where it went (kernel profile over each step's window, every CPU; ns "
+			    "per datagram received):\n");
+		head = true;
+		if (!prof[i]) {
+			printf("%8.2f   no profile: the step's window did not open\n",
+			       (double)s->rate_bps_asked / 1e6);
+			continue;
+		}
+		nb_stream_prof_summary(s, prof[i], &sum);
+		nb_prof_line(prof[i], &sum, 5, line, sizeof(line));
+		/* The profile counts frames; here a frame is a datagram received. */
+		for (const char *c = line; *c && o + 1 < sizeof(out);) {
+			if (!strncmp(c, "ns/frame", 8) && o + 12 < sizeof(out)) {
+				memcpy(out + o, "ns/datagram", 11);
+				o += 11;
+				c += 8;
+			} else {
+				out[o++] = *c++;
+			}
+		}
+		out[o] = '\0';
+		if (prof[i]->available)
+			printf("%8.2f   %.0f %% of a CPU busy, %llu samples: %s\n",
+			       (double)s->rate_bps_asked / 1e6, sum.busy_share * 100 * sum.ncpu,
+			       (unsigned long long)sum.samples, out);
+		else
+			printf("%8.2f   %s\n", (double)s->rate_bps_asked / 1e6, out);
+	}
 }

@@ -13,6 +13,9 @@
 
 /* A receiver's steps, headed "who:" when who is not NULL. */
 void stream_print_rx(const char *who, const struct nb_stream_rx *rx);
+/* Under a receiver's table: where each step's CPU went (the kernel profile), one line per step;
+ * nothing when prof is NULL. */
+void stream_print_prof(const struct nb_stream_rx *rx, struct nb_prof_result *const *prof);
 /* A sender's table: the two header lines, then one row per step. */
 void stream_print_send_head(void);
 void stream_print_send_row(const struct nb_stream_send_step *s, size_t block);

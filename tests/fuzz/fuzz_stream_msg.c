@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the stream test's control records, as an agent and a controller read
  * them from each other: the request (role, address, rates, steps, TTL), the receiver's steps,
- * the sender's steps and its pacing decision (the input as one message payload of TLV items); and
- * the same bytes as a stream datagram's header, with the jitter it feeds. */
+ * the sender's steps and its pacing decision, each step's kernel profile (the input as one message
+ * payload of TLV items); and the same bytes as a stream datagram's header, with the jitter it
+ * feeds. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/session/proto.h"
@@ -37,6 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nb_stream_req_get(&m, &req);
 	nb_stream_sent_get(&m, sent, NB_STREAM_MAX_STEPS);
 	nb_stream_pacing_get(&m, &pc);
+	{
+		struct nb_prof_result *prof[NB_STREAM_MAX_STEPS];
+		if (nb_stream_prof_get(&m, prof, NB_STREAM_MAX_STEPS) == 0)
+			for (size_t i = 0; i < NB_STREAM_MAX_STEPS; i++)
+				free(prof[i]);
+	}
 	if (nb_stream_rx_new(&rx) == 0) {
 		nb_stream_rx_get(&m, rx, &end);
 		nb_stream_rx_free(rx);

@@ -1211,6 +1211,26 @@ def case_profile_caps(host, port, psk):
            "functions named: %s" % ", ".join(names[:3]))
 
 
+def case_stream_profile(host, port, psk, no_profile="0"):
+    """A stream receiver's kernel profile: refused by a --no-profile agent; else capped at 4999
+    Hz per CPU whatever is asked, never 0 Hz, and only the receiver's (a sending agent takes
+    none)."""
+    def mk(): return fresh(host, port, psk)
+    recv = stream_req(0, "127.0.0.1", [1000000], NS, port=40383)
+    if no_profile == "1":
+        expect_refusal(mk, recv + u32(313, 997), ["refused by rule profile", "--no-profile"],
+                       "a stream profile from a --no-profile agent")
+        expect_accept(mk, recv, "a stream without a profile on a --no-profile agent")
+        return
+    expect_refusal(mk, recv + u32(313, 5000), ["4999"], "a 5000 Hz stream profile")
+    expect_refusal(mk, recv + u32(313, 0xffffffff), ["4999"], "a 2^32-1 Hz stream profile")
+    expect_refusal(mk, recv + u32(313, 0), ["malformed"], "a 0 Hz stream profile")
+    expect_refusal(mk, tlv(313, b"\x00\x01") + recv, ["malformed"], "a 2-byte stream profile rate")
+    expect_refusal(mk, stream_req(1, "127.0.0.1", [1000000], NS, port=40383) + u32(313, 997),
+                   ["receiver"], "a profile from a sending agent")
+    expect_accept(mk, recv + u32(313, 4999), "a stream profile at the cap (4999 Hz)")
+
+
 if __name__ == "__main__":
     case, args = sys.argv[1], sys.argv[2:]
     if case == "impostor":

@@ -2,6 +2,8 @@
 /* Stream items over the control protocol: request and counters survive a round trip, and
  * malformed items are refused. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/stream/stream_msg.h"
@@ -188,6 +190,61 @@ int main(void)
 		pb.mode = NB_PACING_SPIN;
 		CHECK(nb_stream_pacing_get(m, &pb) == 0 && pb.mode == NB_PACING_SPIN,
 		      "an agent that says nothing of pacing leaves the mode as it was");
+	}
+	/* Each step's kernel profile: round trip without its stacks and with at most 8
+	 * functions, a step without one stays NULL, and malformed profiles are refused whole. */
+	{
+		static struct nb_prof_result pr;
+		struct nb_prof_result *in[3] = {NULL, &pr, NULL}, *out[NB_STREAM_MAX_STEPS];
+		pr.available = true;
+		pr.hz = 997;
+		pr.ncpu = 1;
+		pr.cpu[0].cpu = 1;
+		pr.cpu[0].samples = 30;
+		pr.cpu[0].cat[NB_PC_SOCKET] = 20;
+		pr.cpu[0].cat[NB_PC_IDLE] = 10;
+		pr.func_samples = 30;
+		pr.nfunc = 10;
+		for (int k = 0; k < 10; k++) {
+			snprintf(pr.func[k].name, sizeof(pr.func[k].name), "udp_fn%d", k);
+			pr.func[k].count = 1;
+		}
+		strcpy(pr.folded, "a;b 30\n");
+		pr.folded_len = strlen(pr.folded);
+		nb_msg_reset(m, NB_MSG_FINAL);
+		req.rates_bps[0] = 4000000;
+		req.profile_hz = 997;
+		CHECK(nb_stream_req_put(m, &req) == 0 && nb_stream_req_get(m, &got) == 0 &&
+			  got.profile_hz == 997,
+		      "the profile's rate travels in the request");
+		nb_msg_reset(m, NB_MSG_FINAL);
+		req.profile_hz = 0;
+		nb_stream_req_put(m, &req);
+		nb_msg_put_u32(m, NB_T_STR_PROFILE_HZ, 0);
+		CHECK(nb_stream_req_get(m, &got) == -EBADMSG, "a 0 Hz profile rate refused");
+		nb_msg_reset(m, NB_MSG_FINAL);
+		CHECK(nb_stream_prof_put(m, in, 3) == 0, "a step's profile encoded");
+		CHECK(nb_stream_prof_get(m, out, NB_STREAM_MAX_STEPS) == 0 && !out[0] && out[1] &&
+			  !out[2],
+		      "... decoded for step 1 only");
+		CHECK(out[1] && out[1]->available && out[1]->cpu[0].cat[NB_PC_SOCKET] == 20 &&
+			  out[1]->nfunc == NB_STREAM_PROF_FUNCS && out[1]->folded_len == 0 &&
+			  !strcmp(out[1]->func[0].name, "udp_fn0"),
+		      "... its counts and %u functions, no stacks", NB_STREAM_PROF_FUNCS);
+		free(out[1]);
+		CHECK(nb_stream_prof_put(m, in, 3) == 0 &&
+			  nb_stream_prof_get(m, out, NB_STREAM_MAX_STEPS) == -EBADMSG && !out[1],
+		      "a step profiled twice refused");
+		nb_msg_reset(m, NB_MSG_FINAL);
+		nb_stream_prof_put(m, in, 3);
+		CHECK(nb_stream_prof_get(m, out, 1) == -EBADMSG,
+		      "a step beyond those asked for refused");
+		pr.cpu[0].cat[NB_PC_IDLE] = 11; /* the categories no longer add up */
+		nb_msg_reset(m, NB_MSG_FINAL);
+		nb_stream_prof_put(m, in, 3);
+		CHECK(nb_stream_prof_get(m, out, NB_STREAM_MAX_STEPS) == -EBADMSG && !out[1],
+		      "a profile whose categories miss samples refused");
+		req.profile_hz = 0;
 	}
 	/* Control messages come from the network too: random items must be refused or read
 	 * within bounds, never crash (run under ASan by make check). */

@@ -112,6 +112,31 @@ static int setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void 
 			goto out;
 		s->recv->idle_ns = 0;
 		s->recv->stop_on_fin = false; /* the controller says when: STOP */
+		if (s->req.profile_hz && ctx->policy->no_profile) {
+			snprintf(err, errlen,
+				 "refused by rule profile: this agent was started "
+				 "with --no-profile");
+			ret = -EPERM;
+			goto out;
+		}
+		/* The rate is capped here whatever the controller asks. */
+		if (s->req.profile_hz > NB_PROF_HZ_MAX) {
+			snprintf(err, errlen,
+				 "refused by rule profile: %u Hz asked; this agent samples at 1 "
+				 "to %u Hz per CPU",
+				 s->req.profile_hz, NB_PROF_HZ_MAX);
+			ret = -EPERM;
+			goto out;
+		}
+		if (s->req.profile_hz &&
+		    (ret = nb_stream_recv_profile(s->recv, s->req.profile_hz, err, errlen)) < 0)
+			goto out;
+	} else if (s->req.profile_hz) {
+		snprintf(err, errlen,
+			 "the kernel profile is the receiver's: a sending agent "
+			 "takes none");
+		ret = -EINVAL;
+		goto out;
 	} else {
 		struct sockaddr_storage *dst = &s->dst;
 		uint64_t max_rate = 0, step_ns, duration_ns;
@@ -265,9 +290,13 @@ static int stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 	struct stream_state *s = state;
 
 	if (s->recv) {
+		int ret;
 		nb_stream_recv_stop(s->recv);
 		nb_stream_recv_copy(s->recv, s->copy);
-		return nb_stream_rx_put(final, s->copy, NB_END_STOP);
+		ret = nb_stream_rx_put(final, s->copy, NB_END_STOP);
+		if (!ret && s->recv->prof)
+			ret = nb_stream_prof_put(final, s->recv->prof_step, s->copy->nsteps);
+		return ret;
 	}
 	if (s->sending) {
 		/* STOP normally follows the sweep's end marker and the thread is done; a STOP

@@ -103,6 +103,8 @@ static void fill_req(const struct nb_stream_params *p, struct nb_stream_req *r, 
 	r->stream_id = stream_id;
 	r->pacing = p->pacing.asked;
 	r->burst = p->pacing.burst_asked;
+	if (role == NB_STREAM_AGENT_RECV)
+		r->profile_hz = p->profile_hz;
 }
 
 static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_params *p,
@@ -340,6 +342,10 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 			ret = agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
 			goto out;
 		}
+		if (p->profile_hz && nb_stream_prof_get(a->msg, a->prof, NB_STREAM_MAX_STEPS) < 0) {
+			ret = agent_fail(a, -EBADMSG, "kernel profile: Bad message", err, errlen);
+			goto out;
+		}
 		reconcile(a->rx, r->sent, p->nrates);
 		rxs[i] = a->rx;
 	}
@@ -393,6 +399,8 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	rv->idle_ns = p->idle_ns;
 	rv->stop_on_fin = true;
 	rv->ext_stop = p->stop;
+	if (p->profile_hz && (ret = nb_stream_recv_profile(rv, p->profile_hz, err, errlen)) < 0)
+		goto out;
 	if (!(loc0 = malloc(sizeof(*loc0)))) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "receiver: %s", strerror(ENOMEM));
@@ -412,6 +420,10 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		goto out;
 	}
 	nb_stream_recv_copy(rv, r->rx);
+	for (size_t i = 0; i < NB_STREAM_MAX_STEPS; i++) {
+		r->prof[i] = rv->prof_step[i];
+		rv->prof_step[i] = NULL;
+	}
 	if ((ret = nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, why, sizeof(why))) < 0) {
 		agent_fail(a, ret, why, err, errlen);
 		goto out;
@@ -464,7 +476,11 @@ void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r)
 		free(a->mark0);
 		free(a->mark1);
 		free(a->base0);
+		for (size_t k = 0; k < NB_STREAM_MAX_STEPS; k++)
+			free(a->prof[k]);
 	}
+	for (size_t k = 0; k < NB_STREAM_MAX_STEPS; k++)
+		free(r->prof[k]);
 	nb_stream_rx_free(r->rx);
 	free(r->sent);
 	for (size_t i = 0; i < r->nobs; i++)

@@ -53,6 +53,8 @@ struct nb_stream_params {
 	/* Observers of a box in the path (agents receive, this host sends): their window opens
 	 * and closes at each step's window edges on the sender. NULL or empty: none. */
 	struct nb_obs_set *observe;
+	/* --profile: the kernel profile of each receiver's steps at this rate per CPU; 0 none. */
+	uint32_t profile_hz;
 };
 
 /* One agent of a controller run. */
@@ -70,6 +72,7 @@ struct nb_stream_ctl_agent {
 	bool base_known, same_host;
 	struct nb_cpu_load base;
 	double base_other_pct;
+	struct nb_prof_result *prof[NB_STREAM_MAX_STEPS]; /* per received step, NULL: none */
 };
 
 /* This host's idle baseline before the traffic: its CPU over NB_STREAM_BASELINE_NS with the
@@ -87,7 +90,8 @@ struct nb_stream_ctl_result {
 	size_t nsent;
 	struct nb_stream_ctl_agent agents[NB_STREAM_MAX_AGENTS];
 	size_t nagents;
-	struct nb_stream_rx *rx; /* reverse: what this host received */
+	struct nb_stream_rx *rx;			  /* reverse: what this host received */
+	struct nb_prof_result *prof[NB_STREAM_MAX_STEPS]; /* reverse: its steps' profiles */
 	bool interrupted;
 	bool bad_input;			/* the failure lies in the user's input (a usage error) */
 	struct nb_stream_pacing pacing; /* the sender's decision (this host's, or the agent's) */
@@ -115,7 +119,13 @@ const char *nb_stream_end_name(enum nb_stream_end e);
 /* JSON (docs/schema.md): the parameters, a receiver's steps, a sender's steps, and the whole
  * document of a controller run. */
 void nb_stream_json_params(struct nb_json *j, const struct nb_stream_params *p, const char *mode);
-void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx);
+/* prof: each step's kernel profile (NULL, or NULL entries: none asked for). */
+void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx,
+		       struct nb_prof_result *const *prof);
+/* A received step's profile over every CPU of the receiver: ns per datagram from the step's
+ * busy CPU-seconds and its distinct datagrams. */
+void nb_stream_prof_summary(const struct nb_stream_step *s, const struct nb_prof_result *r,
+			    struct nb_prof_summary *sum);
 void nb_stream_json_send(struct nb_json *j, const char *key,
 			 const struct nb_stream_send_step *steps, size_t n, size_t block);
 /* "cpu_baseline": null when not measured, else this host's and each agent's idle baseline. */
@@ -133,7 +143,7 @@ int nb_stream_ctl_doc_text(const struct nb_stream_params *p, const struct nb_str
 int nb_stream_recv_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
 			    enum nb_stream_end end, bool recvmmsg_fallback,
 			    const struct nb_stream_baseline *base, const struct nb_stream_rx *rx,
-			    char **text, size_t *len);
+			    struct nb_prof_result *const *prof, char **text, size_t *len);
 int nb_stream_send_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
 			    bool interrupted, const struct nb_stream_baseline *base,
 			    const struct nb_stream_send_step *steps, char **text, size_t *len);

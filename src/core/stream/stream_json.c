@@ -77,7 +77,14 @@ void nb_stream_json_baseline(struct nb_json *j, const struct nb_stream_baseline 
 	nb_json_obj_end(j);
 }
 
-void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
+void nb_stream_prof_summary(const struct nb_stream_step *s, const struct nb_prof_result *r,
+			    struct nb_prof_summary *sum)
+{
+	nb_prof_summarize(r, 0, s->cpu.valid ? s->cpu.busy_cpu_s : NAN, s->unique, sum);
+}
+
+void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx,
+		       struct nb_prof_result *const *prof)
 {
 	nb_json_arr_begin(j, "steps");
 	for (size_t i = 0; i < rx->nsteps; i++) {
@@ -119,6 +126,13 @@ void nb_stream_json_rx(struct nb_json *j, const struct nb_stream_rx *rx)
 			       s->cpu.valid && valid && r > 0 ? s->cpu.busy_pct / (r / 1e6) : NAN,
 			       4);
 		json_other(j, &s->cpu, s->cpu_peer_s);
+		if (prof && i < NB_STREAM_MAX_STEPS && prof[i]) {
+			struct nb_prof_summary sum;
+			nb_stream_prof_summary(s, prof[i], &sum);
+			nb_prof_json(j, "profile", prof[i], &sum);
+		} else if (prof) {
+			nb_json_null(j, "profile");
+		}
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -208,7 +222,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 		nb_json_obj_begin(&j, NULL);
 		nb_json_null(&j, "agent");
 		nb_sysinfo_json(&j, "env", &r->local);
-		nb_stream_json_rx(&j, r->rx);
+		nb_stream_json_rx(&j, r->rx, p->profile_hz ? r->prof : NULL);
 		nb_json_obj_end(&j);
 		nb_json_arr_end(&j);
 	} else {
@@ -244,7 +258,7 @@ void nb_stream_ctl_json(FILE *f, const struct nb_stream_params *p,
 			nb_json_obj_begin(&j, NULL);
 			nb_json_str(&j, "agent", a->host);
 			nb_sysinfo_json(&j, "env", &a->ctl->remote);
-			nb_stream_json_rx(&j, a->rx);
+			nb_stream_json_rx(&j, a->rx, p->profile_hz ? a->prof : NULL);
 			nb_result_cpu(&j, "run_cpu", &a->run_cpu);
 			nb_json_obj_end(&j);
 		}
@@ -263,6 +277,7 @@ struct doc {
 	bool flag; /* recv: recvmmsg_fallback; send: interrupted */
 	const struct nb_stream_baseline *base;
 	const struct nb_stream_rx *rx;
+	struct nb_prof_result *const *prof;
 	const struct nb_stream_send_step *steps;
 };
 
@@ -283,7 +298,7 @@ static void write_recv(FILE *f, const void *arg)
 	nb_json_str(&j, "end", nb_stream_end_name(d->end));
 	nb_json_bool(&j, "recvmmsg_fallback", d->flag);
 	nb_stream_json_baseline(&j, d->base, NULL, 0);
-	nb_stream_json_rx(&j, d->rx);
+	nb_stream_json_rx(&j, d->rx, d->prof);
 	nb_json_obj_end(&j);
 	fputc('\n', f);
 }
@@ -314,10 +329,15 @@ int nb_stream_ctl_doc_text(const struct nb_stream_params *p, const struct nb_str
 int nb_stream_recv_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
 			    enum nb_stream_end end, bool recvmmsg_fallback,
 			    const struct nb_stream_baseline *base, const struct nb_stream_rx *rx,
-			    char **text, size_t *len)
+			    struct nb_prof_result *const *prof, char **text, size_t *len)
 {
-	const struct doc d = {
-	    .p = p, .si = si, .end = end, .flag = recvmmsg_fallback, .base = base, .rx = rx};
+	const struct doc d = {.p = p,
+			      .si = si,
+			      .end = end,
+			      .flag = recvmmsg_fallback,
+			      .base = base,
+			      .rx = rx,
+			      .prof = prof};
 	return nb_json_write_text(write_recv, &d, text, len);
 }
 

@@ -4,9 +4,12 @@
 #include "core/stream/stream_msg.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/base/cursor.h"
+#include "core/base/wire.h"
 
 #define LOAD_BYTES NB_LOAD_WIRE_BYTES
 
@@ -58,6 +61,8 @@ int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r)
 		ret |= nb_msg_put_u32(m, NB_T_STR_PACING, r->pacing);
 	if (r->burst)
 		ret |= nb_msg_put_u32(m, NB_T_STR_BURST, r->burst);
+	if (r->profile_hz)
+		ret |= nb_msg_put_u32(m, NB_T_STR_PROFILE_HZ, r->profile_hz);
 	/* The whole run, for the agent's duration cap. */
 	ret |= nb_msg_put_u64(m, NB_T_DURATION_NS, (r->step_ns + r->omit_ns) * r->nrates);
 	return ret ? -EMSGSIZE : 0;
@@ -98,6 +103,10 @@ int nb_stream_req_get(const struct nb_msg *m, struct nb_stream_req *r)
 	    r->pacing > NB_PACING_TXTIME ||
 	    nb_msg_get_u32(m, NB_T_STR_BURST, &r->burst) == -EBADMSG ||
 	    r->burst > NB_PACER_MAX_BURST)
+		return -EBADMSG;
+	/* The rate is checked against the agent's cap where the profiler opens. */
+	int hz = nb_msg_get_u32(m, NB_T_STR_PROFILE_HZ, &r->profile_hz);
+	if (hz == -EBADMSG || (hz == 0 && !r->profile_hz))
 		return -EBADMSG;
 	if (nb_msg_get_u32(m, NB_T_STR_TTL, &ttl) == 0) {
 		if (ttl > 255)
@@ -336,4 +345,76 @@ int nb_stream_pacing_get(const struct nb_msg *m, struct nb_stream_pacing *pc)
 	    nb_msg_get_str(m, NB_T_STR_PACE_WHY, pc->why, sizeof(pc->why)) == -EBADMSG)
 		return -EBADMSG;
 	return 0;
+}
+
+/* One step's profile travels as the payload of a message of its own (nb_prof_put's items),
+ * behind the step's index: the profile's codec checks it whole. */
+int nb_stream_prof_put(struct nb_msg *m, struct nb_prof_result *const *prof, size_t n)
+{
+	struct nb_msg *sub = nb_msg_new(0);
+	struct nb_prof_result *r = malloc(sizeof(*r));
+	int ret = sub && r ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < n && i < NB_STREAM_MAX_STEPS; i++) {
+		if (!prof[i])
+			continue;
+		*r = *prof[i];
+		r->folded_len = 0; /* the stacks are for a flame graph of one window, not a sweep */
+		if (r->nfunc > NB_STREAM_PROF_FUNCS)
+			r->nfunc = NB_STREAM_PROF_FUNCS;
+		nb_msg_reset(sub, 0);
+		nb_put_be16(sub->data, (uint16_t)i);
+		sub->len = 2;
+		ret = nb_prof_put(sub, r);
+		if (!ret && m->len + 4 + sub->len > NB_MSG_MAX) {
+			memset(r, 0, sizeof(*r));
+			r->hz = prof[i]->hz;
+			snprintf(r->why, sizeof(r->why),
+				 "the step's profile did not fit in the agent's answer");
+			sub->len = 2;
+			ret = nb_prof_put(sub, r);
+		}
+		if (!ret)
+			ret = nb_msg_put_bytes(m, NB_T_STR_STEP_PROF, sub->data, sub->len);
+	}
+	nb_msg_free(sub);
+	free(r);
+	return ret;
+}
+
+int nb_stream_prof_get(const struct nb_msg *m, struct nb_prof_result **prof, size_t n)
+{
+	struct nb_msg *sub = nb_msg_new(0);
+	size_t off = 0, len;
+	uint16_t tag;
+	const uint8_t *p;
+	int ret = sub ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n; i++)
+		prof[i] = NULL;
+	while (!ret && nb_msg_next(m, &off, &tag, &p, &len) == 1) {
+		if (tag != NB_T_STR_STEP_PROF)
+			continue;
+		size_t i = len >= 2 ? nb_get_be16(p) : n;
+		if (i >= n || prof[i] || len - 2 > NB_MSG_MAX) {
+			ret = -EBADMSG;
+			break;
+		}
+		nb_msg_reset(sub, 0);
+		memcpy(sub->data, p + 2, len - 2);
+		sub->len = (uint32_t)(len - 2);
+		if (!(prof[i] = malloc(sizeof(*prof[i])))) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (nb_msg_validate(sub) < 0 || nb_prof_get(sub, prof[i]) != 1)
+			ret = -EBADMSG;
+	}
+	nb_msg_free(sub);
+	if (ret < 0)
+		for (size_t i = 0; i < n; i++) {
+			free(prof[i]);
+			prof[i] = NULL;
+		}
+	return ret;
 }

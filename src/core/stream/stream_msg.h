@@ -24,13 +24,14 @@ enum nb_stream_tag {
 	NB_T_STR_RATES = 307,  /* be64 bit/s each */
 	NB_T_STR_STEP_NS = 308,
 	NB_T_STR_STREAM_ID = 309,
-	NB_T_STR_OMIT_NS = 310, /* u64: warm-up before each step's window; absent: none */
-	NB_T_STR_PACING = 311,	/* u32: enum nb_pacing_mode asked; absent: auto */
-	NB_T_STR_BURST = 312,	/* u32: datagrams per wake-up; absent: about 1 ms worth */
-	NB_T_STR_STEP = 320,	/* one received step */
-	NB_T_STR_FOREIGN = 321, /* the foreign stream */
-	NB_T_STR_OTHER = 322,	/* u64: datagrams of other streams */
-	NB_T_STR_END = 323,	/* u32: enum nb_stream_end */
+	NB_T_STR_OMIT_NS = 310,	   /* u64: warm-up before each step's window; absent: none */
+	NB_T_STR_PACING = 311,	   /* u32: enum nb_pacing_mode asked; absent: auto */
+	NB_T_STR_BURST = 312,	   /* u32: datagrams per wake-up; absent: about 1 ms worth */
+	NB_T_STR_PROFILE_HZ = 313, /* u32: profile each received step at this rate per CPU */
+	NB_T_STR_STEP = 320,	   /* one received step */
+	NB_T_STR_FOREIGN = 321,	   /* the foreign stream */
+	NB_T_STR_OTHER = 322,	   /* u64: datagrams of other streams */
+	NB_T_STR_END = 323,	   /* u32: enum nb_stream_end */
 	NB_T_STR_STEP_WARM =
 	    324,	     /* the warm-up of the step before it (records stay as they were) */
 	NB_T_STR_SENT = 330, /* one sent step */
@@ -41,6 +42,8 @@ enum nb_stream_tag {
 	NB_T_STR_PACE_QDISC = 335, /* str: its qdisc */
 	NB_T_STR_PACE_WHY = 336,   /* str: why the kernel does not pace, when it does not */
 	NB_T_STR_STEP_GAP = 325,   /* inter-arrival gaps of the step before it */
+	NB_T_STR_STEP_PROF = 326,  /* u16 step index, then one step's kernel profile: the items
+				      of nb_prof_put (core/profile) as a message's payload */
 };
 
 enum nb_stream_role { NB_STREAM_AGENT_RECV = 0, NB_STREAM_AGENT_SEND = 1 };
@@ -59,8 +62,9 @@ struct nb_stream_req {
 	uint64_t step_ns;
 	uint64_t omit_ns;
 	uint32_t stream_id;
-	uint32_t pacing; /* enum nb_pacing_mode asked */
-	uint32_t burst;	 /* 0: about 1 ms worth per wake-up */
+	uint32_t pacing;     /* enum nb_pacing_mode asked */
+	uint32_t burst;	     /* 0: about 1 ms worth per wake-up */
+	uint32_t profile_hz; /* 0: no kernel profile of the receiver's steps */
 };
 
 int nb_stream_req_put(struct nb_msg *m, const struct nb_stream_req *r);
@@ -74,6 +78,15 @@ int nb_stream_rx_get(const struct nb_msg *m, struct nb_stream_rx *rx, enum nb_st
 int nb_stream_sent_put(struct nb_msg *m, const struct nb_stream_send_step *s, size_t n);
 /* Returns the number of steps found (at most max) or -EBADMSG. */
 int nb_stream_sent_get(const struct nb_msg *m, struct nb_stream_send_step *s, size_t max);
+
+/* Each received step's kernel profile (prof[i] NULL: none for step i), without its stacks and
+ * with at most NB_STREAM_PROF_FUNCS functions; a step whose profile does not fit in the message
+ * is sent as "unavailable: ..." saying so. */
+#define NB_STREAM_PROF_FUNCS 8u
+int nb_stream_prof_put(struct nb_msg *m, struct nb_prof_result *const *prof, size_t n);
+/* Fills prof[0..n) (malloc'd, NULL where a step has none; free each); 0 or -EBADMSG (then
+ * every prof[i] is NULL). */
+int nb_stream_prof_get(const struct nb_msg *m, struct nb_prof_result **prof, size_t n);
 
 /* The sender's pacing decision (asked mode not carried: the request has it). */
 int nb_stream_pacing_put(struct nb_msg *m, const struct nb_stream_pacing *pc);

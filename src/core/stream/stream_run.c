@@ -219,11 +219,22 @@ out:
 	return ret;
 }
 
+int nb_stream_recv_profile(struct nb_stream_recv *r, uint32_t hz, char *why, size_t whylen)
+{
+	int ret = nb_prof_open(&r->prof, hz, NB_PROF_KIB_DEFAULT, 0, why, whylen);
+	if (ret == -EINVAL || ret == -ENOMEM)
+		return ret;
+	return 0; /* a failure to open: every step's profile says why */
+}
+
 void nb_stream_recv_free(struct nb_stream_recv *r)
 {
 	if (!r)
 		return;
 	nb_stream_recv_stop(r);
+	nb_prof_free(r->prof);
+	for (size_t i = 0; i < NB_STREAM_MAX_STEPS; i++)
+		free(r->prof_step[i]);
 	pthread_mutex_destroy(&r->lock);
 	nb_stream_rx_free(r->rx);
 	free(r);
@@ -240,6 +251,28 @@ static uint64_t arrival_ns(struct msghdr *mh)
 	return nb_real_ns();
 }
 
+/* The profile of step i stops right before its closing CPU sample and starts right after its
+ * opening one: the same window as the step's CPU figures. */
+static void prof_close(struct nb_stream_recv *r, int i)
+{
+	if (!r->prof || !r->prof_on)
+		return;
+	nb_prof_stop(r->prof);
+	r->prof_on = false;
+	if (i < 0 || (size_t)i >= NB_STREAM_MAX_STEPS)
+		return;
+	if (!r->prof_step[i])
+		r->prof_step[i] = malloc(sizeof(*r->prof_step[i]));
+	if (r->prof_step[i])
+		nb_prof_result(r->prof, r->prof_step[i]);
+}
+
+static void prof_open(struct nb_stream_recv *r)
+{
+	if (r->prof && nb_prof_start(r->prof) == 0)
+		r->prof_on = true;
+}
+
 /* Called with the lock held after each datagram: a step's CPU window opens at the first
  * datagram after its warm-up and closes at the next step's first datagram (warm-up or not) or
  * the end marker. */
@@ -249,6 +282,7 @@ static void on_events(struct nb_stream_recv *r, unsigned ev)
 
 	if (ev & (NB_RX_NEW_STEP | NB_RX_WINDOW | NB_RX_FIN)) {
 		struct nb_cpu_sample *s = &r->last_active;
+		prof_close(r, r->cpu_step);
 		nb_cpu_sample_now(s);
 		r->last_sample_mono_ns = s->mono_ns;
 		r->active_since_sample = false;
@@ -258,6 +292,7 @@ static void on_events(struct nb_stream_recv *r, unsigned ev)
 		if (ev & NB_RX_WINDOW) {
 			r->step_start = *s;
 			r->cpu_step = (int)rx->nsteps - 1;
+			prof_open(r);
 		}
 	}
 	if (ev & NB_RX_FIRST_FOREIGN) {
@@ -272,6 +307,7 @@ static void close_windows(struct nb_stream_recv *r)
 	struct nb_cpu_sample *end = &r->last_active;
 	uint64_t now = nb_mono_ns();
 
+	prof_close(r, r->cpu_step);
 	if (r->cpu_step < 0 && !r->foreign_open)
 		return;
 	if (r->active_since_sample || now - r->last_arrival_mono_ns < ACTIVE_SAMPLE_NS ||

@@ -15,6 +15,7 @@
 
 #include "core/base/cancel.h"
 #include "core/base/cpu.h"
+#include "core/profile/prof.h"
 #include "core/stream/stream.h"
 
 /* Every counter but the omit ones covers the step's window only, after the warm-up. */
@@ -98,16 +99,26 @@ struct nb_stream_recv {
 	uint64_t last_arrival_mono_ns, last_sample_mono_ns;
 	bool active_since_sample;
 	struct nb_cpu_sample step_start, foreign_start, last_active;
+	/* The kernel profile of each step's window (nb_stream_recv_profile), NULL without. */
+	struct nb_prof *prof;
+	bool prof_on;
+	struct nb_prof_result *prof_step[NB_STREAM_MAX_STEPS]; /* NULL: the step had none */
 };
 
 int nb_stream_recv_new(struct nb_stream_recv **r, int fd);
 void nb_stream_recv_free(struct nb_stream_recv *r); /* stops the thread, does not close fd */
+/* Asks for the kernel profile of each step's window at hz per CPU (every CPU: where the
+ * datagrams are received is the kernel's choice). Before the receiver starts. 0, or -EINVAL
+ * when hz is out of range (why says so); any other failure leaves a profiler whose steps say
+ * "unavailable: WHY" and returns 0. */
+int nb_stream_recv_profile(struct nb_stream_recv *r, uint32_t hz, char *why, size_t whylen);
 /* Receives in the calling thread until an end condition; returns 0 or -errno. */
 int nb_stream_recv_run(struct nb_stream_recv *r);
 /* The same in a thread of its own. */
 int nb_stream_recv_start(struct nb_stream_recv *r);
 void nb_stream_recv_stop(struct nb_stream_recv *r);
-/* A consistent copy of the counters at this instant. */
+/* A consistent copy of the counters at this instant (the profiles are not copied: read
+ * r->prof_step after the receiver stopped). */
 void nb_stream_recv_copy(struct nb_stream_recv *r, struct nb_stream_rx *out);
 
 #endif

@@ -74,12 +74,15 @@ check "stream --reverse -J: interrupted true, only whole steps, none lost" json_
 assert d['interrupted'] is True
 n = len(d['sent']); assert 1 <= n < 8, d['sent']
 st = d['receivers'][0]['steps']; assert len(st) == n and all(s['lost'] == 0 for s in st), st"
+logged=$(grep -c 'stream test send' "$nb_tmp/agent.log")
 sigint_after 3 "$nb_tmp/sr.txt" "$nb_tmp/sr2.err" \
 	"$NB" stream -c 127.0.0.1:5393 --reverse -p 5391 --rates 1M,1M,2M,2M,3M,3M,4M,4M -t 1 -O 0.1
 check "stream --reverse: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
 	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: [1-7] whole steps\\? kept' '$nb_tmp/sr.txt'"
 check "stream --reverse: the agent stopped sending at once (its test lasted under 5 s of 8.8)" \
-	sh -c "sleep 0.5; grep 'stream test send' '$nb_tmp/agent.log' | tail -1 | grep -q ', 8 steps, [0-4]\\.[0-9] s'"
+	wait_until 2 "the agent to log this run's end, under 5 s" sh -c "
+	[ \$(grep -c 'stream test send' '$nb_tmp/agent.log') -gt $logged ] &&
+	grep 'stream test send' '$nb_tmp/agent.log' | tail -1 | grep -q ', 8 steps, [0-4]\\.[0-9] s'"
 
 # mem (local): the default sweep can end in under 3 s on a fast host; up to 2 GiB the largest
 # working sets alone take seconds to fault in and walk, so a SIGINT after 1 s lands mid-sweep on any

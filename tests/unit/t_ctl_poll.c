@@ -18,7 +18,7 @@
 #include "core/base/timeutil.h"
 #include "tap.h"
 
-static volatile sig_atomic_t agent_stop;
+static nb_cancel_t agent_stop;
 
 struct agent {
 	struct nb_agent_opts opts;

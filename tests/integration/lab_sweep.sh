@@ -12,7 +12,7 @@
 # the other CPU, and the medians mixed the two modes.
 . "$(dirname "$0")/../lib.sh"
 need_root
-P=nbtlfs
+P=nbtlfs_$nb_id
 need_tools ip nft
 lab_down() { "$NETBENCH" lab down --prefix $P >/dev/null 2>&1; }
 lab_up $P --no-agent || { notok "lab up --prefix $P"; exit 1; }

@@ -3,11 +3,11 @@
 # A rule sweep (rate --sweep-rules) leaves the lab's DUT with the ruleset it found: the user's
 # file ruleset (lab ruleset --kind file:PATH) is read back with the same rule and set-element
 # counts and the same lab record after a sweep, after a sweep cut by Ctrl-C (exit 130), and an
-# empty DUT stays empty. Root, a lab of namespaces under the prefix nbtkeep, ~15 s.
+# empty DUT stays empty. Root, a lab of namespaces under the prefix nbtkeep_<run id>, ~15 s.
 . "$(dirname "$0")/../lib.sh"
 need_root
 NB=$NETBENCH
-P=nbtkeep
+P=nbtkeep_$nb_id
 need_tools ip nft python3
 lab_up $P --no-agent || { notok "lab up --prefix $P"; exit 1; }
 ok "lab up --prefix $P"

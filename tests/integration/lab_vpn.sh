@@ -7,10 +7,12 @@
 . "$(dirname "$0")/../lib.sh"
 NB=${NETBENCH:?}
 need_root
-export NB_LAB_PREFIX=nbtvpn
+V=nbtvpn_$nb_id
+export NB_LAB_PREFIX=$V
+nb_labs="$nb_labs $V" # taken down at exit, whatever happens
 leftovers() {
-	ip netns list | grep -q "^nbtvpn-" && return 0
-	[ -e /run/netbench-lab/nbtvpn/state ] && return 0
+	ip netns list | grep -q "^$V-" && return 0
+	[ -e /run/netbench-lab/$V/state ] && return 0
 	return 1
 }
 
@@ -31,7 +33,7 @@ for v in esp:aes-gcm wireguard; do
 	else
 		check "$v: up succeeded on a kernel that has it" [ "$rc" -eq 0 ]
 		check "$v: the DUT has the tunnel" sh -c \
-			"ip -n nbtvpn-dut xfrm state | grep -q spi || ip -n nbtvpn-dut link show wgdut >/dev/null 2>&1"
+			"ip -n $V-dut xfrm state | grep -q spi || ip -n $V-dut link show wgdut >/dev/null 2>&1"
 		check_rc "$v: down" 0 "$NB" lab down
 		if leftovers; then notok "$v: no namespace or state left"; else ok "$v: no namespace or state left"; fi
 		skip "$v: the kernel-lacks-it branch (this kernel has $v)"
@@ -49,7 +51,7 @@ for v in esp esp:aes-gcm esp:chacha20-poly1305 wireguard; do
 	if [ "$v" = wireguard ] && [ "$rc" -ne 0 ]; then
 		skip "$v: no private key on a command line: this kernel has no WireGuard (checked in the VM, tests/vm/guest/20_vpn.sh)"
 	elif [ "$v" = wireguard ]; then
-		pubs=$(ip netns exec nbtvpn-dut wg show all dump | awk 'NF == 5 { print $3 } NF > 5 { print $2 }' | sort -u)
+		pubs=$(ip netns exec $V-dut wg show all dump | awk 'NF == 5 { print $3 } NF > 5 { print $2 }' | sort -u)
 		check "$v: no key but the public ones on any helper's command line" sh -c "
 			grep -Eo '[A-Za-z0-9+/]{43}=' '$nb_tmp/shims/argv.log' | sort -u | while read -r k; do
 				echo '$pubs' | grep -qx \"\$k\" || exit 1; done"

@@ -11,7 +11,7 @@
 # after the run and after a controller that vanished, no cpufreq said in one line.
 . "$(dirname "$0")/../lib.sh"
 need_root
-P=nbtobs
+P=nbtobs_$nb_id
 need_tools ip nft tc python3
 check "lab up with an observer in the DUT, its work steered to one CPU" lab_up $P --dut-cpus 1 || exit 1
 rps=$(ip netns exec $P-dut cat /sys/class/net/dut0/queues/rx-0/rps_cpus)

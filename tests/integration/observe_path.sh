@@ -17,7 +17,7 @@
 # warm-up) over the close lag, 1 %, and the 16 control packets. ~25 s (lab up/down ~8 s).
 . "$(dirname "$0")/../lib.sh"
 need_root
-P=nbtop
+P=nbtop_$nb_id
 need_tools ip python3
 check "lab up with an observer in the DUT" lab_up $P || exit 1
 gen() { ip netns exec $P-gen "$NETBENCH" "$@"; }

@@ -9,7 +9,7 @@
 # (--observe-clocks): the clock cut short is dropped. As root, ~25 s.
 . "$(dirname "$0")/../lib.sh"
 need_root
-P=nbtsg
+P=nbtsg_$nb_id
 NB=$NETBENCH
 need_tools ip nft
 lab_down() { "$NB" lab down --prefix $P >/dev/null 2>&1; }

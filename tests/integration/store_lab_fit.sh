@@ -9,7 +9,7 @@
 # rules = 0 with the reason.
 . "$(dirname "$0")/../lib.sh"
 need_root
-P=nbtsf
+P=nbtsf_$nb_id
 need_tools ip nft
 need_store
 DB=$nb_tmp/r.db

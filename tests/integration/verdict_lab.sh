@@ -14,7 +14,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 need_tools ip nft tc python3
-P=nbtvl
+P=nbtvl_$nb_id
 RUNS=${NB_VERDICT_RUNS:-5}
 lab_up $P --dut-cpus 1 || { notok "lab up --prefix $P --dut-cpus 1"; exit 1; }
 ok "lab up, the DUT's receive work steered to CPU 1"

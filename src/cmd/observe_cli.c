@@ -273,17 +273,20 @@ void obs_cli_print_profile(FILE *f, const struct nb_obs_set *c, size_t i,
 	}
 }
 
-void obs_cli_folded(FILE *f, const struct nb_obs_trial *t, const char *root)
+size_t obs_cli_folded(FILE *f, const struct nb_obs_trial *t, const char *root)
 {
+	size_t n = 0;
 	if (!t->n || !t->prof[0] || !t->prof[0]->available)
-		return;
+		return 0;
 	const char *p = t->prof[0]->folded, *e = p + t->prof[0]->folded_len;
 	while (p < e) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		size_t k = nl ? (size_t)(nl - p) : (size_t)(e - p);
 		fprintf(f, "%s;%.*s\n", root, (int)k, p);
 		p += k + 1;
+		n++;
 	}
+	return n;
 }
 
 void obs_cli_step_head(FILE *f, const struct nb_obs_set *c, size_t i, const struct nb_obs_trial *t,

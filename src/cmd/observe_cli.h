@@ -95,8 +95,9 @@ static inline bool obs_cli_on(const struct obs_cli *c)
 void obs_cli_print_profile(FILE *f, const struct nb_obs_set *c, size_t i,
 			   const struct nb_obs_trial *t, const char *indent);
 /* Appends the folded stacks of observer 0's profile in t to f, each stack under a root frame
- * named root (a trial, a rule count): the format flamegraph.pl, inferno and speedscope read. */
-void obs_cli_folded(FILE *f, const struct nb_obs_trial *t, const char *root);
+ * named root (a trial, a rule count): the format flamegraph.pl, inferno and speedscope read.
+ * Returns the lines written. */
+size_t obs_cli_folded(FILE *f, const struct nb_obs_trial *t, const char *root); /* lines */
 
 /* Which CPUs are the DUT's, in words ("1 (RPS)", "all 2"). */
 void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, size_t len);

@@ -188,6 +188,8 @@ static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
 {
 	struct nb_atomic_file a;
 	char root[96];
+	const char *why = "no trial was judged with an observer";
+	size_t lines = 0;
 	int ret;
 	if (!o->profile_folded)
 		return;
@@ -204,11 +206,19 @@ static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
 					 nb_lab_rules_kind_name(pts[i].kind), s[k].size);
 			else
 				snprintf(root, sizeof(root), "%u B", s[k].size);
-			obs_cli_folded(a.f, &r->proc.trials[s[k].bneck_trial].obs, root);
+			const struct nb_obs_trial *t = &r->proc.trials[s[k].bneck_trial].obs;
+			lines += obs_cli_folded(a.f, t, root);
+			if (t->n && t->prof[0] && !t->prof[0]->available)
+				why = t->prof[0]->why;
+			else if (t->n && t->prof[0] && !lines)
+				why = "no sample on the DUT's CPUs";
 		}
 	}
 	if ((ret = nb_atomic_commit(&a)))
 		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
+	if (!lines)
+		cli_warn("--profile-folded: %s holds no stacks (the profile: %s)",
+			 o->profile_folded, why);
 }
 
 static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)

@@ -120,6 +120,16 @@ static void test_categories(void)
 		  cat("dma_sync_single_for_cpu", "") == NB_PC_DMA &&
 		  cat("flush_dcache_range", "") == NB_PC_DMA,
 	      "DMA cache maintenance (ARM v7, ppc): dma");
+	CHECK(cat("exc_page_fault", "") == NB_PC_MEMORY &&
+		  cat("do_anonymous_page", "") == NB_PC_MEMORY &&
+		  cat("unmap_page_range", "") == NB_PC_MEMORY,
+	      "page faults and unmapping: memory");
+	CHECK(cat("__check_object_size", "") == NB_PC_COPY &&
+		  cat("copy_iovec_from_user", "") == NB_PC_COPY,
+	      "hardened usercopy checks, iovec copies: copy");
+	CHECK(cat("irqentry_exit_to_user_mode", "") == NB_PC_IRQ &&
+		  cat("__list_del_entry_valid_or_report", "") == -1,
+	      "irqentry: irq; list debugging decides nothing");
 	CHECK(cat("__do_softirq", "") == NB_PC_IRQ && cat("handle_softirqs", "") == NB_PC_IRQ &&
 		  cat("asm_common_interrupt", "") == NB_PC_IRQ &&
 		  cat("gic_handle_irq", "") == NB_PC_IRQ,

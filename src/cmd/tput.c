@@ -148,8 +148,8 @@ static void print_row(const struct run *r, size_t i)
 	nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 	progress_clear();
 	printf("%6s", sz);
-	cell(&r->s.res[i].tx, r->o.tx, udp);
-	cell(&r->s.res[i].rx, r->o.rx, udp);
+	cell(&r->s.res[i].tx, nb_tput_sweep_has(&r->s, i, true), udp);
+	cell(&r->s.res[i].rx, nb_tput_sweep_has(&r->s, i, false), udp);
 	putchar('\n');
 	fflush(stdout);
 }
@@ -159,17 +159,25 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 {
 	char sz[16];
 
-	if (r->s.interrupted)
+	if (r->s.interrupted && r->s.half_tx) {
+		/* The size whose Tx ended before Ctrl-C: its row, Rx not measured. */
+		nb_format_bytes(r->o.sizes[r->s.ndone - 1], sz, sizeof(sz));
+		print_row(r, r->s.ndone - 1);
+		printf("interrupted: %zu of %zu sizes measured whole, and %s Tx (its Rx step was "
+		       "cut short)\n",
+		       r->s.ndone - 1, r->o.nsizes, sz);
+	} else if (r->s.interrupted) {
 		printf("interrupted: %zu of %zu sizes measured\n", r->s.ndone, r->o.nsizes);
+	}
 	printf("\nCPU over each window      local (%s)               remote (%s)\n", "this host",
 	       ctl->remote.hostname);
 	printf(
 	    " Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
 	for (size_t i = 0; i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (r->o.tx && r->s.res[i].tx.valid)
+		if (nb_tput_sweep_has(&r->s, i, true) && r->s.res[i].tx.valid)
 			cpu_row(sz, "Tx", &r->s.res[i].tx);
-		if (r->o.rx && r->s.res[i].rx.valid)
+		if (nb_tput_sweep_has(&r->s, i, false) && r->s.res[i].rx.valid)
 			cpu_row(sz, "Rx", &r->s.res[i].rx);
 	}
 	if (r->o.p.proto == NB_TPUT_TCP && r->s.ndone) {
@@ -177,25 +185,25 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 		       " Block Dir         sent  retransmitted  retrans%%  congestion\n");
 		for (size_t i = 0; i < r->s.ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-			if (r->o.tx)
+			if (nb_tput_sweep_has(&r->s, i, true))
 				tcp_row(sz, "Tx", &r->s.res[i].tx);
-			if (r->o.rx)
+			if (nb_tput_sweep_has(&r->s, i, false))
 				tcp_row(sz, "Rx", &r->s.res[i].rx);
 		}
 	}
 	for (size_t i = 0; i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (r->o.tx)
+		if (nb_tput_sweep_has(&r->s, i, true))
 			polluted_note(sz, "Tx", &r->s.res[i].tx);
-		if (r->o.rx)
+		if (nb_tput_sweep_has(&r->s, i, false))
 			polluted_note(sz, "Rx", &r->s.res[i].rx);
 	}
 	print_baseline(&r->s.baseline);
 	for (size_t i = 0; i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (r->o.tx && !r->s.res[i].tx.valid)
+		if (nb_tput_sweep_has(&r->s, i, true) && !r->s.res[i].tx.valid)
 			printf("%s Tx invalid: %s\n", sz, r->s.res[i].tx.invalid_reason);
-		if (r->o.rx && !r->s.res[i].rx.valid)
+		if (nb_tput_sweep_has(&r->s, i, false) && !r->s.res[i].rx.valid)
 			printf("%s Rx invalid: %s\n", sz, r->s.res[i].rx.invalid_reason);
 	}
 	print_obs(r);
@@ -211,7 +219,7 @@ static void print_obs(const struct run *r)
 		for (size_t i = 0; i < r->s.ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 			for (int tx = 1; tx >= 0; tx--) {
-				if (!(tx ? r->o.tx : r->o.rx) || (r->o.bidir && !tx))
+				if (!nb_tput_sweep_has(&r->s, i, tx) || (r->o.bidir && !tx))
 					continue;
 				snprintf(label, sizeof(label), "%6s %3s", sz,
 					 r->o.bidir ? "T+R"

@@ -141,18 +141,30 @@ int main(void)
 	      "an invalid step of a size not measured whole does not count");
 	nb_tput_sweep_free(&s);
 
-	/* Ctrl-C between steps: after size 1's Tx step, its Rx step is not run. */
+	/* Ctrl-C between steps: after size 1's Tx step, its Rx step is not run; the Tx step
+	 * that ended is a measurement and is kept, its Rx is not measured. */
 	sim = (struct sim){.stop_after = 2, .eintr_at = SIZE_MAX, .fail_at = SIZE_MAX};
 	ret = drive(&sim, &s, true, true, false, &log, err, sizeof(err));
-	CHECK(ret == 0 && s.interrupted && sim.nsteps == 3 && s.ndone == 1,
-	      "stop between steps: no step after it, the size cut in half dropped");
+	CHECK(ret == 0 && s.interrupted && sim.nsteps == 3 && s.ndone == 2 && s.half_tx,
+	      "stop between steps: no step after it, the finished Tx half kept");
+	CHECK(nb_tput_sweep_has(&s, 1, true) && !nb_tput_sweep_has(&s, 1, false) &&
+		  nb_tput_sweep_has(&s, 0, false) && !nb_tput_sweep_has(&s, 2, true),
+	      "size 1: Tx measured, Rx not; size 0 whole; size 2 not at all");
+	CHECK(nb_tput_sweep_valid(&s), "an Rx not measured is not an invalid one");
 	nb_tput_sweep_free(&s);
 
-	/* Ctrl-C inside a step. */
+	/* Ctrl-C inside a step: size 1's Rx is cut short, its Tx kept. */
 	sim = (struct sim){.stop_after = SIZE_MAX, .eintr_at = 3, .fail_at = SIZE_MAX};
 	ret = drive(&sim, &s, true, true, false, &log, err, sizeof(err));
-	CHECK(ret == 0 && s.interrupted && sim.nsteps == 4 && s.ndone == 1,
-	      "stop inside a step: the sizes measured whole kept, exit as interrupted");
+	CHECK(ret == 0 && s.interrupted && sim.nsteps == 4 && s.ndone == 2 && s.half_tx,
+	      "stop inside an Rx step: the sizes measured whole and the Tx half kept");
+	nb_tput_sweep_free(&s);
+
+	/* Ctrl-C inside a Tx step: nothing of that size is kept. */
+	sim = (struct sim){.stop_after = SIZE_MAX, .eintr_at = 2, .fail_at = SIZE_MAX};
+	ret = drive(&sim, &s, true, true, false, &log, err, sizeof(err));
+	CHECK(ret == 0 && s.interrupted && sim.nsteps == 3 && s.ndone == 1 && !s.half_tx,
+	      "stop inside a Tx step: the size cut short dropped whole");
 	nb_tput_sweep_free(&s);
 
 	/* Ctrl-C after the last step still says interrupted (the run exits 130). */

@@ -4,6 +4,7 @@
 #include "core/tput/tput_ctl.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -33,10 +34,18 @@ size_t nb_tput_sweep_plan(const struct nb_tput_sweep *s, struct nb_tput_step *ou
 	return n;
 }
 
+bool nb_tput_sweep_has(const struct nb_tput_sweep *s, size_t i, bool tx)
+{
+	if (i >= s->ndone || !(tx ? s->tx : s->rx))
+		return false;
+	return tx || !s->half_tx || i + 1 < s->ndone;
+}
+
 bool nb_tput_sweep_valid(const struct nb_tput_sweep *s)
 {
 	for (size_t i = 0; i < s->ndone; i++)
-		if ((s->tx && !s->res[i].tx.valid) || (s->rx && !s->res[i].rx.valid))
+		if ((nb_tput_sweep_has(s, i, true) && !s->res[i].tx.valid) ||
+		    (nb_tput_sweep_has(s, i, false) && !s->res[i].rx.valid))
 			return false;
 	return true;
 }
@@ -110,7 +119,7 @@ int nb_tput_sweep_drive(nb_tput_step_fn step, void *step_arg, const struct nb_tp
 	struct nb_tput_step plan[2 * NB_TPUT_MAX_SIZES];
 	struct nb_tput_params q = *p;
 	struct drive d = {.s = s, .fn = fn, .arg = arg};
-	size_t n;
+	size_t n, tx_ended = SIZE_MAX; /* a size whose Tx step ended, its Rx to come */
 	int ret = 0;
 
 	if ((ret = too_many(s, err, errlen)))
@@ -146,6 +155,7 @@ int nb_tput_sweep_drive(nb_tput_step_fn step, void *step_arg, const struct nb_tp
 						.block = d.block,
 						.dir = st->dir,
 						.res = &one});
+		tx_ended = st->dir == NB_TPUT_DIR_TX && !st->ends_size ? st->size_index : SIZE_MAX;
 		if (st->ends_size) {
 			s->ndone = st->size_index + 1;
 			emit(&d, (struct nb_tput_event){.kind = NB_TPUT_EV_SIZE,
@@ -158,6 +168,11 @@ int nb_tput_sweep_drive(nb_tput_step_fn step, void *step_arg, const struct nb_tp
 	if (nb_cancelled(stop) || ret == -EINTR) {
 		s->interrupted = true;
 		ret = 0;
+		/* A Tx step that ended is a measurement: kept, with its Rx not measured. */
+		if (tx_ended == s->ndone) {
+			s->ndone++;
+			s->half_tx = true;
+		}
 	}
 	return ret;
 }

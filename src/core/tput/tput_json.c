@@ -214,9 +214,9 @@ void nb_tput_sweep_json(FILE *f, const struct nb_tput_sweep_params *sp,
 	json_baseline(&j, &s->baseline);
 	nb_json_arr_begin(&j, "steps");
 	for (size_t i = 0; i < s->ndone; i++) {
-		if (s->tx)
+		if (nb_tput_sweep_has(s, i, true))
 			json_dir(&j, sp, s, i, "tx", &s->res[i].tx);
-		if (s->rx)
+		if (nb_tput_sweep_has(s, i, false))
 			json_dir(&j, sp, s, i, "rx", &s->res[i].rx);
 	}
 	nb_json_arr_end(&j);

@@ -32,8 +32,10 @@ struct nb_tput_sweep {
 	struct nb_tput_sweep_interval *intervals;
 	size_t nintervals, cap_intervals;
 	struct nb_tput_baseline baseline; /* the sweep's idle baseline, from its first step */
-	size_t ndone;			  /* sizes fully measured */
-	bool interrupted;		  /* the sizes after ndone were not measured */
+	size_t ndone;	  /* sizes measured (whole, or the last one's Tx: half_tx) */
+	bool interrupted; /* the sizes after ndone were not measured */
+	bool half_tx; /* interrupted after size ndone - 1's Tx step ended, before its Rx step did:
+			 that Tx is kept, its Rx was not measured */
 };
 
 /* The command's settings the document prints, and both ends' platforms. */
@@ -43,6 +45,9 @@ struct nb_tput_sweep_params {
 	const struct nb_tput_params *p; /* p->observe: the observers, when any */
 	const struct nb_sysinfo *local, *remote;
 };
+
+/* Did s measure size i in direction tx (else Rx)? */
+bool nb_tput_sweep_has(const struct nb_tput_sweep *s, size_t i, bool tx);
 
 /* Sets s up for nsizes sizes (sizes must outlive s); observed: room for the observers'
  * windows. Returns 0 or -ENOMEM. */

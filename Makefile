@@ -2,6 +2,7 @@
 # netbench: plain GNU make. Every variable is overridable for cross builds, e.g.
 #   make CC=powerpc-linux-gnu-gcc STATIC=1 BUILD=build-ppc
 #   make MUSL=1 STATIC=1 BUILD=build-musl          # the small agent: musl, -Os, gc-sections, stripped
+#   make MUSL=1 STATIC=1 AGENT=1 BUILD=build-agent # agent only: serve, stream, crypto, mem
 # Optional libraries (OpenSSL libcrypto for `crypto`) are detected in one place below; the core and
 # the agent need libc only. NO_OPENSSL=1 forces a build without it. SQLite (the results store: `results`,
 # `compare`, `report`, `--save`) is the controller's alone: NO_SQLITE=1, and every STATIC=1 build,
@@ -25,8 +26,9 @@ WERROR    ?= 0
 LDFLAGS   ?=
 LDLIBS    ?=
 
-# The small build (implied by MUSL=1): size over speed, unused sections dropped, symbols stripped.
-ifeq ($(MUSL),1)
+# The small build (implied by MUSL=1 and AGENT=1): size over speed, unused sections dropped,
+# symbols stripped.
+ifneq ($(filter 1,$(MUSL) $(AGENT)),)
 SMALL ?= 1
 endif
 ifeq ($(SMALL),1)
@@ -84,6 +86,12 @@ $(shell mkdir -p '$(NB_KHDR_DIR)' && ln -sfn '$(NB_KHDR)' '$(NB_KHDR_DIR)/asm' &
 NB_CPPFLAGS += -idirafter $(NB_KHDR_DIR)
 NO_OPENSSL ?= 1
 NO_SQLITE ?= 1
+endif
+
+# The agent-only build: what a board runs alone (serve and the observer, stream's receiver,
+# crypto, mem); the controller's subcommands are not in it (src/main.c).
+ifeq ($(AGENT),1)
+NB_CPPFLAGS += -DNB_AGENT_ONLY
 endif
 
 ifeq ($(STATIC),1)
@@ -214,13 +222,13 @@ asan-units: $(ASAN_BIN)
 package-check:
 	$(Q)sh tests/package.sh
 
-# The board farm: labgrid boots the emulated armhf board and runs tput, stream and rate against
-# it (farm/run.sh; docs/farm.md). BUILD's netbench is the controller.
+# The board farm: labgrid boots the emulated board (armhf, or BOARD=ppc) and runs tput, stream
+# and rate against it (farm/run.sh; docs/farm.md). BUILD's netbench is the controller.
 farm: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh farm/run.sh $(BUILD)
+	$(Q)sh farm/run.sh $(BUILD) '' $(or $(BOARD),armhf)
 
-# make demo BOARD=armhf (or x86_64): the demo on an emulated board (tests/demo_board.sh).
+# make demo BOARD=armhf (or x86_64, ppc): the demo on an emulated board (tests/demo_board.sh).
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(if $(BOARD),sh tests/demo_board.sh $(BUILD) $(BOARD),sh tests/demo.sh $(BUILD))

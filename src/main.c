@@ -8,17 +8,24 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 
+/* An agent-only build (make AGENT=1, NB_AGENT_ONLY) keeps what a board runs alone: the agent,
+ * stream's receiver, crypto and mem; the controller's subcommands are left out, and with them
+ * (the linker's gc-sections) the code only they reach. */
 static const struct nb_command commands[] = {
     {"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
+#ifndef NB_AGENT_ONLY
     {"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
     {"rate", cmd_rate, "frames/s through a DUT: RFC 2544 throughput, loss, back-to-back, latency"},
+#endif
     {"stream", cmd_stream, "constant-bitrate multicast stream: loss, jitter, receiver CPU load"},
     {"crypto", cmd_crypto, "cipher/MAC throughput, latency and CPU cost per size and engine"},
     {"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
+#ifndef NB_AGENT_ONLY
     {"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
     {"results", cmd_results, "the results store: import, list, show, export --csv, rm"},
     {"compare", cmd_compare, "stored results side by side, as ratios to a baseline"},
     {"report", cmd_report, "one HTML file with a chart per test from stored results"},
+#endif
 };
 
 static void usage(FILE *f)

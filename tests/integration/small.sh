@@ -3,8 +3,9 @@
 # The small agent for boards: `make MUSL=1 STATIC=1` (musl, -Os, section garbage collection,
 # stripped) builds -Werror clean, its unit tests pass, it fits its size budget, and it resolves
 # names (musl's resolver, static: no NSS libraries needed at run time): an agent bound to
-# "localhost" serves a controller that connects to "localhost". The static glibc build is
-# measured against its budget too.
+# "localhost" serves a controller that connects to "localhost". The agent-only build
+# (`make MUSL=1 STATIC=1 AGENT=1`: serve, stream, crypto, mem) fits 450 KiB and serves the full
+# controller. The static glibc build is measured against its budget too.
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
 . "$TOP/tests/size.sh"
@@ -57,6 +58,29 @@ assert len(d["steps"]) == 2 and all(x["valid"] and x["kbyte_per_s"] > 0 for x in
 rc=$?
 check "musl: an unknown host name is an error naming it (exit $rc)" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'no-such-host.invalid' '$nb_tmp/bad.out'"
+
+# The agent-only build: what a board with 8-16 MiB of flash runs alone. It answers the full
+# controller above (a tput against it reconciles) and has no controller subcommands.
+G=$B-agent
+if make -s -C "$TOP" WERROR=1 MUSL=1 STATIC=1 AGENT=1 BUILD="$G" -j"$jobs" "$G/netbench" \
+	>"$nb_tmp/agent.log" 2>&1; then
+	ok "agent only: make MUSL=1 STATIC=1 AGENT=1 is -Werror clean"
+	size_check x86_64-musl-agent "$G/netbench" strip
+	check "agent only: serve, stream, crypto, mem and nothing else" sh -c \
+		"'$G/netbench' --help | awk '/^Subcommands:/ { on = 1; next } on && !NF { exit } on { print \$1 }' | tr '\n' ' ' | grep -qx 'serve stream crypto mem '"
+	check_rc "agent only: rate is not in it (usage error)" 2 "$G/netbench" rate -c 127.0.0.1
+	P=5377
+	"$G/netbench" serve -B 127.0.0.1 -p $P --once --pid-file "$nb_tmp/agent2.pid" -D --log "$nb_tmp/agent2.log"
+	[ -s "$nb_tmp/agent2.pid" ] && nb_pids="$nb_pids $(cat "$nb_tmp/agent2.pid")"
+	"$M/netbench" tput -c 127.0.0.1 -p $P -t 0.3 -O 0.1 -l 1k -J >"$nb_tmp/tput2.json" 2>"$nb_tmp/tput2.err"
+	check "agent only: it serves a controller's tput and the steps reconcile" json_check \
+		"$nb_tmp/tput2.json" '
+assert len(d["steps"]) == 2 and all(x["valid"] and x["kbyte_per_s"] > 0 for x in d["steps"]), d["steps"]
+'
+else
+	notok "agent only: make MUSL=1 STATIC=1 AGENT=1"
+	sed 's/^/# /' "$nb_tmp/agent.log" | head -20
+fi
 
 # 32-bit ARM with musl, where Debian's musl-dev:armhf is installed (multiarch: see docs/size.md).
 if [ -f /usr/lib/arm-linux-musleabihf/musl-gcc.specs ] && command -v qemu-arm >/dev/null 2>&1; then

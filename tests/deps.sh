@@ -27,6 +27,11 @@ if [ "$(id -u)" -eq 0 ] && ! dpkg --print-foreign-architectures | grep -qx armhf
 	dpkg --add-architecture armhf
 	apt-get update -qq
 fi
+# tests/board ppc: the e500v2 board with gianfar NICs. Debian has no 32-bit PowerPC user space:
+# tests/board/build.sh builds its kernel from linux-source-6.1 (flex, bison, bc) and its busybox
+# and nft from Debian's source packages (apt-get source, with a deb-src entry build.sh adds;
+# dpkg-source unpacks them, autoreconf where a source has no configure).
+pkgs="$pkgs qemu-system-ppc linux-source-6.1 flex bison bc autoconf automake libtool"
 # The board farm (docs/farm.md): LAVA's own schemas check the job and test definitions offline;
 # labgrid (python3-labgrid, with pytest) boots the emulated board and drives its console.
 pkgs="$pkgs lava-common python3-yaml python3-labgrid python3-pytest"

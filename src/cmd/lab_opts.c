@@ -67,9 +67,10 @@ static void usage(FILE *f)
 	    "                      (crypto_user netlink); lab down restores it\n"
 	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
 	    "      --force         up: replace a lab that is alive under the prefix\n"
-	    "      --dut vm:ARCH   up: the DUT is an emulated board (ARCH armhf or x86_64) with\n"
-	    "                      its own kernel, forwarding between two virtio NICs whose host\n"
-	    "                      ends are gen0 and sink0; its agent is the observer\n"
+	    "      --dut vm:ARCH   up: the DUT is an emulated board (ARCH armhf, x86_64 or ppc)\n"
+	    "                      with its own kernel, forwarding between two NICs (virtio;\n"
+	    "                      ppc: eTSEC, gianfar) whose host ends are gen0 and sink0; its\n"
+	    "                      agent is the observer\n"
 	    "      --sink vm:ARCH  up: the sink is an emulated board; its agent is the lab's\n"
 	    "                      (with --dut vm:ARCH too: two boards, an ESP tunnel between\n"
 	    "                      them with --vpn esp, set through their control ports)\n"
@@ -211,8 +212,8 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			    (c == OPT_SINK && (o->board_role == NB_LAB_SINK || o->board2_arch[0])))
 				cli_usage_error("%s given twice", name);
 			if (nb_lab_board_spec(optarg, arch, sizeof(arch)))
-				cli_usage_error("%s: '%s' is not vm:armhf or vm:x86_64", name,
-						optarg);
+				cli_usage_error("%s: '%s' is not vm:armhf, vm:x86_64 or vm:ppc",
+						name, optarg);
 			/* Both: the DUT's board first, the sink's the second. */
 			if (o->board_role >= 0) {
 				if (c == OPT_DUT) {

@@ -3,14 +3,16 @@
 # Builds an emulated board's image: Debian's stock kernel for ARCH (downloaded with apt-get
 # download, never installed) and a busybox initramfs with the static netbench of that
 # architecture, nft with its libraries, the kernel modules a board needs and the board's init
-# (tests/board/init). Usage: tests/board/build.sh ARCH BUILD_DIR, ARCH armhf or x86_64.
+# (tests/board/init). ppc (an e500v2 with gianfar NICs) has no Debian user space: its kernel
+# and user space are built from Debian's sources instead (tests/board/ppc.sh).
+# Usage: tests/board/build.sh ARCH BUILD_DIR, ARCH armhf, x86_64 or ppc.
 # Prints on stdout the path of a directory holding
-#   kernel      the kernel image (zImage on armhf, vmlinuz on x86_64)
+#   kernel      the kernel image (zImage on armhf, vmlinuz on x86_64, vmlinux on ppc)
 #   initrd.gz   the initramfs
 #   qemu.args   qemu's machine, cpu, smp and memory arguments for ARCH (one line)
-#   qemu        the qemu binary (qemu-system-arm, qemu-system-x86_64)
+#   qemu        the qemu binary (qemu-system-arm, qemu-system-x86_64, qemu-system-ppc)
 #   console     the serial console's device name in the board (ttyAMA0, ttyS0)
-#   nic         the qemu device of a NIC (virtio-net-device, virtio-net-pci)
+#   nic         the qemu device of a NIC (virtio-net-device, virtio-net-pci, eTSEC)
 #   kernel.version, arch
 # or prints "SKIP reason" and exits 3 where a tool or package cannot be had. Diagnostics go to
 # stderr. Packages are kept in $NB_BOARD_CACHE/ARCH (default /var/cache/netbench-board/ARCH
@@ -40,8 +42,15 @@ x86_64)
 	console=ttyS0 nic=virtio-net-pci
 	cpu_mods=aesni_intel
 	;;
+ppc)
+	qemu=qemu-system-ppc qemu_pkg=qemu-system-ppc deb_arch=
+	cc=powerpc-linux-gnu-gcc cc_pkg=gcc-powerpc-linux-gnu readelf=powerpc-linux-gnu-readelf
+	# One CPU: the e500v2 of qemu's ppce500 does not bring up a second one (-smp 2 hangs).
+	qargs="-M ppce500 -cpu e500v2 -smp 1 -m 256"
+	console=ttyS0 nic=eTSEC
+	;;
 *)
-	echo "board: unknown ARCH '$arch' (armhf or x86_64)" >&2
+	echo "board: unknown ARCH '$arch' (armhf, x86_64 or ppc)" >&2
 	exit 2
 	;;
 esac
@@ -51,7 +60,8 @@ command -v "$cc" >/dev/null 2>&1 || skip "$cc is not installed (Debian package $
 for t in cpio gzip depmod apt-get apt-cache dpkg "$readelf"; do
 	command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
 done
-dpkg --print-architecture | grep -qx "$deb_arch" || dpkg --print-foreign-architectures | grep -qx "$deb_arch" ||
+[ -z "$deb_arch" ] || dpkg --print-architecture | grep -qx "$deb_arch" ||
+	dpkg --print-foreign-architectures | grep -qx "$deb_arch" ||
 	skip "dpkg has no $deb_arch architecture (dpkg --add-architecture $deb_arch && apt-get update)"
 
 if [ -n "${NB_BOARD_CACHE:-}" ]; then
@@ -63,20 +73,25 @@ else
 fi
 mkdir -p "$cache" || skip "cannot create $cache"
 
-. "$top/tests/kernel-cache.sh"
-kernel_fetch "$kflavour"
-
-# Userland from Debian's packages of the board's architecture: busybox, nft for rulesets and
-# iproute2's ip for the tunnel's SAs and policies (busybox's ip has no xfrm), with the libraries
-# they need (found below by their ELF NEEDED entries).
-pkgs="busybox-static libc6 nftables libnftables1 libnftnl11 libmnl0 libjansson4 libgmp10
-libxtables12 libedit2 libbsd0 libmd0 libtinfo6
-iproute2 libbpf1 libelf1 libcap2 zlib1g"
 roots=""
-for p in $pkgs; do
-	r=$(deb_fetch "$p") || skip "apt-get download $p:$deb_arch failed"
-	roots="$roots $r"
-done
+if [ "$arch" = ppc ]; then
+	. "$top/tests/board/ppc.sh"
+	ppc_build
+else
+	. "$top/tests/kernel-cache.sh"
+	kernel_fetch "$kflavour"
+
+	# Userland from Debian's packages of the board's architecture: busybox, nft for rulesets
+	# and iproute2's ip for the tunnel's SAs and policies (busybox's ip has no xfrm), with the
+	# libraries they need (found below by their ELF NEEDED entries).
+	pkgs="busybox-static libc6 nftables libnftables1 libnftnl11 libmnl0 libjansson4 libgmp10
+	libxtables12 libedit2 libbsd0 libmd0 libtinfo6
+	iproute2 libbpf1 libelf1 libcap2 zlib1g"
+	for p in $pkgs; do
+		r=$(deb_fetch "$p") || skip "apt-get download $p:$deb_arch failed"
+		roots="$roots $r"
+	done
+fi
 
 out=$build/board-$arch
 ir=$out/initramfs
@@ -84,7 +99,9 @@ rm -rf "$ir"
 mkdir -p "$ir/bin" "$ir/sbin" "$ir/usr/bin" "$ir/usr/sbin" "$ir/lib/modules" "$ir/nb" \
 	"$ir/proc" "$ir/sys" "$ir/dev" "$ir/run" "$ir/tmp" "$ir/etc" "$ir/var/run" "$ir/root" || exit 1
 
-# The static netbench of this architecture: what a board runs (libc only).
+# The static netbench of this architecture: what a board runs (libc only). The whole program,
+# not the agent-only build (make AGENT=1): a board's LAVA job exports its own results
+# (farm/lava/netbench-board.yaml: results export --lava).
 log "building the static netbench for $arch"
 make -C "$top" --no-print-directory -s CC="$cc" STATIC=1 BUILD="$out/static" "$out/static/netbench" >&2 ||
 	{ log "static build for $arch failed"; exit 1; }
@@ -98,51 +115,64 @@ find_in_roots() {
 	done
 	return 1
 }
-bb=$(find_in_roots bin/busybox) || skip "busybox-static:$deb_arch has no bin/busybox"
-cp "$bb" "$ir/bin/busybox"
-
-# An ELF and, recursively, the shared libraries it names, at Debian's multiarch paths; the
-# loader comes from libc6.
-copy_elf() { # path-in-packages
-	local src lib f
-	src=$(find_in_roots "$1") || { log "no $1 in the packages"; return 1; }
-	mkdir -p "$ir/$(dirname "$1")"
-	[ -f "$ir/$1" ] && return 0
-	cp -L "$src" "$ir/$1" || return 1
-	for lib in $($readelf -d "$src" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-		for f in "lib/$libdir/$lib" "usr/lib/$libdir/$lib"; do
-			find_in_roots "$f" >/dev/null && { copy_elf "$f" || return 1; break; }
-		done
-	done
-	interp=$($readelf -l "$src" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
-	if [ -n "$interp" ] && [ ! -e "$ir$interp" ]; then
-		f=$(find_in_roots "${interp#/}") || { log "no loader $interp"; return 1; }
-		mkdir -p "$ir$(dirname "$interp")"
-		cp -L "$f" "$ir$interp"
+if [ "$arch" = ppc ]; then
+	# Built from source by ppc.sh, all static: no loader, no libraries, no modules.
+	cp "$bb" "$ir/bin/busybox" || exit 1
+	# Whether the image has nft (the board's tests look): its version, or why not.
+	rm -f "$out/nft" "$out/nft.missing"
+	if [ -n "$nft" ]; then
+		cp "$nft" "$ir/usr/sbin/nft" && echo "nftables $ppc_src_nftables" >"$out/nft" || exit 1
+	else
+		echo "$nft_missing" >"$out/nft.missing"
 	fi
-}
-copy_elf usr/sbin/nft || skip "cannot assemble nft for $deb_arch"
-# iproute2's ip as /nb/ip, called by that path (busybox's shell prefers its own applets to
-# PATH): the init's other ip commands are busybox's.
-copy_elf bin/ip || skip "cannot assemble iproute2's ip for $deb_arch"
-cp "$ir/bin/ip" "$ir/nb/ip" && rm -f "$ir/bin/ip"
-# libc6 keeps the loader's real file under lib/ARCH and a link in /lib: both resolve.
-[ -d "$ir/lib/$libdir" ] && [ ! -e "$ir/usr/lib/$libdir" ] && mkdir -p "$ir/usr/lib" &&
-	ln -s "../../lib/$libdir" "$ir/usr/lib/$libdir"
+	: >"$ir/lib/modules/load"
+else
+	bb=$(find_in_roots bin/busybox) || skip "busybox-static:$deb_arch has no bin/busybox"
+	cp "$bb" "$ir/bin/busybox"
 
-# Modules, dependencies first, in one load order (decompressed: busybox's insmod may not read
-# .xz). virtio_mmio for -M virt, virtio_pci for a PC; nf_tables and nft_ct for the lab's
-# rulesets (libcrc32c, which nf_tables needs, wants a crc32c first); af_alg and virtio_crypto for
-# crypto by driver; xfrm_user, esp4 and the transforms of `lab up --vpn esp[:ALGO]` (authenc
-# with cbc(aes) and hmac(sha1), rfc4106(gcm(aes)), rfc7539esp(chacha20,poly1305)) for a tunnel
-# that ends in the board, with drbg and jitterentropy_rng: echainiv and seqiv take their IVs'
-# salt from the default RNG, which the kernel would otherwise ask modprobe for (there is none).
-mods="virtio_mmio virtio_pci virtio_net virtio_console virtio_crypto crc32c_generic nf_tables nft_ct af_alg
-algif_skcipher algif_aead algif_hash crypto_user $cpu_mods jitterentropy_rng drbg xfrm_user esp4
-authenc echainiv seqiv cbc hmac sha1_generic aes_generic gcm ctr ghash_generic chacha_generic
-poly1305_generic chacha20poly1305"
-# shellcheck disable=SC2086 # the list of modules
-kernel_modules "$out/modules.order" "$ir/lib/modules" $mods
+	# An ELF and, recursively, the shared libraries it names, at Debian's multiarch paths; the
+	# loader comes from libc6.
+	copy_elf() { # path-in-packages
+		local src lib f
+		src=$(find_in_roots "$1") || { log "no $1 in the packages"; return 1; }
+		mkdir -p "$ir/$(dirname "$1")"
+		[ -f "$ir/$1" ] && return 0
+		cp -L "$src" "$ir/$1" || return 1
+		for lib in $($readelf -d "$src" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			for f in "lib/$libdir/$lib" "usr/lib/$libdir/$lib"; do
+				find_in_roots "$f" >/dev/null && { copy_elf "$f" || return 1; break; }
+			done
+		done
+		interp=$($readelf -l "$src" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
+		if [ -n "$interp" ] && [ ! -e "$ir$interp" ]; then
+			f=$(find_in_roots "${interp#/}") || { log "no loader $interp"; return 1; }
+			mkdir -p "$ir$(dirname "$interp")"
+			cp -L "$f" "$ir$interp"
+		fi
+	}
+	copy_elf usr/sbin/nft || skip "cannot assemble nft for $deb_arch"
+	# iproute2's ip as /nb/ip, called by that path (busybox's shell prefers its own applets to
+	# PATH): the init's other ip commands are busybox's.
+	copy_elf bin/ip || skip "cannot assemble iproute2's ip for $deb_arch"
+	cp "$ir/bin/ip" "$ir/nb/ip" && rm -f "$ir/bin/ip"
+	# libc6 keeps the loader's real file under lib/ARCH and a link in /lib: both resolve.
+	[ -d "$ir/lib/$libdir" ] && [ ! -e "$ir/usr/lib/$libdir" ] && mkdir -p "$ir/usr/lib" &&
+		ln -s "../../lib/$libdir" "$ir/usr/lib/$libdir"
+
+	# Modules, dependencies first, in one load order (decompressed: busybox's insmod may not read
+	# .xz). virtio_mmio for -M virt, virtio_pci for a PC; nf_tables and nft_ct for the lab's
+	# rulesets (libcrc32c, which nf_tables needs, wants a crc32c first); af_alg and virtio_crypto for
+	# crypto by driver; xfrm_user, esp4 and the transforms of `lab up --vpn esp[:ALGO]` (authenc
+	# with cbc(aes) and hmac(sha1), rfc4106(gcm(aes)), rfc7539esp(chacha20,poly1305)) for a tunnel
+	# that ends in the board, with drbg and jitterentropy_rng: echainiv and seqiv take their IVs'
+	# salt from the default RNG, which the kernel would otherwise ask modprobe for (there is none).
+	mods="virtio_mmio virtio_pci virtio_net virtio_console virtio_crypto crc32c_generic nf_tables nft_ct af_alg
+	algif_skcipher algif_aead algif_hash crypto_user $cpu_mods jitterentropy_rng drbg xfrm_user esp4
+	authenc echainiv seqiv cbc hmac sha1_generic aes_generic gcm ctr ghash_generic chacha_generic
+	poly1305_generic chacha20poly1305"
+	# shellcheck disable=SC2086 # the list of modules
+	kernel_modules "$out/modules.order" "$ir/lib/modules" $mods
+fi
 
 cp "$top/tests/board/init" "$ir/init"
 chmod 755 "$ir/init"

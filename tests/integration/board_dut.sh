@@ -26,7 +26,7 @@ nb_labs="$P"
 check_rc "--dut vm:mips is a usage error" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:mips
 cp "$nb_tmp/out" "$tmp/last"
 check_quiet "... naming what is accepted, nothing created" sh -c \
-	"grep -q 'vm:armhf or vm:x86_64' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
+	"grep -q 'vm:armhf, vm:x86_64 or vm:ppc' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
 check_rc "--sink given twice: usage error" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --sink vm:armhf --sink vm:armhf
 cp "$nb_tmp/out" "$tmp/last"
 check_rc "--vpn wireguard with a board: usage error (not built)" 2 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --vpn wireguard

@@ -101,7 +101,9 @@ else:
 EOS
 	# The files, relative to the top of the tree.
 	cd "$TOP" || exit 1
-	check_quiet "the LAVA job passes LAVA's job schema" /usr/bin/python3 "$t/validate.py" job farm/lava/job-qemu-armhf.yaml
+	for j in farm/lava/job-qemu-*.yaml; do
+		check_quiet "$(basename "$j") passes LAVA's job schema" /usr/bin/python3 "$t/validate.py" job "$j"
+	done
 	for d in farm/lava/netbench-*.yaml; do
 		check_quiet "$(basename "$d") passes LAVA's test-definition schema" /usr/bin/python3 "$t/validate.py" testdef "$d"
 	done

@@ -54,7 +54,10 @@ int main(void)
 		CHECK(ret == 0 && !strcmp(arch, "armhf"), "board: vm:armhf");
 		ret = nb_lab_board_spec("vm:x86_64", arch, sizeof(arch));
 		CHECK(ret == 0 && !strcmp(arch, "x86_64"), "board: vm:x86_64");
-		CHECK(nb_lab_board_spec("vm:arm64", arch, sizeof(arch)) == -EINVAL &&
+		ret = nb_lab_board_spec("vm:ppc", arch, sizeof(arch));
+		CHECK(ret == 0 && !strcmp(arch, "ppc"), "board: vm:ppc");
+		CHECK(nb_lab_board_spec("vm:ppc64", arch, sizeof(arch)) == -EINVAL &&
+			  nb_lab_board_spec("vm:arm64", arch, sizeof(arch)) == -EINVAL &&
 			  nb_lab_board_spec("armhf", arch, sizeof(arch)) == -EINVAL &&
 			  nb_lab_board_spec("vm:", arch, sizeof(arch)) == -EINVAL &&
 			  nb_lab_board_spec(NULL, arch, sizeof(arch)) == -EINVAL,

@@ -33,7 +33,7 @@
 /* An emulated board in the lab (lab_board.h). */
 struct nb_lab_board {
 	int role;	      /* NB_LAB_DUT or NB_LAB_SINK; -1: no board */
-	char arch[16];	      /* armhf, x86_64 */
+	char arch[16];	      /* armhf, x86_64, ppc */
 	char dir[256];	      /* the image; "" before nb_lab_board_image */
 	char qemu[64];	      /* qemu-system-arm */
 	char console_dev[16]; /* ttyAMA0 */

@@ -20,17 +20,39 @@
 #include "core/lab/lab_proc.h"
 #include "core/lab/lab_exec.h"
 
+/* Each board's machine: its qemu (and the Debian package holding it), its console, its NIC
+ * and whether its virtio devices (the control port, the crypto engine) sit on PCI or on
+ * virtio-mmio, and whether its image is built from Debian's sources rather than downloaded
+ * (tests/board/build.sh). ppc's eTSEC NICs are the gianfar driver's; its virtio-serial port is on
+ * the ppce500 machine's PCI bus, and it has no crypto engine (qemu has no SEC/talitos: its kernel's
+ * crypto is software only). */
+struct board_arch {
+	const char *arch, *qemu, *pkg, *console, *nic;
+	bool pci, crypto, from_source;
+};
+static const struct board_arch board_archs[] = {
+    {"armhf", "qemu-system-arm", "qemu-system-arm", "ttyAMA0", "virtio-net-device", false, true,
+     false},
+    {"x86_64", "qemu-system-x86_64", "qemu-system-x86", "ttyS0", "virtio-net-pci", true, true,
+     false},
+    {"ppc", "qemu-system-ppc", "qemu-system-ppc", "ttyS0", "eTSEC", true, false, true},
+};
+
+static const struct board_arch *board_arch(const char *arch)
+{
+	for (size_t i = 0; i < sizeof(board_archs) / sizeof(board_archs[0]); i++)
+		if (!strcmp(arch, board_archs[i].arch))
+			return &board_archs[i];
+	return NULL;
+}
+
 int nb_lab_board_spec(const char *spec, char *arch, size_t len)
 {
-	static const char *const known[] = {"armhf", "x86_64"};
-	if (!spec || strncmp(spec, "vm:", 3))
+	const struct board_arch *a;
+	if (!spec || strncmp(spec, "vm:", 3) || !(a = board_arch(spec + 3)))
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(spec + 3, known[i])) {
-			snprintf(arch, len, "%s", known[i]);
-			return 0;
-		}
-	return -EINVAL;
+	snprintf(arch, len, "%s", a->arch);
+	return 0;
 }
 
 void nb_lab_board_path(const struct nb_lab *lab, const char *name, char *buf, size_t len)
@@ -102,10 +124,14 @@ int nb_lab_board_image(struct nb_lab *lab)
 {
 	struct nb_lab_board *b = &lab->board;
 	static const char *const files[] = {"kernel", "initrd.gz", "qemu.args"};
-	const char *pkg = !strcmp(b->arch, "armhf") ? "qemu-system-arm" : "qemu-system-x86";
+	const struct board_arch *a = board_arch(b->arch);
 	char path[320];
 	struct stat st;
 
+	if (!a) {
+		snprintf(lab->err, sizeof(lab->err), "unknown board architecture '%s'", b->arch);
+		return -EINVAL;
+	}
 	if (!b->dir[0])
 		snprintf(b->dir, sizeof(b->dir), "%s/board-%s", NB_LAB_BOARD_CACHE, b->arch);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -115,27 +141,25 @@ int nb_lab_board_image(struct nb_lab *lab)
 		snprintf(
 		    lab->err, sizeof(lab->err),
 		    "no board image for %s: %s is missing (build one with `tests/board/build.sh "
-		    "%s %s` from netbench's source tree, which downloads Debian's %s kernel, "
-		    "or give --board-dir DIR)",
-		    b->arch, path, b->arch, NB_LAB_BOARD_CACHE, b->arch);
+		    "%s %s` from netbench's source tree, which %s, or give --board-dir DIR)",
+		    b->arch, path, b->arch, NB_LAB_BOARD_CACHE,
+		    a->from_source ? "builds its kernel and user space from Debian's sources"
+				   : "downloads Debian's kernel for it");
 		return -ENOENT;
 	}
 	if (!read_line(b->dir, "qemu", b->qemu, sizeof(b->qemu)))
-		snprintf(b->qemu, sizeof(b->qemu), "%s",
-			 !strcmp(b->arch, "armhf") ? "qemu-system-arm" : "qemu-system-x86_64");
+		snprintf(b->qemu, sizeof(b->qemu), "%s", a->qemu);
 	if (!read_line(b->dir, "console", b->console_dev, sizeof(b->console_dev)))
-		snprintf(b->console_dev, sizeof(b->console_dev), "%s",
-			 !strcmp(b->arch, "armhf") ? "ttyAMA0" : "ttyS0");
+		snprintf(b->console_dev, sizeof(b->console_dev), "%s", a->console);
 	if (!read_line(b->dir, "nic", b->nic, sizeof(b->nic)))
-		snprintf(b->nic, sizeof(b->nic), "%s",
-			 !strcmp(b->arch, "armhf") ? "virtio-net-device" : "virtio-net-pci");
+		snprintf(b->nic, sizeof(b->nic), "%s", a->nic);
 	if (!read_line(b->dir, "kernel.version", b->kernel, sizeof(b->kernel)))
 		snprintf(b->kernel, sizeof(b->kernel), "unknown");
 	read_line(b->dir, "qemu.args", b->args, sizeof(b->args));
 	if (strpbrk(b->qemu, "/ ") || !in_path(b->qemu)) {
 		snprintf(lab->err, sizeof(lab->err),
 			 "%s is not installed (Debian package %s): it runs the %s board", b->qemu,
-			 pkg, b->arch);
+			 a->pkg, b->arch);
 		return -ENOENT;
 	}
 	return 0;
@@ -150,11 +174,13 @@ int nb_lab_board_start(struct nb_lab *lab)
 	const char *ns = lab->ns[b->role];
 	char kernel[320], initrd[320], console[200], pidf[200], ctl[200], qlog[200], serial[210],
 	    chardev[240], append[512], nd[2][64], dev[2][96], port[8], words[256];
-	bool pci = strstr(b->nic, "-pci") != NULL;
+	const struct board_arch *a = board_arch(b->arch);
+	bool pci = a ? a->pci : strstr(b->nic, "-pci") != NULL;
 	const char *serial_dev = pci ? "virtio-serial-pci" : "virtio-serial-device";
 	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
 	const char *crypto_dev =
 	    pci ? "virtio-crypto-pci,cryptodev=c0" : "virtio-crypto-device,cryptodev=c0";
+	bool crypto = !a || a->crypto;
 	/* A sink board behind a board DUT shares a wire with the DUT board's sink side. */
 	const char *sink_mac =
 	    lab->board2.role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK2 : NB_LAB_BOARD_MAC_SINK;
@@ -229,15 +255,17 @@ int nb_lab_board_start(struct nb_lab *lab)
 				       serial_dev,
 				       "-device",
 				       "virtserialport,chardev=ctl,name=nb.ctl",
-				       "-object",
-				       "cryptodev-backend-builtin,id=c0",
-				       "-device",
-				       crypto_dev,
 				       "-pidfile",
 				       pidf,
 				       "-daemonize"};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 			argv[n++] = (char *)fixed[i];
+	}
+	if (crypto) {
+		argv[n++] = "-object";
+		argv[n++] = "cryptodev-backend-builtin,id=c0";
+		argv[n++] = "-device";
+		argv[n++] = (char *)crypto_dev;
 	}
 	for (int i = dut ? 0 : 1; i < 2; i++) {
 		argv[n++] = "-netdev";

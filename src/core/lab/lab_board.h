@@ -26,7 +26,7 @@
 /* A board sink behind a board DUT: the two share a wire, so not the DUT's sink-side MAC. */
 #define NB_LAB_BOARD_MAC_SINK2 "52:54:00:6e:62:03"
 
-/* "vm:armhf" or "vm:x86_64" -> arch. -EINVAL for anything else. */
+/* "vm:armhf", "vm:x86_64" or "vm:ppc" -> arch. -EINVAL for anything else. */
 int nb_lab_board_spec(const char *spec, char *arch, size_t len);
 
 /* Finds and checks lab->board's image (lab->board.dir, or the default under

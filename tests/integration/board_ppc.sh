@@ -57,7 +57,7 @@ else
 	"$NETBENCH" lab ruleset --prefix "$P" --kind linear --rules 10 >"$tmp/nonft.out" 2>&1
 	check_quiet "an image without nft: a ruleset is refused, saying why" \
 		grep -q "image has no nft" "$tmp/nonft.out"
-	echo "# SKIP the 1000-rule trial: $(cat "$board_dir/nft.missing" 2>/dev/null || echo 'this image has no nft')"
+	skip "the 1000-rule load: $(cat "$board_dir/nft.missing" 2>/dev/null || echo 'this image has no nft')"
 fi
 
 ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 1000 -t 2 -J \

@@ -102,6 +102,18 @@ static int run_recv(struct stream_opts *o)
 	if (ret < 0)
 		cli_fail(ret, "receiving");
 	nb_stream_recv_copy(r, rx);
+	if (r->end == NB_END_STOP) {
+		/* Ctrl-C: a step is whole once a later step began or the end marker came; the last
+		 * one before neither was cut short. Only the whole steps are kept, as the sender
+		 * and the other tests keep them. */
+		size_t n = rx->nsteps;
+		if (rx->nsteps && !rx->fin)
+			rx->nsteps--;
+		if (!o->json)
+			printf("interrupted: %zu whole step%s kept%s\n", rx->nsteps,
+			       rx->nsteps == 1 ? "" : "s",
+			       n > rx->nsteps ? ", the one cut short dropped" : "");
+	}
 	if (times && fclose(times) != 0)
 		cli_fail(errno, "--timestamps %s", o->times_path);
 	if (cli_save_wants_doc(&o->save)) {
@@ -144,9 +156,17 @@ static void show_sent(const struct stream_opts *o, size_t i, const struct nb_str
 	show_step(o, i + 1);
 }
 
+/* A step Ctrl-C cut short (fewer datagrams sent than its window planned) is no measurement. */
+static bool cut_short(const struct nb_stream_send_step *s)
+{
+	return !s->count || s->datagrams < s->count;
+}
+
 static void print_send_row(void *arg, size_t i, const struct nb_stream_send_step *s)
 {
 	const struct stream_opts *o = arg;
+	if (cli_stop && cut_short(s))
+		return;
 	if (o->json) {
 		show_sent(o, i, s); /* the rows are in the document; the line still moves */
 		return;
@@ -210,6 +230,16 @@ static int run_send(struct stream_opts *o)
 	progress_end();
 	if (ret < 0)
 		cli_fail(ret, "sending");
+	if (cli_stop) {
+		/* Only the steps sent whole are kept: no step cut short, none never started. */
+		size_t n = 0;
+		while (n < o->p.nrates && !cut_short(&steps[n]))
+			n++;
+		o->p.nrates = n;
+		if (!o->json)
+			printf("interrupted: %zu whole step%s kept, the one cut short dropped\n", n,
+			       n == 1 ? "" : "s");
+	}
 	if (!o->json)
 		stream_print_baseline(&base, NULL, 0);
 	if (cli_save_wants_doc(&o->save)) {
@@ -232,7 +262,7 @@ static void keep_whole_steps(struct stream_opts *o, struct nb_stream_ctl_result 
 	size_t n = 0;
 
 	r->interrupted = true;
-	while (n < r->nsent && r->sent[n].count && r->sent[n].datagrams >= r->sent[n].count)
+	while (n < r->nsent && !cut_short(&r->sent[n]))
 		n++;
 	r->nsent = n;
 	for (size_t k = 0; k < r->nagents; k++)

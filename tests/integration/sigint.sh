@@ -67,6 +67,27 @@ sigint_after 2 "$nb_tmp/s.txt" "$nb_tmp/s2.err" \
 check "stream: SIGINT mid-sweep exits 130 (got $rc), says what it kept" \
 	sh -c "[ $rc -eq 130 ] && grep -q 'interrupted: 1 whole step kept' '$nb_tmp/s.txt'"
 
+# stream --send and --recv, without an agent: SIGINT in the second of three 1 s steps keeps the
+# first step only (no step cut short, no phantom step never sent), and both documents say so.
+sigint_after 1.6 "$nb_tmp/ss.json" "$nb_tmp/ss.err" \
+	"$NB" stream --send -a 127.0.0.1 -p 5397 --rates 1M,2M,3M -t 1 -O 0 -J
+check "stream --send -J: SIGINT mid-sweep exits 130 (got $rc), one whole step, interrupted" json_check "$nb_tmp/ss.json" "
+assert d['interrupted'] is True
+st = d['sent']; assert len(st) == 1 and st[0]['rate_bps_asked'] == 1000000, st"
+"$NB" stream --recv -a 127.0.0.1 -p 5398 -J >"$nb_tmp/sr.json" 2>"$nb_tmp/sr.err" &
+rpid=$!
+sleep 0.3
+"$NB" stream --send -a 127.0.0.1 -p 5398 --rates 1M,2M,3M -t 1 -O 0 >/dev/null 2>&1 &
+spid=$!
+sleep 1.6
+kill -INT "$rpid"
+wait "$rpid"
+rc=$?
+wait "$spid"
+check "stream --recv -J: SIGINT mid-sweep, interrupted true, the open step dropped (rc $rc)" json_check "$nb_tmp/sr.json" "
+assert d['interrupted'] is True and d['end'] == 'interrupted', (d.get('interrupted'), d.get('end'))
+st = d['steps']; assert len(st) == 1 and st[0]['rate_bps_asked'] == 1000000, st"
+
 # stream --reverse: the agent sends 8 steps of 1.1 s; SIGINT after 3 s lands mid-sweep whether
 # the start takes 0.1 s or 2 s (the steps are timed, not host-bound); the agent is told to stop
 sigint_after 3 "$nb_tmp/sr.json" "$nb_tmp/sr.err" \

@@ -296,6 +296,7 @@ static void write_recv(FILE *f, const void *arg)
 	nb_result_begin(&j, "stream", d->si, NULL);
 	nb_stream_json_params(&j, d->p, "recv");
 	nb_json_str(&j, "end", nb_stream_end_name(d->end));
+	nb_json_bool(&j, "interrupted", d->end == NB_END_STOP);
 	nb_json_bool(&j, "recvmmsg_fallback", d->flag);
 	nb_stream_json_baseline(&j, d->base, NULL, 0);
 	nb_stream_json_rx(&j, d->rx, d->prof);

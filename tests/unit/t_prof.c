@@ -214,8 +214,9 @@ static void test_summary(void)
 	/* CPU 1 alone: 900 busy samples of 1000, 0.9 busy CPU-seconds for 1,000,000 frames:
 	 * 900 ns of busy time per frame, netfilter 600/900 of it = 600 ns. */
 	nb_prof_summarize(r, 2, 0.9, 1000000, &s);
-	CHECK(s.available && s.samples == 1000 && s.lost == 3 && s.busy == 900 && s.ncpu == 1,
-	      "CPU 1 selected: 1000 samples, 900 busy, 3 lost");
+	CHECK(s.available && s.samples == 1000 && s.lost == 3 && s.busy == 900 && s.ncpu == 1 &&
+		  s.expected == 997,
+	      "CPU 1 selected: 1000 samples, 900 busy, 3 lost, 997 expected in 1 s at 997 Hz");
 	CHECK(s.n == NB_PC_N && s.cat[0].cat == NB_PC_NETFILTER && near(s.cat[0].share, 0.6, 1e-9),
 	      "every category listed, netfilter first at 60 %%");
 	CHECK(near(s.cat[0].ns_per_frame, 600, 1e-6) && s.cat[0].ns_lo < 600 &&

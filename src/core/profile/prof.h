@@ -147,6 +147,8 @@ struct nb_prof_summary {
 	bool available;
 	uint32_t ncpu; /* selected CPUs profiled */
 	uint64_t samples, lost, busy;
+	uint64_t expected; /* hz x the window x the selected CPUs: what a timer that never
+			      slips would have taken (an idle virtual CPU's fires late) */
 	double busy_share; /* busy samples of all */
 	size_t n;	   /* every category (NB_PC_N), the most samples first */
 	struct nb_prof_share cat[NB_PC_N];

@@ -49,6 +49,7 @@ void nb_prof_summarize(const struct nb_prof_result *r, uint64_t mask, double bus
 			cat[c] += r->cpu[i].cat[c];
 	}
 	s->busy = s->samples - (cat[NB_PC_IDLE] <= s->samples ? cat[NB_PC_IDLE] : s->samples);
+	s->expected = (uint64_t)((double)r->hz * (double)r->window_ns / 1e9 * s->ncpu + 0.5);
 	s->busy_share = s->samples ? (double)s->busy / (double)s->samples : 0;
 	bool per_frame = frames && s->busy && busy_cpu_s > 0;
 	/* Every category, those without a sample too: their interval's upper end bounds them. */
@@ -140,6 +141,7 @@ void nb_prof_json(struct nb_json *j, const char *key, const struct nb_prof_resul
 	nb_json_u64(j, "hz", r->hz);
 	nb_json_u64(j, "cpus", s->ncpu);
 	nb_json_u64(j, "samples", s->samples);
+	nb_json_u64(j, "samples_expected", s->expected);
 	nb_json_u64(j, "lost", s->lost);
 	nb_json_u64(j, "throttled", r->throttled);
 	nb_json_double(j, "busy_share", s->busy_share, 4);

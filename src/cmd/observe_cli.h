@@ -65,8 +65,8 @@ enum {
 	"                         work there (RPS; its agent needs --allow-tuning)\n"              \
 	"      --profile[=HZ]     profile the kernel over each step's window (perf events,\n"      \
 	"                         software cpu-clock, HZ per CPU, default 997, at most 4999):\n"   \
-	"                         stream's receiver, and an observed box; where the CPU went\n"    \
-	"                         by subsystem, ns per datagram or frame\n"
+	"                         stream's receiver, tput's local end, and an observed box;\n"     \
+	"                         where the CPU went by subsystem, ns per datagram or KByte\n"
 
 struct obs_cli {
 	struct nb_obs_set set; /* the observers and their options */

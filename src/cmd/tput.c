@@ -77,6 +77,29 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 	       d->cpu_polluted ? "*" : "");
 }
 
+/* One line of this host's profile of a window, ns per frame told as ns per KByte. */
+static void prof_row(const char *size, const char *dir, const struct nb_tput_dir_result *d)
+{
+	struct nb_prof_summary sum;
+	char line[512], out[600];
+	size_t o = 0;
+	if (!d->prof_local)
+		return;
+	nb_tput_prof_summary(d, &sum);
+	nb_prof_line(d->prof_local, &sum, 5, line, sizeof(line));
+	for (const char *c = line; *c && o + 1 < sizeof(out);) {
+		if (!strncmp(c, "ns/frame", 8) && o + 9 < sizeof(out)) {
+			memcpy(out + o, "ns/KByte", 8);
+			o += 8;
+			c += 8;
+		} else {
+			out[o++] = *c++;
+		}
+	}
+	out[o] = '\0';
+	printf("%6s %3s   %s\n", size, dir, out);
+}
+
 /* The sender's TCP segments over the window and its congestion control: retransmissions cost
  * both ends CPU that the KByte/s do not show. */
 static void tcp_row(const char *size, const char *dir, const struct nb_tput_dir_result *d)
@@ -179,6 +202,16 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 			cpu_row(sz, "Tx", &r->s.res[i].tx);
 		if (nb_tput_sweep_has(&r->s, i, false) && r->s.res[i].rx.valid)
 			cpu_row(sz, "Rx", &r->s.res[i].rx);
+	}
+	for (size_t i = 0; r->o.p.profile_hz && i < r->s.ndone; i++) {
+		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
+		if (!i)
+			printf("where this host's CPU went (kernel profile over each window, every "
+			       "CPU; ns per KByte):\n");
+		if (r->o.tx && r->s.res[i].tx.valid)
+			prof_row(sz, "Tx", &r->s.res[i].tx);
+		if (r->o.rx && r->s.res[i].rx.valid)
+			prof_row(sz, "Rx", &r->s.res[i].rx);
 	}
 	if (r->o.p.proto == NB_TPUT_TCP && r->s.ndone) {
 		printf("\nTCP segments of the sender over each window, and its congestion control\n"

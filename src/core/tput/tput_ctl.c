@@ -143,6 +143,8 @@ int nb_tput_sweep_drive(nb_tput_step_fn step, void *step_arg, const struct nb_tp
 		ret = step(step_arg, &q, &one, on_interval, &d, stop, err, errlen);
 		if (!ret && d.nomem) {
 			nb_obs_trial_free(&one.obs);
+			nb_tput_dir_result_free(&one.tx);
+			nb_tput_dir_result_free(&one.rx);
 			snprintf(err, errlen, "out of memory keeping the intervals");
 			ret = -ENOMEM;
 		}

@@ -56,8 +56,18 @@ const struct nb_obs_trial *nb_tput_sweep_obs(const struct nb_tput_sweep *s, size
 	return tx || s->bidir ? &s->obs_tx[i] : &s->obs_rx[i];
 }
 
+void nb_tput_prof_summary(const struct nb_tput_dir_result *d, struct nb_prof_summary *sum)
+{
+	nb_prof_summarize(d->prof_local, 0, d->cpu_local.valid ? d->cpu_local.busy_cpu_s : NAN,
+			  d->bytes / 1024, sum);
+}
+
 void nb_tput_sweep_free(struct nb_tput_sweep *s)
 {
+	for (size_t i = 0; s->res && i < s->nsizes; i++) {
+		nb_tput_dir_result_free(&s->res[i].tx);
+		nb_tput_dir_result_free(&s->res[i].rx);
+	}
 	for (size_t i = 0; s->obs_tx && s->obs_rx && i < s->nsizes; i++) {
 		nb_obs_trial_free(&s->obs_tx[i]);
 		nb_obs_trial_free(&s->obs_rx[i]);
@@ -125,6 +135,12 @@ static void json_dir(struct nb_json *j, const struct nb_tput_sweep_params *sp,
 	nb_json_double(j, "demand_remote_us_per_kbyte", d->demand_remote_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte, 4);
+	if (p->profile_hz) {
+		struct nb_prof_summary sum;
+		if (d->prof_local)
+			nb_tput_prof_summary(d, &sum);
+		nb_prof_json(j, "profile_local", d->prof_local, &sum);
+	}
 	if (p->rate_bps) {
 		nb_json_obj_begin(j, "pacing");
 		nb_json_str(j, "mode", p->pacing == NB_PACING_SPIN ? "spin" : "burst");

@@ -43,7 +43,14 @@ struct step {
 	struct nb_tput_side *tx, *rx;
 	int udp_rx_fd;
 	struct edge *first, *prev, *cur;
+	struct nb_prof *prof; /* this host's kernel profile, with p->profile_hz */
 };
+
+void nb_tput_dir_result_free(struct nb_tput_dir_result *d)
+{
+	free(d->prof_local);
+	d->prof_local = NULL;
+}
 
 static void read_local(struct step *s, struct edge *e)
 {
@@ -74,12 +81,18 @@ static int read_remote(const struct nb_msg *m, struct edge *e, uint32_t dir, cha
 	return 0;
 }
 
-static int mark(struct step *s, uint32_t id, struct edge *e, char *err, size_t errlen)
+/* The profile starts right after the window's opening local sample and stops right before its
+ * closing one (last). */
+static int mark(struct step *s, uint32_t id, struct edge *e, bool last, char *err, size_t errlen)
 {
 	int ret;
+	if (last && s->prof)
+		nb_prof_stop(s->prof);
 	/* Local counters on either side of the round trip would bracket the agent's instant;
 	 * reading them just before is enough at these window lengths (ms vs s). */
 	read_local(s, e);
+	if (e == s->first && s->prof)
+		nb_prof_start(s->prof);
 	ret = nb_ctl_mark(s->ctl, id, s->reply, err, errlen);
 	return ret ? ret : read_remote(s->reply, e, s->p->dir, err, errlen);
 }
@@ -443,7 +456,16 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		goto out;
 	t0 = nb_mono_ns();
 	nb_sleep_until_ns(t0 + p->warmup_ns);
-	if ((ret = mark(&s, id++, s.first, err, errlen)))
+	if (p->profile_hz) {
+		char why[NB_PROF_WHY];
+		ret =
+		    nb_prof_open(&s.prof, p->profile_hz, NB_PROF_KIB_DEFAULT, 0, why, sizeof(why));
+		if (ret == -EINVAL || ret == -ENOMEM) {
+			snprintf(err, errlen, "--profile: %s", why);
+			goto out;
+		}
+	}
+	if ((ret = mark(&s, id++, s.first, false, err, errlen)))
 		goto out;
 	/* The observers' window follows each of the step's marks by the same one round trip, so
 	 * it is the step's window shifted by a few milliseconds, not a guess of its own. */
@@ -466,7 +488,7 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 			ret = -EINTR;
 			goto out;
 		}
-		if ((ret = mark(&s, id++, s.cur, err, errlen)))
+		if ((ret = mark(&s, id++, s.cur, next >= end, err, errlen)))
 			goto out;
 		if (next >= end && p->observe && p->observe->n &&
 		    (ret = nb_obs_set_end(p->observe, &r->obs, err, errlen)))
@@ -481,6 +503,17 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		window(p, s.first, s.cur, true, &r->tx);
 	if (p->dir & NB_TPUT_DIR_RX)
 		window(p, s.first, s.cur, false, &r->rx);
+	/* One window, both directions of it when both ran: each its own copy. */
+	for (int k = 0; s.prof && k < 2; k++) {
+		struct nb_tput_dir_result *d = k ? &r->rx : &r->tx;
+		if (!(p->dir & (k ? NB_TPUT_DIR_RX : NB_TPUT_DIR_TX)))
+			continue;
+		if (!(d->prof_local = malloc(sizeof(*d->prof_local)))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		nb_prof_result(s.prof, d->prof_local);
+	}
 	if (r->obs.n) /* per byte of both directions: the DUT carried both in one window */
 		nb_obs_trial_cost(p->observe, &r->obs, NB_OBS_FRAMES_EGRESS,
 				  (p->dir & NB_TPUT_DIR_TX ? r->tx.bytes : 0) +
@@ -513,8 +546,12 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut, 0, 0);
 	ret = 0;
 out:
-	if (ret)
+	if (ret) {
 		nb_obs_trial_free(&r->obs);
+		nb_tput_dir_result_free(&r->tx);
+		nb_tput_dir_result_free(&r->rx);
+	}
+	nb_prof_free(s.prof);
 	/* Paths that fail in libc (memory, threads) leave no text of their own. */
 	if (ret && errlen && !err[0])
 		snprintf(err, errlen, "tput step failed: %s", strerror(-ret));

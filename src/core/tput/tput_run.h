@@ -11,6 +11,7 @@
 
 #include "core/base/cpu.h"
 #include "core/observe/obs_set.h"
+#include "core/profile/prof.h"
 #include "core/session/ctl.h"
 #include "core/session/job.h"
 #include "core/tput/tput.h"
@@ -32,6 +33,8 @@ struct nb_tput_params {
 	/* Observers of the box in the path (router, VPN gateway): their window opens and closes
 	 * right after the agent's marks that bound the step's window. NULL or empty: none. */
 	struct nb_obs_set *observe;
+	/* > 0: this host's kernel profile over the step's window at this rate per CPU. */
+	uint32_t profile_hz;
 };
 
 /* The idle baseline: each end's CPU over baseline_ns before any traffic, and the share of a
@@ -71,7 +74,11 @@ struct nb_tput_dir_result {
 	 * NB_CPU_POLLUTED_PCT: the CPU figures then hold other work too. */
 	double other_local_pct, other_remote_pct;
 	bool cpu_polluted;
+	/* With profile_hz: this host's kernel profile over the window (malloc'd, owned by
+	 * whoever holds the result: nb_tput_dir_result_free), else NULL. */
+	struct nb_prof_result *prof_local;
 };
+void nb_tput_dir_result_free(struct nb_tput_dir_result *d);
 
 struct nb_tput_step_result {
 	struct nb_tput_dir_result tx, rx;

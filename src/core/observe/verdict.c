@@ -33,6 +33,8 @@ const char *nb_verdict_name(enum nb_verdict_kind k)
 		return "unexplained";
 	case NB_V_MISALIGNED:
 		return "misaligned";
+	case NB_V_EMULATOR:
+		return "emulator_not_scheduled";
 	default:
 		return "none";
 	}
@@ -264,6 +266,11 @@ static void decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 	if (v->kind == NB_V_DUT_INGRESS && d->busiest_pct >= NB_VERDICT_SATURATED_PCT &&
 	    d->softnet_squeezed)
 		v->kind = NB_V_DUT_CPU; /* the ring overflowed because the CPU could not keep up */
+	/* The host tap's drops of an emulated board mean qemu was not run in time to take them
+	 * (a busy host): no counter of the board shows its NIC, DMA or bus, so those are never
+	 * named on them; only the board's own NIC counters could. */
+	if (v->kind == NB_V_DUT_INGRESS && v->by_nic_ring > v->by_nic - v->by_nic_ring)
+		v->kind = NB_V_EMULATOR;
 
 	switch (v->kind) {
 	case NB_V_DUT_CPU:
@@ -281,6 +288,14 @@ static void decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 			 v->by_nic_ring
 			     ? nb_format_count((double)v->by_nic_ring, ring, sizeof(ring))
 			     : "",
+			 d->busiest_cpu, d->busiest_pct);
+		break;
+	case NB_V_EMULATOR:
+		snprintf(v->text, sizeof(v->text),
+			 "emulator not scheduled (host busy): the host's tap dropped %s frames the "
+			 "emulated board could not take in time (no counter of the board shows its "
+			 "NIC, DMA or bus) while the busiest DUT CPU (cpu%d) was at %.0f %%",
+			 nb_format_count((double)v->by_nic_ring, ring, sizeof(ring)),
 			 d->busiest_cpu, d->busiest_pct);
 		break;
 	case NB_V_EGRESS:

@@ -22,6 +22,7 @@ enum nb_verdict_kind {
 	NB_V_CONNTRACK,	  /* conntrack insert failures or drops (table full) */
 	NB_V_UNEXPLAINED, /* the counters account for less than the loss, beyond 1 % */
 	NB_V_MISALIGNED,  /* the counters saw more drops than the trial lost: not the same frames */
+	NB_V_EMULATOR,	  /* an emulated board's host tap dropped most: qemu was not run in time */
 };
 
 /* The egress line counts as full from this share of its link speed on (bits on the wire). */

@@ -29,6 +29,8 @@ static const char *bneck_label(const struct nb_verdict *v)
 		return "loss unexplained";
 	case NB_V_MISALIGNED:
 		return "window misaligned";
+	case NB_V_EMULATOR:
+		return "emulator not scheduled";
 	default:
 		return NULL;
 	}

@@ -130,7 +130,11 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 			printf("lab up: %s %s/24 -- %s (forwarding) -- board %s %s/24\n",
 			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->ns[NB_LAB_DUT],
 			       lab->board.arch, NB_LAB_SINK_ADDR);
-		if (lab->agent && lab->board.role == NB_LAB_DUT)
+		if (lab->agent && lab->board2.role >= 0)
+			printf("        agent: netbench serve in the sink board on %s port %u\n"
+			       "        observer: netbench serve in the DUT board on %s port %u\n",
+			       NB_LAB_SINK_ADDR, lab->port, NB_LAB_DUT_A_ADDR, lab->port);
+		else if (lab->agent && lab->board.role == NB_LAB_DUT)
 			printf("        agent: netbench serve in %s on %s port %u\n"
 			       "        observer: netbench serve in the board on %s port %u\n",
 			       lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, lab->port, NB_LAB_DUT_A_ADDR,
@@ -141,6 +145,17 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 			    "        observer: netbench serve --allow-tuning in %s on %s port %u\n",
 			    NB_LAB_SINK_ADDR, lab->port, lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR,
 			    lab->port);
+		/* The tunnel's address is what the user must aim at: said, as without boards. */
+		if (lab->vpn[0])
+			printf("        vpn: %s from the %s to the %s; traffic to %s goes through "
+			       "it%s%s\n",
+			       lab->vpn,
+			       lab->board.role == NB_LAB_DUT ? "DUT board" : lab->ns[NB_LAB_DUT],
+			       lab->board2.role >= 0 || lab->board.role != NB_LAB_DUT
+				   ? "sink board"
+				   : lab->ns[NB_LAB_SINK],
+			       NB_LAB_VPN_ADDR, lab->crypto_driver[0] ? ", crypto driver " : "",
+			       lab->crypto_driver);
 		printf("        run tests from the generator: ip netns exec %s netbench ...\n",
 		       lab->ns[NB_LAB_GEN]);
 		return 0;

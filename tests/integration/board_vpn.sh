@@ -58,6 +58,10 @@ if ! lab_up "$P" --dut vm:armhf --sink vm:armhf --vpn esp --board-dir "$board_di
 	exit 1
 fi
 ok "lab up --dut vm:armhf --sink vm:armhf --vpn esp ($(($(date +%s) - t0)) s)"
+check "up names the agent in the sink board, as status does, and the tunnel's address" sh -c "
+	grep -q 'agent: netbench serve in the sink board on 198.19.0.1' '$nb_tmp/lab.out' &&
+	grep -q 'vpn: esp from the DUT board to the sink board; traffic to 198.19.1.1 goes through it' '$nb_tmp/lab.out'" ||
+	sed 's/^/# /' "$nb_tmp/lab.out"
 run=/run/netbench-lab/$P
 "$NETBENCH" lab status --prefix "$P" -J >"$tmp/status.json"
 check_quiet "status: healthy, both boards running with their control ports, the agent the sink board's" json_check "$tmp/status.json" "

@@ -26,7 +26,7 @@ int main(void)
 	struct nb_store_tag set[3][NB_SETTINGS_MAX];
 	struct nb_group_in in[3];
 	char names[3][NB_GROUP_NAME_MAX], split[256];
-	char err[200];
+	char err[200] = "";
 
 	for (int i = 0; i < 3; i++) {
 		struct nb_jdoc *d;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/save.h"
 #include "cmd/pacing.h"
 #include "cmd/rate_opts.h"
 #include "core/base/cpulist.h"
@@ -459,6 +460,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			if (!*optarg)
 				cli_usage_error("--profile-folded: an empty file name");
 			o->profile_folded = optarg;
+			cli_check_writable("--profile-folded", optarg);
 			break;
 		default:
 			if (!obs_cli_option(&o->obs, c, optarg) &&

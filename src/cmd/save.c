@@ -5,9 +5,11 @@
 #include "cmd/save.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cli.h"
@@ -54,6 +56,38 @@ bool cli_save_option(struct cli_save *s, int c, int argc, char **argv)
 	return false;
 }
 
+void cli_check_writable(const char *opt, const char *path)
+{
+	struct stat st;
+	char *dir = strdup(path);
+	if (!dir)
+		cli_fail(ENOMEM, "out of memory");
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			cli_fail(0,
+				 "%s: %s is a directory: give a file name (nothing was measured)",
+				 opt, path);
+		if (access(path, W_OK))
+			cli_fail(errno, "%s: cannot write %s (nothing was measured)", opt, path);
+	}
+	/* The file is written beside itself and renamed: its directory must take a new file. */
+	const char *d = dirname(dir);
+	if (stat(d, &st) || !S_ISDIR(st.st_mode))
+		cli_fail(errno ? errno : ENOTDIR,
+			 "%s: the directory %s of %s does not exist (nothing "
+			 "was measured)",
+			 opt, d, path);
+	if (access(d, W_OK | X_OK))
+		cli_fail(errno, "%s: cannot create files in %s (nothing was measured)", opt, d);
+	free(dir);
+}
+
+static const char *save_db(const struct cli_save *s)
+{
+	const char *db = s->db ? s->db : getenv("NETBENCH_DB");
+	return db && *db ? db : NB_STORE_DEFAULT_PATH;
+}
+
 void cli_save_start(struct cli_save *s, const char *test, bool json)
 {
 	s->test = test;
@@ -63,6 +97,10 @@ void cli_save_start(struct cli_save *s, const char *test, bool json)
 	if (s->save && !nb_store_available())
 		cli_fail(0, "this build has no SQLite: --save needs it (rebuild with "
 			    "libsqlite3-dev installed)");
+	if (s->out)
+		cli_check_writable("--output", s->out);
+	if (s->save)
+		cli_check_writable("--save", save_db(s));
 }
 
 bool cli_save_wants_doc(const struct cli_save *s)
@@ -85,20 +123,24 @@ void cli_save_doc(struct cli_save *s, char *doc, size_t len)
 	s->doc_len = len;
 }
 
-/* Writes the document next to FILE and renames it over: FILE is whole or untouched. */
-static void write_output(struct cli_save *s)
+/* Writes the document next to FILE and renames it over: FILE is whole or untouched. Returns 0
+ * or -errno (said on stderr). */
+static int write_output(struct cli_save *s)
 {
 	struct nb_atomic_file a;
 	int ret = nb_atomic_open(&a, s->out, 0644);
-	if (ret)
-		cli_fail(ret, "--output: cannot write beside %s", s->out);
+	if (ret) {
+		cli_warn("--output: cannot write beside %s: %s", s->out, strerror(-ret));
+		return ret;
+	}
 	if (fwrite(s->doc, 1, s->doc_len, a.f) != s->doc_len) {
 		ret = -(errno ? errno : EIO);
 		nb_atomic_abort(&a);
-		cli_fail(ret, "--output: writing %s", s->out);
-	}
-	if ((ret = nb_atomic_commit(&a)))
-		cli_fail(ret, "--output: writing %s", s->out);
+	} else
+		ret = nb_atomic_commit(&a);
+	if (ret)
+		cli_warn("--output: writing %s: %s", s->out, strerror(-ret));
+	return ret;
 }
 
 void cli_save_finish(struct cli_save *s)
@@ -106,29 +148,42 @@ void cli_save_finish(struct cli_save *s)
 	struct nb_store *st = NULL;
 	char err[512] = "";
 	int64_t id = 0;
+	const char *lost[2];
+	size_t nlost = 0;
 	int ret;
 
 	if (!s->doc)
 		return;
-	if (s->out)
-		write_output(s);
+	if (s->out && write_output(s))
+		lost[nlost++] = s->out;
 	if (s->save) {
-		const char *db = s->db ? s->db : getenv("NETBENCH_DB");
+		const char *db = save_db(s);
 		struct nb_store_add a = {.doc = s->doc,
 					 .label = s->label,
 					 .source = "save",
 					 .tags = s->tags,
 					 .ntags = s->ntags};
-		if (!db || !*db)
-			db = NB_STORE_DEFAULT_PATH;
 		ret = nb_store_open(db, &st, err, sizeof(err));
 		if (!ret)
 			ret = nb_store_add(st, &a, 1, &id, err, sizeof(err));
 		nb_store_close(st);
-		if (ret)
-			cli_fail(0, "--save: %s", err);
-		fprintf(stderr, "netbench %s: saved as result %lld in %s\n", s->test, (long long)id,
-			db);
+		if (ret) {
+			cli_warn("--save: %s", err);
+			lost[nlost++] = db;
+		} else
+			fprintf(stderr, "netbench %s: saved as result %lld in %s\n", s->test,
+				(long long)id, db);
+	}
+	if (nlost) {
+		/* The measurement is kept: the document goes where it can still go. */
+		if (!s->json) {
+			fwrite(s->doc, 1, s->doc_len, stdout);
+			fflush(stdout);
+		}
+		cli_fail(0,
+			 "the result could not go to %s%s%s; its JSON document is on standard "
+			 "output",
+			 lost[0], nlost > 1 ? " nor to " : "", nlost > 1 ? lost[1] : "");
 	}
 	free(s->doc);
 	s->doc = NULL;

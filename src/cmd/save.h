@@ -47,16 +47,21 @@ struct cli_save {
 /* For a front end's option switch: true when c was one of ours. */
 bool cli_save_option(struct cli_save *s, int c, int argc, char **argv);
 /* After option parsing: refuses --label/--tag without --save, and --save in a build without
- * SQLite (exit 1). */
+ * SQLite (exit 1); checks that -o FILE and --save's DB can be written (exit 1 naming the path),
+ * before anything is measured. */
 void cli_save_start(struct cli_save *s, const char *test, bool json);
+/* Before the measurement: exits 1 naming opt and path when path cannot be written (its
+ * directory is missing or not writable, or it is a directory). Creates nothing. */
+void cli_check_writable(const char *opt, const char *path);
 /* True when the run's JSON document is wanted (-J, --save or -o). */
 bool cli_save_wants_doc(const struct cli_save *s);
 /* Takes the document (malloc'd text, len bytes): printed on stdout with -J, kept for -o and
  * --save (cli_save_finish), freed here otherwise. The front end builds it in core, with its
  * test's _json.c. */
 void cli_save_doc(struct cli_save *s, char *doc, size_t len);
-/* Writes -o FILE and stores the result; says where in one line on stderr. Exits 1 on failure
- * (the measurement itself was printed already). */
+/* Writes -o FILE and stores the result; says where in one line on stderr. When a write fails
+ * anyway, the other is still done, the document is printed on stdout (unless -J printed it
+ * already) and it exits 1 naming where it could not go. */
 void cli_save_finish(struct cli_save *s);
 
 #endif

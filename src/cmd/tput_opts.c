@@ -3,6 +3,7 @@
  * impossible combination refused with exit 2 (core/tput/tput_ctl.c runs the sweep, tput.c
  * prints). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,36 @@ static void congestion(const char *name, const char *arg, char out[NB_TCPCC_NAME
 		    "no module for it",
 		    name, arg, avail);
 	memcpy(out, arg, strlen(arg) + 1);
+}
+
+/* Datagrams a stream must send in each window for its rate to be measured: one datagram more or
+ * less is then at most a tenth of the figure. */
+#define TPUT_UDP_MIN_DATAGRAMS 10
+
+/* A paced UDP stream sends one datagram every size x 8 / rate seconds: too slow a rate for the
+ * largest datagram leaves the window (nearly) empty, and the run would wait for nothing.
+ * Refused with the smallest rate that measures. */
+static void check_udp_rate(const struct tput_opts *o, const char *rate_str)
+{
+	uint64_t size = 0;
+	for (size_t i = 0; i < o->nsizes; i++)
+		size = o->sizes[i] > size ? o->sizes[i] : size;
+	if (!o->p.rate_bps || !size)
+		return;
+	double window_s = (double)o->p.time_ns / 1e9;
+	double per_window = (double)o->p.rate_bps * window_s / ((double)size * 8);
+	if (per_window >= TPUT_UDP_MIN_DATAGRAMS)
+		return;
+	double need = ceil(TPUT_UDP_MIN_DATAGRAMS * (double)size * 8 / window_s);
+	const char *unit = need >= 1e6 ? "M" : "k";
+	double shown = need / (need >= 1e6 ? 1e6 : 1e3);
+	shown = ceil(shown * 100) / 100; /* rounded up: the rate shown is enough */
+	cli_usage_error(
+	    "-r %s is too slow for %llu-byte datagrams: a %.3g s window would hold %.2g "
+	    "of them per stream, and a rate needs %d; give at least -r %.2f%s (or "
+	    "smaller -l, or a longer -t)",
+	    rate_str ? rate_str : "", (unsigned long long)size, window_s, per_window,
+	    TPUT_UDP_MIN_DATAGRAMS, shown, unit);
 }
 
 int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
@@ -235,6 +266,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 				    "(%d to %llu bytes)",
 				    (unsigned long long)o->sizes[i], NB_TPUT_UDP_HDR,
 				    (unsigned long long)max_block);
+		check_udp_rate(o, rate_str);
 	}
 	o->tx = !reverse;
 	o->rx = !tx_only;

@@ -70,6 +70,7 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 	struct nb_ctl_target *rm = &o->remote;
 	struct cli_remote remote = {.t = rm};
 	const char *min_s = NULL, *max_s = NULL;
+	char sizes_opt[16] = "";
 	int c, li;
 
 	memset(o, 0, sizeof(*o));
@@ -109,6 +110,8 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 			p->min_bytes = mm[0];
 			p->max_bytes = mm[1];
 			min_s = max_s = optarg;
+			/* name is the parser's buffer: the message needs it after the loop */
+			snprintf(sizes_opt, sizeof(sizes_opt), "%s", name);
 			break;
 		}
 		case 'q':
@@ -134,6 +137,9 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	cli_save_start(&o->save, "mem", o->json);
+	if (p->min_bytes && p->max_bytes && p->min_bytes > p->max_bytes && min_s == max_s)
+		cli_usage_error("%s %s: MIN is larger than MAX (give the smaller size first)",
+				sizes_opt, min_s);
 	if (p->min_bytes && p->max_bytes && p->min_bytes > p->max_bytes)
 		cli_usage_error("--min (%s) is larger than --max (%s)", min_s, max_s);
 	if (p->min_bytes && !p->max_bytes && p->min_bytes > NB_MEM_DEFAULT_MAX_BYTES)

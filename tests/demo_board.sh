@@ -59,7 +59,7 @@ esac
 {
 	echo "netbench demo on an emulated $arch board, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "$("$nb" --version), host $(uname -n), kernel $(uname -r), $(nproc) CPUs;"
-	echo "board: $(cat "$board_dir/kernel.version"), qemu $(cat "$board_dir/qemu.args") (TCG: emulated,"
+	echo "board: $(cat "$board_dir/kernel.version"), qemu's machine for $arch (TCG: emulated,"
 	echo "compare only with boards emulated on this host)"
 	echo ""
 } >"$summary"

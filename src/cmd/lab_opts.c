@@ -12,6 +12,7 @@
 #include "cmd/lab_opts.h"
 #include "core/base/lab_rules.h"
 #include "core/lab/lab.h"
+#include "core/lab/lab_board_arch.h"
 
 static void usage(FILE *f)
 {
@@ -74,9 +75,11 @@ static void usage(FILE *f)
 	    "      --sink vm:ARCH  up: the sink is an emulated board; its agent is the lab's\n"
 	    "                      (with --dut vm:ARCH too: two boards, an ESP tunnel between\n"
 	    "                      them with --vpn esp, set through their control ports)\n"
-	    "      --board-dir DIR up: the board image (kernel, initrd.gz, qemu.args; default\n"
+	    "      --board-dir DIR up: the board image (kernel, initrd.gz; default\n"
 	    "                      " NB_LAB_BOARD_CACHE "/board-ARCH, made by\n"
-	    "                      tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE ")\n"
+	    "                      tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE "), owned\n"
+	    "                      by root or you and writable by no one else; netbench\n"
+	    "                      chooses the emulator and its arguments for ARCH\n"
 	    "      --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
 	    "      --kind K        ruleset: linear (N rules on source address, protocol and\n"
 	    "                      destination port), set (the N matches as one set lookup),\n"
@@ -211,9 +214,11 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			if ((c == OPT_DUT && o->board_role == NB_LAB_DUT) ||
 			    (c == OPT_SINK && (o->board_role == NB_LAB_SINK || o->board2_arch[0])))
 				cli_usage_error("%s given twice", name);
-			if (nb_lab_board_spec(optarg, arch, sizeof(arch)))
-				cli_usage_error("%s: '%s' is not vm:armhf, vm:x86_64 or vm:ppc",
-						name, optarg);
+			if (nb_lab_board_spec(optarg, arch, sizeof(arch))) {
+				char list[128];
+				nb_lab_board_arch_list("vm:", list, sizeof(list));
+				cli_usage_error("%s: '%s' is not %s", name, optarg, list);
+			}
 			/* Both: the DUT's board first, the sink's the second. */
 			if (o->board_role >= 0) {
 				if (c == OPT_DUT) {

@@ -9,11 +9,9 @@
 # Prints on stdout the path of a directory holding
 #   kernel      the kernel image (zImage on armhf, vmlinuz on x86_64, vmlinux on ppc)
 #   initrd.gz   the initramfs
-#   qemu.args   qemu's machine, cpu, smp and memory arguments for ARCH (one line)
-#   qemu        the qemu binary (qemu-system-arm, qemu-system-x86_64, qemu-system-ppc)
-#   console     the serial console's device name in the board (ttyAMA0, ttyS0)
-#   nic         the qemu device of a NIC (virtio-net-device, virtio-net-pci, eTSEC)
 #   kernel.version, arch
+# (netbench chooses the emulator, its machine arguments, the console and the NIC of ARCH from
+# its own table, src/core/lab/lab_board_arch.c: a board directory is data and names no program)
 # or prints "SKIP reason" and exits 3 where a tool or package cannot be had. Diagnostics go to
 # stderr. Packages are kept in $NB_BOARD_CACHE/ARCH (default /var/cache/netbench-board/ARCH
 # when writable, else BUILD_DIR/board-cache/ARCH) and reused.
@@ -30,24 +28,16 @@ armhf)
 	qemu=qemu-system-arm qemu_pkg=qemu-system-arm deb_arch=armhf kflavour=armmp
 	cc=arm-linux-gnueabihf-gcc cc_pkg=gcc-arm-linux-gnueabihf
 	readelf=arm-linux-gnueabihf-readelf libdir=arm-linux-gnueabihf
-	# virtio-mmio devices in modern (1.0) mode: the kernel's virtio_crypto binds no legacy one.
-	qargs="-M virt -cpu cortex-a15 -smp 2 -m 256 -global virtio-mmio.force-legacy=false"
-	console=ttyAMA0 nic=virtio-net-device
 	cpu_mods="aes_arm aes_arm_bs" # the CPU's own AES drivers, for crypto by driver
 	;;
 x86_64)
 	qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86 deb_arch=amd64 kflavour=amd64
 	cc=gcc cc_pkg=gcc readelf=readelf libdir=x86_64-linux-gnu
-	qargs="-M pc -accel tcg -cpu max -smp 2 -m 256"
-	console=ttyS0 nic=virtio-net-pci
 	cpu_mods=aesni_intel
 	;;
 ppc)
 	qemu=qemu-system-ppc qemu_pkg=qemu-system-ppc deb_arch=
 	cc=powerpc-linux-gnu-gcc cc_pkg=gcc-powerpc-linux-gnu readelf=powerpc-linux-gnu-readelf
-	# One CPU: the e500v2 of qemu's ppce500 does not bring up a second one (-smp 2 hangs).
-	qargs="-M ppce500 -cpu e500v2 -smp 1 -m 256"
-	console=ttyS0 nic=eTSEC
 	;;
 *)
 	echo "board: unknown ARCH '$arch' (armhf, x86_64 or ppc)" >&2
@@ -181,10 +171,6 @@ echo "$arch" >"$ir/nb/arch"
 (cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initrd.gz.tmp" &&
 	mv "$out/initrd.gz.tmp" "$out/initrd.gz" || exit 1
 cp "$kimg" "$out/kernel"
-echo "$qargs" >"$out/qemu.args"
-echo "$qemu" >"$out/qemu"
-echo "$console" >"$out/console"
-echo "$nic" >"$out/nic"
 echo "$kver" >"$out/kernel.version"
 echo "$arch" >"$out/arch"
 rm -rf "$ir"

@@ -38,18 +38,16 @@ cp "$nb_tmp/out" "$tmp/last"
 check_quiet "... naming tests/board/build.sh, nothing created" sh -c \
 	"grep -q 'tests/board/build.sh armhf' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
 
-# --- an image whose emulator is not installed: the package is named, nothing created
+# --- no emulator in PATH: the package is named, nothing created
 mkdir -p "$tmp/noqemu"
-cp "$board_dir/kernel" "$board_dir/initrd.gz" "$board_dir/qemu.args" "$tmp/noqemu/"
-echo qemu-system-nbmissing >"$tmp/noqemu/qemu"
-check_rc "no emulator: exit 1" 1 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$tmp/noqemu"
+check_rc "no emulator: exit 1" 1 env PATH="$tmp/noqemu" "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$board_dir"
 cp "$nb_tmp/out" "$tmp/last"
 check_quiet "... naming the emulator and its Debian package, nothing created" sh -c \
-	"grep -q 'qemu-system-nbmissing is not installed (Debian package qemu-system-arm)' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
+	"grep -q 'qemu-system-arm is not installed (Debian package qemu-system-arm)' '$tmp/last' && [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
 
 # --- a board that cannot boot: the real kernel with an initramfs that is not one panics
 mkdir -p "$tmp/bad"
-cp "$board_dir/kernel" "$board_dir/qemu.args" "$board_dir/qemu" "$tmp/bad/"
+cp "$board_dir/kernel" "$tmp/bad/"
 head -c 4096 /dev/urandom >"$tmp/bad/initrd.gz"
 t0=$(date +%s)
 check_rc "a board that does not boot: exit 1" 1 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$tmp/bad"

@@ -38,6 +38,11 @@ assert b['role'] == 'dut' and b['arch'] == 'x86_64' and b['kernel'].endswith('-a
 assert b['virtualization'] == 'vm tcg', b
 "
 qpid=$(jnum qemu_pid "$tmp/status.json")
+check_quiet "qemu runs sandboxed: seccomp filter, user nobody, no capabilities, no new privileges" sh -c "
+	grep -E '^(Uid|Seccomp|CapEff|CapPrm|NoNewPrivs):' /proc/$qpid/status
+	[ \$(stat -c %U /proc/$qpid) = nobody ] && grep -q '^Seccomp:[[:space:]]*2' /proc/$qpid/status &&
+	grep -q '^CapEff:[[:space:]]*0*\$' /proc/$qpid/status && grep -q '^CapPrm:[[:space:]]*0*\$' /proc/$qpid/status &&
+	grep -q '^NoNewPrivs:[[:space:]]*1' /proc/$qpid/status"
 
 ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 2000 -t 2 -J \
 	>"$tmp/trial.json" 2>"$tmp/trial.err"

@@ -3,12 +3,15 @@
  * files and state of a lab with two boards. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/lab/lab.h"
 #include "core/lab/lab_board.h"
+#include "core/lab/lab_board_arch.h"
+#include "core/lab/lab_board_dir.h"
 #include "core/lab/lab_state.h"
 #include "tap.h"
 
@@ -108,6 +111,55 @@ int main(void)
 			  !strcmp(r.board2_arch, "x86_64") && !strcmp(r.board2_dir, "/img/b"),
 		      "state with two boards read back: each board its own");
 		nb_lab_free(two);
+	}
+	{
+		const struct nb_lab_board_arch *a = nb_lab_board_arch("x86_64");
+		char list[128];
+		CHECK(a && !strcmp(a->qemu, "qemu-system-x86_64") && !strcmp(a->machine[0], "-M") &&
+			  !strcmp(a->console, "ttyS0") && !nb_lab_board_arch("sh"),
+		      "board architectures: the emulator and machine come from the table");
+		nb_lab_board_arch_list("vm:", list, sizeof(list));
+		CHECK(!strncmp(list, "vm:armhf, ", 10) || !strcmp(list, "vm:armhf or vm:x86_64"),
+		      "board architectures listed for a usage error (%s)", list);
+	}
+	{
+		/* The board directory's modes (the owners need root: hostile_board_dir.sh). */
+		static const char *const files[] = {"kernel", "initrd.gz", NULL};
+		char dir[64] = "/tmp/t_lab_board.XXXXXX", path[128], err[600];
+		uid_t me = getuid();
+		FILE *f;
+		CHECK(mkdtemp(dir) != NULL, "a board directory");
+		chmod(dir, 0755);
+		for (int i = 0; files[i]; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			if ((f = fopen(path, "w")))
+				fclose(f);
+			chmod(path, 0644);
+		}
+		err[0] = '\0';
+		CHECK(nb_lab_board_dir_trusted(dir, files, me, err, sizeof(err)) == 0,
+		      "the owner's 0755 directory of 0644 files is taken (%s)", err);
+		chmod(dir, 0775);
+		CHECK(nb_lab_board_dir_trusted(dir, files, me, err, sizeof(err)) == -EPERM &&
+			  strstr(err, "writable by group or others"),
+		      "a group-writable directory is refused: %s", err);
+		chmod(dir, 0755);
+		snprintf(path, sizeof(path), "%s/kernel", dir);
+		chmod(path, 0646);
+		CHECK(nb_lab_board_dir_trusted(dir, files, me, err, sizeof(err)) == -EPERM &&
+			  strstr(err, "/kernel (owner uid"),
+		      "a world-writable kernel is refused: %s", err);
+		unlink(path);
+		CHECK(symlink("/etc/hostname", path) == 0 &&
+			  nb_lab_board_dir_trusted(dir, files, me, err, sizeof(err)) == -EPERM &&
+			  strstr(err, "not a regular file"),
+		      "a kernel that is a symlink is refused: %s", err);
+		unlink(path);
+		CHECK(nb_lab_board_dir_trusted(dir, files, me, err, sizeof(err)) == -ENOENT,
+		      "a missing kernel: -ENOENT (%s)", err);
+		snprintf(path, sizeof(path), "%s/initrd.gz", dir);
+		unlink(path);
+		rmdir(dir);
 	}
 	return tap_done();
 }

@@ -315,6 +315,18 @@ int nb_lab_up(struct nb_lab *lab)
 	int ret;
 
 	lab->err[0] = '\0';
+	if (lab->board.role >= 0) {
+		/* Before anything is touched: a missing image or qemu, or a board directory
+		 * another user could have written, leaves nothing to remove. */
+		ret = nb_lab_board_image(lab);
+		if (!ret && lab->board2.role >= 0) {
+			nb_lab_board_swap(lab);
+			ret = nb_lab_board_image(lab);
+			nb_lab_board_swap(lab);
+		}
+		if (ret)
+			return ret;
+	}
 	if (!lab->force) {
 		char why[384];
 		if (lab_alive(lab, why, sizeof(why))) {
@@ -333,17 +345,6 @@ int nb_lab_up(struct nb_lab *lab)
 	if (ret) {
 		snprintf(lab->err, sizeof(lab->err), "cannot create %s", lab->run_dir);
 		return ret;
-	}
-	if (lab->board.role >= 0) {
-		/* Before anything exists: a missing image or qemu leaves nothing to remove. */
-		ret = nb_lab_board_image(lab);
-		if (!ret && lab->board2.role >= 0) {
-			nb_lab_board_swap(lab);
-			ret = nb_lab_board_image(lab);
-			nb_lab_board_swap(lab);
-		}
-		if (ret)
-			return ret;
 	}
 	s.board_role = lab->board.role;
 	snprintf(s.board_arch, sizeof(s.board_arch), "%s", lab->board.arch);

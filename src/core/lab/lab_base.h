@@ -32,14 +32,10 @@
 
 /* An emulated board in the lab (lab_board.h). */
 struct nb_lab_board {
-	int role;	      /* NB_LAB_DUT or NB_LAB_SINK; -1: no board */
-	char arch[16];	      /* armhf, x86_64, ppc */
-	char dir[256];	      /* the image; "" before nb_lab_board_image */
-	char qemu[64];	      /* qemu-system-arm */
-	char console_dev[16]; /* ttyAMA0 */
-	char nic[32];	      /* virtio-net-device */
-	char kernel[64];      /* the board kernel's release */
-	char args[256];	      /* qemu's machine, cpu, smp and memory arguments */
+	int role;	 /* NB_LAB_DUT or NB_LAB_SINK; -1: no board */
+	char arch[16];	 /* armhf, x86_64, ppc */
+	char dir[256];	 /* the image; "" before nb_lab_board_image */
+	char kernel[64]; /* the board kernel's release */
 };
 
 struct nb_lab {

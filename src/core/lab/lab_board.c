@@ -17,41 +17,18 @@
 #include <unistd.h>
 
 #include "core/base/timeutil.h"
-#include "core/lab/lab_proc.h"
+#include "core/lab/lab_board_arch.h"
+#include "core/lab/lab_board_dir.h"
 #include "core/lab/lab_exec.h"
-
-/* Each board's machine: its qemu (and the Debian package holding it), its console, its NIC
- * and whether its virtio devices (the control port, the crypto engine) sit on PCI or on
- * virtio-mmio, and whether its image is built from Debian's sources rather than downloaded
- * (tests/board/build.sh). ppc's eTSEC NICs are the gianfar driver's; its virtio-serial port is on
- * the ppce500 machine's PCI bus, and it has no crypto engine (qemu has no SEC/talitos: its kernel's
- * crypto is software only). */
-struct board_arch {
-	const char *arch, *qemu, *pkg, *console, *nic;
-	bool pci, crypto, from_source;
-};
-static const struct board_arch board_archs[] = {
-    {"armhf", "qemu-system-arm", "qemu-system-arm", "ttyAMA0", "virtio-net-device", false, true,
-     false},
-    {"x86_64", "qemu-system-x86_64", "qemu-system-x86", "ttyS0", "virtio-net-pci", true, true,
-     false},
-    {"ppc", "qemu-system-ppc", "qemu-system-ppc", "ttyS0", "eTSEC", true, false, true},
-};
-
-static const struct board_arch *board_arch(const char *arch)
-{
-	for (size_t i = 0; i < sizeof(board_archs) / sizeof(board_archs[0]); i++)
-		if (!strcmp(arch, board_archs[i].arch))
-			return &board_archs[i];
-	return NULL;
-}
+#include "core/lab/lab_proc.h"
 
 int nb_lab_board_spec(const char *spec, char *arch, size_t len)
 {
-	const struct board_arch *a;
-	if (!spec || strncmp(spec, "vm:", 3) || !(a = board_arch(spec + 3)))
+	const struct nb_lab_board_arch *a;
+
+	if (!spec || strncmp(spec, "vm:", 3) || !(a = nb_lab_board_arch(spec + 3)))
 		return -EINVAL;
-	snprintf(arch, len, "%s", a->arch);
+	snprintf(arch, len, "%s", a->name);
 	return 0;
 }
 
@@ -123,18 +100,20 @@ static bool in_path(const char *prog)
 int nb_lab_board_image(struct nb_lab *lab)
 {
 	struct nb_lab_board *b = &lab->board;
-	static const char *const files[] = {"kernel", "initrd.gz", "qemu.args"};
-	const struct board_arch *a = board_arch(b->arch);
+	static const char *const files[] = {"kernel", "initrd.gz", NULL};
+	const struct nb_lab_board_arch *a = nb_lab_board_arch(b->arch);
 	char path[320];
 	struct stat st;
+	int ret;
 
 	if (!a) {
-		snprintf(lab->err, sizeof(lab->err), "unknown board architecture '%s'", b->arch);
+		snprintf(lab->err, sizeof(lab->err), "no emulated board of architecture '%s'",
+			 b->arch);
 		return -EINVAL;
 	}
 	if (!b->dir[0])
 		snprintf(b->dir, sizeof(b->dir), "%s/board-%s", NB_LAB_BOARD_CACHE, b->arch);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; files[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", b->dir, files[i]);
 		if (stat(path, &st) == 0 && st.st_size > 0)
 			continue;
@@ -147,22 +126,37 @@ int nb_lab_board_image(struct nb_lab *lab)
 				   : "downloads Debian's kernel for it");
 		return -ENOENT;
 	}
-	if (!read_line(b->dir, "qemu", b->qemu, sizeof(b->qemu)))
-		snprintf(b->qemu, sizeof(b->qemu), "%s", a->qemu);
-	if (!read_line(b->dir, "console", b->console_dev, sizeof(b->console_dev)))
-		snprintf(b->console_dev, sizeof(b->console_dev), "%s", a->console);
-	if (!read_line(b->dir, "nic", b->nic, sizeof(b->nic)))
-		snprintf(b->nic, sizeof(b->nic), "%s", a->nic);
+	/* Root boots what is in it: refuse what another user could have put there. */
+	ret = nb_lab_board_dir_trusted(b->dir, files, getuid(), lab->err, sizeof(lab->err));
+	if (ret)
+		return ret;
 	if (!read_line(b->dir, "kernel.version", b->kernel, sizeof(b->kernel)))
 		snprintf(b->kernel, sizeof(b->kernel), "unknown");
-	read_line(b->dir, "qemu.args", b->args, sizeof(b->args));
-	if (strpbrk(b->qemu, "/ ") || !in_path(b->qemu)) {
+	if (!in_path(a->qemu)) {
 		snprintf(lab->err, sizeof(lab->err),
-			 "%s is not installed (Debian package %s): it runs the %s board", b->qemu,
-			 a->pkg, b->arch);
+			 "%s is not installed (Debian package %s): it runs the %s board", a->qemu,
+			 a->package, b->arch);
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/* qemu runs as this user once its taps and files are open (-runas), where it exists. */
+#define QEMU_USER "nobody"
+
+static bool user_exists(const char *name)
+{
+	char line[512];
+	size_t n = strlen(name);
+	bool found = false;
+	FILE *f = fopen("/etc/passwd", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, name, n) && line[n] == ':';
+	fclose(f);
+	return found;
 }
 
 #define QEMU_ARGS 80
@@ -173,20 +167,16 @@ int nb_lab_board_start(struct nb_lab *lab)
 	bool dut = b->role == NB_LAB_DUT;
 	const char *ns = lab->ns[b->role];
 	char kernel[320], initrd[320], console[200], pidf[200], ctl[200], qlog[200], serial[210],
-	    chardev[240], append[512], nd[2][64], dev[2][96], port[8], words[256];
-	const struct board_arch *a = board_arch(b->arch);
-	bool pci = a ? a->pci : strstr(b->nic, "-pci") != NULL;
-	const char *serial_dev = pci ? "virtio-serial-pci" : "virtio-serial-device";
-	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
-	const char *crypto_dev =
-	    pci ? "virtio-crypto-pci,cryptodev=c0" : "virtio-crypto-device,cryptodev=c0";
-	bool crypto = !a || a->crypto;
+	    chardev[240], append[512], nd[2][64], dev[2][96], port[8];
+	const struct nb_lab_board_arch *a = nb_lab_board_arch(b->arch);
 	/* A sink board behind a board DUT shares a wire with the DUT board's sink side. */
 	const char *sink_mac =
 	    lab->board2.role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK2 : NB_LAB_BOARD_MAC_SINK;
 	char *argv[QEMU_ARGS];
 	int n = 0, status = 0, ret;
 
+	if (!a)
+		return -EINVAL;
 	snprintf(kernel, sizeof(kernel), "%s/kernel", b->dir);
 	snprintf(initrd, sizeof(initrd), "%s/initrd.gz", b->dir);
 	nb_lab_board_path(lab, "console.log", console, sizeof(console));
@@ -203,13 +193,13 @@ int nb_lab_board_start(struct nb_lab *lab)
 			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=" NB_LAB_BOARD_MAC_GEN
 			 "," NB_LAB_DUT_A_ADDR "/24 nb.if=" NB_LAB_BOARD_MAC_SINK
 			 "," NB_LAB_DUT_B_ADDR "/24 nb.fwd=1%s%s",
-			 b->console_dev, lab->agent ? " nb.serve=" NB_LAB_DUT_A_ADDR "," : "",
+			 a->console, lab->agent ? " nb.serve=" NB_LAB_DUT_A_ADDR "," : "",
 			 lab->agent ? port : "");
 	else
 		snprintf(append, sizeof(append),
 			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=%s," NB_LAB_SINK_ADDR
 			 "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR "%s%s",
-			 b->console_dev, sink_mac,
+			 a->console, sink_mac,
 			 /* With --vpn the agent answers on the tunnel's address too (the
 			  * control port adds it after boot; a receiver binds to the control
 			  * connection's address). */
@@ -221,21 +211,22 @@ int nb_lab_board_start(struct nb_lab *lab)
 	snprintf(chardev, sizeof(chardev), "socket,id=ctl,path=%s,server=on,wait=off", ctl);
 	/* The NIC on the generator's side (DUT only) and the one on the sink's side. */
 	snprintf(nd[0], sizeof(nd[0]), "tap,id=n0,ifname=nbb0,script=no,downscript=no");
-	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, b->nic);
+	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, a->nic);
 	snprintf(nd[1], sizeof(nd[1]), "tap,id=n1,ifname=nbb1,script=no,downscript=no");
-	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=%s", b->nic,
+	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=%s", a->nic,
 		 dut ? NB_LAB_BOARD_MAC_SINK : sink_mac);
 
 	argv[n++] = "ip";
 	argv[n++] = "netns";
 	argv[n++] = "exec";
 	argv[n++] = (char *)ns;
-	argv[n++] = b->qemu;
-	snprintf(words, sizeof(words), "%s", b->args);
-	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w && n < QEMU_ARGS - 40;
-	     w = strtok_r(NULL, " \t", &save))
-		argv[n++] = w;
+	argv[n++] = (char *)a->qemu;
+	for (size_t i = 0; a->machine[i]; i++)
+		argv[n++] = (char *)a->machine[i];
 	{
+		/* A guest that escapes the emulator meets a seccomp filter (no obsolete system
+		 * calls, no scheduler or resource changes; spawn=deny would stop -daemonize's
+		 * fork) ... */
 		const char *fixed[] = {"-nodefaults",
 				       "-no-user-config",
 				       "-display",
@@ -252,20 +243,29 @@ int nb_lab_board_start(struct nb_lab *lab)
 				       "-chardev",
 				       chardev,
 				       "-device",
-				       serial_dev,
+				       a->serial,
 				       "-device",
 				       "virtserialport,chardev=ctl,name=nb.ctl",
+				       "-sandbox",
+				       "on,obsolete=deny,resourcecontrol=deny",
 				       "-pidfile",
 				       pidf,
 				       "-daemonize"};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 			argv[n++] = (char *)fixed[i];
 	}
-	if (crypto) {
+	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
+	if (a->crypto) {
 		argv[n++] = "-object";
 		argv[n++] = "cryptodev-backend-builtin,id=c0";
 		argv[n++] = "-device";
-		argv[n++] = (char *)crypto_dev;
+		argv[n++] = (char *)a->crypto;
+	}
+	/* ... in a process that is not root: qemu opens its taps, files and sockets as root,
+	 * then becomes QEMU_USER with no capabilities left. */
+	if (geteuid() == 0 && user_exists(QEMU_USER)) {
+		argv[n++] = "-runas";
+		argv[n++] = QEMU_USER;
 	}
 	for (int i = dut ? 0 : 1; i < 2; i++) {
 		argv[n++] = "-netdev";
@@ -284,7 +284,7 @@ int nb_lab_board_start(struct nb_lab *lab)
 			fclose(f);
 		}
 		first[strcspn(first, "\n")] = '\0';
-		snprintf(lab->err, sizeof(lab->err), "%s did not start the %s board: %s", b->qemu,
+		snprintf(lab->err, sizeof(lab->err), "%s did not start the %s board: %s", a->qemu,
 			 b->arch,
 			 ret	  ? strerror(-ret)
 			 : *first ? first

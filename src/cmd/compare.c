@@ -310,7 +310,9 @@ int cmd_compare(int argc, char **argv)
 			int ret = nb_cmp_build(e, ne, has_base ? baseline : NULL, &t);
 			if (ret)
 				cli_fail(ret, "building the %s table", id);
-			if (gate && has_base && nb_gate_table(t, &go, &grows, &ngrows))
+			if (gate && has_base &&
+			    (nb_gate_table(t, &go, &grows, &ngrows) ||
+			     nb_gate_unseen(e, ne, &grows, &ngrows)))
 				cli_fail(ENOMEM, "out of memory");
 			if (json)
 				nb_cmp_write_json(&j, t);

@@ -49,20 +49,23 @@ static void write_junit(const char *path, const struct nb_gate_row *rows, size_t
 int compare_gate_report(FILE *out, struct nb_json *j, const struct nb_gate_row *rows, size_t n,
 			const struct nb_gate_opts *o, const char *baseline, const char *junit)
 {
-	size_t fails = 0, unjudged = 0;
+	size_t fails = 0, unjudged = 0, unseen = 0, metrics;
 	for (size_t i = 0; i < n; i++) {
 		fails += nb_gate_fails(rows[i].verdict);
 		unjudged += rows[i].verdict == NB_GATE_NOT_JUDGED;
+		unseen += rows[i].verdict == NB_GATE_UNSEEN;
 	}
+	metrics = n - unseen;
 	if (junit)
 		write_junit(junit, rows, n, o, baseline);
 	if (j) {
 		nb_json_obj_begin(j, "gate");
 		nb_json_double(j, "worse_pct", o->worse_pct, 3);
 		nb_json_bool(j, "gate_point", o->gate_point);
-		nb_json_u64(j, "metrics", n);
+		nb_json_u64(j, "metrics", metrics);
 		nb_json_u64(j, "failed", fails);
 		nb_json_u64(j, "not_judged", unjudged);
+		nb_json_u64(j, "refused", unseen);
 		nb_json_arr_begin(j, "verdicts");
 		for (size_t i = 0; i < n; i++) {
 			const struct nb_gate_row *g = &rows[i];
@@ -89,23 +92,24 @@ int compare_gate_report(FILE *out, struct nb_json *j, const struct nb_gate_row *
 		fprintf(
 		    out,
 		    "\ngate: worse than %s by more than %g %%: %zu metric%s, %zu fail%s, %zu not "
-		    "judged\n",
-		    baseline, o->worse_pct, n, n == 1 ? "" : "s", fails, fails == 1 ? "s" : "",
-		    unjudged);
+		    "judged%s\n",
+		    baseline, o->worse_pct, metrics, metrics == 1 ? "" : "s", fails,
+		    fails == 1 ? "s" : "", unjudged,
+		    unseen ? ", and points it could not see: refused" : "");
 		for (size_t i = 0; i < n; i++)
 			if (rows[i].verdict != NB_GATE_PASS || rows[i].uncertain)
 				fprintf(out, "  %s: %s, %s: %s\n",
 					nb_gate_verdict_name(rows[i].verdict), rows[i].metric,
 					rows[i].group, rows[i].sentence);
-		if (!n)
+		if (!metrics)
 			fprintf(out,
 				"  no compared metric has a value of %s beside it: nothing was "
 				"gated (check --only and the filters)\n",
 				baseline);
-		else if (!fails)
+		else if (!fails && !unseen)
 			fprintf(out,
 				"  passes: no metric is established worse by more than %g %%\n",
 				o->worse_pct);
 	}
-	return fails || !n ? 1 : 0;
+	return fails || unseen || !metrics ? 1 : 0;
 }

@@ -134,6 +134,23 @@ int main(void)
 		  strstr(xml, "old &lt;kernel&gt;") && strstr(xml, "failures=\"1\""),
 	      "JUnit: one testcase naming the metric, a failure with the sentence, escaped");
 	free(xml);
+
+	/* Points a view could not hold: one refusal per result, counted as a JUnit error. */
+	v[2].lost_points = 36;
+	CHECK(nb_gate_unseen(e, 4, &rows, &n) == 0 && n == 2 && rows[1].verdict == NB_GATE_UNSEEN &&
+		  !nb_gate_fails(rows[1].verdict) &&
+		  !strcmp(nb_gate_verdict_name(rows[1].verdict), "refused") &&
+		  strstr(rows[1].sentence, "36 measured points of a result of new & \"fast\" were "
+					   "not judged: a view holds at most 16 series of 64 "
+					   "points"),
+	      "36 points beyond the view: refused, saying so: %s", n > 1 ? rows[1].sentence : "");
+	f = open_memstream(&xml, &xl);
+	nb_gate_write_junit(f, rows, n, &o, "old <kernel>");
+	fclose(f);
+	CHECK(strstr(xml, "tests=\"2\" failures=\"1\" errors=\"1\" skipped=\"0\"") &&
+		  strstr(xml, "<error type=\"not-judged\" message=\"36 measured points"),
+	      "JUnit counts the refusal as an error beside the failure");
+	free(xml);
 	free(rows);
 	nb_cmp_table_free(t);
 

@@ -23,6 +23,8 @@ const char *nb_gate_verdict_name(enum nb_gate_verdict v)
 		return "fail (point value)";
 	case NB_GATE_NOT_JUDGED:
 		return "not judged";
+	case NB_GATE_UNSEEN:
+		return "refused";
 	}
 	return "?";
 }
@@ -131,6 +133,36 @@ int nb_gate_table(const struct nb_cmp_table *t, const struct nb_gate_opts *o,
 	return 0;
 }
 
+int nb_gate_unseen(const struct nb_cmp_entry *e, size_t ne, struct nb_gate_row **rows, size_t *n)
+{
+	for (size_t k = 0; k < ne; k++) {
+		const struct nb_view *v = e[k].view;
+		if (!v->lost_points)
+			continue;
+		struct nb_gate_row *p = realloc(*rows, (*n + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*rows = p;
+		struct nb_gate_row *g = &p[(*n)++];
+		memset(g, 0, sizeof(*g));
+		g->verdict = NB_GATE_UNSEEN;
+		g->value = g->base = g->ratio = g->lo = g->hi = g->worse_pct = NAN;
+		snprintf(g->view, sizeof(g->view), "%s", v->id);
+		snprintf(g->unit, sizeof(g->unit), "%s", v->y_unit);
+		snprintf(g->group, sizeof(g->group), "%s", e[k].group);
+		snprintf(g->metric, sizeof(g->metric), "%s, %zu points not judged", v->id,
+			 v->lost_points);
+		snprintf(
+		    g->sentence, sizeof(g->sentence),
+		    "%zu measured points of a result of %s were not judged: a view holds at "
+		    "most %d series of %d points, and the gate refuses to pass what it did not "
+		    "look at; gate fewer series or points at once (filters, --algo), or split "
+		    "the run",
+		    v->lost_points, e[k].group, NB_VIEW_MAX_SERIES, NB_VIEW_MAX_POINTS);
+	}
+	return 0;
+}
+
 /* XML text: the five entities escaped, control characters (not allowed in XML 1.0) dropped. */
 static void xml(FILE *f, const char *s)
 {
@@ -154,21 +186,23 @@ static void xml(FILE *f, const char *s)
 void nb_gate_write_junit(FILE *f, const struct nb_gate_row *rows, size_t n,
 			 const struct nb_gate_opts *o, const char *baseline)
 {
-	size_t fails = 0, skipped = 0;
+	size_t fails = 0, skipped = 0, errors = 0;
 	for (size_t i = 0; i < n; i++) {
 		fails += nb_gate_fails(rows[i].verdict);
 		skipped += rows[i].verdict == NB_GATE_NOT_JUDGED;
+		errors += rows[i].verdict == NB_GATE_UNSEEN;
 	}
 	char name[320];
 	snprintf(name, sizeof(name), "netbench compare: worse than %s by more than %g %%",
 		 baseline ? baseline : "?", o->worse_pct);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", f);
 	xml(f, name);
-	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", n, fails, skipped);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", n, fails,
+		errors, skipped);
 	fputs("  <testsuite name=\"", f);
 	xml(f, name);
-	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", n, fails,
-		skipped);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", n, fails,
+		errors, skipped);
 	for (size_t i = 0; i < n; i++) {
 		const struct nb_gate_row *g = &rows[i];
 		char tc[420];
@@ -178,7 +212,13 @@ void nb_gate_write_junit(FILE *f, const struct nb_gate_row *rows, size_t n,
 		fputs("\" name=\"", f);
 		xml(f, tc);
 		fputs("\" time=\"0\">\n", f);
-		if (nb_gate_fails(g->verdict) || g->verdict == NB_GATE_NOT_JUDGED) {
+		if (g->verdict == NB_GATE_UNSEEN) {
+			fputs("      <error type=\"not-judged\" message=\"", f);
+			xml(f, g->sentence);
+			fputs("\">", f);
+			xml(f, g->metric);
+			fputs("</error>\n", f);
+		} else if (nb_gate_fails(g->verdict) || g->verdict == NB_GATE_NOT_JUDGED) {
 			fputs(nb_gate_fails(g->verdict)
 				  ? "      <failure type=\"regression\" message=\""
 				  : "      <skipped message=\"",

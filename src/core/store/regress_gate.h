@@ -19,6 +19,7 @@ enum nb_gate_verdict {
 	NB_GATE_FAIL,	    /* worse beyond the threshold, the interval says so */
 	NB_GATE_POINT_FAIL, /* one run on a side, the point value beyond it, gated on points */
 	NB_GATE_NOT_JUDGED, /* one run on a side, the point value beyond it, not gated */
+	NB_GATE_UNSEEN,	    /* points of a result the view could not hold: the gate refuses */
 };
 
 struct nb_gate_opts {
@@ -46,13 +47,19 @@ void nb_gate_decide(const struct nb_cmp_cell *x, const struct nb_cmp_cell *base,
 int nb_gate_table(const struct nb_cmp_table *t, const struct nb_gate_opts *o,
 		  struct nb_gate_row **rows, size_t *n);
 
-/* Does this verdict fail the gate? */
+/* Appends one NB_GATE_UNSEEN row per entry whose view lost points (its document held more
+ * series or points than a view keeps, NB_VIEW_MAX_SERIES x NB_VIEW_MAX_POINTS): the caps are
+ * for drawing, and the gate never passes what it did not look at. Returns 0 or -ENOMEM. */
+int nb_gate_unseen(const struct nb_cmp_entry *e, size_t ne, struct nb_gate_row **rows, size_t *n);
+
+/* Does this verdict fail the gate (a regression, established or on the point value)? */
 bool nb_gate_fails(enum nb_gate_verdict v);
 const char *nb_gate_verdict_name(enum nb_gate_verdict v);
 
 /* JUnit XML: one testsuite, one testcase per metric (classname the view, name the metric and
  * group), a failure element with the numbers for each failing verdict, skipped for a verdict
- * that could not be judged. */
+ * that could not be judged, an error for points the gate could not see (NB_GATE_UNSEEN); the
+ * counts are those of the testcases. */
 void nb_gate_write_junit(FILE *f, const struct nb_gate_row *rows, size_t n,
 			 const struct nb_gate_opts *o, const char *baseline);
 

@@ -35,11 +35,16 @@ fuzz_seed() { # corpus file name, what it is
 	check "the seed is $2 that decodes" test $? -eq 0 -a -s "$nb_tmp/corpus/$1"
 }
 
-# fuzz_for SECONDS [PER-INPUT-SECONDS]: with the second, an input that takes longer fails too
-# (a loop that never ends shows as libFuzzer's timeout).
+# Every harness in `make check` runs each input under this limit (seconds): a loop that never
+# ends shows as libFuzzer's timeout and fails the test.
+fuzz_input_s=5
+
+# fuzz_for SECONDS [PER-INPUT-SECONDS]: an input slower than the second (default
+# $fuzz_input_s) fails too.
 fuzz_for() {
-	"$fuzz_bin" -max_total_time="$1" ${2:+-timeout="$2"} -rss_limit_mb=1024 \
+	_per=${2:-$fuzz_input_s}
+	"$fuzz_bin" -max_total_time="$1" -timeout="$_per" -rss_limit_mb=1024 \
 		-artifact_prefix="$nb_tmp/" "$nb_tmp/corpus" >"$nb_tmp/fuzz.log" 2>&1
-	check "$1 s of fuzzing finds no crash, leak or undefined behaviour${2:+, nor an input slower than $2 s}" \
+	check "$1 s of fuzzing finds no crash, leak or undefined behaviour, nor an input slower than $_per s" \
 		test $? -eq 0 || tail -30 "$nb_tmp/fuzz.log" | sed 's/^/# /'
 }

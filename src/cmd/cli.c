@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "cmd/progress.h"
 #include "core/base/hostport.h"
@@ -33,6 +34,49 @@ void cli_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* cli_unlink_on_signal's file (a copy: the caller's may be freed by a commit that races the
+ * signal; then the name is gone already), and the handlers it replaced. */
+static char unlink_buf[4096];
+static volatile sig_atomic_t unlink_armed;
+static const int unlink_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define N_UNLINK_SIGS (sizeof(unlink_sigs) / sizeof(unlink_sigs[0]))
+static struct sigaction unlink_old[N_UNLINK_SIGS];
+
+static void on_signal_unlink(int sig)
+{
+	if (unlink_armed)
+		unlink(unlink_buf);
+	/* Then die of the signal, as without the handler (it is blocked until we return). */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void cli_unlink_on_signal(const char *path)
+{
+	struct sigaction sa;
+
+	if (!path) {
+		for (size_t i = 0; i < N_UNLINK_SIGS; i++)
+			sigaction(unlink_sigs[i], &unlink_old[i], NULL);
+		unlink_armed = 0;
+		return;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal_unlink;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < N_UNLINK_SIGS; i++)
+		sigaddset(&sa.sa_mask, unlink_sigs[i]);
+	unlink_armed = 0;
+	snprintf(unlink_buf, sizeof(unlink_buf), "%s", path);
+	unlink_armed = 1;
+	for (size_t i = 0; i < N_UNLINK_SIGS; i++) {
+		sigaction(unlink_sigs[i], &sa, &unlink_old[i]);
+		/* A signal ignored (SIGINT of a background job) stays ignored. */
+		if (unlink_old[i].sa_handler == SIG_IGN)
+			sigaction(unlink_sigs[i], &unlink_old[i], NULL);
+	}
 }
 
 void cli_psk(const char *path, uint8_t *key, size_t *len)

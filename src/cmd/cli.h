@@ -19,6 +19,9 @@ extern nb_cancel_t cli_stop;
 /* SIGINT and SIGTERM set cli_stop (without SA_RESTART, so a blocked poll returns at once);
  * SIGPIPE is ignored, a peer that went away shows as EPIPE. */
 void cli_catch_signals(void);
+/* While a file is written under a temporary name: SIGINT, SIGTERM, SIGHUP and SIGQUIT remove
+ * PATH, then end the process as the signal would. NULL restores the handlers before. */
+void cli_unlink_on_signal(const char *path);
 /* Loads a --psk key file: exit 2 when it is empty or too long, 1 when it cannot be read. */
 void cli_psk(const char *path, uint8_t *key, size_t *len);
 

@@ -206,6 +206,8 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		cli_fail(ret, "cannot write beside %s", out);
 	char why[512] = "";
+	/* A report stopped by a signal leaves no temporary file behind. */
+	cli_unlink_on_signal(af.tmp);
 	ret = nb_report_html_err(af.f, it, n, title, gen, extra, why, sizeof(why));
 	if (ret == -ERANGE) {
 		nb_atomic_abort(&af);
@@ -216,7 +218,9 @@ int cmd_report(int argc, char **argv)
 		nb_atomic_abort(&af);
 		cli_fail(ret, "writing %s", out);
 	}
-	if ((ret = nb_atomic_commit(&af)))
+	ret = nb_atomic_commit(&af);
+	cli_unlink_on_signal(NULL);
+	if (ret)
 		cli_fail(ret, "writing %s", out);
 	fprintf(stderr, "netbench report: %zu result%s in %s\n", n, n == 1 ? "" : "s", out);
 	free(it);

@@ -17,6 +17,6 @@ mkdir -p "$nb_tmp/corpus"
 # Seeds: a valid HELLO and a /proc/stat sample.
 printf 'NBC1\000\001\000\000\000\000\000\010\000\001\000\004\000\000\000\001' >"$nb_tmp/corpus/hello"
 head -c 2000 /proc/stat >"$nb_tmp/corpus/stat"
-"$out" -max_total_time=20 -rss_limit_mb=1024 "$nb_tmp/corpus" >"$nb_tmp/fuzz.log" 2>&1
-check "20 s of fuzzing finds no crash, leak or undefined behaviour" test $? -eq 0 ||
+"$out" -max_total_time=20 -timeout="$fuzz_input_s" -rss_limit_mb=1024 "$nb_tmp/corpus" >"$nb_tmp/fuzz.log" 2>&1
+check "20 s of fuzzing finds no crash, leak or undefined behaviour, nor an input slower than $fuzz_input_s s" test $? -eq 0 ||
 	tail -30 "$nb_tmp/fuzz.log" | sed 's/^/# /'

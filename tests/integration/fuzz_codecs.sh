@@ -32,6 +32,8 @@ fuzz_seed rate.json "a rate document"
 "$NETBENCH" crypto --quick --algo aes-128-cbc -J >"$nb_tmp/corpus/crypto.json" 2>/dev/null
 # The sweep whose rule counts are one ulp apart used to hang the report's axes.
 printf '%s' '{"schema":"netbench/1","test":"rate","sweep":[{"kind":"linear","rules":1e17,"sizes":[{"frame_bytes":64,"valid":true,"fps":1000}]},{"kind":"linear","rules":100000000000000016,"sizes":[{"frame_bytes":64,"valid":true,"fps":-1e17}]}]}' >"$nb_tmp/corpus/ulp"
+# The sweep of subnormal frames/s that spun the rules chart's tick loop for ever.
+printf '%s' '{"schema":"netbench/1","test":"rate","sweep":[{"kind":"linear","rules":0,"sizes":[{"frame_bytes":64,"valid":true,"fps":5e-324}]},{"kind":"linear","rules":100,"sizes":[{"frame_bytes":64,"valid":true,"fps":1e-323}]}]}' >"$nb_tmp/corpus/subnormal"
 find "$nb_tmp/corpus" -size 0 -delete
 fuzz_for 15 5
 echo "1..$n"

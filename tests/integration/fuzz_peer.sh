@@ -60,7 +60,7 @@ for h in fuzz_stream_msg fuzz_mem_wire fuzz_datagram; do
 	fi
 	mkdir -p "$nb_tmp/corpus-$h"
 	seeds "$nb_tmp/corpus-$h"
-	"$nb_tmp/$h" -runs="$runs" -max_total_time="$secs" -rss_limit_mb=1024 \
+	"$nb_tmp/$h" -runs="$runs" -max_total_time="$secs" -timeout="$fuzz_input_s" -rss_limit_mb=1024 \
 		-artifact_prefix="$nb_tmp/" "$nb_tmp/corpus-$h" \
 		>"$nb_tmp/$h.log" 2>&1
 	st=$?

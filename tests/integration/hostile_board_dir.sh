@@ -7,7 +7,7 @@
 # for qemu-system-x86_64 first in PATH logs the arguments netbench chose and fails, so that no
 # board boots: they come from netbench's table, with qemu's seccomp sandbox and -runas nobody.
 . "$(dirname "$0")/../lib.sh"
-P=nbtbo$$
+P=nbtbo$nb_id
 tmp=$nb_tmp
 
 need_root

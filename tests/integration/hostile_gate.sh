@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_store
 DB=$nb_tmp/g.db
-"$NETBENCH" mem --quick -o "$nb_tmp/mem.json" >/dev/null 2>&1 || { nok "mem --quick"; echo "1..$n"; exit 1; }
+"$NETBENCH" mem --quick -o "$nb_tmp/mem.json" >/dev/null 2>&1 || { notok "mem --quick"; echo "1..$n"; exit 1; }
 
 # sweep IN OUT NS_EARLY NS_LATE [SIZES]: the document with SIZES (100) sizes of 1, 2, ... KByte,
 # sizes 1-64 at NS_EARLY ns a load and 65 up at NS_LATE.

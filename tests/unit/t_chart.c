@@ -92,6 +92,16 @@ int main(void)
 	nb_axis_fit(&a, nulp, 2, false, false, true);
 	CHECK(a.nticks >= 2 && a.nticks <= NB_AXIS_MAX_TICKS && a.lo < -1e17 && a.hi >= -1e17,
 	      "-1e17 and -99999999999999984: bounded (%g..%g)", a.lo, a.hi);
+	/* Issue: fps 5e-324 and 1e-323 (subnormals) underflowed the tick step to 0, and the tick
+	 * loop doubled 0 for ever. */
+	double sub[][2] = {{5e-324, 1e-323}, {-1e-323, 5e-324}, {0, 4e-320}, {2.3e-308, 4.6e-308}};
+	for (size_t k = 0; k < sizeof(sub) / sizeof(sub[0]); k++) {
+		CHECK(nb_axis_fit(&a, sub[k], 2, false, false, k % 2) == 0 && a.nticks >= 2 &&
+			  a.nticks <= NB_AXIS_MAX_TICKS && a.lo <= sub[k][0] && a.hi >= sub[k][1] &&
+			  a.lo < a.hi,
+		      "%g and %g: a bounded axis around them (%g..%g, %zu ticks)", sub[k][0],
+		      sub[k][1], a.lo, a.hi, a.nticks);
+	}
 	bool bounded = true, inside = true;
 	for (int i = 0; i < 4000; i++) { /* ranges from one ulp to many decades */
 		double lo = ldexp(1 + (i % 97) / 97.0, (i % 200) - 100) * (i % 3 ? 1 : -1);

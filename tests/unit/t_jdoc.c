@@ -43,6 +43,16 @@ int main(void)
 	      "empty containers have no children");
 	CHECK(!nb_jget(d, steps, "a"), "member lookup on an array is NULL");
 	nb_jdoc_free(d);
+	/* Subnormals are 0 where values enter (a chart of two of them once never ended). */
+	CHECK(parse("[5e-324, -1e-323, 2.2250738585072014e-308, 1e-320]", &d) == 0, "subnormals");
+	{
+		const struct nb_jnode *v = nb_jfirst(d, nb_jdoc_root(d)), *w = nb_jnext(d, v);
+		const struct nb_jnode *x = nb_jnext(d, w), *y = nb_jnext(d, x);
+		CHECK(nb_jnum(v) == 0 && nb_jnum(w) == 0 && signbit(nb_jnum(w)) &&
+			  nb_jnum(x) == 2.2250738585072014e-308 && nb_jnum(y) == 0,
+		      "... are read as 0 (sign kept); the smallest normal is kept");
+	}
+	nb_jdoc_free(d);
 
 	CHECK(parse("\"\\ud83d\\ude00\"", &d) == 0 &&
 		  !strcmp(nb_jstr(nb_jdoc_root(d)), "\xf0\x9f\x98\x80"),

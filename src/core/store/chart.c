@@ -135,13 +135,22 @@ static void fit_linear(struct nb_axis *a, double lo, double hi, bool from_zero)
 	}
 	if (from_zero && lo > 0)
 		lo = 0;
-	double step = nice_step(hi - lo, 5), k0, k1;
-	for (;;) {
+	/* Bounded by construction: nice_step aims at 5 ticks, so a doubling or two brings any
+	 * range under the cap; a step that is no number (a range that underflows to 0) or does
+	 * not get there in 64 doublings draws the range as one interval. */
+	double step = nice_step(hi - lo, 5), k0 = 0, k1 = 0;
+	for (int doublings = 0;; doublings++, step *= 2) {
+		if (doublings == 64 || !(step > 0) || !isfinite(step)) {
+			a->lo = lo;
+			a->hi = hi;
+			add_tick(a, lo);
+			add_tick(a, hi);
+			return;
+		}
 		k0 = floor(lo / step + 1e-9);
 		k1 = ceil(hi / step - 1e-9);
 		if (k1 - k0 < NB_AXIS_MAX_TICKS)
 			break;
-		step *= 2;
 	}
 	if (k1 <= k0)
 		k1 = k0 + 1;

@@ -243,6 +243,10 @@ static int parse_number(struct parser *ps, long idx)
 	double v = strtod(buf, &e);
 	if (*e)
 		return fail(ps, "bad number");
+	/* A subnormal (nonzero, below 2.2e-308 in magnitude) is 0 to every figure drawn or
+	 * compared; kept, a chart's range of two of them underflows its tick step to 0. */
+	if (fpclassify(v) == FP_SUBNORMAL)
+		v = copysign(0.0, v);
 	ps->d->n[idx].num = v;
 	return 0;
 }

@@ -95,19 +95,11 @@ static int do_import(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
 		char *doc = store_cli_read_doc(argv[optind + (int)i], &len);
-		struct nb_jdoc *d;
-		if (nb_jdoc_parse(doc, len, &d, err, sizeof(err)))
-			cli_fail(0, "%s is not a JSON document: %s (nothing imported)",
-				 argv[optind + (int)i], err);
-		const char *schema = nb_jstr(nb_jget(d, nb_jdoc_root(d), "schema"));
-		if (!schema || strncmp(schema, "netbench/", 9) ||
-		    !nb_jstr(nb_jget(d, nb_jdoc_root(d), "test")))
-			cli_fail(0,
-				 "%s is not a netbench result (no \"schema\": \"netbench/...\" "
-				 "and \"test\"; nothing imported)",
-				 argv[optind + (int)i]);
-		nb_jdoc_free(d);
+		/* Before the store is opened (or created): a refused import leaves nothing. */
+		if (nb_store_entry_check(doc, len, label, tags, ntags, err, sizeof(err)))
+			cli_fail(0, "%s %s (nothing imported)", argv[optind + (int)i], err);
 		a[i] = (struct nb_store_add){.doc = doc,
+					     .name = argv[optind + (int)i],
 					     .label = label,
 					     .source = "import",
 					     .tags = tags,

@@ -74,7 +74,10 @@ struct nb_store_add {
 	 * same call) is not added again, and *same_as is that result's id (0 when added): an
 	 * imported document counts once, however often it is imported. */
 	int64_t *same_as;
+	const char *name; /* in messages (a file, "OTHER.db: result 7"); NULL: "document N" */
 };
+/* Every document, label and tags enter through nb_store_add (import, --save, merge), and it
+ * checks each entry with nb_store_entry_check first: all or none. */
 int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
 		 char *err, size_t errlen);
 
@@ -93,6 +96,14 @@ int nb_store_rm(struct nb_store *s, const int64_t *ids, size_t n, char *err, siz
  * "merge". */
 int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped, char *err,
 		   size_t errlen);
+
+/* The one check of what enters a store: the document parses within jdoc's limits (64 MiB,
+ * 1,048,576 values, depth 64) as a JSON object with "schema": "netbench/..." and "test"; the
+ * label (NULL: none) is shorter than NB_STORE_LABEL_MAX; at most NB_STORE_MAX_TAGS tags, each
+ * what nb_store_tag_parse takes. 0, or -EINVAL (-E2BIG past jdoc's limits) with err a
+ * sentence to follow the entry's name ("is not a JSON document: ..."). */
+int nb_store_entry_check(const char *doc, size_t len, const char *label,
+			 const struct nb_store_tag *tags, size_t ntags, char *err, size_t errlen);
 
 /* Parses "key=value" (key: letters, digits, _ - .; value: printable, no comma). */
 int nb_store_tag_parse(const char *text, struct nb_store_tag *t);

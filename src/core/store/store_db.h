@@ -18,4 +18,8 @@ int nb_store_exec(struct nb_store *s, const char *sql, char *err, size_t errlen)
 /* A store of a newer schema version than this netbench knows: says so, returns -EPROTO. */
 int nb_store_too_new(const char *path, int v, char *err, size_t errlen);
 
+/* Is db's schema netbench's, object for object (type, name, table and SQL of each table and
+ * index in sqlite_master)? 0, -EINVAL when not, -EIO when it cannot be read. */
+int nb_store_schema_same(sqlite3 *db);
+
 #endif

@@ -60,6 +60,53 @@ static const char schema_v1[] =
     " PRIMARY KEY (result_id, key));"
     "PRAGMA user_version = 1;";
 
+int nb_store_schema_same(sqlite3 *db)
+{
+	static const char q[] = "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master "
+				"ORDER BY type, name";
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *a = NULL, *b = NULL;
+	int ret = -EIO, ra, rb;
+
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(ref, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(ref, q, -1, &a, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_prepare_v2(db, q, -1, &b, NULL) != SQLITE_OK) {
+		/* A schema SQLite refuses to read (defensive mode: a view, a trigger) is not ours.
+		 */
+		ret = sqlite3_errcode(db) == SQLITE_ERROR ? -EINVAL : -EIO;
+		goto out;
+	}
+	for (;;) {
+		ra = sqlite3_step(a);
+		rb = sqlite3_step(b);
+		if (ra != rb || (ra != SQLITE_ROW && ra != SQLITE_DONE)) {
+			ret = rb == SQLITE_ROW || rb == SQLITE_DONE ? -EINVAL : -EIO;
+			break;
+		}
+		if (ra == SQLITE_DONE) {
+			ret = 0;
+			break;
+		}
+		bool same = true;
+		for (int c = 0; c < 4 && same; c++) {
+			const char *x = (const char *)sqlite3_column_text(a, c),
+				   *y = (const char *)sqlite3_column_text(b, c);
+			same = x && y && !strcmp(x, y);
+		}
+		if (!same) {
+			ret = -EINVAL;
+			break;
+		}
+	}
+out:
+	sqlite3_finalize(a);
+	sqlite3_finalize(b);
+	sqlite3_close(ref);
+	return ret;
+}
+
 static int user_version(struct nb_store *s, int *v)
 {
 	sqlite3_stmt *st;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/store/jdoc.h"
 #include "core/store/store_db.h"
 
 /* The measured end's fact: env.remote when the document has one, else (a run with several
@@ -36,20 +37,15 @@ static const char insert_sql[] =
 static const char dup_sql[] =
     "SELECT id FROM results WHERE length(doc) = length(?1) AND doc = ?1 ORDER BY id LIMIT 1";
 
-static const char check_sql[] =
-    "SELECT json_valid(?1) AND json_type(?1) = 'object' AND "
-    "json_extract(?1, '$.schema') LIKE 'netbench/%' AND json_type(?1, '$.test') = 'text'";
-
-int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
-		 char *err, size_t errlen)
+/* nb_store_add's work inside the caller's transaction. */
+static int add_entries(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
+		       char *err, size_t errlen)
 {
-	sqlite3_stmt *chk = NULL, *ins = NULL, *tag = NULL, *dup = NULL;
-	int ret;
+	sqlite3_stmt *ins = NULL, *tag = NULL, *dup = NULL;
+	char why[320];
+	int ret = 0;
 
-	if ((ret = nb_store_exec(s, "BEGIN IMMEDIATE", err, errlen)))
-		return ret;
-	if (sqlite3_prepare_v2(s->db, check_sql, -1, &chk, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db, dup_sql, -1, &dup, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(s->db, dup_sql, -1, &dup, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(
 		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,
@@ -58,14 +54,13 @@ int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		sqlite3_reset(chk);
-		sqlite3_bind_text(chk, 1, a[i].doc, -1, SQLITE_STATIC);
-		if (sqlite3_step(chk) != SQLITE_ROW || !sqlite3_column_int(chk, 0)) {
-			snprintf(err, errlen,
-				 "document %zu is not a netbench result (a JSON object with "
-				 "\"schema\": \"netbench/...\" and \"test\")",
-				 i + 1);
-			ret = -EINVAL;
+		ret = nb_store_entry_check(a[i].doc, strlen(a[i].doc), a[i].label, a[i].tags,
+					   a[i].ntags, why, sizeof(why));
+		if (ret) {
+			if (a[i].name)
+				snprintf(err, errlen, "%s %s", a[i].name, why);
+			else
+				snprintf(err, errlen, "document %zu %s", i + 1, why);
 			goto out;
 		}
 		if (a[i].same_as) {
@@ -121,12 +116,23 @@ int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int
 			}
 		}
 	}
-	ret = nb_store_exec(s, "COMMIT", err, errlen);
 out:
-	sqlite3_finalize(chk);
 	sqlite3_finalize(dup);
 	sqlite3_finalize(ins);
 	sqlite3_finalize(tag);
+	return ret;
+}
+
+int nb_store_add(struct nb_store *s, const struct nb_store_add *a, size_t n, int64_t *ids,
+		 char *err, size_t errlen)
+{
+	int ret;
+
+	if ((ret = nb_store_exec(s, "BEGIN IMMEDIATE", err, errlen)))
+		return ret;
+	ret = add_entries(s, a, n, ids, err, errlen);
+	if (!ret)
+		ret = nb_store_exec(s, "COMMIT", err, errlen);
 	if (ret)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return ret;
@@ -166,28 +172,42 @@ out:
 	return ret;
 }
 
+/* The work reading another store may take, in SQLite's virtual-machine steps (about 10 s): a
+ * store crafted to make a query spin is refused, not waited for. */
+#define MERGE_STEPS_MAX	  1000000000ull
+#define MERGE_STEPS_EVERY 10000
+
+static int merge_progress(void *arg)
+{
+	unsigned long long *steps = arg;
+	*steps += MERGE_STEPS_EVERY;
+	return *steps > MERGE_STEPS_MAX;
+}
+
 /* The other store is opened read-only and never created: a mistyped path is an error, not an
- * empty store merged in silence. */
-static int open_other(const char *path, sqlite3 **db, char *err, size_t errlen)
+ * empty store merged in silence. It is foreign data: SQLite's defensive settings (no schema
+ * functions it does not trust, no triggers, no views), a bounded length and number of steps,
+ * and its schema must be netbench's, object for object. */
+static int open_other(const char *path, sqlite3 **db, unsigned long long *steps, char *err,
+		      size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int v = -1, tables = 0;
+	int v = -1, ret;
 
 	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
 		return -ENOENT;
 	}
+	sqlite3_db_config(*db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(*db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(*db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(*db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	sqlite3_limit(*db, SQLITE_LIMIT_LENGTH, (int)NB_JDOC_MAX_BYTES + 1);
+	sqlite3_progress_handler(*db, MERGE_STEPS_EVERY, merge_progress, steps);
 	sqlite3_busy_timeout(*db, 15000);
 	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(*db,
-			       "SELECT count(*) FROM sqlite_master WHERE name IN ('results', "
-			       "'tags')",
-			       -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		tables = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	if (v < 0) {
 		snprintf(err, errlen, "%s is not a SQLite database (or cannot be read)", path);
@@ -195,82 +215,89 @@ static int open_other(const char *path, sqlite3 **db, char *err, size_t errlen)
 	}
 	if (v > NB_STORE_SCHEMA_VERSION)
 		return nb_store_too_new(path, v, err, errlen);
-	if (v != NB_STORE_SCHEMA_VERSION || tables != 2) {
-		snprintf(err, errlen, "%s is not a netbench results store", path);
+	if (v != NB_STORE_SCHEMA_VERSION || (ret = nb_store_schema_same(*db)) == -EINVAL) {
+		snprintf(err, errlen,
+			 "%s is not a netbench results store (its schema is not netbench's: its "
+			 "tables, index and nothing else; no view, trigger or virtual table)",
+			 path);
 		return -EINVAL;
 	}
-	return 0;
+	if (ret) {
+		snprintf(err, errlen, "%s: reading its schema: %s", path, sqlite3_errmsg(*db));
+		return ret;
+	}
+	/* SQLite's advice for a database file from elsewhere: check its structure first. */
+	ret = -EINVAL;
+	if (sqlite3_prepare_v2(*db, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	    !strcmp((const char *)sqlite3_column_text(st, 0), "ok"))
+		ret = 0;
+	sqlite3_finalize(st);
+	if (ret)
+		snprintf(err, errlen, "%s is damaged (SQLite's quick_check does not say ok)", path);
+	return ret;
 }
 
 int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t *skipped, char *err,
 		   size_t errlen)
 {
 	sqlite3 *o = NULL;
-	sqlite3_stmt *rd = NULL, *rdtag = NULL, *dup = NULL, *ins = NULL, *tag = NULL;
+	sqlite3_stmt *rd = NULL, *rdtag = NULL;
+	unsigned long long steps = 0;
 	int ret, rc;
 
 	*added = *skipped = 0;
-	if ((ret = open_other(other, &o, err, errlen)))
+	if ((ret = open_other(other, &o, &steps, err, errlen)))
 		goto done;
 	if ((ret = nb_store_exec(s, "BEGIN IMMEDIATE", err, errlen)))
 		goto done;
 	if (sqlite3_prepare_v2(o, "SELECT id, label, doc, table_text FROM results ORDER BY id", -1,
 			       &rd, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(o, "SELECT key, value, num FROM tags WHERE result_id = ?1", -1,
-			       &rdtag, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(o, "SELECT key, value FROM tags WHERE result_id = ?1 ORDER BY key",
+			       -1, &rdtag, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", other, sqlite3_errmsg(o));
 		ret = -EIO;
 		goto out;
 	}
-	/* A document already here, byte for byte, is the same run: skipped. */
-	if (sqlite3_prepare_v2(s->db, dup_sql, -1, &dup, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db, insert_sql, -1, &ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(
-		s->db, "INSERT INTO tags (result_id, key, value, num) VALUES (?1, ?2, ?3, ?4)", -1,
-		&tag, NULL) != SQLITE_OK) {
-		ret = nb_store_db_fail(s, err, errlen, "preparing the merge");
-		goto out;
-	}
 	while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
-		sqlite3_reset(dup);
-		sqlite3_bind_value(dup, 1, sqlite3_column_value(rd, 2));
-		rc = sqlite3_step(dup);
-		if (rc == SQLITE_ROW) {
-			(*skipped)++;
-			continue;
-		}
-		if (rc != SQLITE_DONE) {
-			ret = nb_store_db_fail(s, err, errlen, "looking for a duplicate");
-			goto out;
-		}
-		sqlite3_reset(ins);
-		sqlite3_bind_value(ins, 1, sqlite3_column_value(rd, 2));
-		sqlite3_bind_value(ins, 2, sqlite3_column_value(rd, 1));
-		sqlite3_bind_text(ins, 3, "merge", -1, SQLITE_STATIC);
-		sqlite3_bind_value(ins, 4, sqlite3_column_value(rd, 3));
-		if (sqlite3_step(ins) != SQLITE_DONE) {
-			ret = nb_store_db_fail(s, err, errlen, "storing a merged result");
-			goto out;
-		}
-		int64_t id = sqlite3_last_insert_rowid(s->db);
+		/* One more than a result may have, so that too many are refused, not cut. */
+		struct nb_store_tag tags[NB_STORE_MAX_TAGS + 1];
+		size_t ntags = 0;
+		long long id = sqlite3_column_int64(rd, 0);
 		sqlite3_reset(rdtag);
-		sqlite3_bind_int64(rdtag, 1, sqlite3_column_int64(rd, 0));
-		while ((rc = sqlite3_step(rdtag)) == SQLITE_ROW) {
-			sqlite3_reset(tag);
-			sqlite3_bind_int64(tag, 1, id);
-			for (int c = 0; c < 3; c++)
-				sqlite3_bind_value(tag, c + 2, sqlite3_column_value(rdtag, c));
-			if (sqlite3_step(tag) != SQLITE_DONE) {
-				ret = nb_store_db_fail(s, err, errlen, "storing a merged tag");
-				goto out;
-			}
+		sqlite3_bind_int64(rdtag, 1, id);
+		while (ntags <= NB_STORE_MAX_TAGS && (rc = sqlite3_step(rdtag)) == SQLITE_ROW) {
+			const char *k = (const char *)sqlite3_column_text(rdtag, 0),
+				   *v = (const char *)sqlite3_column_text(rdtag, 1);
+			struct nb_store_tag *t = &tags[ntags++];
+			/* What does not fit is no tag: the check refuses an empty key. */
+			if (!k || !v || strlen(k) >= sizeof(t->key) ||
+			    strlen(v) >= sizeof(t->value))
+				k = v = "";
+			snprintf(t->key, sizeof(t->key), "%s", k);
+			snprintf(t->value, sizeof(t->value), "%s", v);
 		}
-		if (rc != SQLITE_DONE) {
-			snprintf(err, errlen, "%s: reading tags: %s", other, sqlite3_errmsg(o));
-			ret = -EIO;
+		if (ntags <= NB_STORE_MAX_TAGS && rc != SQLITE_DONE)
+			break;
+		/* Through the one door every document takes: checked, a duplicate skipped. */
+		const char *doc = (const char *)sqlite3_column_text(rd, 2);
+		char name[300];
+		int64_t same = 0;
+		snprintf(name, sizeof(name), "%s: result %lld", other, id);
+		struct nb_store_add a = {.doc = doc ? doc : "",
+					 .label = (const char *)sqlite3_column_text(rd, 1),
+					 .table_text = (const char *)sqlite3_column_text(rd, 3),
+					 .source = "merge",
+					 .tags = tags,
+					 .ntags = ntags,
+					 .same_as = &same,
+					 .name = name};
+		if ((ret = add_entries(s, &a, 1, NULL, err, errlen)))
 			goto out;
-		}
-		(*added)++;
+		if (same)
+			(*skipped)++;
+		else
+			(*added)++;
 	}
 	if (rc != SQLITE_DONE) {
 		snprintf(err, errlen, "%s: reading results: %s", other, sqlite3_errmsg(o));
@@ -281,14 +308,16 @@ int nb_store_merge(struct nb_store *s, const char *other, size_t *added, size_t 
 out:
 	sqlite3_finalize(rd);
 	sqlite3_finalize(rdtag);
-	sqlite3_finalize(dup);
-	sqlite3_finalize(ins);
-	sqlite3_finalize(tag);
 	if (ret) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		*added = 0;
 	}
 done:
+	if (steps > MERGE_STEPS_MAX)
+		snprintf(err, errlen,
+			 "%s: reading it took more than %llu of SQLite's steps: refused (a store "
+			 "crafted to make the merge spin?)",
+			 other, MERGE_STEPS_MAX);
 	sqlite3_close(o);
 	return ret;
 }

@@ -88,4 +88,23 @@ check_rc "import 64-size runs: a baseline and equal runs" 0 sh -c "
 check_rc "64 sizes, equal runs: the gate passes (exit 0)" 0 \
 	"$NETBENCH" compare --db "$DB" --baseline base64 --only same64 --fail-if-worse 5
 check "... nothing refused" sh -c "! grep -q refused '$nb_tmp/out'"
+# A label holding U+FFFE and U+FFFF (valid UTF-8, forbidden in XML 1.0): the JUnit file stays
+# well-formed (before: "Char 0xFFFE out of allowed range").
+odd=$(printf 'odd\357\277\276\357\277\277')
+i=1
+for ns in 10.02 10.12 9.92; do
+	sweep "$nb_tmp/mem.json" "$nb_tmp/e$i.json" "$ns" "$ns" 64
+	i=$((i + 1))
+done
+check_rc "import 64-size runs labelled odd U+FFFE U+FFFF" 0 \
+	"$NETBENCH" results import --db "$DB" --label "$odd" "$nb_tmp"/e?.json
+check_rc "the gate with --junit on them: exit 0" 0 "$NETBENCH" compare --db "$DB" --baseline base64 \
+	--only "$odd" --fail-if-worse 5 --junit "$nb_tmp/odd.xml"
+check_quiet "... the JUnit file is well-formed XML 1.0, the label's characters replaced by U+FFFD" \
+	/usr/bin/python3 -c "
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+names = [c.get('name') for c in r.iter('testcase')]
+assert names and all(n.endswith('odd\ufffd\ufffd') for n in names), names[:2]
+" "$nb_tmp/odd.xml"
 echo "1..$n"

@@ -151,6 +151,19 @@ int main(void)
 		  strstr(xml, "<error type=\"not-judged\" message=\"36 measured points"),
 	      "JUnit counts the refusal as an error beside the failure");
 	free(xml);
+
+	/* What XML 1.0 forbids never reaches the file: U+FFFE, U+FFFF, a surrogate, a byte
+	 * that is not UTF-8, a C0 control; printable UTF-8 is kept. */
+	snprintf(rows[0].group, sizeof(rows[0].group),
+		 "a\xef\xbf\xbe b\xef\xbf\xbf c\xed\xa0\x80 d\xff e\x01 f\xc3\xa9");
+	f = open_memstream(&xml, &xl);
+	nb_gate_write_junit(f, rows, n, &o, "old <kernel>");
+	fclose(f);
+	CHECK(strstr(xml, "a\xef\xbf\xbd b\xef\xbf\xbd c\xef\xbf\xbd d"
+			  "\xef\xbf\xbd e\xef\xbf\xbd f\xc3\xa9") &&
+		  !strstr(xml, "\xef\xbf\xbe") && !strstr(xml, "\xef\xbf\xbf") && !strchr(xml, 1),
+	      "JUnit: U+FFFE, U+FFFF, a surrogate, a stray byte and a control become U+FFFD");
+	free(xml);
 	free(rows);
 	nb_cmp_table_free(t);
 

@@ -10,28 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xmltext.h"
+
 void nb_xml_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
+	nb_xml_write(f, s);
 }
 
 void nb_axis_label(double v, bool bytes, char *buf, size_t len)

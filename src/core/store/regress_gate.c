@@ -2,6 +2,8 @@
 /* The regression gate's decisions and their JUnit XML (docs/results.md, "The regression gate"). */
 #include "core/store/regress_gate.h"
 
+#include "core/base/xmltext.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -163,24 +165,10 @@ int nb_gate_unseen(const struct nb_cmp_entry *e, size_t ne, struct nb_gate_row *
 	return 0;
 }
 
-/* XML text: the five entities escaped, control characters (not allowed in XML 1.0) dropped. */
+/* XML text: well-formed whatever the bytes (core/base/xmltext.h). */
 static void xml(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '&')
-			fputs("&amp;", f);
-		else if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '"')
-			fputs("&quot;", f);
-		else if (c == '\'')
-			fputs("&apos;", f);
-		else if (c >= 0x20 || c == '\t' || c == '\n')
-			fputc(c, f);
-	}
+	nb_xml_write(f, s);
 }
 
 void nb_gate_write_junit(FILE *f, const struct nb_gate_row *rows, size_t n,

@@ -237,6 +237,14 @@ def case_caps(host, port, psk):
                    "rate receiver on a port range holding a port another socket has")
     squat.close()
     expect_accept(mk, rate_req(40110) + u32(251, 1024), "rate receiver on 1024 ports")
+    # addresses x ports (tags 250 and 251): received on the ports' wildcard address, which holds
+    # each port on every address of the host; no more than a run's 65,536 flows need
+    # (before: 1,024 x 1,024 took ports 50000-51023 on every address until max-time)
+    expect_refusal(mk, rate_req(50000, lo) + u32(250, 1024) + u32(251, 1024),
+                   ["refused by rule flows", "1048576 flows"],
+                   "rate receiver on 1024 destination addresses x 1024 ports")
+    expect_accept(mk, rate_req(50000, lo) + u32(250, 1024) + u32(251, 64),
+                  "rate receiver on 1024 destination addresses x 64 ports (65,536 flows)")
     # flows past 1024 (tag 252): at most 65,536 (the receiver's windows: 8 MB), fewer with probes
     for flows in (0, 65537, 2**32 - 1):
         expect_refusal(mk, rate_req(40130) + u32(252, flows), ["flows (1 to 65536)"],

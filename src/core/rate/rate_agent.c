@@ -177,6 +177,18 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			 pcount, port, NB_RX_FLOWS);
 		goto fail;
 	}
+	/* A range of addresses with a range of ports is received on the ports' wildcard
+	 * address, which takes each port on every address of this host: no more of them than
+	 * the flows a run may have (65,536) can need. */
+	if (count > 1 && pcount > 1 && (uint64_t)count * pcount > NB_GEN_MAX_FLOWS) {
+		ret = -EPERM;
+		snprintf(err, errlen,
+			 "refused by rule flows: %u destination addresses x %u destination ports "
+			 "are %llu flows, more than a run has (%u): the ports would be held on "
+			 "every address of this host for nothing",
+			 count, pcount, (unsigned long long)count * pcount, NB_GEN_MAX_FLOWS);
+		goto fail;
+	}
 	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
 		/* Reflected probes are the one thing this test sends: only to the controller. */
 		reflect_to = ctx->peer;

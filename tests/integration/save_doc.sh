@@ -72,10 +72,12 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 check "tput -J --save -o: SIGINT mid-sweep exits 130 (got $rc)" test "$rc" -eq 130
-check "tput: interrupted true, only whole sizes" json_check "$nb_tmp/ti.out" "
+check "tput: interrupted true, whole sizes and a finished Tx half" json_check "$nb_tmp/ti.out" "
 assert d['interrupted'] is True
-n = len(d['steps']); assert 2 <= n < 8 and n % 2 == 0, n
-assert all(s['valid'] for s in d['steps'])"
+st = d['steps']; n = len(st); assert 2 <= n < 8, n
+dirs = [s['direction'] for s in st]
+assert dirs == ['tx', 'rx'] * (n // 2) + ['tx'] * (n % 2), dirs
+assert all(s['valid'] for s in st)"
 same ti
 check "tput: it says where it saved the interrupted run" grep -q "saved as result $id in $DB" "$nb_tmp/ti.err"
 

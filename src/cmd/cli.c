@@ -2,6 +2,7 @@
 /* Option parsing and user-facing error reporting for all subcommands. */
 #include "cmd/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -273,9 +274,13 @@ const char *cli_optname(const struct option *opts, int c, int longindex)
 		snprintf(buf, sizeof(buf), "--%s", opts[longindex].name);
 		return buf;
 	}
+	/* A letter was typed: name it as typed, with the long name it stands for. */
 	for (const struct option *o = opts; o->name; o++)
 		if (o->val == c) {
-			snprintf(buf, sizeof(buf), "--%s", o->name);
+			if (c > 0 && c < 128 && isalnum(c))
+				snprintf(buf, sizeof(buf), "-%c/--%s", c, o->name);
+			else
+				snprintf(buf, sizeof(buf), "--%s", o->name);
 			return buf;
 		}
 	snprintf(buf, sizeof(buf), "-%c", c);

@@ -87,7 +87,8 @@ struct cli_remote {
 bool cli_remote_option(struct cli_remote *r, int c, const char *name);
 void cli_remote_finish(struct cli_remote *r);
 
-/* The long-option name of getopt's current option, for messages ("--time" or "-t"). */
+/* getopt's current option as the user typed it, for messages: "--time" when the long name was
+ * typed, "-t/--time" when the letter was. */
 struct option;
 const char *cli_optname(const struct option *opts, int c, int longindex);
 

@@ -23,6 +23,7 @@
 #include "core/base/lab_rules.h"
 #include "core/base/net.h"
 #include "core/lab/lab.h"
+#include "core/lab/lab_status.h"
 #include "core/rate/rate_run.h"
 #include "cmd/observe_cli.h"
 
@@ -221,6 +222,30 @@ static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
 			 o->profile_folded, why);
 }
 
+/* A rule sweep loads its rules into the lab's DUT: with no lab up under the prefix, say so
+ * before anything is sent, with the command that brings one up. */
+static void sweep_check_lab(const struct rate_opts *o)
+{
+	struct nb_lab *lab = nb_lab_new();
+	struct nb_lab_status st;
+	const char *pfx = o->lab_prefix;
+
+	if (!lab)
+		cli_fail(ENOMEM, "out of memory");
+	if (nb_lab_set_prefix(lab, pfx))
+		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
+				"at most %d)",
+				pfx, NB_LAB_PREFIX_MAX);
+	nb_lab_status(lab, &st);
+	nb_lab_free(lab);
+	if (!st.state_found && !st.ns[NB_LAB_DUT])
+		cli_fail(0,
+			 "--sweep-rules: no lab%s%s%s is up (the sweep loads its DUT's rules): "
+			 "run `netbench lab up%s%s`",
+			 pfx ? " '" : "", pfx ? pfx : "", pfx ? "'" : "", pfx ? " --prefix " : "",
+			 pfx ? pfx : "");
+}
+
 static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
 {
 	struct nb_rate_sweep_point *p = NULL;
@@ -365,6 +390,8 @@ int cmd_rate(int argc, char **argv)
 		cli_fail(ENOMEM, "out of memory");
 	cli_catch_signals();
 
+	if (o->p.nsweep)
+		sweep_check_lab(o);
 	ret = nb_rate_open(&r, &o->p, progress, &f, err, sizeof(err));
 	if (ret)
 		cli_fail(0, "%s", err);

@@ -48,6 +48,6 @@ rm -r "$t/gone2"
 wait $pid
 check "with -J the document is printed once, and the failure named" sh -c "
 	[ \$(grep -c '\"schema\"' '$t/out') -eq 1 ] && grep -q 'could not go to $t/gone2/m.json' '$t/err'"
-check_refused "mem -l 64M,1k names the sizes as typed, not --min and --max" 2 "^netbench mem: --sizes 64M,1k: MIN is larger than MAX" \
+check_refused "mem -l 64M,1k names the sizes as typed, not --min and --max" 2 "^netbench mem: -l/--sizes 64M,1k: MIN is larger than MAX" \
 	"$NB" mem -l 64M,1k
 echo "1..$n"

@@ -164,6 +164,14 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 		if (!err[0])
 			snprintf(err, errlen, "handshake with the agent failed: %s",
 				 strerror(-ret));
+		/* Bytes that are no netbench message at all: most often another service
+		 * (sshd's banner, a web server) on the port the user named. */
+		if (ret == -EBADMSG) {
+			size_t n = strlen(err);
+			snprintf(err + n, errlen - n,
+				 " at %s port %u: is that a netbench agent (netbench serve)?", host,
+				 port);
+		}
 		goto fail;
 	}
 	*out = c;

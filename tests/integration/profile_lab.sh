@@ -95,6 +95,22 @@ check "the folded stacks name nft_do_chain, one 'frames COUNT' per line" \
 measure set set 1000
 check "a 1,000-element set: netfilter holds no majority of the DUT CPU's kernel samples ($(fig set 1)), its ns per frame $(fig set 3) (95 % $(fig set 4) to $(fig set 5)) is not established at 5x that at 0 rules (95 % up to $(fig zero 5)), and is a tenth of the linear list's or less" judge_set
 
+# The profile in the store: a category's ns per frame is a metric like any other, so the two
+# rulesets compare by subsystem (compare's rate.profile table, the report's chart).
+if "$NETBENCH" results list --db "$nb_tmp/probe.db" 2>&1 | grep -q "no SQLite"; then
+	skip "this build has no SQLite: no store to compare the profiles in"
+else
+	DB=$nb_tmp/prof.db
+	"$NETBENCH" results import --db "$DB" --label zero "$nb_tmp/zero.json" >/dev/null 2>&1
+	"$NETBENCH" results import --db "$DB" --label linear "$nb_tmp/linear.json" >/dev/null 2>&1
+	"$NETBENCH" compare --db "$DB" --test rate >"$nb_tmp/cmp.txt" 2>&1
+	sed -n '/kernel CPU per frame/,/^$/p' "$nb_tmp/cmp.txt" | sed 's/^/# /'
+	check "compare: the DUT's kernel CPU per frame by subsystem, netfilter's row for both rulesets" \
+		awk '/kernel CPU per frame/ { t = 1 } t && $1 == "netfilter" && NF >= 3 { f = 1 } END { exit !f }' "$nb_tmp/cmp.txt"
+	"$NETBENCH" report --db "$DB" --test rate -o "$nb_tmp/prof.html" >/dev/null 2>&1
+	check "report: a chart of the profile's categories" grep -q 'data-view="rate.profile"' "$nb_tmp/prof.html"
+fi
+
 check "ruleset linear 1000 again" "$NETBENCH" lab ruleset --prefix $P --kind linear --rules 1000
 taskset -c 0 ip netns exec $P-gen "$NETBENCH" rate --local-rx "$P-sink/198.19.0.1" -s 64 --test trial \
 	-T 0.5 --profile >"$nb_tmp/out" 2>&1

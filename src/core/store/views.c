@@ -211,6 +211,62 @@ static double line_rate_fps(double bps, double frame_bytes)
 	return bps / ((frame_bytes + 20) * 8);
 }
 
+/* A kernel profile's categories as series of ns per frame at x: the categories whose share is
+ * established and whose ns per frame is known (docs/schema.md, "The kernel profile"); a share
+ * the profile could not establish is no figure to compare. prefix names the receiver where a
+ * run has several. */
+static void profile_points(const struct nb_jdoc *d, const struct nb_jnode *prof, struct nb_view *v,
+			   const char *prefix, double x)
+{
+	if (!prof || !nb_jtrue(nb_jget(d, prof, "available")))
+		return;
+	EACH(d, nb_jget(d, prof, "categories"), c)
+	{
+		const char *cat = nb_jstr(nb_jget(d, c, "name"));
+		double ns = nb_jnum(nb_jget(d, c, "ns_per_frame"));
+		char name[64];
+		if (!cat || !isfinite(ns) || !nb_jtrue(nb_jget(d, c, "established")))
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s", prefix ? prefix : "", prefix ? ": " : "",
+			 cat);
+		add(v, name, false, x, ns);
+	}
+}
+
+/* The DUT's kernel profile per frame size: the first observer (the DUT's) of each size's judged
+ * trial, the last trial where none was judged. */
+static void rate_profile_view(const struct nb_jdoc *d, const struct nb_jnode *sizes,
+			      struct nb_view *views, size_t max, size_t *n)
+{
+	struct nb_view *v = NULL;
+	EACH(d, sizes, s)
+	{
+		const struct nb_jnode *trials = nb_jget(d, s, "trials"), *t = NULL, *prof;
+		double judged = nb_jnum(nb_jget(d, s, "bottleneck_trial"));
+		if (!nb_jtrue(nb_jget(d, s, "valid")) || !trials)
+			continue;
+		EACH(d, trials, tr)
+		{
+			if (t && nb_jnum(nb_jget(d, t, "id")) == judged)
+				break;
+			t = tr;
+		}
+		prof = t ? nb_jget(d, nb_jfirst(d, nb_jget(d, t, "observers")), "profile") : NULL;
+		if (!prof || !nb_jtrue(nb_jget(d, prof, "available")))
+			continue;
+		if (!v) {
+			if (!(v = view(views, max, n, "rate.profile")))
+				return;
+			axes(v, "rate: the DUT's kernel CPU per frame by subsystem", "frame",
+			     "bytes", "cost", "ns per frame");
+			v->x_log = true;
+			v->x_fmt = NB_XFMT_BYTES;
+			v->lower_is_better = true;
+		}
+		profile_points(d, prof, v, NULL, nb_jnum(nb_jget(d, s, "frame_bytes")));
+	}
+}
+
 static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t max, size_t *n)
 {
 	const struct nb_jnode *root = nb_jdoc_root(d), *sizes = nb_jget(d, root, "sizes");
@@ -236,6 +292,8 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 		if (verdict)
 			snprintf(v->note, sizeof(v->note), "%s", verdict);
 	}
+	if (sizes)
+		rate_profile_view(d, sizes, views, max, n);
 	if (sweep) {
 		struct nb_view *v = view(views, max, n, "rate.rules");
 		size_t len = 0;
@@ -297,6 +355,38 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 	}
 }
 
+/* Each receiver's kernel profile per bitrate, ns per datagram received by subsystem. */
+static void stream_profile_view(const struct nb_jdoc *d, const struct nb_jnode *recv,
+				struct nb_view *views, size_t max, size_t *n)
+{
+	const struct nb_jnode *root = nb_jdoc_root(d);
+	struct nb_view *v = NULL;
+	size_t nrecv = recv ? recv->count : 0;
+	for (const struct nb_jnode *r = recv ? nb_jfirst(d, recv) : root; r;
+	     r = recv ? nb_jnext(d, r) : NULL) {
+		const char *agent = nb_jstr(nb_jget(d, r, "agent"));
+		EACH(d, nb_jget(d, r, "steps"), st)
+		{
+			const struct nb_jnode *prof = nb_jget(d, st, "profile");
+			double bps = nb_jnum(nb_jget(d, st, "rate_bps_asked"));
+			if (!nb_jtrue(nb_jget(d, st, "valid")) || !prof ||
+			    !nb_jtrue(nb_jget(d, prof, "available")))
+				continue;
+			if (!isfinite(bps))
+				bps = nb_jnum(nb_jget(d, st, "rate_bps"));
+			if (!v) {
+				if (!(v = view(views, max, n, "stream.profile")))
+					return;
+				axes(v,
+				     "stream: the receiver's kernel CPU per datagram by subsystem",
+				     "bitrate", "Mbit/s", "cost", "ns per datagram");
+				v->lower_is_better = true;
+			}
+			profile_points(d, prof, v, nrecv > 1 ? agent : NULL, bps / 1e6);
+		}
+	}
+}
+
 static void stream_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 			 struct nb_view *views, size_t max, size_t *n)
 {
@@ -342,6 +432,7 @@ static void stream_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 			    nb_jtrue(nb_jget(d, st, "cpu_polluted")));
 		}
 	}
+	stream_profile_view(d, recv, views, max, n);
 }
 
 static void crypto_views(const struct nb_jdoc *d, const struct nb_view_opts *o,

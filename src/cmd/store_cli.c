@@ -328,12 +328,15 @@ struct loaded *store_cli_load(struct nb_store *st, const struct store_cli *sc,
 	return l;
 }
 
-/* The measured end's "virtualization": env.remote's when the document has an env.remote (the
- * agent), else env.local's; never the controller's in place of an agent that did not say. */
+/* The measured end's "virtualization": env.dut's (rate's DUT), else env.remote's when the
+ * document has an env.remote (the agent), else env.local's; never the controller's in place of
+ * an agent that did not say. */
 static void virt_of(const struct nb_jdoc *d, struct loaded *l)
 {
 	const struct nb_jnode *env = nb_jget(d, nb_jdoc_root(d), "env");
-	const struct nb_jnode *end = nb_jget(d, env, "remote");
+	const struct nb_jnode *end = nb_jget(d, env, "dut");
+	if (!end || end->type != NB_JOBJ)
+		end = nb_jget(d, env, "remote");
 	if (!end || end->type != NB_JOBJ)
 		end = nb_jget(d, env, "local");
 	const char *v = nb_jstr(nb_jget(d, end, "virtualization"));

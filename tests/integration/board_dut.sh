@@ -131,6 +131,22 @@ assert sorted(i['name'] for i in o['interfaces']) == ['eth0', 'eth1'], o['interf
 assert all('rx_queue_0_drops' in i['driver'] for i in o['interfaces']), o['interfaces']
 assert o['clock_mhz'] is None and o['cycles_per_frame'] is None, o
 "
+check_quiet "the result's platform is the board's (env.dut), the generator's and the sink's beside it" json_check "$tmp/trial.json" "
+e = d['env']
+assert e['dut']['hostname'] == 'netbench-board-armhf' and 'armmp' in e['dut']['kernel'], e['dut']
+assert e['dut']['arch'] != e['local']['arch'], (e['dut']['arch'], e['local']['arch'])
+assert e['remote'] is not None and e['remote']['hostname'] != e['dut']['hostname'], e['remote']
+"
+if "$NETBENCH" results list --db "$tmp/probe.db" 2>&1 | grep -q "no SQLite"; then
+	skip "this build has no SQLite: the stored platform is not checked"
+else
+	"$NETBENCH" results import --db "$tmp/plat.db" "$tmp/trial.json" >/dev/null 2>&1
+	"$NETBENCH" results list --db "$tmp/plat.db" -J >"$tmp/plat.json" 2>&1
+	check_quiet "stored and listed with the board's platform, not the sink host's" json_check "$tmp/plat.json" "
+r = d['results'][0]
+assert r['host'] == 'netbench-board-armhf' and 'armmp' in r['kernel'], r
+"
+fi
 # The observer's cost as the board states it (docs/lab.md, "The observer's cost on a slow
 # board"): what one sample costs, times the samples, over the window, is the samples' share;
 # that share is part of the observing process's CPU over the window, and the budget flag follows

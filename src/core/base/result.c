@@ -40,6 +40,12 @@ void nb_result_cmdline(char *buf, size_t len)
 void nb_result_begin(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
 		     const struct nb_sysinfo *remote)
 {
+	nb_result_begin_dut(j, test, local, remote, NULL);
+}
+
+void nb_result_begin_dut(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
+			 const struct nb_sysinfo *remote, const struct nb_sysinfo *dut)
+{
 	char cmd[4096], when[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -59,6 +65,8 @@ void nb_result_begin(struct nb_json *j, const char *test, const struct nb_sysinf
 		nb_sysinfo_json(j, "remote", remote);
 	else
 		nb_json_null(j, "remote");
+	if (dut)
+		nb_sysinfo_json(j, "dut", dut);
 	nb_json_obj_end(j);
 }
 

@@ -14,6 +14,11 @@
  * /proc/self/cmdline), time (UTC, ISO 8601) and env.local / env.remote (remote may be NULL). */
 void nb_result_begin(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
 		     const struct nb_sysinfo *remote);
+/* The same with env.dut: the platform of the box in the middle that a run through it measured
+ * (rate's DUT, seen by its observer), which is then the result's platform (docs/results.md,
+ * "measured end"). dut NULL: no env.dut. */
+void nb_result_begin_dut(struct nb_json *j, const char *test, const struct nb_sysinfo *local,
+			 const struct nb_sysinfo *remote, const struct nb_sysinfo *dut);
 /* The agent a remote run went to: its address as the user gave it, and its platform. */
 struct nb_result_agent {
 	const char *host;

@@ -35,7 +35,11 @@ static void json_head(struct nb_json *j, const struct nb_rate_run *r)
 	const struct nb_rate_params *p = r->p;
 	const struct nb_rx_engine *rx = p->receiver;
 
-	nb_result_begin(j, "rate", &r->local, rx->remote ? &r->remote : NULL);
+	/* The DUT is what a rate run measures: its observer's platform (the first observer's)
+	 * is the result's, beside the generator's (local) and the receiver's (remote). */
+	const struct nb_obs_set *obs = p->observe;
+	nb_result_begin_dut(j, "rate", &r->local, rx->remote ? &r->remote : NULL,
+			    obs && obs->n && obs->ctl[0] ? &obs->si[0] : NULL);
 	nb_json_obj_begin(j, "parameters");
 	nb_json_str(j, "procedure", nb_rate_test_names[p->test]);
 	nb_json_str(j, "engine", p->engine->name);

@@ -36,7 +36,10 @@ void nb_facts_of_env(const struct nb_jdoc *d, const struct nb_jnode *env, struct
 void nb_facts_measured(const struct nb_jdoc *d, struct nb_facts *f)
 {
 	const struct nb_jnode *root = nb_jdoc_root(d), *remote = nb_jpath(d, root, "env.remote");
-	if (remote && remote->type == NB_JOBJ)
+	const struct nb_jnode *dut = nb_jpath(d, root, "env.dut");
+	if (dut && dut->type == NB_JOBJ)
+		nb_facts_of_env(d, dut, f);
+	else if (remote && remote->type == NB_JOBJ)
 		nb_facts_of_env(d, remote, f);
 	else
 		nb_facts_of_env(d, nb_jpath(d, root, "env.local"), f);

@@ -13,11 +13,13 @@
 #include "core/store/jdoc.h"
 #include "core/store/store_db.h"
 
-/* The measured end's fact: env.remote when the document has one, else (a run with several
- * receiving agents) the first receiver's env, else env.local. A fact that end lacks stays NULL:
- * never filled from the other end (a board's driver is not the controller's). */
+/* The measured end's fact: env.dut when the document has one (rate through a DUT with its
+ * observer), else env.remote, else (a run with several receiving agents) the first receiver's
+ * env, else env.local. A fact that end lacks stays NULL: never filled from the other end (a
+ * board's driver is not the controller's). */
 #define FACT(f)                                                                                    \
-	"CASE WHEN json_type(?1, '$.env.remote') = 'object' THEN json_extract(?1, "                \
+	"CASE WHEN json_type(?1, '$.env.dut') = 'object' THEN json_extract(?1, '$.env.dut." f      \
+	"') WHEN json_type(?1, '$.env.remote') = 'object' THEN json_extract(?1, "                  \
 	"'$.env.remote." f                                                                         \
 	"') WHEN json_type(?1, '$.receivers[1]') IS NOT NULL AND json_type(?1, "                   \
 	"'$.receivers[0].agent') = 'text' AND json_type(?1, '$.receivers[0].env') = 'object' "     \

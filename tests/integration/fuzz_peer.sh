@@ -13,7 +13,7 @@ secs=${FUZZ_TIME:-8}
 cflags="-std=c11 -D_GNU_SOURCE -I$TOP/src -g -O1 -Werror=incompatible-pointer-types -Werror=int-conversion"
 # What the harnesses reach, and what that needs to link.
 core="base/*.c session/proto.c session/auth.c session/ctl.c session/caps.c session/job.c stream/stream.c stream/stream_msg.c
-mem/*.c rate/frame.c tput/tput.c tput/tput_wire.c"
+mem/*.c rate/frame.c tput/tput.c tput/tput_wire.c profile/prof_wire.c"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 . "$TOP/tests/fuzz_lib.sh"
 fuzz_need_clang

@@ -35,7 +35,7 @@ done
 
 # -q and -l in mem (parsed: the min,max order check answers before any work)
 check_rc "mem -q -l 2M,1M is parsed (min > max refused)" 2 "$NB" mem -q -l 2M,1M
-check "... naming --min/--max" has "is larger than --max"
+check "... naming -l as typed and the order" has "-l/--sizes 2M,1M: MIN is larger than MAX"
 check_rc "mem -l takes exactly MIN,MAX" 2 "$NB" mem -l 1M
 # rate: -t is the trial time, -m the procedure (--test), -l the sizes
 check_rc "rate -t is the trial time" 2 "$NB" rate --dst 127.0.0.1 -t 10x

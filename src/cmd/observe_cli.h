@@ -65,7 +65,7 @@ enum {
 	"                         work there (RPS; its agent needs --allow-tuning)\n"              \
 	"      --profile[=HZ]     profile the kernel over each step's window (perf events,\n"      \
 	"                         software cpu-clock, HZ per CPU, default 997, at most 4999):\n"   \
-	"                         stream's receiver, tput's local end, and an observed box;\n"     \
+	"                         stream's receiver, both ends of tput, an observed box;\n"        \
 	"                         where the CPU went by subsystem, ns per datagram or KByte\n"
 
 struct obs_cli {

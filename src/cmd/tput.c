@@ -77,16 +77,20 @@ static void cpu_row(const char *size, const char *dir, const struct nb_tput_dir_
 	       d->cpu_polluted ? "*" : "");
 }
 
-/* One line of this host's profile of a window, ns per frame told as ns per KByte. */
-static void prof_row(const char *size, const char *dir, const struct nb_tput_dir_result *d)
+/* One line of one end's profile of a window (remote: the agent's), ns per frame told as ns per
+ * KByte; tx: the step's direction, which says whether that end sent or received (with bidir,
+ * both ends did both in one window). */
+static void prof_row(const char *size, const char *dir, bool tx, bool bidir, bool remote,
+		     const char *host, const struct nb_tput_dir_result *d)
 {
+	const struct nb_prof_result *r = remote ? d->prof_remote : d->prof_local;
 	struct nb_prof_summary sum;
-	char line[512], out[600];
+	char line[512], out[600], who[48];
 	size_t o = 0;
-	if (!d->prof_local)
+	if (!r)
 		return;
-	nb_tput_prof_summary(d, &sum);
-	nb_prof_line(d->prof_local, &sum, 5, line, sizeof(line));
+	nb_tput_prof_summary(d, remote, &sum);
+	nb_prof_line(r, &sum, 5, line, sizeof(line));
 	for (const char *c = line; *c && o + 1 < sizeof(out);) {
 		if (!strncmp(c, "ns/frame", 8) && o + 9 < sizeof(out)) {
 			memcpy(out + o, "ns/KByte", 8);
@@ -97,7 +101,12 @@ static void prof_row(const char *size, const char *dir, const struct nb_tput_dir
 		}
 	}
 	out[o] = '\0';
-	printf("%6s %3s   %s\n", size, dir, out);
+	snprintf(who, sizeof(who), "%s (%.24s)",
+		 bidir		? "both ways"
+		 : tx != remote ? "sender"
+				: "receiver",
+		 host);
+	printf("%6s %3s %-30s %s\n", size, dir, who, out);
 }
 
 /* The sender's TCP segments over the window and its congestion control: retransmissions cost
@@ -206,12 +215,17 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 	for (size_t i = 0; r->o.p.profile_hz && i < r->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 		if (!i)
-			printf("where this host's CPU went (kernel profile over each window, every "
+			printf("where each end's CPU went (kernel profile over each window, every "
 			       "CPU; ns per KByte):\n");
-		if (r->o.tx && r->s.res[i].tx.valid)
-			prof_row(sz, "Tx", &r->s.res[i].tx);
-		if (r->o.rx && r->s.res[i].rx.valid)
-			prof_row(sz, "Rx", &r->s.res[i].rx);
+		for (int k = 0; k < 2; k++) {
+			bool tx = k == 0;
+			const struct nb_tput_dir_result *d = tx ? &r->s.res[i].tx : &r->s.res[i].rx;
+			if (!(tx ? r->o.tx : r->o.rx) || !d->valid)
+				continue;
+			prof_row(sz, tx ? "Tx" : "Rx", tx, r->o.bidir, false, "this host", d);
+			prof_row(sz, tx ? "Tx" : "Rx", tx, r->o.bidir, true, ctl->remote.hostname,
+				 d);
+		}
 	}
 	if (r->o.p.proto == NB_TPUT_TCP && r->s.ndone) {
 		printf("\nTCP segments of the sender over each window, and its congestion control\n"

@@ -249,7 +249,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		cli_usage_error("--observe-clocks is rate's: tput observes at the clock it finds");
 	if (o->obs.no_observe)
 		cli_usage_error("--no-observe is rate's: tput observes only what --observe names");
-	/* --profile: this host's kernel profile over each window, and an observer's too. */
+	/* --profile: both ends' kernel profiles over each window, and an observer's too. */
 	o->p.profile_hz = o->obs.set.req.profile_hz;
 	if (!o->obs.set.n)
 		o->obs.set.req.profile_hz = 0;

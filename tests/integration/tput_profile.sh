@@ -1,9 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# tput --profile: where this host's CPU went over each window, on the real kernel over loopback.
-# Each direction's JSON carries "profile_local" (schema-checked) and the terminal one line per
-# window under the CPU table. Known answer: a TCP socket costs per call as well as per byte, so
-# the socket layer's ns per KByte with 1 KB blocks is above that with 32 KB blocks.
+# tput --profile: where each end's CPU went over each window, on the real kernel over loopback.
+# Each direction's JSON carries "profile_local" and the agent's "profile_remote" (schema-checked),
+# the terminal a line per end and window under the CPU table. Known answers: a TCP socket costs
+# per call as well as per byte, so the sender's socket layer's ns per KByte with 1 KB blocks is
+# above that with 32 KB blocks; the agent's profile covers its own CPU samples' window (starts
+# after its opening sample, stops before its closing one, a few ms apart at most), and the
+# receiving agent copies to user space what it receives. An agent started with --no-profile
+# refuses the test.
 . "$(dirname "$0")/../lib.sh"
 need_root
 ip link set lo up 2>/dev/null
@@ -11,10 +15,13 @@ ip link set lo up 2>/dev/null
 agent -- -p 5385 -B 127.0.0.1 || { notok "agent starts"; exit 1; }
 check_quiet "tput --profile with 1 KB and 32 KB blocks" "$NETBENCH" tput -c 127.0.0.1 -p 5385 \
 	-l 1k,32k -t 2 --tx-only --profile -o "$nb_tmp/tput.json"
-check "the terminal says where this host's CPU went" has "where this host's CPU went"
-check "... one line per window, in ns per KByte" \
-	sh -c "grep -A2 'where this host' '$nb_tmp/out' | grep -c 'ns/KByte\|unavailable' | grep -qx 2"
-grep -A2 "where this host" "$nb_tmp/out" | sed 's/^/# /'
+check "the terminal says where each end's CPU went" has "where each end's CPU went"
+check "... one line per end and window, in ns per KByte" \
+	sh -c "grep -A4 'where each end' '$nb_tmp/out' | grep -c 'ns/KByte\|unavailable' | grep -qx 4"
+check "... the sender's and the receiver's" \
+	sh -c "grep -A4 'where each end' '$nb_tmp/out' | grep 'Tx sender (this host)' | grep -q . &&
+	       grep -A4 'where each end' '$nb_tmp/out' | grep -q 'Tx receiver ('"
+grep -A4 "where each end" "$nb_tmp/out" | sed 's/^/# /'
 python3 - "$nb_tmp/tput.json" >"$nb_tmp/ka" 2>&1 <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -22,15 +29,24 @@ steps = [s for s in d["steps"] if s["direction"] == "tx"]
 assert len(steps) == 2, "%d tx steps" % len(steps)
 ns = []
 for s in steps:
-    p = s["profile_local"]
-    if not p["available"]:
-        print("UNAVAILABLE " + p["unavailable"])
-        sys.exit(3)
-    assert sum(c["samples"] for c in p["categories"]) == p["samples"], "categories != samples"
-    sock = [c for c in p["categories"] if c["name"] == "socket"][0]
+    for end in ("profile_local", "profile_remote"):
+        p = s[end]
+        if not p["available"]:
+            print("UNAVAILABLE %s: %s" % (end, p["unavailable"]))
+            sys.exit(3)
+        assert sum(c["samples"] for c in p["categories"]) == p["samples"], \
+            "%s: categories != samples" % end
+    sock = [c for c in s["profile_local"]["categories"] if c["name"] == "socket"][0]
     assert sock["established"] and sock["ns_per_frame"] is not None, "socket not established"
     ns.append(sock["ns_per_frame"])
-print("socket layer: %.0f ns per KByte with 1 KB blocks, %.0f with 32 KB" % tuple(ns))
+    # The agent's profile: inside its CPU samples' window, at most 20 ms shorter.
+    r, cw = s["profile_remote"], s["cpu_remote"]["window_s"]
+    assert r["window_s"] <= cw + 1e-6 and cw - r["window_s"] < 0.02, \
+        "agent's profile window %.6f s, its CPU window %.6f s" % (r["window_s"], cw)
+    copy = [c for c in r["categories"] if c["name"] == "copy"][0]
+    assert copy["established"] and copy["ns_per_frame"], "the receiving agent copies nothing"
+print("socket layer: %.0f ns per KByte with 1 KB blocks, %.0f with 32 KB; the agent's profile "
+      "within its CPU window" % tuple(ns))
 assert ns[0] > ns[1], "the per-call cost does not show"
 EOF
 rc=$?
@@ -46,4 +62,12 @@ check_schemas "$nb_tmp/tput.json"
 check_rc "tput --profile=5000: usage error (exit 2)" 2 \
 	"$NETBENCH" tput -c 127.0.0.1 -p 5385 --profile=5000
 check "... naming the range" has "4999"
+
+# The agent's own cap and its operator's refusal.
+agent -- -p 5386 -B 127.0.0.1 --no-profile || { notok "agent --no-profile starts"; exit 1; }
+check_rc "an agent started with --no-profile refuses tput --profile (exit 1)" 1 \
+	"$NETBENCH" tput -c 127.0.0.1 -p 5386 -l 1k -t 1 --tx-only --profile
+check "... naming the rule" has "refused by rule profile: this agent was started with --no-profile"
+check_quiet "... and still serves tput without it" "$NETBENCH" tput -c 127.0.0.1 -p 5386 -l 1k \
+	-t 1 --tx-only
 echo "1..$n"

@@ -252,6 +252,18 @@ int main(void)
 		CHECK(all_bad, "a request's congestion control that is no algorithm's name refused "
 			       "(capitals, a space, a path, empty, 16 characters)");
 	}
+	/* The kernel profile's rate (tag 109, u32): only when asked, after the other items. */
+	static const uint8_t prof_req[8] = {0x00, 0x6d, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe5};
+	struct nb_tput_request rqp = RQ_TCP;
+	rqp.profile_hz = 997;
+	CHECK(nb_tput_put_request(m, &rqp) == 0 && m->len == sizeof(request_tcp) + 8 &&
+		  !memcmp(m->data, request_tcp, sizeof(request_tcp)) &&
+		  !memcmp(m->data + sizeof(request_tcp), prof_req, 8),
+	      "a request's profile rate: one u32 item after the others (997 Hz)");
+	CHECK(nb_tput_get_request(m, &rq) == 0 && rq.profile_hz == 997, "it decodes");
+	load(m, NB_MSG_TEST_REQ, request_tcp, sizeof(request_tcp));
+	nb_msg_put_str(m, NB_T_TPUT_PROFILE_HZ, "x");
+	CHECK(nb_tput_get_request(m, &rq) == -EBADMSG, "a profile rate that is no u32 refused");
 	struct nb_tput_counters cc = {.tcp_cc = "cubic"};
 	nb_msg_reset(m, NB_MSG_FINAL);
 	CHECK(nb_tput_put_cc(m, &cc) == 0 && same(m, cc_agent, sizeof(cc_agent)),

@@ -142,6 +142,7 @@ void nb_prof_json(struct nb_json *j, const char *key, const struct nb_prof_resul
 	nb_json_u64(j, "cpus", s->ncpu);
 	nb_json_u64(j, "samples", s->samples);
 	nb_json_u64(j, "samples_expected", s->expected);
+	nb_json_double(j, "window_s", (double)r->window_ns / 1e9, 6);
 	nb_json_u64(j, "lost", s->lost);
 	nb_json_u64(j, "throttled", r->throttled);
 	nb_json_double(j, "busy_share", s->busy_share, 4);

@@ -194,7 +194,7 @@ static uint64_t test_limit_ns(const struct session *s);
 static int on_message(struct session *s, bool *done)
 {
 	char err[512] = "";
-	uint32_t mark = 0;
+	uint32_t mark = 0, edge = 0;
 	int ret;
 
 	switch (s->in->type) {
@@ -228,7 +228,15 @@ static int on_message(struct session *s, bool *done)
 		if (!s->running)
 			return refuse(s, EPROTO, "MARK without a running test");
 		nb_msg_get_u32(s->in, NB_T_MARK_ID, &mark);
-		if ((ret = put_snapshot(s, NB_MSG_SNAP))) {
+		if (nb_msg_get_u32(s->in, NB_T_MARK_EDGE, &edge) ||
+		    (edge != NB_MARK_OPENS && edge != NB_MARK_CLOSES))
+			edge = 0;
+		if (edge && s->ops->edge)
+			s->ops->edge(s->state, edge, false);
+		ret = put_snapshot(s, NB_MSG_SNAP);
+		if (!ret && edge && s->ops->edge)
+			s->ops->edge(s->state, edge, true);
+		if (ret) {
 			set_why(s, "cannot take the snapshot for mark %u: %s", mark,
 				strerror(-ret));
 			return ret;

@@ -36,6 +36,10 @@ struct nb_test_ops {
 	 * its own thread while the session's thread may be anywhere (even inside stop), so it
 	 * only sets flags the workers look at; stop and free still follow. */
 	void (*halt)(void *state);
+	/* Optional: a MARK that opens or closes the measurement window (enum nb_mark_edge):
+	 * called right before the snapshot (sampled false) and right after the agent's CPU
+	 * sample (sampled true), so that what the test does there covers the CPU's window. */
+	void (*edge)(void *state, uint32_t edge, bool sampled);
 	/* Optional: a few words on the test for the agent's log ("tcp tx 32k x2"). */
 	void (*describe)(void *state, char *buf, size_t len);
 };

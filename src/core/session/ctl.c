@@ -204,10 +204,18 @@ int nb_ctl_start(struct nb_ctl *c, char *err, size_t errlen)
 
 int nb_ctl_mark(struct nb_ctl *c, uint32_t mark_id, struct nb_msg *snap, char *err, size_t errlen)
 {
+	return nb_ctl_mark_edge(c, mark_id, 0, snap, err, errlen);
+}
+
+int nb_ctl_mark_edge(struct nb_ctl *c, uint32_t mark_id, uint32_t edge, struct nb_msg *snap,
+		     char *err, size_t errlen)
+{
 	uint32_t got = 0;
 	int ret;
 	nb_msg_reset(c->msg, NB_MSG_MARK);
 	nb_msg_put_u32(c->msg, NB_T_MARK_ID, mark_id);
+	if (edge)
+		nb_msg_put_u32(c->msg, NB_T_MARK_EDGE, edge);
 	if ((ret = nb_msg_send(c->fd, c->msg))) {
 		snprintf(err, errlen, "lost the agent: %s", strerror(-ret));
 		return ret;

@@ -51,6 +51,11 @@ int nb_ctl_start(struct nb_ctl *ctl, char *err, size_t errlen);
 /* Asks for a snapshot; the SNAP reply (with the agent's CPU sample) lands in snap. */
 int nb_ctl_mark(struct nb_ctl *ctl, uint32_t mark_id, struct nb_msg *snap, char *err,
 		size_t errlen);
+/* The same, the mark opening or closing the measurement window (enum nb_mark_edge, 0: neither):
+ * an agent's test that profiles the window starts right after its CPU sample at the opening
+ * mark and stops right before it at the closing one. */
+int nb_ctl_mark_edge(struct nb_ctl *ctl, uint32_t mark_id, uint32_t edge, struct nb_msg *snap,
+		     char *err, size_t errlen);
 int nb_ctl_stop(struct nb_ctl *ctl, struct nb_msg *final, int timeout_ms, char *err, size_t errlen);
 
 /* The two ends of a run, for its document: this host's platform (its interface the one the

@@ -58,6 +58,9 @@ enum nb_tag {
 	NB_T_CAP_MAX_TIME_NS = 16,
 	NB_T_CAP_MAX_RATE_BPS = 17,
 	NB_T_CAP_MAX_PPS = 18,
+	/* u32 in a MARK: the mark opens (NB_MARK_OPENS) or closes (NB_MARK_CLOSES) the measurement
+	 * window; absent: neither. A test that profiles the window starts and stops there. */
+	NB_T_MARK_EDGE = 19,
 	/* sysinfo: 20-39 */
 	NB_T_SI_VERSION = 20,
 	NB_T_SI_GITREV,
@@ -75,9 +78,12 @@ enum nb_tag {
 	NB_T_SI_BUS_INFO,
 	NB_T_SI_MTU,
 	NB_T_SI_VIRT, /* absent from older agents: unknown */
-	NB_T_SI_CORE_MHZ = 38, /* the device tree's clocks (top of the range: others grow from 35) */
+	NB_T_SI_CORE_MHZ =
+	    38, /* the device tree's clocks (top of the range: others grow from 35) */
 	NB_T_SI_BUS_MHZ = 39,
 };
+
+enum nb_mark_edge { NB_MARK_OPENS = 1, NB_MARK_CLOSES = 2 };
 
 enum nb_test_type {
 	NB_TEST_TPUT = 1,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The agent's end of a tput test: accepts the controller's data connections (TCP) or opens the
- * UDP sockets, then receives, sends or both, and reports counters at every mark. */
+ * UDP sockets, then receives, sends or both, and reports counters at every mark. Asked for a
+ * profile, it takes this host's kernel profile between the marks that open and close the window
+ * (the edges of its CPU samples) and sends it with the final counters. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "core/tput/tput_plan.h"
 #include "core/tput/tput_wire.h"
 #include "core/base/wirecost.h"
+#include "core/profile/prof.h"
 
 #define ACCEPT_MS 5000
 /* After STOP, receivers drain while bytes still arrive, none for DRAIN_NS ending it, at most
@@ -36,6 +39,8 @@ struct tput_agent {
 	struct sockaddr_storage peer, local;
 	uint16_t udp_peer_port;
 	struct nb_tput_side *rx, *tx;
+	struct nb_prof *prof; /* with a profile asked for */
+	bool prof_on, prof_done;
 };
 
 static void tput_free(void *state)
@@ -45,6 +50,7 @@ static void tput_free(void *state)
 		return;
 	nb_tput_side_free(t->rx);
 	nb_tput_side_free(t->tx);
+	nb_prof_free(t->prof);
 	if (t->data_fd >= 0)
 		close(t->data_fd);
 	free(t);
@@ -80,6 +86,34 @@ static int congestion_allowed(const struct nb_agent_ctx *ctx, uint32_t proto, co
 			 "takes any loaded one (%s)",
 			 name, allowed, avail);
 		return -EPERM;
+	}
+	return 0;
+}
+
+/* The kernel profile the controller asks for: refused by --no-profile, the rate capped here
+ * whatever is asked. A kernel that cannot be profiled is no refusal: the result says why. */
+static int profile_open(const struct nb_agent_ctx *ctx, struct tput_agent *t, uint32_t hz,
+			char *err, size_t errlen)
+{
+	char why[NB_PROF_WHY] = "";
+	int ret;
+	if (ctx->policy->no_profile) {
+		snprintf(err, errlen,
+			 "refused by rule profile: this agent was started with "
+			 "--no-profile");
+		return -EPERM;
+	}
+	if (hz > NB_PROF_HZ_MAX) {
+		snprintf(err, errlen,
+			 "refused by rule profile: %u Hz asked; this agent samples at 1 to %u Hz "
+			 "per CPU",
+			 hz, NB_PROF_HZ_MAX);
+		return -EPERM;
+	}
+	ret = nb_prof_open(&t->prof, hz, NB_PROF_KIB_DEFAULT, 0, why, sizeof(why));
+	if (ret == -EINVAL || ret == -ENOMEM) {
+		snprintf(err, errlen, "kernel profile: %s", why);
+		return ret;
 	}
 	return 0;
 }
@@ -124,6 +158,8 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	}
 	if (t->congestion[0] &&
 	    (ret = congestion_allowed(ctx, t->proto, t->congestion, err, errlen)))
+		goto fail;
+	if (rq.profile_hz && (ret = profile_open(ctx, t, rq.profile_hz, err, errlen)))
 		goto fail;
 	memcpy(&t->peer, &ctx->peer, sizeof(t->peer));
 	memcpy(&t->local, &ctx->local, sizeof(t->local));
@@ -323,6 +359,46 @@ static int tput_snapshot(void *state, struct nb_msg *snap)
 	return put_counters(state, snap);
 }
 
+/* The profile starts right after the opening mark's CPU sample and stops right before the
+ * closing one's, as the controller's own does around its samples. */
+static void tput_edge(void *state, uint32_t edge, bool sampled)
+{
+	struct tput_agent *t = state;
+	if (!t->prof)
+		return;
+	if (edge == NB_MARK_OPENS && sampled && !t->prof_on && !t->prof_done)
+		t->prof_on = nb_prof_start(t->prof) == 0;
+	else if (edge == NB_MARK_CLOSES && !sampled && t->prof_on) {
+		nb_prof_stop(t->prof);
+		t->prof_on = false;
+		t->prof_done = true;
+	}
+}
+
+/* The window's profile into the final answer; a window that never closed says so. */
+static int put_profile(struct tput_agent *t, struct nb_msg *final)
+{
+	struct nb_prof_result *r = malloc(sizeof(*r));
+	int ret;
+	if (!r)
+		return -ENOMEM;
+	if (t->prof_on) {
+		nb_prof_stop(t->prof);
+		t->prof_on = false;
+	}
+	nb_prof_result(t->prof, r);
+	if (r->available && !t->prof_done) {
+		uint32_t hz = r->hz;
+		memset(r, 0, sizeof(*r));
+		r->hz = hz;
+		snprintf(r->why, sizeof(r->why),
+			 "the measurement window did not open and close on this agent");
+	}
+	ret = nb_prof_put(final, r);
+	free(r);
+	return ret;
+}
+
 static int tput_stop(void *state, struct nb_msg *final, char *err, size_t errlen)
 {
 	struct tput_agent *t = state;
@@ -335,6 +411,8 @@ static int tput_stop(void *state, struct nb_msg *final, char *err, size_t errlen
 	ret = put_counters(t, final);
 	if (ret)
 		snprintf(err, errlen, "cannot report counters: %s", strerror(-ret));
+	if (!ret && t->prof && (ret = put_profile(t, final)))
+		snprintf(err, errlen, "cannot report the kernel profile: %s", strerror(-ret));
 	return ret;
 }
 
@@ -375,4 +453,5 @@ const struct nb_test_ops nb_tput_ops = {
     .stop = tput_stop,
     .free = tput_free,
     .halt = tput_halt,
+    .edge = tput_edge,
 };

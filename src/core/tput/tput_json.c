@@ -56,10 +56,12 @@ const struct nb_obs_trial *nb_tput_sweep_obs(const struct nb_tput_sweep *s, size
 	return tx || s->bidir ? &s->obs_tx[i] : &s->obs_rx[i];
 }
 
-void nb_tput_prof_summary(const struct nb_tput_dir_result *d, struct nb_prof_summary *sum)
+void nb_tput_prof_summary(const struct nb_tput_dir_result *d, bool remote,
+			  struct nb_prof_summary *sum)
 {
-	nb_prof_summarize(d->prof_local, 0, d->cpu_local.valid ? d->cpu_local.busy_cpu_s : NAN,
-			  d->bytes / 1024, sum);
+	const struct nb_cpu_load *l = remote ? &d->cpu_remote : &d->cpu_local;
+	nb_prof_summarize(remote ? d->prof_remote : d->prof_local, 0,
+			  l->valid ? l->busy_cpu_s : NAN, d->bytes / 1024, sum);
 }
 
 void nb_tput_sweep_free(struct nb_tput_sweep *s)
@@ -135,11 +137,12 @@ static void json_dir(struct nb_json *j, const struct nb_tput_sweep_params *sp,
 	nb_json_double(j, "demand_remote_us_per_kbyte", d->demand_remote_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_local_us_per_kbyte", d->proc_demand_local_us_per_kbyte, 4);
 	nb_json_double(j, "proc_demand_remote_us_per_kbyte", d->proc_demand_remote_us_per_kbyte, 4);
-	if (p->profile_hz) {
+	for (int k = 0; p->profile_hz && k < 2; k++) {
 		struct nb_prof_summary sum;
-		if (d->prof_local)
-			nb_tput_prof_summary(d, &sum);
-		nb_prof_json(j, "profile_local", d->prof_local, &sum);
+		const struct nb_prof_result *r = k ? d->prof_remote : d->prof_local;
+		if (r)
+			nb_tput_prof_summary(d, k, &sum);
+		nb_prof_json(j, k ? "profile_remote" : "profile_local", r, &sum);
 	}
 	if (p->rate_bps) {
 		nb_json_obj_begin(j, "pacing");

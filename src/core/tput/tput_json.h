@@ -60,8 +60,10 @@ int nb_tput_sweep_add_interval(struct nb_tput_sweep *s, size_t size_index,
 const struct nb_obs_trial *nb_tput_sweep_obs(const struct nb_tput_sweep *s, size_t i, bool tx);
 void nb_tput_sweep_free(struct nb_tput_sweep *s);
 
-/* This host's profile of one direction's window over every CPU: ns per KByte received. */
-void nb_tput_prof_summary(const struct nb_tput_dir_result *d, struct nb_prof_summary *sum);
+/* One end's profile of one direction's window over every CPU (remote: the agent's, else this
+ * host's), with that end's busy CPU time over its own samples: ns per KByte received. */
+void nb_tput_prof_summary(const struct nb_tput_dir_result *d, bool remote,
+			  struct nb_prof_summary *sum);
 /* Writes the whole document of the sweep to f. */
 void nb_tput_sweep_json(FILE *f, const struct nb_tput_sweep_params *sp,
 			const struct nb_tput_sweep *s);

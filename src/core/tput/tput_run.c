@@ -49,7 +49,8 @@ struct step {
 void nb_tput_dir_result_free(struct nb_tput_dir_result *d)
 {
 	free(d->prof_local);
-	d->prof_local = NULL;
+	free(d->prof_remote);
+	d->prof_local = d->prof_remote = NULL;
 }
 
 static void read_local(struct step *s, struct edge *e)
@@ -82,7 +83,7 @@ static int read_remote(const struct nb_msg *m, struct edge *e, uint32_t dir, cha
 }
 
 /* The profile starts right after the window's opening local sample and stops right before its
- * closing one (last). */
+ * closing one (last); the mark tells the agent, whose profile does the same around its own. */
 static int mark(struct step *s, uint32_t id, struct edge *e, bool last, char *err, size_t errlen)
 {
 	int ret;
@@ -93,7 +94,11 @@ static int mark(struct step *s, uint32_t id, struct edge *e, bool last, char *er
 	read_local(s, e);
 	if (e == s->first && s->prof)
 		nb_prof_start(s->prof);
-	ret = nb_ctl_mark(s->ctl, id, s->reply, err, errlen);
+	uint32_t edge = !s->p->profile_hz ? 0
+			: e == s->first	  ? NB_MARK_OPENS
+			: last		  ? NB_MARK_CLOSES
+					  : 0;
+	ret = nb_ctl_mark_edge(s->ctl, id, edge, s->reply, err, errlen);
 	return ret ? ret : read_remote(s->reply, e, s->p->dir, err, errlen);
 }
 
@@ -372,9 +377,43 @@ static int build_request(struct step *s, uint16_t udp_port)
 	    .pacing = p->pacing,
 	    .burst = p->burst,
 	    .udp_port = udp_port,
+	    .profile_hz = p->profile_hz,
 	};
 	memcpy(rq.congestion, p->congestion, sizeof(rq.congestion));
 	return nb_tput_put_request(s->req, &rq);
+}
+
+/* The agent's profile of the window, from its final answer: one copy per direction measured. */
+static int remote_profile(const struct nb_tput_params *p, const struct nb_msg *final,
+			  struct nb_tput_step_result *r, char *err, size_t errlen)
+{
+	struct nb_prof_result *got = malloc(sizeof(*got));
+	int ret;
+	if (!got)
+		return -ENOMEM;
+	ret = nb_prof_get(final, got);
+	if (ret < 0) {
+		free(got);
+		snprintf(err, errlen, "malformed kernel profile from the agent");
+		return ret;
+	}
+	if (ret == 0) {
+		got->hz = p->profile_hz;
+		snprintf(got->why, sizeof(got->why),
+			 "the agent sent no profile (a version without tput's)");
+	}
+	for (int k = 0; k < 2; k++) {
+		struct nb_tput_dir_result *d = k ? &r->rx : &r->tx;
+		if (!(p->dir & (k ? NB_TPUT_DIR_RX : NB_TPUT_DIR_TX)))
+			continue;
+		if (!(d->prof_remote = malloc(sizeof(*d->prof_remote)))) {
+			free(got);
+			return -ENOMEM;
+		}
+		*d->prof_remote = *got;
+	}
+	free(got);
+	return 0;
 }
 
 static void report_interval(struct step *s, uint32_t idx, nb_tput_interval_fn fn, void *arg)
@@ -536,6 +575,8 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		ret = -EBADMSG;
 		goto out;
 	}
+	if (p->profile_hz && (ret = remote_profile(p, s.reply, r, err, errlen)))
+		goto out;
 	if (s.rx) {
 		rx_cut = nb_tput_side_stop(s.rx, DRAIN_NS) == -ETIMEDOUT;
 		nb_tput_side_read(s.rx, &loc_rx_total);

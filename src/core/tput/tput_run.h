@@ -33,7 +33,8 @@ struct nb_tput_params {
 	/* Observers of the box in the path (router, VPN gateway): their window opens and closes
 	 * right after the agent's marks that bound the step's window. NULL or empty: none. */
 	struct nb_obs_set *observe;
-	/* > 0: this host's kernel profile over the step's window at this rate per CPU. */
+	/* > 0: each end's kernel profile over the step's window at this rate per CPU (this
+	 * host's and the agent's). */
 	uint32_t profile_hz;
 };
 
@@ -77,6 +78,9 @@ struct nb_tput_dir_result {
 	/* With profile_hz: this host's kernel profile over the window (malloc'd, owned by
 	 * whoever holds the result: nb_tput_dir_result_free), else NULL. */
 	struct nb_prof_result *prof_local;
+	/* With profile_hz: the agent's, over its own samples' window (the same ownership); one
+	 * that says "unavailable: why" when the agent could not or an older one did not. */
+	struct nb_prof_result *prof_remote;
 };
 void nb_tput_dir_result_free(struct nb_tput_dir_result *d);
 

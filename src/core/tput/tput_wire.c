@@ -41,6 +41,8 @@ int nb_tput_put_request(struct nb_msg *m, const struct nb_tput_request *rq)
 		ret = nb_msg_put_u32(m, NB_T_TPUT_UDP_PORT, rq->udp_port);
 	if (!ret && rq->congestion[0])
 		ret = nb_msg_put_str(m, NB_T_TPUT_CONGESTION, rq->congestion);
+	if (!ret && rq->profile_hz)
+		ret = nb_msg_put_u32(m, NB_T_TPUT_PROFILE_HZ, rq->profile_hz);
 	return ret;
 }
 
@@ -80,7 +82,8 @@ int nb_tput_get_request(const struct nb_msg *m, struct nb_tput_request *rq)
 	    nb_msg_get_u64(m, NB_T_DURATION_NS, &rq->duration_ns) ||
 	    get_opt_u32(m, NB_T_TPUT_PACING, NB_PACING_AUTO, &rq->pacing) ||
 	    get_opt_u32(m, NB_T_TPUT_BURST, 0, &rq->burst) ||
-	    get_opt_u32(m, NB_T_TPUT_UDP_PORT, 0, &rq->udp_port))
+	    get_opt_u32(m, NB_T_TPUT_UDP_PORT, 0, &rq->udp_port) ||
+	    get_opt_u32(m, NB_T_TPUT_PROFILE_HZ, 0, &rq->profile_hz))
 		return -EBADMSG;
 	return get_opt_cc(m, NB_T_TPUT_CONGESTION, rq->congestion);
 }

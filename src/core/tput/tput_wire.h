@@ -23,6 +23,9 @@ enum nb_tput_tag {
 	NB_T_TPUT_PACING = 106,	    /* u32 enum nb_pacing_mode; absent: auto */
 	NB_T_TPUT_BURST = 107,	    /* u32 datagrams per wake-up; absent: about 1 ms worth */
 	NB_T_TPUT_CONGESTION = 108, /* TCP congestion control of both ends; absent: each default */
+	NB_T_TPUT_PROFILE_HZ = 109, /* u32: the agent's kernel profile over the window at this
+				       rate per CPU; absent: none. The profile (prof_wire.c's
+				       items) comes back in the FINAL. */
 	NB_T_TPUT_AGENT_RX = 110,   /* counters of what the agent received */
 	NB_T_TPUT_AGENT_TX = 111,   /* counters of what the agent sent */
 	NB_T_TPUT_AGENT_PACE = 112, /* be64 pacing CPU ns, be64 wake-ups of the agent's senders */
@@ -37,11 +40,12 @@ struct nb_tput_request {
 	uint64_t rate_bps, duration_ns;
 	uint32_t pacing, burst, udp_port;
 	char congestion[NB_TCPCC_NAME_MAX]; /* "": each end's default */
+	uint32_t profile_hz;		    /* 0: no profile (the agent judges the range) */
 };
 
 /* Resets m to a TEST_REQ for one tput step: the test type, duration_ns (the agent's senders stop
- * on their own after it), rq's settings; pacing, burst and udp_port only when set. Returns 0 or
- * -EMSGSIZE. */
+ * on their own after it), rq's settings; pacing, burst, udp_port and profile_hz only when set.
+ * Returns 0 or -EMSGSIZE. */
 int nb_tput_put_request(struct nb_msg *m, const struct nb_tput_request *rq);
 /* Reads one back: 0, or -EBADMSG when a required item is missing or any item is malformed. */
 int nb_tput_get_request(const struct nb_msg *m, struct nb_tput_request *rq);

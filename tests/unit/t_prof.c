@@ -153,6 +153,13 @@ static void test_categories(void)
 	CHECK(stack("veth_xmit", "nft_do_chain", NULL) == NB_PC_DRIVER,
 	      "innermost decides: veth_xmit under a hook is the driver's");
 	CHECK(stack("memcpy", "[unknown]", NULL) == NB_PC_OTHER, "no frame decides: other");
+	/* GCC's clone suffixes */
+	CHECK(cat("finish_task_switch.isra.0", "") == NB_PC_SCHED &&
+		  cat("tcp_ack.constprop.0", "") == NB_PC_SOCKET &&
+		  cat("__dev_queue_xmit.part.0", "") == NB_PC_NETCORE &&
+		  cat("nft_do_chain.cold", "nf_tables") == NB_PC_NETFILTER &&
+		  cat("_raw_spin_lock.cold", "") == -1,
+	      "clone suffixes (.isra.0, .constprop.0, .part.0, .cold) dropped before the rules");
 	CHECK(nb_prof_cat_stack(NULL, NULL, 0, true) == NB_PC_USER, "user frames only: user");
 	CHECK(nb_prof_cat_stack(NULL, NULL, 0, false) == NB_PC_OTHER, "no frame at all: other");
 	CHECK(!strcmp(nb_prof_cat_name(NB_PC_NETFILTER), "netfilter") &&
@@ -195,6 +202,62 @@ static void fill(struct nb_prof_result *r)
 	    "__do_softirq;ip_forward;nft_do_chain 550\nveth_poll;veth_xmit [veth] 200\n";
 	memcpy(r->folded, f, sizeof(f) - 1);
 	r->folded_len = sizeof(f) - 1;
+}
+
+static int dcat(const struct nb_prof_drivers *d, const char *name, const char *mod)
+{
+	return nb_prof_cat_frame_drv(name, mod, d);
+}
+
+/* The NIC driver category from the drivers ethtool names (ETHTOOL_GDRVINFO's driver field). */
+static void test_drivers(void)
+{
+	struct nb_prof_drivers d = {0}, none = {0};
+	CHECK(nb_prof_drivers_add(&d, "ena") && nb_prof_drivers_add(&d, "net_failover") &&
+		  nb_prof_drivers_add(&d, "bnxt_en") && nb_prof_drivers_add(&d, "gfar-enet") &&
+		  nb_prof_drivers_add(&d, "virtio_net") && nb_prof_drivers_add(&d, "hv_netvsc") &&
+		  d.n == 6,
+	      "drivers kept as ethtool names them");
+	CHECK(!nb_prof_drivers_add(&d, "ena") && !nb_prof_drivers_add(&d, "bridge") &&
+		  !nb_prof_drivers_add(&d, "802.1Q VLAN Support") && !nb_prof_drivers_add(&d, "") &&
+		  !nb_prof_drivers_add(&d, NULL) && d.n == 6,
+	      "a driver twice, a subsystem's module (bridge), a name no module has: not kept");
+	nb_prof_drivers_add(&d, "veth");
+	nb_prof_drivers_add(&d, "e1000e");
+	CHECK(!nb_prof_drivers_add(&d, "igb") && d.n == NB_PROF_DRIVERS, "at most 8 drivers");
+	/* AWS ena's poll loop is in no fixed rule: other without the interface's driver */
+	CHECK(dcat(&d, "ena_io_poll", "") == NB_PC_DRIVER &&
+		  dcat(&d, "ena_clean_rx_irq.constprop.0", "") == NB_PC_DRIVER &&
+		  dcat(&none, "ena_io_poll", "") == -1 && cat("ena_io_poll", "") == -1,
+	      "ena_io_poll: the driver with ena's interface, undecided without");
+	CHECK(dcat(&d, "net_failover_start_xmit", "") == NB_PC_DRIVER &&
+		  cat("net_failover_start_xmit", "") == NB_PC_NETCORE,
+	      "net_failover_start_xmit: the driver before the fixed net_ rule (netcore)");
+	CHECK(dcat(&d, "bnxt_poll", "") == NB_PC_DRIVER && cat("bnxt_poll", "") == -1,
+	      "bnxt_en: bnxt_poll (the name without _en)");
+	CHECK(dcat(&d, "gfar_poll_rx_sq", "") == NB_PC_DRIVER, "gfar-enet: gfar_poll_rx_sq");
+	CHECK(dcat(&d, "virtnet_poll", "") == NB_PC_DRIVER &&
+		  dcat(&d, "virtqueue_get_buf_ctx", "") == NB_PC_DRIVER &&
+		  dcat(&d, "virtnet_poll", "virtio_net") == NB_PC_DRIVER,
+	      "virtio_net: virtnet_ and its ring, built in or a module");
+	CHECK(dcat(&d, "virtio_crypto_skcipher_encrypt", "") == NB_PC_CRYPTO &&
+		  dcat(&d, "virtio_crypto_skcipher_encrypt", "virtio_crypto") == NB_PC_CRYPTO,
+	      "virtio_net's drivers do not take virtio_crypto's symbols");
+	CHECK(dcat(&d, "netvsc_poll", "") == NB_PC_DRIVER &&
+		  dcat(&d, "netvsc_poll", "hv_netvsc") == NB_PC_DRIVER,
+	      "hv_netvsc: netvsc_poll, built in or its module");
+	CHECK(dcat(&d, "veth_xmit", "") == NB_PC_DRIVER && dcat(&d, "vethx_fn", "") == -1,
+	      "veth: veth_xmit, not a name that only starts with its letters");
+	CHECK(dcat(&d, "e1000_clean_rx_irq", "e1000e") == NB_PC_DRIVER,
+	      "e1000e's module: the driver");
+	CHECK(dcat(&d, "_raw_spin_lock", "") == -1 &&
+		  dcat(&d, "nft_do_chain", "") == NB_PC_NETFILTER &&
+		  dcat(&d, "ena_fn", "nf_tables") == NB_PC_NETFILTER,
+	      "locks still decide nothing, other subsystems and their modules stay theirs");
+	const char *n[3] = {"_raw_spin_lock", "ena_start_xmit", "dev_hard_start_xmit"};
+	CHECK(nb_prof_cat_stack_drv(n, NULL, 3, false, &d) == NB_PC_DRIVER &&
+		  nb_prof_cat_stack_drv(n, NULL, 3, false, NULL) == NB_PC_NETCORE,
+	      "a stack: a lock in ena_start_xmit is the driver's (netcore's without it)");
 }
 
 static void test_summary(void)
@@ -361,6 +424,7 @@ int main(void)
 {
 	test_syms();
 	test_categories();
+	test_drivers();
 	test_summary();
 	test_wire();
 	return tap_done();

@@ -80,14 +80,32 @@ const char *nb_prof_syms_name(const struct nb_prof_syms *s, long i);
 const char *nb_prof_syms_module(const struct nb_prof_syms *s, long i); /* "" when built in */
 
 /* ---- categories (prof_cat.c): pure ---- */
+/* The NIC drivers of the box's interfaces as ethtool names them (ETHTOOL_GDRVINFO: virtio_net,
+ * gfar-enet, e1000e, veth, ...): their module and symbol prefixes are the driver category's
+ * before the fixed rules (docs/design.md). */
+#define NB_PROF_DRIVERS 8u
+struct nb_prof_drivers {
+	uint32_t n;
+	char name[NB_PROF_DRIVERS][NB_PROF_MOD]; /* as ethtool gives it */
+};
+/* Keeps an ethtool driver name: false (not kept) when it is empty, not a module's name
+ * (a-z, 0-9, '_', '-'), a subsystem's module (bridge: netcore), already kept or one too many. */
+bool nb_prof_drivers_add(struct nb_prof_drivers *d, const char *ethtool_name);
+/* Whether a frame (its name with a GCC clone suffix or not, its module) is one of d's. */
+bool nb_prof_drivers_match(const struct nb_prof_drivers *d, const char *name, const char *module);
 /* The category one frame decides, or -1 when the frame decides nothing (locks, thunks, memcpy,
- * RCU read sides, unknown): the caller's frame then decides. */
+ * RCU read sides, unknown): the caller's frame then decides. GCC's clone suffixes (.isra.0,
+ * .constprop.0, .part.0, .cold, ...) are dropped first. */
 int nb_prof_cat_frame(const char *name, const char *module);
+/* The same, the interfaces' drivers d (may be NULL) deciding "driver" before the fixed rules. */
+int nb_prof_cat_frame_drv(const char *name, const char *module, const struct nb_prof_drivers *d);
 /* A sample's category: its innermost kernel frame that decides, walking outwards (names and
  * modules, innermost first; nk kernel frames); a sample with no kernel frame but user ones is
  * user time; kernel frames none of which decides are other. */
 enum nb_prof_cat nb_prof_cat_stack(const char *const *names, const char *const *modules, size_t nk,
 				   bool user);
+enum nb_prof_cat nb_prof_cat_stack_drv(const char *const *names, const char *const *modules,
+				       size_t nk, bool user, const struct nb_prof_drivers *d);
 
 /* ---- one window's counts (what goes on the wire) ---- */
 struct nb_prof_func {

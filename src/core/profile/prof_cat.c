@@ -2,9 +2,15 @@
 /* Which subsystem a kernel frame belongs to. The rules, in the order they are tried (the same
  * list is in docs/design.md, "The kernel profile"):
  *
+ *  0. GCC's clone suffixes are dropped (finish_task_switch.isra.0 is finish_task_switch).
  *  1. A frame that decides nothing: locks, retpoline and return thunks, memcpy/memset, the RCU
  *     and bottom-half read sides, preemption and debugging hooks, an address with no symbol. Its
  *     caller decides.
+ *  1b. The drivers ethtool names for the box's interfaces: their module, and their symbols by
+ *     the driver's name as a prefix ('-' read as '_'; veth_xmit for veth; the name without a
+ *     trailing _enet, _eth or _en too: gfar_ for gfar-enet, bnxt_ for bnxt_en; virtnet_ and the
+ *     virtio ring for virtio_net, e1000_ for e1000e: a short table of drivers whose symbols go
+ *     by another name): the driver. A subsystem's module (bridge) is no NIC driver.
  *  2. The module column: a module of a known subsystem (nf_tables, nft_*, x_tables, *_tables,
  *     xt_*: netfilter; nf_conntrack*, nf_nat*, nf_defrag*: conntrack; esp4/6, xfrm*, ah4/6:
  *     xfrm; aes*, sha*, cryptd, gcm, talitos, caam*, virtio_crypto, *_crypto: crypto; any other
@@ -539,13 +545,128 @@ static bool has_prefix(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-int nb_prof_cat_frame(const char *name, const char *module)
+/* Drivers whose symbols go by another name than ethtool's (ethtool name with '-' as '_'). */
+static const struct {
+	const char *driver, *prefix[4];
+} drv_alias[] = {
+    {"virtio_net", {"virtnet_", "virtqueue_", "vring_", "vp_"}},
+    {"e1000e", {"e1000_"}},
+    {"e1000", {"e1000_"}},
+    {"r8169", {"rtl8169", "rtl_", "r8169_"}},
+    {"st_gmac", {"stmmac_", "dwmac"}},
+    {"stmmac", {"stmmac_", "dwmac"}},
+    {"gianfar", {"gfar_"}},
+    {"ixp4xx_eth", {"ixp4xx_", "npe_", "qmgr_"}},
+    {"mv643xx_eth", {"mv643xx_eth", "txq_", "rxq_"}},
+    {"hv_netvsc", {"netvsc_", "rndis_filter_"}},
+};
+
+static bool drv_name_ok(const char *s)
 {
-	if (!name || !*name)
-		return UNDECIDED;
-	const char *n = name;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+		      *s == '-'))
+			return false;
+	return true;
+}
+
+static int module_cat(const char *module);
+
+bool nb_prof_drivers_add(struct nb_prof_drivers *d, const char *name)
+{
+	char m[NB_PROF_MOD];
+	size_t i;
+	if (!name || strlen(name) >= NB_PROF_MOD || !drv_name_ok(name))
+		return false;
+	for (i = 0; name[i]; i++)
+		m[i] = name[i] == '-' ? '_' : name[i];
+	m[i] = '\0';
+	if (module_cat(m) != NB_PC_DRIVER || d->n >= NB_PROF_DRIVERS)
+		return false;
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->name[i], name))
+			return false;
+	memcpy(d->name[d->n++], name, strlen(name) + 1);
+	return true;
+}
+
+/* name starts with p and then ends or goes on with '_' */
+static bool word_prefix(const char *name, const char *p, size_t len)
+{
+	return !strncmp(name, p, len) && (name[len] == '\0' || name[len] == '_');
+}
+
+static bool one_driver(const char *drv, const char *name, const char *module)
+{
+	static const char *const tails[] = {"_enet", "_eth", "_en"};
+	char m[NB_PROF_MOD];
+	size_t len = strlen(drv);
+	for (size_t i = 0; i <= len; i++)
+		m[i] = drv[i] == '-' ? '_' : drv[i];
+	if (module && *module)
+		return word_prefix(module, m, len); /* e1000e; gianfar_driver for gianfar */
+	if (word_prefix(name, m, len))
+		return true;
+	/* gfar-enet: gfar_*, bnxt_en: bnxt_*; what is left must still say something (3 bytes) */
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		size_t t = strlen(tails[i]);
+		if (len >= t + 3 && !strcmp(m + len - t, tails[i]) && !strncmp(name, m, len - t) &&
+		    name[len - t] == '_')
+			return true;
+	}
+	for (size_t i = 0; i < sizeof(drv_alias) / sizeof(drv_alias[0]); i++) {
+		if (strcmp(drv_alias[i].driver, m))
+			continue;
+		for (size_t k = 0; k < 4 && drv_alias[i].prefix[k]; k++)
+			if (has_prefix(name, drv_alias[i].prefix[k]))
+				return true;
+	}
+	return false;
+}
+
+/* The name without its leading underscores and GCC's clone suffixes (from the first '.': the
+ * kernel's own names have none). */
+static const char *bare(const char *name, char *buf, size_t len)
+{
+	const char *n = name, *dot;
 	while (*n == '_')
 		n++;
+	if (!(dot = strchr(n, '.')))
+		return n;
+	size_t l = (size_t)(dot - n) < len - 1 ? (size_t)(dot - n) : len - 1;
+	memcpy(buf, n, l);
+	buf[l] = '\0';
+	return buf;
+}
+
+bool nb_prof_drivers_match(const struct nb_prof_drivers *d, const char *name, const char *module)
+{
+	char buf[NB_PROF_NAME];
+	if (!d || !name || !*name)
+		return false;
+	const char *n = bare(name, buf, sizeof(buf));
+	for (uint32_t i = 0; i < d->n && i < NB_PROF_DRIVERS; i++)
+		if (one_driver(d->name[i], n, module))
+			return true;
+	return false;
+}
+
+static int module_cat(const char *module)
+{
+	for (size_t i = 0; i < sizeof(mod_rules) / sizeof(mod_rules[0]); i++)
+		if (has_prefix(module, mod_rules[i].prefix))
+			return mod_rules[i].cat;
+	return NB_PC_DRIVER;
+}
+
+int nb_prof_cat_frame_drv(const char *name, const char *module, const struct nb_prof_drivers *d)
+{
+	char buf[NB_PROF_NAME];
+	if (!name || !*name)
+		return UNDECIDED;
+	const char *n = bare(name, buf, sizeof(buf));
 	/* Rule 1 before rule 2: a lock taken inside a module decides nothing either. */
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		if (rules[i].cat != UNDECIDED)
@@ -553,25 +674,34 @@ int nb_prof_cat_frame(const char *name, const char *module)
 		if (has_prefix(n, rules[i].prefix))
 			return UNDECIDED;
 	}
-	if (module && *module) {
-		for (size_t i = 0; i < sizeof(mod_rules) / sizeof(mod_rules[0]); i++)
-			if (has_prefix(module, mod_rules[i].prefix))
-				return mod_rules[i].cat;
+	if (nb_prof_drivers_match(d, n, module))
 		return NB_PC_DRIVER;
-	}
+	if (module && *module)
+		return module_cat(module);
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (has_prefix(n, rules[i].prefix))
 			return rules[i].cat;
 	return UNDECIDED;
 }
 
-enum nb_prof_cat nb_prof_cat_stack(const char *const *names, const char *const *modules, size_t nk,
-				   bool user)
+int nb_prof_cat_frame(const char *name, const char *module)
+{
+	return nb_prof_cat_frame_drv(name, module, NULL);
+}
+
+enum nb_prof_cat nb_prof_cat_stack_drv(const char *const *names, const char *const *modules,
+				       size_t nk, bool user, const struct nb_prof_drivers *d)
 {
 	for (size_t i = 0; i < nk; i++) {
-		int c = nb_prof_cat_frame(names[i], modules ? modules[i] : NULL);
+		int c = nb_prof_cat_frame_drv(names[i], modules ? modules[i] : NULL, d);
 		if (c != UNDECIDED)
 			return (enum nb_prof_cat)c;
 	}
 	return nk ? NB_PC_OTHER : user ? NB_PC_USER : NB_PC_OTHER;
+}
+
+enum nb_prof_cat nb_prof_cat_stack(const char *const *names, const char *const *modules, size_t nk,
+				   bool user)
+{
+	return nb_prof_cat_stack_drv(names, modules, nk, user, NULL);
 }

@@ -4,9 +4,13 @@
  * (categories per CPU, functions, stacks). Events are opened disabled and enabled only between
  * nb_prof_start and nb_prof_stop, the window's edges. Memory is fixed at open: the rings
  * (buf_kib per CPU) and the tables; a sample past a table is still counted in its category. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/ethtool.h>
 #include <linux/perf_event.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,6 +62,7 @@ struct nb_prof {
 	char why[NB_PROF_WHY];
 	struct symref *symref;
 	const struct nb_prof_syms *syms;
+	struct nb_prof_drivers drv; /* the interfaces' NIC drivers */
 	size_t nring;
 	struct ring ring[NB_PROF_CPUS];
 	pthread_t th;
@@ -256,7 +262,7 @@ static void take_sample(struct nb_prof *p, size_t ri, const uint8_t *b, size_t l
 	}
 	struct nb_prof_cpu *c = &p->cnt[ri];
 	c->samples++;
-	c->cat[nb_prof_cat_stack(names, mods, nk, user)]++;
+	c->cat[nb_prof_cat_stack_drv(names, mods, nk, user, &p->drv)]++;
 	if (p->mask && (c->cpu >= 64 || !((p->mask >> c->cpu) & 1)))
 		return;
 	p->func_samples++;
@@ -422,6 +428,35 @@ static int open_rings(struct nb_prof *p)
 	return 0;
 }
 
+/* The drivers ethtool names for this host's interfaces (loopback has none): the interfaces
+ * under test are among them, and whatever other NIC the box has is a NIC driver's work too. */
+static void read_drivers(struct nb_prof_drivers *d)
+{
+	DIR *dir = opendir("/sys/class/net");
+	struct dirent *e;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (!dir || fd < 0)
+		goto out;
+	while ((e = readdir(dir))) {
+		struct ethtool_drvinfo di = {.cmd = ETHTOOL_GDRVINFO};
+		struct ifreq ifr;
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(ifr.ifr_name))
+			continue;
+		memset(&ifr, 0, sizeof(ifr));
+		memcpy(ifr.ifr_name, e->d_name, strlen(e->d_name));
+		ifr.ifr_data = (void *)&di;
+		if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+			di.driver[sizeof(di.driver) - 1] = '\0';
+			nb_prof_drivers_add(d, di.driver);
+		}
+	}
+out:
+	if (dir)
+		closedir(dir);
+	if (fd >= 0)
+		close(fd);
+}
+
 int nb_prof_open(struct nb_prof **out, uint32_t hz, uint32_t buf_kib, uint64_t cpu_mask, char *why,
 		 size_t whylen)
 {
@@ -468,6 +503,7 @@ int nb_prof_open(struct nb_prof **out, uint32_t hz, uint32_t buf_kib, uint64_t c
 		goto unavail;
 	}
 	p->syms = p->symref->s;
+	read_drivers(&p->drv);
 	if ((ret = open_rings(p)))
 		goto unavail;
 	if (pipe2(p->wake, O_CLOEXEC)) {

@@ -15,6 +15,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/lab_opts.h"
+#include "cmd/lab_pick.h"
 #include "core/base/lab_fit.h"
 #include "core/base/lab_rules.h"
 #include "core/lab/lab.h"
@@ -393,6 +394,18 @@ int cmd_lab(int argc, char **argv)
 		    "--prefix: '%s' is not 1 to %d letters, digits, _ or -, starting with"
 		    " a letter",
 		    o.prefix, NB_LAB_PREFIX_MAX);
+	/* status, down, ruleset with no prefix named: the one lab up, never a guess among
+	 * several (up makes the lab it is told to). */
+	if (strcmp(o.verb, "up")) {
+		bool picked;
+		const char *pfx = lab_pick(o.prefix, "--prefix", &picked);
+		char name[96];
+		nb_lab_set_prefix(lab, pfx);
+		if (picked && pfx) {
+			lab_pick_name(pfx, name, sizeof(name));
+			cli_warn("no --prefix: acting on %s, the one lab up", name);
+		}
+	}
 	require_root();
 	lab->note = note_stderr;
 	lab->stop = &stop;

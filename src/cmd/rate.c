@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/lab_pick.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
@@ -224,18 +225,28 @@ static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
 
 /* A rule sweep loads its rules into the lab's DUT: with no lab up under the prefix, say so
  * before anything is sent, with the command that brings one up. */
-static void sweep_check_lab(const struct rate_opts *o)
+static void sweep_check_lab(struct rate_opts *o)
 {
 	struct nb_lab *lab = nb_lab_new();
 	struct nb_lab_status st;
-	const char *pfx = o->lab_prefix;
+	const char *pfx;
+	char name[96];
+	bool picked;
 
 	if (!lab)
 		cli_fail(ENOMEM, "out of memory");
-	if (nb_lab_set_prefix(lab, pfx))
+	if (nb_lab_set_prefix(lab, o->lab_prefix))
 		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
 				"at most %d)",
-				pfx, NB_LAB_PREFIX_MAX);
+				o->lab_prefix, NB_LAB_PREFIX_MAX);
+	/* None named: the one lab up, never a guess among several. */
+	pfx = o->lab_prefix = lab_pick(o->lab_prefix, "--lab-prefix", &picked);
+	nb_lab_set_prefix(lab, pfx);
+	lab_pick_name(pfx, name, sizeof(name));
+	if (!o->json)
+		fprintf(stderr,
+			"netbench rate: --sweep-rules loads its rules into the DUT of %s%s\n", name,
+			picked ? ", the one lab up" : "");
 	nb_lab_status(lab, &st);
 	nb_lab_free(lab);
 	if (!st.state_found && !st.ns[NB_LAB_DUT])

@@ -12,6 +12,7 @@
 #include "core/lab/lab_board.h"
 #include "core/lab/lab_board_arch.h"
 #include "core/lab/lab_board_dir.h"
+#include "core/lab/lab_list.h"
 #include "core/lab/lab_state.h"
 #include "tap.h"
 
@@ -38,6 +39,45 @@ int main(void)
 	CHECK(nb_lab_set_prefix(lab, "abcdefghijklmnop") == 0, "16 characters taken");
 	CHECK(nb_lab_set_prefix(lab, "") == 0 && !strcmp(lab->ns[NB_LAB_GEN], "nbgen"),
 	      "empty prefix: default names");
+
+	{
+		/* The labs up, from their state files: the default's first, names that are no
+		 * prefix and directories without a state file are no lab. */
+		char dir[] = "/tmp/t_lab_list-XXXXXX", path[256];
+		char up[4][NB_LAB_PREFIX_MAX + 1];
+		size_t n = 99;
+		CHECK(mkdtemp(dir) != NULL, "temporary run directory");
+		CHECK(nb_lab_list(dir, up, 4, &n) == 0 && n == 0, "no state file: no lab (n %zu)",
+		      n);
+		snprintf(path, sizeof(path), "%s/nope", dir);
+		CHECK(nb_lab_list(path, up, 4, &n) == 0 && n == 0, "no run directory: no lab");
+		static const char *const subs[] = {"zeta", "alpha", "no.prefix", "empty"};
+		for (int i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, subs[i]);
+			mkdir(path, 0755);
+			if (i == 3)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/state", dir, subs[i]);
+			fclose(fopen(path, "w"));
+		}
+		CHECK(nb_lab_list(dir, up, 4, &n) == 0 && n == 2 && !strcmp(up[0], "alpha") &&
+			  !strcmp(up[1], "zeta"),
+		      "two prefixed labs, sorted (n %zu)", n);
+		snprintf(path, sizeof(path), "%s/state", dir);
+		fclose(fopen(path, "w"));
+		CHECK(nb_lab_list(dir, up, 4, &n) == 0 && n == 3 && !up[0][0] &&
+			  !strcmp(up[1], "alpha"),
+		      "the default lab first (n %zu)", n);
+		CHECK(nb_lab_list(dir, up, 1, &n) == 0 && n == 3, "counted past max (n %zu)", n);
+		unlink(path);
+		for (int i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), "%s/%s/state", dir, subs[i]);
+			unlink(path);
+			snprintf(path, sizeof(path), "%s/%s", dir, subs[i]);
+			rmdir(path);
+		}
+		rmdir(dir);
+	}
 
 	nb_lab_rps_mask(1, 2, mask, sizeof(mask));
 	CHECK(!strcmp(mask, "00000002"), "1 of 2 CPUs: the last (got %s)", mask);

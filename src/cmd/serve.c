@@ -32,6 +32,9 @@ static const char usage_text[] =
     "      --log FILE         append one line per test here (default: stderr; syslog with -D)\n"
     "      --once             exit after one controller's tests (for scripts)\n"
     "      --max-time SEC     refuse tests longer than this (default 600 s)\n"
+    "      --quiet-time SEC   end a running test, and free its ports, when its\n"
+    "                         controller sends nothing for this long (default 30 s;\n"
+    "                         controllers send a keepalive every third of it)\n"
     "      --max-rate RATE    refuse to send faster than this on the wire (headers and\n"
     "                         framing counted), bit/s with k/M/G (default: none)\n"
     "      --max-pps N        refuse to send more packets per second than this (default: none)\n"
@@ -114,6 +117,7 @@ int cmd_serve(int argc, char **argv)
 	    {"log", required_argument, NULL, 'L'},
 	    {"once", no_argument, NULL, '1'},
 	    {"max-time", required_argument, NULL, 'T'},
+	    {"quiet-time", required_argument, NULL, 'Q'},
 	    {"max-rate", required_argument, NULL, 'R'},
 	    {"psk", required_argument, NULL, 'k'},
 	    {"allow-target-any", no_argument, NULL, 'A'},
@@ -134,6 +138,7 @@ int cmd_serve(int argc, char **argv)
 	int c, li = -1, fd, ret, ready_fd = -1;
 
 	o.policy.max_time_ns = 600 * NB_NS_PER_S;
+	o.policy.quiet_ns = 30 * NB_NS_PER_S;
 	o.policy.mcast_max_ttl = 1;
 	while ((c = getopt_long(argc, argv, ":p:B:Dk:hV", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
@@ -160,6 +165,10 @@ int cmd_serve(int argc, char **argv)
 		case 'T':
 			o.policy.max_time_ns =
 			    cli_duration_ns(name, optarg, NB_NS_PER_S, 86400 * NB_NS_PER_S);
+			break;
+		case 'Q':
+			o.policy.quiet_ns =
+			    cli_duration_ns(name, optarg, NB_NS_PER_S, 3600 * NB_NS_PER_S);
 			break;
 		case 'R':
 			o.policy.max_rate_bps = cli_rate(name, optarg, 1000, 400000000000ULL);

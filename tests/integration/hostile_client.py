@@ -101,6 +101,19 @@ def expect_refusal(mk, body, words, what):
     report(ok, "%s: refused (%s)" % (what, t if typ == ERROR else "accepted with message type %d" % typ))
 
 
+def expect_start_refusal(mk, body, words, what):
+    """A receiver opens its sockets at START (a request holds no port): a port in use is
+    refused there, with the reason."""
+    ctl = mk()
+    typ, items = ctl.ask(TEST_REQ, body)
+    if typ == TEST_ACK:
+        typ, items = ctl.ask(START)
+    ctl.close()
+    t = text(items)
+    ok = typ == ERROR and all(w in t for w in words)
+    report(ok, "%s: refused at START (%s)" % (what, t if typ == ERROR else "accepted with message type %d" % typ))
+
+
 def expect_accept(mk, body, what):
     ctl = mk()
     typ, items = ctl.ask(TEST_REQ, body)
@@ -203,12 +216,9 @@ def case_caps(host, port, psk):
     squat = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     squat.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     squat.bind(("127.0.0.1", 40101))
-    c = mk()
-    typ, items = c.ask(TEST_REQ, rate_req(40101))
-    report(typ == ERROR, "rate receiver does not share a port another socket holds with SO_REUSEADDR (%s)"
-           % (text(items) if typ == ERROR else "accepted"))
+    expect_start_refusal(mk, rate_req(40101), ["Address already in use"],
+                         "rate receiver does not share a port another socket holds with SO_REUSEADDR")
     squat.close()
-    c.close()
     expect_accept(mk, rate_req(40102), "rate receiver on the control address, port 40102")
     # the trial id the receiver is to count (tag 210): 1 to 65535, nothing else
     for trial in (0, 65536, 2**32 - 1):
@@ -233,8 +243,8 @@ def case_caps(host, port, psk):
                        "rate receiver on %d ports from %d" % (count, first))
     squat = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     squat.bind(("127.0.0.1", 40120))
-    expect_refusal(mk, rate_req(40110) + u32(251, 20), ["40110", "Address already in use"],
-                   "rate receiver on a port range holding a port another socket has")
+    expect_start_refusal(mk, rate_req(40110) + u32(251, 20), ["40110", "Address already in use"],
+                         "rate receiver on a port range holding a port another socket has")
     squat.close()
     expect_accept(mk, rate_req(40110) + u32(251, 1024), "rate receiver on 1024 ports")
     # addresses x ports (tags 250 and 251): received on the ports' wildcard address, which holds
@@ -1237,6 +1247,68 @@ def case_stream_profile(host, port, psk, no_profile="0"):
     expect_refusal(mk, stream_req(1, "127.0.0.1", [1000000], NS, port=40383) + u32(313, 997),
                    ["receiver"], "a profile from a sending agent")
     expect_accept(mk, recv + u32(313, 4999), "a stream profile at the cap (4999 Hz)")
+
+
+def udp_port_free(addr, port):
+    """Whether this host could bind UDP addr:port now (False: EADDRINUSE)."""
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        u.bind((addr, port))
+        return True
+    except OSError:
+        return False
+    finally:
+        u.close()
+
+
+def case_quiet_ports(host, port, psk, quiet_s):
+    """35.7: a TEST_REQ of 1,024 destination addresses x 64 ports (65,536 flows: the cap) holds
+    no port until START; after START the controller goes silent: the agent ends the test within
+    its quiet limit (quiet_s), frees the ports and says why, and serves the next controller."""
+    quiet = float(quiet_s)
+    lo = socket.inet_aton("127.0.0.1")
+    req = rate_req(50000, lo) + u32(250, 1024) + u32(251, 64)
+    req = req.replace(u64(T_DURATION, NS), u64(T_DURATION, 300 * NS))
+    c = fresh(host, port, psk)
+    typ, items = c.ask(TEST_REQ, req)
+    report(typ == TEST_ACK, "rate request for 1024 addresses x 64 ports accepted%s" %
+           ("" if typ == TEST_ACK else " (" + text(items) + ")"))
+    if typ != TEST_ACK:
+        return
+    report(udp_port_free("0.0.0.0", 50010) and udp_port_free("127.0.0.5", 50063),
+           "after TEST_REQ alone no port of the range is held (0.0.0.0:50010, 127.0.0.5:50063 bind)")
+    typ, items = c.ask(START)
+    report(typ == TEST_ACK, "START accepted%s" % ("" if typ == TEST_ACK else " (" + text(items) + ")"))
+    held = not udp_port_free("0.0.0.0", 50010)
+    report(held, "after START the receiver holds the range (0.0.0.0:50010 is in use)")
+    t0 = time.monotonic()
+    # Silent from here: nothing sent, nothing read, until every port is free again.
+    while time.monotonic() - t0 < quiet + 30 and not (udp_port_free("0.0.0.0", 50010) and
+                                                      udp_port_free("0.0.0.0", 50063)):
+        time.sleep(0.05)
+    freed = time.monotonic() - t0
+    report(held and freed <= quiet + 2.0,
+           "a silent controller's ports are free %.1f s after it fell quiet (limit %.0f s + 2 s)" %
+           (freed, quiet))
+    c.s.settimeout(5.0)
+    try:
+        typ, items = recv_msg(c.s)
+        t = text(items)
+    except Exception as e:
+        typ, t = None, "%s: %s" % (type(e).__name__, e)
+    report(typ == ERROR and "test stopped by rule quiet-time" in t,
+           "the agent tells the silent controller why (%s)" % t)
+    c.s.close()
+    d = fresh(host, port, psk)
+    typ, items = d.ask(TEST_REQ, rate_req(50000, lo) + u32(251, 64))
+    report(typ == TEST_ACK, "the agent serves the next controller%s" %
+           ("" if typ == TEST_ACK else " (" + text(items) + ")"))
+    if typ == TEST_ACK:
+        typ, items = d.ask(START)
+        typ2, _ = d.ask(STOP) if typ == TEST_ACK else (None, None)
+        report(typ == TEST_ACK and typ2 == FINAL, "... its test starts and stops (%s, %s)" %
+               (typ, typ2))
+    d.close()
 
 
 if __name__ == "__main__":

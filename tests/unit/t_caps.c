@@ -13,7 +13,9 @@
 int main(void)
 {
 	struct nb_msg *m = nb_msg_new(NB_MSG_HELLO_OK);
-	struct nb_caps c = {.known = true, .max_time_ns = 3 * NB_NS_PER_S, .max_rate_bps = 100000000},
+	struct nb_caps c = {.known = true,
+			    .max_time_ns = 3 * NB_NS_PER_S,
+			    .max_rate_bps = 100000000},
 		       got;
 	char err[512];
 
@@ -33,6 +35,19 @@ int main(void)
 	nb_msg_put_u64(m, NB_T_CAP_MAX_RATE_BPS, 1);
 	nb_msg_put_u64(m, NB_T_CAP_MAX_PPS, 1);
 	CHECK(nb_caps_get(m, &got) == -EBADMSG, "a cap of the wrong length: malformed");
+	/* The quiet limit: stated on its own, absent from an older agent (no ALIVE then). */
+	nb_msg_reset(m, NB_MSG_HELLO_OK);
+	c.quiet_ns = 30 * NB_NS_PER_S;
+	CHECK(nb_caps_put(m, &c) == 0 && nb_caps_get(m, &got) == 0 && got.quiet_ns == c.quiet_ns,
+	      "quiet limit read back");
+	nb_msg_reset(m, NB_MSG_HELLO_OK);
+	c.quiet_ns = 0;
+	memset(&got, 0xff, sizeof(got));
+	CHECK(nb_caps_put(m, &c) == 0 && nb_caps_get(m, &got) == 0 && got.known && !got.quiet_ns,
+	      "no quiet limit stated: 0");
+	nb_msg_reset(m, NB_MSG_HELLO_OK);
+	nb_msg_put_u32(m, NB_T_CAP_QUIET_NS, 1);
+	CHECK(nb_caps_get(m, &got) == -EBADMSG, "a quiet limit of the wrong length: malformed");
 
 	/* tput's plan: -u -r 200M, Tx then Rx, against --max-rate 100M */
 	struct nb_tput_params p = {.proto = NB_TPUT_UDP,
@@ -63,7 +78,8 @@ int main(void)
 	p.rate_bps = 1000000;
 	p.time_ns = 2 * NB_NS_PER_S;
 	CHECK(nb_tput_check_plan(&c, &p, sizes, 2, false, false, err, sizeof(err)) == -EPERM &&
-		  strstr(err, "-t 2 s") && strstr(err, "at most 3.0 s") && strstr(err, "--max-time"),
+		  strstr(err, "-t 2 s") && strstr(err, "at most 3.0 s") &&
+		  strstr(err, "--max-time"),
 	      "-t 2 -O 0.5 (3.5 s tests) under --max-time 3: refused (%s)", err);
 	c.known = false;
 	CHECK(nb_tput_check_plan(&c, &p, sizes, 2, true, false, err, sizeof(err)) == 0,
@@ -79,12 +95,13 @@ int main(void)
 		for (size_t i = 0; i < 2; i++) {
 			uint32_t pkt, over;
 			nb_tput_wire_shape(p.proto, (uint32_t)sizes[i], v6, &pkt, &over);
-			int agent = nb_caps_check_send(&c, nb_tput_step_duration_ns(&p),
-						       p.rate_bps * p.streams, pkt, over, err,
-						       sizeof(err));
-			int plan = nb_tput_check_plan(&c, &p, &sizes[i], 1, true, v6, err,
-						      sizeof(err));
-			CHECK(agent == plan, "plan and agent agree (TCP %llu-byte blocks, IPv%d): %d",
+			int agent =
+			    nb_caps_check_send(&c, nb_tput_step_duration_ns(&p),
+					       p.rate_bps * p.streams, pkt, over, err, sizeof(err));
+			int plan =
+			    nb_tput_check_plan(&c, &p, &sizes[i], 1, true, v6, err, sizeof(err));
+			CHECK(agent == plan,
+			      "plan and agent agree (TCP %llu-byte blocks, IPv%d): %d",
 			      (unsigned long long)sizes[i], v6 ? 6 : 4, plan);
 		}
 	nb_msg_free(m);

@@ -60,7 +60,7 @@ static const struct nb_mem_params small = {
 
 /* Opens a session and starts a small mem run on the agent; while the agent is still ending the
  * run of a session that went away, it says busy: try again for a few seconds. */
-static struct nb_ctl *start_run(uint16_t port, struct nb_msg *reply)
+static struct nb_ctl *start_run_as(uint16_t port, struct nb_msg *reply, bool silent)
 {
 	char err[256] = "";
 	for (int tries = 0; tries < 50; tries++) {
@@ -68,6 +68,8 @@ static struct nb_ctl *start_run(uint16_t port, struct nb_msg *reply)
 		struct nb_msg *req = nb_msg_new(NB_MSG_TEST_REQ);
 		if (req &&
 		    !nb_ctl_open(&ctl, "127.0.0.1", port, AF_INET, NULL, 0, err, sizeof(err))) {
+			if (silent) /* a controller that sends no ALIVE (as an attacker's) */
+				ctl->caps.quiet_ns = 0;
 			nb_msg_put_u32(req, NB_T_TEST_TYPE, NB_TEST_MEM);
 			nb_msg_put_u64(req, NB_T_DURATION_NS, nb_mem_budget_ns(&small));
 			nb_mem_put_params(req, &small);
@@ -87,9 +89,16 @@ static struct nb_ctl *start_run(uint16_t port, struct nb_msg *reply)
 	return NULL;
 }
 
+static struct nb_ctl *start_run(uint16_t port, struct nb_msg *reply)
+{
+	return start_run_as(port, reply, false);
+}
+
 int main(void)
 {
-	struct agent ag = {.opts = {.policy = {.max_time_ns = 600 * NB_NS_PER_S}}};
+	/* A quiet limit of 1 s: every wait below marks more often, but the ones that test it. */
+	struct agent ag = {
+	    .opts = {.policy = {.max_time_ns = 600 * NB_NS_PER_S, .quiet_ns = NB_NS_PER_S}}};
 	struct sockaddr_in sa;
 	socklen_t sl = sizeof(sa);
 	struct nb_msg *snap = nb_msg_new(0);
@@ -154,6 +163,25 @@ int main(void)
 	ret = ctl ? nb_ctl_poll(ctl, &p, snap, err, sizeof(err)) : -1;
 	CHECK(ret == -EPROTO && !strcmp(err, "the test's own error"),
 	      "the snapshot's error is returned (%d: %s)", ret, err);
+	nb_ctl_free(ctl);
+
+	/* The quiet limit: the agent states it, and a controller that waits 2.5 s without a
+	 * message of its own is kept by its ALIVE thread; one that sends nothing (ALIVE off) finds
+	 * its test ended by rule quiet-time. */
+	ctl = start_run(port, snap);
+	CHECK(ctl && ctl->caps.quiet_ns == NB_NS_PER_S, "the agent states its quiet limit (1 s)");
+	nb_sleep_until_ns(nb_mono_ns() + 2500 * NB_NS_PER_MS);
+	ret = ctl ? nb_ctl_mark(ctl, 1, snap, err, sizeof(err)) : -1;
+	CHECK(ret == 0, "ALIVE keeps a waiting controller's test past the quiet limit (%d: %s)",
+	      ret, ret ? err : "");
+	CHECK(ctl && nb_ctl_stop(ctl, snap, 30000, err, sizeof(err)) == 0, "... and it stops");
+	nb_ctl_free(ctl);
+	ctl = start_run_as(port, snap, true);
+	nb_sleep_until_ns(nb_mono_ns() + 2500 * NB_NS_PER_MS);
+	err[0] = '\0';
+	ret = ctl ? nb_ctl_mark(ctl, 1, snap, err, sizeof(err)) : -1;
+	CHECK(ret != 0 && strstr(err, "test stopped by rule quiet-time"),
+	      "a silent controller's test is ended by rule quiet-time (%d: %s)", ret, err);
 	nb_ctl_free(ctl);
 
 	/* A whole remote run through the driver. */

@@ -21,11 +21,15 @@
 #include "core/rate/rate_agent_rev.h"
 
 struct rate_agent {
-	struct nb_rx *rx;
+	struct nb_rx *rx; /* opened at START, not at the request: a request holds no port */
 	struct nb_rx_snap *snap;
 	uint64_t rate_bps, duration_ns;
 	uint16_t port;
 	struct nb_rate_rev *rev; /* --bidir: the reverse direction's generator, or NULL */
+	/* The receiver the request asked for, checked at the request, opened at START. */
+	struct sockaddr_storage where, reflect_to;
+	uint32_t count, pcount, fmax, rport, rpps, trial;
+	bool no_mmsg;
 };
 
 void nb_rate_boot_id(char *buf, size_t len)
@@ -84,11 +88,11 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 {
 	struct rate_agent *r = calloc(1, sizeof(*r));
 	struct sockaddr_storage where;
-	struct sockaddr_storage reflect_to;
+	struct sockaddr_storage reflect_to = {0};
 	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0, count = 1, pcount = 1;
 	uint32_t fmax = 0;
-	char boot[64], astr[64];
-	int fd, ret = -ENOMEM;
+	char boot[64];
+	int ret = -ENOMEM;
 
 	if (!r || !(r->snap = calloc(1, sizeof(*r->snap))))
 		goto fail;
@@ -216,54 +220,6 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 	if (count > 1)
 		nb_flow_dst_any(&where);
 	nb_net_set_port((struct sockaddr *)&where, (uint16_t)port);
-	nb_net_addr_str((struct sockaddr *)&where, true, astr, sizeof(astr));
-	if (pcount > 1) {
-		/* Flows by destination port: one socket a port of the range (none shared),
-		 * read by one thread. */
-		int *fds = calloc(pcount, sizeof(int));
-		ret = fds ? nb_rx_bind_ports((struct sockaddr *)&where, pcount, fds) : -ENOMEM;
-		if (ret < 0) {
-			snprintf(err, errlen,
-				 "agent cannot receive on %s and the %u ports after it: %s", astr,
-				 pcount - 1, strerror(-ret));
-			free(fds);
-			goto fail;
-		}
-		ret = nb_rx_new_ports(&r->rx, fds, pcount, 1, no_mmsg != 0);
-		free(fds);
-		if (ret) {
-			snprintf(err, errlen, "receiver: %s", strerror(-ret));
-			goto fail;
-		}
-		goto bound;
-	}
-	fd = socket(where.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
-		goto fail;
-	}
-	if (where.ss_family == AF_INET6 && count > 1) {
-		int one = 1; /* the IPv6 range only, not every IPv4 address too */
-		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-	}
-	/* Every trial binds the same port again (the controller's generator stays connected);
-	 * UDP needs no SO_REUSEADDR for that, and without it no other socket shares the port. */
-	if (bind(fd, (struct sockaddr *)&where, nb_net_sa_len((struct sockaddr *)&where)) < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "agent cannot receive on %s: %s", astr, strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	if ((ret = nb_rx_new(&r->rx, fd, no_mmsg != 0))) {
-		snprintf(err, errlen, "receiver: %s", strerror(-ret));
-		goto fail;
-	}
-bound:
-	if (fmax > NB_RX_FLOWS && (ret = nb_rx_set_flows(r->rx, fmax, !rport))) {
-		snprintf(err, errlen, "receiver for %u flows: %s", fmax, strerror(-ret));
-		goto fail;
-	}
 	if (rport) {
 		if (reflect_to.ss_family == AF_INET && where.ss_family == AF_INET6) {
 			/* A dual-stack socket reaches an IPv4 controller at its mapped address. */
@@ -282,10 +238,16 @@ bound:
 				 "reflection address and receive address differ in family");
 			goto fail;
 		}
-		nb_rx_reflect(r->rx, (struct sockaddr *)&reflect_to, rpps);
 	}
-	if (trial)
-		nb_rx_expect(r->rx, (uint16_t)trial);
+	r->where = where;
+	r->reflect_to = reflect_to;
+	r->count = count;
+	r->pcount = pcount;
+	r->fmax = fmax;
+	r->rport = rport;
+	r->rpps = rpps;
+	r->trial = trial;
+	r->no_mmsg = no_mmsg != 0;
 	r->port = (uint16_t)port;
 	nb_rate_boot_id(boot, sizeof(boot));
 	nb_msg_put_u32(ack, NB_T_PORT, port);
@@ -314,10 +276,76 @@ fail:
 	return ret;
 }
 
+/* START: the receiver's sockets, bound only now (a request left without START holds no
+ * port), closed with the test (at STOP, its limit, or when the controller falls quiet). */
+static int rx_open(struct rate_agent *r, char *err, size_t errlen)
+{
+	struct sockaddr_storage where = r->where;
+	char astr[64];
+	int fd, ret;
+
+	nb_net_addr_str((struct sockaddr *)&where, true, astr, sizeof(astr));
+	if (r->pcount > 1) {
+		/* Flows by destination port: one socket a port of the range (none shared),
+		 * read by one thread. */
+		int *fds = calloc(r->pcount, sizeof(int));
+		ret = fds ? nb_rx_bind_ports((struct sockaddr *)&where, r->pcount, fds) : -ENOMEM;
+		if (ret < 0) {
+			snprintf(err, errlen,
+				 "agent cannot receive on %s and the %u ports after it: %s", astr,
+				 r->pcount - 1, strerror(-ret));
+			free(fds);
+			return ret;
+		}
+		ret = nb_rx_new_ports(&r->rx, fds, r->pcount, 1, r->no_mmsg);
+		free(fds);
+		if (ret) {
+			snprintf(err, errlen, "receiver: %s", strerror(-ret));
+			return ret;
+		}
+		goto bound;
+	}
+	fd = socket(where.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "receiver socket: %s", strerror(errno));
+		return ret;
+	}
+	if (where.ss_family == AF_INET6 && r->count > 1) {
+		int one = 1; /* the IPv6 range only, not every IPv4 address too */
+		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	}
+	/* Every trial binds the same port again (the controller's generator stays connected);
+	 * UDP needs no SO_REUSEADDR for that, and without it no other socket shares the port. */
+	if (bind(fd, (struct sockaddr *)&where, nb_net_sa_len((struct sockaddr *)&where)) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "agent cannot receive on %s: %s", astr, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if ((ret = nb_rx_new(&r->rx, fd, r->no_mmsg))) {
+		snprintf(err, errlen, "receiver: %s", strerror(-ret));
+		return ret;
+	}
+bound:
+	if (r->fmax > NB_RX_FLOWS && (ret = nb_rx_set_flows(r->rx, r->fmax, !r->rport))) {
+		snprintf(err, errlen, "receiver for %u flows: %s", r->fmax, strerror(-ret));
+		return ret;
+	}
+	if (r->rport)
+		nb_rx_reflect(r->rx, (struct sockaddr *)&r->reflect_to, r->rpps);
+	if (r->trial)
+		nb_rx_expect(r->rx, (uint16_t)r->trial);
+	return 0;
+}
+
 static int rate_start(void *state, char *err, size_t errlen)
 {
 	struct rate_agent *r = state;
-	int ret = nb_rx_start(r->rx);
+	int ret = rx_open(r, err, errlen);
+	if (ret)
+		return ret;
+	ret = nb_rx_start(r->rx);
 	if (ret)
 		snprintf(err, errlen, "receiver thread: %s", strerror(-ret));
 	if (!ret && r->rev)

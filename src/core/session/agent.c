@@ -263,6 +263,9 @@ static int on_message(struct session *s, bool *done)
 		}
 		end_test(s);
 		return send_or_why(s, "the final snapshot");
+	case NB_MSG_ALIVE:
+		/* The controller is still there while its test runs: nothing to answer. */
+		return 0;
 	case NB_MSG_BYE:
 		set_why(s, "the controller said goodbye");
 		*done = true;
@@ -282,9 +285,9 @@ static uint64_t test_limit_ns(const struct session *s)
 	return cap && limit > cap ? cap : limit;
 }
 
-/* The test reached its limit without STOP: its workers are stopped now, and the controller
- * is told which rule ended it. */
-static void stop_at_limit(struct session *s)
+/* The test reached its limit without STOP, or its controller fell quiet (quiet): its workers
+ * are stopped and its sockets closed now, and the controller is told which rule ended it. */
+static void stop_at_limit(struct session *s, bool quiet)
 {
 	char err[512] = "", text[256], junk[512];
 	uint64_t ran_ns = nb_mono_ns() - s->started_ns;
@@ -293,7 +296,12 @@ static void stop_at_limit(struct session *s)
 	nb_msg_reset(s->out, NB_MSG_FINAL);
 	s->ops->stop(s->state, s->out, err, sizeof(err));
 	end_test(s);
-	if (s->ctx.policy->max_time_ns && test_limit_ns(s) == s->ctx.policy->max_time_ns)
+	if (quiet)
+		snprintf(text, sizeof(text),
+			 "test stopped by rule quiet-time: the controller sent nothing for %.1f s "
+			 "while it ran (%.1f s)",
+			 s->ctx.policy->quiet_ns / 1e9, ran_ns / 1e9);
+	else if (s->ctx.policy->max_time_ns && test_limit_ns(s) == s->ctx.policy->max_time_ns)
 		snprintf(text, sizeof(text),
 			 "test stopped by rule max-time: it ran %.1f s, at most %.1f s",
 			 ran_ns / 1e9, s->ctx.policy->max_time_ns / 1e9);
@@ -345,7 +353,15 @@ static int session(int fd, const struct nb_agent_opts *opts, struct nb_gate *g)
 		 * test's window (an observer on a slow board). */
 		int r, wait_ms = s.running ? 1000 : 200;
 		if (s.running && now >= end_ns) {
-			stop_at_limit(&s);
+			stop_at_limit(&s, false);
+			tests++;
+			break;
+		}
+		/* A controller that fell silent while its test runs (it sends ALIVE, or a message
+		 * of the test, well within the limit) holds the test's ports and sockets for
+		 * nothing: the test ends, and the agent serves the next controller. */
+		if (s.running && s.ctx.policy->quiet_ns && now - last_ns > s.ctx.policy->quiet_ns) {
+			stop_at_limit(&s, true);
 			tests++;
 			break;
 		}

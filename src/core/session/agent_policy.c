@@ -47,7 +47,8 @@ static struct nb_caps policy_caps(const struct nb_agent_policy *p)
 	struct nb_caps c = {.known = true,
 			    .max_time_ns = p->max_time_ns,
 			    .max_rate_bps = p->max_rate_bps,
-			    .max_pps = p->max_pps};
+			    .max_pps = p->max_pps,
+			    .quiet_ns = p->quiet_ns};
 	return c;
 }
 

@@ -16,9 +16,11 @@
 #include "core/session/caps.h"
 
 struct nb_agent_policy {
-	uint64_t max_time_ns;	  /* longest test accepted */
-	uint64_t max_rate_bps;	  /* highest sending rate accepted (wire bits), 0 = no cap */
-	uint64_t max_pps;	  /* highest packet rate accepted, 0 = no cap */
+	uint64_t max_time_ns;  /* longest test accepted */
+	uint64_t max_rate_bps; /* highest sending rate accepted (wire bits), 0 = no cap */
+	uint64_t max_pps;      /* highest packet rate accepted, 0 = no cap */
+	/* A running test ends when its controller is silent this long (0: never). */
+	uint64_t quiet_ns;
 	bool mcast_any_group;	  /* --allow-mcast-any: groups outside the administrative scope */
 	uint32_t mcast_max_ttl;	  /* highest multicast TTL / hop limit (--mcast-ttl, default 1) */
 	const char *mcast_ifaces; /* --mcast-iface: more interfaces multicast may leave by (a,b) */

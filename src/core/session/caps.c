@@ -14,7 +14,7 @@ int nb_caps_put(struct nb_msg *m, const struct nb_caps *c)
 	    (ret = nb_msg_put_u64(m, NB_T_CAP_MAX_RATE_BPS, c->max_rate_bps)) ||
 	    (ret = nb_msg_put_u64(m, NB_T_CAP_MAX_PPS, c->max_pps)))
 		return ret;
-	return 0;
+	return c->quiet_ns ? nb_msg_put_u64(m, NB_T_CAP_QUIET_NS, c->quiet_ns) : 0;
 }
 
 int nb_caps_get(const struct nb_msg *m, struct nb_caps *c)
@@ -22,8 +22,15 @@ int nb_caps_get(const struct nb_msg *m, struct nb_caps *c)
 	int a = nb_msg_get_u64(m, NB_T_CAP_MAX_TIME_NS, &c->max_time_ns);
 	int b = nb_msg_get_u64(m, NB_T_CAP_MAX_RATE_BPS, &c->max_rate_bps);
 	int p = nb_msg_get_u64(m, NB_T_CAP_MAX_PPS, &c->max_pps);
+	int q = nb_msg_get_u64(m, NB_T_CAP_QUIET_NS, &c->quiet_ns);
 
 	c->known = false;
+	if (q == -ENOENT)
+		c->quiet_ns = 0;
+	else if (q) {
+		c->quiet_ns = 0;
+		return -EBADMSG;
+	}
 	if (a == -ENOENT && b == -ENOENT && p == -ENOENT) {
 		c->max_time_ns = c->max_rate_bps = c->max_pps = 0;
 		return 0;

@@ -16,12 +16,15 @@ struct nb_caps {
 	uint64_t max_time_ns;  /* longest test, 0 = no cap */
 	uint64_t max_rate_bps; /* highest sending rate on the wire, 0 = no cap */
 	uint64_t max_pps;      /* highest packet rate, 0 = no cap */
+	/* A running test whose controller sends nothing for this long is ended; the controller
+	 * sends ALIVE well within it. 0: the agent states none (an older one): no ALIVE. */
+	uint64_t quiet_ns;
 };
 
-/* Agent: appends the caps (NB_T_CAP_*, u64 each). */
+/* Agent: appends the caps (NB_T_CAP_*, u64 each; CAP_QUIET_NS only when set). */
 int nb_caps_put(struct nb_msg *m, const struct nb_caps *c);
 /* Controller: reads them from HELLO_OK / AUTH_OK. All three absent: known = false, 0. One
- * missing or of the wrong length: -EBADMSG. */
+ * missing or of the wrong length: -EBADMSG. CAP_QUIET_NS on its own: absent is 0. */
 int nb_caps_get(const struct nb_msg *m, struct nb_caps *c);
 
 /* A test of duration_ns whose sender runs at wire_bps (0: unlimited; 1 when the test sends

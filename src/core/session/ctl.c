@@ -4,28 +4,93 @@
 #include "core/session/ctl.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/session/auth.h"
 #include "core/base/net.h"
 #include "core/base/sha256.h"
+#include "core/base/timeutil.h"
 
 #define CONNECT_MS 5000
 #define REPLY_MS   10000
+
+/* Every message the controller sends goes through here: the ALIVE thread sends too. */
+static int ctl_send(struct nb_ctl *c, const struct nb_msg *m)
+{
+	int ret;
+	pthread_mutex_lock(&c->send_mu);
+	ret = nb_msg_send(c->fd, m);
+	pthread_mutex_unlock(&c->send_mu);
+	return ret;
+}
+
+static void *alive_main(void *arg)
+{
+	struct nb_ctl *c = arg;
+	uint64_t every_ns = c->caps.quiet_ns / 3;
+
+	if (every_ns < 100 * NB_NS_PER_MS)
+		every_ns = 100 * NB_NS_PER_MS;
+	pthread_mutex_lock(&c->send_mu);
+	while (!c->alive_stop) {
+		struct timespec now, until;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		uint64_t at = (uint64_t)now.tv_sec * NB_NS_PER_S + (uint64_t)now.tv_nsec + every_ns;
+		until.tv_sec = (time_t)(at / NB_NS_PER_S);
+		until.tv_nsec = (long)(at % NB_NS_PER_S);
+		if (pthread_cond_timedwait(&c->alive_cv, &c->send_mu, &until) == 0 || c->alive_stop)
+			continue;
+		/* A failed send is the main thread's to see, on its next message. */
+		(void)nb_msg_send(c->fd, c->alive_msg);
+	}
+	pthread_mutex_unlock(&c->send_mu);
+	return NULL;
+}
+
+static void alive_begin(struct nb_ctl *c)
+{
+	if (c->alive_on || !c->caps.quiet_ns || !c->alive_msg)
+		return;
+	sigset_t all, old;
+	c->alive_stop = false;
+	/* Signals stay the main thread's (an interrupt must cut its waits short). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	c->alive_on = pthread_create(&c->alive_thread, NULL, alive_main, c) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void alive_end(struct nb_ctl *c)
+{
+	if (!c->alive_on)
+		return;
+	pthread_mutex_lock(&c->send_mu);
+	c->alive_stop = true;
+	pthread_cond_signal(&c->alive_cv);
+	pthread_mutex_unlock(&c->send_mu);
+	pthread_join(c->alive_thread, NULL);
+	c->alive_on = false;
+}
 
 void nb_ctl_free(struct nb_ctl *ctl)
 {
 	if (!ctl)
 		return;
+	alive_end(ctl);
 	if (ctl->fd >= 0) {
 		nb_msg_reset(ctl->msg, NB_MSG_BYE);
 		nb_msg_send(ctl->fd, ctl->msg);
 		close(ctl->fd);
 	}
 	nb_msg_free(ctl->msg);
+	nb_msg_free(ctl->alive_msg);
+	pthread_cond_destroy(&ctl->alive_cv);
+	pthread_mutex_destroy(&ctl->send_mu);
 	free(ctl);
 }
 
@@ -131,10 +196,17 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 	uint8_t cnonce[NB_NONCE_LEN];
 	int ret = -ENOMEM;
 
+	pthread_condattr_t ca;
+
 	*out = NULL;
 	if (!c)
 		return ret;
 	c->fd = -1;
+	pthread_mutex_init(&c->send_mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->alive_cv, &ca);
+	pthread_condattr_destroy(&ca);
 	/* The nonce before the connection: reading random bytes can block for seconds on a
 	 * freshly booted machine whose kernel is still gathering entropy (seen in a VM under
 	 * emulation), and the agent closes a connection whose first byte is that late. */
@@ -145,7 +217,8 @@ int nb_ctl_open(struct nb_ctl **out, const char *host, uint16_t port, int family
 	}
 	c->timeout_ms = REPLY_MS;
 	c->msg = nb_msg_new(0);
-	if (!c->msg)
+	c->alive_msg = nb_msg_new(NB_MSG_ALIVE);
+	if (!c->msg || !c->alive_msg)
 		goto fail;
 	c->fd = nb_net_connect(host, port, family, SOCK_STREAM, CONNECT_MS);
 	if (c->fd < 0) {
@@ -188,7 +261,7 @@ fail:
 int nb_ctl_request(struct nb_ctl *c, const struct nb_msg *req, struct nb_msg *ack, char *err,
 		   size_t errlen)
 {
-	int ret = nb_msg_send(c->fd, req);
+	int ret = ctl_send(c, req);
 	if (ret) {
 		snprintf(err, errlen, "lost the agent: %s", strerror(-ret));
 		return ret;
@@ -198,8 +271,12 @@ int nb_ctl_request(struct nb_ctl *c, const struct nb_msg *req, struct nb_msg *ac
 
 int nb_ctl_start(struct nb_ctl *c, char *err, size_t errlen)
 {
+	int ret;
 	nb_msg_reset(c->msg, NB_MSG_START);
-	return nb_ctl_request(c, c->msg, c->msg, err, errlen);
+	ret = nb_ctl_request(c, c->msg, c->msg, err, errlen);
+	if (!ret)
+		alive_begin(c);
+	return ret;
 }
 
 int nb_ctl_mark(struct nb_ctl *c, uint32_t mark_id, struct nb_msg *snap, char *err, size_t errlen)
@@ -216,7 +293,7 @@ int nb_ctl_mark_edge(struct nb_ctl *c, uint32_t mark_id, uint32_t edge, struct n
 	nb_msg_put_u32(c->msg, NB_T_MARK_ID, mark_id);
 	if (edge)
 		nb_msg_put_u32(c->msg, NB_T_MARK_EDGE, edge);
-	if ((ret = nb_msg_send(c->fd, c->msg))) {
+	if ((ret = ctl_send(c, c->msg))) {
 		snprintf(err, errlen, "lost the agent: %s", strerror(-ret));
 		return ret;
 	}
@@ -231,8 +308,9 @@ int nb_ctl_mark_edge(struct nb_ctl *c, uint32_t mark_id, uint32_t edge, struct n
 int nb_ctl_stop(struct nb_ctl *c, struct nb_msg *final, int timeout_ms, char *err, size_t errlen)
 {
 	int ret;
+	alive_end(c);
 	nb_msg_reset(c->msg, NB_MSG_STOP);
-	if ((ret = nb_msg_send(c->fd, c->msg))) {
+	if ((ret = ctl_send(c, c->msg))) {
 		snprintf(err, errlen, "lost the agent: %s", strerror(-ret));
 		return ret;
 	}

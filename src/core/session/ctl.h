@@ -4,6 +4,8 @@
 #ifndef NB_CTL_H
 #define NB_CTL_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -22,6 +24,14 @@ struct nb_ctl {
 	struct nb_caps caps; /* the agent's caps, from the same reply (known: it stated them) */
 	struct nb_msg *msg;  /* scratch for requests and replies */
 	int timeout_ms;
+	/* While a test runs (START to STOP), a thread sends ALIVE every third of the agent's
+	 * quiet limit (caps.quiet_ns; none when the agent states none): a controller whose own
+	 * thread waits out a long test still shows it is there. Every send holds send_mu. */
+	pthread_mutex_t send_mu;
+	pthread_cond_t alive_cv;
+	pthread_t alive_thread;
+	bool alive_on, alive_stop;
+	struct nb_msg *alive_msg;
 };
 
 /* Where a remote run goes, as the user gave it; host NULL for a run here. */
@@ -47,6 +57,8 @@ uint16_t nb_ctl_port(const struct nb_ctl *ctl);
 /* Sends req (a TEST_REQ the caller filled) and waits for TEST_ACK into ack. */
 int nb_ctl_request(struct nb_ctl *ctl, const struct nb_msg *req, struct nb_msg *ack, char *err,
 		   size_t errlen);
+/* Starts the test; from here to nb_ctl_stop (or nb_ctl_free) ALIVE keeps the agent's quiet
+ * limit away. */
 int nb_ctl_start(struct nb_ctl *ctl, char *err, size_t errlen);
 /* Asks for a snapshot; the SNAP reply (with the agent's CPU sample) lands in snap. */
 int nb_ctl_mark(struct nb_ctl *ctl, uint32_t mark_id, struct nb_msg *snap, char *err,

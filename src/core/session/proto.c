@@ -502,6 +502,6 @@ const char *nb_msg_type_name(uint16_t type)
 {
 	static const char *const names[] = {"?",     "HELLO",	 "HELLO_OK", "AUTH",  "AUTH_OK",
 					    "ERROR", "TEST_REQ", "TEST_ACK", "START", "MARK",
-					    "SNAP",  "STOP",	 "FINAL",    "BYE"};
+					    "SNAP",  "STOP",	 "FINAL",    "BYE",   "ALIVE"};
 	return type <= NB_MSG_TYPE_MAX ? names[type] : "?";
 }

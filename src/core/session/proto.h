@@ -33,7 +33,8 @@ enum nb_msg_type {
 	NB_MSG_STOP = 11,    /* controller: stop, drain, report final counters */
 	NB_MSG_FINAL = 12,   /* agent: final counters */
 	NB_MSG_BYE = 13,     /* controller: session over */
-	NB_MSG_TYPE_MAX = 13,
+	NB_MSG_ALIVE = 14,   /* controller: still here, while a test runs (no answer) */
+	NB_MSG_TYPE_MAX = 14,
 };
 
 /* Tags. 1-99 common; each test type owns a range of 100 (tput 100-199, rate 200-299,
@@ -81,6 +82,9 @@ enum nb_tag {
 	NB_T_SI_CORE_MHZ =
 	    38, /* the device tree's clocks (top of the range: others grow from 35) */
 	NB_T_SI_BUS_MHZ = 39,
+	/* the agent's quiet limit, in HELLO_OK / AUTH_OK beside its caps (core/session/caps.h): a
+	 * running test ends after this long without a message */
+	NB_T_CAP_QUIET_NS = 40,
 };
 
 enum nb_mark_edge { NB_MARK_OPENS = 1, NB_MARK_CLOSES = 2 };

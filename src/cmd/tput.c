@@ -150,7 +150,17 @@ static void print_baseline(const struct nb_tput_baseline *b)
 		printf("unknown on the agent (an older netbench)\n");
 }
 
-/* The title and the column header, before the first step (interval lines come below it). */
+/* The result table's column header. */
+static void print_table_head(const struct run *r)
+{
+	bool udp = r->o.p.proto == NB_TPUT_UDP;
+
+	printf(" Block %13s %9s%s %13s %9s%s\n", "Tx KByte/s", "Mbit/s", udp ? "   Loss%" : "",
+	       "Rx KByte/s", "Mbit/s", udp ? "   Loss%" : "");
+}
+
+/* The title, then the column header before the first step; with -i, the intervals' heading
+ * instead: their lines come as measured, the table after them (print_deferred_rows). */
 static void print_head(const struct run *r, const struct nb_ctl *ctl, const char *host)
 {
 	bool udp = r->o.p.proto == NB_TPUT_UDP;
@@ -166,8 +176,11 @@ static void print_head(const struct run *r, const struct nb_ctl *ctl, const char
 		printf("pacing: %s at %.3f Mbit/s per stream\n\n",
 		       r->o.p.pacing == NB_PACING_SPIN ? "spin" : "burst (about 1 ms per wake-up)",
 		       (double)r->o.p.rate_bps / 1e6);
-	printf(" Block %13s %9s%s %13s %9s%s\n", "Tx KByte/s", "Mbit/s", udp ? "   Loss%" : "",
-	       "Rx KByte/s", "Mbit/s", udp ? "   Loss%" : "");
+	if (r->o.p.interval_ns)
+		printf("Intervals of %.2f s within each window (the table follows them):\n",
+		       (double)r->o.p.interval_ns / 1e9);
+	else
+		print_table_head(r);
 	fflush(stdout);
 }
 
@@ -186,10 +199,25 @@ static void print_row(const struct run *r, size_t i)
 	fflush(stdout);
 }
 
+/* With -i: the result table, apart from the interval lines, once they are all printed. A
+ * size cut short by Ctrl-C after its Tx is print_tail's. */
+static void print_deferred_rows(const struct run *r)
+{
+	size_t n = r->s.interrupted && r->s.half_tx && r->s.ndone ? r->s.ndone - 1 : r->s.ndone;
+
+	printf("\n");
+	print_table_head(r);
+	for (size_t i = 0; i < n; i++)
+		print_row(r, i);
+}
+
 /* After the sweep: the CPU table and the invalid steps, for the sizes measured. */
 static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 {
 	char sz[16];
+
+	if (r->o.p.interval_ns)
+		print_deferred_rows(r);
 
 	if (r->s.interrupted && r->s.half_tx) {
 		/* The size whose Tx ended before Ctrl-C: its row, Rx not measured. */
@@ -325,8 +353,8 @@ static void on_event(void *arg, const struct nb_tput_event *ev)
 	case NB_TPUT_EV_RESULT: /* with both at once, Rx is in the size's row */
 		show_result(r, ev->block, tx ? "Tx" : "Rx", tx ? &ev->res->tx : &ev->res->rx);
 		break;
-	case NB_TPUT_EV_SIZE:
-		if (!r->o.json)
+	case NB_TPUT_EV_SIZE: /* with -i the table comes after the intervals */
+		if (!r->o.json && !r->o.p.interval_ns)
 			print_row(r, ev->size_index);
 		break;
 	}

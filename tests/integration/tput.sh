@@ -50,6 +50,13 @@ for x in d["steps"]:
 
 check_rc "bidir, 2 streams, 0.25 s intervals" 0 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.5 -O 0.1 -l 2k -P 2 --bidir -i 0.25
 check "interval lines printed for both directions" sh -c "grep -Eq '2k +0\.00- +0\.2[0-9] s +Tx +[0-9.]+ KByte/s +Rx' $nb_tmp/out"
+# The intervals under their heading, the result table apart after every one of them.
+check "the result table comes after the interval lines, not among them" awk '
+	/^Intervals of 0\.25 s/ { h = NR }
+	/^ +[0-9.]+[kM]? +[0-9.]+- *[0-9.]+ s / { last = NR; n++ }
+	/^ Block +Tx KByte\/s/ { t = NR }
+	/^ +2k +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$/ { row = NR }
+	END { exit !(h && n >= 2 && h < last && last < t && t < row) }' "$nb_tmp/out"
 check "bidir header says so" has "Tx and Rx at once"
 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.6 -O 0.1 -l 2k -i 0.2 -J >"$nb_tmp/i.json" 2>&1
 check "JSON carries the intervals, and they add up to the window" json_check "$nb_tmp/i.json" '

@@ -23,6 +23,22 @@ static const char *hw_word(int hw)
 	return hw == 1 ? "hardware" : hw == 0 ? "CPU" : "unknown";
 }
 
+/* Soft is the reference row the crossovers are taken against: where it is absent, why. Its
+ * own status line (unsupported, broken) already says so where it ran. */
+static void print_no_soft(const struct nb_crypto_result *r)
+{
+	const struct nb_crypto_params *o = &r->opts;
+	for (size_t ei = 0; ei < o->nengines; ei++) {
+		if (o->engines[ei] != &nb_crypto_soft)
+			continue;
+		if (!r->engine_ok[ei])
+			printf("  no soft row: soft is unavailable (the reason is above the "
+			       "tables)\n");
+		return;
+	}
+	printf("  no soft row: soft was not among the engines asked (-e)\n");
+}
+
 static void print_algo(const struct nb_crypto_result *r, size_t ai)
 {
 	const struct nb_crypto_params *o = &r->opts;
@@ -69,6 +85,8 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		return;
 	printf("  %6s  %-*s %10s %11s %9s %9s  %14s %10s\n", "bytes", w, "engine", "MB/s", "ops/s",
 	       "p50 us", "p99 us", "CPU us/KB proc", "sys");
+	const struct nb_crypto_point *lost_at = NULL; /* first point whose sys column is out */
+	int lost_ticks = 0;
 	for (size_t si = 0; si < o->nsizes; si++)
 		for (size_t ei = 0; ei < o->nengines; ei++) {
 			const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
@@ -80,11 +98,29 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 				       c->engine->name, p->invalid_reason);
 				continue;
 			}
-			printf("  %6u  %-*s %10.1f %11.0f %9.2f %9.2f  %14.3f %10.3f\n",
-			       p->size_bytes, w, c->engine->name, p->mbyte_per_s, p->ops_per_s,
-			       p->lat_p50_us, p->lat_p99_us, p->proc_us_per_kbyte,
-			       p->sys_us_per_kbyte);
+			printf("  %6u  %-*s %10.1f %11.0f %9.2f %9.2f  %14.3f", p->size_bytes, w,
+			       c->engine->name, p->mbyte_per_s, p->ops_per_s, p->lat_p50_us,
+			       p->lat_p99_us, p->proc_us_per_kbyte);
+			if (!p->cpu.valid || nb_cpu_consistent(&p->cpu)) {
+				printf(" %10.3f\n", p->sys_us_per_kbyte); /* NaN: unknown */
+				continue;
+			}
+			printf(" %10s\n", "-*");
+			if (!lost_ticks++)
+				lost_at = p;
 		}
+	/* The system counted less busy time than the process used: never both as if
+	 * consistent. */
+	if (lost_at)
+		printf(
+		    "  * sys not shown (%d point%s): the process used %.3f CPU-s where the whole "
+		    "system counted %.3f busy (%u CPUs, %.3f s window); the kernel's tick "
+		    "sampling lost busy time (late timer ticks: an emulated board, or a host "
+		    "that did not run it on time), so the system's CPU figures of %s are not "
+		    "established\n",
+		    lost_ticks, lost_ticks == 1 ? "" : "s", lost_at->cpu.proc_cpu_s,
+		    lost_at->cpu.busy_cpu_s, lost_at->cpu.ncpu, lost_at->cpu.window_s,
+		    lost_ticks == 1 ? "that point" : "those points");
 	/* Soft computes in this process: if it got much less than the CPUs it asked for, other
 	 * load ate into the window and MB/s understates it (CPU us/KB does not). Kernel engines
 	 * may rightly leave the process idle, so only soft is judged. */
@@ -128,11 +164,14 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 			printf("  crossover: none, %s does not beat %s at the largest size\n",
 			       c->engine->name, vs);
 		else if (c->have_driver && c->driver.hw == 0)
-			continue; /* a CPU driver: it is the reference, not the question */
+			printf("  crossover: none stated for %s, a CPU driver (%s): software "
+			       "itself, with no soft row to compare it with\n",
+			       c->engine->name, c->driver.driver);
 		else
 			printf("  crossover: unknown for %s, no software engine was measured\n",
 			       c->engine->name);
 	}
+	print_no_soft(r);
 }
 
 static void print_engines(const struct nb_crypto_result *r)

@@ -27,7 +27,10 @@ static void usage(FILE *f)
 	    "                       16,64,256,1024,1420,8192,16384); CBC pads to 16 as ESP does\n"
 	    "  -e, --engine LIST    soft, devcrypto, afalg, all (default all);\n"
 	    "                       afalg:DRIVER binds that kernel driver (a driver name of\n"
-	    "                       /proc/crypto, e.g. afalg:cbc(aes-generic)); afalg:all times\n"
+	    "                       /proc/crypto, e.g. afalg:cbc(aes-generic), or ESP's\n"
+	    "                       afalg:authenc(hmac(sha1-generic),cbc(aes-generic)) with\n"
+	    "                       --algo aes-128-cbc-hmac-sha1; commas inside parentheses\n"
+	    "                       belong to the name); afalg:all times\n"
 	    "                       every driver of the algorithms, hardware and software, and\n"
 	    "                       gives each hardware driver's crossover with the fastest\n"
 	    "                       software one (on this host: not with -c)\n"
@@ -140,6 +143,8 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 		if (ret == -E2BIG)
 			cli_usage_error("--engine: too many engines (at most %d)",
 					NB_CRYPTO_MAX_ENGINES);
+		if (ret == -EINVAL)
+			cli_usage_error("--engine: parentheses do not match in '%s'", bad);
 		if (ret)
 			cli_usage_error("--engine: unknown engine '%s' (soft, devcrypto, afalg, "
 					"afalg:DRIVER, afalg:all, all)",

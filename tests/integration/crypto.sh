@@ -44,6 +44,17 @@ else
 	check "nothing to run: exit 1 with a message" sh -c "[ $krc -eq 1 ] && grep -q 'no engine could run' '$tmp/kern.err'"
 fi
 
+# ESP's transform by driver: the commas inside the driver name's parentheses are the name's
+# (the list was cut there: "unknown engine 'cbc(aes-generic))'"); parentheses that do not match
+# are refused naming the item.
+esp='afalg:authenc(hmac(sha1-generic),cbc(aes-generic))'
+"$nb" crypto -e "$esp" -a aes-128-cbc-hmac-sha1 --sizes 64 --time 20ms >"$tmp/esp.txt" 2>"$tmp/esp.err"
+erc=$?
+check "-e '$esp' is one engine (rc $erc: $(head -c 120 "$tmp/esp.err"))" sh -c \
+	"[ $erc -ne 2 ] && grep -qF 'engines $esp (' '$tmp/esp.txt'"
+check_refused "-e 'afalg:cbc(aes' exits 2: parentheses do not match" 2 "parentheses" \
+	"$nb" crypto -e 'soft,afalg:cbc(aes'
+
 # JSON (checked with python3, which the test machine has; skipped where it does not).
 if ! command -v python3 >/dev/null 2>&1; then
 	skip "python3 not installed: JSON not checked"
@@ -83,6 +94,12 @@ if soft:
         assert abs(mbps - p["mbyte_per_s"]) <= 0.01 * mbps + 0.01, (mbps, p["mbyte_per_s"])
         assert p["latency_p99_us"] >= p["latency_p50_us"] > 0, p
         assert "proc_cpu_s" in p["cpu"], p
+    # The system's figure is given only where it holds the process's CPU time.
+    for p in valid:
+        c = p["cpu"]
+        inside = c["valid"] and c["proc_cpu_s"] <= c["sys_busy_cpu_s"] * 1.05 + 0.02 * c["cpu_count"]
+        assert c["consistent"] == inside, c
+        assert (p["sys_cpu_us_per_kbyte"] is None) == (not c["consistent"]), p
 print("json ok")
 PY
 python3 "$tmp/check.py" "$tmp/out.json" $soft >"$tmp/check.out" 2>&1

@@ -33,11 +33,11 @@ int main(void)
 
 	CHECK(nb_cpu_parse_stat(stat_24, a) == 0, "2.4 layout parses");
 	CHECK(a->columns == 4 && a->total.user == 1000 && a->total.idle == 8490 &&
-		      a->total.softirq == 0 && a->ncpu == 1,
+		  a->total.softirq == 0 && a->ncpu == 1,
 	      "2.4: four columns, missing ones are 0");
 	CHECK(nb_cpu_parse_stat(stat_26, a) == 0, "2.6 layout parses");
-	CHECK(a->columns == 7 && a->total.softirq == 130 && a->total.iowait == 50 &&
-		      a->ncpu == 2 && a->cpu_busy[1] == 50 + 40 + 10 + 70,
+	CHECK(a->columns == 7 && a->total.softirq == 130 && a->total.iowait == 50 && a->ncpu == 2 &&
+		  a->cpu_busy[1] == 50 + 40 + 10 + 70,
 	      "2.6: softirq and per-CPU busy");
 	CHECK(nb_cpu_parse_stat("intr 1 2 3\n", a) != 0, "no cpu line is an error");
 
@@ -73,8 +73,48 @@ int main(void)
 	CHECK(nb_cpu_other_pct(&l, 1.0) == 0, "other load never below 0");
 	CHECK(nb_cpu_polluted(20.0) && !nb_cpu_polluted(5.0) && !nb_cpu_polluted(NAN),
 	      "polluted above 5 %% of a CPU, not at it, not when unknown");
+	/* Process and system agree: 0.5 CPU-s of the process in 1.0 busy. */
+	CHECK(nb_cpu_consistent(&l), "0.5 CPU-s of the process inside 1.0 busy: consistent");
+	/* The ARM board's crypto point (TCG guest, 2 CPUs, 0.5 s window): the process 103.94 %
+	 * of one CPU, the system 29.73 % busy of 2 CPUs (as ticks: 30 %). The process cannot use
+	 * more than the whole system: the guest's tick sampling lost busy time. */
+	{
+		struct nb_cpu_sample *ta = calloc(1, sizeof(*ta)), *tb = calloc(1, sizeof(*tb));
+		struct nb_cpu_load tl;
+		CHECK(nb_cpu_parse_stat("cpu  1000 0 1000 8000 0 0 0 0 0 0\n"
+					"cpu0 500 0 500 4000 0 0 0 0 0 0\n"
+					"cpu1 500 0 500 4000 0 0 0 0 0 0\n",
+					ta) == 0 &&
+			  /* 100 ticks in 0.5 s on 2 CPUs: user 10, system 20, idle 70: 30 %
+			   * busy (the board's 29.73 % at tick resolution). */
+			  nb_cpu_parse_stat("cpu  1010 0 1020 8070 0 0 0 0 0 0\n"
+					    "cpu0 1005 0 510 4035 0 0 0 0 0 0\n"
+					    "cpu1 505 0 510 4035 0 0 0 0 0 0\n",
+					    tb) == 0,
+		      "board samples parse");
+		ta->mono_ns = 0;
+		tb->mono_ns = 500000000ULL;
+		tb->proc_user_us = 519700; /* 103.94 % of 0.5 s */
+		nb_cpu_load(ta, tb, &tl);
+		CHECK(tl.valid && fabs(tl.busy_pct - 30.0) < 1e-9 &&
+			  fabs(tl.proc_pct - 103.94) < 1e-9 && !nb_cpu_consistent(&tl),
+		      "process 103.94 %% of a CPU where 2 CPUs were 30 %% busy: not consistent "
+		      "(proc %.3f CPU-s, busy %.3f)",
+		      tl.proc_cpu_s, tl.busy_cpu_s);
+		/* The edges: one tick per CPU at each end and 5 % are slack, not more. */
+		tl.proc_cpu_s = tl.busy_cpu_s * 1.05 + 0.04 - 1e-6;
+		CHECK(nb_cpu_consistent(&tl), "within a tick per CPU at each edge and 5 %%");
+		tl.proc_cpu_s = tl.busy_cpu_s * 1.05 + 0.04 + 0.001;
+		CHECK(!nb_cpu_consistent(&tl), "a millisecond past the slack is not");
+		tl.proc_cpu_s = 0;
+		tl.valid = false;
+		CHECK(!nb_cpu_consistent(&tl), "an invalid window is not consistent");
+		free(ta);
+		free(tb);
+	}
 	/* 1 s apart, 2 CPUs: the same kernel's totals differ by 200 ticks. */
-	CHECK(nb_cpu_same_host(a, b) && nb_cpu_same_host(b, a), "same host: totals follow the clock");
+	CHECK(nb_cpu_same_host(a, b) && nb_cpu_same_host(b, a),
+	      "same host: totals follow the clock");
 	b->total.idle += 300;
 	CHECK(!nb_cpu_same_host(a, b), "another host: totals 1.5 s per CPU apart");
 	b->total.idle -= 300;

@@ -446,6 +446,22 @@ int main(void)
 		CHECK(nb_crypto_select_engines(&d, "afalg:x,afalg:x", dbad, sizeof(dbad)) == 0 &&
 			  d.nengines == 1,
 		      "a driver named twice is one engine");
+		/* ESP's transform by driver: the comma inside its parentheses is the name's. */
+		CHECK(nb_crypto_select_engines(
+			  &d, "soft,afalg:authenc(hmac(sha1-generic),cbc(aes-generic)),afalg:x",
+			  dbad, sizeof(dbad)) == 0 &&
+			  d.nengines == 3 &&
+			  !strcmp(d.engines[1]->kernel_driver,
+				  "authenc(hmac(sha1-generic),cbc(aes-generic))") &&
+			  !strcmp(d.engines[2]->kernel_driver, "x"),
+		      "a driver name with a comma inside parentheses is one engine: %s",
+		      d.nengines > 1 ? d.engines[1]->name : dbad);
+		CHECK(nb_crypto_select_engines(&d, "afalg:authenc(hmac(sha1),cbc(aes)", dbad,
+					       sizeof(dbad)) == -EINVAL &&
+			  !strcmp(dbad, "afalg:authenc(hmac(sha1),cbc(aes)") &&
+			  nb_crypto_select_engines(&d, "soft,afalg:cbc(aes))", dbad,
+						   sizeof(dbad)) == -EINVAL,
+		      "unbalanced parentheses refused, naming the item: %s", dbad);
 	}
 	return tap_done();
 }

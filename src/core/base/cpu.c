@@ -214,6 +214,14 @@ double nb_cpu_other_pct(const struct nb_cpu_load *l, double peer_cpu_s)
 	return other_pct > 0 ? other_pct : 0;
 }
 
+bool nb_cpu_consistent(const struct nb_cpu_load *l)
+{
+	double ncpu = l->ncpu ? l->ncpu : 1;
+	if (!l->valid || !isfinite(l->proc_cpu_s) || !isfinite(l->busy_cpu_s))
+		return false;
+	return l->proc_cpu_s <= l->busy_cpu_s * 1.05 + 2 * 0.01 * ncpu;
+}
+
 bool nb_cpu_polluted(double other_pct)
 {
 	return isfinite(other_pct) && other_pct > NB_CPU_POLLUTED_PCT;

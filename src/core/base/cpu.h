@@ -68,6 +68,15 @@ bool nb_cpu_polluted(double other_pct);
  * agent on one host, over loopback or across network namespaces): same CPU count, monotonic
  * clocks within 10 s, and /proc/stat totals that agree with them within half a second. */
 bool nb_cpu_same_host(const struct nb_cpu_sample *a, const struct nb_cpu_sample *b);
+/* The process's figures and the system's describe one machine: the process's CPU time fits in
+ * the system's busy time, allowing one 10 ms tick per CPU at each edge of the window and 5 %.
+ * False when the process used more CPU than the whole system counted busy: /proc/stat counts
+ * busy time by sampling the timer tick while idle time comes from the clock, so a kernel whose
+ * ticks arrive late or merged (a guest whose vCPU the host does not run on time, as qemu's TCG
+ * emulation) loses busy ticks, and the system's busy share, idle share and busy CPU-seconds
+ * understate the load; the process's own time (scheduler clock) does not. An invalid window is
+ * not consistent. */
+bool nb_cpu_consistent(const struct nb_cpu_load *l);
 /* The idle baseline: samples the system over window_ns with this process idle. */
 int nb_cpu_baseline(uint64_t window_ns, struct nb_cpu_load *load);
 /* Service demand: CPU microseconds per KByte (1024 bytes) moved; NaN when no bytes moved. */

@@ -107,5 +107,6 @@ void nb_result_cpu(struct nb_json *j, const char *key, const struct nb_cpu_load 
 	nb_json_double(j, "busiest_cpu_pct", l->busiest_cpu_pct, 2);
 	nb_json_double(j, "sys_busy_cpu_s", l->busy_cpu_s, 6);
 	nb_json_double(j, "proc_cpu_s", l->proc_cpu_s, 6);
+	nb_json_bool(j, "consistent", nb_cpu_consistent(l));
 	nb_json_obj_end(j);
 }

@@ -3,6 +3,8 @@
  * algorithm at a time, and the whole document (schema netbench/1) that -J, -o and --save take. */
 #include "core/crypto/crypto_json.h"
 
+#include <math.h>
+
 #include "core/base/result.h"
 
 static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
@@ -24,7 +26,9 @@ static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
 	nb_json_double(j, "latency_p99_us", p->lat_p99_us, 3);
 	nb_json_u64(j, "latency_samples", p->lat_samples);
 	nb_json_double(j, "proc_cpu_us_per_kbyte", p->proc_us_per_kbyte, 4);
-	nb_json_double(j, "sys_cpu_us_per_kbyte", p->sys_us_per_kbyte, 4);
+	/* Not given where the system counted less busy time than the process used. */
+	nb_json_double(j, "sys_cpu_us_per_kbyte",
+		       nb_cpu_consistent(&p->cpu) ? p->sys_us_per_kbyte : NAN, 4);
 	nb_result_cpu(j, "cpu", &p->cpu);
 	nb_json_obj_end(j);
 }

@@ -130,6 +130,20 @@ static int add_driver(struct nb_crypto_params *o, const char *driver, char *bad,
 	return 0;
 }
 
+/* Length of the list's first item: up to the next comma outside parentheses, so that a driver
+ * name such as authenc(hmac(sha1-generic),cbc(aes-generic)) is one item. -1 when its
+ * parentheses do not balance. */
+static long item_len(const char *p)
+{
+	long depth = 0, l = 0;
+	for (; p[l] && (p[l] != ',' || depth > 0); l++) {
+		depth += p[l] == '(' ? 1 : p[l] == ')' ? -1 : 0;
+		if (depth < 0)
+			return -1;
+	}
+	return depth ? -1 : l;
+}
+
 int nb_crypto_select_engines(struct nb_crypto_params *o, const char *list, char *bad, size_t len)
 {
 	const void *items[NB_CRYPTO_MAX_ENGINES * 2];
@@ -140,7 +154,12 @@ int nb_crypto_select_engines(struct nb_crypto_params *o, const char *list, char 
 
 	/* afalg:DRIVER names apart; the plain engine names through select_list. */
 	while (*p) {
-		size_t l = strcspn(p, ",");
+		long il = item_len(p);
+		if (il < 0) {
+			snprintf(bad, len, "%s", p);
+			return -EINVAL;
+		}
+		size_t l = (size_t)il;
 		bool drv = l > 6 && !strncmp(p, "afalg:", 6);
 		char *dst = drv ? drivers : plain;
 		size_t *dl_p = drv ? &dl : &pl;
@@ -171,8 +190,10 @@ int nb_crypto_select_engines(struct nb_crypto_params *o, const char *list, char 
 		for (size_t i = 0; i < n; i++)
 			if ((items[i] == &nb_crypto_soft) == (pass == 0))
 				o->engines[o->nengines++] = items[i];
-	for (char *save = NULL, *d = dl ? strtok_r(drivers, ",", &save) : NULL; d;
-	     d = strtok_r(NULL, ",", &save)) {
+	for (char *d = dl ? drivers : NULL, *next; d; d = next) {
+		size_t l = (size_t)item_len(d); /* balanced: checked above */
+		next = d[l] ? d + l + 1 : NULL;
+		d[l] = '\0';
 		if (strcmp(d, "all")) {
 			if ((ret = add_driver(o, d, bad, len)))
 				return ret;

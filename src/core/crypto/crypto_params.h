@@ -38,7 +38,10 @@ void nb_crypto_params_copy(struct nb_crypto_params *dst, const struct nb_crypto_
 void nb_crypto_params_default(struct nb_crypto_params *o);
 /* Fills o->engines from a comma-separated list ("all" for every engine; "afalg:DRIVER" for
  * one kernel driver; "afalg:all" for every driver of the selected algorithms, so select the
- * algorithms first). Returns 0 or -ENOENT with the unknown name in bad, -E2BIG for too many. */
+ * algorithms first). Commas inside parentheses belong to a driver name
+ * (afalg:authenc(hmac(sha1-generic),cbc(aes-generic)) is one engine). Returns 0, -ENOENT with
+ * the unknown name in bad, -EINVAL with the rest of the list in bad when its parentheses do not
+ * match, -E2BIG for too many. */
 int nb_crypto_select_engines(struct nb_crypto_params *o, const char *list, char *bad, size_t len);
 int nb_crypto_select_algos(struct nb_crypto_params *o, const char *list, char *bad, size_t len);
 

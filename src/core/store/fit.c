@@ -233,6 +233,11 @@ void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *con
 		    f->factors > 1 ? "none of " : "");
 		for (size_t j = 0; j < f->factors; j++)
 			put(&t, "%s%s", j ? ", " : "", names[j]);
+		/* A factor only one run varies: the claim about it is that run's alone. */
+		for (size_t j = 0; j < f->factors; j++)
+			if (f->ols.pinned_runs[j + 1] == 1)
+				put(&t, " (that it does not follow %s rests on run %zu alone)",
+				    names[j], f->ols.pinned_run[j + 1] + 1);
 		tail(&t, f);
 		return;
 	}

@@ -39,6 +39,60 @@ static void print_no_soft(const struct nb_crypto_result *r)
 	printf("  no soft row: soft was not among the engines asked (-e)\n");
 }
 
+/* What the intervals say: that there are none (one window per point, an older agent), and
+ * for engines served by one kernel driver (afalg and afalg:DRIVER of the driver it picks),
+ * whether their figures differ beyond the intervals: the same code measured twice. */
+static void print_intervals(const struct nb_crypto_result *r, size_t ai)
+{
+	const struct nb_crypto_params *o = &r->opts;
+	bool none = false;
+	for (size_t ei = 0; ei < o->nengines; ei++) {
+		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+		for (size_t si = 0; c->status == NB_CRYPTO_OK && si < o->nsizes; si++)
+			none |= c->points[si].valid && !isfinite(c->points[si].mbyte_ci95);
+	}
+	if (none)
+		printf("  +-95%% -: no interval where a point was measured in one window (--repeat "
+		       "1, or an agent before --repeat); differences there are not judged\n");
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		for (size_t ej = ei + 1; ej < o->nengines; ej++) {
+			const struct nb_crypto_cell *a = nb_crypto_cell_at(r, ai, ei),
+						    *b = nb_crypto_cell_at(r, ai, ej);
+			if (a->status != NB_CRYPTO_OK || b->status != NB_CRYPTO_OK ||
+			    !a->have_driver || !b->have_driver ||
+			    strcmp(a->driver.driver, b->driver.driver))
+				continue;
+			size_t n = 0, beyond = 0, at = 0;
+			for (size_t si = 0; si < o->nsizes; si++) {
+				const struct nb_crypto_point *p = &a->points[si],
+							     *q = &b->points[si];
+				if (!p->valid || !q->valid || !isfinite(p->mbyte_ci95) ||
+				    !isfinite(q->mbyte_ci95))
+					continue;
+				n++;
+				if (nb_crypto_differ(p, q) && !beyond++)
+					at = si;
+			}
+			if (!n)
+				continue;
+			if (!beyond)
+				printf("  %s and %s are one driver (%s): no difference beyond the "
+				       "95 %% "
+				       "intervals at %zu size%s\n",
+				       a->engine->name, b->engine->name, a->driver.driver, n,
+				       n == 1 ? "" : "s");
+			else
+				printf(
+				    "  %s and %s are one driver (%s) yet differ beyond the 95 %% "
+				    "intervals at %zu of %zu sizes (first %u bytes: %.1f against "
+				    "%.1f MB/s): the load around the run changed between them, not "
+				    "the engine\n",
+				    a->engine->name, b->engine->name, a->driver.driver, beyond, n,
+				    o->sizes[at], a->points[at].mbyte_per_s,
+				    b->points[at].mbyte_per_s);
+		}
+}
+
 static void print_algo(const struct nb_crypto_result *r, size_t ai)
 {
 	const struct nb_crypto_params *o = &r->opts;
@@ -83,8 +137,8 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		any |= nb_crypto_cell_at(r, ai, ei)->status == NB_CRYPTO_OK;
 	if (!any)
 		return;
-	printf("  %6s  %-*s %10s %11s %9s %9s  %14s %10s\n", "bytes", w, "engine", "MB/s", "ops/s",
-	       "p50 us", "p99 us", "CPU us/KB proc", "sys");
+	printf("  %6s  %-*s %10s %8s %11s %9s %9s  %14s %10s\n", "bytes", w, "engine", "MB/s",
+	       "+-95%", "ops/s", "p50 us", "p99 us", "CPU us/KB proc", "sys");
 	const struct nb_crypto_point *lost_at = NULL; /* first point whose sys column is out */
 	int lost_ticks = 0;
 	for (size_t si = 0; si < o->nsizes; si++)
@@ -98,8 +152,13 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 				       c->engine->name, p->invalid_reason);
 				continue;
 			}
-			printf("  %6u  %-*s %10.1f %11.0f %9.2f %9.2f  %14.3f", p->size_bytes, w,
-			       c->engine->name, p->mbyte_per_s, p->ops_per_s, p->lat_p50_us,
+			printf("  %6u  %-*s %10.1f", p->size_bytes, w, c->engine->name,
+			       p->mbyte_per_s);
+			if (isfinite(p->mbyte_ci95))
+				printf(" %8.*f", p->mbyte_ci95 < 1 ? 2 : 1, p->mbyte_ci95);
+			else
+				printf(" %8s", "-");
+			printf(" %11.0f %9.2f %9.2f  %14.3f", p->ops_per_s, p->lat_p50_us,
 			       p->lat_p99_us, p->proc_us_per_kbyte);
 			if (!p->cpu.valid || nb_cpu_consistent(&p->cpu)) {
 				printf(" %10.3f\n", p->sys_us_per_kbyte); /* NaN: unknown */
@@ -121,6 +180,7 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		    lost_ticks, lost_ticks == 1 ? "" : "s", lost_at->cpu.proc_cpu_s,
 		    lost_at->cpu.busy_cpu_s, lost_at->cpu.ncpu, lost_at->cpu.window_s,
 		    lost_ticks == 1 ? "that point" : "those points");
+	print_intervals(r, ai);
 	/* Soft computes in this process: if it got much less than the CPUs it asked for, other
 	 * load ate into the window and MB/s understates it (CPU us/KB does not). Kernel engines
 	 * may rightly leave the process idle, so only soft is judged. */

@@ -94,6 +94,10 @@ if soft:
         assert abs(mbps - p["mbyte_per_s"]) <= 0.01 * mbps + 0.01, (mbps, p["mbyte_per_s"])
         assert p["latency_p99_us"] >= p["latency_p50_us"] > 0, p
         assert "proc_cpu_s" in p["cpu"], p
+    # Each point in --repeat parts (default 3): its interval from them.
+    assert d["parameters"]["repeat"] == 3, d["parameters"]
+    for p in valid:
+        assert p["windows"] == 3 and p["mbyte_per_s_ci95"] is not None and p["mbyte_per_s_ci95"] >= 0, p
     # The system's figure is given only where it holds the process's CPU time.
     for p in valid:
         c = p["cpu"]
@@ -117,6 +121,7 @@ check_refused "bad input '--inflight 0' exits 2 naming --inflight" 2 "--inflight
 	"$nb" crypto --inflight 0
 check_refused "bad input '--time 5ms' exits 2 naming --time" 2 "--time" "$nb" crypto --time 5ms
 check_refused "bad input '--aad 65' exits 2 naming --aad" 2 "--aad" "$nb" crypto --aad 65
+check_refused "bad input '--repeat 0' exits 2 naming --repeat" 2 "--repeat" "$nb" crypto --repeat 0
 check_refused "bad input 'extra' exits 2 naming unexpected" 2 "unexpected" "$nb" crypto extra
 "$nb" crypto --help >"$tmp/help" 2>&1
 check "--help exits 0" sh -c "[ $? -eq 0 ] && grep -q -- '--inflight' '$tmp/help'"

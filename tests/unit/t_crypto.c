@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/base/stats.h"
 #include "core/crypto/crypto_json.h"
 #include "core/crypto/crypto_run.h"
 #include "core/session/proto.h"
@@ -348,6 +349,45 @@ int main(void)
 	e->points[4].mbyte_per_s = 50;
 	e->points[3].valid = false;
 	CHECK(nb_crypto_crossover(e, s, 5) == 4, "an invalid point ends the run of wins");
+
+	/* The agent's table of t against the statistics engine's quantile. */
+	bool t_ok = isnan(nb_crypto_t95(0)) && isnan(nb_crypto_t95(NB_CRYPTO_MAX_REPEAT));
+	for (size_t dof = 1; dof < NB_CRYPTO_MAX_REPEAT; dof++)
+		t_ok &= fabs(nb_crypto_t95(dof) - nb_student_t95(dof)) < 1e-4;
+	CHECK(t_ok, "t95 table matches nb_student_t95 for 1 to %d dof", NB_CRYPTO_MAX_REPEAT - 1);
+	/* Intervals: three windows of 4, 5 and 6 MB/s give 5 +- t(2) x 1 / sqrt(3) = 2.484. */
+	double w3[3] = {4, 5, 6};
+	CHECK(fabs(nb_crypto_ci95(w3, 3) - 4.302653 / sqrt(3.0)) < 1e-4 &&
+		  isnan(nb_crypto_ci95(w3, 1)),
+	      "95 %% half-width of 4, 5, 6: %.4f; none from one window", nb_crypto_ci95(w3, 3));
+	/* The board's afalg and afalg:cbc-aes-neonbs, one driver: 6.4 against 4.0 MB/s at
+	 * 1024 bytes. With windows that spread as a loaded board's do, it is no difference;
+	 * with tight windows it is one (the load changed between the two engines). */
+	double wa[3] = {8.9, 3.1, 7.2}, wb[3] = {5.5, 2.0, 4.5};
+	struct nb_crypto_point pa = {.valid = true, .mbyte_per_s = 6.4},
+			       pb = {.valid = true, .mbyte_per_s = 4.0};
+	pa.mbyte_ci95 = nb_crypto_ci95(wa, 3);
+	pb.mbyte_ci95 = nb_crypto_ci95(wb, 3);
+	CHECK(!nb_crypto_differ(&pa, &pb) && !nb_crypto_faster(&pa, &pb),
+	      "6.4 +-%.1f against 4.0 +-%.1f MB/s: inside the intervals, not a difference",
+	      pa.mbyte_ci95, pb.mbyte_ci95);
+	double ta[3] = {6.3, 6.4, 6.5}, tb[3] = {3.9, 4.0, 4.1};
+	pa.mbyte_ci95 = nb_crypto_ci95(ta, 3);
+	pb.mbyte_ci95 = nb_crypto_ci95(tb, 3);
+	CHECK(nb_crypto_differ(&pa, &pb) && nb_crypto_faster(&pa, &pb),
+	      "6.4 +-%.2f against 4.0 +-%.2f MB/s: a difference", pa.mbyte_ci95, pb.mbyte_ci95);
+	pa.mbyte_ci95 = pb.mbyte_ci95 = NAN;
+	CHECK(!nb_crypto_differ(&pa, &pb) && nb_crypto_faster(&pa, &pb),
+	      "without intervals: a difference is not judged, the larger mean still ranks");
+	/* A crossover rests on wins beyond the intervals: the engine's 30 against 10 at the
+	 * third size is inside intervals of +-15 each, so it wins from the fourth size up. */
+	e->points[3].valid = true;
+	e->points[4].mbyte_per_s = 50;
+	for (int i = 0; i < 5; i++)
+		e->points[i].mbyte_ci95 = s->points[i].mbyte_ci95 = i == 2 ? 15 : 1;
+	CHECK(nb_crypto_crossover(e, s, 5) == 3,
+	      "a win inside the intervals is not one: crossover at the fourth size (%d)",
+	      nb_crypto_crossover(e, s, 5));
 	free(e);
 	free(s);
 
@@ -413,6 +453,9 @@ int main(void)
 			      "p50 %.3f us <= p99 %.3f us", p->lat_p50_us, p->lat_p99_us);
 			CHECK(p->proc_us_per_kbyte > 0, "process CPU per KByte %.3f us",
 			      p->proc_us_per_kbyte);
+			CHECK(p->windows == 3 && isfinite(p->mbyte_ci95) && p->mbyte_ci95 >= 0,
+			      "the window in 3 parts: %.1f +-%.1f MB/s", p->mbyte_per_s,
+			      p->mbyte_ci95);
 		}
 		nb_crypto_result_free(res);
 	} else {

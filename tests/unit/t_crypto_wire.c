@@ -164,8 +164,8 @@ static void test_request(void)
 	      "engines, soft first");
 	CHECK(back.nsizes == 3 && back.sizes[2] == 65536 && back.sizes[0] == 1, "sizes");
 	CHECK(back.time_ns == o.time_ns && back.warmup_ns == o.warmup_ns && back.inflight == 7 &&
-		  back.aad_len == 0,
-	      "time, warm-up, inflight, aad");
+		  back.aad_len == 0 && back.repeat == 3,
+	      "time, warm-up, inflight, aad, repeat");
 	CHECK(back.stop == NULL, "no stop flag from the wire");
 
 	/* Each bad field on its own is refused with a reason. */
@@ -187,6 +187,8 @@ static void test_request(void)
 	    {"inflight 0", NB_T_CRYPTO_INFLIGHT, 3, NULL, 0},
 	    {"inflight 65", NB_T_CRYPTO_INFLIGHT, 3, NULL, 65},
 	    {"aad 65", NB_T_CRYPTO_AAD, 3, NULL, 65},
+	    {"repeat 0", NB_T_CRYPTO_REPEAT, 3, NULL, 0},
+	    {"repeat 21", NB_T_CRYPTO_REPEAT, 3, NULL, 21},
 	};
 	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
 		/* The bad item first: getters take the first item with a tag. */
@@ -275,6 +277,34 @@ static void test_roundtrip(void)
 			(c->status != NB_CRYPTO_OK || same_points(c, d, o.nsizes));
 	}
 	CHECK(same, "every cell and point round-trips bit for bit (NaN and infinity included)");
+
+	/* Each point's windows and interval travel to a controller that sent the repeat, and an
+	 * agent before them (the record without them) still decodes, with no interval. */
+	for (size_t ai2 = 0; ai2 < o.nalgos; ai2++)
+		for (size_t ei = 0; ei < o.nengines; ei++)
+			for (size_t si = 0; si < o.nsizes; si++) {
+				struct nb_crypto_point *p =
+				    &nb_crypto_cell_at(r, ai2, ei)->points[si];
+				p->windows = 3;
+				p->mbyte_ci95 = si == 2 ? NAN : 0.125 * (double)(si + 1);
+			}
+	bool kept = true, none = true;
+	for (int with = 1; with >= 0; with--) {
+		ret = nb_crypto_algo_encode(
+		    r, 0, with ? NB_CRYPTO_LOAD_RECORD_WINDOWS : NB_CRYPTO_LOAD_RECORD, &buf, &len);
+		ret = ret ? ret : nb_crypto_algo_decode(back, buf, len, &ai);
+		free(buf);
+		CHECK(ret == 0, "algorithm 0 decodes %s its windows", with ? "with" : "without");
+		const struct nb_crypto_point *p = &nb_crypto_cell_at(r, 0, 0)->points[0],
+					     *q = &nb_crypto_cell_at(back, 0, 0)->points[0];
+		if (with)
+			kept = q->windows == 3 && same_double(p->mbyte_ci95, q->mbyte_ci95) &&
+			       isnan(nb_crypto_cell_at(back, 0, 0)->points[2].mbyte_ci95);
+		else
+			none = q->windows == 0 && isnan(q->mbyte_ci95);
+	}
+	CHECK(kept, "windows and interval round-trip (NaN kept)");
+	CHECK(none, "from an agent before intervals: no windows, no interval (NaN)");
 	nb_crypto_result_free(r);
 	nb_crypto_result_free(back);
 }
@@ -491,15 +521,23 @@ static void test_golden_bytes(void)
 	nb_sha256_update(&h, m->data, REQ_LEN);
 	nb_sha256_final(&h, d);
 	hex(d, sizeof(d), text);
-	static const uint8_t load_record[8] = {
-	    NB_T_CRYPTO_LOAD_RECORD >> 8, NB_T_CRYPTO_LOAD_RECORD & 0xff, 0, 4, 0, 0, 0, 1};
-	CHECK(ok && m->len == REQ_LEN + 8 && !strcmp(text, REQ_SHA256) &&
-		  !memcmp(m->data + REQ_LEN, load_record, 8),
-	      "request bytes unchanged but for NB_T_CRYPTO_LOAD_RECORD at the end (%u bytes, "
-	      "sha256 of the first %d %s)",
+	static const uint8_t load_record[16] = {
+	    NB_T_CRYPTO_LOAD_RECORD >> 8, NB_T_CRYPTO_LOAD_RECORD & 0xff, 0, 4, 0, 0, 0, 1,
+	    NB_T_CRYPTO_REPEAT >> 8,	  NB_T_CRYPTO_REPEAT & 0xff,	  0, 4, 0, 0, 0, 3};
+	CHECK(ok && m->len == REQ_LEN + 16 && !strcmp(text, REQ_SHA256) &&
+		  !memcmp(m->data + REQ_LEN, load_record, 16),
+	      "request bytes unchanged but for NB_T_CRYPTO_LOAD_RECORD and NB_T_CRYPTO_REPEAT "
+	      "at the end (%u bytes, sha256 of the first %d %s)",
 	      m->len, REQ_LEN, text);
+	CHECK(nb_crypto_request_load_form(m) == NB_CRYPTO_LOAD_RECORD_WINDOWS,
+	      "an agent reads the request as asking for the shared record and the windows");
+	m->len = REQ_LEN + 8;
 	CHECK(nb_crypto_request_load_form(m) == NB_CRYPTO_LOAD_RECORD,
-	      "an agent reads the request as asking for the shared record");
+	      "a request without the repeat (a controller before it) gets the record alone");
+	struct nb_crypto_params back;
+	char err[160] = "";
+	CHECK(nb_crypto_get_request(m, &back, err, sizeof(err)) == 0 && back.repeat == 1,
+	      "and is measured in one window per point, as it was (%s)", err);
 	m->len = REQ_LEN;
 	CHECK(nb_crypto_request_load_form(m) == NB_CRYPTO_LOAD_TLV,
 	      "a request without it (a controller before it) gets the TLVs");

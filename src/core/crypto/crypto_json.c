@@ -21,6 +21,9 @@ static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
 	nb_json_u64(j, "ops", p->ops);
 	nb_json_double(j, "window_s", p->window_s, 6);
 	nb_json_double(j, "mbyte_per_s", p->mbyte_per_s, 3);
+	/* The 95 % interval from the window's parts; null with one part or an older agent. */
+	nb_json_u64(j, "windows", p->windows);
+	nb_json_double(j, "mbyte_per_s_ci95", p->mbyte_ci95, 3);
 	nb_json_double(j, "ops_per_s", p->ops_per_s, 1);
 	nb_json_double(j, "latency_p50_us", p->lat_p50_us, 3);
 	nb_json_double(j, "latency_p99_us", p->lat_p99_us, 3);
@@ -103,6 +106,7 @@ static void result_json(struct nb_json *j, const struct nb_crypto_result *r, boo
 	nb_json_double(j, "time_s", (double)o->time_ns / 1e9, 3);
 	nb_json_double(j, "warmup_s", (double)o->warmup_ns / 1e9, 3);
 	nb_json_u64(j, "inflight", o->inflight);
+	nb_json_u64(j, "repeat", o->repeat);
 	nb_json_u64(j, "aad_bytes", o->aad_len);
 	nb_json_str(j, "direction", "encrypt");
 	nb_json_arr_begin(j, "sizes_bytes");

@@ -38,6 +38,7 @@ void nb_crypto_params_default(struct nb_crypto_params *o)
 	o->warmup_ns = 100000000ull;
 	o->inflight = 1;
 	o->aad_len = 8; /* ESP's SPI and sequence number (RFC 4106) */
+	o->repeat = 3;
 }
 
 /* Splits list at commas and calls add for each name; "all" adds everything. */

@@ -11,6 +11,8 @@
 #include "core/crypto/crypto_algo.h"
 #include "core/session/job.h"
 
+#define NB_CRYPTO_MAX_REPEAT 20
+
 struct nb_crypto_params {
 	const struct nb_crypto_algo *algos[NB_CRYPTO_MAX_ALGOS];
 	size_t nalgos;
@@ -22,6 +24,9 @@ struct nb_crypto_params {
 	uint64_t warmup_ns; /* excluded before each window */
 	uint32_t inflight;  /* threads, each with one request in flight */
 	uint32_t aad_len;   /* AEAD associated data per request (ESP: 8) */
+	/* Consecutive windows each point's window is cut into (--repeat): their spread gives
+	 * the point's 95 % interval. 1 for a request without it (an older controller). */
+	uint32_t repeat;
 	/* Ends the run early: the front end's stop flag, or the agent's job cancel flag; may be
 	 * NULL. */
 	const nb_cancel_t *stop;
@@ -34,7 +39,8 @@ struct nb_crypto_params {
 
 /* Copies src into dst with the afalg:DRIVER engines pointing into dst's own storage. */
 void nb_crypto_params_copy(struct nb_crypto_params *dst, const struct nb_crypto_params *src);
-/* Every algorithm, the default sizes, every engine, 0.5 s windows, one in flight, 8 AAD bytes. */
+/* Every algorithm, the default sizes, every engine, 0.5 s windows in 3 parts, one in flight, 8
+ * AAD bytes. */
 void nb_crypto_params_default(struct nb_crypto_params *o);
 /* Fills o->engines from a comma-separated list ("all" for every engine; "afalg:DRIVER" for
  * one kernel driver; "afalg:all" for every driver of the selected algorithms, so select the

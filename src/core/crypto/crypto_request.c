@@ -52,14 +52,18 @@ int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_params *o)
 		return ret;
 	/* An agent before this tag passes over it (it reads the tags it knows) and answers in
 	 * the nested TLVs, which nb_crypto_algo_decode still reads. */
-	return nb_msg_put_u32(m, NB_T_CRYPTO_LOAD_RECORD, 1);
+	if ((ret = nb_msg_put_u32(m, NB_T_CRYPTO_LOAD_RECORD, 1)))
+		return ret;
+	return nb_msg_put_u32(m, NB_T_CRYPTO_REPEAT, o->repeat);
 }
 
 enum nb_crypto_load_form nb_crypto_request_load_form(const struct nb_msg *req)
 {
-	uint32_t v = 0;
-	return !nb_msg_get_u32(req, NB_T_CRYPTO_LOAD_RECORD, &v) && v == 1 ? NB_CRYPTO_LOAD_RECORD
-									   : NB_CRYPTO_LOAD_TLV;
+	uint32_t v = 0, rep = 0;
+	if (nb_msg_get_u32(req, NB_T_CRYPTO_LOAD_RECORD, &v) || v != 1)
+		return NB_CRYPTO_LOAD_TLV;
+	return nb_msg_get_u32(req, NB_T_CRYPTO_REPEAT, &rep) ? NB_CRYPTO_LOAD_RECORD
+							     : NB_CRYPTO_LOAD_RECORD_WINDOWS;
 }
 
 int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, char *err,
@@ -107,6 +111,14 @@ int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, ch
 	    nb_msg_get_u32(m, NB_T_CRYPTO_INFLIGHT, &o->inflight) ||
 	    nb_msg_get_u32(m, NB_T_CRYPTO_AAD, &o->aad_len)) {
 		snprintf(err, errlen, "crypto request without time, warm-up, inflight or aad");
+		return -EINVAL;
+	}
+	/* A controller before --repeat measured one window per point. */
+	o->repeat = 1;
+	if (nb_msg_get_u32(m, NB_T_CRYPTO_REPEAT, &o->repeat) == 0 &&
+	    (o->repeat < 1 || o->repeat > NB_CRYPTO_MAX_REPEAT)) {
+		snprintf(err, errlen, "crypto request: repeat %u out of range (1 to %d)", o->repeat,
+			 NB_CRYPTO_MAX_REPEAT);
 		return -EINVAL;
 	}
 	/* The command line's bounds: 10 ms to 60 s windows, warm-up at most the window. */

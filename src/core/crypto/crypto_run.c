@@ -88,6 +88,7 @@ struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o)
 				c->points[si].size_bytes = o->sizes[si];
 				c->points[si].padded_bytes =
 				    nb_crypto_padded_len(c->algo, o->sizes[si]);
+				c->points[si].mbyte_ci95 = NAN;
 				snprintf(c->points[si].invalid_reason,
 					 sizeof(c->points[si].invalid_reason), NB_CRYPTO_NOT_RUN);
 			}
@@ -316,7 +317,7 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 	memset(pt, 0, sizeof(*pt));
 	pt->size_bytes = size;
 	pt->padded_bytes = nb_crypto_padded_len(a, size);
-	pt->lat_p50_us = pt->lat_p99_us = NAN;
+	pt->lat_p50_us = pt->lat_p99_us = pt->mbyte_ci95 = NAN;
 	pt->proc_us_per_kbyte = pt->sys_us_per_kbyte = NAN;
 	atomic_init(&ctl.stop, 0);
 	atomic_init(&ctl.measuring, 0);
@@ -364,13 +365,24 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 	}
 	/* Counters, clock and the latency switch together at each edge; the CPU sample (a read
 	 * of /proc/stat, tens of microseconds) right after them. */
+	/* The window in consecutive equal parts: the request counter and the clock at each
+	 * part's edge (the CPU and the latency are the whole window's). */
+	uint32_t nwin = o->repeat >= 1 && o->repeat <= NB_CRYPTO_MAX_REPEAT ? o->repeat : 1;
+	unsigned long edge_ops[NB_CRYPTO_MAX_REPEAT + 1];
+	uint64_t edge_ns[NB_CRYPTO_MAX_REPEAT + 1];
 	unsigned long ops0 = ops_sum(w, nw);
 	uint64_t t0 = nb_mono_ns();
 	atomic_store(&ctl.measuring, 1);
 	nb_cpu_sample_now(&cs[0]);
-	wait_until(o, t0 + o->time_ns);
-	unsigned long ops1 = ops_sum(w, nw);
-	uint64_t t1 = nb_mono_ns();
+	edge_ops[0] = ops0;
+	edge_ns[0] = t0;
+	for (uint32_t k = 1; k <= nwin; k++) {
+		wait_until(o, t0 + o->time_ns * k / nwin);
+		edge_ops[k] = ops_sum(w, nw);
+		edge_ns[k] = nb_mono_ns();
+	}
+	unsigned long ops1 = edge_ops[nwin];
+	uint64_t t1 = edge_ns[nwin];
 	atomic_store(&ctl.measuring, 0);
 	nb_cpu_sample_now(&cs[1]);
 	atomic_store(&ctl.stop, 1);
@@ -413,6 +425,15 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 	pt->lat_p99_us = (double)nb_hist_quantile(w[0].hist, 0.99) / 1e3;
 	pt->proc_us_per_kbyte = nb_cpu_us_per_kbyte(pt->cpu.proc_cpu_s, bytes);
 	pt->sys_us_per_kbyte = pt->cpu.valid ? nb_cpu_us_per_kbyte(pt->cpu.busy_cpu_s, bytes) : NAN;
+	double rates[NB_CRYPTO_MAX_REPEAT];
+	for (uint32_t k = 0; k < nwin; k++) {
+		double part_s = (double)(edge_ns[k + 1] - edge_ns[k]) / 1e9;
+		rates[k] = part_s > 0 ? (double)(unsigned long)(edge_ops[k + 1] - edge_ops[k]) *
+					    size / part_s / 1e6
+				      : NAN;
+	}
+	pt->windows = nwin;
+	pt->mbyte_ci95 = nb_crypto_ci95(rates, nwin);
 out:
 	if (w) {
 		atomic_store(&ctl.stop, 1);
@@ -430,13 +451,56 @@ out:
 	return ret;
 }
 
+/* Student's t, two-sided 95 %, for 1 to NB_CRYPTO_MAX_REPEAT - 1 degrees of freedom: a table,
+ * so that the board's agent carries no quantile code (t_crypto checks it against
+ * nb_student_t95). */
+static const double t95[NB_CRYPTO_MAX_REPEAT] = {NAN,	   12.70620, 4.302653, 3.182446, 2.776445,
+						 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
+						 2.228139, 2.200985, 2.178813, 2.160369, 2.144787,
+						 2.131450, 2.119905, 2.109816, 2.100922, 2.093024};
+
+double nb_crypto_t95(size_t dof)
+{
+	return dof >= 1 && dof < NB_CRYPTO_MAX_REPEAT ? t95[dof] : NAN;
+}
+
+double nb_crypto_ci95(const double *x, size_t n)
+{
+	double mean = 0, ss = 0;
+	if (n < 2 || n > NB_CRYPTO_MAX_REPEAT)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		mean += x[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	double ci = nb_crypto_t95(n - 1) * sqrt(ss / (double)(n - 1) / (double)n);
+	return isfinite(ci) ? ci : NAN;
+}
+
+static double combined_ci(const struct nb_crypto_point *p, const struct nb_crypto_point *q)
+{
+	return sqrt(p->mbyte_ci95 * p->mbyte_ci95 + q->mbyte_ci95 * q->mbyte_ci95);
+}
+
+bool nb_crypto_faster(const struct nb_crypto_point *p, const struct nb_crypto_point *q)
+{
+	double ci = combined_ci(p, q);
+	return p->mbyte_per_s - q->mbyte_per_s > (isfinite(ci) ? ci : 0);
+}
+
+bool nb_crypto_differ(const struct nb_crypto_point *p, const struct nb_crypto_point *q)
+{
+	double ci = combined_ci(p, q);
+	return p->valid && q->valid && isfinite(ci) && fabs(p->mbyte_per_s - q->mbyte_per_s) > ci;
+}
+
 int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_cell *ref,
 			size_t nsizes)
 {
 	int first = -1;
 	for (size_t i = nsizes; i-- > 0;) {
 		const struct nb_crypto_point *p = &e->points[i], *q = &ref->points[i];
-		if (!p->valid || !q->valid || !(p->mbyte_per_s > q->mbyte_per_s))
+		if (!p->valid || !q->valid || !nb_crypto_faster(p, q))
 			break;
 		first = (int)i;
 	}

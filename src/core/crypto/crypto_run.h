@@ -35,6 +35,11 @@ struct nb_crypto_point {
 	struct nb_cpu_load cpu;
 	double proc_us_per_kbyte; /* this process's CPU time per KByte */
 	double sys_us_per_kbyte;  /* the whole system's busy CPU time per KByte */
+	/* The window as consecutive equal parts (the run's repeat): the half-width of the 95 %
+	 * interval of MB/s from the parts' rates (Student's t); NaN with one part, or from an
+	 * agent before it (windows 0). */
+	uint32_t windows;
+	double mbyte_ci95;
 };
 
 /* One engine running one algorithm. */
@@ -93,7 +98,21 @@ int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progre
  * where soft is absent) at every size; ref NULL for the vector alone. Exposed for tests. */
 int nb_crypto_check_cell(const struct nb_crypto_params *o, struct nb_crypto_cell *c,
 			 const struct nb_crypto_engine *ref);
-/* Crossover: the first size index from which e beats ref at every larger size; -1 if none. */
+/* Student's t quantile for a two-sided 95 % interval, 1 to NB_CRYPTO_MAX_REPEAT - 1 degrees of
+ * freedom (a table); NaN outside. */
+double nb_crypto_t95(size_t dof);
+/* Half-width of the 95 % interval of the mean of n values (Student's t, n - 1 dof); NaN for
+ * fewer than two or more than NB_CRYPTO_MAX_REPEAT. */
+double nb_crypto_ci95(const double *x, size_t n);
+/* Whether point p is faster than q beyond their intervals: the difference of MB/s exceeds the
+ * root of the sum of the squared 95 % half-widths. Without an interval on either (one window,
+ * an older agent) the larger mean counts, as before intervals. */
+bool nb_crypto_faster(const struct nb_crypto_point *p, const struct nb_crypto_point *q);
+/* Whether two valid points' MB/s differ by more than their intervals allow (false without an
+ * interval: not known). */
+bool nb_crypto_differ(const struct nb_crypto_point *p, const struct nb_crypto_point *q);
+/* Crossover: the first size index from which e beats ref (nb_crypto_faster) at every larger
+ * size; -1 if none. */
 int nb_crypto_crossover(const struct nb_crypto_cell *e, const struct nb_crypto_cell *ref,
 			size_t nsizes);
 

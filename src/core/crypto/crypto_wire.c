@@ -50,6 +50,8 @@ enum {
 	T_PT_DOUBLE = 456,  /* 456..462: point_doubles[] */
 	T_PT_CPU = 463,	    /* the CPU load as nested TLVs (T_CPU_*), NB_CRYPTO_LOAD_TLV */
 	T_PT_LOAD = 464,    /* the CPU load as the shared record, NB_CRYPTO_LOAD_RECORD */
+	T_PT_WINDOWS = 465, /* u32, NB_CRYPTO_LOAD_RECORD_WINDOWS only */
+	T_PT_CI95 = 466,    /* double, NB_CRYPTO_LOAD_RECORD_WINDOWS only */
 	T_CPU_DOUBLE = 470, /* 470..485: the record's doubles in its order (NB_LOAD_DOUBLES) */
 	T_CPU_BUSIEST = 490,
 	T_CPU_NCPU = 491,
@@ -182,7 +184,8 @@ static int seen(uint64_t *mask, unsigned bit)
 	return 0;
 }
 
-/* --- tables of fields: every one required, encoded in table order --- */
+/* --- tables of fields: every one required but the optional ones (written in the form
+ * NB_CRYPTO_LOAD_RECORD_WINDOWS only), encoded in table order --- */
 
 enum kind { K_U32, K_I32, K_BOOL, K_U64, K_DBL, K_STR, K_LOAD };
 
@@ -191,11 +194,12 @@ struct field {
 	uint8_t kind;
 	size_t off, cap; /* member's offset and size */
 	int lo, hi;	 /* K_I32's range */
+	bool opt;	 /* absent from an agent before it */
 };
 
 #define FIELD(tag, kind, type, m, lo, hi)                                                          \
 	{                                                                                          \
-		tag, kind, offsetof(type, m), sizeof(((type *)0)->m), lo, hi                       \
+		tag, kind, offsetof(type, m), sizeof(((type *)0)->m), lo, hi, false                \
 	}
 #define LOAD_DBL(i, m) FIELD(T_CPU_DOUBLE + i, K_DBL, struct nb_cpu_load, m, 0, 0),
 
@@ -222,6 +226,8 @@ static const struct field point_fields[] = {
     PT(T_PT_DOUBLE + 5, K_DBL, proc_us_per_kbyte),
     PT(T_PT_DOUBLE + 6, K_DBL, sys_us_per_kbyte),
     PT(T_PT_CPU, K_LOAD, cpu),
+    {T_PT_WINDOWS, K_U32, offsetof(struct nb_crypto_point, windows), 4, 0, 0, true},
+    {T_PT_CI95, K_DBL, offsetof(struct nb_crypto_point, mbyte_ci95), 8, 0, 0, true},
 };
 
 #define DRV(tag, kind, m, lo, hi) FIELD(tag, kind, struct nb_crypto_driver, m, lo, hi)
@@ -240,6 +246,8 @@ static void put_fields(struct nb_cur *c, const struct field *t, size_t n, const 
 		const char *p = (const char *)base + t[i].off;
 		uint64_t bits;
 		uint8_t *at;
+		if (t[i].opt && form != NB_CRYPTO_LOAD_RECORD_WINDOWS)
+			continue;
 		switch (t[i].kind) {
 		case K_U32:
 			w_u32(c, t[i].tag, *(const uint32_t *)p);
@@ -261,7 +269,7 @@ static void put_fields(struct nb_cur *c, const struct field *t, size_t n, const 
 			w_str(c, t[i].tag, p);
 			break;
 		default: /* K_LOAD */
-			if (form == NB_CRYPTO_LOAD_RECORD) {
+			if (form != NB_CRYPTO_LOAD_TLV) {
 				w_head(c, T_PT_LOAD, NB_LOAD_WIRE_BYTES);
 				if ((at = nb_cur_reserve(c, NB_LOAD_WIRE_BYTES)))
 					nb_proto_encode_load(at, (const struct nb_cpu_load *)p);
@@ -329,6 +337,8 @@ static int get_fields(struct nb_cur *top, const struct field *t, size_t n, void 
 		if (i == n || seen(&mask, (unsigned)i) || get_field(&v, tag, &t[i], base))
 			return -EBADMSG;
 	}
+	for (i = 0; i < n; i++)
+		mask |= (uint64_t)t[i].opt << i;
 	return rc || mask != (1ull << n) - 1 ? -EBADMSG : 0;
 }
 
@@ -438,8 +448,9 @@ int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo,
 static int get_point(struct nb_cur *top, struct nb_crypto_point *pt, uint32_t size, uint32_t padded)
 {
 	memset(pt, 0, sizeof(*pt));
+	pt->mbyte_ci95 = NAN; /* an agent before intervals sends none */
 	if (get_fields(top, point_fields, NFIELDS(point_fields), pt) || pt->size_bytes != size ||
-	    pt->padded_bytes != padded)
+	    pt->padded_bytes != padded || pt->windows > NB_CRYPTO_MAX_REPEAT || pt->mbyte_ci95 < 0)
 		return -EBADMSG;
 	/* A valid point is a rate from counted requests in a window; an invalid one says why. */
 	if (pt->valid ? !(pt->ops > 0 && pt->window_s > 0 && isfinite(pt->mbyte_per_s))

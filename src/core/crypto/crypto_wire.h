@@ -28,6 +28,10 @@ enum nb_crypto_tag {
 	 * session/proto.h. A request without it (a controller before this tag) gets the load as
 	 * nested TLVs of its own tags, which this decoder still reads (docs/protocol.md). */
 	NB_T_CRYPTO_LOAD_RECORD = 408,
+	/* request: u32 windows per point (--repeat); an agent that reads it answers with each
+	 * point's windows and interval (NB_CRYPTO_LOAD_RECORD_WINDOWS); an agent before it
+	 * passes over it and measures one window per point. */
+	NB_T_CRYPTO_REPEAT = 409,
 	NB_T_CRYPTO_HEAD = 410,	       /* snap/final: nested, the engines' availability */
 	NB_T_CRYPTO_RESULT = 411,      /* snap/final: nested, one algorithm's cells */
 	NB_T_CRYPTO_DONE = 412,	       /* snap/final: u32, algorithms complete on the agent */
@@ -42,10 +46,13 @@ enum nb_crypto_tag {
 enum nb_crypto_load_form {
 	NB_CRYPTO_LOAD_RECORD,
 	NB_CRYPTO_LOAD_TLV,
+	/* The record, and each point's windows and 95 % interval: for a controller that sent
+	 * NB_T_CRYPTO_REPEAT (one before it rejects tags it does not know). */
+	NB_CRYPTO_LOAD_RECORD_WINDOWS,
 };
 
 /* Writes o's options into a TEST_REQ (the caller adds type and duration), with
- * NB_T_CRYPTO_LOAD_RECORD. */
+ * NB_T_CRYPTO_LOAD_RECORD and NB_T_CRYPTO_REPEAT at the end. */
 int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_params *o);
 /* Reads and checks a request into o (defaults first, then the request's values through the
  * same selectors and bounds as the command line). Returns 0 or -EINVAL with the reason. */
@@ -54,7 +61,8 @@ int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, ch
 /* A generous upper bound on how long nb_crypto_run takes with o: every point's warm-up and
  * window, thread and session set-up, and the correctness checks of every cell. */
 uint64_t nb_crypto_bound_ns(const struct nb_crypto_params *o);
-/* The form the controller that sent req reads: the record when it asked for it, else TLVs. */
+/* The form the controller that sent req reads: the record when it asked for it (with the
+ * windows when it sent NB_T_CRYPTO_REPEAT), else TLVs. */
 enum nb_crypto_load_form nb_crypto_request_load_form(const struct nb_msg *req);
 
 /* The head (engines, their availability and reasons) as the value of one item; *buf is

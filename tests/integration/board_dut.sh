@@ -192,6 +192,11 @@ assert t['lost_frames'] > 0 and b['explained'], b
 assert b['kind'] in ('dut_cpu_bound', 'emulator_not_scheduled'), b
 assert 'NIC, DMA or bus' not in b['text'] or 'no counter of the board' in b['text'], b
 assert b['by']['dut_nic_ring'] > 0.9 * b['lost'], b
+# The host that runs the board's qemu was measured: its other work, and the mark above 5 %.
+assert b['host_other_pct'] >= 0 and b['board_polluted'] == (b['host_other_pct'] > 5), b
+assert b['board_polluted'] == ('figures are polluted' in b['text']), b
+if b['kind'] == 'emulator_not_scheduled':
+    assert b['text'].startswith('emulator bound' if not b['board_polluted'] else 'emulator not scheduled (host busy)'), b
 # The board's own kernel counts its forwarding as softirq on its own CPUs.
 assert sum(c['softirq_pct'] for c in t['observers'][0]['cpus']) > 10, t['observers'][0]['cpus']
 if b['kind'] == 'dut_cpu_bound':

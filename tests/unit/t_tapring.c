@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +53,37 @@ int main(void)
 	CHECK(ret == 0 && d == 21814, "gen0's tx_dropped: %llu", (unsigned long long)d);
 	CHECK(nb_tapring_dropped(root, "bad", &d) == -EINVAL, "a counter that is no number");
 	CHECK(nb_tapring_dropped(root, "nosuch", &d) == -ENOENT, "a missing counter");
+
+	/* The qemu behind the tap: the process whose fdinfo names it, and its CPU time (a
+	 * command name with a space and a parenthesis, 1234 + 566 ticks). */
+	put("proc/4242/fdinfo/0", "pos:\t0\nflags:\t02\nmnt_id:\t25\nino:\t1\n");
+	put("proc/4242/fdinfo/9", "pos:\t0\nflags:\t04002\nmnt_id:\t25\niff:\tgen0\n");
+	put("proc/4242/stat", "4242 (qemu-system-ar) x)) R 1 4242 4242 0 -1 4194560 5 0 0 0 "
+			      "1234 566 0 0 20 0 3 0 100 0 0\n");
+	put("proc/77/fdinfo/3", "pos:\t0\nflags:\t04002\niff:\tgen00\n");
+	put("proc/77/stat", "77 (other) S 1 77 77 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 1 0 0\n");
+	put("proc/self/fdinfo/9", "iff:\tgen0\n");
+	long pids[4];
+	double s = 0;
+	size_t n = nb_tapring_owners(root, "gen0", pids, 4);
+	CHECK(n == 1 && pids[0] == 4242, "the tap's holder is pid 4242, not gen00's (%zu found)",
+	      n);
+	long hz = sysconf(_SC_CLK_TCK);
+	ret = nb_tapring_proc_cpu_s(root, 4242, &s);
+	CHECK(ret == 0 && hz > 0 && s > 1799.5 / (double)hz && s < 1800.5 / (double)hz,
+	      "its CPU time: 1800 ticks = %.2f s", s);
+	CHECK(nb_tapring_proc_cpu_s(root, 5, &s) == -ENOENT, "a process that is gone");
+	put("proc/6/stat", "6 (short\n");
+	CHECK(nb_tapring_proc_cpu_s(root, 6, &s) == -EINVAL, "a stat line cut short");
+	CHECK(nb_tapring_owners(root, "../x", pids, 4) == 0, "a name that leaves sysfs finds none");
+	/* This process, on the real /proc: its CPU time is what getrusage says, within a tick. */
+	struct rusage ru;
+	ret = nb_tapring_proc_cpu_s("", (long)getpid(), &s);
+	getrusage(RUSAGE_SELF, &ru);
+	double self = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		      (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	CHECK(ret == 0 && s <= self + 0.02 && s >= self - 0.02 - 2.0 / (double)hz,
+	      "this process on /proc: %.3f s, getrusage %.3f s", s, self);
 	{
 		char cmd[128];
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

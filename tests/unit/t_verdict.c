@@ -191,12 +191,45 @@ int main(void)
 			  "board: the emulator named, never NIC, DMA or bus");
 		CHECK(!strcmp(nb_verdict_name(v.kind), "emulator_not_scheduled"),
 		      "its kind's name in JSON");
+		CHECK(isnan(v.host_other_pct) && !v.board_polluted,
+		      "host load not measured: no mark, nothing claimed");
+		/* The host measured (its /proc/stat less qemu's and netbench's time): busy with
+		 * other work, as when others' tests took 136-166 % of a CPU, the board's figures
+		 * are polluted and the emulator's verdict stands; idle, the tap's drops are the
+		 * emulation's own speed, still never the board's NIC, DMA or bus. */
+		in.emulated = true;
+		in.host_other_pct = 151.0;
+		nb_verdict_decide(&in, &v);
+		CHECK_STR(v.text,
+			  "emulator not scheduled (host busy): the host's tap dropped 126k frames "
+			  "the emulated board could not take in time (no counter of the board "
+			  "shows its NIC, DMA or bus) while the busiest DUT CPU (cpu0) was at 75 "
+			  "%; the board's figures are polluted: the host that runs its qemu gave "
+			  "151 % of a CPU to other work in the window",
+			  "board, host busy with other work: polluted, said with the figure");
+		CHECK(v.board_polluted && v.host_other_pct == 151.0, "the mark and the figure");
+		in.host_other_pct = 3.0;
+		nb_verdict_decide(&in, &v);
+		CHECK_STR(v.text,
+			  "emulator bound: the host's tap dropped 126k frames qemu did not take in "
+			  "time while other work took only 3 % of a host CPU (the emulation's "
+			  "speed; no counter of the board shows its NIC, DMA or bus) and the "
+			  "busiest DUT CPU (cpu0) was at 75 %",
+			  "board, host idle: the emulation's speed, not the host's load");
+		CHECK(v.kind == NB_V_EMULATOR && !v.board_polluted, "not polluted at 3 %%");
+		in.host_other_pct = 40.0;
 		w->cpu[0].softirq = 119;
 		w->cpu[0].idle = 1;
 		nb_obs_summarize(w, 0, &m);
 		nb_verdict_decide(&in, &v);
-		CHECK(v.kind == NB_V_DUT_CPU && strstr(v.text, "NIC missed 126k"),
-		      "board, CPU saturated and squeezing: the board's CPU (%s)", v.text);
+		CHECK(v.kind == NB_V_DUT_CPU && strstr(v.text, "NIC missed 126k") &&
+			  v.board_polluted &&
+			  strstr(v.text, "; the board's figures are polluted: the host that runs "
+					 "its qemu gave 40 % of a CPU to other work"),
+		      "board, CPU saturated and squeezing: the board's CPU, its figures polluted "
+		      "by the host's other work (%s)",
+		      v.text);
+		in.emulated = false;
 		in.ring_dropped = 0;
 		nb_verdict_decide(&in, &v);
 		CHECK(v.kind == NB_V_UNEXPLAINED, "without the tap's count: unexplained (%s)",

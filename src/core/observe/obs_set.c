@@ -414,5 +414,10 @@ void nb_obs_json_verdict(struct nb_json *j, const char *key, const struct nb_ver
 	nb_json_u64(j, "dut_nic_ring", v->by_nic_ring);
 	nb_json_obj_end(j);
 	nb_json_u64(j, "softnet_other", v->softnet_other);
+	/* An emulated board's host: its other work, and whether it pollutes the figures. */
+	if (isfinite(v->host_other_pct)) {
+		nb_json_double(j, "host_other_pct", v->host_other_pct, 1);
+		nb_json_bool(j, "board_polluted", v->board_polluted);
+	}
 	nb_json_obj_end(j);
 }

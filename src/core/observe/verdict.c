@@ -6,6 +6,7 @@
  * 95 % or more is named whatever else limited. */
 #include "core/observe/verdict.h"
 
+#include "core/base/cpu.h"
 #include "core/base/stats.h"
 #include "core/base/units.h"
 
@@ -398,9 +399,40 @@ static void where_it_went(const struct nb_prof_summary *p, struct nb_verdict *v)
 	append(v, b);
 }
 
+/* An emulated board's figures hold its host's other work: qemu competes with it for the
+ * host's CPUs, so the board runs slower than it would alone. Measured on the host (its
+ * /proc/stat less qemu's and netbench's own time), never guessed from the board. */
+static void board_host(const struct nb_verdict_in *in, struct nb_verdict *v)
+{
+	char a[16], b[220];
+	v->host_other_pct = in->emulated ? in->host_other_pct : NAN;
+	v->board_polluted = in->emulated && nb_cpu_polluted(in->host_other_pct);
+	if (!in->emulated || !isfinite(in->host_other_pct))
+		return;
+	if (v->kind == NB_V_EMULATOR && !v->board_polluted) {
+		/* Drops at the tap while the host had room: the emulation's own speed. */
+		snprintf(v->text, sizeof(v->text),
+			 "emulator bound: the host's tap dropped %s frames qemu did not take in "
+			 "time while other work took only %.0f %% of a host CPU (the emulation's "
+			 "speed; no counter of the board shows its NIC, DMA or bus) and the "
+			 "busiest DUT CPU (cpu%d) was at %.0f %%",
+			 nb_format_count((double)v->by_nic_ring, a, sizeof(a)), in->host_other_pct,
+			 in->dut ? in->dut->busiest_cpu : -1, in->dut ? in->dut->busiest_pct : 0);
+		return;
+	}
+	if (v->board_polluted) {
+		snprintf(b, sizeof(b),
+			 "the board's figures are polluted: the host that runs its qemu gave %.0f "
+			 "%% of a CPU to other work in the window",
+			 in->host_other_pct);
+		append(v, b);
+	}
+}
+
 void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 {
 	decide(in, v);
 	if (v->kind == NB_V_DUT_CPU && in->prof && in->prof->available && in->prof->samples)
 		where_it_went(in->prof, v);
+	board_host(in, v);
 }

@@ -54,6 +54,10 @@ struct nb_verdict_in {
 	/* The DUT's kernel profile over the same window and CPUs (NULL: none): "DUT CPU bound"
 	 * names the category with the largest share and its ns per frame. */
 	const struct nb_prof_summary *prof;
+	/* The DUT is an emulated board behind the generator's tap, and the host that runs its
+	 * qemu gave host_other_pct % of one CPU to other work in the window (NaN: unknown). */
+	bool emulated;
+	double host_other_pct;
 };
 
 struct nb_verdict {
@@ -72,6 +76,10 @@ struct nb_verdict {
 	double busiest_pct;
 	double egress_mbps, egress_speed_mbps; /* on the wire, and the link's; 0: speed unknown */
 	char text[560]; /* "DUT CPU bound: DUT cpu1 99 % busy (softirq 99 %), ..." */
+	/* An emulated board's host: other work in the window (% of a CPU; NaN: unknown), and
+	 * whether that pollutes the board's figures (nb_cpu_polluted). */
+	double host_other_pct;
+	bool board_polluted;
 };
 
 void nb_verdict_decide(const struct nb_verdict_in *in, struct nb_verdict *v);

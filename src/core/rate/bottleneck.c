@@ -55,6 +55,8 @@ void nb_rate_bottleneck(const struct nb_rate_params *p, const struct nb_rate_tri
 	in.have_sink_drops = pick->drops_known && (!pick->rev.on || pick->rev.drops_known);
 	in.sink_drops = both(pick->rx_dropped, pick, pick->rev.rx_dropped);
 	in.ring_dropped = pick->ring_known ? pick->ring_dropped : 0;
+	in.emulated = pick->ring_known;
+	in.host_other_pct = pick->ring_known ? pick->host_other_pct : NAN;
 	nb_verdict_decide(&in, &s->bneck);
 	for (size_t c = 0; in.prof && in.prof->available && c < in.prof->n; c++) {
 		const struct nb_prof_share *q = &in.prof->cat[c];

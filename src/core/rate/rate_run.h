@@ -54,6 +54,10 @@ struct nb_rate_run {
 	struct nb_path path;
 	bool have_path;
 	bool tap_ring; /* path.ifname is a tap: its transmit drops are the DUT's (tapring.h) */
+	/* The processes behind that tap (the emulated board's qemu), found once: their CPU time
+	 * is the board's own work on this host, the rest of the host's load is other work. */
+	long qemu_pids[4];
+	size_t nqemu;
 	char engine_desc[160];
 	struct nb_rate_proc proc;
 	struct nb_rx_snap *snap;

@@ -123,6 +123,10 @@ struct nb_rate_trial {
 	uint64_t rx_dropped;   /* ... that many, counted among the lost */
 	bool ring_known;       /* frames leave through a tap to an emulated DUT (tapring.h) */
 	uint64_t ring_dropped; /* ... which dropped that many: the DUT's ingress */
+	/* ... and the host that runs the board's qemu: its load from other work over the send
+	 * window, % of one CPU (its user+nice+system time less qemu's, this process's and the
+	 * sink agent's: nb_cpu_other_pct); NaN where unknown (no tap, qemu not found). */
+	double host_other_pct;
 	/* --bidir: the reverse direction (the agent's frames to the controller) of the same
 	 * window, and the judgement of both (bidir.h) that the procedures go by. */
 	struct nb_rate_rev_trial {

@@ -2,6 +2,7 @@
 /* Reads a tap's identity and transmit drops from sysfs (tapring.h). */
 #include "core/rate/tapring.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,5 +46,77 @@ int nb_tapring_dropped(const char *root, const char *ifname, uint64_t *dropped)
 	*dropped = strtoull(buf, &end, 10);
 	if (errno || end == buf)
 		return -EINVAL;
+	return 0;
+}
+
+/* Whether the open file fdinfo/NAME of a process is the tap ifname. */
+static bool fd_is_tap(const char *dir, const char *fd, const char *ifname)
+{
+	char path[600], line[128];
+	bool found = false;
+	snprintf(path, sizeof(path), "%s/%s", dir, fd);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		size_t l = strlen(ifname);
+		found = !strncmp(line, "iff:\t", 5) && !strncmp(line + 5, ifname, l) &&
+			(line[5 + l] == '\n' || line[5 + l] == '\0');
+	}
+	fclose(f);
+	return found;
+}
+
+size_t nb_tapring_owners(const char *root, const char *ifname, long *pids, size_t max)
+{
+	char path[320];
+	size_t n = 0;
+
+	if (!name_ok(ifname))
+		return 0;
+	snprintf(path, sizeof(path), "%s/proc", root);
+	DIR *proc = opendir(path);
+	if (!proc)
+		return 0;
+	for (struct dirent *e; n < max && (e = readdir(proc));) {
+		char *end, dir[320];
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/proc/%ld/fdinfo", root, pid);
+		DIR *fds = opendir(dir);
+		if (!fds)
+			continue;
+		bool has = false;
+		for (struct dirent *fd; !has && (fd = readdir(fds));)
+			has = fd->d_name[0] != '.' && fd_is_tap(dir, fd->d_name, ifname);
+		closedir(fds);
+		if (has)
+			pids[n++] = pid;
+	}
+	closedir(proc);
+	return n;
+}
+
+int nb_tapring_proc_cpu_s(const char *root, long pid, double *cpu_s)
+{
+	char path[320], buf[1024];
+	unsigned long long ut, st;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	snprintf(path, sizeof(path), "%s/proc/%ld/stat", root, pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* After the command name, which may hold spaces and parentheses: state is field 3,
+	 * utime and stime fields 14 and 15. */
+	const char *p = strrchr(buf, ')');
+	if (!p || hz <= 0 ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -EINVAL;
+	*cpu_s = (double)(ut + st) / (double)hz;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #define NB_TAPRING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Whether the interface is a tap or tun device (sysfs tun_flags), in root ("" for the real
@@ -14,5 +15,12 @@
 bool nb_tapring_is_tap(const char *root, const char *ifname);
 /* Its tx_dropped counter (sysfs statistics). Returns 0 or -errno. */
 int nb_tapring_dropped(const char *root, const char *ifname, uint64_t *dropped);
+/* The processes that hold the tap open (the qemu behind the emulated NIC): every process under
+ * root/proc with an fdinfo line "iff:<tab>IFNAME" (as the tun driver prints it). Fills at most
+ * max pids; returns how many were found. */
+size_t nb_tapring_owners(const char *root, const char *ifname, long *pids, size_t max);
+/* A process's CPU time (user + system, all threads) in seconds, from root/proc/PID/stat
+ * (fields 14 and 15, in clock ticks). Returns 0 or -errno (-EINVAL for text it cannot read). */
+int nb_tapring_proc_cpu_s(const char *root, long pid, double *cpu_s);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,20 @@ static void emit(const struct nb_rate_run *r, const struct nb_rate_event *ev)
 {
 	if (r->progress)
 		r->progress(r->progress_arg, ev);
+}
+
+/* The CPU time of the processes behind the tap (the emulated board's qemu), summed. */
+static int qemu_cpu_s(const struct nb_rate_run *r, double *cpu_s)
+{
+	double sum = 0, one;
+	for (size_t i = 0; i < r->nqemu; i++) {
+		int ret = nb_tapring_proc_cpu_s("", r->qemu_pids[i], &one);
+		if (ret)
+			return ret;
+		sum += one;
+	}
+	*cpu_s = sum;
+	return 0;
 }
 
 static void set_latency(struct nb_rate_trial *rec, const struct nb_hist *h)
@@ -84,6 +99,8 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	struct nb_cpu_sample c0, c1;
 	uint64_t window_ns, ring0 = 0, ring1 = 0;
 	bool ring = r->tap_ring;
+	double qemu0 = 0, qemu1 = 0;
+	bool qemu = r->nqemu > 0;
 	uint32_t probe_every = 0;
 	uint16_t wire = nb_rate_wire_id(r, q->id);
 	char why[256] = "";
@@ -120,6 +137,7 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 			return ret;
 	}
 	ring = ring && !nb_tapring_dropped("", r->path.ifname, &ring0);
+	qemu = qemu && !qemu_cpu_s(r, &qemu0);
 	nb_cpu_sample_now(&c0);
 	ret = nb_gen_pool_run(r->pool, &t, r->gs);
 	if (ret) {
@@ -128,11 +146,13 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		return ret;
 	}
 	nb_cpu_sample_now(&c1);
+	qemu = qemu && !qemu_cpu_s(r, &qemu1) && qemu1 >= qemu0;
 	if (p->stop && *p->stop) {
 		snprintf(err, errlen, "interrupted");
 		return -EINTR;
 	}
 	nb_cpu_load(&c0, &c1, &rec->cpu);
+	rec->host_other_pct = qemu ? nb_cpu_other_pct(&rec->cpu, qemu1 - qemu0) : NAN;
 	window_ns = r->gs->end_ns - r->gs->start_ns;
 	if (!q->frames && window_ns < trial_ns)
 		window_ns = trial_ns;
@@ -167,6 +187,12 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		snprintf(err, errlen, "agent: %s", why);
 		return ret;
 	}
+	/* The sink's agent is work of the test too where it runs on this host (a namespace);
+	 * where it runs in a board its time is inside qemu's already. Its window is the longer
+	 * (to the counters' read), so the other load errs low, never high. */
+	if (qemu && rec->cpu_remote.valid && isfinite(rec->cpu_remote.proc_cpu_s))
+		rec->host_other_pct =
+		    nb_cpu_other_pct(&rec->cpu, qemu1 - qemu0 + rec->cpu_remote.proc_cpu_s);
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
 	/* Before --bidir judges the trial: a mix that does not reconcile makes it invalid. */
 	if (p->mix)
@@ -275,6 +301,8 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 	}
 	r->have_path = ret == 0;
 	r->tap_ring = r->have_path && nb_tapring_is_tap("", r->path.ifname);
+	if (r->tap_ring)
+		r->nqemu = nb_tapring_owners("", r->path.ifname, r->qemu_pids, 4);
 	r->rx_threads = p->receiver->threads  ? p->receiver->threads(r->rxs)
 			: p->receiver->counts ? 1
 					      : 0;

@@ -183,7 +183,8 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 	if (polluted)
 		fprintf(f,
 			"! in at least one run other processes used more than %.0f %% of a CPU in "
-			"this window: the CPU figure is polluted\n",
+			"this window (for a figure through an emulated board: on the host that "
+			"runs its qemu): the figure is polluted\n",
 			NB_CPU_POLLUTED_PCT);
 	size_t nl = t->by_result ? t->nrows : t->ncols;
 	for (size_t k = 0; k < nl; k++) {

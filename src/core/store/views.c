@@ -284,8 +284,12 @@ static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 		EACH(d, sizes, s)
 		{
 			double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));
+			/* Through an emulated board whose host was busy with other work: the
+			 * figure carries the mark, as a polluted CPU window does. */
+			bool busy =
+			    nb_jtrue(nb_jget(d, nb_jget(d, s, "bottleneck"), "board_polluted"));
 			if (nb_jtrue(nb_jget(d, s, "valid")))
-				add(v, "fps", false, fb, nb_jnum(nb_jget(d, s, "fps")));
+				add_marked(v, "fps", fb, nb_jnum(nb_jget(d, s, "fps")), busy);
 			if (line_bps > 0)
 				add(v, "line rate", true, fb, line_rate_fps(line_bps, fb));
 		}

@@ -16,7 +16,9 @@
 #include "cmd/save.h"
 #include "cmd/virt_note.h"
 #include "core/mem/mem_ctl.h"
+#include "core/base/eta.h"
 #include "core/base/sysinfo.h"
+#include "core/base/timeutil.h"
 
 static void fmt_size(uint64_t b, char *buf, size_t len)
 {
@@ -170,15 +172,69 @@ static void print_human(const struct nb_mem_result *r)
 	}
 }
 
-/* The progress line (on a terminal) of a local run. Latency points take from milliseconds to
- * seconds as the set grows, and a bandwidth round longer still: no time left is shown. */
+/* What the finished steps took, for the time left (steps of very unequal length). */
+static struct {
+	uint64_t step_t0_ns;
+	size_t n;					   /* finished latency points */
+	double x[NB_MEM_MAX_POINTS], t[NB_MEM_MAX_POINTS]; /* their sets (bytes) and seconds */
+	double bw_s; /* the bandwidth rounds finished: their seconds */
+	size_t bw_n;
+	bool last_bw;
+	size_t step; /* the step running (told again when the first round's buffers are filled) */
+} eta;
+
+/* The time left: latency points take from milliseconds to seconds as the set grows (their
+ * trials are fixed, laying and faulting the set grows with it): a line through the finished
+ * points' times against their sets gives the rest; the bandwidth rounds that follow are told
+ * apart ("+ bandwidth") until one has run, then each round takes as long as those did. */
+static void mem_left(const struct nb_mem_progress *ev)
+{
+	uint64_t now = nb_mono_ns();
+	double x_left[NB_MEM_MAX_POINTS];
+	size_t n_left = 0, rounds;
+
+	if (ev->step && ev->step == eta.step) {
+		/* The first bandwidth round again, its buffers filled: it begins now. */
+	} else if (ev->step) { /* the step before this one ended now */
+		double s = (double)(now - eta.step_t0_ns) / 1e9;
+		if (eta.last_bw) {
+			eta.bw_s += s;
+			eta.bw_n++;
+		} else if (eta.n < NB_MEM_MAX_POINTS) {
+			eta.t[eta.n++] = s;
+		}
+	}
+	eta.step_t0_ns = now;
+	eta.step = ev->step;
+	eta.last_bw = ev->bandwidth;
+	rounds = ev->nsteps > ev->step ? ev->nsteps - ev->step : 0; /* this one and the rest */
+	if (!ev->bandwidth) {
+		for (size_t i = ev->step; i < ev->n_lat_sizes && n_left < NB_MEM_MAX_POINTS; i++)
+			x_left[n_left++] = (double)ev->lat_sizes[i];
+		rounds -= n_left;
+		double lat = nb_eta_linear_s(eta.x, eta.t, eta.n, x_left, n_left);
+		if (lat >= 0 && eta.bw_n)
+			progress_left(lat + (double)rounds * eta.bw_s / (double)eta.bw_n, NULL);
+		else
+			progress_left(lat, rounds ? "+ bandwidth" : NULL);
+	} else {
+		progress_left(eta.bw_n ? (double)rounds * eta.bw_s / (double)eta.bw_n : -1, NULL);
+	}
+}
+
+/* The progress line (on a terminal) of a local run, with the time left (mem_left). */
 static void on_progress(void *arg, const struct nb_mem_progress *ev)
 {
 	char set[32];
 	(void)arg;
 
-	if (!ev->step)
+	if (!ev->step) {
 		progress_begin("mem", ev->nsteps, -1);
+		memset(&eta, 0, sizeof(eta));
+	}
+	if (!ev->bandwidth && ev->step < NB_MEM_MAX_POINTS)
+		eta.x[ev->step] = (double)ev->set_bytes;
+	mem_left(ev);
 	fmt_size(ev->set_bytes, set, sizeof(set));
 	if (ev->bandwidth)
 		progress_step(ev->step, "bandwidth, %u thread%s, buffer %s", ev->threads,

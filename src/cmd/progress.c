@@ -35,6 +35,9 @@ static struct {
 	size_t nsteps, step;
 	bool stepped;
 	double plan_step_s;
+	double left_s; /* progress_left's estimate at left_ns (negative: none) */
+	uint64_t left_ns;
+	const char *left_suffix;
 	uint64_t t0_ns, step_t0_ns, drawn_ns;
 	char what[96], last[96];
 } pg = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -71,16 +74,24 @@ static void format_left(char *buf, size_t len, double s)
 
 static void draw_locked(uint64_t now_ns)
 {
-	char line[320], left[40];
+	char line[320], left[64];
 	struct winsize ws;
 	size_t cols = 80, n;
 	double now_s = (double)(now_ns - pg.t0_ns) / 1e9;
 	double step_s = (double)(pg.step_t0_ns - pg.t0_ns) / 1e9;
 
-	format_left(left, sizeof(left),
-		    pg.stepped && pg.plan_step_s >= 0
-			? nb_eta_s(pg.nsteps, pg.step, pg.plan_step_s, step_s, now_s)
-			: -1);
+	if (pg.left_s >= 0) {
+		double s = pg.left_s - (double)(now_ns - pg.left_ns) / 1e9;
+		size_t k;
+		format_left(left, sizeof(left), s > 0 ? s : 0);
+		k = strlen(left);
+		if (pg.left_suffix && k)
+			snprintf(left + k, sizeof(left) - k, " %s", pg.left_suffix);
+	} else
+		format_left(left, sizeof(left),
+			    pg.stepped && pg.plan_step_s >= 0
+				? nb_eta_s(pg.nsteps, pg.step, pg.plan_step_s, step_s, now_s)
+				: -1);
 	/* Where the run is and how long it has to go first: a narrow terminal cuts the end. */
 	n = (size_t)snprintf(line, sizeof(line), "\rnetbench %s: step %zu of %zu%s%s%s%s%s%s",
 			     pg.command, pg.stepped ? pg.step + 1 : 0, pg.nsteps, left,
@@ -129,6 +140,17 @@ static void *drawer(void *arg)
 	return NULL;
 }
 
+void progress_left(double s, const char *suffix)
+{
+	if (!pg.on)
+		return;
+	pthread_mutex_lock(&pg.lock);
+	pg.left_s = s;
+	pg.left_ns = nb_mono_ns();
+	pg.left_suffix = suffix;
+	pthread_mutex_unlock(&pg.lock);
+}
+
 void progress_begin(const char *command, size_t nsteps, double plan_step_s)
 {
 	const char *term = getenv("TERM");
@@ -139,6 +161,8 @@ void progress_begin(const char *command, size_t nsteps, double plan_step_s)
 	pg.command = command;
 	pg.nsteps = nsteps;
 	pg.plan_step_s = plan_step_s;
+	pg.left_s = -1;
+	pg.left_suffix = NULL;
 	pg.t0_ns = pg.step_t0_ns = nb_mono_ns();
 	pg.hidden = true; /* until the first step */
 	pg.quit = pg.shown = pg.stepped = false;

@@ -19,6 +19,10 @@ void progress_begin(const char *command, size_t nsteps, double plan_step_s);
 void progress_step(size_t step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The current or last trial's figures ("941.2 Mbit/s, loss 0.00 %"). */
 void progress_result(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The front end's own estimate of the seconds left now (for steps too unequal for the pace
+ * of progress_begin: negative there), counted down until the next call; s negative: none.
+ * suffix follows it ("+ bandwidth": what the estimate leaves out), or NULL. */
+void progress_left(double s, const char *suffix);
 /* Takes the line off the screen until the next progress_step/progress_result: call it before
  * printing anything while the run goes. Flushes stdout too. */
 void progress_clear(void);

@@ -161,7 +161,9 @@ check "stream --send -J: stdout is one JSON document" json_check "$nb_tmp/sj.out
 # Up to 32 MiB: long enough (~0.4 s) for several redraws, which come at most every 150 ms.
 pty "$nb_tmp/m.out" "$nb_tmp/m.tty" "$NB" mem -q --max 32M --threads 1 --bw-size 1M
 check "mem on a tty: the latency points as steps, with the last point's figure" \
-	sh -c "grep -aq 'netbench mem: step 1 of [0-9]* (latency, set 1 KiB)' '$nb_tmp/m.tty' && grep -aq 'netbench mem: step [0-9]* of [0-9]* (latency, set [0-9]* [KM]iB); last point [0-9.]* ns/load' '$nb_tmp/m.tty'"
+	sh -c "grep -aq 'netbench mem: step 1 of [0-9]* (latency, set 1 KiB)' '$nb_tmp/m.tty' && grep -aq 'netbench mem: step [0-9]* of [0-9]*\(, ~[0-9]* s left + bandwidth\)\{0,1\} (latency, set [0-9]* [KM]iB); last point [0-9.]* ns/load' '$nb_tmp/m.tty'"
+check "mem on a tty: the time left once a latency point is measured, the bandwidth rounds named apart" \
+	grep -aq 'netbench mem: step [0-9]* of [0-9]*, ~[0-9]* s left + bandwidth (latency, set ' "$nb_tmp/m.tty"
 check "mem: stdout has the table, no progress text" \
 	sh -c "grep -q 'memory latency' '$nb_tmp/m.out' && ! grep -q \"\$P\" '$nb_tmp/m.out'"
 "$NB" mem -q --max 64k --threads 1 --bw-size 1M -J >"$nb_tmp/mj.out" 2>"$nb_tmp/mj.err"

@@ -32,5 +32,29 @@ int main(void)
 	/* Past the end: nothing left. */
 	CHECK(near(nb_eta_s(2, 2, 3, 6, 6), 0), "done: 0");
 	CHECK(near(nb_eta_s(0, 0, 3, 0, 0), 0), "no steps: 0");
+
+	/* Steps whose cost grows with a size: t = 0.05 + 0.01 x exactly. */
+	const double xd[3] = {1, 2, 4}, td[3] = {0.06, 0.07, 0.09}, xl[2] = {8, 16};
+	CHECK(near(nb_eta_linear_s(xd, td, 3, xl, 2), 0.13 + 0.21),
+	      "a line through the finished steps: %g", nb_eta_linear_s(xd, td, 3, xl, 2));
+	/* Noise among many small sets does not set the slope: the smallest and largest do. */
+	const double xn[4] = {1, 2, 3, 100}, tn[4] = {0.010, 0.011, 0.0095, 0.020}, xnl[1] = {1000};
+	double en = nb_eta_linear_s(xn, tn, 4, xnl, 1);
+	double bn = (0.020 - 0.010) / 99;
+	CHECK(fabs(en - (0.010 - bn + bn * 1000)) < 1e-9,
+	      "slope from the smallest and the largest set: %g", en);
+	CHECK(nb_eta_linear_s(xd, td, 0, xl, 2) < 0, "nothing finished: unknown");
+	CHECK(near(nb_eta_linear_s(xd, td, 1, xl, 2), 0.12), "one finished step: its time each: %g",
+	      nb_eta_linear_s(xd, td, 1, xl, 2));
+	/* Falling times (noise) never give a negative estimate: their mean. */
+	const double tf[3] = {0.09, 0.07, 0.06};
+	double m = (0.09 + 0.07 + 0.06) / 3;
+	CHECK(near(nb_eta_linear_s(xd, tf, 3, xl, 2), 2 * m), "falling times: the mean, %g",
+	      nb_eta_linear_s(xd, tf, 3, xl, 2));
+	/* A steep line (negative intercept) goes through the origin instead. */
+	const double ts[2] = {1, 10}, xs[2] = {1, 10}, xsl[1] = {100};
+	double eta = nb_eta_linear_s(xs, ts, 2, xsl, 1);
+	CHECK(eta > 0 && near(eta, 100), "proportional to the size: %g", eta);
+	CHECK(near(nb_eta_linear_s(xd, td, 3, xl, 0), 0), "nothing left: 0");
 	return tap_done();
 }

@@ -13,4 +13,12 @@
  * and no finished step). The running step is counted as done when it overruns its estimate. */
 double nb_eta_s(size_t nsteps, size_t step, double plan_step_s, double step_start_s, double now_s);
 
+/* Steps of unequal cost that grows with a size (mem's latency points: fixed trials, plus laying
+ * and faulting a working set): the seconds the steps of sizes x_left will take, on the line
+ * t = a + b x through the finished steps (x_done, t_done) of the smallest and the largest
+ * size, a and b held at 0 or above (no growth seen, or one finished step: their mean time for
+ * each). Negative when there is nothing to estimate from (no finished step). */
+double nb_eta_linear_s(const double *x_done, const double *t_done, size_t n_done,
+		       const double *x_left, size_t n_left);
+
 #endif

@@ -270,7 +270,7 @@ static size_t bw_rounds(const struct nb_mem_result *r)
 }
 
 static void report(const struct nb_mem_result *r, size_t step, size_t nsteps, bool bw, uint64_t set,
-		   uint32_t threads)
+		   uint32_t threads, const uint64_t *lat_sizes, size_t n_lat_sizes)
 {
 	struct nb_mem_progress ev = {
 	    .step = step,
@@ -280,6 +280,8 @@ static void report(const struct nb_mem_result *r, size_t step, size_t nsteps, bo
 	    .threads = threads,
 	    .last_ns_per_load = r->n_lat ? r->lat[r->n_lat - 1].ns_per_load : NAN,
 	    .last_read_mbyte_per_s = r->n_bw ? r->bw[r->n_bw - 1].read_mbyte_per_s : NAN,
+	    .lat_sizes = lat_sizes,
+	    .n_lat_sizes = n_lat_sizes,
 	};
 	if (r->opts.progress)
 		r->opts.progress(r->opts.progress_arg, &ev);
@@ -313,7 +315,7 @@ static int run_latency(struct nb_mem_result *r)
 			n = i;
 			break;
 		}
-		report(r, i, n + bw_rounds(r), false, set, 1);
+		report(r, i, n + bw_rounds(r), false, set, 1, sizes, n);
 		/* Page faults before the point's trials; the set grows, so fault in the growth
 		 * only, which keeps the first points (and a cancel) as quick as they are small. */
 		ret = 0;
@@ -375,7 +377,7 @@ static int run_bandwidth(struct nb_mem_result *r)
 	/* Fault the pages in (and make them huge) before any window opens: the kernel's page
 	 * zeroing is not the bus bandwidth asked for, nor the CPU load of measuring it. The
 	 * data is not zero, as packets are not. */
-	report(r, r->n_lat, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[0]);
+	report(r, r->n_lat, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[0], NULL, 0);
 	if ((ret = nb_mem_fill(a, 0x11, r->bw_bytes, r->opts.cancel)) ||
 	    (ret = nb_mem_fill(b, 0x22, r->bw_bytes, r->opts.cancel)))
 		goto out;
@@ -386,7 +388,8 @@ static int run_bandwidth(struct nb_mem_result *r)
 			ret = -ECANCELED;
 			goto out;
 		}
-		report(r, r->n_lat + k, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[k]);
+		report(r, r->n_lat + k, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[k], NULL,
+		       0);
 		nb_cpu_sample_now(&s0);
 		ret = nb_mem_bandwidth(a, b, r->bw_bytes, counts[k], trials, pt, r->opts.cancel);
 		if (ret)

@@ -37,6 +37,10 @@ struct nb_mem_progress {
 	uint32_t threads;	      /* bandwidth: threads of this round */
 	double last_ns_per_load;      /* the latest latency point, NaN before the first */
 	double last_read_mbyte_per_s; /* the latest bandwidth round, NaN before the first */
+	/* Every latency point's working set in order (latency steps 0 .. n_lat_sizes - 1; the
+	 * bandwidth rounds follow them), for a front end's time left; NULL in bandwidth steps. */
+	const uint64_t *lat_sizes;
+	size_t n_lat_sizes;
 };
 
 struct nb_mem_params {

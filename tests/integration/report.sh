@@ -7,6 +7,9 @@
 # for the sweep, tput in Mbit/s, a lone point drawn as a point, captions written from the
 # report's own content, the emulated platform and the polluted window marked, and no two labels
 # of a chart overlapping (measured by the browser). Screenshots go to the test log directory.
+# The kernel profile (two boards' rate results edited to carry known DUT profiles): compare gives
+# each category's ns per frame and its ratio to the baseline, the report a stacked bar per frame
+# size whose parts' rendered heights are in proportion to the data on one scale.
 # Then the crafted inputs: rule counts or frames/s one ulp apart must give a report at once
 # (they used to hang), values no axis takes are refused with a clear error, and memory stays
 # bounded with 60 MB documents (they are read one at a time).
@@ -170,6 +173,104 @@ PY
 	chrome --hide-scrollbars --window-size=1300,5200 --screenshot="$logdir/report-page.png" \
 		"file://$nb_tmp/r.html" >/dev/null
 	check "a screenshot of the page is in the test log ($logdir/report-page.png)" test -s "$logdir/report-page.png"
+fi
+
+# The kernel profile: a category's ns per frame is a metric (compare) and a stacked bar per step
+# (report). The real rate run edited to three frame sizes whose judged trials carry a DUT profile
+# of known ns per frame (one category not established, which the bars leave out), and a second
+# board whose netfilter costs a fifth, in a store of their own.
+python3 - "$nb_tmp/rate.json" "$nb_tmp/prof.json" <<'PY'
+import json, sys, copy
+r = json.load(open(sys.argv[1]))
+s0 = r["sizes"][0]
+t0 = [t for t in s0["trials"] if t["id"] == s0["bottleneck_trial"]][0]
+known = {64: [("netfilter", 300.0), ("driver", 100.0), ("ip", 50.0)],
+         512: [("netfilter", 300.0), ("driver", 150.0), ("ip", 50.0), ("copy", 25.0)],
+         1518: [("netfilter", 300.0), ("driver", 250.0), ("ip", 50.0), ("copy", 100.0)]}
+sizes = []
+for fb, cs in known.items():
+    s, t = copy.deepcopy(s0), copy.deepcopy(t0)
+    s["frame_bytes"] = fb
+    cl = [{"name": n, "samples": 100, "share": 0.2, "share_interval": [0.15, 0.25],
+           "established": True, "ns_per_frame": v, "ns_per_frame_interval": [v * 0.9, v * 1.1]}
+          for n, v in cs]
+    cl.append({"name": "sched", "samples": 3, "share": 0.01, "share_interval": [0.001, 0.05],
+               "established": False, "ns_per_frame": 9.0, "ns_per_frame_interval": [1.0, 40.0]})
+    t["observers"] = [{"profile": {"available": True, "categories": cl}}]
+    s["trials"] = [t]
+    sizes.append(s)
+r["sizes"] = sizes
+json.dump(r, open(sys.argv[2], "w"))
+json.dump({str(k): dict(v) for k, v in known.items()}, open(sys.argv[2] + ".known", "w"))
+for s in sizes:
+    for c in s["trials"][0]["observers"][0]["profile"]["categories"]:
+        c["ns_per_frame"] = c["ns_per_frame"] / 5 if c["name"] == "netfilter" else c["ns_per_frame"]
+r["time_utc"] = "2026-01-02T00:00:00Z"
+json.dump(r, open(sys.argv[2] + ".b", "w"))
+PY
+check_rc "import two boards' rate results with the DUT's profile at three frame sizes" 0 \
+	sh -c "'$NETBENCH' results import --db '$nb_tmp/prof.db' --label 'board A' '$nb_tmp/prof.json' &&
+	       '$NETBENCH' results import --db '$nb_tmp/prof.db' --label 'board B' '$nb_tmp/prof.json.b'"
+check_rc "compare --baseline of the two" 0 "$NETBENCH" compare --db "$nb_tmp/prof.db" --test rate \
+	--baseline "board A"
+sed -n '/kernel CPU per frame/,/^board A: 1 run/p' "$nb_tmp/out" >"$nb_tmp/prof.cmp"
+check "compare: each board's categories in ns per frame, board B's netfilter 0.20x board A's at every size" \
+	sh -c "grep -q 'board A: netfilter.*board A: driver.*board B: netfilter' '$nb_tmp/prof.cmp' &&
+	       [ \$(grep -Ec '^(64|512|1518) +300\\.0 .* 60\\.00 0\\.20x +[0-9.]+ 1\\.00x' '$nb_tmp/prof.cmp') -eq 3 ]"
+sed 's/^/# /' "$nb_tmp/prof.cmp"
+check_rc "report of them" 0 "$NETBENCH" report --db "$nb_tmp/prof.db" -o "$nb_tmp/prof.html"
+if command -v chromium >/dev/null 2>&1; then
+	# The browser measures each bar part's rendered height and the chart's labels.
+	sed 's|</body>|<script>\
+const charts = [...document.querySelectorAll("svg.bars")];\
+const segs = [...document.querySelectorAll("svg.bars rect.seg")].map(e => [charts.indexOf(e.closest("svg")), e.dataset.bar, e.dataset.part, +e.dataset.value, e.getBoundingClientRect().height, e.getBoundingClientRect().bottom, e.getAttribute("fill")]);\
+const legend = [...document.querySelectorAll("svg.bars text.legend-item")].map(e => e.textContent);\
+const ticks = [...document.querySelectorAll("svg.bars g.axis.x text.tick")].map(e => e.textContent);\
+const over = [];\
+document.querySelectorAll("svg.chart").forEach((svg, si) => {\
+  const t = [...svg.querySelectorAll("text")].filter(e => e.textContent.trim() !== "");\
+  const b = t.map(e => e.getBoundingClientRect());\
+  for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) {\
+    const w = Math.min(b[i].right, b[j].right) - Math.max(b[i].left, b[j].left);\
+    const h = Math.min(b[i].bottom, b[j].bottom) - Math.max(b[i].top, b[j].top);\
+    if (w > 1 \&\& h > 1) over.push([si, t[i].textContent, t[j].textContent]);\
+  }\
+});\
+const p = document.createElement("pre"); p.id = "nbbars"; p.textContent = JSON.stringify({segs, legend, ticks, over});\
+document.body.appendChild(p);\
+</script></body>|' "$nb_tmp/prof.html" >"$nb_tmp/prof-measure.html"
+	chrome --window-size=1300,1200 --dump-dom "file://$nb_tmp/prof-measure.html" >"$nb_tmp/prof-dom.html"
+	check_quiet "the profile's stacked bars: a chart per board, a bar per frame size, the established categories in the legend, a category's colour the same in both, heights proportional to ns per frame on one scale (measured in the browser)" \
+		python3 - "$nb_tmp/prof-dom.html" "$nb_tmp/prof.json.known" <<'PY'
+import html, json, re, sys
+dom = open(sys.argv[1]).read()
+known = json.load(open(sys.argv[2]))
+m = json.loads(html.unescape(re.search(r'<pre id="nbbars">(.*?)</pre>', dom, re.S).group(1)))
+assert 'data-view="rate.profile"' in dom and 'class="chart bars"' in dom, "no bar chart"
+assert m["ticks"] == ["64", "512", "1518"] * 2, m["ticks"]
+assert sorted(m["legend"]) == ["copy", "driver", "ip", "netfilter"] * 2 or \
+    sorted(m["legend"]) == sorted(["copy", "driver", "ip", "netfilter"] * 2), m["legend"]
+assert not m["over"], m["over"][:5]
+sizes = ["64", "512", "1518"]
+got, fill = [{}, {}], {}
+for chart, bar, part, value, h, bottom, colour in m["segs"]:
+    got[chart].setdefault(sizes[int(bar)], {})[part] = (value, h, bottom)
+    assert fill.setdefault(part, colour) == colour, ("one colour per category", part)
+b_known = {k: {p: v / 5 if p == "netfilter" else v for p, v in d.items()} for k, d in known.items()}
+vals = [{k: {p: v[0] for p, v in d.items()} for k, d in g.items()} for g in got]
+assert vals == [known, b_known], vals
+px = [h / v for g in got for d in g.values() for v, h, _ in d.values()]
+assert max(px) / min(px) < 1.02, ("heights not proportional to the values on one scale", px)
+for g in got:
+    for d in g.values():  # stacked: the parts touch, from the same base
+        spans = sorted((b - h, b) for _, h, b in d.values())
+        assert all(abs(spans[i][1] - spans[i + 1][0]) < 0.6 for i in range(len(spans) - 1)), spans
+    bases = {round(max(b for _, _, b in d.values()), 1) for d in g.values()}
+    assert len(bases) == 1, ("bars stand on one axis", bases)
+PY
+	chrome --hide-scrollbars --window-size=1300,1200 --screenshot="$logdir/report-profile.png" \
+		"file://$nb_tmp/prof.html" >/dev/null
+	check "a screenshot of the profile's bars is in the test log ($logdir/report-profile.png)" test -s "$logdir/report-profile.png"
 fi
 
 # Crafted inputs. Rule counts one ulp apart (and frames/s): the tick step was below the values'

@@ -215,6 +215,16 @@ static void text_fit(FILE *f, const char *s, double font_px, double max_px)
 	fputs("\xe2\x80\xa6", f);
 }
 
+double nb_chart_text_px(const char *s, double font_px)
+{
+	return text_px(s, font_px);
+}
+
+void nb_chart_text_fit(FILE *f, const char *s, double font_px, double max_px)
+{
+	text_fit(f, s, font_px, max_px);
+}
+
 static const char *series_colour(const struct nb_chart *c, size_t i)
 {
 	int k = c->s[i].colour;

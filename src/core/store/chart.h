@@ -80,5 +80,9 @@ static inline int nb_chart_svg(FILE *f, const struct nb_chart *c)
 }
 /* Escapes &, <, >, " and ' for XML text and attributes. */
 void nb_xml_text(FILE *f, const char *s);
+/* A text's estimated width in a font of font_px (no fonts are measured in a page without
+ * scripts), and the text written cut to max_px with "…" (for the other charts of the page). */
+double nb_chart_text_px(const char *s, double font_px);
+void nb_chart_text_fit(FILE *f, const char *s, double font_px, double max_px);
 
 #endif

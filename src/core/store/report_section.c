@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* One view's section of the report: a chart per facet (a rule sweep: one per frame size) with
- * its caption written from what is drawn, the platform facts of every result in it, and the
- * notes (verdicts, crossovers, fits). */
+ * its caption written from what is drawn, or for a view of the parts of one whole (a kernel
+ * profile's categories) a chart of stacked bars per result, the platform facts of every result
+ * in it, and the notes (verdicts, crossovers, fits). */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "core/store/chart.h"
+#include "core/store/chart_bars.h"
 #include "core/store/compare.h"
 #include "core/store/report_sect.h"
 #include "core/store/runs.h"
@@ -221,6 +223,175 @@ out:
 	return ret;
 }
 
+#define BARS_PARTS  64
+#define BARS_CHARTS 12 /* charts of bars in one section: more are not read */
+
+/* A series name's receiver ("agent: cat": "agent"; "" when it names none) and its part. */
+static const char *split_part(const char *name, char *prefix, size_t len)
+{
+	const char *c = strstr(name, ": ");
+	size_t n = c ? (size_t)(c - name) : 0;
+	snprintf(prefix, len, "%.*s", (int)n, name);
+	return c ? c + 2 : name;
+}
+
+static int part_index(const char **parts, size_t *np, const char *name)
+{
+	for (size_t i = 0; i < *np; i++)
+		if (!strcmp(parts[i], name))
+			return (int)i;
+	if (*np >= BARS_PARTS)
+		return -1;
+	parts[*np] = name;
+	return (int)(*np)++;
+}
+
+/* One result's (and receiver's) bars: its steps in order, each stacked with its parts, on a y
+ * axis reaching at least *top; f NULL: only *top raised to its tallest bar. */
+static int bars_one(FILE *f, const struct section *s, size_t e, const char *prefix,
+		    const char **parts, size_t np, const int *colour, double *top)
+{
+	const struct nb_view *v = s->e[e].view;
+	const struct nb_report_item *it = &s->it[s->e[e].item];
+	double x[NB_BARS_MAX];
+	size_t nx = 0;
+	char pre[NB_SERIES_NAME_MAX], title[200], xl[64];
+	int ret;
+	for (size_t q = 0; q < v->nseries; q++) {
+		split_part(v->s[q].name, pre, sizeof(pre));
+		if (strcmp(pre, prefix) || v->s[q].model)
+			continue;
+		for (size_t j = 0; j < v->s[q].n; j++) {
+			bool have = false;
+			for (size_t k = 0; k < nx && !have; k++)
+				have = x[k] == v->s[q].x[j];
+			if (!have && nx < NB_BARS_MAX && isfinite(v->s[q].x[j]))
+				x[nx++] = v->s[q].x[j];
+		}
+	}
+	qsort(x, nx, sizeof(*x), nb_report_cmp_double);
+	double *val = calloc(nx * np + 1, sizeof(*val));
+	if (!val)
+		return -ENOMEM;
+	for (size_t q = 0; q < v->nseries; q++) {
+		const char *name = split_part(v->s[q].name, pre, sizeof(pre));
+		if (strcmp(pre, prefix) || v->s[q].model)
+			continue;
+		size_t p = 0;
+		while (p < np && strcmp(parts[p], name))
+			p++;
+		for (size_t j = 0; j < v->s[q].n && p < np; j++)
+			for (size_t k = 0; k < nx; k++)
+				if (x[k] == v->s[q].x[j])
+					val[k * np + p] = v->s[q].y[j];
+	}
+	for (size_t k = 0; k < nx; k++) {
+		double sum = 0;
+		for (size_t p = 0; p < np; p++)
+			sum +=
+			    isfinite(val[k * np + p]) && val[k * np + p] > 0 ? val[k * np + p] : 0;
+		*top = fmax(*top, sum);
+	}
+	if (!f) {
+		free(val);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "%s%s%s (result %lld)", it->group, *prefix ? ", " : "",
+		 prefix, (long long)it->id);
+	snprintf(xl, sizeof(xl), "%s%s%s%s", v->x_name, *v->x_unit ? " (" : "", v->x_unit,
+		 *v->x_unit ? ")" : "");
+	struct nb_bars b = {.title = title,
+			    .x_label = xl,
+			    .y_label = v->y_unit,
+			    .x_bytes = v->x_fmt == NB_XFMT_BYTES,
+			    .nbars = nx,
+			    .x = x,
+			    .nparts = np,
+			    .part = parts,
+			    .colour = colour,
+			    .v = val,
+			    .y_top = *top};
+	fputs("<figure class=\"bars\" data-result=\"", f);
+	fprintf(f, "%lld\">\n", (long long)it->id);
+	ret = nb_bars_svg(f, &b);
+	if (!ret) {
+		fputs("<figcaption>", f);
+		nb_xml_text(f, it->group);
+		fprintf(f,
+			": a bar per %s, stacked with the kernel profile's categories whose share "
+			"is established, each in %s (the categories not established are left "
+			"out: the bar is at most the busy CPU time per unit); every chart here on "
+			"one scale.</figcaption>\n",
+			v->x_name, v->y_unit);
+	}
+	fputs("</figure>\n", f);
+	free(val);
+	return ret;
+}
+
+static void draw_bars_head(FILE *f, const struct section *s)
+{
+	fputs("<p class=\"meta bars-title\"><b>", f);
+	nb_xml_text(f, s->e[0].view->title);
+	fputs("</b></p>\n<div class=\"facets\" data-bar-charts=\"1\">\n", f);
+}
+
+/* A view whose series are the parts of one whole (a profile's categories): a chart of stacked
+ * bars per result and receiver, the same part in the same colour and one y scale in every
+ * chart. */
+static int bars(FILE *f, const struct section *s, char *err, size_t errlen)
+{
+	const char *parts[BARS_PARTS];
+	int colour[BARS_PARTS];
+	size_t np = 0, charts = 0, left = 0;
+	char pre[NB_SERIES_NAME_MAX];
+	double top = 0;
+	int ret = 0;
+	for (size_t e = 0; e < s->ne; e++)
+		for (size_t q = 0; q < s->e[e].view->nseries; q++)
+			part_index(parts, &np,
+				   split_part(s->e[e].view->s[q].name, pre, sizeof(pre)));
+	for (size_t p = 0; p < np; p++)
+		colour[p] = (int)p;
+	/* One scale for every chart of the section: bars side by side compare by height. */
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		charts = left = 0;
+		if (pass)
+			draw_bars_head(f, s);
+		for (size_t e = 0; e < s->ne && !ret; e++) {
+			const struct nb_view *v = s->e[e].view;
+			for (size_t q = 0; q < v->nseries && !ret; q++) {
+				char first[NB_SERIES_NAME_MAX];
+				bool seen = false;
+				split_part(v->s[q].name, first, sizeof(first));
+				for (size_t k = 0; k < q && !seen; k++) {
+					split_part(v->s[k].name, pre, sizeof(pre));
+					seen = !strcmp(pre, first);
+				}
+				if (seen)
+					continue;
+				if (charts >= BARS_CHARTS) {
+					left++;
+					continue;
+				}
+				charts++;
+				ret =
+				    bars_one(pass ? f : NULL, s, e, first, parts, np, colour, &top);
+			}
+		}
+	}
+	if (!ret)
+		fputs("</div>\n", f);
+	if (left)
+		fprintf(f,
+			"<p class=\"crowded\">%zu more results are not drawn as bars: choose fewer "
+			"(--where KEY=VALUE, --test).</p>\n",
+			left);
+	if (ret == -ERANGE)
+		snprintf(err, errlen, "view %s: a bar's total no axis takes", s->e[0].view->id);
+	return ret;
+}
+
 static void notes(FILE *f, const struct section *s)
 {
 	bool open = false;
@@ -338,6 +509,9 @@ int nb_report_section(FILE *f, const struct nb_report_item *it, size_t n, const 
 			if ((ret = chart(f, s, true, facets[k], err, errlen)))
 				goto out;
 		fputs("</div>\n", f);
+	} else if (v0->stacked) {
+		if ((ret = bars(f, s, err, errlen)))
+			goto out;
 	} else if ((ret = chart(f, s, false, 0, err, errlen))) {
 		goto out;
 	}

@@ -262,6 +262,7 @@ static void rate_profile_view(const struct nb_jdoc *d, const struct nb_jnode *si
 			v->x_log = true;
 			v->x_fmt = NB_XFMT_BYTES;
 			v->lower_is_better = true;
+			v->stacked = true;
 		}
 		profile_points(d, prof, v, NULL, nb_jnum(nb_jget(d, s, "frame_bytes")));
 	}
@@ -385,6 +386,7 @@ static void stream_profile_view(const struct nb_jdoc *d, const struct nb_jnode *
 				     "stream: the receiver's kernel CPU per datagram by subsystem",
 				     "bitrate", "Mbit/s", "cost", "ns per datagram");
 				v->lower_is_better = true;
+				v->stacked = true;
 			}
 			profile_points(d, prof, v, nrecv > 1 ? agent : NULL, bps / 1e6);
 		}

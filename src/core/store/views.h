@@ -52,6 +52,9 @@ struct nb_view {
 	bool x_log, y_log;
 	bool by_result; /* compared as rows = results, columns = x (seed 002's table) */
 	bool lower_is_better;
+	/* The series are parts of one whole at each x (a kernel profile's categories): the
+	 * report draws a stacked bar per x and result. */
+	bool stacked;
 	size_t nseries;
 	struct nb_series s[NB_VIEW_MAX_SERIES];
 	size_t nmarks;

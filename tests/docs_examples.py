@@ -9,11 +9,43 @@ with netbench (after `ip netns exec NS`, `sudo` or `taskset -c LIST`) and an opt
 nothing after the subcommand (`netbench tput to ...` is output). Continuation lines (`\\`) are
 joined. An example that must not be checked is marked on the line before its fence:
 `<!-- docs-check: skip REASON -->`; each is listed by file and line with its reason, and
-counted. It does not run the commands: values are not checked.
-Usage: docs_examples.py NETBENCH FILE... ; prints TAP."""
-import re, shlex, subprocess, sys
+counted. With --run (root) each command is also run, its values with it, as user nobody in a
+network namespace of its own (loopback and a veth pair with the default route, so that
+what is sent goes nowhere), from an empty folder, for at most 2 s: exit
+status 2 (a usage error: an option or value the command refuses) fails the example; anything
+else (a failure for want of the agent, the lab or root, or still running at 2 s) means it took
+its command line. Placeholders ($ARCH, $BOARD, $KERNEL) are given example values.
+Usage: docs_examples.py [--run] NETBENCH FILE... ; prints TAP."""
+import os, re, shlex, subprocess, sys, tempfile
 
-nb, files = sys.argv[1], sys.argv[2:]
+run = len(sys.argv) > 1 and sys.argv[1] == "--run"
+args = sys.argv[2:] if run else sys.argv[1:]
+nb, files = os.path.abspath(args[0]), args[1:]
+PLACEHOLDERS = {"$ARCH": "armhf", "$BOARD": "board1", "$KERNEL": "6.1"}
+scratch = tempfile.mkdtemp(prefix="nbdocs.") if run else None
+if scratch:
+    os.chmod(scratch, 0o777)
+
+
+def run_example(argv):
+    """The command's status run as nobody in an empty network namespace (see the header)."""
+    argv = [a for a in argv]
+    for k, v in PLACEHOLDERS.items():
+        argv = [a.replace(k, v) for a in argv]
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": scratch, "TERM": "dumb",
+           "NB_LAB_PREFIX": "nbdocs%d" % os.getpid()}
+    # The namespace has loopback and a veth pair (d0 192.0.2.1/24, multicast, the default
+    # route; its peer in the same namespace): an address or group has a route, and what is
+    # sent goes nowhere. A namespace that cannot be made is status 97, never a verdict.
+    net = ("{ ip link set lo up && ip link add d0 type veth peer name d1 && "
+           "ip link set d1 up && ip link set d0 multicast on up && "
+           "ip addr add 192.0.2.1/24 dev d0 && ip route add default dev d0; } >&2 || exit 97; "
+           "exec \"$@\"")
+    cmd = ["unshare", "-n", "sh", "-c", net, "sh", "setpriv", "--reuid=65534", "--regid=65534",
+           "--clear-groups", "timeout", "-s", "KILL", "2", nb] + argv
+    p = subprocess.run(cmd, cwd=scratch, env=env, capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    return p.returncode, (p.stderr.strip().split("\n") or [""])[0]
 VERBS = {"lab": {"up", "down", "status", "ruleset", "fit"},
          "results": {"import", "list", "show", "export", "rm", "merge"}}
 NS_RE = re.compile(r"^(nbgen|nbdut|nbsink|[A-Za-z][A-Za-z0-9_-]{0,15}-(gen|dut|sink))$")
@@ -115,6 +147,7 @@ def check(no, toks, prompted, path, problems):
             and rest[0] not in (">", "|", "&&", "2>&1"):
         return False  # output: "netbench tput to 198.19.0.1 ..."
     verb = rest[0] if rest and rest[0] in VERBS.get(sub, ()) else None
+    argv = [sub]
     text = help_of(sub, verb)
     if text is None:
         problems.append("`netbench %s --help` fails" % sub)
@@ -124,6 +157,7 @@ def check(no, toks, prompted, path, problems):
             break
         if tok == "--":
             break
+        argv.append(tok)
         if tok.startswith("-") and len(tok) > 1 and not re.match(r"^-[0-9.]", tok):
             opt = tok.split("=", 1)[0]
             if not opt.startswith("--") and len(opt) > 2:
@@ -138,6 +172,12 @@ def check(no, toks, prompted, path, problems):
         if "$" not in n and not NS_RE.match(n):
             problems.append("namespace '%s' is not one `netbench lab up` makes (nbgen, nbdut, "
                             "nbsink, or P-gen, P-dut, P-sink)" % n)
+    if run and not problems:
+        rc, why = run_example(argv)
+        if rc == 97:
+            problems.append("the sandbox's network namespace could not be made: %s" % why)
+        elif rc == 2:
+            problems.append("refused as a usage error (exit 2): %s" % why)
     return True
 
 
@@ -168,6 +208,9 @@ for s in skipped:
     n += 1
     print("ok %d # SKIP %s" % (n, s))
     print("# skipped by name: %s" % s)
-print("# %d commands checked, %d wrong, %d examples skipped by name" % (checked, bad, len(skipped)))
+print("# %d commands checked%s, %d wrong, %d examples skipped by name" %
+      (checked, " and run" if run else "", bad, len(skipped)))
+if scratch:
+    subprocess.run(["rm", "-rf", scratch])
 print("1..%d" % n)
 sys.exit(1 if bad else 0)

@@ -301,8 +301,13 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 				"give boards of one architecture or no --board-dir",
 				o->board_arch, o->board2_arch);
 	if (o->board2_arch[0] && o->crypto_driver)
-		cli_usage_error("--crypto-driver sets this host's kernel; with a board at both "
-				"ends the tunnel is in the boards' kernels");
+		cli_usage_error(
+		    "--crypto-driver with a board at both ends is not built: it raises the "
+		    "driver's priority in this host's kernel, while the tunnel runs in the boards' "
+		    "kernels, whose images have no tool to raise it (an ESP SA names an algorithm, "
+		    "not a driver); time ESP's transform by driver on a board with netbench crypto "
+		    "-c BOARD -a aes-128-cbc-hmac-sha1 -e "
+		    "'afalg:authenc(hmac(DRIVER),cbc(DRIVER))'");
 	if (o->board_role >= 0 && (o->dut_cpus || o->mtu || o->ipv6))
 		cli_usage_error("an emulated board (--%s vm:%s) takes no --dut-cpus, --mtu or -6 "
 				"(not built yet)",

@@ -20,6 +20,10 @@ check_rc "--vpn with an unknown tunnel is a usage error" 2 "$NB" lab up --vpn ip
 check "it names the accepted ones" has "esp:chacha20-poly1305"
 check_rc "--vpn esp with an unknown algorithm is a usage error" 2 "$NB" lab up --vpn esp:des
 check_rc "--crypto-driver without --vpn is a usage error" 2 "$NB" lab up --crypto-driver x
+check_refused "--crypto-driver with two boards: refused, saying why and what can be had" 2 \
+	"the tunnel runs in the boards' kernels" "$NB" lab up --dut vm:armhf --sink vm:armhf \
+	--vpn esp --crypto-driver cbc-aes-talitos
+check "... and pointing at ESP's transform by driver" grep -q "afalg:authenc(" "$nb_tmp/err"
 check_rc "--vpn is an option of up only" 2 "$NB" lab down --vpn esp
 for v in esp:aes-gcm wireguard; do
 	"$NB" lab up --no-agent --vpn "$v" >"$nb_tmp/out" 2>&1

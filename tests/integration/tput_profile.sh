@@ -6,8 +6,8 @@
 # per call as well as per byte, so the sender's socket layer's ns per KByte with 1 KB blocks is
 # above that with 32 KB blocks; the agent's profile covers its own CPU samples' window (starts
 # after its opening sample, stops before its closing one, a few ms apart at most), and the
-# receiving agent copies to user space what it receives. An agent started with --no-profile
-# refuses the test.
+# receiving agent copies to user space what it receives; in the store, compare gives the
+# agent's categories per block size. An agent started with --no-profile refuses the test.
 . "$(dirname "$0")/../lib.sh"
 need_root
 ip link set lo up 2>/dev/null
@@ -59,6 +59,18 @@ else
 	sed 's/^/# /' "$nb_tmp/ka" | tail -5
 fi
 check_schemas "$nb_tmp/tput.json"
+# In the store: the agent's categories are metrics (compare's tput.profile, ns per KByte).
+if "$NETBENCH" results list --db "$nb_tmp/probe.db" 2>&1 | grep -q "no SQLite"; then
+	skip "this build has no SQLite: no store to compare the profile in"
+else
+	"$NETBENCH" results import --db "$nb_tmp/t.db" --label loop "$nb_tmp/tput.json" >/dev/null 2>&1
+	"$NETBENCH" compare --db "$nb_tmp/t.db" --test tput >"$nb_tmp/cmp" 2>&1
+	sed -n '/kernel CPU per KByte/,/^$/p' "$nb_tmp/cmp" >"$nb_tmp/cmp.prof"
+	check "compare: the agent's kernel CPU per KByte by direction and subsystem, at both block sizes" \
+		sh -c "grep -q 'loop: Tx: copy' '$nb_tmp/cmp.prof' && grep -Eq '^1k ' '$nb_tmp/cmp.prof' &&
+		       grep -Eq '^32k ' '$nb_tmp/cmp.prof'"
+	sed 's/^/# /' "$nb_tmp/cmp.prof" | head -4
+fi
 check_rc "tput --profile=5000: usage error (exit 2)" 2 \
 	"$NETBENCH" tput -c 127.0.0.1 -p 5385 --profile=5000
 check "... naming the range" has "4999"

@@ -47,6 +47,22 @@ static const char stream_doc[] =
     "{\"available\":true,\"categories\":[{\"name\":\"driver\",\"established\":true,"
     "\"ns_per_frame\":9}]}}]}]}";
 
+/* tput: the agent's profile per step and direction; the 8k Rx step is invalid (no point). */
+static const char tput_doc[] =
+    "{\"schema\":\"netbench/1\",\"test\":\"tput\",\"steps\":["
+    "{\"block_bytes\":1024,\"direction\":\"tx\",\"valid\":true,\"kbyte_per_s\":100,"
+    "\"profile_local\":{\"available\":true,\"categories\":["
+    "{\"name\":\"user\",\"established\":true,\"ns_per_frame\":9}]},"
+    "\"profile_remote\":{\"available\":true,\"categories\":["
+    "{\"name\":\"copy\",\"established\":true,\"ns_per_frame\":600},"
+    "{\"name\":\"socket\",\"established\":true,\"ns_per_frame\":2300}]}},"
+    "{\"block_bytes\":8192,\"direction\":\"rx\",\"valid\":false,"
+    "\"profile_remote\":{\"available\":true,\"categories\":["
+    "{\"name\":\"socket\",\"established\":true,\"ns_per_frame\":1}]}},"
+    "{\"block_bytes\":32768,\"direction\":\"rx\",\"valid\":true,\"kbyte_per_s\":100,"
+    "\"profile_remote\":{\"available\":true,\"categories\":["
+    "{\"name\":\"socket\",\"established\":true,\"ns_per_frame\":500}]}}]}";
+
 static const struct nb_view *find(const struct nb_view *v, size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -109,6 +125,18 @@ int main(void)
 	      "stream: a profile view of the receiver, driver and copy");
 	CHECK(drv && drv->n == 1 && drv->x[0] == 4 && drv->y[0] == 2500,
 	      "stream: 4 Mbit/s at 2500 ns per datagram; the invalid step is no point");
+	nb_jdoc_free(d);
+
+	d = parse(tput_doc);
+	CHECK(d && !nb_views_extract(d, NULL, views, NB_VIEW_MAX, &n), "tput: views extracted");
+	v = find(views, n, "tput.profile");
+	const struct nb_series *txs = series(v, "Tx: socket"), *rxs = series(v, "Rx: socket");
+	CHECK(v && v->lower_is_better && v->stacked && series(v, "Tx: copy") && txs && rxs &&
+		  !series(v, "Tx: user"),
+	      "tput: the agent's profile per direction and category (not this host's)");
+	CHECK(txs && txs->n == 1 && txs->x[0] == 1024 && txs->y[0] == 2300 && rxs && rxs->n == 1 &&
+		  rxs->x[0] == 32768 && rxs->y[0] == 500,
+	      "tput: ns per KByte at each block size; the invalid step is no point");
 	nb_jdoc_free(d);
 	return tap_done();
 }

@@ -17,10 +17,12 @@ static const char *const palette[] = {
     "#7f7f7f", "#bcbd22", "#aec7e8", "#ff9896", "#98df8a", "#ffbb78", "#c5b0d5", "#c49c94"};
 #define NPAL (sizeof(palette) / sizeof(palette[0]))
 
-/* A bar's step: a frame size as measured ("1518", not the byte axis' "1.48k"). */
+/* A bar's step: a frame size as measured ("1518", not the byte axis' "1.48k"); a power of two
+ * of 1k or more as the byte axis says it ("32k"). */
 static void bar_label(const struct nb_bars *b, double x, char *buf, size_t len)
 {
-	if (b->x_bytes && x >= 0 && x < 1e5 && x == floor(x))
+	double e = x >= 1024 ? log2(x) : 0.5;
+	if (b->x_bytes && x >= 0 && x < 1e5 && x == floor(x) && e != floor(e))
 		snprintf(buf, len, "%.0f", x);
 	else
 		nb_axis_label(x, b->x_bytes, buf, len);

@@ -12,9 +12,9 @@
 #include "core/store/chart.h"
 #include "core/store/report_sect.h"
 
-static const char *const order[] = {"rate.fps",	      "rate.rules",   "rate.profile",
-				    "tput.kbyte",     "tput.cpu",     "stream.cpu",
-				    "stream.profile", "crypto.mbyte", "mem.latency"};
+static const char *const order[] = {
+    "rate.fps",	    "rate.rules", "rate.profile",   "tput.kbyte",   "tput.cpu",
+    "tput.profile", "stream.cpu", "stream.profile", "crypto.mbyte", "mem.latency"};
 
 static const char css[] =
     "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"

@@ -162,6 +162,40 @@ static void cc_seen(char cc[NB_TCPCC_NAME_MAX], const char *name)
 		snprintf(cc, NB_TCPCC_NAME_MAX, "mixed");
 }
 
+static void profile_points(const struct nb_jdoc *d, const struct nb_jnode *prof, struct nb_view *v,
+			   const char *prefix, double x);
+
+/* The agent's kernel profile per block size (the board's end, as tput.cpu), ns per KByte by
+ * subsystem, a series per direction and category ("Tx: socket"). */
+static void tput_profile_view(const struct nb_jdoc *d, const struct nb_jnode *steps,
+			      struct nb_view *views, size_t max, size_t *n)
+{
+	struct nb_view *v = NULL;
+	EACH(d, steps, st)
+	{
+		const char *dir = nb_jstr(nb_jget(d, st, "direction"));
+		const struct nb_jnode *prof = nb_jget(d, st, "profile_remote");
+		if (!dir || !nb_jtrue(nb_jget(d, st, "valid")) || !prof ||
+		    !nb_jtrue(nb_jget(d, prof, "available")))
+			continue;
+		if (!v) {
+			if (!(v = view(views, max, n, "tput.profile")))
+				return;
+			axes(v, "tput: the agent's kernel CPU per KByte by subsystem", "block",
+			     "bytes", "cost", "ns per KByte");
+			v->x_fmt = NB_XFMT_BYTES;
+			v->x_log = true;
+			v->lower_is_better = true;
+			v->stacked = true;
+		}
+		profile_points(d, prof, v,
+			       !strcmp(dir, "tx")   ? "Tx"
+			       : !strcmp(dir, "rx") ? "Rx"
+						    : dir,
+			       nb_jnum(nb_jget(d, st, "block_bytes")));
+	}
+}
+
 static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t max, size_t *n)
 {
 	const struct nb_jnode *steps = nb_jget(d, nb_jdoc_root(d), "steps");
@@ -188,6 +222,7 @@ static void tput_views(const struct nb_jdoc *d, struct nb_view *views, size_t ma
 			   nb_jtrue(nb_jget(d, st, "cpu_polluted")));
 		cc_seen(cc[!strcmp(dir, "rx")], nb_jstr(nb_jget(d, st, "congestion")));
 	}
+	tput_profile_view(d, steps, views, max, n);
 	/* TCP moves what its congestion control lets it: a run's figures are compared with
 	 * another's only knowing which algorithm sent each (a veth's 1k blocks moved 2.6x as much
 	 * under cubic as under BBR). */

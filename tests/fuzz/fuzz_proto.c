@@ -11,7 +11,7 @@
 #include "core/rate/frame.h"
 #include "core/session/caps.h"
 #include "core/session/proto.h"
-#include "core/rate/rate_agent.h"
+#include "core/rate/rate_wire.h"
 #include "core/rate/rate_agent_rev.h"
 #include "core/tput/tput.h"
 #include "core/tput/tput_wire.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/base/hist.h"
-#include "core/rate/rate_agent.h"
+#include "core/rate/rate_wire.h"
 #include "core/rate/raterx.h"
 #include "core/session/proto.h"
 

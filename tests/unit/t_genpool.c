@@ -17,7 +17,7 @@
 #include "core/rate/gen.h"
 #include "core/rate/genpool.h"
 #include "core/rate/raterx.h"
-#include "core/rate/rfc2544.h"
+#include "core/rate/rate.h"
 #include "tap.h"
 
 static void split(void)

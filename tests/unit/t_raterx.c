@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/rate/frame.h"
-#include "core/rate/rate_agent.h"
+#include "core/rate/rate_wire.h"
 #include "core/rate/raterx.h"
 #include "core/base/timeutil.h"
 #include "tap.h"

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/rate/rfc2544.h"
+#include "core/rate/rate.h"
 
 /* With --bidir both directions cross the DUT the observer watches: the verdict weighs the
  * frames of both together (the reverse's, the agent's sent and this host's received). */

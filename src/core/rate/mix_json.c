@@ -2,7 +2,7 @@
 /* The --imix parts of a rate run's JSON (docs/schema.md): the mix in the parameters, and each
  * trial's frames by size, sent and received. */
 #include "core/base/json.h"
-#include "core/rate/rfc2544.h"
+#include "core/rate/rate.h"
 
 void nb_rate_json_mix(struct nb_json *j, const struct nb_rate_params *p)
 {

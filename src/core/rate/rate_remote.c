@@ -13,7 +13,7 @@
 #include "core/session/ctl.h"
 #include "core/base/net.h"
 #include "core/session/proto.h"
-#include "core/rate/rate_agent.h"
+#include "core/rate/rate_wire.h"
 #include "core/base/timeutil.h"
 
 struct nb_rate_remote {

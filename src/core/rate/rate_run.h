@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The controller's side of `netbench rate`: parameters in (rfc2544.h), a receiver from the
+/* The controller's side of `netbench rate`: parameters in (rate.h), a receiver from the
  * receiver table and a generator engine opened, the RFC 2544 procedure run at every frame size
  * with real trials, results out; progress through a callback, failures as -errno plus text.
  * Nothing here prints or exits. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/base/cursor.h"
-#include "core/rate/rate_agent.h"
+#include "core/rate/rate_wire.h"
 
 static int put_u64s(struct nb_msg *m, uint16_t tag, const uint64_t *v, uint32_t n)
 {

@@ -76,6 +76,30 @@ int main(void)
 	put("proc/6/stat", "6 (short\n");
 	CHECK(nb_tapring_proc_cpu_s(root, 6, &s) == -EINVAL, "a stat line cut short");
 	CHECK(nb_tapring_owners(root, "../x", pids, 4) == 0, "a name that leaves sysfs finds none");
+	CHECK(nb_tapring_owner(root, "gen0") == 4242, "one holder: it is the board's qemu");
+	/* Another lab's board has a tap named gen0 too (its own L2-gen namespace): the lab's
+	 * namespaces tell them apart, by the inode of each process's ns/net among run/netns. */
+	put("proc/5151/fdinfo/7", "iff:\tgen0\n");
+	CHECK(nb_tapring_owner(root, "gen0") == -1,
+	      "two holders and no namespace names: not told apart, not measured");
+	put("run/netns/L-gen", "");
+	put("run/netns/L-dut", "");
+	put("run/netns/L2-dut", "");
+	put("proc/self/ns/.keep", "");
+	put("proc/4242/ns/.keep", "");
+	put("proc/5151/ns/.keep", "");
+	char a[256], b[256];
+	bool linked = true;
+	const char *links[][2] = {{"run/netns/L-gen", "proc/self/ns/net"},
+				  {"run/netns/L-dut", "proc/4242/ns/net"},
+				  {"run/netns/L2-dut", "proc/5151/ns/net"}};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(a, sizeof(a), "%s/%s", root, links[i][0]);
+		snprintf(b, sizeof(b), "%s/%s", root, links[i][1]);
+		linked &= link(a, b) == 0;
+	}
+	CHECK(linked && nb_tapring_owner(root, "gen0") == 4242,
+	      "this process in L-gen: the qemu in L-dut is its board, not the one in L2-dut");
 	/* This process, on the real /proc: its CPU time is what getrusage says, within a tick. */
 	struct rusage ru;
 	ret = nb_tapring_proc_cpu_s("", (long)getpid(), &s);

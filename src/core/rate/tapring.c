@@ -3,6 +3,7 @@
 #include "core/rate/tapring.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,4 +120,50 @@ int nb_tapring_proc_cpu_s(const char *root, long pid, double *cpu_s)
 		return -EINVAL;
 	*cpu_s = (double)(ut + st) / (double)hz;
 	return 0;
+}
+
+/* The name under root/run/netns of the network namespace whose file is path (by inode). */
+static bool netns_name(const char *root, const char *path, char *name, size_t len)
+{
+	struct stat want, st;
+	char dir[320], p[600];
+	bool found = false;
+	if (stat(path, &want))
+		return false;
+	snprintf(dir, sizeof(dir), "%s/run/netns", root);
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	for (struct dirent *e; !found && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (!stat(p, &st) && st.st_ino == want.st_ino && st.st_dev == want.st_dev) {
+			snprintf(name, len, "%s", e->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+long nb_tapring_owner(const char *root, const char *ifname)
+{
+	long pids[8], one = -1;
+	char path[320], mine[256], theirs[256];
+	size_t n = nb_tapring_owners(root, ifname, pids, 8), left = 0;
+
+	snprintf(path, sizeof(path), "%s/proc/self/ns/net", root);
+	bool named = netns_name(root, path, mine, sizeof(mine));
+	char *dash = named ? strrchr(mine, '-') : NULL;
+	size_t pl = dash ? (size_t)(dash - mine) + 1 : 0; /* "PREFIX-" */
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/proc/%ld/ns/net", root, pids[i]);
+		if (pl &&
+		    !(netns_name(root, path, theirs, sizeof(theirs)) && !strncmp(theirs, mine, pl)))
+			continue;
+		one = pids[i];
+		left++;
+	}
+	return left == 1 ? one : -1;
 }

@@ -19,6 +19,12 @@ int nb_tapring_dropped(const char *root, const char *ifname, uint64_t *dropped);
  * root/proc with an fdinfo line "iff:<tab>IFNAME" (as the tun driver prints it). Fills at most
  * max pids; returns how many were found. */
 size_t nb_tapring_owners(const char *root, const char *ifname, long *pids, size_t max);
+/* The one process behind the caller's tap when it can be told: of the owners, those whose network
+ * namespace belongs to the caller's lab (named PREFIX-ROLE under root/run/netns like the
+ * caller's own, as the lab names them: a board's qemu runs in PREFIX-dut or PREFIX-sink while
+ * its tap was moved to PREFIX-gen). Another lab's board has a tap of the same name: with more
+ * than one candidate left, or none, returns -1 (the host's load is then not measured). */
+long nb_tapring_owner(const char *root, const char *ifname);
 /* A process's CPU time (user + system, all threads) in seconds, from root/proc/PID/stat
  * (fields 14 and 15, in clock ticks). Returns 0 or -errno (-EINVAL for text it cannot read). */
 int nb_tapring_proc_cpu_s(const char *root, long pid, double *cpu_s);

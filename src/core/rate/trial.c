@@ -301,8 +301,8 @@ int nb_rate_open(struct nb_rate_run **out, const struct nb_rate_params *p,
 	}
 	r->have_path = ret == 0;
 	r->tap_ring = r->have_path && nb_tapring_is_tap("", r->path.ifname);
-	if (r->tap_ring)
-		r->nqemu = nb_tapring_owners("", r->path.ifname, r->qemu_pids, 4);
+	if (r->tap_ring && (r->qemu_pids[0] = nb_tapring_owner("", r->path.ifname)) > 0)
+		r->nqemu = 1;
 	r->rx_threads = p->receiver->threads  ? p->receiver->threads(r->rxs)
 			: p->receiver->counts ? 1
 					      : 0;

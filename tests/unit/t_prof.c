@@ -55,6 +55,30 @@ static void test_syms(void)
 		  !strcmp(nb_prof_syms_name(s, -1), "[unknown]"),
 	      "below the first symbol: unknown");
 	nb_prof_syms_free(s);
+	/* A module's symbols on Debian's armmp kernel (6.1, /proc/kallsyms on the emulated armhf
+	 * board): ARM's mapping symbols ($a code, $d data) inside nf_tables' functions. */
+	static const char arm[] = "c0100000 T _stext\n"
+				  "bf0f2000 t $a\t[nf_tables]\n"
+				  "bf0f2000 t nft_do_chain\t[nf_tables]\n"
+				  "bf0f2380 t $d\t[nf_tables]\n"
+				  "bf0f2388 t $a\t[nf_tables]\n"
+				  "bf0f2600 t nft_meta_get_eval\t[nf_tables]\n"
+				  "bf0f2a10 t $a.3\t[nf_tables]\n"
+				  "bf100000 t start_xmit\t[virtio_net]\n";
+	s = NULL;
+	int rc = nb_prof_syms_parse(&s, arm, sizeof(arm) - 1);
+	CHECK(rc == 0 && nb_prof_syms_count(s) == 4,
+	      "ARM mapping symbols ($a, $d, $a.3) are not functions: 4 symbols (%zu)",
+	      nb_prof_syms_count(s));
+	i = nb_prof_syms_find(s, 0xbf0f2390ull);
+	CHECK(!strcmp(nb_prof_syms_name(s, i), "nft_do_chain") &&
+		  !strcmp(nb_prof_syms_module(s, i), "nf_tables"),
+	      "past nft_do_chain's literal pool ($d, then $a): still nft_do_chain [nf_tables] (%s)",
+	      nb_prof_syms_name(s, i));
+	i = nb_prof_syms_find(s, 0xbf0f2a20ull);
+	CHECK(!strcmp(nb_prof_syms_name(s, i), "nft_meta_get_eval"),
+	      "past $a.3: nft_meta_get_eval (%s)", nb_prof_syms_name(s, i));
+	nb_prof_syms_free(s);
 	static const char zeros[] = "0000000000000000 T _stext\n0000000000000000 t nft_do_chain\n";
 	s = NULL;
 	CHECK(nb_prof_syms_parse(&s, zeros, sizeof(zeros) - 1) == -ENOENT && !s,

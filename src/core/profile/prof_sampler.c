@@ -29,6 +29,7 @@
 #include "core/profile/prof.h"
 
 #define FTAB	   2048u /* distinct functions kept */
+#define IPC	   4096u /* addresses whose symbol is remembered (a power of two) */
 #define STAB	   1024u /* distinct stacks kept */
 #define FR_USER	   (-2)	 /* a stack's frame standing for all of its user frames */
 #define FR_UNKNOWN (-1)
@@ -63,6 +64,12 @@ struct nb_prof {
 	struct symref *symref;
 	const struct nb_prof_syms *syms;
 	struct nb_prof_drivers drv; /* the interfaces' NIC drivers */
+	uint8_t *symcat; /* per symbol: 0 not yet known, 1 decides nothing, else category + 2 */
+	struct ipc {
+		uint64_t ip; /* 0: free */
+		long sym;
+	} * ipc; /* direct-mapped: a sample's addresses repeat (return addresses above all) */
+	size_t nsym;
 	size_t nring;
 	struct ring ring[NB_PROF_CPUS];
 	pthread_t th;
@@ -228,13 +235,42 @@ static void count_stack(struct nb_prof *p, const int32_t *fr, size_t n)
 	p->stacks_past++;
 }
 
-/* One PERF_RECORD_SAMPLE's call chain: u64 nr, u64 ips[nr], with context markers. */
+/* The category a frame decides (nb_prof_cat_frame_drv with this box's NIC drivers), or -1:
+ * computed once per symbol, since the rules are prefix tests in order (on a slow board, tens of
+ * microseconds per sample). */
+static int frame_cat(struct nb_prof *p, long s)
+{
+	if (s < 0 || (size_t)s >= p->nsym || !p->symcat)
+		return nb_prof_cat_frame_drv(nb_prof_syms_name(p->syms, s),
+					     nb_prof_syms_module(p->syms, s), &p->drv);
+	if (!p->symcat[s]) {
+		int c = nb_prof_cat_frame_drv(nb_prof_syms_name(p->syms, s),
+					      nb_prof_syms_module(p->syms, s), &p->drv);
+		p->symcat[s] = (uint8_t)(c < 0 ? 1 : c + 2);
+	}
+	return p->symcat[s] == 1 ? -1 : p->symcat[s] - 2;
+}
+
+/* The symbol holding ip, from the cache of addresses seen or the table's binary search. */
+static long find_sym(struct nb_prof *p, uint64_t ip)
+{
+	struct ipc *e = &p->ipc[((ip >> 2) * 0x9e3779b97f4a7c15ull) >> 52]; /* IPC = 2^12 */
+	if (e->ip != ip || !ip) {
+		e->ip = ip;
+		e->sym = nb_prof_syms_find(p->syms, ip);
+	}
+	return e->sym;
+}
+
+/* One PERF_RECORD_SAMPLE's call chain: u64 nr, u64 ips[nr], with context markers. Its category
+ * is nb_prof_cat_stack_drv's over the kept frames: the innermost that decides; no kernel frame
+ * but user ones: user; kernel frames none of which decides: other. */
 static void take_sample(struct nb_prof *p, size_t ri, const uint8_t *b, size_t len)
 {
 	uint64_t nr;
 	int32_t fr[NB_PROF_DEPTH + 1];
-	const char *names[NB_PROF_DEPTH], *mods[NB_PROF_DEPTH];
 	size_t nk = 0;
+	int cat = -1;
 	bool user = false, kernel = false;
 	if (len < 8)
 		return;
@@ -253,16 +289,18 @@ static void take_sample(struct nb_prof *p, size_t ri, const uint8_t *b, size_t l
 			continue;
 		}
 		if (nk < NB_PROF_DEPTH) {
-			long s = nb_prof_syms_find(p->syms, ip);
-			fr[nk] = s < 0 ? FR_UNKNOWN : (int32_t)s;
-			names[nk] = nb_prof_syms_name(p->syms, s);
-			mods[nk] = nb_prof_syms_module(p->syms, s);
-			nk++;
+			long s = find_sym(p, ip);
+			fr[nk++] = s < 0 ? FR_UNKNOWN : (int32_t)s;
+			if (cat < 0)
+				cat = frame_cat(p, s);
 		}
 	}
 	struct nb_prof_cpu *c = &p->cnt[ri];
 	c->samples++;
-	c->cat[nb_prof_cat_stack_drv(names, mods, nk, user, &p->drv)]++;
+	c->cat[cat >= 0 ? (enum nb_prof_cat)cat
+	       : nk	? NB_PC_OTHER
+	       : user	? NB_PC_USER
+			: NB_PC_OTHER]++;
 	if (p->mask && (c->cpu >= 64 || !((p->mask >> c->cpu) & 1)))
 		return;
 	p->func_samples++;
@@ -271,6 +309,18 @@ static void take_sample(struct nb_prof *p, size_t ri, const uint8_t *b, size_t l
 	if (user || !nk)
 		fr[n++] = user ? FR_USER : FR_UNKNOWN;
 	count_stack(p, fr, n);
+}
+
+/* n bytes of the ring from offset off (wrapping at its end). */
+static void ring_copy(const struct ring *r, uint64_t off, void *dst, size_t n)
+{
+	size_t o = (size_t)(off & (r->size - 1)), first = (size_t)r->size - o;
+	if (first >= n) {
+		memcpy(dst, r->data + o, n);
+	} else {
+		memcpy(dst, r->data + o, first);
+		memcpy((uint8_t *)dst + first, r->data, n - first);
+	}
 }
 
 /* Drains one ring (p->mu held). */
@@ -286,16 +336,13 @@ static void drain(struct nb_prof *p, size_t ri, bool keep)
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
-		uint64_t off = tail & (r->size - 1);
-		for (size_t k = 0; k < sizeof(h); k++)
-			((uint8_t *)&h)[k] = r->data[(off + k) & (r->size - 1)];
+		ring_copy(r, tail, &h, sizeof(h));
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
 		if (keep && (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST ||
 			     h.type == PERF_RECORD_THROTTLE)) {
 			size_t n = h.size < REC_MAX ? h.size : REC_MAX;
-			for (size_t k = 0; k < n; k++)
-				p->rec[k] = r->data[(off + k) & (r->size - 1)];
+			ring_copy(r, tail, p->rec, n);
 			const uint8_t *body = p->rec + sizeof(h);
 			size_t blen = n - sizeof(h);
 			if (h.type == PERF_RECORD_SAMPLE) {
@@ -504,6 +551,14 @@ int nb_prof_open(struct nb_prof **out, uint32_t hz, uint32_t buf_kib, uint64_t c
 	}
 	p->syms = p->symref->s;
 	read_drivers(&p->drv);
+	p->nsym = nb_prof_syms_count(p->syms);
+	if (!(p->symcat = calloc(p->nsym ? p->nsym : 1, 1)) ||
+	    !(p->ipc = calloc(IPC, sizeof(*p->ipc)))) {
+		snprintf(why, whylen, "profile: %s", strerror(ENOMEM));
+		nb_prof_free(p);
+		*out = NULL;
+		return -ENOMEM;
+	}
 	if ((ret = open_rings(p)))
 		goto unavail;
 	if (pipe2(p->wake, O_CLOEXEC)) {
@@ -681,5 +736,7 @@ void nb_prof_free(struct nb_prof *p)
 	pthread_mutex_destroy(&p->mu);
 	free(p->ftab);
 	free(p->stab);
+	free(p->symcat);
+	free(p->ipc);
 	free(p);
 }

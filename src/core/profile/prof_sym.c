@@ -98,7 +98,11 @@ static int parse_line(struct nb_prof_syms *s, const char *l, size_t len)
 	while (p < e && *p != ' ' && *p != '\t' && *p != '\n')
 		p++;
 	size_t nk = (size_t)(p - n);
-	if (!nk)
+	/* ARM's mapping symbols ($a, $t, $d, $x, "$a.12"), which a module's symbols hold on a
+	 * 32-bit ARM kernel: they mark where code or data begins inside a function, so that the
+	 * function's own name would be lost to "$a" past its first one. Skipped: the address
+	 * then belongs to the function around it. */
+	if (!nk || *n == '$')
 		return 0;
 	const char *m = NULL;
 	size_t mk = 0;

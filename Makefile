@@ -17,6 +17,7 @@ STRIP     ?= $(or $(if $(NB_CROSS_STRIP),$(shell command -v $(NB_CROSS_STRIP) 2>
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
+DATADIR   ?= $(PREFIX)/share
 DOCDIR    ?= $(PREFIX)/share/doc/netbench
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= /lib/systemd/system
@@ -58,7 +59,8 @@ ifeq ($(WERROR),1)
 WARN   += -Werror
 endif
 WARN   += $(NB_SMALL_WARN)
-NB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -DNB_VERSION='"$(VERSION)"' -DNB_GITREV='"$(GITREV)"'
+NB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -DNB_VERSION='"$(VERSION)"' -DNB_GITREV='"$(GITREV)"' \
+               -DNB_DATADIR='"$(DATADIR)"'
 NB_LDLIBS   := -pthread -lm
 
 # musl: Debian's musl-gcc wrapper for this machine, or a cross gcc with the target's musl specs
@@ -250,6 +252,11 @@ NB_SCHEMAS := $(sort $(wildcard docs/schema/*.json))
 NB_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
+# The board builder `lab up --dut vm:ARCH` runs when an image is missing, with the source it
+# builds the board's static netbench from (DATADIR/netbench/board).
+NB_BOARD_FILES := tests/board/build.sh tests/board/ppc.sh tests/board/init tests/board/ppc.config \
+	tests/kernel-cache.sh
+
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0755 $(if $(filter 1,$(INSTALL_STRIP)),-s --strip-program=$(STRIP)) \
@@ -261,6 +268,11 @@ install: all
 	$(INSTALL) -m 0644 $(NB_DOCS) $(DESTDIR)$(DOCDIR)/docs/
 	$(if $(NB_SCHEMAS),$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs/schema)
 	$(if $(NB_SCHEMAS),$(INSTALL) -m 0644 $(NB_SCHEMAS) $(DESTDIR)$(DOCDIR)/docs/schema/)
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/netbench/board
+	$(INSTALL) -m 0644 $(NB_BOARD_FILES) $(DESTDIR)$(DATADIR)/netbench/board/
+	tar -C '$(CURDIR)' --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 \
+		-cf - Makefile VERSION src | gzip -9n > $(DESTDIR)$(DATADIR)/netbench/board/netbench-src.tar.gz
+	chmod 0644 $(DESTDIR)$(DATADIR)/netbench/board/netbench-src.tar.gz
 
 install-strip:
 	$(Q)$(MAKE) --no-print-directory install INSTALL_STRIP=1

@@ -4,6 +4,7 @@
  * prints; the options are parsed in lab_opts.c. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -20,6 +21,13 @@
 #include "core/base/lab_rules.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_json.h"
+#include "core/lab/lab_nftnl.h"
+
+/* Where netbench's package installs the board builder (Makefile: DATADIR). */
+#ifndef NB_DATADIR
+#define NB_DATADIR "/usr/local/share"
+#endif
+#define NB_BOARD_BUILDER NB_DATADIR "/netbench/board/build.sh"
 
 static nb_cancel_t stop;
 
@@ -60,6 +68,26 @@ static void print_board(const struct nb_lab *lab, const struct nb_lab_board *b, 
 	       b->role == NB_LAB_DUT ? "DUT" : "sink", b->arch, b->kernel, pid, log);
 }
 
+/* The board builder `up` runs when an image is missing: a source tree's (this binary in
+ * BUILD/, the builder in tests/board/), else the one netbench's package installs. */
+static void find_builder(struct nb_lab *lab)
+{
+	char dir[512], path[600], real[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", lab->netbench_path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/../tests/board/build.sh", dir);
+	if (access(path, R_OK) && access(NB_BOARD_BUILDER, R_OK))
+		return;
+	if (!realpath(access(path, R_OK) ? NB_BOARD_BUILDER : path, real) ||
+	    strlen(real) >= sizeof(lab->board_builder))
+		return;
+	snprintf(lab->board_builder, sizeof(lab->board_builder), "%s", real);
+}
+
 static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 {
 	ssize_t n;
@@ -77,11 +105,13 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 		snprintf(lab->crypto_driver, sizeof(lab->crypto_driver), "%s", o->crypto_driver);
 	lab->board.role = o->board_role;
 	snprintf(lab->board.arch, sizeof(lab->board.arch), "%s", o->board_arch);
+	snprintf(lab->board.nic, sizeof(lab->board.nic), "%s", o->board_nic);
 	if (o->board_dir)
 		snprintf(lab->board.dir, sizeof(lab->board.dir), "%s", o->board_dir);
 	if (o->board2_arch[0]) {
 		lab->board2.role = NB_LAB_SINK;
 		snprintf(lab->board2.arch, sizeof(lab->board2.arch), "%s", o->board2_arch);
+		snprintf(lab->board2.nic, sizeof(lab->board2.nic), "%s", o->board2_nic);
 		if (o->board_dir)
 			snprintf(lab->board2.dir, sizeof(lab->board2.dir), "%s", o->board_dir);
 	}
@@ -92,6 +122,7 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 	if (n <= 0)
 		cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
 	lab->netbench_path[n] = '\0';
+	find_builder(lab);
 	lab->force = o->force;
 	ret = nb_lab_up(lab);
 	if (ret == -EBUSY)
@@ -294,8 +325,16 @@ static int do_ruleset(struct nb_lab *lab, const struct lab_opts *o)
 	struct nb_lab_rules r = {.rules_n = o->rules_n, .ipv6 = o->ipv6};
 	char abs_path[4096];
 	size_t rules = 0, elems = 0;
+	ssize_t n;
 	int ret;
 
+	if (o->netlink) {
+		n = readlink("/proc/self/exe", lab->netbench_path, sizeof(lab->netbench_path) - 1);
+		if (n <= 0)
+			cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
+		lab->netbench_path[n] = '\0';
+		lab->nft_netlink = true;
+	}
 	if (o->flush) {
 		ret = nb_lab_ruleset_flush(lab);
 		if (ret)
@@ -323,7 +362,10 @@ static int do_ruleset(struct nb_lab *lab, const struct lab_opts *o)
 	}
 	ret = nb_lab_ruleset(lab, &r, &rules, &elems);
 	if (ret == -EPROTO) {
-		fprintf(stderr, "netbench lab: nft rejected the %s ruleset:\n%s",
+		fprintf(stderr, "netbench lab: %s rejected the %s ruleset:\n%s",
+			o->netlink			? "nft-load (netlink)"
+			: lab->board.role == NB_LAB_DUT ? "the board"
+							: "nft",
 			nb_lab_rules_kind_name(r.kind), lab->err);
 		if (!*lab->err || lab->err[strlen(lab->err) - 1] != '\n')
 			fputc('\n', stderr);
@@ -374,6 +416,48 @@ static int do_fit(const struct lab_opts *o)
 	return 0;
 }
 
+/* nft-load FILE: a generated ruleset through netlink (core/lab/lab_nftnl.c), for a machine
+ * without nft; nft-list: the rules and elements for counting. */
+static int do_nft(const struct lab_opts *o)
+{
+	struct nb_lab_rules r;
+	char err[256], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (!strcmp(o->verb, "nft-list")) {
+		ret = nb_lab_nftnl_list(stdout, err, sizeof(err));
+		if (ret)
+			cli_fail(0, "nft-list: %s", err);
+		return 0;
+	}
+	f = fopen(o->nft_file, "re");
+	if (!f)
+		cli_fail(errno, "nft-load: cannot read %s", o->nft_file);
+	text = malloc(NB_LAB_NFT_LOAD_MAX + 1);
+	if (!text)
+		cli_fail(ENOMEM, "nft-load");
+	len = fread(text, 1, NB_LAB_NFT_LOAD_MAX + 1, f);
+	fclose(f);
+	if (len > NB_LAB_NFT_LOAD_MAX)
+		cli_fail(0, "nft-load: %s is larger than %d bytes", o->nft_file,
+			 NB_LAB_NFT_LOAD_MAX);
+	text[len] = '\0';
+	ret = nb_lab_rules_parse_script(text, &r);
+	free(text);
+	if (ret < 0)
+		cli_fail(0,
+			 "nft-load: %s is not a ruleset `netbench lab ruleset` generated (kind "
+			 "linear, set or conntrack, unedited) nor \"flush ruleset\": without nft "
+			 "only those load",
+			 o->nft_file);
+	ret = nb_lab_nftnl_load(ret == 1 ? NULL : &r, err, sizeof(err));
+	if (ret)
+		cli_fail(0, "nft-load: %s", err);
+	return 0;
+}
+
 int cmd_lab(int argc, char **argv)
 {
 	struct lab_opts o = {0};
@@ -386,6 +470,12 @@ int cmd_lab(int argc, char **argv)
 		return 0;
 	if (!strcmp(o.verb, "fit"))
 		return do_fit(&o);
+	if (!strncmp(o.verb, "nft-", 4)) {
+		if (geteuid() != 0)
+			cli_fail(0, "%s needs root (nf_tables' netlink API needs CAP_NET_ADMIN)",
+				 o.verb);
+		return do_nft(&o);
+	}
 	lab = nb_lab_new();
 	if (!lab)
 		cli_fail(ENOMEM, "lab");

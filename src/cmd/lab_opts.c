@@ -28,11 +28,12 @@ static void usage(FILE *f)
 	    " [--prefix P]\n"
 	    "       netbench lab down [--prefix P] [-J]\n"
 	    "       netbench lab status [--prefix P] [-J]\n"
-	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--prefix P]"
-	    " [-J]\n"
+	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--netlink]\n"
+	    "                            [--prefix P] [-J]\n"
 	    "       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
-	    "       netbench lab ruleset --flush [--prefix P]\n"
+	    "       netbench lab ruleset --flush [--netlink] [--prefix P]\n"
 	    "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
+	    "       netbench lab nft-load FILE | nft-list\n"
 	    "\n"
 	    "A lab of network namespaces on this host (root only):\n"
 	    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
@@ -48,6 +49,11 @@ static void usage(FILE *f)
 	    "  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
 	    "  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
 	    "  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
+	    "  nft-load  load FILE, a ruleset script `lab ruleset` generated (linear, set,\n"
+	    "            conntrack; or \"flush ruleset\"), into this namespace's nf_tables\n"
+	    "            through netlink, without nft: what a board without nft runs\n"
+	    "  nft-list  this namespace's rules and set elements, as `nft -j list ruleset`\n"
+	    "            shapes them (for counting), through netlink\n"
 	    "\n"
 	    "Options:\n"
 	    "      --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
@@ -71,7 +77,8 @@ static void usage(FILE *f)
 	    "      --dut vm:ARCH   up: the DUT is an emulated board (ARCH armhf, x86_64 or ppc)\n"
 	    "                      with its own kernel, forwarding between two NICs (virtio;\n"
 	    "                      ppc: eTSEC, gianfar) whose host ends are gen0 and sink0; its\n"
-	    "                      agent is the observer\n"
+	    "                      agent is the observer; vm:x86_64,nic=e1000e: Intel 82574L\n"
+	    "                      NICs (e1000e driver) instead of virtio\n"
 	    "      --sink vm:ARCH  up: the sink is an emulated board; its agent is the lab's\n"
 	    "                      (with --dut vm:ARCH too: two boards, an ESP tunnel between\n"
 	    "                      them with --vpn esp, set through their control ports)\n"
@@ -86,6 +93,9 @@ static void usage(FILE *f)
 	    "                      conntrack (established,related accepted first, then N rules),\n"
 	    "                      file:PATH (your nft file, loaded as one transaction)\n"
 	    "      --flush         ruleset: remove every rule from the DUT\n"
+	    "      --netlink       ruleset: load and count through nf_tables' netlink API\n"
+	    "                      (netbench lab nft-load, nft-list in the DUT), not nft, as a\n"
+	    "                      board without nft does; generated kinds only\n"
 	    "  -J, --json          print a JSON document (schema netbench/1)\n"
 	    "  -h, --help          this help\n" CLI_VERSION_HELP "\n"
 	    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
@@ -129,7 +139,8 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 		OPT_FORCE,
 		OPT_DUT,
 		OPT_SINK,
-		OPT_BOARD_DIR
+		OPT_BOARD_DIR,
+		OPT_NETLINK
 	};
 	static const struct option long_opts[] = {
 	    {"prefix", required_argument, NULL, 'P'},
@@ -142,6 +153,7 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    {"rules", required_argument, NULL, 'n'},
 	    {"kind", required_argument, NULL, 'k'},
 	    {"flush", no_argument, NULL, OPT_FLUSH},
+	    {"netlink", no_argument, NULL, OPT_NETLINK},
 	    {"vpn", required_argument, NULL, OPT_VPN},
 	    {"crypto-driver", required_argument, NULL, OPT_CRYPTO_DRIVER},
 	    {"dut", required_argument, NULL, OPT_DUT},
@@ -157,7 +169,8 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	const char *path;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int c, li = -1;
-	char arch[16];
+	char arch[16], nic[16];
+	int ret;
 
 	o->prefix = getenv("NB_LAB_PREFIX");
 	o->board_role = -1;
@@ -214,26 +227,39 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			if ((c == OPT_DUT && o->board_role == NB_LAB_DUT) ||
 			    (c == OPT_SINK && (o->board_role == NB_LAB_SINK || o->board2_arch[0])))
 				cli_usage_error("%s given twice", name);
-			if (nb_lab_board_spec(optarg, arch, sizeof(arch))) {
+			ret = nb_lab_board_spec(optarg, arch, sizeof(arch), nic, sizeof(nic));
+			if (ret == -ENOTSUP)
+				cli_usage_error(
+				    "%s: '%s': the only NIC option is vm:x86_64,nic=e1000e "
+				    "(the other boards have one NIC model each)",
+				    name, optarg);
+			if (ret) {
 				char list[128];
 				nb_lab_board_arch_list("vm:", list, sizeof(list));
-				cli_usage_error("%s: '%s' is not %s", name, optarg, list);
+				cli_usage_error(
+				    "%s: '%s' is not %s (vm:x86_64 also takes ,nic=e1000e)", name,
+				    optarg, list);
 			}
 			/* Both: the DUT's board first, the sink's the second. */
 			if (o->board_role >= 0) {
 				if (c == OPT_DUT) {
 					snprintf(o->board2_arch, sizeof(o->board2_arch), "%s",
 						 o->board_arch);
+					snprintf(o->board2_nic, sizeof(o->board2_nic), "%s",
+						 o->board_nic);
 					snprintf(o->board_arch, sizeof(o->board_arch), "%s", arch);
+					snprintf(o->board_nic, sizeof(o->board_nic), "%s", nic);
 				} else {
 					snprintf(o->board2_arch, sizeof(o->board2_arch), "%s",
 						 arch);
+					snprintf(o->board2_nic, sizeof(o->board2_nic), "%s", nic);
 				}
 				o->board_role = NB_LAB_DUT;
 				up_opts = true;
 				break;
 			}
 			snprintf(o->board_arch, sizeof(o->board_arch), "%s", arch);
+			snprintf(o->board_nic, sizeof(o->board_nic), "%s", nic);
 			o->board_role = c == OPT_DUT ? NB_LAB_DUT : NB_LAB_SINK;
 			up_opts = true;
 			break;
@@ -258,6 +284,9 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 		case OPT_FLUSH:
 			o->flush = true;
 			break;
+		case OPT_NETLINK:
+			o->netlink = true;
+			break;
 		case 'J':
 			o->json = true;
 			break;
@@ -273,6 +302,11 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	if (optind >= argc)
 		cli_usage_error("which one: up, down, status, ruleset or fit?");
 	o->verb = argv[optind++];
+	if (!strcmp(o->verb, "nft-load")) {
+		if (optind >= argc)
+			cli_usage_error("nft-load needs the FILE of a generated ruleset");
+		o->nft_file = argv[optind++];
+	}
 	/* Impossible combinations, all in one place. */
 	if (!strcmp(o->verb, "fit")) {
 		if (optind >= argc)
@@ -284,8 +318,14 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (strcmp(o->verb, "up") && strcmp(o->verb, "down") && strcmp(o->verb, "status") &&
-	    strcmp(o->verb, "ruleset"))
-		cli_usage_error("'%s' is not up, down, status, ruleset or fit", o->verb);
+	    strcmp(o->verb, "ruleset") && strcmp(o->verb, "nft-load") &&
+	    strcmp(o->verb, "nft-list"))
+		cli_usage_error("'%s' is not up, down, status, ruleset, fit, nft-load or nft-list",
+				o->verb);
+	if (!strncmp(o->verb, "nft-", 4) && (o->json || o->ipv6))
+		cli_usage_error("%s takes no -J or -6 (its output is JSON; the file says the "
+				"family)",
+				o->verb);
 	if (up_opts && strcmp(o->verb, "up"))
 		cli_usage_error("--mtu, --dut-cpus, --port, --no-agent, --vpn, --crypto-driver, "
 				"--force, --dut, --sink and --board-dir are options of `lab up`");
@@ -316,8 +356,12 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");
 	if (have_mtu && o->ipv6 && o->mtu < 1280)
 		cli_usage_error("--mtu is too small for IPv6: %u (at least 1280)", o->mtu);
-	if ((o->have_rules || o->kind || o->flush) && strcmp(o->verb, "ruleset"))
-		cli_usage_error("--rules, --kind and --flush are options of `lab ruleset`");
+	if ((o->have_rules || o->kind || o->flush || o->netlink) && strcmp(o->verb, "ruleset"))
+		cli_usage_error(
+		    "--rules, --kind, --flush and --netlink are options of `lab ruleset`");
+	if (o->netlink && o->kind && !strncmp(o->kind, "file:", 5))
+		cli_usage_error("--netlink loads the generated kinds (linear, set, conntrack): "
+				"--kind file:PATH needs nft");
 	if (o->ipv6 && strcmp(o->verb, "up") && strcmp(o->verb, "ruleset"))
 		cli_usage_error("--ipv6 is an option of `lab up` and `lab ruleset`");
 	if (!strcmp(o->verb, "ruleset")) {

@@ -13,18 +13,19 @@
 struct lab_opts {
 	const char *verb;
 	const char *prefix;
-	bool ipv6, json, no_agent, flush, have_rules, force;
+	bool ipv6, json, no_agent, flush, have_rules, force, netlink;
 	unsigned mtu, dut_cpus;
 	uint16_t port;
 	bool have_port;
 	size_t rules_n;
 	const char *kind;
+	const char *nft_file; /* nft-load FILE */
 	const char *vpn, *crypto_driver;
 	/* --dut vm:ARCH or --sink vm:ARCH: an emulated board in that role; --board-dir */
 	int board_role; /* NB_LAB_DUT, NB_LAB_SINK, -1: none */
-	char board_arch[16];
+	char board_arch[16], board_nic[16];
 	/* --dut vm:ARCH and --sink vm:ARCH2 together: board_role is NB_LAB_DUT, this ARCH2. */
-	char board2_arch[16];
+	char board2_arch[16], board2_nic[16];
 	const char *board_dir;
 	double fit_rules[FIT_POINTS_MAX], fit_fps[FIT_POINTS_MAX];
 	size_t fit_n;

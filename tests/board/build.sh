@@ -5,8 +5,8 @@
 # architecture, nft with its libraries, the kernel modules a board needs and the board's init
 # (tests/board/init). ppc (an e500v2 with gianfar NICs) has no Debian user space: its kernel
 # and user space are built from Debian's sources instead (tests/board/ppc.sh).
-# Usage: tests/board/build.sh ARCH BUILD_DIR, ARCH armhf, x86_64 or ppc.
-# Prints on stdout the path of a directory holding
+# Usage: tests/board/build.sh ARCH BUILD_DIR [IMAGE_DIR], ARCH armhf, x86_64 or ppc.
+# Prints on stdout the path of a directory (IMAGE_DIR, default BUILD_DIR/board-ARCH) holding
 #   kernel      the kernel image (zImage on armhf, vmlinuz on x86_64, vmlinux on ppc)
 #   initrd.gz   the initramfs
 #   kernel.version, arch
@@ -15,11 +15,17 @@
 # or prints "SKIP reason" and exits 3 where a tool or package cannot be had. Diagnostics go to
 # stderr. Packages are kept in $NB_BOARD_CACHE/ARCH (default /var/cache/netbench-board/ARCH
 # when writable, else BUILD_DIR/board-cache/ARCH) and reused.
+# Run from netbench's source tree (tests/board/) or as installed with netbench's package
+# (/usr/share/netbench/board: these scripts, tests/kernel-cache.sh and netbench-src.tar.gz, the
+# source the board's static netbench is built from: `lab up --dut vm:ARCH` runs it there when
+# the image is missing).
 set -u
-arch=${1:?usage: build.sh ARCH BUILD_DIR}
-build=${2:?usage: build.sh ARCH BUILD_DIR}
-top=$(cd "$(dirname "$0")/../.." && pwd)
+arch=${1:?usage: build.sh ARCH BUILD_DIR [IMAGE_DIR]}
+build=${2:?usage: build.sh ARCH BUILD_DIR [IMAGE_DIR]}
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$build" && build=$(cd "$build" && pwd)
+out=${3:-$build/board-$arch}
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 skip() { echo "SKIP $*"; exit 3; }
 log() { echo "board: $*" >&2; }
 
@@ -29,11 +35,13 @@ armhf)
 	cc=arm-linux-gnueabihf-gcc cc_pkg=gcc-arm-linux-gnueabihf
 	readelf=arm-linux-gnueabihf-readelf libdir=arm-linux-gnueabihf
 	cpu_mods="aes_arm aes_arm_bs" # the CPU's own AES drivers, for crypto by driver
+	nic_mods=
 	;;
 x86_64)
 	qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86 deb_arch=amd64 kflavour=amd64
 	cc=gcc cc_pkg=gcc readelf=readelf libdir=x86_64-linux-gnu
 	cpu_mods=aesni_intel
+	nic_mods=e1000e # vm:x86_64,nic=e1000e: qemu's Intel 82574L
 	;;
 ppc)
 	qemu=qemu-system-ppc qemu_pkg=qemu-system-ppc deb_arch=
@@ -54,6 +62,16 @@ done
 	dpkg --print-foreign-architectures | grep -qx "$deb_arch" ||
 	skip "dpkg has no $deb_arch architecture (dpkg --add-architecture $deb_arch && apt-get update)"
 
+# The source tree, or the installed copy of it (unpacked into the cache once per version).
+if [ -f "$here/../../Makefile" ] && [ -d "$here/../../src" ]; then
+	src=$(cd "$here/../.." && pwd) kcache=$here/../kernel-cache.sh
+elif [ -f "$here/netbench-src.tar.gz" ]; then
+	kcache=$here/kernel-cache.sh
+else
+	skip "no netbench source next to $here (a source tree's tests/board, or the package's netbench-src.tar.gz)"
+fi
+command -v make >/dev/null 2>&1 || skip "make is not installed (the board's netbench is built here)"
+
 if [ -n "${NB_BOARD_CACHE:-}" ]; then
 	cache=$NB_BOARD_CACHE/$arch
 elif mkdir -p "/var/cache/netbench-board/$arch" 2>/dev/null && [ -w "/var/cache/netbench-board/$arch" ]; then
@@ -62,13 +80,21 @@ else
 	cache=$build/board-cache/$arch
 fi
 mkdir -p "$cache" || skip "cannot create $cache"
+if [ -z "${src:-}" ]; then
+	src=$cache/netbench-src
+	if ! cmp -s "$here/netbench-src.tar.gz" "$src/.tarball" 2>/dev/null; then
+		log "unpacking netbench's source ($here/netbench-src.tar.gz) into $src"
+		rm -rf "$src" && mkdir -p "$src" && tar -xzf "$here/netbench-src.tar.gz" -C "$src" &&
+			cp "$here/netbench-src.tar.gz" "$src/.tarball" || skip "cannot unpack $here/netbench-src.tar.gz"
+	fi
+fi
 
 roots=""
 if [ "$arch" = ppc ]; then
-	. "$top/tests/board/ppc.sh"
+	. "$here/ppc.sh"
 	ppc_build
 else
-	. "$top/tests/kernel-cache.sh"
+	. "$kcache"
 	kernel_fetch "$kflavour"
 
 	# Userland from Debian's packages of the board's architecture: busybox, nft for rulesets
@@ -83,7 +109,6 @@ else
 	done
 fi
 
-out=$build/board-$arch
 ir=$out/initramfs
 rm -rf "$ir"
 mkdir -p "$ir/bin" "$ir/sbin" "$ir/usr/bin" "$ir/usr/sbin" "$ir/lib/modules" "$ir/nb" \
@@ -93,9 +118,12 @@ mkdir -p "$ir/bin" "$ir/sbin" "$ir/usr/bin" "$ir/usr/sbin" "$ir/lib/modules" "$i
 # not the agent-only build (make AGENT=1): a board's LAVA job exports its own results
 # (farm/lava/netbench-board.yaml: results export --lava).
 log "building the static netbench for $arch"
-make -C "$top" --no-print-directory -s CC="$cc" STATIC=1 BUILD="$out/static" "$out/static/netbench" >&2 ||
+# Its objects stay in the package cache, one folder per source tree (make's timestamps must not
+# mix two trees' objects), so that a new image directory does not rebuild them all.
+static=$cache/static-$(echo "$src" | sha256sum | cut -c1-12)
+make -C "$src" --no-print-directory -s CC="$cc" STATIC=1 BUILD="$static" "$static/netbench" >&2 ||
 	{ log "static build for $arch failed"; exit 1; }
-cp "$out/static/netbench" "$ir/nb/netbench"
+cp "$static/netbench" "$ir/nb/netbench"
 
 # find_in_roots RELPATH: the first unpacked package holding it.
 find_in_roots() {
@@ -159,12 +187,12 @@ else
 	mods="virtio_mmio virtio_pci virtio_net virtio_console virtio_crypto crc32c_generic nf_tables nft_ct af_alg
 	algif_skcipher algif_aead algif_hash crypto_user $cpu_mods jitterentropy_rng drbg xfrm_user esp4
 	authenc echainiv seqiv cbc hmac sha1_generic aes_generic gcm ctr ghash_generic chacha_generic
-	poly1305_generic chacha20poly1305"
+	poly1305_generic chacha20poly1305 $nic_mods"
 	# shellcheck disable=SC2086 # the list of modules
 	kernel_modules "$out/modules.order" "$ir/lib/modules" $mods
 fi
 
-cp "$top/tests/board/init" "$ir/init"
+cp "$here/init" "$ir/init"
 chmod 755 "$ir/init"
 echo "$kver" >"$ir/nb/kernel"
 echo "$arch" >"$ir/nb/arch"

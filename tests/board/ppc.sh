@@ -5,7 +5,8 @@
 # (an e500v2 on qemu's ppce500 machine, no modules), busybox static, and nft static (libmnl,
 # libnftnl, jansson, nftables with its mini-gmp). Each piece is cached in $cache under a key
 # made of its source version, its configuration and the compiler's version: a warm build
-# rebuilds nothing. The caller defines skip() and log(), sets top, cache and cc.
+# rebuilds nothing. The caller defines skip() and log(), sets here (build.sh's folder), cache
+# and cc.
 #
 # Sets kimg (the kernel, an ELF vmlinux: qemu's ppce500 loads it), kver, bb (busybox) and nft
 # (the static nft, or empty when its sources cannot be had, nft_missing saying why: the board
@@ -79,7 +80,7 @@ ppc_kernel() {
 		command -v "$t" >/dev/null 2>&1 || skip "$t is not installed (the kernel's build needs it)"
 	done
 	kv=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
-	key=$(ppc_key "linux-source-6.1 $kv" "$(cat "$top/tests/board/ppc.config")")
+	key=$(ppc_key "linux-source-6.1 $kv" "$(cat "$here/ppc.config")")
 	kb=$cache/kernel-$key
 	if [ ! -f "$kb/done" ]; then
 		src=$cache/linux-source-6.1-$kv
@@ -93,11 +94,11 @@ ppc_kernel() {
 		rm -rf "$kb" && mkdir -p "$kb/obj" || exit 1
 		log "configuring the kernel (allnoconfig + tests/board/ppc.config)"
 		make -s -C "$src" O="$kb/obj" ARCH=powerpc CROSS_COMPILE=powerpc-linux-gnu- \
-			KCONFIG_ALLCONFIG="$top/tests/board/ppc.config" allnoconfig >&2 ||
+			KCONFIG_ALLCONFIG="$here/ppc.config" allnoconfig >&2 ||
 			{ log "the kernel's configuration failed"; exit 1; }
 		# Every symbol the fragment sets must have survived (a dependency left unmet drops
 		# it silently).
-		grep '^CONFIG_' "$top/tests/board/ppc.config" | while IFS= read -r l; do
+		grep '^CONFIG_' "$here/ppc.config" | while IFS= read -r l; do
 			grep -qxF "$l" "$kb/obj/.config" || { log "kernel config lost $l"; exit 1; }
 		done || exit 1
 		log "building the kernel (linux-source-6.1 $kv, powerpc e500v2; progress in $kb/build.log)"
@@ -122,9 +123,14 @@ ppc_busybox() {
 		src=$(ppc_source busybox "$ppc_src_busybox") ||
 			skip "apt-get source busybox=$ppc_src_busybox failed (see $cache/src/busybox.err)"
 		log "building busybox $ppc_src_busybox (static, Debian's busybox-static configuration)"
-		mkdir -p "$out/obj" && cp "$src/debian/config/pkg/static" "$out/obj/.config" || exit 1
-		nice make -C "$src" O="$out/obj" CROSS_COMPILE=powerpc-linux-gnu- -j"$ppc_jobs" \
-			oldconfig busybox </dev/null >"$out/build.log" 2>&1 ||
+		rm -rf "$out/obj" && mkdir -p "$out/obj" &&
+			cp "$src/debian/config/pkg/static" "$out/obj/.config" || exit 1
+		# oldconfig alone first: busybox's kbuild runs the goals of one `make -j oldconfig
+		# busybox` side by side, both building its kconfig tools at once (a race that fails
+		# the link of scripts/kconfig/conf).
+		{ make -C "$src" O="$out/obj" CROSS_COMPILE=powerpc-linux-gnu- oldconfig </dev/null &&
+			nice make -C "$src" O="$out/obj" CROSS_COMPILE=powerpc-linux-gnu- \
+				-j"$ppc_jobs" busybox </dev/null; } >"$out/build.log" 2>&1 ||
 			{ tail -20 "$out/build.log" >&2; log "busybox's build failed"; exit 1; }
 		powerpc-linux-gnu-strip -o "$out/busybox" "$out/obj/busybox" || exit 1
 		rm -rf "$out/obj"

@@ -5,8 +5,10 @@
 # As DUT: status shows it, a rate trial through it reconciles, its observer parses an x86
 # kernel's counters, a ruleset loads through the control port and reads back. As sink: tput and
 # stream receive measure it, with its platform (x86_64, its kernel, virtio_net, "vm tcg") in the
-# JSON. Down leaves no qemu, tap or namespace each time. board_dut.sh and board_sink.sh hold the
-# checks every board shares (refusals, failed boots, Ctrl-C, saturation verdict) on the ARM one.
+# JSON. With nic=e1000e (qemu's Intel 82574L): a trial through it reconciles with its counters and
+# its observer names the driver e1000e. Down leaves no qemu, tap or namespace each time.
+# board_dut.sh and board_sink.sh hold the checks every board shares (refusals, failed boots,
+# Ctrl-C, saturation verdict) on the ARM one.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../board/image.sh"
 P=nbtbx$$
@@ -106,6 +108,38 @@ assert rx['env']['arch'] == 'x86_64', rx['env']
 " || sed 's/^/# /' "$tmp/stream.err"
 check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
 check "nothing left: no qemu, no namespace, no state" nothing_left "$qpid"
+
+# --- the DUT with qemu's e1000e (Intel 82574L) NICs: the e1000e driver, named by ethtool
+t0=$(date +%s)
+if lab_up "$P" --dut vm:x86_64,nic=e1000e --board-dir "$board_dir"; then
+	ok "lab up --dut vm:x86_64,nic=e1000e ($(($(date +%s) - t0)) s)"
+	"$NETBENCH" lab status --prefix "$P" -J >"$tmp/status3.json"
+	qpid=$(jnum qemu_pid "$tmp/status3.json")
+	ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 1000 -t 2 -J \
+		>"$tmp/trial3.json" 2>"$tmp/trial3.err"
+	check_quiet "rate trial through the e1000e board: reconciles; the driver is e1000e (ethtool -i in the board)" json_check "$tmp/trial3.json" "
+t = d['sizes'][0]['trials'][0]
+assert t['valid'] and t['tx_frames'] == 2000, t
+assert t['rx_frames'] + t['lost_frames'] == t['tx_frames'], t
+o = t['observers'][0]
+assert o['env']['driver'] == 'e1000e', o['env']
+ifs = {i['name']: i for i in o['interfaces']}
+assert sorted(ifs) == ['eth0', 'eth1'], ifs
+rx, fwd = ifs['eth0']['rx_packets'], ifs['eth1']['tx_packets']
+assert t['tx_frames'] - t['lost_frames'] <= rx <= t['tx_frames'] + 50, (rx, t)
+assert t['rx_frames'] <= fwd <= t['rx_frames'] + 50, (fwd, t)
+# e1000e's own ethtool statistics, read inside the board.
+assert all('rx_crc_errors' in i['driver'] for i in o['interfaces']), [sorted(i['driver']) for i in o['interfaces']]
+names = [i['name'] for i in o['interrupts']]
+assert any('eth0' in x for x in names), names
+" || sed 's/^/# /' "$tmp/trial3.err"
+	check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
+	check "nothing left: no qemu, no namespace, no state" nothing_left "$qpid"
+else
+	notok "lab up --dut vm:x86_64,nic=e1000e"
+fi
+check_refused "vm:armhf,nic=e1000e is refused: the ARM board has one NIC model" 2 "nic=e1000e" \
+	"$NETBENCH" lab up --prefix "$P" --dut vm:armhf,nic=e1000e
 
 check_schemas "$tmp"
 echo "1..$n"

@@ -92,19 +92,36 @@ int main(void)
 	nb_lab_free(lab);
 	nb_lab_free(NULL);
 	{
-		char arch[16] = "";
-		int ret = nb_lab_board_spec("vm:armhf", arch, sizeof(arch));
-		CHECK(ret == 0 && !strcmp(arch, "armhf"), "board: vm:armhf");
-		ret = nb_lab_board_spec("vm:x86_64", arch, sizeof(arch));
+		char arch[16] = "", nic[16] = "x";
+		int ret = nb_lab_board_spec("vm:armhf", arch, sizeof(arch), nic, sizeof(nic));
+		CHECK(ret == 0 && !strcmp(arch, "armhf") && !nic[0], "board: vm:armhf, its NIC");
+		ret = nb_lab_board_spec("vm:x86_64", arch, sizeof(arch), nic, sizeof(nic));
 		CHECK(ret == 0 && !strcmp(arch, "x86_64"), "board: vm:x86_64");
-		ret = nb_lab_board_spec("vm:ppc", arch, sizeof(arch));
+		ret = nb_lab_board_spec("vm:ppc", arch, sizeof(arch), nic, sizeof(nic));
 		CHECK(ret == 0 && !strcmp(arch, "ppc"), "board: vm:ppc");
-		CHECK(nb_lab_board_spec("vm:ppc64", arch, sizeof(arch)) == -EINVAL &&
-			  nb_lab_board_spec("vm:arm64", arch, sizeof(arch)) == -EINVAL &&
-			  nb_lab_board_spec("armhf", arch, sizeof(arch)) == -EINVAL &&
-			  nb_lab_board_spec("vm:", arch, sizeof(arch)) == -EINVAL &&
-			  nb_lab_board_spec(NULL, arch, sizeof(arch)) == -EINVAL,
+		CHECK(nb_lab_board_spec("vm:ppc64", arch, sizeof(arch), nic, sizeof(nic)) ==
+			      -EINVAL &&
+			  nb_lab_board_spec("vm:arm64", arch, sizeof(arch), nic, sizeof(nic)) ==
+			      -EINVAL &&
+			  nb_lab_board_spec("armhf", arch, sizeof(arch), nic, sizeof(nic)) ==
+			      -EINVAL &&
+			  nb_lab_board_spec("vm:", arch, sizeof(arch), nic, sizeof(nic)) ==
+			      -EINVAL &&
+			  nb_lab_board_spec(NULL, arch, sizeof(arch), nic, sizeof(nic)) == -EINVAL,
 		      "board: anything else refused");
+		ret =
+		    nb_lab_board_spec("vm:x86_64,nic=e1000e", arch, sizeof(arch), nic, sizeof(nic));
+		CHECK(ret == 0 && !strcmp(arch, "x86_64") && !strcmp(nic, "e1000e"),
+		      "board: vm:x86_64,nic=e1000e");
+		CHECK(nb_lab_board_spec("vm:armhf,nic=e1000e", arch, sizeof(arch), nic,
+					sizeof(nic)) == -ENOTSUP &&
+			  nb_lab_board_spec("vm:x86_64,nic=e1000", arch, sizeof(arch), nic,
+					    sizeof(nic)) == -ENOTSUP &&
+			  nb_lab_board_spec("vm:x86_64,", arch, sizeof(arch), nic, sizeof(nic)) ==
+			      -ENOTSUP &&
+			  nb_lab_board_spec("vm:x86_64nic=e1000e", arch, sizeof(arch), nic,
+					    sizeof(nic)) == -EINVAL,
+		      "board: a NIC its architecture does not take refused");
 		CHECK(nb_lab_link_in_board(NB_LAB_DUT, 1) && nb_lab_link_in_board(NB_LAB_DUT, 2) &&
 			  !nb_lab_link_in_board(NB_LAB_DUT, 0) &&
 			  !nb_lab_link_in_board(NB_LAB_DUT, 3),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Lab rulesets: the exact generated text for N = 0, 1, 3 of each kind, the expected read-back
- * counts, kind parsing, and the counter of rules and set elements in nft -j output. */
+ * counts, kind parsing, the counter of rules and set elements in nft -j output, and the reading
+ * back of a generated script (what a machine without nft loads through netlink). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +181,46 @@ int main(void)
 		CHECK(truncated_ok == 0, "no truncation of nft -j output counts as complete");
 		CHECK(nb_lab_nft_json_count(full, &rules, &elems) == 0 && rules == 1 && elems == 1,
 		      "the untruncated document counts");
+	}
+	{
+		/* A generated script reads back as what generated it; any edit, a user's file
+		 * or a truncation is refused. */
+		static const struct {
+			enum nb_lab_rules_kind kind;
+			size_t n;
+			int ipv6;
+		} cases[] = {{NB_LAB_RULES_LINEAR, 0, 0},    {NB_LAB_RULES_LINEAR, 3, 1},
+			     {NB_LAB_RULES_SET, 5, 0},	     {NB_LAB_RULES_SET, 0, 1},
+			     {NB_LAB_RULES_CONNTRACK, 2, 0}, {NB_LAB_RULES_CONNTRACK, 1000, 1}};
+		struct nb_lab_rules r;
+		int back = 0, edits = 0, cuts = 0;
+		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+			char *s = gen(cases[c].kind, cases[c].n, cases[c].ipv6, NULL, &ret);
+			size_t len = strlen(s);
+			back += nb_lab_rules_parse_script(s, &r) == 0 && r.kind == cases[c].kind &&
+				r.rules_n == cases[c].n && r.ipv6 == cases[c].ipv6;
+			s[len - 3] = s[len - 3] == '}' ? ']' : '}';
+			edits += nb_lab_rules_parse_script(s, &r) == -EINVAL;
+			s[len / 2] = '\0';
+			cuts += nb_lab_rules_parse_script(s, &r) == -EINVAL;
+			free(s);
+		}
+		CHECK(back == 6, "each generated script reads back as its kind, count and family");
+		CHECK(edits == 6 && cuts == 6, "an edited or truncated script is refused");
+		char *f = gen(NB_LAB_RULES_FILE, 0, 0, "/x.nft", &ret);
+		CHECK(nb_lab_rules_parse_script(f, &r) == -EINVAL, "a user's file is refused");
+		free(f);
+		CHECK(nb_lab_rules_parse_script("flush ruleset\n", &r) == 1,
+		      "\"flush ruleset\" alone reads as a flush");
+		CHECK(nb_lab_rules_parse_script("# netbench lab ruleset: kind linear, 100001 "
+						"non-matching rules, IPv4\n",
+						&r) == -EINVAL,
+		      "a count past the most rules is refused");
+		char a[48];
+		nb_lab_rules_addr(a, sizeof(a), 0, false);
+		CHECK(!strcmp(a, "10.0.0.1") && nb_lab_rules_port(0) == 1024 &&
+			  nb_lab_rules_port(64000) == 1024,
+		      "the first match is 10.0.0.1 port 1024; ports repeat after 64000");
 	}
 	return tap_done();
 }

@@ -5,6 +5,7 @@
 #include "core/base/lab_rules.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int nb_lab_rules_kind_parse(const char *s, enum nb_lab_rules_kind *kind, const char **path)
@@ -40,7 +41,7 @@ const char *nb_lab_rules_kind_name(enum nb_lab_rules_kind kind)
 }
 
 /* The i-th non-matching source address; i counts from 0 and never yields a network address. */
-static void match_addr(char *buf, size_t len, size_t i, bool ipv6)
+void nb_lab_rules_addr(char *buf, size_t len, size_t i, bool ipv6)
 {
 	unsigned long v = (unsigned long)i + 1;
 
@@ -52,7 +53,7 @@ static void match_addr(char *buf, size_t len, size_t i, bool ipv6)
 
 /* Destination ports 1024..65023: all distinct up to 64000 rules, none the lab's agent uses
  * for its matches to matter (the source address never matches anyway). */
-static unsigned match_port(size_t i)
+unsigned nb_lab_rules_port(size_t i)
 {
 	return 1024 + (unsigned)(i % 64000);
 }
@@ -85,8 +86,9 @@ int nb_lab_rules_write(FILE *f, const struct nb_lab_rules *r)
 		fprintf(f, "\tset %s {\n\t\ttype %s . inet_proto . inet_service\n\t\telements = {",
 			NB_LAB_SET, r->ipv6 ? "ipv6_addr" : "ipv4_addr");
 		for (i = 0; i < r->rules_n; i++) {
-			match_addr(addr, sizeof(addr), i, r->ipv6);
-			fprintf(f, "%s\n\t\t\t%s . udp . %u", i ? "," : "", addr, match_port(i));
+			nb_lab_rules_addr(addr, sizeof(addr), i, r->ipv6);
+			fprintf(f, "%s\n\t\t\t%s . udp . %u", i ? "," : "", addr,
+				nb_lab_rules_port(i));
 		}
 		fprintf(f, "\n\t\t}\n\t}\n");
 	}
@@ -101,12 +103,44 @@ int nb_lab_rules_write(FILE *f, const struct nb_lab_rules *r)
 				NB_LAB_SET);
 	} else {
 		for (i = 0; i < r->rules_n; i++) {
-			match_addr(addr, sizeof(addr), i, r->ipv6);
-			fprintf(f, "\t\t%s saddr %s udp dport %u drop\n", ip, addr, match_port(i));
+			nb_lab_rules_addr(addr, sizeof(addr), i, r->ipv6);
+			fprintf(f, "\t\t%s saddr %s udp dport %u drop\n", ip, addr,
+				nb_lab_rules_port(i));
 		}
 	}
 	fprintf(f, "\t\taccept\n\t}\n}\n");
 	return ferror(f) ? -EIO : 0;
+}
+
+int nb_lab_rules_parse_script(const char *text, struct nb_lab_rules *r)
+{
+	char kind[16], fam[8], *again = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret = -EINVAL;
+
+	memset(r, 0, sizeof(*r));
+	if (!strcmp(text, "flush ruleset\n") || !strcmp(text, "flush ruleset"))
+		return 1;
+	if (sscanf(text,
+		   "# netbench lab ruleset: kind %15[a-z], %zu non-matching rules, %7[IPv46]\n",
+		   kind, &r->rules_n, fam) != 3 ||
+	    nb_lab_rules_kind_parse(kind, &r->kind, &r->path) || r->kind == NB_LAB_RULES_FILE ||
+	    (strcmp(fam, "IPv4") && strcmp(fam, "IPv6")) || r->rules_n > NB_LAB_RULES_MAX)
+		return -EINVAL;
+	r->ipv6 = !strcmp(fam, "IPv6");
+	/* The whole text must be what the header says, byte for byte. */
+	f = open_memstream(&again, &len);
+	if (!f)
+		return -ENOMEM;
+	if (nb_lab_rules_write(f, r))
+		ret = -EIO;
+	if (fclose(f) && ret != -EIO)
+		ret = -ENOMEM;
+	else if (ret != -EIO)
+		ret = strcmp(again, text) ? -EINVAL : 0;
+	free(again);
+	return ret;
 }
 
 int nb_lab_rules_expect(const struct nb_lab_rules *r, size_t *rules, size_t *elems)

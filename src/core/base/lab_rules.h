@@ -39,6 +39,17 @@ const char *nb_lab_rules_kind_name(enum nb_lab_rules_kind kind);
  * Returns 0, -EINVAL for a bad r, -EIO when f fails. */
 int nb_lab_rules_write(FILE *f, const struct nb_lab_rules *r);
 
+/* The i-th non-matching source address (from 0, never a network address) and destination
+ * port of the generated rules. */
+void nb_lab_rules_addr(char *buf, size_t len, size_t i, bool ipv6);
+unsigned nb_lab_rules_port(size_t i);
+
+/* Reads back what a generated script stands for (a machine without nft loads it through
+ * core/lab/lab_nftnl.h): fills r and returns 0 when text is exactly nb_lab_rules_write's text
+ * for a generated kind; returns 1 for "flush ruleset" alone; -EINVAL for anything else (a
+ * user's file, an edited script); -ENOMEM. */
+int nb_lab_rules_parse_script(const char *text, struct nb_lab_rules *r);
+
 /* Rules and set elements `nft list ruleset` shows after r is loaded (FILE: unknown, -EINVAL). */
 int nb_lab_rules_expect(const struct nb_lab_rules *r, size_t *rules, size_t *elems);
 

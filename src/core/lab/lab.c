@@ -318,10 +318,14 @@ int nb_lab_up(struct nb_lab *lab)
 	if (lab->board.role >= 0) {
 		/* Before anything is touched: a missing image or qemu, or a board directory
 		 * another user could have written, leaves nothing to remove. */
-		ret = nb_lab_board_image(lab);
+		ret = nb_lab_board_build(lab);
+		if (!ret)
+			ret = nb_lab_board_image(lab);
 		if (!ret && lab->board2.role >= 0) {
 			nb_lab_board_swap(lab);
-			ret = nb_lab_board_image(lab);
+			ret = nb_lab_board_build(lab);
+			if (!ret)
+				ret = nb_lab_board_image(lab);
 			nb_lab_board_swap(lab);
 		}
 		if (ret)

@@ -36,6 +36,7 @@ struct nb_lab_board {
 	char arch[16];	 /* armhf, x86_64, ppc */
 	char dir[256];	 /* the image; "" before nb_lab_board_image */
 	char kernel[64]; /* the board kernel's release */
+	char nic[16];	 /* vm:ARCH,nic=NAME: the arch's nic_alt; "": its default NIC */
 };
 
 struct nb_lab {
@@ -60,6 +61,12 @@ struct nb_lab {
 	char crypto_driver[64];
 	/* up --force: replace a lab that is alive under this prefix (else up refuses it). */
 	bool force;
+	/* ruleset --netlink: the DUT's rulesets through `netbench lab nft-load` (nf_tables'
+	 * netlink API, netbench_path), not nft, as a board without nft loads them */
+	bool nft_netlink;
+	/* up: the board builder run when a board's image is missing (tests/board/build.sh in a
+	 * source tree, or the package's copy); "": none, a missing image is an error */
+	char board_builder[512];
 	/* up --dut vm:ARCH or --sink vm:ARCH: an emulated board in that role (lab_board.c). With
 	 * both, board is the DUT's and board2 the sink's (role -1: none); lab_board.c's functions
 	 * act on board, nb_lab_board_swap exchanges the two around a call. */

@@ -22,12 +22,29 @@
 #include "core/lab/lab_exec.h"
 #include "core/lab/lab_proc.h"
 
-int nb_lab_board_spec(const char *spec, char *arch, size_t len)
+int nb_lab_board_spec(const char *spec, char *arch, size_t len, char *nic, size_t nic_len)
 {
 	const struct nb_lab_board_arch *a;
+	char name[16];
+	const char *comma;
+	size_t n;
 
-	if (!spec || strncmp(spec, "vm:", 3) || !(a = nb_lab_board_arch(spec + 3)))
+	if (!spec || strncmp(spec, "vm:", 3))
 		return -EINVAL;
+	comma = strchr(spec + 3, ',');
+	n = comma ? (size_t)(comma - spec - 3) : strlen(spec + 3);
+	if (n >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, spec + 3, n);
+	name[n] = '\0';
+	if (!(a = nb_lab_board_arch(name)))
+		return -EINVAL;
+	nic[0] = '\0';
+	if (comma) {
+		if (strncmp(comma + 1, "nic=", 4) || !a->nic_alt || strcmp(comma + 5, a->nic_alt))
+			return -ENOTSUP;
+		snprintf(nic, nic_len, "%s", a->nic_alt);
+	}
 	snprintf(arch, len, "%s", a->name);
 	return 0;
 }
@@ -119,8 +136,10 @@ int nb_lab_board_image(struct nb_lab *lab)
 			continue;
 		snprintf(
 		    lab->err, sizeof(lab->err),
-		    "no board image for %s: %s is missing (build one with `tests/board/build.sh "
-		    "%s %s` from netbench's source tree, which %s, or give --board-dir DIR)",
+		    "no board image for %s: %s is missing, and no board builder was found to make "
+		    "it (netbench's source tree's tests/board/build.sh, or its package's copy "
+		    "under /usr/share/netbench/board: `build.sh %s %s` %s), or give --board-dir "
+		    "DIR",
 		    b->arch, path, b->arch, NB_LAB_BOARD_CACHE,
 		    a->from_source ? "builds its kernel and user space from Debian's sources"
 				   : "downloads Debian's kernel for it");
@@ -169,6 +188,7 @@ int nb_lab_board_start(struct nb_lab *lab)
 	char kernel[320], initrd[320], console[200], pidf[200], ctl[200], qlog[200], serial[210],
 	    chardev[240], append[512], nd[2][64], dev[2][96], port[8];
 	const struct nb_lab_board_arch *a = nb_lab_board_arch(b->arch);
+	const char *nic;
 	/* A sink board behind a board DUT shares a wire with the DUT board's sink side. */
 	const char *sink_mac =
 	    lab->board2.role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK2 : NB_LAB_BOARD_MAC_SINK;
@@ -177,6 +197,7 @@ int nb_lab_board_start(struct nb_lab *lab)
 
 	if (!a)
 		return -EINVAL;
+	nic = b->nic[0] ? b->nic : a->nic;
 	snprintf(kernel, sizeof(kernel), "%s/kernel", b->dir);
 	snprintf(initrd, sizeof(initrd), "%s/initrd.gz", b->dir);
 	nb_lab_board_path(lab, "console.log", console, sizeof(console));
@@ -211,9 +232,9 @@ int nb_lab_board_start(struct nb_lab *lab)
 	snprintf(chardev, sizeof(chardev), "socket,id=ctl,path=%s,server=on,wait=off", ctl);
 	/* The NIC on the generator's side (DUT only) and the one on the sink's side. */
 	snprintf(nd[0], sizeof(nd[0]), "tap,id=n0,ifname=nbb0,script=no,downscript=no");
-	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, a->nic);
+	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, nic);
 	snprintf(nd[1], sizeof(nd[1]), "tap,id=n1,ifname=nbb1,script=no,downscript=no");
-	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=%s", a->nic,
+	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=%s", nic,
 		 dut ? NB_LAB_BOARD_MAC_SINK : sink_mac);
 
 	argv[n++] = "ip";

@@ -26,8 +26,18 @@
 /* A board sink behind a board DUT: the two share a wire, so not the DUT's sink-side MAC. */
 #define NB_LAB_BOARD_MAC_SINK2 "52:54:00:6e:62:03"
 
-/* "vm:armhf", "vm:x86_64" or "vm:ppc" -> arch. -EINVAL for anything else. */
-int nb_lab_board_spec(const char *spec, char *arch, size_t len);
+/* "vm:armhf", "vm:x86_64" or "vm:ppc" -> arch, nic ""; "vm:ARCH,nic=NAME" -> nic NAME where
+ * NAME is the architecture's other NIC (vm:x86_64,nic=e1000e). -EINVAL for an unknown
+ * architecture, -ENOTSUP for a NIC option the architecture does not take. */
+int nb_lab_board_spec(const char *spec, char *arch, size_t len, char *nic, size_t nic_len);
+
+/* lab->board's image on first use: when its kernel or initrd.gz is missing (in lab->board.dir,
+ * or the default under NB_LAB_BOARD_CACHE) and lab->board_builder names a builder, runs it
+ * (`sh BUILDER ARCH PARENT DIR`, its progress on stderr) to make the image there. The builder's
+ * folder must be owned by root or the user and writable by no one else. Returns 0 (built, or
+ * nothing to do), -ENOENT when the builder cannot build it here (lab->err its reason), -EIO
+ * when the build failed, -EINTR when interrupted. */
+int nb_lab_board_build(struct nb_lab *lab);
 
 /* Finds and checks lab->board's image (lab->board.dir, or the default under
  * NB_LAB_BOARD_CACHE) and its qemu binary. -ENOENT with lab->err naming the missing file or

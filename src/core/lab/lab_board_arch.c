@@ -26,6 +26,8 @@ static const struct nb_lab_board_arch archs[] = {
 	.machine = {"-M", "pc", "-accel", "tcg", "-cpu", "max", "-smp", "2", "-m", "256", NULL},
 	.console = "ttyS0",
 	.nic = "virtio-net-pci",
+	/* Intel 82574L, driven by e1000e (a module of Debian's kernel, in the image). */
+	.nic_alt = "e1000e",
 	.serial = "virtio-serial-pci",
 	.crypto = "virtio-crypto-pci,cryptodev=c0",
     },

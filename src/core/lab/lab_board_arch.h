@@ -18,8 +18,11 @@ struct nb_lab_board_arch {
 	const char *machine[NB_LAB_BOARD_MACHINE_MAX];
 	const char *console; /* the serial console's device in the board: ttyAMA0 */
 	const char *nic;     /* qemu's device of a NIC: virtio-net-device */
-	const char *serial;  /* the control port's bus: virtio-serial-device */
-	const char *crypto;  /* the crypto engine (virtio-crypto-device,cryptodev=c0); NULL: none */
+	/* The other NIC a board of this architecture takes (vm:ARCH,nic=NAME): qemu's device
+	 * NAME, whose driver of the same name the board's kernel has; NULL: none. */
+	const char *nic_alt;
+	const char *serial; /* the control port's bus: virtio-serial-device */
+	const char *crypto; /* the crypto engine (virtio-crypto-device,cryptodev=c0); NULL: none */
 	/* Its image is built from Debian's sources (tests/board/build.sh), not downloaded. */
 	bool from_source;
 };

@@ -38,8 +38,12 @@ int nb_lab_count_rules(struct nb_lab *lab, size_t *rules, size_t *elems)
 				 "cannot read `nft -j list ruleset` output");
 		goto out;
 	}
-	ret = nb_lab_runl(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft", "-j",
-			  "list", "ruleset", NULL);
+	if (lab->nft_netlink)
+		ret = nb_lab_runl(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT],
+				  lab->netbench_path, "lab", "nft-list", NULL);
+	else
+		ret = nb_lab_runl(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft",
+				  "-j", "list", "ruleset", NULL);
 	if (ret)
 		goto out;
 	ret = nb_lab_nft_json_count(r->out, rules, elems);
@@ -91,8 +95,12 @@ static int load_file(struct nb_lab *lab, const char *script)
 		}
 		off += (size_t)n;
 	}
-	ret = nb_lab_runl(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft", "-f",
-			  path, NULL);
+	if (lab->nft_netlink)
+		ret = nb_lab_runl(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT],
+				  lab->netbench_path, "lab", "nft-load", path, NULL);
+	else
+		ret = nb_lab_runl(lab, NULL, r, "ip", "netns", "exec", lab->ns[NB_LAB_DUT], "nft",
+				  "-f", path, NULL);
 	if (ret == -EIO) {
 		/* nft names the file and line and marks the column: hand it over whole. */
 		snprintf(lab->err, sizeof(lab->err), "%s", r->err);
@@ -226,6 +234,8 @@ int nb_lab_ruleset_flush(struct nb_lab *lab)
 	nb_lab_board_from_state(lab);
 	if (lab->board.role == NB_LAB_DUT)
 		ret = load_board(lab, "flush ruleset\n");
+	else if (lab->nft_netlink)
+		ret = load_file(lab, "flush ruleset\n");
 	else
 		ret = nb_lab_runl(lab, NULL, NULL, "ip", "netns", "exec", lab->ns[NB_LAB_DUT],
 				  "nft", "flush", "ruleset", NULL);

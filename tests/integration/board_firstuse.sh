@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# A board on first use (docs/lab.md "Boards"): `lab up --dut vm:x86_64` whose image directory
+# does not exist builds the image there with the board builder (its progress on stderr), boots
+# it and comes up; a second `lab up` finds it and builds nothing. The builder as netbench's
+# package installs it (make install: DATADIR/netbench/board, with the source it builds the
+# board's netbench from) builds an image outside any source tree. The Debian packages the
+# builder downloads stay in the usual package cache (NB_BOARD_CACHE or
+# /var/cache/netbench-board): a cold download is the board tests' own first build.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../board/image.sh"
+P=nbtbf$$
+tmp=$nb_tmp
+
+need_root
+# The packages in reach (or the whole script skips with the builder's reason).
+board_image x86_64
+nb_labs="$P"
+
+img=$tmp/fresh/board-x86_64
+t0=$(date +%s)
+if "$NETBENCH" lab up --prefix "$P" --dut vm:x86_64 --board-dir "$img" >"$tmp/up.out" 2>"$tmp/up.err"; then
+	ok "lab up with no image in $img: built and up ($(($(date +%s) - t0)) s)"
+else
+	notok "lab up with no image: built and up"
+	tail -20 "$tmp/up.err" | sed 's/^/# /'
+fi
+check_quiet "it said it was building, and the builder's progress followed" sh -c \
+	"grep -q 'no x86_64 board image in $img: building it with .*build.sh' '$tmp/up.err' &&
+	 grep -q '^board: ' '$tmp/up.err'"
+check "the image is there: kernel, initrd.gz, kernel.version" \
+	test -s "$img/kernel" -a -s "$img/initrd.gz" -a -s "$img/kernel.version"
+check_quiet "the board is healthy" "$NETBENCH" lab status --prefix "$P"
+check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
+"$NETBENCH" lab up --prefix "$P" --dut vm:x86_64 --board-dir "$img" >"$tmp/up2.out" 2>"$tmp/up2.err"
+check "a second lab up finds the image and builds nothing" \
+	sh -c "! grep -q 'building it' '$tmp/up2.err' && grep -q 'board: DUT x86_64' '$tmp/up2.out'"
+"$NETBENCH" lab down --prefix "$P" >/dev/null 2>&1
+
+# The package's copy of the builder, away from the source tree.
+if make -s -C "$TOP" install DESTDIR="$tmp/inst" PREFIX=/usr BUILD="$BUILD" >"$tmp/inst.log" 2>&1; then
+	b=$tmp/inst/usr/share/netbench/board
+	check_quiet "make install carries the builder and the source the board's netbench is built from" \
+		ls "$b/build.sh" "$b/ppc.sh" "$b/init" "$b/ppc.config" "$b/kernel-cache.sh" "$b/netbench-src.tar.gz"
+	t0=$(date +%s)
+	out=$(sh "$b/build.sh" x86_64 "$tmp/pkg" 2>"$tmp/pkg.err")
+	if [ "$out" = "$tmp/pkg/board-x86_64" ] && [ -s "$out/initrd.gz" ] && [ -s "$out/kernel" ]; then
+		ok "the installed builder makes an image outside the source tree ($(($(date +%s) - t0)) s)"
+	else
+		notok "the installed builder makes an image outside the source tree (got '$out')"
+		tail -10 "$tmp/pkg.err" | sed 's/^/# /'
+	fi
+	check "its netbench was built from the package's source, unpacked into the cache" \
+		grep -q "unpacking netbench's source" "$tmp/pkg.err"
+else
+	notok "make install DESTDIR"
+	tail -10 "$tmp/inst.log" | sed 's/^/# /'
+fi
+echo "1..$n"

@@ -253,9 +253,9 @@ NB_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@
 	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
 # The board builder `lab up --dut vm:ARCH` runs when an image is missing, with the source it
-# builds the board's static netbench from (DATADIR/netbench/board).
-NB_BOARD_FILES := tests/board/build.sh tests/board/ppc.sh tests/board/init tests/board/ppc.config \
-	tests/kernel-cache.sh
+# builds the board's static netbench from (DATADIR/netbench/board); the board's init without its
+# #! line (build.sh puts it back: the board's interpreter is its busybox, not the host's).
+NB_BOARD_FILES := tests/board/ppc.sh tests/board/ppc.config tests/kernel-cache.sh
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
@@ -269,7 +269,10 @@ install: all
 	$(if $(NB_SCHEMAS),$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs/schema)
 	$(if $(NB_SCHEMAS),$(INSTALL) -m 0644 $(NB_SCHEMAS) $(DESTDIR)$(DOCDIR)/docs/schema/)
 	$(INSTALL) -d $(DESTDIR)$(DATADIR)/netbench/board
+	$(INSTALL) -m 0755 tests/board/build.sh $(DESTDIR)$(DATADIR)/netbench/board/
 	$(INSTALL) -m 0644 $(NB_BOARD_FILES) $(DESTDIR)$(DATADIR)/netbench/board/
+	sed '1{/^#!/d}' tests/board/init > $(DESTDIR)$(DATADIR)/netbench/board/init
+	chmod 0644 $(DESTDIR)$(DATADIR)/netbench/board/init
 	tar -C '$(CURDIR)' --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 \
 		-cf - Makefile VERSION src | gzip -9n > $(DESTDIR)$(DATADIR)/netbench/board/netbench-src.tar.gz
 	chmod 0644 $(DESTDIR)$(DATADIR)/netbench/board/netbench-src.tar.gz

@@ -192,7 +192,8 @@ else
 	kernel_modules "$out/modules.order" "$ir/lib/modules" $mods
 fi
 
-cp "$here/init" "$ir/init"
+# The init runs under the board's busybox (the package's copy has no #! line: it is data there).
+{ echo '#!/bin/busybox sh'; sed '1{/^#!/d}' "$here/init"; } >"$ir/init"
 chmod 755 "$ir/init"
 echo "$kver" >"$ir/nb/kernel"
 echo "$arch" >"$ir/nb/arch"

@@ -117,7 +117,7 @@ mkdir -p "$ir/bin" "$ir/sbin" "$ir/usr/bin" "$ir/usr/sbin" "$ir/lib/modules" "$i
 # The static netbench of this architecture: what a board runs (libc only). The whole program,
 # not the agent-only build (make AGENT=1): a board's LAVA job exports its own results
 # (farm/lava/netbench-board.yaml: results export --lava).
-log "building the static netbench for $arch"
+log "building the static netbench for $arch (source: $src)"
 # Its objects stay in the package cache, one folder per source tree (make's timestamps must not
 # mix two trees' objects), so that a new image directory does not rebuild them all.
 static=$cache/static-$(echo "$src" | sha256sum | cut -c1-12)

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The demo on an emulated board (make demo BOARD=armhf, docs/lab.md "Boards"): builds the
 # board image, brings the lab up with the board as the DUT and runs the firewall sweep through
-# it (0, 100, 1000 rules, linear and set, 128-byte frames), then with the board as the sink:
-# stream receive (the multicast group 239.77.0.1, as seed 002) at 4, 8 and 12 Mbit/s with
-# 8192-byte datagrams, crypto by driver and memory on the board. Writes each result as JSON plus summary.txt into results/<time>-board-ARCH/, stores
-# them under a label naming the board beside the namespace lab's demos, and writes the report.
+# it (0, 100, 1000 rules, linear and set, 128-byte frames: NDR searches; on the ppc board 1000 fps
+# trials with the board's CPU, as its eTSEC stops for good once its ring overflows), then with
+# the board as the sink: stream receive (the multicast group 239.77.0.1, as seed 002) at 4, 8
+# and 12 Mbit/s with 8192-byte datagrams, crypto by driver and memory on the board. Writes each
+# result as JSON plus summary.txt into results/<time>-board-ARCH/, stores them under a label
+# naming the board beside the namespace lab's demos, and writes the report.
 # Root only. Usage: sh tests/demo_board.sh BUILD_DIR ARCH
 set -u
 build=${1:-build}
@@ -69,7 +71,13 @@ cat "$summary"
 # The search starts at 50k frames/s, above what the emulated board forwards: from the
 # generator's own maximum (near 1M), --quick's 2 % resolution would stop above the board's
 # rate with 1000 linear rules and report 0.
-if step lab-up-dut 120 "$nb" lab up --prefix "$P" --dut "vm:$arch" --board-dir "$board_dir" -J; then
+# The ppc board's eTSEC (qemu's model) stops receiving for good once its receive ring overflows
+# (docs/lab.md): no search above the board's rate there, but 1000 fps trials at each point,
+# whose loss and the board's own CPU (its observer) tell what the rules cost it.
+if [ "$arch" = ppc ] && step lab-up-dut 120 "$nb" lab up --prefix "$P" --dut "vm:$arch" --board-dir "$board_dir" -J; then
+	step rule-sweep-1 150 $gen "$nb" rate -c 198.19.0.1 -s 128 -m trial -r 1000 -t 2 \
+		--lab-prefix "$P" --sweep-rules 0,100,1000 --kind linear,set -J
+elif [ "$arch" != ppc ] && step lab-up-dut 120 "$nb" lab up --prefix "$P" --dut "vm:$arch" --board-dir "$board_dir" -J; then
 	for i in 1 2; do
 		kinds=linear,set
 		[ $i -eq 2 ] && kinds=set,linear
@@ -98,10 +106,23 @@ fi
 say ""
 for f in "$out"/rule-sweep-*.json; do
 	[ -s "$f" ] || continue
-	/usr/bin/python3 - "$f" <<'EOF' | tee -a "$summary"
+	/usr/bin/python3 - "$f" "$arch" <<'EOF' | tee -a "$summary"
 import json, sys
 d = json.load(open(sys.argv[1]))
-print("%s (128-byte frames through the board, NDR):" % sys.argv[1].rsplit("/", 1)[1])
+name = sys.argv[1].rsplit("/", 1)[1]
+if sys.argv[2] == "ppc":
+    # Fixed-rate trials: the loss and the board's CPU at each point; no fit (the fps is the
+    # rate offered, not one found).
+    print("%s (128-byte frames through the board, 1000 fps trials):" % name)
+    for p in d["sweep"]:
+        t = p["sizes"][0]["trials"][0]
+        o = (t.get("observers") or [{}])[0]
+        c = (o.get("cpus") or [{}])[0]
+        print("  %-7s %5d rules  %d of %d frames lost  board CPU %.1f %% busy, softirq %.1f %%" % (
+            p["kind"], p["rules"], t["lost_frames"], t["tx_frames"],
+            100 - c.get("idle_pct", 100), c.get("softirq_pct", 0)))
+    sys.exit(0)
+print("%s (128-byte frames through the board, NDR):" % name)
 for p in d["sweep"]:
     s = p["sizes"][0]
     b = (s.get("bottleneck") or {}).get("kind", "")

@@ -457,6 +457,13 @@ int main(void)
 		CHECK(!fits.f[0].have_fit && !fits.f[0].ruleset_bound && !fits.f[0].bound_text[0] &&
 			  !strcmp(fits.f[0].fit_text, "none (needs two rule counts with results)"),
 		      "one point: no fit, no claim (%s)", fits.f[0].fit_text);
+		/* Fixed-rate trials: the fps is the rate asked, nothing to fit. */
+		p.test = NB_RATE_TRIAL;
+		nb_rate_sweep_conclude(&p, pt, 6, &fits);
+		CHECK(!fits.f[0].have_fit && !fits.f[0].ruleset_bound &&
+			  strstr(fits.f[0].fit_text, "-m trial measures at the rate asked"),
+		      "a sweep of trials: no fit (%s)", fits.f[0].fit_text);
+		p.test = NB_RATE_THROUGHPUT;
 		/* The kernel profile's netfilter ns per frame, fitted beside: 40, 2040, 20040 ns at
 		 * 0, 100, 1000 rules is 40 ns + 20 ns x rules exactly; none profiled, nothing said.
 		 */

@@ -192,7 +192,16 @@ void nb_rate_sweep_conclude(const struct nb_rate_params *p, const struct nb_rate
 			struct nb_rate_rule_fit *f = &out->f[out->n++];
 			f->kind = p->kinds[a];
 			f->frame_bytes = (uint32_t)p->sizes[k];
-			conclude_one(pt, np, k, f);
+			/* Only a search finds a rate the DUT carries; a trial's (or a loss curve's,
+			 * a latency test's) fps is the rate asked, no per-frame cost to fit. */
+			if (p->test == NB_RATE_THROUGHPUT || p->test == NB_RATE_NDRPDR)
+				conclude_one(pt, np, k, f);
+			else
+				snprintf(
+				    f->fit_text, sizeof(f->fit_text),
+				    "none (-m %s measures at the rate asked and finds no rate: "
+				    "its fps is no per-frame cost; see each point's loss and CPU)",
+				    nb_rate_test_names[p->test]);
 			conclude_nf(pt, np, k, f);
 		}
 }

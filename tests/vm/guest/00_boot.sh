@@ -17,9 +17,9 @@ if [ -s /run/nbvm-netdev ]; then
 	echo "# uptime $(cut -d' ' -f1 /proc/uptime) s at the tput; $(dmesg | grep -m1 'crng init' || echo 'the RNG is not ready yet')"
 	check_rc "tput over virtio-net to the host's agent" 0 \
 		"$NB" tput -c 198.18.200.1 -t 1 -O 0.2 -l 16k --tx-only -J
-	if has '"kbyte_per_s"'; then ok "tput gave a rate"; else nok "tput gave a rate"; fi
+	if has '"kbyte_per_s"'; then ok "tput gave a rate"; else notok "tput gave a rate"; fi
 	if has '"virtualization": "vm tcg"'; then ok "the guest's result names its TCG virtual machine"
-	else nok "the guest's result names its TCG virtual machine"; fi
+	else notok "the guest's result names its TCG virtual machine"; fi
 	echo "# $(dmesg | grep -m1 'crng init' || echo 'the RNG is still not ready')"
 else
 	skip "no link to the host (no tap device there)"

@@ -16,7 +16,7 @@ for d in virtio_crypto_aes_cbc 'cbc(aes-generic)'; do
 	if tr -d '\n ' <"$o" | grep -q "\"engine\":\"afalg:$d\",\"status\":\"ok\",\"check\":\"knownanswerandref"; then
 		ok "$d passed the known answer and the reference"
 	else
-		nok "$d passed the known answer and the reference"
+		notok "$d passed the known answer and the reference"
 		sed 's/^/# /' "$o" | grep -i 'reason\|status' | head -5
 	fi
 done

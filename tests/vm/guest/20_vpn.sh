@@ -80,7 +80,7 @@ round() { # vpn [driver]
 	fi
 	i0=$(virtio_irqs)
 	if tput_vpn; then ok "$v: tput through the tunnel"; else
-		nok "$v: tput through the tunnel"; sed 's/^/# /' "$nb_tmp/t.err" | head -5; fi
+		notok "$v: tput through the tunnel"; sed 's/^/# /' "$nb_tmp/t.err" | head -5; fi
 	i1=$(virtio_irqs)
 	s=$(sent "$nb_tmp/t.json")
 	if [ "$v" = wireguard ]; then

@@ -12,7 +12,7 @@ tc() { /usr/sbin/tc "$@"; }
 NB=$NETBENCH
 P=nbvne
 G="ip netns exec $P-gen"
-for x in gen dut sink; do netns_add $P-$x || { nok "namespace $P-$x"; exit 1; }; done
+for x in gen dut sink; do netns_add $P-$x || { notok "namespace $P-$x"; exit 1; }; done
 ip link add nbvne-g0 netns $P-gen type veth peer name nbvne-d0 netns $P-dut
 ip link add nbvne-d1 netns $P-dut type veth peer name nbvne-s0 netns $P-sink
 ip -n $P-gen addr add 198.18.37.1/24 dev nbvne-g0
@@ -28,7 +28,7 @@ ip -n $P-sink route add 198.18.37.0/24 via 198.19.37.254
 ip netns exec $P-dut sysctl -qw net.ipv4.ip_forward=1
 check "netem qdisc with 5 ms delay on the DUT's egress to the sink" \
 	ip netns exec $P-dut tc qdisc add dev nbvne-d1 root netem delay 5ms limit 100000
-agent $P-sink -- -p 5371 || nok "agent in the sink"
+agent $P-sink -- -p 5371 || notok "agent in the sink"
 A="-c 198.19.37.1 -p 5371 --data-port 5372"
 q0=$(ip netns exec $P-dut tc -s qdisc show dev nbvne-d1 | sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p' | head -1)
 $G "$NB" rate $A --latency oneway --test trial -r 1k -s 64 -T 1 --drain 200ms -J \

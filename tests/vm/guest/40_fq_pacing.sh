@@ -15,14 +15,14 @@ ip() { /usr/sbin/ip "$@"; }
 tc() { /usr/sbin/tc "$@"; }
 NB=$NETBENCH
 P=nbvfq
-for x in s r; do netns_add $P-$x || { nok "namespace $P-$x"; exit 1; }; done
+for x in s r; do netns_add $P-$x || { notok "namespace $P-$x"; exit 1; }; done
 ip link add $P-vs netns $P-s type veth peer name $P-vr netns $P-r
 ip -n $P-s addr add 198.18.38.1/24 dev $P-vs
 ip -n $P-r addr add 198.18.38.2/24 dev $P-vr
 ip -n $P-s link set $P-vs up
 ip -n $P-r link set $P-vr up
 check "fq qdisc on the sender's veth" ip netns exec $P-s tc qdisc replace dev $P-vs root fq
-agent $P-r -- -p 5373 || nok "agent in the receiver's namespace"
+agent $P-r -- -p 5373 || notok "agent in the receiver's namespace"
 ip netns exec $P-s "$NB" stream -c 198.18.38.2 --ctl-port 5373 -r 1M -b 1250 -t 2 -O 0.5 \
 	--pacing txtime --burst 8 -J >"$nb_tmp/fq.json" 2>"$nb_tmp/fq.err" ||
 	sed "s/^/# /" "$nb_tmp/fq.err" | head -5

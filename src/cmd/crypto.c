@@ -14,6 +14,7 @@
 #include "cmd/progress.h"
 #include "cmd/save.h"
 #include "cmd/virt_note.h"
+#include "core/base/atomicfile.h"
 #include "core/crypto/crypto_ctl.h"
 #include "core/crypto/crypto_json.h"
 #include "core/base/sysinfo.h"
@@ -92,6 +93,72 @@ static void print_intervals(const struct nb_crypto_result *r, size_t ai)
 				    b->points[at].mbyte_per_s);
 		}
 }
+
+#ifndef NB_AGENT_ONLY
+/* Under an algorithm's table: where each point's CPU went (the kernel profile of its window),
+ * ns per frame told as ns per request, then the crypto category by driver and the top
+ * functions with their module. */
+static void print_prof(const struct nb_crypto_result *r, size_t ai, int w)
+{
+	const struct nb_crypto_params *o = &r->opts;
+	bool head = false;
+	for (size_t ei = 0; o->profile_hz && ei < o->nengines; ei++)
+		for (size_t si = 0; si < o->nsizes; si++) {
+			const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
+			const struct nb_crypto_point *p = &c->points[si];
+			const struct nb_prof_result *pr = nb_crypto_point_prof(r, c, si);
+			struct nb_prof_summary sum;
+			struct nb_crypto_prof_driver d[4];
+			char line[512], out[600];
+			size_t n = 0;
+			if (c->status != NB_CRYPTO_OK || !p->valid || !pr)
+				continue;
+			if (!head)
+				printf("  where it went (kernel profile over each point's window, "
+				       "every "
+				       "CPU; ns per request):\n");
+			head = true;
+			nb_crypto_prof_summary(p, pr, &sum);
+			nb_prof_line(pr, &sum, 5, line, sizeof(line));
+			for (const char *q = line; *q && n + 1 < sizeof(out);) {
+				if (!strncmp(q, "ns/frame", 8) && n + 7 < sizeof(out)) {
+					memcpy(out + n, "ns/req", 6);
+					n += 6;
+					q += 8;
+				} else {
+					out[n++] = *q++;
+				}
+			}
+			out[n] = '\0';
+			if (!pr->available) {
+				printf("  %6u  %-*s %s\n", p->size_bytes, w, c->engine->name, out);
+				continue;
+			}
+			printf("  %6u  %-*s %.0f %% of a CPU busy, %llu samples: %s\n",
+			       p->size_bytes, w, c->engine->name, sum.busy_share * 100 * sum.ncpu,
+			       (unsigned long long)sum.samples, out);
+			size_t nd = nb_crypto_prof_drivers(pr, d, 4);
+			printf("  %6s  %-*s crypto by driver:", "", w, "");
+			for (size_t k = 0; k < nd; k++)
+				printf("%s %s %.0f %%", k ? "," : "", d[k].module,
+				       d[k].share * 100);
+			printf("%s; top:", nd ? "" : " none");
+			for (uint32_t k = 0; k < pr->nfunc && k < 3; k++) {
+				const struct nb_prof_func *f = &pr->func[k];
+				char mod[NB_PROF_MOD + 4] = ""; /* "[user]" has none */
+				if (f->name[0] != '[')
+					snprintf(mod, sizeof(mod), " [%s]",
+						 f->module[0] ? f->module : "kernel");
+				printf("%s %s%s %.0f %%", k ? "," : "", f->name, mod,
+				       pr->func_samples
+					   ? 100.0 * (double)f->count / (double)pr->func_samples
+					   : 0);
+			}
+			printf("\n");
+		}
+}
+
+#endif
 
 static void print_algo(const struct nb_crypto_result *r, size_t ai)
 {
@@ -181,6 +248,9 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		    lost_at->cpu.busy_cpu_s, lost_at->cpu.ncpu, lost_at->cpu.window_s,
 		    lost_ticks == 1 ? "that point" : "those points");
 	print_intervals(r, ai);
+#ifndef NB_AGENT_ONLY
+	print_prof(r, ai, w);
+#endif
 	/* Soft computes in this process: if it got much less than the CPUs it asked for, other
 	 * load ate into the window and MB/s understates it (CPU us/KB does not). Kernel engines
 	 * may rightly leave the process idle, so only soft is judged. */
@@ -280,6 +350,48 @@ static void on_connected(void *arg, const struct nb_ctl *ctl)
 		progress_step(0, "%s", o->p.algos[0]->name);
 }
 
+#ifndef NB_AGENT_ONLY
+/* --profile-folded FILE: each point's stacks under a root frame naming it ("aes-128-cbc;
+ * afalg:cbc(aes-generic);1024 B"), written whole or not at all. */
+static void write_folded(const struct crypto_opts *o, const struct nb_crypto_result *r)
+{
+	struct nb_atomic_file a;
+	const char *why = "no point was timed";
+	size_t lines = 0;
+	int ret;
+	if (!o->profile_folded)
+		return;
+	if ((ret = nb_atomic_open(&a, o->profile_folded, 0644)))
+		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t si = 0; si < r->opts.nsizes; si++) {
+			const struct nb_crypto_cell *c = &r->cells[i];
+			const struct nb_prof_result *pr = nb_crypto_point_prof(r, c, si);
+			if (!pr || !c->points[si].valid)
+				continue;
+			if (!pr->available) {
+				why = pr->why;
+				continue;
+			}
+			if (!pr->folded_len && !lines)
+				why = "no stack in any window";
+			for (const char *p = pr->folded, *e = p + pr->folded_len; p < e;) {
+				const char *nl = memchr(p, '\n', (size_t)(e - p));
+				size_t k = nl ? (size_t)(nl - p) : (size_t)(e - p);
+				fprintf(a.f, "%s;%s;%u B;%.*s\n", c->algo->name, c->engine->name,
+					c->points[si].size_bytes, (int)k, p);
+				p += k + 1;
+				lines++;
+			}
+		}
+	if ((ret = nb_atomic_commit(&a)))
+		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
+	if (!lines)
+		cli_warn("--profile-folded: %s holds no stacks (the profile: %s)",
+			 o->profile_folded, why);
+}
+#endif
+
 int cmd_crypto(int argc, char **argv)
 {
 	struct crypto_opts o;
@@ -326,6 +438,9 @@ int cmd_crypto(int argc, char **argv)
 		cli_save_doc(&o.save, doc, len);
 	}
 	fflush(stdout);
+#ifndef NB_AGENT_ONLY
+	write_folded(&o, r);
+#endif
 	if (ok)
 		cli_save_finish(&o.save);
 	bool interrupted = r->interrupted;

@@ -12,6 +12,21 @@
 #include "cmd/cli.h"
 #include "core/session/proto.h"
 
+/* The agent-only build (NB_AGENT_ONLY) profiles for a controller (-c), not for itself: its
+ * small flash keeps the agent's side of the profile, not the printing and the stacks' file. */
+#ifndef NB_AGENT_ONLY
+#define CRYPTO_PROFILE_HELP                                                                        \
+	"      --profile[=HZ]   the kernel profile over each point's window (perf events,\n"       \
+	"                       software cpu-clock, HZ per CPU, default 997, at most 4999):\n"     \
+	"                       where the CPU went by subsystem (crypto by driver, the\n"          \
+	"                       scheduler, interrupts, ...), ns per request and per byte,\n"       \
+	"                       the top functions with their module\n"                             \
+	"      --profile-folded FILE  each point's kernel stacks as folded stacks for a\n"         \
+	"                       flame graph (flamegraph.pl, inferno, speedscope)\n"
+#else
+#define CRYPTO_PROFILE_HELP ""
+#endif
+
 static void usage(FILE *f)
 {
 	fprintf(
@@ -40,7 +55,8 @@ static void usage(FILE *f)
 	    "                       difference inside the intervals is not one\n"
 	    "  -n, --inflight N     requests in flight, one thread each (default 1; at most 64)\n"
 	    "      --aad BYTES      associated data per AEAD request (default 8, ESP; 0..64)\n"
-	    "  -q, --quick          short windows (50 ms), for a demo in a few seconds\n"
+	    "  -q, --quick          short windows (50 ms), for a demo in a few "
+	    "seconds\n" CRYPTO_PROFILE_HELP
 	    "  -c, --client HOST[:PORT]  (alias --connect; [IPv6]:PORT)\n"
 	    "                       run on the agent (netbench serve) at HOST, e.g. the board\n"
 	    "  -p, --port PORT      the agent's control port (default 5301)\n"
@@ -54,7 +70,7 @@ static void usage(FILE *f)
 
 int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 {
-	enum { OPT_AAD = 256, OPT_REPEAT };
+	enum { OPT_AAD = 256, OPT_REPEAT, OPT_PROFILE, OPT_FOLDED };
 	static const struct option opts[] = {
 	    {"algo", required_argument, NULL, 'a'},
 	    {"sizes", required_argument, NULL, 's'},
@@ -64,6 +80,10 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 	    {"aad", required_argument, NULL, OPT_AAD},
 	    {"repeat", required_argument, NULL, OPT_REPEAT},
 	    {"quick", no_argument, NULL, 'q'},
+#ifndef NB_AGENT_ONLY /* an agent-only build has no crypto profile (crypto_params.h) */
+	    {"profile", optional_argument, NULL, OPT_PROFILE},
+	    {"profile-folded", required_argument, NULL, OPT_FOLDED},
+#endif
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    CLI_VERSION_LONGOPT,
@@ -124,6 +144,18 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 		case 'q':
 			quick = true;
 			break;
+#ifndef NB_AGENT_ONLY
+		case OPT_PROFILE:
+			p->profile_hz = optarg ? (uint32_t)cli_uint(name, optarg, 1, NB_PROF_HZ_MAX)
+					       : NB_PROF_HZ_DEFAULT;
+			break;
+		case OPT_FOLDED:
+			if (!*optarg)
+				cli_usage_error("--profile-folded: an empty file name");
+			o->profile_folded = optarg;
+			cli_check_writable("--profile-folded", optarg);
+			break;
+#endif
 		case 'J':
 			o->json = true;
 			break;
@@ -159,6 +191,10 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 	}
 	cli_save_start(&o->save, "crypto", o->json);
 	cli_remote_finish(&remote);
+	/* The stacks come from the profile: --profile-folded asks for it at the default rate. */
+	if (o->profile_folded && !p->profile_hz)
+		p->profile_hz = NB_PROF_HZ_DEFAULT;
+	p->profile_folded = o->profile_folded != NULL;
 	if (quick && !time_set)
 		p->time_ns = 50000000ull;
 	/* Warm-up: a fifth of the window, at most 100 ms (caches, clocks, lazy setup). */

@@ -14,6 +14,7 @@ struct crypto_opts {
 	struct nb_crypto_params p;
 	struct nb_ctl_target remote; /* host NULL: a run here */
 	bool json;
+	const char *profile_folded; /* --profile-folded FILE */
 	struct cli_save save;
 };
 

@@ -1309,6 +1309,29 @@ def case_quiet_ports(host, port, psk, quiet_s):
         report(typ == TEST_ACK and typ2 == FINAL, "... its test starts and stops (%s, %s)" %
                (typ, typ2))
     d.close()
+def crypto_req(dur=120 * NS):
+    return (u32(T_TEST, 4) + u64(T_DURATION, dur) + st(400, "aes-128-cbc") + st(401, "soft") +
+            u32(402, 64) + u64(403, 50 * NS // 1000) + u64(404, 10 * NS // 1000) + u32(405, 1) +
+            u32(406, 8) + u32(408, 1))
+
+
+def case_crypto_profile(host, port, psk, no_profile="0"):
+    """crypto's kernel profile of each point: refused by a --no-profile agent; else capped at
+    4999 Hz per CPU whatever is asked, never 0 Hz, and stacks only with a profile."""
+    def mk(): return fresh(host, port, psk)
+    if no_profile == "1":
+        expect_refusal(mk, crypto_req() + u32(417, 997), ["refused by rule profile", "--no-profile"],
+                       "a crypto profile from a --no-profile agent")
+        expect_accept(mk, crypto_req(), "crypto without a profile on a --no-profile agent")
+        return
+    expect_refusal(mk, crypto_req() + u32(417, 5000), ["4999"], "a 5000 Hz crypto profile")
+    expect_refusal(mk, crypto_req() + u32(417, 0xffffffff), ["4999"], "a 2^32-1 Hz crypto profile")
+    expect_refusal(mk, crypto_req() + u32(417, 0), ["malformed"], "a 0 Hz crypto profile")
+    expect_refusal(mk, tlv(417, b"\x00\x01") + crypto_req(), ["malformed"],
+                   "a 2-byte crypto profile rate")
+    expect_refusal(mk, crypto_req() + u32(418, 1), ["malformed"], "crypto stacks without a profile")
+    expect_accept(mk, crypto_req() + u32(417, 4999) + u32(418, 1),
+                  "a crypto profile at the cap (4999 Hz) with its stacks")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@
 /* Room left in a SNAP or FINAL for what the agent adds after the test's items: its monotonic
  * time, the mark id and a CPU sample (96 bytes + 20 per CPU, at most 256 CPUs). */
 #define AGENT_RESERVE 8192u
+/* A point's profile item: its stacks dropped beyond this (they go in whole or not at all). */
+#define PROF_MAX 32768u
 
 struct crypto_agent {
 	struct nb_crypto_params o;
@@ -25,6 +27,10 @@ struct crypto_agent {
 	/* under the job's lock: everything the run thread writes */
 	uint8_t *head, *algo[NB_CRYPTO_MAX_ALGOS];
 	size_t head_len, algo_len[NB_CRYPTO_MAX_ALGOS];
+	/* each algorithm's points' profiles, sent before the algorithm's item */
+	uint8_t *prof[NB_CRYPTO_MAX_ALGOS][NB_CRYPTO_MAX_ENGINES * NB_CRYPTO_MAX_SIZES];
+	size_t prof_len[NB_CRYPTO_MAX_ALGOS][NB_CRYPTO_MAX_ENGINES * NB_CRYPTO_MAX_SIZES];
+	size_t nprof[NB_CRYPTO_MAX_ALGOS];
 	size_t done;	/* algorithms encoded */
 	int encode_err; /* an algorithm that could not be encoded */
 	bool finished;
@@ -32,7 +38,7 @@ struct crypto_agent {
 	struct nb_crypto_result *r; /* the whole result, once finished */
 
 	/* the control loop's own */
-	size_t sent;
+	size_t sent, prof_sent; /* prof_sent: of algorithm sent's profiles */
 	bool head_sent;
 };
 
@@ -43,8 +49,11 @@ static void crypto_free(void *state)
 		return;
 	nb_job_destroy(&t->job);
 	free(t->head);
-	for (size_t i = 0; i < NB_CRYPTO_MAX_ALGOS; i++)
+	for (size_t i = 0; i < NB_CRYPTO_MAX_ALGOS; i++) {
 		free(t->algo[i]);
+		for (size_t k = 0; k < t->nprof[i]; k++)
+			free(t->prof[i][k]);
+	}
 	nb_crypto_result_free(t->r);
 	free(t);
 }
@@ -62,6 +71,21 @@ static int crypto_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req
 	if ((ret = nb_crypto_get_request(req, &t->o, err, errlen)))
 		goto fail;
 	t->o.stop = nb_job_cancel_flag(&t->job);
+	/* The kernel profile: refused by --no-profile, its rate capped whatever is asked. */
+	if (NB_CRYPTO_PROFILE && t->o.profile_hz &&
+	    (ctx->policy->no_profile || t->o.profile_hz > NB_PROF_HZ_MAX)) {
+		if (ctx->policy->no_profile)
+			snprintf(
+			    err, errlen,
+			    "refused by rule profile: this agent was started with --no-profile");
+		else
+			snprintf(err, errlen,
+				 "refused by rule profile: %u Hz asked; this agent samples at 1 to "
+				 "%u Hz per CPU",
+				 t->o.profile_hz, NB_PROF_HZ_MAX);
+		ret = -EPERM;
+		goto fail;
+	}
 	t->form = nb_crypto_request_load_form(req);
 	t->bound_ns = nb_crypto_bound_ns(&t->o);
 	/* The session is dropped when a test outlives its duration: the controller must have
@@ -92,13 +116,26 @@ static void on_progress(void *arg, const struct nb_crypto_result *r, size_t ai)
 {
 	struct crypto_agent *t = arg;
 	uint8_t *head = NULL, *buf = NULL;
-	size_t head_len = 0, len = 0;
+	size_t head_len = 0, len = 0, np = 0;
 	int ret = 0;
 
 	if (ai == 0)
 		ret = nb_crypto_head_encode(r, &head, &head_len);
 	if (!ret)
 		ret = nb_crypto_algo_encode(r, ai, t->form, &buf, &len);
+	/* The points' profiles: the algorithm's item is published after them, so that nothing
+	 * reads them until then. */
+	for (size_t ei = 0;
+	     NB_CRYPTO_PROFILE && !ret && ai < NB_CRYPTO_MAX_ALGOS && ei < r->opts.nengines; ei++)
+		for (size_t si = 0; !ret && si < r->opts.nsizes; si++) {
+			const struct nb_prof_result *pr =
+			    nb_crypto_point_prof(r, nb_crypto_cell_at(r, ai, ei), si);
+			if (pr)
+				ret = nb_crypto_prof_encode(pr, ai, ei, si, PROF_MAX,
+							    &t->prof[ai][np], &t->prof_len[ai][np]);
+			if (pr && !ret)
+				t->nprof[ai] = ++np;
+		}
 	nb_job_lock(&t->job);
 	if (ret || ai != t->done) {
 		t->encode_err = ret ? ret : -EPROTO;
@@ -155,12 +192,24 @@ static int put_pending(struct crypto_agent *t, struct nb_msg *m)
 			return ret;
 		t->head_sent = true;
 	}
-	while (t->head_sent && t->sent < t->done && fits(m, t->algo_len[t->sent])) {
+	while (t->head_sent && t->sent < t->done) {
+		size_t a = t->sent;
+		while (NB_CRYPTO_PROFILE && t->prof_sent < t->nprof[a] &&
+		       fits(m, t->prof_len[a][t->prof_sent])) {
+			ret = nb_msg_put_bytes(m, NB_T_CRYPTO_POINT_PROF, t->prof[a][t->prof_sent],
+					       t->prof_len[a][t->prof_sent]);
+			if (ret)
+				return ret;
+			t->prof_sent++;
+		}
+		if (t->prof_sent < t->nprof[a] || !fits(m, t->algo_len[a]))
+			break;
 		ret =
 		    nb_msg_put_bytes(m, NB_T_CRYPTO_RESULT, t->algo[t->sent], t->algo_len[t->sent]);
 		if (ret)
 			return ret;
 		t->sent++;
+		t->prof_sent = 0;
 	}
 	if (!ret)
 		ret = nb_msg_put_u32(m, NB_T_CRYPTO_DONE, (uint32_t)t->done);

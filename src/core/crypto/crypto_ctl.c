@@ -34,6 +34,11 @@ static int take_results(struct take *t, const struct nb_msg *m, char *err, size_
 		return -EBADMSG;
 	}
 	while (nb_msg_next(m, &off, &tag, &p, &n)) {
+		if (tag == NB_T_CRYPTO_POINT_PROF &&
+		    (!NB_CRYPTO_PROFILE || nb_crypto_prof_decode(t->r, p, n))) {
+			snprintf(err, errlen, "malformed kernel profile from the agent");
+			return -EBADMSG;
+		}
 		if (tag != NB_T_CRYPTO_RESULT)
 			continue;
 		if (nb_crypto_algo_decode(t->r, p, n, &ai) || ai != t->got) {

@@ -7,8 +7,50 @@
 
 #include "core/base/result.h"
 
-static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
+#ifndef NB_AGENT_ONLY
+/* The point's kernel profile: ns per frame is ns per request; per byte and the crypto category
+ * by driver beside it. */
+static void json_prof(struct nb_json *j, const struct nb_crypto_point *p,
+		      const struct nb_prof_result *pr)
 {
+	struct nb_prof_summary sum;
+	struct nb_crypto_prof_driver d[8];
+
+	if (!pr) {
+		nb_json_null(j, "profile");
+		return;
+	}
+	nb_crypto_prof_summary(p, pr, &sum);
+	nb_prof_json(j, "profile", pr, &sum);
+	if (!pr->available)
+		return;
+	nb_json_obj_begin(j, "profile_ns_per_byte");
+	for (size_t i = 0; i < sum.n; i++)
+		if (isfinite(sum.cat[i].ns_per_frame) && p->size_bytes)
+			nb_json_double(j, nb_prof_cat_name(sum.cat[i].cat),
+				       sum.cat[i].ns_per_frame / p->size_bytes, 3);
+	nb_json_obj_end(j);
+	size_t n = nb_crypto_prof_drivers(pr, d, 8);
+	nb_json_arr_begin(j, "profile_crypto_drivers");
+	for (size_t i = 0; i < n; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "module", d[i].module);
+		nb_json_u64(j, "samples", d[i].samples);
+		nb_json_double(j, "share", d[i].share, 4);
+		nb_json_arr_begin(j, "share_interval");
+		nb_json_double(j, NULL, d[i].lo, 4);
+		nb_json_double(j, NULL, d[i].hi, 4);
+		nb_json_arr_end(j);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+#endif
+
+static void json_point(struct nb_json *j, const struct nb_crypto_result *r,
+		       const struct nb_crypto_cell *c, size_t si)
+{
+	const struct nb_crypto_point *p = &c->points[si];
 	nb_json_obj_begin(j, NULL);
 	nb_json_u64(j, "size_bytes", p->size_bytes);
 	nb_json_u64(j, "padded_bytes", p->padded_bytes);
@@ -33,6 +75,10 @@ static void json_point(struct nb_json *j, const struct nb_crypto_point *p)
 	nb_json_double(j, "sys_cpu_us_per_kbyte",
 		       nb_cpu_consistent(&p->cpu) ? p->sys_us_per_kbyte : NAN, 4);
 	nb_result_cpu(j, "cpu", &p->cpu);
+#ifndef NB_AGENT_ONLY /* which profiles for a controller only (crypto_opts.c) */
+	if (r->opts.profile_hz)
+		json_prof(j, p, nb_crypto_point_prof(r, c, si));
+#endif
 	nb_json_obj_end(j);
 }
 
@@ -79,7 +125,7 @@ static void json_cell(struct nb_json *j, const struct nb_crypto_result *r,
 		nb_json_arr_begin(j, "points");
 		for (size_t si = 0; si < o->nsizes; si++)
 			if (nb_crypto_point_whole(&c->points[si]))
-				json_point(j, &c->points[si]);
+				json_point(j, r, c, si);
 		nb_json_arr_end(j);
 	}
 	nb_json_obj_end(j);
@@ -109,6 +155,8 @@ static void result_json(struct nb_json *j, const struct nb_crypto_result *r, boo
 	nb_json_u64(j, "repeat", o->repeat);
 	nb_json_u64(j, "aad_bytes", o->aad_len);
 	nb_json_str(j, "direction", "encrypt");
+	if (o->profile_hz) /* absent without --profile */
+		nb_json_u64(j, "profile_hz", o->profile_hz);
 	nb_json_arr_begin(j, "sizes_bytes");
 	for (size_t i = 0; i < o->nsizes; i++)
 		nb_json_u64(j, NULL, o->sizes[i]);

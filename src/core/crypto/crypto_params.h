@@ -5,6 +5,7 @@
 #ifndef NB_CRYPTO_PARAMS_H
 #define NB_CRYPTO_PARAMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,14 @@
 #include "core/session/job.h"
 
 #define NB_CRYPTO_MAX_REPEAT 20
+
+/* The kernel profile of each point (--profile). The agent-only build (make AGENT=1) leaves it out
+ * to fit its flash budget (tests/size-budget): its agent refuses a profile, naming the build. */
+#ifdef NB_AGENT_ONLY
+#define NB_CRYPTO_PROFILE 0
+#else
+#define NB_CRYPTO_PROFILE 1
+#endif
 
 struct nb_crypto_params {
 	const struct nb_crypto_algo *algos[NB_CRYPTO_MAX_ALGOS];
@@ -27,6 +36,10 @@ struct nb_crypto_params {
 	/* Consecutive windows each point's window is cut into (--repeat): their spread gives
 	 * the point's 95 % interval. 1 for a request without it (an older controller). */
 	uint32_t repeat;
+	/* --profile: the kernel profile of each point's window at this rate per CPU (0: none),
+	 * with its folded stacks when profile_folded (--profile-folded). */
+	uint32_t profile_hz;
+	bool profile_folded;
 	/* Ends the run early: the front end's stop flag, or the agent's job cancel flag; may be
 	 * NULL. */
 	const nb_cancel_t *stop;

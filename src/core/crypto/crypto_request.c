@@ -50,6 +50,10 @@ int nb_crypto_put_request(struct nb_msg *m, const struct nb_crypto_params *o)
 		return ret;
 	if ((ret = nb_msg_put_u32(m, NB_T_CRYPTO_AAD, o->aad_len)))
 		return ret;
+	if (o->profile_hz &&
+	    ((ret = nb_msg_put_u32(m, NB_T_CRYPTO_PROFILE_HZ, o->profile_hz)) ||
+	     (o->profile_folded && (ret = nb_msg_put_u32(m, NB_T_CRYPTO_PROFILE_FOLDED, 1)))))
+		return ret;
 	/* An agent before this tag passes over it (it reads the tags it knows) and answers in
 	 * the nested TLVs, which nb_crypto_algo_decode still reads. */
 	if ((ret = nb_msg_put_u32(m, NB_T_CRYPTO_LOAD_RECORD, 1)))
@@ -121,6 +125,21 @@ int nb_crypto_get_request(const struct nb_msg *m, struct nb_crypto_params *o, ch
 			 NB_CRYPTO_MAX_REPEAT);
 		return -EINVAL;
 	}
+	/* The profile's rate is judged against the agent's cap where it opens (crypto_agent.c);
+	 * an agent-only build has no profile (crypto_params.h) and says so. */
+	uint32_t folded = 0;
+	int hz = nb_msg_get_u32(m, NB_T_CRYPTO_PROFILE_HZ, &o->profile_hz);
+	if (!NB_CRYPTO_PROFILE && hz != -ENOENT) {
+		snprintf(err, errlen, "refused: no crypto profile in an agent-only build");
+		return -EINVAL;
+	}
+	if (hz == -EBADMSG || (hz == 0 && !o->profile_hz) ||
+	    nb_msg_get_u32(m, NB_T_CRYPTO_PROFILE_FOLDED, &folded) == -EBADMSG || folded > 1 ||
+	    (folded && !o->profile_hz)) {
+		snprintf(err, errlen, "crypto request: malformed profile");
+		return -EINVAL;
+	}
+	o->profile_folded = folded == 1;
 	/* The command line's bounds: 10 ms to 60 s windows, warm-up at most the window. */
 	if (o->time_ns < 10 * NB_NS_PER_MS || o->time_ns > 60 * NB_NS_PER_S ||
 	    o->warmup_ns > o->time_ns || o->inflight < 1 || o->inflight > NB_CRYPTO_MAX_INFLIGHT ||
@@ -147,5 +166,7 @@ uint64_t nb_crypto_bound_ns(const struct nb_crypto_params *o)
 	for (size_t i = 0; i < o->nsizes; i++)
 		bytes += o->sizes[i];
 	uint64_t cell_ns = (uint64_t)o->nsizes * point_ns + NB_NS_PER_S + bytes * 1000;
-	return 5 * NB_NS_PER_S + (uint64_t)(o->nalgos * o->nengines) * cell_ns;
+	/* With a profile: the kernel's symbols read once (seconds on an emulated board). */
+	return (NB_CRYPTO_PROFILE && o->profile_hz ? 25 : 5) * NB_NS_PER_S +
+	       (uint64_t)(o->nalgos * o->nengines) * cell_ns;
 }

@@ -70,7 +70,11 @@ struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o)
 	nb_crypto_params_copy(&r->opts, o);
 	r->ncells = o->nalgos * o->nengines;
 	r->cells = calloc(r->ncells ? r->ncells : 1, sizeof(*r->cells));
-	if (!r->cells) {
+	if (NB_CRYPTO_PROFILE && o->profile_hz)
+		r->prof = calloc(r->ncells * NB_CRYPTO_MAX_SIZES + 1, sizeof(*r->prof));
+	if (!r->cells || (NB_CRYPTO_PROFILE && o->profile_hz && !r->prof)) {
+		free(r->cells);
+		free(r->prof);
 		free(r);
 		return NULL;
 	}
@@ -100,6 +104,9 @@ void nb_crypto_result_free(struct nb_crypto_result *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; NB_CRYPTO_PROFILE && r->prof && i < r->ncells * NB_CRYPTO_MAX_SIZES; i++)
+		free(r->prof[i]);
+	free(r->prof);
 	free(r->cells);
 	free(r);
 }
@@ -108,6 +115,69 @@ struct nb_crypto_cell *nb_crypto_cell_at(const struct nb_crypto_result *r, size_
 					 size_t engine)
 {
 	return &r->cells[algo * r->opts.nengines + engine];
+}
+
+struct nb_prof_result *nb_crypto_point_prof(const struct nb_crypto_result *r,
+					    const struct nb_crypto_cell *c, size_t si)
+{
+	size_t ci = (size_t)(c - r->cells);
+	if (!r->prof || ci >= r->ncells || si >= NB_CRYPTO_MAX_SIZES)
+		return NULL;
+	return r->prof[ci * NB_CRYPTO_MAX_SIZES + si];
+}
+
+void nb_crypto_point_prof_set(struct nb_crypto_result *r, const struct nb_crypto_cell *c, size_t si,
+			      struct nb_prof_result *pr)
+{
+	size_t ci = (size_t)(c - r->cells);
+	if (!r->prof || ci >= r->ncells || si >= NB_CRYPTO_MAX_SIZES) {
+		free(pr);
+		return;
+	}
+	free(r->prof[ci * NB_CRYPTO_MAX_SIZES + si]);
+	r->prof[ci * NB_CRYPTO_MAX_SIZES + si] = pr;
+}
+
+void nb_crypto_prof_summary(const struct nb_crypto_point *p, const struct nb_prof_result *pr,
+			    struct nb_prof_summary *s)
+{
+	nb_prof_summarize(pr, 0, p->cpu.valid ? p->cpu.busy_cpu_s : NAN, p->valid ? p->ops : 0, s);
+}
+
+size_t nb_crypto_prof_drivers(const struct nb_prof_result *pr, struct nb_crypto_prof_driver *d,
+			      size_t max)
+{
+	size_t n = 0;
+	if (!pr || !pr->available || !pr->func_samples)
+		return 0;
+	for (uint32_t i = 0; i < pr->nfunc && i < NB_PROF_FUNCS; i++) {
+		const struct nb_prof_func *f = &pr->func[i];
+		if (nb_prof_cat_frame(f->name, f->module) != NB_PC_CRYPTO)
+			continue;
+		const char *m = f->module[0] ? f->module : "built-in";
+		size_t k = 0;
+		while (k < n && strcmp(d[k].module, m))
+			k++;
+		if (k == n) {
+			if (n == max)
+				continue;
+			memset(&d[n], 0, sizeof(d[n]));
+			snprintf(d[n].module, sizeof(d[n].module), "%s", m);
+			n++;
+		}
+		d[k].samples += f->count;
+	}
+	for (size_t k = 0; k < n; k++) {
+		d[k].share = (double)d[k].samples / (double)pr->func_samples;
+		nb_prof_wilson(d[k].samples, pr->func_samples, &d[k].lo, &d[k].hi);
+	}
+	for (size_t a = 1; a < n; a++) /* the most samples first */
+		for (size_t b = a; b > 0 && d[b].samples > d[b - 1].samples; b--) {
+			struct nb_crypto_prof_driver t = d[b];
+			d[b] = d[b - 1];
+			d[b - 1] = t;
+		}
+	return n;
 }
 
 static void set_status(struct nb_crypto_cell *c, enum nb_crypto_status s, const char *why)
@@ -304,7 +374,8 @@ static void wait_until(const struct nb_crypto_params *o, uint64_t deadline_ns)
 }
 
 static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_engine *e,
-		      const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt)
+		      const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt,
+		      struct nb_prof *prof, struct nb_prof_result **prof_out)
 {
 	uint32_t nw = o->inflight ? o->inflight : 1;
 	struct worker *w = NULL;
@@ -374,6 +445,11 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 	uint64_t t0 = nb_mono_ns();
 	atomic_store(&ctl.measuring, 1);
 	nb_cpu_sample_now(&cs[0]);
+	/* The kernel profile: right after the opening CPU sample, right before the closing one
+	 * (the same window as the point's CPU figures). */
+	if (!NB_CRYPTO_PROFILE)
+		prof = NULL;
+	bool prof_on = prof && nb_prof_start(prof) == 0;
 	edge_ops[0] = ops0;
 	edge_ns[0] = t0;
 	for (uint32_t k = 1; k <= nwin; k++) {
@@ -384,7 +460,21 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 	unsigned long ops1 = edge_ops[nwin];
 	uint64_t t1 = edge_ns[nwin];
 	atomic_store(&ctl.measuring, 0);
+	if (prof)
+		nb_prof_stop(prof);
 	nb_cpu_sample_now(&cs[1]);
+	if (prof && prof_out && (*prof_out = malloc(sizeof(**prof_out)))) {
+		if (prof_on) {
+			nb_prof_result(prof, *prof_out);
+			if (!o->profile_folded)
+				(*prof_out)->folded_len = 0;
+		} else {
+			memset(*prof_out, 0, sizeof(**prof_out));
+			(*prof_out)->hz = o->profile_hz;
+			snprintf((*prof_out)->why, sizeof((*prof_out)->why),
+				 "the profiler did not start");
+		}
+	}
 	atomic_store(&ctl.stop, 1);
 	for (uint32_t i = 0; i < nw; i++) {
 		pthread_join(w[i].th, NULL);
@@ -576,11 +666,19 @@ int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progre
 		  struct nb_crypto_result **out)
 {
 	struct nb_crypto_result *r = nb_crypto_result_new(o);
+	struct nb_prof *prof = NULL;
 	char why[200];
 	int ret = -ENOMEM;
 
 	if (!r)
 		goto out;
+	/* One profiler for the run (the kernel's symbols are read once); a profiler that could
+	 * not open still exists and gives every point "unavailable: why". */
+	if (NB_CRYPTO_PROFILE && o->profile_hz) {
+		ret = nb_prof_open(&prof, o->profile_hz, NB_PROF_KIB_DEFAULT, 0, why, sizeof(why));
+		if (ret == -EINVAL || ret == -ENOMEM)
+			goto out;
+	}
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		why[0] = '\0';
 		r->engine_ok[ei] = o->engines[ei]->probe(why, sizeof(why)) == 0;
@@ -613,8 +711,11 @@ int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progre
 				} else if (nb_crypto_check_cell(o, c, ref) == 0) {
 					for (size_t si = 0; si < o->nsizes && !stop_requested(o);
 					     si++) {
+						struct nb_prof_result *pr = NULL;
 						ret = time_point(o, c->engine, a, o->sizes[si],
-								 &c->points[si]);
+								 &c->points[si], prof, &pr);
+						if (NB_CRYPTO_PROFILE)
+							nb_crypto_point_prof_set(r, c, si, pr);
 						if (ret)
 							goto out;
 					}
@@ -646,6 +747,7 @@ int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progre
 	r = NULL;
 	ret = 0;
 out:
+	nb_prof_free(prof);
 	nb_crypto_result_free(r);
 	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include "core/base/cpu.h"
 #include "core/crypto/crypto_params.h"
+#include "core/profile/prof.h"
 
 enum nb_crypto_status {
 	NB_CRYPTO_OK,
@@ -66,12 +67,36 @@ struct nb_crypto_result {
 	size_t ncells; /* nalgos * nengines, algorithm-major */
 	struct nb_crypto_cell *cells;
 	bool interrupted;
+	/* With opts.profile_hz: each point's kernel profile (nb_crypto_point_prof), NULL where the
+	 * point was not timed; ncells x NB_CRYPTO_MAX_SIZES entries, each malloc'd. */
+	struct nb_prof_result **prof;
 };
 
 struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o);
 void nb_crypto_result_free(struct nb_crypto_result *r);
 struct nb_crypto_cell *nb_crypto_cell_at(const struct nb_crypto_result *r, size_t algo,
 					 size_t engine);
+
+/* The kernel profile of a point (size index si of a cell), NULL when none was taken. */
+struct nb_prof_result *nb_crypto_point_prof(const struct nb_crypto_result *r,
+					    const struct nb_crypto_cell *c, size_t si);
+/* Stores pr (malloc'd, taken over; NULL frees the point's) as the point's profile. */
+void nb_crypto_point_prof_set(struct nb_crypto_result *r, const struct nb_crypto_cell *c, size_t si,
+			      struct nb_prof_result *pr);
+/* A point's profile over every CPU: ns per frame is ns per request, from the point's busy
+ * CPU-seconds (/proc/stat, same window) and its requests. */
+void nb_crypto_prof_summary(const struct nb_crypto_point *p, const struct nb_prof_result *pr,
+			    struct nb_prof_summary *s);
+/* The crypto category by driver: the top functions the crypto category decides, grouped by
+ * their module ("built-in" for the kernel's own), the most samples first; share of the
+ * functions' samples with its 95 % interval. Returns how many (at most max). */
+struct nb_crypto_prof_driver {
+	char module[NB_PROF_MOD];
+	uint64_t samples;
+	double share, lo, hi;
+};
+size_t nb_crypto_prof_drivers(const struct nb_prof_result *pr, struct nb_crypto_prof_driver *d,
+			      size_t max);
 
 /* What a point or cell not measured to its end says: never reached, or cut by a stop. */
 #define NB_CRYPTO_NOT_RUN "not run"

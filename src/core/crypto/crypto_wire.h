@@ -39,6 +39,13 @@ enum nb_crypto_tag {
 	NB_T_CRYPTO_INTERRUPTED = 414, /* final: u32, 1 when the run was stopped early */
 	NB_T_CRYPTO_RUN_ERR = 415,     /* final: u32 errno of a run that failed as a whole */
 	NB_T_CRYPTO_NALGOS = 416,      /* final: u32, algorithms sent in all */
+	/* request: u32, the kernel profile of each point's window at this rate per CPU; the
+	 * agent refuses more than NB_PROF_HZ_MAX and, started with --no-profile, any */
+	NB_T_CRYPTO_PROFILE_HZ = 417,
+	NB_T_CRYPTO_PROFILE_FOLDED = 418, /* request: u32 1, send each point's folded stacks */
+	/* snap/final: u16 algorithm, u16 engine, u16 size index, then the point's kernel profile
+	 * (the items of nb_prof_put as a message's payload); sent before its algorithm's item */
+	NB_T_CRYPTO_POINT_PROF = 419,
 };
 
 /* How a point's CPU load is written: the shared record (session/proto.h, NB_LOAD_WIRE_BYTES),
@@ -78,5 +85,12 @@ int nb_crypto_algo_encode(const struct nb_crypto_result *r, size_t algo,
  * Returns 0 or -EBADMSG for anything truncated, malformed, out of range or not matching r; r is
  * left as it was on failure. */
 int nb_crypto_algo_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n, size_t *algo);
+
+/* The point's profile as the value of one NB_T_CRYPTO_POINT_PROF item (*buf malloc'd), at most
+ * max bytes: without its stacks, then as "unavailable: did not fit", when it is larger. */
+int nb_crypto_prof_encode(const struct nb_prof_result *pr, size_t algo, size_t engine, size_t si,
+			  size_t max, uint8_t **buf, size_t *len);
+/* Decodes one item into r's point it names (r needs opts.profile_hz). 0 or -EBADMSG. */
+int nb_crypto_prof_decode(struct nb_crypto_result *r, const uint8_t *p, size_t n);
 
 #endif

@@ -476,6 +476,40 @@ static void stream_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 	stream_profile_view(d, recv, views, max, n);
 }
 
+/* With --profile: each engine's kernel profile of the algorithm, ns per request by subsystem
+ * and request size ("ENGINE: CATEGORY"). */
+static void crypto_profile_view(const struct nb_jdoc *d, const struct nb_jnode *res,
+				const char *algo, struct nb_view *views, size_t max, size_t *n)
+{
+	struct nb_view *v = NULL;
+	EACH(d, res, r)
+	{
+		const char *a = nb_jstr(nb_jget(d, r, "algo")),
+			   *e = nb_jstr(nb_jget(d, r, "engine"));
+		if (!a || !e || strcmp(a, algo))
+			continue;
+		EACH(d, nb_jget(d, r, "points"), p)
+		{
+			const struct nb_jnode *prof = nb_jget(d, p, "profile");
+			if (!nb_jtrue(nb_jget(d, p, "valid")) || !prof ||
+			    !nb_jtrue(nb_jget(d, prof, "available")))
+				continue;
+			if (!v) {
+				char title[96];
+				if (!(v = view(views, max, n, "crypto.profile")))
+					return;
+				snprintf(title, sizeof(title),
+					 "crypto: %s kernel CPU per request by subsystem", algo);
+				axes(v, title, "request", "bytes", "cost", "ns per request");
+				v->x_fmt = NB_XFMT_BYTES;
+				v->x_log = true;
+				v->lower_is_better = true;
+			}
+			profile_points(d, prof, v, e, nb_jnum(nb_jget(d, p, "size_bytes")));
+		}
+	}
+}
+
 static void crypto_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 			 struct nb_view *views, size_t max, size_t *n)
 {
@@ -539,6 +573,7 @@ static void crypto_views(const struct nb_jdoc *d, const struct nb_view_opts *o,
 							len ? "; " : "", e, vs, xs);
 		}
 	}
+	crypto_profile_view(d, res, algo, views, max, n);
 }
 
 static void mem_views(const struct nb_jdoc *d, struct nb_view *views, size_t max, size_t *n)

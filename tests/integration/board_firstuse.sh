@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# A board on first use (docs/lab.md "Boards"): `lab up --dut vm:x86_64` whose image directory
-# does not exist builds the image there with the board builder (its progress on stderr), boots
-# it and comes up; a second `lab up` finds it and builds nothing. The builder as netbench's
-# package installs it (make install: DATADIR/netbench/board, with the source it builds the
-# board's netbench from) builds an image outside any source tree. The Debian packages the
-# builder downloads stay in the usual package cache (NB_BOARD_CACHE or
-# /var/cache/netbench-board): a cold download is the board tests' own first build.
+# A board on first use (docs/lab.md "Boards"): `lab up --dut vm:x86_64` with no image in its
+# default image directory ($NB_BOARD_CACHE/board-x86_64, a fresh one here) builds the image there
+# with the board builder (its progress on stderr), boots it and comes up; a second `lab up` finds
+# it and builds nothing; an explicit --board-dir without an image is an error naming the builder,
+# nothing built. The builder as netbench's package installs it (make install:
+# DATADIR/netbench/board, with the source it builds the board's netbench from) builds an image
+# outside any source tree. The Debian packages the builder downloads are the usual package
+# cache's (linked into the fresh cache): a cold download is the board tests' own first build.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../board/image.sh"
 P=nbtbf$$
@@ -17,9 +18,20 @@ need_root
 board_image x86_64
 nb_labs="$P"
 
-img=$tmp/fresh/board-x86_64
+# The package cache board_image used (build.sh's choice), shared; the image directory fresh.
+if [ -n "${NB_BOARD_CACHE:-}" ]; then pkgs=$NB_BOARD_CACHE/x86_64
+elif [ -w /var/cache/netbench-board/x86_64 ]; then pkgs=/var/cache/netbench-board/x86_64
+else pkgs=$BUILD/board-cache/x86_64; fi
+mkdir -p "$tmp/cache" && ln -s "$pkgs" "$tmp/cache/x86_64"
+img=$tmp/cache/board-x86_64
+export NB_BOARD_CACHE="$tmp/cache"
+check_rc "an explicit --board-dir without an image: exit 1" 1 \
+	"$NETBENCH" lab up --prefix "$P" --dut vm:x86_64 --board-dir "$tmp/none"
+check "... naming the builder; nothing built there, no namespace" sh -c \
+	"grep -q 'tests/board/build.sh x86_64' '$nb_tmp/out' && [ ! -e '$tmp/none' ] &&
+	 [ \$(ip netns list | grep -c '^$P-') -eq 0 ]"
 t0=$(date +%s)
-if "$NETBENCH" lab up --prefix "$P" --dut vm:x86_64 --board-dir "$img" >"$tmp/up.out" 2>"$tmp/up.err"; then
+if "$NETBENCH" lab up --prefix "$P" --dut vm:x86_64 >"$tmp/up.out" 2>"$tmp/up.err"; then
 	ok "lab up with no image in $img: built and up ($(($(date +%s) - t0)) s)"
 else
 	notok "lab up with no image: built and up"
@@ -32,12 +44,13 @@ check "the image is there: kernel, initrd.gz, kernel.version" \
 	test -s "$img/kernel" -a -s "$img/initrd.gz" -a -s "$img/kernel.version"
 check_quiet "the board is healthy" "$NETBENCH" lab status --prefix "$P"
 check_quiet "lab down" "$NETBENCH" lab down --prefix "$P"
-"$NETBENCH" lab up --prefix "$P" --dut vm:x86_64 --board-dir "$img" >"$tmp/up2.out" 2>"$tmp/up2.err"
+"$NETBENCH" lab up --prefix "$P" --dut vm:x86_64 >"$tmp/up2.out" 2>"$tmp/up2.err"
 check "a second lab up finds the image and builds nothing" \
 	sh -c "! grep -q 'building it' '$tmp/up2.err' && grep -q 'board: DUT x86_64' '$tmp/up2.out'"
 "$NETBENCH" lab down --prefix "$P" >/dev/null 2>&1
 
-# The package's copy of the builder, away from the source tree.
+# The package's copy of the builder, away from the source tree (the usual package cache).
+unset NB_BOARD_CACHE
 if make -s -C "$TOP" install DESTDIR="$tmp/inst" PREFIX=/usr BUILD="$BUILD" >"$tmp/inst.log" 2>&1; then
 	b=$tmp/inst/usr/share/netbench/board
 	check_quiet "make install carries the builder and the source the board's netbench is built from" \

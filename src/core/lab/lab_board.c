@@ -22,6 +22,17 @@
 #include "core/lab/lab_exec.h"
 #include "core/lab/lab_proc.h"
 
+const char *nb_lab_board_cache(void)
+{
+	const char *env = getenv("NB_BOARD_CACHE");
+	return env && env[0] == '/' ? env : NB_LAB_BOARD_CACHE;
+}
+
+void nb_lab_board_default_dir(const char *arch, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/board-%s", nb_lab_board_cache(), arch);
+}
+
 int nb_lab_board_spec(const char *spec, char *arch, size_t len, char *nic, size_t nic_len)
 {
 	const struct nb_lab_board_arch *a;
@@ -129,18 +140,18 @@ int nb_lab_board_image(struct nb_lab *lab)
 		return -EINVAL;
 	}
 	if (!b->dir[0])
-		snprintf(b->dir, sizeof(b->dir), "%s/board-%s", NB_LAB_BOARD_CACHE, b->arch);
+		nb_lab_board_default_dir(b->arch, b->dir, sizeof(b->dir));
 	for (size_t i = 0; files[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", b->dir, files[i]);
 		if (stat(path, &st) == 0 && st.st_size > 0)
 			continue;
 		snprintf(
 		    lab->err, sizeof(lab->err),
-		    "no board image for %s: %s is missing, and no board builder was found to make "
-		    "it (netbench's source tree's tests/board/build.sh, or its package's copy "
-		    "under /usr/share/netbench/board: `build.sh %s %s` %s), or give --board-dir "
-		    "DIR",
-		    b->arch, path, b->arch, NB_LAB_BOARD_CACHE,
+		    "no board image for %s: %s is missing (make one with `tests/board/build.sh "
+		    "%s %s` from netbench's source tree or the package's "
+		    "/usr/share/netbench/board/build.sh, which %s; `lab up` does that itself "
+		    "for its default image directory when it finds either)",
+		    b->arch, path, b->arch, nb_lab_board_cache(),
 		    a->from_source ? "builds its kernel and user space from Debian's sources"
 				   : "downloads Debian's kernel for it");
 		return -ENOENT;

@@ -26,13 +26,20 @@
 /* A board sink behind a board DUT: the two share a wire, so not the DUT's sink-side MAC. */
 #define NB_LAB_BOARD_MAC_SINK2 "52:54:00:6e:62:03"
 
+/* Where board images and their packages are kept: $NB_BOARD_CACHE (an absolute path; the
+ * builder, tests/board/build.sh, reads it too) or NB_LAB_BOARD_CACHE. */
+const char *nb_lab_board_cache(void);
+/* The default image directory of arch: nb_lab_board_cache()/board-ARCH. */
+void nb_lab_board_default_dir(const char *arch, char *buf, size_t len);
+
 /* "vm:armhf", "vm:x86_64" or "vm:ppc" -> arch, nic ""; "vm:ARCH,nic=NAME" -> nic NAME where
  * NAME is the architecture's other NIC (vm:x86_64,nic=e1000e). -EINVAL for an unknown
  * architecture, -ENOTSUP for a NIC option the architecture does not take. */
 int nb_lab_board_spec(const char *spec, char *arch, size_t len, char *nic, size_t nic_len);
 
-/* lab->board's image on first use: when its kernel or initrd.gz is missing (in lab->board.dir,
- * or the default under NB_LAB_BOARD_CACHE) and lab->board_builder names a builder, runs it
+/* lab->board's image on first use: when its kernel or initrd.gz is missing in the default image
+ * directory (no --board-dir: an explicit one is used as it is) and lab->board_builder names a
+ * builder, runs it
  * (`sh BUILDER ARCH PARENT DIR`, its progress on stderr) to make the image there. The builder's
  * folder must be owned by root or the user and writable by no one else. Returns 0 (built, or
  * nothing to do), -ENOENT when the builder cannot build it here (lab->err its reason), -EIO

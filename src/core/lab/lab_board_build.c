@@ -84,8 +84,10 @@ int nb_lab_board_build(struct nb_lab *lab)
 
 	if (!a)
 		return 0; /* nb_lab_board_image names it */
-	if (!b->dir[0])
-		snprintf(b->dir, sizeof(b->dir), "%s/board-%s", NB_LAB_BOARD_CACHE, b->arch);
+	/* Only the default image directory: a --board-dir names an image that is there. */
+	if (b->dir[0])
+		return 0;
+	nb_lab_board_default_dir(b->arch, b->dir, sizeof(b->dir));
 	if (image_present(b->dir) || !lab->board_builder[0])
 		return 0;
 	/* Root runs it: refuse a builder another user could have written. */

@@ -44,7 +44,9 @@ check_rc() {
 	got=$?
 	if [ "$got" -eq "$want" ]; then ok "$d"; else
 		notok "$d (exit $got, wanted $want)"
-		sed 's/^/# /' "$nb_tmp/out" | head -20
+		# The start and the end: an error follows whatever JSON went before it.
+		awk -v n="$(wc -l <"$nb_tmp/out")" 'NR <= 5 || NR > n - 15 { print "# " $0 }
+			NR == 6 && n > 20 { print "# ..." }' "$nb_tmp/out"
 	fi
 }
 has() { grep -q -- "$1" "$nb_tmp/out"; }

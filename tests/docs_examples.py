@@ -11,7 +11,7 @@ joined. An example that must not be checked is marked on the line before its fen
 `<!-- docs-check: skip REASON -->`; each is listed by file and line with its reason, and
 counted. With --run (root) each command is also run, its values with it, as user nobody in a
 network namespace of its own (loopback and a veth pair with the default route, so that
-what is sent goes nowhere), from an empty folder, for at most 2 s: exit
+what is sent goes nowhere), from an empty folder of its own, for at most 2 s: exit
 status 2 (a usage error: an option or value the command refuses) fails the example; anything
 else (a failure for want of the agent, the lab or root, or still running at 2 s) means it took
 its command line. Placeholders ($ARCH, $BOARD, $KERNEL) are given example values.
@@ -32,7 +32,11 @@ def run_example(argv):
     argv = [a for a in argv]
     for k, v in PLACEHOLDERS.items():
         argv = [a.replace(k, v) for a in argv]
-    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": scratch, "TERM": "dumb",
+    # A folder of its own: no example sees another's files (a store one saved, in time or
+    # not, would change what the next one is told).
+    home = tempfile.mkdtemp(dir=scratch)
+    os.chmod(home, 0o777)
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": home, "TERM": "dumb",
            "NB_LAB_PREFIX": "nbdocs%d" % os.getpid()}
     # The namespace has loopback and a veth pair (d0 192.0.2.1/24, multicast, the default
     # route; its peer in the same namespace): an address or group has a route, and what is
@@ -43,7 +47,7 @@ def run_example(argv):
            "exec \"$@\"")
     cmd = ["unshare", "-n", "sh", "-c", net, "sh", "setpriv", "--reuid=65534", "--regid=65534",
            "--clear-groups", "timeout", "-s", "KILL", "2", nb] + argv
-    p = subprocess.run(cmd, cwd=scratch, env=env, capture_output=True, text=True,
+    p = subprocess.run(cmd, cwd=home, env=env, capture_output=True, text=True,
                        stdin=subprocess.DEVNULL)
     return p.returncode, (p.stderr.strip().split("\n") or [""])[0]
 VERBS = {"lab": {"up", "down", "status", "ruleset", "fit"},

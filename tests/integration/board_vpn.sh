@@ -110,6 +110,12 @@ assert t['rx_frames'] <= out <= t['tx_frames'] + 300, (out, t)
 assert t['rx_frames'] <= s1[1] and s1[1] <= d1[1], (s1, d1, t)
 assert d1[0] - d0[0] >= 100 * t['rx_frames'], (d0, d1)
 "
+# The agent at the tunnel's end names the NIC the tunnel crosses, not lo.
+check_quiet "the tunnel's end: the sink board's NIC and its driver, not lo" json_check \
+	"$tmp/trial.json" "
+r = d['env']['remote']
+assert r['iface'] == 'eth0' and r['driver'], r
+"
 
 # tput through the tunnel: the DUT board's SA carried every byte tput sent (warm-up included, as
 # the tunnel counts it), plus TCP/IP headers and the control connection: at most 15 % and 64 KB

@@ -227,8 +227,11 @@ static int esp_up(struct nb_lab *lab, const struct esp_algo *a)
 	esp_policy(&e[0], "fwd", vpn, gen_net, s, d, "2");
 	esp_policy(&e[1], "in", gen_net, vpn, d, s, "1");
 	esp_policy(&e[1], "out", vpn, gen_net, s, d, "2");
-	/* The tunnel's end on the sink: an address of its own, routed through the DUT. */
-	esp_line(&e[1], "addr add %s dev lo\n", vpn);
+	/* The tunnel's end on the sink: an address of its own, routed through the DUT, on the
+	 * sink's NIC that the tunnel's packets cross (a sink board's only NIC is eth0), so that
+	 * the agent answering there names that NIC and its driver as its platform, not lo. */
+	esp_line(&e[1], "addr add %s dev %s\n", vpn,
+		 end_is_board(lab, NB_LAB_SINK) ? "eth0" : "sink0");
 	esp_line(&e[0], "route add %s via %s\n", vpn, s);
 	/* A namespace end first: where this host's kernel lacks ESP, no board is asked. */
 	ret = 0;

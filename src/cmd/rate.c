@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench rate: frames per second through a device under test, by the RFC 2544 procedures
  * (throughput, frame loss rate, back-to-back, latency) or as single trials. This file runs the
- * procedures the options (rate_opts.c) asked for and prints tables and progress; the procedures,
- * the trials, the receivers, the rule sweep and the JSON are in src/core/rate/ (rate_run.h). */
+ * procedures the options (rate_opts.c) asked for through core's driver (rate_ctl.h) and prints
+ * tables and progress; the procedures, the trials, the receivers, the rule sweep and the JSON
+ * are in src/core/rate/. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
@@ -25,14 +26,14 @@
 #include "core/base/net.h"
 #include "core/lab/lab.h"
 #include "core/lab/lab_status.h"
-#include "core/rate/rate_run.h"
+#include "core/rate/rate_ctl.h"
 #include "cmd/observe_cli.h"
 
 /* The options and what the run adds to them for its progress lines. */
 struct rate_front {
 	struct rate_opts o;
 	char abuf[INET6_ADDRSTRLEN]; /* where frames go, for progress lines */
-	size_t ndone;		     /* frame sizes whose procedure finished */
+	bool begun;		     /* the generator started: the first trial came */
 	size_t nstarted;	     /* procedures begun (sizes, x rulesets or clocks): the step */
 	char ruleset[64];	     /* the rule sweep's ruleset, for the progress line */
 };
@@ -135,8 +136,13 @@ static void progress(void *arg, const struct nb_rate_event *ev)
 		rate_print_bidir_trial(stderr, t);
 		break;
 	}
+	case NB_RATE_EV_BEGIN:
+		f->begun = true;
+		progress_start(o, o->p.nsweep	   ? o->p.nsweep * o->p.nkinds * o->p.nsizes
+				  : o->obs.nclocks ? o->obs.nclocks * o->p.nsizes
+						   : o->p.nsizes);
+		break;
 	case NB_RATE_EV_SIZE_DONE:
-		f->ndone++;
 		if (o->p.test != NB_RATE_TRIAL && s->gen_short)
 			cli_warn("engine %s could not offer the %.0f fps asked at %u bytes: rates "
 				 "above what it offered were not tested",
@@ -180,8 +186,6 @@ static void lab_dut_flush(void *ctx)
 	(void)nb_lab_ruleset_flush(ctx);
 }
 
-/* Loads each kind and rule count into the lab's DUT in turn and runs the procedure at every
- * size. */
 /* --profile-folded FILE: the stacks of each size's judged trial under a root frame naming it
  * ("64 B", or "1000 linear rules;64 B" in a sweep), written whole or not at all. */
 static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
@@ -257,124 +261,186 @@ static void sweep_check_lab(struct rate_opts *o)
 			 pfx ? pfx : "");
 }
 
-static int run_sweep(struct rate_opts *o, struct nb_rate_run *r)
+/* The user's ruleset on the DUT: a rule sweep replaces it, it is loaded back after (after a
+ * failure or Ctrl-C too). */
+static struct nb_lab *sweep_keep(const struct rate_opts *o, struct nb_lab_kept *kept)
 {
-	struct nb_rate_sweep_point *p = NULL;
-	struct nb_rate_sweep_fits *fits = calloc(1, sizeof(*fits));
 	struct nb_lab *lab = nb_lab_new();
-	struct nb_lab_kept kept;
-	char err[512] = "";
-	size_t np = 0, rules = 0;
-	int status = 0, ret;
+	int ret;
 
-	if (!lab || !fits)
+	if (!lab)
 		cli_fail(ENOMEM, "out of memory");
 	if (nb_lab_set_prefix(lab, o->lab_prefix))
 		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
 				"at most %d)",
 				o->lab_prefix, NB_LAB_PREFIX_MAX);
-	/* The user's ruleset on the DUT: the sweep replaces it, it is loaded back after (after a
-	 * failure or Ctrl-C too). */
-	if ((ret = nb_lab_ruleset_keep(lab, &kept)))
+	if ((ret = nb_lab_ruleset_keep(lab, kept)))
 		cli_fail(ret, "cannot read the lab's DUT ruleset before the sweep: %s", lab->err);
-	progress_start(o, o->p.nsweep * o->p.nkinds * o->p.nsizes);
-	ret = nb_rate_sweep(r, &(struct nb_rate_dut){lab_dut_load, lab_dut_flush, lab}, &p, &np,
-			    fits, err, sizeof(err));
-	progress_end();
-	int kept_ret = nb_lab_ruleset_restore(lab, &kept, &rules);
-	nb_lab_kept_free(&kept);
-	if (kept_ret)
+	return lab;
+}
+
+/* After the sweep (or its failure, once it began): the user's ruleset loaded back. Returns
+ * 0, or the failure (warned about). */
+static int sweep_restore(const struct rate_opts *o, struct nb_lab *lab, struct nb_lab_kept *kept)
+{
+	size_t rules = 0;
+	int ret = nb_lab_ruleset_restore(lab, kept, &rules);
+
+	nb_lab_kept_free(kept);
+	if (ret)
 		cli_warn("the DUT's ruleset from before the sweep could not be loaded back "
 			 "(%s): the DUT has another now, check `netbench lab status`",
-			 lab->err[0] ? lab->err : strerror(-kept_ret));
+			 lab->err[0] ? lab->err : strerror(-ret));
 	else if (!o->json)
 		fprintf(stderr,
 			"netbench rate: the DUT's ruleset from before the sweep is loaded "
 			"back (%zu rules)\n",
 			rules);
-	if (ret)
-		cli_fail(0, "%s", err);
-	/* Ctrl-C: the points measured whole are kept, the one cut short is dropped. */
-	r->interrupted = cli_stop != 0;
-	for (size_t i = 0; i < np; i++)
+	return ret;
+}
+
+static int print_sweep(struct rate_opts *o, struct nb_rate_result *res, int kept_ret)
+{
+	struct nb_rate_run *r = res->run;
+	int status = 0;
+
+	for (size_t i = 0; i < res->npoints; i++)
 		for (size_t k = 0; k < o->p.nsizes; k++)
-			status |= nb_rate_status(&o->p, &p[i].res[k]);
+			status |= nb_rate_status(&o->p, &res->points[i].res[k]);
 	if (kept_ret)
 		status = 1;
-	nb_rate_describe(r);
 	if (cli_save_wants_doc(&o->save)) {
 		char *doc;
 		size_t len;
-		if (nb_rate_sweep_doc_text(r, p, np, fits, &doc, &len))
+		if (nb_rate_sweep_doc_text(r, res->points, res->npoints, res->fits, &doc, &len))
 			cli_fail(ENOMEM, "building the JSON document");
 		cli_save_doc(&o->save, doc, len);
 	}
-	write_folded(o, r, p, np, NULL, o->p.nsizes);
+	write_folded(o, r, res->points, res->npoints, NULL, o->p.nsizes);
 	if (!o->json)
-		rate_print_sweep(r, p, np, fits);
-	if (r->interrupted)
-		cli_warn("interrupted: %zu of %zu rule sweep points measured", np,
+		rate_print_sweep(r, res->points, res->npoints, res->fits);
+	if (res->interrupted)
+		cli_warn("interrupted: %zu of %zu rule sweep points measured", res->npoints,
 			 o->p.nkinds * o->p.nsweep);
 	cli_save_finish(&o->save);
-	nb_rate_sweep_free(p, np);
-	free(fits);
-	nb_lab_free(lab);
-	return r->interrupted ? 130 : status;
+	return res->interrupted ? 130 : status;
 }
 
-/* The clock experiment (--observe-clocks), run in core (nb_rate_clocks): the procedure at each
- * DUT clock, then frames/s fitted against clock per size. Where the DUT has no cpufreq it says so
- * in one line and measures once, at the clock it has. */
-static int run_clocks(struct rate_front *f, struct nb_rate_run *r)
+/* The clock experiment (--observe-clocks): the procedure at each DUT clock, then frames/s
+ * fitted against clock per size. Where the DUT has no cpufreq it says so in one line and
+ * measures once, at the clock it has. */
+static int print_clocks(struct rate_opts *o, struct nb_rate_result *res)
 {
-	struct rate_opts *o = &f->o;
-	struct nb_rate_clock_point pt[OBS_CLI_CLOCKS];
-	struct nb_rate_clock_fits fits;
-	char err[512] = "";
-	size_t np = 0;
-	bool freq = true;
-	int status = 0, ret;
+	struct nb_rate_run *r = res->run;
+	const struct nb_rate_clock_point *pt = res->clocks;
+	size_t np = res->nclock_points;
+	int status = 0;
 
-	progress_start(o, o->obs.nclocks * o->p.nsizes);
-	ret = nb_rate_clocks(r, o->obs.clocks_mhz, o->obs.nclocks, pt, &np, &freq, &fits, err,
-			     sizeof(err));
-	progress_end();
-	if (ret)
-		cli_fail(0, "%s", err);
-	/* Ctrl-C: the clocks measured whole are kept, the one cut short is dropped. */
-	r->interrupted = cli_stop != 0;
 	for (size_t c = 0; c < np; c++)
 		for (size_t k = 0; k < o->p.nsizes; k++)
 			status |= nb_rate_status(&o->p, &pt[c].res[k]);
-	nb_rate_describe(r);
-	if (!freq)
+	if (!res->have_freq)
 		cli_warn("%s", pt[0].note);
 	if (cli_save_wants_doc(&o->save)) {
 		char *doc;
 		size_t len;
-		if (nb_rate_clocks_doc_text(r, pt, np, freq, &fits, &doc, &len))
+		if (nb_rate_clocks_doc_text(r, pt, np, res->have_freq, &res->clock_fits, &doc,
+					    &len))
 			cli_fail(ENOMEM, "building the JSON document");
 		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json)
-		rate_print_clocks(r, pt, np, freq, &fits);
-	if (r->interrupted)
+		rate_print_clocks(r, pt, np, res->have_freq, &res->clock_fits);
+	if (res->interrupted)
 		cli_warn("interrupted: %zu of %zu DUT clocks measured", np, o->obs.nclocks);
 	cli_save_finish(&o->save);
-	nb_rate_clocks_free(pt, o->obs.nclocks);
-	return r->interrupted ? 130 : status;
+	return res->interrupted ? 130 : status;
+}
+
+/* The procedure at every size: the table, the document, and a warning for each size the
+ * result cannot speak for. */
+static int print_sizes(struct rate_opts *o, struct nb_rate_result *res)
+{
+	struct nb_rate_run *r = res->run;
+	const struct nb_rate_size *s = res->res;
+	size_t nsizes = res->ndone;
+	int status = 0;
+
+	for (size_t i = 0; i < nsizes; i++)
+		status |= nb_rate_status(&o->p, &s[i]);
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_doc_text(r, s, nsizes, &res->verdict, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
+	}
+	write_folded(o, r, NULL, 0, s, nsizes);
+	if (!o->json) {
+		rate_print_table(r, s, nsizes, &res->verdict);
+		rate_print_mix(r);
+		rate_print_ratios(r, s, nsizes);
+		rate_print_bidir(r, s, nsizes);
+	}
+	if (res->interrupted)
+		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o->p.nsizes);
+	cli_save_finish(&o->save);
+	if (res->interrupted)
+		status = 130;
+	for (size_t i = 0; i < nsizes; i++) {
+		if (s[i].zero)
+			cli_warn(
+			    "%u-byte frames: 0 fps at every rate (the DUT dropped every trial)",
+			    s[i].size);
+		if (s[i].failed)
+			cli_warn("%u-byte frames: counters did not reconcile; no result",
+				 s[i].size);
+		if (s[i].receiver_limited)
+			cli_warn(
+			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
+			    "the receiver, not the device under test, was the limit there",
+			    s[i].size,
+			    o->local_rx ? " (in this process, on the generator's CPUs)" : "");
+		if (o->p.test == NB_RATE_TRIAL && s[i].gen_short)
+			cli_warn(
+			    "%u-byte frames: engine %s reached only %.0f fps of the %.0f asked",
+			    s[i].size, o->p.engine->name, s[i].fps,
+			    nb_rate_asked_fps(&o->p, s[i].size));
+	}
+	return status;
+}
+
+/* The receiver is open (nb_rate_ctl_run): the main thread steps down below the receiver's
+ * priority, and the observers of the DUT open (the lab's by default) now that where frames go
+ * is known. */
+static int rate_opened(void *arg, struct nb_rate_run *r, char *err, size_t errlen)
+{
+	struct rate_front *f = arg;
+	struct rate_opts *o = &f->o;
+
+	(void)err;
+	(void)errlen;
+	if (o->p.realtime && o->local_rx) {
+		struct sched_param sp = {.sched_priority = 1};
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			cli_fail(errno, "--realtime: cannot step down to priority 1");
+	}
+	nb_net_addr_str((struct sockaddr *)&r->dst, false, f->abuf, sizeof(f->abuf));
+	obs_cli_lab_default(&o->obs, f->abuf, o->json);
+	obs_cli_open(&o->obs, o->p.rx.psk_file);
+	return 0;
 }
 
 int cmd_rate(int argc, char **argv)
 {
 	static struct rate_front f;
 	struct rate_opts *o = &f.o;
-	struct nb_rate_run *r = NULL;
-	struct nb_rate_size *res;
-	struct nb_rate_overall verdict;
+	struct nb_rate_result *res = NULL;
+	struct nb_lab *lab = NULL;
+	struct nb_lab_kept kept;
+	struct nb_rate_dut dut = {lab_dut_load, lab_dut_flush, NULL};
 	char err[512] = "";
-	int ret, status = 0;
-	size_t nsizes;
+	int ret, status, kept_ret = 0;
 
 	rate_parse_opts(argc, argv, o);
 	cli_save_start(&o->save, "rate", o->json);
@@ -396,91 +462,34 @@ int cmd_rate(int argc, char **argv)
 			cli_fail(errno, "--realtime: cannot switch to SCHED_FIFO%s",
 				 errno == EPERM ? " (needs CAP_SYS_NICE)" : "");
 	}
-	res = calloc(o->p.nsizes, sizeof(*res));
-	if (!res)
-		cli_fail(ENOMEM, "out of memory");
 	cli_catch_signals();
-
-	if (o->p.nsweep)
-		sweep_check_lab(o);
-	ret = nb_rate_open(&r, &o->p, progress, &f, err, sizeof(err));
-	if (ret)
-		cli_fail(0, "%s", err);
-	if (o->p.realtime && o->local_rx) {
-		struct sched_param sp = {.sched_priority = 1};
-		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
-			cli_fail(errno, "--realtime: cannot step down to priority 1");
-	}
-	nb_net_addr_str((struct sockaddr *)&r->dst, false, f.abuf, sizeof(f.abuf));
-	obs_cli_lab_default(&o->obs, f.abuf, o->json);
-	obs_cli_open(&o->obs, o->p.rx.psk_file);
-	if (nb_rate_check_sizes(r, err, sizeof(err)) || nb_rate_check_flows(r, err, sizeof(err)))
-		cli_usage_error("%s", err);
-	ret = nb_rate_start(r, err, sizeof(err));
-	if (ret)
-		cli_fail(0, "%s", err);
-
 	if (o->p.nsweep) {
-		status = run_sweep(o, r);
-		goto out;
+		sweep_check_lab(o);
+		dut.ctx = lab = sweep_keep(o, &kept);
 	}
-	if (o->obs.nclocks) {
-		status = run_clocks(&f, r);
-		goto out;
-	}
-	progress_start(o, o->p.nsizes);
-	ret = nb_rate_run_sizes(r, res, &verdict, err, sizeof(err));
+	ret = nb_rate_ctl_run(&o->p,
+			      &(struct nb_rate_ctl_cb){.opened = rate_opened,
+						       .progress = progress,
+						       .arg = &f,
+						       .dut = lab ? &dut : NULL,
+						       .clocks_mhz = o->obs.clocks_mhz,
+						       .nclocks = o->obs.nclocks},
+			      &res, err, sizeof(err));
 	progress_end();
-	if (ret && !cli_stop)
+	if (lab && f.begun)
+		kept_ret = sweep_restore(o, lab, &kept);
+	if (ret && res && res->bad_input)
+		cli_usage_error("%s", err);
+	if (ret)
 		cli_fail(0, "%s", err);
-	/* Ctrl-C: the sizes whose procedure finished are kept, the one cut short is dropped. */
-	r->interrupted = cli_stop != 0;
-	nsizes = r->interrupted ? f.ndone : o->p.nsizes;
-	for (size_t i = 0; i < nsizes; i++)
-		status |= nb_rate_status(&o->p, &res[i]);
-	nb_rate_describe(r);
-	if (cli_save_wants_doc(&o->save)) {
-		char *doc;
-		size_t len;
-		if (nb_rate_doc_text(r, res, nsizes, &verdict, &doc, &len))
-			cli_fail(ENOMEM, "building the JSON document");
-		cli_save_doc(&o->save, doc, len);
-	}
-	write_folded(o, r, NULL, 0, res, nsizes);
-	if (!o->json) {
-		rate_print_table(r, res, nsizes, &verdict);
-		rate_print_mix(r);
-		rate_print_ratios(r, res, nsizes);
-		rate_print_bidir(r, res, nsizes);
-	}
-	if (r->interrupted)
-		cli_warn("interrupted: %zu of %zu frame sizes measured", nsizes, o->p.nsizes);
-	cli_save_finish(&o->save);
-	if (r->interrupted)
-		status = 130;
-	for (size_t i = 0; i < nsizes; i++) {
-		if (res[i].zero)
-			cli_warn(
-			    "%u-byte frames: 0 fps at every rate (the DUT dropped every trial)",
-			    res[i].size);
-		if (res[i].failed)
-			cli_warn("%u-byte frames: counters did not reconcile; no result",
-				 res[i].size);
-		if (res[i].receiver_limited)
-			cli_warn(
-			    "%u-byte frames: the receiver dropped frames at its full socket%s: "
-			    "the receiver, not the device under test, was the limit there",
-			    res[i].size,
-			    o->local_rx ? " (in this process, on the generator's CPUs)" : "");
-		if (o->p.test == NB_RATE_TRIAL && res[i].gen_short)
-			cli_warn(
-			    "%u-byte frames: engine %s reached only %.0f fps of the %.0f asked",
-			    res[i].size, o->p.engine->name, res[i].fps,
-			    nb_rate_asked_fps(&o->p, res[i].size));
-	}
-out:
-	nb_rate_free(r);
+	if (o->p.nsweep)
+		status = print_sweep(o, res, kept_ret);
+	else if (o->obs.nclocks)
+		status = print_clocks(o, res);
+	else
+		status = print_sizes(o, res);
+	nb_rate_result_free(res);
 	nb_obs_set_close(&o->obs.set);
-	free(res);
+	nb_lab_free(lab);
 	return status;
 }

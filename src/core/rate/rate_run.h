@@ -32,6 +32,7 @@ enum nb_rate_event_kind {
 	NB_RATE_EV_RULESET,   /* a rule sweep loaded a ruleset (kind, rules) */
 	NB_RATE_EV_LEARNED,   /* a learning phase ended (learn) */
 	NB_RATE_EV_CLOCK,     /* the clock experiment asks the DUT for a clock (clock_mhz) */
+	NB_RATE_EV_BEGIN,     /* the generator is started: the first trial comes (rate_ctl.h) */
 };
 struct nb_rate_event {
 	enum nb_rate_event_kind kind;

@@ -260,7 +260,7 @@ int cmd_mem(int argc, char **argv)
 	/* Ctrl-C: a run here ends at its next point and keeps what it measured; a run on an agent
 	 * ends the session cleanly, and the agent cancels the run. */
 	cli_catch_signals();
-	o.p.cancel = &cli_stop;
+	o.p.stop = &cli_stop;
 	if (!o.remote.host) {
 		o.p.progress = on_progress;
 	}

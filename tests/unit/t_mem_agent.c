@@ -141,7 +141,7 @@ static void test_round_trip(void)
 	CHECK(d->opts.min_bytes == 1024 && d->opts.max_bytes == 3ULL << 33 &&
 		  d->opts.pattern == NB_MEM_SEQ && d->opts.threads == 7 &&
 		  d->opts.bw_bytes == 5ULL << 20 && d->opts.quick && d->opts.cpu_mhz == 1234 &&
-		  !d->opts.cancel,
+		  !d->opts.stop,
 	      "options as run survive");
 	CHECK(d->requested_max_bytes == 1ULL << 36 && d->avail_bytes == 123456789012ULL &&
 		  d->capped && d->line_bytes == 128 && d->trials == 15 && d->hugepages &&
@@ -391,7 +391,7 @@ static void test_opts(void)
 	nb_mem_put_params(m, &o);
 	CHECK(nb_mem_get_params(m, &d) == 0 && d.min_bytes == 4096 && d.max_bytes == 1ULL << 35 &&
 		  d.pattern == NB_MEM_SEQ && d.threads == 3 && d.bw_bytes == 2ULL << 20 &&
-		  d.quick && d.cpu_mhz == 0 && !d.cancel,
+		  d.quick && d.cpu_mhz == 0 && !d.stop,
 	      "options survive (the clock stays local)");
 	{
 		struct target t = {.tag = NB_T_MEM_QUICK};

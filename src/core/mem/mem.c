@@ -261,7 +261,7 @@ void nb_mem_result_free(struct nb_mem_result *r)
 
 static bool cancelled(const struct nb_mem_result *r)
 {
-	return nb_cancelled(r->opts.cancel);
+	return nb_cancelled(r->opts.stop);
 }
 
 static size_t bw_rounds(const struct nb_mem_result *r)
@@ -321,7 +321,7 @@ static int run_latency(struct nb_mem_result *r)
 		ret = 0;
 		if (set > faulted_bytes) {
 			ret = nb_mem_fill((char *)buf + faulted_bytes, 0x33, set - faulted_bytes,
-					  r->opts.cancel);
+					  r->opts.stop);
 			faulted_bytes = set;
 		}
 		/* The point looks at the cancel flag as it goes, so a cancel ends even the
@@ -330,7 +330,7 @@ static int run_latency(struct nb_mem_result *r)
 			ret =
 			    nb_mem_latency_point(buf, idx, set, r->line_bytes, r->opts.pattern,
 						 r->opts.quick ? LAT_TRIAL_NS_QUICK : LAT_TRIAL_NS,
-						 r->trials, pt, r->opts.cancel);
+						 r->trials, pt, r->opts.stop);
 		if (ret == -ECANCELED) {
 			r->interrupted = true;
 			n = i;
@@ -378,8 +378,8 @@ static int run_bandwidth(struct nb_mem_result *r)
 	 * zeroing is not the bus bandwidth asked for, nor the CPU load of measuring it. The
 	 * data is not zero, as packets are not. */
 	report(r, r->n_lat, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[0], NULL, 0);
-	if ((ret = nb_mem_fill(a, 0x11, r->bw_bytes, r->opts.cancel)) ||
-	    (ret = nb_mem_fill(b, 0x22, r->bw_bytes, r->opts.cancel)))
+	if ((ret = nb_mem_fill(a, 0x11, r->bw_bytes, r->opts.stop)) ||
+	    (ret = nb_mem_fill(b, 0x22, r->bw_bytes, r->opts.stop)))
 		goto out;
 	for (size_t k = 0; k < bw_rounds(r); k++) {
 		struct nb_cpu_sample s0, s1;
@@ -391,7 +391,7 @@ static int run_bandwidth(struct nb_mem_result *r)
 		report(r, r->n_lat + k, r->n_lat + bw_rounds(r), true, r->bw_bytes, counts[k], NULL,
 		       0);
 		nb_cpu_sample_now(&s0);
-		ret = nb_mem_bandwidth(a, b, r->bw_bytes, counts[k], trials, pt, r->opts.cancel);
+		ret = nb_mem_bandwidth(a, b, r->bw_bytes, counts[k], trials, pt, r->opts.stop);
 		if (ret)
 			goto out;
 		nb_cpu_sample_now(&s1);

@@ -54,7 +54,7 @@ struct nb_mem_params {
 	    cpu_mhz; /* core clock for cycles/load; 0 = look it up (sysinfo), unknown stays 0 */
 	/* NULL, or set by another thread to end the run early (the agent, when its controller
 	 * goes away): checked between latency points and between bandwidth rounds. */
-	const nb_cancel_t *cancel;
+	const nb_cancel_t *stop;
 	/* NULL, or called before each latency point and each bandwidth round (the front end's
 	 * progress line); never sent to an agent. */
 	void (*progress)(void *arg, const struct nb_mem_progress *ev);
@@ -105,7 +105,7 @@ struct nb_mem_result {
 	uint64_t requested_max_bytes;
 	uint64_t avail_bytes; /* available memory at the start; 0 when unknown */
 	bool capped;	      /* max_bytes was lowered to half of the available memory */
-	bool interrupted;     /* opts.cancel ended the run: only the points measured are here */
+	bool interrupted;     /* opts.stop ended the run: only the points measured are here */
 	uint32_t line_bytes;  /* chain stride: the L1 data cache line */
 	uint32_t trials;
 	bool hugepages; /* transparent huge pages were requested for the buffers */
@@ -132,7 +132,7 @@ struct nb_mem_result {
  * reason in err. What the agent applies to a controller's request before it starts a run. */
 int nb_mem_params_check(const struct nb_mem_params *opts, char *err, size_t errlen);
 /* Runs the whole probe: latency sweep, then bandwidth. Returns 0, -EINVAL for bad options,
- * -ECANCELED when opts->cancel was set, -ENOMEM, or another negative errno; *out is set only
+ * -ECANCELED when opts->stop was set, -ENOMEM, or another negative errno; *out is set only
  * on success. Takes the calling thread
  * (and opts->threads more for bandwidth) for several seconds. */
 int nb_mem_run(const struct nb_mem_params *opts, struct nb_mem_result **out);

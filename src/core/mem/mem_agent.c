@@ -14,7 +14,7 @@
 /* The agent's test state: the run's thread and what it leaves. */
 struct mem_agent {
 	struct nb_mem_params opts;
-	struct nb_job job; /* the run; its cancel flag is opts.cancel */
+	struct nb_job job; /* the run; its cancel flag is opts.stop */
 	struct nb_mem_result *result;
 };
 
@@ -69,7 +69,7 @@ static int mem_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, v
 		goto fail;
 	}
 	a->opts.cpu_mhz = 0; /* the agent's own clock, looked up by the run */
-	a->opts.cancel = nb_job_cancel_flag(&a->job);
+	a->opts.stop = nb_job_cancel_flag(&a->job);
 	*state = a;
 	return 0;
 fail:

@@ -48,7 +48,7 @@ static int run_remote(struct nb_ctl *ctl, const struct nb_mem_params *o, struct 
 	const struct nb_ctl_poll poll = {
 	    .every_ns = POLL_NS,
 	    .bound_ns = budget_ns,
-	    .stop = o->cancel,
+	    .stop = o->stop,
 	    .what = "the run on the agent",
 	    .snap = take_snap,
 	};

@@ -11,7 +11,7 @@
 #include "core/session/ctl.h"
 
 /* Runs p here (rm NULL or rm->host NULL) or on the agent rm names; *ctl keeps the session for the
- * document (NULL for a run here; free it with nb_ctl_free, also after a failure). p->cancel set
+ * document (NULL for a run here; free it with nb_ctl_free, also after a failure). p->stop set
  * ends a run here at its next point with what it measured (r->interrupted); on an agent it
  * abandons the run (-EINTR: the agent cancels it and keeps nothing). Returns 0 with *out (free
  * with nb_mem_result_free), or a negative errno with the reason in err. */

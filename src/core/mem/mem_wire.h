@@ -31,7 +31,7 @@ enum nb_mem_tag {
 	NB_T_MEM_BW = 516,	  /* one per bandwidth thread count, with its CPU load */
 };
 
-/* Appends the options to a TEST_REQ (cancel and cpu_mhz stay local: the agent uses its own
+/* Appends the options to a TEST_REQ (stop and cpu_mhz stay local: the agent uses its own
  * clock). Returns 0 or -EMSGSIZE. */
 int nb_mem_put_params(struct nb_msg *m, const struct nb_mem_params *o);
 /* Reads them back: 0, or -EBADMSG when one is missing or malformed. Values are not range

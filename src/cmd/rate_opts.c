@@ -190,11 +190,8 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	    {"sport", required_argument, NULL, O_SPORT},
 	    {"no-mmsg", no_argument, NULL, O_NOMMSG},
 	    {"local-rx", required_argument, NULL, O_LOCALRX},
-	    {"client", required_argument, NULL, 'c'},
-	    {"connect", required_argument, NULL, 'c'},
+	    CLI_REMOTE_LONGOPTS, /* rate has no -4/-6: where frames go decides the family */
 	    {"dst", required_argument, NULL, O_DST},
-	    {"psk", required_argument, NULL, 'k'},
-	    {"port", required_argument, NULL, 'p'},
 	    {"realtime", no_argument, NULL, O_RT},
 	    {"sweep-rules", required_argument, NULL, O_SWEEP},
 	    {"kind", required_argument, NULL, O_KIND},

@@ -173,7 +173,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	const char *omit_arg = NULL;
 	static const struct option opts[] = {
 	    {"group", required_argument, NULL, 'a'},
-	    {"port", required_argument, NULL, 'p'},
+	    CLI_REMOTE_LONGOPTS, /* stream's -p is the group's port; the agent's: --ctl-port */
 	    {"block", required_argument, NULL, 'b'},
 	    {"rate", required_argument, NULL, 'r'},
 	    {"rates", required_argument, NULL, O_RATES},
@@ -188,11 +188,8 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	    {"loop", no_argument, NULL, O_LOOP},
 	    {"reuse", no_argument, NULL, O_REUSE},
 	    {"timestamps", required_argument, NULL, O_TIMES},
-	    {"psk", required_argument, NULL, 'k'},
-	    {"client", required_argument, NULL, 'c'},
 	    {"pacing", required_argument, NULL, O_PACING},
 	    {"burst", required_argument, NULL, O_BURST},
-	    {"connect", required_argument, NULL, 'c'},
 	    {"ctl-port", required_argument, NULL, O_CTLPORT},
 	    {"reverse", no_argument, NULL, 'R'},
 	    {"json", no_argument, NULL, 'J'},

@@ -339,7 +339,7 @@ static void on_event(void *arg, const struct nb_tput_event *ev)
 	switch (ev->kind) {
 	case NB_TPUT_EV_BEGIN:
 		if (!r->o.json)
-			print_head(r, ev->ctl, r->o.host);
+			print_head(r, ev->ctl, r->o.t.host);
 		/* Each step is a warm-up and a window; setup and drain show in the pace. */
 		progress_begin("tput", ev->nsteps,
 			       (double)(r->o.p.warmup_ns + r->o.p.time_ns) / 1e9);
@@ -374,7 +374,7 @@ static void take_doc(struct run *r, const struct nb_ctl *ctl)
 	struct nb_sysinfo local;
 	nb_sysinfo_get(&local, (const struct sockaddr *)&ctl->local);
 	struct nb_tput_sweep_params sp = {
-	    .agent = r->o.host,
+	    .agent = r->o.t.host,
 	    .port = nb_ctl_port(ctl),
 	    .p = &r->o.p,
 	    .local = &local,
@@ -388,18 +388,12 @@ static void take_doc(struct run *r, const struct nb_ctl *ctl)
 int cmd_tput(int argc, char **argv)
 {
 	static struct run r;
-	struct nb_ctl_target t = {0};
 	struct nb_ctl *ctl = NULL;
 	char err[512];
 	int ret;
 
 	if (tput_parse_opts(argc, argv, &r.o))
 		return 0;
-	t.host = r.o.host;
-	t.port = r.o.port;
-	t.family = r.o.family;
-	if (r.o.psk_file)
-		cli_psk(r.o.psk_file, t.psk, &t.psk_len);
 	if (nb_tput_sweep_init(&r.s, r.o.sizes, r.o.nsizes, r.o.tx, r.o.rx, r.o.bidir,
 			       r.o.obs.set.n > 0))
 		cli_fail(ENOMEM, "out of memory");
@@ -409,7 +403,8 @@ int cmd_tput(int argc, char **argv)
 	r.o.p.observe = &r.o.obs.set;
 	/* Ctrl-C keeps the sizes measured whole; closing the session tells the agent to stop
 	 * what it runs for us. */
-	ret = nb_tput_ctl_run(&t, &r.o.p, &r.s, &cli_stop, on_event, &r, &ctl, err, sizeof(err));
+	ret =
+	    nb_tput_ctl_run(&r.o.t, &r.o.p, &r.s, &cli_stop, on_event, &r, &ctl, err, sizeof(err));
 	progress_end();
 	if (ret) {
 		nb_ctl_free(ctl);

@@ -110,9 +110,7 @@ static void check_udp_rate(const struct tput_opts *o, const char *rate_str)
 int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 {
 	static const struct option opts[] = {
-	    {"client", required_argument, NULL, 'c'},
-	    {"connect", required_argument, NULL, 'c'},
-	    {"port", required_argument, NULL, 'p'},
+	    CLI_REMOTE_LONGOPTS,
 	    {"sizes", required_argument, NULL, 'l'},
 	    {"time", required_argument, NULL, 't'},
 	    {"omit", required_argument, NULL, 'O'},
@@ -123,7 +121,6 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	    {"reverse", no_argument, NULL, 'R'},
 	    {"tx-only", no_argument, NULL, 'T'},
 	    {"bidir", no_argument, NULL, 'X'},
-	    {"psk", required_argument, NULL, 'k'},
 	    {"json", no_argument, NULL, 'J'},
 	    {"pacing", required_argument, NULL, 'g'},
 	    {"burst", required_argument, NULL, 'G'},
@@ -139,26 +136,21 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	bool reverse = false, tx_only = false;
 	int c, li = -1;
 	uint64_t max_block;
+	struct cli_remote remote = {.t = &o->t};
 
 	memset(o, 0, sizeof(*o));
 	o->p.proto = NB_TPUT_TCP;
 	o->p.streams = 1;
 	o->p.time_ns = 3 * NB_NS_PER_S;
 	o->p.warmup_ns = NB_NS_PER_S / 2;
-	o->port = 5301;
-	o->family = AF_UNSPEC;
+	o->t.port = 5301;
+	o->t.family = AF_UNSPEC;
 	memcpy(o->sizes, netio_sizes, sizeof(netio_sizes));
 	o->nsizes = 6;
 	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ur:b:P:k:C:RJhV46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
-		case 'c':
-			o->host = optarg;
-			break;
-		case 'p':
-			o->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			break;
 		case 'l':
 			o->nsizes = cli_bytes_list(name, optarg, o->sizes, TPUT_MAX_SIZES, 1,
 						   NB_TPUT_MAX_BLOCK);
@@ -210,17 +202,8 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		case 'X':
 			o->bidir = true;
 			break;
-		case 'k':
-			o->psk_file = optarg;
-			break;
 		case 'J':
 			o->json = true;
-			break;
-		case '4':
-			o->family = AF_INET;
-			break;
-		case '6':
-			o->family = AF_INET6;
 			break;
 		case 'V':
 			cli_version();
@@ -228,18 +211,19 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 			fputs(usage_text, stdout);
 			return 1;
 		default:
-			if (!obs_cli_option(&o->obs, c, optarg) &&
+			if (!cli_remote_option(&remote, c, name) &&
+			    !obs_cli_option(&o->obs, c, optarg) &&
 			    !cli_save_option(&o->save, c, argc, argv))
 				cli_bad_option(argv, c);
 		}
 	}
-	if (o->host)
-		o->host = cli_hostport("--client", o->host, &o->port);
+	if (o->t.host)
+		o->t.host = cli_hostport("--client", o->t.host, &o->t.port);
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	/* --save's own checks (and its copy of the output) come before the ones below. */
 	cli_save_start(&o->save, "tput", o->json);
-	if (!o->host)
+	if (!o->t.host)
 		cli_usage_error("the agent's address is required: -c HOST");
 	if (reverse + tx_only + o->bidir > 1)
 		cli_usage_error("--reverse, --tx-only and --bidir exclude each other");
@@ -271,5 +255,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	}
 	o->tx = !reverse;
 	o->rx = !tx_only;
+	cli_remote_finish(&remote); /* reads the key */
+	o->psk_file = remote.psk_file;
 	return 0;
 }

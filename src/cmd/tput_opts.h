@@ -20,10 +20,9 @@ struct tput_opts {
 	uint64_t sizes[TPUT_MAX_SIZES]; /* block sizes, one step (or two) each */
 	size_t nsizes;
 	bool json, tx, rx, bidir;
-	const char *host, *psk_file;
-	uint16_t port;
-	int family;	    /* AF_UNSPEC, or AF_INET/AF_INET6 with -4/-6 */
-	struct obs_cli obs; /* observers of a box in the path */
+	struct nb_ctl_target t; /* the agent: -c, -p, --psk, -4, -6 (cli_remote_option) */
+	const char *psk_file;	/* --psk, for the observers too */
+	struct obs_cli obs;	/* observers of a box in the path */
 	struct cli_save save;
 };
 

@@ -37,6 +37,16 @@ void cli_catch_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
+void cli_catch_signals_hup(bool ignore)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ignore ? SIG_IGN : on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 /* cli_unlink_on_signal's file (a copy: the caller's may be freed by a commit that races the
  * signal; then the name is gone already), and the handlers it replaced. */
 static char unlink_buf[4096];

@@ -19,6 +19,10 @@ extern nb_cancel_t cli_stop;
 /* SIGINT and SIGTERM set cli_stop (without SA_RESTART, so a blocked poll returns at once);
  * SIGPIPE is ignored, a peer that went away shows as EPIPE. */
 void cli_catch_signals(void);
+/* For lab, whose steps run other programs: SIGINT, SIGTERM and SIGHUP set cli_stop (a lab whose
+ * terminal goes away still undoes what it built), or with ignore they are ignored (what must
+ * finish once begun, lab down: the programs it runs inherit that). SIGPIPE is left alone. */
+void cli_catch_signals_hup(bool ignore);
 /* While a file is written under a temporary name: SIGINT, SIGTERM, SIGHUP and SIGQUIT remove
  * PATH, then end the process as the signal would. NULL restores the handlers before. */
 void cli_unlink_on_signal(const char *path);

@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +27,6 @@
 #define NB_DATADIR "/usr/local/share"
 #endif
 #define NB_BOARD_BUILDER NB_DATADIR "/netbench/board/build.sh"
-
-static nb_cancel_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void note_stderr(void *arg, const char *msg)
 {
@@ -461,7 +452,6 @@ static int do_nft(const struct lab_opts *o)
 int cmd_lab(int argc, char **argv)
 {
 	struct lab_opts o = {0};
-	struct sigaction sa = {.sa_handler = on_signal};
 	const char *delay = getenv("NB_LAB_STEP_DELAY_MS");
 	struct nb_lab *lab;
 	int ret;
@@ -498,15 +488,11 @@ int cmd_lab(int argc, char **argv)
 	}
 	require_root();
 	lab->note = note_stderr;
-	lab->stop = &stop;
+	lab->stop = &cli_stop;
 	if (delay)
 		lab->step_delay_ms = (unsigned)cli_uint("NB_LAB_STEP_DELAY_MS", delay, 0, 10000);
 	/* down must finish once begun: ignored signals stay ignored in the ip it runs. */
-	if (!strcmp(o.verb, "down"))
-		sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_catch_signals_hup(!strcmp(o.verb, "down"));
 	if (!strcmp(o.verb, "up"))
 		ret = do_up(lab, &o);
 	else if (!strcmp(o.verb, "down"))

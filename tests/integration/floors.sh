@@ -5,7 +5,8 @@
 # mem) and the lab side by side on the top floor. A file includes from its own folder or from
 # a floor below, never from its floor or one above: so no test includes another test, nothing
 # below includes a test, and there is no circle. Nothing in src/core includes src/cmd. Every
-# include that breaks the rule is named with its file and line.
+# include that breaks the rule is named with its file and line; so is each place where one
+# concept gets a second word (words below).
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
 
@@ -71,4 +72,41 @@ floors "$T" | sort >"$nb_tmp/bad"
 check "a tree with stream -> rate, rate -> lab, base -> mem, observe -> store, store -> cmd and a folder of no floor: those 6 named" \
 	test "$(wc -l <"$nb_tmp/bad")" -eq 6 || sed 's/^/# /' "$nb_tmp/bad"
 check "... each with its file and line" grep -q "^src/core/stream/a.c:1: includes rate/ (floor 4) from floor 4" "$nb_tmp/bad"
+# One word per concept (docs/design.md): the cancellation type is nb_cancel_t, never a raw
+# volatile sig_atomic_t pointer (cancel.h defines it; cli.c's unlink guard is a flag of its
+# own); the front end has one stop flag, cli_stop; every test's params call theirs `stop`;
+# rtnetlink sockets are opened in core/base/nldump.c only.
+words() {
+	grep -rn 'volatile sig_atomic_t' "$1/src" --include='*.[ch]' |
+		grep -v '^[^:]*/src/core/base/cancel\.h:\|^[^:]*/src/cmd/cli\.c:[0-9]*:static volatile sig_atomic_t unlink_armed' |
+		sed "s|^$1/||; s|\$| (a raw flag: nb_cancel_t)|"
+	grep -rn '^[[:space:]]*\(static[[:space:]]\+\)\?nb_cancel_t[[:space:]]\+[a-z_]*;' "$1/src/cmd" --include='*.c' |
+		grep -v ':nb_cancel_t cli_stop;' | sed "s|^$1/||; s|\$| (a stop flag beside cli_stop)|"
+	for f in rate/rate.h stream/stream_ctl.h crypto/crypto_params.h mem/mem.h; do
+		[ -f "$1/src/core/$f" ] || continue
+		grep -q 'const nb_cancel_t \*stop;' "$1/src/core/$f" ||
+			echo "src/core/$f: the params' stop flag is not const nb_cancel_t *stop"
+	done
+	grep -rln 'socket(AF_NETLINK.*NETLINK_ROUTE' "$1/src" --include='*.c' | grep -v '/src/core/base/nldump\.c$' |
+		sed "s|^$1/||; s|\$|: opens an rtnetlink socket (nldump.c's nb_nl_socket)|"
+}
+
+words "$TOP" >"$nb_tmp/words"
+if [ ! -s "$nb_tmp/words" ]; then
+	ok "src: one cancellation type and name, one stop flag in the front end, rtnetlink through nldump.c"
+else
+	notok "src: one cancellation type and name, one stop flag in the front end, rtnetlink through nldump.c"
+	sed 's/^/# /' "$nb_tmp/words"
+fi
+W=$nb_tmp/wtree
+mkdir -p "$W/src/core/base" "$W/src/core/mem" "$W/src/core/rate" "$W/src/cmd"
+printf 'int f(volatile sig_atomic_t *stop);\n' >"$W/src/core/rate/a.h"
+printf 'static nb_cancel_t stop;\nnb_cancel_t cli_stop;\n' >"$W/src/cmd/lab.c"
+printf 'struct nb_mem_params {\n\tconst nb_cancel_t *cancel;\n};\n' >"$W/src/core/mem/mem.h"
+printf 'int s = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);\n' >"$W/src/core/rate/flows_dst.c"
+printf 'int s = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);\n' >"$W/src/core/base/nldump.c"
+words "$W" >"$nb_tmp/wbad"
+check "a tree with a raw flag, a second stop flag, mem's cancel and a netlink socket in rate: those 4 named" \
+	test "$(wc -l <"$nb_tmp/wbad")" -eq 4 || sed 's/^/# /' "$nb_tmp/wbad"
+check "... with file and line where there is one" grep -q "^src/cmd/lab.c:1:static nb_cancel_t stop;" "$nb_tmp/wbad"
 echo "1..$n"

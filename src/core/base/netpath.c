@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/nldump.h"
 #include "core/base/timeutil.h"
 
 static int addr_len(int family)
@@ -123,9 +124,9 @@ int nb_path_route(const struct sockaddr *dst, struct nb_path *path)
 
 	memset(path, 0, sizeof(*path));
 	path->family = family;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	fd = nb_nl_socket();
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = nb_path_route_get(fd, dst, 1, buf, sizeof(buf));
 	close(fd);
 	if (ret < 0)
@@ -180,67 +181,50 @@ static int arp_lookup(const struct nb_path *p, uint8_t mac[6])
 	return ret;
 }
 
-/* IPv6 has no /proc table: one RTM_GETNEIGH dump of the interface's IPv6 neighbours, taking
- * the next hop's entry when it holds a usable link-layer address (not INCOMPLETE or FAILED). */
+/* IPv6 has no /proc table: one RTM_GETNEIGH dump (nldump.c) of the interface's IPv6
+ * neighbours, taking the next hop's entry when it holds a usable link-layer address (not
+ * INCOMPLETE or FAILED). */
+struct ndisc {
+	const struct nb_path *p;
+	const uint8_t *want;
+	uint8_t *mac;
+	bool found;
+};
+
+static int ndisc_msg(void *arg, const void *hdr, const void *attrs, size_t alen)
+{
+	const struct ndmsg *nd = hdr;
+	struct ndisc *q = arg;
+	const uint8_t *dst = NULL, *ll = NULL;
+
+	if (q->found || nd->ndm_ifindex != q->p->ifindex ||
+	    nd->ndm_state & (NUD_INCOMPLETE | NUD_FAILED | NUD_NONE))
+		return 0;
+	for (const struct rtattr *a = attrs; RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+		if (a->rta_type == NDA_DST && RTA_PAYLOAD(a) == 16)
+			dst = RTA_DATA(a);
+		else if (a->rta_type == NDA_LLADDR && RTA_PAYLOAD(a) == 6)
+			ll = RTA_DATA(a);
+	}
+	if (dst && ll && !memcmp(dst, q->want, 16)) {
+		memcpy(q->mac, ll, 6);
+		q->found = true;
+	}
+	return 0;
+}
+
+static int ndisc_chunk(void *arg, const void *buf, size_t len)
+{
+	return nb_nl_walk(buf, len, RTM_NEWNEIGH, sizeof(struct ndmsg), ndisc_msg, arg);
+}
+
 static int ndisc_lookup(const struct nb_path *p, uint8_t mac[6])
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ndmsg nd;
-	} req;
-	uint8_t buf[16384];
-	const uint8_t *want = raw_addr((const struct sockaddr *)&p->nexthop);
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), ret = -ENOENT;
-	bool done = false;
+	struct ndmsg nd = {.ndm_family = AF_INET6};
+	struct ndisc q = {p, raw_addr((const struct sockaddr *)&p->nexthop), mac, false};
+	int ret = nb_nl_dump(RTM_GETNEIGH, &nd, sizeof(nd), ndisc_chunk, &q);
 
-	if (fd < 0)
-		return -errno;
-	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct ndmsg));
-	req.nh.nlmsg_type = RTM_GETNEIGH;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.nd.ndm_family = AF_INET6;
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	while (!done) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
-		}
-		for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (unsigned)n);
-		     nh = NLMSG_NEXT(nh, n)) {
-			if (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR) {
-				done = true;
-				break;
-			}
-			if (nh->nlmsg_type != RTM_NEWNEIGH)
-				continue;
-			struct ndmsg *nd = NLMSG_DATA(nh);
-			int len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(*nd)));
-			const uint8_t *dst = NULL, *ll = NULL;
-			if (nd->ndm_ifindex != p->ifindex ||
-			    nd->ndm_state & (NUD_INCOMPLETE | NUD_FAILED | NUD_NONE))
-				continue;
-			for (struct rtattr *a =
-				 (struct rtattr *)((char *)nd + NLMSG_ALIGN(sizeof(*nd)));
-			     RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-				if (a->rta_type == NDA_DST && RTA_PAYLOAD(a) == 16)
-					dst = RTA_DATA(a);
-				else if (a->rta_type == NDA_LLADDR && RTA_PAYLOAD(a) == 6)
-					ll = RTA_DATA(a);
-			}
-			if (dst && ll && ret != 0 && !memcmp(dst, want, 16)) {
-				memcpy(mac, ll, 6);
-				ret = 0;
-			}
-		}
-	}
-out:
-	close(fd);
-	return ret;
+	return q.found ? 0 : ret ? ret : -ENOENT;
 }
 
 static int neigh_lookup(const struct nb_path *p, uint8_t mac[6])

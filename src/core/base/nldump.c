@@ -15,6 +15,17 @@
 #define DUMP_MAX_ROUNDS 4096
 #define DUMP_BODY_MAX	64
 
+int nb_nl_socket(void)
+{
+	struct timeval tv = {.tv_sec = 1};
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
 int nb_nl_dump(uint16_t type, const void *body, size_t body_len, nb_nl_chunk_fn chunk, void *arg)
 {
 	struct {
@@ -22,7 +33,6 @@ int nb_nl_dump(uint16_t type, const void *body, size_t body_len, nb_nl_chunk_fn 
 		unsigned char body[DUMP_BODY_MAX];
 	} req;
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
-	struct timeval tv = {.tv_sec = 1};
 	char *buf;
 	int fd, ret = 0, rounds;
 
@@ -30,9 +40,9 @@ int nb_nl_dump(uint16_t type, const void *body, size_t body_len, nb_nl_chunk_fn 
 		return -EINVAL;
 	if (!(buf = malloc(DUMP_BUF_BYTES)))
 		return -ENOMEM;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	fd = nb_nl_socket();
 	if (fd < 0) {
-		ret = -errno;
+		ret = fd;
 		goto out;
 	}
 	memset(&req, 0, sizeof(req));
@@ -41,7 +51,6 @@ int nb_nl_dump(uint16_t type, const void *body, size_t body_len, nb_nl_chunk_fn 
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.nh.nlmsg_seq = 1;
 	memcpy(req.body, body, body_len);
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	if (sendto(fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		ret = -errno;
 		goto out;

@@ -9,6 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The rtnetlink socket every reader opens (a dump here, or nb_path_route_get's one question
+ * after another on it): NETLINK_ROUTE with a one-second receive timeout. Returns the
+ * descriptor (close(2) it) or a negative errno. */
+int nb_nl_socket(void);
+
 /* Handed each datagram of the dump; returns 0 for more, 1 when the dump is complete
  * (NLMSG_DONE), or a negative errno that ends it. */
 typedef int (*nb_nl_chunk_fn)(void *arg, const void *buf, size_t len);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/base/net.h"
+#include "core/base/nldump.h"
 #include "core/base/netpath.h"
 #include "core/rate/flows.h"
 
@@ -46,11 +47,10 @@ int nb_flow_dst_owned(const struct sockaddr_storage *first, uint32_t n, char *er
 			 n, s);
 		return -ERANGE;
 	}
-	nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	nl = nb_nl_socket();
 	if (nl < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "destination check: netlink socket: %s", strerror(errno));
-		return ret;
+		snprintf(err, errlen, "destination check: netlink socket: %s", strerror(-nl));
+		return nl;
 	}
 	/* The kernel's own answer for each address: local (delivered to this host), or not
 	 * (forwarded, a broadcast, a group, unreachable). */

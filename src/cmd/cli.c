@@ -297,6 +297,20 @@ const char *cli_optname(const struct option *opts, int c, int longindex)
 	return buf;
 }
 
+void cli_last_option(char **argv, int c, const char *usage_text, void (*usage)(FILE *f))
+{
+	if (c == 'V')
+		cli_version();
+	if (c == 'h') {
+		if (usage)
+			usage(stdout);
+		else
+			fputs(usage_text, stdout);
+		exit(0);
+	}
+	cli_bad_option(argv, c);
+}
+
 void cli_bad_option(char **argv, int c)
 {
 	const char *arg = argv[optind - 1];

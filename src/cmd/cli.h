@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdnoreturn.h>
 
 #include "core/base/cancel.h"
@@ -54,6 +55,9 @@ size_t cli_rate_list(const char *opt, const char *val, uint64_t *items, size_t m
 /* For getopt_long's '?' and ':' returns (main sets opterr = 0; option strings start with ':'):
  * names the unknown option or the one missing its value, and exits 2. */
 noreturn void cli_bad_option(char **argv, int c);
+/* The last case of every option switch: -h prints the help (usage_text, or usage's) on stdout
+ * and exits 0, -V prints the version, anything else is cli_bad_option's. */
+noreturn void cli_last_option(char **argv, int c, const char *usage_text, void (*usage)(FILE *f));
 
 /* -c HOST[:PORT] alike in every subcommand: "host", "host:5301", "[::1]:5301", a bare IPv6
  * literal ("::1", no port). Returns the host (allocated; the front end keeps it for the run) and

@@ -205,14 +205,9 @@ int cmd_compare(int argc, char **argv)
 		case 'J':
 			json = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			cli_version();
 		default:
 			if (!store_cli_option(&sc, c) && !store_cli_view_option(&view, c))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
 	if (csv && json)

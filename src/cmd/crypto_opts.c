@@ -159,15 +159,10 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 		case 'J':
 			o->json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			cli_version();
 		default:
 			if (!cli_remote_option(&remote, c, name) &&
 			    !cli_save_option(&o->save, c, argc, argv))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, NULL, usage);
 		}
 	}
 	if (rm->host)

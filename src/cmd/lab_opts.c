@@ -291,13 +291,8 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 		case 'J':
 			o->json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			cli_version();
 		default:
-			cli_bad_option(argv, c);
+			cli_last_option(argv, c, NULL, usage);
 		}
 	}
 	if (optind >= argc)

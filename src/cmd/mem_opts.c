@@ -120,16 +120,10 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 		case 'J':
 			o->json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			cli_version();
 		default:
-			if (cli_remote_option(&remote, c, name) ||
-			    cli_save_option(&o->save, c, argc, argv))
-				break;
-			cli_bad_option(argv, c);
+			if (!cli_remote_option(&remote, c, name) &&
+			    !cli_save_option(&o->save, c, argc, argv))
+				cli_last_option(argv, c, NULL, usage);
 		}
 	}
 	if (rm->host)

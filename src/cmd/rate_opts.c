@@ -445,11 +445,6 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		case 'J':
 			o->json = true;
 			break;
-		case 'h':
-			rate_usage(stdout);
-			exit(0);
-		case 'V':
-			cli_version();
 		case O_RCVBUF:
 			o->p.rx.rcvbuf = cli_bytes(name, optarg, 1, 1u << 30);
 			break;
@@ -462,7 +457,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 		default:
 			if (!obs_cli_option(&o->obs, c, optarg) &&
 			    !cli_save_option(&o->save, c, argc, argv))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, NULL, rate_usage);
 		}
 	}
 	if (optind < argc)

@@ -198,13 +198,8 @@ int cmd_serve(int argc, char **argv)
 			check_iface_list(name, optarg);
 			o.policy.mcast_ifaces = optarg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			cli_version();
 		default:
-			cli_bad_option(argv, c);
+			cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
 	if (optind < argc)

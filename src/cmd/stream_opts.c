@@ -312,15 +312,10 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 		case 'J':
 			o->json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			cli_version();
 		default:
 			if (!obs_cli_option(&o->obs, c, optarg) &&
 			    !cli_save_option(&o->save, c, argc, argv))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, NULL, usage);
 		}
 	}
 	if (optind < argc)

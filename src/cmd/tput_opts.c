@@ -205,16 +205,11 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		case 'J':
 			o->json = true;
 			break;
-		case 'V':
-			cli_version();
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
 		default:
 			if (!cli_remote_option(&remote, c, name) &&
 			    !obs_cli_option(&o->obs, c, optarg) &&
 			    !cli_save_option(&o->save, c, argc, argv))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
 	if (o->t.host)

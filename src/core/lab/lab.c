@@ -22,6 +22,16 @@
 #include "core/lab/lab_proc.h"
 #include "core/lab/lab_state.h"
 
+/* SIGTERM, two seconds to go, then SIGKILL. */
+static void stop_pid(long pid)
+{
+	kill((pid_t)pid, SIGTERM);
+	for (int i = 0; i < 100 && nb_lab_pid_alive(pid); i++)
+		nb_sleep_until_ns(nb_mono_ns() + 20 * NB_NS_PER_MS);
+	if (nb_lab_pid_alive(pid))
+		kill((pid_t)pid, SIGKILL);
+}
+
 int nb_lab_down(struct nb_lab *lab, unsigned *found)
 {
 	struct nb_lab_state s;
@@ -48,11 +58,7 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		}
 		/* The agents normally die with their namespace's processes below; this catches
 		 * one that left its namespace. */
-		kill((pid_t)pid, SIGTERM);
-		for (int i = 0; i < 100 && nb_lab_pid_alive(pid); i++)
-			nb_sleep_until_ns(nb_mono_ns() + 20 * NB_NS_PER_MS);
-		if (nb_lab_pid_alive(pid))
-			kill((pid_t)pid, SIGKILL);
+		stop_pid(pid);
 		nb_lab_note(lab, "stopped the %s (pid %ld)", k ? "observer" : "agent", pid);
 		(*found)++;
 	}
@@ -64,11 +70,7 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		if (!nb_lab_pid_alive(pid) || !nb_lab_is_qemu(pid))
 			continue;
 		/* Powered off before its taps' namespaces go. */
-		kill((pid_t)pid, SIGTERM);
-		for (int i = 0; i < 100 && nb_lab_pid_alive(pid); i++)
-			nb_sleep_until_ns(nb_mono_ns() + 20 * NB_NS_PER_MS);
-		if (nb_lab_pid_alive(pid))
-			kill((pid_t)pid, SIGKILL);
+		stop_pid(pid);
 		nb_lab_note(lab, "powered off the %s board (qemu pid %ld)",
 			    k && s.board2_arch[0] ? s.board2_arch
 			    : s.board_arch[0]	  ? s.board_arch

@@ -77,17 +77,9 @@ void nb_lab_board_swap(struct nb_lab *lab)
 long nb_lab_board_pid(const struct nb_lab *lab)
 {
 	char path[192];
-	long pid = 0;
-	FILE *f;
 
 	nb_lab_board_path(lab, "qemu.pid", path, sizeof(path));
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%ld", &pid) != 1)
-		pid = 0;
-	fclose(f);
-	return pid;
+	return nb_lab_read_pid(path);
 }
 
 /* The first line of DIR/name into buf; false when the file is missing or empty. */

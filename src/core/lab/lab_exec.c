@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdnoreturn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -62,6 +63,22 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* In the child: in, out and err as its standard streams, then argv; when the exec fails, its
+ * errno goes to the parent through ex (close-on-exec, so a successful exec closes it). */
+static noreturn void exec_child(char *const argv[], int in, int out, int err, int ex)
+{
+	int e;
+
+	dup2(in, 0);
+	dup2(out, 1);
+	dup2(err, 2);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(ex, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 int nb_lab_exec(char *const argv[], const char *input, struct nb_lab_run *r)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, ex[2] = {-1, -1};
@@ -83,17 +100,8 @@ int nb_lab_exec(char *const argv[], const char *input, struct nb_lab_run *r)
 		ret = -errno;
 		goto out;
 	}
-	if (pid == 0) {
-		int e;
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_child(argv, in[0], out[1], err[1], ex[1]);
 	close_fd(&in[0]);
 	close_fd(&out[1]);
 	close_fd(&err[1]);
@@ -189,17 +197,8 @@ int nb_lab_exec_logged(char *const argv[], const char *log_path, int *status)
 		ret = -errno;
 		goto out;
 	}
-	if (pid == 0) {
-		int e, null = open("/dev/null", O_RDONLY);
-		dup2(null, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_child(argv, open("/dev/null", O_RDONLY), fd, fd, ex[1]);
 	close(ex[1]);
 	ex[1] = -1;
 	if (read(ex[0], &child_errno, sizeof(child_errno)) == (ssize_t)sizeof(child_errno))

@@ -42,12 +42,27 @@ long nb_lab_read_pid(const char *path)
 	return pid;
 }
 
+/* Whether pid's executable's name begins with prefix ("netbench", "qemu-system-"). */
+static bool exe_is(long pid, const char *prefix)
+{
+	char path[64], exe[4096], *p;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	p = strrchr(exe, '/');
+	return !strncmp(p ? p + 1 : exe, prefix, strlen(prefix));
+}
+
 /* Whether pid is still the agent that wrote the pid file: a netbench executable running
  * `serve`, started no later than the file was written. A pid reused by another process since
  * (after a reboot or a crash) fails one of these and is left alone. */
 bool nb_lab_is_our_agent(long pid, const char *pid_path)
 {
-	char path[64], exe[4096], buf[4096], *p;
+	char path[64], buf[4096], *p;
 	struct stat st;
 	ssize_t n;
 	FILE *f;
@@ -56,15 +71,7 @@ bool nb_lab_is_our_agent(long pid, const char *pid_path)
 	bool serve = false;
 	int fd;
 
-	if (pid <= 0 || stat(pid_path, &st) < 0 || hz <= 0)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	p = strrchr(exe, '/');
-	if (strncmp(p ? p + 1 : exe, "netbench", 8))
+	if (pid <= 0 || stat(pid_path, &st) < 0 || hz <= 0 || !exe_is(pid, "netbench"))
 		return false;
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -107,16 +114,7 @@ bool nb_lab_is_our_agent(long pid, const char *pid_path)
 /* Whether pid is a qemu system emulator (the lab's board), not a pid reused since. */
 bool nb_lab_is_qemu(long pid)
 {
-	char path[64], exe[4096], *p;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	p = strrchr(exe, '/');
-	return !strncmp(p ? p + 1 : exe, "qemu-system-", 12);
+	return exe_is(pid, "qemu-system-");
 }
 
 /* Processes in namespace ns (ip netns pids), at most max, into pids. */

@@ -54,39 +54,54 @@ static void path_of(const struct nb_obs_reader *r, char *out, size_t len, const 
 	snprintf(out, len, "%s%s", r->root, p);
 }
 
-/* Reads a whole file into r->buf; returns its length or a negative errno. */
-static long slurp(struct nb_obs_reader *r, const char *p)
+/* Reads fd to its end into r->buf (from offset 0 with pread when positioned, else with read),
+ * growing it up to TEXT_MAX, and terminates it. Returns the length, or -ENOMEM; a read that
+ * fails ends the reading with its errno in *rerr (0: none). */
+static long fill(struct nb_obs_reader *r, int fd, bool positioned, int *rerr)
 {
-	char path[512];
 	size_t n = 0;
-	int fd;
-	path_of(r, path, sizeof(path), p);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+
+	*rerr = 0;
 	for (;;) {
 		if (n + 4096 + 1 > r->cap) {
 			size_t cap = r->cap ? r->cap * 2 : 65536;
 			char *b;
 			if (cap > TEXT_MAX)
 				break;
-			if (!(b = realloc(r->buf, cap))) {
-				close(fd);
+			if (!(b = realloc(r->buf, cap)))
 				return -ENOMEM;
-			}
 			r->buf = b;
 			r->cap = cap;
 		}
-		ssize_t k = read(fd, r->buf + n, r->cap - n - 1);
+		ssize_t k = positioned ? pread(fd, r->buf + n, r->cap - n - 1, (off_t)n)
+				       : read(fd, r->buf + n, r->cap - n - 1);
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0)
+			*rerr = errno;
 		if (k <= 0)
 			break;
 		n += (size_t)k;
 	}
-	close(fd);
 	r->buf[n] = '\0';
 	return (long)n;
+}
+
+/* Reads a whole file into r->buf; returns its length (what came before a failed read) or a
+ * negative errno. */
+static long slurp(struct nb_obs_reader *r, const char *p)
+{
+	char path[512];
+	int fd, rerr;
+	long n;
+
+	path_of(r, path, sizeof(path), p);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = fill(r, fd, false, &rerr);
+	close(fd);
+	return n;
 }
 
 static int read_u64(struct nb_obs_reader *r, const char *p, uint64_t *v)
@@ -157,39 +172,22 @@ uint64_t nb_obs_thread_cpu_ns(void)
  * (each a system call, dear on a slow board). The kernel formats the file anew at offset 0. */
 static long read_stat(struct nb_obs_reader *r)
 {
-	size_t n = 0;
+	int rerr;
+	long n;
+
 	if (r->stat_fd < 0) {
 		char path[512];
 		path_of(r, path, sizeof(path), "/proc/stat");
 		if ((r->stat_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			return -errno;
 	}
-	for (;;) {
-		if (n + 4096 + 1 > r->cap) {
-			size_t cap = r->cap ? r->cap * 2 : 65536;
-			char *b;
-			if (cap > TEXT_MAX)
-				break;
-			if (!(b = realloc(r->buf, cap)))
-				return -ENOMEM;
-			r->buf = b;
-			r->cap = cap;
-		}
-		ssize_t k = pread(r->stat_fd, r->buf + n, r->cap - n - 1, (off_t)n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int e = errno;
-			close(r->stat_fd);
-			r->stat_fd = -1;
-			return -e;
-		}
-		if (k == 0)
-			break;
-		n += (size_t)k;
+	n = fill(r, r->stat_fd, true, &rerr);
+	if (rerr) {
+		close(r->stat_fd);
+		r->stat_fd = -1;
+		return -rerr;
 	}
-	r->buf[n] = '\0';
-	return (long)n;
+	return n;
 }
 
 int nb_obs_sample_cpu(struct nb_obs_reader *r, struct nb_obs_snap *s)

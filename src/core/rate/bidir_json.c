@@ -9,20 +9,6 @@ void nb_rate_json_bidir_param(struct nb_json *j, const struct nb_rate_params *p)
 	nb_json_bool(j, "bidir", p->bidir);
 }
 
-/* A one-way latency object (p50, p90, p99, p99.9, max, min as nb_rate_rev_trial stores them). */
-static void rev_latency(struct nb_json *j, const char *key, const uint64_t *ns)
-{
-	nb_json_obj_begin(j, key);
-	nb_json_str(j, "kind", "one-way");
-	nb_json_u64(j, "min", ns[5]);
-	nb_json_u64(j, "p50", ns[0]);
-	nb_json_u64(j, "p90", ns[1]);
-	nb_json_u64(j, "p99", ns[2]);
-	nb_json_u64(j, "p99_9", ns[3]);
-	nb_json_u64(j, "max", ns[4]);
-	nb_json_obj_end(j);
-}
-
 void nb_rate_json_trial_bidir(struct nb_json *j, const struct nb_rate_run *r,
 			      const struct nb_rate_trial *t)
 {
@@ -49,7 +35,7 @@ void nb_rate_json_trial_bidir(struct nb_json *j, const struct nb_rate_run *r,
 		nb_json_null(j, "receiver_dropped_frames");
 	nb_json_double(j, "loss_pct", v->c.tx ? 100.0 * (double)v->c.lost / (double)v->c.tx : 0, 4);
 	if (v->lat_valid) {
-		rev_latency(j, "latency_ns", v->lat_ns);
+		nb_rate_json_latency(j, "latency_ns", "one-way", v->lat_ns);
 	} else {
 		nb_json_null(j, "latency_ns");
 		if (v->lat_why[0])
@@ -75,7 +61,7 @@ void nb_rate_json_size_bidir(struct nb_json *j, const struct nb_rate_params *p,
 	if (p->test == NB_RATE_LATENCY) {
 		/* the forward's is the size's latency_ns (or rtt_ns), as without --bidir */
 		if (s->rev_lat_valid)
-			rev_latency(j, "reverse_latency_ns", s->rev_lat_ns);
+			nb_rate_json_latency(j, "reverse_latency_ns", "one-way", s->rev_lat_ns);
 		else
 			nb_json_null(j, "reverse_latency_ns");
 		if (!s->rev_lat_valid)

@@ -18,8 +18,13 @@ static void json_latency(struct nb_json *j, const struct nb_rate_run *r, bool va
 		nb_json_null(j, key);
 		return;
 	}
+	nb_rate_json_latency(j, key, r->rtt ? "round-trip" : "one-way", ns);
+}
+
+void nb_rate_json_latency(struct nb_json *j, const char *key, const char *kind, const uint64_t *ns)
+{
 	nb_json_obj_begin(j, key);
-	nb_json_str(j, "kind", r->rtt ? "round-trip" : "one-way");
+	nb_json_str(j, "kind", kind);
 	nb_json_u64(j, "min", ns[5]);
 	nb_json_u64(j, "p50", ns[0]);
 	nb_json_u64(j, "p90", ns[1]);

@@ -125,6 +125,9 @@ void nb_rate_json_trial_bidir(struct nb_json *j, const struct nb_rate_run *r,
 			      const struct nb_rate_trial *t);
 void nb_rate_json_size_bidir(struct nb_json *j, const struct nb_rate_params *p,
 			     const struct nb_rate_size *s);
+/* A latency object under key: kind ("one-way", "round-trip"), then min, p50, p90, p99, p99_9
+ * and max from ns (p50 p90 p99 p99.9 max min, as a trial stores them). */
+void nb_rate_json_latency(struct nb_json *j, const char *key, const char *kind, const uint64_t *ns);
 /* Fills r->engine_desc with how the engine ran. */
 void nb_rate_describe(struct nb_rate_run *r);
 /* Closes everything; accepts NULL. */

@@ -91,12 +91,7 @@ int nb_lab_exec(char *const argv[], const char *input, struct nb_lab_run *r)
 	free(r->err);
 	memset(r, 0, sizeof(*r));
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
-	    pipe2(ex, O_CLOEXEC)) {
-		ret = -errno;
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
+	    pipe2(ex, O_CLOEXEC) || (pid = fork()) < 0) {
 		ret = -errno;
 		goto out;
 	}
@@ -188,12 +183,7 @@ int nb_lab_exec_logged(char *const argv[], const char *log_path, int *status)
 	pid_t pid;
 
 	fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || pipe2(ex, O_CLOEXEC)) {
-		ret = -errno;
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
+	if (fd < 0 || pipe2(ex, O_CLOEXEC) || (pid = fork()) < 0) {
 		ret = -errno;
 		goto out;
 	}

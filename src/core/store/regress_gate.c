@@ -109,6 +109,18 @@ void nb_gate_decide(const struct nb_cmp_cell *x, const struct nb_cmp_cell *base,
 	}
 }
 
+/* One more row at the end of *rows, zeroed; NULL when out of memory. */
+static struct nb_gate_row *push_row(struct nb_gate_row **rows, size_t *n)
+{
+	struct nb_gate_row *p = realloc(*rows, (*n + 1) * sizeof(*p));
+
+	if (!p)
+		return NULL;
+	*rows = p;
+	memset(&p[*n], 0, sizeof(*p));
+	return &p[(*n)++];
+}
+
 int nb_gate_table(const struct nb_cmp_table *t, const struct nb_gate_opts *o,
 		  struct nb_gate_row **rows, size_t *n)
 {
@@ -118,12 +130,9 @@ int nb_gate_table(const struct nb_cmp_table *t, const struct nb_gate_opts *o,
 			const struct nb_cmp_line *l = nb_cmp_line_of(t, r, c);
 			if (!x->has || x->is_base || !x->base || !isfinite(x->ratio))
 				continue;
-			struct nb_gate_row *p = realloc(*rows, (*n + 1) * sizeof(*p));
-			if (!p)
+			struct nb_gate_row *g = push_row(rows, n);
+			if (!g)
 				return -ENOMEM;
-			*rows = p;
-			struct nb_gate_row *g = &p[(*n)++];
-			memset(g, 0, sizeof(*g));
 			snprintf(g->view, sizeof(g->view), "%s", t->id);
 			snprintf(g->unit, sizeof(g->unit), "%s", t->unit);
 			snprintf(g->group, sizeof(g->group), "%s", t->group[l->group]);
@@ -141,12 +150,9 @@ int nb_gate_unseen(const struct nb_cmp_entry *e, size_t ne, struct nb_gate_row *
 		const struct nb_view *v = e[k].view;
 		if (!v->lost_points)
 			continue;
-		struct nb_gate_row *p = realloc(*rows, (*n + 1) * sizeof(*p));
-		if (!p)
+		struct nb_gate_row *g = push_row(rows, n);
+		if (!g)
 			return -ENOMEM;
-		*rows = p;
-		struct nb_gate_row *g = &p[(*n)++];
-		memset(g, 0, sizeof(*g));
 		g->verdict = NB_GATE_UNSEEN;
 		g->value = g->base = g->ratio = g->lo = g->hi = g->worse_pct = NAN;
 		snprintf(g->view, sizeof(g->view), "%s", v->id);

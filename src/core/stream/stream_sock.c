@@ -326,6 +326,19 @@ static int send_multicast(int fd, const struct nb_stream_sock_opts *o, struct so
 		       v4 ? "IP_MULTICAST_LOOP" : "IPV6_MULTICAST_LOOP", err, errlen);
 }
 
+/* The end of opening a socket: fd into *fd_out when ret is 0, else closed (when open) and ret
+ * returned. */
+static int keep_fd(int *fd_out, int fd, int ret)
+{
+	if (ret < 0) {
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
 int nb_stream_open_recv(const struct nb_stream_sock_opts *o, int *fd_out, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
@@ -372,13 +385,9 @@ int nb_stream_open_recv(const struct nb_stream_sock_opts *o, int *fd_out, char *
 	}
 	if (mc && (ret = join(fd, o, &ss, ifindex, err, errlen)) < 0)
 		goto out;
-	*fd_out = fd;
-	fd = -1;
 	ret = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	return ret;
+	return keep_fd(fd_out, fd, ret);
 }
 
 int nb_stream_open_send(const struct nb_stream_sock_opts *o, int *fd_out, char *err, size_t errlen)
@@ -404,11 +413,7 @@ int nb_stream_open_send(const struct nb_stream_sock_opts *o, int *fd_out, char *
 		snprintf(err, errlen, "no route to %s: %s", o->addr, strerror(errno));
 		goto out;
 	}
-	*fd_out = fd;
-	fd = -1;
 	ret = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	return ret;
+	return keep_fd(fd_out, fd, ret);
 }

@@ -47,11 +47,11 @@ static void write_time(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_
 }
 
 /* The idle baseline of a standalone sender, before its socket opens (docs/schema.md). */
-static void local_baseline(struct nb_stream_baseline *b)
+static void local_baseline(struct nb_cpu_idle *b)
 {
 	memset(b, 0, sizeof(*b));
-	b->measured = nb_cpu_baseline(NB_STREAM_BASELINE_NS, &b->local) == 0;
-	b->local_other_pct = nb_cpu_other_pct(&b->local, 0);
+	b->known = nb_cpu_baseline(NB_STREAM_BASELINE_NS, &b->cpu) == 0;
+	b->other_pct = nb_cpu_other_pct(&b->cpu, 0);
 }
 
 static int run_recv(struct stream_opts *o)
@@ -59,7 +59,7 @@ static int run_recv(struct stream_opts *o)
 	FILE *times = NULL;
 	struct nb_stream_recv *r = NULL;
 	struct nb_stream_rx *rx = NULL;
-	struct nb_stream_baseline base;
+	struct nb_cpu_idle base;
 	struct nb_sysinfo si;
 	char err[256];
 	int fd = -1, ret;
@@ -187,7 +187,7 @@ static int run_send(struct stream_opts *o)
 {
 	struct nb_stream_send_step *steps = calloc(o->p.nrates, sizeof(*steps));
 	struct nb_stream_send_opts so;
-	struct nb_stream_baseline base;
+	struct nb_cpu_idle base;
 	struct nb_sysinfo si;
 	char err[256];
 	int fd = -1, ret;
@@ -390,16 +390,17 @@ static int run_ctl(struct stream_opts *o)
 	int status = cli_stop ? 130 : 0;
 	for (size_t k = 0; !cli_stop && k < r.nagents; k++)
 		if (!o->p.reverse && r.nsent && nb_stream_rx_nothing(r.agents[k].rx)) {
-			cli_warn("agent %s received no datagram of the %zu step%s sent to %s port %u "
-				 "(a route, a firewall, or a multicast group its interface did not "
-				 "join?)",
-				 r.agents[k].host, r.nsent, r.nsent == 1 ? "" : "s", o->p.sock.addr,
-				 o->p.sock.port);
+			cli_warn(
+			    "agent %s received no datagram of the %zu step%s sent to %s port %u "
+			    "(a route, a firewall, or a multicast group its interface did not "
+			    "join?)",
+			    r.agents[k].host, r.nsent, r.nsent == 1 ? "" : "s", o->p.sock.addr,
+			    o->p.sock.port);
 			status = 1;
 		}
 	if (!cli_stop && o->p.reverse && r.nsent && nb_stream_rx_nothing(r.rx)) {
-		cli_warn("this host received no datagram of the %zu step%s agent %s sent",
-			 r.nsent, r.nsent == 1 ? "" : "s", r.agents[0].host);
+		cli_warn("this host received no datagram of the %zu step%s agent %s sent", r.nsent,
+			 r.nsent == 1 ? "" : "s", r.agents[0].host);
 		status = 1;
 	}
 	nb_stream_ctl_result_free(&r);

@@ -134,17 +134,17 @@ void stream_print_send_row(const struct nb_stream_send_step *s, size_t block)
 	print_polluted(other);
 }
 
-void stream_print_baseline(const struct nb_stream_baseline *b,
-			   const struct nb_stream_ctl_agent *agents, size_t nagents)
+void stream_print_baseline(const struct nb_cpu_idle *b, const struct nb_stream_ctl_agent *agents,
+			   size_t nagents)
 {
-	if (!b->measured)
+	if (!b->known)
 		return;
 	printf("idle baseline (%.2f s before the stream): other processes used %.0f %% of a CPU "
 	       "here",
-	       b->local.window_s, b->local_other_pct);
+	       b->cpu.window_s, b->other_pct);
 	for (size_t i = 0; i < nagents; i++) {
-		if (agents[i].base_known)
-			printf(", %.0f %% on %s", agents[i].base_other_pct, agents[i].host);
+		if (agents[i].base.known)
+			printf(", %.0f %% on %s", agents[i].base.other_pct, agents[i].host);
 		else
 			printf(", unknown on %s (an older netbench)", agents[i].host);
 	}

@@ -20,8 +20,8 @@ void stream_print_prof(const struct nb_stream_rx *rx, struct nb_prof_result *con
 void stream_print_send_head(void);
 void stream_print_send_row(const struct nb_stream_send_step *s, size_t block);
 /* "idle baseline (0.25 s before the traffic): other processes used ..." */
-void stream_print_baseline(const struct nb_stream_baseline *b,
-			   const struct nb_stream_ctl_agent *agents, size_t nagents);
+void stream_print_baseline(const struct nb_cpu_idle *b, const struct nb_stream_ctl_agent *agents,
+			   size_t nagents);
 /* "pacing: burst (...; no kernel pacing: why)" */
 void stream_print_pacing(const struct nb_stream_pacing *pc);
 /* "agent HOST: name, arch kernel, N CPUs, model, driver", after an empty line. */

@@ -139,13 +139,13 @@ static void polluted_note(const char *size, const char *dir, const struct nb_tpu
 
 static void print_baseline(const struct nb_tput_baseline *b)
 {
-	if (!b->measured)
+	if (!b->local.known)
 		return;
 	printf("idle baseline (%.2f s before the sweep): other processes used %.0f %% of a CPU "
 	       "here, ",
-	       b->local.window_s, b->local_other_pct);
-	if (b->remote_known)
-		printf("%.0f %% on the agent\n", b->remote_other_pct);
+	       b->local.cpu.window_s, b->local.other_pct);
+	if (b->remote.known)
+		printf("%.0f %% on the agent\n", b->remote.other_pct);
 	else
 		printf("unknown on the agent (an older netbench)\n");
 }

@@ -50,7 +50,7 @@ static int sim_step(void *arg, const struct nb_tput_params *p, struct nb_tput_st
 	r->tx.bytes = p->dir & NB_TPUT_DIR_TX ? p->block : 0;
 	r->rx.bytes = p->dir & NB_TPUT_DIR_RX ? 2 * p->block : 0;
 	if (p->baseline_ns)
-		r->baseline.measured = true;
+		r->baseline.local.known = true;
 	if (k == s->stop_after)
 		*s->stop = 1;
 	return 0;
@@ -128,7 +128,7 @@ int main(void)
 	CHECK(sim.baseline_ns[0] == NB_TPUT_BASELINE_NS && sim.baseline_ns[1] == 0 &&
 		  sim.baseline_ns[2] == 0,
 	      "the baseline is asked of the first step only");
-	CHECK(s.res[1].tx.bytes == 8192 && s.res[1].rx.bytes == 16384 && s.baseline.measured,
+	CHECK(s.res[1].tx.bytes == 8192 && s.res[1].rx.bytes == 16384 && s.baseline.local.known,
 	      "each direction's result and the baseline kept in the sweep");
 	CHECK(s.nintervals == 6 && s.intervals[5].size_index == 2,
 	      "every interval kept with its size");

@@ -77,6 +77,15 @@ bool nb_cpu_same_host(const struct nb_cpu_sample *a, const struct nb_cpu_sample 
  * understate the load; the process's own time (scheduler clock) does not. An invalid window is
  * not consistent. */
 bool nb_cpu_consistent(const struct nb_cpu_load *l);
+/* One end's idle baseline (docs/schema.md, "cpu_baseline"): its CPU over a short time before
+ * the traffic, with the test set up and idle, and the share of a CPU other processes used
+ * meanwhile. known false: not measured (an older agent sends no sample for it). tput and
+ * stream keep one for this host and one per agent. */
+struct nb_cpu_idle {
+	bool known;
+	struct nb_cpu_load cpu;
+	double other_pct; /* % of one CPU; NaN when unknown */
+};
 /* The idle baseline: samples the system over window_ns with this process idle. */
 int nb_cpu_baseline(uint64_t window_ns, struct nb_cpu_load *load);
 /* Service demand: CPU microseconds per KByte (1024 bytes) moved; NaN when no bytes moved. */

@@ -82,6 +82,31 @@ void nb_result_begin_run(struct nb_json *j, const char *test, const struct nb_sy
 	nb_json_obj_end(j);
 }
 
+bool nb_result_baseline_begin(struct nb_json *j, const struct nb_cpu_idle *local)
+{
+	if (!local->known) {
+		nb_json_null(j, "cpu_baseline");
+		return false;
+	}
+	nb_json_obj_begin(j, "cpu_baseline");
+	nb_json_double(j, "polluted_above_pct", NB_CPU_POLLUTED_PCT, 1);
+	nb_json_double(j, "other_local_pct", local->other_pct, 2);
+	nb_result_cpu(j, "local", &local->cpu);
+	return true;
+}
+
+void nb_result_cpu_idle(struct nb_json *j, const char *pct_key, const char *cpu_key,
+			const struct nb_cpu_idle *b)
+{
+	if (b->known) {
+		nb_json_double(j, pct_key, b->other_pct, 2);
+		nb_result_cpu(j, cpu_key, &b->cpu);
+	} else {
+		nb_json_null(j, pct_key);
+		nb_json_null(j, cpu_key);
+	}
+}
+
 void nb_result_cpu(struct nb_json *j, const char *key, const struct nb_cpu_load *l)
 {
 	nb_json_obj_begin(j, key);

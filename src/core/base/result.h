@@ -31,6 +31,14 @@ void nb_result_begin_run(struct nb_json *j, const char *test, const struct nb_sy
 			 const struct nb_result_agent *agent);
 /* Writes a CPU load object with units in the names (cpu_pct, ...). */
 void nb_result_cpu(struct nb_json *j, const char *key, const struct nb_cpu_load *l);
+/* "cpu_baseline" (docs/schema.md): null, returning false, when this host's was not measured;
+ * else opens it with the pollution threshold, this host's share (other_local_pct) and CPU
+ * (local) and returns true: the caller adds the far ends (nb_result_cpu_idle) and closes it. */
+bool nb_result_baseline_begin(struct nb_json *j, const struct nb_cpu_idle *local);
+/* A far end's baseline: its share under pct_key and its CPU under cpu_key, both null when it
+ * is not known. */
+void nb_result_cpu_idle(struct nb_json *j, const char *pct_key, const char *cpu_key,
+			const struct nb_cpu_idle *b);
 /* Fills buf with the command line as one shell-readable string. */
 void nb_result_cmdline(char *buf, size_t len);
 

@@ -168,15 +168,15 @@ static void baseline_local(struct nb_stream_ctl_result *r, struct nb_cpu_sample 
 	for (size_t i = 0; i < r->nagents; i++) {
 		struct nb_stream_ctl_agent *a = &r->agents[i];
 		a->base0 = malloc(sizeof(*a->base0));
-		a->base_known = a->base0 && nb_proto_get_cpu(a->msg, a->base0) == 0;
+		a->base.known = a->base0 && nb_proto_get_cpu(a->msg, a->base0) == 0;
 	}
 	if (!loc1 || nb_cpu_sample_now(loc0))
 		goto out;
 	nb_sleep_until_ns(loc0->mono_ns + NB_STREAM_BASELINE_NS);
 	if (nb_cpu_sample_now(loc1))
 		goto out;
-	nb_cpu_load(loc0, loc1, &r->baseline.local);
-	r->baseline.measured = true;
+	nb_cpu_load(loc0, loc1, &r->baseline.cpu);
+	r->baseline.known = true;
 out:
 	free(loc1);
 }
@@ -185,9 +185,9 @@ static void baseline_agent(struct nb_stream_ctl_agent *a, const struct nb_cpu_sa
 {
 	struct nb_cpu_sample *b1 = malloc(sizeof(*b1));
 
-	a->base_known = a->base_known && b1 && nb_proto_get_cpu(a->ctl->msg, b1) == 0;
-	if (a->base_known) {
-		nb_cpu_load(a->base0, b1, &a->base);
+	a->base.known = a->base.known && b1 && nb_proto_get_cpu(a->ctl->msg, b1) == 0;
+	if (a->base.known) {
+		nb_cpu_load(a->base0, b1, &a->base.cpu);
 		a->same_host = nb_cpu_same_host(loc0, a->base0);
 	}
 	free(b1);
@@ -203,7 +203,7 @@ static void cpu_peers(struct nb_stream_ctl_result *r, struct nb_stream_rx *const
 		struct nb_stream_ctl_agent *a = &r->agents[i];
 		if (!a->same_host)
 			continue;
-		peers_s += a->base.proc_cpu_s;
+		peers_s += a->base.cpu.proc_cpu_s;
 		for (size_t k = 0; rx[i] && k < rx[i]->nsteps; k++) {
 			struct nb_stream_step *s = &rx[i]->steps[k];
 			if (s->step >= r->nsent)
@@ -212,12 +212,12 @@ static void cpu_peers(struct nb_stream_ctl_result *r, struct nb_stream_rx *const
 			r->sent[s->step].cpu_peer_s += s->cpu.proc_cpu_s;
 		}
 	}
-	r->baseline.local_other_pct = nb_cpu_other_pct(&r->baseline.local, peers_s);
+	r->baseline.other_pct = nb_cpu_other_pct(&r->baseline.cpu, peers_s);
 	for (size_t i = 0; i < r->nagents; i++) {
 		struct nb_stream_ctl_agent *a = &r->agents[i];
-		a->base_other_pct =
-		    a->base_known ? nb_cpu_other_pct(
-					&a->base, a->same_host ? r->baseline.local.proc_cpu_s : 0)
+		a->base.other_pct =
+		    a->base.known ? nb_cpu_other_pct(&a->base.cpu,
+						     a->same_host ? r->baseline.cpu.proc_cpu_s : 0)
 				  : NAN;
 	}
 }

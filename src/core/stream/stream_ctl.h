@@ -67,22 +67,15 @@ struct nb_stream_ctl_agent {
 	struct nb_cpu_sample *mark0, *mark1;
 	struct nb_cpu_load run_cpu; /* its CPU over the whole sweep (forward) */
 	/* Its idle baseline, between the acknowledgements of the request and of START (an older
-	 * agent sends no CPU sample there: base_known false); same_host: it runs on this host. */
+	 * agent sends no CPU sample there: base.known false); same_host: it runs on this host. */
 	struct nb_cpu_sample *base0;
-	bool base_known, same_host;
-	struct nb_cpu_load base;
-	double base_other_pct;
+	bool same_host;
+	struct nb_cpu_idle base;
 	struct nb_prof_result *prof[NB_STREAM_MAX_STEPS]; /* per received step, NULL: none */
 };
 
-/* This host's idle baseline before the traffic: its CPU over NB_STREAM_BASELINE_NS with the
- * test set up and idle, and the share of a CPU other processes used meanwhile. */
+/* How long this host's idle baseline (base/cpu.h) samples it before the traffic. */
 #define NB_STREAM_BASELINE_NS (250 * 1000 * 1000ULL)
-struct nb_stream_baseline {
-	bool measured;
-	struct nb_cpu_load local;
-	double local_other_pct;
-};
 
 struct nb_stream_ctl_result {
 	struct nb_sysinfo local;
@@ -95,7 +88,7 @@ struct nb_stream_ctl_result {
 	bool interrupted;
 	bool bad_input;			/* the failure lies in the user's input (a usage error) */
 	struct nb_stream_pacing pacing; /* the sender's decision (this host's, or the agent's) */
-	struct nb_stream_baseline baseline;
+	struct nb_cpu_idle baseline;
 	struct nb_obs_trial *obs; /* per step, with observers; NULL without */
 	size_t nobs;
 	uint64_t *obs_lag_ns; /* per step: how long after the sender's open and close edges the
@@ -129,7 +122,7 @@ void nb_stream_prof_summary(const struct nb_stream_step *s, const struct nb_prof
 void nb_stream_json_send(struct nb_json *j, const char *key,
 			 const struct nb_stream_send_step *steps, size_t n, size_t block);
 /* "cpu_baseline": null when not measured, else this host's and each agent's idle baseline. */
-void nb_stream_json_baseline(struct nb_json *j, const struct nb_stream_baseline *b,
+void nb_stream_json_baseline(struct nb_json *j, const struct nb_cpu_idle *b,
 			     const struct nb_stream_ctl_agent *agents, size_t nagents);
 /* The sender's pacing decision: "pacing": {asked, mode, burst_asked, iface, qdisc, ...}. */
 void nb_stream_json_pacing(struct nb_json *j, const struct nb_stream_pacing *pc);
@@ -142,10 +135,10 @@ int nb_stream_ctl_doc_text(const struct nb_stream_params *p, const struct nb_str
 			   char **text, size_t *len);
 int nb_stream_recv_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
 			    enum nb_stream_end end, bool recvmmsg_fallback,
-			    const struct nb_stream_baseline *base, const struct nb_stream_rx *rx,
+			    const struct nb_cpu_idle *base, const struct nb_stream_rx *rx,
 			    struct nb_prof_result *const *prof, char **text, size_t *len);
 int nb_stream_send_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
-			    bool interrupted, const struct nb_stream_baseline *base,
+			    bool interrupted, const struct nb_cpu_idle *base,
 			    const struct nb_stream_send_step *steps, char **text, size_t *len);
 
 #endif

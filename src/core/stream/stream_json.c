@@ -49,28 +49,16 @@ static void json_other(struct nb_json *j, const struct nb_cpu_load *l, double pe
 	nb_json_bool(j, "cpu_polluted", nb_cpu_polluted(other));
 }
 
-void nb_stream_json_baseline(struct nb_json *j, const struct nb_stream_baseline *b,
+void nb_stream_json_baseline(struct nb_json *j, const struct nb_cpu_idle *b,
 			     const struct nb_stream_ctl_agent *agents, size_t nagents)
 {
-	if (!b->measured) {
-		nb_json_null(j, "cpu_baseline");
+	if (!nb_result_baseline_begin(j, b))
 		return;
-	}
-	nb_json_obj_begin(j, "cpu_baseline");
-	nb_json_double(j, "polluted_above_pct", NB_CPU_POLLUTED_PCT, 1);
-	nb_json_double(j, "other_local_pct", b->local_other_pct, 2);
-	nb_result_cpu(j, "local", &b->local);
 	nb_json_arr_begin(j, "agents");
 	for (size_t i = 0; i < nagents; i++) {
 		nb_json_obj_begin(j, NULL);
 		nb_json_str(j, "agent", agents[i].host);
-		if (agents[i].base_known) {
-			nb_json_double(j, "other_pct", agents[i].base_other_pct, 2);
-			nb_result_cpu(j, "cpu", &agents[i].base);
-		} else {
-			nb_json_null(j, "other_pct");
-			nb_json_null(j, "cpu");
-		}
+		nb_result_cpu_idle(j, "other_pct", "cpu", &agents[i].base);
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -275,7 +263,7 @@ struct doc {
 	const struct nb_sysinfo *si;
 	enum nb_stream_end end;
 	bool flag; /* recv: recvmmsg_fallback; send: interrupted */
-	const struct nb_stream_baseline *base;
+	const struct nb_cpu_idle *base;
 	const struct nb_stream_rx *rx;
 	struct nb_prof_result *const *prof;
 	const struct nb_stream_send_step *steps;
@@ -329,7 +317,7 @@ int nb_stream_ctl_doc_text(const struct nb_stream_params *p, const struct nb_str
 
 int nb_stream_recv_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
 			    enum nb_stream_end end, bool recvmmsg_fallback,
-			    const struct nb_stream_baseline *base, const struct nb_stream_rx *rx,
+			    const struct nb_cpu_idle *base, const struct nb_stream_rx *rx,
 			    struct nb_prof_result *const *prof, char **text, size_t *len)
 {
 	const struct doc d = {.p = p,
@@ -343,7 +331,7 @@ int nb_stream_recv_doc_text(const struct nb_stream_params *p, const struct nb_sy
 }
 
 int nb_stream_send_doc_text(const struct nb_stream_params *p, const struct nb_sysinfo *si,
-			    bool interrupted, const struct nb_stream_baseline *base,
+			    bool interrupted, const struct nb_cpu_idle *base,
 			    const struct nb_stream_send_step *steps, char **text, size_t *len)
 {
 	const struct doc d = {.p = p, .si = si, .flag = interrupted, .base = base, .steps = steps};

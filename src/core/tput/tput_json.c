@@ -187,19 +187,9 @@ static void json_dir(struct nb_json *j, const struct nb_tput_sweep_params *sp,
 
 static void json_baseline(struct nb_json *j, const struct nb_tput_baseline *b)
 {
-	if (!b->measured) {
-		nb_json_null(j, "cpu_baseline");
+	if (!nb_result_baseline_begin(j, &b->local))
 		return;
-	}
-	nb_json_obj_begin(j, "cpu_baseline");
-	nb_json_double(j, "polluted_above_pct", NB_CPU_POLLUTED_PCT, 1);
-	nb_json_double(j, "other_local_pct", b->local_other_pct, 2);
-	nb_json_double(j, "other_remote_pct", b->remote_other_pct, 2);
-	nb_result_cpu(j, "local", &b->local);
-	if (b->remote_known)
-		nb_result_cpu(j, "remote", &b->remote);
-	else
-		nb_json_null(j, "remote");
+	nb_result_cpu_idle(j, "other_remote_pct", "remote", &b->remote);
 	nb_json_obj_end(j);
 }
 

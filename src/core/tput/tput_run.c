@@ -146,10 +146,10 @@ static int baseline(struct step *s, struct nb_tput_baseline *b, char *err, size_
 	int ret = -ENOMEM;
 
 	memset(b, 0, sizeof(*b));
-	b->local_other_pct = b->remote_other_pct = NAN;
+	b->local.other_pct = b->remote.other_pct = NAN;
 	if (!smp)
 		return ret;
-	b->remote_known = nb_proto_get_cpu(s->reply, &smp[2]) == 0;
+	b->remote.known = nb_proto_get_cpu(s->reply, &smp[2]) == 0;
 	if ((ret = nb_cpu_sample_now(&smp[0])))
 		goto out;
 	nb_sleep_until_ns(smp[0].mono_ns + s->p->baseline_ns);
@@ -157,15 +157,15 @@ static int baseline(struct step *s, struct nb_tput_baseline *b, char *err, size_
 		goto out;
 	if ((ret = nb_ctl_start(s->ctl, err, errlen)))
 		goto out;
-	b->remote_known = b->remote_known && nb_proto_get_cpu(s->ctl->msg, &smp[3]) == 0;
-	b->measured = true;
-	nb_cpu_load(&smp[0], &smp[1], &b->local);
-	if (b->remote_known) {
-		nb_cpu_load(&smp[2], &smp[3], &b->remote);
-		cpu_other(&smp[0], &smp[2], &b->local, &b->remote, &b->local_other_pct,
-			  &b->remote_other_pct);
+	b->remote.known = b->remote.known && nb_proto_get_cpu(s->ctl->msg, &smp[3]) == 0;
+	b->local.known = true;
+	nb_cpu_load(&smp[0], &smp[1], &b->local.cpu);
+	if (b->remote.known) {
+		nb_cpu_load(&smp[2], &smp[3], &b->remote.cpu);
+		cpu_other(&smp[0], &smp[2], &b->local.cpu, &b->remote.cpu, &b->local.other_pct,
+			  &b->remote.other_pct);
 	} else {
-		b->local_other_pct = nb_cpu_other_pct(&b->local, 0);
+		b->local.other_pct = nb_cpu_other_pct(&b->local.cpu, 0);
 	}
 out:
 	free(smp);

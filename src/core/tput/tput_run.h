@@ -42,9 +42,7 @@ struct nb_tput_params {
  * CPU other processes used meanwhile. An older agent, which sends no CPU sample with its
  * acknowledgements, leaves the remote one unknown. */
 struct nb_tput_baseline {
-	bool measured, remote_known;
-	struct nb_cpu_load local, remote;
-	double local_other_pct, remote_other_pct; /* % of one CPU; NaN when unknown */
+	struct nb_cpu_idle local, remote; /* local.known: measured at all */
 };
 
 /* One direction's result over the measurement window. */

@@ -427,7 +427,7 @@ static int rate_opened(void *arg, struct nb_rate_run *r, char *err, size_t errle
 	}
 	nb_net_addr_str((struct sockaddr *)&r->dst, false, f->abuf, sizeof(f->abuf));
 	obs_cli_lab_default(&o->obs, f->abuf, o->json);
-	obs_cli_open(&o->obs, o->p.rx.psk_file);
+	obs_cli_open(&o->obs, o->psk_file);
 	return 0;
 }
 

@@ -223,7 +223,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	o->p.repeat = 5;
 	o->p.rx.port = DEFAULT_PORT;
 	o->p.sport = DEFAULT_SPORT;
-	o->p.rx.ctl_port = NB_DEFAULT_PORT;
+	o->p.rx.agent.port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
 	while ((li = -1, c = getopt_long(argc, argv, ":m:t:e:s:l:r:T:p:c:k:qJhVo:", lo, &li)) !=
@@ -382,7 +382,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 			o->dst = optarg;
 			break;
 		case 'k':
-			o->p.rx.psk_file = optarg;
+			o->psk_file = optarg;
 			break;
 		case O_RT:
 			o->p.realtime = true;
@@ -440,7 +440,7 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 						optarg);
 			break;
 		case 'p':
-			o->p.rx.ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			o->p.rx.agent.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'J':
 			o->json = true;

@@ -16,8 +16,9 @@ struct rate_opts {
 	struct nb_rate_params p;
 	bool json;
 	const char *local_rx, *dst, *agent;
+	const char *psk_file; /* --psk: the agent's key (p.rx.agent), the observers' too */
 	const char *lab_prefix;
-	struct obs_cli obs; /* observers of the DUT */
+	struct obs_cli obs;	    /* observers of the DUT */
 	const char *profile_folded; /* --profile-folded FILE */
 	struct cli_save save;
 	struct nb_mix mix;     /* --imix (p.mix points here when given) */

@@ -88,7 +88,7 @@ static void check_rate(const struct rate_opts *o)
 void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 {
 	if (o->agent)
-		o->agent = cli_hostport("--client", o->agent, &o->p.rx.ctl_port);
+		o->agent = cli_hostport("--client", o->agent, &o->p.rx.agent.port);
 	if (o->p.rx.rcvbuf && !o->local_rx)
 		cli_usage_error("--rcvbuf applies to the local receiver (--local-rx)");
 	if (o->obs.nclocks && o->p.nsweep)
@@ -245,7 +245,9 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		parse_local_rx(o->local_rx, o->p.rx.port, &o->p.rx);
 		o->p.receiver = &nb_rx_local;
 	} else if (o->agent) {
-		o->p.rx.agent = o->agent;
+		o->p.rx.agent.host = o->agent;
+		if (o->psk_file)
+			cli_psk(o->psk_file, o->p.rx.agent.psk, &o->p.rx.agent.psk_len);
 		o->p.rx.dst_addr = o->dst;
 		o->p.receiver = &nb_rx_agent;
 	} else {

@@ -13,6 +13,7 @@
 
 #include "core/base/cancel.h"
 #include "core/base/pacer.h"
+#include "core/session/ctl.h"
 
 #define NB_GEN_MAX_FLOWS 65536 /* a run's; a receiver counts NB_RX_FLOWS unless told more */
 #define NB_GEN_MAX_BATCH 1024  /* sendmmsg takes at most UIO_MAXIOV (1024) messages */
@@ -70,12 +71,10 @@ const struct nb_gen_engine *nb_gen_find(const char *name);
 struct nb_rx_cfg {
 	struct sockaddr_storage dst; /* local: address to bind; none: where frames go */
 	socklen_t dst_len;
-	const char *netns;    /* local: network namespace to receive in (NULL: ours) */
-	const char *agent;    /* agent: host name or address */
-	uint16_t ctl_port;    /* agent: its control port */
-	const char *psk_file; /* agent: NULL for no key */
-	const char *dst_addr; /* agent: frames go there (NULL: the agent's control address) */
-	uint16_t port;	      /* UDP port frames go to */
+	const char *netns;	    /* local: network namespace to receive in (NULL: ours) */
+	struct nb_ctl_target agent; /* agent: where it is, and its key */
+	const char *dst_addr;	    /* agent: frames go there (NULL: the agent's control address) */
+	uint16_t port;		    /* UDP port frames go to */
 	bool no_mmsg;
 	uint64_t rcvbuf;  /* local: the socket's receive buffer (0: as large as allowed) */
 	uint32_t sockets; /* local: receiving sockets and threads, one SO_REUSEPORT group (0: 1) */

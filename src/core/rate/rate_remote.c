@@ -287,8 +287,6 @@ int nb_rate_remote_open(struct nb_rate_remote **out, const struct nb_rate_remote
 			bool *same_clock, char *err, size_t errlen)
 {
 	struct nb_rate_remote *rr = calloc(1, sizeof(*rr));
-	uint8_t psk[NB_PSK_MAX];
-	size_t psk_len = 0;
 	char mine[64];
 	int ret = -ENOMEM;
 
@@ -302,15 +300,7 @@ int nb_rate_remote_open(struct nb_rate_remote **out, const struct nb_rate_remote
 	rr->dst_count = cfg->dst_count;
 	rr->port_count = cfg->port_count;
 	rr->flows = cfg->flows;
-	if (cfg->psk_file && (ret = nb_psk_load(cfg->psk_file, psk, &psk_len))) {
-		snprintf(err, errlen, "--psk: cannot use %s: %s", cfg->psk_file,
-			 ret == -EINVAL	 ? "empty"
-			 : ret == -EFBIG ? "too long"
-					 : strerror(-ret));
-		goto fail;
-	}
-	ret = nb_ctl_open(&rr->ctl, cfg->agent, cfg->ctl_port, AF_UNSPEC, psk_len ? psk : NULL,
-			  psk_len, err, errlen);
+	ret = nb_ctl_open_target(&rr->ctl, &cfg->agent, err, errlen);
 	if (ret)
 		goto fail;
 	*remote = rr->ctl->remote;

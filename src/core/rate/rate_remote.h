@@ -15,18 +15,17 @@
 #include "core/base/sysinfo.h"
 #include "core/rate/mix.h"
 #include "core/rate/rate_agent_rev.h"
+#include "core/session/ctl.h"
 
 struct nb_rate_remote;
 
 struct nb_rate_remote_cfg {
-	const char *agent;    /* host name or address */
-	uint16_t ctl_port;    /* the agent's control port */
-	const char *psk_file; /* NULL: no key */
-	const char *dst_addr; /* NULL: frames go to the agent's control address */
-	uint16_t port;	      /* UDP port the agent receives on */
-	uint32_t dst_count;   /* flows by destination address: the agent's dst ... + count - 1 */
-	uint32_t port_count;  /* flows by destination port: port ... port + count - 1 */
-	uint32_t flows;	      /* flows the agent is to count (past 1024: it must say it can) */
+	struct nb_ctl_target agent; /* where it is, and its key */
+	const char *dst_addr;	    /* NULL: frames go to the agent's control address */
+	uint16_t port;		    /* UDP port the agent receives on */
+	uint32_t dst_count;  /* flows by destination address: the agent's dst ... + count - 1 */
+	uint32_t port_count; /* flows by destination port: port ... port + count - 1 */
+	uint32_t flows;	     /* flows the agent is to count (past 1024: it must say it can) */
 	bool no_mmsg;
 };
 

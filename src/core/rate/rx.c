@@ -154,8 +154,6 @@ static int agent_open(const struct nb_rx_cfg *cfg, void **state, struct sockaddr
 		      size_t errlen)
 {
 	struct nb_rate_remote_cfg rc = {.agent = cfg->agent,
-					.ctl_port = cfg->ctl_port,
-					.psk_file = cfg->psk_file,
 					.dst_addr = cfg->dst_addr,
 					.port = cfg->port,
 					.dst_count = cfg->dst_count,

@@ -354,14 +354,15 @@ static int run_ctl(struct stream_opts *o)
 	int ret;
 
 	if (o->psk_path)
-		cli_psk(o->psk_path, o->p.psk, &o->p.psk_len);
-	if (o->p.reverse && o->p.nhosts > 1)
-		cli_usage_error("--reverse takes one agent (the sender), not %zu", o->p.nhosts);
-	if (!o->p.multicast && o->p.nhosts > 1)
+		for (size_t i = 0; i < o->p.nagents; i++)
+			cli_psk(o->psk_path, o->p.agents[i].psk, &o->p.agents[i].psk_len);
+	if (o->p.reverse && o->p.nagents > 1)
+		cli_usage_error("--reverse takes one agent (the sender), not %zu", o->p.nagents);
+	if (!o->p.multicast && o->p.nagents > 1)
 		cli_usage_error(
 		    "-a %s is unicast: one agent receives it; use a multicast group for "
 		    "%zu agents",
-		    o->p.sock.addr, o->p.nhosts);
+		    o->p.sock.addr, o->p.nagents);
 	o->p.stop = &cli_stop;
 	o->p.on_step = ctl_step;
 	o->p.step_arg = o;

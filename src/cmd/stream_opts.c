@@ -124,8 +124,8 @@ static size_t parse_rates(const char *opt, const char *val, uint64_t *rates, siz
 }
 
 /* -c HOSTS: comma-separated, each HOST, HOST:PORT or [IPv6]:PORT (cli_hostport); a host
- * without a port is reached at --ctl-port (port 0 here). */
-static size_t split_hosts(const char *list, char (*hosts)[256], uint16_t *ports, size_t max)
+ * without a port is reached at ctl_port (--ctl-port). */
+static size_t split_hosts(const char *list, uint16_t ctl_port, struct nb_ctl_target *to, size_t max)
 {
 	size_t n = 0;
 	const char *p = list;
@@ -141,10 +141,8 @@ static size_t split_hosts(const char *list, char (*hosts)[256], uint16_t *ports,
 			cli_usage_error("-c: at most %zu agents", max);
 		memcpy(one, p, len);
 		one[len] = '\0';
-		ports[n] = 0;
-		host = cli_hostport("--client", one, &ports[n]);
-		snprintf(hosts[n], sizeof(hosts[n]), "%s", host);
-		free((void *)host);
+		to[n].port = ctl_port;
+		to[n].host = host = cli_hostport("--client", one, &to[n].port);
 		n++;
 		p += len + (c ? 1 : 0);
 		if (c && !*p)
@@ -212,7 +210,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	o->p.nrates = 1;
 	o->p.time_ns = 10 * NB_NS_PER_S;
 	o->p.idle_ns = 3 * NB_NS_PER_S;
-	o->p.ctl_port = NB_DEFAULT_PORT;
+	o->ctl_port = NB_DEFAULT_PORT;
 	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:c:k:RJhV46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
@@ -304,7 +302,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 			o->connect = optarg;
 			break;
 		case O_CTLPORT:
-			o->p.ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'R':
 			o->p.reverse = true;
@@ -329,8 +327,8 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	if (!o->p.send && !o->p.recv && !o->connect)
 		cli_usage_error("give --send, --recv, or -c HOST for an agent");
 	if (o->connect)
-		o->p.nhosts =
-		    split_hosts(o->connect, o->p.hosts, o->p.host_ports, NB_STREAM_MAX_AGENTS);
+		o->p.nagents =
+		    split_hosts(o->connect, o->ctl_port, o->p.agents, NB_STREAM_MAX_AGENTS);
 	if (o->obs.nclocks || o->obs.no_observe)
 		cli_usage_error("--%s is rate's: stream observes only what --observe names",
 				o->obs.nclocks ? "observe-clocks" : "no-observe");
@@ -349,9 +347,9 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 		o->p.sock.addr = o->p.sock.family == AF_INET6 ? "::" : "0.0.0.0";
 	} else if (!o->p.sock.addr && o->connect) {
 		/* A unicast stream to the agent itself. */
-		if (o->p.nhosts > 1)
+		if (o->p.nagents > 1)
 			cli_usage_error("-a GROUP is required with several agents");
-		o->p.sock.addr = o->p.hosts[0];
+		o->p.sock.addr = o->p.agents[0].host;
 	}
 	if (!o->p.sock.addr)
 		cli_usage_error("-a GROUP|ADDR is required");

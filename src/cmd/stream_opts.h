@@ -17,6 +17,7 @@ struct stream_opts {
 	const char *connect;	/* -c: the agents, comma-separated */
 	const char *times_path; /* --recv --timestamps */
 	const char *psk_path;
+	uint16_t ctl_port;    /* --ctl-port: the agents' without a port of their own */
 	struct cli_save save; /* --save, --label, --tag, -o */
 	struct obs_cli obs;   /* --observe: a box in the path, over each step's window */
 };

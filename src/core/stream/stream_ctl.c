@@ -108,8 +108,10 @@ static void fill_req(const struct nb_stream_params *p, struct nb_stream_req *r, 
 }
 
 static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_params *p,
-		      uint16_t port, const struct nb_stream_req *req, char *err, size_t errlen)
+		      const struct nb_ctl_target *to, const struct nb_stream_req *req, char *err,
+		      size_t errlen)
 {
+	struct nb_ctl_target t = *to;
 	char why[512];
 	int ret;
 
@@ -120,8 +122,8 @@ static int agent_open(struct nb_stream_ctl_agent *a, const struct nb_stream_para
 		snprintf(err, errlen, "agent %s: %s", a->host, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	ret = nb_ctl_open(&a->ctl, a->host, port ? port : p->ctl_port, p->family, p->psk,
-			  p->psk_len, why, sizeof(why));
+	t.family = p->family; /* the group's: the session goes the same way */
+	ret = nb_ctl_open_target(&a->ctl, &t, why, sizeof(why));
 	if (ret < 0)
 		goto fail;
 	nb_msg_reset(a->msg, NB_MSG_TEST_REQ);
@@ -266,7 +268,7 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		goto out;
 	fill_req(p, &req, NB_STREAM_AGENT_RECV, id);
 	for (size_t i = 0; i < r->nagents; i++)
-		if ((ret = agent_open(&r->agents[i], p, p->host_ports[i], &req, err, errlen)))
+		if ((ret = agent_open(&r->agents[i], p, &p->agents[i], &req, err, errlen)))
 			goto out;
 	baseline_local(r, loc0);
 	for (size_t i = 0; i < r->nagents; i++) {
@@ -378,7 +380,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	 * once started, and the socket is ready before that. */
 	recv_sock = p->sock;
 	if (p->to_controller) {
-		if ((ret = agent_open(a, p, p->host_ports[0], &req, err, errlen)))
+		if ((ret = agent_open(a, p, &p->agents[0], &req, err, errlen)))
 			return ret;
 		recv_sock.addr = a->ctl->local.ss_family == AF_INET6 ? "::" : "0.0.0.0";
 	}
@@ -387,7 +389,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		r->bad_input = true;
 		return ret;
 	}
-	if (!p->to_controller && (ret = agent_open(a, p, p->host_ports[0], &req, err, errlen)))
+	if (!p->to_controller && (ret = agent_open(a, p, &p->agents[0], &req, err, errlen)))
 		goto out;
 	if (nb_stream_recv_new(&rv, fd) < 0 || nb_stream_rx_new(&r->rx) < 0) {
 		snprintf(err, errlen, "receiver: %s", strerror(ENOMEM));
@@ -452,10 +454,10 @@ int nb_stream_ctl_run(const struct nb_stream_params *p, struct nb_stream_ctl_res
 		      nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
-	r->nagents = p->nhosts;
+	r->nagents = p->nagents;
 	r->pacing = p->pacing;
-	for (size_t i = 0; i < p->nhosts; i++)
-		r->agents[i].host = p->hosts[i];
+	for (size_t i = 0; i < p->nagents; i++)
+		r->agents[i].host = p->agents[i].host;
 	r->sent = calloc(p->nrates ? p->nrates : 1, sizeof(*r->sent));
 	if (!r->sent) {
 		snprintf(err, errlen, "%s: %s", p->reverse ? "receiver" : "sender",

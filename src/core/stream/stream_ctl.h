@@ -37,13 +37,9 @@ struct nb_stream_params {
 	bool send, recv, reverse, multicast;
 	bool to_controller; /* reverse without an address: the agent sends to us */
 	int family;
-	/* Controller mode: the agents, their control port and key. */
-	char hosts[NB_STREAM_MAX_AGENTS][256];
-	size_t nhosts;
-	uint16_t ctl_port;
-	uint16_t host_ports[NB_STREAM_MAX_AGENTS]; /* -c HOST:PORT; 0: ctl_port */
-	uint8_t psk[256];
-	size_t psk_len;
+	/* Controller mode: the agents (their family aside: the session takes the group's). */
+	struct nb_ctl_target agents[NB_STREAM_MAX_AGENTS];
+	size_t nagents;
 	const nb_cancel_t *stop; /* may be NULL */
 	/* Forward mode: called after each step this host sent (progress), may be NULL. */
 	nb_stream_step_fn on_step;

@@ -75,7 +75,8 @@ check "... each with its file and line" grep -q "^src/core/stream/a.c:1: include
 # One word per concept (docs/design.md): the cancellation type is nb_cancel_t, never a raw
 # volatile sig_atomic_t pointer (cancel.h defines it; cli.c's unlink guard is a flag of its
 # own); the front end has one stop flag, cli_stop; every test's params call theirs `stop`;
-# rtnetlink sockets are opened in core/base/nldump.c only.
+# rtnetlink sockets are opened in core/base/nldump.c only; an agent's address is a struct
+# nb_ctl_target (session/ctl.h), never a control port or key file of a core struct's own.
 words() {
 	grep -rn 'volatile sig_atomic_t' "$1/src" --include='*.[ch]' |
 		grep -v '^[^:]*/src/core/base/cancel\.h:\|^[^:]*/src/cmd/cli\.c:[0-9]*:static volatile sig_atomic_t unlink_armed' |
@@ -87,15 +88,17 @@ words() {
 		grep -q 'const nb_cancel_t \*stop;' "$1/src/core/$f" ||
 			echo "src/core/$f: the params' stop flag is not const nb_cancel_t *stop"
 	done
+	grep -rn '^[[:space:]]*\(uint16_t[[:space:]]\+ctl_port\|const char[[:space:]]*\*[[:space:]]*psk_file\);' "$1/src/core" --include='*.h' |
+		sed "s|^$1/||; s|\$| (an agent's address: struct nb_ctl_target)|"
 	grep -rln 'socket(AF_NETLINK.*NETLINK_ROUTE' "$1/src" --include='*.c' | grep -v '/src/core/base/nldump\.c$' |
 		sed "s|^$1/||; s|\$|: opens an rtnetlink socket (nldump.c's nb_nl_socket)|"
 }
 
 words "$TOP" >"$nb_tmp/words"
 if [ ! -s "$nb_tmp/words" ]; then
-	ok "src: one cancellation type and name, one stop flag in the front end, rtnetlink through nldump.c"
+	ok "src: one cancellation type and name, one stop flag in the front end, rtnetlink through nldump.c, one agent address"
 else
-	notok "src: one cancellation type and name, one stop flag in the front end, rtnetlink through nldump.c"
+	notok "src: one cancellation type and name, one stop flag in the front end, rtnetlink through nldump.c, one agent address"
 	sed 's/^/# /' "$nb_tmp/words"
 fi
 W=$nb_tmp/wtree
@@ -105,8 +108,9 @@ printf 'static nb_cancel_t stop;\nnb_cancel_t cli_stop;\n' >"$W/src/cmd/lab.c"
 printf 'struct nb_mem_params {\n\tconst nb_cancel_t *cancel;\n};\n' >"$W/src/core/mem/mem.h"
 printf 'int s = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);\n' >"$W/src/core/rate/flows_dst.c"
 printf 'int s = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);\n' >"$W/src/core/base/nldump.c"
+printf 'struct cfg {\n\tconst char *agent;\n\tuint16_t ctl_port;\n};\n' >"$W/src/core/rate/gen.h"
 words "$W" >"$nb_tmp/wbad"
-check "a tree with a raw flag, a second stop flag, mem's cancel and a netlink socket in rate: those 4 named" \
-	test "$(wc -l <"$nb_tmp/wbad")" -eq 4 || sed 's/^/# /' "$nb_tmp/wbad"
+check "a tree with a raw flag, a second stop flag, mem's cancel, a netlink socket in rate and an agent's port of its own: those 5 named" \
+	test "$(wc -l <"$nb_tmp/wbad")" -eq 5 || sed 's/^/# /' "$nb_tmp/wbad"
 check "... with file and line where there is one" grep -q "^src/cmd/lab.c:1:static nb_cancel_t stop;" "$nb_tmp/wbad"
 echo "1..$n"

@@ -188,12 +188,7 @@ int cmd_compare(int argc, char **argv)
 		case O_TREND:
 			if (has_cols)
 				cli_usage_error("--trend KEY is --columns KEY: give one of them");
-			store_cli_axis("--trend", optarg, &ca);
-			if (ca.kind != NB_PIV_TAG)
-				cli_usage_error(
-				    "--trend: '%s' is not a tag's key (a trend runs across "
-				    "a tag's values, such as kernel)",
-				    optarg);
+			store_cli_trend(optarg, &ca);
 			pivot = has_cols = true;
 			break;
 		case O_COLS:

@@ -128,12 +128,7 @@ int cmd_report(int argc, char **argv)
 			title = optarg;
 			break;
 		case O_TREND:
-			store_cli_axis("--trend", optarg, &ca);
-			if (ca.kind != NB_PIV_TAG)
-				cli_usage_error(
-				    "--trend: '%s' is not a tag's key (a trend runs across "
-				    "a tag's values, such as kernel)",
-				    optarg);
+			store_cli_trend(optarg, &ca);
 			trend = true;
 			break;
 		case O_ROWS:

@@ -78,11 +78,9 @@ static int do_import(int argc, char **argv)
 				    optarg);
 			ntags++;
 			break;
-		case 'h':
-			usage_exit();
 		default:
 			if (!store_cli_option(&sc, c))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
 	if (optind >= argc)
@@ -165,11 +163,9 @@ static int do_list(int argc, char **argv, bool export_csv)
 		case 'C':
 			csv = true;
 			break;
-		case 'h':
-			usage_exit();
 		default:
 			if (!store_cli_option(&sc, c))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
 	store_cli_ids(&sc, argc, argv);
@@ -320,11 +316,9 @@ static int do_show(int argc, char **argv)
 		case 'J':
 			json = true;
 			break;
-		case 'h':
-			usage_exit();
 		default:
 			if (!store_cli_option(&sc, c))
-				cli_bad_option(argv, c);
+				cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
 	if (argc - optind != 1)
@@ -378,10 +372,8 @@ static int do_rm(int argc, char **argv)
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'h')
-			usage_exit();
 		if (!store_cli_option(&sc, c))
-			cli_bad_option(argv, c);
+			cli_last_option(argv, c, usage_text, NULL);
 	}
 	if (optind >= argc)
 		cli_usage_error("rm: give the IDs of the results to remove");

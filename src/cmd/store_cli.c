@@ -503,6 +503,15 @@ int store_cli_fit(const char *formula, bool linear, const struct loaded *l, size
 	return ret;
 }
 
+void store_cli_trend(const char *text, struct nb_piv_axis *a)
+{
+	store_cli_axis("--trend", text, a);
+	if (a->kind != NB_PIV_TAG)
+		cli_usage_error("--trend: '%s' is not a tag's key (a trend runs across a tag's "
+				"values, such as kernel)",
+				text);
+}
+
 void store_cli_axis(const char *opt, const char *text, struct nb_piv_axis *a)
 {
 	if (nb_piv_axis_parse(text, a))

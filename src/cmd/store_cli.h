@@ -142,6 +142,8 @@ const char *store_cli_baseline(const struct loaded *l, size_t n, const char *arg
 
 /* --rows, --columns, --trend: the axis named by text; a bad one is a usage error naming opt. */
 void store_cli_axis(const char *opt, const char *text, struct nb_piv_axis *a);
+/* --trend KEY: the axis of a tag's values; anything but a tag's key is a usage error. */
+void store_cli_trend(const char *text, struct nb_piv_axis *a);
 /* A --baseline with chosen axes is a value of the column axis: a usage error (before anything is
  * printed) when no selected point has it. NULL passes. */
 void store_cli_pivot_baseline(const struct loaded *l, size_t n, const struct nb_piv_axis *ca,

@@ -27,29 +27,42 @@ int nb_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Parses "<decimal>[suffix]" where suffix selects a multiplier from the table. */
-static int parse_scaled(const char *s, const char *const suffixes[], const double mult[],
-			uint64_t *out)
+/* "<decimal>[suffix]" as a number times the suffix's multiplier from the table (none: without
+ * a suffix) into *v. Returns 0, -EINVAL, or -ERANGE when the number itself overflows. */
+static int scan(const char *s, const char *const suffixes[], const double mult[], double none,
+		double *v)
 {
 	char *end;
-	double v, m = 1.0;
 	size_t i;
 
 	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
 		return -EINVAL;
 	errno = 0;
-	v = strtod(s, &end);
-	if (errno == ERANGE || end == s || isnan(v) || isinf(v))
+	*v = strtod(s, &end);
+	if (errno == ERANGE || end == s || isnan(*v) || isinf(*v))
 		return errno == ERANGE ? -ERANGE : -EINVAL;
-	if (*end) {
-		for (i = 0; suffixes[i]; i++)
-			if (!strcmp(end, suffixes[i]))
-				break;
-		if (!suffixes[i])
-			return -EINVAL;
-		m = mult[i];
+	if (!*end) {
+		*v *= none;
+		return 0;
 	}
-	v *= m;
+	for (i = 0; suffixes[i]; i++)
+		if (!strcmp(end, suffixes[i]))
+			break;
+	if (!suffixes[i])
+		return -EINVAL;
+	*v *= mult[i];
+	return 0;
+}
+
+/* Parses "<decimal>[suffix]" where suffix selects a multiplier from the table. */
+static int parse_scaled(const char *s, const char *const suffixes[], const double mult[],
+			uint64_t *out)
+{
+	double v;
+	int ret = scan(s, suffixes, mult, 1.0, &v);
+
+	if (ret)
+		return ret;
 	if (v >= 18446744073709551615.0)
 		return -ERANGE;
 	/* A fraction that does not come out whole in the base unit is rounded to nearest. */
@@ -76,27 +89,11 @@ int nb_parse_duration_ns(const char *s, uint64_t *out)
 {
 	static const char *const suf[] = {"s", "ms", "us", NULL};
 	static const double mul[] = {1e9, 1e6, 1e3};
-	char *end;
 	double v;
-	size_t i;
 
 	/* Without a suffix a duration is in seconds. */
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
+	if (scan(s, suf, mul, 1e9, &v))
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno == ERANGE || end == s || isnan(v) || isinf(v))
-		return -EINVAL;
-	if (!*end) {
-		v *= 1e9;
-	} else {
-		for (i = 0; suf[i]; i++)
-			if (!strcmp(end, suf[i]))
-				break;
-		if (!suf[i])
-			return -EINVAL;
-		v *= mul[i];
-	}
 	if (v >= 9.2e18)
 		return -ERANGE;
 	*out = (uint64_t)(v + 0.5);

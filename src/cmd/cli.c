@@ -370,6 +370,14 @@ bool cli_remote_option(struct cli_remote *r, int c, const char *name)
 	return false;
 }
 
+void cli_remote_args(struct cli_remote *r, int argc, char **argv)
+{
+	if (r->t->host)
+		r->t->host = cli_hostport("--client", r->t->host, &r->t->port);
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+}
+
 void cli_remote_finish(struct cli_remote *r)
 {
 	if (r->remote_only && !r->t->host)

@@ -94,6 +94,8 @@ struct cli_remote {
 };
 bool cli_remote_option(struct cli_remote *r, int c, const char *name);
 void cli_remote_finish(struct cli_remote *r);
+/* After the option loop: -c HOST:PORT split (its port over -p), and nothing left over (exit 2). */
+void cli_remote_args(struct cli_remote *r, int argc, char **argv);
 
 /* getopt's current option as the user typed it, for messages: "--time" when the long name was
  * typed, "-t/--time" when the letter was. */

@@ -84,9 +84,7 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 	    {"profile", optional_argument, NULL, OPT_PROFILE},
 	    {"profile-folded", required_argument, NULL, OPT_FOLDED},
 #endif
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
+	    CLI_COMMON_LONGOPTS,
 	    CLI_REMOTE_LONGOPTS,
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
@@ -94,6 +92,7 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 	struct nb_crypto_params *p = &o->p;
 	struct nb_ctl_target *rm = &o->remote;
 	struct cli_remote remote = {.t = rm};
+	const struct cli_common cc = {&o->json, &remote, &o->save, NULL, usage};
 	const char *engines = NULL; /* applied after -a: afalg:all depends on the algorithms */
 	bool quick = false, time_set = false;
 	char bad[80];
@@ -156,19 +155,11 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 			cli_check_writable("--profile-folded", optarg);
 			break;
 #endif
-		case 'J':
-			o->json = true;
-			break;
 		default:
-			if (!cli_remote_option(&remote, c, name) &&
-			    !cli_save_option(&o->save, c, argc, argv))
-				cli_last_option(argv, c, NULL, usage);
+			cli_common_option(&cc, c, name, argc, argv);
 		}
 	}
-	if (rm->host)
-		rm->host = cli_hostport("--client", rm->host, &rm->port);
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_remote_args(&remote, argc, argv);
 	if (engines && rm->host && strstr(engines, "afalg:all"))
 		cli_usage_error("--engine afalg:all lists this host's drivers: run netbench crypto "
 				"on the board itself, or name the drivers (afalg:DRIVER)");

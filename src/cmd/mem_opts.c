@@ -59,9 +59,7 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 	    {"bw-size", required_argument, NULL, 'b'},
 	    {"quick", no_argument, NULL, 'q'},
 	    {"sizes", required_argument, NULL, 'l'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
+	    CLI_COMMON_LONGOPTS,
 	    CLI_REMOTE_LONGOPTS,
 	    CLI_SAVE_LONGOPTS,
 	    {NULL, 0, NULL, 0},
@@ -69,6 +67,7 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 	struct nb_mem_params *p = &o->p;
 	struct nb_ctl_target *rm = &o->remote;
 	struct cli_remote remote = {.t = rm};
+	const struct cli_common cc = {&o->json, &remote, &o->save, NULL, usage};
 	const char *min_s = NULL, *max_s = NULL;
 	char sizes_opt[16] = "";
 	int c, li;
@@ -117,19 +116,11 @@ int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 		case 'q':
 			p->quick = true;
 			break;
-		case 'J':
-			o->json = true;
-			break;
 		default:
-			if (!cli_remote_option(&remote, c, name) &&
-			    !cli_save_option(&o->save, c, argc, argv))
-				cli_last_option(argv, c, NULL, usage);
+			cli_common_option(&cc, c, name, argc, argv);
 		}
 	}
-	if (rm->host)
-		rm->host = cli_hostport("--client", rm->host, &rm->port);
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_remote_args(&remote, argc, argv);
 	cli_save_start(&o->save, "mem", o->json);
 	if (p->min_bytes && p->max_bytes && p->min_bytes > p->max_bytes && min_s == max_s)
 		cli_usage_error("%s %s: MIN is larger than MAX (give the smaller size first)",

@@ -15,6 +15,15 @@
 #include "cmd/cli.h"
 #include "core/base/atomicfile.h"
 
+void cli_common_option(const struct cli_common *cc, int c, const char *name, int argc, char **argv)
+{
+	if (c == 'J')
+		*cc->json = true;
+	else if (!cli_remote_option(cc->remote, c, name) &&
+		 !cli_save_option(cc->save, c, argc, argv))
+		cli_last_option(argv, c, cc->usage_text, cc->usage);
+}
+
 bool cli_save_option(struct cli_save *s, int c, int argc, char **argv)
 {
 	switch (c) {

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/store/store.h"
 
@@ -46,6 +47,22 @@ struct cli_save {
 
 /* For a front end's option switch: true when c was one of ours. */
 bool cli_save_option(struct cli_save *s, int c, int argc, char **argv);
+
+/* What the commands that run on an agent and save a document (crypto, mem, tput) share at the
+ * end of their option switch: -J into *json, the agent's options (cli_remote_option), --save's,
+ * then -h (usage_text, or usage's), -V or an unknown option (cli_last_option). */
+struct cli_remote;
+struct cli_common {
+	bool *json;
+	struct cli_remote *remote;
+	struct cli_save *save;
+	const char *usage_text;
+	void (*usage)(FILE *f);
+};
+void cli_common_option(const struct cli_common *cc, int c, const char *name, int argc, char **argv);
+/* -J, -h and -V as long options (their letters "Jh" and "V" go in the short ones). */
+#define CLI_COMMON_LONGOPTS                                                                        \
+	{"json", no_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'}, CLI_VERSION_LONGOPT
 /* After option parsing: refuses --label/--tag without --save, and --save in a build without
  * SQLite (exit 1); checks that -o FILE and --save's DB can be written (exit 1 naming the path),
  * before anything is measured. */

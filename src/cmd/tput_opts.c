@@ -121,12 +121,10 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	    {"reverse", no_argument, NULL, 'R'},
 	    {"tx-only", no_argument, NULL, 'T'},
 	    {"bidir", no_argument, NULL, 'X'},
-	    {"json", no_argument, NULL, 'J'},
 	    {"pacing", required_argument, NULL, 'g'},
 	    {"burst", required_argument, NULL, 'G'},
 	    {"congestion", required_argument, NULL, 'C'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
+	    CLI_COMMON_LONGOPTS,
 	    CLI_SAVE_LONGOPTS,
 	    OBS_CLI_LONGOPTS,
 	    {NULL, 0, NULL, 0},
@@ -137,6 +135,7 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	int c, li = -1;
 	uint64_t max_block;
 	struct cli_remote remote = {.t = &o->t};
+	const struct cli_common cc = {&o->json, &remote, &o->save, usage_text, NULL};
 
 	memset(o, 0, sizeof(*o));
 	o->p.proto = NB_TPUT_TCP;
@@ -202,20 +201,12 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		case 'X':
 			o->bidir = true;
 			break;
-		case 'J':
-			o->json = true;
-			break;
 		default:
-			if (!cli_remote_option(&remote, c, name) &&
-			    !obs_cli_option(&o->obs, c, optarg) &&
-			    !cli_save_option(&o->save, c, argc, argv))
-				cli_last_option(argv, c, usage_text, NULL);
+			if (!obs_cli_option(&o->obs, c, optarg))
+				cli_common_option(&cc, c, name, argc, argv);
 		}
 	}
-	if (o->t.host)
-		o->t.host = cli_hostport("--client", o->t.host, &o->t.port);
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_remote_args(&remote, argc, argv);
 	/* --save's own checks (and its copy of the output) come before the ones below. */
 	cli_save_start(&o->save, "tput", o->json);
 	if (!o->t.host)

@@ -227,15 +227,10 @@ static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
 			 o->profile_folded, why);
 }
 
-/* A rule sweep loads its rules into the lab's DUT: with no lab up under the prefix, say so
- * before anything is sent, with the command that brings one up. */
-static void sweep_check_lab(struct rate_opts *o)
+/* The lab under --lab-prefix (a bad prefix is a usage error). */
+static struct nb_lab *sweep_lab(const struct rate_opts *o)
 {
 	struct nb_lab *lab = nb_lab_new();
-	struct nb_lab_status st;
-	const char *pfx;
-	char name[96];
-	bool picked;
 
 	if (!lab)
 		cli_fail(ENOMEM, "out of memory");
@@ -243,6 +238,19 @@ static void sweep_check_lab(struct rate_opts *o)
 		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
 				"at most %d)",
 				o->lab_prefix, NB_LAB_PREFIX_MAX);
+	return lab;
+}
+
+/* A rule sweep loads its rules into the lab's DUT: with no lab up under the prefix, say so
+ * before anything is sent, with the command that brings one up. */
+static void sweep_check_lab(struct rate_opts *o)
+{
+	struct nb_lab *lab = sweep_lab(o);
+	struct nb_lab_status st;
+	const char *pfx;
+	char name[96];
+	bool picked;
+
 	/* None named: the one lab up, never a guess among several. */
 	pfx = o->lab_prefix = lab_pick(o->lab_prefix, "--lab-prefix", &picked);
 	nb_lab_set_prefix(lab, pfx);
@@ -265,15 +273,9 @@ static void sweep_check_lab(struct rate_opts *o)
  * failure or Ctrl-C too). */
 static struct nb_lab *sweep_keep(const struct rate_opts *o, struct nb_lab_kept *kept)
 {
-	struct nb_lab *lab = nb_lab_new();
+	struct nb_lab *lab = sweep_lab(o);
 	int ret;
 
-	if (!lab)
-		cli_fail(ENOMEM, "out of memory");
-	if (nb_lab_set_prefix(lab, o->lab_prefix))
-		cli_usage_error("--lab-prefix: '%s' is not a lab prefix (letters, digits, _ and -, "
-				"at most %d)",
-				o->lab_prefix, NB_LAB_PREFIX_MAX);
 	if ((ret = nb_lab_ruleset_keep(lab, kept)))
 		cli_fail(ret, "cannot read the lab's DUT ruleset before the sweep: %s", lab->err);
 	return lab;
@@ -299,62 +301,32 @@ static int sweep_restore(const struct rate_opts *o, struct nb_lab *lab, struct n
 	return ret;
 }
 
-static int print_sweep(struct rate_opts *o, struct nb_rate_result *res, int kept_ret)
+static void print_sweep(struct rate_opts *o, struct nb_rate_result *res)
 {
 	struct nb_rate_run *r = res->run;
-	int status = 0;
 
-	for (size_t i = 0; i < res->npoints; i++)
-		for (size_t k = 0; k < o->p.nsizes; k++)
-			status |= nb_rate_status(&o->p, &res->points[i].res[k]);
-	if (kept_ret)
-		status = 1;
-	if (cli_save_wants_doc(&o->save)) {
-		char *doc;
-		size_t len;
-		if (nb_rate_sweep_doc_text(r, res->points, res->npoints, res->fits, &doc, &len))
-			cli_fail(ENOMEM, "building the JSON document");
-		cli_save_doc(&o->save, doc, len);
-	}
 	write_folded(o, r, res->points, res->npoints, NULL, o->p.nsizes);
 	if (!o->json)
 		rate_print_sweep(r, res->points, res->npoints, res->fits);
 	if (res->interrupted)
 		cli_warn("interrupted: %zu of %zu rule sweep points measured", res->npoints,
 			 o->p.nkinds * o->p.nsweep);
-	cli_save_finish(&o->save);
-	return res->interrupted ? 130 : status;
 }
 
 /* The clock experiment (--observe-clocks): the procedure at each DUT clock, then frames/s
  * fitted against clock per size. Where the DUT has no cpufreq it says so in one line and
  * measures once, at the clock it has. */
-static int print_clocks(struct rate_opts *o, struct nb_rate_result *res)
+static void print_clocks(struct rate_opts *o, struct nb_rate_result *res)
 {
-	struct nb_rate_run *r = res->run;
 	const struct nb_rate_clock_point *pt = res->clocks;
 	size_t np = res->nclock_points;
-	int status = 0;
 
-	for (size_t c = 0; c < np; c++)
-		for (size_t k = 0; k < o->p.nsizes; k++)
-			status |= nb_rate_status(&o->p, &pt[c].res[k]);
 	if (!res->have_freq)
 		cli_warn("%s", pt[0].note);
-	if (cli_save_wants_doc(&o->save)) {
-		char *doc;
-		size_t len;
-		if (nb_rate_clocks_doc_text(r, pt, np, res->have_freq, &res->clock_fits, &doc,
-					    &len))
-			cli_fail(ENOMEM, "building the JSON document");
-		cli_save_doc(&o->save, doc, len);
-	}
 	if (!o->json)
-		rate_print_clocks(r, pt, np, res->have_freq, &res->clock_fits);
+		rate_print_clocks(res->run, pt, np, res->have_freq, &res->clock_fits);
 	if (res->interrupted)
 		cli_warn("interrupted: %zu of %zu DUT clocks measured", np, o->obs.nclocks);
-	cli_save_finish(&o->save);
-	return res->interrupted ? 130 : status;
 }
 
 /* The procedure at every size: the table, the document, and a warning for each size the
@@ -364,17 +336,8 @@ static int print_sizes(struct rate_opts *o, struct nb_rate_result *res)
 	struct nb_rate_run *r = res->run;
 	const struct nb_rate_size *s = res->res;
 	size_t nsizes = res->ndone;
-	int status = 0;
+	int status = nb_rate_result_status(res);
 
-	for (size_t i = 0; i < nsizes; i++)
-		status |= nb_rate_status(&o->p, &s[i]);
-	if (cli_save_wants_doc(&o->save)) {
-		char *doc;
-		size_t len;
-		if (nb_rate_doc_text(r, s, nsizes, &res->verdict, &doc, &len))
-			cli_fail(ENOMEM, "building the JSON document");
-		cli_save_doc(&o->save, doc, len);
-	}
 	write_folded(o, r, NULL, 0, s, nsizes);
 	if (!o->json) {
 		rate_print_table(r, s, nsizes, &res->verdict);
@@ -482,12 +445,23 @@ int cmd_rate(int argc, char **argv)
 		cli_usage_error("%s", err);
 	if (ret)
 		cli_fail(0, "%s", err);
-	if (o->p.nsweep)
-		status = print_sweep(o, res, kept_ret);
-	else if (o->obs.nclocks)
-		status = print_clocks(o, res);
-	else
+	if (cli_save_wants_doc(&o->save)) {
+		char *doc;
+		size_t len;
+		if (nb_rate_result_doc_text(res, &doc, &len))
+			cli_fail(ENOMEM, "building the JSON document");
+		cli_save_doc(&o->save, doc, len);
+	}
+	if (o->p.nsweep || o->obs.nclocks) {
+		if (o->p.nsweep)
+			print_sweep(o, res);
+		else
+			print_clocks(o, res);
+		cli_save_finish(&o->save);
+		status = res->interrupted ? 130 : kept_ret ? 1 : nb_rate_result_status(res);
+	} else {
 		status = print_sizes(o, res);
+	}
 	nb_rate_result_free(res);
 	nb_obs_set_close(&o->obs.set);
 	nb_lab_free(lab);

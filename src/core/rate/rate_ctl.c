@@ -106,6 +106,35 @@ int nb_rate_ctl_run(const struct nb_rate_params *p, const struct nb_rate_ctl_cb 
 	return ret;
 }
 
+int nb_rate_result_doc_text(const struct nb_rate_result *r, char **text, size_t *len)
+{
+	const struct nb_rate_params *p = r->run->p;
+
+	if (p->nsweep)
+		return nb_rate_sweep_doc_text(r->run, r->points, r->npoints, r->fits, text, len);
+	if (r->nclocks)
+		return nb_rate_clocks_doc_text(r->run, r->clocks, r->nclock_points, r->have_freq,
+					       &r->clock_fits, text, len);
+	return nb_rate_doc_text(r->run, r->res, r->ndone, &r->verdict, text, len);
+}
+
+int nb_rate_result_status(const struct nb_rate_result *r)
+{
+	const struct nb_rate_params *p = r->run->p;
+	int status = 0;
+
+	for (size_t i = 0; i < r->npoints; i++)
+		for (size_t k = 0; k < p->nsizes; k++)
+			status |= nb_rate_status(p, &r->points[i].res[k]);
+	for (size_t c = 0; c < r->nclock_points; c++)
+		for (size_t k = 0; k < p->nsizes; k++)
+			status |= nb_rate_status(p, &r->clocks[c].res[k]);
+	if (!p->nsweep && !r->nclocks)
+		for (size_t i = 0; i < r->ndone; i++)
+			status |= nb_rate_status(p, &r->res[i]);
+	return status;
+}
+
 void nb_rate_result_free(struct nb_rate_result *r)
 {
 	if (!r)

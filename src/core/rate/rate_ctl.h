@@ -58,6 +58,12 @@ struct nb_rate_result {
  * either case. A stop (p->stop) is not a failure: the result says interrupted. */
 int nb_rate_ctl_run(const struct nb_rate_params *p, const struct nb_rate_ctl_cb *cb,
 		    struct nb_rate_result **out, char *err, size_t errlen);
+/* The result's document (docs/schema.md): the sizes', the rule sweep's or the clock
+ * experiment's, as the run was; malloc'd, free it. Returns 0 or -ENOMEM. */
+int nb_rate_result_doc_text(const struct nb_rate_result *r, char **text, size_t *len);
+/* The exit status the result earns: 1 when a size's result (of any sweep point or clock kept)
+ * failed or found nothing (nb_rate_status), else 0. */
+int nb_rate_result_status(const struct nb_rate_result *r);
 void nb_rate_result_free(struct nb_rate_result *r);
 
 #endif

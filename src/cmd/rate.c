@@ -276,7 +276,9 @@ static struct nb_lab *sweep_keep(const struct rate_opts *o, struct nb_lab_kept *
 	struct nb_lab *lab = sweep_lab(o);
 	int ret;
 
-	if ((ret = nb_lab_ruleset_keep(lab, kept)))
+	if ((ret = nb_lab_ruleset_keep(lab, kept)) == -ENOTSUP)
+		cli_fail(0, "--sweep-rules: %s", lab->err);
+	else if (ret)
 		cli_fail(ret, "cannot read the lab's DUT ruleset before the sweep: %s", lab->err);
 	return lab;
 }

@@ -204,6 +204,45 @@ if b['kind'] == 'dut_cpu_bound':
 "
 sed 's/^/# /' "$nb_tmp/out" | head -2
 
+# --- a rule sweep leaves the board with the ruleset it found: the lab's generated one (its
+# record) generated again; a ruleset the lab did not generate cannot be read back from a board
+# (its control port lists counts): refused before anything changes. 1000 fps trials, 2 points.
+bstatus() {
+	"$NETBENCH" lab status --prefix $P -J 2>/dev/null | python3 -c "
+import json, sys
+r = json.load(sys.stdin)['ruleset']
+print(r.get('kind', '-'), r.get('rules_requested', '-'), r.get('rules', '-'), r.get('set_elements', '-'))"
+}
+bsweep() {
+	ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 1000 -t 0.3 \
+		--lab-prefix $P --kind linear --sweep-rules 0,10 "$@"
+}
+"$NETBENCH" lab ruleset --prefix $P --kind linear --rules 20 --ipv6 >/dev/null 2>&1
+before=$(bstatus)
+bsweep >"$tmp/sw1.out" 2>"$tmp/sw1.err"
+rc=$?
+check "a sweep through the board DUT runs (exit $rc) and says the ruleset is loaded back" sh -c \
+	"[ $rc -le 1 ] && grep -q 'ruleset from before the sweep is loaded back (21 rules)' '$tmp/sw1.err'" ||
+	tail -5 "$tmp/sw1.err" | sed 's/^/# /'
+after=$(bstatus)
+check "... the board holds the lab's 20 IPv6 rules again ($before, after: $after)" \
+	test "$before" = "linear 20 21 0" -a "$after" = "$before"
+check_quiet "... generated again as they were: IPv6 source addresses, no sweep rule left" sh -c \
+	"grep -q '^ruleset linear 20 ipv6' /run/netbench-lab/$P/state"
+printf 'table inet mine {\n  chain forward_mine {\n    type filter hook forward priority 0; policy accept;\n    udp dport 9 drop\n  }\n}\n' >"$tmp/mine.nft"
+check_quiet "a file ruleset of the user's loads into the board" \
+	"$NETBENCH" lab ruleset --prefix $P --kind "file:$tmp/mine.nft"
+before=$(bstatus)
+check_refused "a sweep over a board ruleset the lab did not generate: refused" 1 \
+	'read back as counts only' bsweep
+check "... before anything changed ($before, after: $(bstatus))" test "$(bstatus)" = "$before"
+"$NETBENCH" lab ruleset --prefix $P --flush >/dev/null 2>&1
+bsweep >"$tmp/sw2.out" 2>"$tmp/sw2.err"
+rc=$?
+check "a sweep over an empty board DUT leaves it empty (exit $rc, $(bstatus))" sh -c \
+	"[ $rc -le 1 ] && grep -q 'loaded back (0 rules)' '$tmp/sw2.err'" ||
+	tail -5 "$tmp/sw2.err" | sed 's/^/# /'
+
 # --- the board's agent was started without --allow-tuning: a controller asking to set the
 # board's clock is refused
 ip netns exec "$P-gen" "$NETBENCH" rate -c 198.19.0.1 -s 128 -m trial -r 1000 -t 1 \

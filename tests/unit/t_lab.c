@@ -160,8 +160,20 @@ int main(void)
 		s.board2_role = NB_LAB_SINK;
 		snprintf(s.board2_arch, sizeof(s.board2_arch), "x86_64");
 		snprintf(s.board2_dir, sizeof(s.board2_dir), "/img/b");
+		s.ruleset = s.rules_ipv6 = true;
+		snprintf(s.kind, sizeof(s.kind), "linear");
+		s.rules_n = 20;
 		CHECK(nb_lab_state_write(two, &s) == 0, "state with two boards written");
 		nb_lab_state_read(two, &r);
+		CHECK(
+		    r.ruleset && r.rules_ipv6 && !strcmp(r.kind, "linear") && r.rules_n == 20,
+		    "the recorded ruleset read back with its family (a sweep on a board generates "
+		    "it again)");
+		s.rules_ipv6 = false;
+		nb_lab_state_write(two, &s);
+		nb_lab_state_read(two, &r);
+		CHECK(r.ruleset && !r.rules_ipv6 && r.rules_n == 20,
+		      "an IPv4 ruleset's record read back as IPv4");
 		unlink(two->state_path);
 		CHECK(r.board_role == NB_LAB_DUT && !strcmp(r.board_arch, "armhf") &&
 			  !strcmp(r.board_dir, "/img/a") && r.board2_role == NB_LAB_SINK &&

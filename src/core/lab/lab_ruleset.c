@@ -190,6 +190,7 @@ int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rul
 		s.ruleset = true;
 		snprintf(s.kind, sizeof(s.kind), "%s", nb_lab_rules_kind_name(r->kind));
 		s.rules_n = r->kind == NB_LAB_RULES_FILE ? *rules : r->rules_n;
+		s.rules_ipv6 = r->kind != NB_LAB_RULES_FILE && r->ipv6;
 		nb_lab_state_write(lab, &s);
 	}
 out:
@@ -197,7 +198,8 @@ out:
 	return ret;
 }
 
-int nb_lab_ruleset_recorded(struct nb_lab *lab, char *kind, size_t kind_len, size_t *rules_n)
+int nb_lab_ruleset_recorded(struct nb_lab *lab, char *kind, size_t kind_len, size_t *rules_n,
+			    bool *ipv6)
 {
 	struct nb_lab_state s;
 	nb_lab_state_read(lab, &s);
@@ -205,10 +207,11 @@ int nb_lab_ruleset_recorded(struct nb_lab *lab, char *kind, size_t kind_len, siz
 		return 0;
 	snprintf(kind, kind_len, "%s", s.kind);
 	*rules_n = s.rules_n;
+	*ipv6 = s.rules_ipv6;
 	return 1;
 }
 
-int nb_lab_ruleset_record(struct nb_lab *lab, const char *kind, size_t rules_n)
+int nb_lab_ruleset_record(struct nb_lab *lab, const char *kind, size_t rules_n, bool ipv6)
 {
 	struct nb_lab_state s;
 	nb_lab_state_read(lab, &s);
@@ -217,6 +220,7 @@ int nb_lab_ruleset_record(struct nb_lab *lab, const char *kind, size_t rules_n)
 	s.ruleset = kind != NULL;
 	snprintf(s.kind, sizeof(s.kind), "%s", kind ? kind : "");
 	s.rules_n = kind ? rules_n : 0;
+	s.rules_ipv6 = kind && ipv6;
 	return nb_lab_state_write(lab, &s);
 }
 

@@ -15,11 +15,12 @@
 int nb_lab_ruleset(struct nb_lab *lab, const struct nb_lab_rules *r, size_t *rules, size_t *elems);
 /* Removes every rule from the DUT (nft flush ruleset). */
 int nb_lab_ruleset_flush(struct nb_lab *lab);
-/* The lab's record of the ruleset it loaded (lab status shows it): 1 and its kind and rule
- * count when there is one, else 0. */
-int nb_lab_ruleset_recorded(struct nb_lab *lab, char *kind, size_t kind_len, size_t *rules_n);
+/* The lab's record of the ruleset it loaded (lab status shows it): 1 and its kind, rule
+ * count and family (a generated ruleset's IPv6 source addresses) when there is one, else 0. */
+int nb_lab_ruleset_recorded(struct nb_lab *lab, char *kind, size_t kind_len, size_t *rules_n,
+			    bool *ipv6);
 /* Rewrites that record (kind NULL: none); nothing when the lab has no state. */
-int nb_lab_ruleset_record(struct nb_lab *lab, const char *kind, size_t rules_n);
+int nb_lab_ruleset_record(struct nb_lab *lab, const char *kind, size_t rules_n, bool ipv6);
 
 /* The rules and set elements nft reads back in the DUT. */
 int nb_lab_count_rules(struct nb_lab *lab, size_t *rules, size_t *elems);

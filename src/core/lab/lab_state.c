@@ -47,9 +47,10 @@ void nb_lab_state_read(struct nb_lab *lab, struct nb_lab_state *s)
 		else if (sscanf(line, "crypto_driver %63s %d", s->crypto_driver,
 				&s->crypto_old_prio) == 2)
 			;
-		else if (sscanf(line, "ruleset %15s %lu", s->kind, &v) == 2) {
+		else if (sscanf(line, "ruleset %15s %lu %127s", s->kind, &v, val) >= 2) {
 			s->rules_n = v;
 			s->ruleset = true;
+			s->rules_ipv6 = strstr(line, " ipv6") != NULL;
 		}
 	}
 	fclose(f);
@@ -71,7 +72,7 @@ int nb_lab_state_write(struct nb_lab *lab, const struct nb_lab_state *s)
 		s->complete ? "up" : "creating", lab->ns[0], lab->ns[1], lab->ns[2], s->ipv6,
 		s->mtu, s->dut_cpus, s->port, s->agent);
 	if (s->ruleset)
-		fprintf(f, "ruleset %s %zu\n", s->kind, s->rules_n);
+		fprintf(f, "ruleset %s %zu%s\n", s->kind, s->rules_n, s->rules_ipv6 ? " ipv6" : "");
 	if (s->vpn[0])
 		fprintf(f, "vpn %s\n", s->vpn);
 	if (!s->complete)

@@ -14,7 +14,7 @@ struct nb_lab_state {
 	unsigned mtu, dut_cpus, port, agent;
 	char kind[16];
 	size_t rules_n;
-	bool ruleset;
+	bool ruleset, rules_ipv6; /* a generated ruleset's: IPv6 source addresses */
 	char vpn[40];
 	char crypto_driver[64]; /* raised by up; its old priority is restored by down */
 	int crypto_old_prio;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the crypto test's decoders: the request (as a TEST_REQ payload), the
- * head and one algorithm's result against a fixed run's options; what decodes is printed as
- * JSON, as the controller would. Built with -DFUZZ_SEED it instead writes a valid algorithm item
- * to stdout, the seed of the corpus: its CPU loads as the shared record, or with the argument
- * "tlv" as the nested TLVs an agent before the record sends. */
+ * head, one algorithm's result and one point's kernel profile against a fixed run's options;
+ * what decodes is printed as JSON, as the controller would. Built with -DFUZZ_SEED it instead
+ * writes a valid algorithm item to stdout, the seed of the corpus: its CPU loads as the shared
+ * record, or with the argument "tlv" as the nested TLVs an agent before the record sends. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +72,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(text);
 	}
 	nb_crypto_result_free(r);
+	/* A point's kernel profile (--profile): into a run that asked for one. */
+	if ((r = result())) {
+		r->opts.profile_hz = 997;
+		if (nb_crypto_prof_decode(r, data, size) == 0 &&
+		    nb_crypto_result_json_text(r, NB_CRYPTO_JSON_ALL, &text, &len) == 0)
+			free(text);
+		nb_crypto_result_free(r);
+	}
 	if (size <= NB_MSG_MAX) {
 		m.type = NB_MSG_TEST_REQ;
 		m.len = (uint32_t)size;

@@ -21,8 +21,8 @@ agent -- -p $P -B 127.0.0.1 || { notok "agent starts"; exit 1; }
 check_rc "a real rate document (loopback, three frame sizes)" 0 "$NETBENCH" rate -c 127.0.0.1 \
 	-p $P -q -s 64,512,1518 -J -o "$nb_tmp/rate.json"
 check_rc "a real mem document" 0 sh -c "'$NETBENCH' mem --quick -J >'$nb_tmp/mem.json'"
-mkdir -p "$nb_tmp/farm"
-python3 - "$nb_tmp/farm" "$nb_tmp/rate.json" "$nb_tmp/mem.json" <<'PY'
+mkdir -p "$nb_tmp/docs1000"
+python3 - "$nb_tmp/docs1000" "$nb_tmp/rate.json" "$nb_tmp/mem.json" <<'PY'
 import copy, json, random, sys
 d, rate, mem = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 kernels = ["5.10", "5.15", "6.1", "6.6", "6.9", "6.10", "6.12"]
@@ -59,7 +59,7 @@ while read -r b k files; do
 	# shellcheck disable=SC2086 # the file names have no spaces
 	"$NETBENCH" results import --db "$DB" --label "$b" --tag "kernel=$k" $files >/dev/null 2>&1 ||
 		fails=$((fails + 1))
-done <"$nb_tmp/farm/imports"
+done <"$nb_tmp/docs1000/imports"
 count=$("$NETBENCH" results list --db "$DB" -J | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["results"]))')
 check "the store holds 1008 results (every import went in)" test "$fails.$count" = "0.1008"
 

@@ -50,6 +50,18 @@ check_rc() {
 	fi
 }
 has() { grep -q -- "$1" "$nb_tmp/out"; }
+# run_case command...: runs a client (tests/integration/hostile_client.py and the like) and
+# turns its PASS:/FAIL: lines into TAP, its other lines into comments.
+run_case() {
+	"$@" >"$nb_tmp/case.out" 2>&1
+	while IFS= read -r line; do
+		case "$line" in
+		PASS:*) ok "${line#PASS:}" ;;
+		FAIL:*) notok "${line#FAIL:}" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$nb_tmp/case.out"
+}
 # check_refused description status pattern command...: the command refuses: it exits with status
 # (2 for a usage error, 1 for a failure), prints nothing on standard output and names pattern (a
 # grep pattern) on standard error. Its output is in $nb_tmp/out, its errors in $nb_tmp/err (shown

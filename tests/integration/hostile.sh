@@ -14,18 +14,6 @@ PY="python3 $(dirname "$0")/hostile_client.py"
 key="$nb_tmp/key"
 printf 'hostile-test-key\n' >"$key"
 
-# Runs one client case and turns its PASS:/FAIL: lines into TAP.
-run_case() {
-	"$@" >"$nb_tmp/case.out" 2>&1
-	while IFS= read -r line; do
-		case "$line" in
-		PASS:*) ok "${line#PASS:}" ;;
-		FAIL:*) notok "${line#FAIL:}" ;;
-		*) echo "# $line" ;;
-		esac
-	done <"$nb_tmp/case.out"
-}
-
 ip link set lo up 2>/dev/null
 # Multicast the agent may send leaves by loopback here.
 ip link set lo multicast on 2>/dev/null

@@ -13,17 +13,6 @@ PY="python3 $(dirname "$0")/hostile_client.py"
 NS=nbtqp_$nb_id
 netns_add $NS || { notok "namespace $NS"; exit 1; }
 
-run_case() {
-	"$@" >"$nb_tmp/case.out" 2>&1
-	while IFS= read -r line; do
-		case "$line" in
-		PASS:*) ok "${line#PASS:}" ;;
-		FAIL:*) notok "${line#FAIL:}" ;;
-		*) echo "# $line" ;;
-		esac
-	done <"$nb_tmp/case.out"
-}
-
 agent $NS -- -p 5351 -B 127.0.0.1 --quiet-time 2 || { notok "agent starts"; exit 1; }
 ok "agent with --quiet-time 2"
 run_case ip netns exec $NS $PY quiet_ports 127.0.0.1 5351 - 2

@@ -10,17 +10,6 @@
 need_root
 PY="python3 $(dirname "$0")/hostile_client.py"
 
-run_case() {
-	"$@" >"$nb_tmp/case.out" 2>&1
-	while IFS= read -r line; do
-		case "$line" in
-		PASS:*) ok "${line#PASS:}" ;;
-		FAIL:*) notok "${line#FAIL:}" ;;
-		*) echo "# $line" ;;
-		esac
-	done <"$nb_tmp/case.out"
-}
-
 ip link set lo up 2>/dev/null
 agent -- -p 5381 -B 127.0.0.1 --no-profile || { notok "agent --no-profile starts"; exit 1; }
 np_pid=$agent_pid

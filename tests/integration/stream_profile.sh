@@ -12,17 +12,6 @@ need_root
 PY="python3 $(dirname "$0")/hostile_client.py"
 ip link set lo up 2>/dev/null
 
-run_case() {
-	"$@" >"$nb_tmp/case.out" 2>&1
-	while IFS= read -r line; do
-		case "$line" in
-		PASS:*) ok "${line#PASS:}" ;;
-		FAIL:*) notok "${line#FAIL:}" ;;
-		*) echo "# $line" ;;
-		esac
-	done <"$nb_tmp/case.out"
-}
-
 # The two steps' profiles in f: each available, its categories adding up to its samples, and
 # the receive path's samples at 2 Gbit/s more than at 10 Mbit/s.
 known_answer() { # file steps-expression

@@ -14,6 +14,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/lab_crypto_driver.h"
 #include "cmd/lab_opts.h"
 #include "cmd/lab_pick.h"
 #include "core/base/lab_fit.h"
@@ -179,6 +180,10 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 				   : lab->ns[NB_LAB_SINK],
 			       NB_LAB_VPN_ADDR, lab->crypto_driver[0] ? ", crypto driver " : "",
 			       lab->crypto_driver);
+		for (int r = NB_LAB_DUT; r <= NB_LAB_SINK; r++)
+			if (lab->board_crypto[r][0])
+				printf("        crypto driver in the %s board: %s\n",
+				       r == NB_LAB_DUT ? "DUT" : "sink", lab->board_crypto[r]);
 		printf("        run tests from the generator: ip netns exec %s netbench ...\n",
 		       lab->ns[NB_LAB_GEN]);
 		return 0;
@@ -295,6 +300,10 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		printf("  vpn drops in the %s board: %s %" PRIu64 "\n",
 		       st.vpn.err[i].board == NB_LAB_DUT ? "DUT" : "sink", st.vpn.err[i].name,
 		       st.vpn.err[i].count);
+	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_tf; i++)
+		printf("  vpn transform in the %s board: %s on %s, %" PRIu64 " references\n",
+		       st.vpn.tf[i].board == NB_LAB_DUT ? "DUT" : "sink", st.vpn.tf[i].name,
+		       st.vpn.tf[i].driver, st.vpn.tf[i].refcnt);
 	if (st.agent_expected || st.agent_pid)
 		printf("  agent: %spid %ld %s, %s port %u %s\n",
 		       st.board.role == NB_LAB_SINK || st.board2.role >= 0 ? "in the board, qemu "
@@ -456,6 +465,8 @@ int cmd_lab(int argc, char **argv)
 	struct nb_lab *lab;
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "crypto-driver"))
+		return lab_crypto_driver(argc - 1, argv + 1);
 	if (lab_parse_opts(argc, argv, &o))
 		return 0;
 	if (!strcmp(o.verb, "fit"))

@@ -23,9 +23,10 @@ static void usage(FILE *f)
 	    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
 	    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR] [--prefix P]"
 	    " [-p PORT]\n"
-	    "       netbench lab up --dut vm:ARCH --sink vm:ARCH [--vpn esp[:ALGO]] [--board-dir "
-	    "DIR]"
-	    " [--prefix P]\n"
+	    "       netbench lab up --dut vm:ARCH --sink vm:ARCH [--vpn esp[:ALGO] "
+	    "[--crypto-driver "
+	    "NAME]]\n"
+	    "                       [--board-dir DIR] [--prefix P]\n"
 	    "       netbench lab down [--prefix P] [-J]\n"
 	    "       netbench lab status [--prefix P] [-J]\n"
 	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--netlink]\n"
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 	    "       netbench lab ruleset --flush [--netlink] [--prefix P]\n"
 	    "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
 	    "       netbench lab nft-load FILE | nft-list\n"
+	    "       netbench lab crypto-driver DRIVER [ALGO...]\n"
 	    "\n"
 	    "A lab of network namespaces on this host (root only):\n"
 	    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
@@ -54,6 +56,9 @@ static void usage(FILE *f)
 	    "            through netlink, without nft: what a board without nft runs\n"
 	    "  nft-list  this namespace's rules and set elements, as `nft -j list ruleset`\n"
 	    "            shapes them (for counting), through netlink\n"
+	    "  crypto-driver  raise DRIVER above the other drivers of its algorithm in this\n"
+	    "            kernel, refusing one whose algorithm is none of the ALGOs: what a\n"
+	    "            board runs for up --crypto-driver\n"
 	    "\n"
 	    "Options:\n"
 	    "      --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
@@ -71,7 +76,9 @@ static void usage(FILE *f)
 	    "                      traffic to " NB_LAB_VPN_ADDR " goes through it\n"
 	    "      --crypto-driver NAME  up, with --vpn: make the kernel crypto driver NAME\n"
 	    "                      (/proc/crypto) the tunnel's, by raising its priority\n"
-	    "                      (crypto_user netlink); lab down restores it\n"
+	    "                      (crypto_user netlink); lab down restores it; a board's\n"
+	    "                      end is raised in the board (refused, exit 1, where its\n"
+	    "                      kernel lacks NAME or NAME is no part of the SA's transform)\n"
 	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
 	    "      --force         up: replace a lab that is alive under the prefix\n"
 	    "      --dut vm:ARCH   up: the DUT is an emulated board (ARCH armhf, x86_64 or ppc)\n"
@@ -336,14 +343,6 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 		cli_usage_error("--board-dir names one image: with --dut vm:%s and --sink vm:%s, "
 				"give boards of one architecture or no --board-dir",
 				o->board_arch, o->board2_arch);
-	if (o->board2_arch[0] && o->crypto_driver)
-		cli_usage_error(
-		    "--crypto-driver with a board at both ends is not built: it raises the "
-		    "driver's priority in this host's kernel, while the tunnel runs in the boards' "
-		    "kernels, whose images have no tool to raise it (an ESP SA names an algorithm, "
-		    "not a driver); time ESP's transform by driver on a board with netbench crypto "
-		    "-c BOARD -a aes-128-cbc-hmac-sha1 -e "
-		    "'afalg:authenc(hmac(DRIVER),cbc(DRIVER))'");
 	if (o->board_role >= 0 && (o->dut_cpus || o->mtu || o->ipv6))
 		cli_usage_error("an emulated board (--%s vm:%s) takes no --dut-cpus, --mtu or -6 "
 				"(not built yet)",

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # netbench lab up --vpn on this host's kernel: where it lacks ESP or WireGuard, up says so in one
 # line, exits 1 and leaves no namespace, state or process behind; where it has them, the lab
-# comes up and down removes it all. Bad --vpn/--crypto-driver values are usage errors (exit 2).
+# comes up and down removes it all. Bad --vpn/--crypto-driver values are usage errors (exit 2);
+# a --crypto-driver this kernel lacks or that is no part of the SA's transform is refused (1).
 # The tunnels' function and accounting are tested in the VM (tests/vm/guest/20_vpn.sh). ~2 s.
 . "$(dirname "$0")/../lib.sh"
 NB=${NETBENCH:?}
@@ -20,10 +21,25 @@ check_rc "--vpn with an unknown tunnel is a usage error" 2 "$NB" lab up --vpn ip
 check "it names the accepted ones" has "esp:chacha20-poly1305"
 check_rc "--vpn esp with an unknown algorithm is a usage error" 2 "$NB" lab up --vpn esp:des
 check_rc "--crypto-driver without --vpn is a usage error" 2 "$NB" lab up --crypto-driver x
-check_refused "--crypto-driver with two boards: refused, saying why and what can be had" 2 \
-	"the tunnel runs in the boards' kernels" "$NB" lab up --dut vm:armhf --sink vm:armhf \
-	--vpn esp --crypto-driver cbc-aes-talitos
-check "... and pointing at ESP's transform by driver" grep -q "afalg:authenc(" "$nb_tmp/err"
+# --crypto-driver is checked against this kernel's /proc/crypto before anything changes (its
+# priority is global): a driver it lacks, or one implementing no part of the SA's transform
+# (the DRBG's stdrng), exits 1 with the reason and leaves nothing.
+check_refused "--crypto-driver this kernel lacks: exit 1, saying so" 1 \
+	"this kernel has no driver nosuch-aes-driver" "$NB" lab up --no-agent --vpn esp \
+	--crypto-driver nosuch-aes-driver
+if leftovers; then notok "... no namespace or state left"; else ok "... no namespace or state left"; fi
+drbg=$(awk '/^name/ { n = $3 } /^driver/ && n == "stdrng" { print $3; exit }' /proc/crypto)
+prio() { awk -v d="$1" '/^driver/ { x = $3 } /^priority/ && x == d { print $3; exit }' /proc/crypto; }
+if [ -n "$drbg" ]; then
+	p0=$(prio "$drbg")
+	check_refused "--crypto-driver $drbg (stdrng) for esp: exit 1, naming what the SA uses" 1 \
+		"implements stdrng, which the SA's transform does not use (it uses authenc(hmac(sha1),cbc(aes)) cbc(aes)" \
+		"$NB" lab up --no-agent --vpn esp --crypto-driver "$drbg"
+	check "... its priority unchanged ($p0)" [ "$(prio "$drbg")" = "$p0" ]
+	if leftovers; then notok "... no namespace or state left"; else ok "... no namespace or state left"; fi
+else
+	skip "--crypto-driver of another algorithm: this kernel lists no stdrng driver"
+fi
 check_rc "--vpn is an option of up only" 2 "$NB" lab down --vpn esp
 for v in esp:aes-gcm wireguard; do
 	"$NB" lab up --no-agent --vpn "$v" >"$nb_tmp/out" 2>&1

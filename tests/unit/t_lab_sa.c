@@ -44,6 +44,19 @@ int main(void)
 			      NB_LAB_DUT, &l) == -ENOSPC &&
 		  l.n_sa == 0,
 	      "more SAs than a board of the lab has: refused, nothing kept");
+	memset(&l, 0, sizeof(l));
+	CHECK(nb_lab_sa_parse("transform authenc(hmac(sha1),cbc(aes)) "
+			      "authenc(hmac(sha1-neon),cbc(aes-generic)) 3\n",
+			      NB_LAB_SINK, &l) == 0 &&
+		  l.n_tf == 1 && l.tf[0].board == NB_LAB_SINK &&
+		  !strcmp(l.tf[0].name, "authenc(hmac(sha1),cbc(aes))") &&
+		  !strcmp(l.tf[0].driver, "authenc(hmac(sha1-neon),cbc(aes-generic))") &&
+		  l.tf[0].refcnt == 3,
+	      "an ESP transform: its name, driver and references");
+	CHECK(nb_lab_sa_parse("transform authenc(hmac(sha1),cbc(aes)) x 3 4\n", NB_LAB_SINK, &l) ==
+		      -EPROTO &&
+		  l.n_tf == 1,
+	      "a transform line with more words refused");
 	{
 		char e[] =
 		    "Error: argument \"0x00112233445566778899aabbccddeeff\" is wrong: spi 0x1234 "

@@ -457,8 +457,9 @@ int nb_lab_up(struct nb_lab *lab)
 		STEP(set_rps(lab, "dut0", mask));
 		STEP(set_rps(lab, "dut1", mask));
 	}
-	if (lab->crypto_driver[0]) {
-		/* Before any SA exists: a transform keeps the driver it was built with. */
+	if (lab->crypto_driver[0] && !(lab->board.role >= 0 && lab->board2.role >= 0)) {
+		/* Before any SA exists: a transform keeps the driver it was built with. A board's
+		 * end is raised in the board, before its SAs (lab_vpn.c). */
 		snprintf(s.crypto_driver, sizeof(s.crypto_driver), "%s", lab->crypto_driver);
 		STEP(nb_lab_crypto_driver_set(lab, &s.crypto_old_prio));
 		STEP(nb_lab_state_write(lab, &s));

@@ -59,6 +59,9 @@ struct nb_lab {
 	 * --crypto-driver: the kernel driver the tunnel must use (lab_vpn.c). */
 	char vpn[40];
 	char crypto_driver[64];
+	/* up --crypto-driver with a board at an end: what that board's kernel did, by role (the
+	 * board's `netbench lab crypto-driver` line), "" for a namespace end */
+	char board_crypto[3][160];
 	/* up --force: replace a lab that is alive under this prefix (else up refuses it). */
 	bool force;
 	/* ruleset --netlink: the DUT's rulesets through `netbench lab nft-load` (nf_tables'

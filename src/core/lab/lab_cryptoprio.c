@@ -14,6 +14,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "core/base/crypto_proc.h"
+
 #ifndef NETLINK_CRYPTO
 #define NETLINK_CRYPTO 21
 #endif
@@ -91,4 +93,63 @@ out:
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+/* Instantiates a template driver (cbc(aes-generic)) so that it is registered and can be
+ * raised; a no-op for a driver that already is. Binding is what instantiates. */
+static void instantiate(const char *driver)
+{
+	static const char *const types[] = {"skcipher", "aead", "hash"};
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		nb_proc_crypto_instantiate(types[i], driver);
+}
+
+int nb_crypto_driver_raise(const char *driver, const char *const *algos, struct nb_crypto_raise *r,
+			   char *why, size_t len)
+{
+	struct nb_crypto_driver drv, best = {0};
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	instantiate(driver);
+	if (nb_proc_crypto_lookup(NULL, NULL, driver, &drv)) {
+		snprintf(why, len,
+			 "this kernel has no driver %.63s (see the driver lines of /proc/crypto)",
+			 driver);
+		return -ENOENT;
+	}
+	snprintf(r->name, sizeof(r->name), "%s", drv.name);
+	r->old_priority = r->priority = drv.priority;
+	if (algos) {
+		size_t i, used = 0;
+		for (i = 0; algos[i] && strcmp(algos[i], drv.name); i++)
+			;
+		if (!algos[i]) {
+			used = (size_t)snprintf(why, len,
+						"driver %.63s implements %.63s, which the SA's "
+						"transform does not use (it uses",
+						driver, drv.name);
+			for (i = 0; algos[i] && used < len; i++)
+				used += (size_t)snprintf(why + used, len - used, " %s", algos[i]);
+			if (used < len)
+				snprintf(why + used, len - used, ")");
+			return -EINVAL;
+		}
+	}
+	/* Above every other implementation of the same algorithm. */
+	if (!nb_proc_crypto_lookup(NULL, drv.name, NULL, &best) && best.priority >= drv.priority &&
+	    strcmp(best.driver, drv.driver)) {
+		r->priority = best.priority + 1;
+		snprintf(r->former, sizeof(r->former), "%s", best.driver);
+	}
+	ret = nb_crypto_user_update(driver, r->priority, why, len);
+	if (ret)
+		return ret;
+	/* The former choice may carry template instances (authenc(...) over it) that a new SA
+	 * would reuse: updating it drops them, its priority unchanged. */
+	if (r->former[0]) {
+		char ignored[200];
+		nb_crypto_user_update(r->former, best.priority, ignored, sizeof(ignored));
+	}
+	return 0;
 }

@@ -91,7 +91,8 @@ static void board2_json(struct nb_json *j, const struct nb_lab *lab, const struc
 }
 
 /* "vpn_sa": [{"board", "src", "dst", "spi", "bytes", "packets"}], "xfrm_errors": [{"board",
- * "name", "count"}]: each board's tunnel counters. */
+ * "name", "count"}], "vpn_transforms": [{"board", "name", "driver", "refcnt"}]: each board's
+ * tunnel counters and the drivers its SAs run on. */
 static void sa_json(struct nb_json *j, const struct nb_lab_sa_list *l)
 {
 	nb_json_arr_begin(j, "vpn_sa");
@@ -112,6 +113,16 @@ static void sa_json(struct nb_json *j, const struct nb_lab_sa_list *l)
 		nb_json_str(j, "board", l->err[i].board == NB_LAB_DUT ? "dut" : "sink");
 		nb_json_str(j, "name", l->err[i].name);
 		nb_json_u64(j, "count", l->err[i].count);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+	nb_json_arr_begin(j, "vpn_transforms");
+	for (unsigned i = 0; i < l->n_tf; i++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "board", l->tf[i].board == NB_LAB_DUT ? "dut" : "sink");
+		nb_json_str(j, "name", l->tf[i].name);
+		nb_json_str(j, "driver", l->tf[i].driver);
+		nb_json_u64(j, "refcnt", l->tf[i].refcnt);
 		nb_json_obj_end(j);
 	}
 	nb_json_arr_end(j);
@@ -137,6 +148,14 @@ static void up(struct nb_json *j, const struct nb_lab *lab)
 			nb_json_str(j, "crypto_driver", lab->crypto_driver);
 		else
 			nb_json_null(j, "crypto_driver");
+		if (lab->board.role >= 0 && lab->crypto_driver[0]) {
+			nb_json_obj_begin(j, "board_crypto");
+			for (int r = NB_LAB_DUT; r <= NB_LAB_SINK; r++)
+				if (lab->board_crypto[r][0])
+					nb_json_str(j, r == NB_LAB_DUT ? "dut" : "sink",
+						    lab->board_crypto[r]);
+			nb_json_obj_end(j);
+		}
 		nb_json_obj_end(j);
 	} else {
 		nb_json_null(j, "vpn");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A board's tunnel counters through its control port ("xfrm-stat", tests/board/init): the SAs'
- * byte and packet counts of `ip -s xfrm state` (the keys stay in the board) and the nonzero
- * counters of /proc/net/xfrm_stat, which say why a packet was dropped at the tunnel. */
+ * byte and packet counts of `ip -s xfrm state` (the keys stay in the board), the nonzero
+ * counters of /proc/net/xfrm_stat, which say why a packet was dropped at the tunnel, and the
+ * ESP transforms of /proc/crypto, whose drivers say what the SAs run on. */
 #include "core/lab/lab_sa.h"
 
 #include <errno.h>
@@ -15,11 +16,12 @@
 int nb_lab_sa_parse(const char *text, int board, struct nb_lab_sa_list *l)
 {
 	const char *p = text;
-	unsigned n_sa = l->n_sa, n_err = l->n_err, per_sa = 0, per_err = 0;
+	unsigned n_sa = l->n_sa, n_err = l->n_err, n_tf = l->n_tf, per_sa = 0, per_err = 0,
+		 per_tf = 0;
 
 	while (p && *p) {
 		size_t len = strcspn(p, "\n");
-		char line[256];
+		char line[320];
 		if (len >= sizeof(line))
 			return -EPROTO;
 		snprintf(line, sizeof(line), "%.*s", (int)len, p);
@@ -28,6 +30,7 @@ int nb_lab_sa_parse(const char *text, int board, struct nb_lab_sa_list *l)
 			continue;
 		struct nb_lab_sa sa = {.board = board};
 		struct nb_lab_xfrm_err e = {.board = board};
+		struct nb_lab_transform tf = {.board = board};
 		char tail;
 		if (sscanf(line, "sa %47s %47s %15s %" SCNu64 " %" SCNu64 " %c", sa.src, sa.dst,
 			   sa.spi, &sa.bytes, &sa.packets, &tail) == 5) {
@@ -39,12 +42,18 @@ int nb_lab_sa_parse(const char *text, int board, struct nb_lab_sa_list *l)
 			if (per_err++ >= NB_LAB_XERR_MAX)
 				return -ENOSPC;
 			l->err[n_err++] = e;
+		} else if (sscanf(line, "transform %127s %127s %" SCNu64 " %c", tf.name, tf.driver,
+				  &tf.refcnt, &tail) == 3) {
+			if (per_tf++ >= NB_LAB_TF_MAX)
+				return -ENOSPC;
+			l->tf[n_tf++] = tf;
 		} else {
 			return -EPROTO;
 		}
 	}
 	l->n_sa = n_sa;
 	l->n_err = n_err;
+	l->n_tf = n_tf;
 	return 0;
 }
 

@@ -24,16 +24,31 @@
 #define WG_PORT	 "51820"
 #define WG_TABLE "51820" /* the sink's replies from the tunnel address go into the tunnel */
 
-/* ESP transforms as ip xfrm names them; key bytes include RFC 4106/7634's 4-byte salt. */
+/* ESP transforms as ip xfrm names them; key bytes include RFC 4106/7634's 4-byte salt. algos:
+ * the crypto API algorithms the SA's transform is built of (the kernel's name of the whole, then
+ * its parts), one of which --crypto-driver's driver must implement. */
 static const struct esp_algo {
 	const char *name;
 	const char *kind; /* "enc" (with HMAC-SHA1-96) or "aead" */
 	const char *xfrm_name;
 	unsigned key_bytes;
+	const char *const algos[6];
 } esp_algos[] = {
-    {"aes-cbc-hmac-sha1", "enc", "cbc(aes)", 16},
-    {"aes-gcm", "aead", "rfc4106(gcm(aes))", 20},
-    {"chacha20-poly1305", "aead", "rfc7539esp(chacha20,poly1305)", 36},
+    {"aes-cbc-hmac-sha1",
+     "enc",
+     "cbc(aes)",
+     16,
+     {"authenc(hmac(sha1),cbc(aes))", "cbc(aes)", "hmac(sha1)", "aes", "sha1", NULL}},
+    {"aes-gcm",
+     "aead",
+     "rfc4106(gcm(aes))",
+     20,
+     {"rfc4106(gcm(aes))", "gcm(aes)", "ctr(aes)", "ghash", "aes", NULL}},
+    {"chacha20-poly1305",
+     "aead",
+     "rfc7539esp(chacha20,poly1305)",
+     36,
+     {"rfc7539esp(chacha20,poly1305)", "chacha20", "poly1305", NULL}},
 };
 
 static const struct esp_algo *esp_find(const char *name)
@@ -138,6 +153,43 @@ static bool end_is_board(const struct nb_lab *lab, int role)
 	return lab->board.role == role || lab->board2.role == role;
 }
 
+/* --crypto-driver at a board's end: `netbench lab crypto-driver DRIVER ALGO...` in the board
+ * (its control port's "crypto-driver" request), before its SAs exist, since a transform keeps
+ * the driver it was built with. The board's reply goes into lab->board_crypto[role]. */
+static int esp_board_driver(struct nb_lab *lab, int role, const struct esp_algo *a)
+{
+	const char *who = role == NB_LAB_DUT ? "DUT" : "sink";
+	char args[512], *out = NULL;
+	size_t used;
+	int rc = 0, ret;
+
+	used = (size_t)snprintf(args, sizeof(args), "%s", lab->crypto_driver);
+	for (unsigned i = 0; a->algos[i] && used < sizeof(args); i++)
+		used += (size_t)snprintf(args + used, sizeof(args) - used, " %s", a->algos[i]);
+	ret = nb_lab_board_ctl(lab, "crypto-driver", args, &out, &rc);
+	if (!ret && rc && out && !strncmp(out, "unknown request", 15)) {
+		snprintf(lab->err, sizeof(lab->err),
+			 "--crypto-driver %s: the %s board's image (%s) is older than this "
+			 "netbench and takes no crypto-driver request: build it again "
+			 "(tests/board/build.sh %s DIR, or remove it for lab up to build it)",
+			 lab->crypto_driver, who, lab->board.dir, lab->board.arch);
+		ret = -ENOTSUP;
+	} else if (!ret && rc) {
+		snprintf(lab->err, sizeof(lab->err),
+			 "--crypto-driver %s: the %s board (kernel %s) refused it: %.300s",
+			 lab->crypto_driver, who, lab->board.kernel,
+			 out ? out : "(no reason given)");
+		/* one line: the board's message ends with its newline */
+		lab->err[strcspn(lab->err, "\n")] = '\0';
+		ret = -ENOENT;
+	} else if (!ret) {
+		snprintf(lab->board_crypto[role], sizeof(lab->board_crypto[role]), "%.*s",
+			 (int)strcspn(out ? out : "", "\n"), out ? out : "");
+	}
+	free(out);
+	return ret;
+}
+
 /* Loads one end's script: ip -batch - in its namespace, or the board's control port ("xfrm",
  * ip -batch - in the board). Either way the keys travel on a standard input or the serial
  * port, never on a command line (any local user can read /proc/PID/cmdline), and an error
@@ -177,7 +229,9 @@ static int esp_apply(struct nb_lab *lab, int role, const struct esp_algo *a,
 	swapped = lab->board.role != role;
 	if (swapped)
 		nb_lab_board_swap(lab);
-	ret = nb_lab_board_ctl(lab, "xfrm", e->text, &out, &rc);
+	ret = lab->crypto_driver[0] ? esp_board_driver(lab, role, a) : 0;
+	if (!ret)
+		ret = nb_lab_board_ctl(lab, "xfrm", e->text, &out, &rc);
 	if (!ret && rc) {
 		if (out)
 			nb_lab_redact_keys(out);
@@ -381,47 +435,22 @@ int nb_lab_vpn_up(struct nb_lab *lab)
 	return esp_up(lab, esp_find(v.algo));
 }
 
-/* Instantiates a template driver (cbc(aes-generic)) so that it is registered and can be
- * raised; a no-op for a driver that already is. Binding is what instantiates. */
-static void instantiate(const char *driver)
-{
-	static const char *const types[] = {"skcipher", "aead", "hash"};
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		nb_proc_crypto_instantiate(types[i], driver);
-}
-
 int nb_lab_crypto_driver_set(struct nb_lab *lab, int *old_priority)
 {
-	enum { MAX_ALGS = 2048 };
-	struct nb_crypto_driver drv;
-	char why[200];
+	struct nb_lab_vpn_spec v;
+	struct nb_crypto_raise r;
+	const struct esp_algo *a = NULL;
+	char why[300];
 	int ret;
 
-	instantiate(lab->crypto_driver);
-	ret = nb_proc_crypto_lookup(NULL, NULL, lab->crypto_driver, &drv);
+	if (!nb_lab_vpn_parse(lab->vpn, &v) && !strcmp(v.kind, "esp"))
+		a = esp_find(v.algo);
+	ret = nb_crypto_driver_raise(lab->crypto_driver, a ? a->algos : NULL, &r, why, sizeof(why));
 	if (ret) {
-		snprintf(
-		    lab->err, sizeof(lab->err),
-		    "--crypto-driver %s: the kernel has no such driver (see the driver lines of "
-		    "/proc/crypto)",
-		    lab->crypto_driver);
-		return -ENOENT;
-	}
-	*old_priority = drv.priority;
-	/* Above every other implementation of the same algorithm. */
-	struct nb_crypto_driver best;
-	int top = drv.priority;
-	if (!nb_proc_crypto_lookup(NULL, drv.name, NULL, &best) && best.priority >= top &&
-	    strcmp(best.driver, drv.driver))
-		top = best.priority + 1;
-	ret = nb_crypto_user_update(lab->crypto_driver, top, why, sizeof(why));
-	if (ret) {
-		snprintf(lab->err, sizeof(lab->err), "--crypto-driver: %s", why);
+		snprintf(lab->err, sizeof(lab->err), "--crypto-driver %s: %s", lab->crypto_driver,
+			 why);
 		return ret;
 	}
-	/* The former choice may carry template instances (authenc(...) over it) that a new SA
-	 * would reuse: updating it drops them, its priority unchanged. */
-	if (strcmp(best.driver, drv.driver) && best.driver[0])
-		nb_crypto_user_update(best.driver, best.priority, why, sizeof(why));
+	*old_priority = r.old_priority;
 	return 0;
 }

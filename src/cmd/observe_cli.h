@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmd/opt_table.h"
 #include "core/base/json.h"
 #include "core/observe/obs.h"
 #include "core/observe/obs_ctl.h"
@@ -36,6 +37,15 @@ enum {
 	{                                                                                          \
 		"observe-clocks", required_argument, NULL, OBS_OPT_CLOCKS                          \
 	}
+/* The same options as an option table's rows (obs_cli_option takes them); the help is the
+ * front end's (OBS_CLI_HELP or OBS_CLI_PATH_HELP). */
+#define OBS_CLI_ROWS                                                                               \
+	OPT_ROW_PASS("observe", 0, required_argument, OBS_OPT_OBSERVE),                            \
+	    OPT_ROW_PASS("no-observe", 0, no_argument, OBS_OPT_NO_OBSERVE),                        \
+	    OPT_ROW_PASS("observe-rate", 0, required_argument, OBS_OPT_RATE),                      \
+	    OPT_ROW_PASS("dut-cpus", 0, required_argument, OBS_OPT_DUT_CPUS),                      \
+	    OPT_ROW_PASS("profile", 0, optional_argument, OBS_OPT_PROFILE),                        \
+	    OPT_ROW_PASS("observe-clocks", 0, required_argument, OBS_OPT_CLOCKS)
 #define OBS_CLI_HELP                                                                               \
 	"      --observe HOST[:PORT]  watch the device under test (a netbench serve on it)\n"      \
 	"                          over each trial's window: CPU, softirq, interrupts,\n"          \

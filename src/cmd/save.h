@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cmd/opt_table.h"
 #include "core/store/store.h"
 
 enum { CLI_OPT_SAVE = 0x5300, CLI_OPT_LABEL, CLI_OPT_TAG };
@@ -21,6 +22,13 @@ enum { CLI_OPT_SAVE = 0x5300, CLI_OPT_LABEL, CLI_OPT_TAG };
 	{                                                                                          \
 		"output", required_argument, NULL, 'o'                                             \
 	}
+
+/* The same options as an option table's rows, their help with them (cli_save_option takes them). */
+#define CLI_SAVE_ROWS                                                                              \
+	OPT_ROW_PASS("save", 0, optional_argument, CLI_OPT_SAVE),                                  \
+	    OPT_ROW_PASS("label", 0, required_argument, CLI_OPT_LABEL),                            \
+	    OPT_ROW_PASS("tag", 0, required_argument, CLI_OPT_TAG),                                \
+	    OPT_ROW_PASS("output", 'o', required_argument, 'o'), OPT_ROW_TEXT(CLI_SAVE_HELP)
 
 #define CLI_SAVE_HELP                                                                              \
 	"      --save [DB]        store the result in DB (default $NETBENCH_DB or "                \

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "cmd/cli.h"
+#include "cmd/opt_table.h"
 #include "cmd/pacing.h"
 #include "cmd/tput_opts.h"
 #include "core/base/tcpcc.h"
@@ -17,40 +18,14 @@
 #include "core/base/units.h"
 #include "core/tput/tput_run.h"
 
-static const char usage_text[] =
+/* The help's head and tail; the option list between them is the table's. */
+static const char usage_head[] =
     "Usage: netbench tput -c HOST [options]\n"
     "Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
     "load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
+    "\n";
+static const char usage_tail[] =
     "\n"
-    "  -c, --client HOST[:PORT]  the agent's address or name (required; [IPv6]:PORT;\n"
-    "                         alias --connect)\n"
-    "  -p, --port PORT        the agent's control port (default 5301)\n"
-    "  -l, --sizes LIST       block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)\n"
-    "  -t, --time SEC         measurement window per step (default 3 s)\n"
-    "  -O, --omit SEC         warm-up excluded before each window (default 0.5 s)\n"
-    "  -i, --interval SEC     also print rates every SEC within the window, as they\n"
-    "                         come, under their own heading; the table follows them\n"
-    "  -u, --udp              UDP instead of TCP (loss, reordering, duplicates reported)\n"
-    "  -r, --rate RATE        pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n"
-    "                         (UDP default 100M; TCP default unpaced; 0 = unpaced)\n"
-    "      --pacing MODE      paced senders: burst (default; auto is burst here): sleep,\n"
-    "                         wake about once per ms and send what is due; spin: each\n"
-    "                         block on its own deadline (exact gaps, a CPU at short\n"
-    "                         intervals)\n"
-    "      --burst N          blocks per wake-up in burst mode (1-1024; default ~1 ms)\n"
-    "  -P, --parallel N       streams per direction (default 1, at most 32)\n"
-    "  -R, --reverse          Rx only (the agent sends)\n"
-    "      --tx-only          Tx only (this host sends)\n"
-    "      --bidir            Tx and Rx at the same time\n"
-    "  -C, --congestion ALGO  TCP congestion control of both ends' data connections, as\n"
-    "                         iperf3's -C (default: each kernel's own; loaded ones only, in\n"
-    "                         tcp_available_congestion_control; the agent takes those in\n"
-    "                         its tcp_allowed_congestion_control, any loaded one with\n"
-    "                         serve --allow-tuning)\n"
-    "  -4, -6                 use IPv4 / IPv6 only\n"
-    "  -k, --psk FILE         pre-shared key the agent requires\n"
-    "  -J, --json             print one JSON document (schema netbench/1)\n" OBS_CLI_PATH_HELP
-	CLI_SAVE_HELP "  -h, --help             this help\n" CLI_VERSION_HELP "\n"
     "Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
     "netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
     "shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
@@ -107,36 +82,114 @@ static void check_udp_rate(const struct tput_opts *o, const char *rate_str)
 	    TPUT_UDP_MIN_DATAGRAMS, shown, unit);
 }
 
-int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
+static void set_udp(void *dst, const char *name, const char *arg)
 {
-	static const struct option opts[] = {
-	    CLI_REMOTE_LONGOPTS,
-	    {"sizes", required_argument, NULL, 'l'},
-	    {"time", required_argument, NULL, 't'},
-	    {"omit", required_argument, NULL, 'O'},
-	    {"interval", required_argument, NULL, 'i'},
-	    {"udp", no_argument, NULL, 'u'},
-	    {"rate", required_argument, NULL, 'r'},
-	    {"parallel", required_argument, NULL, 'P'},
-	    {"reverse", no_argument, NULL, 'R'},
-	    {"tx-only", no_argument, NULL, 'T'},
-	    {"bidir", no_argument, NULL, 'X'},
-	    {"pacing", required_argument, NULL, 'g'},
-	    {"burst", required_argument, NULL, 'G'},
-	    {"congestion", required_argument, NULL, 'C'},
-	    CLI_COMMON_LONGOPTS,
-	    CLI_SAVE_LONGOPTS,
-	    OBS_CLI_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
-	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
-	const char *rate_str = NULL;
-	bool reverse = false, tx_only = false;
-	int c, li = -1;
-	uint64_t max_block;
-	struct cli_remote remote = {.t = &o->t};
-	const struct cli_common cc = {&o->json, &remote, &o->save, usage_text, NULL};
+	(void)name, (void)arg;
+	((struct tput_opts *)dst)->p.proto = NB_TPUT_UDP;
+}
 
+static void set_rate(void *dst, const char *name, const char *arg)
+{
+	struct tput_opts *o = dst;
+	o->rate_str = arg;
+	o->p.rate_bps = cli_rate(name, arg, 0, 400000000000ULL);
+	if (o->p.rate_bps && o->p.rate_bps < 8000)
+		cli_usage_error("%s is too small: %s (at least 8k, or 0 for unpaced)", name, arg);
+}
+
+static void set_pacing(void *dst, const char *name, const char *arg)
+{
+	struct tput_opts *o = dst;
+	o->p.pacing = cli_pacing(name, arg);
+	if (o->p.pacing == NB_PACING_TXTIME)
+		cli_usage_error("%s txtime is for stream; tput paces with burst or spin", name);
+}
+
+static void set_congestion(void *dst, const char *name, const char *arg)
+{
+	congestion(name, arg, ((struct tput_opts *)dst)->p.congestion);
+}
+
+#define AT(member) OPT_AT(struct tput_opts, member)
+
+/* tput's options, in the order of its help. */
+static const struct opt_row rows[] = {
+    {"client", 'c', OPT_PASS, .has_arg = required_argument, .arg = "HOST[:PORT]",
+     .help = "the agent's address or name (required; [IPv6]:PORT;\nalias --connect)"},
+    {"connect", 'c', OPT_PASS, .has_arg = required_argument},
+    {"port", 'p', OPT_PASS, .has_arg = required_argument, .arg = "PORT",
+     .help = "the agent's control port (default 5301)"},
+    {"sizes", 'l', OPT_BYTES_LIST, 1, NB_TPUT_MAX_BLOCK, AT(sizes),
+     .cnt = offsetof(struct tput_opts, nsizes), .nmax = TPUT_MAX_SIZES, .arg = "LIST",
+     .help = "block sizes, k = 1024 (default 1k,2k,4k,8k,16k,32k)"},
+    {"time", 't', OPT_DURATION, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S, AT(p.time_ns), .arg = "SEC",
+     .help = "measurement window per step (default 3 s)"},
+    {"omit", 'O', OPT_DURATION, 0, 60 * NB_NS_PER_S, AT(p.warmup_ns), .arg = "SEC",
+     .help = "warm-up excluded before each window (default 0.5 s)"},
+    {"interval", 'i', OPT_DURATION, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S, AT(p.interval_ns),
+     .arg = "SEC",
+     .help = "also print rates every SEC within the window, as they\ncome, under their own "
+	     "heading; the table follows them"},
+    {"udp", 'u', OPT_SET, .set = set_udp, .has_arg = no_argument,
+     .help = "UDP instead of TCP (loss, reordering, duplicates reported)"},
+    {"rate", 'r', OPT_SET, .set = set_rate, .has_arg = required_argument, .arg = "RATE",
+     .help = "pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n(UDP default 100M; TCP default "
+	     "unpaced; 0 = unpaced)"},
+    /* hidden: --rate's letter in older scripts (docs/cli.md) */
+    {NULL, 'b', OPT_SET, .set = set_rate, .has_arg = required_argument},
+    {"pacing", 0, OPT_SET, .set = set_pacing, .has_arg = required_argument, .arg = "MODE",
+     .help = "paced senders: burst (default; auto is burst here): sleep,\nwake about once per ms "
+	     "and send what is due; spin: each\nblock on its own deadline (exact gaps, a CPU at "
+	     "short\nintervals)"},
+    {"burst", 0, OPT_UINT, 1, NB_PACER_MAX_BURST, AT(p.burst), .arg = "N",
+     .help = "blocks per wake-up in burst mode (1-1024; default ~1 ms)"},
+    {"parallel", 'P', OPT_UINT, 1, NB_TPUT_MAX_STREAMS / 2, AT(p.streams), .arg = "N",
+     .help = "streams per direction (default 1, at most 32)"},
+    {"reverse", 'R', OPT_FLAG, AT(reverse), .help = "Rx only (the agent sends)"},
+    {"tx-only", 0, OPT_FLAG, AT(tx_only), .help = "Tx only (this host sends)"},
+    {"bidir", 0, OPT_FLAG, AT(bidir), .help = "Tx and Rx at the same time"},
+    {"congestion", 'C', OPT_SET, .set = set_congestion, .has_arg = required_argument, .arg = "ALGO",
+     .help = "TCP congestion control of both ends' data connections, as\niperf3's -C (default: "
+	     "each kernel's own; loaded ones only, in\ntcp_available_congestion_control; the "
+	     "agent takes those in\nits tcp_allowed_congestion_control, any loaded one with\n"
+	     "serve --allow-tuning)"},
+    OPT_ROW_PASS(NULL, '4', no_argument, '4'),
+    OPT_ROW_PASS(NULL, '6', no_argument, '6'),
+    OPT_ROW_TEXT("  -4, -6                 use IPv4 / IPv6 only\n"),
+    {"psk", 'k', OPT_PASS, .has_arg = required_argument, .arg = "FILE",
+     .help = "pre-shared key the agent requires"},
+    {"json", 'J', OPT_PASS, .has_arg = no_argument,
+     .help = "print one JSON document (schema netbench/1)"},
+    OBS_CLI_ROWS,
+    OPT_ROW_TEXT(OBS_CLI_PATH_HELP),
+    CLI_SAVE_ROWS,
+    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
+    {"version", 'V', OPT_PASS, .has_arg = no_argument, .help = "the program's version"},
+};
+static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 25};
+
+static void usage(FILE *f)
+{
+	fputs(usage_head, f);
+	opt_help(&table, f);
+	fputs(usage_tail, f);
+}
+
+/* The shared options: the observers', then -J, the agent's, --save's, -h, -V. */
+struct shared {
+	struct obs_cli *obs;
+	const struct cli_common *cc;
+};
+static void other_option(void *ctx, int c, const char *name, int argc, char **argv)
+{
+	const struct shared *sh = ctx;
+	if (!obs_cli_option(sh->obs, c, optarg))
+		cli_common_option(sh->cc, c, name, argc, argv);
+}
+
+static void defaults(struct tput_opts *o)
+{
+	static const uint64_t netio_sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
 	memset(o, 0, sizeof(*o));
 	o->p.proto = NB_TPUT_TCP;
 	o->p.streams = 1;
@@ -146,72 +199,39 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 	o->t.family = AF_UNSPEC;
 	memcpy(o->sizes, netio_sizes, sizeof(netio_sizes));
 	o->nsizes = 6;
-	while ((c = getopt_long(argc, argv, ":c:p:l:t:O:i:ur:b:P:k:C:RJhV46o:", opts, &li)) != -1) {
-		const char *name = cli_optname(opts, c, li);
-		li = -1;
-		switch (c) {
-		case 'l':
-			o->nsizes = cli_bytes_list(name, optarg, o->sizes, TPUT_MAX_SIZES, 1,
-						   NB_TPUT_MAX_BLOCK);
-			break;
-		case 't':
-			o->p.time_ns =
-			    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
-			break;
-		case 'O':
-			o->p.warmup_ns = cli_duration_ns(name, optarg, 0, 60 * NB_NS_PER_S);
-			break;
-		case 'i':
-			o->p.interval_ns =
-			    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
-			break;
-		case 'u':
-			o->p.proto = NB_TPUT_UDP;
-			break;
-		case 'b': /* hidden: --rate's letter in older scripts (docs/cli.md) */
-		case 'r':
-			rate_str = optarg;
-			o->p.rate_bps = cli_rate(name, optarg, 0, 400000000000ULL);
-			if (o->p.rate_bps && o->p.rate_bps < 8000)
-				cli_usage_error(
-				    "%s is too small: %s (at least 8k, or 0 for unpaced)", name,
-				    optarg);
-			break;
-		case 'g':
-			o->p.pacing = cli_pacing(name, optarg);
-			if (o->p.pacing == NB_PACING_TXTIME)
-				cli_usage_error(
-				    "%s txtime is for stream; tput paces with burst or spin", name);
-			break;
-		case 'G':
-			o->p.burst = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
-			break;
-		case 'C':
-			congestion(name, optarg, o->p.congestion);
-			break;
-		case 'P':
-			o->p.streams = (uint32_t)cli_uint(name, optarg, 1, NB_TPUT_MAX_STREAMS / 2);
-			break;
-		case 'R':
-			reverse = true;
-			break;
-		case 'T':
-			tx_only = true;
-			break;
-		case 'X':
-			o->bidir = true;
-			break;
-		default:
-			if (!obs_cli_option(&o->obs, c, optarg))
-				cli_common_option(&cc, c, name, argc, argv);
-		}
-	}
+}
+
+/* UDP: the default rate, block sizes a datagram holds, a rate that fills the window. */
+static void check_udp(struct tput_opts *o)
+{
+	uint64_t max_block = NB_TPUT_UDP_MAX;
+	if (o->p.proto != NB_TPUT_UDP)
+		return;
+	if (!o->rate_str)
+		o->p.rate_bps = 100000000;
+	for (size_t i = 0; i < o->nsizes; i++)
+		if (o->sizes[i] < NB_TPUT_UDP_HDR || o->sizes[i] > max_block)
+			cli_usage_error("--sizes: %llu bytes does not fit a UDP test datagram "
+					"(%d to %llu bytes)",
+					(unsigned long long)o->sizes[i], NB_TPUT_UDP_HDR,
+					(unsigned long long)max_block);
+	check_udp_rate(o, o->rate_str);
+}
+
+int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
+{
+	struct cli_remote remote = {.t = &o->t};
+	const struct cli_common cc = {&o->json, &remote, &o->save, NULL, usage};
+	struct shared sh = {&o->obs, &cc};
+
+	defaults(o);
+	opt_parse(&table, argc, argv, o, other_option, &sh);
 	cli_remote_args(&remote, argc, argv);
 	/* --save's own checks (and its copy of the output) come before the ones below. */
 	cli_save_start(&o->save, "tput", o->json);
 	if (!o->t.host)
 		cli_usage_error("the agent's address is required: -c HOST");
-	if (reverse + tx_only + o->bidir > 1)
+	if (o->reverse + o->tx_only + o->bidir > 1)
 		cli_usage_error("--reverse, --tx-only and --bidir exclude each other");
 	if (o->p.interval_ns && o->p.interval_ns > o->p.time_ns)
 		cli_usage_error("--interval is longer than --time");
@@ -226,21 +246,9 @@ int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 		o->obs.set.req.profile_hz = 0;
 	if (o->p.proto == NB_TPUT_UDP && o->p.congestion[0])
 		cli_usage_error("--congestion is TCP's: UDP has no congestion control");
-	if (o->p.proto == NB_TPUT_UDP) {
-		max_block = NB_TPUT_UDP_MAX;
-		if (!rate_str)
-			o->p.rate_bps = 100000000;
-		for (size_t i = 0; i < o->nsizes; i++)
-			if (o->sizes[i] < NB_TPUT_UDP_HDR || o->sizes[i] > max_block)
-				cli_usage_error(
-				    "--sizes: %llu bytes does not fit a UDP test datagram "
-				    "(%d to %llu bytes)",
-				    (unsigned long long)o->sizes[i], NB_TPUT_UDP_HDR,
-				    (unsigned long long)max_block);
-		check_udp_rate(o, rate_str);
-	}
-	o->tx = !reverse;
-	o->rx = !tx_only;
+	check_udp(o);
+	o->tx = !o->reverse;
+	o->rx = !o->tx_only;
 	cli_remote_finish(&remote); /* reads the key */
 	o->psk_file = remote.psk_file;
 	return 0;

@@ -20,6 +20,8 @@ struct tput_opts {
 	uint64_t sizes[TPUT_MAX_SIZES]; /* block sizes, one step (or two) each */
 	size_t nsizes;
 	bool json, tx, rx, bidir;
+	bool reverse, tx_only;	/* -R, --tx-only as given (tx and rx follow from them) */
+	const char *rate_str;	/* -r as typed (NULL: UDP's default rate) */
 	struct nb_ctl_target t; /* the agent: -c, -p, --psk, -4, -6 (cli_remote_option) */
 	const char *psk_file;	/* --psk, for the observers too */
 	struct obs_cli obs;	/* observers of a box in the path */

@@ -80,11 +80,9 @@ static void find_builder(struct nb_lab *lab)
 	snprintf(lab->board_builder, sizeof(lab->board_builder), "%s", real);
 }
 
-static int do_up(struct nb_lab *lab, const struct lab_opts *o)
+/* What up builds, from the options. */
+static void lab_from_opts(struct nb_lab *lab, const struct lab_opts *o)
 {
-	ssize_t n;
-	int ret;
-
 	lab->ipv6 = o->ipv6;
 	lab->mtu = o->mtu;
 	lab->dut_cpus = o->dut_cpus;
@@ -107,16 +105,11 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 		if (o->board_dir)
 			snprintf(lab->board2.dir, sizeof(lab->board2.dir), "%s", o->board_dir);
 	}
-	if (lab->board.role >= 0 && !o->json)
-		printf("lab up: booting the %s board (qemu, no KVM: about 5 to 30 s)\n",
-		       lab->board.arch);
-	n = readlink("/proc/self/exe", lab->netbench_path, sizeof(lab->netbench_path) - 1);
-	if (n <= 0)
-		cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
-	lab->netbench_path[n] = '\0';
-	find_builder(lab);
-	lab->force = o->force;
-	ret = nb_lab_up(lab);
+}
+
+/* Exits with what stopped `lab up` (ret, not 0), after it removed what it had created. */
+noreturn static void up_fail(const struct nb_lab *lab, int ret)
+{
 	if (ret == -EBUSY)
 		cli_fail(0,
 			 "a lab is alive as %s, %s, %s (%s%s): %s. Left as it is: give another "
@@ -127,67 +120,64 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 			 lab->prefix[0] ? " --prefix " : "", lab->prefix);
 	if (ret == -EINTR)
 		cli_fail(0, "interrupted: removed what `lab up` had created");
-	if (ret)
-		cli_fail(0, "lab up failed, removed what it had created: %s",
-			 *lab->err ? lab->err : strerror(-ret));
-	if (o->json) {
-		char *doc = NULL;
-		size_t len = 0;
-		int built = nb_lab_up_doc_text(lab, &doc, &len);
-		print_doc(built, doc, len);
-		return 0;
-	}
-	if (lab->board.role >= 0) {
+	cli_fail(0, "lab up failed, removed what it had created: %s",
+		 *lab->err ? lab->err : strerror(-ret));
+}
+
+/* The lab with one or two boards, as `lab up` made it. */
+static void print_up_boards(struct nb_lab *lab)
+{
+	print_board(lab, &lab->board, nb_lab_board_pid(lab));
+	if (lab->board2.role >= 0) {
+		nb_lab_board_swap(lab);
 		print_board(lab, &lab->board, nb_lab_board_pid(lab));
-		if (lab->board2.role >= 0) {
-			nb_lab_board_swap(lab);
-			print_board(lab, &lab->board, nb_lab_board_pid(lab));
-			nb_lab_board_swap(lab);
-			printf("lab up: %s %s/24 -- board %s (forwarding) -- board %s %s/24\n",
-			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch,
-			       lab->board2.arch, NB_LAB_SINK_ADDR);
-		} else if (lab->board.role == NB_LAB_DUT)
-			printf("lab up: %s %s/24 -- board %s (%s, forwarding) -- %s %s/24\n",
-			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch,
-			       lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
-		else
-			printf("lab up: %s %s/24 -- %s (forwarding) -- board %s %s/24\n",
-			       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->ns[NB_LAB_DUT],
-			       lab->board.arch, NB_LAB_SINK_ADDR);
-		if (lab->agent && lab->board2.role >= 0)
-			printf("        agent: netbench serve in the sink board on %s port %u\n"
-			       "        observer: netbench serve in the DUT board on %s port %u\n",
-			       NB_LAB_SINK_ADDR, lab->port, NB_LAB_DUT_A_ADDR, lab->port);
-		else if (lab->agent && lab->board.role == NB_LAB_DUT)
-			printf("        agent: netbench serve in %s on %s port %u\n"
-			       "        observer: netbench serve in the board on %s port %u\n",
-			       lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, lab->port, NB_LAB_DUT_A_ADDR,
-			       lab->port);
-		else if (lab->agent)
-			printf(
-			    "        agent: netbench serve in the board on %s port %u\n"
-			    "        observer: netbench serve --allow-tuning in %s on %s port %u\n",
-			    NB_LAB_SINK_ADDR, lab->port, lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR,
-			    lab->port);
-		/* The tunnel's address is what the user must aim at: said, as without boards. */
-		if (lab->vpn[0])
-			printf("        vpn: %s from the %s to the %s; traffic to %s goes through "
-			       "it%s%s\n",
-			       lab->vpn,
-			       lab->board.role == NB_LAB_DUT ? "DUT board" : lab->ns[NB_LAB_DUT],
-			       lab->board2.role >= 0 || lab->board.role != NB_LAB_DUT
-				   ? "sink board"
-				   : lab->ns[NB_LAB_SINK],
-			       NB_LAB_VPN_ADDR, lab->crypto_driver[0] ? ", crypto driver " : "",
-			       lab->crypto_driver);
-		for (int r = NB_LAB_DUT; r <= NB_LAB_SINK; r++)
-			if (lab->board_crypto[r][0])
-				printf("        crypto driver in the %s board: %s\n",
-				       r == NB_LAB_DUT ? "DUT" : "sink", lab->board_crypto[r]);
-		printf("        run tests from the generator: ip netns exec %s netbench ...\n",
-		       lab->ns[NB_LAB_GEN]);
-		return 0;
-	}
+		nb_lab_board_swap(lab);
+		printf("lab up: %s %s/24 -- board %s (forwarding) -- board %s %s/24\n",
+		       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch, lab->board2.arch,
+		       NB_LAB_SINK_ADDR);
+	} else if (lab->board.role == NB_LAB_DUT)
+		printf("lab up: %s %s/24 -- board %s (%s, forwarding) -- %s %s/24\n",
+		       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->board.arch, lab->ns[NB_LAB_DUT],
+		       lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
+	else
+		printf("lab up: %s %s/24 -- %s (forwarding) -- board %s %s/24\n",
+		       lab->ns[NB_LAB_GEN], NB_LAB_GEN_ADDR, lab->ns[NB_LAB_DUT], lab->board.arch,
+		       NB_LAB_SINK_ADDR);
+	if (lab->agent && lab->board2.role >= 0)
+		printf("        agent: netbench serve in the sink board on %s port %u\n"
+		       "        observer: netbench serve in the DUT board on %s port %u\n",
+		       NB_LAB_SINK_ADDR, lab->port, NB_LAB_DUT_A_ADDR, lab->port);
+	else if (lab->agent && lab->board.role == NB_LAB_DUT)
+		printf("        agent: netbench serve in %s on %s port %u\n"
+		       "        observer: netbench serve in the board on %s port %u\n",
+		       lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR, lab->port, NB_LAB_DUT_A_ADDR,
+		       lab->port);
+	else if (lab->agent)
+		printf("        agent: netbench serve in the board on %s port %u\n"
+		       "        observer: netbench serve --allow-tuning in %s on %s port %u\n",
+		       NB_LAB_SINK_ADDR, lab->port, lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR,
+		       lab->port);
+	/* The tunnel's address is what the user must aim at: said, as without boards. */
+	if (lab->vpn[0])
+		printf("        vpn: %s from the %s to the %s; traffic to %s goes through "
+		       "it%s%s\n",
+		       lab->vpn, lab->board.role == NB_LAB_DUT ? "DUT board" : lab->ns[NB_LAB_DUT],
+		       lab->board2.role >= 0 || lab->board.role != NB_LAB_DUT
+			   ? "sink board"
+			   : lab->ns[NB_LAB_SINK],
+		       NB_LAB_VPN_ADDR, lab->crypto_driver[0] ? ", crypto driver " : "",
+		       lab->crypto_driver);
+	for (int r = NB_LAB_DUT; r <= NB_LAB_SINK; r++)
+		if (lab->board_crypto[r][0])
+			printf("        crypto driver in the %s board: %s\n",
+			       r == NB_LAB_DUT ? "DUT" : "sink", lab->board_crypto[r]);
+	printf("        run tests from the generator: ip netns exec %s netbench ...\n",
+	       lab->ns[NB_LAB_GEN]);
+}
+
+/* The lab of namespaces and veths, as `lab up` made it. */
+static void print_up_veths(const struct nb_lab *lab)
+{
 	printf("lab up: %s %s/24 -- %s (forwarding) -- %s %s/24\n", lab->ns[NB_LAB_GEN],
 	       NB_LAB_GEN_ADDR, lab->ns[NB_LAB_DUT], lab->ns[NB_LAB_SINK], NB_LAB_SINK_ADDR);
 	if (lab->ipv6)
@@ -204,6 +194,37 @@ static int do_up(struct nb_lab *lab, const struct lab_opts *o)
 		       lab->crypto_driver[0] ? ", crypto driver " : "", lab->crypto_driver);
 	printf("        run tests from the generator: ip netns exec %s netbench ...\n",
 	       lab->ns[NB_LAB_GEN]);
+}
+
+static int do_up(struct nb_lab *lab, const struct lab_opts *o)
+{
+	ssize_t n;
+	int ret;
+
+	lab_from_opts(lab, o);
+	if (lab->board.role >= 0 && !o->json)
+		printf("lab up: booting the %s board (qemu, no KVM: about 5 to 30 s)\n",
+		       lab->board.arch);
+	n = readlink("/proc/self/exe", lab->netbench_path, sizeof(lab->netbench_path) - 1);
+	if (n <= 0)
+		cli_fail(errno, "cannot find its own binary (/proc/self/exe)");
+	lab->netbench_path[n] = '\0';
+	find_builder(lab);
+	lab->force = o->force;
+	ret = nb_lab_up(lab);
+	if (ret)
+		up_fail(lab, ret);
+	if (o->json) {
+		char *doc = NULL;
+		size_t len = 0;
+		int built = nb_lab_up_doc_text(lab, &doc, &len);
+		print_doc(built, doc, len);
+		return 0;
+	}
+	if (lab->board.role >= 0)
+		print_up_boards(lab);
+	else
+		print_up_veths(lab);
 	return 0;
 }
 

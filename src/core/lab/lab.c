@@ -32,23 +32,14 @@ static void stop_pid(long pid)
 		kill((pid_t)pid, SIGKILL);
 }
 
-int nb_lab_down(struct nb_lab *lab, unsigned *found)
+/* The agent and the observer, by their pid files. Returns how many were stopped. */
+static unsigned agents_stop(struct nb_lab *lab)
 {
-	struct nb_lab_state s;
-	long pid;
-	int ret = 0, r;
+	unsigned found = 0;
 
-	*found = 0;
-	nb_lab_state_read(lab, &s);
-	if (s.found) {
-		(*found)++;
-		if (!s.complete)
-			nb_lab_note(lab, "found the state of an interrupted `lab up` (%s)",
-				    lab->state_path);
-	}
 	for (int k = 0; k < 2; k++) {
 		const char *path = k ? lab->obs_pid_path : lab->pid_path;
-		pid = nb_lab_read_pid(path);
+		long pid = nb_lab_read_pid(path);
 		if (!nb_lab_pid_alive(pid))
 			continue;
 		if (!nb_lab_is_our_agent(pid, path)) {
@@ -60,24 +51,39 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		 * one that left its namespace. */
 		stop_pid(pid);
 		nb_lab_note(lab, "stopped the %s (pid %ld)", k ? "observer" : "agent", pid);
-		(*found)++;
+		found++;
 	}
+	return found;
+}
+
+/* The board's qemu, and a second board's (the sink's, in a lab with two). Returns how many. */
+static unsigned boards_power_off(struct nb_lab *lab, const struct nb_lab_state *s)
+{
+	unsigned found = 0;
+
 	for (int k = 0; k < 2; k++) {
-		/* The board's, and a second board's (the sink's, in a lab with two). */
 		char qpid[200];
 		snprintf(qpid, sizeof(qpid), "%s/board%s-qemu.pid", lab->run_dir, k ? "-sink" : "");
-		pid = nb_lab_read_pid(qpid);
+		long pid = nb_lab_read_pid(qpid);
 		if (!nb_lab_pid_alive(pid) || !nb_lab_is_qemu(pid))
 			continue;
 		/* Powered off before its taps' namespaces go. */
 		stop_pid(pid);
 		nb_lab_note(lab, "powered off the %s board (qemu pid %ld)",
-			    k && s.board2_arch[0] ? s.board2_arch
-			    : s.board_arch[0]	  ? s.board_arch
-						  : "emulated",
+			    k && s->board2_arch[0] ? s->board2_arch
+			    : s->board_arch[0]	   ? s->board_arch
+						   : "emulated",
 			    pid);
-		(*found)++;
+		found++;
 	}
+	return found;
+}
+
+/* The namespaces and what runs in them; found counts each that existed. */
+static int namespaces_del(struct nb_lab *lab, unsigned *found)
+{
+	int ret = 0, r;
+
 	for (int i = 0; i < 3; i++) {
 		unsigned n;
 		if (!nb_lab_ns_exists(lab->ns[i]))
@@ -93,47 +99,80 @@ int nb_lab_down(struct nb_lab *lab, unsigned *found)
 		else
 			nb_lab_note(lab, "removed namespace %s", lab->ns[i]);
 	}
-	if (s.crypto_driver[0]) {
-		/* Global to the kernel: the namespaces' removal does not undo it. */
-		char why[200];
-		(*found)++;
-		r = nb_crypto_user_update(s.crypto_driver, s.crypto_old_prio, why, sizeof(why));
-		if (r == -ENOENT) {
-			nb_lab_note(lab,
-				    "crypto driver %s is no longer registered: nothing to restore",
-				    s.crypto_driver);
-		} else if (r) {
-			snprintf(lab->err, sizeof(lab->err), "restoring %s's priority: %s",
-				 s.crypto_driver, why);
-			ret = r;
-		} else {
-			nb_lab_note(lab, "restored the priority of crypto driver %s to %d",
-				    s.crypto_driver, s.crypto_old_prio);
-		}
+	return ret;
+}
+
+/* The crypto driver's priority, global to the kernel: the namespaces' removal does not undo
+ * it. */
+static int crypto_driver_restore(struct nb_lab *lab, const struct nb_lab_state *s)
+{
+	char why[200];
+	int r = nb_crypto_user_update(s->crypto_driver, s->crypto_old_prio, why, sizeof(why));
+
+	if (r == -ENOENT) {
+		nb_lab_note(lab, "crypto driver %s is no longer registered: nothing to restore",
+			    s->crypto_driver);
+		return 0;
 	}
+	if (r) {
+		snprintf(lab->err, sizeof(lab->err), "restoring %s's priority: %s",
+			 s->crypto_driver, why);
+		return r;
+	}
+	nb_lab_note(lab, "restored the priority of crypto driver %s to %d", s->crypto_driver,
+		    s->crypto_old_prio);
+	return 0;
+}
+
+/* The pid, state, log and board files, and a prefix's own directory. */
+static void run_files_remove(struct nb_lab *lab)
+{
+	/* qemu was one of the namespace's processes, stopped above; its taps went with it. */
+	static const char *const board_files[] = {"qemu.pid", "console.log", "ctl.sock",
+						  "qemu.log"};
+	size_t nf = sizeof(board_files) / sizeof(board_files[0]);
+	char log[192];
+
 	unlink(lab->pid_path);
 	unlink(lab->obs_pid_path);
 	unlink(lab->state_path);
-	{
-		char log[192];
-		snprintf(log, sizeof(log), "%s/agent.log", lab->run_dir);
+	snprintf(log, sizeof(log), "%s/agent.log", lab->run_dir);
+	unlink(log);
+	snprintf(log, sizeof(log), "%s/observer.log", lab->run_dir);
+	unlink(log);
+	for (size_t i = 0; i < 2 * nf; i++) {
+		snprintf(log, sizeof(log), "%s/board%s-%s", lab->run_dir, i >= nf ? "-sink" : "",
+			 board_files[i % nf]);
 		unlink(log);
-		snprintf(log, sizeof(log), "%s/observer.log", lab->run_dir);
-		unlink(log);
-		/* qemu was one of the namespace's processes, stopped above; its taps went with it.
-		 */
-		static const char *const board_files[] = {"qemu.pid", "console.log", "ctl.sock",
-							  "qemu.log"};
-		for (size_t i = 0; i < 2 * sizeof(board_files) / sizeof(board_files[0]); i++) {
-			size_t nf = sizeof(board_files) / sizeof(board_files[0]);
-			snprintf(log, sizeof(log), "%s/board%s-%s", lab->run_dir,
-				 i >= nf ? "-sink" : "", board_files[i % nf]);
-			unlink(log);
-		}
 	}
 	/* Only a prefix's own directory goes; the default one may hold other prefixes' labs. */
 	if (lab->prefix[0])
 		rmdir(lab->run_dir);
+}
+
+int nb_lab_down(struct nb_lab *lab, unsigned *found)
+{
+	struct nb_lab_state s;
+	int ret, r;
+
+	*found = 0;
+	nb_lab_state_read(lab, &s);
+	if (s.found) {
+		(*found)++;
+		if (!s.complete)
+			nb_lab_note(lab, "found the state of an interrupted `lab up` (%s)",
+				    lab->state_path);
+	}
+	*found += agents_stop(lab);
+	*found += boards_power_off(lab, &s);
+	ret = namespaces_del(lab, found);
+	if (s.crypto_driver[0]) {
+		(*found)++;
+		r = crypto_driver_restore(lab, &s);
+		if (r)
+			ret = r;
+	}
+	run_files_remove(lab);
 	return ret;
 }
 
@@ -213,16 +252,23 @@ static int wait_links_up(struct nb_lab *lab)
 	return nb_lab_stopped(lab) ? -EINTR : 0;
 }
 
+/* One step of building the lab: none once stopped, and the pause between steps. */
 #define STEP(call)                                                                                 \
 	do {                                                                                       \
-		if (nb_lab_stopped(lab)) {                                                         \
-			ret = -EINTR;                                                              \
-			goto fail;                                                                 \
-		}                                                                                  \
+		if (nb_lab_stopped(lab))                                                           \
+			return -EINTR;                                                             \
+		ret = (call);                                                                      \
+		if (ret)                                                                           \
+			return ret;                                                                \
+		step_pause(lab);                                                                   \
+	} while (0)
+
+/* A phase of nb_lab_up (its steps paused within it), or a state write as a step of its own. */
+#define PHASE(call)                                                                                \
+	do {                                                                                       \
 		ret = (call);                                                                      \
 		if (ret)                                                                           \
 			goto fail;                                                                 \
-		step_pause(lab);                                                                   \
 	} while (0)
 
 /* A board DUT and a board sink: the sink board's qemu starts in the sink namespace, its tap
@@ -307,32 +353,34 @@ static bool lab_alive(struct nb_lab *lab, char *why, size_t len)
 	return o > 0;
 }
 
-int nb_lab_up(struct nb_lab *lab)
+/* Before anything is touched: a missing image or qemu, or a board directory another user could
+ * have written, leaves nothing to remove. */
+static int boards_check(struct nb_lab *lab)
 {
-	const char *gen = lab->ns[NB_LAB_GEN], *dut = lab->ns[NB_LAB_DUT],
-		   *sink = lab->ns[NB_LAB_SINK];
-	struct nb_lab_state s = {0};
-	char mtu[16], mask[160];
-	unsigned found = 0;
 	int ret;
 
-	lab->err[0] = '\0';
-	if (lab->board.role >= 0) {
-		/* Before anything is touched: a missing image or qemu, or a board directory
-		 * another user could have written, leaves nothing to remove. */
+	if (lab->board.role < 0)
+		return 0;
+	ret = nb_lab_board_build(lab);
+	if (!ret)
+		ret = nb_lab_board_image(lab);
+	if (!ret && lab->board2.role >= 0) {
+		nb_lab_board_swap(lab);
 		ret = nb_lab_board_build(lab);
 		if (!ret)
 			ret = nb_lab_board_image(lab);
-		if (!ret && lab->board2.role >= 0) {
-			nb_lab_board_swap(lab);
-			ret = nb_lab_board_build(lab);
-			if (!ret)
-				ret = nb_lab_board_image(lab);
-			nb_lab_board_swap(lab);
-		}
-		if (ret)
-			return ret;
+		nb_lab_board_swap(lab);
 	}
+	return ret;
+}
+
+/* Refuses a lab that is someone's, removes the remains of an earlier one, makes the run
+ * directory. */
+static int clear_earlier(struct nb_lab *lab)
+{
+	unsigned found = 0;
+	int ret;
+
 	if (!lab->force) {
 		char why[384];
 		if (lab_alive(lab, why, sizeof(why))) {
@@ -348,23 +396,30 @@ int nb_lab_up(struct nb_lab *lab)
 			    lab->force ? "--force: removed" : "cleaned up", found,
 			    found == 1 ? "" : "s");
 	ret = mkdirs(lab->run_dir);
-	if (ret) {
+	if (ret)
 		snprintf(lab->err, sizeof(lab->err), "cannot create %s", lab->run_dir);
-		return ret;
-	}
-	s.board_role = lab->board.role;
-	snprintf(s.board_arch, sizeof(s.board_arch), "%s", lab->board.arch);
-	snprintf(s.board_dir, sizeof(s.board_dir), "%s", lab->board.dir);
-	s.board2_role = lab->board2.role;
-	snprintf(s.board2_arch, sizeof(s.board2_arch), "%s", lab->board2.arch);
-	snprintf(s.board2_dir, sizeof(s.board2_dir), "%s", lab->board2.dir);
-	s.ipv6 = lab->ipv6;
-	s.mtu = lab->mtu;
-	s.dut_cpus = lab->dut_cpus;
-	s.port = lab->port;
-	s.agent = lab->agent;
-	/* Written before anything exists, so that a killed run is always found. */
-	STEP(nb_lab_state_write(lab, &s));
+	return ret;
+}
+
+static void state_init(const struct nb_lab *lab, struct nb_lab_state *s)
+{
+	s->board_role = lab->board.role;
+	snprintf(s->board_arch, sizeof(s->board_arch), "%s", lab->board.arch);
+	snprintf(s->board_dir, sizeof(s->board_dir), "%s", lab->board.dir);
+	s->board2_role = lab->board2.role;
+	snprintf(s->board2_arch, sizeof(s->board2_arch), "%s", lab->board2.arch);
+	snprintf(s->board2_dir, sizeof(s->board2_dir), "%s", lab->board2.dir);
+	s->ipv6 = lab->ipv6;
+	s->mtu = lab->mtu;
+	s->dut_cpus = lab->dut_cpus;
+	s->port = lab->port;
+	s->agent = lab->agent;
+}
+
+static int namespaces_add(struct nb_lab *lab)
+{
+	int ret;
+
 	for (int i = 0; i < 3; i++) {
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "netns", "add", lab->ns[i], NULL));
 		/* Duplicate address detection would hold even the link-local addresses tentative
@@ -375,10 +430,20 @@ int nb_lab_up(struct nb_lab *lab)
 					 "sysctl", "-q", "-w", "net.ipv6.conf.default.accept_dad=0",
 					 "net.ipv6.conf.all.accept_dad=0", NULL));
 	}
+	return 0;
+}
+
+/* The VPN's host check, then the links. A board's NICs take the place of the veths it stands
+ * for: gen0 and sink0 are taps to a board DUT, dut1 a tap to a board sink; dut0 and dut1 (or
+ * sink0) are then inside it. */
+static int links_add(struct nb_lab *lab)
+{
+	const char *gen = lab->ns[NB_LAB_GEN], *dut = lab->ns[NB_LAB_DUT],
+		   *sink = lab->ns[NB_LAB_SINK];
+	int ret;
+
 	if (lab->vpn[0])
 		STEP(nb_lab_vpn_host_check(lab));
-	/* A board's NICs take the place of the veths it stands for: gen0 and sink0 are taps to
-	 * a board DUT, dut1 a tap to a board sink; dut0 and dut1 (or sink0) are then inside it. */
 	if (lab->board.role == NB_LAB_DUT)
 		STEP(nb_lab_board_start(lab));
 	else
@@ -391,6 +456,15 @@ int nb_lab_up(struct nb_lab *lab)
 	else if (lab->board.role < 0)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "link", "add", "dut1", "type",
 				 "veth", "peer", "name", "sink0", "netns", sink, NULL));
+	return 0;
+}
+
+static int addresses_add(struct nb_lab *lab)
+{
+	const char *gen = lab->ns[NB_LAB_GEN], *dut = lab->ns[NB_LAB_DUT],
+		   *sink = lab->ns[NB_LAB_SINK];
+	int ret;
+
 	STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", gen, "addr", "add", NB_LAB_GEN_ADDR "/24",
 			 "dev", "gen0", NULL));
 	if (lab->board.role != NB_LAB_DUT) {
@@ -403,7 +477,7 @@ int nb_lab_up(struct nb_lab *lab)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "addr", "add",
 				 NB_LAB_SINK_ADDR "/24", "dev", "sink0", NULL));
 	if (lab->ipv6) {
-		/* nodad: see accept_dad above. */
+		/* nodad: see accept_dad in namespaces_add. */
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", gen, "-6", "addr", "add",
 				 NB_LAB_GEN_ADDR6 "/64", "dev", "gen0", "nodad", NULL));
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", dut, "-6", "addr", "add",
@@ -413,6 +487,15 @@ int nb_lab_up(struct nb_lab *lab)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", sink, "-6", "addr", "add",
 				 NB_LAB_SINK_ADDR6 "/64", "dev", "sink0", "nodad", NULL));
 	}
+	return 0;
+}
+
+/* The MTU, every link up (loopback too), and the wait until they are. */
+static int links_set_up(struct nb_lab *lab)
+{
+	char mtu[16];
+	int ret;
+
 	for (int i = 0; i < 4; i++) {
 		const char *ns = lab->ns[i < 1 ? 0 : i < 3 ? 1 : 2];
 		if (nb_lab_link_in_board(nb_lab_board_roles(lab), i))
@@ -429,6 +512,16 @@ int nb_lab_up(struct nb_lab *lab)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", lab->ns[i], "link", "set", "dev",
 				 "lo", "up", NULL));
 	STEP(wait_links_up(lab));
+	return 0;
+}
+
+/* The routes through the DUT and its forwarding. */
+static int routes_add(struct nb_lab *lab)
+{
+	const char *gen = lab->ns[NB_LAB_GEN], *dut = lab->ns[NB_LAB_DUT],
+		   *sink = lab->ns[NB_LAB_SINK];
+	int ret;
+
 	STEP(nb_lab_runl(lab, NULL, NULL, "ip", "-n", gen, "route", "add", "198.19.0.0/16", "via",
 			 NB_LAB_DUT_A_ADDR, NULL));
 	if (!nb_lab_link_in_board(nb_lab_board_roles(lab), 3))
@@ -450,6 +543,16 @@ int nb_lab_up(struct nb_lab *lab)
 		STEP(nb_lab_runl(lab, NULL, NULL, "ip", "netns", "exec", dut, "sysctl", "-q", "-w",
 				 "net.ipv6.conf.all.forwarding=1", NULL));
 	}
+	return 0;
+}
+
+/* What the options add on the standing network: flows, RPS, the crypto driver, the VPN, the
+ * agents; then the boards' wait. s records each as it is set. */
+static int extras_up(struct nb_lab *lab, struct nb_lab_state *s)
+{
+	char mask[160];
+	int ret;
+
 	STEP(nb_lab_flows_up(lab));
 	if (lab->dut_cpus) {
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -460,13 +563,13 @@ int nb_lab_up(struct nb_lab *lab)
 	if (lab->crypto_driver[0] && !(lab->board.role >= 0 && lab->board2.role >= 0)) {
 		/* Before any SA exists: a transform keeps the driver it was built with. A board's
 		 * end is raised in the board, before its SAs (lab_vpn.c). */
-		snprintf(s.crypto_driver, sizeof(s.crypto_driver), "%s", lab->crypto_driver);
-		STEP(nb_lab_crypto_driver_set(lab, &s.crypto_old_prio));
-		STEP(nb_lab_state_write(lab, &s));
+		snprintf(s->crypto_driver, sizeof(s->crypto_driver), "%s", lab->crypto_driver);
+		STEP(nb_lab_crypto_driver_set(lab, &s->crypto_old_prio));
+		STEP(nb_lab_state_write(lab, s));
 	}
 	if (lab->vpn[0]) {
-		snprintf(s.vpn, sizeof(s.vpn), "%s", lab->vpn);
-		STEP(nb_lab_state_write(lab, &s));
+		snprintf(s->vpn, sizeof(s->vpn), "%s", lab->vpn);
+		STEP(nb_lab_state_write(lab, s));
 		/* A board's end is set through its control port, once it is up (below). */
 		if (lab->board.role < 0)
 			STEP(nb_lab_vpn_up(lab));
@@ -480,17 +583,29 @@ int nb_lab_up(struct nb_lab *lab)
 		ret = nb_lab_board_wait(lab);
 		nb_lab_board_swap(lab);
 		if (ret)
-			goto fail;
+			return ret;
 	}
 	if (lab->vpn[0] && lab->board.role >= 0)
 		STEP(nb_lab_vpn_up(lab));
-	s.complete = true;
-	STEP(nb_lab_state_write(lab, &s));
 	return 0;
-fail : {
-	/* A second Ctrl-C must not cut the cleanup short, nor kill the ip it runs. */
+}
+
+static int state_write_step(struct nb_lab *lab, const struct nb_lab_state *s)
+{
+	int ret;
+
+	STEP(nb_lab_state_write(lab, s));
+	return 0;
+}
+
+/* Removes a half-built lab, keeping the error that stopped it. A second Ctrl-C must not cut the
+ * cleanup short, nor kill the ip it runs. */
+static void half_built_remove(struct nb_lab *lab)
+{
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_term;
 	char err[sizeof(lab->err)];
+	unsigned found = 0;
+
 	memcpy(err, lab->err, sizeof(err));
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGTERM, &ign, &old_term);
@@ -501,5 +616,31 @@ fail : {
 	sigaction(SIGTERM, &old_term, NULL);
 	memcpy(lab->err, err, sizeof(err));
 }
+
+int nb_lab_up(struct nb_lab *lab)
+{
+	struct nb_lab_state s = {0};
+	int ret;
+
+	lab->err[0] = '\0';
+	ret = boards_check(lab);
+	if (!ret)
+		ret = clear_earlier(lab);
+	if (ret)
+		return ret;
+	state_init(lab, &s);
+	/* Written before anything exists, so that a killed run is always found. */
+	PHASE(state_write_step(lab, &s));
+	PHASE(namespaces_add(lab));
+	PHASE(links_add(lab));
+	PHASE(addresses_add(lab));
+	PHASE(links_set_up(lab));
+	PHASE(routes_add(lab));
+	PHASE(extras_up(lab, &s));
+	s.complete = true;
+	PHASE(state_write_step(lab, &s));
+	return 0;
+fail:
+	half_built_remove(lab);
 	return ret;
 }

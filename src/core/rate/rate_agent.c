@@ -83,180 +83,194 @@ static void copy_scope(struct sockaddr_storage *ss, const struct sockaddr_storag
 		    ((const struct sockaddr_in6 *)like)->sin6_scope_id;
 }
 
-static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
-		      struct nb_msg *ack, char *err, size_t errlen)
+/* The request's duration, rate, port, trial and options; the caps, and with --bidir the
+ * reverse direction (the caps judge both directions together, the target rule the
+ * reverse's). */
+static int request_read(const struct nb_agent_ctx *ctx, const struct nb_msg *req,
+			struct rate_agent *r, uint32_t *port, char *err, size_t errlen)
 {
-	struct rate_agent *r = calloc(1, sizeof(*r));
-	struct sockaddr_storage where;
-	struct sockaddr_storage reflect_to = {0};
-	uint32_t port = 0, no_mmsg = 0, rport = 0, rpps = 0, trial = 0, count = 1, pcount = 1;
-	uint32_t fmax = 0;
-	char boot[64];
-	int ret = -ENOMEM;
+	uint32_t no_mmsg = 0;
+	int ret;
 
-	if (!r || !(r->snap = calloc(1, sizeof(*r->snap))))
-		goto fail;
-	ret = -EINVAL;
 	if (nb_msg_get_u64(req, NB_T_DURATION_NS, &r->duration_ns) ||
 	    nb_msg_get_u64(req, NB_T_RATE_BPS, &r->rate_bps) ||
-	    nb_msg_get_u32(req, NB_T_PORT, &port) || !port || port > 65535) {
+	    nb_msg_get_u32(req, NB_T_PORT, port) || !*port || *port > 65535) {
 		snprintf(err, errlen, "malformed rate request");
-		goto fail;
+		return -EINVAL;
 	}
 	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &no_mmsg);
+	r->no_mmsg = no_mmsg != 0;
 	/* The trial whose frames count (absent from older controllers: the first to arrive). */
-	if (nb_msg_get_u32(req, NB_T_RATE_TRIAL, &trial) == 0 && (!trial || trial > 0xffff)) {
-		snprintf(err, errlen, "malformed rate request: trial id %u (1 to 65535)", trial);
-		goto fail;
+	if (nb_msg_get_u32(req, NB_T_RATE_TRIAL, &r->trial) == 0 &&
+	    (!r->trial || r->trial > 0xffff)) {
+		snprintf(err, errlen, "malformed rate request: trial id %u (1 to 65535)", r->trial);
+		return -EINVAL;
 	}
 	if ((ret = nb_agent_check_caps(ctx, r->duration_ns, r->rate_bps, err, errlen)))
-		goto fail;
-	/* --bidir: the caps judge both directions together, the target rule the reverse's. */
-	if ((ret = nb_rate_rev_setup(ctx, req, (uint16_t)trial, r->duration_ns, r->rate_bps,
-				     &r->rev, err, errlen)))
-		goto fail;
-	where = ctx->local;
-	ret = get_addr(req, NB_T_RATE_ADDR, &where);
+		return ret;
+	return nb_rate_rev_setup(ctx, req, (uint16_t)r->trial, r->duration_ns, r->rate_bps, &r->rev,
+				 err, errlen);
+}
+
+/* The receive address (r->where) and how many addresses from it (r->count). */
+static int receive_addr(const struct nb_agent_ctx *ctx, const struct nb_msg *req,
+			struct rate_agent *r, char *err, size_t errlen)
+{
+	int ret;
+
+	r->where = ctx->local;
+	ret = get_addr(req, NB_T_RATE_ADDR, &r->where);
 	if (ret == -EINVAL) {
 		snprintf(err, errlen, "malformed receive address in rate request");
-		goto fail;
+		return ret;
 	}
-	if (nb_msg_get_u32(req, NB_T_RATE_ADDR_COUNT, &count) == 0 &&
-	    (ret != 0 || !count || count > NB_RX_FLOWS)) {
-		ret = -EINVAL;
+	if (nb_msg_get_u32(req, NB_T_RATE_ADDR_COUNT, &r->count) == 0 &&
+	    (ret != 0 || !r->count || r->count > NB_RX_FLOWS)) {
 		snprintf(err, errlen,
 			 "malformed rate request: %u destination addresses (1 to %u, from an "
 			 "address given)",
-			 count, NB_RX_FLOWS);
-		goto fail;
+			 r->count, NB_RX_FLOWS);
+		return -EINVAL;
 	}
-	if (count > 1) {
+	if (r->count > 1) {
 		/* Flows by destination address: a range of this host's own addresses (the
 		 * kernel routes each one here), received on the wildcard address of the port,
 		 * which takes only datagrams to this host's addresses. */
-		copy_scope(&where, &ctx->local);
-		if ((ret = nb_flow_dst_owned(&where, count, err, errlen)))
-			goto fail;
+		copy_scope(&r->where, &ctx->local);
+		return nb_flow_dst_owned(&r->where, r->count, err, errlen);
 	}
 	/* The receiver takes the control connection's own address and an unprivileged port,
 	 * never a wildcard, a group, another local address or a port shared with a service. */
-	if (ret == 0 && count == 1) {
-		copy_scope(&where, &ctx->local);
-		if (!nb_net_same_host((struct sockaddr *)&where,
+	if (ret == 0) {
+		copy_scope(&r->where, &ctx->local);
+		if (!nb_net_same_host((struct sockaddr *)&r->where,
 				      (const struct sockaddr *)&ctx->local)) {
 			char a[64], b[64];
-			nb_net_addr_str((struct sockaddr *)&where, false, a, sizeof(a));
+			nb_net_addr_str((struct sockaddr *)&r->where, false, a, sizeof(a));
 			nb_net_addr_str((const struct sockaddr *)&ctx->local, false, b, sizeof(b));
 			snprintf(err, errlen,
 				 "refused by rule bind: the receiver binds only to the control "
 				 "connection's address %s, not %s",
 				 b, a);
-			ret = -EPERM;
-			goto fail;
+			return -EPERM;
 		}
-		where = ctx->local;
+		r->where = ctx->local;
 	}
+	return 0;
+}
+
+/* The receive port, the flows (r->fmax) and the ports from it (r->pcount). */
+static int receive_ports(const struct nb_msg *req, struct rate_agent *r, uint32_t port, char *err,
+			 size_t errlen)
+{
 	if (port < 1024) {
 		snprintf(err, errlen,
 			 "refused by rule bind: receive port %u is privileged (1024 to 65535)",
 			 port);
-		ret = -EPERM;
-		goto fail;
+		return -EPERM;
 	}
 	/* Past 1024 flows: the receiver's windows take 128 bytes a flow, so 65,536 at most
 	 * (8 MB); without probes to reflect the flow id's top bit is the flow's. */
-	if (nb_msg_get_u32(req, NB_T_RATE_FLOWS_MAX, &fmax) == 0 &&
-	    (!fmax || fmax > NB_GEN_MAX_FLOWS)) {
-		ret = -EINVAL;
-		snprintf(err, errlen, "malformed rate request: %u flows (1 to %u)", fmax,
+	if (nb_msg_get_u32(req, NB_T_RATE_FLOWS_MAX, &r->fmax) == 0 &&
+	    (!r->fmax || r->fmax > NB_GEN_MAX_FLOWS)) {
+		snprintf(err, errlen, "malformed rate request: %u flows (1 to %u)", r->fmax,
 			 NB_GEN_MAX_FLOWS);
-		goto fail;
+		return -EINVAL;
 	}
-	if (nb_msg_get_u32(req, NB_T_RATE_PORT_COUNT, &pcount) == 0 &&
-	    (!pcount || pcount > NB_RX_FLOWS || port + (uint64_t)pcount - 1 > 65535)) {
-		ret = -EINVAL;
+	if (nb_msg_get_u32(req, NB_T_RATE_PORT_COUNT, &r->pcount) == 0 &&
+	    (!r->pcount || r->pcount > NB_RX_FLOWS || port + (uint64_t)r->pcount - 1 > 65535)) {
 		snprintf(err, errlen,
 			 "malformed rate request: %u destination ports from %u (1 to %u, up to "
 			 "65535)",
-			 pcount, port, NB_RX_FLOWS);
-		goto fail;
+			 r->pcount, port, NB_RX_FLOWS);
+		return -EINVAL;
 	}
 	/* A range of addresses with a range of ports is received on the ports' wildcard
 	 * address, which takes each port on every address of this host: no more of them than
 	 * the flows a run may have (65,536) can need. */
-	if (count > 1 && pcount > 1 && (uint64_t)count * pcount > NB_GEN_MAX_FLOWS) {
-		ret = -EPERM;
+	if (r->count > 1 && r->pcount > 1 && (uint64_t)r->count * r->pcount > NB_GEN_MAX_FLOWS) {
 		snprintf(err, errlen,
 			 "refused by rule flows: %u destination addresses x %u destination ports "
 			 "are %llu flows, more than a run has (%u): the ports would be held on "
 			 "every address of this host for nothing",
-			 count, pcount, (unsigned long long)count * pcount, NB_GEN_MAX_FLOWS);
-		goto fail;
+			 r->count, r->pcount, (unsigned long long)r->count * r->pcount,
+			 NB_GEN_MAX_FLOWS);
+		return -EPERM;
 	}
-	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &rport) == 0) {
-		/* Reflected probes are the one thing this test sends: only to the controller. */
-		reflect_to = ctx->peer;
-		ret = get_addr(req, NB_T_RATE_REFLECT_ADDR, &reflect_to);
-		if (ret == 0)
-			copy_scope(&reflect_to, &ctx->peer);
-		if (ret == -EINVAL || !rport || rport > 65535) {
-			ret = -EINVAL;
-			snprintf(err, errlen, "malformed reflection address in rate request");
-			goto fail;
-		}
-		nb_net_set_port((struct sockaddr *)&reflect_to, (uint16_t)rport);
-		if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&reflect_to, err, errlen)))
-			goto fail;
-		(void)nb_msg_get_u32(req, NB_T_RATE_REFLECT_PPS, &rpps);
-		if (fmax > NB_PAYLOAD_PROBE) {
-			ret = -EINVAL;
-			snprintf(err, errlen,
-				 "%u flows with reflected probes: a probe is marked in the flow "
-				 "id's top bit, so at most %u flows",
-				 fmax, NB_PAYLOAD_PROBE);
-			goto fail;
-		}
+	return 0;
+}
+
+/* Where reflected probes go (r->reflect_to, r->rport, r->rpps): the one thing this test sends,
+ * only to the controller. */
+static int reflect_read(const struct nb_agent_ctx *ctx, const struct nb_msg *req,
+			struct rate_agent *r, char *err, size_t errlen)
+{
+	int ret;
+
+	if (nb_msg_get_u32(req, NB_T_RATE_REFLECT_PORT, &r->rport))
+		return 0;
+	r->reflect_to = ctx->peer;
+	ret = get_addr(req, NB_T_RATE_REFLECT_ADDR, &r->reflect_to);
+	if (ret == 0)
+		copy_scope(&r->reflect_to, &ctx->peer);
+	if (ret == -EINVAL || !r->rport || r->rport > 65535) {
+		snprintf(err, errlen, "malformed reflection address in rate request");
+		return -EINVAL;
 	}
-	if (count > 1)
-		nb_flow_dst_any(&where);
-	nb_net_set_port((struct sockaddr *)&where, (uint16_t)port);
-	if (rport) {
-		if (reflect_to.ss_family == AF_INET && where.ss_family == AF_INET6) {
-			/* A dual-stack socket reaches an IPv4 controller at its mapped address. */
-			struct sockaddr_in v4 = *(struct sockaddr_in *)&reflect_to;
-			struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&reflect_to;
-			memset(&reflect_to, 0, sizeof(reflect_to));
-			v6->sin6_family = AF_INET6;
-			v6->sin6_port = v4.sin_port;
-			v6->sin6_addr.s6_addr[10] = 0xff;
-			v6->sin6_addr.s6_addr[11] = 0xff;
-			memcpy(&v6->sin6_addr.s6_addr[12], &v4.sin_addr, 4);
-		}
-		if (reflect_to.ss_family != where.ss_family) {
-			ret = -EINVAL;
-			snprintf(err, errlen,
-				 "reflection address and receive address differ in family");
-			goto fail;
-		}
+	nb_net_set_port((struct sockaddr *)&r->reflect_to, (uint16_t)r->rport);
+	if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&r->reflect_to, err, errlen)))
+		return ret;
+	(void)nb_msg_get_u32(req, NB_T_RATE_REFLECT_PPS, &r->rpps);
+	if (r->fmax > NB_PAYLOAD_PROBE) {
+		snprintf(err, errlen,
+			 "%u flows with reflected probes: a probe is marked in the flow id's top "
+			 "bit, so at most %u flows",
+			 r->fmax, NB_PAYLOAD_PROBE);
+		return -EINVAL;
 	}
-	r->where = where;
-	r->reflect_to = reflect_to;
-	r->count = count;
-	r->pcount = pcount;
-	r->fmax = fmax;
-	r->rport = rport;
-	r->rpps = rpps;
-	r->trial = trial;
-	r->no_mmsg = no_mmsg != 0;
-	r->port = (uint16_t)port;
+	return 0;
+}
+
+/* The receive address with its port (the wildcard for a range of addresses), and the
+ * reflection address in its family. */
+static int addresses_finish(struct rate_agent *r, uint32_t port, char *err, size_t errlen)
+{
+	if (r->count > 1)
+		nb_flow_dst_any(&r->where);
+	nb_net_set_port((struct sockaddr *)&r->where, (uint16_t)port);
+	if (!r->rport)
+		return 0;
+	if (r->reflect_to.ss_family == AF_INET && r->where.ss_family == AF_INET6) {
+		/* A dual-stack socket reaches an IPv4 controller at its mapped address. */
+		struct sockaddr_in v4 = *(struct sockaddr_in *)&r->reflect_to;
+		struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&r->reflect_to;
+		memset(&r->reflect_to, 0, sizeof(r->reflect_to));
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = v4.sin_port;
+		v6->sin6_addr.s6_addr[10] = 0xff;
+		v6->sin6_addr.s6_addr[11] = 0xff;
+		memcpy(&v6->sin6_addr.s6_addr[12], &v4.sin_addr, 4);
+	}
+	if (r->reflect_to.ss_family != r->where.ss_family) {
+		snprintf(err, errlen, "reflection address and receive address differ in family");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The ack: what the receiver takes, and what the reverse direction can do. */
+static void ack_put(const struct rate_agent *r, struct nb_msg *ack)
+{
+	char boot[64];
+
 	nb_rate_boot_id(boot, sizeof(boot));
-	nb_msg_put_u32(ack, NB_T_PORT, port);
-	if (count > 1)
-		nb_msg_put_u32(ack, NB_T_RATE_ADDR_COUNT, count);
-	if (pcount > 1)
-		nb_msg_put_u32(ack, NB_T_RATE_PORT_COUNT, pcount);
-	if (fmax > NB_RX_FLOWS)
-		nb_msg_put_u32(ack, NB_T_RATE_FLOWS_MAX, fmax);
+	nb_msg_put_u32(ack, NB_T_PORT, r->port);
+	if (r->count > 1)
+		nb_msg_put_u32(ack, NB_T_RATE_ADDR_COUNT, r->count);
+	if (r->pcount > 1)
+		nb_msg_put_u32(ack, NB_T_RATE_PORT_COUNT, r->pcount);
+	if (r->fmax > NB_RX_FLOWS)
+		nb_msg_put_u32(ack, NB_T_RATE_FLOWS_MAX, r->fmax);
 	nb_msg_put_str(ack, NB_T_RATE_BOOT_ID, boot);
 	if (r->rev) {
 		nb_msg_put_u32(ack, NB_T_RATE_REV_OK, 1);
@@ -267,6 +281,27 @@ static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		if (nb_rate_rev_engine(r->rev) != NB_RATE_REV_UDP)
 			nb_msg_put_u32(ack, NB_T_RATE_REV_ENGINE_OK, nb_rate_rev_engine(r->rev));
 	}
+}
+
+static int rate_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
+		      struct nb_msg *ack, char *err, size_t errlen)
+{
+	struct rate_agent *r = calloc(1, sizeof(*r));
+	uint32_t port = 0;
+	int ret = -ENOMEM;
+
+	if (!r || !(r->snap = calloc(1, sizeof(*r->snap))))
+		goto fail;
+	r->count = 1;
+	r->pcount = 1;
+	if ((ret = request_read(ctx, req, r, &port, err, errlen)) ||
+	    (ret = receive_addr(ctx, req, r, err, errlen)) ||
+	    (ret = receive_ports(req, r, port, err, errlen)) ||
+	    (ret = reflect_read(ctx, req, r, err, errlen)) ||
+	    (ret = addresses_finish(r, port, err, errlen)))
+		goto fail;
+	r->port = (uint16_t)port;
+	ack_put(r, ack);
 	*state = r;
 	return 0;
 fail:

@@ -154,35 +154,20 @@ static void weights(const double *x, size_t n, size_t p, const double *mean, con
 	}
 }
 
-int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *const *names,
-	   struct nb_ols *out, char *why, size_t whylen)
+/* The metric's mean, each factor's mean and its length after centring (len); fails naming a
+ * factor that does not vary. */
+static int centre(const double *y, const double *x, size_t n, size_t p, const char *const *names,
+		  double *ymean, double *mean, double *len, char *why, size_t whylen)
 {
-	double mean[K] = {0}, len[K] = {0}, r[K][K] = {{0}}, l[K][K] = {{0}}, rinv[K][K] = {{0}};
-	double ymean = 0, g[K] = {0}, gam[K] = {0}, tss = 0, rss = 0, ymax = 0;
-	char b[32], b2[32];
-	size_t k = p + 1;
-	int ret;
+	char b[32];
 
-	memset(out, 0, sizeof(*out));
-	if (!p || p > K) {
-		snprintf(why, whylen, "a fit takes 1 to %d factors", K);
-		return -EINVAL;
-	}
-	if (n < k) {
-		snprintf(why, whylen,
-			 "%zu run%s cannot support %zu factor%s: at least %zu runs are needed", n,
-			 n == 1 ? "" : "s", p, p == 1 ? "" : "s", k);
-		return -EINVAL;
-	}
-	ret = check_inputs(y, x, n, p, names, why, whylen);
-	if (ret)
-		return ret;
+	*ymean = 0;
 	for (size_t i = 0; i < n; i++) {
-		ymean += (y[i] - y[0]) / (double)n; /* exact when every run measured the same */
+		*ymean += (y[i] - y[0]) / (double)n; /* exact when every run measured the same */
 		for (size_t j = 0; j < p; j++)
 			mean[j] += x[i * p + j] / (double)n;
 	}
-	ymean += y[0];
+	*ymean += y[0];
 	for (size_t j = 0; j < p; j++) {
 		double big = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -201,12 +186,27 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* The factors' correlation matrix R, from the centred and scaled factors. */
+static void correlation(const double *x, size_t n, size_t p, const double *mean, const double *len,
+			double r[K][K])
+{
 	for (size_t a = 0; a < p; a++)
 		for (size_t c = 0; c < p; c++)
 			for (size_t i = 0; i < n; i++)
 				r[a][c] += (x[i * p + a] - mean[a]) / len[a] *
 					   ((x[i * p + c] - mean[c]) / len[c]);
-	/* Cholesky in the factors' order: pivot j is 1 - R^2 of factor j on the ones before. */
+}
+
+/* Cholesky in the factors' order: pivot j is 1 - R^2 of factor j on the ones before. Fails
+ * naming a factor that varies with those before it. */
+static int cholesky(double r[K][K], size_t p, const char *const *names, double l[K][K], char *why,
+		    size_t whylen)
+{
+	char b[32], b2[32];
+
 	for (size_t j = 0; j < p; j++) {
 		double d = r[j][j];
 		for (size_t m = 0; m < j; m++)
@@ -233,7 +233,12 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 			l[i][j] = s / l[j][j];
 		}
 	}
-	/* R^-1 column by column from L L^T. */
+	return 0;
+}
+
+/* R^-1 column by column from L L^T. */
+static void invert(double l[K][K], size_t p, double rinv[K][K])
+{
 	for (size_t c = 0; c < p; c++) {
 		double z[K], w[K];
 		for (size_t i = 0; i < p; i++) {
@@ -251,6 +256,16 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 		for (size_t i = 0; i < p; i++)
 			rinv[i][c] = w[i];
 	}
+}
+
+/* The coefficients in the scaled factors (gam) and in the original units (out->coef); returns
+ * the total sum of squares. */
+static double coefficients(const double *y, const double *x, size_t n, size_t p, double ymean,
+			   const double *mean, const double *len, double rinv[K][K], double *gam,
+			   struct nb_ols *out)
+{
+	double g[K] = {0}, tss = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		tss += (y[i] - ymean) * (y[i] - ymean);
 		for (size_t j = 0; j < p; j++)
@@ -264,16 +279,27 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 		out->coef[j + 1] = gam[j] / len[j];
 		out->coef[0] -= out->coef[j + 1] * mean[j];
 	}
-	/* Residuals, and each coefficient's largest weight (coef = sum of weight x y) to judge
-	 * which weights are rounding. */
-	double wmax[NB_OLS_MAX_COEF] = {0}, w[NB_OLS_MAX_COEF], h;
+	return tss;
+}
+
+/* The residual sum of squares (returned) and the largest metric (ymax); and the runs the fit
+ * is pinned to. */
+static double residuals(const double *y, const double *x, size_t n, size_t p, double ymean,
+			const double *mean, const double *len, double rinv[K][K], const double *gam,
+			double *ymax, struct nb_ols *out)
+{
+	/* Each coefficient's largest weight (coef = sum of weight x y) to judge which weights
+	 * are rounding. */
+	double wmax[NB_OLS_MAX_COEF] = {0}, w[NB_OLS_MAX_COEF], h, rss = 0;
+	size_t k = p + 1;
+
 	for (size_t i = 0; i < n; i++) {
 		double fit = ymean;
 		weights(x + i * p, n, p, mean, len, rinv, w, &h);
 		for (size_t j = 0; j < p; j++)
 			fit += gam[j] * (x[i * p + j] - mean[j]) / len[j];
 		rss += (y[i] - fit) * (y[i] - fit);
-		ymax = fmax(ymax, fabs(y[i]));
+		*ymax = fmax(*ymax, fabs(y[i]));
 		for (size_t c = 0; c < k; c++)
 			wmax[c] = fmax(wmax[c], fabs(w[c]));
 	}
@@ -288,19 +314,15 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 					out->pinned_run[c] = i;
 				}
 	}
-	out->runs = n;
-	out->factors = p;
-	out->dof = n - k;
-	out->rss = rss;
-	out->residual_rms = sqrt(rss / (double)n);
-	out->r2 = tss > 0 ? 1 - rss / tss : NAN;
-	out->t95 = nb_student_t95(out->dof);
-	/* A residual below rounding is rounding: floor it at 1e-12 of the metric, so an exact fit's
-	 * zero coefficient (1e-17 by rounding) is not "established" by a zero-width interval. */
-	double tiny = 1e-12 * ymax;
-	double s2 = out->dof ? fmax(rss, (double)n * tiny * tiny) / (double)out->dof : NAN;
-	/* Covariance s^2 (X'X)^-1 in the original units. */
+	return rss;
+}
+
+/* Covariance s^2 (X'X)^-1 in the original units. */
+static void covariance(size_t n, size_t p, const double *mean, const double *len, double rinv[K][K],
+		       double s2, struct nb_ols *out)
+{
 	double as[K][K], am[K] = {0};
+
 	for (size_t a = 0; a < p; a++)
 		for (size_t c = 0; c < p; c++)
 			as[a][c] = rinv[a][c] / (len[a] * len[c]);
@@ -316,6 +338,51 @@ int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *con
 		for (size_t c = 0; c < p; c++)
 			out->cov[a + 1][c + 1] = s2 * as[a][c];
 	}
+}
+
+int nb_ols(const double *y, const double *x, size_t n, size_t p, const char *const *names,
+	   struct nb_ols *out, char *why, size_t whylen)
+{
+	double mean[K] = {0}, len[K] = {0}, r[K][K] = {{0}}, l[K][K] = {{0}}, rinv[K][K] = {{0}};
+	double ymean = 0, gam[K] = {0}, tss, rss, ymax = 0;
+	size_t k = p + 1;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!p || p > K) {
+		snprintf(why, whylen, "a fit takes 1 to %d factors", K);
+		return -EINVAL;
+	}
+	if (n < k) {
+		snprintf(why, whylen,
+			 "%zu run%s cannot support %zu factor%s: at least %zu runs are needed", n,
+			 n == 1 ? "" : "s", p, p == 1 ? "" : "s", k);
+		return -EINVAL;
+	}
+	ret = check_inputs(y, x, n, p, names, why, whylen);
+	if (!ret)
+		ret = centre(y, x, n, p, names, &ymean, mean, len, why, whylen);
+	if (ret)
+		return ret;
+	correlation(x, n, p, mean, len, r);
+	ret = cholesky(r, p, names, l, why, whylen);
+	if (ret)
+		return ret;
+	invert(l, p, rinv);
+	tss = coefficients(y, x, n, p, ymean, mean, len, rinv, gam, out);
+	rss = residuals(y, x, n, p, ymean, mean, len, rinv, gam, &ymax, out);
+	out->runs = n;
+	out->factors = p;
+	out->dof = n - k;
+	out->rss = rss;
+	out->residual_rms = sqrt(rss / (double)n);
+	out->r2 = tss > 0 ? 1 - rss / tss : NAN;
+	out->t95 = nb_student_t95(out->dof);
+	/* A residual below rounding is rounding: floor it at 1e-12 of the metric, so an exact fit's
+	 * zero coefficient (1e-17 by rounding) is not "established" by a zero-width interval. */
+	double tiny = 1e-12 * ymax;
+	double s2 = out->dof ? fmax(rss, (double)n * tiny * tiny) / (double)out->dof : NAN;
+	covariance(n, p, mean, len, rinv, s2, out);
 	for (size_t c = 0; c < k; c++) {
 		out->se[c] = sqrt(out->cov[c][c]);
 		out->lo[c] = out->coef[c] - out->t95 * out->se[c];

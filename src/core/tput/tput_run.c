@@ -430,17 +430,199 @@ static void report_interval(struct step *s, uint32_t idx, nb_tput_interval_fn fn
 	fn(arg, &iv);
 }
 
+/* This host's senders and receivers, and for UDP received here the receive socket, whose port
+ * goes in the request (udp_port). Returns 0 or -errno. */
+static int sides_open(struct step *s, uint16_t *udp_port, char *err, size_t errlen)
+{
+	const struct nb_tput_params *p = s->p;
+
+	if (p->dir & NB_TPUT_DIR_TX)
+		s->tx =
+		    nb_tput_side_new(p->proto, NB_TPUT_SEND, p->block, p->rate_bps,
+				     nb_mono_ns() + p->warmup_ns + p->time_ns + 30 * NB_NS_PER_S);
+	if (s->tx)
+		nb_tput_side_pacing(s->tx, (enum nb_pacing_mode)p->pacing, p->burst);
+	if (p->dir & NB_TPUT_DIR_RX)
+		s->rx = nb_tput_side_new(p->proto, NB_TPUT_RECV, p->block, 0, 0);
+	if (((p->dir & NB_TPUT_DIR_TX) && !s->tx) || ((p->dir & NB_TPUT_DIR_RX) && !s->rx))
+		return -ENOMEM;
+	if (p->proto == NB_TPUT_UDP && (p->dir & NB_TPUT_DIR_RX)) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		s->udp_rx_fd = nb_net_bind_like((struct sockaddr *)&s->ctl->local, SOCK_DGRAM, 0);
+		if (s->udp_rx_fd < 0) {
+			snprintf(err, errlen, "cannot open the UDP receive socket: %s",
+				 strerror(-s->udp_rx_fd));
+			return s->udp_rx_fd;
+		}
+		getsockname(s->udp_rx_fd, (struct sockaddr *)&ss, &len);
+		*udp_port = nb_net_port((struct sockaddr *)&ss);
+	}
+	return 0;
+}
+
+/* The request, the data connections, and the start: our receivers listen before the agent
+ * starts sending; our senders start after it is ready to receive. */
+static int start(struct step *s, uint16_t udp_port, struct nb_tput_step_result *r, char *err,
+		 size_t errlen)
+{
+	int ret;
+
+	if ((ret = build_request(s, udp_port)) ||
+	    (ret = nb_ctl_request(s->ctl, s->req, s->reply, err, errlen)))
+		return ret;
+	if ((ret = open_data(s, s->reply, err, errlen)))
+		return ret;
+	if (s->rx && (ret = nb_tput_side_start(s->rx)))
+		return ret;
+	if (s->p->baseline_ns)
+		ret = baseline(s, &r->baseline, err, errlen);
+	else
+		ret = nb_ctl_start(s->ctl, err, errlen);
+	if (ret)
+		return ret;
+	if (s->tx && (ret = nb_tput_side_start(s->tx)))
+		return ret;
+	return 0;
+}
+
+/* After the warm-up: the profile, the window's first mark, and the observers' window, which
+ * follows each of the step's marks by the same one round trip, so it is the step's window
+ * shifted by a few milliseconds, not a guess of its own. */
+static int window_open(struct step *s, uint32_t *id, char *err, size_t errlen)
+{
+	const struct nb_tput_params *p = s->p;
+	int ret;
+
+	nb_sleep_until_ns(nb_mono_ns() + p->warmup_ns);
+	if (p->profile_hz) {
+		char why[NB_PROF_WHY];
+		ret =
+		    nb_prof_open(&s->prof, p->profile_hz, NB_PROF_KIB_DEFAULT, 0, why, sizeof(why));
+		if (ret == -EINVAL || ret == -ENOMEM) {
+			snprintf(err, errlen, "--profile: %s", why);
+			return ret;
+		}
+	}
+	if ((ret = mark(s, (*id)++, s->first, false, err, errlen)))
+		return ret;
+	if (p->observe && p->observe->n &&
+	    (ret = nb_obs_set_begin(p->observe, p->time_ns + OBS_SLACK_NS, err, errlen)))
+		return ret;
+	return 0;
+}
+
+/* The window, marked each interval (reported to on_interval) until its end. */
+static int window_run(struct step *s, uint32_t *id, struct nb_tput_step_result *r,
+		      nb_tput_interval_fn on_interval, void *arg, const nb_cancel_t *stop,
+		      char *err, size_t errlen)
+{
+	const struct nb_tput_params *p = s->p;
+	uint64_t next;
+	int ret;
+
+	*s->prev = *s->first;
+	next = s->first->loc_ns;
+	for (;;) {
+		uint64_t end = s->first->loc_ns + p->time_ns;
+		next = p->interval_ns ? next + p->interval_ns : end;
+		if (next > end)
+			next = end;
+		while (nb_mono_ns() < next && !nb_cancelled(stop))
+			nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS < next
+					      ? nb_mono_ns() + 50 * NB_NS_PER_MS
+					      : next);
+		if (nb_cancelled(stop)) {
+			snprintf(err, errlen, "interrupted");
+			return -EINTR;
+		}
+		if ((ret = mark(s, (*id)++, s->cur, next >= end, err, errlen)))
+			return ret;
+		if (next >= end && p->observe && p->observe->n &&
+		    (ret = nb_obs_set_end(p->observe, &r->obs, err, errlen)))
+			return ret;
+		if (on_interval && p->interval_ns)
+			report_interval(s, *id - 1, on_interval, arg);
+		if (next >= end)
+			return 0;
+		*s->prev = *s->cur;
+	}
+}
+
+/* The window's results for each direction measured: its rates, this host's profile (each
+ * direction its own copy) and the DUT's cost. */
+static int window_results(struct step *s, struct nb_tput_step_result *r)
+{
+	const struct nb_tput_params *p = s->p;
+
+	if (p->dir & NB_TPUT_DIR_TX)
+		window(p, s->first, s->cur, true, &r->tx);
+	if (p->dir & NB_TPUT_DIR_RX)
+		window(p, s->first, s->cur, false, &r->rx);
+	for (int k = 0; s->prof && k < 2; k++) {
+		struct nb_tput_dir_result *d = k ? &r->rx : &r->tx;
+		if (!(p->dir & (k ? NB_TPUT_DIR_RX : NB_TPUT_DIR_TX)))
+			continue;
+		if (!(d->prof_local = malloc(sizeof(*d->prof_local))))
+			return -ENOMEM;
+		nb_prof_result(s->prof, d->prof_local);
+	}
+	if (r->obs.n) /* per byte of both directions: the DUT carried both in one window */
+		nb_obs_trial_cost(p->observe, &r->obs, NB_OBS_FRAMES_EGRESS,
+				  (p->dir & NB_TPUT_DIR_TX ? r->tx.bytes : 0) +
+				      (p->dir & NB_TPUT_DIR_RX ? r->rx.bytes : 0),
+				  0);
+	return 0;
+}
+
+/* Stop: our senders first so the agent's receivers see the end of the data; then the agent's
+ * final counters and profile, our receivers drained, and each direction's totals
+ * reconciled. */
+static int stop_reconcile(struct step *s, struct nb_tput_step_result *r, const nb_cancel_t *stop,
+			  char *err, size_t errlen)
+{
+	const struct nb_tput_params *p = s->p;
+	struct nb_tput_counters loc_tx_total = {0}, loc_rx_total = {0}, rem_tx = {0}, rem_rx = {0};
+	uint64_t unacked = 0, waited_ns = 0;
+	bool rx_cut = false;
+	char text[128] = "";
+	int ret;
+
+	if (s->tx) {
+		nb_tput_side_stop(s->tx, 0);
+		nb_tput_side_read(s->tx, &loc_tx_total);
+		unacked = wait_acked(s->tx, stop, &waited_ns);
+	}
+	if ((ret = nb_ctl_stop(s->ctl, s->reply, STOP_REPLY_MS, err, errlen)))
+		return ret;
+	nb_msg_get_str(s->reply, NB_T_TEXT, text, sizeof(text));
+	if (((p->dir & NB_TPUT_DIR_TX) &&
+	     nb_tput_get_counters(s->reply, NB_T_TPUT_AGENT_RX, &rem_rx)) ||
+	    ((p->dir & NB_TPUT_DIR_RX) &&
+	     nb_tput_get_counters(s->reply, NB_T_TPUT_AGENT_TX, &rem_tx))) {
+		snprintf(err, errlen, "malformed final counters from the agent");
+		return -EBADMSG;
+	}
+	if (p->profile_hz && (ret = remote_profile(p, s->reply, r, err, errlen)))
+		return ret;
+	if (s->rx) {
+		rx_cut = nb_tput_side_stop(s->rx, DRAIN_NS) == -ETIMEDOUT;
+		nb_tput_side_read(s->rx, &loc_rx_total);
+	}
+	if (p->dir & NB_TPUT_DIR_TX)
+		reconcile(p, &r->tx, &loc_tx_total, &rem_rx, text[0] != '\0', unacked, waited_ns);
+	if (p->dir & NB_TPUT_DIR_RX)
+		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut, 0, 0);
+	return 0;
+}
+
 int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		     struct nb_tput_step_result *r, nb_tput_interval_fn on_interval, void *arg,
 		     const nb_cancel_t *stop, char *err, size_t errlen)
 {
 	struct step s = {.p = p, .ctl = ctl, .udp_rx_fd = -1};
-	struct nb_tput_counters loc_tx_total = {0}, loc_rx_total = {0}, rem_tx = {0}, rem_rx = {0};
-	uint64_t t0, next, unacked = 0, waited_ns = 0;
 	uint16_t udp_port = 0;
 	uint32_t id = 0;
-	bool rx_cut = false;
-	char text[128] = "";
 	int ret = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
@@ -453,139 +635,17 @@ int nb_tput_run_step(struct nb_ctl *ctl, const struct nb_tput_params *p,
 		goto out;
 	s.prev = s.first + 1;
 	s.cur = s.first + 2;
-	if (p->dir & NB_TPUT_DIR_TX)
-		s.tx =
-		    nb_tput_side_new(p->proto, NB_TPUT_SEND, p->block, p->rate_bps,
-				     nb_mono_ns() + p->warmup_ns + p->time_ns + 30 * NB_NS_PER_S);
-	if (s.tx)
-		nb_tput_side_pacing(s.tx, (enum nb_pacing_mode)p->pacing, p->burst);
-	if (p->dir & NB_TPUT_DIR_RX)
-		s.rx = nb_tput_side_new(p->proto, NB_TPUT_RECV, p->block, 0, 0);
-	if (((p->dir & NB_TPUT_DIR_TX) && !s.tx) || ((p->dir & NB_TPUT_DIR_RX) && !s.rx))
-		goto out;
-	if (p->proto == NB_TPUT_UDP && (p->dir & NB_TPUT_DIR_RX)) {
-		struct sockaddr_storage ss;
-		socklen_t len = sizeof(ss);
-		s.udp_rx_fd = nb_net_bind_like((struct sockaddr *)&ctl->local, SOCK_DGRAM, 0);
-		if (s.udp_rx_fd < 0) {
-			ret = s.udp_rx_fd;
-			snprintf(err, errlen, "cannot open the UDP receive socket: %s",
-				 strerror(-ret));
-			goto out;
-		}
-		getsockname(s.udp_rx_fd, (struct sockaddr *)&ss, &len);
-		udp_port = nb_net_port((struct sockaddr *)&ss);
-	}
-	if ((ret = build_request(&s, udp_port)) ||
-	    (ret = nb_ctl_request(ctl, s.req, s.reply, err, errlen)))
-		goto out;
-	if ((ret = open_data(&s, s.reply, err, errlen)))
-		goto out;
-	/* Our receivers listen before the agent starts sending; our senders start after it is
-	 * ready to receive. */
-	if (s.rx && (ret = nb_tput_side_start(s.rx)))
-		goto out;
-	if (p->baseline_ns)
-		ret = baseline(&s, &r->baseline, err, errlen);
-	else
-		ret = nb_ctl_start(ctl, err, errlen);
-	if (ret)
-		goto out;
-	if (s.tx && (ret = nb_tput_side_start(s.tx)))
-		goto out;
-	t0 = nb_mono_ns();
-	nb_sleep_until_ns(t0 + p->warmup_ns);
-	if (p->profile_hz) {
-		char why[NB_PROF_WHY];
-		ret =
-		    nb_prof_open(&s.prof, p->profile_hz, NB_PROF_KIB_DEFAULT, 0, why, sizeof(why));
-		if (ret == -EINVAL || ret == -ENOMEM) {
-			snprintf(err, errlen, "--profile: %s", why);
-			goto out;
-		}
-	}
-	if ((ret = mark(&s, id++, s.first, false, err, errlen)))
-		goto out;
-	/* The observers' window follows each of the step's marks by the same one round trip, so
-	 * it is the step's window shifted by a few milliseconds, not a guess of its own. */
-	if (p->observe && p->observe->n &&
-	    (ret = nb_obs_set_begin(p->observe, p->time_ns + OBS_SLACK_NS, err, errlen)))
-		goto out;
-	*s.prev = *s.first;
-	next = s.first->loc_ns;
-	for (;;) {
-		uint64_t end = s.first->loc_ns + p->time_ns;
-		next = p->interval_ns ? next + p->interval_ns : end;
-		if (next > end)
-			next = end;
-		while (nb_mono_ns() < next && !nb_cancelled(stop))
-			nb_sleep_until_ns(nb_mono_ns() + 50 * NB_NS_PER_MS < next
-					      ? nb_mono_ns() + 50 * NB_NS_PER_MS
-					      : next);
-		if (nb_cancelled(stop)) {
-			snprintf(err, errlen, "interrupted");
-			ret = -EINTR;
-			goto out;
-		}
-		if ((ret = mark(&s, id++, s.cur, next >= end, err, errlen)))
-			goto out;
-		if (next >= end && p->observe && p->observe->n &&
-		    (ret = nb_obs_set_end(p->observe, &r->obs, err, errlen)))
-			goto out;
-		if (on_interval && p->interval_ns)
-			report_interval(&s, id - 1, on_interval, arg);
-		if (next >= end)
-			break;
-		*s.prev = *s.cur;
-	}
-	if (p->dir & NB_TPUT_DIR_TX)
-		window(p, s.first, s.cur, true, &r->tx);
-	if (p->dir & NB_TPUT_DIR_RX)
-		window(p, s.first, s.cur, false, &r->rx);
-	/* One window, both directions of it when both ran: each its own copy. */
-	for (int k = 0; s.prof && k < 2; k++) {
-		struct nb_tput_dir_result *d = k ? &r->rx : &r->tx;
-		if (!(p->dir & (k ? NB_TPUT_DIR_RX : NB_TPUT_DIR_TX)))
-			continue;
-		if (!(d->prof_local = malloc(sizeof(*d->prof_local)))) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		nb_prof_result(s.prof, d->prof_local);
-	}
-	if (r->obs.n) /* per byte of both directions: the DUT carried both in one window */
-		nb_obs_trial_cost(p->observe, &r->obs, NB_OBS_FRAMES_EGRESS,
-				  (p->dir & NB_TPUT_DIR_TX ? r->tx.bytes : 0) +
-				      (p->dir & NB_TPUT_DIR_RX ? r->rx.bytes : 0),
-				  0);
-	/* Stop: our senders first so the agent's receivers see the end of the data. */
-	if (s.tx) {
-		nb_tput_side_stop(s.tx, 0);
-		nb_tput_side_read(s.tx, &loc_tx_total);
-		unacked = wait_acked(s.tx, stop, &waited_ns);
-	}
-	if ((ret = nb_ctl_stop(ctl, s.reply, STOP_REPLY_MS, err, errlen)))
-		goto out;
-	nb_msg_get_str(s.reply, NB_T_TEXT, text, sizeof(text));
-	if (((p->dir & NB_TPUT_DIR_TX) &&
-	     nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_RX, &rem_rx)) ||
-	    ((p->dir & NB_TPUT_DIR_RX) &&
-	     nb_tput_get_counters(s.reply, NB_T_TPUT_AGENT_TX, &rem_tx))) {
-		snprintf(err, errlen, "malformed final counters from the agent");
-		ret = -EBADMSG;
-		goto out;
-	}
-	if (p->profile_hz && (ret = remote_profile(p, s.reply, r, err, errlen)))
-		goto out;
-	if (s.rx) {
-		rx_cut = nb_tput_side_stop(s.rx, DRAIN_NS) == -ETIMEDOUT;
-		nb_tput_side_read(s.rx, &loc_rx_total);
-	}
-	if (p->dir & NB_TPUT_DIR_TX)
-		reconcile(p, &r->tx, &loc_tx_total, &rem_rx, text[0] != '\0', unacked, waited_ns);
-	if (p->dir & NB_TPUT_DIR_RX)
-		reconcile(p, &r->rx, &rem_tx, &loc_rx_total, rx_cut, 0, 0);
-	ret = 0;
+	ret = sides_open(&s, &udp_port, err, errlen);
+	if (!ret)
+		ret = start(&s, udp_port, r, err, errlen);
+	if (!ret)
+		ret = window_open(&s, &id, err, errlen);
+	if (!ret)
+		ret = window_run(&s, &id, r, on_interval, arg, stop, err, errlen);
+	if (!ret)
+		ret = window_results(&s, r);
+	if (!ret)
+		ret = stop_reconcile(&s, r, stop, err, errlen);
 out:
 	if (ret) {
 		nb_obs_trial_free(&r->obs);

@@ -159,26 +159,11 @@ static void append(struct nb_verdict *v, const char *more)
 	}
 }
 
-static void decide(const struct nb_verdict_in *in, struct nb_verdict *v)
+/* The lost frames each counter accounts for, and whether together they explain the loss. */
+static void drops_account(const struct nb_verdict_in *in, struct nb_verdict *v, uint64_t *tol)
 {
-	char lt[120] = "", cpu[80] = "";
 	const struct nb_obs_summary *d = in->dut;
-	char ev[300] = "", a[16], b[16], c[16], ring[16], sd[24] = "unknown";
-	uint64_t max;
 
-	memset(v, 0, sizeof(*v));
-	v->busiest_cpu = d ? d->busiest_cpu : -1;
-	v->busiest_pct = d && d->busiest_cpu >= 0 ? d->busiest_pct : 0;
-	v->cpu_at_limit = d && d->busiest_cpu >= 0 && d->busiest_pct >= NB_VERDICT_AT_LIMIT_PCT;
-	at_limit_text(in, v, cpu, sizeof(cpu));
-	v->lost = in->offered > in->received ? in->offered - in->received : 0;
-	line_rate(in, v);
-	if (v->line_rate)
-		line_text(in, v, lt, sizeof(lt));
-	if (!v->lost) {
-		decide_clean(in, v, lt, cpu);
-		return;
-	}
 	v->by_receiver = in->have_sink_drops ? in->sink_drops : 0;
 	if (d) {
 		uint64_t dev = d->ingress_rx_dropped + d->tx_dropped, base, room, beyond;
@@ -203,79 +188,78 @@ static void decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 		v->softnet_other = beyond - (beyond < room ? beyond : room);
 	}
 	v->accounted = v->by_cpu + v->by_nic + v->by_egress + v->by_receiver + v->by_conntrack;
-	uint64_t tol = v->lost / 100;
-	v->explained = v->accounted + tol >= v->lost && v->accounted <= v->lost + tol;
+	*tol = v->lost / 100;
+	v->explained = v->accounted + *tol >= v->lost && v->accounted <= v->lost + *tol;
+}
+
+/* The counters as evidence, for a verdict that names none of them alone. */
+static void evidence_text(const struct nb_verdict_in *in, const struct nb_verdict *v, char *ev,
+			  size_t len)
+{
+	const struct nb_obs_summary *d = in->dut;
+	char a[16], b[16], c[16], sd[24] = "unknown";
 
 	if (in->have_sink_drops)
 		snprintf(sd, sizeof(sd), "%llu", (unsigned long long)in->sink_drops);
-	if (d) {
-		snprintf(ev, sizeof(ev),
-			 "backlog/rx drops %s, NIC missed+fifo+over %s, qdisc drops %s, tx_dropped "
-			 "%llu, sink socket drops %s, busiest DUT cpu%d %.0f %%",
-			 nb_format_count((double)v->by_cpu, a, sizeof(a)),
-			 nb_format_count((double)v->by_nic, b, sizeof(b)),
-			 nb_format_count((double)d->qdisc_drops, c, sizeof(c)),
-			 (unsigned long long)d->tx_dropped, sd, d->busiest_cpu, d->busiest_pct);
-		if (v->softnet_other && strlen(ev) + 60 < sizeof(ev))
-			snprintf(ev + strlen(ev), sizeof(ev) - strlen(ev),
-				 "; softnet drops not the trial's %s",
-				 nb_format_count((double)v->softnet_other, a, sizeof(a)));
-	} else
-		snprintf(ev, sizeof(ev), "sink socket drops %s, no observer on the DUT", sd);
-	if (v->accounted > v->lost + tol) {
-		/* More drops than lost frames: the counters took in frames the trial did not send
-		 * or count (another trial's tail, other traffic). Not evidence of this loss. */
-		v->kind = NB_V_MISALIGNED;
-		/* A long evidence list is cut; the counters themselves are in the document. */
-		if (snprintf(v->text, sizeof(v->text),
-			     "misaligned window: %llu lost in the trial, but the counters saw %llu "
-			     "drops (%s): they counted frames outside the trial, no verdict from "
-			     "them",
-			     (unsigned long long)v->lost, (unsigned long long)v->accounted,
-			     ev) >= (int)sizeof(v->text))
-			v->text[sizeof(v->text) - 1] = '\0';
-		append(v, lt[0] ? lt : "");
+	if (!d) {
+		snprintf(ev, len, "sink socket drops %s, no observer on the DUT", sd);
 		return;
 	}
-	if (!v->explained) {
-		v->kind = NB_V_UNEXPLAINED;
-		snprintf(v->text, sizeof(v->text),
-			 "unexplained: %llu lost, counters account for %llu (%s)",
-			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
-		if (lt[0] && strlen(v->text) + strlen("; egress ") + strlen(lt) < sizeof(v->text)) {
-			strcat(v->text, "; egress ");
-			strcat(v->text, lt);
-		}
-		return;
-	}
-	max = v->by_cpu;
-	v->kind = NB_V_DUT_CPU;
+	snprintf(ev, len,
+		 "backlog/rx drops %s, NIC missed+fifo+over %s, qdisc drops %s, tx_dropped "
+		 "%llu, sink socket drops %s, busiest DUT cpu%d %.0f %%",
+		 nb_format_count((double)v->by_cpu, a, sizeof(a)),
+		 nb_format_count((double)v->by_nic, b, sizeof(b)),
+		 nb_format_count((double)d->qdisc_drops, c, sizeof(c)),
+		 (unsigned long long)d->tx_dropped, sd, d->busiest_cpu, d->busiest_pct);
+	if (v->softnet_other && strlen(ev) + 60 < len)
+		snprintf(ev + strlen(ev), len - strlen(ev), "; softnet drops not the trial's %s",
+			 nb_format_count((double)v->softnet_other, a, sizeof(a)));
+}
+
+/* The bound of an explained loss: the counter with the most drops, then what the CPU and an
+ * emulated board's tap say about it. */
+static enum nb_verdict_kind kind_pick(const struct nb_verdict_in *in, const struct nb_verdict *v)
+{
+	const struct nb_obs_summary *d = in->dut;
+	enum nb_verdict_kind kind = NB_V_DUT_CPU;
+	uint64_t max = v->by_cpu;
+
 	if (v->by_nic > max) {
 		max = v->by_nic;
-		v->kind = NB_V_DUT_INGRESS;
+		kind = NB_V_DUT_INGRESS;
 	}
 	if (v->by_egress > max) {
 		max = v->by_egress;
-		v->kind = NB_V_EGRESS;
+		kind = NB_V_EGRESS;
 	}
 	if (v->by_receiver > max) {
 		max = v->by_receiver;
-		v->kind = NB_V_RECEIVER;
+		kind = NB_V_RECEIVER;
 	}
 	if (v->by_conntrack > max)
-		v->kind = NB_V_CONNTRACK;
-	if (v->kind == NB_V_DUT_INGRESS && d->busiest_pct >= NB_VERDICT_SATURATED_PCT &&
+		kind = NB_V_CONNTRACK;
+	if (kind == NB_V_DUT_INGRESS && d->busiest_pct >= NB_VERDICT_SATURATED_PCT &&
 	    d->softnet_squeezed)
-		v->kind = NB_V_DUT_CPU; /* the ring overflowed because the CPU could not keep up */
+		kind = NB_V_DUT_CPU; /* the ring overflowed because the CPU could not keep up */
 	/* The host tap's drops of an emulated board mean qemu was not run in time to take them
 	 * (a busy host): no counter of the board shows its NIC, DMA or bus, so those are never
 	 * named on them; only the board's own NIC counters could. */
-	if (v->kind == NB_V_DUT_INGRESS && v->by_nic_ring > v->by_nic - v->by_nic_ring)
-		v->kind = NB_V_EMULATOR;
+	if (kind == NB_V_DUT_INGRESS && v->by_nic_ring > v->by_nic - v->by_nic_ring)
+		kind = NB_V_EMULATOR;
+	return kind;
+}
+
+/* The text of an explained loss's verdict (v->kind), with its evidence. */
+static void kind_text(const struct nb_verdict_in *in, struct nb_verdict *v, const char *lt,
+		      const char *cpu, char *ev, size_t evlen)
+{
+	const struct nb_obs_summary *d = in->dut;
+	char a[16], b[16], c[16], ring[16];
 
 	switch (v->kind) {
 	case NB_V_DUT_CPU:
-		cpu_evidence(in, ev, sizeof(ev));
+		cpu_evidence(in, ev, evlen);
 		snprintf(v->text, sizeof(v->text), "DUT CPU bound: %s", ev);
 		break;
 	case NB_V_DUT_INGRESS:
@@ -327,6 +311,57 @@ static void decide(const struct nb_verdict_in *in, struct nb_verdict *v)
 	default:
 		break;
 	}
+}
+
+static void decide(const struct nb_verdict_in *in, struct nb_verdict *v)
+{
+	char lt[120] = "", cpu[80] = "", ev[300] = "";
+	const struct nb_obs_summary *d = in->dut;
+	uint64_t tol;
+
+	memset(v, 0, sizeof(*v));
+	v->busiest_cpu = d ? d->busiest_cpu : -1;
+	v->busiest_pct = d && d->busiest_cpu >= 0 ? d->busiest_pct : 0;
+	v->cpu_at_limit = d && d->busiest_cpu >= 0 && d->busiest_pct >= NB_VERDICT_AT_LIMIT_PCT;
+	at_limit_text(in, v, cpu, sizeof(cpu));
+	v->lost = in->offered > in->received ? in->offered - in->received : 0;
+	line_rate(in, v);
+	if (v->line_rate)
+		line_text(in, v, lt, sizeof(lt));
+	if (!v->lost) {
+		decide_clean(in, v, lt, cpu);
+		return;
+	}
+	drops_account(in, v, &tol);
+	evidence_text(in, v, ev, sizeof(ev));
+	if (v->accounted > v->lost + tol) {
+		/* More drops than lost frames: the counters took in frames the trial did not send
+		 * or count (another trial's tail, other traffic). Not evidence of this loss. */
+		v->kind = NB_V_MISALIGNED;
+		/* A long evidence list is cut; the counters themselves are in the document. */
+		if (snprintf(v->text, sizeof(v->text),
+			     "misaligned window: %llu lost in the trial, but the counters saw %llu "
+			     "drops (%s): they counted frames outside the trial, no verdict from "
+			     "them",
+			     (unsigned long long)v->lost, (unsigned long long)v->accounted,
+			     ev) >= (int)sizeof(v->text))
+			v->text[sizeof(v->text) - 1] = '\0';
+		append(v, lt[0] ? lt : "");
+		return;
+	}
+	if (!v->explained) {
+		v->kind = NB_V_UNEXPLAINED;
+		snprintf(v->text, sizeof(v->text),
+			 "unexplained: %llu lost, counters account for %llu (%s)",
+			 (unsigned long long)v->lost, (unsigned long long)v->accounted, ev);
+		if (lt[0] && strlen(v->text) + strlen("; egress ") + strlen(lt) < sizeof(v->text)) {
+			strcat(v->text, "; egress ");
+			strcat(v->text, lt);
+		}
+		return;
+	}
+	v->kind = kind_pick(in, v);
+	kind_text(in, v, lt, cpu, ev, sizeof(ev));
 }
 
 double nb_cycles_per_frame(double busy_cpu_s, double clock_mhz, uint64_t frames)

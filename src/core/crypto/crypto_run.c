@@ -353,7 +353,9 @@ static unsigned long ops_sum(struct worker *w, uint32_t n)
 static void point_invalid(struct nb_crypto_point *pt, const char *why)
 {
 	pt->valid = false;
-	snprintf(pt->invalid_reason, sizeof(pt->invalid_reason), "%s", why);
+	/* Cut to fit, said so to the compiler. */
+	snprintf(pt->invalid_reason, sizeof(pt->invalid_reason), "%.*s",
+		 (int)sizeof(pt->invalid_reason) - 1, why);
 }
 
 static bool stop_requested(const struct nb_crypto_params *o)
@@ -373,33 +375,34 @@ static void wait_until(const struct nb_crypto_params *o, uint64_t deadline_ns)
 	}
 }
 
-static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_engine *e,
-		      const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt,
-		      struct nb_prof *prof, struct nb_prof_result **prof_out)
-{
-	uint32_t nw = o->inflight ? o->inflight : 1;
-	struct worker *w = NULL;
-	struct ctl ctl;
-	struct keyset ks;
-	char why[160] = "";
-	uint64_t seed = 777;
-	int ret = -ENOMEM;
+/* The request counter and the clock at the edges of the window's consecutive equal parts
+ * (the CPU and the latency are the whole window's). */
+struct edges {
+	unsigned long ops[NB_CRYPTO_MAX_REPEAT + 1];
+	uint64_t ns[NB_CRYPTO_MAX_REPEAT + 1];
+	uint32_t n; /* parts */
+};
 
+static void point_init(const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt)
+{
 	memset(pt, 0, sizeof(*pt));
 	pt->size_bytes = size;
 	pt->padded_bytes = nb_crypto_padded_len(a, size);
 	pt->lat_p50_us = pt->lat_p99_us = pt->mbyte_ci95 = NAN;
 	pt->proc_us_per_kbyte = pt->sys_us_per_kbyte = NAN;
-	atomic_init(&ctl.stop, 0);
-	atomic_init(&ctl.measuring, 0);
-	keyset_make(a, &ks);
-	if (posix_memalign((void **)&w, 64, nw * sizeof(*w))) {
-		w = NULL;
-		goto out;
-	}
-	memset(w, 0, nw * sizeof(*w));
+}
+
+/* Each worker's buffers, request and session. Returns 0, -errno, or 1 when the engine refused
+ * a session (the point is then invalid, with the engine's reason). */
+static int workers_make(const struct nb_crypto_params *o, const struct nb_crypto_engine *e,
+			const struct nb_crypto_algo *a, struct keyset *ks, struct ctl *ctl,
+			struct worker *w, uint32_t nw, struct nb_crypto_point *pt)
+{
+	char why[160] = "";
+	uint64_t seed = 777;
+
 	for (uint32_t i = 0; i < nw; i++) {
-		w[i].ctl = &ctl;
+		w[i].ctl = ctl;
 		w[i].e = e;
 		atomic_init(&w[i].ops, 0);
 		w[i].hist = calloc(1, sizeof(*w[i].hist));
@@ -407,59 +410,62 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 		/* Cache-line aligned, as a network buffer is; some engines want alignment. */
 		if (!w[i].hist || posix_memalign((void **)&w[i].in, 64, cap) ||
 		    posix_memalign((void **)&w[i].out, 64, cap))
-			goto out;
+			return -ENOMEM;
 		prng_fill(&seed, w[i].in, pt->padded_bytes);
 		w[i].req = (struct nb_crypto_req){w[i].in, w[i].out, pt->padded_bytes,
-						  ks.iv,   ks.aad,   o->aad_len};
-		ret = e->session_new(e, a, &ks.k, &w[i].sess, why, sizeof(why));
-		if (ret) {
+						  ks->iv,  ks->aad,  o->aad_len};
+		if (e->session_new(e, a, &ks->k, &w[i].sess, why, sizeof(why))) {
 			point_invalid(pt, why);
-			ret = 0;
-			goto out;
+			return 1;
 		}
 	}
+	return 0;
+}
+
+static int workers_start(struct worker *w, uint32_t nw, struct ctl *ctl)
+{
 	for (uint32_t i = 0; i < nw; i++) {
-		ret = -pthread_create(&w[i].th, NULL, worker_main, &w[i]);
+		int ret = -pthread_create(&w[i].th, NULL, worker_main, &w[i]);
 		if (ret) {
-			atomic_store(&ctl.stop, 1);
-			goto out;
+			atomic_store(&ctl->stop, 1);
+			return ret;
 		}
 		w[i].started = true;
 	}
+	return 0;
+}
+
+/* The measured window after the warm-up: its edges, the CPU load over it (pt->cpu) and the
+ * kernel profile of it (in *prof_out); the workers stopped at its end. */
+static int window_measure(const struct nb_crypto_params *o, struct worker *w, uint32_t nw,
+			  struct ctl *ctl, struct nb_prof *prof, struct nb_prof_result **prof_out,
+			  struct edges *ed, struct nb_crypto_point *pt)
+{
 	wait_until(o, nb_mono_ns() + o->warmup_ns);
 
 	struct nb_cpu_sample *cs = calloc(2, sizeof(*cs)); /* large: not on the stack */
 	if (!cs) {
-		atomic_store(&ctl.stop, 1);
-		ret = -ENOMEM;
-		goto out;
+		atomic_store(&ctl->stop, 1);
+		return -ENOMEM;
 	}
 	/* Counters, clock and the latency switch together at each edge; the CPU sample (a read
 	 * of /proc/stat, tens of microseconds) right after them. */
-	/* The window in consecutive equal parts: the request counter and the clock at each
-	 * part's edge (the CPU and the latency are the whole window's). */
-	uint32_t nwin = o->repeat >= 1 && o->repeat <= NB_CRYPTO_MAX_REPEAT ? o->repeat : 1;
-	unsigned long edge_ops[NB_CRYPTO_MAX_REPEAT + 1];
-	uint64_t edge_ns[NB_CRYPTO_MAX_REPEAT + 1];
-	unsigned long ops0 = ops_sum(w, nw);
-	uint64_t t0 = nb_mono_ns();
-	atomic_store(&ctl.measuring, 1);
+	ed->n = o->repeat >= 1 && o->repeat <= NB_CRYPTO_MAX_REPEAT ? o->repeat : 1;
+	ed->ops[0] = ops_sum(w, nw);
+	ed->ns[0] = nb_mono_ns();
+	atomic_store(&ctl->measuring, 1);
 	nb_cpu_sample_now(&cs[0]);
 	/* The kernel profile: right after the opening CPU sample, right before the closing one
 	 * (the same window as the point's CPU figures). */
 	if (!NB_CRYPTO_PROFILE)
 		prof = NULL;
 	bool prof_on = prof && nb_prof_start(prof) == 0;
-	edge_ops[0] = ops0;
-	edge_ns[0] = t0;
-	for (uint32_t k = 1; k <= nwin; k++) {
-		wait_until(o, t0 + o->time_ns * k / nwin);
-		edge_ops[k] = ops_sum(w, nw);
-		edge_ns[k] = nb_mono_ns();
+	for (uint32_t k = 1; k <= ed->n; k++) {
+		wait_until(o, ed->ns[0] + o->time_ns * k / ed->n);
+		ed->ops[k] = ops_sum(w, nw);
+		ed->ns[k] = nb_mono_ns();
 	}
-	unsigned long ops1 = edge_ops[nwin];
-	uint64_t t1 = edge_ns[nwin];
-	atomic_store(&ctl.measuring, 0);
+	atomic_store(&ctl->measuring, 0);
 	if (prof)
 		nb_prof_stop(prof);
 	nb_cpu_sample_now(&cs[1]);
@@ -475,16 +481,24 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 				 "the profiler did not start");
 		}
 	}
-	atomic_store(&ctl.stop, 1);
+	atomic_store(&ctl->stop, 1);
 	for (uint32_t i = 0; i < nw; i++) {
 		pthread_join(w[i].th, NULL);
 		w[i].started = false;
 	}
 	nb_cpu_load(&cs[0], &cs[1], &pt->cpu);
 	free(cs);
+	return 0;
+}
 
-	pt->ops = (uint64_t)(unsigned long)(ops1 - ops0);
-	pt->window_s = (double)(t1 - t0) / 1e9;
+/* The point's figures from the window, or why it has none. */
+static void point_figures(const struct nb_crypto_params *o, struct worker *w, uint32_t nw,
+			  uint32_t size, const struct edges *ed, struct nb_crypto_point *pt)
+{
+	char why[160];
+
+	pt->ops = (uint64_t)(unsigned long)(ed->ops[ed->n] - ed->ops[0]);
+	pt->window_s = (double)(ed->ns[ed->n] - ed->ns[0]) / 1e9;
 	uint64_t lat_n = 0;
 	for (uint32_t i = 0; i < nw; i++) {
 		lat_n += w[i].lat_n;
@@ -493,16 +507,15 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 			point_invalid(pt, why);
 		}
 	}
-	ret = 0;
 	if (pt->invalid_reason[0])
-		goto out;
+		return;
 	if (stop_requested(o)) {
 		point_invalid(pt, NB_CRYPTO_CUT);
-		goto out;
+		return;
 	}
 	if (pt->ops == 0 || lat_n == 0) {
 		point_invalid(pt, "no request completed inside the window (use a longer --time)");
-		goto out;
+		return;
 	}
 	for (uint32_t i = 1; i < nw; i++)
 		nb_hist_merge(w[0].hist, w[i].hist);
@@ -516,29 +529,61 @@ static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_e
 	pt->proc_us_per_kbyte = nb_cpu_us_per_kbyte(pt->cpu.proc_cpu_s, bytes);
 	pt->sys_us_per_kbyte = pt->cpu.valid ? nb_cpu_us_per_kbyte(pt->cpu.busy_cpu_s, bytes) : NAN;
 	double rates[NB_CRYPTO_MAX_REPEAT];
-	for (uint32_t k = 0; k < nwin; k++) {
-		double part_s = (double)(edge_ns[k + 1] - edge_ns[k]) / 1e9;
-		rates[k] = part_s > 0 ? (double)(unsigned long)(edge_ops[k + 1] - edge_ops[k]) *
+	for (uint32_t k = 0; k < ed->n; k++) {
+		double part_s = (double)(ed->ns[k + 1] - ed->ns[k]) / 1e9;
+		rates[k] = part_s > 0 ? (double)(unsigned long)(ed->ops[k + 1] - ed->ops[k]) *
 					    size / part_s / 1e6
 				      : NAN;
 	}
-	pt->windows = nwin;
-	pt->mbyte_ci95 = nb_crypto_ci95(rates, nwin);
-out:
-	if (w) {
-		atomic_store(&ctl.stop, 1);
-		for (uint32_t i = 0; i < nw; i++) {
-			if (w[i].started)
-				pthread_join(w[i].th, NULL);
-			if (w[i].sess)
-				e->session_free(w[i].sess);
-			free(w[i].hist);
-			free(w[i].in);
-			free(w[i].out);
-		}
+	pt->windows = ed->n;
+	pt->mbyte_ci95 = nb_crypto_ci95(rates, ed->n);
+}
+
+static void workers_free(const struct nb_crypto_engine *e, struct ctl *ctl, struct worker *w,
+			 uint32_t nw)
+{
+	if (!w)
+		return;
+	atomic_store(&ctl->stop, 1);
+	for (uint32_t i = 0; i < nw; i++) {
+		if (w[i].started)
+			pthread_join(w[i].th, NULL);
+		if (w[i].sess)
+			e->session_free(w[i].sess);
+		free(w[i].hist);
+		free(w[i].in);
+		free(w[i].out);
 	}
 	free(w);
-	return ret;
+}
+
+static int time_point(const struct nb_crypto_params *o, const struct nb_crypto_engine *e,
+		      const struct nb_crypto_algo *a, uint32_t size, struct nb_crypto_point *pt,
+		      struct nb_prof *prof, struct nb_prof_result **prof_out)
+{
+	uint32_t nw = o->inflight ? o->inflight : 1;
+	struct worker *w = NULL;
+	struct edges ed;
+	struct ctl ctl;
+	struct keyset ks;
+	int ret;
+
+	point_init(a, size, pt);
+	atomic_init(&ctl.stop, 0);
+	atomic_init(&ctl.measuring, 0);
+	keyset_make(a, &ks);
+	if (posix_memalign((void **)&w, 64, nw * sizeof(*w)))
+		return -ENOMEM;
+	memset(w, 0, nw * sizeof(*w));
+	ret = workers_make(o, e, a, &ks, &ctl, w, nw, pt);
+	if (!ret)
+		ret = workers_start(w, nw, &ctl);
+	if (!ret)
+		ret = window_measure(o, w, nw, &ctl, prof, prof_out, &ed, pt);
+	if (!ret)
+		point_figures(o, w, nw, size, &ed, pt);
+	workers_free(e, &ctl, w, nw);
+	return ret > 0 ? 0 : ret; /* a session refused: the point says why */
 }
 
 /* Student's t, two-sided 95 %, for 1 to NB_CRYPTO_MAX_REPEAT - 1 degrees of freedom: a table,

@@ -143,6 +143,138 @@ static void tags_text(const struct nb_store_row *r, char *buf, size_t len)
 				      r->tags[i].value);
 }
 
+/* One point of a series as a CSV line: the result, the end it was measured on (env), the
+ * view and the point. */
+static void csv_point(const struct nb_store_row *r, const struct nb_facts *env, const char *tags,
+		      const struct nb_view *vw, size_t s, size_t k)
+{
+	const char *f[] = {r->test,	r->label,  r->time_utc,	  env->host,
+			   env->kernel, env->arch, env->cpu_model};
+
+	printf("%lld", (long long)r->id);
+	for (size_t q = 0; q < 7; q++) {
+		putchar(',');
+		nb_csv_field(stdout, f[q]);
+	}
+	if (isfinite(env->cpu_mhz))
+		printf(",%g,", env->cpu_mhz);
+	else
+		fputs(",,", stdout);
+	nb_csv_field(stdout, env->driver);
+	putchar(',');
+	nb_csv_field(stdout, tags);
+	putchar(',');
+	nb_csv_field(stdout, vw->id);
+	putchar(',');
+	nb_csv_field(stdout, vw->s[s].name);
+	printf(",%.9g,", vw->s[s].x[k]);
+	nb_csv_field(stdout, vw->x_unit);
+	printf(",%.9g,", vw->s[s].y[k]);
+	nb_csv_field(stdout, vw->y_unit);
+	printf(",%s,", vw->s[s].polluted[k] ? "yes" : "no");
+	nb_csv_field(stdout, env->virt);
+	putchar('\n');
+}
+
+/* Every measured point of the results as CSV; what did not fit in a view is said, never
+ * dropped silently. */
+static int export_csv_write(struct nb_store *st, struct store_cli *sc)
+{
+	struct nb_store_row *rows;
+	size_t n, lost_total = 0;
+	char tags[512];
+	struct loaded *l = store_cli_load(st, sc, NULL, &rows, &n);
+
+	fputs("id,test,label,time_utc,host,kernel,arch,cpu_model,cpu_mhz,driver,tags,view,"
+	      "series,x,x_unit,y,y_unit,cpu_polluted,virtualization\n",
+	      stdout);
+	for (size_t i = 0; i < n; i++) {
+		tags_text(l[i].row, tags, sizeof(tags));
+		for (size_t v = 0; v < l[i].nviews; v++) {
+			const struct nb_view *vw = &l[i].views[v];
+			for (size_t s = 0; s < vw->nseries; s++) {
+				if (vw->s[s].model)
+					continue;
+				/* The end this series was measured on: a receiver of its own,
+				 * else the document's measured end. */
+				const struct nb_facts *env =
+				    vw->s[s].own_env ? &vw->s[s].env : &l[i].env;
+				for (size_t k = 0; k < vw->s[s].n; k++)
+					csv_point(l[i].row, env, tags, vw, s, k);
+			}
+		}
+	}
+	fflush(stdout);
+	for (size_t i = 0; i < n; i++)
+		for (size_t v = 0; v < l[i].nviews; v++) {
+			const struct nb_view *vw = &l[i].views[v];
+			if (!vw->lost_points)
+				continue;
+			lost_total += vw->lost_points;
+			fprintf(stderr,
+				"netbench results export: result %lld, view %s: %zu points not "
+				"exported (a view holds %d series of %d points)\n",
+				(long long)l[i].row->id, vw->id, vw->lost_points,
+				NB_VIEW_MAX_SERIES, NB_VIEW_MAX_POINTS);
+		}
+	store_cli_free(l, rows, n);
+	nb_store_close(st);
+	if (lost_total)
+		cli_fail(0, "export is incomplete: %zu points left out (listed above)", lost_total);
+	return 0;
+}
+
+static void list_json(const struct store_cli *sc, const struct nb_store_row *rows, size_t n)
+{
+	struct nb_json j;
+
+	nb_json_init(&j, stdout);
+	nb_json_obj_begin(&j, NULL);
+	nb_json_str(&j, "database", store_cli_path(sc));
+	nb_json_u64(&j, "store_schema_version", NB_STORE_SCHEMA_VERSION);
+	nb_json_arr_begin(&j, "results");
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_store_row *r = &rows[i];
+		nb_json_obj_begin(&j, NULL);
+		nb_json_i64(&j, "id", r->id);
+		nb_json_str(&j, "test", r->test);
+		nb_json_str(&j, "label", *r->label ? r->label : NULL);
+		nb_json_str(&j, "time_utc", r->time_utc);
+		nb_json_str(&j, "saved_utc", r->saved_utc);
+		nb_json_str(&j, "source", r->source);
+		nb_json_str(&j, "host", r->host);
+		nb_json_str(&j, "kernel", r->kernel);
+		nb_json_str(&j, "arch", r->arch);
+		nb_json_str(&j, "cpu_model", r->cpu_model);
+		nb_json_double(&j, "cpu_mhz", r->cpu_mhz, 0);
+		nb_json_str(&j, "driver", *r->driver ? r->driver : NULL);
+		nb_json_obj_begin(&j, "tags");
+		for (size_t k = 0; k < r->ntags; k++)
+			nb_json_str(&j, r->tags[k].key, r->tags[k].value);
+		nb_json_obj_end(&j);
+		nb_json_obj_end(&j);
+	}
+	nb_json_arr_end(&j);
+	nb_json_obj_end(&j);
+	fputc('\n', stdout);
+}
+
+static void list_text(const struct store_cli *sc, const struct nb_store_row *rows, size_t n)
+{
+	char tags[512];
+
+	printf("%5s  %-6s  %-20s  %-24s  %-16s  %-18s  %s\n", "ID", "TEST", "TIME (UTC)", "LABEL",
+	       "HOST", "KERNEL", "TAGS");
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_store_row *r = &rows[i];
+		tags_text(r, tags, sizeof(tags));
+		printf("%5lld  %-6s  %-20s  %-24s  %-16s  %-18s  %s\n", (long long)r->id, r->test,
+		       r->time_utc, *r->label ? r->label : "-", r->host, r->kernel, tags);
+	}
+	if (!n)
+		fprintf(stderr, "netbench results: no result matches in %s\n", store_cli_path(sc));
+}
+
 static int do_list(int argc, char **argv, bool export_csv)
 {
 	static const struct option opts[] = {STORE_CLI_LONGOPTS,
@@ -152,7 +284,6 @@ static int do_list(int argc, char **argv, bool export_csv)
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	bool json = false, csv = false;
-	char tags[512];
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
@@ -179,123 +310,13 @@ static int do_list(int argc, char **argv, bool export_csv)
 	struct nb_store_row *rows;
 	size_t n;
 
-	if (export_csv) {
-		struct loaded *l = store_cli_load(st, &sc, NULL, &rows, &n);
-		fputs("id,test,label,time_utc,host,kernel,arch,cpu_model,cpu_mhz,driver,tags,view,"
-		      "series,x,x_unit,y,y_unit,cpu_polluted,virtualization\n",
-		      stdout);
-		for (size_t i = 0; i < n; i++) {
-			const struct nb_store_row *r = l[i].row;
-			tags_text(r, tags, sizeof(tags));
-			for (size_t v = 0; v < l[i].nviews; v++) {
-				const struct nb_view *vw = &l[i].views[v];
-				for (size_t s = 0; s < vw->nseries; s++) {
-					if (vw->s[s].model)
-						continue;
-					/* The end this series was measured on: a receiver of its
-					 * own, else the document's measured end. */
-					const struct nb_facts *env =
-					    vw->s[s].own_env ? &vw->s[s].env : &l[i].env;
-					for (size_t k = 0; k < vw->s[s].n; k++) {
-						const char *f[] = {r->test,	  r->label,
-								   r->time_utc,	  env->host,
-								   env->kernel,	  env->arch,
-								   env->cpu_model};
-						printf("%lld", (long long)r->id);
-						for (size_t q = 0; q < 7; q++) {
-							putchar(',');
-							nb_csv_field(stdout, f[q]);
-						}
-						if (isfinite(env->cpu_mhz))
-							printf(",%g,", env->cpu_mhz);
-						else
-							fputs(",,", stdout);
-						nb_csv_field(stdout, env->driver);
-						putchar(',');
-						nb_csv_field(stdout, tags);
-						putchar(',');
-						nb_csv_field(stdout, vw->id);
-						putchar(',');
-						nb_csv_field(stdout, vw->s[s].name);
-						printf(",%.9g,", vw->s[s].x[k]);
-						nb_csv_field(stdout, vw->x_unit);
-						printf(",%.9g,", vw->s[s].y[k]);
-						nb_csv_field(stdout, vw->y_unit);
-						printf(",%s,", vw->s[s].polluted[k] ? "yes" : "no");
-						nb_csv_field(stdout, env->virt);
-						putchar('\n');
-					}
-				}
-			}
-		}
-		fflush(stdout);
-		/* What did not fit in a view is said, never dropped silently. */
-		size_t lost_total = 0;
-		for (size_t i = 0; i < n; i++)
-			for (size_t v = 0; v < l[i].nviews; v++) {
-				const struct nb_view *vw = &l[i].views[v];
-				if (!vw->lost_points)
-					continue;
-				lost_total += vw->lost_points;
-				fprintf(stderr,
-					"netbench results export: result %lld, view %s: %zu points "
-					"not exported (a view holds %d series of %d points)\n",
-					(long long)l[i].row->id, vw->id, vw->lost_points,
-					NB_VIEW_MAX_SERIES, NB_VIEW_MAX_POINTS);
-			}
-		store_cli_free(l, rows, n);
-		nb_store_close(st);
-		if (lost_total)
-			cli_fail(0, "export is incomplete: %zu points left out (listed above)",
-				 lost_total);
-		return 0;
-	}
+	if (export_csv)
+		return export_csv_write(st, &sc);
 	store_cli_query(st, &sc, false, false, &rows, &n);
-	if (json) {
-		struct nb_json j;
-		nb_json_init(&j, stdout);
-		nb_json_obj_begin(&j, NULL);
-		nb_json_str(&j, "database", store_cli_path(&sc));
-		nb_json_u64(&j, "store_schema_version", NB_STORE_SCHEMA_VERSION);
-		nb_json_arr_begin(&j, "results");
-		for (size_t i = 0; i < n; i++) {
-			const struct nb_store_row *r = &rows[i];
-			nb_json_obj_begin(&j, NULL);
-			nb_json_i64(&j, "id", r->id);
-			nb_json_str(&j, "test", r->test);
-			nb_json_str(&j, "label", *r->label ? r->label : NULL);
-			nb_json_str(&j, "time_utc", r->time_utc);
-			nb_json_str(&j, "saved_utc", r->saved_utc);
-			nb_json_str(&j, "source", r->source);
-			nb_json_str(&j, "host", r->host);
-			nb_json_str(&j, "kernel", r->kernel);
-			nb_json_str(&j, "arch", r->arch);
-			nb_json_str(&j, "cpu_model", r->cpu_model);
-			nb_json_double(&j, "cpu_mhz", r->cpu_mhz, 0);
-			nb_json_str(&j, "driver", *r->driver ? r->driver : NULL);
-			nb_json_obj_begin(&j, "tags");
-			for (size_t k = 0; k < r->ntags; k++)
-				nb_json_str(&j, r->tags[k].key, r->tags[k].value);
-			nb_json_obj_end(&j);
-			nb_json_obj_end(&j);
-		}
-		nb_json_arr_end(&j);
-		nb_json_obj_end(&j);
-		fputc('\n', stdout);
-	} else {
-		printf("%5s  %-6s  %-20s  %-24s  %-16s  %-18s  %s\n", "ID", "TEST", "TIME (UTC)",
-		       "LABEL", "HOST", "KERNEL", "TAGS");
-		for (size_t i = 0; i < n; i++) {
-			const struct nb_store_row *r = &rows[i];
-			tags_text(r, tags, sizeof(tags));
-			printf("%5lld  %-6s  %-20s  %-24s  %-16s  %-18s  %s\n", (long long)r->id,
-			       r->test, r->time_utc, *r->label ? r->label : "-", r->host, r->kernel,
-			       tags);
-		}
-		if (!n)
-			fprintf(stderr, "netbench results: no result matches in %s\n",
-				store_cli_path(&sc));
-	}
+	if (json)
+		list_json(&sc, rows, n);
+	else
+		list_text(&sc, rows, n);
 	nb_store_rows_free(rows, n);
 	nb_store_close(st);
 	return 0;

@@ -195,6 +195,136 @@ static void json_num(struct nb_json *j, const char *key, double v, int prec)
 		nb_json_double(j, key, v, prec);
 }
 
+/* The window and what the observer itself cost in it. */
+static void observer_json(struct nb_json *j, const struct nb_obs_snap *w,
+			  const struct nb_obs_summary *s)
+{
+	nb_json_double(j, "window_s", s->window_s, 3);
+	nb_json_u64(j, "samples", w->samples);
+	nb_json_double(j, "observer_cpu_pct", s->self_cpu_pct, 3);
+	nb_json_bool(j, "observer_over_budget", s->self_over_budget);
+	/* What the observer's cost is made of: its samples inside the window, and its two
+	 * full snapshots at the edges, outside it (null: an agent that does not time them).
+	 */
+	if (s->cost_known) {
+		nb_json_double(j, "observer_sample_us", s->sample_us, 1);
+		nb_json_double(j, "observer_sampling_cpu_pct", s->sampling_pct, 3);
+		nb_json_double(j, "observer_edges_ms", s->edge_ms, 2);
+		nb_json_double(j, "observer_sample_period_ms", (double)w->sample_period_ns / 1e6,
+			       1);
+	} else {
+		nb_json_null(j, "observer_sample_us");
+		nb_json_null(j, "observer_sampling_cpu_pct");
+		nb_json_null(j, "observer_edges_ms");
+		nb_json_null(j, "observer_sample_period_ms");
+	}
+}
+
+/* The DUT's CPUs: those it forwards on, each one's load, the busiest and the peak. */
+static void cpus_json(struct nb_json *j, const struct nb_obs_trial *t, size_t i)
+{
+	const struct nb_obs_snap *w = t->w[i];
+	const struct nb_obs_summary *s = t->s[i];
+
+	nb_json_arr_begin(j, "dut_cpus");
+	for (uint32_t n = 0; n < s->ncpu; n++)
+		if (!t->mask[i] || (s->cpu[n].id < 64 && (t->mask[i] >> s->cpu[n].id) & 1))
+			nb_json_u64(j, NULL, s->cpu[n].id);
+	nb_json_arr_end(j);
+	nb_json_bool(j, "dut_cpus_rps", t->mask[i] && w->rps_mask == t->mask[i]);
+	nb_json_arr_begin(j, "cpus");
+	for (uint32_t n = 0; n < s->ncpu; n++) {
+		nb_json_obj_begin(j, NULL);
+		nb_json_u64(j, "cpu", s->cpu[n].id);
+		nb_json_double(j, "user_pct", s->cpu[n].user_pct, 1);
+		nb_json_double(j, "system_pct", s->cpu[n].system_pct, 1);
+		nb_json_double(j, "irq_pct", s->cpu[n].irq_pct, 1);
+		nb_json_double(j, "softirq_pct", s->cpu[n].softirq_pct, 1);
+		nb_json_double(j, "idle_pct", s->cpu[n].idle_pct, 1);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+	if (s->busiest_cpu >= 0) {
+		nb_json_u64(j, "busiest_cpu", (uint64_t)s->busiest_cpu);
+		nb_json_double(j, "busiest_cpu_pct", s->busiest_pct, 1);
+		nb_json_str(j, "busiest_with", s->busiest_with);
+	} else {
+		nb_json_null(j, "busiest_cpu");
+		nb_json_null(j, "busiest_cpu_pct");
+		nb_json_null(j, "busiest_with");
+	}
+	if (w->peak_cpu >= 0) {
+		nb_json_u64(j, "peak_cpu", (uint64_t)w->peak_cpu);
+		nb_json_double(j, "peak_cpu_pct", w->peak_busy_pct, 1);
+	} else {
+		nb_json_null(j, "peak_cpu");
+		nb_json_null(j, "peak_cpu_pct");
+	}
+}
+
+static void interfaces_json(struct nb_json *j, const struct nb_obs_snap *w)
+{
+	nb_json_arr_begin(j, "interfaces");
+	for (uint32_t n = 0; n < w->nif; n++) {
+		const struct nb_obs_if *p = &w->ifs[n];
+		nb_json_obj_begin(j, NULL);
+		nb_json_str(j, "name", p->name);
+		nb_json_u64(j, "rx_packets", p->rx_packets);
+		nb_json_u64(j, "tx_packets", p->tx_packets);
+		nb_json_u64(j, "rx_bytes", p->rx_bytes);
+		nb_json_u64(j, "tx_bytes", p->tx_bytes);
+		nb_json_u64(j, "rx_dropped", p->rx_dropped);
+		nb_json_u64(j, "rx_missed_errors", p->rx_missed);
+		nb_json_u64(j, "rx_fifo_errors", p->rx_fifo);
+		nb_json_u64(j, "rx_over_errors", p->rx_over);
+		nb_json_u64(j, "tx_dropped", p->tx_dropped);
+		nb_json_u64(j, "tx_errors", p->tx_errors);
+		if (p->speed_mbps)
+			nb_json_u64(j, "speed_mbit_per_s", p->speed_mbps);
+		else
+			nb_json_null(j, "speed_mbit_per_s");
+		if (p->have_qdisc) {
+			nb_json_u64(j, "qdisc_drops", p->qdisc_drops);
+			nb_json_u64(j, "qdisc_overlimits", p->qdisc_overlimits);
+			nb_json_u64(j, "qdisc_requeues", p->qdisc_requeues);
+		} else {
+			nb_json_null(j, "qdisc_drops");
+			nb_json_null(j, "qdisc_overlimits");
+			nb_json_null(j, "qdisc_requeues");
+		}
+		nb_json_obj_begin(j, "driver");
+		for (uint32_t q = 0; q < p->neth; q++)
+			nb_json_u64(j, p->eth[q].name, p->eth[q].value);
+		nb_json_obj_end(j);
+		nb_json_obj_end(j);
+	}
+	nb_json_arr_end(j);
+}
+
+/* The forwarding's cost: the CPU time and clock, the frames, and the cycles per frame (and per
+ * byte where bytes count). */
+static void cost_json(struct nb_json *j, const struct nb_obs_summary *s,
+		      const struct nb_obs_cost *k, bool bytes)
+{
+	if (s->clock_mhz > 0)
+		nb_json_double(j, "cpufreq_mhz", s->clock_mhz, 0);
+	else
+		nb_json_null(j, "cpufreq_mhz");
+	nb_json_double(j, "busy_cpu_s", s->busy_cpu_s, 4);
+	if (k->clock_mhz > 0)
+		nb_json_double(j, "clock_mhz", k->clock_mhz, 0);
+	else
+		nb_json_null(j, "clock_mhz");
+	nb_json_u64(j, "ingress_frames", k->ingress_frames);
+	nb_json_str(j, "ingress_frames_from", k->ingress_from);
+	nb_json_u64(j, "forwarded_frames", k->forwarded_frames);
+	nb_json_str(j, "forwarded_frames_from", k->forwarded_from);
+	json_num(j, "cycles_per_frame", k->cycles_per_frame, 1);
+	json_num(j, "cycles_per_forwarded_frame", k->cycles_per_forwarded_frame, 1);
+	if (bytes)
+		json_num(j, "cycles_per_byte", k->cycles_per_byte, 3);
+}
+
 void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		 const struct nb_obs_trial *t, bool bytes)
 {
@@ -202,66 +332,14 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 	for (size_t i = 0; i < t->n; i++) {
 		const struct nb_obs_snap *w = t->w[i];
 		const struct nb_obs_summary *s = t->s[i];
-		const struct nb_obs_cost *k = &t->cost[i];
 		double ws = s->window_s > 0 ? s->window_s : 1;
 		nb_json_obj_begin(j, NULL);
 		nb_json_str(j, "observer", c->spec[i]);
 		nb_json_str(j, "hostname", c->si[i].hostname);
 		/* The observed box's own platform: a board's arch, kernel and clocks. */
 		nb_sysinfo_json(j, "env", &c->si[i]);
-		nb_json_double(j, "window_s", s->window_s, 3);
-		nb_json_u64(j, "samples", w->samples);
-		nb_json_double(j, "observer_cpu_pct", s->self_cpu_pct, 3);
-		nb_json_bool(j, "observer_over_budget", s->self_over_budget);
-		/* What the observer's cost is made of: its samples inside the window, and its two
-		 * full snapshots at the edges, outside it (null: an agent that does not time them).
-		 */
-		if (s->cost_known) {
-			nb_json_double(j, "observer_sample_us", s->sample_us, 1);
-			nb_json_double(j, "observer_sampling_cpu_pct", s->sampling_pct, 3);
-			nb_json_double(j, "observer_edges_ms", s->edge_ms, 2);
-			nb_json_double(j, "observer_sample_period_ms",
-				       (double)w->sample_period_ns / 1e6, 1);
-		} else {
-			nb_json_null(j, "observer_sample_us");
-			nb_json_null(j, "observer_sampling_cpu_pct");
-			nb_json_null(j, "observer_edges_ms");
-			nb_json_null(j, "observer_sample_period_ms");
-		}
-		nb_json_arr_begin(j, "dut_cpus");
-		for (uint32_t n = 0; n < s->ncpu; n++)
-			if (!t->mask[i] || (s->cpu[n].id < 64 && (t->mask[i] >> s->cpu[n].id) & 1))
-				nb_json_u64(j, NULL, s->cpu[n].id);
-		nb_json_arr_end(j);
-		nb_json_bool(j, "dut_cpus_rps", t->mask[i] && w->rps_mask == t->mask[i]);
-		nb_json_arr_begin(j, "cpus");
-		for (uint32_t n = 0; n < s->ncpu; n++) {
-			nb_json_obj_begin(j, NULL);
-			nb_json_u64(j, "cpu", s->cpu[n].id);
-			nb_json_double(j, "user_pct", s->cpu[n].user_pct, 1);
-			nb_json_double(j, "system_pct", s->cpu[n].system_pct, 1);
-			nb_json_double(j, "irq_pct", s->cpu[n].irq_pct, 1);
-			nb_json_double(j, "softirq_pct", s->cpu[n].softirq_pct, 1);
-			nb_json_double(j, "idle_pct", s->cpu[n].idle_pct, 1);
-			nb_json_obj_end(j);
-		}
-		nb_json_arr_end(j);
-		if (s->busiest_cpu >= 0) {
-			nb_json_u64(j, "busiest_cpu", (uint64_t)s->busiest_cpu);
-			nb_json_double(j, "busiest_cpu_pct", s->busiest_pct, 1);
-			nb_json_str(j, "busiest_with", s->busiest_with);
-		} else {
-			nb_json_null(j, "busiest_cpu");
-			nb_json_null(j, "busiest_cpu_pct");
-			nb_json_null(j, "busiest_with");
-		}
-		if (w->peak_cpu >= 0) {
-			nb_json_u64(j, "peak_cpu", (uint64_t)w->peak_cpu);
-			nb_json_double(j, "peak_cpu_pct", w->peak_busy_pct, 1);
-		} else {
-			nb_json_null(j, "peak_cpu");
-			nb_json_null(j, "peak_cpu_pct");
-		}
+		observer_json(j, w, s);
+		cpus_json(j, t, i);
 		nb_json_obj_begin(j, "softnet");
 		nb_json_u64(j, "processed", s->softnet_processed);
 		nb_json_u64(j, "dropped", s->softnet_dropped);
@@ -276,41 +354,7 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 			nb_json_obj_end(j);
 		}
 		nb_json_arr_end(j);
-		nb_json_arr_begin(j, "interfaces");
-		for (uint32_t n = 0; n < w->nif; n++) {
-			const struct nb_obs_if *p = &w->ifs[n];
-			nb_json_obj_begin(j, NULL);
-			nb_json_str(j, "name", p->name);
-			nb_json_u64(j, "rx_packets", p->rx_packets);
-			nb_json_u64(j, "tx_packets", p->tx_packets);
-			nb_json_u64(j, "rx_bytes", p->rx_bytes);
-			nb_json_u64(j, "tx_bytes", p->tx_bytes);
-			nb_json_u64(j, "rx_dropped", p->rx_dropped);
-			nb_json_u64(j, "rx_missed_errors", p->rx_missed);
-			nb_json_u64(j, "rx_fifo_errors", p->rx_fifo);
-			nb_json_u64(j, "rx_over_errors", p->rx_over);
-			nb_json_u64(j, "tx_dropped", p->tx_dropped);
-			nb_json_u64(j, "tx_errors", p->tx_errors);
-			if (p->speed_mbps)
-				nb_json_u64(j, "speed_mbit_per_s", p->speed_mbps);
-			else
-				nb_json_null(j, "speed_mbit_per_s");
-			if (p->have_qdisc) {
-				nb_json_u64(j, "qdisc_drops", p->qdisc_drops);
-				nb_json_u64(j, "qdisc_overlimits", p->qdisc_overlimits);
-				nb_json_u64(j, "qdisc_requeues", p->qdisc_requeues);
-			} else {
-				nb_json_null(j, "qdisc_drops");
-				nb_json_null(j, "qdisc_overlimits");
-				nb_json_null(j, "qdisc_requeues");
-			}
-			nb_json_obj_begin(j, "driver");
-			for (uint32_t q = 0; q < p->neth; q++)
-				nb_json_u64(j, p->eth[q].name, p->eth[q].value);
-			nb_json_obj_end(j);
-			nb_json_obj_end(j);
-		}
-		nb_json_arr_end(j);
+		interfaces_json(j, w);
 		if (w->have_conntrack) {
 			nb_json_obj_begin(j, "conntrack");
 			nb_json_u64(j, "entries", w->ct_entries);
@@ -322,23 +366,7 @@ void nb_obs_json(struct nb_json *j, const char *key, const struct nb_obs_set *c,
 		} else {
 			nb_json_null(j, "conntrack");
 		}
-		if (s->clock_mhz > 0)
-			nb_json_double(j, "cpufreq_mhz", s->clock_mhz, 0);
-		else
-			nb_json_null(j, "cpufreq_mhz");
-		nb_json_double(j, "busy_cpu_s", s->busy_cpu_s, 4);
-		if (k->clock_mhz > 0)
-			nb_json_double(j, "clock_mhz", k->clock_mhz, 0);
-		else
-			nb_json_null(j, "clock_mhz");
-		nb_json_u64(j, "ingress_frames", k->ingress_frames);
-		nb_json_str(j, "ingress_frames_from", k->ingress_from);
-		nb_json_u64(j, "forwarded_frames", k->forwarded_frames);
-		nb_json_str(j, "forwarded_frames_from", k->forwarded_from);
-		json_num(j, "cycles_per_frame", k->cycles_per_frame, 1);
-		json_num(j, "cycles_per_forwarded_frame", k->cycles_per_forwarded_frame, 1);
-		if (bytes)
-			json_num(j, "cycles_per_byte", k->cycles_per_byte, 3);
+		cost_json(j, s, &t->cost[i], bytes);
 		if (t->prof[i]) {
 			char line[520];
 			nb_prof_json(j, "profile", t->prof[i], t->psum[i]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/opt_table.h"
 #include "cmd/save.h"
 #include "cmd/pacing.h"
 #include "cmd/rate_opts.h"
@@ -126,91 +127,241 @@ static void parse_ratios(const char *opt, const char *val, struct nb_rate_params
 	p->nratios = n;
 }
 
+static void set_test(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	size_t i;
+	for (i = 0; i < NB_RATE_NTESTS && strcmp(arg, nb_rate_test_names[i]); i++)
+		;
+	if (i == NB_RATE_NTESTS)
+		cli_usage_error("%s: unknown test '%s' (accepted: throughput, loss, "
+				"b2b, latency, trial, ndrpdr)",
+				name, arg);
+	o->p.test = (enum nb_rate_test)i;
+	o->seen.test = true;
+}
+
+static void set_engine(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	o->p.engine = nb_gen_find(arg);
+	if (!o->p.engine)
+		cli_usage_error("%s: unknown engine '%s' (accepted: udp, packet)", name, arg);
+}
+
+static void set_rate(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	parse_rate_opt(name, arg, &o->p);
+	/* name is the parser's buffer, reused by the next option */
+	snprintf(o->rate_opt, sizeof(o->rate_opt), "%s", name);
+	o->rate_text = arg;
+}
+
+/* "0" turns learning off; otherwise 100 ms (a round and its wait) to 60 s. */
+static void set_learn(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	o->p.learn_ns = !strcmp(arg, "0")
+			    ? 0
+			    : cli_duration_ns(name, arg, 100 * NB_NS_PER_MS, 60 * NB_NS_PER_S);
+}
+
+static void set_tolerance(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	o->p.loss_tolerance = parse_pct(name, arg, 50) / 100;
+	o->seen.tol = true;
+}
+
+static void set_ratios(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	parse_ratios(name, arg, &o->p);
+	o->seen.ratios = true;
+}
+
+static void set_imix(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	char why[256];
+	if (nb_mix_parse(arg, NB_FRAME_MIN, NB_FRAME_MAX, &o->mix, why, sizeof(why)))
+		cli_usage_error("%s: %s", name, why);
+	o->p.mix = &o->mix;
+}
+
+static void set_flow_fields(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	char why[256];
+	if (nb_flow_fields_parse(arg, &o->p.flow_fields, why, sizeof(why)))
+		cli_usage_error("%s: %s", name, why);
+}
+
+static void set_resolution(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	if (strchr(arg, '%'))
+		o->p.resolution_pct = parse_pct(name, arg, 50);
+	else
+		o->p.resolution_fps = parse_fps(name, arg, arg);
+	if (!o->p.resolution_fps && o->p.resolution_pct <= 0)
+		cli_usage_error("%s must be more than 0", name);
+}
+
+static void set_pacing(void *dst, const char *name, const char *arg)
+{
+	((struct rate_opts *)dst)->p.pacing_asked = cli_pacing(name, arg);
+}
+
+static void set_cpus(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	int n = nb_cpulist_parse(arg, o->p.cpus, NB_GEN_MAX_THREADS);
+	if (n == -ERANGE)
+		cli_usage_error("%s: '%s' names a CPU above %u", name, arg, NB_CPULIST_MAX);
+	if (n == -E2BIG)
+		cli_usage_error("%s: '%s' names more than %u CPUs", name, arg, NB_GEN_MAX_THREADS);
+	if (n == -EEXIST)
+		cli_usage_error("%s: '%s' names a CPU twice", name, arg);
+	if (n <= 0)
+		cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)", name, arg);
+	o->p.ncpus = (uint32_t)n;
+}
+
+static void set_sweep(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	int n = nb_parse_list(arg, nb_parse_u64, o->p.sweep, 16);
+	if (n == -E2BIG)
+		cli_usage_error("%s: too many rule counts in '%s' (at most 16)", name, arg);
+	if (n <= 0)
+		cli_usage_error("%s: '%s' is not a list of rule counts (0 to %d)", name, arg,
+				NB_LAB_RULES_MAX);
+	o->p.nsweep = (size_t)n;
+	for (size_t i = 0; i < o->p.nsweep; i++)
+		if (o->p.sweep[i] > NB_LAB_RULES_MAX)
+			cli_usage_error("%s is too large: %llu rules (at most %d)", name,
+					(unsigned long long)o->p.sweep[i], NB_LAB_RULES_MAX);
+}
+
+static void set_kinds(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	char buf[128], *tok, *save = NULL;
+	if (strlen(arg) >= sizeof(buf))
+		cli_usage_error("%s: '%s' is too long", name, arg);
+	strcpy(buf, arg);
+	o->p.nkinds = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *path;
+		enum nb_lab_rules_kind k;
+		if (nb_lab_rules_kind_parse(tok, &k, &path) || k == NB_LAB_RULES_FILE)
+			cli_usage_error("%s: unknown kind '%s' (accepted: linear, set, conntrack)",
+					name, tok);
+		if (o->p.nkinds == 3)
+			cli_usage_error("%s: at most 3 kinds", name);
+		o->p.kinds[o->p.nkinds++] = k;
+	}
+}
+
+static void set_latency(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	(void)name;
+	if (!strcmp(arg, "auto"))
+		o->p.latency = NB_RATE_LAT_AUTO;
+	else if (!strcmp(arg, "oneway") || !strcmp(arg, "one-way"))
+		o->p.latency = NB_RATE_LAT_ONEWAY;
+	else if (!strcmp(arg, "rtt"))
+		o->p.latency = NB_RATE_LAT_RTT;
+	else
+		cli_usage_error("--latency: unknown mode '%s' (auto, oneway, rtt)", arg);
+}
+
+static void set_folded(void *dst, const char *name, const char *arg)
+{
+	struct rate_opts *o = dst;
+	(void)name;
+	if (!*arg)
+		cli_usage_error("--profile-folded: an empty file name");
+	o->profile_folded = arg;
+	cli_check_writable("--profile-folded", arg);
+}
+
+#define AT(member) OPT_AT(struct rate_opts, member)
+#define SEEN(flag) .seen = offsetof(struct rate_opts, seen.flag)
+#define SET(fn)	   OPT_SET, .set = (fn), .has_arg = required_argument
+#define FRAMES(flag)                                                                               \
+	OPT_BYTES_LIST, NB_FRAME_MIN, NB_FRAME_MAX, AT(p.sizes),                                   \
+	    .cnt = offsetof(struct rate_opts, p.nsizes), .nmax = NB_RATE_MAX_SIZES, SEEN(flag)
+#define TRIAL_NS OPT_DURATION, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S
+
+/* rate's options (the help text is rate_usage.c's); rate has no -4/-6: where frames go decides
+ * the family. */
+static const struct opt_row rows[] = {
+    {"test", 'm', SET(set_test)},
+    {"engine", 'e', SET(set_engine)},
+    {"sizes", 's', FRAMES(sizes)},
+    {"len", 'l', FRAMES(sizes)},
+    {"time", 't', TRIAL_NS, AT(p.trial_ns), SEEN(trial)},
+    {"rate", 'r', SET(set_rate)},
+    {"line-rate", 0, OPT_BITRATE, 1000000, 1000000000000ULL, AT(p.line_bps)},
+    {"trial", 'T', TRIAL_NS, AT(p.trial_ns), SEEN(trial)},
+    {"drain", 0, OPT_DURATION, 10 * NB_NS_PER_MS, 60 * NB_NS_PER_S, AT(p.drain_ns)},
+    {"learning-timeout", 0, SET(set_learn)},
+    {"loss-tolerance", 0, SET(set_tolerance)},
+    {"loss-ratios", 0, SET(set_ratios)},
+    {"imix", 0, SET(set_imix)},
+    {"flow-fields", 0, SET(set_flow_fields)},
+    {"per-flow", 0, OPT_FLAG, AT(p.per_flow)},
+    {"bidir", 0, OPT_FLAG, AT(p.bidir)},
+    {"final-trial", 0, TRIAL_NS, AT(p.final_trial_ns)},
+    {"resolution", 0, SET(set_resolution)},
+    {"burst", 0, OPT_UINT, 1, NB_PACER_MAX_BURST, AT(p.burst)},
+    {"pacing", 0, SET(set_pacing)},
+    {"flows", 0, OPT_UINT, 1, NB_GEN_MAX_FLOWS, AT(p.flows), SEEN(flows)},
+    {"repeat", 0, OPT_UINT, 1, 1000, AT(p.repeat), SEEN(repeat)},
+    {"batch", 0, OPT_UINT, 1, NB_GEN_MAX_BATCH, AT(p.batch)},
+    {"data-port", 0, OPT_UINT, 1, 65535, AT(p.rx.port)},
+    {"quick", 'q', OPT_FLAG, AT(seen.quick)},
+    {"sport", 0, OPT_UINT, 1, 65535, AT(p.sport)},
+    {"no-mmsg", 0, OPT_FLAG, AT(p.rx.no_mmsg)},
+    {"local-rx", 0, OPT_STRING, AT(local_rx)},
+    {"client", 'c', OPT_STRING, AT(agent)},
+    {"connect", 'c', OPT_STRING, AT(agent)},
+    {"port", 'p', OPT_UINT, 1, 65535, AT(p.rx.agent.port)},
+    {"psk", 'k', OPT_STRING, AT(psk_file)},
+    {"dst", 0, OPT_STRING, AT(dst)},
+    {"realtime", 0, OPT_FLAG, AT(p.realtime)},
+    {"sweep-rules", 0, SET(set_sweep)},
+    {"kind", 0, SET(set_kinds)},
+    {"lab-prefix", 0, OPT_STRING, AT(lab_prefix)},
+    {"latency", 0, SET(set_latency)},
+    {"rcvbuf", 0, OPT_BYTES, 1, 1u << 30, AT(p.rx.rcvbuf)},
+    {"profile-folded", 0, SET(set_folded)},
+    OBS_CLI_ROWS,
+    {"threads", 0, OPT_UINT, 1, NB_GEN_MAX_THREADS, AT(p.threads), SEEN(threads)},
+    {"cpus", 0, SET(set_cpus)},
+    {"json", 'J', OPT_FLAG, AT(json)},
+    OPT_ROW_PASS("help", 'h', no_argument, 'h'),
+    OPT_ROW_PASS("version", 'V', no_argument, 'V'),
+    CLI_SAVE_ROWS,
+};
+static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 0};
+
+/* The observers' options, --save's, then -h, -V or an unknown option. */
+static void other_option(void *ctx, int c, const char *name, int argc, char **argv)
+{
+	struct rate_opts *o = ctx;
+	(void)name;
+	if (!obs_cli_option(&o->obs, c, optarg) && !cli_save_option(&o->save, c, argc, argv))
+		cli_last_option(argv, c, NULL, rate_usage);
+}
+
 void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 {
-	enum {
-		O_LINE = 256,
-		O_DRAIN,
-		O_TOL,
-		O_RES,
-		O_BURST,
-		O_PACING,
-		O_FLOWS,
-		O_REPEAT,
-		O_BATCH,
-		O_SPORT,
-		O_NOMMSG,
-		O_LOCALRX,
-		O_DST,
-		O_DPORT,
-		O_QUICK,
-		O_RT,
-		O_SWEEP,
-		O_KIND,
-		O_LABP,
-		O_LAT,
-		O_RCVBUF,
-		O_FOLDED,
-		O_THREADS,
-		O_CPUS,
-		O_LEARN,
-		O_RATIOS,
-		O_FINAL,
-		O_IMIX,
-		O_FFIELDS,
-		O_PERFLOW,
-		O_BIDIR
-	};
-	static const struct option lo[] = {
-	    {"test", required_argument, NULL, 'm'},
-	    {"engine", required_argument, NULL, 'e'},
-	    {"sizes", required_argument, NULL, 's'},
-	    {"len", required_argument, NULL, 'l'},
-	    {"time", required_argument, NULL, 't'},
-	    {"rate", required_argument, NULL, 'r'},
-	    {"line-rate", required_argument, NULL, O_LINE},
-	    {"trial", required_argument, NULL, 'T'},
-	    {"drain", required_argument, NULL, O_DRAIN},
-	    {"learning-timeout", required_argument, NULL, O_LEARN},
-	    {"loss-tolerance", required_argument, NULL, O_TOL},
-	    {"loss-ratios", required_argument, NULL, O_RATIOS},
-	    {"imix", required_argument, NULL, O_IMIX},
-	    {"flow-fields", required_argument, NULL, O_FFIELDS},
-	    {"per-flow", no_argument, NULL, O_PERFLOW},
-	    {"bidir", no_argument, NULL, O_BIDIR},
-	    {"final-trial", required_argument, NULL, O_FINAL},
-	    {"resolution", required_argument, NULL, O_RES},
-	    {"burst", required_argument, NULL, O_BURST},
-	    {"pacing", required_argument, NULL, O_PACING},
-	    {"flows", required_argument, NULL, O_FLOWS},
-	    {"repeat", required_argument, NULL, O_REPEAT},
-	    {"batch", required_argument, NULL, O_BATCH},
-	    {"data-port", required_argument, NULL, O_DPORT},
-	    {"quick", no_argument, NULL, 'q'},
-	    {"sport", required_argument, NULL, O_SPORT},
-	    {"no-mmsg", no_argument, NULL, O_NOMMSG},
-	    {"local-rx", required_argument, NULL, O_LOCALRX},
-	    CLI_REMOTE_LONGOPTS, /* rate has no -4/-6: where frames go decides the family */
-	    {"dst", required_argument, NULL, O_DST},
-	    {"realtime", no_argument, NULL, O_RT},
-	    {"sweep-rules", required_argument, NULL, O_SWEEP},
-	    {"kind", required_argument, NULL, O_KIND},
-	    {"lab-prefix", required_argument, NULL, O_LABP},
-	    {"latency", required_argument, NULL, O_LAT},
-	    {"rcvbuf", required_argument, NULL, O_RCVBUF},
-	    {"profile-folded", required_argument, NULL, O_FOLDED},
-	    OBS_CLI_LONGOPTS,
-	    {"threads", required_argument, NULL, O_THREADS},
-	    {"cpus", required_argument, NULL, O_CPUS},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
-	    CLI_SAVE_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
 	static const uint64_t rfc_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
-	struct rate_opts_seen seen = {0};
-	int c, li;
 
 	memset(o, 0, sizeof(*o));
 	o->p.engine = &nb_gen_udp;
@@ -226,244 +377,10 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o)
 	o->p.rx.agent.port = NB_DEFAULT_PORT;
 	memcpy(o->p.sizes, rfc_sizes, sizeof(rfc_sizes));
 	o->p.nsizes = sizeof(rfc_sizes) / sizeof(rfc_sizes[0]);
-	while ((li = -1, c = getopt_long(argc, argv, ":m:t:e:s:l:r:T:p:c:k:qJhVo:", lo, &li)) !=
-	       -1) {
-		const char *name = cli_optname(lo, c, li);
-		switch (c) {
-		case 'm': {
-			size_t i;
-			for (i = 0; i < NB_RATE_NTESTS && strcmp(optarg, nb_rate_test_names[i]);
-			     i++)
-				;
-			if (i == NB_RATE_NTESTS)
-				cli_usage_error(
-				    "%s: unknown test '%s' (accepted: throughput, loss, "
-				    "b2b, latency, trial, ndrpdr)",
-				    name, optarg);
-			o->p.test = (enum nb_rate_test)i;
-			seen.test = true;
-			break;
-		}
-		case 'e':
-			o->p.engine = nb_gen_find(optarg);
-			if (!o->p.engine)
-				cli_usage_error("%s: unknown engine '%s' (accepted: udp, packet)",
-						name, optarg);
-			break;
-		case 's':
-		case 'l':
-			o->p.nsizes = cli_bytes_list(name, optarg, o->p.sizes, NB_RATE_MAX_SIZES,
-						     NB_FRAME_MIN, NB_FRAME_MAX);
-			seen.sizes = true;
-			break;
-		case 'r':
-			parse_rate_opt(name, optarg, &o->p);
-			/* name is the parser's buffer, reused by the next option */
-			snprintf(o->rate_opt, sizeof(o->rate_opt), "%s", name);
-			o->rate_text = optarg;
-			break;
-		case O_LINE:
-			o->p.line_bps = cli_rate(name, optarg, 1000000, 1000000000000ULL);
-			break;
-		case 't':
-		case 'T':
-			o->p.trial_ns =
-			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
-			seen.trial = true;
-			break;
-		case O_DRAIN:
-			o->p.drain_ns =
-			    cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS, 60 * NB_NS_PER_S);
-			break;
-		case O_LEARN:
-			/* "0" turns learning off; otherwise 100 ms (a round and its wait) to 60 s.
-			 */
-			o->p.learn_ns = !strcmp(optarg, "0")
-					    ? 0
-					    : cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS,
-							      60 * NB_NS_PER_S);
-			break;
-		case O_TOL:
-			o->p.loss_tolerance = parse_pct(name, optarg, 50) / 100;
-			seen.tol = true;
-			break;
-		case O_RATIOS:
-			parse_ratios(name, optarg, &o->p);
-			seen.ratios = true;
-			break;
-		case O_IMIX: {
-			char why[256];
-			if (nb_mix_parse(optarg, NB_FRAME_MIN, NB_FRAME_MAX, &o->mix, why,
-					 sizeof(why)))
-				cli_usage_error("%s: %s", name, why);
-			o->p.mix = &o->mix;
-			break;
-		}
-		case O_FFIELDS: {
-			char why[256];
-			if (nb_flow_fields_parse(optarg, &o->p.flow_fields, why, sizeof(why)))
-				cli_usage_error("%s: %s", name, why);
-			break;
-		}
-		case O_PERFLOW:
-			o->p.per_flow = true;
-			break;
-		case O_BIDIR:
-			o->p.bidir = true;
-			break;
-		case O_FINAL:
-			o->p.final_trial_ns =
-			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S);
-			break;
-		case O_RES:
-			if (strchr(optarg, '%'))
-				o->p.resolution_pct = parse_pct(name, optarg, 50);
-			else
-				o->p.resolution_fps = parse_fps(name, optarg, optarg);
-			if (!o->p.resolution_fps && o->p.resolution_pct <= 0)
-				cli_usage_error("%s must be more than 0", name);
-			break;
-		case O_BURST:
-			o->p.burst = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
-			break;
-		case O_PACING:
-			o->p.pacing_asked = cli_pacing(name, optarg);
-			break;
-		case O_FLOWS:
-			o->p.flows = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_FLOWS);
-			seen.flows = true;
-			break;
-		case O_THREADS:
-			o->p.threads = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_THREADS);
-			seen.threads = true;
-			break;
-		case O_CPUS: {
-			int n = nb_cpulist_parse(optarg, o->p.cpus, NB_GEN_MAX_THREADS);
-			if (n == -ERANGE)
-				cli_usage_error("%s: '%s' names a CPU above %u", name, optarg,
-						NB_CPULIST_MAX);
-			if (n == -E2BIG)
-				cli_usage_error("%s: '%s' names more than %u CPUs", name, optarg,
-						NB_GEN_MAX_THREADS);
-			if (n == -EEXIST)
-				cli_usage_error("%s: '%s' names a CPU twice", name, optarg);
-			if (n <= 0)
-				cli_usage_error("%s: '%s' is not a CPU list (e.g. 0,1 or 2-3)",
-						name, optarg);
-			o->p.ncpus = (uint32_t)n;
-			break;
-		}
-		case O_REPEAT:
-			o->p.repeat = (uint32_t)cli_uint(name, optarg, 1, 1000);
-			seen.repeat = true;
-			break;
-		case O_BATCH:
-			o->p.batch = (uint32_t)cli_uint(name, optarg, 1, NB_GEN_MAX_BATCH);
-			break;
-		case O_DPORT:
-			o->p.rx.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			break;
-		case 'q':
-			seen.quick = true;
-			break;
-		case O_SPORT:
-			o->p.sport = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			break;
-		case O_NOMMSG:
-			o->p.rx.no_mmsg = true;
-			break;
-		case O_LOCALRX:
-			o->local_rx = optarg;
-			break;
-		case 'c':
-			o->agent = optarg;
-			break;
-		case O_DST:
-			o->dst = optarg;
-			break;
-		case 'k':
-			o->psk_file = optarg;
-			break;
-		case O_RT:
-			o->p.realtime = true;
-			break;
-		case O_SWEEP: {
-			int n = nb_parse_list(optarg, nb_parse_u64, o->p.sweep, 16);
-			if (n == -E2BIG)
-				cli_usage_error("%s: too many rule counts in '%s' (at most 16)",
-						name, optarg);
-			if (n <= 0)
-				cli_usage_error("%s: '%s' is not a list of rule counts (0 to %d)",
-						name, optarg, NB_LAB_RULES_MAX);
-			o->p.nsweep = (size_t)n;
-			for (size_t i = 0; i < o->p.nsweep; i++)
-				if (o->p.sweep[i] > NB_LAB_RULES_MAX)
-					cli_usage_error("%s is too large: %llu rules (at most %d)",
-							name, (unsigned long long)o->p.sweep[i],
-							NB_LAB_RULES_MAX);
-			break;
-		}
-		case O_KIND: {
-			char buf[128], *tok, *save = NULL;
-			if (strlen(optarg) >= sizeof(buf))
-				cli_usage_error("%s: '%s' is too long", name, optarg);
-			strcpy(buf, optarg);
-			o->p.nkinds = 0;
-			for (tok = strtok_r(buf, ",", &save); tok;
-			     tok = strtok_r(NULL, ",", &save)) {
-				const char *path;
-				enum nb_lab_rules_kind k;
-				if (nb_lab_rules_kind_parse(tok, &k, &path) ||
-				    k == NB_LAB_RULES_FILE)
-					cli_usage_error(
-					    "%s: unknown kind '%s' (accepted: linear, set, "
-					    "conntrack)",
-					    name, tok);
-				if (o->p.nkinds == 3)
-					cli_usage_error("%s: at most 3 kinds", name);
-				o->p.kinds[o->p.nkinds++] = k;
-			}
-			break;
-		}
-		case O_LABP:
-			o->lab_prefix = optarg;
-			break;
-		case O_LAT:
-			if (!strcmp(optarg, "auto"))
-				o->p.latency = NB_RATE_LAT_AUTO;
-			else if (!strcmp(optarg, "oneway") || !strcmp(optarg, "one-way"))
-				o->p.latency = NB_RATE_LAT_ONEWAY;
-			else if (!strcmp(optarg, "rtt"))
-				o->p.latency = NB_RATE_LAT_RTT;
-			else
-				cli_usage_error("--latency: unknown mode '%s' (auto, oneway, rtt)",
-						optarg);
-			break;
-		case 'p':
-			o->p.rx.agent.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			break;
-		case 'J':
-			o->json = true;
-			break;
-		case O_RCVBUF:
-			o->p.rx.rcvbuf = cli_bytes(name, optarg, 1, 1u << 30);
-			break;
-		case O_FOLDED:
-			if (!*optarg)
-				cli_usage_error("--profile-folded: an empty file name");
-			o->profile_folded = optarg;
-			cli_check_writable("--profile-folded", optarg);
-			break;
-		default:
-			if (!obs_cli_option(&o->obs, c, optarg) &&
-			    !cli_save_option(&o->save, c, argc, argv))
-				cli_last_option(argv, c, NULL, rate_usage);
-		}
-	}
-	if (optind < argc)
+	if (opt_parse(&table, argc, argv, o, other_option, o) < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	/* The stacks come from the profile: --profile-folded asks for it at the default rate. */
 	if (o->profile_folded && !o->obs.set.req.profile_hz)
 		o->obs.set.req.profile_hz = NB_PROF_HZ_DEFAULT;
-	rate_check_opts(o, &seen);
+	rate_check_opts(o, &o->seen);
 }

@@ -11,6 +11,11 @@
 #include "cmd/save.h"
 #include "core/rate/rate_run.h"
 
+/* Which options the command line gave (defaults that depend on others look at these). */
+struct rate_opts_seen {
+	bool repeat, quick, sizes, trial, flows, threads, test, tol, ratios;
+};
+
 /* The front end's options: the run's parameters and what only the front end uses. */
 struct rate_opts {
 	struct nb_rate_params p;
@@ -24,11 +29,7 @@ struct rate_opts {
 	struct nb_mix mix;     /* --imix (p.mix points here when given) */
 	char rate_opt[16];     /* -r or --rate, as typed */
 	const char *rate_text; /* its value as typed */
-};
-
-/* Which options the command line gave (defaults that depend on others look at these). */
-struct rate_opts_seen {
-	bool repeat, quick, sizes, trial, flows, threads, test, tol, ratios;
+	struct rate_opts_seen seen;
 };
 
 /* Fills o from the command line: the parameters with their receiver, addresses and pacing

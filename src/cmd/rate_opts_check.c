@@ -85,7 +85,8 @@ static void check_rate(const struct rate_opts *o)
 	}
 }
 
-void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
+/* Where frames go: a receiver here, an agent, or none (send only). */
+static void check_where(struct rate_opts *o)
 {
 	if (o->agent)
 		o->agent = cli_hostport("--client", o->agent, &o->p.rx.agent.port);
@@ -107,6 +108,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 				nb_rate_test_names[o->p.test]);
 	if (o->p.latency == NB_RATE_LAT_RTT && !o->agent)
 		cli_usage_error("--latency rtt needs an agent (-c) to reflect probes");
+}
+
+/* Threads, flows and their source ports. */
+static void threads_flows(struct rate_opts *o, const struct rate_opts_seen *seen)
+{
 	/* One thread per CPU named, unless told otherwise; each thread needs a flow of its own. */
 	if (!seen->threads)
 		o->p.threads = o->p.ncpus ? o->p.ncpus : 1;
@@ -124,6 +130,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 	    (uint32_t)o->p.sport + o->p.flows - 1 > 65535)
 		cli_usage_error("--sport %u with --flows %u runs past port 65535", o->p.sport,
 				o->p.flows);
+}
+
+/* --quick: defaults for a first look; what was given stays. */
+static void quick_defaults(struct rate_opts *o, const struct rate_opts_seen *seen)
+{
 	if (seen->quick) {
 		/* A first look in seconds (demos, a sweep): short trials, a coarser search,
 		 * three sizes; options given explicitly still win. */
@@ -140,6 +151,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 			o->p.nsizes = 3;
 		}
 	}
+}
+
+/* The lab's prefix and the rule kinds of --sweep-rules. */
+static void lab_defaults(struct rate_opts *o)
+{
 	if (!o->lab_prefix)
 		o->lab_prefix = getenv("NB_LAB_PREFIX");
 	if (!o->p.nkinds) {
@@ -148,6 +164,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 	} else if (!o->p.nsweep) {
 		cli_usage_error("--kind applies to --sweep-rules");
 	}
+}
+
+/* --imix: the mix is the run's one size. */
+static void check_mix(struct rate_opts *o, const struct rate_opts_seen *seen)
+{
 	if (o->p.mix) {
 		/* The mix is the run's one "size": its mean frame, rounded, where a size is
 		 * needed (the exact mean for line rate and bits). */
@@ -161,7 +182,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		o->p.sizes[0] = (uint64_t)(o->mix.mean_bytes + 0.5);
 		o->p.nsizes = 1;
 	}
-	check_rate(o);
+}
+
+/* --flow-fields and --per-flow: what the receiver and the engine can take. */
+static void check_flows(struct rate_opts *o)
+{
 	if ((o->p.flow_fields & NB_FLOW_DST_IP) && !o->local_rx && !o->agent)
 		cli_usage_error("--flow-fields dst-ip needs a receiver (--local-rx or -c) that "
 				"owns the destination range");
@@ -191,6 +216,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 				"this host does not own)");
 	if (o->p.per_flow && !o->local_rx && !o->agent)
 		cli_usage_error("--per-flow needs a receiver (--local-rx or -c) to count flows");
+}
+
+/* --bidir: the agent sends the reverse direction. */
+static void check_bidir(struct rate_opts *o)
+{
 	if (o->p.bidir) {
 		/* The reverse direction is the agent's: its udp or packet engine (as ours), one
 		 * thread, from its own address to ours (docs/rate.md, "Both directions"). */
@@ -205,6 +235,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 			    "--bidir: --flows %u, the reverse direction takes at most %u",
 			    o->p.flows, NB_RATE_REV_MAX_FLOWS);
 	}
+}
+
+/* What the test takes: ndrpdr's ratios and repeats, b2b's burst, the pacing. */
+static void check_test(struct rate_opts *o, const struct rate_opts_seen *seen)
+{
 	if (seen->ratios && !seen->test)
 		o->p.test = NB_RATE_NDRPDR;
 	if (seen->ratios && o->p.test != NB_RATE_NDRPDR)
@@ -240,7 +275,11 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 					"times; use burst or spin");
 		o->p.pacing = (enum nb_pacing_mode)m;
 	}
-	/* The receiver from the table, and the addresses the user named. */
+}
+
+/* The receiver from the table, and the addresses the user named. */
+static void set_receiver(struct rate_opts *o)
+{
 	if (o->local_rx) {
 		parse_local_rx(o->local_rx, o->p.rx.port, &o->p.rx);
 		o->p.receiver = &nb_rx_local;
@@ -254,6 +293,20 @@ void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
 		parse_addr("--dst", o->dst, o->p.rx.port, &o->p.rx.dst, &o->p.rx.dst_len);
 		o->p.receiver = &nb_rx_none;
 	}
+}
+
+void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen)
+{
+	check_where(o);
+	threads_flows(o, seen);
+	quick_defaults(o, seen);
+	lab_defaults(o);
+	check_mix(o, seen);
+	check_rate(o);
+	check_flows(o);
+	check_bidir(o);
+	check_test(o, seen);
+	set_receiver(o);
 	o->p.stop = &cli_stop;
 	o->p.observe = &o->obs.set;
 }

@@ -121,7 +121,77 @@ static int compare_pivot(const struct loaded *l, size_t n, const struct nb_piv_a
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/* compare's command line. */
+struct compare_args {
+	struct store_cli sc;
+	struct store_view_cli view;
+	const char *baseline_arg, *only, *junit;
+	bool json, csv, gate, pivot, has_rows, has_cols;
+	struct nb_piv_axis ra, ca;
+	struct nb_gate_opts go;
+};
+
+static void parse_worse(struct compare_args *a, const char *arg)
+{
+	char *end;
+	a->go.worse_pct = strtod(arg, &end);
+	if (end == arg || *end || !(a->go.worse_pct > 0) || a->go.worse_pct > 1000)
+		cli_usage_error("--fail-if-worse: '%s' is not a percentage above 0 "
+				"and at most 1000",
+				arg);
+	a->gate = true;
+}
+
+static void compare_option(struct compare_args *a, int c, char **argv)
+{
+	switch (c) {
+	case O_BASE:
+		a->baseline_arg = optarg;
+		break;
+	case O_CSV:
+		a->csv = true;
+		break;
+	case O_ONLY:
+		if (!*optarg)
+			cli_usage_error("--only: give labels separated by commas");
+		a->only = optarg;
+		break;
+	case O_WORSE:
+		parse_worse(a, optarg);
+		break;
+	case O_POINT:
+		a->go.gate_point = true;
+		break;
+	case O_JUNIT:
+		if (!*optarg)
+			cli_usage_error("--junit: the file name is empty");
+		a->junit = optarg;
+		break;
+	case O_ROWS:
+		store_cli_axis("--rows", optarg, &a->ra);
+		a->pivot = a->has_rows = true;
+		break;
+	case O_TREND:
+	case O_COLS:
+		if (a->has_cols)
+			cli_usage_error("--trend KEY is --columns KEY: give one of them");
+		if (c == O_TREND)
+			store_cli_trend(optarg, &a->ca);
+		else
+			store_cli_axis("--columns", optarg, &a->ca);
+		a->pivot = a->has_cols = true;
+		break;
+	case 'J':
+		a->json = true;
+		break;
+	default:
+		if (!store_cli_option(&a->sc, c) && !store_cli_view_option(&a->view, c))
+			cli_last_option(argv, c, usage_text, NULL);
+	}
+}
+
+/* Parses and refuses what does not go together (exit 2). */
+static void compare_parse(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option opts[] = {STORE_CLI_LONGOPTS,
 					     STORE_VIEW_LONGOPTS,
@@ -138,206 +208,175 @@ int cmd_compare(int argc, char **argv)
 					     {"help", no_argument, NULL, 'h'},
 					     CLI_VERSION_LONGOPT,
 					     {NULL, 0, NULL, 0}};
-	struct store_cli sc = {0};
-	struct store_view_cli view = {0};
-	const char *baseline_arg = NULL, *only = NULL, *junit = NULL;
-	bool json = false, csv = false, gate = false, pivot = false, has_rows = false,
-	     has_cols = false;
-	struct nb_piv_axis ra = {.kind = NB_PIV_LABEL, .key = "label"},
-			   ca = {.kind = NB_PIV_SIZE, .key = "size"};
-	struct nb_gate_opts go = {0};
-	struct nb_gate_row *grows = NULL;
-	size_t ngrows = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":JhV", opts, NULL)) != -1) {
-		switch (c) {
-		case O_BASE:
-			baseline_arg = optarg;
-			break;
-		case O_CSV:
-			csv = true;
-			break;
-		case O_ONLY:
-			if (!*optarg)
-				cli_usage_error("--only: give labels separated by commas");
-			only = optarg;
-			break;
-		case O_WORSE: {
-			char *end;
-			go.worse_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !(go.worse_pct > 0) || go.worse_pct > 1000)
-				cli_usage_error("--fail-if-worse: '%s' is not a percentage above 0 "
-						"and at most 1000",
-						optarg);
-			gate = true;
-			break;
-		}
-		case O_POINT:
-			go.gate_point = true;
-			break;
-		case O_JUNIT:
-			if (!*optarg)
-				cli_usage_error("--junit: the file name is empty");
-			junit = optarg;
-			break;
-		case O_ROWS:
-			store_cli_axis("--rows", optarg, &ra);
-			pivot = has_rows = true;
-			break;
-		case O_TREND:
-			if (has_cols)
-				cli_usage_error("--trend KEY is --columns KEY: give one of them");
-			store_cli_trend(optarg, &ca);
-			pivot = has_cols = true;
-			break;
-		case O_COLS:
-			if (has_cols)
-				cli_usage_error("--trend KEY is --columns KEY: give one of them");
-			store_cli_axis("--columns", optarg, &ca);
-			pivot = has_cols = true;
-			break;
-		case 'J':
-			json = true;
-			break;
-		default:
-			if (!store_cli_option(&sc, c) && !store_cli_view_option(&view, c))
-				cli_last_option(argv, c, usage_text, NULL);
-		}
-	}
-	if (csv && json)
+	a->ra = (struct nb_piv_axis){.kind = NB_PIV_LABEL, .key = "label"};
+	a->ca = (struct nb_piv_axis){.kind = NB_PIV_SIZE, .key = "size"};
+	while ((c = getopt_long(argc, argv, ":JhV", opts, NULL)) != -1)
+		compare_option(a, c, argv);
+	if (a->csv && a->json)
 		cli_usage_error("--csv and -J exclude each other");
-	if (view.fit && (csv || json || baseline_arg || gate))
+	if (a->view.fit && (a->csv || a->json || a->baseline_arg || a->gate))
 		cli_usage_error("--fit prints sentences: without --csv, -J, --baseline or "
 				"--fail-if-worse");
-	if (gate && !baseline_arg)
+	if (a->gate && !a->baseline_arg)
 		cli_usage_error(
 		    "--fail-if-worse needs --baseline: the runs it is measured against");
-	if ((junit || go.gate_point) && !gate)
+	if ((a->junit || a->go.gate_point) && !a->gate)
 		cli_usage_error("--junit and --gate-point are parts of the gate: add "
 				"--fail-if-worse PCT");
-	if (pivot && (view.fit || gate || only))
+	if (a->pivot && (a->view.fit || a->gate || a->only))
 		cli_usage_error("--rows, --columns and --trend lay out tables: without --fit, "
 				"--fail-if-worse or --only (use --where)");
-	if (pivot && ra.kind == ca.kind && !strcmp(ra.key, ca.key))
+	if (a->pivot && a->ra.kind == a->ca.kind && !strcmp(a->ra.key, a->ca.key))
 		cli_usage_error("--rows and --columns are both '%s': give two different axes",
-				ra.key);
-	store_cli_view_check(&view);
-	store_cli_ids(&sc, argc, argv);
-	sc.axes = pivot;
+				a->ra.key);
+	store_cli_view_check(&a->view);
+	store_cli_ids(&a->sc, argc, argv);
+	a->sc.axes = a->pivot;
+}
 
-	struct nb_store *st = store_cli_open_read(&sc);
-	struct nb_store_row *rows;
-	size_t n, ntables = 0;
-	struct loaded *l = store_cli_load(st, &sc, &view.vo, &rows, &n);
-	struct nb_cmp_entry *e = calloc(n + 1, sizeof(*e));
-	const char *baseline = NULL;
-	struct nb_json j;
-
-	if (!e)
-		cli_fail(ENOMEM, "out of memory");
-	if (!n)
-		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
-	if (view.fit) {
-		int status = store_cli_fit(view.fit, view.linear, l, n, stdout, NULL);
-		free(e);
-		store_cli_free(l, rows, n);
-		nb_store_close(st);
-		return status;
-	}
-	if (pivot) {
-		int status = compare_pivot(l, n, &ra, &ca, baseline_arg, json, csv);
-		free(e);
-		store_cli_free(l, rows, n);
-		nb_store_close(st);
-		return status;
-	}
-	if (baseline_arg)
-		baseline = store_cli_baseline(l, n, baseline_arg);
-	/* --only: the other results stay out of every table (the baseline stays in). */
+/* --only: which results stay out of every table (the baseline stays in). */
+static bool *compare_skip(const struct compare_args *a, const struct loaded *l, size_t n,
+			  const char *baseline)
+{
 	bool *skip = calloc(n + 1, sizeof(*skip));
 	size_t kept = 0;
 	if (!skip)
 		cli_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		skip[i] =
-		    only && !only_has(only, &l[i]) && !(baseline && !strcmp(l[i].group, baseline));
+		skip[i] = a->only && !only_has(a->only, &l[i]) &&
+			  !(baseline && !strcmp(l[i].group, baseline));
 		kept += !skip[i] && !(baseline && !strcmp(l[i].group, baseline));
 	}
-	if (only && !kept)
-		cli_usage_error("--only: no selected result has one of the labels '%s'", only);
-	if (json) {
-		nb_json_init(&j, stdout);
-		nb_json_obj_begin(&j, NULL);
+	if (a->only && !kept)
+		cli_usage_error("--only: no selected result has one of the labels '%s'", a->only);
+	return skip;
+}
+
+/* The tables' output and the gate's rows as the tables are built. */
+struct compare_out {
+	const struct compare_args *a;
+	const char *baseline;
+	struct nb_json j;
+	struct nb_cmp_entry *e;
+	struct nb_gate_row *grows;
+	size_t ngrows, ntables;
+};
+
+/* The entries of view id from result i on (none when an earlier result had it). */
+static size_t view_entries(const struct loaded *l, size_t n, const bool *skip, size_t i,
+			   const char *id, struct nb_cmp_entry *e)
+{
+	size_t ne = 0;
+	for (size_t k = 0; k < i; k++)
+		for (size_t w = 0; w < l[k].nviews && !skip[k]; w++)
+			if (!strcmp(l[k].views[w].id, id))
+				return 0;
+	for (size_t k = i; k < n; k++)
+		for (size_t w = 0; w < l[k].nviews && !skip[k]; w++)
+			if (!strcmp(l[k].views[w].id, id))
+				e[ne++] = (struct nb_cmp_entry){
+				    .group = l[k].group, .env = &l[k].env, .view = &l[k].views[w]};
+	return ne;
+}
+
+static void compare_table(struct compare_out *o, const char *id, size_t ne)
+{
+	const struct compare_args *a = o->a;
+	bool has_base = false;
+	struct nb_cmp_table *t;
+	for (size_t k = 0; k < ne && o->baseline; k++)
+		has_base |= !strcmp(o->e[k].group, o->baseline);
+	int ret = nb_cmp_build(o->e, ne, has_base ? o->baseline : NULL, &t);
+	if (ret)
+		cli_fail(ret, "building the %s table", id);
+	if (a->gate && has_base &&
+	    (nb_gate_table(t, &a->go, &o->grows, &o->ngrows) ||
+	     nb_gate_unseen(o->e, ne, &o->grows, &o->ngrows)))
+		cli_fail(ENOMEM, "out of memory");
+	if (a->json)
+		nb_cmp_write_json(&o->j, t);
+	else if (a->csv)
+		nb_cmp_write_csv(stdout, t, o->ntables == 0);
+	else {
+		if (o->ntables)
+			putchar('\n');
+		nb_cmp_write_text(stdout, t);
+		if (o->baseline && !has_base)
+			printf("(no %s result in this table: no ratios)\n", o->baseline);
+	}
+	o->ntables++;
+	nb_cmp_table_free(t);
+}
+
+/* One table per view id, in the order the results bring them; then the gate's verdict. */
+static int compare_tables(const struct compare_args *a, const struct loaded *l, size_t n,
+			  const char *baseline)
+{
+	struct compare_out o = {.a = a, .baseline = baseline};
+	bool *skip = compare_skip(a, l, n, baseline);
+	int status = 0;
+
+	o.e = calloc(n + 1, sizeof(*o.e));
+	if (!o.e)
+		cli_fail(ENOMEM, "out of memory");
+	if (a->json) {
+		nb_json_init(&o.j, stdout);
+		nb_json_obj_begin(&o.j, NULL);
 		/* Not a result document (no platform, nothing measured): its own schema name, so
 		 * that results import refuses it. */
-		nb_json_str(&j, "schema", "netbench-compare/1");
-		nb_json_str(&j, "baseline", baseline);
-		nb_json_arr_begin(&j, "tables");
+		nb_json_str(&o.j, "schema", "netbench-compare/1");
+		nb_json_str(&o.j, "baseline", baseline);
+		nb_json_arr_begin(&o.j, "tables");
 	}
-	/* One table per view id, in the order the results bring them. */
 	for (size_t i = 0; i < n; i++)
 		for (size_t v = 0; v < l[i].nviews && !skip[i]; v++) {
-			const char *id = l[i].views[v].id;
-			bool done = false;
-			size_t ne = 0;
-			for (size_t k = 0; k < i && !done; k++)
-				for (size_t w = 0; w < l[k].nviews && !skip[k]; w++)
-					done |= !strcmp(l[k].views[w].id, id);
-			if (done)
-				continue;
-			for (size_t k = i; k < n; k++)
-				for (size_t w = 0; w < l[k].nviews && !skip[k]; w++)
-					if (!strcmp(l[k].views[w].id, id))
-						e[ne++] =
-						    (struct nb_cmp_entry){.group = l[k].group,
-									  .env = &l[k].env,
-									  .view = &l[k].views[w]};
-			bool has_base = false;
-			for (size_t k = 0; k < ne && baseline; k++)
-				has_base |= !strcmp(e[k].group, baseline);
-			struct nb_cmp_table *t;
-			int ret = nb_cmp_build(e, ne, has_base ? baseline : NULL, &t);
-			if (ret)
-				cli_fail(ret, "building the %s table", id);
-			if (gate && has_base &&
-			    (nb_gate_table(t, &go, &grows, &ngrows) ||
-			     nb_gate_unseen(e, ne, &grows, &ngrows)))
-				cli_fail(ENOMEM, "out of memory");
-			if (json)
-				nb_cmp_write_json(&j, t);
-			else if (csv)
-				nb_cmp_write_csv(stdout, t, ntables == 0);
-			else {
-				if (ntables)
-					putchar('\n');
-				nb_cmp_write_text(stdout, t);
-				if (baseline && !has_base)
-					printf("(no %s result in this table: no ratios)\n",
-					       baseline);
-			}
-			ntables++;
-			nb_cmp_table_free(t);
+			size_t ne = view_entries(l, n, skip, i, l[i].views[v].id, o.e);
+			if (ne)
+				compare_table(&o, l[i].views[v].id, ne);
 		}
-	int status = 0;
-	if (json)
-		nb_json_arr_end(&j);
-	if (gate)
-		status = compare_gate_report(csv    ? stderr
-					     : json ? NULL
-						    : stdout,
-					     json ? &j : NULL, grows, ngrows, &go, baseline, junit);
-	if (json) {
-		nb_json_obj_end(&j);
+	if (a->json)
+		nb_json_arr_end(&o.j);
+	if (a->gate)
+		status = compare_gate_report(a->csv    ? stderr
+					     : a->json ? NULL
+						       : stdout,
+					     a->json ? &o.j : NULL, o.grows, o.ngrows, &a->go,
+					     baseline, a->junit);
+	if (a->json) {
+		nb_json_obj_end(&o.j);
 		fputc('\n', stdout);
 	}
-	if (!ntables)
+	if (!o.ntables)
 		cli_warn("the %zu selected result%s hold nothing to compare (lab status documents "
 			 "have no measurements)",
 			 n, n == 1 ? "" : "s");
-	free(e);
+	free(o.e);
 	free(skip);
-	free(grows);
+	free(o.grows);
+	return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_args a = {0};
+	struct nb_store_row *rows;
+	size_t n;
+	int status;
+
+	compare_parse(argc, argv, &a);
+	struct nb_store *st = store_cli_open_read(&a.sc);
+	struct loaded *l = store_cli_load(st, &a.sc, &a.view.vo, &rows, &n);
+	if (!n)
+		cli_fail(0, "no stored result matches in %s", store_cli_path(&a.sc));
+	if (a.view.fit)
+		status = store_cli_fit(a.view.fit, a.view.linear, l, n, stdout, NULL);
+	else if (a.pivot)
+		status = compare_pivot(l, n, &a.ra, &a.ca, a.baseline_arg, a.json, a.csv);
+	else
+		status = compare_tables(
+		    &a, l, n, a.baseline_arg ? store_cli_baseline(l, n, a.baseline_arg) : NULL);
 	store_cli_free(l, rows, n);
 	nb_store_close(st);
 	return status;

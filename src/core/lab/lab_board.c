@@ -183,44 +183,27 @@ static bool user_exists(const char *name)
 
 #define QEMU_ARGS 80
 
-int nb_lab_board_start(struct nb_lab *lab)
-{
-	struct nb_lab_board *b = &lab->board;
-	bool dut = b->role == NB_LAB_DUT;
-	const char *ns = lab->ns[b->role];
+/* qemu's command line and the strings it points into. */
+struct qemu_cmd {
 	char kernel[320], initrd[320], console[200], pidf[200], ctl[200], qlog[200], serial[210],
 	    chardev[240], append[512], nd[2][64], dev[2][96], port[8];
-	const struct nb_lab_board_arch *a = nb_lab_board_arch(b->arch);
-	const char *nic;
-	/* A sink board behind a board DUT shares a wire with the DUT board's sink side. */
-	const char *sink_mac =
-	    lab->board2.role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK2 : NB_LAB_BOARD_MAC_SINK;
 	char *argv[QEMU_ARGS];
-	int n = 0, status = 0, ret;
+};
 
-	if (!a)
-		return -EINVAL;
-	nic = b->nic[0] ? b->nic : a->nic;
-	snprintf(kernel, sizeof(kernel), "%s/kernel", b->dir);
-	snprintf(initrd, sizeof(initrd), "%s/initrd.gz", b->dir);
-	nb_lab_board_path(lab, "console.log", console, sizeof(console));
-	nb_lab_board_path(lab, "qemu.pid", pidf, sizeof(pidf));
-	nb_lab_board_path(lab, "ctl.sock", ctl, sizeof(ctl));
-	nb_lab_board_path(lab, "qemu.log", qlog, sizeof(qlog));
-	unlink(console);
-	unlink(pidf);
-	unlink(ctl);
-	unlink(qlog);
-	snprintf(port, sizeof(port), "%u", lab->port);
-	if (dut)
-		snprintf(append, sizeof(append),
+/* The board kernel's command line: its addresses, its routes or forwarding, and its agent. */
+static void kernel_cmdline(const struct nb_lab *lab, const struct nb_lab_board_arch *a,
+			   const char *sink_mac, struct qemu_cmd *q)
+{
+	snprintf(q->port, sizeof(q->port), "%u", lab->port);
+	if (lab->board.role == NB_LAB_DUT)
+		snprintf(q->append, sizeof(q->append),
 			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=" NB_LAB_BOARD_MAC_GEN
 			 "," NB_LAB_DUT_A_ADDR "/24 nb.if=" NB_LAB_BOARD_MAC_SINK
 			 "," NB_LAB_DUT_B_ADDR "/24 nb.fwd=1%s%s",
 			 a->console, lab->agent ? " nb.serve=" NB_LAB_DUT_A_ADDR "," : "",
-			 lab->agent ? port : "");
+			 lab->agent ? q->port : "");
 	else
-		snprintf(append, sizeof(append),
+		snprintf(q->append, sizeof(q->append),
 			 "console=%s quiet panic=-1 nb.virt=tcg nb.if=%s," NB_LAB_SINK_ADDR
 			 "/24 nb.route=198.18.0.0/16," NB_LAB_DUT_B_ADDR "%s%s",
 			 a->console, sink_mac,
@@ -230,15 +213,44 @@ int nb_lab_board_start(struct nb_lab *lab)
 			 !lab->agent   ? ""
 			 : lab->vpn[0] ? " nb.serve=0.0.0.0,"
 				       : " nb.serve=" NB_LAB_SINK_ADDR ",",
-			 lab->agent ? port : "");
-	snprintf(serial, sizeof(serial), "file:%s", console);
-	snprintf(chardev, sizeof(chardev), "socket,id=ctl,path=%s,server=on,wait=off", ctl);
-	/* The NIC on the generator's side (DUT only) and the one on the sink's side. */
-	snprintf(nd[0], sizeof(nd[0]), "tap,id=n0,ifname=nbb0,script=no,downscript=no");
-	snprintf(dev[0], sizeof(dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, nic);
-	snprintf(nd[1], sizeof(nd[1]), "tap,id=n1,ifname=nbb1,script=no,downscript=no");
-	snprintf(dev[1], sizeof(dev[1]), "%s,netdev=n1,mac=%s", nic,
-		 dut ? NB_LAB_BOARD_MAC_SINK : sink_mac);
+			 lab->agent ? q->port : "");
+}
+
+/* The board's files (removed, for qemu to write anew), its kernel command line, and its
+ * NICs: the one on the generator's side (DUT only) and the one on the sink's side. */
+static void qemu_strings(struct nb_lab *lab, const struct nb_lab_board_arch *a, const char *nic,
+			 const char *sink_mac, struct qemu_cmd *q)
+{
+	const struct nb_lab_board *b = &lab->board;
+
+	snprintf(q->kernel, sizeof(q->kernel), "%s/kernel", b->dir);
+	snprintf(q->initrd, sizeof(q->initrd), "%s/initrd.gz", b->dir);
+	nb_lab_board_path(lab, "console.log", q->console, sizeof(q->console));
+	nb_lab_board_path(lab, "qemu.pid", q->pidf, sizeof(q->pidf));
+	nb_lab_board_path(lab, "ctl.sock", q->ctl, sizeof(q->ctl));
+	nb_lab_board_path(lab, "qemu.log", q->qlog, sizeof(q->qlog));
+	unlink(q->console);
+	unlink(q->pidf);
+	unlink(q->ctl);
+	unlink(q->qlog);
+	kernel_cmdline(lab, a, sink_mac, q);
+	snprintf(q->serial, sizeof(q->serial), "file:%s", q->console);
+	snprintf(q->chardev, sizeof(q->chardev), "socket,id=ctl,path=%s,server=on,wait=off",
+		 q->ctl);
+	snprintf(q->nd[0], sizeof(q->nd[0]), "tap,id=n0,ifname=nbb0,script=no,downscript=no");
+	snprintf(q->dev[0], sizeof(q->dev[0]), "%s,netdev=n0,mac=" NB_LAB_BOARD_MAC_GEN, nic);
+	snprintf(q->nd[1], sizeof(q->nd[1]), "tap,id=n1,ifname=nbb1,script=no,downscript=no");
+	snprintf(q->dev[1], sizeof(q->dev[1]), "%s,netdev=n1,mac=%s", nic,
+		 b->role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK : sink_mac);
+}
+
+/* ip netns exec NS qemu ...: the machine, the board's files, its sandbox, its crypto engine,
+ * its user, its NICs. */
+static void qemu_argv(const struct nb_lab *lab, const char *ns, const struct nb_lab_board_arch *a,
+		      struct qemu_cmd *q)
+{
+	char **argv = q->argv;
+	int n = 0;
 
 	argv[n++] = "ip";
 	argv[n++] = "netns";
@@ -247,37 +259,34 @@ int nb_lab_board_start(struct nb_lab *lab)
 	argv[n++] = (char *)a->qemu;
 	for (size_t i = 0; a->machine[i]; i++)
 		argv[n++] = (char *)a->machine[i];
-	{
-		/* A guest that escapes the emulator meets a seccomp filter (no obsolete system
-		 * calls, no scheduler or resource changes; spawn=deny would stop -daemonize's
-		 * fork) ... */
-		const char *fixed[] = {"-nodefaults",
-				       "-no-user-config",
-				       "-display",
-				       "none",
-				       "-no-reboot",
-				       "-kernel",
-				       kernel,
-				       "-initrd",
-				       initrd,
-				       "-append",
-				       append,
-				       "-serial",
-				       serial,
-				       "-chardev",
-				       chardev,
-				       "-device",
-				       a->serial,
-				       "-device",
-				       "virtserialport,chardev=ctl,name=nb.ctl",
-				       "-sandbox",
-				       "on,obsolete=deny,resourcecontrol=deny",
-				       "-pidfile",
-				       pidf,
-				       "-daemonize"};
-		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-			argv[n++] = (char *)fixed[i];
-	}
+	/* A guest that escapes the emulator meets a seccomp filter (no obsolete system calls, no
+	 * scheduler or resource changes; spawn=deny would stop -daemonize's fork) ... */
+	const char *fixed[] = {"-nodefaults",
+			       "-no-user-config",
+			       "-display",
+			       "none",
+			       "-no-reboot",
+			       "-kernel",
+			       q->kernel,
+			       "-initrd",
+			       q->initrd,
+			       "-append",
+			       q->append,
+			       "-serial",
+			       q->serial,
+			       "-chardev",
+			       q->chardev,
+			       "-device",
+			       a->serial,
+			       "-device",
+			       "virtserialport,chardev=ctl,name=nb.ctl",
+			       "-sandbox",
+			       "on,obsolete=deny,resourcecontrol=deny",
+			       "-pidfile",
+			       q->pidf,
+			       "-daemonize"};
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		argv[n++] = (char *)fixed[i];
 	/* A crypto engine the board's kernel drives (virtio_crypto), as a SoC's would be. */
 	if (a->crypto) {
 		argv[n++] = "-object";
@@ -291,35 +300,44 @@ int nb_lab_board_start(struct nb_lab *lab)
 		argv[n++] = "-runas";
 		argv[n++] = QEMU_USER;
 	}
-	for (int i = dut ? 0 : 1; i < 2; i++) {
+	for (int i = lab->board.role == NB_LAB_DUT ? 0 : 1; i < 2; i++) {
 		argv[n++] = "-netdev";
-		argv[n++] = nd[i];
+		argv[n++] = q->nd[i];
 		argv[n++] = "-device";
-		argv[n++] = dev[i];
+		argv[n++] = q->dev[i];
 	}
 	argv[n] = NULL;
-	ret = nb_lab_exec_logged(argv, qlog, &status);
-	if (ret == -ENOENT || (!ret && status)) {
-		char first[256] = "";
-		FILE *f = fopen(qlog, "re");
-		if (f) {
-			if (!fgets(first, sizeof(first), f))
-				first[0] = '\0';
-			fclose(f);
-		}
-		first[strcspn(first, "\n")] = '\0';
-		snprintf(lab->err, sizeof(lab->err), "%s did not start the %s board: %s", a->qemu,
-			 b->arch,
-			 ret	  ? strerror(-ret)
-			 : *first ? first
-				  : "failed");
-		return ret ? ret : -EIO;
+}
+
+/* lab->err for a qemu that did not start: its error, or its log's first line. */
+static int start_failed(struct nb_lab *lab, const struct nb_lab_board_arch *a, const char *qlog,
+			int ret)
+{
+	char first[256] = "";
+	FILE *f = fopen(qlog, "re");
+
+	if (f) {
+		if (!fgets(first, sizeof(first), f))
+			first[0] = '\0';
+		fclose(f);
 	}
-	if (ret)
-		return ret;
-	/* The taps exist once -daemonize returned; move each to its neighbour's namespace under
-	 * the lab's link name. With a board sink too, the DUT board's sink side stays in the DUT
-	 * namespace, where a bridge joins it to the sink board's tap (lab.c). */
+	first[strcspn(first, "\n")] = '\0';
+	snprintf(lab->err, sizeof(lab->err), "%s did not start the %s board: %s", a->qemu,
+		 lab->board.arch,
+		 ret	  ? strerror(-ret)
+		 : *first ? first
+			  : "failed");
+	return ret ? ret : -EIO;
+}
+
+/* The taps exist once -daemonize returned; move each to its neighbour's namespace under the
+ * lab's link name. With a board sink too, the DUT board's sink side stays in the DUT
+ * namespace, where a bridge joins it to the sink board's tap (lab.c). */
+static int taps_move(struct nb_lab *lab, const char *ns)
+{
+	bool dut = lab->board.role == NB_LAB_DUT;
+	int ret;
+
 	for (int i = dut ? 0 : 1; i < 2; i++) {
 		const char *to =
 		    dut ? lab->ns[i ? (lab->board2.role == NB_LAB_SINK ? NB_LAB_DUT : NB_LAB_SINK)
@@ -336,6 +354,29 @@ int nb_lab_board_start(struct nb_lab *lab)
 			return ret;
 	}
 	return 0;
+}
+
+int nb_lab_board_start(struct nb_lab *lab)
+{
+	struct nb_lab_board *b = &lab->board;
+	const char *ns = lab->ns[b->role];
+	const struct nb_lab_board_arch *a = nb_lab_board_arch(b->arch);
+	/* A sink board behind a board DUT shares a wire with the DUT board's sink side. */
+	const char *sink_mac =
+	    lab->board2.role == NB_LAB_DUT ? NB_LAB_BOARD_MAC_SINK2 : NB_LAB_BOARD_MAC_SINK;
+	struct qemu_cmd q;
+	int status = 0, ret;
+
+	if (!a)
+		return -EINVAL;
+	qemu_strings(lab, a, b->nic[0] ? b->nic : a->nic, sink_mac, &q);
+	qemu_argv(lab, ns, a, &q);
+	ret = nb_lab_exec_logged(q.argv, q.qlog, &status);
+	if (ret == -ENOENT || (!ret && status))
+		ret = start_failed(lab, a, q.qlog, ret);
+	if (ret)
+		return ret;
+	return taps_move(lab, ns);
 }
 
 void nb_lab_board_console_tail(const struct nb_lab *lab, unsigned lines, char *buf, size_t len)

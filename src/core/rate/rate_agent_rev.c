@@ -58,88 +58,94 @@ static int refuse(char *err, size_t errlen, int ret, const char *what)
 	return ret;
 }
 
-int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, uint16_t trial,
-		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **out,
-		      char *err, size_t errlen)
-{
-	uint32_t port = 0, bytes = 0, flows = 1, burst = 0, pacing = NB_PACING_BURST, no_mmsg = 0,
-		 engine = NB_RATE_REV_UDP;
-	const struct nb_gen_engine *e;
-	uint64_t fps = 0, trial_ns = 0, frames = 0;
-	struct nb_gen_cfg gc;
-	struct nb_mix mix;
-	char merr[160] = "";
-	uint32_t frame_max, rev_bytes;
-	struct nb_caps caps;
-	struct nb_rate_rev *v;
-	const uint8_t *a;
-	size_t alen;
-	int ret;
+/* The reverse direction as the request states it. */
+struct rev_req {
+	uint32_t port, bytes, flows, burst, pacing, no_mmsg, engine;
+	uint64_t fps, trial_ns, frames;
+};
 
-	*out = NULL;
-	if (nb_msg_get_u32(req, NB_T_RATE_REV_PORT, &port))
-		return 0;
-	if (!port || port > 65535 || nb_msg_get_u32(req, NB_T_RATE_REV_BYTES, &bytes) ||
-	    nb_msg_get_u64(req, NB_T_RATE_REV_FPS, &fps) ||
-	    nb_msg_get_u64(req, NB_T_RATE_REV_NS, &trial_ns) || !trial_ns)
+/* The request's reverse direction, each number in its range. Returns 1 when it has none. */
+static int rev_req_read(const struct nb_msg *req, uint16_t trial, struct rev_req *q, char *err,
+			size_t errlen)
+{
+	*q = (struct rev_req){.flows = 1, .pacing = NB_PACING_BURST, .engine = NB_RATE_REV_UDP};
+	if (nb_msg_get_u32(req, NB_T_RATE_REV_PORT, &q->port))
+		return 1;
+	if (!q->port || q->port > 65535 || nb_msg_get_u32(req, NB_T_RATE_REV_BYTES, &q->bytes) ||
+	    nb_msg_get_u64(req, NB_T_RATE_REV_FPS, &q->fps) ||
+	    nb_msg_get_u64(req, NB_T_RATE_REV_NS, &q->trial_ns) || !q->trial_ns)
 		return refuse(err, errlen, -EINVAL, "malformed reverse direction in rate request");
-	(void)nb_msg_get_u32(req, NB_T_RATE_REV_FLOWS, &flows);
-	(void)nb_msg_get_u32(req, NB_T_RATE_REV_BURST, &burst);
-	(void)nb_msg_get_u32(req, NB_T_RATE_REV_PACING, &pacing);
-	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &no_mmsg); /* the controller's --no-mmsg */
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_FLOWS, &q->flows);
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_BURST, &q->burst);
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_PACING, &q->pacing);
+	(void)nb_msg_get_u32(req, NB_T_RATE_NO_MMSG, &q->no_mmsg); /* the controller's --no-mmsg */
 	/* -m b2b: a burst of that many frames, still within the trial's length and rate (the caps
 	 * judge those, so a burst cannot send more than they allow). */
-	if (nb_msg_get_u64(req, NB_T_RATE_REV_FRAMES, &frames) == 0 && !frames)
+	if (nb_msg_get_u64(req, NB_T_RATE_REV_FRAMES, &q->frames) == 0 && !q->frames)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed reverse direction: a burst of 0 frames (1 or more)");
-	(void)nb_msg_get_u32(req, NB_T_RATE_REV_ENGINE, &engine);
-	if (engine != NB_RATE_REV_UDP && engine != NB_RATE_REV_PACKET) {
+	(void)nb_msg_get_u32(req, NB_T_RATE_REV_ENGINE, &q->engine);
+	if (q->engine != NB_RATE_REV_UDP && q->engine != NB_RATE_REV_PACKET) {
 		snprintf(err, errlen, "malformed reverse direction: engine %u (1 udp, 2 packet)",
-			 engine);
+			 q->engine);
 		return -EINVAL;
 	}
-	e = engine == NB_RATE_REV_PACKET ? &nb_gen_packet : &nb_gen_udp;
 	if (!trial)
 		return refuse(err, errlen, -EINVAL,
 			      "malformed rate request: the reverse direction needs a trial id");
 	/* A burst is bounded as the controller's --burst is: the caps judge the average rate,
 	 * and no wake-up may put more than 1024 frames on the wire back to back. */
-	if (!flows || flows > NB_RATE_REV_MAX_FLOWS || bytes < 64 || bytes > NB_FRAME_MAX ||
-	    burst > NB_GEN_MAX_BATCH || (pacing != NB_PACING_BURST && pacing != NB_PACING_SPIN)) {
+	if (!q->flows || q->flows > NB_RATE_REV_MAX_FLOWS || q->bytes < 64 ||
+	    q->bytes > NB_FRAME_MAX || q->burst > NB_GEN_MAX_BATCH ||
+	    (q->pacing != NB_PACING_BURST && q->pacing != NB_PACING_SPIN)) {
 		snprintf(err, errlen,
 			 "malformed reverse direction: %u flows (1 to %u), %u-byte frames (64 to "
 			 "%u), burst %u (0 to %u), pacing %u",
-			 flows, NB_RATE_REV_MAX_FLOWS, bytes, NB_FRAME_MAX, burst, NB_GEN_MAX_BATCH,
-			 pacing);
+			 q->flows, NB_RATE_REV_MAX_FLOWS, q->bytes, NB_FRAME_MAX, q->burst,
+			 NB_GEN_MAX_BATCH, q->pacing);
 		return -EINVAL;
 	}
-	frame_max = rev_bytes = bytes;
-	/* --imix: the same mix, parsed by the rules of the controller's --imix; the caps judge
-	 * the mix's mean frame (rounded up) when it is larger than the size the request states,
-	 * and each frame's buffer holds the mix's largest. */
-	memset(&mix, 0, sizeof(mix));
-	if (nb_msg_get_bytes(req, NB_T_RATE_REV_MIX, &a, &alen) == 0) {
-		char spec[sizeof(mix.spec)];
-		if (nb_msg_get_str(req, NB_T_RATE_REV_MIX, spec, sizeof(spec)) ||
-		    nb_mix_parse(spec, 64, NB_FRAME_MAX, &mix, merr, sizeof(merr))) {
-			snprintf(err, errlen, "malformed reverse mix in rate request: %s",
-				 merr[0] ? merr : "not a string of at most 127 bytes");
-			return -EINVAL;
-		}
-		if (mix.mean_bytes > (double)bytes)
-			rev_bytes = (uint32_t)mix.mean_bytes + 1;
-		frame_max = nb_mix_max_bytes(&mix);
+	return 0;
+}
+
+/* --imix: the same mix, parsed by the rules of the controller's --imix; the caps judge the
+ * mix's mean frame (rounded up) when it is larger than the size the request states
+ * (rev_bytes), and each frame's buffer holds the mix's largest (frame_max). */
+static int rev_mix_read(const struct nb_msg *req, uint32_t bytes, struct nb_mix *mix,
+			uint32_t *rev_bytes, uint32_t *frame_max, char *err, size_t errlen)
+{
+	char merr[160] = "";
+	const uint8_t *a;
+	size_t alen;
+
+	*frame_max = *rev_bytes = bytes;
+	memset(mix, 0, sizeof(*mix));
+	if (nb_msg_get_bytes(req, NB_T_RATE_REV_MIX, &a, &alen))
+		return 0;
+	char spec[sizeof(mix->spec)];
+	if (nb_msg_get_str(req, NB_T_RATE_REV_MIX, spec, sizeof(spec)) ||
+	    nb_mix_parse(spec, 64, NB_FRAME_MAX, mix, merr, sizeof(merr))) {
+		snprintf(err, errlen, "malformed reverse mix in rate request: %s",
+			 merr[0] ? merr : "not a string of at most 127 bytes");
+		return -EINVAL;
 	}
-	/* The sending lasts no longer than the test the caps judged. */
-	if (trial_ns > duration_ns)
-		return refuse(err, errlen, -EINVAL,
-			      "malformed rate request: the reverse direction outlasts the test");
-	nb_agent_caps(ctx->policy, &caps);
-	if ((ret = nb_bidir_check_caps_sizes(&caps, duration_ns, fwd_frame_bps, bytes, fps,
-					     rev_bytes, err, errlen)))
-		return ret;
-	memset(&gc, 0, sizeof(gc));
-	gc.dst = ctx->peer;
+	if (mix->mean_bytes > (double)bytes)
+		*rev_bytes = (uint32_t)mix->mean_bytes + 1;
+	*frame_max = nb_mix_max_bytes(mix);
+	return 0;
+}
+
+/* Where the reverse direction goes (dst, without its port): the controller, or an address it
+ * gives, by the target rule; and whether the engine can send there. */
+static int rev_dst(const struct nb_agent_ctx *ctx, const struct nb_msg *req,
+		   const struct nb_gen_engine *e, const struct nb_mix *mix,
+		   struct sockaddr_storage *dst, char *err, size_t errlen)
+{
+	const uint8_t *a;
+	size_t alen;
+	int ret;
+
+	*dst = ctx->peer;
 	if (nb_msg_get_bytes(req, NB_T_RATE_REV_ADDR, &a, &alen) == 0) {
 		struct sockaddr_storage to;
 		memset(&to, 0, sizeof(to));
@@ -156,11 +162,11 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			return refuse(err, errlen, -EINVAL,
 				      "malformed reverse address in rate request");
 		}
-		gc.dst = to;
+		*dst = to;
 	}
-	if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&gc.dst, err, errlen)))
+	if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)dst, err, errlen)))
 		return ret;
-	if (e == &nb_gen_packet && mix.n)
+	if (e == &nb_gen_packet && mix->n)
 		return refuse(
 		    err, errlen, -EINVAL,
 		    "malformed reverse direction: the packet engine sends one frame size, "
@@ -170,47 +176,91 @@ int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 			      "refused: the reverse direction's packet engine needs CAP_NET_RAW, "
 			      "which this agent lacks (run it as root or setcap cap_net_raw+ep on "
 			      "netbench; or use --engine udp)");
-	if (gc.dst.ss_family == AF_INET6 &&
-	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&gc.dst)->sin6_addr)) {
+	if (dst->ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)dst)->sin6_addr)) {
 		/* An IPv4 controller on a dual-stack agent: IPv4 frames, of the size asked. */
 		struct sockaddr_in v4 = {.sin_family = AF_INET};
-		memcpy(&v4.sin_addr, &((struct sockaddr_in6 *)&gc.dst)->sin6_addr.s6_addr[12], 4);
-		memset(&gc.dst, 0, sizeof(gc.dst));
-		memcpy(&gc.dst, &v4, sizeof(v4));
+		memcpy(&v4.sin_addr, &((struct sockaddr_in6 *)dst)->sin6_addr.s6_addr[12], 4);
+		memset(dst, 0, sizeof(*dst));
+		memcpy(dst, &v4, sizeof(v4));
 	}
-	nb_net_set_port((struct sockaddr *)&gc.dst, (uint16_t)port);
-	gc.dst_len = nb_net_sa_len((struct sockaddr *)&gc.dst);
-	gc.flows = flows;
-	gc.batch = 64;
-	gc.no_mmsg = no_mmsg != 0;
-	gc.frame_max_bytes = frame_max;
-	gc.neigh_wait_ms = gc.dst.ss_family == AF_INET6 ? 3000 : 1000; /* packet: as the forward */
+	return 0;
+}
+
+/* The generator opened and prepared for the trial's frames. */
+static int rev_open(const struct rev_req *q, uint16_t trial, const struct nb_gen_engine *e,
+		    struct nb_gen_cfg *gc, const struct nb_mix *mix, struct nb_rate_rev **out,
+		    char *err, size_t errlen)
+{
+	struct nb_rate_rev *v;
+	int ret;
+
 	if (!(v = calloc(1, sizeof(*v))))
 		return refuse(err, errlen, -ENOMEM, "out of memory");
 	v->e = e;
-	if ((ret = e->open(&gc, &v->eng, err, errlen))) {
+	if ((ret = e->open(gc, &v->eng, err, errlen))) {
 		free(v);
 		return ret;
 	}
-	v->mix = mix;
+	v->mix = *mix;
 	if (v->mix.n)
 		nb_gen_udp.set_mix(v->eng, &v->mix);
-	if ((ret = e->prepare(v->eng, v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, trial, 0))) {
+	if ((ret = e->prepare(v->eng, v->mix.n ? nb_mix_min_bytes(&v->mix) : q->bytes, trial, 0))) {
 		snprintf(err, errlen, "reverse direction: cannot send %u-byte frames: %s",
-			 v->mix.n ? nb_mix_min_bytes(&v->mix) : bytes, strerror(-ret));
+			 v->mix.n ? nb_mix_min_bytes(&v->mix) : q->bytes, strerror(-ret));
 		nb_rate_rev_free(v);
 		return ret;
 	}
-	v->t.rate_fps = fps;
-	v->t.duration_ns = trial_ns;
-	v->t.frames = frames;
-	v->t.pacing = (enum nb_pacing_mode)pacing;
-	v->t.burst = burst;
-	v->t.flows = flows;
+	v->t.rate_fps = q->fps;
+	v->t.duration_ns = q->trial_ns;
+	v->t.frames = q->frames;
+	v->t.pacing = (enum nb_pacing_mode)q->pacing;
+	v->t.burst = q->burst;
+	v->t.flows = q->flows;
 	v->t.batch = 64;
 	v->t.stop = &v->stop;
 	*out = v;
 	return 0;
+}
+
+int nb_rate_rev_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, uint16_t trial,
+		      uint64_t duration_ns, uint64_t fwd_frame_bps, struct nb_rate_rev **out,
+		      char *err, size_t errlen)
+{
+	const struct nb_gen_engine *e;
+	struct rev_req q;
+	struct nb_gen_cfg gc;
+	struct nb_mix mix;
+	uint32_t frame_max, rev_bytes;
+	struct nb_caps caps;
+	int ret;
+
+	*out = NULL;
+	ret = rev_req_read(req, trial, &q, err, errlen);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	e = q.engine == NB_RATE_REV_PACKET ? &nb_gen_packet : &nb_gen_udp;
+	if ((ret = rev_mix_read(req, q.bytes, &mix, &rev_bytes, &frame_max, err, errlen)))
+		return ret;
+	/* The sending lasts no longer than the test the caps judged. */
+	if (q.trial_ns > duration_ns)
+		return refuse(err, errlen, -EINVAL,
+			      "malformed rate request: the reverse direction outlasts the test");
+	nb_agent_caps(ctx->policy, &caps);
+	if ((ret = nb_bidir_check_caps_sizes(&caps, duration_ns, fwd_frame_bps, q.bytes, q.fps,
+					     rev_bytes, err, errlen)))
+		return ret;
+	memset(&gc, 0, sizeof(gc));
+	if ((ret = rev_dst(ctx, req, e, &mix, &gc.dst, err, errlen)))
+		return ret;
+	nb_net_set_port((struct sockaddr *)&gc.dst, (uint16_t)q.port);
+	gc.dst_len = nb_net_sa_len((struct sockaddr *)&gc.dst);
+	gc.flows = q.flows;
+	gc.batch = 64;
+	gc.no_mmsg = q.no_mmsg != 0;
+	gc.frame_max_bytes = frame_max;
+	gc.neigh_wait_ms = gc.dst.ss_family == AF_INET6 ? 3000 : 1000; /* packet: as the forward */
+	return rev_open(&q, trial, e, &gc, &mix, out, err, errlen);
 }
 
 int nb_rate_rev_start(struct nb_rate_rev *v, char *err, size_t errlen)

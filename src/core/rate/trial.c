@@ -79,30 +79,21 @@ static int record_flows(const struct nb_rate_run *r, uint16_t wire, struct nb_ra
 	return 0;
 }
 
-/* One trial of frames of q->size at q->rate_fps (0: flat out), or exactly q->frames frames,
- * recorded in rec: an nb_rate_trial_fn. */
-static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec,
-		     char *err, size_t errlen)
+/* What this host measures around a trial: the tap's ring drops and qemu's CPU time, where
+ * an emulated board is in the path. */
+struct trial_host {
+	bool ring, qemu;
+	uint64_t ring0;
+	double qemu0, qemu1;
+};
+
+/* Before the trial's first frame: the probes, the frames, the agent's receiver (and with
+ * --bidir its sender), and the DUT's window, which opens with the trial and closes after its
+ * drain. */
+static int trial_begin(struct nb_rate_run *r, const struct nb_rate_trial_req *q, uint16_t wire,
+		       uint64_t trial_ns, uint32_t *probe_every, char *err, size_t errlen)
 {
-	struct nb_rate_run *r = ctx;
 	const struct nb_rate_params *p = r->p;
-	const struct nb_rx_engine *rx = p->receiver;
-	uint64_t trial_ns = q->duration_ns ? q->duration_ns : p->trial_ns;
-	struct nb_gen_trial t = {.rate_fps = (uint64_t)(q->rate_fps + 0.5),
-				 .duration_ns = q->frames ? 0 : trial_ns,
-				 .frames = q->frames,
-				 .pacing = p->pacing,
-				 .burst = q->burst,
-				 .flows = p->flows,
-				 .batch = p->batch,
-				 .stop = p->stop};
-	struct nb_cpu_sample c0, c1;
-	uint64_t window_ns, ring0 = 0, ring1 = 0;
-	bool ring = r->tap_ring;
-	double qemu0 = 0, qemu1 = 0;
-	bool qemu = r->nqemu > 0;
-	uint32_t probe_every = 0;
-	uint16_t wire = nb_rate_wire_id(r, q->id);
 	char why[256] = "";
 	int ret;
 
@@ -110,10 +101,10 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		/* Probes on flow 0 at about NB_RATE_PROBE_PPS, whatever the trial's rate. */
 		double flow0_fps = (q->rate_fps > 0 ? q->rate_fps : PROBE_FLAT_OUT_FPS) / p->flows;
 		double every = flow0_fps / NB_RATE_PROBE_PPS;
-		probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
+		*probe_every = every < 1 ? 1 : every > 1e9 ? 1000000000u : (uint32_t)(every + 0.5);
 		nb_probe_trial(r->probe, wire);
 	}
-	ret = nb_gen_pool_prepare(r->pool, q->size, wire, probe_every);
+	ret = nb_gen_pool_prepare(r->pool, q->size, wire, *probe_every);
 	if (ret) {
 		snprintf(err, errlen, "engine %s cannot send %u-byte frames: %s", p->engine->name,
 			 q->size, strerror(-ret));
@@ -123,52 +114,72 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	 * frames (0 when the generator runs flat out). A burst (b2b) is shorter. */
 	if (p->bidir)
 		nb_rate_bidir_begin(r, wire, q->rate_fps, q->size, trial_ns, q->frames);
-	ret = rx->begin(r->rxs, wire, trial_ns + p->drain_ns + NB_NS_PER_S,
-			(uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
+	ret = p->receiver->begin(r->rxs, wire, trial_ns + p->drain_ns + NB_NS_PER_S,
+				 (uint64_t)(q->rate_fps * q->size * 8), why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "agent: %s", why);
 		return ret;
 	}
-	if (p->observe && p->observe->n) {
-		/* The DUT's window opens with the trial and closes after its drain. */
-		ret =
-		    nb_obs_set_begin(p->observe, trial_ns + p->drain_ns + NB_NS_PER_S, err, errlen);
-		if (ret)
-			return ret;
-	}
-	ring = ring && !nb_tapring_dropped("", r->path.ifname, &ring0);
-	qemu = qemu && !qemu_cpu_s(r, &qemu0);
+	if (p->observe && p->observe->n)
+		return nb_obs_set_begin(p->observe, trial_ns + p->drain_ns + NB_NS_PER_S, err,
+					errlen);
+	return 0;
+}
+
+/* The frames sent, with this host's CPU load around them, and the sending recorded. */
+static int trial_send(struct nb_rate_run *r, const struct nb_rate_trial_req *q,
+		      const struct nb_gen_trial *t, uint64_t trial_ns, struct trial_host *h,
+		      struct nb_rate_trial *rec, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	struct nb_cpu_sample c0, c1;
+	uint64_t window_ns;
+	int ret;
+
+	h->ring = h->ring && !nb_tapring_dropped("", r->path.ifname, &h->ring0);
+	h->qemu = h->qemu && !qemu_cpu_s(r, &h->qemu0);
 	nb_cpu_sample_now(&c0);
-	ret = nb_gen_pool_run(r->pool, &t, r->gs);
+	ret = nb_gen_pool_run(r->pool, t, r->gs);
 	if (ret) {
 		snprintf(err, errlen, "engine %s failed while sending: %s", p->engine->name,
 			 strerror(-ret));
 		return ret;
 	}
 	nb_cpu_sample_now(&c1);
-	qemu = qemu && !qemu_cpu_s(r, &qemu1) && qemu1 >= qemu0;
+	h->qemu = h->qemu && !qemu_cpu_s(r, &h->qemu1) && h->qemu1 >= h->qemu0;
 	if (p->stop && *p->stop) {
 		snprintf(err, errlen, "interrupted");
 		return -EINTR;
 	}
 	nb_cpu_load(&c0, &c1, &rec->cpu);
-	rec->host_other_pct = qemu ? nb_cpu_other_pct(&rec->cpu, qemu1 - qemu0) : NAN;
+	rec->host_other_pct = h->qemu ? nb_cpu_other_pct(&rec->cpu, h->qemu1 - h->qemu0) : NAN;
 	window_ns = r->gs->end_ns - r->gs->start_ns;
 	if (!q->frames && window_ns < trial_ns)
 		window_ns = trial_ns;
 	rec->window_s = (double)window_ns / 1e9;
 	rec->slipped_frames = r->gs->slipped_frames;
-	rec->pacing = t.rate_fps ? p->pacing : NB_PACING_AUTO;
+	rec->pacing = t->rate_fps ? p->pacing : NB_PACING_AUTO;
 	rec->pacing_burst = r->gs->pacing_burst;
 	rec->pacing_wakeups = r->gs->pacing_wakeups;
 	rec->pacing_cpu_ns = r->gs->pacing_cpu_ns;
 	record_threads(r, rec);
 	rec->offered_fps = window_ns ? (double)r->gs->tx_frames * 1e9 / (double)window_ns : 0;
-	/* Counters are read only once the frames still in flight have arrived. */
+	return 0;
+}
+
+/* Counters are read only once the frames still in flight have arrived: the tap's ring and
+ * the DUT's window after the drain. */
+static int trial_drain(struct nb_rate_run *r, const struct trial_host *h, struct nb_rate_trial *rec,
+		       char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	uint64_t ring1 = 0;
+	int ret;
+
 	nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
-	if (ring && !nb_tapring_dropped("", r->path.ifname, &ring1) && ring1 >= ring0) {
+	if (h->ring && !nb_tapring_dropped("", r->path.ifname, &ring1) && ring1 >= h->ring0) {
 		rec->ring_known = true;
-		rec->ring_dropped = ring1 - ring0;
+		rec->ring_dropped = ring1 - h->ring0;
 	}
 	if (p->observe && p->observe->n) {
 		if ((ret = nb_obs_set_end(p->observe, &rec->obs, err, errlen)))
@@ -176,13 +187,19 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		nb_obs_trial_cost(p->observe, &rec->obs, NB_OBS_FRAMES_EGRESS, 0,
 				  r->have_path ? r->path.mtu : 0);
 	}
-	if (!rx->counts) {
-		/* Send only: no receiver counts anything. */
-		rec->c.tx = r->gs->tx_frames;
-		rec->c.valid = true;
-		return 0;
-	}
-	ret = rx->end(r->rxs, r->snap, &rec->cpu_remote, why, sizeof(why));
+	return 0;
+}
+
+/* What the receiver counted, reconciled with what was sent: the frames, the mix, the reverse
+ * direction, each flow, the DUT's cost per forwarded frame, the socket's drops. */
+static int trial_received(struct nb_rate_run *r, uint16_t wire, const struct trial_host *h,
+			  struct nb_rate_trial *rec, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	char why[256] = "";
+	int ret;
+
+	ret = p->receiver->end(r->rxs, r->snap, &rec->cpu_remote, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "agent: %s", why);
 		return ret;
@@ -190,9 +207,9 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 	/* The sink's agent is work of the test too where it runs on this host (a namespace);
 	 * where it runs in a board its time is inside qemu's already. Its window is the longer
 	 * (to the counters' read), so the other load errs low, never high. */
-	if (qemu && rec->cpu_remote.valid && isfinite(rec->cpu_remote.proc_cpu_s))
+	if (h->qemu && rec->cpu_remote.valid && isfinite(rec->cpu_remote.proc_cpu_s))
 		rec->host_other_pct =
-		    nb_cpu_other_pct(&rec->cpu, qemu1 - qemu0 + rec->cpu_remote.proc_cpu_s);
+		    nb_cpu_other_pct(&rec->cpu, h->qemu1 - h->qemu0 + rec->cpu_remote.proc_cpu_s);
 	nb_rx_reconcile(r->gs->tx_flow, p->flows, wire, r->snap, &rec->c);
 	/* Before --bidir judges the trial: a mix that does not reconcile makes it invalid. */
 	if (p->mix)
@@ -212,6 +229,14 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		rec->drops_known = r->snap->drops_known;
 		rec->rx_dropped = r->snap->sock_drops;
 	}
+	return 0;
+}
+
+/* The trial's latency: round trip from the probes, else one way where both ends read one
+ * clock. */
+static void trial_latency(struct nb_rate_run *r, uint16_t wire, uint32_t probe_every,
+			  struct nb_rate_trial *rec)
+{
 	if (r->rtt) {
 		/* Every reflection the agent sent has returned or been lost once STOP is answered:
 		 * the drain covered the way back too. */
@@ -229,6 +254,42 @@ static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rat
 		   r->snap->lat.count) {
 		set_latency(rec, &r->snap->lat);
 	}
+}
+
+/* One trial of frames of q->size at q->rate_fps (0: flat out), or exactly q->frames frames,
+ * recorded in rec: an nb_rate_trial_fn. */
+static int run_trial(void *ctx, const struct nb_rate_trial_req *q, struct nb_rate_trial *rec,
+		     char *err, size_t errlen)
+{
+	struct nb_rate_run *r = ctx;
+	const struct nb_rate_params *p = r->p;
+	uint64_t trial_ns = q->duration_ns ? q->duration_ns : p->trial_ns;
+	struct nb_gen_trial t = {.rate_fps = (uint64_t)(q->rate_fps + 0.5),
+				 .duration_ns = q->frames ? 0 : trial_ns,
+				 .frames = q->frames,
+				 .pacing = p->pacing,
+				 .burst = q->burst,
+				 .flows = p->flows,
+				 .batch = p->batch,
+				 .stop = p->stop};
+	struct trial_host h = {.ring = r->tap_ring, .qemu = r->nqemu > 0};
+	uint32_t probe_every = 0;
+	uint16_t wire = nb_rate_wire_id(r, q->id);
+	int ret;
+
+	if ((ret = trial_begin(r, q, wire, trial_ns, &probe_every, err, errlen)) ||
+	    (ret = trial_send(r, q, &t, trial_ns, &h, rec, err, errlen)) ||
+	    (ret = trial_drain(r, &h, rec, err, errlen)))
+		return ret;
+	if (!p->receiver->counts) {
+		/* Send only: no receiver counts anything. */
+		rec->c.tx = r->gs->tx_frames;
+		rec->c.valid = true;
+		return 0;
+	}
+	if ((ret = trial_received(r, wire, &h, rec, err, errlen)))
+		return ret;
+	trial_latency(r, wire, probe_every, rec);
 	emit(r, &(struct nb_rate_event){.kind = NB_RATE_EV_TRIAL, .size = q->size, .trial = rec});
 	return 0;
 }

@@ -199,18 +199,9 @@ void nb_cmp_set_ratio(struct nb_cmp_cell *x, const struct nb_cmp_cell *base)
 	x->differs = x->judged && (x->ratio_lo > 1 || x->ratio_hi < 1);
 }
 
-int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
-		 struct nb_cmp_table **out)
+/* The table's names and units, from the first entry's view. */
+static void table_head(struct nb_cmp_table *t, const struct nb_view *v0)
 {
-	struct nb_cmp_table *t = calloc(1, sizeof(*t));
-	size_t maxx = 0, nx = 0, nlines = 0, maxlines = n * NB_VIEW_MAX_SERIES + 1;
-	double *xs = NULL;
-	int ret = -ENOMEM;
-
-	*out = NULL;
-	if (!t || !n)
-		goto fail;
-	const struct nb_view *v0 = e[0].view;
 	snprintf(t->id, sizeof(t->id), "%s", v0->id);
 	snprintf(t->title, sizeof(t->title), "%s", v0->title);
 	snprintf(t->unit, sizeof(t->unit), "%s", v0->y_unit);
@@ -218,17 +209,15 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 	snprintf(t->x_unit, sizeof(t->x_unit), "%s", v0->x_unit);
 	t->by_result = v0->by_result;
 	t->lower_is_better = v0->lower_is_better;
-	for (size_t i = 0; i < n; i++)
-		for (size_t s = 0; s < e[i].view->nseries; s++)
-			maxx += e[i].view->s[s].n;
-	xs = calloc(maxx + 1, sizeof(*xs));
-	t->group = calloc(n, sizeof(*t->group));
-	t->gkey = calloc(n, sizeof(*t->gkey));
-	t->group_runs = calloc(n, sizeof(*t->group_runs));
-	t->line = calloc(maxlines, sizeof(*t->line));
-	if (!xs || !t->group || !t->gkey || !t->group_runs || !t->line)
-		goto fail;
-	/* Groups and lines in order of appearance; x values sorted. */
+}
+
+/* Groups and lines in order of appearance, each group's runs, and every x value once (xs,
+ * unsorted). Returns the number of lines. */
+static size_t lines_collect(const struct nb_cmp_entry *e, size_t n, struct nb_cmp_table *t,
+			    double *xs, size_t *nx)
+{
+	size_t nlines = 0;
+
 	for (size_t i = 0; i < n; i++)
 		intern(t->group[0], sizeof(t->group[0]), &t->ngroups, e[i].group);
 	disagreements(e, n, t);
@@ -253,24 +242,32 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 					nb_facts_of_env(NULL, NULL, &nl->env);
 			}
 			for (size_t k = 0; k < se->n; k++)
-				if (find_x(xs, nx, se->x[k]) == nx)
-					xs[nx++] = se->x[k];
+				if (find_x(xs, *nx, se->x[k]) == *nx)
+					xs[(*nx)++] = se->x[k];
 		}
 	}
-	qsort(xs, nx, sizeof(*xs), cmp_double);
-	t->xval = calloc(nx + 1, sizeof(*t->xval));
-	if (!t->xval)
-		goto fail;
-	memcpy(t->xval, xs, nx * sizeof(*xs));
-	t->nrows = t->by_result ? nlines : nx;
-	t->ncols = t->by_result ? nx : nlines;
-	t->col = calloc(t->ncols + 1, sizeof(*t->col));
-	t->row = calloc(t->nrows + 1, sizeof(*t->row));
-	t->cell = calloc(t->nrows * t->ncols + 1, sizeof(*t->cell));
-	if (!t->col || !t->row || !t->cell)
-		goto fail;
-	name_lines(t, v0, xs, nx, nlines);
+	return nlines;
+}
 
+/* An entry's note, once, with its group's name. */
+static void note_add(struct nb_cmp_table *t, const struct nb_cmp_entry *e)
+{
+	bool dup = false;
+	char note[240];
+
+	if (!*e->view->note || t->nnotes >= NB_CMP_MAX_NOTES)
+		return;
+	snprintf(note, sizeof(note), "%s: %s", e->group, e->view->note);
+	for (size_t k = 0; k < t->nnotes; k++)
+		dup |= !strcmp(t->notes[k], note);
+	if (!dup)
+		snprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), "%s", note);
+}
+
+/* Every point into its cell (line by x, or x by line), then each cell's mean and spread. */
+static void cells_fill(const struct nb_cmp_entry *e, size_t n, struct nb_cmp_table *t,
+		       const double *xs, size_t nx, size_t nlines)
+{
 	for (size_t i = 0; i < n; i++) {
 		size_t g = intern(t->group[0], sizeof(t->group[0]), &t->ngroups, e[i].group);
 		for (size_t s = 0; s < e[i].view->nseries; s++) {
@@ -286,15 +283,7 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 				c->polluted += se->polluted[k];
 			}
 		}
-		if (*e[i].view->note && t->nnotes < NB_CMP_MAX_NOTES) {
-			bool dup = false;
-			char note[240];
-			snprintf(note, sizeof(note), "%s: %s", e[i].group, e[i].view->note);
-			for (size_t k = 0; k < t->nnotes; k++)
-				dup |= !strcmp(t->notes[k], note);
-			if (!dup)
-				snprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), "%s", note);
-		}
+		note_add(t, &e[i]);
 	}
 	for (size_t k = 0; k < t->nrows * t->ncols; k++) {
 		struct nb_cmp_cell *c = &t->cell[k];
@@ -306,41 +295,84 @@ int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 		c->mean = c->runs_stat.mean;
 		c->spread = nb_runs_ci95(&c->runs_stat);
 	}
+}
 
-	if (baseline) {
-		size_t b;
-		for (b = 0; b < t->ngroups; b++)
-			if (!strcmp(t->group[b], baseline))
-				break;
-		if (b == t->ngroups) {
-			ret = -ENOENT;
-			goto fail;
+/* Each cell's ratio to the baseline group's line with the same series (the same receiver
+ * name, direction or engine); in the results-by-x layout (stream receivers) a baseline with a
+ * single receiver serves every receiver. -ENOENT: no group of that name. */
+static int baseline_ratios(struct nb_cmp_table *t, const char *baseline, size_t nlines, size_t nx)
+{
+	size_t b;
+
+	for (b = 0; b < t->ngroups; b++)
+		if (!strcmp(t->group[b], baseline))
+			break;
+	if (b == t->ngroups)
+		return -ENOENT;
+	t->has_baseline = true;
+	snprintf(t->baseline, sizeof(t->baseline), "%s", baseline);
+	size_t bl_only = nlines, nbl = 0;
+	for (size_t l = 0; l < nlines; l++)
+		if (t->line[l].group == b) {
+			bl_only = l;
+			nbl++;
 		}
-		t->has_baseline = true;
-		snprintf(t->baseline, sizeof(t->baseline), "%s", baseline);
-		/* The baseline's line with the same series (the same receiver name, direction or
-		 * engine); in the results-by-x layout (stream receivers) a baseline with a single
-		 * receiver serves every receiver. */
-		size_t bl_only = nlines, nbl = 0;
-		for (size_t l = 0; l < nlines; l++)
-			if (t->line[l].group == b) {
-				bl_only = l;
-				nbl++;
-			}
-		for (size_t l = 0; l < nlines; l++) {
-			size_t bl = find_line(t, nlines, b, t->line[l].series);
-			if (bl == nlines && nbl == 1 && t->by_result)
-				bl = bl_only;
-			if (bl == nlines)
-				continue;
-			for (size_t xi = 0; xi < nx; xi++) {
-				if (t->by_result)
-					nb_cmp_set_ratio(nb_cmp_at(t, l, xi), nb_cmp_at(t, bl, xi));
-				else
-					nb_cmp_set_ratio(nb_cmp_at(t, xi, l), nb_cmp_at(t, xi, bl));
-			}
+	for (size_t l = 0; l < nlines; l++) {
+		size_t bl = find_line(t, nlines, b, t->line[l].series);
+		if (bl == nlines && nbl == 1 && t->by_result)
+			bl = bl_only;
+		if (bl == nlines)
+			continue;
+		for (size_t xi = 0; xi < nx; xi++) {
+			if (t->by_result)
+				nb_cmp_set_ratio(nb_cmp_at(t, l, xi), nb_cmp_at(t, bl, xi));
+			else
+				nb_cmp_set_ratio(nb_cmp_at(t, xi, l), nb_cmp_at(t, xi, bl));
 		}
 	}
+	return 0;
+}
+
+int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
+		 struct nb_cmp_table **out)
+{
+	struct nb_cmp_table *t = calloc(1, sizeof(*t));
+	size_t maxx = 0, nx = 0, nlines, maxlines = n * NB_VIEW_MAX_SERIES + 1;
+	double *xs = NULL;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!t || !n)
+		goto fail;
+	const struct nb_view *v0 = e[0].view;
+	table_head(t, v0);
+	for (size_t i = 0; i < n; i++)
+		for (size_t s = 0; s < e[i].view->nseries; s++)
+			maxx += e[i].view->s[s].n;
+	xs = calloc(maxx + 1, sizeof(*xs));
+	t->group = calloc(n, sizeof(*t->group));
+	t->gkey = calloc(n, sizeof(*t->gkey));
+	t->group_runs = calloc(n, sizeof(*t->group_runs));
+	t->line = calloc(maxlines, sizeof(*t->line));
+	if (!xs || !t->group || !t->gkey || !t->group_runs || !t->line)
+		goto fail;
+	nlines = lines_collect(e, n, t, xs, &nx);
+	qsort(xs, nx, sizeof(*xs), cmp_double);
+	t->xval = calloc(nx + 1, sizeof(*t->xval));
+	if (!t->xval)
+		goto fail;
+	memcpy(t->xval, xs, nx * sizeof(*xs));
+	t->nrows = t->by_result ? nlines : nx;
+	t->ncols = t->by_result ? nx : nlines;
+	t->col = calloc(t->ncols + 1, sizeof(*t->col));
+	t->row = calloc(t->nrows + 1, sizeof(*t->row));
+	t->cell = calloc(t->nrows * t->ncols + 1, sizeof(*t->cell));
+	if (!t->col || !t->row || !t->cell)
+		goto fail;
+	name_lines(t, v0, xs, nx, nlines);
+	cells_fill(e, n, t, xs, nx, nlines);
+	if (baseline && (ret = baseline_ratios(t, baseline, nlines, nx)))
+		goto fail;
 	*out = t;
 	t = NULL;
 	ret = 0;

@@ -107,7 +107,55 @@ static int write_pid_file(const char *path)
 	return nb_atomic_commit(&a);
 }
 
-int cmd_serve(int argc, char **argv)
+/* The options that set the agent's policy (its caps and rules); false for another. */
+static bool policy_option(struct nb_agent_policy *pol, int c, const char *name, const char *arg)
+{
+	switch (c) {
+	case 'T':
+		pol->max_time_ns = cli_duration_ns(name, arg, NB_NS_PER_S, 86400 * NB_NS_PER_S);
+		break;
+	case 'Q':
+		pol->quiet_ns = cli_duration_ns(name, arg, NB_NS_PER_S, 3600 * NB_NS_PER_S);
+		break;
+	case 'R':
+		pol->max_rate_bps = cli_rate(name, arg, 1000, 400000000000ULL);
+		break;
+	case 'A':
+		pol->allow_any_target = true;
+		break;
+	case 'U':
+		pol->allow_tuning = true;
+		break;
+	case 'N':
+		pol->no_profile = true;
+		break;
+	case 'P':
+		pol->max_pps = cli_uint(name, arg, 1, 1000000000);
+		break;
+	case 'M':
+		pol->mcast_any_group = true;
+		break;
+	case 'Y':
+		pol->mcast_max_ttl = (uint32_t)cli_uint(name, arg, 1, 255);
+		break;
+	case 'I':
+		check_iface_list(name, arg);
+		pol->mcast_ifaces = arg;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* What serve's options give besides the agent's: where its pid, its log and its key are,
+ * and whether it runs as a daemon. */
+struct serve_cli {
+	const char *pid_file, *log_file, *psk_file;
+	bool daemon_mode;
+};
+
+static void serve_parse_opts(int argc, char **argv, struct nb_agent_opts *o, struct serve_cli *sc)
 {
 	static const struct option opts[] = {
 	    {"port", required_argument, NULL, 'p'},
@@ -131,100 +179,57 @@ int cmd_serve(int argc, char **argv)
 	    CLI_VERSION_LONGOPT,
 	    {NULL, 0, NULL, 0},
 	};
-	struct nb_agent_opts o = {.port = 5301, .stop = &cli_stop};
-	struct log_sink sink = {.f = stderr};
-	const char *pid_file = NULL, *log_file = NULL, *psk_file = NULL;
-	bool daemon_mode = false;
-	int c, li = -1, fd, ret, ready_fd = -1;
+	int c, li = -1;
 
-	o.policy.max_time_ns = 600 * NB_NS_PER_S;
-	o.policy.quiet_ns = 30 * NB_NS_PER_S;
-	o.policy.mcast_max_ttl = 1;
 	while ((c = getopt_long(argc, argv, ":p:B:Dk:hV", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
 		case 'p':
-			o.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+			o->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
 			break;
 		case 'B':
-			o.bind_addr = optarg;
+			o->bind_addr = optarg;
 			break;
 		case 'D':
-			daemon_mode = true;
+			sc->daemon_mode = true;
 			break;
 		case 'f':
-			pid_file = optarg;
+			sc->pid_file = optarg;
 			break;
 		case 'L':
-			log_file = optarg;
+			sc->log_file = optarg;
 			break;
 		case '1':
-			o.once = true;
-			break;
-		case 'T':
-			o.policy.max_time_ns =
-			    cli_duration_ns(name, optarg, NB_NS_PER_S, 86400 * NB_NS_PER_S);
-			break;
-		case 'Q':
-			o.policy.quiet_ns =
-			    cli_duration_ns(name, optarg, NB_NS_PER_S, 3600 * NB_NS_PER_S);
-			break;
-		case 'R':
-			o.policy.max_rate_bps = cli_rate(name, optarg, 1000, 400000000000ULL);
+			o->once = true;
 			break;
 		case 'k':
-			psk_file = optarg;
-			break;
-		case 'A':
-			o.policy.allow_any_target = true;
-			break;
-		case 'U':
-			o.policy.allow_tuning = true;
-			break;
-		case 'N':
-			o.policy.no_profile = true;
-			break;
-		case 'P':
-			o.policy.max_pps = cli_uint(name, optarg, 1, 1000000000);
-			break;
-		case 'M':
-			o.policy.mcast_any_group = true;
-			break;
-		case 'Y':
-			o.policy.mcast_max_ttl = (uint32_t)cli_uint(name, optarg, 1, 255);
-			break;
-		case 'I':
-			check_iface_list(name, optarg);
-			o.policy.mcast_ifaces = optarg;
+			sc->psk_file = optarg;
 			break;
 		default:
-			cli_last_option(argv, c, usage_text, NULL);
+			if (!policy_option(&o->policy, c, name, optarg))
+				cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if (psk_file) {
-		cli_psk(psk_file, o.policy.psk, &o.policy.psk_len);
+	if (sc->psk_file) {
+		cli_psk(sc->psk_file, o->policy.psk, &o->policy.psk_len);
 	}
-	if (log_file) {
-		sink.f = fopen(log_file, "ae");
-		if (!sink.f)
-			cli_fail(errno, "--log: cannot open %s", log_file);
-	} else if (daemon_mode) {
-		sink.syslog = true;
-		openlog("netbench", LOG_PID, LOG_DAEMON);
-	}
-	o.log = log_line;
-	o.log_arg = &sink;
+}
 
-	fd = nb_agent_listen(o.bind_addr, o.port);
+/* Listening, and as a daemon detached: the parent exits only when the child reports ready
+ * (after its pid file is written), so that a script finds the pid file and a listening agent
+ * when the command returns. Returns the listening socket. */
+static int serve_listen(const struct nb_agent_opts *o, const struct serve_cli *sc)
+{
+	int fd, ret, ready_fd = -1;
+
+	fd = nb_agent_listen(o->bind_addr, o->port);
 	if (fd < 0)
-		cli_fail(fd, "cannot listen on %s port %u", o.bind_addr ? o.bind_addr : "*",
-			 o.port);
-	/* The parent exits only when the child reports ready (after its pid file is written), so
-	 * that a script finds the pid file and a listening agent when the command returns. */
-	if (daemon_mode) {
+		cli_fail(fd, "cannot listen on %s port %u", o->bind_addr ? o->bind_addr : "*",
+			 o->port);
+	if (sc->daemon_mode) {
 		bool child_ready = false;
 		ret = nb_daemon_start(&ready_fd, &child_ready);
 		if (ret < 0)
@@ -232,11 +237,35 @@ int cmd_serve(int argc, char **argv)
 		if (ret > 0)
 			_exit(child_ready ? 0 : 1);
 	}
-	if (pid_file && (ret = write_pid_file(pid_file)) < 0)
-		cli_fail(ret, "--pid-file: cannot write %s", pid_file);
+	if (sc->pid_file && (ret = write_pid_file(sc->pid_file)) < 0)
+		cli_fail(ret, "--pid-file: cannot write %s", sc->pid_file);
 	if (ready_fd >= 0 && nb_daemon_ready(ready_fd) < 0)
 		_exit(1);
+	return fd;
+}
 
+int cmd_serve(int argc, char **argv)
+{
+	struct nb_agent_opts o = {.port = 5301, .stop = &cli_stop};
+	struct log_sink sink = {.f = stderr};
+	struct serve_cli sc = {0};
+	int fd, ret;
+
+	o.policy.max_time_ns = 600 * NB_NS_PER_S;
+	o.policy.quiet_ns = 30 * NB_NS_PER_S;
+	o.policy.mcast_max_ttl = 1;
+	serve_parse_opts(argc, argv, &o, &sc);
+	if (sc.log_file) {
+		sink.f = fopen(sc.log_file, "ae");
+		if (!sink.f)
+			cli_fail(errno, "--log: cannot open %s", sc.log_file);
+	} else if (sc.daemon_mode) {
+		sink.syslog = true;
+		openlog("netbench", LOG_PID, LOG_DAEMON);
+	}
+	o.log = log_line;
+	o.log_arg = &sink;
+	fd = serve_listen(&o, &sc);
 	cli_catch_signals();
 
 	{
@@ -248,9 +277,9 @@ int cmd_serve(int argc, char **argv)
 	}
 	ret = nb_agent_run(fd, &o);
 	close(fd);
-	if (pid_file)
-		unlink(pid_file);
-	if (log_file)
+	if (sc.pid_file)
+		unlink(sc.pid_file);
+	if (sc.log_file)
 		fclose(sink.f);
 	return ret ? 1 : 0;
 }

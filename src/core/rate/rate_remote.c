@@ -110,11 +110,11 @@ void nb_rate_remote_free(struct nb_rate_remote *rr)
 	free(rr);
 }
 
-int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t duration_ns,
-			 uint64_t rate_bps, char *err, size_t errlen)
+/* The trial's request: its length and rate, the receiver's ports, addresses and flows, and
+ * where reflected probes go. */
+static void request_put(struct nb_rate_remote *rr, uint16_t trial, uint64_t duration_ns,
+			uint64_t rate_bps)
 {
-	int ret;
-
 	nb_msg_reset(rr->req, NB_MSG_TEST_REQ);
 	nb_msg_put_u32(rr->req, NB_T_TEST_TYPE, NB_TEST_RATE);
 	nb_msg_put_u64(rr->req, NB_T_DURATION_NS, duration_ns);
@@ -148,70 +148,77 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 			nb_msg_put_bytes(rr->req, NB_T_RATE_REFLECT_ADDR,
 					 &((const struct sockaddr_in *)a)->sin_addr, 4);
 	}
-	/* The first, empty trial (trial 0) only binds the receiver: no reverse frames. */
-	rr->rev_asked = rr->rev_port && rr->rev_armed && trial;
-	rr->rev_armed = false;
-	if (rr->rev_asked) {
-		nb_msg_put_u32(rr->req, NB_T_RATE_REV_PORT, rr->rev_port);
-		put_addr(rr->req, NB_T_RATE_REV_ADDR, (const struct sockaddr *)&rr->rev_to);
-		nb_msg_put_u64(rr->req, NB_T_RATE_REV_FPS, rr->rev_fps);
-		nb_msg_put_u32(rr->req, NB_T_RATE_REV_BYTES, rr->rev_bytes);
-		nb_msg_put_u64(rr->req, NB_T_RATE_REV_NS, rr->rev_ns);
-		nb_msg_put_u32(rr->req, NB_T_RATE_REV_FLOWS, rr->rev_flows);
-		nb_msg_put_u32(rr->req, NB_T_RATE_REV_PACING, rr->rev_pacing);
-		nb_msg_put_u32(rr->req, NB_T_RATE_REV_BURST, rr->rev_burst);
-		if (rr->rev_mix[0])
-			nb_msg_put_str(rr->req, NB_T_RATE_REV_MIX, rr->rev_mix);
-		if (rr->rev_frames)
-			nb_msg_put_u64(rr->req, NB_T_RATE_REV_FRAMES, rr->rev_frames);
-		if (rr->rev_engine != NB_RATE_REV_UDP)
-			nb_msg_put_u32(rr->req, NB_T_RATE_REV_ENGINE, rr->rev_engine);
+}
+
+/* --bidir: what the agent sends back. */
+static void reverse_put(struct nb_rate_remote *rr)
+{
+	nb_msg_put_u32(rr->req, NB_T_RATE_REV_PORT, rr->rev_port);
+	put_addr(rr->req, NB_T_RATE_REV_ADDR, (const struct sockaddr *)&rr->rev_to);
+	nb_msg_put_u64(rr->req, NB_T_RATE_REV_FPS, rr->rev_fps);
+	nb_msg_put_u32(rr->req, NB_T_RATE_REV_BYTES, rr->rev_bytes);
+	nb_msg_put_u64(rr->req, NB_T_RATE_REV_NS, rr->rev_ns);
+	nb_msg_put_u32(rr->req, NB_T_RATE_REV_FLOWS, rr->rev_flows);
+	nb_msg_put_u32(rr->req, NB_T_RATE_REV_PACING, rr->rev_pacing);
+	nb_msg_put_u32(rr->req, NB_T_RATE_REV_BURST, rr->rev_burst);
+	if (rr->rev_mix[0])
+		nb_msg_put_str(rr->req, NB_T_RATE_REV_MIX, rr->rev_mix);
+	if (rr->rev_frames)
+		nb_msg_put_u64(rr->req, NB_T_RATE_REV_FRAMES, rr->rev_frames);
+	if (rr->rev_engine != NB_RATE_REV_UDP)
+		nb_msg_put_u32(rr->req, NB_T_RATE_REV_ENGINE, rr->rev_engine);
+}
+
+/* An older agent ignores the reverse tags it does not know: it would count one direction and
+ * send nothing back, one size, for the whole trial, or with udp. */
+static int reverse_acked(struct nb_rate_remote *rr, char *err, size_t errlen)
+{
+	uint32_t ok = 0;
+
+	if (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_OK, &ok) || ok != 1) {
+		/* An older agent ignores the reverse tags: it would count one direction
+		 * and send nothing back. */
+		snprintf(err, errlen,
+			 "--bidir: the agent does not send the reverse direction (its "
+			 "netbench is older than --bidir); run without --bidir or "
+			 "update the agent");
+		return -EOPNOTSUPP;
 	}
-	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
-	if (ret)
-		return ret;
-	if (rr->rev_asked) {
-		uint32_t ok = 0;
-		if (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_OK, &ok) || ok != 1) {
-			/* An older agent ignores the reverse tags: it would count one direction
-			 * and send nothing back. */
-			snprintf(err, errlen,
-				 "--bidir: the agent does not send the reverse direction (its "
-				 "netbench is older than --bidir); run without --bidir or "
-				 "update the agent");
-			return -EOPNOTSUPP;
-		}
-		if (rr->rev_mix[0] &&
-		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_MIX_OK, &ok) || ok != 1)) {
-			/* An agent older than the reverse's mix would send one size. */
-			snprintf(err, errlen,
-				 "--bidir --imix: the agent does not send a mix in the reverse "
-				 "direction (its netbench is older than --bidir with --imix); run "
-				 "without --imix or update the agent");
-			return -EOPNOTSUPP;
-		}
-		if (rr->rev_frames &&
-		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_FRAMES_OK, &ok) || ok != 1)) {
-			/* An agent older than the reverse's bursts would send for the whole trial.
-			 */
-			snprintf(err, errlen,
-				 "--bidir -m b2b: the agent does not send bursts in the reverse "
-				 "direction (its netbench is older than --bidir with -m b2b); run "
-				 "without --bidir or update the agent");
-			return -EOPNOTSUPP;
-		}
-		if (rr->rev_engine != NB_RATE_REV_UDP &&
-		    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_ENGINE_OK, &ok) ||
-		     ok != rr->rev_engine)) {
-			/* An agent older than the reverse's packet engine would send with udp. */
-			snprintf(err, errlen,
-				 "--bidir --engine packet: the agent does not send the reverse "
-				 "direction with its packet engine (its netbench is older than "
-				 "--bidir with --engine packet); use --engine udp or update the "
-				 "agent");
-			return -EOPNOTSUPP;
-		}
+	if (rr->rev_mix[0] && (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_MIX_OK, &ok) || ok != 1)) {
+		/* An agent older than the reverse's mix would send one size. */
+		snprintf(err, errlen,
+			 "--bidir --imix: the agent does not send a mix in the reverse "
+			 "direction (its netbench is older than --bidir with --imix); run "
+			 "without --imix or update the agent");
+		return -EOPNOTSUPP;
 	}
+	if (rr->rev_frames &&
+	    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_FRAMES_OK, &ok) || ok != 1)) {
+		/* An agent older than the reverse's bursts would send for the whole trial.
+		 */
+		snprintf(err, errlen,
+			 "--bidir -m b2b: the agent does not send bursts in the reverse "
+			 "direction (its netbench is older than --bidir with -m b2b); run "
+			 "without --bidir or update the agent");
+		return -EOPNOTSUPP;
+	}
+	if (rr->rev_engine != NB_RATE_REV_UDP &&
+	    (nb_msg_get_u32(rr->reply, NB_T_RATE_REV_ENGINE_OK, &ok) || ok != rr->rev_engine)) {
+		/* An agent older than the reverse's packet engine would send with udp. */
+		snprintf(err, errlen,
+			 "--bidir --engine packet: the agent does not send the reverse "
+			 "direction with its packet engine (its netbench is older than "
+			 "--bidir with --engine packet); use --engine udp or update the "
+			 "agent");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* An agent that ignores the receiver's ranges would count every flow beyond the first address,
+ * the first port or 1024 flows lost or foreign. */
+static int ranges_acked(struct nb_rate_remote *rr, char *err, size_t errlen)
+{
 	if (rr->dst_count > 1) {
 		uint32_t n = 0;
 		/* An agent that ignores the tag receives on the first address alone: every other
@@ -244,6 +251,27 @@ int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t dur
 			return -EPROTO;
 		}
 	}
+	return 0;
+}
+
+int nb_rate_remote_begin(struct nb_rate_remote *rr, uint16_t trial, uint64_t duration_ns,
+			 uint64_t rate_bps, char *err, size_t errlen)
+{
+	int ret;
+
+	request_put(rr, trial, duration_ns, rate_bps);
+	/* The first, empty trial (trial 0) only binds the receiver: no reverse frames. */
+	rr->rev_asked = rr->rev_port && rr->rev_armed && trial;
+	rr->rev_armed = false;
+	if (rr->rev_asked)
+		reverse_put(rr);
+	ret = nb_ctl_request(rr->ctl, rr->req, rr->reply, err, errlen);
+	if (ret)
+		return ret;
+	if (rr->rev_asked && (ret = reverse_acked(rr, err, errlen)))
+		return ret;
+	if ((ret = ranges_acked(rr, err, errlen)))
+		return ret;
 	if (nb_msg_get_str(rr->reply, NB_T_RATE_BOOT_ID, rr->boot_id, sizeof(rr->boot_id)))
 		rr->boot_id[0] = '\0';
 	ret = nb_ctl_start(rr->ctl, err, errlen);

@@ -72,6 +72,114 @@ uint64_t nb_rate_learn_timeout_ns(const struct nb_rate_params *p, int family)
 	return (family == AF_INET6 ? 4 : 2) * NB_NS_PER_S;
 }
 
+/* The learning frames' size (the run's smallest) and rate: slower than anything the run asks
+ * for, since learning must not load the path. */
+static void learn_plan(const struct nb_rate_params *p, uint32_t frames, uint32_t *size,
+		       double *rate)
+{
+	*size = (uint32_t)p->sizes[0];
+	*rate = frames * 1000.0 / NB_LEARN_ROUND_MS;
+	for (size_t i = 1; i < p->nsizes; i++)
+		*size = p->sizes[i] < *size ? (uint32_t)p->sizes[i] : *size;
+	for (size_t i = 0; i < p->nsizes; i++) {
+		double asked = nb_rate_asked_fps(p, (uint32_t)p->sizes[i]);
+		if (asked > 0 && *rate > asked)
+			*rate = asked;
+	}
+}
+
+/* One round: a frame for every flow, then the wait for them. Returns 1 when nobody counts
+ * (send only), 0 with *arrived, or -errno. */
+static int learn_round(struct nb_rate_run *r, struct nb_rate_learn *L, const struct nb_gen_trial *t,
+		       uint64_t wait_ns, bool *arrived, uint32_t *missing, char *err, size_t errlen)
+{
+	const struct nb_rate_params *p = r->p;
+	const struct nb_rx_engine *rx = p->receiver;
+	struct nb_cpu_load cpu;
+	char why[256] = "";
+	uint64_t until;
+	int ret;
+
+	*arrived = false;
+	ret = rx->begin(r->rxs, L->trial, NB_LEARN_ROUND_MS * NB_NS_PER_MS + wait_ns + NB_NS_PER_S,
+			(uint64_t)(L->rate_fps * L->size * 8), why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "agent: %s", why);
+		return ret;
+	}
+	ret = nb_gen_pool_run(r->pool, t, r->gs);
+	if (ret) {
+		snprintf(err, errlen, "engine %s failed while sending learning frames: %s",
+			 p->engine->name, strerror(-ret));
+		return ret;
+	}
+	L->rounds++;
+	L->tx += r->gs->tx_frames;
+	for (uint32_t f = 0; f < L->flows; f++)
+		L->tx_flow[f] += r->gs->tx_flow[f];
+	until = nb_mono_ns() + wait_ns;
+	if (!rx->counts) {
+		/* Send only: nobody can say whether they arrived. */
+		nb_sleep_until_ns(until);
+		return 1;
+	}
+	/* A local receiver is read as the frames come; an agent's once per round. */
+	while (!rx->remote && nb_mono_ns() < until && !(p->stop && *p->stop)) {
+		nb_sleep_until_ns(nb_mono_ns() + POLL_NS);
+		if ((ret = rx->end(r->rxs, r->snap, &cpu, why, sizeof(why))))
+			break;
+		take_counts(L, r->snap, false);
+		if ((*arrived = all_arrived(L, missing)))
+			break;
+	}
+	if (rx->remote) {
+		nb_sleep_until_ns(until);
+		ret = rx->end(r->rxs, r->snap, &cpu, why, sizeof(why));
+		if (!ret) {
+			take_counts(L, r->snap, true);
+			*arrived = all_arrived(L, missing);
+		}
+	}
+	if (ret) {
+		snprintf(err, errlen, "agent: %s", why);
+		return ret;
+	}
+	if (p->stop && *p->stop) {
+		snprintf(err, errlen, "interrupted");
+		return -EINTR;
+	}
+	return 0;
+}
+
+/* The phase's record, its wire id (counting down from 65534) and its plan. */
+static void learn_init(struct nb_rate_run *r, struct nb_rate_learn *L, const char *when,
+		       uint32_t flows, uint32_t frames)
+{
+	uint32_t size;
+	double rate;
+
+	memset(L, 0, sizeof(*L));
+	snprintf(L->when, sizeof(L->when), "%s", when);
+	learn_plan(r->p, frames, &size, &rate);
+	L->counted = r->p->receiver->counts;
+	L->trial = nb_rate_wire_id(r, 65534 - (uint32_t)(r->nlearn - 1));
+	L->size = size;
+	L->flows = flows;
+	L->rate_fps = rate;
+}
+
+/* Learning frames still queued (a neighbour's queue) arrive within the drain; they count
+ * here, never in a trial. */
+static void learn_drain(struct nb_rate_run *r, struct nb_rate_learn *L)
+{
+	struct nb_cpu_load cpu;
+	char why[256] = "";
+
+	nb_sleep_until_ns(nb_mono_ns() + r->p->drain_ns);
+	if (!r->p->receiver->end(r->rxs, r->snap, &cpu, why, sizeof(why)))
+		take_counts(L, r->snap, false);
+}
+
 int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t errlen)
 {
 	const struct nb_rate_params *p = r->p;
@@ -80,11 +188,10 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 	uint64_t *base = NULL, start, deadline, wait_ns;
 	uint64_t timeout_ns = nb_rate_learn_timeout_ns(p, r->dst.ss_family);
 	struct nb_gen_trial t;
-	struct nb_cpu_load cpu;
-	uint32_t size = (uint32_t)p->sizes[0], flows = p->flows ? p->flows : 1, missing = 0;
+	uint32_t size, flows = p->flows ? p->flows : 1, missing = 0;
 	uint32_t frames = flows > NB_LEARN_ROUND_FRAMES ? flows : NB_LEARN_ROUND_FRAMES;
-	double rate = frames * 1000.0 / NB_LEARN_ROUND_MS;
-	char why[256] = "";
+	double rate;
+	bool arrived;
 	int ret = 0;
 
 	if (!timeout_ns)
@@ -103,21 +210,9 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 		return -ENOMEM;
 	}
 	L = &r->learn[r->nlearn++];
-	memset(L, 0, sizeof(*L));
-	snprintf(L->when, sizeof(L->when), "%s", when);
-	for (size_t i = 1; i < p->nsizes; i++)
-		size = p->sizes[i] < size ? (uint32_t)p->sizes[i] : size;
-	/* Slower than anything the run asks for: learning must not load the path. */
-	for (size_t i = 0; i < p->nsizes; i++) {
-		double asked = nb_rate_asked_fps(p, (uint32_t)p->sizes[i]);
-		if (asked > 0 && rate > asked)
-			rate = asked;
-	}
-	L->counted = rx->counts;
-	L->trial = nb_rate_wire_id(r, 65534 - (uint32_t)(r->nlearn - 1));
-	L->size = size;
-	L->flows = flows;
-	L->rate_fps = rate;
+	learn_init(r, L, when, flows, frames);
+	size = L->size;
+	rate = L->rate_fps;
 	wait_ns = p->drain_ns > NB_LEARN_WAIT_MS * NB_NS_PER_MS ? p->drain_ns
 								: NB_LEARN_WAIT_MS * NB_NS_PER_MS;
 	ret = nb_gen_pool_prepare(r->pool, size, L->trial, 0);
@@ -126,70 +221,24 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 			 p->engine->name, size, strerror(-ret));
 		goto out;
 	}
-	memset(&t, 0, sizeof(t));
-	t.rate_fps = (uint64_t)rate;
-	t.frames = frames;
-	t.pacing = NB_PACING_BURST;
-	t.flows = flows;
 	/* One frame per call: the generator turns to the next flow after each call, so every
 	 * flow gets its frame in every round. */
-	t.batch = 1;
-	t.stop = p->stop;
-	t.seq_base = base;
+	t = (struct nb_gen_trial){.rate_fps = (uint64_t)rate,
+				  .frames = frames,
+				  .pacing = NB_PACING_BURST,
+				  .flows = flows,
+				  .batch = 1,
+				  .stop = p->stop,
+				  .seq_base = base};
 	start = nb_mono_ns();
 	deadline = start + timeout_ns;
 	for (;;) {
-		uint64_t until;
-		bool arrived = false;
-
-		ret = rx->begin(r->rxs, L->trial,
-				NB_LEARN_ROUND_MS * NB_NS_PER_MS + wait_ns + NB_NS_PER_S,
-				(uint64_t)(rate * size * 8), why, sizeof(why));
-		if (ret) {
-			snprintf(err, errlen, "agent: %s", why);
+		ret = learn_round(r, L, &t, wait_ns, &arrived, &missing, err, errlen);
+		if (ret < 0)
 			goto out;
-		}
-		ret = nb_gen_pool_run(r->pool, &t, r->gs);
-		if (ret) {
-			snprintf(err, errlen, "engine %s failed while sending learning frames: %s",
-				 p->engine->name, strerror(-ret));
-			goto out;
-		}
-		L->rounds++;
-		L->tx += r->gs->tx_frames;
-		for (uint32_t f = 0; f < flows; f++)
-			L->tx_flow[f] += r->gs->tx_flow[f];
-		until = nb_mono_ns() + wait_ns;
-		if (!rx->counts) {
-			/* Send only: nobody can say whether they arrived. */
-			nb_sleep_until_ns(until);
+		if (ret > 0) {
+			ret = 0;
 			break;
-		}
-		/* A local receiver is read as the frames come; an agent's once per round. */
-		while (!rx->remote && nb_mono_ns() < until && !(p->stop && *p->stop)) {
-			nb_sleep_until_ns(nb_mono_ns() + POLL_NS);
-			if ((ret = rx->end(r->rxs, r->snap, &cpu, why, sizeof(why))))
-				break;
-			take_counts(L, r->snap, false);
-			if ((arrived = all_arrived(L, &missing)))
-				break;
-		}
-		if (rx->remote) {
-			nb_sleep_until_ns(until);
-			ret = rx->end(r->rxs, r->snap, &cpu, why, sizeof(why));
-			if (!ret) {
-				take_counts(L, r->snap, true);
-				arrived = all_arrived(L, &missing);
-			}
-		}
-		if (ret) {
-			snprintf(err, errlen, "agent: %s", why);
-			goto out;
-		}
-		if (p->stop && *p->stop) {
-			snprintf(err, errlen, "interrupted");
-			ret = -EINTR;
-			goto out;
 		}
 		for (uint32_t f = 0; f < flows; f++)
 			base[f] += r->gs->tx_flow[f];
@@ -203,13 +252,8 @@ int nb_rate_learn(struct nb_rate_run *r, const char *when, char *err, size_t err
 			goto out;
 		}
 	}
-	if (rx->counts && !rx->remote) {
-		/* Learning frames still queued (a neighbour's queue) arrive within the drain;
-		 * they count here, never in a trial. */
-		nb_sleep_until_ns(nb_mono_ns() + p->drain_ns);
-		if (!rx->end(r->rxs, r->snap, &cpu, why, sizeof(why)))
-			take_counts(L, r->snap, false);
-	}
+	if (rx->counts && !rx->remote)
+		learn_drain(r, L);
 	if (r->progress)
 		r->progress(r->progress_arg,
 			    &(struct nb_rate_event){.kind = NB_RATE_EV_LEARNED, .learn = L});

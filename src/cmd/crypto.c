@@ -160,25 +160,11 @@ static void print_prof(const struct nb_crypto_result *r, size_t ai, int w)
 
 #endif
 
-static void print_algo(const struct nb_crypto_result *r, size_t ai)
+/* Each engine's check of the algorithm, or why it has no figures, and its kernel driver. */
+static void print_checks(const struct nb_crypto_result *r, size_t ai, int w)
 {
 	const struct nb_crypto_params *o = &r->opts;
-	const struct nb_crypto_algo *a = o->algos[ai];
-	bool shown = false;
-	int w = 10; /* the engine column: afalg:DRIVER names are long */
 
-	for (size_t ei = 0; ei < o->nengines; ei++)
-		if ((int)strlen(o->engines[ei]->name) > w)
-			w = (int)strlen(o->engines[ei]->name);
-
-	for (size_t ei = 0; ei < o->nengines; ei++)
-		shown |= nb_crypto_cell_at(r, ai, ei)->status != NB_CRYPTO_UNAVAILABLE;
-	if (!shown)
-		return; /* every engine unavailable: said once, above */
-	printf("\n%s: %s", a->name, a->kind == NB_CRYPTO_MAC ? "MAC" : "encrypt");
-	if (a->kind == NB_CRYPTO_AEAD)
-		printf(", %u bytes AAD", o->aad_len);
-	printf(", %u in flight, %.2f s per size\n", o->inflight, (double)o->time_ns / 1e9);
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
 		if (c->status == NB_CRYPTO_UNAVAILABLE || !nb_crypto_cell_reached(c))
@@ -199,11 +185,13 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 			printf(" (%s)\n", hw_word(c->driver.hw));
 		}
 	}
-	bool any = false;
-	for (size_t ei = 0; ei < o->nengines; ei++)
-		any |= nb_crypto_cell_at(r, ai, ei)->status == NB_CRYPTO_OK;
-	if (!any)
-		return;
+}
+
+/* The table of points, size by size, and why a point's sys column is not shown. */
+static void print_points(const struct nb_crypto_result *r, size_t ai, int w)
+{
+	const struct nb_crypto_params *o = &r->opts;
+
 	printf("  %6s  %-*s %10s %8s %11s %9s %9s  %14s %10s\n", "bytes", w, "engine", "MB/s",
 	       "+-95%", "ops/s", "p50 us", "p99 us", "CPU us/KB proc", "sys");
 	const struct nb_crypto_point *lost_at = NULL; /* first point whose sys column is out */
@@ -247,10 +235,12 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		    lost_ticks, lost_ticks == 1 ? "" : "s", lost_at->cpu.proc_cpu_s,
 		    lost_at->cpu.busy_cpu_s, lost_at->cpu.ncpu, lost_at->cpu.window_s,
 		    lost_ticks == 1 ? "that point" : "those points");
-	print_intervals(r, ai);
-#ifndef NB_AGENT_ONLY
-	print_prof(r, ai, w);
-#endif
+}
+
+static void print_soft_note(const struct nb_crypto_result *r, size_t ai)
+{
+	const struct nb_crypto_params *o = &r->opts;
+
 	/* Soft computes in this process: if it got much less than the CPUs it asked for, other
 	 * load ate into the window and MB/s understates it (CPU us/KB does not). Kernel engines
 	 * may rightly leave the process idle, so only soft is judged. */
@@ -268,6 +258,14 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		       "(other "
 		       "load); its MB/s is low there, its CPU us/KB is not\n",
 		       least);
+}
+
+/* Where each engine beats soft, or why that is not established; false when the run was cut
+ * short. */
+static bool print_crossovers(const struct nb_crypto_result *r, size_t ai)
+{
+	const struct nb_crypto_params *o = &r->opts;
+
 	bool cut = false, others = false; /* others: engines a crossover would be stated for */
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
@@ -280,7 +278,7 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 		if (others)
 			printf("  crossover: not established, the run was interrupted before every "
 			       "engine and size was measured\n");
-		return;
+		return false;
 	}
 	for (size_t ei = 0; ei < o->nengines; ei++) {
 		const struct nb_crypto_cell *c = nb_crypto_cell_at(r, ai, ei);
@@ -301,7 +299,42 @@ static void print_algo(const struct nb_crypto_result *r, size_t ai)
 			printf("  crossover: unknown for %s, no software engine was measured\n",
 			       c->engine->name);
 	}
-	print_no_soft(r);
+	return true;
+}
+
+static void print_algo(const struct nb_crypto_result *r, size_t ai)
+{
+	const struct nb_crypto_params *o = &r->opts;
+	const struct nb_crypto_algo *a = o->algos[ai];
+	bool shown = false;
+	int w = 10; /* the engine column: afalg:DRIVER names are long */
+
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		if ((int)strlen(o->engines[ei]->name) > w)
+			w = (int)strlen(o->engines[ei]->name);
+
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		shown |= nb_crypto_cell_at(r, ai, ei)->status != NB_CRYPTO_UNAVAILABLE;
+	if (!shown)
+		return; /* every engine unavailable: said once, above */
+	printf("\n%s: %s", a->name, a->kind == NB_CRYPTO_MAC ? "MAC" : "encrypt");
+	if (a->kind == NB_CRYPTO_AEAD)
+		printf(", %u bytes AAD", o->aad_len);
+	printf(", %u in flight, %.2f s per size\n", o->inflight, (double)o->time_ns / 1e9);
+	print_checks(r, ai, w);
+	bool any = false;
+	for (size_t ei = 0; ei < o->nengines; ei++)
+		any |= nb_crypto_cell_at(r, ai, ei)->status == NB_CRYPTO_OK;
+	if (!any)
+		return;
+	print_points(r, ai, w);
+	print_intervals(r, ai);
+#ifndef NB_AGENT_ONLY
+	print_prof(r, ai, w);
+#endif
+	print_soft_note(r, ai);
+	if (print_crossovers(r, ai))
+		print_no_soft(r);
 }
 
 static void print_engines(const struct nb_crypto_result *r)

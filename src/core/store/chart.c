@@ -387,22 +387,68 @@ static void axis_error(char *err, size_t errlen, const char *which, double v)
 			 which, v, 1 / NB_AXIS_MAX_ABS, NB_AXIS_MAX_ABS);
 }
 
-int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen)
+void nb_chart_svg_head(FILE *f, const char *cls, const char *data, size_t n, int w, int h,
+		       const char *title)
 {
-	size_t listed = 0;
-	for (size_t i = 0; i < c->ns; i++)
-		listed += !c->s[i].no_legend;
-	int w = c->width_px ? c->width_px : 640;
-	size_t cols = w >= 560 ? 2 : 1; /* a narrow chart lists its legend in one column */
-	size_t legend_rows = (listed + cols - 1) / cols;
-	int h = c->height_px ? c->height_px : 336 + 16 * (int)legend_rows;
-	double l = 72, r = w - 16, t = 34, b = h - 52 - 16.0 * (double)legend_rows;
-	struct nb_axis ax, ay;
-	size_t total = 0, k = 0, ky = 0;
-	int ret = 0;
+	fprintf(f,
+		"<svg class=\"%s\" data-%s=\"%zu\" xmlns=\"http://www.w3.org/2000/svg\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n",
+		cls, data, n, w, h, w, h);
+	fputs("<title>", f);
+	nb_xml_text(f, title);
+	fputs("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
+	fprintf(f,
+		"<text class=\"chart-title\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
+		"font-size=\"14\" font-weight=\"bold\">",
+		w / 2);
+	text_fit(f, title, 14, w - 8);
+	fputs("</text>\n", f);
+}
 
-	for (size_t i = 0; i < c->ns; i++)
-		total += c->s[i].n;
+void nb_chart_grid_y(FILE *f, const struct nb_axis *ay, double l, double r, double t, double b)
+{
+	for (size_t i = 0; i < ay->nticks; i++) {
+		double y = nb_axis_map(ay, ay->tick[i], b, t);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", l, y, r, y);
+	}
+}
+
+void nb_chart_axis_y(FILE *f, const struct nb_axis *ay, double l, double t, double b,
+		     const char *label, bool log)
+{
+	fputs("<g class=\"axis y\" text-anchor=\"end\">\n", f);
+	for (size_t i = 0; i < ay->nticks; i++)
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", l - 8,
+			nb_axis_map(ay, ay->tick[i], b, t) + 4, ay->label[i]);
+	fprintf(f,
+		"<text class=\"axis-label y\" text-anchor=\"middle\" "
+		"transform=\"translate(16 %.1f) rotate(-90)\">",
+		(t + b) / 2);
+	nb_xml_text(f, label);
+	fprintf(f, "%s</text>\n</g>\n", log ? " (log)" : "");
+}
+
+void nb_chart_frame(FILE *f, double l, double r, double t, double b, bool empty)
+{
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		"stroke=\"#444\"/>\n",
+		l, t, r - l, b - t);
+	if (empty)
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#888\">no "
+			"data</text>\n",
+			(l + r) / 2, (t + b) / 2);
+}
+
+/* The x and y values an axis must hold: every point, the error bars' ends (those cut at the
+ * axis aside) and the marks. Fits the axes, or returns -ERANGE with err naming the axis and the
+ * value beyond what it takes; -ENOMEM. */
+static int axes_fit(const struct nb_chart *c, size_t total, struct nb_axis *ax, struct nb_axis *ay,
+		    char *err, size_t errlen)
+{
+	size_t k = 0, ky = 0;
 	double *xs = malloc((total + c->nmarks + 1) * sizeof(*xs));
 	double *ys = malloc((3 * total + 1) * sizeof(*ys));
 	if (!xs || !ys) {
@@ -432,80 +478,43 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 	else if (isfinite(by))
 		axis_error(err, errlen, "y", by);
 	else {
-		nb_axis_fit(&ax, xs, total + c->nmarks, c->x_log, c->x_bytes, false);
-		nb_axis_fit(&ay, ys, ky, c->y_log, false, true);
+		nb_axis_fit(ax, xs, total + c->nmarks, c->x_log, c->x_bytes, false);
+		nb_axis_fit(ay, ys, ky, c->y_log, false, true);
 		if (c->nx_names)
-			name_axis(&ax, c->x_names, c->nx_names);
-		for (size_t i = 0; c->y_plain && i < ay.nticks; i++) /* "20000 Mbit/s" */
-			snprintf(ay.label[i], sizeof(ay.label[0]), "%.6g", ay.tick[i]);
+			name_axis(ax, c->x_names, c->nx_names);
+		for (size_t i = 0; c->y_plain && i < ay->nticks; i++) /* "20000 Mbit/s" */
+			snprintf(ay->label[i], sizeof(ay->label[0]), "%.6g", ay->tick[i]);
 	}
 	free(xs);
 	free(ys);
-	if (isfinite(bx) || isfinite(by))
-		return -ERANGE;
-	/* Room on the left for the widest y tick label and, beside it, the rotated axis label. */
-	for (size_t i = 0; i < ay.nticks; i++)
-		l = fmax(l, text_px(ay.label[i], 12) + 8 + 28);
+	return isfinite(bx) || isfinite(by) ? -ERANGE : 0;
+}
 
-	fprintf(f,
-		"<svg class=\"chart\" data-series=\"%zu\" xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n",
-		c->ns, w, h, w, h);
-	fputs("<title>", f);
-	nb_xml_text(f, c->title);
-	fputs("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
-	fprintf(f,
-		"<text class=\"chart-title\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
-		"font-size=\"14\" font-weight=\"bold\">",
-		w / 2);
-	text_fit(f, c->title, 14, w - 8);
-	fputs("</text>\n<g class=\"grid\" stroke=\"#ddd\">\n", f);
-	for (size_t i = 0; i < ax.nticks; i++) {
-		double x = nb_axis_map(&ax, ax.tick[i], l, r);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x, t, x, b);
-	}
-	for (size_t i = 0; i < ay.nticks; i++) {
-		double y = nb_axis_map(&ay, ay.tick[i], b, t);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", l, y, r, y);
-	}
-	fputs("</g>\n<g class=\"axis x\" text-anchor=\"middle\">\n", f);
-	/* x tick labels: every one, or every second... when they would touch. */
+/* The x axis: its tick labels, every one or every second... when they would touch, and its
+ * label. */
+static void axis_x(FILE *f, const struct nb_chart *c, const struct nb_axis *ax, double l, double r,
+		   double b)
+{
 	double widest = 0;
-	for (size_t i = 0; i < ax.nticks; i++)
-		widest = fmax(widest, text_px(ax.label[i], 12));
 	size_t every = 1;
-	while (ax.nticks > 1 && every < ax.nticks &&
-	       (widest + 6) * (double)((ax.nticks + every - 1) / every) > r - l + widest)
+
+	fputs("<g class=\"axis x\" text-anchor=\"middle\">\n", f);
+	for (size_t i = 0; i < ax->nticks; i++)
+		widest = fmax(widest, text_px(ax->label[i], 12));
+	while (ax->nticks > 1 && every < ax->nticks &&
+	       (widest + 6) * (double)((ax->nticks + every - 1) / every) > r - l + widest)
 		every++;
-	for (size_t i = 0; i < ax.nticks; i += every)
+	for (size_t i = 0; i < ax->nticks; i += every)
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			nb_axis_map(&ax, ax.tick[i], l, r), b + 18, ax.label[i]);
+			nb_axis_map(ax, ax->tick[i], l, r), b + 18, ax->label[i]);
 	fprintf(f, "<text class=\"axis-label x\" x=\"%.1f\" y=\"%.1f\">", (l + r) / 2, b + 36);
 	nb_xml_text(f, c->x_label);
-	fprintf(f, "%s</text>\n</g>\n<g class=\"axis y\" text-anchor=\"end\">\n",
-		c->x_log ? " (log)" : "");
-	for (size_t i = 0; i < ay.nticks; i++)
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", l - 8,
-			nb_axis_map(&ay, ay.tick[i], b, t) + 4, ay.label[i]);
-	fprintf(f,
-		"<text class=\"axis-label y\" text-anchor=\"middle\" "
-		"transform=\"translate(16 %.1f) rotate(-90)\">",
-		(t + b) / 2);
-	nb_xml_text(f, c->y_label);
-	fprintf(f, "%s</text>\n</g>\n", c->y_log ? " (log)" : "");
-	fprintf(f,
-		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-		"stroke=\"#444\"/>\n",
-		l, t, r - l, b - t);
-	if (!total)
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#888\">no "
-			"data</text>\n",
-			(l + r) / 2, (t + b) / 2);
-	draw_marks(f, c, &ax, l, r, t, b);
-	for (size_t i = 0; i < c->ns; i++)
-		draw_series(f, c, i, &ax, &ay, l, r, t, b);
+	fprintf(f, "%s</text>\n</g>\n", c->x_log ? " (log)" : "");
+}
+
+/* The legend below the plot, in cols columns, of the series that have a line in it. */
+static void legend(FILE *f, const struct nb_chart *c, int w, size_t cols, double b)
+{
 	fputs("<g class=\"legend\">\n", f);
 	for (size_t i = 0, row = 0; i < c->ns; i++) {
 		if (c->s[i].no_legend)
@@ -523,6 +532,47 @@ int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen
 		nb_xml_text(f, c->s[i].name);
 		fputs("</title></text>\n", f);
 	}
-	fputs("</g>\n</svg>\n", f);
-	return ret;
+	fputs("</g>\n", f);
+}
+
+int nb_chart_svg_err(FILE *f, const struct nb_chart *c, char *err, size_t errlen)
+{
+	size_t listed = 0;
+	for (size_t i = 0; i < c->ns; i++)
+		listed += !c->s[i].no_legend;
+	int w = c->width_px ? c->width_px : 640;
+	size_t cols = w >= 560 ? 2 : 1; /* a narrow chart lists its legend in one column */
+	size_t legend_rows = (listed + cols - 1) / cols;
+	int h = c->height_px ? c->height_px : 336 + 16 * (int)legend_rows;
+	double l = 72, r = w - 16, t = 34, b = h - 52 - 16.0 * (double)legend_rows;
+	struct nb_axis ax, ay;
+	size_t total = 0;
+	int ret;
+
+	for (size_t i = 0; i < c->ns; i++)
+		total += c->s[i].n;
+	ret = axes_fit(c, total, &ax, &ay, err, errlen);
+	if (ret)
+		return ret;
+	/* Room on the left for the widest y tick label and, beside it, the rotated axis label. */
+	for (size_t i = 0; i < ay.nticks; i++)
+		l = fmax(l, text_px(ay.label[i], 12) + 8 + 28);
+
+	nb_chart_svg_head(f, "chart", "series", c->ns, w, h, c->title);
+	fputs("<g class=\"grid\" stroke=\"#ddd\">\n", f);
+	for (size_t i = 0; i < ax.nticks; i++) {
+		double x = nb_axis_map(&ax, ax.tick[i], l, r);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x, t, x, b);
+	}
+	nb_chart_grid_y(f, &ay, l, r, t, b);
+	fputs("</g>\n", f);
+	axis_x(f, c, &ax, l, r, b);
+	nb_chart_axis_y(f, &ay, l, t, b, c->y_label, c->y_log);
+	nb_chart_frame(f, l, r, t, b, !total);
+	draw_marks(f, c, &ax, l, r, t, b);
+	for (size_t i = 0; i < c->ns; i++)
+		draw_series(f, c, i, &ax, &ay, l, r, t, b);
+	legend(f, c, w, cols, b);
+	fputs("</svg>\n", f);
+	return 0;
 }

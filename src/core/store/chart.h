@@ -84,5 +84,15 @@ void nb_xml_text(FILE *f, const char *s);
  * scripts), and the text written cut to max_px with "…" (for the other charts of the page). */
 double nb_chart_text_px(const char *s, double font_px);
 void nb_chart_text_fit(FILE *f, const char *s, double font_px, double max_px);
+/* The parts every chart of the page shares: the <svg> element's opening (class cls, its
+ * data-DATA attribute n), its title and background; the
+ * y grid's lines; the y axis' ticks and label (" (log)" on a log axis); the plot's frame, with
+ * "no data" when empty. */
+void nb_chart_svg_head(FILE *f, const char *cls, const char *data, size_t n, int w, int h,
+		       const char *title);
+void nb_chart_grid_y(FILE *f, const struct nb_axis *ay, double l, double r, double t, double b);
+void nb_chart_axis_y(FILE *f, const struct nb_axis *ay, double l, double t, double b,
+		     const char *label, bool log);
+void nb_chart_frame(FILE *f, double l, double r, double t, double b, bool empty);
 
 #endif

@@ -34,14 +34,69 @@ static double part(const struct nb_bars *b, size_t bar, size_t p)
 	return isfinite(v) && v > 0 ? v : 0;
 }
 
-int nb_bars_svg(FILE *f, const struct nb_bars *b)
+/* Each bar's parts stacked bottom up, with a tooltip each. */
+static void bars_draw(FILE *f, const struct nb_bars *b, const double *tot, const struct nb_axis *ay,
+		      double l, double slot, double bw, double t, double bot)
 {
-	double tot[NB_BARS_MAX], top = 0, legend_w = 0;
-	bool shown[64] = {false};
-	size_t nshown = 0;
-	struct nb_axis ay;
-	if (b->nbars > NB_BARS_MAX || b->nparts > 64)
-		return -EINVAL;
+	for (size_t i = 0; i < b->nbars; i++) {
+		double x = l + slot * ((double)i + 0.5) - bw / 2, base = 0;
+		char lab[24];
+		bar_label(b, b->x[i], lab, sizeof(lab));
+		fprintf(f, "<g class=\"bar\" data-bar=\"%zu\" data-x=\"%g\" data-total=\"%g\">\n",
+			i, b->x[i], tot[i]);
+		for (size_t p = 0; p < b->nparts; p++) {
+			double v = part(b, i, p);
+			if (v <= 0)
+				continue;
+			double y0 = nb_axis_map(ay, base, bot, t),
+			       y1 = nb_axis_map(ay, base + v, bot, t);
+			base += v;
+			fputs("<rect class=\"seg\" data-part=\"", f);
+			nb_xml_text(f, b->part[p]);
+			fprintf(f,
+				"\" data-value=\"%g\" data-bar=\"%zu\" x=\"%.1f\" y=\"%.2f\" "
+				"width=\"%.1f\" height=\"%.2f\" fill=\"%s\"><title>",
+				v, i, x, y1, bw, y0 - y1,
+				palette[(size_t)(b->colour ? b->colour[p] : (int)p) % NPAL]);
+			nb_xml_text(f, lab);
+			fputs(": ", f);
+			nb_xml_text(f, b->part[p]);
+			fprintf(f, " %.4g</title></rect>\n", v);
+		}
+		fputs("</g>\n", f);
+	}
+}
+
+/* Listed top down in the order stacked bottom up, so the legend reads as the bars do. */
+static void legend(FILE *f, const struct nb_bars *b, const bool *shown, double r, double legend_w,
+		   double t)
+{
+	fputs("<g class=\"legend\">\n", f);
+	double ly = t + 12;
+	for (size_t k = b->nparts; k-- > 0;) {
+		if (!shown[k])
+			continue;
+		fprintf(f,
+			"<rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" "
+			"fill=\"%s\"/><text class=\"legend-item\" data-part=\"",
+			r + 12, ly - 10,
+			palette[(size_t)(b->colour ? b->colour[k] : (int)k) % NPAL]);
+		nb_xml_text(f, b->part[k]);
+		fprintf(f, "\" x=\"%.1f\" y=\"%.1f\">", r + 30, ly);
+		nb_chart_text_fit(f, b->part[k], 12, legend_w - 18);
+		fputs("</text>\n", f);
+		ly += 16;
+	}
+	fputs("</g>\n", f);
+}
+
+/* Each bar's total (tot), the tallest (returned), and the parts shown (shown, *nshown) with
+ * the legend's widest name (*legend_w). */
+static double totals(const struct nb_bars *b, double *tot, bool *shown, size_t *nshown,
+		     double *legend_w)
+{
+	double top = 0;
+
 	for (size_t i = 0; i < b->nbars; i++) {
 		tot[i] = 0;
 		for (size_t p = 0; p < b->nparts; p++) {
@@ -49,12 +104,24 @@ int nb_bars_svg(FILE *f, const struct nb_bars *b)
 			tot[i] += v;
 			if (v > 0 && !shown[p]) {
 				shown[p] = true;
-				nshown++;
-				legend_w = fmax(legend_w, nb_chart_text_px(b->part[p], 12));
+				(*nshown)++;
+				*legend_w = fmax(*legend_w, nb_chart_text_px(b->part[p], 12));
 			}
 		}
 		top = fmax(top, tot[i]);
 	}
+	return top;
+}
+
+int nb_bars_svg(FILE *f, const struct nb_bars *b)
+{
+	double tot[NB_BARS_MAX], top, legend_w = 0;
+	bool shown[64] = {false};
+	size_t nshown = 0;
+	struct nb_axis ay;
+	if (b->nbars > NB_BARS_MAX || b->nparts > 64)
+		return -EINVAL;
+	top = totals(b, tot, shown, &nshown, &legend_w);
 	if (!(top < 1e300))
 		return -ERANGE;
 	if (isfinite(b->y_top) && b->y_top < 1e300)
@@ -74,33 +141,12 @@ int nb_bars_svg(FILE *f, const struct nb_bars *b)
 	slot = b->nbars ? (r - l) / (double)b->nbars : r - l;
 	double bw = fmin(40, slot * 0.7);
 
-	fprintf(f,
-		"<svg class=\"chart bars\" data-bars=\"%zu\" xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n<title>",
-		b->nbars, w, h, w, h);
-	nb_xml_text(f, b->title);
-	fprintf(f,
-		"</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text class=\"chart-title\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
-		"font-size=\"14\" font-weight=\"bold\">",
-		w / 2);
-	nb_chart_text_fit(f, b->title, 14, w - 8);
-	fputs("</text>\n<g class=\"grid\" stroke=\"#ddd\">\n", f);
-	for (size_t i = 0; i < ay.nticks; i++) {
-		double y = nb_axis_map(&ay, ay.tick[i], bot, t);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", l, y, r, y);
-	}
-	fputs("</g>\n<g class=\"axis y\" text-anchor=\"end\">\n", f);
-	for (size_t i = 0; i < ay.nticks; i++)
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", l - 8,
-			nb_axis_map(&ay, ay.tick[i], bot, t) + 4, ay.label[i]);
-	fprintf(f,
-		"<text class=\"axis-label y\" text-anchor=\"middle\" "
-		"transform=\"translate(16 %.1f) rotate(-90)\">",
-		(t + bot) / 2);
-	nb_xml_text(f, b->y_label);
-	fputs("</text>\n</g>\n<g class=\"axis x\" text-anchor=\"middle\">\n", f);
+	nb_chart_svg_head(f, "chart bars", "bars", b->nbars, w, h, b->title);
+	fputs("<g class=\"grid\" stroke=\"#ddd\">\n", f);
+	nb_chart_grid_y(f, &ay, l, r, t, bot);
+	fputs("</g>\n", f);
+	nb_chart_axis_y(f, &ay, l, t, bot, b->y_label, false);
+	fputs("<g class=\"axis x\" text-anchor=\"middle\">\n", f);
 	for (size_t i = 0; i < b->nbars; i++) {
 		char lab[24];
 		bar_label(b, b->x[i], lab, sizeof(lab));
@@ -111,59 +157,10 @@ int nb_bars_svg(FILE *f, const struct nb_bars *b)
 	}
 	fprintf(f, "<text class=\"axis-label x\" x=\"%.1f\" y=\"%.1f\">", (l + r) / 2, bot + 36);
 	nb_xml_text(f, b->x_label);
-	fprintf(f,
-		"</text>\n</g>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		"fill=\"none\" stroke=\"#444\"/>\n",
-		l, t, r - l, bot - t);
-	if (!nshown)
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#888\">no "
-			"data</text>\n",
-			(l + r) / 2, (t + bot) / 2);
-	for (size_t i = 0; i < b->nbars; i++) {
-		double x = l + slot * ((double)i + 0.5) - bw / 2, base = 0;
-		char lab[24];
-		bar_label(b, b->x[i], lab, sizeof(lab));
-		fprintf(f, "<g class=\"bar\" data-bar=\"%zu\" data-x=\"%g\" data-total=\"%g\">\n",
-			i, b->x[i], tot[i]);
-		for (size_t p = 0; p < b->nparts; p++) {
-			double v = part(b, i, p);
-			if (v <= 0)
-				continue;
-			double y0 = nb_axis_map(&ay, base, bot, t),
-			       y1 = nb_axis_map(&ay, base + v, bot, t);
-			base += v;
-			fputs("<rect class=\"seg\" data-part=\"", f);
-			nb_xml_text(f, b->part[p]);
-			fprintf(f,
-				"\" data-value=\"%g\" data-bar=\"%zu\" x=\"%.1f\" y=\"%.2f\" "
-				"width=\"%.1f\" height=\"%.2f\" fill=\"%s\"><title>",
-				v, i, x, y1, bw, y0 - y1,
-				palette[(size_t)(b->colour ? b->colour[p] : (int)p) % NPAL]);
-			nb_xml_text(f, lab);
-			fputs(": ", f);
-			nb_xml_text(f, b->part[p]);
-			fprintf(f, " %.4g</title></rect>\n", v);
-		}
-		fputs("</g>\n", f);
-	}
-	fputs("<g class=\"legend\">\n", f);
-	/* Listed top down in the order stacked bottom up, so the legend reads as the bars do. */
-	double ly = t + 12;
-	for (size_t k = b->nparts; k-- > 0;) {
-		if (!shown[k])
-			continue;
-		fprintf(f,
-			"<rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" "
-			"fill=\"%s\"/><text class=\"legend-item\" data-part=\"",
-			r + 12, ly - 10,
-			palette[(size_t)(b->colour ? b->colour[k] : (int)k) % NPAL]);
-		nb_xml_text(f, b->part[k]);
-		fprintf(f, "\" x=\"%.1f\" y=\"%.1f\">", r + 30, ly);
-		nb_chart_text_fit(f, b->part[k], 12, legend_w - 18);
-		fputs("</text>\n", f);
-		ly += 16;
-	}
-	fputs("</g>\n</svg>\n", f);
+	fputs("</text>\n</g>\n", f);
+	nb_chart_frame(f, l, r, t, bot, !nshown);
+	bars_draw(f, b, tot, &ay, l, slot, bw, t, bot);
+	legend(f, b, shown, r, legend_w, t);
+	fputs("</svg>\n", f);
 	return 0;
 }

@@ -104,32 +104,17 @@ static int same_next_hop(const struct nb_gen_cfg *cfg, const struct nb_path *fir
 	return 0;
 }
 
-static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen)
+/* The route to the destination and its next hop's MAC address. */
+static int path_find(const struct nb_gen_cfg *cfg, struct packet_state *s, char *err, size_t errlen)
 {
-	struct packet_state *s = calloc(1, sizeof(*s));
-	struct tpacket_req req;
-	struct sockaddr_ll ll;
 	char nh[INET6_ADDRSTRLEN] = "?";
-	int ret = -ENOMEM, v = TPACKET_V2, one = 1, sndbuf = 8 << 20;
+	int ret;
 
-	if (!s) {
-		snprintf(err, errlen, "packet engine: out of memory");
-		return -ENOMEM;
-	}
-	s->fd = -1;
-	s->flows = cfg->flows ? cfg->flows : 1;
-	s->flow_base = cfg->flow_base;
-	s->family = cfg->dst.ss_family;
-	if (s->family != AF_INET && s->family != AF_INET6) {
-		ret = -EAFNOSUPPORT;
-		snprintf(err, errlen, "packet engine: IPv4 or IPv6 destinations only");
-		goto fail;
-	}
 	ret = nb_path_route((const struct sockaddr *)&cfg->dst, &s->path);
 	if (ret) {
 		snprintf(err, errlen, "packet engine: no route to the destination: %s",
 			 strerror(-ret));
-		goto fail;
+		return ret;
 	}
 	inet_ntop(s->family,
 		  s->family == AF_INET6
@@ -143,8 +128,18 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 			 "(no %s answer within %d ms)",
 			 nh, s->path.ifname, s->family == AF_INET6 ? "neighbour discovery" : "ARP",
 			 cfg->neigh_wait_ms ? cfg->neigh_wait_ms : 1000);
-		goto fail;
+		return ret;
 	}
+	return 0;
+}
+
+/* The AF_PACKET socket with its TX ring mapped, bound to the route's interface. */
+static int ring_open(const struct nb_gen_cfg *cfg, struct packet_state *s, char *err, size_t errlen)
+{
+	struct tpacket_req req;
+	struct sockaddr_ll ll;
+	int ret, v = TPACKET_V2, one = 1, sndbuf = 8 << 20;
+
 	s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (s->fd < 0) {
 		ret = -errno;
@@ -155,12 +150,12 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 		else
 			snprintf(err, errlen, "packet engine: AF_PACKET socket: %s",
 				 strerror(errno));
-		goto fail;
+		return ret;
 	}
 	if (setsockopt(s->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "packet engine: TPACKET_V2: %s", strerror(errno));
-		goto fail;
+		return ret;
 	}
 	/* With a virtio-net header whose hdr_len covers the whole frame, the kernel copies each
 	 * frame into the skb's linear part instead of pinning the ring page as a fragment: on
@@ -186,7 +181,7 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	if (setsockopt(s->fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req)) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "packet engine: PACKET_TX_RING: %s", strerror(errno));
-		goto fail;
+		return ret;
 	}
 	s->slots = req.tp_frame_nr;
 	s->ring_bytes = (size_t)req.tp_block_size * req.tp_block_nr;
@@ -194,7 +189,7 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	if (s->ring == MAP_FAILED) {
 		ret = -errno;
 		snprintf(err, errlen, "packet engine: mmap of the TX ring: %s", strerror(errno));
-		goto fail;
+		return ret;
 	}
 	memset(&ll, 0, sizeof(ll));
 	ll.sll_family = AF_PACKET;
@@ -204,8 +199,17 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 		ret = -errno;
 		snprintf(err, errlen, "packet engine: bind to %s: %s", s->path.ifname,
 			 strerror(errno));
-		goto fail;
+		return ret;
 	}
+	return 0;
+}
+
+/* The frames' headers (addresses, ports, TTL) and how the flows spread. */
+static int headers_set(const struct nb_gen_cfg *cfg, struct packet_state *s, char *err,
+		       size_t errlen)
+{
+	int ret;
+
 	memcpy(s->hdr.dst_mac, s->path.nexthop_mac, 6);
 	memcpy(s->hdr.src_mac, s->path.src_mac, 6);
 	s->src_spread = cfg->src_spread;
@@ -215,12 +219,12 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 	s->dport_spread = cfg->dport_spread;
 	s->dst_first = cfg->dst;
 	if (s->dst_spread && s->flows > 1 && (ret = same_next_hop(cfg, &s->path, err, errlen)))
-		goto fail;
+		return ret;
 	if (!s->sport_fixed &&
 	    (cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base + s->flows - 1 > 65535) {
 		ret = -ERANGE;
 		snprintf(err, errlen, "packet engine: source ports run past 65535");
-		goto fail;
+		return ret;
 	}
 	s->hdr.sport = (uint16_t)((cfg->sport_base ? cfg->sport_base : 40000u) + cfg->flow_base);
 	s->hdr.ttl = 64;
@@ -237,6 +241,30 @@ static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, si
 		memcpy(&s->hdr.dst_ip, &((struct sockaddr_in *)&cfg->dst)->sin_addr, 4);
 		s->hdr.dport = ntohs(((struct sockaddr_in *)&cfg->dst)->sin_port);
 	}
+	return 0;
+}
+
+static int packet_open(const struct nb_gen_cfg *cfg, void **state, char *err, size_t errlen)
+{
+	struct packet_state *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s) {
+		snprintf(err, errlen, "packet engine: out of memory");
+		return -ENOMEM;
+	}
+	s->fd = -1;
+	s->flows = cfg->flows ? cfg->flows : 1;
+	s->flow_base = cfg->flow_base;
+	s->family = cfg->dst.ss_family;
+	if (s->family != AF_INET && s->family != AF_INET6) {
+		ret = -EAFNOSUPPORT;
+		snprintf(err, errlen, "packet engine: IPv4 or IPv6 destinations only");
+		goto fail;
+	}
+	if ((ret = path_find(cfg, s, err, errlen)) || (ret = ring_open(cfg, s, err, errlen)) ||
+	    (ret = headers_set(cfg, s, err, errlen)))
+		goto fail;
 	*state = s;
 	return 0;
 fail:

@@ -120,6 +120,41 @@ static int put_named(struct nb_msg *m, uint16_t tag, uint8_t *fixed, size_t n, c
 	return nb_msg_put_bytes(m, tag, b, n + k);
 }
 
+/* An interface's counters, its speed and its driver's statistics. */
+static int put_if(struct nb_msg *m, const struct nb_obs_if *f, uint32_t i)
+{
+	uint8_t b[256];
+	int ret;
+
+	const uint64_t v[13] = {
+	    f->rx_packets,  f->tx_packets,	 f->rx_bytes,	   f->tx_bytes,	  f->rx_dropped,
+	    f->rx_missed,   f->rx_fifo,		 f->rx_over,	   f->tx_dropped, f->tx_errors,
+	    f->qdisc_drops, f->qdisc_overlimits, f->qdisc_requeues};
+	memset(b, 0, NB_OBS_IFNAME);
+	memcpy(b, f->name, strnlen(f->name, NB_OBS_IFNAME - 1));
+	nb_put_be32(b + NB_OBS_IFNAME, f->ifindex);
+	for (int k = 0; k < 13; k++)
+		nb_put_be64(b + NB_OBS_IFNAME + 4 + 8 * k, v[k]);
+	nb_put_be32(b + NB_OBS_IFNAME + 4 + 104, f->have_qdisc ? 1 : 0);
+	if ((ret = nb_msg_put_bytes(m, NB_T_OBS_IF, b, IF_B)))
+		return ret;
+	if (f->speed_mbps) {
+		nb_put_be32(b, i);
+		nb_put_be32(b + 4, f->speed_mbps);
+		if ((ret = nb_msg_put_bytes(m, NB_T_OBS_IF_SPEED, b, 8)))
+			return ret;
+	}
+	for (uint32_t k = 0; k < f->neth && k < NB_OBS_ETHS; k++) {
+		if (!f->eth[k].name[0])
+			continue;
+		nb_put_be32(b, i);
+		nb_put_be64(b + 4, f->eth[k].value);
+		if ((ret = put_named(m, NB_T_OBS_ETH, b, ETH_B, f->eth[k].name)))
+			return ret;
+	}
+	return 0;
+}
+
 int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w)
 {
 	uint8_t b[256];
@@ -165,36 +200,9 @@ int nb_obs_window_put(struct nb_msg *m, const struct nb_obs_snap *w)
 		if ((ret = put_named(m, NB_T_OBS_IRQ, b, IRQ_B, w->irq[i].name)))
 			return ret;
 	}
-	for (uint32_t i = 0; i < w->nif && i < NB_OBS_IFS; i++) {
-		const struct nb_obs_if *f = &w->ifs[i];
-		const uint64_t v[13] = {f->rx_packets,	  f->tx_packets,  f->rx_bytes,
-					f->tx_bytes,	  f->rx_dropped,  f->rx_missed,
-					f->rx_fifo,	  f->rx_over,	  f->tx_dropped,
-					f->tx_errors,	  f->qdisc_drops, f->qdisc_overlimits,
-					f->qdisc_requeues};
-		memset(b, 0, NB_OBS_IFNAME);
-		memcpy(b, f->name, strnlen(f->name, NB_OBS_IFNAME - 1));
-		nb_put_be32(b + NB_OBS_IFNAME, f->ifindex);
-		for (int k = 0; k < 13; k++)
-			nb_put_be64(b + NB_OBS_IFNAME + 4 + 8 * k, v[k]);
-		nb_put_be32(b + NB_OBS_IFNAME + 4 + 104, f->have_qdisc ? 1 : 0);
-		if ((ret = nb_msg_put_bytes(m, NB_T_OBS_IF, b, IF_B)))
+	for (uint32_t i = 0; i < w->nif && i < NB_OBS_IFS; i++)
+		if ((ret = put_if(m, &w->ifs[i], i)))
 			return ret;
-		if (f->speed_mbps) {
-			nb_put_be32(b, i);
-			nb_put_be32(b + 4, f->speed_mbps);
-			if ((ret = nb_msg_put_bytes(m, NB_T_OBS_IF_SPEED, b, 8)))
-				return ret;
-		}
-		for (uint32_t k = 0; k < f->neth && k < NB_OBS_ETHS; k++) {
-			if (!f->eth[k].name[0])
-				continue;
-			nb_put_be32(b, i);
-			nb_put_be64(b + 4, f->eth[k].value);
-			if ((ret = put_named(m, NB_T_OBS_ETH, b, ETH_B, f->eth[k].name)))
-				return ret;
-		}
-	}
 	nb_put_be64(b, w->sample_cpu_ns);
 	nb_put_be64(b + 8, w->edge_cpu_ns);
 	nb_put_be64(b + 16, w->sample_period_ns);
@@ -222,137 +230,183 @@ static int get_name(const uint8_t *p, size_t n, char *out, size_t max)
 	return 0;
 }
 
+static int get_head(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	if (n != HEAD_B)
+		return -EBADMSG;
+	w->mono_ns = nb_get_be64(p);
+	w->self_cpu_us = nb_get_be64(p + 8);
+	w->clk_tck = nb_get_be32(p + 16);
+	w->samples = nb_get_be32(p + 20);
+	w->peak_busy_pct = bitsd(nb_get_be64(p + 24));
+	w->peak_cpu = (int32_t)nb_get_be32(p + 32);
+	if (nb_get_be32(p + 36) > 1 || !(w->peak_busy_pct >= 0 && w->peak_busy_pct <= 100) ||
+	    w->peak_cpu < -1 || w->clk_tck == 0 || w->clk_tck > 100000)
+		return -EBADMSG;
+	w->have_conntrack = nb_get_be32(p + 36) == 1;
+	w->ct_entries = nb_get_be64(p + 40);
+	w->ct_max = nb_get_be64(p + 48);
+	w->ct_insert_failed = nb_get_be64(p + 56);
+	w->ct_drop = nb_get_be64(p + 64);
+	w->ct_early_drop = nb_get_be64(p + 72);
+	w->rps_mask = nb_get_be64(p + 80);
+	return 0;
+}
+
+static int get_cpu(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	if (n != CPU_B || w->ncpu >= NB_OBS_CPUS)
+		return -EBADMSG;
+	struct nb_obs_cpu *c = &w->cpu[w->ncpu++];
+	uint64_t *v[8] = {&c->user,   &c->nice, &c->system,  &c->idle,
+			  &c->iowait, &c->irq,	&c->softirq, &c->steal};
+	c->id = nb_get_be32(p);
+	for (int k = 0; k < 8; k++)
+		*v[k] = nb_get_be64(p + 4 + 8 * k);
+	return 0;
+}
+
+static int get_softnet(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	if (n != SOFTNET_B || w->nsoftnet >= NB_OBS_CPUS)
+		return -EBADMSG;
+	struct nb_obs_softnet *s = &w->softnet[w->nsoftnet++];
+	s->cpu = nb_get_be32(p);
+	s->processed = nb_get_be64(p + 4);
+	s->dropped = nb_get_be64(p + 12);
+	s->squeezed = nb_get_be64(p + 20);
+	return 0;
+}
+
+static int get_irq(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	if (n <= IRQ_B || w->nirq >= NB_OBS_IRQS)
+		return -EBADMSG;
+	w->irq[w->nirq].count = nb_get_be64(p);
+	if (get_name(p + IRQ_B, n - IRQ_B, w->irq[w->nirq].name, NB_OBS_NAME))
+		return -EBADMSG;
+	w->nirq++;
+	return 0;
+}
+
+static int get_if(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	if (n != IF_B || w->nif >= NB_OBS_IFS)
+		return -EBADMSG;
+	struct nb_obs_if *f = &w->ifs[w->nif];
+	uint64_t *v[13] = {&f->rx_packets,    &f->tx_packets, &f->rx_bytes,    &f->tx_bytes,
+			   &f->rx_dropped,    &f->rx_missed,  &f->rx_fifo,     &f->rx_over,
+			   &f->tx_dropped,    &f->tx_errors,  &f->qdisc_drops, &f->qdisc_overlimits,
+			   &f->qdisc_requeues};
+	if (get_name(p, strnlen((const char *)p, NB_OBS_IFNAME), f->name, NB_OBS_IFNAME))
+		return -EBADMSG;
+	f->ifindex = nb_get_be32(p + NB_OBS_IFNAME);
+	for (int k = 0; k < 13; k++)
+		*v[k] = nb_get_be64(p + NB_OBS_IFNAME + 4 + 8 * k);
+	uint32_t q = nb_get_be32(p + NB_OBS_IFNAME + 4 + 104);
+	if (q > 1)
+		return -EBADMSG;
+	f->have_qdisc = q == 1;
+	w->nif++;
+	return 0;
+}
+
+static int get_if_speed(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	uint32_t i, v;
+	if (n != 8)
+		return -EBADMSG;
+	i = nb_get_be32(p);
+	v = nb_get_be32(p + 4);
+	if (i >= w->nif || !v || v > NB_OBS_SPEED_MAX_MBPS)
+		return -EBADMSG;
+	w->ifs[i].speed_mbps = v;
+	return 0;
+}
+
+static int get_eth(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	uint32_t i;
+	if (n <= ETH_B)
+		return -EBADMSG;
+	i = nb_get_be32(p);
+	if (i >= w->nif || w->ifs[i].neth >= NB_OBS_ETHS)
+		return -EBADMSG; /* names an interface not (yet) sent */
+	struct nb_obs_stat *s = &w->ifs[i].eth[w->ifs[i].neth];
+	s->value = nb_get_be64(p + 4);
+	if (get_name(p + ETH_B, n - ETH_B, s->name, NB_OBS_NAME))
+		return -EBADMSG;
+	w->ifs[i].neth++;
+	return 0;
+}
+
+static int get_cost(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	if (n != COST_B)
+		return -EBADMSG;
+	w->sample_cpu_ns = nb_get_be64(p);
+	w->edge_cpu_ns = nb_get_be64(p + 8);
+	w->sample_period_ns = nb_get_be64(p + 16);
+	return w->sample_period_ns > 60000000000ull ? -EBADMSG : 0;
+}
+
+static int get_freq(const uint8_t *p, size_t n, struct nb_obs_snap *w)
+{
+	if (n != FREQ_B || w->nfreq >= NB_OBS_CPUS)
+		return -EBADMSG;
+	w->freq_cpu[w->nfreq] = nb_get_be32(p);
+	w->freq_khz[w->nfreq] = nb_get_be32(p + 4);
+	w->nfreq++;
+	return 0;
+}
+
 static int decode(const struct nb_msg *m, struct nb_obs_snap *w)
 {
 	size_t off = 0, n;
 	uint16_t tag;
 	const uint8_t *p;
 	bool head = false, cost = false;
+	int ret;
 
 	while (nb_msg_next(m, &off, &tag, &p, &n) == 1) {
 		switch (tag) {
 		case NB_T_OBS_HEAD:
-			if (head || n != HEAD_B)
-				return -EBADMSG;
+			ret = head ? -EBADMSG : get_head(p, n, w);
 			head = true;
-			w->mono_ns = nb_get_be64(p);
-			w->self_cpu_us = nb_get_be64(p + 8);
-			w->clk_tck = nb_get_be32(p + 16);
-			w->samples = nb_get_be32(p + 20);
-			w->peak_busy_pct = bitsd(nb_get_be64(p + 24));
-			w->peak_cpu = (int32_t)nb_get_be32(p + 32);
-			if (nb_get_be32(p + 36) > 1 ||
-			    !(w->peak_busy_pct >= 0 && w->peak_busy_pct <= 100) ||
-			    w->peak_cpu < -1 || w->clk_tck == 0 || w->clk_tck > 100000)
-				return -EBADMSG;
-			w->have_conntrack = nb_get_be32(p + 36) == 1;
-			w->ct_entries = nb_get_be64(p + 40);
-			w->ct_max = nb_get_be64(p + 48);
-			w->ct_insert_failed = nb_get_be64(p + 56);
-			w->ct_drop = nb_get_be64(p + 64);
-			w->ct_early_drop = nb_get_be64(p + 72);
-			w->rps_mask = nb_get_be64(p + 80);
 			break;
-		case NB_T_OBS_CPU: {
-			if (n != CPU_B || w->ncpu >= NB_OBS_CPUS)
-				return -EBADMSG;
-			struct nb_obs_cpu *c = &w->cpu[w->ncpu++];
-			uint64_t *v[8] = {&c->user,   &c->nice, &c->system,  &c->idle,
-					  &c->iowait, &c->irq,	&c->softirq, &c->steal};
-			c->id = nb_get_be32(p);
-			for (int k = 0; k < 8; k++)
-				*v[k] = nb_get_be64(p + 4 + 8 * k);
+		case NB_T_OBS_CPU:
+			ret = get_cpu(p, n, w);
 			break;
-		}
-		case NB_T_OBS_SOFTNET: {
-			if (n != SOFTNET_B || w->nsoftnet >= NB_OBS_CPUS)
-				return -EBADMSG;
-			struct nb_obs_softnet *s = &w->softnet[w->nsoftnet++];
-			s->cpu = nb_get_be32(p);
-			s->processed = nb_get_be64(p + 4);
-			s->dropped = nb_get_be64(p + 12);
-			s->squeezed = nb_get_be64(p + 20);
+		case NB_T_OBS_SOFTNET:
+			ret = get_softnet(p, n, w);
 			break;
-		}
 		case NB_T_OBS_IRQ:
-			if (n <= IRQ_B || w->nirq >= NB_OBS_IRQS)
-				return -EBADMSG;
-			w->irq[w->nirq].count = nb_get_be64(p);
-			if (get_name(p + IRQ_B, n - IRQ_B, w->irq[w->nirq].name, NB_OBS_NAME))
-				return -EBADMSG;
-			w->nirq++;
+			ret = get_irq(p, n, w);
 			break;
-		case NB_T_OBS_IF: {
-			if (n != IF_B || w->nif >= NB_OBS_IFS)
-				return -EBADMSG;
-			struct nb_obs_if *f = &w->ifs[w->nif];
-			uint64_t *v[13] = {&f->rx_packets,    &f->tx_packets,  &f->rx_bytes,
-					   &f->tx_bytes,      &f->rx_dropped,  &f->rx_missed,
-					   &f->rx_fifo,	      &f->rx_over,     &f->tx_dropped,
-					   &f->tx_errors,     &f->qdisc_drops, &f->qdisc_overlimits,
-					   &f->qdisc_requeues};
-			if (get_name(p, strnlen((const char *)p, NB_OBS_IFNAME), f->name,
-				     NB_OBS_IFNAME))
-				return -EBADMSG;
-			f->ifindex = nb_get_be32(p + NB_OBS_IFNAME);
-			for (int k = 0; k < 13; k++)
-				*v[k] = nb_get_be64(p + NB_OBS_IFNAME + 4 + 8 * k);
-			uint32_t q = nb_get_be32(p + NB_OBS_IFNAME + 4 + 104);
-			if (q > 1)
-				return -EBADMSG;
-			f->have_qdisc = q == 1;
-			w->nif++;
+		case NB_T_OBS_IF:
+			ret = get_if(p, n, w);
 			break;
-		}
-		case NB_T_OBS_IF_SPEED: {
-			uint32_t i, v;
-			if (n != 8)
-				return -EBADMSG;
-			i = nb_get_be32(p);
-			v = nb_get_be32(p + 4);
-			if (i >= w->nif || !v || v > NB_OBS_SPEED_MAX_MBPS)
-				return -EBADMSG;
-			w->ifs[i].speed_mbps = v;
+		case NB_T_OBS_IF_SPEED:
+			ret = get_if_speed(p, n, w);
 			break;
-		}
-		case NB_T_OBS_ETH: {
-			uint32_t i;
-			if (n <= ETH_B)
-				return -EBADMSG;
-			i = nb_get_be32(p);
-			if (i >= w->nif || w->ifs[i].neth >= NB_OBS_ETHS)
-				return -EBADMSG; /* names an interface not (yet) sent */
-			struct nb_obs_stat *s = &w->ifs[i].eth[w->ifs[i].neth];
-			s->value = nb_get_be64(p + 4);
-			if (get_name(p + ETH_B, n - ETH_B, s->name, NB_OBS_NAME))
-				return -EBADMSG;
-			w->ifs[i].neth++;
+		case NB_T_OBS_ETH:
+			ret = get_eth(p, n, w);
 			break;
-		}
 		case NB_T_OBS_COST:
-			if (cost || n != COST_B)
-				return -EBADMSG;
+			ret = cost ? -EBADMSG : get_cost(p, n, w);
 			cost = true;
-			w->sample_cpu_ns = nb_get_be64(p);
-			w->edge_cpu_ns = nb_get_be64(p + 8);
-			w->sample_period_ns = nb_get_be64(p + 16);
-			if (w->sample_period_ns > 60000000000ull)
-				return -EBADMSG;
 			break;
 		case NB_T_OBS_FREQ:
-			if (n != FREQ_B || w->nfreq >= NB_OBS_CPUS)
-				return -EBADMSG;
-			w->freq_cpu[w->nfreq] = nb_get_be32(p);
-			w->freq_khz[w->nfreq] = nb_get_be32(p + 4);
-			w->nfreq++;
+			ret = get_freq(p, n, w);
 			break;
 		default:
-			if (nb_prof_tag(tag))
-				break; /* the profile's: nb_prof_get */
-			if (tag >= 600 && tag <= 699)
-				return -EBADMSG; /* one of ours we do not know: another version */
-			break;			 /* the session's own items (CPU sample, time) */
+			/* One of ours we do not know is another version's; the profile's
+			 * (nb_prof_get) and the session's own items (CPU sample, time) are not. */
+			ret = !nb_prof_tag(tag) && tag >= 600 && tag <= 699 ? -EBADMSG : 0;
+			break;
 		}
+		if (ret)
+			return ret;
 	}
 	return head ? 0 : -EBADMSG;
 }

@@ -42,46 +42,13 @@ static void print_cycles(double c)
 		printf("  %11.1f", c);
 }
 
-static void print_human(const struct nb_mem_result *r)
+/* The CPU over the latency sweep, and what says its figures may be noisy. */
+static void print_lat_cpu(const struct nb_mem_result *r)
 {
-	char a[32], b[32];
-	const struct nb_mem_cache *dc[NB_MEM_MAX_CACHES];
-	size_t ndc = 0, rows, all_preempted = 0;
+	size_t all_preempted = 0;
 
-	printf("netbench mem: %s dependent loads, %u-byte stride; ",
-	       nb_mem_pattern_name(r->opts.pattern), r->line_bytes);
-	if (r->opts.cpu_mhz)
-		printf("core clock %u MHz (as the kernel reports it)\n", r->opts.cpu_mhz);
-	else
-		printf("core clock unknown (no cycles)\n");
-	if (r->capped) {
-		fmt_size(r->avail_bytes, a, sizeof(a));
-		printf("  sizes capped at half of the available memory (%s)\n", a);
-	}
-	printf("\n  %12s  %9s  %11s   (best of %u trials, preempted ones set aside)\n",
-	       "working set", "ns/load", "cycles/load", r->trials);
-	for (size_t i = 0; i < r->n_lat; i++) {
-		fmt_size(r->lat[i].set_bytes, a, sizeof(a));
-		printf("  %12s  %9.2f", a, r->lat[i].ns_per_load);
-		print_cycles(r->lat[i].cycles_per_load);
-		printf("\n");
-	}
 	for (size_t i = 0; i < r->n_lat; i++)
 		all_preempted += r->lat[i].trials_preempted >= r->trials;
-	if (r->interrupted && isnan(r->mem_latency_ns)) {
-		printf("\ninterrupted: %zu latency point%s measured; no memory latency, caches or "
-		       "bandwidth\n",
-		       r->n_lat, r->n_lat == 1 ? "" : "s");
-		return;
-	}
-	fmt_size(r->lat[r->n_lat - 1].set_bytes, a, sizeof(a));
-	printf("\n  memory latency: %.1f ns", r->mem_latency_ns);
-	if (!isnan(r->mem_latency_cycles))
-		printf(" = %.0f cycles", r->mem_latency_cycles);
-	if (r->opts.pattern == NB_MEM_SEQ)
-		printf(" (at %s, seq: what the prefetcher leaves)\n", a);
-	else
-		printf(" (at %s)\n", a);
 	if (r->lat_cpu.valid && r->lat_cpu.window_s > 0) {
 		double other = nb_cpu_other_pct(&r->lat_cpu, 0) / 100.0;
 		printf(
@@ -96,6 +63,14 @@ static void print_human(const struct nb_mem_result *r)
 			       "noisy\n",
 			       other * 100);
 	}
+}
+
+/* The caches inferred from the latency steps, beside those sysfs lists. */
+static void print_caches(const struct nb_mem_result *r)
+{
+	const struct nb_mem_cache *dc[NB_MEM_MAX_CACHES];
+	size_t ndc = 0, rows;
+	char a[32], b[32];
 
 	for (size_t i = 0; i < r->n_sysfs; i++)
 		if (strcmp(r->sysfs[i].type, "Instruction"))
@@ -131,11 +106,13 @@ static void print_human(const struct nb_mem_result *r)
 		printf("  (seq: the prefetcher hides the steps; --pattern random shows them)\n");
 	if (r->n_steps && r->opts.quick)
 		printf("  (quick: sizes double, so an inferred size is within 2x)\n");
+}
 
-	if (r->interrupted && !r->n_bw) {
-		printf("\ninterrupted: no bandwidth measured\n");
-		return;
-	}
+/* The bandwidth table, thread count by thread count, and the trials set aside. */
+static void print_bandwidth(const struct nb_mem_result *r)
+{
+	char a[32];
+
 	fmt_size(r->bw_bytes, a, sizeof(a));
 	printf("\nBandwidth: buffer %s (%s), MB/s = 10^6 bytes/s, best of %u trials\n", a,
 	       r->bw_bytes_from, r->n_bw ? r->bw[0].trials : 0);
@@ -170,6 +147,51 @@ static void print_human(const struct nb_mem_result *r)
 			    p->threads, p->threads > 1 ? "s" : "", p->trials_preempted,
 			    3 * p->trials);
 	}
+}
+
+static void print_human(const struct nb_mem_result *r)
+{
+	char a[32];
+
+	printf("netbench mem: %s dependent loads, %u-byte stride; ",
+	       nb_mem_pattern_name(r->opts.pattern), r->line_bytes);
+	if (r->opts.cpu_mhz)
+		printf("core clock %u MHz (as the kernel reports it)\n", r->opts.cpu_mhz);
+	else
+		printf("core clock unknown (no cycles)\n");
+	if (r->capped) {
+		fmt_size(r->avail_bytes, a, sizeof(a));
+		printf("  sizes capped at half of the available memory (%s)\n", a);
+	}
+	printf("\n  %12s  %9s  %11s   (best of %u trials, preempted ones set aside)\n",
+	       "working set", "ns/load", "cycles/load", r->trials);
+	for (size_t i = 0; i < r->n_lat; i++) {
+		fmt_size(r->lat[i].set_bytes, a, sizeof(a));
+		printf("  %12s  %9.2f", a, r->lat[i].ns_per_load);
+		print_cycles(r->lat[i].cycles_per_load);
+		printf("\n");
+	}
+	if (r->interrupted && isnan(r->mem_latency_ns)) {
+		printf("\ninterrupted: %zu latency point%s measured; no memory latency, caches or "
+		       "bandwidth\n",
+		       r->n_lat, r->n_lat == 1 ? "" : "s");
+		return;
+	}
+	fmt_size(r->lat[r->n_lat - 1].set_bytes, a, sizeof(a));
+	printf("\n  memory latency: %.1f ns", r->mem_latency_ns);
+	if (!isnan(r->mem_latency_cycles))
+		printf(" = %.0f cycles", r->mem_latency_cycles);
+	if (r->opts.pattern == NB_MEM_SEQ)
+		printf(" (at %s, seq: what the prefetcher leaves)\n", a);
+	else
+		printf(" (at %s)\n", a);
+	print_lat_cpu(r);
+	print_caches(r);
+	if (r->interrupted && !r->n_bw) {
+		printf("\ninterrupted: no bandwidth measured\n");
+		return;
+	}
+	print_bandwidth(r);
 }
 
 /* What the finished steps took, for the time left (steps of very unequal length). */

@@ -71,31 +71,11 @@ static void board_status(struct nb_lab *lab, const char *out, struct nb_lab_stat
 	}
 }
 
-int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
+/* The boards' qemu and what their control ports say. Returns whether every board answers. */
+static bool boards_status(struct nb_lab *lab, struct nb_lab_status *st)
 {
-	struct nb_lab_state s;
 	bool all = true;
-	size_t rules, elems;
 
-	memset(st, 0, sizeof(*st));
-	st->rules = st->elems = -1;
-	nb_lab_state_read(lab, &s);
-	st->state_found = s.found;
-	st->state_complete = s.complete;
-	st->ipv6 = s.ipv6;
-	st->dut_cpus = s.dut_cpus;
-	st->agent_expected = s.agent;
-	st->port = (uint16_t)(s.port ? s.port : lab->port);
-	if (s.ruleset) {
-		st->ruleset_known = true;
-		snprintf(st->ruleset_kind, sizeof(st->ruleset_kind), "%s", s.kind);
-		st->ruleset_n = s.rules_n;
-	}
-	for (int i = 0; i < 3; i++) {
-		st->ns[i] = nb_lab_ns_exists(lab->ns[i]);
-		all = all && st->ns[i];
-	}
-	nb_lab_board_from_state(lab);
 	st->board = lab->board;
 	if (lab->board.role >= 0) {
 		char *out = NULL;
@@ -121,14 +101,14 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 		nb_lab_board_swap(lab);
 		all = all && st->board2_ctl;
 	}
-	for (int i = 0; i < 4; i++) {
-		int ns = i < 1 ? 0 : i < 3 ? 1 : 2;
-		if (nb_lab_link_in_board(nb_lab_board_roles(lab), i))
-			continue; /* from the board's own word, above */
-		st->links_up[i] =
-		    st->ns[ns] && nb_lab_link_up(lab, lab->ns[ns], nb_lab_links[i], &st->mtu);
-		all = all && st->links_up[i];
-	}
+	return all;
+}
+
+/* The DUT's forwarding, ruleset and RPS mask: the board's, or its namespace's. */
+static void dut_status(struct nb_lab *lab, struct nb_lab_status *st)
+{
+	size_t rules, elems;
+
 	if (lab->board.role == NB_LAB_DUT) {
 		if (st->board_ctl && !nb_lab_count_rules(lab, &rules, &elems)) {
 			st->rules = (long)rules;
@@ -151,14 +131,12 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 			nb_lab_run_free(r);
 		}
 	}
-	all = all && st->fwd_v4 && (!st->ipv6 || st->fwd_v6) && s.complete;
-	if (!lab->vpn[0])
-		snprintf(lab->vpn, sizeof(lab->vpn), "%s", s.vpn);
-	if (lab->board.role >= 0 && !strncmp(lab->vpn, "esp", 3) &&
-	    (st->board_ctl || st->board2_ctl))
-		st->vpn_read = !nb_lab_sa_read(lab, &st->vpn);
-	/* A board's agent is not a process here: its pid is qemu's, its port is reached from
-	 * the namespace next to it. */
+}
+
+/* The agent and the observer: alive, and answering on their port. A board's agent is not a
+ * process here: its pid is qemu's, its port is reached from the namespace next to it. */
+static void agents_status(struct nb_lab *lab, struct nb_lab_status *st)
+{
 	if (lab->board.role == NB_LAB_SINK) {
 		st->agent_pid = st->board_pid;
 		st->agent_alive = st->board_alive;
@@ -192,6 +170,49 @@ int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
 			st->observer_answers = nb_lab_port_answers(
 			    lab->ns[NB_LAB_DUT], NB_LAB_DUT_A_ADDR, st->port, 1000);
 	}
+}
+
+int nb_lab_status(struct nb_lab *lab, struct nb_lab_status *st)
+{
+	struct nb_lab_state s;
+	bool all = true;
+
+	memset(st, 0, sizeof(*st));
+	st->rules = st->elems = -1;
+	nb_lab_state_read(lab, &s);
+	st->state_found = s.found;
+	st->state_complete = s.complete;
+	st->ipv6 = s.ipv6;
+	st->dut_cpus = s.dut_cpus;
+	st->agent_expected = s.agent;
+	st->port = (uint16_t)(s.port ? s.port : lab->port);
+	if (s.ruleset) {
+		st->ruleset_known = true;
+		snprintf(st->ruleset_kind, sizeof(st->ruleset_kind), "%s", s.kind);
+		st->ruleset_n = s.rules_n;
+	}
+	for (int i = 0; i < 3; i++) {
+		st->ns[i] = nb_lab_ns_exists(lab->ns[i]);
+		all = all && st->ns[i];
+	}
+	nb_lab_board_from_state(lab);
+	all = boards_status(lab, st) && all;
+	for (int i = 0; i < 4; i++) {
+		int ns = i < 1 ? 0 : i < 3 ? 1 : 2;
+		if (nb_lab_link_in_board(nb_lab_board_roles(lab), i))
+			continue; /* from the board's own word, above */
+		st->links_up[i] =
+		    st->ns[ns] && nb_lab_link_up(lab, lab->ns[ns], nb_lab_links[i], &st->mtu);
+		all = all && st->links_up[i];
+	}
+	dut_status(lab, st);
+	all = all && st->fwd_v4 && (!st->ipv6 || st->fwd_v6) && s.complete;
+	if (!lab->vpn[0])
+		snprintf(lab->vpn, sizeof(lab->vpn), "%s", s.vpn);
+	if (lab->board.role >= 0 && !strncmp(lab->vpn, "esp", 3) &&
+	    (st->board_ctl || st->board2_ctl))
+		st->vpn_read = !nb_lab_sa_read(lab, &st->vpn);
+	agents_status(lab, st);
 	if (st->agent_expected)
 		all = all && st->agent_alive && st->agent_answers && st->observer_alive &&
 		      st->observer_answers;

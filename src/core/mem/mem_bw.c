@@ -101,6 +101,59 @@ static void *bw_thread(void *arg)
 	return NULL;
 }
 
+/* One operation (read, write or copy), its trials run by every thread together; its best
+ * and median MB/s into pt. As for latency: a trial in which any thread was preempted is set
+ * aside, unless every trial was. -ECANCELED once cancelled, the threads joined. */
+static int op_trials(struct bw_shared *sh, struct bw_worker *w, int op, size_t words_each,
+		     struct nb_mem_bw_point *pt)
+{
+	double mb[BW_MAX_TRIALS], mb_pre[BW_MAX_TRIALS];
+	uint32_t nclean = 0, npre = 0;
+	for (uint32_t t = 0; t < sh->trials; t++) {
+		if (nb_mem_cancelled(sh->cancel)) {
+			sh->quit = true;
+			pthread_barrier_wait(&sh->start);
+			for (uint32_t i = 0; i < sh->threads; i++)
+				pthread_join(w[i].tid, NULL);
+			return -ECANCELED;
+		}
+		pthread_barrier_wait(&sh->start);
+		pthread_barrier_wait(&sh->end);
+		uint64_t first = UINT64_MAX, last = 0;
+		bool preempted = false;
+		for (uint32_t i = 0; i < sh->threads; i++) {
+			size_t slot = (size_t)op * sh->threads + i;
+			first = sh->t0[slot][t] < first ? sh->t0[slot][t] : first;
+			last = sh->t1[slot][t] > last ? sh->t1[slot][t] : last;
+			preempted |= sh->pre[slot][t];
+		}
+		uint64_t moved = (uint64_t)words_each * sh->threads * sizeof(uint64_t);
+		double v = last > first ? (double)moved * 1e3 / (double)(last - first) : 0;
+		if (preempted)
+			mb_pre[npre++] = v;
+		else
+			mb[nclean++] = v;
+	}
+	pt->trials_preempted += npre;
+	if (!nclean) {
+		memcpy(mb, mb_pre, npre * sizeof(*mb));
+		nclean = npre;
+	}
+	double med = nb_mem_median(mb, nclean); /* sorts ascending */
+	double best = mb[nclean - 1];
+	if (op == BW_READ) {
+		pt->read_mbyte_per_s = best;
+		pt->read_median_mbyte_per_s = med;
+	} else if (op == BW_WRITE) {
+		pt->write_mbyte_per_s = best;
+		pt->write_median_mbyte_per_s = med;
+	} else {
+		pt->copy_mbyte_per_s = best;
+		pt->copy_median_mbyte_per_s = med;
+	}
+	return 0;
+}
+
 int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_t trials,
 		     struct nb_mem_bw_point *pt, const nb_cancel_t *cancel)
 {
@@ -157,55 +210,9 @@ int nb_mem_bandwidth(void *a, void *b, uint64_t bytes, uint32_t threads, uint32_
 			pthread_join(w[i].tid, NULL);
 		goto out;
 	}
-	for (int op = 0; op < BW_NOPS; op++) {
-		/* As for latency: a trial in which any thread was preempted is set aside, unless
-		 * every trial was. */
-		double mb[BW_MAX_TRIALS], mb_pre[BW_MAX_TRIALS];
-		uint32_t nclean = 0, npre = 0;
-		for (uint32_t t = 0; t < trials; t++) {
-			if (nb_mem_cancelled(cancel)) {
-				sh.quit = true;
-				pthread_barrier_wait(&sh.start);
-				for (uint32_t i = 0; i < threads; i++)
-					pthread_join(w[i].tid, NULL);
-				ret = -ECANCELED;
-				goto out;
-			}
-			pthread_barrier_wait(&sh.start);
-			pthread_barrier_wait(&sh.end);
-			uint64_t first = UINT64_MAX, last = 0;
-			bool preempted = false;
-			for (uint32_t i = 0; i < threads; i++) {
-				size_t slot = (size_t)op * threads + i;
-				first = sh.t0[slot][t] < first ? sh.t0[slot][t] : first;
-				last = sh.t1[slot][t] > last ? sh.t1[slot][t] : last;
-				preempted |= sh.pre[slot][t];
-			}
-			uint64_t moved = (uint64_t)words_each * threads * sizeof(uint64_t);
-			double v = last > first ? (double)moved * 1e3 / (double)(last - first) : 0;
-			if (preempted)
-				mb_pre[npre++] = v;
-			else
-				mb[nclean++] = v;
-		}
-		pt->trials_preempted += npre;
-		if (!nclean) {
-			memcpy(mb, mb_pre, npre * sizeof(*mb));
-			nclean = npre;
-		}
-		double med = nb_mem_median(mb, nclean); /* sorts ascending */
-		double best = mb[nclean - 1];
-		if (op == BW_READ) {
-			pt->read_mbyte_per_s = best;
-			pt->read_median_mbyte_per_s = med;
-		} else if (op == BW_WRITE) {
-			pt->write_mbyte_per_s = best;
-			pt->write_median_mbyte_per_s = med;
-		} else {
-			pt->copy_mbyte_per_s = best;
-			pt->copy_median_mbyte_per_s = med;
-		}
-	}
+	for (int op = 0; op < BW_NOPS; op++)
+		if ((ret = op_trials(&sh, w, op, words_each, pt)))
+			goto out;
 	for (uint32_t i = 0; i < threads; i++)
 		pthread_join(w[i].tid, NULL);
 	/* The flag stays set once raised: a trial it cut short is not a measurement. */

@@ -237,15 +237,109 @@ static void reconcile(struct nb_stream_rx *rx, const struct nb_stream_send_step 
 	}
 }
 
+/* The receiving agents asked, started (the CPU baselines taken around that), joined, and
+ * marked at the run's start. */
+static int agents_start(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+			uint32_t id, struct nb_cpu_sample *loc0, char *err, size_t errlen)
+{
+	struct nb_stream_req req;
+	char why[512];
+	int ret;
+
+	fill_req(p, &req, NB_STREAM_AGENT_RECV, id);
+	for (size_t i = 0; i < r->nagents; i++)
+		if ((ret = agent_open(&r->agents[i], p, &p->agents[i], &req, err, errlen)))
+			return ret;
+	baseline_local(r, loc0);
+	for (size_t i = 0; i < r->nagents; i++) {
+		if ((ret = nb_ctl_start(r->agents[i].ctl, why, sizeof(why))) < 0) {
+			agent_fail(&r->agents[i], ret, why, err, errlen);
+			return ret;
+		}
+		baseline_agent(&r->agents[i], loc0);
+	}
+	nb_sleep_until_ns(nb_mono_ns() + JOIN_SETTLE);
+	for (size_t i = 0; i < r->nagents; i++)
+		if ((ret = agent_mark(&r->agents[i], 1, r->agents[i].mark0, err, errlen)))
+			return ret;
+	return 0;
+}
+
+static void send_opts_fill(const struct nb_stream_params *p, const struct nb_stream_ctl_result *r,
+			   int fd, uint32_t id, struct nb_stream_send_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->fd = fd;
+	so->block = p->block;
+	so->rates_bps = p->rates;
+	so->nrates = p->nrates;
+	so->step_ns = p->time_ns;
+	so->omit_ns = p->omit_ns;
+	so->stream_id = id;
+	so->stop = p->stop;
+	so->pacing = r->pacing.mode;
+	so->burst = r->pacing.burst_asked;
+	so->on_step = p->on_step;
+	so->arg = p->step_arg;
+}
+
+/* The observers' windows, one per step, opened and closed at the sender's edges. */
+static int observers_start(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+			   struct nb_stream_obs **obs, struct nb_stream_send_opts *so, char *err,
+			   size_t errlen)
+{
+	int ret;
+
+	r->obs = calloc(p->nrates, sizeof(*r->obs));
+	r->obs_lag_ns = calloc(2 * p->nrates, sizeof(*r->obs_lag_ns));
+	r->nobs = r->obs ? p->nrates : 0;
+	ret = r->obs && r->obs_lag_ns ? nb_stream_obs_start(obs, p->observe, p->nrates, p->time_ns)
+				      : -ENOMEM;
+	if (ret) {
+		snprintf(err, errlen, "observer: %s", strerror(-ret));
+		return ret;
+	}
+	so->on_edge = nb_stream_obs_edge;
+	so->edge_arg = *obs;
+	return 0;
+}
+
+/* After the drain: each agent marked at the run's end and stopped, its counters (and kernel
+ * profile) read and reconciled with what was sent. */
+static int agents_finish(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+			 char *err, size_t errlen)
+{
+	struct nb_stream_rx *rxs[NB_STREAM_MAX_AGENTS] = {0};
+	char why[512];
+	int ret;
+
+	for (size_t i = 0; i < r->nagents; i++) {
+		struct nb_stream_ctl_agent *a = &r->agents[i];
+		if ((ret = agent_mark(a, 2, a->mark1, err, errlen)))
+			return ret;
+		nb_cpu_load(a->mark0, a->mark1, &a->run_cpu);
+		if ((ret = nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, why, sizeof(why))) < 0) {
+			agent_fail(a, ret, why, err, errlen);
+			return ret;
+		}
+		if (nb_stream_rx_get(a->msg, a->rx, &a->end) < 0)
+			return agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
+		if (p->profile_hz && nb_stream_prof_get(a->msg, a->prof, NB_STREAM_MAX_STEPS) < 0)
+			return agent_fail(a, -EBADMSG, "kernel profile: Bad message", err, errlen);
+		reconcile(a->rx, r->sent, p->nrates);
+		rxs[i] = a->rx;
+	}
+	cpu_peers(r, rxs);
+	return 0;
+}
+
 static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
 		       nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
 {
 	struct nb_stream_send_opts so;
 	struct nb_stream_sock_opts send_sock;
-	struct nb_stream_req req;
 	char why[512];
 	uint32_t id = nb_stream_random_id();
-	struct nb_stream_rx *rxs[NB_STREAM_MAX_AGENTS] = {0};
 	struct nb_cpu_sample *loc0 = malloc(sizeof(*loc0));
 	struct nb_stream_obs *obs = NULL;
 	int fd = -1, ret;
@@ -266,50 +360,12 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	}
 	if ((ret = nb_stream_pacing_setup(fd, NULL, &r->pacing, err, errlen)) < 0)
 		goto out;
-	fill_req(p, &req, NB_STREAM_AGENT_RECV, id);
-	for (size_t i = 0; i < r->nagents; i++)
-		if ((ret = agent_open(&r->agents[i], p, &p->agents[i], &req, err, errlen)))
-			goto out;
-	baseline_local(r, loc0);
-	for (size_t i = 0; i < r->nagents; i++) {
-		if ((ret = nb_ctl_start(r->agents[i].ctl, why, sizeof(why))) < 0) {
-			agent_fail(&r->agents[i], ret, why, err, errlen);
-			goto out;
-		}
-		baseline_agent(&r->agents[i], loc0);
-	}
-	nb_sleep_until_ns(nb_mono_ns() + JOIN_SETTLE);
-	for (size_t i = 0; i < r->nagents; i++)
-		if ((ret = agent_mark(&r->agents[i], 1, r->agents[i].mark0, err, errlen)))
-			goto out;
+	if ((ret = agents_start(p, r, id, loc0, err, errlen)))
+		goto out;
 	nb_stream_local_sysinfo(&send_sock, &r->local);
-	memset(&so, 0, sizeof(so));
-	so.fd = fd;
-	so.block = p->block;
-	so.rates_bps = p->rates;
-	so.nrates = p->nrates;
-	so.step_ns = p->time_ns;
-	so.omit_ns = p->omit_ns;
-	so.stream_id = id;
-	so.stop = p->stop;
-	so.pacing = r->pacing.mode;
-	so.burst = r->pacing.burst_asked;
-	so.on_step = p->on_step;
-	so.arg = p->step_arg;
-	if (p->observe && p->observe->n) {
-		r->obs = calloc(p->nrates, sizeof(*r->obs));
-		r->obs_lag_ns = calloc(2 * p->nrates, sizeof(*r->obs_lag_ns));
-		r->nobs = r->obs ? p->nrates : 0;
-		ret = r->obs && r->obs_lag_ns
-			  ? nb_stream_obs_start(&obs, p->observe, p->nrates, p->time_ns)
-			  : -ENOMEM;
-		if (ret) {
-			snprintf(err, errlen, "observer: %s", strerror(-ret));
-			goto out;
-		}
-		so.on_edge = nb_stream_obs_edge;
-		so.edge_arg = obs;
-	}
+	send_opts_fill(p, r, fd, id, &so);
+	if (p->observe && p->observe->n && (ret = observers_start(p, r, &obs, &so, err, errlen)))
+		goto out;
 	if (started)
 		started(arg, p, r);
 	ret = nb_stream_send_run(&so, r->sent);
@@ -331,27 +387,8 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		nb_obs_trial_cost(p->observe, &r->obs[i], NB_OBS_FRAMES_EGRESS, r->sent[i].bytes,
 				  0);
 	nb_sleep_until_ns(nb_mono_ns() + DRAIN_NS);
-	for (size_t i = 0; i < r->nagents; i++) {
-		struct nb_stream_ctl_agent *a = &r->agents[i];
-		if ((ret = agent_mark(a, 2, a->mark1, err, errlen)))
-			goto out;
-		nb_cpu_load(a->mark0, a->mark1, &a->run_cpu);
-		if ((ret = nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, why, sizeof(why))) < 0) {
-			agent_fail(a, ret, why, err, errlen);
-			goto out;
-		}
-		if (nb_stream_rx_get(a->msg, a->rx, &a->end) < 0) {
-			ret = agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
-			goto out;
-		}
-		if (p->profile_hz && nb_stream_prof_get(a->msg, a->prof, NB_STREAM_MAX_STEPS) < 0) {
-			ret = agent_fail(a, -EBADMSG, "kernel profile: Bad message", err, errlen);
-			goto out;
-		}
-		reconcile(a->rx, r->sent, p->nrates);
-		rxs[i] = a->rx;
-	}
-	cpu_peers(r, rxs);
+	if ((ret = agents_finish(p, r, err, errlen)))
+		goto out;
 	r->interrupted = p->stop && *p->stop;
 	ret = 0;
 out:
@@ -363,6 +400,27 @@ out:
 	return ret;
 }
 
+/* The sending agent stopped: what it sent and how it paced, reconciled with what arrived. */
+static int sender_finish(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
+			 struct nb_stream_ctl_agent *a, char *err, size_t errlen)
+{
+	char why[512];
+	int ret, nsent;
+
+	if ((ret = nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, why, sizeof(why))) < 0) {
+		agent_fail(a, ret, why, err, errlen);
+		return ret;
+	}
+	nsent = nb_stream_sent_get(a->msg, r->sent, p->nrates);
+	if (nsent >= 0 && nb_stream_pacing_get(a->msg, &r->pacing) < 0)
+		nsent = -EBADMSG;
+	if (nsent < 0)
+		return agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
+	r->nsent = (size_t)nsent;
+	reconcile(r->rx, r->sent, r->nsent);
+	return 0;
+}
+
 static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
 		       nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
 {
@@ -372,7 +430,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	struct nb_stream_req req;
 	struct nb_cpu_sample *loc0 = NULL;
 	char why[512];
-	int fd = -1, ret, nsent;
+	int fd = -1, ret;
 
 	fill_req(p, &req, NB_STREAM_AGENT_SEND, nb_stream_random_id());
 	/* The local socket is checked before the agent is asked, so that bad input is named
@@ -426,19 +484,8 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		r->prof[i] = rv->prof_step[i];
 		rv->prof_step[i] = NULL;
 	}
-	if ((ret = nb_ctl_stop(a->ctl, a->msg, CTL_TIMEOUT, why, sizeof(why))) < 0) {
-		agent_fail(a, ret, why, err, errlen);
+	if ((ret = sender_finish(p, r, a, err, errlen)))
 		goto out;
-	}
-	nsent = nb_stream_sent_get(a->msg, r->sent, p->nrates);
-	if (nsent >= 0 && nb_stream_pacing_get(a->msg, &r->pacing) < 0)
-		nsent = -EBADMSG;
-	if (nsent < 0) {
-		ret = agent_fail(a, -EBADMSG, "counters: Bad message", err, errlen);
-		goto out;
-	}
-	r->nsent = (size_t)nsent;
-	reconcile(r->rx, r->sent, r->nsent);
 	r->interrupted = p->stop && *p->stop;
 	cpu_peers(r, &r->rx);
 	ret = 0;

@@ -99,7 +99,16 @@ static char *fit_html(const char *formula, bool linear, const struct loaded *l, 
 	return html;
 }
 
-int cmd_report(int argc, char **argv)
+/* What report's options give. */
+struct report_cli {
+	struct store_cli sc;
+	struct store_view_cli view;
+	const char *out, *title;
+	struct nb_piv_axis ra, ca; /* --trend's rows and columns */
+	bool trend, rows_given;
+};
+
+static void report_parse_opts(int argc, char **argv, struct report_cli *o)
 {
 	static const struct option opts[] = {STORE_CLI_LONGOPTS,
 					     STORE_VIEW_LONGOPTS,
@@ -110,11 +119,6 @@ int cmd_report(int argc, char **argv)
 					     {"help", no_argument, NULL, 'h'},
 					     CLI_VERSION_LONGOPT,
 					     {NULL, 0, NULL, 0}};
-	struct store_cli sc = {0};
-	struct store_view_cli view = {0};
-	const char *out = NULL, *title = "netbench report";
-	struct nb_piv_axis ra = {.kind = NB_PIV_LABEL, .key = "label"}, ca;
-	bool trend = false, rows_given = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":o:hV", opts, NULL)) != -1) {
@@ -122,50 +126,44 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			if (!*optarg)
 				cli_usage_error("--output: the file name is empty");
-			out = optarg;
+			o->out = optarg;
 			break;
 		case O_TITLE:
-			title = optarg;
+			o->title = optarg;
 			break;
 		case O_TREND:
-			store_cli_trend(optarg, &ca);
-			trend = true;
+			store_cli_trend(optarg, &o->ca);
+			o->trend = true;
 			break;
 		case O_ROWS:
-			store_cli_axis("--rows", optarg, &ra);
-			rows_given = true;
+			store_cli_axis("--rows", optarg, &o->ra);
+			o->rows_given = true;
 			break;
 		default:
-			if (!store_cli_option(&sc, c) && !store_cli_view_option(&view, c))
+			if (!store_cli_option(&o->sc, c) && !store_cli_view_option(&o->view, c))
 				cli_last_option(argv, c, usage_text, NULL);
 		}
 	}
-	if (!out)
+	if (!o->out)
 		cli_usage_error("where to? give -o FILE.html");
-	if (rows_given && !trend)
+	if (o->rows_given && !o->trend)
 		cli_usage_error("--rows is a part of --trend: add --trend KEY");
-	if (trend && (view.fit || ra.kind == NB_PIV_SIZE ||
-		      (ra.kind == NB_PIV_TAG && !strcmp(ra.key, ca.key))))
+	if (o->trend && (o->view.fit || o->ra.kind == NB_PIV_SIZE ||
+			 (o->ra.kind == NB_PIV_TAG && !strcmp(o->ra.key, o->ca.key))))
 		cli_usage_error("--trend draws lines by label, host or another tag: without --fit, "
 				"and --rows neither size nor the trend's own key");
-	sc.axes = trend;
-	store_cli_view_check(&view);
-	store_cli_ids(&sc, argc, argv);
+	o->sc.axes = o->trend;
+	store_cli_view_check(&o->view);
+	store_cli_ids(&o->sc, argc, argv);
+}
 
-	struct nb_store *st = store_cli_open_read(&sc);
-	struct nb_store_row *rows;
-	size_t n;
-	/* One document at a time: memory holds one document and the views of all. */
-	struct loaded *l = store_cli_load_views(st, &sc, &view.vo, &rows, &n);
+/* The page's items: each result with its views. */
+static struct nb_report_item *items_make(const struct loaded *l, size_t n)
+{
 	struct nb_report_item *it = calloc(n + 1, sizeof(*it));
-	char gen[96];
-	time_t now = time(NULL);
-	struct tm tm;
 
 	if (!it)
 		cli_fail(ENOMEM, "out of memory");
-	if (!n)
-		cli_fail(0, "no stored result matches in %s", store_cli_path(&sc));
 	for (size_t i = 0; i < n; i++) {
 		const struct nb_store_row *r = l[i].row;
 		it[i] = (struct nb_report_item){.id = r->id,
@@ -182,15 +180,19 @@ int cmd_report(int argc, char **argv)
 						.views = l[i].views,
 						.nviews = l[i].nviews};
 	}
-	char *extra = view.fit ? fit_html(view.fit, view.linear, l, n)
-		      : trend  ? trend_html(l, n, &ra, &ca)
-			       : NULL;
-	/* With --trend the page holds the trend, not a chart per view. */
-	for (size_t i = 0; i < n && trend; i++)
-		it[i].nviews = 0;
+	return it;
+}
+
+/* Written beside the target and renamed over it: the file is whole or absent. */
+static void page_write(const char *out, const struct nb_report_item *it, size_t n,
+		       const char *title, const char *extra)
+{
+	char gen[96];
+	time_t now = time(NULL);
+	struct tm tm;
+
 	gmtime_r(&now, &tm);
 	strftime(gen, sizeof(gen), "Written %Y-%m-%d %H:%M UTC by netbench " NB_VERSION ".", &tm);
-	/* Written beside the target and renamed over it: the file is whole or absent. */
 	struct nb_atomic_file af;
 	int ret = nb_atomic_open(&af, out, 0644);
 	if (ret)
@@ -212,7 +214,31 @@ int cmd_report(int argc, char **argv)
 	cli_unlink_on_signal(NULL);
 	if (ret)
 		cli_fail(ret, "writing %s", out);
-	fprintf(stderr, "netbench report: %zu result%s in %s\n", n, n == 1 ? "" : "s", out);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli o = {.title = "netbench report",
+			       .ra = {.kind = NB_PIV_LABEL, .key = "label"}};
+
+	report_parse_opts(argc, argv, &o);
+	struct nb_store *st = store_cli_open_read(&o.sc);
+	struct nb_store_row *rows;
+	size_t n;
+	/* One document at a time: memory holds one document and the views of all. */
+	struct loaded *l = store_cli_load_views(st, &o.sc, &o.view.vo, &rows, &n);
+
+	if (!n)
+		cli_fail(0, "no stored result matches in %s", store_cli_path(&o.sc));
+	struct nb_report_item *it = items_make(l, n);
+	char *extra = o.view.fit ? fit_html(o.view.fit, o.view.linear, l, n)
+		      : o.trend	 ? trend_html(l, n, &o.ra, &o.ca)
+				 : NULL;
+	/* With --trend the page holds the trend, not a chart per view. */
+	for (size_t i = 0; i < n && o.trend; i++)
+		it[i].nviews = 0;
+	page_write(o.out, it, n, o.title, extra);
+	fprintf(stderr, "netbench report: %zu result%s in %s\n", n, n == 1 ? "" : "s", o.out);
 	free(it);
 	free(extra);
 	store_cli_free(l, rows, n);

@@ -88,16 +88,17 @@ static void line_name(const char *name, const struct nb_cmp_line *l, char *buf, 
 	snprintf(buf, len, "%s%s", name, line_virt(l) ? "~" : "");
 }
 
-void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
+/* What the table's cells hold that the lines below it must explain. */
+struct cell_marks {
+	bool spread, polluted, unjudged, nval;
+};
+
+/* The table itself: its columns as wide as their widest cell. False when out of memory. */
+static bool table_write(FILE *f, const struct nb_cmp_table *t, struct cell_marks *m)
 {
 	char buf[96], name[200];
 	size_t w0 = width(t->corner);
-	bool spread = false, polluted = false, unjudged = false, nval = false;
 
-	fprintf(f, "%s (%s)", t->title, t->unit);
-	if (t->has_baseline)
-		fprintf(f, ", with the ratio to %s", t->baseline);
-	fputc('\n', f);
 	for (size_t r = 0; r < t->nrows; r++) {
 		line_name(t->row[r], &t->line[t->by_result ? r : 0], name, sizeof(name));
 		if (width(t->by_result ? name : t->row[r]) > w0)
@@ -106,7 +107,7 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 	pad(f, t->corner, w0, false);
 	size_t *cw = calloc(t->ncols + 1, sizeof(*cw));
 	if (!cw)
-		return;
+		return false;
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (t->by_result)
 			snprintf(name, sizeof(name), "%s", t->col[c]);
@@ -118,11 +119,12 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 			cell_text(t, r, c, buf, sizeof(buf));
 			if (width(buf) > cw[c])
 				cw[c] = width(buf);
-			spread |= x->runs > 1;
-			polluted |= x->polluted > 0;
-			unjudged |=
+			m->spread |= x->runs > 1;
+			m->polluted |= x->polluted > 0;
+			m->unjudged |=
 			    t->has_baseline && isfinite(x->ratio) && !x->is_base && !x->judged;
-			nval |= x->has && x->runs != t->group_runs[nb_cmp_line_of(t, r, c)->group];
+			m->nval |=
+			    x->has && x->runs != t->group_runs[nb_cmp_line_of(t, r, c)->group];
 		}
 		fputs("  ", f);
 		pad(f, name, cw[c], true);
@@ -142,8 +144,13 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 		fputc('\n', f);
 	}
 	free(cw);
-	/* The groups: their runs and, by x, the platform each was measured on. On chosen axes
-	 * a row is a group: one line says what a cell holds. */
+	return true;
+}
+
+/* The groups: their runs and, by x, the platform each was measured on. On chosen axes a row
+ * is a group: one line says what a cell holds. */
+static void groups_write(FILE *f, const struct nb_cmp_table *t)
+{
 	if (t->pivot && t->ngroups)
 		fprintf(f,
 			"a cell (%s): the mean of the runs with that row and column; %u run%s at "
@@ -164,10 +171,15 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 			*t->gkey[g] ? " = " : "", t->group[g], t->group_runs[g],
 			t->group_runs[g] == 1 ? "" : "s", *facts ? "; " : "", facts);
 	}
-	if (spread)
+}
+
+/* What the marks in the cells mean, for those that appear. */
+static void marks_write(FILE *f, const struct nb_cmp_table *t, const struct cell_marks *m)
+{
+	if (m->spread)
 		fprintf(f, "± half-width of the 95 %% interval of the mean over repeated runs "
 			   "(Student's t)\n");
-	if (nval)
+	if (m->nval)
 		fprintf(f, "%s\n",
 			t->pivot ? "n=K: this cell holds K runs, fewer than the fullest"
 				 : "n=K: only K of the group's runs have this point");
@@ -177,15 +189,20 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 		    "ratio: the value over the baseline's (%s); * its 95 %% interval excludes 1 "
 		    "(repeated runs on both sides)\n",
 		    t->baseline);
-	if (unjudged)
+	if (m->unjudged)
 		fprintf(f, "a ratio without * and with one run on a side: significance not judged "
 			   "(repeat the runs to learn the noise)\n");
-	if (polluted)
+	if (m->polluted)
 		fprintf(f,
 			"! in at least one run other processes used more than %.0f %% of a CPU in "
 			"this window (for a figure through an emulated board: on the host that "
 			"runs its qemu): the figure is polluted\n",
 			NB_CPU_POLLUTED_PCT);
+}
+
+/* Each group (or receiver) measured in a VM or under an emulator, once. */
+static void virt_write(FILE *f, const struct nb_cmp_table *t)
+{
 	size_t nl = t->by_result ? t->nrows : t->ncols;
 	for (size_t k = 0; k < nl; k++) {
 		const struct nb_cmp_line *l = &t->line[k];
@@ -204,6 +221,21 @@ void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
 				     "host kernel's, not a board's");
 		}
 	}
+}
+
+void nb_cmp_write_text(FILE *f, const struct nb_cmp_table *t)
+{
+	struct cell_marks m = {0};
+
+	fprintf(f, "%s (%s)", t->title, t->unit);
+	if (t->has_baseline)
+		fprintf(f, ", with the ratio to %s", t->baseline);
+	fputc('\n', f);
+	if (!table_write(f, t, &m))
+		return;
+	groups_write(f, t);
+	marks_write(f, t, &m);
+	virt_write(f, t);
 	for (size_t i = 0; i < t->nnotes; i++)
 		fprintf(f, "  %s\n", t->notes[i]);
 }

@@ -218,57 +218,52 @@ static void tail(struct text *t, const struct nb_fit *f)
 		put(t, ", R^2 %.2f", f->r2);
 }
 
-void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
-		     char *buf, size_t len)
+/* Exactly flat: the same value in every run follows nothing. */
+static void flat_sentence(struct text *t, const struct nb_fit *f, const char *metric,
+			  const char *const *names)
 {
-	struct text t = {buf, len, 0};
-	bool decided;
-	size_t hi = 0, lo = 0;
+	put(t, "%s is the same in every run: it follows %s", metric,
+	    f->factors > 1 ? "none of " : "");
+	for (size_t j = 0; j < f->factors; j++)
+		put(t, "%s%s", j ? ", " : "", names[j]);
+	/* A factor only one run varies: the claim about it is that run's alone. */
+	for (size_t j = 0; j < f->factors; j++)
+		if (f->ols.pinned_runs[j + 1] == 1)
+			put(t, " (that it does not follow %s rests on run %zu alone)", names[j],
+			    f->ols.pinned_run[j + 1] + 1);
+	tail(t, f);
+}
 
-	if (len)
-		buf[0] = '\0';
-	if (isnan(f->r2)) {
-		/* Exactly flat: the same value in every run follows nothing. */
-		put(&t, "%s is the same in every run: it follows %s", metric,
-		    f->factors > 1 ? "none of " : "");
-		for (size_t j = 0; j < f->factors; j++)
-			put(&t, "%s%s", j ? ", " : "", names[j]);
-		/* A factor only one run varies: the claim about it is that run's alone. */
-		for (size_t j = 0; j < f->factors; j++)
-			if (f->ols.pinned_runs[j + 1] == 1)
-				put(&t, " (that it does not follow %s rests on run %zu alone)",
-				    names[j], f->ols.pinned_run[j + 1] + 1);
-		tail(&t, f);
-		return;
+/* A linear fit: the equation, then each term. */
+static void linear_sentence(struct text *t, const struct nb_fit *f, const char *metric,
+			    const char *const *names)
+{
+	put(t, "%s = ", metric);
+	num(t, f, f->log_constant);
+	for (size_t j = 0; j < f->factors; j++) {
+		put(t, " + ");
+		num(t, f, f->exponent[j]);
+		put(t, " x %s", names[j]);
 	}
-	if (f->linear) {
-		put(&t, "%s = ", metric);
-		num(&t, f, f->log_constant);
-		for (size_t j = 0; j < f->factors; j++) {
-			put(&t, " + ");
-			num(&t, f, f->exponent[j]);
-			put(&t, " x %s", names[j]);
-		}
-		for (size_t j = 0; j < f->factors; j++) {
-			put(&t, j ? "; " : ": ");
-			term(&t, f, j, names[j]);
-		}
-		tail(&t, f);
-		if (undecided(f))
-			advice(&t, f, names);
-		return;
+	for (size_t j = 0; j < f->factors; j++) {
+		put(t, j ? "; " : ": ");
+		term(t, f, j, names[j]);
 	}
-	if (f->factors == 1) {
-		put(&t, "%s scales as %s^e (1 = in proportion, 0 = not at all): ", metric,
-		    names[0]);
-		term(&t, f, 0, "e");
-		tail(&t, f);
-		if (undecided(f))
-			advice(&t, f, names);
-		return;
-	}
-	/* Ordered by the size of the effect, whichever way it goes: a metric that falls
-	 * three times faster with the bus than with the core follows the bus more. */
+	tail(t, f);
+	if (undecided(f))
+		advice(t, f, names);
+}
+
+/* Two factors or more: which the metric follows more, ordered by the size of the effect,
+ * whichever way it goes (a metric that falls three times faster with the bus than with the
+ * core follows the bus more). Returns whether the order (or that neither matters) is
+ * decided. */
+static bool order_sentence(struct text *t, const struct nb_fit *f, const char *metric,
+			   const char *const *names)
+{
+	size_t hi = 0, lo = 0;
+	bool decided;
+
 	for (size_t j = 1; j < f->factors; j++) {
 		if (fabs(f->exponent[j]) > fabs(f->exponent[hi]))
 			hi = j;
@@ -296,35 +291,64 @@ void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *con
 		small &= negligible(f, j);
 	if (small) {
 		/* Two exponents near 0 are not ordered, however tight: neither matters. */
-		put(&t, "%s hardly follows ", metric);
+		put(t, "%s hardly follows ", metric);
 		for (size_t j = 0; j < f->factors; j++)
-			put(&t, "%s%s", j ? (j + 1 < f->factors ? ", " : " or ") : "", names[j]);
-		put(&t, " (every exponent's 95 %% interval lies within +-0.10)");
+			put(t, "%s%s", j ? (j + 1 < f->factors ? ", " : " or ") : "", names[j]);
+		put(t, " (every exponent's 95 %% interval lies within +-0.10)");
 		decided = true;
 	} else if (decided) {
-		put(&t, "%s follows %s more than %s (difference of %s ", metric, names[hi],
+		put(t, "%s follows %s more than %s (difference of %s ", metric, names[hi],
 		    names[lo], signed_ ? "the exponents' magnitudes" : "exponents");
-		num(&t, f, d);
-		put(&t, ", 95 %% interval ");
-		num(&t, f, dlo);
-		put(&t, " to ");
-		num(&t, f, dhi);
-		put(&t, ")");
+		num(t, f, d);
+		put(t, ", 95 %% interval ");
+		num(t, f, dlo);
+		put(t, " to ");
+		num(t, f, dhi);
+		put(t, ")");
 	} else {
-		put(&t, "%s: no ordering of %s and %s (", metric, names[hi], names[lo]);
+		put(t, "%s: no ordering of %s and %s (", metric, names[hi], names[lo]);
 		if (f->dof) {
-			put(&t, "the difference of their %s, ",
+			put(t, "the difference of their %s, ",
 			    signed_ ? "exponents' magnitudes" : "exponents");
-			num(&t, f, d);
-			put(&t, ", has a 95 %% interval ");
-			num(&t, f, dlo);
-			put(&t, " to ");
-			num(&t, f, dhi);
-			put(&t, " that includes 0)");
+			num(t, f, d);
+			put(t, ", has a 95 %% interval ");
+			num(t, f, dlo);
+			put(t, " to ");
+			num(t, f, dhi);
+			put(t, " that includes 0)");
 		} else {
-			put(&t, "no residual left to judge it)");
+			put(t, "no residual left to judge it)");
 		}
 	}
+	return decided;
+}
+
+void nb_fit_sentence(const struct nb_fit *f, const char *metric, const char *const *names,
+		     char *buf, size_t len)
+{
+	struct text t = {buf, len, 0};
+	bool decided;
+
+	if (len)
+		buf[0] = '\0';
+	if (isnan(f->r2)) {
+		flat_sentence(&t, f, metric, names);
+		return;
+	}
+	if (f->linear) {
+		linear_sentence(&t, f, metric, names);
+		return;
+	}
+	if (f->factors == 1) {
+		put(&t, "%s scales as %s^e (1 = in proportion, 0 = not at all): ", metric,
+		    names[0]);
+		term(&t, f, 0, "e");
+		tail(&t, f);
+		if (undecided(f))
+			advice(&t, f, names);
+		return;
+	}
+	decided = order_sentence(&t, f, metric, names);
 	for (size_t j = 0; j < f->factors; j++) {
 		put(&t, "; ");
 		term(&t, f, j, names[j]);

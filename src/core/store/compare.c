@@ -184,6 +184,17 @@ static void name_lines(struct nb_cmp_table *t, const struct nb_view *v0, const d
 	}
 }
 
+void nb_cmp_cell_summarize(struct nb_cmp_cell *c)
+{
+	c->ratio = c->ratio_lo = c->ratio_hi = NAN;
+	if (!c->runs_stat.n)
+		return;
+	c->has = true;
+	c->runs = c->runs_stat.n;
+	c->mean = c->runs_stat.mean;
+	c->spread = nb_runs_ci95(&c->runs_stat);
+}
+
 void nb_cmp_set_ratio(struct nb_cmp_cell *x, const struct nb_cmp_cell *base)
 {
 	if (!x->has || !base || !base->has || !(base->mean != 0))
@@ -285,16 +296,8 @@ static void cells_fill(const struct nb_cmp_entry *e, size_t n, struct nb_cmp_tab
 		}
 		note_add(t, &e[i]);
 	}
-	for (size_t k = 0; k < t->nrows * t->ncols; k++) {
-		struct nb_cmp_cell *c = &t->cell[k];
-		c->ratio = c->ratio_lo = c->ratio_hi = NAN;
-		if (!c->runs_stat.n)
-			continue;
-		c->has = true;
-		c->runs = c->runs_stat.n;
-		c->mean = c->runs_stat.mean;
-		c->spread = nb_runs_ci95(&c->runs_stat);
-	}
+	for (size_t k = 0; k < t->nrows * t->ncols; k++)
+		nb_cmp_cell_summarize(&t->cell[k]);
 }
 
 /* Each cell's ratio to the baseline group's line with the same series (the same receiver

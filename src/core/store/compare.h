@@ -81,6 +81,8 @@ size_t nb_cmp_disagreement(const char *const *notes, size_t n, char *out, size_t
 int nb_cmp_build(const struct nb_cmp_entry *e, size_t n, const char *baseline,
 		 struct nb_cmp_table **out);
 void nb_cmp_table_free(struct nb_cmp_table *t);
+/* A cell's runs, mean and spread from its runs_stat (has: any run); its ratio unset (NaN). */
+void nb_cmp_cell_summarize(struct nb_cmp_cell *c);
 /* Sets x's ratio to base (and its interval when both sides repeat); base may be x itself. */
 void nb_cmp_set_ratio(struct nb_cmp_cell *x, const struct nb_cmp_cell *base);
 static inline struct nb_cmp_cell *nb_cmp_at(const struct nb_cmp_table *t, size_t r, size_t c)

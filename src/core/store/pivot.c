@@ -208,6 +208,106 @@ static void axis_name(const struct nb_piv_axis *a, const struct nb_view *v, char
 						  : a->key);
 }
 
+/* The table's names and units from the first point's view, its corner from the axes' names
+ * (cn: the columns'). */
+static void table_head(struct nb_cmp_table *t, const struct nb_view *v0, const char *rk,
+		       const struct nb_piv_axis *ra, const struct nb_piv_axis *ca, char *cn,
+		       size_t cnlen)
+{
+	char rn[64];
+
+	snprintf(t->id, sizeof(t->id), "%s", v0->id);
+	snprintf(t->title, sizeof(t->title), "%s%s%s", v0->title, *rk ? ", " : "", rk);
+	snprintf(t->unit, sizeof(t->unit), "%s", v0->y_unit);
+	snprintf(t->x_name, sizeof(t->x_name), "%s", v0->x_name);
+	snprintf(t->x_unit, sizeof(t->x_unit), "%s", v0->x_unit);
+	t->by_result = true;
+	t->pivot = true;
+	t->lower_is_better = v0->lower_is_better;
+	axis_name(ra, v0, rn, sizeof(rn));
+	axis_name(ca, v0, cn, cnlen);
+	snprintf(t->corner, sizeof(t->corner), "%.38s \\ %.38s", rn, cn);
+}
+
+/* nr rows (one group each) and nc columns, named from their keys. */
+static int table_shape(struct nb_cmp_table *t, const struct key *rows, size_t nr,
+		       const struct key *cols, size_t nc)
+{
+	t->nrows = t->ngroups = nr;
+	t->ncols = nc;
+	t->row = calloc(nr + 1, sizeof(*t->row));
+	t->col = calloc(nc + 1, sizeof(*t->col));
+	t->xval = calloc(nc + 1, sizeof(*t->xval));
+	t->cell = calloc(nr * nc + 1, sizeof(*t->cell));
+	t->group = calloc(nr + 1, sizeof(*t->group));
+	t->gkey = calloc(nr + 1, sizeof(*t->gkey));
+	t->group_runs = calloc(nr + 1, sizeof(*t->group_runs));
+	t->line = calloc(nr + 1, sizeof(*t->line));
+	if (!t->row || !t->col || !t->xval || !t->cell || !t->group || !t->gkey || !t->group_runs ||
+	    !t->line)
+		return -ENOMEM;
+	for (size_t r = 0; r < nr; r++) {
+		snprintf(t->row[r], sizeof(t->row[0]), "%s", rows[r].s);
+		snprintf(t->group[r], sizeof(t->group[0]), "%s", rows[r].s);
+		t->line[r].group = r;
+		t->line[r].env.cpu_mhz = NAN;
+	}
+	for (size_t c = 0; c < nc; c++) {
+		snprintf(t->col[c], sizeof(t->col[0]), "%s", cols[c].s);
+		t->xval[c] = cols[c].x;
+	}
+	return 0;
+}
+
+/* Every point with rest key rk (from first on) into its cell; a row's platform is shown when
+ * all its runs share it, otherwise unknown. */
+static int cells_add(const struct nb_piv_entry *e, const struct point *p, size_t first, size_t np,
+		     const char *rk, struct nb_cmp_table *t, const struct key *rows,
+		     const struct key *cols)
+{
+	size_t nr = t->nrows, nc = t->ncols;
+	bool *env_set = calloc(nr + 1, sizeof(*env_set));
+
+	if (!env_set)
+		return -ENOMEM;
+	for (size_t i = first; i < np; i++) {
+		if (strcmp(p[i].rest, rk))
+			continue;
+		size_t r = find_key(rows, nr, p[i].rowx, p[i].row);
+		size_t c = find_key(cols, nc, p[i].colx, p[i].col);
+		struct nb_cmp_cell *x = nb_cmp_at(t, r, c);
+		nb_runs_add(&x->runs_stat, p[i].y);
+		x->polluted += p[i].polluted;
+		const struct nb_facts *f = e[p[i].entry].env;
+		struct nb_cmp_line *l = &t->line[r];
+		if (!env_set[r] && f)
+			l->env = *f;
+		else if (f && strcmp(l->env.virt, f->virt))
+			l->env.virt[0] = '\0';
+		env_set[r] = true;
+	}
+	free(env_set);
+	return 0;
+}
+
+/* Each cell's ratio to the baseline column's cell in its row (the column named baseline). */
+static void baseline_ratios(struct nb_cmp_table *t, const struct key *cols, const char *cn,
+			    const char *baseline)
+{
+	size_t b = t->ncols;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!strcmp(cols[c].s, baseline))
+			b = c;
+	if (b == t->ncols)
+		return;
+	t->has_baseline = true;
+	snprintf(t->baseline, sizeof(t->baseline), "%s=%s", cn, baseline);
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++)
+			nb_cmp_set_ratio(nb_cmp_at(t, r, c), nb_cmp_at(t, r, b));
+}
+
 /* One table: the points with rest key rk. */
 static int one_table(const struct nb_piv_entry *e, const struct point *p, size_t np, const char *rk,
 		     const struct nb_piv_axis *ra, const struct nb_piv_axis *ca,
@@ -216,6 +316,8 @@ static int one_table(const struct nb_piv_entry *e, const struct point *p, size_t
 	struct nb_cmp_table *t = calloc(1, sizeof(*t));
 	struct key *rows = calloc(np + 1, sizeof(*rows)), *cols = calloc(np + 1, sizeof(*cols));
 	size_t nr = 0, nc = 0, first = np;
+	char cn[64];
+	unsigned most = 0;
 	int ret = -ENOMEM;
 	*out = NULL;
 	if (!t || !rows || !cols)
@@ -230,91 +332,19 @@ static int one_table(const struct nb_piv_entry *e, const struct point *p, size_t
 	}
 	nr = distinct(rows, nr);
 	nc = distinct(cols, nc);
-	const struct nb_view *v0 = e[p[first].entry].view;
-	snprintf(t->id, sizeof(t->id), "%s", v0->id);
-	snprintf(t->title, sizeof(t->title), "%s%s%s", v0->title, *rk ? ", " : "", rk);
-	snprintf(t->unit, sizeof(t->unit), "%s", v0->y_unit);
-	snprintf(t->x_name, sizeof(t->x_name), "%s", v0->x_name);
-	snprintf(t->x_unit, sizeof(t->x_unit), "%s", v0->x_unit);
-	t->by_result = true;
-	t->pivot = true;
-	t->lower_is_better = v0->lower_is_better;
-	char rn[64], cn[64];
-	axis_name(ra, v0, rn, sizeof(rn));
-	axis_name(ca, v0, cn, sizeof(cn));
-	snprintf(t->corner, sizeof(t->corner), "%.38s \\ %.38s", rn, cn);
-	t->nrows = t->ngroups = nr;
-	t->ncols = nc;
-	t->row = calloc(nr + 1, sizeof(*t->row));
-	t->col = calloc(nc + 1, sizeof(*t->col));
-	t->xval = calloc(nc + 1, sizeof(*t->xval));
-	t->cell = calloc(nr * nc + 1, sizeof(*t->cell));
-	t->group = calloc(nr + 1, sizeof(*t->group));
-	t->gkey = calloc(nr + 1, sizeof(*t->gkey));
-	t->group_runs = calloc(nr + 1, sizeof(*t->group_runs));
-	t->line = calloc(nr + 1, sizeof(*t->line));
-	if (!t->row || !t->col || !t->xval || !t->cell || !t->group || !t->gkey || !t->group_runs ||
-	    !t->line)
+	table_head(t, e[p[first].entry].view, rk, ra, ca, cn, sizeof(cn));
+	if ((ret = table_shape(t, rows, nr, cols, nc)) ||
+	    (ret = cells_add(e, p, first, np, rk, t, rows, cols)))
 		goto fail;
-	for (size_t r = 0; r < nr; r++) {
-		snprintf(t->row[r], sizeof(t->row[0]), "%s", rows[r].s);
-		snprintf(t->group[r], sizeof(t->group[0]), "%s", rows[r].s);
-		t->line[r].group = r;
-		t->line[r].env.cpu_mhz = NAN;
-	}
-	for (size_t c = 0; c < nc; c++) {
-		snprintf(t->col[c], sizeof(t->col[0]), "%s", cols[c].s);
-		t->xval[c] = cols[c].x;
-	}
-	bool *env_set = calloc(nr + 1, sizeof(*env_set));
-	if (!env_set)
-		goto fail;
-	for (size_t i = first; i < np; i++) {
-		if (strcmp(p[i].rest, rk))
-			continue;
-		size_t r = find_key(rows, nr, p[i].rowx, p[i].row);
-		size_t c = find_key(cols, nc, p[i].colx, p[i].col);
-		struct nb_cmp_cell *x = nb_cmp_at(t, r, c);
-		nb_runs_add(&x->runs_stat, p[i].y);
-		x->polluted += p[i].polluted;
-		/* A row's platform is shown when all its runs share it; otherwise unknown. */
-		const struct nb_facts *f = e[p[i].entry].env;
-		struct nb_cmp_line *l = &t->line[r];
-		if (!env_set[r] && f)
-			l->env = *f;
-		else if (f && strcmp(l->env.virt, f->virt))
-			l->env.virt[0] = '\0';
-		env_set[r] = true;
-	}
-	free(env_set);
-	unsigned most = 0;
 	for (size_t k = 0; k < nr * nc; k++) {
-		struct nb_cmp_cell *c = &t->cell[k];
-		c->ratio = c->ratio_lo = c->ratio_hi = NAN;
-		if (!c->runs_stat.n)
-			continue;
-		c->has = true;
-		c->runs = c->runs_stat.n;
-		c->mean = c->runs_stat.mean;
-		c->spread = nb_runs_ci95(&c->runs_stat);
-		if (c->runs > most)
-			most = c->runs;
+		nb_cmp_cell_summarize(&t->cell[k]);
+		if (t->cell[k].has && t->cell[k].runs > most)
+			most = t->cell[k].runs;
 	}
 	for (size_t r = 0; r < nr; r++)
 		t->group_runs[r] = most;
-	if (baseline) {
-		size_t b = nc;
-		for (size_t c = 0; c < nc; c++)
-			if (!strcmp(cols[c].s, baseline))
-				b = c;
-		if (b < nc) {
-			t->has_baseline = true;
-			snprintf(t->baseline, sizeof(t->baseline), "%s=%s", cn, baseline);
-			for (size_t r = 0; r < nr; r++)
-				for (size_t c = 0; c < nc; c++)
-					nb_cmp_set_ratio(nb_cmp_at(t, r, c), nb_cmp_at(t, r, b));
-		}
-	}
+	if (baseline)
+		baseline_ratios(t, cols, cn, baseline);
 	*out = t;
 	t = NULL;
 	ret = 0;

@@ -106,6 +106,81 @@ static bool group_emulated(const struct section *s, const char *group)
 	return false;
 }
 
+/* A model's line: each run's curve is drawn (runs of one label fit differently); the legend
+ * lists the first (lines l[0..nl-1] before ln) and says how many there are. */
+static int model_line(const struct section *s, const struct line *l, size_t nl, struct line *ln,
+		      const char *group, const struct nb_series *se, bool faceted, double facet)
+{
+	size_t runs = 0;
+	for (size_t k = 0; k < s->ne; k++)
+		runs += model_of(s, k, group, se, faceted, facet);
+	for (size_t k = 0; k + 1 < nl; k++)
+		ln->no_legend |=
+		    l[k].model && !strcmp(l[k].group, group) && !strcmp(l[k].series, se->name);
+	if (runs > 1 && !ln->no_legend) {
+		size_t o = strlen(ln->name);
+		snprintf(ln->name + o, sizeof(ln->name) - o, " (each of %zu runs)", runs);
+	}
+	if (line_alloc(ln, se->n))
+		return -ENOMEM;
+	for (size_t p = 0; p < se->n; p++) {
+		ln->x[p] = se->x[p];
+		ln->y[p] = se->y[p] * s->scale;
+		ln->lo[p] = ln->hi[p] = NAN;
+	}
+	ln->np = se->n;
+	return 0;
+}
+
+/* A measured line: its mean at each distinct x over the group's runs, with the 95 % interval
+ * of the mean, the runs, and the polluted points (xs: room for every x). */
+static int runs_line(const struct section *s, struct line *ln, const char *group,
+		     const struct nb_series *se, bool faceted, double facet, double *xs)
+{
+	/* The distinct x of this series over the group's runs, in order. */
+	size_t nx = 0;
+	for (size_t k = 0; k < s->ne; k++) {
+		const struct nb_series *o = same_series(s, k, group, se, faceted, facet);
+		for (size_t p = 0; o && p < o->n; p++)
+			xs[nx++] = o->x[p];
+	}
+	qsort(xs, nx, sizeof(double), nb_report_cmp_double);
+	if (line_alloc(ln, nx))
+		return -ENOMEM;
+	for (size_t p = 0; p < nx; p++)
+		if (!ln->np || ln->x[ln->np - 1] != xs[p])
+			ln->x[ln->np++] = xs[p];
+	/* One pass over the runs: count, mean and squared deviations per x
+	 * (Welford), each run's first point at an x. */
+	for (size_t k = 0; k < s->ne; k++) {
+		const struct nb_series *o = same_series(s, k, group, se, faceted, facet);
+		for (size_t p = 0; o && p < o->n; p++) {
+			double *at =
+			    bsearch(&o->x[p], ln->x, ln->np, sizeof(double), nb_report_cmp_double);
+			size_t z = (size_t)(at - ln->x);
+			if (!at || ln->last[z] == k + 1)
+				continue;
+			double v = o->y[p] * s->scale, d = v - ln->y[z];
+			ln->last[z] = k + 1;
+			ln->runs[z]++;
+			ln->y[z] += d / (double)ln->runs[z];
+			ln->lo[z] += d * (v - ln->y[z]); /* m2 until the end */
+			ln->flag[z] |= o->polluted[p];
+		}
+	}
+	for (size_t z = 0; z < ln->np; z++) {
+		double half = nb_ci95_half(
+		    ln->runs[z],
+		    ln->runs[z] > 1 ? sqrt(ln->lo[z] / (double)(ln->runs[z] - 1)) : NAN);
+		ln->lo[z] = ln->y[z] - half;
+		ln->hi[z] = ln->y[z] + half;
+		if (ln->runs[z] > ln->maxruns)
+			ln->maxruns = ln->runs[z];
+		ln->flagged += ln->flag[z];
+	}
+	return 0;
+}
+
 /* The lines of one facet (facet 0: a view without facets). */
 int nb_report_build_lines(struct section *s, bool faceted, double facet, struct line **out,
 			  size_t *nout)
@@ -142,74 +217,10 @@ int nb_report_build_lines(struct section *s, bool faceted, double facet, struct 
 			ln->colour = colour_of(s, key);
 			snprintf(ln->name, sizeof(ln->name), "%s%s%s%s", many ? group : "",
 				 many ? ": " : "", sn, ln->emulated ? " (not a board)" : "");
-			if (se->model) {
-				/* Each run's curve is drawn (runs of one label fit differently);
-				 * the legend lists the first and says how many there are. */
-				size_t runs = 0;
-				for (size_t k = 0; k < s->ne; k++)
-					runs += model_of(s, k, group, se, faceted, facet);
-				for (size_t k = 0; k + 1 < nl; k++)
-					ln->no_legend |= l[k].model && !strcmp(l[k].group, group) &&
-							 !strcmp(l[k].series, se->name);
-				if (runs > 1 && !ln->no_legend) {
-					size_t o = strlen(ln->name);
-					snprintf(ln->name + o, sizeof(ln->name) - o,
-						 " (each of %zu runs)", runs);
-				}
-				if (line_alloc(ln, se->n))
-					goto fail;
-				for (size_t p = 0; p < se->n; p++) {
-					ln->x[p] = se->x[p];
-					ln->y[p] = se->y[p] * s->scale;
-					ln->lo[p] = ln->hi[p] = NAN;
-				}
-				ln->np = se->n;
-				continue;
-			}
-			/* The distinct x of this series over the group's runs, in order. */
-			size_t nx = 0;
-			for (size_t k = 0; k < s->ne; k++) {
-				const struct nb_series *o =
-				    same_series(s, k, group, se, faceted, facet);
-				for (size_t p = 0; o && p < o->n; p++)
-					xs[nx++] = o->x[p];
-			}
-			qsort(xs, nx, sizeof(double), nb_report_cmp_double);
-			if (line_alloc(ln, nx))
+			ret = se->model ? model_line(s, l, nl, ln, group, se, faceted, facet)
+					: runs_line(s, ln, group, se, faceted, facet, xs);
+			if (ret)
 				goto fail;
-			for (size_t p = 0; p < nx; p++)
-				if (!ln->np || ln->x[ln->np - 1] != xs[p])
-					ln->x[ln->np++] = xs[p];
-			/* One pass over the runs: count, mean and squared deviations per x
-			 * (Welford), each run's first point at an x. */
-			for (size_t k = 0; k < s->ne; k++) {
-				const struct nb_series *o =
-				    same_series(s, k, group, se, faceted, facet);
-				for (size_t p = 0; o && p < o->n; p++) {
-					double *at = bsearch(&o->x[p], ln->x, ln->np,
-							     sizeof(double), nb_report_cmp_double);
-					size_t z = (size_t)(at - ln->x);
-					if (!at || ln->last[z] == k + 1)
-						continue;
-					double v = o->y[p] * s->scale, d = v - ln->y[z];
-					ln->last[z] = k + 1;
-					ln->runs[z]++;
-					ln->y[z] += d / (double)ln->runs[z];
-					ln->lo[z] += d * (v - ln->y[z]); /* m2 until the end */
-					ln->flag[z] |= o->polluted[p];
-				}
-			}
-			for (size_t z = 0; z < ln->np; z++) {
-				double half = nb_ci95_half(
-				    ln->runs[z], ln->runs[z] > 1
-						     ? sqrt(ln->lo[z] / (double)(ln->runs[z] - 1))
-						     : NAN);
-				ln->lo[z] = ln->y[z] - half;
-				ln->hi[z] = ln->y[z] + half;
-				if (ln->runs[z] > ln->maxruns)
-					ln->maxruns = ln->runs[z];
-				ln->flagged += ln->flag[z];
-			}
 		}
 	}
 	free(xs);

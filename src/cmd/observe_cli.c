@@ -122,6 +122,60 @@ void obs_cli_cpus_str(uint64_t mask, const struct nb_obs_snap *w, char *buf, siz
 		snprintf(buf + o, len - o, "%s", w->rps_mask == mask ? " (RPS)" : "");
 }
 
+/* Each interface's counters, and its driver's statistics that are not zero. */
+static void print_ifs(FILE *f, const struct nb_obs_snap *w, const char *in)
+{
+	char a[16], b[16];
+
+	for (uint32_t n = 0; n < w->nif; n++) {
+		const struct nb_obs_if *p = &w->ifs[n];
+		fprintf(f,
+			"%s  %-10s rx %s tx %s  rx_dropped %llu missed %llu fifo %llu over "
+			"%llu  "
+			"tx_dropped %llu tx_errors %llu",
+			in, p->name, nb_format_count((double)p->rx_packets, a, sizeof(a)),
+			nb_format_count((double)p->tx_packets, b, sizeof(b)),
+			(unsigned long long)p->rx_dropped, (unsigned long long)p->rx_missed,
+			(unsigned long long)p->rx_fifo, (unsigned long long)p->rx_over,
+			(unsigned long long)p->tx_dropped, (unsigned long long)p->tx_errors);
+		if (p->have_qdisc)
+			fprintf(f, "  qdisc drops %llu overlimits %llu",
+				(unsigned long long)p->qdisc_drops,
+				(unsigned long long)p->qdisc_overlimits);
+		fputc('\n', f);
+		for (uint32_t q = 0; q < p->neth; q++)
+			if (p->eth[q].value)
+				fprintf(f, "%s    driver %s %llu\n", in, p->eth[q].name,
+					(unsigned long long)p->eth[q].value);
+	}
+}
+
+/* The DUT's clock and the cycles per frame it gives. */
+static void print_clock(FILE *f, const struct nb_obs_cost *q, const char *in)
+{
+	char a[16], b[16], e[16];
+
+	if (!q->clock_from)
+		fprintf(f,
+			"%s  clock: unknown (no cpufreq, no cpuinfo MHz): no cycles per "
+			"frame\n",
+			in);
+	else if (isnan(q->cycles_per_frame))
+		fprintf(f, "%s  clock %.0f MHz (%s): no frame reached the DUT\n", in, q->clock_mhz,
+			q->clock_from);
+	else
+		fprintf(f,
+			"%s  clock %.0f MHz (%s): %.0f cycles per frame handled (%s ingress "
+			"frames, %s), %s per forwarded frame (%s, %s)\n",
+			in, q->clock_mhz, q->clock_from, q->cycles_per_frame,
+			nb_format_count((double)q->ingress_frames, a, sizeof(a)), q->ingress_from,
+			isnan(q->cycles_per_forwarded_frame)
+			    ? "-"
+			    : (snprintf(e, sizeof(e), "%.0f", q->cycles_per_forwarded_frame), e),
+			nb_format_count((double)q->forwarded_frames, b, sizeof(b)),
+			q->forwarded_from);
+}
+
 void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_trial *t,
 		   const char *in)
 {
@@ -170,28 +224,7 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			nb_format_count((double)s->softnet_dropped, b, sizeof(b)),
 			nb_format_count((double)s->softnet_squeezed, d, sizeof(d)),
 			nb_format_count((double)s->softnet_squeezed / ws, e, sizeof(e)));
-		for (uint32_t n = 0; n < w->nif; n++) {
-			const struct nb_obs_if *p = &w->ifs[n];
-			fprintf(f,
-				"%s  %-10s rx %s tx %s  rx_dropped %llu missed %llu fifo %llu over "
-				"%llu  "
-				"tx_dropped %llu tx_errors %llu",
-				in, p->name, nb_format_count((double)p->rx_packets, a, sizeof(a)),
-				nb_format_count((double)p->tx_packets, b, sizeof(b)),
-				(unsigned long long)p->rx_dropped, (unsigned long long)p->rx_missed,
-				(unsigned long long)p->rx_fifo, (unsigned long long)p->rx_over,
-				(unsigned long long)p->tx_dropped,
-				(unsigned long long)p->tx_errors);
-			if (p->have_qdisc)
-				fprintf(f, "  qdisc drops %llu overlimits %llu",
-					(unsigned long long)p->qdisc_drops,
-					(unsigned long long)p->qdisc_overlimits);
-			fputc('\n', f);
-			for (uint32_t q = 0; q < p->neth; q++)
-				if (p->eth[q].value)
-					fprintf(f, "%s    driver %s %llu\n", in, p->eth[q].name,
-						(unsigned long long)p->eth[q].value);
-		}
+		print_ifs(f, w, in);
 		if (w->nirq) {
 			fprintf(f, "%s  interrupts/s:", in);
 			for (uint32_t n = 0; n < w->nirq && n < 6; n++)
@@ -209,29 +242,7 @@ void obs_cli_print(FILE *f, const struct nb_obs_set *c, const struct nb_obs_tria
 			    (unsigned long long)w->ct_drop);
 		else
 			fprintf(f, "%s  conntrack: not loaded\n", in);
-		const struct nb_obs_cost *q = &t->cost[i];
-		if (!q->clock_from)
-			fprintf(f,
-				"%s  clock: unknown (no cpufreq, no cpuinfo MHz): no cycles per "
-				"frame\n",
-				in);
-		else if (isnan(q->cycles_per_frame))
-			fprintf(f, "%s  clock %.0f MHz (%s): no frame reached the DUT\n", in,
-				q->clock_mhz, q->clock_from);
-		else
-			fprintf(
-			    f,
-			    "%s  clock %.0f MHz (%s): %.0f cycles per frame handled (%s ingress "
-			    "frames, %s), %s per forwarded frame (%s, %s)\n",
-			    in, q->clock_mhz, q->clock_from, q->cycles_per_frame,
-			    nb_format_count((double)q->ingress_frames, a, sizeof(a)),
-			    q->ingress_from,
-			    isnan(q->cycles_per_forwarded_frame)
-				? "-"
-				: (snprintf(e, sizeof(e), "%.0f", q->cycles_per_forwarded_frame),
-				   e),
-			    nb_format_count((double)q->forwarded_frames, b, sizeof(b)),
-			    q->forwarded_from);
+		print_clock(f, &t->cost[i], in);
 	}
 }
 

@@ -118,6 +118,66 @@ static int profile_open(const struct nb_agent_ctx *ctx, struct tput_agent *t, ui
 	return 0;
 }
 
+/* The agent sends: the caps apply to everything it sends, on the wire, and a UDP reverse test
+ * goes to the controller's receive port (*port) by the target rule. The product of
+ * peer-supplied numbers is bounded before it is used. */
+static int send_check(const struct nb_agent_ctx *ctx, struct tput_agent *t,
+		      const struct nb_tput_request *rq, uint32_t *port, char *err, size_t errlen)
+{
+	int ret;
+
+	uint64_t total = 0;
+	bool v6 = ctx->local.ss_family == AF_INET6;
+	uint32_t pkt, over;
+	nb_tput_wire_shape((enum nb_tput_proto)t->proto, t->block, v6, &pkt, &over);
+	if (t->rate_bps && !nb_mul_u64(t->rate_bps, t->streams, &total)) {
+		snprintf(err, errlen,
+			 "refused by rule max-rate: %u streams at %llu bit/s do not fit 64 bits",
+			 t->streams, (unsigned long long)t->rate_bps);
+		return -EPERM;
+	}
+	if ((ret = nb_agent_check_send(ctx, t->duration_ns, total, pkt, over, err, errlen)))
+		return ret;
+	if (t->proto == NB_TPUT_UDP) {
+		struct sockaddr_storage dst = t->peer;
+		*port = rq->udp_port;
+		if (!*port || *port > 65535) {
+			snprintf(err, errlen, "UDP reverse test without a receive port");
+			return -EINVAL;
+		}
+		t->udp_peer_port = (uint16_t)*port;
+		nb_net_set_port((struct sockaddr *)&dst, t->udp_peer_port);
+		if ((ret = nb_agent_check_target(ctx, (struct sockaddr *)&dst, err, errlen)))
+			return ret;
+	}
+	return 0;
+}
+
+/* The data socket: TCP's listener, or UDP's receiver; its port (*port) goes in the ack. */
+static int data_socket_open(struct tput_agent *t, uint32_t *port, char *err, size_t errlen)
+{
+	int ret;
+
+	t->data_fd = nb_net_bind_like((struct sockaddr *)&t->local,
+				      t->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM, 0);
+	if (t->data_fd < 0) {
+		ret = t->data_fd;
+		snprintf(err, errlen, "cannot open a data socket: %s", strerror(-ret));
+		return ret;
+	}
+	/* On the listener, so that each connection starts with it (tput_run.c says why). */
+	if (t->congestion[0] && (ret = nb_tcpcc_set(t->data_fd, t->congestion))) {
+		snprintf(err, errlen, "cannot use congestion control %s: %s", t->congestion,
+			 strerror(-ret));
+		return ret;
+	}
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	getsockname(t->data_fd, (struct sockaddr *)&ss, &len);
+	*port = nb_net_port((struct sockaddr *)&ss);
+	return 0;
+}
+
 static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, void **state,
 		      struct nb_msg *ack, char *err, size_t errlen)
 {
@@ -163,58 +223,11 @@ static int tput_setup(const struct nb_agent_ctx *ctx, const struct nb_msg *req, 
 		goto fail;
 	memcpy(&t->peer, &ctx->peer, sizeof(t->peer));
 	memcpy(&t->local, &ctx->local, sizeof(t->local));
-	if (t->dir & NB_TPUT_DIR_RX) {
-		/* The agent sends: the caps apply to everything it sends, on the wire. The
-		 * product of peer-supplied numbers is bounded before it is used. */
-		uint64_t total = 0;
-		bool v6 = ctx->local.ss_family == AF_INET6;
-		uint32_t pkt, over;
-		nb_tput_wire_shape((enum nb_tput_proto)t->proto, t->block, v6, &pkt, &over);
-		if (t->rate_bps && !nb_mul_u64(t->rate_bps, t->streams, &total)) {
-			snprintf(
-			    err, errlen,
-			    "refused by rule max-rate: %u streams at %llu bit/s do not fit 64 bits",
-			    t->streams, (unsigned long long)t->rate_bps);
-			ret = -EPERM;
-			goto fail;
-		}
-		if ((ret = nb_agent_check_send(ctx, t->duration_ns, total, pkt, over, err, errlen)))
-			goto fail;
-		if (t->proto == NB_TPUT_UDP) {
-			struct sockaddr_storage dst = t->peer;
-			port = rq.udp_port;
-			if (!port || port > 65535) {
-				snprintf(err, errlen, "UDP reverse test without a receive port");
-				ret = -EINVAL;
-				goto fail;
-			}
-			t->udp_peer_port = (uint16_t)port;
-			nb_net_set_port((struct sockaddr *)&dst, t->udp_peer_port);
-			if ((ret =
-				 nb_agent_check_target(ctx, (struct sockaddr *)&dst, err, errlen)))
-				goto fail;
-		}
-	}
-	if (t->proto == NB_TPUT_TCP || (t->dir & NB_TPUT_DIR_TX)) {
-		t->data_fd =
-		    nb_net_bind_like((struct sockaddr *)&t->local,
-				     t->proto == NB_TPUT_TCP ? SOCK_STREAM : SOCK_DGRAM, 0);
-		if (t->data_fd < 0) {
-			ret = t->data_fd;
-			snprintf(err, errlen, "cannot open a data socket: %s", strerror(-ret));
-			goto fail;
-		}
-		/* On the listener, so that each connection starts with it (tput_run.c says why). */
-		if (t->congestion[0] && (ret = nb_tcpcc_set(t->data_fd, t->congestion))) {
-			snprintf(err, errlen, "cannot use congestion control %s: %s", t->congestion,
-				 strerror(-ret));
-			goto fail;
-		}
-		struct sockaddr_storage ss;
-		socklen_t len = sizeof(ss);
-		getsockname(t->data_fd, (struct sockaddr *)&ss, &len);
-		port = nb_net_port((struct sockaddr *)&ss);
-	}
+	if ((t->dir & NB_TPUT_DIR_RX) && (ret = send_check(ctx, t, &rq, &port, err, errlen)))
+		goto fail;
+	if ((t->proto == NB_TPUT_TCP || (t->dir & NB_TPUT_DIR_TX)) &&
+	    (ret = data_socket_open(t, &port, err, errlen)))
+		goto fail;
 	if ((ret = nb_random_bytes(&t->cookie, sizeof(t->cookie))))
 		goto fail;
 	if ((ret = nb_tput_put_ack(ack, port, t->cookie)))

@@ -106,6 +106,73 @@ static bool folded_ok(const uint8_t *p, size_t n)
 	return true;
 }
 
+static int get_head(const uint8_t *p, size_t n, struct nb_prof_result *r)
+{
+	uint32_t a;
+	if (n != HEAD_B)
+		return -EBADMSG;
+	a = nb_get_be32(p);
+	r->hz = nb_get_be32(p + 4);
+	r->cpu_ns = nb_get_be64(p + 8);
+	r->window_ns = nb_get_be64(p + 16);
+	r->func_mask = nb_get_be64(p + 24);
+	r->throttled = nb_get_be64(p + 32);
+	r->func_samples = nb_get_be64(p + 40);
+	if (a > 1 || r->hz < 1 || r->hz > NB_PROF_HZ_MAX)
+		return -EBADMSG;
+	r->available = a == 1;
+	return 0;
+}
+
+/* One CPU's samples: its categories must account for every sample, and no CPU comes twice
+ * (seen: those before). */
+static int get_cpu(const uint8_t *p, size_t n, struct nb_prof_result *r, uint64_t *seen)
+{
+	if (!r->available || n != CPU_B || r->ncpu >= NB_PROF_CPUS ||
+	    nb_get_be32(p + 20) != NB_PC_N)
+		return -EBADMSG;
+	struct nb_prof_cpu *c = &r->cpu[r->ncpu];
+	uint64_t sum = 0;
+	c->cpu = nb_get_be32(p);
+	c->samples = nb_get_be64(p + 4);
+	c->lost = nb_get_be64(p + 12);
+	for (int k = 0; k < NB_PC_N; k++) {
+		c->cat[k] = nb_get_be64(p + 24 + 8 * k);
+		if (c->cat[k] > c->samples)
+			return -EBADMSG;
+		sum += c->cat[k];
+	}
+	if (sum != c->samples)
+		return -EBADMSG;
+	for (uint32_t i = 0; i < r->ncpu; i++)
+		if (seen[i] == c->cpu)
+			return -EBADMSG;
+	seen[r->ncpu++] = c->cpu;
+	return 0;
+}
+
+static int get_func(const uint8_t *p, size_t n, struct nb_prof_result *r)
+{
+	if (!r->available || n <= FUNC_B || r->nfunc >= NB_PROF_FUNCS)
+		return -EBADMSG;
+	struct nb_prof_func *f = &r->func[r->nfunc];
+	size_t nl = p[8], ml;
+	if (!nl || nl >= NB_PROF_NAME || FUNC_B + nl > n)
+		return -EBADMSG;
+	ml = n - FUNC_B - nl;
+	if (ml >= NB_PROF_MOD || !printable(p + FUNC_B, nl + ml))
+		return -EBADMSG;
+	f->count = nb_get_be64(p);
+	if (!f->count || f->count > r->func_samples)
+		return -EBADMSG;
+	memcpy(f->name, p + FUNC_B, nl);
+	f->name[nl] = '\0';
+	memcpy(f->module, p + FUNC_B + nl, ml);
+	f->module[ml] = '\0';
+	r->nfunc++;
+	return 0;
+}
+
 static int decode(const struct nb_msg *m, struct nb_prof_result *r)
 {
 	size_t off = 0, n;
@@ -113,80 +180,31 @@ static int decode(const struct nb_msg *m, struct nb_prof_result *r)
 	const uint8_t *p;
 	bool head = false, why = false, folded = false;
 	uint64_t seen[NB_PROF_CPUS];
+	int ret = 0;
 
 	while (nb_msg_next(m, &off, &tag, &p, &n) == 1) {
+		if (!head && (tag == T_WHY || tag == T_CPU || tag == T_FUNC || tag == T_FOLDED))
+			return -EBADMSG; /* the head comes first */
 		switch (tag) {
-		case T_HEAD: {
-			uint32_t a;
-			if (head || n != HEAD_B)
-				return -EBADMSG;
+		case T_HEAD:
+			ret = head ? -EBADMSG : get_head(p, n, r);
 			head = true;
-			a = nb_get_be32(p);
-			r->hz = nb_get_be32(p + 4);
-			r->cpu_ns = nb_get_be64(p + 8);
-			r->window_ns = nb_get_be64(p + 16);
-			r->func_mask = nb_get_be64(p + 24);
-			r->throttled = nb_get_be64(p + 32);
-			r->func_samples = nb_get_be64(p + 40);
-			if (a > 1 || r->hz < 1 || r->hz > NB_PROF_HZ_MAX)
-				return -EBADMSG;
-			r->available = a == 1;
 			break;
-		}
 		case T_WHY:
-			if (!head || r->available || why || !n || n >= sizeof(r->why) ||
-			    !printable(p, n))
+			if (r->available || why || !n || n >= sizeof(r->why) || !printable(p, n))
 				return -EBADMSG;
 			memcpy(r->why, p, n);
 			r->why[n] = '\0';
 			why = true;
 			break;
-		case T_CPU: {
-			if (!head || !r->available || n != CPU_B || r->ncpu >= NB_PROF_CPUS ||
-			    nb_get_be32(p + 20) != NB_PC_N)
-				return -EBADMSG;
-			struct nb_prof_cpu *c = &r->cpu[r->ncpu];
-			uint64_t sum = 0;
-			c->cpu = nb_get_be32(p);
-			c->samples = nb_get_be64(p + 4);
-			c->lost = nb_get_be64(p + 12);
-			for (int k = 0; k < NB_PC_N; k++) {
-				c->cat[k] = nb_get_be64(p + 24 + 8 * k);
-				if (c->cat[k] > c->samples)
-					return -EBADMSG;
-				sum += c->cat[k];
-			}
-			if (sum != c->samples)
-				return -EBADMSG; /* the categories must account for every sample */
-			for (uint32_t i = 0; i < r->ncpu; i++)
-				if (seen[i] == c->cpu)
-					return -EBADMSG;
-			seen[r->ncpu++] = c->cpu;
+		case T_CPU:
+			ret = get_cpu(p, n, r, seen);
 			break;
-		}
-		case T_FUNC: {
-			if (!head || !r->available || n <= FUNC_B || r->nfunc >= NB_PROF_FUNCS)
-				return -EBADMSG;
-			struct nb_prof_func *f = &r->func[r->nfunc];
-			size_t nl = p[8], ml;
-			if (!nl || nl >= NB_PROF_NAME || FUNC_B + nl > n)
-				return -EBADMSG;
-			ml = n - FUNC_B - nl;
-			if (ml >= NB_PROF_MOD || !printable(p + FUNC_B, nl + ml))
-				return -EBADMSG;
-			f->count = nb_get_be64(p);
-			if (!f->count || f->count > r->func_samples)
-				return -EBADMSG;
-			memcpy(f->name, p + FUNC_B, nl);
-			f->name[nl] = '\0';
-			memcpy(f->module, p + FUNC_B + nl, ml);
-			f->module[ml] = '\0';
-			r->nfunc++;
+		case T_FUNC:
+			ret = get_func(p, n, r);
 			break;
-		}
 		case T_FOLDED:
-			if (!head || !r->available || folded || n >= NB_PROF_FOLDED_MAX ||
-			    !folded_ok(p, n))
+			if (!r->available || folded || n >= NB_PROF_FOLDED_MAX || !folded_ok(p, n))
 				return -EBADMSG;
 			memcpy(r->folded, p, n);
 			r->folded[n] = '\0';
@@ -198,6 +216,8 @@ static int decode(const struct nb_msg *m, struct nb_prof_result *r)
 				return -EBADMSG; /* one of ours we do not know: another version */
 			break;
 		}
+		if (ret)
+			return ret;
 	}
 	if (!head)
 		return 0;

@@ -79,13 +79,60 @@ static noreturn void exec_child(char *const argv[], int in, int out, int err, in
 	_exit(127);
 }
 
+/* Writes our stdin and drains both outputs in one loop: a tool that prints much before it
+ * reads (or the reverse) must not deadlock against a full pipe. Each fd is closed (-1) at its
+ * end. */
+static int pump(int *outfd, int *errfd, int *infd, const char *input, size_t in_len,
+		struct nb_lab_run *r)
+{
+	size_t out_cap = 0, err_cap = 0, in_off = 0;
+	char buf[8192];
+	int ret;
+
+	while (*outfd >= 0 || *errfd >= 0 || *infd >= 0) {
+		struct pollfd p[3] = {
+		    {*outfd, POLLIN, 0}, {*errfd, POLLIN, 0}, {*infd, POLLOUT, 0}};
+		if (poll(p, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (int i = 0; i < 2; i++) {
+			int *fd = i ? errfd : outfd;
+			ssize_t n;
+			if (*fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(*fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close_fd(fd);
+				continue;
+			}
+			if ((i ? r->err_len : r->out_len) + (size_t)n > CAPTURE_MAX)
+				continue;
+			ret = i ? append(&r->err, &r->err_len, &err_cap, buf, (size_t)n)
+				: append(&r->out, &r->out_len, &out_cap, buf, (size_t)n);
+			if (ret)
+				return ret;
+		}
+		if (*infd >= 0 && (p[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			ssize_t n = write(*infd, input + in_off, in_len - in_off);
+			if (n > 0)
+				in_off += (size_t)n;
+			if ((n < 0 && errno != EAGAIN && errno != EINTR) || in_off == in_len)
+				close_fd(infd);
+		}
+	}
+	return 0;
+}
+
 int nb_lab_exec(char *const argv[], const char *input, struct nb_lab_run *r)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, ex[2] = {-1, -1};
-	size_t out_cap = 0, err_cap = 0, in_off = 0, in_len = input ? strlen(input) : 0;
+	size_t in_len = input ? strlen(input) : 0;
 	int ret = 0, child_errno = 0, wstatus = 0;
 	pid_t pid = -1;
-	char buf[8192];
 
 	free(r->out);
 	free(r->err);
@@ -110,44 +157,8 @@ int nb_lab_exec(char *const argv[], const char *input, struct nb_lab_run *r)
 		close_fd(&in[1]);
 	else
 		fcntl(in[1], F_SETFL, O_NONBLOCK);
-	/* Writes our stdin and drains both outputs in one loop: a tool that prints much before
-	 * it reads (or the reverse) must not deadlock against a full pipe. */
-	while (out[0] >= 0 || err[0] >= 0 || in[1] >= 0) {
-		struct pollfd p[3] = {
-		    {out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
-		if (poll(p, 3, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			goto out;
-		}
-		for (int i = 0; i < 2; i++) {
-			int *fd = i ? &err[0] : &out[0];
-			ssize_t n;
-			if (*fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			n = read(*fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close_fd(fd);
-				continue;
-			}
-			if ((i ? r->err_len : r->out_len) + (size_t)n > CAPTURE_MAX)
-				continue;
-			ret = i ? append(&r->err, &r->err_len, &err_cap, buf, (size_t)n)
-				: append(&r->out, &r->out_len, &out_cap, buf, (size_t)n);
-			if (ret)
-				goto out;
-		}
-		if (in[1] >= 0 && (p[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			ssize_t n = write(in[1], input + in_off, in_len - in_off);
-			if (n > 0)
-				in_off += (size_t)n;
-			if ((n < 0 && errno != EAGAIN && errno != EINTR) || in_off == in_len)
-				close_fd(&in[1]);
-		}
-	}
+	if ((ret = pump(&out[0], &err[0], &in[1], input, in_len, r)))
+		goto out;
 	while (waitpid(pid, &wstatus, 0) < 0) {
 		if (errno != EINTR) {
 			ret = -errno;

@@ -190,26 +190,11 @@ static bool selected(uint64_t mask, uint32_t id)
 	return !mask || (id < 64 && (mask >> id) & 1);
 }
 
-void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_obs_summary *m)
+/* Each CPU's shares of its time, the selected CPUs' busy time, and the busiest of them with
+ * what kept it busy. */
+static void cpus_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, double tck,
+			   struct nb_obs_summary *m)
 {
-	double tck = w->clk_tck ? (double)w->clk_tck : 100.0;
-	double freq_sum = 0;
-	uint32_t nfreq = 0;
-	uint64_t best_rx = 0, best_tx = 0;
-
-	memset(m, 0, sizeof(*m));
-	m->window_s = (double)w->mono_ns / 1e9;
-	m->self_cpu_pct =
-	    w->mono_ns ? 100.0 * (double)w->self_cpu_us * 1e3 / (double)w->mono_ns : 0;
-	m->self_over_budget = m->self_cpu_pct > NB_OBS_COST_BUDGET_PCT;
-	m->cost_known = w->sample_cpu_ns || w->edge_cpu_ns;
-	m->sample_us = w->samples ? (double)w->sample_cpu_ns / 1e3 / w->samples : 0;
-	m->sampling_pct = w->mono_ns ? 100.0 * (double)w->sample_cpu_ns / (double)w->mono_ns : 0;
-	m->edge_ms = (double)w->edge_cpu_ns / 1e6;
-	m->busiest_cpu = -1;
-	m->busiest_with = "";
-	m->ingress_if = m->egress_if = -1;
-	m->ncpu = w->ncpu;
 	for (uint32_t i = 0; i < w->ncpu; i++) {
 		const struct nb_obs_cpu *c = &w->cpu[i];
 		struct nb_obs_cpu_share *s = &m->cpu[i];
@@ -246,13 +231,14 @@ void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_
 			m->busiest_with_pct = top;
 		}
 	}
-	for (uint32_t i = 0; i < w->nsoftnet; i++) {
-		if (!selected(cpu_mask, w->softnet[i].cpu))
-			continue;
-		m->softnet_processed += w->softnet[i].processed;
-		m->softnet_dropped += w->softnet[i].dropped;
-		m->softnet_squeezed += w->softnet[i].squeezed;
-	}
+}
+
+/* The interfaces' drops and errors summed, the busiest ingress and egress, and their own
+ * drops. */
+static void ifs_summarize(const struct nb_obs_snap *w, struct nb_obs_summary *m)
+{
+	uint64_t best_rx = 0, best_tx = 0;
+
 	for (uint32_t i = 0; i < w->nif; i++) {
 		const struct nb_obs_if *f = &w->ifs[i];
 		m->rx_missed += f->rx_missed;
@@ -278,6 +264,36 @@ void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_
 		m->ingress_rx_dropped = w->ifs[m->ingress_if].rx_dropped;
 	if (m->egress_if >= 0)
 		m->egress_tx_dropped = w->ifs[m->egress_if].tx_dropped;
+}
+
+void nb_obs_summarize(const struct nb_obs_snap *w, uint64_t cpu_mask, struct nb_obs_summary *m)
+{
+	double tck = w->clk_tck ? (double)w->clk_tck : 100.0;
+	double freq_sum = 0;
+	uint32_t nfreq = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->window_s = (double)w->mono_ns / 1e9;
+	m->self_cpu_pct =
+	    w->mono_ns ? 100.0 * (double)w->self_cpu_us * 1e3 / (double)w->mono_ns : 0;
+	m->self_over_budget = m->self_cpu_pct > NB_OBS_COST_BUDGET_PCT;
+	m->cost_known = w->sample_cpu_ns || w->edge_cpu_ns;
+	m->sample_us = w->samples ? (double)w->sample_cpu_ns / 1e3 / w->samples : 0;
+	m->sampling_pct = w->mono_ns ? 100.0 * (double)w->sample_cpu_ns / (double)w->mono_ns : 0;
+	m->edge_ms = (double)w->edge_cpu_ns / 1e6;
+	m->busiest_cpu = -1;
+	m->busiest_with = "";
+	m->ingress_if = m->egress_if = -1;
+	m->ncpu = w->ncpu;
+	cpus_summarize(w, cpu_mask, tck, m);
+	for (uint32_t i = 0; i < w->nsoftnet; i++) {
+		if (!selected(cpu_mask, w->softnet[i].cpu))
+			continue;
+		m->softnet_processed += w->softnet[i].processed;
+		m->softnet_dropped += w->softnet[i].dropped;
+		m->softnet_squeezed += w->softnet[i].squeezed;
+	}
+	ifs_summarize(w, m);
 	for (uint32_t i = 0; i < w->nfreq; i++)
 		if (selected(cpu_mask, w->freq_cpu[i])) {
 			freq_sum += w->freq_khz[i];

@@ -42,96 +42,106 @@ static bool group_repeats(const struct nb_report_item *it, size_t n, const char 
 	return false;
 }
 
+/* What the caption counts over the results. */
+struct caption_counts {
+	size_t groups, repeated, hosts, flagged, emulated, unknown;
+	const char *t0, *t1; /* the first and last run's time */
+	bool marks, models;
+};
+
+static void caption_count(const struct nb_report_item *it, size_t n, struct caption_counts *c)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool first, hfirst = true;
+		nb_report_group_runs(it, n, i, NULL, &first);
+		c->groups += first;
+		c->repeated += first && group_repeats(it, n, it[i].group);
+		c->emulated += first && nb_report_not_a_board(it[i].virt);
+		c->unknown += first && !(it[i].virt && *it[i].virt);
+		/* strcmp's sign, not its value: "&=" with it kept bit 0 of a byte difference. */
+		for (size_t q = 0; q < i && hfirst; q++)
+			hfirst =
+			    strcmp(it[q].host ? it[q].host : "", it[i].host ? it[i].host : "") != 0;
+		c->hosts += hfirst;
+		if (it[i].time_utc && *it[i].time_utc) {
+			if (!c->t0 || strcmp(it[i].time_utc, c->t0) < 0)
+				c->t0 = it[i].time_utc;
+			if (!c->t1 || strcmp(it[i].time_utc, c->t1) > 0)
+				c->t1 = it[i].time_utc;
+		}
+		for (size_t v = 0; v < it[i].nviews; v++) {
+			const struct nb_view *vw = &it[i].views[v];
+			c->marks |= vw->nmarks > 0;
+			for (size_t q = 0; q < vw->nseries; q++) {
+				c->models |= vw->s[q].model;
+				for (size_t p = 0; p < vw->s[q].n; p++)
+					c->flagged += vw->s[q].polluted[p];
+			}
+		}
+	}
+}
+
 /* The page's caption: what this report holds, from its own results. */
 static void caption(FILE *f, const struct nb_report_item *it, size_t n, const char *generated)
 {
 	static const char *const tests[] = {"tput", "rate", "stream", "crypto", "mem"};
-	size_t groups = 0, repeated = 0, hosts = 0, flagged = 0, emulated = 0, unknown = 0;
-	const char *t0 = NULL, *t1 = NULL;
-	bool marks = false, models = false;
+	struct caption_counts c = {0};
 
 	fputs("<p class=\"meta caption\">", f);
 	fprintf(f, "%zu result%s", n, n == 1 ? "" : "s");
 	size_t k = 0;
 	for (size_t t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
-		size_t c = 0;
+		size_t m = 0;
 		for (size_t i = 0; i < n; i++)
-			c += it[i].test && !strcmp(it[i].test, tests[t]);
-		if (c)
-			fprintf(f, "%s%s %zu", k++ ? ", " : " (", tests[t], c);
+			m += it[i].test && !strcmp(it[i].test, tests[t]);
+		if (m)
+			fprintf(f, "%s%s %zu", k++ ? ", " : " (", tests[t], m);
 	}
 	fputs(k ? ")" : "", f);
-	for (size_t i = 0; i < n; i++) {
-		bool first, hfirst = true;
-		nb_report_group_runs(it, n, i, NULL, &first);
-		groups += first;
-		repeated += first && group_repeats(it, n, it[i].group);
-		emulated += first && nb_report_not_a_board(it[i].virt);
-		unknown += first && !(it[i].virt && *it[i].virt);
-		/* strcmp's sign, not its value: "&=" with it kept bit 0 of a byte difference. */
-		for (size_t q = 0; q < i && hfirst; q++)
-			hfirst =
-			    strcmp(it[q].host ? it[q].host : "", it[i].host ? it[i].host : "") != 0;
-		hosts += hfirst;
-		if (it[i].time_utc && *it[i].time_utc) {
-			if (!t0 || strcmp(it[i].time_utc, t0) < 0)
-				t0 = it[i].time_utc;
-			if (!t1 || strcmp(it[i].time_utc, t1) > 0)
-				t1 = it[i].time_utc;
-		}
-		for (size_t v = 0; v < it[i].nviews; v++) {
-			const struct nb_view *vw = &it[i].views[v];
-			marks |= vw->nmarks > 0;
-			for (size_t q = 0; q < vw->nseries; q++) {
-				models |= vw->s[q].model;
-				for (size_t p = 0; p < vw->s[q].n; p++)
-					flagged += vw->s[q].polluted[p];
-			}
-		}
-	}
-	fprintf(f, " under %zu label%s from %zu host%s", groups, groups == 1 ? "" : "s", hosts,
-		hosts == 1 ? "" : "s");
-	if (t0) {
+	caption_count(it, n, &c);
+	fprintf(f, " under %zu label%s from %zu host%s", c.groups, c.groups == 1 ? "" : "s",
+		c.hosts, c.hosts == 1 ? "" : "s");
+	if (c.t0) {
 		fputs(", run ", f);
-		if (strcmp(t0, t1)) {
+		if (strcmp(c.t0, c.t1)) {
 			fputs("from ", f);
-			nb_xml_text(f, t0);
+			nb_xml_text(f, c.t0);
 			fputs(" to ", f);
-			nb_xml_text(f, t1);
+			nb_xml_text(f, c.t1);
 		} else {
 			fputs("at ", f);
-			nb_xml_text(f, t0);
+			nb_xml_text(f, c.t0);
 		}
 	}
 	fputs(". ", f);
-	if (repeated)
+	if (c.repeated)
 		fprintf(
 		    f,
 		    "%zu label%s ha%s repeated runs: drawn at their mean with the 95 %% interval "
 		    "(Student's t) as error bars. ",
-		    repeated, repeated == 1 ? "" : "s", repeated == 1 ? "s" : "ve");
+		    c.repeated, c.repeated == 1 ? "" : "s", c.repeated == 1 ? "s" : "ve");
 	else
 		fputs("No label has repeated runs: every point is one run, without an interval. ",
 		      f);
-	if (models)
+	if (c.models)
 		fputs("Dashed lines are computed curves, not measurements. ", f);
-	if (marks)
+	if (c.marks)
 		fputs("Dotted verticals mark cache steps and crypto crossovers. ", f);
-	if (flagged)
+	if (c.flagged)
 		fprintf(f,
 			"%zu CPU figure%s came from windows polluted by other processes (hollow "
 			"points). ",
-			flagged, flagged == 1 ? "" : "s");
-	if (emulated)
+			c.flagged, c.flagged == 1 ? "" : "s");
+	if (c.emulated)
 		fprintf(f,
 			"%zu label%s ran emulated or virtualized, not on a board: marked \"not a "
 			"board\". ",
-			emulated, emulated == 1 ? "" : "s");
-	if (unknown)
+			c.emulated, c.emulated == 1 ? "" : "s");
+	if (c.unknown)
 		fprintf(f,
 			"%zu label%s come%s from documents that do not say whether they ran on a "
 			"board or emulated (\"unknown\"). ",
-			unknown, unknown == 1 ? "" : "s", unknown == 1 ? "s" : "");
+			c.unknown, c.unknown == 1 ? "" : "s", c.unknown == 1 ? "s" : "");
 	nb_xml_text(f, generated);
 	fputs("</p>\n", f);
 }

@@ -253,6 +253,40 @@ static const char *yes(bool b, const char *y, const char *n)
 	return b ? y : n;
 }
 
+/* The tunnel's SAs, drops and transforms in the boards; the agent and the observer. */
+static void print_status_peers(const struct nb_lab_status *st)
+{
+	for (unsigned i = 0; st->vpn_read && i < st->vpn.n_sa; i++) {
+		const struct nb_lab_sa *a = &st->vpn.sa[i];
+		printf("  vpn sa in the %s board: %s -> %s spi %s: %" PRIu64 " bytes, %" PRIu64
+		       " packets\n",
+		       a->board == NB_LAB_DUT ? "DUT" : "sink", a->src, a->dst, a->spi, a->bytes,
+		       a->packets);
+	}
+	for (unsigned i = 0; st->vpn_read && i < st->vpn.n_err; i++)
+		printf("  vpn drops in the %s board: %s %" PRIu64 "\n",
+		       st->vpn.err[i].board == NB_LAB_DUT ? "DUT" : "sink", st->vpn.err[i].name,
+		       st->vpn.err[i].count);
+	for (unsigned i = 0; st->vpn_read && i < st->vpn.n_tf; i++)
+		printf("  vpn transform in the %s board: %s on %s, %" PRIu64 " references\n",
+		       st->vpn.tf[i].board == NB_LAB_DUT ? "DUT" : "sink", st->vpn.tf[i].name,
+		       st->vpn.tf[i].driver, st->vpn.tf[i].refcnt);
+	if (st->agent_expected || st->agent_pid)
+		printf("  agent: %spid %ld %s, %s port %u %s\n",
+		       st->board.role == NB_LAB_SINK || st->board2.role >= 0 ? "in the board, qemu "
+									     : "",
+		       st->agent_pid, yes(st->agent_alive, "alive", "NOT running"),
+		       NB_LAB_SINK_ADDR, st->port,
+		       yes(st->agent_answers, "answers", "does NOT answer"));
+	else
+		printf("  agent: none (started with --no-agent)\n");
+	if (st->agent_expected || st->observer_pid)
+		printf("  observer: %spid %ld %s, %s port %u %s\n",
+		       st->board.role == NB_LAB_DUT ? "in the board, qemu " : "", st->observer_pid,
+		       yes(st->observer_alive, "alive", "NOT running"), NB_LAB_DUT_A_ADDR, st->port,
+		       yes(st->observer_answers, "answers", "does NOT answer"));
+}
+
 static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 {
 	static const int link_ns[4] = {NB_LAB_GEN, NB_LAB_DUT, NB_LAB_DUT, NB_LAB_SINK};
@@ -310,34 +344,7 @@ static int do_status(struct nb_lab *lab, const struct lab_opts *o)
 		printf("  ruleset: %s%s%zu rules in the DUT, %ld set elements\n",
 		       st.ruleset_known ? st.ruleset_kind : "", st.ruleset_known ? ", " : "",
 		       (size_t)st.rules, st.elems);
-	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_sa; i++) {
-		const struct nb_lab_sa *a = &st.vpn.sa[i];
-		printf("  vpn sa in the %s board: %s -> %s spi %s: %" PRIu64 " bytes, %" PRIu64
-		       " packets\n",
-		       a->board == NB_LAB_DUT ? "DUT" : "sink", a->src, a->dst, a->spi, a->bytes,
-		       a->packets);
-	}
-	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_err; i++)
-		printf("  vpn drops in the %s board: %s %" PRIu64 "\n",
-		       st.vpn.err[i].board == NB_LAB_DUT ? "DUT" : "sink", st.vpn.err[i].name,
-		       st.vpn.err[i].count);
-	for (unsigned i = 0; st.vpn_read && i < st.vpn.n_tf; i++)
-		printf("  vpn transform in the %s board: %s on %s, %" PRIu64 " references\n",
-		       st.vpn.tf[i].board == NB_LAB_DUT ? "DUT" : "sink", st.vpn.tf[i].name,
-		       st.vpn.tf[i].driver, st.vpn.tf[i].refcnt);
-	if (st.agent_expected || st.agent_pid)
-		printf("  agent: %spid %ld %s, %s port %u %s\n",
-		       st.board.role == NB_LAB_SINK || st.board2.role >= 0 ? "in the board, qemu "
-									   : "",
-		       st.agent_pid, yes(st.agent_alive, "alive", "NOT running"), NB_LAB_SINK_ADDR,
-		       st.port, yes(st.agent_answers, "answers", "does NOT answer"));
-	else
-		printf("  agent: none (started with --no-agent)\n");
-	if (st.agent_expected || st.observer_pid)
-		printf("  observer: %spid %ld %s, %s port %u %s\n",
-		       st.board.role == NB_LAB_DUT ? "in the board, qemu " : "", st.observer_pid,
-		       yes(st.observer_alive, "alive", "NOT running"), NB_LAB_DUT_A_ADDR, st.port,
-		       yes(st.observer_answers, "answers", "does NOT answer"));
+	print_status_peers(&st);
 	return st.healthy ? 0 : 1;
 }
 

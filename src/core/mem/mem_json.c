@@ -8,26 +8,9 @@
 #include "core/base/result.h"
 #include "core/mem/mem.h"
 
-void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
+/* The latency sweep: each working set's loads, and memory's latency. */
+static void latency_json(struct nb_json *j, const struct nb_mem_result *r)
 {
-	nb_json_obj_begin(j, "parameters");
-	nb_json_u64(j, "min_bytes", r->opts.min_bytes);
-	nb_json_u64(j, "max_bytes", r->opts.max_bytes);
-	nb_json_u64(j, "requested_max_bytes", r->requested_max_bytes);
-	nb_json_str(j, "pattern", nb_mem_pattern_name(r->opts.pattern));
-	nb_json_u64(j, "threads", r->opts.threads);
-	nb_json_bool(j, "quick", r->opts.quick);
-	nb_json_obj_end(j);
-	nb_json_u64(j, "avail_bytes", r->avail_bytes);
-	nb_json_bool(j, "capped_by_memory", r->capped);
-	nb_json_bool(j, "interrupted", r->interrupted);
-	nb_json_u64(j, "line_bytes", r->line_bytes);
-	nb_json_bool(j, "hugepages", r->hugepages);
-	if (r->opts.cpu_mhz)
-		nb_json_u64(j, "cpu_mhz", r->opts.cpu_mhz);
-	else
-		nb_json_null(j, "cpu_mhz");
-
 	nb_json_obj_begin(j, "latency");
 	nb_json_str(j, "pattern", nb_mem_pattern_name(r->opts.pattern));
 	nb_json_u64(j, "trials", r->trials);
@@ -48,7 +31,11 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 	nb_json_double(j, "memory_cycles", r->mem_latency_cycles, 1);
 	nb_result_cpu(j, "cpu", &r->lat_cpu);
 	nb_json_obj_end(j);
+}
 
+/* The caches: inferred from the latency steps, and as sysfs lists them. */
+static void caches_json(struct nb_json *j, const struct nb_mem_result *r)
+{
 	nb_json_obj_begin(j, "caches");
 	nb_json_arr_begin(j, "inferred");
 	for (size_t i = 0; i < r->n_steps; i++) {
@@ -72,7 +59,10 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 	}
 	nb_json_arr_end(j);
 	nb_json_obj_end(j);
+}
 
+static void bandwidth_json(struct nb_json *j, const struct nb_mem_result *r)
+{
 	nb_json_obj_begin(j, "bandwidth");
 	nb_json_u64(j, "buffer_bytes", r->bw_bytes);
 	nb_json_str(j, "buffer_bytes_from", r->bw_bytes_from ? r->bw_bytes_from : "");
@@ -98,6 +88,31 @@ void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
 	}
 	nb_json_arr_end(j);
 	nb_json_obj_end(j);
+}
+
+void nb_mem_result_json(struct nb_json *j, const struct nb_mem_result *r)
+{
+	nb_json_obj_begin(j, "parameters");
+	nb_json_u64(j, "min_bytes", r->opts.min_bytes);
+	nb_json_u64(j, "max_bytes", r->opts.max_bytes);
+	nb_json_u64(j, "requested_max_bytes", r->requested_max_bytes);
+	nb_json_str(j, "pattern", nb_mem_pattern_name(r->opts.pattern));
+	nb_json_u64(j, "threads", r->opts.threads);
+	nb_json_bool(j, "quick", r->opts.quick);
+	nb_json_obj_end(j);
+	nb_json_u64(j, "avail_bytes", r->avail_bytes);
+	nb_json_bool(j, "capped_by_memory", r->capped);
+	nb_json_bool(j, "interrupted", r->interrupted);
+	nb_json_u64(j, "line_bytes", r->line_bytes);
+	nb_json_bool(j, "hugepages", r->hugepages);
+	if (r->opts.cpu_mhz)
+		nb_json_u64(j, "cpu_mhz", r->opts.cpu_mhz);
+	else
+		nb_json_null(j, "cpu_mhz");
+
+	latency_json(j, r);
+	caches_json(j, r);
+	bandwidth_json(j, r);
 }
 
 static void fill_result(struct nb_json *j, const void *r)

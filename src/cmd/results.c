@@ -46,6 +46,32 @@ static noreturn void usage_exit(void)
 	exit(0);
 }
 
+/* What each file became: its result id, or the earlier result it duplicates (its document
+ * freed); then the sum. */
+static void import_report(const struct store_cli *sc, char **names, size_t n,
+			  const struct nb_store_add *a, const int64_t *ids, const int64_t *same)
+{
+	size_t dups = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* The same document twice would be two runs with a zero-width interval. */
+		if (same[i]) {
+			dups++;
+			fprintf(stderr,
+				"netbench results: %s is result %lld already (the same document, "
+				"byte for byte): skipped, a run counts once\n",
+				names[i], (long long)same[i]);
+		} else {
+			printf("%lld\t%s\n", (long long)ids[i], names[i]);
+		}
+		free((char *)a[i].doc);
+	}
+	fprintf(stderr, "netbench results: imported %zu result%s into %s", n - dups,
+		n - dups == 1 ? "" : "s", store_cli_path(sc));
+	if (dups)
+		fprintf(stderr, " (%zu duplicate%s skipped)", dups, dups == 1 ? "" : "s");
+	fputc('\n', stderr);
+}
+
 static int do_import(int argc, char **argv)
 {
 	static const struct option opts[] = {{"db", required_argument, NULL, SC_OPT_DB},
@@ -109,25 +135,7 @@ static int do_import(int argc, char **argv)
 	nb_store_close(st);
 	if (ret)
 		cli_fail(0, "%s (nothing imported)", err);
-	size_t dups = 0;
-	for (size_t i = 0; i < n; i++) {
-		/* The same document twice would be two runs with a zero-width interval. */
-		if (same[i]) {
-			dups++;
-			fprintf(stderr,
-				"netbench results: %s is result %lld already (the same document, "
-				"byte for byte): skipped, a run counts once\n",
-				argv[optind + (int)i], (long long)same[i]);
-		} else {
-			printf("%lld\t%s\n", (long long)ids[i], argv[optind + (int)i]);
-		}
-		free((char *)a[i].doc);
-	}
-	fprintf(stderr, "netbench results: imported %zu result%s into %s", n - dups,
-		n - dups == 1 ? "" : "s", store_cli_path(&sc));
-	if (dups)
-		fprintf(stderr, " (%zu duplicate%s skipped)", dups, dups == 1 ? "" : "s");
-	fputc('\n', stderr);
+	import_report(&sc, argv + optind, n, a, ids, same);
 	free(a);
 	free(ids);
 	free(same);

@@ -137,6 +137,27 @@ static void section_ids(const struct section *s, char *buf, size_t len)
 				      (long long)s->it[s->e[i].item].id);
 }
 
+/* The chart's series, one per line, and its marks, every view's. */
+static void series_fill(const struct section *s, const struct line *l, size_t nl,
+			struct nb_chart_series *cs, struct nb_chart_mark *m, size_t *nm)
+{
+	for (size_t i = 0; i < nl; i++)
+		cs[i] = (struct nb_chart_series){.name = l[i].name,
+						 .x = l[i].x,
+						 .y = l[i].y,
+						 .n = l[i].np,
+						 .dashed = l[i].model,
+						 .lo = l[i].model ? NULL : l[i].lo,
+						 .hi = l[i].model ? NULL : l[i].hi,
+						 .flag = l[i].model ? NULL : l[i].flag,
+						 .colour = l[i].colour,
+						 .no_legend = l[i].no_legend};
+	for (size_t i = 0; i < s->ne; i++)
+		for (size_t q = 0; q < s->e[i].view->nmarks; q++)
+			m[(*nm)++] = (struct nb_chart_mark){.x = s->e[i].view->marks[q].x,
+							    .text = s->e[i].view->marks[q].text};
+}
+
 static int chart(FILE *f, struct section *s, bool faceted, double facet, char *err, size_t errlen)
 {
 	const struct nb_view *v0 = s->e[0].view;
@@ -155,21 +176,7 @@ static int chart(FILE *f, struct section *s, bool faceted, double facet, char *e
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < nl; i++)
-		cs[i] = (struct nb_chart_series){.name = l[i].name,
-						 .x = l[i].x,
-						 .y = l[i].y,
-						 .n = l[i].np,
-						 .dashed = l[i].model,
-						 .lo = l[i].model ? NULL : l[i].lo,
-						 .hi = l[i].model ? NULL : l[i].hi,
-						 .flag = l[i].model ? NULL : l[i].flag,
-						 .colour = l[i].colour,
-						 .no_legend = l[i].no_legend};
-	for (size_t i = 0; i < s->ne; i++)
-		for (size_t q = 0; q < s->e[i].view->nmarks; q++)
-			m[nm++] = (struct nb_chart_mark){.x = s->e[i].view->marks[q].x,
-							 .text = s->e[i].view->marks[q].text};
+	series_fill(s, l, nl, cs, m, &nm);
 	char xl[64], yl[80], title[128];
 	snprintf(xl, sizeof(xl), "%s%s%s%s", v0->x_name, *v0->x_unit ? " (" : "", v0->x_unit,
 		 *v0->x_unit ? ")" : "");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "cmd/opt_table.h"
 #include "cmd/lab_opts.h"
 #include "core/base/lab_rules.h"
 #include "core/lab/lab.h"
@@ -135,173 +136,131 @@ static void parse_point(struct lab_opts *o, const char *arg)
 	o->fit_fps[o->fit_n++] = fps;
 }
 
-int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
+static void set_dut_cpus(void *dst, const char *name, const char *arg)
 {
-	enum {
-		OPT_MTU = 256,
-		OPT_DUT_CPUS,
-		OPT_NO_AGENT,
-		OPT_FLUSH,
-		OPT_VPN,
-		OPT_CRYPTO_DRIVER,
-		OPT_FORCE,
-		OPT_DUT,
-		OPT_SINK,
-		OPT_BOARD_DIR,
-		OPT_NETLINK
-	};
-	static const struct option long_opts[] = {
-	    {"prefix", required_argument, NULL, 'P'},
-	    {"ipv6", no_argument, NULL, '6'},
-	    {"mtu", required_argument, NULL, OPT_MTU},
-	    {"dut-cpus", required_argument, NULL, OPT_DUT_CPUS},
-	    {"port", required_argument, NULL, 'p'},
-	    {"no-agent", no_argument, NULL, OPT_NO_AGENT},
-	    {"force", no_argument, NULL, OPT_FORCE},
-	    {"rules", required_argument, NULL, 'n'},
-	    {"kind", required_argument, NULL, 'k'},
-	    {"flush", no_argument, NULL, OPT_FLUSH},
-	    {"netlink", no_argument, NULL, OPT_NETLINK},
-	    {"vpn", required_argument, NULL, OPT_VPN},
-	    {"crypto-driver", required_argument, NULL, OPT_CRYPTO_DRIVER},
-	    {"dut", required_argument, NULL, OPT_DUT},
-	    {"sink", required_argument, NULL, OPT_SINK},
-	    {"board-dir", required_argument, NULL, OPT_BOARD_DIR},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
-	    {NULL, 0, NULL, 0},
-	};
-	bool have_mtu = false, up_opts = false;
-	enum nb_lab_rules_kind kind;
-	const char *path;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c, li = -1;
+	((struct lab_opts *)dst)->dut_cpus =
+	    (unsigned)cli_uint(name, arg, 1, (uint64_t)(ncpu > 0 ? ncpu : 1));
+}
+
+static void set_vpn(void *dst, const char *name, const char *arg)
+{
+	struct nb_lab_vpn_spec v;
+	if (nb_lab_vpn_parse(arg, &v))
+		cli_usage_error("%s: unknown VPN '%s' (esp, esp:aes-cbc-hmac-sha1, "
+				"esp:aes-gcm, esp:chacha20-poly1305, wireguard)",
+				name, arg);
+	((struct lab_opts *)dst)->vpn = arg;
+}
+
+static void set_crypto_driver(void *dst, const char *name, const char *arg)
+{
+	if (!*arg || strlen(arg) >= 64 || strchr(arg, ' '))
+		cli_usage_error("%s: a driver name of /proc/crypto, 1 to 63 "
+				"characters without blanks: '%s'",
+				name, arg);
+	((struct lab_opts *)dst)->crypto_driver = arg;
+}
+
+/* --dut vm:ARCH, --sink vm:ARCH: both given, the DUT's board first, the sink's the second. */
+static void set_board(struct lab_opts *o, int role, const char *name, const char *arg)
+{
 	char arch[16], nic[16];
 	int ret;
-
-	o->prefix = getenv("NB_LAB_PREFIX");
-	o->board_role = -1;
-
-	while ((c = getopt_long(argc, argv, ":6p:JhV", long_opts, &li)) != -1) {
-		const char *name = cli_optname(long_opts, c, li);
-		li = -1;
-		switch (c) {
-		case 'P':
-			o->prefix = optarg;
-			break;
-		case '6':
-			o->ipv6 = true;
-			break;
-		case OPT_MTU:
-			o->mtu = (unsigned)cli_uint(name, optarg, 68, 65535);
-			have_mtu = up_opts = true;
-			break;
-		case OPT_DUT_CPUS:
-			o->dut_cpus =
-			    (unsigned)cli_uint(name, optarg, 1, (uint64_t)(ncpu > 0 ? ncpu : 1));
-			up_opts = true;
-			break;
-		case 'p':
-			o->port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			o->have_port = up_opts = true;
-			break;
-		case OPT_NO_AGENT:
-			o->no_agent = up_opts = true;
-			break;
-		case OPT_FORCE:
-			o->force = up_opts = true;
-			break;
-		case OPT_VPN: {
-			struct nb_lab_vpn_spec v;
-			if (nb_lab_vpn_parse(optarg, &v))
-				cli_usage_error("%s: unknown VPN '%s' (esp, esp:aes-cbc-hmac-sha1, "
-						"esp:aes-gcm, esp:chacha20-poly1305, wireguard)",
-						name, optarg);
-			o->vpn = optarg;
-			up_opts = true;
-			break;
-		}
-		case OPT_CRYPTO_DRIVER:
-			if (!*optarg || strlen(optarg) >= 64 || strchr(optarg, ' '))
-				cli_usage_error("%s: a driver name of /proc/crypto, 1 to 63 "
-						"characters without blanks: '%s'",
-						name, optarg);
-			o->crypto_driver = optarg;
-			up_opts = true;
-			break;
-		case OPT_DUT:
-		case OPT_SINK:
-			if ((c == OPT_DUT && o->board_role == NB_LAB_DUT) ||
-			    (c == OPT_SINK && (o->board_role == NB_LAB_SINK || o->board2_arch[0])))
-				cli_usage_error("%s given twice", name);
-			ret = nb_lab_board_spec(optarg, arch, sizeof(arch), nic, sizeof(nic));
-			if (ret == -ENOTSUP)
-				cli_usage_error(
-				    "%s: '%s': the only NIC option is vm:x86_64,nic=e1000e "
-				    "(the other boards have one NIC model each)",
-				    name, optarg);
-			if (ret) {
-				char list[128];
-				nb_lab_board_arch_list("vm:", list, sizeof(list));
-				cli_usage_error(
-				    "%s: '%s' is not %s (vm:x86_64 also takes ,nic=e1000e)", name,
-				    optarg, list);
-			}
-			/* Both: the DUT's board first, the sink's the second. */
-			if (o->board_role >= 0) {
-				if (c == OPT_DUT) {
-					snprintf(o->board2_arch, sizeof(o->board2_arch), "%s",
-						 o->board_arch);
-					snprintf(o->board2_nic, sizeof(o->board2_nic), "%s",
-						 o->board_nic);
-					snprintf(o->board_arch, sizeof(o->board_arch), "%s", arch);
-					snprintf(o->board_nic, sizeof(o->board_nic), "%s", nic);
-				} else {
-					snprintf(o->board2_arch, sizeof(o->board2_arch), "%s",
-						 arch);
-					snprintf(o->board2_nic, sizeof(o->board2_nic), "%s", nic);
-				}
-				o->board_role = NB_LAB_DUT;
-				up_opts = true;
-				break;
-			}
-			snprintf(o->board_arch, sizeof(o->board_arch), "%s", arch);
-			snprintf(o->board_nic, sizeof(o->board_nic), "%s", nic);
-			o->board_role = c == OPT_DUT ? NB_LAB_DUT : NB_LAB_SINK;
-			up_opts = true;
-			break;
-		case OPT_BOARD_DIR:
-			if (!*optarg || strlen(optarg) >= 256)
-				cli_usage_error("%s: a directory path of 1 to 255 characters",
-						name);
-			o->board_dir = optarg;
-			up_opts = true;
-			break;
-		case 'n':
-			o->rules_n = (size_t)cli_uint(name, optarg, 0, NB_LAB_RULES_MAX);
-			o->have_rules = true;
-			break;
-		case 'k':
-			if (nb_lab_rules_kind_parse(optarg, &kind, &path))
-				cli_usage_error("--kind: '%s' is not linear, set, conntrack or"
-						" file:PATH",
-						optarg);
-			o->kind = optarg;
-			break;
-		case OPT_FLUSH:
-			o->flush = true;
-			break;
-		case OPT_NETLINK:
-			o->netlink = true;
-			break;
-		case 'J':
-			o->json = true;
-			break;
-		default:
-			cli_last_option(argv, c, NULL, usage);
-		}
+	if ((role == NB_LAB_DUT && o->board_role == NB_LAB_DUT) ||
+	    (role == NB_LAB_SINK && (o->board_role == NB_LAB_SINK || o->board2_arch[0])))
+		cli_usage_error("%s given twice", name);
+	ret = nb_lab_board_spec(arg, arch, sizeof(arch), nic, sizeof(nic));
+	if (ret == -ENOTSUP)
+		cli_usage_error("%s: '%s': the only NIC option is vm:x86_64,nic=e1000e "
+				"(the other boards have one NIC model each)",
+				name, arg);
+	if (ret) {
+		char list[128];
+		nb_lab_board_arch_list("vm:", list, sizeof(list));
+		cli_usage_error("%s: '%s' is not %s (vm:x86_64 also takes ,nic=e1000e)", name, arg,
+				list);
 	}
+	if (o->board_role >= 0 && role == NB_LAB_DUT) {
+		snprintf(o->board2_arch, sizeof(o->board2_arch), "%s", o->board_arch);
+		snprintf(o->board2_nic, sizeof(o->board2_nic), "%s", o->board_nic);
+	}
+	if (o->board_role >= 0 && role == NB_LAB_SINK) {
+		snprintf(o->board2_arch, sizeof(o->board2_arch), "%s", arch);
+		snprintf(o->board2_nic, sizeof(o->board2_nic), "%s", nic);
+	} else {
+		snprintf(o->board_arch, sizeof(o->board_arch), "%s", arch);
+		snprintf(o->board_nic, sizeof(o->board_nic), "%s", nic);
+	}
+	o->board_role = o->board_role >= 0 ? NB_LAB_DUT : role;
+}
+
+static void set_dut(void *dst, const char *name, const char *arg)
+{
+	set_board(dst, NB_LAB_DUT, name, arg);
+}
+
+static void set_sink(void *dst, const char *name, const char *arg)
+{
+	set_board(dst, NB_LAB_SINK, name, arg);
+}
+
+static void set_board_dir(void *dst, const char *name, const char *arg)
+{
+	if (!*arg || strlen(arg) >= 256)
+		cli_usage_error("%s: a directory path of 1 to 255 characters", name);
+	((struct lab_opts *)dst)->board_dir = arg;
+}
+
+static void set_kind(void *dst, const char *name, const char *arg)
+{
+	enum nb_lab_rules_kind kind;
+	const char *path;
+	(void)name;
+	if (nb_lab_rules_kind_parse(arg, &kind, &path))
+		cli_usage_error("--kind: '%s' is not linear, set, conntrack or file:PATH", arg);
+	((struct lab_opts *)dst)->kind = arg;
+}
+
+#define AT(member) OPT_AT(struct lab_opts, member)
+#define SET(fn)	   OPT_SET, .set = (fn), .has_arg = required_argument
+
+/* lab's options (the help text is usage()'s); --prefix, --rules and --kind have no letter
+ * (-P is tput's, -k is --psk). */
+static const struct opt_row rows[] = {
+    {"prefix", 0, OPT_STRING, AT(prefix)},
+    {"ipv6", '6', OPT_FLAG, AT(ipv6)},
+    {"mtu", 0, OPT_UINT, 68, 65535, AT(mtu)},
+    {"dut-cpus", 0, SET(set_dut_cpus)},
+    {"port", 'p', OPT_UINT, 1, 65535, AT(port), .seen = offsetof(struct lab_opts, have_port)},
+    {"no-agent", 0, OPT_FLAG, AT(no_agent)},
+    {"force", 0, OPT_FLAG, AT(force)},
+    {"rules", 0, OPT_UINT, 0, NB_LAB_RULES_MAX, AT(rules_n),
+     .seen = offsetof(struct lab_opts, have_rules)},
+    {"kind", 0, SET(set_kind)},
+    {"flush", 0, OPT_FLAG, AT(flush)},
+    {"netlink", 0, OPT_FLAG, AT(netlink)},
+    {"vpn", 0, SET(set_vpn)},
+    {"crypto-driver", 0, SET(set_crypto_driver)},
+    {"dut", 0, SET(set_dut)},
+    {"sink", 0, SET(set_sink)},
+    {"board-dir", 0, SET(set_board_dir)},
+    {"json", 'J', OPT_FLAG, AT(json)},
+    OPT_ROW_PASS("help", 'h', no_argument, 'h'),
+    OPT_ROW_PASS("version", 'V', no_argument, 'V'),
+};
+static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 0};
+
+/* -h, -V or an unknown option. */
+static void other_option(void *ctx, int c, const char *name, int argc, char **argv)
+{
+	(void)ctx, (void)name, (void)argc;
+	cli_last_option(argv, c, NULL, usage);
+}
+
+/* The verb and its arguments: "fit" takes points, "nft-load" a file, the others nothing. */
+static void parse_verb(int argc, char **argv, struct lab_opts *o)
+{
 	if (optind >= argc)
 		cli_usage_error("which one: up, down, status, ruleset or fit?");
 	o->verb = argv[optind++];
@@ -310,13 +269,12 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 			cli_usage_error("nft-load needs the FILE of a generated ruleset");
 		o->nft_file = argv[optind++];
 	}
-	/* Impossible combinations, all in one place. */
 	if (!strcmp(o->verb, "fit")) {
 		if (optind >= argc)
 			cli_usage_error("fit needs RULES:FPS points");
 		while (optind < argc)
 			parse_point(o, argv[optind++]);
-		return 0;
+		return;
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
@@ -325,6 +283,13 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 	    strcmp(o->verb, "nft-list"))
 		cli_usage_error("'%s' is not up, down, status, ruleset, fit, nft-load or nft-list",
 				o->verb);
+}
+
+/* What lab up takes: the options of up only, the boards' limits. */
+static void check_up(const struct lab_opts *o)
+{
+	bool up_opts = o->mtu || o->dut_cpus || o->have_port || o->no_agent || o->force || o->vpn ||
+		       o->crypto_driver || o->board_role >= 0 || o->board_dir;
 	if (!strncmp(o->verb, "nft-", 4) && (o->json || o->ipv6))
 		cli_usage_error("%s takes no -J or -6 (its output is JSON; the file says the "
 				"family)",
@@ -349,8 +314,13 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 				o->board_role == NB_LAB_DUT ? "dut" : "sink", o->board_arch);
 	if (o->crypto_driver && !o->vpn)
 		cli_usage_error("--crypto-driver chooses the tunnel's driver: give --vpn too");
-	if (have_mtu && o->ipv6 && o->mtu < 1280)
+	if (o->mtu && o->ipv6 && o->mtu < 1280)
 		cli_usage_error("--mtu is too small for IPv6: %u (at least 1280)", o->mtu);
+}
+
+/* What lab ruleset takes. */
+static void check_ruleset(const struct lab_opts *o)
+{
 	if ((o->have_rules || o->kind || o->flush || o->netlink) && strcmp(o->verb, "ruleset"))
 		cli_usage_error(
 		    "--rules, --kind, --flush and --netlink are options of `lab ruleset`");
@@ -359,15 +329,28 @@ int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
 				"--kind file:PATH needs nft");
 	if (o->ipv6 && strcmp(o->verb, "up") && strcmp(o->verb, "ruleset"))
 		cli_usage_error("--ipv6 is an option of `lab up` and `lab ruleset`");
-	if (!strcmp(o->verb, "ruleset")) {
-		if (o->flush && (o->kind || o->have_rules))
-			cli_usage_error("--flush takes no --kind or --rules");
-		if (!o->flush && !o->kind)
-			cli_usage_error("ruleset needs --kind linear|set|conntrack|file:PATH");
-		if (o->kind && !strncmp(o->kind, "file:", 5) && (o->have_rules || o->ipv6))
-			cli_usage_error("--kind file:PATH takes no --rules or --ipv6");
-		if (o->kind && strncmp(o->kind, "file:", 5) && !o->have_rules)
-			cli_usage_error("--kind %s needs --rules N", o->kind);
-	}
+	if (strcmp(o->verb, "ruleset"))
+		return;
+	if (o->flush && (o->kind || o->have_rules))
+		cli_usage_error("--flush takes no --kind or --rules");
+	if (!o->flush && !o->kind)
+		cli_usage_error("ruleset needs --kind linear|set|conntrack|file:PATH");
+	if (o->kind && !strncmp(o->kind, "file:", 5) && (o->have_rules || o->ipv6))
+		cli_usage_error("--kind file:PATH takes no --rules or --ipv6");
+	if (o->kind && strncmp(o->kind, "file:", 5) && !o->have_rules)
+		cli_usage_error("--kind %s needs --rules N", o->kind);
+}
+
+int lab_parse_opts(int argc, char **argv, struct lab_opts *o)
+{
+	o->prefix = getenv("NB_LAB_PREFIX");
+	o->board_role = -1;
+	opt_parse(&table, argc, argv, o, other_option, NULL);
+	parse_verb(argc, argv, o);
+	if (!strcmp(o->verb, "fit"))
+		return 0;
+	/* Impossible combinations, all in one place. */
+	check_up(o);
+	check_ruleset(o);
 	return 0;
 }

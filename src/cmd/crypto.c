@@ -10,6 +10,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/folded.h"
 #include "cmd/crypto_opts.h"
 #include "cmd/progress.h"
 #include "cmd/save.h"
@@ -391,11 +392,9 @@ static void write_folded(const struct crypto_opts *o, const struct nb_crypto_res
 	struct nb_atomic_file a;
 	const char *why = "no point was timed";
 	size_t lines = 0;
-	int ret;
 	if (!o->profile_folded)
 		return;
-	if ((ret = nb_atomic_open(&a, o->profile_folded, 0644)))
-		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
+	cli_folded_open(&a, o->profile_folded);
 	for (size_t i = 0; i < r->ncells; i++)
 		for (size_t si = 0; si < r->opts.nsizes; si++) {
 			const struct nb_crypto_cell *c = &r->cells[i];
@@ -417,11 +416,7 @@ static void write_folded(const struct crypto_opts *o, const struct nb_crypto_res
 				lines++;
 			}
 		}
-	if ((ret = nb_atomic_commit(&a)))
-		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
-	if (!lines)
-		cli_warn("--profile-folded: %s holds no stacks (the profile: %s)",
-			 o->profile_folded, why);
+	cli_folded_close(&a, o->profile_folded, lines, why);
 }
 #endif
 

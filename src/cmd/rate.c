@@ -16,6 +16,7 @@
 #include "cmd/lab_pick.h"
 #include "cmd/save.h"
 #include "cmd/commands.h"
+#include "cmd/folded.h"
 #include "cmd/progress.h"
 #include "cmd/rate_opts.h"
 #include "cmd/rate_print.h"
@@ -196,11 +197,9 @@ static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
 	char root[96];
 	const char *why = "no trial was judged with an observer";
 	size_t lines = 0;
-	int ret;
 	if (!o->profile_folded)
 		return;
-	if ((ret = nb_atomic_open(&a, o->profile_folded, 0644)))
-		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
+	cli_folded_open(&a, o->profile_folded);
 	for (size_t i = 0; i < (pts ? np : 1); i++) {
 		const struct nb_rate_size *s = pts ? pts[i].res : res;
 		for (size_t k = 0; k < nsizes; k++) {
@@ -220,11 +219,7 @@ static void write_folded(const struct rate_opts *o, const struct nb_rate_run *r,
 				why = "no sample on the DUT's CPUs";
 		}
 	}
-	if ((ret = nb_atomic_commit(&a)))
-		cli_fail(ret, "--profile-folded: cannot write %s", o->profile_folded);
-	if (!lines)
-		cli_warn("--profile-folded: %s holds no stacks (the profile: %s)",
-			 o->profile_folded, why);
+	cli_folded_close(&a, o->profile_folded, lines, why);
 }
 
 /* The lab under --lab-prefix (a bad prefix is a usage error). */

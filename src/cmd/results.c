@@ -151,6 +151,28 @@ static void tags_text(const struct nb_store_row *r, char *buf, size_t len)
 				      r->tags[i].value);
 }
 
+/* list's, export's and show's options: the store's, -J, and --csv where opts has it (csv NULL
+ * otherwise). */
+static void read_opts(int argc, char **argv, const struct option *opts, struct store_cli *sc,
+		      bool *json, bool *csv)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			*json = true;
+			break;
+		case 'C':
+			*csv = true; /* only where opts has --csv */
+			break;
+		default:
+			if (!store_cli_option(sc, c))
+				cli_last_option(argv, c, usage_text, NULL);
+		}
+	}
+}
+
 /* One point of a series as a CSV line: the result, the end it was measured on (env), the
  * view and the point. */
 static void csv_point(const struct nb_store_row *r, const struct nb_facts *env, const char *tags,
@@ -292,21 +314,8 @@ static int do_list(int argc, char **argv, bool export_csv)
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	bool json = false, csv = false;
-	int c;
 
-	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case 'C':
-			csv = true;
-			break;
-		default:
-			if (!store_cli_option(&sc, c))
-				cli_last_option(argv, c, usage_text, NULL);
-		}
-	}
+	read_opts(argc, argv, opts, &sc, &json, &csv);
 	store_cli_ids(&sc, argc, argv);
 	if (export_csv && !csv)
 		cli_usage_error("export: give the format: --csv or --lava");
@@ -338,18 +347,8 @@ static int do_show(int argc, char **argv)
 					     {NULL, 0, NULL, 0}};
 	struct store_cli sc = {0};
 	bool json = false;
-	int c;
 
-	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		default:
-			if (!store_cli_option(&sc, c))
-				cli_last_option(argv, c, usage_text, NULL);
-		}
-	}
+	read_opts(argc, argv, opts, &sc, &json, NULL);
 	if (argc - optind != 1)
 		cli_usage_error("show: give one result ID");
 	store_cli_ids(&sc, argc, argv);

@@ -32,8 +32,10 @@
 
 static int open_fail(int ret, const char *err)
 {
-	/* Bad input found only when the socket meets the system: still a usage error. */
-	if (ret == -EINVAL || ret == -ENODEV || ret == -EADDRNOTAVAIL || ret == -EADDRINUSE)
+	/* -EINVAL: the options' own check (stream_sock.h). What the system refuses when the
+	 * socket meets it (no route, no such interface, a port in use, an address not here) is a
+	 * failure, not a usage error. */
+	if (ret == -EINVAL)
 		cli_usage_error("%s", err);
 	cli_fail(0, "%s", err);
 }
@@ -45,6 +47,26 @@ static void write_time(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_
 	uint32_t w = len >= 4 ? nb_get_be32(buf) : 0;
 	fprintf(arg, "%llu %zu %lu\n", (unsigned long long)arrival_ns, len, (unsigned long)w);
 }
+
+#ifndef NB_AGENT_ONLY /* -i is not in the agent-only build (stream_opts.c) */
+/* -i: an interval as it ends, under the heading printed before the first one; on stderr with
+ * -J (stdout is the document). */
+static void show_interval(void *arg, const struct nb_stream_interval *iv)
+{
+	const struct stream_opts *o = arg;
+	static bool head;
+	FILE *f = o->json ? stderr : stdout;
+
+	progress_clear();
+	if (!head)
+		stream_print_interval_head(f, o->p.interval_ns);
+	head = true;
+	stream_print_interval(f, iv);
+	if (!isnan(iv->mbit_per_s))
+		progress_result("%.3f Mbit/s received, %lld lost", iv->mbit_per_s,
+				(long long)iv->lost);
+}
+#endif
 
 /* The idle baseline of a standalone sender, before its socket opens (docs/schema.md). */
 static void local_baseline(struct nb_cpu_idle *b)
@@ -98,7 +120,16 @@ static int run_recv(struct stream_opts *o)
 			   : "unicast");
 		fflush(stdout);
 	}
-	ret = nb_stream_recv_run(r);
+#ifndef NB_AGENT_ONLY
+	if (o->p.interval_ns) {
+		struct nb_stream_iv w = {
+		    .interval_ns = o->p.interval_ns, .fn = show_interval, .arg = o};
+		ret = nb_stream_recv_run_intervals(r, &w);
+		if (!o->json)
+			printf("\n");
+	} else
+#endif
+		ret = nb_stream_recv_run(r);
 	if (ret < 0)
 		cli_fail(ret, "receiving");
 	nb_stream_recv_copy(r, rx);
@@ -366,6 +397,10 @@ static int run_ctl(struct stream_opts *o)
 	o->p.stop = &cli_stop;
 	o->p.on_step = ctl_step;
 	o->p.step_arg = o;
+#ifndef NB_AGENT_ONLY
+	o->p.on_interval = show_interval;
+	o->p.interval_arg = o;
+#endif
 	obs_cli_open(&o->obs, o->psk_path);
 	o->p.observe = &o->obs.set;
 	ret = nb_stream_ctl_run(&o->p, &r, ctl_started, o, err, sizeof(err));

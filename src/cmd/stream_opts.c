@@ -20,6 +20,19 @@
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
 
+/* -i: not in the agent-only build (make AGENT=1), which keeps to its size budget. */
+#ifndef NB_AGENT_ONLY
+#define INTERVAL_HELP                                                                              \
+	"  -i, --interval T     also print the receiver's figures every T (0.1s to 1h)\n"          \
+	"                       within each step's window, as they come, under their own\n"        \
+	"                       heading; the table follows them. A receiver on this host:\n"       \
+	"                       --recv or -c HOST --reverse\n"
+#define INTERVAL_LETTER "i:"
+#else
+#define INTERVAL_HELP	""
+#define INTERVAL_LETTER ""
+#endif
+
 static void usage(FILE *f)
 {
 	fprintf(
@@ -49,7 +62,7 @@ static void usage(FILE *f)
 	    "  -O, --omit T         warm-up before each step's window, not counted (default\n"
 	    "                       the smaller of 0.5s and 10%% of --time; 0: none); a step\n"
 	    "                       lasts --time + --omit. --recv takes it from the "
-	    "sender\n" PACING_HELP "      --send           send only (no agent)\n"
+	    "sender\n" INTERVAL_HELP PACING_HELP "      --send           send only (no agent)\n"
 	    "      --recv           receive only (no agent): until the sender's end marker, "
 	    "--time,\n"
 	    "                       --idle without datagrams, or Ctrl-C\n"
@@ -177,6 +190,9 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	    {"rates", required_argument, NULL, O_RATES},
 	    {"time", required_argument, NULL, 't'},
 	    {"omit", required_argument, NULL, 'O'},
+#ifndef NB_AGENT_ONLY
+	    {"interval", required_argument, NULL, 'i'},
+#endif
 	    {"send", no_argument, NULL, O_SEND},
 	    {"recv", no_argument, NULL, O_RECV},
 	    {"idle", required_argument, NULL, O_IDLE},
@@ -211,7 +227,8 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	o->p.time_ns = 10 * NB_NS_PER_S;
 	o->p.idle_ns = 3 * NB_NS_PER_S;
 	o->ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:c:k:RJhV46o:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:" INTERVAL_LETTER "c:k:RJhV46o:", opts,
+				&li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		switch (c) {
@@ -250,6 +267,12 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 				? cli_duration_ns(name, optarg, NB_NS_PER_MS, NB_STREAM_MAX_OMIT_NS)
 				: 0;
 			break;
+#ifndef NB_AGENT_ONLY
+		case 'i':
+			o->p.interval_ns =
+			    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
+			break;
+#endif
 		case O_IDLE:
 			o->p.idle_ns = strcmp(optarg, "0")
 					   ? cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS,
@@ -363,6 +386,16 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	if (!omit_arg)
 		o->p.omit_ns =
 		    o->p.time_ns / 10 < NB_NS_PER_S / 2 ? o->p.time_ns / 10 : NB_NS_PER_S / 2;
+#ifndef NB_AGENT_ONLY
+	/* -i reports what a receiver counts as it counts it: one on this host. */
+	if (o->p.interval_ns && !o->p.recv && !o->p.reverse)
+		cli_usage_error("--interval reports a receiver's counters as they come: give it to "
+				"the --recv end, or use -c HOST --reverse (%s)",
+				o->p.send ? "--send only sends"
+					  : "the agents receive and report at the end");
+	if (o->p.interval_ns && !o->p.recv && o->p.interval_ns > o->p.time_ns)
+		cli_usage_error("--interval is longer than --time");
+#endif
 	if (!o->p.recv && o->p.idle_ns != 3 * NB_NS_PER_S)
 		cli_usage_error("--idle is for --recv");
 	if (!o->p.recv && o->times_path)
@@ -395,9 +428,12 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 			    "datagram over %s)",
 			    o->p.block, nb_udp_max_payload(o->p.family),
 			    o->p.family == AF_INET6 ? "IPv6" : "IPv4");
-		/* The receiving host checks its own interface (it may be the agent). */
-		if (nb_stream_sock_check(&o->p.sock, o->p.send, err, sizeof(err)) < 0 &&
-		    (o->p.send || o->p.recv || o->p.reverse || !strstr(err, "--iface")))
+		/* The receiving host checks its own interface (it may be the agent). -EINVAL is
+		 * the command line's fault; a missing interface or address is this host's. */
+		int ret = nb_stream_sock_check(&o->p.sock, o->p.send, err, sizeof(err));
+		if (ret == -EINVAL)
 			cli_usage_error("%s", err);
+		if (ret < 0 && (o->p.send || o->p.recv || o->p.reverse || !strstr(err, "--iface")))
+			cli_fail(0, "%s", err);
 	}
 }

@@ -37,6 +37,40 @@ static void print_cpu_cols(const struct nb_cpu_load *l, double mbit, double othe
 	print_polluted(other_pct);
 }
 
+void stream_print_interval_head(FILE *f, uint64_t interval_ns)
+{
+	fprintf(f,
+		"Intervals of %.2f s within each step's window, received here (the step's asked "
+		"Mbit/s, the interval's start and end since its first datagram; the table follows "
+		"them):\n",
+		(double)interval_ns / 1e9);
+}
+
+void stream_print_interval(FILE *f, const struct nb_stream_interval *iv)
+{
+	int64_t exp = (int64_t)iv->unique + iv->lost;
+
+	fprintf(f, "  %8.2f %6.2f-%6.2f s  %8llu datagrams %6lld lost %6.2f %%",
+		(double)iv->rate_bps_asked / 1e6, iv->start_s, iv->end_s,
+		(unsigned long long)iv->datagrams, (long long)iv->lost,
+		exp > 0 ? 100.0 * (double)iv->lost / (double)exp : 0.0);
+	if (isnan(iv->mbit_per_s))
+		fprintf(f, "  %10s Mbit/s", "-");
+	else
+		fprintf(f, "  %10.3f Mbit/s", iv->mbit_per_s);
+	if (isnan(iv->jitter_ms))
+		fprintf(f, "  jitter %7s ms", "-");
+	else
+		fprintf(f, "  jitter %7.3f ms", iv->jitter_ms);
+	if (iv->cpu.valid)
+		fprintf(f, "  proc %5.1f %%  softirq %5.2f %%", iv->cpu.proc_pct,
+			iv->cpu.softirq_pct);
+	else
+		fprintf(f, "  proc %5s %%  softirq %5s %%", "-", "-");
+	fputc('\n', f);
+	fflush(f);
+}
+
 void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 {
 	if (who)

@@ -4,13 +4,19 @@
 #define NB_CMD_STREAM_PRINT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/base/sysinfo.h"
 #include "core/stream/stream.h"
 #include "core/stream/stream_ctl.h"
+#include "core/stream/stream_iv.h"
 #include "core/stream/stream_pacing.h"
 #include "core/stream/stream_run.h"
 
+/* -i: the heading of the interval lines, and one interval as it comes (to f: stdout, or
+ * stderr when stdout is the JSON document). */
+void stream_print_interval_head(FILE *f, uint64_t interval_ns);
+void stream_print_interval(FILE *f, const struct nb_stream_interval *iv);
 /* A receiver's steps, headed "who:" when who is not NULL. */
 void stream_print_rx(const char *who, const struct nb_stream_rx *rx);
 /* Under a receiver's table: where each step's CPU went (the kernel profile), one line per step;

@@ -42,8 +42,8 @@ static void congestion(const char *name, const char *arg, char out[NB_TCPCC_NAME
 		    "%s: '%s' is not an algorithm's name (1 to %d of a-z, 0-9, _ and -)", name, arg,
 		    NB_TCPCC_NAME_MAX - 1);
 	if ((ret = nb_tcpcc_read_list(NB_TCPCC_AVAILABLE, avail, sizeof(avail))))
-		cli_usage_error("%s: this kernel does not list its algorithms (%s)", name,
-				strerror(-ret));
+		cli_fail(0, "%s: this kernel does not list its algorithms (%s)", name,
+			 strerror(-ret));
 	if (!nb_tcpcc_in_list(avail, arg))
 		cli_usage_error(
 		    "%s: '%s' is not loaded in this kernel (loaded: %s); netbench loads "

@@ -270,8 +270,8 @@ check "--reverse unicast to the controller itself is allowed" [ $? -eq 0 ]
 inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 --reverse -a 198.18.50.3 -p 12358 -r 2M -t 1 \
 	>"$tmp/rev3.txt" 2>&1
 st=$?
-check "--reverse unicast to another host's address: usage error naming it (exit $st)" \
-	sh -c "[ $st -eq 2 ] && grep -q '198.18.50.3 is not an address of this host' $tmp/rev3.txt"
+check "--reverse unicast to another host's address: a failure naming it (exit $st)" \
+	sh -c "[ $st -eq 1 ] && grep -q '198.18.50.3 is not an address of this host' $tmp/rev3.txt"
 inns s "$NB" stream -c 198.18.50.2 --ctl-port 5391 -r 2M -t 1 >"$tmp/uni.txt" 2>&1
 check "without -a, a unicast stream to the agent: every datagram counted" \
 	sh -c "[ $? -eq 0 ] && awk '\$1 == \"2.00\" && NF > 10 {n++; ok = (\$4 == 0 && \$3 > 0)} END {exit !(n == 1 && ok)}' $tmp/uni.txt"
@@ -292,7 +292,7 @@ kill "$a1" "$a2" 2>/dev/null
 wait "$a1" 2>/dev/null
 wait "$a2" 2>/dev/null
 
-# 6. Bad input: one clear line naming the input, exit 2.
+# 6. Bad input: one clear line naming the input, exit 2 (what this host lacks: exit 1).
 check_refused "unicast address with --ttl" 2 "--ttl applies to multicast only" \
 	inns s "$NB" stream --send -a 198.18.50.2 --ttl 4 -t 1
 check_refused "unicast address with --source" 2 "--source applies to multicast only" \
@@ -300,15 +300,15 @@ check_refused "unicast address with --source" 2 "--source applies to multicast o
 check_refused "group outside 224.0.0.0/4" 2 "224.0.0.0/4" inns s "$NB" stream --send -a 240.1.2.3 -t 1
 check_refused "IPv6 unicast with --loop names ff00::/8" 2 "ff00::/8" \
 	inns s "$NB" stream --send -a ::1 --loop -t 1
-check_refused "missing interface" 2 "--iface nbtstr-nope: no such network interface" \
+check_refused "missing interface (this host's, not the command line's: exit 1)" 1 "--iface nbtstr-nope: no such network interface" \
 	inns r1 "$NB" stream --recv -a 225.1.2.3 --iface nbtstr-nope
 veth_pair "$P-r1" nbtstr-d0 "$P-r1" nbtstr-d1
-check_refused "interface without an address" 2 "--iface nbtstr-d0 has no IPv4 address" \
+check_refused "interface without an address (exit 1)" 1 "--iface nbtstr-d0 has no IPv4 address" \
 	inns r1 "$NB" stream --recv -a 225.1.2.3 --iface nbtstr-d0
 bg r1 /dev/null "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 5
 hold=$last
 wait_until 5 "the receiver on port 12352" bound udp 12352 225.1.2.3 r1
-check_refused "port in use" 2 "-p 12352: port in use" inns r1 "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 1
+check_refused "port in use (exit 1)" 1 "-p 12352: port in use" inns r1 "$NB" stream --recv -a 225.1.2.3 -p 12352 -t 1
 kill "$hold" 2>/dev/null
 wait "$hold" 2>/dev/null
 check_refused "block larger than a UDP datagram" 2 "--block is too large: 65508 (at most 65507" \

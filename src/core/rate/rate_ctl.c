@@ -84,9 +84,10 @@ int nb_rate_ctl_run(const struct nb_rate_params *p, const struct nb_rate_ctl_cb 
 	r = res->run;
 	if (res->cb.opened && (ret = res->cb.opened(res->cb.arg, r, err, errlen)))
 		return ret;
-	if (nb_rate_check_sizes(r, err, errlen) || nb_rate_check_flows(r, err, errlen)) {
-		res->bad_input = true;
-		return -EINVAL;
+	if ((ret = nb_rate_check_sizes(r, err, errlen)) ||
+	    (ret = nb_rate_check_flows(r, err, errlen))) {
+		res->bad_input = ret == -EINVAL; /* the request; else what this host lacks */
+		return ret;
 	}
 	if ((ret = nb_rate_start(r, err, errlen)))
 		return ret;

@@ -100,7 +100,8 @@ int nb_rate_open(struct nb_rate_run **r, const struct nb_rate_params *p,
 /* -EINVAL when a frame size does not fit the address family or the path's MTU: a usage error. */
 int nb_rate_check_sizes(const struct nb_rate_run *r, char *err, size_t errlen);
 /* --flow-fields src-ip: the flows' source range in this host's network (flows.h) into
- * r->src_first; -EINVAL (a usage error) when it has no room for them. */
+ * r->src_first; -EINVAL (a usage error) when it has no room for them, -EADDRNOTAVAIL (a
+ * failure: this host's) when the network of its source address cannot be found. */
 int nb_rate_check_flows(struct nb_rate_run *r, char *err, size_t errlen);
 /* Opens the generator engine for every size of the run. */
 int nb_rate_start(struct nb_rate_run *r, char *err, size_t errlen);

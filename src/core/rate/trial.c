@@ -430,7 +430,7 @@ int nb_rate_check_flows(struct nb_rate_run *r, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "--flow-fields src-ip: cannot find the network of this host's source "
 			 "address");
-		return -EINVAL;
+		return -EADDRNOTAVAIL; /* this host's, not the request's */
 	}
 	avoid[0] = r->path.src;
 	avoid[1] = r->path.nexthop;

@@ -354,7 +354,7 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	}
 	ret = nb_stream_open_send(&send_sock, &fd, err, errlen);
 	if (ret < 0) {
-		r->bad_input = true;
+		r->bad_input = ret == -EINVAL; /* the options' check; else the system refused */
 		free(loc0);
 		return ret;
 	}
@@ -444,7 +444,7 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	}
 	ret = nb_stream_open_recv(&recv_sock, &fd, err, errlen);
 	if (ret < 0) {
-		r->bad_input = true;
+		r->bad_input = ret == -EINVAL; /* the options' check; else the system refused */
 		return ret;
 	}
 	if (!p->to_controller && (ret = agent_open(a, p, &p->agents[0], &req, err, errlen)))
@@ -474,7 +474,14 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	baseline_agent(a, loc0);
 	if (started)
 		started(arg, p, r);
-	ret = nb_stream_recv_run(rv);
+#ifndef NB_AGENT_ONLY /* -i is not in the agent-only build (cmd/stream_opts.c) */
+	if (p->interval_ns && p->on_interval) {
+		struct nb_stream_iv w = {
+		    .interval_ns = p->interval_ns, .fn = p->on_interval, .arg = p->interval_arg};
+		ret = nb_stream_recv_run_intervals(rv, &w);
+	} else
+#endif
+		ret = nb_stream_recv_run(rv);
 	if (ret < 0) {
 		snprintf(err, errlen, "receiving: %s", strerror(-ret));
 		goto out;

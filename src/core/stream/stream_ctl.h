@@ -19,6 +19,7 @@
 #include "core/observe/obs_set.h"
 #include "core/session/ctl.h"
 #include "core/stream/stream.h"
+#include "core/stream/stream_iv.h"
 #include "core/stream/stream_pacing.h"
 #include "core/stream/stream_run.h"
 #include "core/stream/stream_sock.h"
@@ -51,6 +52,11 @@ struct nb_stream_params {
 	struct nb_obs_set *observe;
 	/* --profile: the kernel profile of each receiver's steps at this rate per CPU; 0 none. */
 	uint32_t profile_hz;
+	/* -i: each step's window cut into intervals of interval_ns (0: none), reported as they
+	 * end through on_interval (stream_iv.h) by the receiver on this host (--reverse). */
+	uint64_t interval_ns;
+	nb_stream_interval_fn on_interval;
+	void *interval_arg;
 };
 
 /* One agent of a controller run. */
@@ -82,7 +88,7 @@ struct nb_stream_ctl_result {
 	struct nb_stream_rx *rx;			  /* reverse: what this host received */
 	struct nb_prof_result *prof[NB_STREAM_MAX_STEPS]; /* reverse: its steps' profiles */
 	bool interrupted;
-	bool bad_input;			/* the failure lies in the user's input (a usage error) */
+	bool bad_input; /* the failure lies in the user's input (a usage error), not the system */
 	struct nb_stream_pacing pacing; /* the sender's decision (this host's, or the agent's) */
 	struct nb_cpu_idle baseline;
 	struct nb_obs_trial *obs; /* per step, with observers; NULL without */

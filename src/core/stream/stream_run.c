@@ -461,6 +461,22 @@ void nb_stream_recv_stop(struct nb_stream_recv *r)
 	}
 }
 
+size_t nb_stream_recv_peek(struct nb_stream_recv *r, size_t i, struct nb_stream_step *s, bool *fin,
+			   struct nb_cpu_sample *open, bool *open_known)
+{
+	size_t n;
+	pthread_mutex_lock(&r->lock);
+	n = r->rx->nsteps;
+	if (i < n)
+		*s = r->rx->steps[i];
+	*fin = r->rx->fin;
+	*open_known = r->cpu_step == (int)i;
+	if (*open_known)
+		*open = r->step_start;
+	pthread_mutex_unlock(&r->lock);
+	return n;
+}
+
 void nb_stream_recv_copy(struct nb_stream_recv *r, struct nb_stream_rx *out)
 {
 	pthread_mutex_lock(&r->lock);

@@ -117,6 +117,11 @@ int nb_stream_recv_run(struct nb_stream_recv *r);
 /* The same in a thread of its own. */
 int nb_stream_recv_start(struct nb_stream_recv *r);
 void nb_stream_recv_stop(struct nb_stream_recv *r);
+/* Step i as it is now (*s untouched when i is not below the number of steps begun, which is
+ * returned), whether the end marker came, and the CPU sample that opened step i's window when
+ * it is the one open (*open_known). Cheaper than a copy of every counter. */
+size_t nb_stream_recv_peek(struct nb_stream_recv *r, size_t i, struct nb_stream_step *s, bool *fin,
+			   struct nb_cpu_sample *open, bool *open_known);
 /* A consistent copy of the counters at this instant (the profiles are not copied: read
  * r->prof_step after the receiver stopped). */
 void nb_stream_recv_copy(struct nb_stream_recv *r, struct nb_stream_rx *out);

@@ -37,12 +37,15 @@ size_t nb_udp_max_payload(int family);
 
 /* Checks an option set before any socket is opened: multicast-only options (--ttl, --loop,
  * --source) with a unicast address, an address outside unicast and 224.0.0.0/4 / ff00::/8, an
- * interface that does not exist or has no address of the family. Returns 0, -EINVAL or
- * -ENODEV / -EADDRNOTAVAIL with a one-line reason. sending selects the sender's rules. */
+ * interface that does not exist or has no address of the family. Returns 0, -EINVAL (the
+ * options are wrong: a usage error) or -ENODEV / -EADDRNOTAVAIL (this host lacks the interface
+ * or its address: a failure) with a one-line reason. sending selects the sender's rules. */
 int nb_stream_sock_check(const struct nb_stream_sock_opts *o, bool sending, char *err,
 			 size_t errlen);
 
-/* Open, bind and join. -EADDRINUSE when the port is taken. *fd is the socket on success. */
+/* Open, bind and join. -EADDRINUSE when the port is taken. *fd is the socket on success. Only
+ * the check above (and a kernel refusing an option as invalid) gives -EINVAL; every other error
+ * is the system's (no route, no interface for a join, a port or an address not here). */
 int nb_stream_open_recv(const struct nb_stream_sock_opts *o, int *fd, char *err, size_t errlen);
 /* Open and connect to addr:port with the multicast options applied. */
 int nb_stream_open_send(const struct nb_stream_sock_opts *o, int *fd, char *err, size_t errlen);

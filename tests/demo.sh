@@ -169,9 +169,10 @@ if has_cmd rate; then
 		for i in 1 2 3; do
 			kinds=linear,set
 			[ $i -eq 2 ] && kinds=set,linear
-			# The first sweep also profiles the DUT's kernel: where its CPU went.
+			# The first sweep also profiles the DUT's kernel: where its CPU went (997 Hz: a quick
+			# sweep's short trials want more samples than the default 49 Hz gives).
 			prof=""
-			[ $i -eq 1 ] && prof=--profile
+			[ $i -eq 1 ] && prof=--profile=997
 			# shellcheck disable=SC2086
 			step rule-sweep-$i 60 $in_gen "$nb" rate -c $target -s 128 --quick \
 				--sweep-rules 0,100,1000 --kind $kinds $prof -J

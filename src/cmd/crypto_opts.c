@@ -17,7 +17,7 @@
 #ifndef NB_AGENT_ONLY
 #define CRYPTO_PROFILE_HELP                                                                        \
 	"      --profile[=HZ]   the kernel profile over each point's window (perf events,\n"       \
-	"                       software cpu-clock, HZ per CPU, default 997, at most 4999):\n"     \
+	"                       software cpu-clock, HZ per CPU, default 49, at most 4999):\n"      \
 	"                       where the CPU went by subsystem (crypto by driver, the\n"          \
 	"                       scheduler, interrupts, ...), ns per request and per byte,\n"       \
 	"                       the top functions with their module\n"                             \

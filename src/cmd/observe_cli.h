@@ -57,7 +57,7 @@ enum {
 	"                          there (RPS; the observer needs --allow-tuning) and judge\n"     \
 	"                          its load on them\n"                                             \
 	"      --profile[=HZ]      profile the observed kernel over each window (perf events,\n"   \
-	"                          software cpu-clock, HZ per CPU, default 997, at most 4999):\n"  \
+	"                          software cpu-clock, HZ per CPU, default 49, at most 4999):\n"   \
 	"                          where its CPU went by subsystem, ns per frame, top functions\n" \
 	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT in turn (cpufreq;\n"     \
 	"                          needs --allow-tuning), fps fitted against clock\n"
@@ -74,7 +74,7 @@ enum {
 	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n"    \
 	"                         work there (RPS; its agent needs --allow-tuning)\n"              \
 	"      --profile[=HZ]     profile the kernel over each step's window (perf events,\n"      \
-	"                         software cpu-clock, HZ per CPU, default 997, at most 4999):\n"   \
+	"                         software cpu-clock, HZ per CPU, default 49, at most 4999):\n"    \
 	"                         stream's receiver, both ends of tput, an observed box;\n"        \
 	"                         where the CPU went by subsystem, ns per datagram or KByte\n"
 

@@ -52,7 +52,7 @@ prof_check() { # description file
 	fi
 }
 
-run="--algo aes-128-cbc -e soft -s 64,16384 -t 0.3 --profile"
+run="--algo aes-128-cbc -e soft -s 64,16384 -t 0.3 --profile=997"
 # 1. Here.
 # shellcheck disable=SC2086
 check_quiet "crypto --profile here" "$NETBENCH" crypto $run -o "$nb_tmp/here.json" \

@@ -50,7 +50,7 @@ prof_check() { # description file steps-expression
 }
 
 # 1. A standalone receiver.
-"$NETBENCH" stream --recv -a 127.0.0.1 -p 40384 --profile -t 20 -o "$nb_tmp/recv.json" \
+"$NETBENCH" stream --recv -a 127.0.0.1 -p 40384 --profile=997 -t 20 -o "$nb_tmp/recv.json" \
 	>"$nb_tmp/recv.txt" 2>&1 &
 rpid=$!
 nb_pids="$nb_pids $rpid"
@@ -68,7 +68,7 @@ prof_check "standalone receiver: each step's profile" "$nb_tmp/recv.json" 'd["st
 # 2. An agent receives; the controller asks it for the profile.
 agent -- -p 5383 -B 127.0.0.1 || { notok "agent starts"; exit 1; }
 check_quiet "stream -c AGENT --profile" "$NETBENCH" stream -c 127.0.0.1 --ctl-port 5383 \
-	-a 127.0.0.1 -p 40385 -b 8000 --rates 10M,2G -t 2 -O 0.2 --profile -o "$nb_tmp/agent.json"
+	-a 127.0.0.1 -p 40385 -b 8000 --rates 10M,2G -t 2 -O 0.2 --profile=997 -o "$nb_tmp/agent.json"
 check "... prints the agent's profile under its table" has "where it went (kernel profile"
 prof_check "agent receiver: each step's profile" "$nb_tmp/agent.json" 'd["receivers"][0]["steps"]'
 check "no kernel address in the agent's answer" \

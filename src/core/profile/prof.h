@@ -30,7 +30,10 @@
 
 #include "core/base/json.h"
 
-#define NB_PROF_HZ_DEFAULT  997u   /* per CPU: not a divisor of the kernel's tick rates */
+/* The default rate per CPU: not a divisor of the kernel's tick rates, and low enough that the
+ * samples' timer interrupts and the reader cost each CPU of an emulated board under 1 %
+ * (bench/profile-cost). */
+#define NB_PROF_HZ_DEFAULT  49u
 #define NB_PROF_HZ_MAX	    4999u  /* the agent refuses more, whatever is asked */
 #define NB_PROF_KIB_DEFAULT 128u   /* ring buffer per CPU */
 #define NB_PROF_KIB_MAX	    1024u  /* the agent refuses more */
@@ -124,7 +127,8 @@ struct nb_prof_result {
 	bool available;
 	char why[NB_PROF_WHY]; /* unavailable: the reason ("perf_event_paranoid is 2 ...") */
 	uint32_t hz;	       /* per CPU */
-	uint64_t cpu_ns;       /* the profiler's reader thread's own CPU time in the window */
+	uint64_t cpu_ns;       /* the profiler's own CPU time in the window: its reader
+				* thread and the last drain at the window's end */
 	uint64_t window_ns;    /* from start to stop */
 	uint64_t func_mask;    /* CPUs of funcs and folded (0: all) */
 	uint64_t throttled;    /* the kernel throttled sampling this many times */

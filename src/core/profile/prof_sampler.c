@@ -78,6 +78,7 @@ struct nb_prof {
 	pthread_mutex_t mu;
 	bool running;
 	uint64_t t0, t1, cpu0, cpu1;
+	uint64_t stop_ns; /* the last drain, on the caller's thread: the profiler's cost too */
 	/* under mu */
 	struct nb_prof_cpu cnt[NB_PROF_CPUS];
 	uint64_t throttled, func_samples, stacks_past;
@@ -369,7 +370,10 @@ static void *reader(void *arg)
 		pf[i] = (struct pollfd){.fd = p->ring[i].fd, .events = POLLIN};
 	pf[p->nring] = (struct pollfd){.fd = p->wake[0], .events = POLLIN};
 	for (;;) {
-		int n = poll(pf, p->nring + 1, 200);
+		/* The kernel wakes the reader when a ring is half full (wakeup_watermark); the
+		 * timeout only bounds how old a low rate's samples get: each wakeup costs the box
+		 * too. */
+		int n = poll(pf, p->nring + 1, 1000);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (pf[p->nring].revents)
@@ -610,11 +614,14 @@ void nb_prof_stop(struct nb_prof *p)
 	for (size_t i = 0; i < p->nring; i++)
 		ioctl(p->ring[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	p->t1 = nb_mono_ns();
+	uint64_t d0 = thread_cpu_ns(pthread_self());
 	pthread_mutex_lock(&p->mu);
 	for (size_t i = 0; i < p->nring; i++)
 		drain(p, i, true);
 	p->running = false;
 	pthread_mutex_unlock(&p->mu);
+	uint64_t d1 = thread_cpu_ns(pthread_self());
+	p->stop_ns = d1 > d0 ? d1 - d0 : 0;
 	p->cpu1 = thread_cpu_ns(p->th);
 }
 
@@ -687,7 +694,7 @@ void nb_prof_result(struct nb_prof *p, struct nb_prof_result *r)
 	r->available = true;
 	pthread_mutex_lock(&p->mu);
 	r->window_ns = p->t1 > p->t0 ? p->t1 - p->t0 : 0;
-	r->cpu_ns = p->cpu1 > p->cpu0 ? p->cpu1 - p->cpu0 : 0;
+	r->cpu_ns = (p->cpu1 > p->cpu0 ? p->cpu1 - p->cpu0 : 0) + p->stop_ns;
 	r->throttled = p->throttled;
 	r->ncpu = (uint32_t)p->nring;
 	memcpy(r->cpu, p->cnt, p->nring * sizeof(p->cnt[0]));

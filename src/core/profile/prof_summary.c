@@ -150,8 +150,8 @@ void nb_prof_json(struct nb_json *j, const char *key, const struct nb_prof_resul
 	uint64_t all = 0;
 	for (uint32_t i = 0; i < r->ncpu; i++)
 		all += r->cpu[i].samples;
-	/* The profiler's own cost: its reader thread's CPU time (the kernel's cost of taking
-	 * each sample, in the timer interrupt, is not in it). */
+	/* The profiler's own cost: its reader thread's CPU time and the last drain (the kernel's
+	 * cost of taking each sample, in the timer interrupt, is not in it). */
 	nb_json_double(j, "profiler_cpu_pct", ws > 0 ? (double)r->cpu_ns / 1e9 / ws * 100 : 0, 3);
 	num(j, "profiler_us_per_sample", all ? (double)r->cpu_ns / 1e3 / (double)all : NAN, 2);
 	nb_json_arr_begin(j, "categories");

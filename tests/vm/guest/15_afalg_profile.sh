@@ -67,7 +67,7 @@ on_stack() {
 # run ENGINE FILE: one point (8 KB requests, a 1 s window) with its profile, as JSON, and its
 # stacks in FILE.folded.
 run() {
-	"$NB" crypto --algo aes-128-cbc -e "$1" -s 8192 -t 1 --profile -J \
+	"$NB" crypto --algo aes-128-cbc -e "$1" -s 8192 -t 1 --profile=997 -J \
 		--profile-folded "$2.folded" >"$2" 2>"$nb_tmp/err"
 }
 
@@ -127,4 +127,4 @@ set -- $(wilson "$wt" "$tot") $(wilson "$wait_aes" "$tot_aes")
 check "virtio: the waiting around it (sched, idle, irq: $wt of $tot, [$1, $2]) is established and above aes-generic's ($wait_aes of $tot_aes, [$3, $4])" \
 	above "$wt" "$tot" "$4"
 "$NB" crypto --algo aes-128-cbc -e 'afalg:cbc(aes-generic),afalg:virtio_crypto_aes_cbc' -s 8192 \
-	-t 0.5 --profile 2>&1 | sed -n '/where it went/,$p' | sed 's/^/# /'
+	-t 0.5 --profile=997 2>&1 | sed -n '/where it went/,$p' | sed 's/^/# /'

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The option table's engine: getopt_long's arguments built from the rows, each value parsed and
  * range-checked by cli.h's parsers and stored where its row says; the help list printed. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <string.h>
@@ -103,7 +104,9 @@ int opt_parse(const struct opt_table *t, int argc, char **argv, void *dst,
 	size_t nlo = 0, ns = 1;
 	int c, li;
 
-	for (size_t i = 0; i < t->n && i < OPT_ROWS_MAX; i++) {
+	if (t->n > OPT_ROWS_MAX) /* a table this engine was not sized for: refuse it whole */
+		cli_fail(E2BIG, "an option table of %zu rows (at most %d)", t->n, OPT_ROWS_MAX);
+	for (size_t i = 0; i < t->n; i++) {
 		const struct opt_row *r = &t->rows[i];
 		int has = row_has_arg(r);
 		if (r->kind == OPT_TEXT)

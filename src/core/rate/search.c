@@ -74,6 +74,74 @@ static void settle(struct nb_search *s)
 	s->phase = NB_SEARCH_VERIFY;
 }
 
+/* The first trial, at the maximum: a pass is verified, a failure starts the binary search
+ * below it. */
+static void first_trial(struct nb_search *s, double x, double offered, bool ok)
+{
+	if (s->max_measured) {
+		s->max = offered;
+	} else if (offered < 0.99 * x) {
+		/* The generator fell short of the asked maximum: nothing above what it
+		 * offered can be tested. */
+		s->gen_short = true;
+		s->max = offered;
+	}
+	x = s->max;
+	if (ok) {
+		s->at_max = true;
+		s->lo = s->result = x;
+		s->phase = NB_SEARCH_VERIFY;
+	} else {
+		s->lo = 0;
+		s->hi = x;
+		s->phase = NB_SEARCH_BINARY;
+		settle(s);
+	}
+}
+
+/* A trial of the binary search. A trial that offered less than asked only narrows the
+ * interval when what it offered lies inside it. A failure at or below a pass means that pass
+ * was luck (the DUT's capacity varies): the search then restarts below it. */
+static void binary_trial(struct nb_search *s, double x, bool ok)
+{
+	if (ok && x > s->lo)
+		s->lo = x;
+	else if (!ok && x < s->hi)
+		s->hi = x;
+	if (s->lo >= s->hi)
+		s->lo = 0;
+	if (!ok && x <= s->min) {
+		s->lo = 0;
+		s->hi = x;
+		s->result = 0;
+		s->phase = NB_SEARCH_DONE;
+		return;
+	}
+	settle(s);
+}
+
+/* The verification of a result: it holds, or the search goes on below it, a bounded number of
+ * times. */
+static void verify_trial(struct nb_search *s, double x, bool ok)
+{
+	if (ok) {
+		s->result = x;
+		s->verified = true;
+		s->phase = NB_SEARCH_DONE;
+		return;
+	}
+	/* The result did not hold: search again below it, a bounded number of times. */
+	s->at_max = false;
+	if (++s->verify_failures >= MAX_VERIFY_FAILURES) {
+		s->phase = NB_SEARCH_DONE;
+		return;
+	}
+	s->hi = x;
+	s->lo = 0;
+	s->phase = NB_SEARCH_BINARY;
+	settle(s);
+}
+
 void nb_search_report(struct nb_search *s, double x, double offered, uint64_t tx, uint64_t lost,
 		      bool valid)
 {
@@ -102,62 +170,13 @@ void nb_search_report(struct nb_search *s, double x, double offered, uint64_t tx
 		x = offered;
 	switch (s->phase) {
 	case NB_SEARCH_FIRST:
-		if (s->max_measured) {
-			s->max = offered;
-		} else if (offered < 0.99 * x) {
-			/* The generator fell short of the asked maximum: nothing above what it
-			 * offered can be tested. */
-			s->gen_short = true;
-			s->max = offered;
-		}
-		x = s->max;
-		if (ok) {
-			s->at_max = true;
-			s->lo = s->result = x;
-			s->phase = NB_SEARCH_VERIFY;
-		} else {
-			s->lo = 0;
-			s->hi = x;
-			s->phase = NB_SEARCH_BINARY;
-			settle(s);
-		}
+		first_trial(s, x, offered, ok);
 		break;
 	case NB_SEARCH_BINARY:
-		/* A trial that offered less than asked only narrows the interval when what
-		 * it offered lies inside it. A failure at or below a pass means that pass was
-		 * luck (the DUT's capacity varies): the search then restarts below it. */
-		if (ok && x > s->lo)
-			s->lo = x;
-		else if (!ok && x < s->hi)
-			s->hi = x;
-		if (s->lo >= s->hi)
-			s->lo = 0;
-		if (!ok && x <= s->min) {
-			s->lo = 0;
-			s->hi = x;
-			s->result = 0;
-			s->phase = NB_SEARCH_DONE;
-			break;
-		}
-		settle(s);
+		binary_trial(s, x, ok);
 		break;
 	case NB_SEARCH_VERIFY:
-		if (ok) {
-			s->result = x;
-			s->verified = true;
-			s->phase = NB_SEARCH_DONE;
-			break;
-		}
-		/* The result did not hold: search again below it, a bounded number of times. */
-		s->at_max = false;
-		if (++s->verify_failures >= MAX_VERIFY_FAILURES) {
-			s->phase = NB_SEARCH_DONE;
-			break;
-		}
-		s->hi = x;
-		s->lo = 0;
-		s->phase = NB_SEARCH_BINARY;
-		settle(s);
+		verify_trial(s, x, ok);
 		break;
 	default:
 		break;

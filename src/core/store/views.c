@@ -303,96 +303,110 @@ static void rate_profile_view(const struct nb_jdoc *d, const struct nb_jnode *si
 	}
 }
 
+/* Frames/s by frame size, with the line rate; false when there is no room for the view. */
+static bool rate_fps_view(const struct nb_jdoc *d, const struct nb_jnode *sizes,
+			  struct nb_view *views, size_t max, size_t *n)
+{
+	double line_bps = nb_jnum(nb_jget(d, params(d), "line_rate_bps"));
+	const char *verdict = nb_jstr(nb_jget(d, nb_jdoc_root(d), "verdict"));
+
+	struct nb_view *v = view(views, max, n, "rate.fps");
+	if (!v)
+		return false;
+	axes(v, "rate: frames/s by frame size", "frame", "bytes", "throughput", "fps");
+	v->x_log = true;
+	v->x_fmt = NB_XFMT_BYTES;
+	EACH(d, sizes, s)
+	{
+		double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));
+		/* Through an emulated board whose host was busy with other work: the
+		 * figure carries the mark, as a polluted CPU window does. */
+		bool busy = nb_jtrue(nb_jget(d, nb_jget(d, s, "bottleneck"), "board_polluted"));
+		if (nb_jtrue(nb_jget(d, s, "valid")))
+			add_marked(v, "fps", fb, nb_jnum(nb_jget(d, s, "fps")), busy);
+		if (line_bps > 0)
+			add(v, "line rate", true, fb, line_rate_fps(line_bps, fb));
+	}
+	if (verdict)
+		snprintf(v->note, sizeof(v->note), "%s", verdict);
+	return true;
+}
+
+/* A rule sweep's frames/s by rule count, each kind and frame size a series, with each fit's
+ * curve and its slope in the note. */
+static void rate_rules_view(const struct nb_jdoc *d, const struct nb_jnode *sweep,
+			    const struct nb_jnode *fits, struct nb_view *views, size_t max,
+			    size_t *n)
+{
+	struct nb_view *v = view(views, max, n, "rate.rules");
+	size_t len = 0;
+	double top = 0;
+	if (!v)
+		return;
+	axes(v, "rate: frames/s by firewall rule count", "rules", "", "throughput", "fps");
+	EACH(d, sweep, p)
+	{
+		const char *kind = nb_jstr(nb_jget(d, p, "kind"));
+		double rules = nb_jnum(nb_jget(d, p, "rules"));
+		if (rules > top)
+			top = rules;
+		EACH(d, nb_jget(d, p, "sizes"), s)
+		{
+			char name[48];
+			double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));
+			snprintf(name, sizeof(name), "%s, %g B", kind ? kind : "?", fb);
+			struct nb_series *se =
+			    nb_jtrue(nb_jget(d, s, "valid"))
+				? add(v, name, false, rules, nb_jnum(nb_jget(d, s, "fps")))
+				: NULL;
+			if (se && isfinite(fb))
+				se->facet = fb;
+		}
+	}
+	EACH(d, fits, f)
+	{
+		char name[48];
+		const char *kind = nb_jstr(nb_jget(d, f, "kind"));
+		double base = nb_jnum(nb_jget(d, f, "base_ns"));
+		double per = nb_jnum(nb_jget(d, f, "per_rule_ns"));
+		snprintf(name, sizeof(name), "fit %s, %g B", kind ? kind : "?",
+			 nb_jnum(nb_jget(d, f, "frame_bytes")));
+		if (!(base > 0) || !isfinite(per))
+			continue;
+		for (int k = 0; k <= 16; k++) {
+			double r = top * k / 16, fb = nb_jnum(nb_jget(d, f, "frame_bytes"));
+			struct nb_series *se = base + per * r > 0
+						   ? add(v, name, true, r, 1e9 / (base + per * r))
+						   : NULL;
+			if (se && isfinite(fb))
+				se->facet = fb;
+		}
+		/* The slope's 95 % interval where the document has it. */
+		double lo = nb_jnum(nb_jget(d, f, "per_rule_lo_ns"));
+		double hi = nb_jnum(nb_jget(d, f, "per_rule_hi_ns"));
+		char iv[80] = "", piece[200];
+		if (isfinite(lo) && isfinite(hi))
+			snprintf(iv, sizeof(iv), " (95 %% interval %.3f to %.3f%s)", lo, hi,
+				 lo > 0 || hi < 0 ? "" : ": not established");
+		else if (nb_jget(d, f, "dof") && nb_jnum(nb_jget(d, f, "dof")) == 0)
+			snprintf(iv, sizeof(iv), " (no interval: 2 points)");
+		snprintf(piece, sizeof(piece), "%s: %.1f ns/frame + %.3f ns per rule%s", name + 4,
+			 base, per, iv);
+		note_add(v, &len, piece);
+	}
+}
+
 static void rate_views(const struct nb_jdoc *d, struct nb_view *views, size_t max, size_t *n)
 {
 	const struct nb_jnode *root = nb_jdoc_root(d), *sizes = nb_jget(d, root, "sizes");
 	const struct nb_jnode *sweep = nb_jget(d, root, "sweep"), *fits = nb_jget(d, root, "fits");
-	double line_bps = nb_jnum(nb_jget(d, params(d), "line_rate_bps"));
-	const char *verdict = nb_jstr(nb_jget(d, root, "verdict"));
 
-	if (sizes) {
-		struct nb_view *v = view(views, max, n, "rate.fps");
-		if (!v)
-			return;
-		axes(v, "rate: frames/s by frame size", "frame", "bytes", "throughput", "fps");
-		v->x_log = true;
-		v->x_fmt = NB_XFMT_BYTES;
-		EACH(d, sizes, s)
-		{
-			double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));
-			/* Through an emulated board whose host was busy with other work: the
-			 * figure carries the mark, as a polluted CPU window does. */
-			bool busy =
-			    nb_jtrue(nb_jget(d, nb_jget(d, s, "bottleneck"), "board_polluted"));
-			if (nb_jtrue(nb_jget(d, s, "valid")))
-				add_marked(v, "fps", fb, nb_jnum(nb_jget(d, s, "fps")), busy);
-			if (line_bps > 0)
-				add(v, "line rate", true, fb, line_rate_fps(line_bps, fb));
-		}
-		if (verdict)
-			snprintf(v->note, sizeof(v->note), "%s", verdict);
-	}
+	if (sizes && !rate_fps_view(d, sizes, views, max, n))
+		return;
 	if (sizes)
 		rate_profile_view(d, sizes, views, max, n);
-	if (sweep) {
-		struct nb_view *v = view(views, max, n, "rate.rules");
-		size_t len = 0;
-		double top = 0;
-		if (!v)
-			return;
-		axes(v, "rate: frames/s by firewall rule count", "rules", "", "throughput", "fps");
-		EACH(d, sweep, p)
-		{
-			const char *kind = nb_jstr(nb_jget(d, p, "kind"));
-			double rules = nb_jnum(nb_jget(d, p, "rules"));
-			if (rules > top)
-				top = rules;
-			EACH(d, nb_jget(d, p, "sizes"), s)
-			{
-				char name[48];
-				double fb = nb_jnum(nb_jget(d, s, "frame_bytes"));
-				snprintf(name, sizeof(name), "%s, %g B", kind ? kind : "?", fb);
-				struct nb_series *se =
-				    nb_jtrue(nb_jget(d, s, "valid"))
-					? add(v, name, false, rules, nb_jnum(nb_jget(d, s, "fps")))
-					: NULL;
-				if (se && isfinite(fb))
-					se->facet = fb;
-			}
-		}
-		EACH(d, fits, f)
-		{
-			char name[48];
-			const char *kind = nb_jstr(nb_jget(d, f, "kind"));
-			double base = nb_jnum(nb_jget(d, f, "base_ns"));
-			double per = nb_jnum(nb_jget(d, f, "per_rule_ns"));
-			snprintf(name, sizeof(name), "fit %s, %g B", kind ? kind : "?",
-				 nb_jnum(nb_jget(d, f, "frame_bytes")));
-			if (!(base > 0) || !isfinite(per))
-				continue;
-			for (int k = 0; k <= 16; k++) {
-				double r = top * k / 16, fb = nb_jnum(nb_jget(d, f, "frame_bytes"));
-				struct nb_series *se =
-				    base + per * r > 0
-					? add(v, name, true, r, 1e9 / (base + per * r))
-					: NULL;
-				if (se && isfinite(fb))
-					se->facet = fb;
-			}
-			/* The slope's 95 % interval where the document has it. */
-			double lo = nb_jnum(nb_jget(d, f, "per_rule_lo_ns"));
-			double hi = nb_jnum(nb_jget(d, f, "per_rule_hi_ns"));
-			char iv[80] = "", piece[200];
-			if (isfinite(lo) && isfinite(hi))
-				snprintf(iv, sizeof(iv), " (95 %% interval %.3f to %.3f%s)", lo, hi,
-					 lo > 0 || hi < 0 ? "" : ": not established");
-			else if (nb_jget(d, f, "dof") && nb_jnum(nb_jget(d, f, "dof")) == 0)
-				snprintf(iv, sizeof(iv), " (no interval: 2 points)");
-			snprintf(piece, sizeof(piece), "%s: %.1f ns/frame + %.3f ns per rule%s",
-				 name + 4, base, per, iv);
-			note_add(v, &len, piece);
-		}
-	}
+	if (sweep)
+		rate_rules_view(d, sweep, fits, views, max, n);
 }
 
 /* Each receiver's kernel profile per bitrate, ns per datagram received by subsystem. */

@@ -164,184 +164,142 @@ static size_t split_hosts(const char *list, uint16_t ctl_port, struct nb_ctl_tar
 	return n;
 }
 
-void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
-{
-	enum {
-		O_SEND = 256,
-		O_RECV,
-		O_RATES,
-		O_IFACE,
-		O_SOURCE,
-		O_TTL,
-		O_LOOP,
-		O_IDLE,
-		O_CTLPORT,
-		O_REUSE,
-		O_TIMES,
-		O_PACING,
-		O_BURST
-	};
-	const char *omit_arg = NULL;
-	static const struct option opts[] = {
-	    {"group", required_argument, NULL, 'a'},
-	    CLI_REMOTE_LONGOPTS, /* stream's -p is the group's port; the agent's: --ctl-port */
-	    {"block", required_argument, NULL, 'b'},
-	    {"rate", required_argument, NULL, 'r'},
-	    {"rates", required_argument, NULL, O_RATES},
-	    {"time", required_argument, NULL, 't'},
-	    {"omit", required_argument, NULL, 'O'},
-#ifndef NB_AGENT_ONLY
-	    {"interval", required_argument, NULL, 'i'},
-#endif
-	    {"send", no_argument, NULL, O_SEND},
-	    {"recv", no_argument, NULL, O_RECV},
-	    {"idle", required_argument, NULL, O_IDLE},
-	    {"iface", required_argument, NULL, O_IFACE},
-	    {"source", required_argument, NULL, O_SOURCE},
-	    {"ttl", required_argument, NULL, O_TTL},
-	    {"loop", no_argument, NULL, O_LOOP},
-	    {"reuse", no_argument, NULL, O_REUSE},
-	    {"timestamps", required_argument, NULL, O_TIMES},
-	    {"pacing", required_argument, NULL, O_PACING},
-	    {"burst", required_argument, NULL, O_BURST},
-	    {"ctl-port", required_argument, NULL, O_CTLPORT},
-	    {"reverse", no_argument, NULL, 'R'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
-	    CLI_SAVE_LONGOPTS,
-	    OBS_CLI_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
-	const char *block_arg = NULL;
-	bool have_time = false, have_rate = false, have_pacing = false;
-	int c, li = -1;
+/* The codes of the long-only options. */
+enum {
+	O_SEND = 256,
+	O_RECV,
+	O_RATES,
+	O_IFACE,
+	O_SOURCE,
+	O_TTL,
+	O_LOOP,
+	O_IDLE,
+	O_CTLPORT,
+	O_REUSE,
+	O_TIMES,
+	O_PACING,
+	O_BURST
+};
 
-	memset(o, 0, sizeof(*o));
-	o->p.sock.port = NB_STREAM_DEFAULT_PORT;
-	o->p.sock.ttl = -1;
-	o->p.sock.family = AF_UNSPEC;
-	o->p.block = 8192;
-	o->p.rates[0] = 1000000;
-	o->p.nrates = 1;
-	o->p.time_ns = 10 * NB_NS_PER_S;
-	o->p.idle_ns = 3 * NB_NS_PER_S;
-	o->ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:" INTERVAL_LETTER "c:k:RJhV46o:", opts,
-				&li)) != -1) {
-		const char *name = cli_optname(opts, c, li);
-		li = -1;
-		switch (c) {
-		case 'a':
-			o->p.sock.addr = optarg;
-			break;
-		case 'p':
-			o->p.sock.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			break;
-		case 'b':
-			block_arg = optarg;
-			break;
-		case 'r':
-			if (have_rate)
-				cli_usage_error("--rate and --rates: give one of them");
-			o->p.rates[0] =
-			    cli_rate(name, optarg, NB_STREAM_MIN_RATE, NB_STREAM_MAX_RATE);
-			o->p.nrates = 1;
-			have_rate = true;
-			break;
-		case O_RATES:
-			if (have_rate)
-				cli_usage_error("--rate and --rates: give one of them");
-			o->p.nrates = parse_rates(name, optarg, o->p.rates, NB_STREAM_MAX_STEPS);
-			have_rate = true;
-			break;
-		case 't':
-			o->p.time_ns =
-			    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 86400 * NB_NS_PER_S);
-			have_time = true;
-			break;
-		case 'O':
-			omit_arg = optarg;
-			o->p.omit_ns =
-			    strcmp(optarg, "0")
-				? cli_duration_ns(name, optarg, NB_NS_PER_MS, NB_STREAM_MAX_OMIT_NS)
-				: 0;
-			break;
+/* What parsing learns beyond the parameters: options checked once all are read. */
+struct stream_given {
+	const char *block, *omit; /* -b and -O as typed */
+	bool time, rate, pacing;  /* -t; -r or --rates; --pacing or --burst */
+};
+
+/* One option of getopt_long's, c its code and name as typed. */
+static void stream_option(struct stream_opts *o, struct stream_given *g, int c, const char *name,
+			  int argc, char **argv)
+{
+	switch (c) {
+	case 'a':
+		o->p.sock.addr = optarg;
+		break;
+	case 'p':
+		o->p.sock.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+		break;
+	case 'b':
+		g->block = optarg;
+		break;
+	case 'r':
+		if (g->rate)
+			cli_usage_error("--rate and --rates: give one of them");
+		o->p.rates[0] = cli_rate(name, optarg, NB_STREAM_MIN_RATE, NB_STREAM_MAX_RATE);
+		o->p.nrates = 1;
+		g->rate = true;
+		break;
+	case O_RATES:
+		if (g->rate)
+			cli_usage_error("--rate and --rates: give one of them");
+		o->p.nrates = parse_rates(name, optarg, o->p.rates, NB_STREAM_MAX_STEPS);
+		g->rate = true;
+		break;
+	case 't':
+		o->p.time_ns =
+		    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 86400 * NB_NS_PER_S);
+		g->time = true;
+		break;
+	case 'O':
+		g->omit = optarg;
+		o->p.omit_ns = strcmp(optarg, "0") ? cli_duration_ns(name, optarg, NB_NS_PER_MS,
+								     NB_STREAM_MAX_OMIT_NS)
+						   : 0;
+		break;
 #ifndef NB_AGENT_ONLY
-		case 'i':
-			o->p.interval_ns =
-			    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
-			break;
+	case 'i':
+		o->p.interval_ns =
+		    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
+		break;
 #endif
-		case O_IDLE:
-			o->p.idle_ns = strcmp(optarg, "0")
-					   ? cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS,
-							     3600 * NB_NS_PER_S)
-					   : 0;
-			break;
-		case O_SEND:
-			o->p.send = true;
-			break;
-		case O_RECV:
-			o->p.recv = true;
-			break;
-		case O_IFACE:
-			o->p.sock.iface = optarg;
-			break;
-		case O_SOURCE:
-			o->p.sock.source = optarg;
-			break;
-		case O_TTL:
-			o->p.sock.ttl = (int)cli_uint(name, optarg, 0, 255);
-			break;
-		case O_LOOP:
-			o->p.sock.loop = true;
-			break;
-		case O_REUSE:
-			o->p.sock.reuse = true;
-			break;
-		case O_TIMES:
-			o->times_path = optarg;
-			break;
-		case 'k':
-			o->psk_path = optarg;
-			break;
-		case O_PACING:
-			o->p.pacing.asked = cli_pacing(name, optarg);
-			have_pacing = true;
-			break;
-		case O_BURST:
-			o->p.pacing.burst_asked =
-			    (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
-			have_pacing = true;
-			break;
-		case '4':
-			o->p.sock.family = AF_INET;
-			break;
-		case '6':
-			o->p.sock.family = AF_INET6;
-			break;
-		case 'c':
-			o->connect = optarg;
-			break;
-		case O_CTLPORT:
-			o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-			break;
-		case 'R':
-			o->p.reverse = true;
-			break;
-		case 'J':
-			o->json = true;
-			break;
-		default:
-			if (!obs_cli_option(&o->obs, c, optarg) &&
-			    !cli_save_option(&o->save, c, argc, argv))
-				cli_last_option(argv, c, NULL, usage);
-		}
+	case O_IDLE:
+		o->p.idle_ns =
+		    strcmp(optarg, "0")
+			? cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS, 3600 * NB_NS_PER_S)
+			: 0;
+		break;
+	case O_SEND:
+		o->p.send = true;
+		break;
+	case O_RECV:
+		o->p.recv = true;
+		break;
+	case O_IFACE:
+		o->p.sock.iface = optarg;
+		break;
+	case O_SOURCE:
+		o->p.sock.source = optarg;
+		break;
+	case O_TTL:
+		o->p.sock.ttl = (int)cli_uint(name, optarg, 0, 255);
+		break;
+	case O_LOOP:
+		o->p.sock.loop = true;
+		break;
+	case O_REUSE:
+		o->p.sock.reuse = true;
+		break;
+	case O_TIMES:
+		o->times_path = optarg;
+		break;
+	case 'k':
+		o->psk_path = optarg;
+		break;
+	case O_PACING:
+		o->p.pacing.asked = cli_pacing(name, optarg);
+		g->pacing = true;
+		break;
+	case O_BURST:
+		o->p.pacing.burst_asked = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
+		g->pacing = true;
+		break;
+	case '4':
+		o->p.sock.family = AF_INET;
+		break;
+	case '6':
+		o->p.sock.family = AF_INET6;
+		break;
+	case 'c':
+		o->connect = optarg;
+		break;
+	case O_CTLPORT:
+		o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
+		break;
+	case 'R':
+		o->p.reverse = true;
+		break;
+	case 'J':
+		o->json = true;
+		break;
+	default:
+		if (!obs_cli_option(&o->obs, c, optarg) &&
+		    !cli_save_option(&o->save, c, argc, argv))
+			cli_last_option(argv, c, NULL, usage);
 	}
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	/* Impossible combinations, in one place. */
+}
+
+/* Who sends and who receives: --send, --recv or agents; the observers and the profile. */
+static void check_ends(struct stream_opts *o)
+{
 	if (o->p.send && o->p.recv)
 		cli_usage_error("--send and --recv: give one of them");
 	if ((o->p.send || o->p.recv) && (o->connect || o->p.reverse || o->psk_path))
@@ -376,14 +334,19 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	}
 	if (!o->p.sock.addr)
 		cli_usage_error("-a GROUP|ADDR is required");
-	if (o->p.recv && have_rate)
+}
+
+/* What the receiver takes from the sender, what only --recv takes, -i, the sender's pacing. */
+static void check_recv(struct stream_opts *o, const struct stream_given *g)
+{
+	if (o->p.recv && g->rate)
 		cli_usage_error("--recv takes the bitrate from the sender: drop --rate/--rates");
 	/* The sender tells every datagram whether it belongs to the warm-up, so a receiver
 	 * cannot disagree with it: --omit is the sender's (or the controller's) alone. */
-	if (o->p.recv && omit_arg)
+	if (o->p.recv && g->omit)
 		cli_usage_error(
 		    "--recv takes the warm-up from the sender's datagrams: drop -O/--omit");
-	if (!omit_arg)
+	if (!g->omit)
 		o->p.omit_ns =
 		    o->p.time_ns / 10 < NB_NS_PER_S / 2 ? o->p.time_ns / 10 : NB_NS_PER_S / 2;
 #ifndef NB_AGENT_ONLY
@@ -400,40 +363,103 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 		cli_usage_error("--idle is for --recv");
 	if (!o->p.recv && o->times_path)
 		cli_usage_error("--timestamps is for --recv");
-	if (o->p.recv && have_pacing)
+	if (o->p.recv && g->pacing)
 		cli_usage_error("--pacing and --burst are the sender's: drop them with --recv");
 	cli_pacing_check(o->p.pacing.asked, o->p.pacing.burst_asked);
-	o->p.recv_time_ns = o->p.recv && have_time ? o->p.time_ns : 0;
-	if (block_arg) {
-		if (cli_size_looks_like_rate(block_arg, 65527))
+	o->p.recv_time_ns = o->p.recv && g->time ? o->p.time_ns : 0;
+}
+
+/* -b in bytes (a bitrate is pointed at -r), within what a datagram of the family holds; the
+ * address resolved and the receiving interface checked. */
+static void check_block_addr(struct stream_opts *o, const char *block)
+{
+	char err[256];
+	struct sockaddr_storage ss;
+	socklen_t len;
+	if (block) {
+		if (cli_size_looks_like_rate(block, 65527))
 			cli_usage_error("-b is the datagram size in bytes (as mcsend); for a "
 					"bitrate use -r %s",
-					block_arg);
-		o->p.block = cli_bytes("-b/--block", block_arg, NB_STREAM_HDR, 65527);
+					block);
+		o->p.block = cli_bytes("-b/--block", block, NB_STREAM_HDR, 65527);
 		if (o->p.recv)
 			cli_usage_error("--recv takes the block size from the sender: drop -b");
 	}
-	{
-		char err[256];
-		struct sockaddr_storage ss;
-		socklen_t len;
-		if (nb_stream_resolve(o->p.sock.addr, o->p.sock.port, o->p.sock.family, &ss, &len,
-				      err, sizeof(err)) < 0)
-			cli_usage_error("-a: %s", err);
-		o->p.family = ss.ss_family;
-		o->p.multicast = nb_addr_is_multicast((struct sockaddr *)&ss);
-		if (o->p.block > nb_udp_max_payload(o->p.family))
-			cli_usage_error(
-			    "-b/--block is too large: %zu (at most %zu: the largest UDP "
-			    "datagram over %s)",
-			    o->p.block, nb_udp_max_payload(o->p.family),
-			    o->p.family == AF_INET6 ? "IPv6" : "IPv4");
-		/* The receiving host checks its own interface (it may be the agent). -EINVAL is
-		 * the command line's fault; a missing interface or address is this host's. */
-		int ret = nb_stream_sock_check(&o->p.sock, o->p.send, err, sizeof(err));
-		if (ret == -EINVAL)
-			cli_usage_error("%s", err);
-		if (ret < 0 && (o->p.send || o->p.recv || o->p.reverse || !strstr(err, "--iface")))
-			cli_fail(0, "%s", err);
+	if (nb_stream_resolve(o->p.sock.addr, o->p.sock.port, o->p.sock.family, &ss, &len, err,
+			      sizeof(err)) < 0)
+		cli_usage_error("-a: %s", err);
+	o->p.family = ss.ss_family;
+	o->p.multicast = nb_addr_is_multicast((struct sockaddr *)&ss);
+	if (o->p.block > nb_udp_max_payload(o->p.family))
+		cli_usage_error("-b/--block is too large: %zu (at most %zu: the largest UDP "
+				"datagram over %s)",
+				o->p.block, nb_udp_max_payload(o->p.family),
+				o->p.family == AF_INET6 ? "IPv6" : "IPv4");
+	/* The receiving host checks its own interface (it may be the agent). -EINVAL is
+	 * the command line's fault; a missing interface or address is this host's. */
+	int ret = nb_stream_sock_check(&o->p.sock, o->p.send, err, sizeof(err));
+	if (ret == -EINVAL)
+		cli_usage_error("%s", err);
+	if (ret < 0 && (o->p.send || o->p.recv || o->p.reverse || !strstr(err, "--iface")))
+		cli_fail(0, "%s", err);
+}
+
+void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
+{
+	static const struct option opts[] = {
+	    {"group", required_argument, NULL, 'a'},
+	    CLI_REMOTE_LONGOPTS, /* stream's -p is the group's port; the agent's: --ctl-port */
+	    {"block", required_argument, NULL, 'b'},
+	    {"rate", required_argument, NULL, 'r'},
+	    {"rates", required_argument, NULL, O_RATES},
+	    {"time", required_argument, NULL, 't'},
+	    {"omit", required_argument, NULL, 'O'},
+#ifndef NB_AGENT_ONLY
+	    {"interval", required_argument, NULL, 'i'},
+#endif
+	    {"send", no_argument, NULL, O_SEND},
+	    {"recv", no_argument, NULL, O_RECV},
+	    {"idle", required_argument, NULL, O_IDLE},
+	    {"iface", required_argument, NULL, O_IFACE},
+	    {"source", required_argument, NULL, O_SOURCE},
+	    {"ttl", required_argument, NULL, O_TTL},
+	    {"loop", no_argument, NULL, O_LOOP},
+	    {"reuse", no_argument, NULL, O_REUSE},
+	    {"timestamps", required_argument, NULL, O_TIMES},
+	    {"pacing", required_argument, NULL, O_PACING},
+	    {"burst", required_argument, NULL, O_BURST},
+	    {"ctl-port", required_argument, NULL, O_CTLPORT},
+	    {"reverse", no_argument, NULL, 'R'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},
+	    CLI_VERSION_LONGOPT,
+	    CLI_SAVE_LONGOPTS,
+	    OBS_CLI_LONGOPTS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct stream_given g = {0};
+	int c, li = -1;
+
+	memset(o, 0, sizeof(*o));
+	o->p.sock.port = NB_STREAM_DEFAULT_PORT;
+	o->p.sock.ttl = -1;
+	o->p.sock.family = AF_UNSPEC;
+	o->p.block = 8192;
+	o->p.rates[0] = 1000000;
+	o->p.nrates = 1;
+	o->p.time_ns = 10 * NB_NS_PER_S;
+	o->p.idle_ns = 3 * NB_NS_PER_S;
+	o->ctl_port = NB_DEFAULT_PORT;
+	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:" INTERVAL_LETTER "c:k:RJhV46o:", opts,
+				&li)) != -1) {
+		const char *name = cli_optname(opts, c, li);
+		li = -1;
+		stream_option(o, &g, c, name, argc, argv);
 	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	/* Impossible combinations, in one place. */
+	check_ends(o);
+	check_recv(o, &g);
+	check_block_addr(o, g.block);
 }

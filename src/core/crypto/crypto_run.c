@@ -707,6 +707,33 @@ bool nb_crypto_algo_any_whole(const struct nb_crypto_result *r, size_t algo)
 	return false;
 }
 
+/* A checked cell: each size timed (its profile kept), then the kernel driver that ran it. */
+static int cell_time(const struct nb_crypto_params *o, struct nb_crypto_result *r,
+		     struct nb_crypto_cell *c, const struct nb_crypto_algo *a, struct nb_prof *prof)
+{
+	char why[200];
+	int ret;
+
+	for (size_t si = 0; si < o->nsizes && !stop_requested(o); si++) {
+		struct nb_prof_result *pr = NULL;
+		ret = time_point(o, c->engine, a, o->sizes[si], &c->points[si], prof, &pr);
+		if (NB_CRYPTO_PROFILE)
+			nb_crypto_point_prof_set(r, c, si, pr);
+		if (ret)
+			return ret;
+	}
+	if (c->engine->driver) {
+		void *s = NULL;
+		struct keyset ks;
+		keyset_make(a, &ks);
+		if (!c->engine->session_new(c->engine, a, &ks.k, &s, why, sizeof(why))) {
+			c->have_driver = c->engine->driver(s, &c->driver) == 0;
+			c->engine->session_free(s);
+		}
+	}
+	return 0;
+}
+
 int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progress, void *arg,
 		  struct nb_crypto_result **out)
 {
@@ -753,28 +780,9 @@ int nb_crypto_run(const struct nb_crypto_params *o, nb_crypto_progress_fn progre
 					continue;
 				if (!r->engine_ok[ei]) {
 					set_status(c, NB_CRYPTO_UNAVAILABLE, r->engine_reason[ei]);
-				} else if (nb_crypto_check_cell(o, c, ref) == 0) {
-					for (size_t si = 0; si < o->nsizes && !stop_requested(o);
-					     si++) {
-						struct nb_prof_result *pr = NULL;
-						ret = time_point(o, c->engine, a, o->sizes[si],
-								 &c->points[si], prof, &pr);
-						if (NB_CRYPTO_PROFILE)
-							nb_crypto_point_prof_set(r, c, si, pr);
-						if (ret)
-							goto out;
-					}
-					if (c->engine->driver) {
-						void *s = NULL;
-						struct keyset ks;
-						keyset_make(a, &ks);
-						if (!c->engine->session_new(c->engine, a, &ks.k, &s,
-									    why, sizeof(why))) {
-							c->have_driver =
-							    c->engine->driver(s, &c->driver) == 0;
-							c->engine->session_free(s);
-						}
-					}
+				} else if (nb_crypto_check_cell(o, c, ref) == 0 &&
+					   (ret = cell_time(o, r, c, a, prof))) {
+					goto out;
 				}
 			}
 		if (stop_requested(o)) {

@@ -30,13 +30,11 @@
 #include "core/base/units.h"
 #include "core/base/wire.h"
 
-static int open_fail(int ret, const char *err)
+/* The options passed their check in stream_opts.c (usage errors, exit 2): what the system
+ * refuses when the socket meets it (no route, no such interface, a port in use, an address not
+ * here) is a failure. */
+static int open_fail(const char *err)
 {
-	/* -EINVAL: the options' own check (stream_sock.h). What the system refuses when the
-	 * socket meets it (no route, no such interface, a port in use, an address not here) is a
-	 * failure, not a usage error. */
-	if (ret == -EINVAL)
-		cli_usage_error("%s", err);
 	cli_fail(0, "%s", err);
 }
 
@@ -90,7 +88,7 @@ static int run_recv(struct stream_opts *o)
 	memset(&base, 0, sizeof(base));
 	ret = nb_stream_open_recv(&o->p.sock, &fd, err, sizeof(err));
 	if (ret < 0)
-		open_fail(ret, err);
+		open_fail(err);
 	nb_stream_local_sysinfo(&o->p.sock, &si);
 	ret = nb_stream_recv_new(&r, fd);
 	if (ret == 0)
@@ -228,7 +226,7 @@ static int run_send(struct stream_opts *o)
 	local_baseline(&base);
 	ret = nb_stream_open_send(&o->p.sock, &fd, err, sizeof(err));
 	if (ret < 0)
-		open_fail(ret, err);
+		open_fail(err);
 	nb_stream_local_sysinfo(&o->p.sock, &si);
 	if (nb_stream_pacing_setup(fd, o->p.sock.iface, &o->p.pacing, err, sizeof(err)) < 0)
 		cli_fail(0, "%s", err);

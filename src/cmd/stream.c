@@ -46,7 +46,6 @@ static void write_time(void *arg, uint64_t arrival_ns, const uint8_t *buf, size_
 	fprintf(arg, "%llu %zu %lu\n", (unsigned long long)arrival_ns, len, (unsigned long)w);
 }
 
-#ifndef NB_AGENT_ONLY /* -i is not in the agent-only build (stream_opts.c) */
 /* -i: an interval as it ends, under the heading printed before the first one; on stderr with
  * -J (stdout is the document). */
 static void show_interval(void *arg, const struct nb_stream_interval *iv)
@@ -64,7 +63,6 @@ static void show_interval(void *arg, const struct nb_stream_interval *iv)
 		progress_result("%.3f Mbit/s received, %lld lost", iv->mbit_per_s,
 				(long long)iv->lost);
 }
-#endif
 
 /* The idle baseline of a standalone sender, before its socket opens (docs/schema.md). */
 static void local_baseline(struct nb_cpu_idle *b)
@@ -118,7 +116,6 @@ static int run_recv(struct stream_opts *o)
 			   : "unicast");
 		fflush(stdout);
 	}
-#ifndef NB_AGENT_ONLY
 	if (o->p.interval_ns) {
 		struct nb_stream_iv w = {
 		    .interval_ns = o->p.interval_ns, .fn = show_interval, .arg = o};
@@ -126,7 +123,6 @@ static int run_recv(struct stream_opts *o)
 		if (!o->json)
 			printf("\n");
 	} else
-#endif
 		ret = nb_stream_recv_run(r);
 	if (ret < 0)
 		cli_fail(ret, "receiving");
@@ -395,10 +391,8 @@ static int run_ctl(struct stream_opts *o)
 	o->p.stop = &cli_stop;
 	o->p.on_step = ctl_step;
 	o->p.step_arg = o;
-#ifndef NB_AGENT_ONLY
 	o->p.on_interval = show_interval;
 	o->p.interval_arg = o;
-#endif
 	obs_cli_open(&o->obs, o->psk_path);
 	o->p.observe = &o->obs.set;
 	ret = nb_stream_ctl_run(&o->p, &r, ctl_started, o, err, sizeof(err));

@@ -20,18 +20,11 @@
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
 
-/* -i: not in the agent-only build (make AGENT=1), which keeps to its size budget. */
-#ifndef NB_AGENT_ONLY
 #define INTERVAL_HELP                                                                              \
 	"  -i, --interval T     also print the receiver's figures every T (0.1s to 1h)\n"          \
 	"                       within each step's window, as they come, under their own\n"        \
 	"                       heading; the table follows them. A receiver on this host:\n"       \
 	"                       --recv or -c HOST --reverse\n"
-#define INTERVAL_LETTER "i:"
-#else
-#define INTERVAL_HELP	""
-#define INTERVAL_LETTER ""
-#endif
 
 static void usage(FILE *f)
 {
@@ -225,12 +218,10 @@ static void stream_option(struct stream_opts *o, struct stream_given *g, int c, 
 								     NB_STREAM_MAX_OMIT_NS)
 						   : 0;
 		break;
-#ifndef NB_AGENT_ONLY
 	case 'i':
 		o->p.interval_ns =
 		    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
 		break;
-#endif
 	case O_IDLE:
 		o->p.idle_ns =
 		    strcmp(optarg, "0")
@@ -349,7 +340,6 @@ static void check_recv(struct stream_opts *o, const struct stream_given *g)
 	if (!g->omit)
 		o->p.omit_ns =
 		    o->p.time_ns / 10 < NB_NS_PER_S / 2 ? o->p.time_ns / 10 : NB_NS_PER_S / 2;
-#ifndef NB_AGENT_ONLY
 	/* -i reports what a receiver counts as it counts it: one on this host. */
 	if (o->p.interval_ns && !o->p.recv && !o->p.reverse)
 		cli_usage_error("--interval reports a receiver's counters as they come: give it to "
@@ -358,7 +348,6 @@ static void check_recv(struct stream_opts *o, const struct stream_given *g)
 					  : "the agents receive and report at the end");
 	if (o->p.interval_ns && !o->p.recv && o->p.interval_ns > o->p.time_ns)
 		cli_usage_error("--interval is longer than --time");
-#endif
 	if (!o->p.recv && o->p.idle_ns != 3 * NB_NS_PER_S)
 		cli_usage_error("--idle is for --recv");
 	if (!o->p.recv && o->times_path)
@@ -414,9 +403,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	    {"rates", required_argument, NULL, O_RATES},
 	    {"time", required_argument, NULL, 't'},
 	    {"omit", required_argument, NULL, 'O'},
-#ifndef NB_AGENT_ONLY
 	    {"interval", required_argument, NULL, 'i'},
-#endif
 	    {"send", no_argument, NULL, O_SEND},
 	    {"recv", no_argument, NULL, O_RECV},
 	    {"idle", required_argument, NULL, O_IDLE},
@@ -450,8 +437,7 @@ void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 	o->p.time_ns = 10 * NB_NS_PER_S;
 	o->p.idle_ns = 3 * NB_NS_PER_S;
 	o->ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:" INTERVAL_LETTER "c:k:RJhV46o:", opts,
-				&li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:i:c:k:RJhV46o:", opts, &li)) != -1) {
 		const char *name = cli_optname(opts, c, li);
 		li = -1;
 		stream_option(o, &g, c, name, argc, argv);

@@ -37,7 +37,6 @@ static void print_cpu_cols(const struct nb_cpu_load *l, double mbit, double othe
 	print_polluted(other_pct);
 }
 
-#ifndef NB_AGENT_ONLY /* -i is not in the agent-only build (stream_opts.c) */
 void stream_print_interval_head(FILE *f, uint64_t interval_ns)
 {
 	fprintf(f,
@@ -71,7 +70,6 @@ void stream_print_interval(FILE *f, const struct nb_stream_interval *iv)
 	fputc('\n', f);
 	fflush(f);
 }
-#endif
 
 void stream_print_rx(const char *who, const struct nb_stream_rx *rx)
 {

@@ -474,13 +474,11 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	baseline_agent(a, loc0);
 	if (started)
 		started(arg, p, r);
-#ifndef NB_AGENT_ONLY /* -i is not in the agent-only build (cmd/stream_opts.c) */
 	if (p->interval_ns && p->on_interval) {
 		struct nb_stream_iv w = {
 		    .interval_ns = p->interval_ns, .fn = p->on_interval, .arg = p->interval_arg};
 		ret = nb_stream_recv_run_intervals(rv, &w);
 	} else
-#endif
 		ret = nb_stream_recv_run(rv);
 	if (ret < 0) {
 		snprintf(err, errlen, "receiving: %s", strerror(-ret));

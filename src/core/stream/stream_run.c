@@ -461,7 +461,6 @@ void nb_stream_recv_stop(struct nb_stream_recv *r)
 	}
 }
 
-#ifndef NB_AGENT_ONLY /* for stream -i (stream_iv.c), not in the agent-only build */
 size_t nb_stream_recv_peek(struct nb_stream_recv *r, size_t i, struct nb_stream_step *s, bool *fin,
 			   struct nb_cpu_sample *open, bool *open_known)
 {
@@ -477,7 +476,6 @@ size_t nb_stream_recv_peek(struct nb_stream_recv *r, size_t i, struct nb_stream_
 	pthread_mutex_unlock(&r->lock);
 	return n;
 }
-#endif
 
 void nb_stream_recv_copy(struct nb_stream_recv *r, struct nb_stream_rx *out)
 {

@@ -160,10 +160,11 @@ static int run_recv(struct stream_opts *o)
 		if (r->used_recvmsg)
 			printf("note: this kernel has no recvmmsg; received with recvmsg\n");
 	}
+	int status = r->end == NB_END_STOP ? 130 : 0; /* Ctrl-C, as in the other modes */
 	nb_stream_recv_free(r);
 	nb_stream_rx_free(rx);
 	close(fd);
-	return 0;
+	return status;
 }
 
 /* The progress line (on a terminal) of a sweep this host sends: step i begins, or its result. */

@@ -80,6 +80,7 @@ sigint_after 1.6 "$nb_tmp/ss.json" "$nb_tmp/ss.err" \
 check "stream --send -J: SIGINT mid-sweep exits 130 (got $rc), one whole step, interrupted" json_check "$nb_tmp/ss.json" "
 assert d['interrupted'] is True
 st = d['sent']; assert len(st) == 1 and st[0]['rate_bps_asked'] == 1000000, st"
+check "stream --send: SIGINT exits 130 (got $rc)" [ "$rc" = 130 ]
 "$NB" stream --recv -a 127.0.0.1 -p 5398 -J >"$nb_tmp/sr.json" 2>"$nb_tmp/sr.err" &
 rpid=$!
 sleep 0.3
@@ -93,6 +94,7 @@ wait "$spid"
 check "stream --recv -J: SIGINT mid-sweep, interrupted true, the open step dropped (rc $rc)" json_check "$nb_tmp/sr.json" "
 assert d['interrupted'] is True and d['end'] == 'interrupted', (d.get('interrupted'), d.get('end'))
 st = d['steps']; assert len(st) == 1 and st[0]['rate_bps_asked'] == 1000000, st"
+check "stream --recv: SIGINT exits 130 (got $rc)" [ "$rc" = 130 ]
 
 # stream --reverse: the agent sends 8 steps of 1.1 s; SIGINT after 3 s lands mid-sweep whether
 # the start takes 0.1 s or 2 s (the steps are timed, not host-bound); the agent is told to stop

@@ -87,6 +87,10 @@ if [ -z "${src:-}" ]; then
 		rm -rf "$src" && mkdir -p "$src" && tar -xzf "$here/netbench-src.tar.gz" -C "$src" &&
 			cp "$here/netbench-src.tar.gz" "$src/.tarball" || skip "cannot unpack $here/netbench-src.tar.gz"
 	fi
+	# Its objects live and go with the unpacked tree: the tarball's files all carry one old
+	# time, so make would take another version's objects for up to date.
+	static=$src/.static
+	rm -rf "$cache/static-$(echo "$src" | sha256sum | cut -c1-12)" # where earlier versions kept them
 fi
 
 roots=""
@@ -117,10 +121,10 @@ mkdir -p "$ir/bin" "$ir/sbin" "$ir/usr/bin" "$ir/usr/sbin" "$ir/lib/modules" "$i
 # The static netbench of this architecture: what a board runs (libc only). The whole program,
 # not the agent-only build (make AGENT=1): a board's LAVA job exports its own results
 # (farm/lava/netbench-board.yaml: results export --lava).
-log "building the static netbench for $arch (source: $src)"
-# Its objects stay in the package cache, one folder per source tree (make's timestamps must not
-# mix two trees' objects), so that a new image directory does not rebuild them all.
-static=$cache/static-$(echo "$src" | sha256sum | cut -c1-12)
+# A source tree's objects stay in the package cache, one folder per tree (make's timestamps must
+# not mix two trees' objects), so that a new image directory does not rebuild them all.
+static=${static:-$cache/static-$(echo "$src" | sha256sum | cut -c1-12)}
+log "building the static netbench for $arch (source: $src, objects: $static)"
 make -C "$src" --no-print-directory -s CC="$cc" STATIC=1 BUILD="$static" "$static/netbench" >&2 ||
 	{ log "static build for $arch failed"; exit 1; }
 cp "$static/netbench" "$ir/nb/netbench"

@@ -64,7 +64,22 @@ if make -s -C "$TOP" install DESTDIR="$tmp/inst" PREFIX=/usr BUILD="$BUILD" >"$t
 		tail -10 "$tmp/pkg.err" | sed 's/^/# /'
 	fi
 	check "its netbench was built from the package's source, unpacked into the cache" \
-		grep -q "static netbench for x86_64 (source: .*/netbench-src)" "$tmp/pkg.err"
+		grep -q "static netbench for x86_64 (source: .*/netbench-src, objects: .*/netbench-src/.static)" "$tmp/pkg.err"
+
+	# An upgrade: the cache holds an older version's source and objects (the tarball's files all
+	# carry one old time, so make would link the old objects). The new version's unpacking takes
+	# the old objects with it, and the build links.
+	src=$(sed -n 's/.*static netbench for x86_64 (source: \(.*\), objects: .*)$/\1/p' "$tmp/pkg.err")
+	static=$(sed -n 's/.*static netbench for x86_64 (source: .*, objects: \(.*\))$/\1/p' "$tmp/pkg.err")
+	if [ -d "$src" ] && [ -d "$static" ]; then
+		echo "an older version" >"$src/.tarball" && : >"$static/stale-object.o"
+		out=$(sh "$b/build.sh" x86_64 "$tmp/pkg" 2>"$tmp/pkg2.err")
+		check "after an upgrade of the package, its source is unpacked again and the old objects are gone" \
+			sh -c "grep -q 'unpacking netbench' '$tmp/pkg2.err' && [ ! -e '$static/stale-object.o' ] &&
+			       [ '$out' = '$tmp/pkg/board-x86_64' ] && [ -s '$out/initrd.gz' ]"
+	else
+		notok "the installed builder's source ($src) and objects ($static) are in its cache"
+	fi
 else
 	notok "make install DESTDIR"
 	tail -10 "$tmp/inst.log" | sed 's/^/# /'

@@ -108,12 +108,22 @@ nb_cleanup() {
 	for p in $nb_pids; do kill "$p" 2>/dev/null || true; done
 	sleep 0.2
 	for p in $nb_pids; do kill -9 "$p" 2>/dev/null; done
+	for p in $nb_pids; do wait "$p" 2>/dev/null; done # this shell's own children: reaped
 	for ns in $nb_netns; do ip netns del "$ns" 2>/dev/null; done
 	for p in $nb_labs; do "$NETBENCH" lab down --prefix "$p" >/dev/null 2>&1; done
 	rm -rf "$nb_tmp"
 }
 trap nb_cleanup EXIT
 trap 'exit 1' INT TERM
+
+# nb_bg OUT ERR COMMAND...: runs COMMAND (a program or a function) in the background, its stdout
+# into OUT and its stderr into ERR ("-": into OUT as well); stopped at exit. Sets $nb_bg_pid.
+nb_bg() {
+	_out=$1 _err=$2; shift 2
+	if [ "$_err" = - ]; then "$@" >"$_out" 2>&1 & else "$@" >"$_out" 2>"$_err" & fi
+	nb_bg_pid=$!
+	nb_pids="$nb_pids $nb_bg_pid"
+}
 
 # is_root: the one root check; need_root skips the whole script unless it runs as root.
 is_root() { [ "$(id -u)" -eq 0 ]; }

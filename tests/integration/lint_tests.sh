@@ -32,6 +32,7 @@ lint() {
 	grep -n 'id -u' "$1" | sed "s|^|$b:|;s|$| (its own root check: need_root)|"
 	grep -n '^[[:space:]]*bad[[:space:]]*()' "$1" | sed "s|^|$b:|;s|$| (defines its own bad(): check_refused)|"
 	grep -n '\(^\|[;&|({[:space:]]\)nok[[:space:]]' "$1" | sed "s|^|$b:|;s|$| (nok: a failed check is notok)|"
+	grep -n '^[[:space:]]*pids=' "$1" | sed "s|^|$b:|;s|$| (its own list of background processes: nb_bg)|"
 	# A loop with a sleep in it waits by hand: from the line that opens it (`... do`) to its
 	# `done`, wherever a sleep stands, unless that line says why it is a pause (`# not a wait: `).
 	awk -v b="$b" '
@@ -72,6 +73,8 @@ ip netns add x1
 ip -n x1 link add a type veth peer name b netns x2
 bad() { notok "$1"; }
 true || nok "x"
+sleep 9 &
+pids="$pids $!"
 i=0
 while [ $i -lt 9 ] && ! test -e y; do
 	i=$((i + 1))
@@ -81,8 +84,8 @@ for _ in 1 2 3; do test -e y && break; sleep 1; done
 while read -r l; do echo "$l"; done </dev/null
 EOF
 lint "$nb_tmp/bad.sh" >"$nb_tmp/bad.lint"
-check "a script with its own ok(), a hand-written skip, its own trap, no lib.sh, two checks half outside, its own root check, namespace, veth pair, bad() and nok, two wait loops: 13 findings" \
-	test "$(wc -l <"$nb_tmp/bad.lint")" -eq 13 || sed 's/^/# /' "$nb_tmp/bad.lint"
+check "a script with its own ok(), a hand-written skip, its own trap, no lib.sh, two checks half outside, its own root check, namespace, veth pair, bad(), nok and pid list, two wait loops: 14 findings" \
+	test "$(wc -l <"$nb_tmp/bad.lint")" -eq 14 || sed 's/^/# /' "$nb_tmp/bad.lint"
 # ... and passes what lib.sh offers in their place.
 cat >"$nb_tmp/good.sh" <<'EOF'
 . "$(dirname "$0")/../lib.sh"
@@ -90,10 +93,11 @@ need_root
 netns_add "nbx-$nb_id" && veth_pair "nbx-$nb_id" a "nbx-$nb_id" b 10.0.0.1/24 10.0.0.2/24
 wait_until 1 "y to appear" test -e y || notok "y"
 check_refused "refused" 2 "x" true
+nb_bg "$nb_tmp/x.out" - sleep 9
 while read -r l; do echo "$l"; done </dev/null
 EOF
 lint "$nb_tmp/good.sh" >"$nb_tmp/good.lint"
-check "a script using need_root, netns_add, veth_pair, wait_until, check_refused and notok: no finding" \
+check "a script using need_root, netns_add, veth_pair, wait_until, check_refused, nb_bg and notok: no finding" \
 	test ! -s "$nb_tmp/good.lint" || sed 's/^/# /' "$nb_tmp/good.lint"
 
 # The helpers themselves, each with a known answer.
@@ -105,6 +109,15 @@ wait_until 5 "a file" test -e "$nb_tmp/soon" >"$nb_tmp/wu.out"
 check "wait_until returns 0, silent, once the command succeeds" test $? -eq 0 -a ! -s "$nb_tmp/wu.out"
 wait_until 0 "x" true 2>"$nb_tmp/wu.err"
 check "wait_until 0: status 2, the timeout named" sh -c "[ $? -eq 2 ] && grep -q \"'0' is not\" '$nb_tmp/wu.err'"
+cat >"$nb_tmp/bg.sh" <<EOF
+. "$(cd "$(dirname "$0")/.." && pwd)/lib.sh"
+nb_bg "$nb_tmp/bg.out" "$nb_tmp/bg.err" sh -c 'echo out; echo err >&2; exec sleep 30'
+echo "\$nb_bg_pid" >"$nb_tmp/bg.pid"
+wait_until 5 "the background command's output" grep -q err "$nb_tmp/bg.err"
+EOF
+sh "$nb_tmp/bg.sh"
+check "nb_bg: stdout and stderr apart, and the process stopped when the script exits" sh -c \
+	"grep -qx out '$nb_tmp/bg.out' && grep -qx err '$nb_tmp/bg.err' && ! kill -0 \$(cat '$nb_tmp/bg.pid') 2>/dev/null"
 refuse() { echo "netbench x: --y is $1" >&2; [ -z "$2" ] || echo "$2"; return 2; }
 (check_refused "r" 2 "--y is too large" refuse "too large") >"$nb_tmp/cr.out"
 check "check_refused: status, pattern on stderr, nothing on stdout: ok" grep -qx "ok [0-9]* - r" "$nb_tmp/cr.out"

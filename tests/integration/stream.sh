@@ -18,23 +18,12 @@ NB=${NETBENCH:?NETBENCH must name the netbench binary}
 . "$(dirname "$0")/../lib.sh"
 P=nbtstr_$nb_id
 tmp=$nb_tmp
-pids=""
-
-cleanup() {
-	trap '' INT TERM HUP # see nb_cleanup
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
-	nb_cleanup
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
 inns() { _ns=$1; shift; ip netns exec "$P-$_ns" "$@"; }
-bg() { # ns, output file, command...: runs in the background, remembers the pid
+bg() { # ns, output file, command...: runs in the background (lib.sh's nb_bg), pid in $last
 	_ns=$1 _out=$2; shift 2
-	ip netns exec "$P-$_ns" "$@" >"$_out" 2>&1 &
-	pids="$pids $!"
-	last=$!
+	nb_bg "$_out" - ip netns exec "$P-$_ns" "$@"
+	last=$nb_bg_pid
 }
 # bound PROTO PORT GROUP|- NS...: in each namespace something has bound PORT (udp, or tcp:
 # listening) and joined GROUP (unless -): a receiver or an agent started in the background is
@@ -182,9 +171,8 @@ r1=$last
 bg r2 "$tmp/ssm2.txt" "$NB" stream --recv -a 232.1.2.3 -p 12350 --source 198.18.50.1 --iface eth0 -t 4
 r2=$last
 wait_until 5 "the receivers on 232.1.2.3" bound udp 12350 232.1.2.3 r1 r2
-inns s "$NB" stream --send -a 232.1.2.3 -p 12350 -r 2M -t 1 >"$tmp/ssm-s.txt" 2>&1 &
-pids="$pids $!"
-ssms=$!
+nb_bg "$tmp/ssm-s.txt" - inns s "$NB" stream --send -a 232.1.2.3 -p 12350 -r 2M -t 1
+ssms=$nb_bg_pid
 inns s2 "$NB" stream --send -a 232.1.2.3 -p 12350 -r 2M -t 1 >"$tmp/ssm-s2.txt" 2>&1
 wait "$ssms"
 wait "$r1"
@@ -210,9 +198,8 @@ if inns r1 sh -c 'ip -6 addr show dev eth0 | grep -q inet6'; then
 	r2=$last
 	wait_until 5 "the receivers on ff15::1:2 and ff3e::4321" bound udp 12354 ff15::1:2 r1 &&
 		wait_until 5 "the receivers on ff15::1:2 and ff3e::4321" bound udp 12355 ff3e::4321 r2
-	inns s "$NB" stream --send -a ff15::1:2 -p 12354 --iface eth0 --ttl 2 -r 2M -t 1 >"$tmp/v6s.txt" 2>&1 &
-	pids="$pids $!"
-	v6s=$!
+	nb_bg "$tmp/v6s.txt" - inns s "$NB" stream --send -a ff15::1:2 -p 12354 --iface eth0 --ttl 2 -r 2M -t 1
+	v6s=$nb_bg_pid
 	inns s "$NB" stream --send -a ff3e::4321 -p 12355 --iface eth0 -r 2M -t 1 >"$tmp/v6s2.txt" 2>&1
 	wait "$v6s"
 	wait "$r1"

@@ -16,23 +16,12 @@ NB=${NETBENCH:?NETBENCH must name the netbench binary}
 . "$(dirname "$0")/../lib.sh"
 P=nbtsiv_$nb_id
 tmp=$nb_tmp
-pids=""
-
-cleanup() {
-	trap '' INT TERM HUP # see nb_cleanup
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
-	nb_cleanup
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
 inns() { _ns=$1; shift; ip netns exec "$P-$_ns" "$@"; }
-bg() { # ns, stdout file, stderr file, command...: runs in the background, remembers the pid
+bg() { # ns, stdout file, stderr file, command...: in the background (lib.sh's nb_bg), pid in $last
 	_ns=$1 _out=$2 _err=$3; shift 3
-	ip netns exec "$P-$_ns" "$@" >"$_out" 2>"$_err" &
-	pids="$pids $!"
-	last=$!
+	nb_bg "$_out" "$_err" ip netns exec "$P-$_ns" "$@"
+	last=$nb_bg_pid
 }
 # bound PORT GROUP|- NS: something in NS has bound UDP PORT (and joined GROUP unless -).
 bound() {

@@ -15,99 +15,52 @@
 #include "core/lab/lab.h"
 #include "core/lab/lab_board_arch.h"
 
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
-	    " [--no-agent]\n"
-	    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
-	    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR] [--prefix P]"
-	    " [-p PORT]\n"
-	    "       netbench lab up --dut vm:ARCH --sink vm:ARCH [--vpn esp[:ALGO]\n"
-	    "                       [--crypto-driver NAME]] [--board-dir DIR] [--prefix P]\n"
-	    "       netbench lab down [--prefix P] [-J]\n"
-	    "       netbench lab status [--prefix P] [-J]\n"
-	    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--netlink]\n"
-	    "                            [--prefix P] [-J]\n"
-	    "       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
-	    "       netbench lab ruleset --flush [--netlink] [--prefix P]\n"
-	    "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
-	    "       netbench lab nft-load FILE | nft-list\n"
-	    "       netbench lab crypto-driver DRIVER [ALGO...]\n"
-	    "\n"
-	    "A lab of network namespaces on this host (root only):\n"
-	    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
-	    " 198.19.0.1/24 nbsink\n"
-	    "The DUT forwards with the kernel and filters with nftables; an agent\n"
-	    "(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
-	    "\n"
-	    "  up        create the namespaces, veths, addresses, routes, forwarding, agent;\n"
-	    "            leftovers of an earlier, dead lab are removed first (and reported);\n"
-	    "            a lab alive under the prefix (agent or observer answers, a process\n"
-	    "            in its namespaces) is refused, exit 1\n"
-	    "  down      remove all of it (idempotent); reports what it found\n"
-	    "  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
-	    "  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
-	    "  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
-	    "  nft-load  load FILE, a ruleset script `lab ruleset` generated (linear, set,\n"
-	    "            conntrack; or \"flush ruleset\"), into this namespace's nf_tables\n"
-	    "            through netlink, without nft: what a board without nft runs\n"
-	    "  nft-list  this namespace's rules and set elements, as `nft -j list ruleset`\n"
-	    "            shapes them (for counting), through netlink\n"
-	    "  crypto-driver  raise DRIVER above the other drivers of its algorithm in this\n"
-	    "            kernel, refusing one whose algorithm is none of the ALGOs: what a\n"
-	    "            board runs for up --crypto-driver\n"
-	    "\n"
-	    "Options:\n"
-	    "      --prefix P      name the namespaces P-gen, P-dut, P-sink (default: nbgen,\n"
-	    "                      nbdut, nbsink; also from $NB_LAB_PREFIX); letters, digits,\n"
-	    "                      _ and -, at most %d characters\n"
-	    "  -6, --ipv6          up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\n"
-	    "                      ruleset: match IPv6 source addresses\n"
-	    "      --mtu BYTES     up: MTU of the four veths (68 to 65535; 1280 with -6)\n"
-	    "      --dut-cpus N    up: steer the DUT's receive processing (RPS) to the last N "
-	    "CPUs\n"
-	    "  -p, --port PORT     up: the agent's port (default %d)\n"
-	    "      --vpn V         up: a tunnel from the DUT to the sink, random keys: esp\n"
-	    "                      (kernel IPsec, ESP tunnel mode; esp:aes-cbc-hmac-sha1, the\n"
-	    "                      default, esp:aes-gcm, esp:chacha20-poly1305) or wireguard;\n"
-	    "                      traffic to " NB_LAB_VPN_ADDR " goes through it\n"
-	    "      --crypto-driver NAME  up, with --vpn: make the kernel crypto driver NAME\n"
-	    "                      (/proc/crypto) the tunnel's, by raising its priority\n"
-	    "                      (crypto_user netlink); lab down restores it; a board's\n"
-	    "                      end is raised in the board; refused (exit 1) where the\n"
-	    "                      kernel lacks NAME or it is no part of the SA's transform\n"
-	    "      --no-agent      up: start no agent in the sink and no observer in the DUT\n"
-	    "      --force         up: replace a lab that is alive under the prefix\n"
-	    "      --dut vm:ARCH   up: the DUT is an emulated board (ARCH armhf, x86_64 or ppc)\n"
-	    "                      with its own kernel, forwarding between two NICs (virtio;\n"
-	    "                      ppc: eTSEC, gianfar) whose host ends are gen0 and sink0; its\n"
-	    "                      agent is the observer; vm:x86_64,nic=e1000e: Intel 82574L\n"
-	    "                      NICs (e1000e driver) instead of virtio\n"
-	    "      --sink vm:ARCH  up: the sink is an emulated board; its agent is the lab's\n"
-	    "                      (with --dut vm:ARCH too: two boards, an ESP tunnel between\n"
-	    "                      them with --vpn esp, set through their control ports)\n"
-	    "      --board-dir DIR up: the board image (kernel, initrd.gz; default\n"
-	    "                      " NB_LAB_BOARD_CACHE "/board-ARCH or\n"
-	    "                      $NB_BOARD_CACHE/board-ARCH, which up builds when it is\n"
-	    "                      missing: tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE "),\n"
-	    "                      owned by root or you and writable by no one else; netbench\n"
-	    "                      chooses the emulator and its arguments for ARCH\n"
-	    "      --rules N       ruleset: non-matching rules before the final accept (0 to %d)\n"
-	    "      --kind K        ruleset: linear (N rules on source address, protocol and\n"
-	    "                      destination port), set (the N matches as one set lookup),\n"
-	    "                      conntrack (established,related accepted first, then N rules),\n"
-	    "                      file:PATH (your nft file, loaded as one transaction)\n"
-	    "      --flush         ruleset: remove every rule from the DUT\n"
-	    "      --netlink       ruleset: load and count through nf_tables' netlink API\n"
-	    "                      (netbench lab nft-load, nft-list in the DUT), not nft, as a\n"
-	    "                      board without nft does; generated kinds only\n"
-	    "  -J, --json          print a JSON document (schema netbench/1)\n"
-	    "  -h, --help          this help\n" CLI_VERSION_HELP "\n"
-	    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n",
-	    NB_LAB_PREFIX_MAX, NB_LAB_PORT, NB_LAB_RULES_MAX);
-}
+/* The help's head (the verbs) and tail; the option list between them is the table's. */
+static const char usage_head[] =
+    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
+    " [--no-agent]\n"
+    "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
+    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR] [--prefix P]"
+    " [-p PORT]\n"
+    "       netbench lab up --dut vm:ARCH --sink vm:ARCH [--vpn esp[:ALGO]\n"
+    "                       [--crypto-driver NAME]] [--board-dir DIR] [--prefix P]\n"
+    "       netbench lab down [--prefix P] [-J]\n"
+    "       netbench lab status [--prefix P] [-J]\n"
+    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--netlink]\n"
+    "                            [--prefix P] [-J]\n"
+    "       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
+    "       netbench lab ruleset --flush [--netlink] [--prefix P]\n"
+    "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
+    "       netbench lab nft-load FILE | nft-list\n"
+    "       netbench lab crypto-driver DRIVER [ALGO...]\n"
+    "\n"
+    "A lab of network namespaces on this host (root only):\n"
+    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
+    " 198.19.0.1/24 nbsink\n"
+    "The DUT forwards with the kernel and filters with nftables; an agent\n"
+    "(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
+    "\n"
+    "  up        create the namespaces, veths, addresses, routes, forwarding, agent;\n"
+    "            leftovers of an earlier, dead lab are removed first (and reported);\n"
+    "            a lab alive under the prefix (agent or observer answers, a process\n"
+    "            in its namespaces) is refused, exit 1\n"
+    "  down      remove all of it (idempotent); reports what it found\n"
+    "  status    what exists and whether it is healthy (exit 0 healthy, 1 not)\n"
+    "  ruleset   replace the DUT's nftables ruleset; the rule count is read back\n"
+    "  fit       least-squares fit of ns per frame = base + per-rule cost x rules\n"
+    "  nft-load  load FILE, a ruleset script `lab ruleset` generated (linear, set,\n"
+    "            conntrack; or \"flush ruleset\"), into this namespace's nf_tables\n"
+    "            through netlink, without nft: what a board without nft runs\n"
+    "  nft-list  this namespace's rules and set elements, as `nft -j list ruleset`\n"
+    "            shapes them (for counting), through netlink\n"
+    "  crypto-driver  raise DRIVER above the other drivers of its algorithm in this\n"
+    "            kernel, refusing one whose algorithm is none of the ALGOs: what a\n"
+    "            board runs for up --crypto-driver\n"
+    "\n"
+    "Options:\n";
+static const char usage_tail[] =
+    "\n"
+    "Uses ip (iproute2) and nft (nftables). State: " NB_LAB_RUN_DIR "[/P]/state.\n";
 
 /* "RULES:FPS", e.g. 1000:412345.6 */
 static void parse_point(struct lab_opts *o, const char *arg)
@@ -222,32 +175,76 @@ static void set_kind(void *dst, const char *name, const char *arg)
 
 #define AT(member) OPT_AT(struct lab_opts, member)
 #define SET(fn)	   OPT_SET, .set = (fn), .has_arg = required_argument
+/* A number's macro (a plain literal) as help text. */
+#define STR(n)	STR_(n)
+#define STR_(n) #n
 
-/* lab's options (the help text is usage()'s); --prefix, --rules and --kind have no letter
- * (-P is tput's, -k is --psk). */
+/* lab's options, in the order of its help; --prefix, --rules and --kind have no letter (-P is
+ * tput's, -k is --psk). */
 static const struct opt_row rows[] = {
-    {"prefix", 0, OPT_STRING, AT(prefix)},
-    {"ipv6", '6', OPT_FLAG, AT(ipv6)},
-    {"mtu", 0, OPT_UINT, 68, 65535, AT(mtu)},
-    {"dut-cpus", 0, SET(set_dut_cpus)},
-    {"port", 'p', OPT_UINT, 1, 65535, AT(port), .seen = offsetof(struct lab_opts, have_port)},
-    {"no-agent", 0, OPT_FLAG, AT(no_agent)},
-    {"force", 0, OPT_FLAG, AT(force)},
+    {"prefix", 0, OPT_STRING, AT(prefix), .arg = "P",
+     .help = "name the namespaces P-gen, P-dut, P-sink (default: nbgen,\nnbdut, nbsink; also "
+	     "from $NB_LAB_PREFIX); letters, digits,\n_ and -, "
+	     "at most " STR(NB_LAB_PREFIX_MAX) " characters"},
+    {"ipv6", '6', OPT_FLAG, AT(ipv6),
+     .help = "up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\nruleset: match "
+	     "IPv6 source addresses"},
+    {"mtu", 0, OPT_UINT, 68, 65535, AT(mtu), .arg = "BYTES",
+     .help = "up: MTU of the four veths (68 to 65535; 1280 with -6)"},
+    {"dut-cpus", 0, SET(set_dut_cpus), .arg = "N",
+     .help = "up: steer the DUT's receive processing (RPS) to the last N CPUs"},
+    {"port", 'p', OPT_UINT, 1, 65535, AT(port), .seen = offsetof(struct lab_opts, have_port),
+     .arg = "PORT", .help = "up: the agent's port (default " STR(NB_LAB_PORT) ")"},
+    {"vpn", 0, SET(set_vpn), .arg = "V",
+     .help = "up: a tunnel from the DUT to the sink, random keys: esp\n(kernel IPsec, ESP tunnel "
+	     "mode; esp:aes-cbc-hmac-sha1, the\ndefault, esp:aes-gcm, esp:chacha20-poly1305) or "
+	     "wireguard;\ntraffic to " NB_LAB_VPN_ADDR " goes through it"},
+    {"crypto-driver", 0, SET(set_crypto_driver), .arg = "NAME",
+     .help = "up, with --vpn: make the kernel crypto driver NAME\n(/proc/crypto) the tunnel's, by "
+	     "raising its priority\n(crypto_user netlink); lab down restores it; a board's\nend "
+	     "is raised in the board; refused (exit 1) where the\nkernel lacks NAME or it is no "
+	     "part of the SA's transform"},
+    {"no-agent", 0, OPT_FLAG, AT(no_agent),
+     .help = "up: start no agent in the sink and no observer in the DUT"},
+    {"force", 0, OPT_FLAG, AT(force), .help = "up: replace a lab that is alive under the prefix"},
+    {"dut", 0, SET(set_dut), .arg = "vm:ARCH",
+     .help = "up: the DUT is an emulated board (ARCH armhf, x86_64 or ppc)\nwith its own kernel, "
+	     "forwarding between two NICs (virtio;\nppc: eTSEC, gianfar) whose host ends are gen0 "
+	     "and sink0; its\nagent is the observer; vm:x86_64,nic=e1000e: Intel 82574L\nNICs "
+	     "(e1000e driver) instead of virtio"},
+    {"sink", 0, SET(set_sink), .arg = "vm:ARCH",
+     .help = "up: the sink is an emulated board; its agent is the lab's\n(with --dut vm:ARCH too: "
+	     "two boards, an ESP tunnel between\nthem with --vpn esp, set through their control "
+	     "ports)"},
+    {"board-dir", 0, SET(set_board_dir), .arg = "DIR",
+     .help = "up: the board image (kernel, initrd.gz; default\n" NB_LAB_BOARD_CACHE
+	     "/board-ARCH or\n$NB_BOARD_CACHE/board-ARCH, which up builds when it is\nmissing: "
+	     "tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE "),\nowned by root or you and "
+	     "writable by no one else; netbench\nchooses the emulator and its arguments for ARCH"},
     {"rules", 0, OPT_UINT, 0, NB_LAB_RULES_MAX, AT(rules_n),
-     .seen = offsetof(struct lab_opts, have_rules)},
-    {"kind", 0, SET(set_kind)},
-    {"flush", 0, OPT_FLAG, AT(flush)},
-    {"netlink", 0, OPT_FLAG, AT(netlink)},
-    {"vpn", 0, SET(set_vpn)},
-    {"crypto-driver", 0, SET(set_crypto_driver)},
-    {"dut", 0, SET(set_dut)},
-    {"sink", 0, SET(set_sink)},
-    {"board-dir", 0, SET(set_board_dir)},
-    {"json", 'J', OPT_FLAG, AT(json)},
-    OPT_ROW_PASS("help", 'h', no_argument, 'h'),
-    OPT_ROW_PASS("version", 'V', no_argument, 'V'),
+     .seen = offsetof(struct lab_opts, have_rules), .arg = "N",
+     .help =
+	 "ruleset: non-matching rules before the final accept (0 to " STR(NB_LAB_RULES_MAX) ")"},
+    {"kind", 0, SET(set_kind), .arg = "K",
+     .help = "ruleset: linear (N rules on source address, protocol and\ndestination port), set "
+	     "(the N matches as one set lookup),\nconntrack (established,related accepted first, "
+	     "then N rules),\nfile:PATH (your nft file, loaded as one transaction)"},
+    {"flush", 0, OPT_FLAG, AT(flush), .help = "ruleset: remove every rule from the DUT"},
+    {"netlink", 0, OPT_FLAG, AT(netlink),
+     .help = "ruleset: load and count through nf_tables' netlink API\n(netbench lab nft-load, "
+	     "nft-list in the DUT), not nft, as a\nboard without nft does; generated kinds only"},
+    {"json", 'J', OPT_FLAG, AT(json), .help = "print a JSON document (schema netbench/1)"},
+    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
+    {"version", 'V', OPT_PASS, .has_arg = no_argument, .help = "the program's version"},
 };
-static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 0};
+static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 22};
+
+static void usage(FILE *f)
+{
+	fputs(usage_head, f);
+	opt_help(&table, f);
+	fputs(usage_tail, f);
+}
 
 /* -h, -V or an unknown option. */
 static void other_option(void *ctx, int c, const char *name, int argc, char **argv)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* netbench rate's command line parsed into the run's parameters, each value checked against its
- * range (rate_opts_check.c then refuses impossible combinations). */
+ * range (rate_opts_check.c then refuses impossible combinations); the help text. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -289,6 +289,13 @@ static void set_folded(void *dst, const char *name, const char *arg)
 	cli_check_writable("--profile-folded", arg);
 }
 
+/* The help's head; the option list after it is the table's. */
+static const char usage_head[] =
+    "Usage: netbench rate [options] --local-rx [NETNS/]ADDR\n"
+    "       netbench rate [options] -c AGENT[:PORT] [--dst ADDR]\n"
+    "       netbench rate [options] --dst ADDR   (send only: no receiver)\n"
+    "Frames per second through a device under test, by RFC 2544.\n\n";
+
 #define AT(member) OPT_AT(struct rate_opts, member)
 #define SEEN(flag) .seen = offsetof(struct rate_opts, seen.flag)
 #define SET(fn)	   OPT_SET, .set = (fn), .has_arg = required_argument
@@ -297,58 +304,130 @@ static void set_folded(void *dst, const char *name, const char *arg)
 	    .cnt = offsetof(struct rate_opts, p.nsizes), .nmax = NB_RATE_MAX_SIZES, SEEN(flag)
 #define TRIAL_NS OPT_DURATION, 100 * NB_NS_PER_MS, 3600 * NB_NS_PER_S
 
-/* rate's options (the help text is rate_usage.c's); rate has no -4/-6: where frames go decides
- * the family. */
+/* rate's options, in the order of its help; rate has no -4/-6: where frames go decides the
+ * family. Two letters for one option (-l and -s, -t and -T) take a text row: a row shows one
+ * letter. */
 static const struct opt_row rows[] = {
-    {"test", 'm', SET(set_test)},
-    {"engine", 'e', SET(set_engine)},
+    {"test", 'm', SET(set_test), .arg = "KIND",
+     .help = "throughput (default), loss, b2b, latency, trial,\nndrpdr (several loss ratios from "
+	     "one shared search)"},
+    {"engine", 'e', SET(set_engine), .arg = "NAME",
+     .help = "udp (connected socket, sendmmsg; default) or packet\n(AF_PACKET TX ring, qdisc "
+	     "bypass; needs CAP_NET_RAW)"},
     {"sizes", 's', FRAMES(sizes)},
     {"len", 'l', FRAMES(sizes)},
+    OPT_ROW_TEXT("  -l, -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
+		 "                          64,128,256,512,1024,1280,1518; 64 to the egress\n"
+		 "                          MTU+18, at most 9216 = 9k, jumbo frames)\n"),
+    {"imix", 0, SET(set_imix), .arg = "MIX",
+     .help = "a frame-size mix instead of --sizes: simple (64:7,\n570:4, 1518:1) or "
+	     "SIZE:WEIGHT,... (2 to 8 sizes),\ninterleaved in proportion (--engine udp)"},
+    {"rate", 'r', SET(set_rate), .arg = "RATE",
+     .help = "trial rate, or the highest rate a search tries: N or\nNfps frames/s (a bare "
+	     "number counts frames; k/M/G),\nNbit/s (or Nbps) the frames' bits per second, N% "
+	     "a\nshare of --line-rate; above the line rate at a size:\nrefused (default: as fast "
+	     "as the engine goes)"},
+    {"line-rate", 0, OPT_BITRATE, 1000000, 1000000000000ULL, AT(p.line_bps), .arg = "BITS",
+     .help = "line rate (e.g. 1G): % of line rate, and the search's\nmaximum per size"},
     {"time", 't', TRIAL_NS, AT(p.trial_ns), SEEN(trial)},
-    {"rate", 'r', SET(set_rate)},
-    {"line-rate", 0, OPT_BITRATE, 1000000, 1000000000000ULL, AT(p.line_bps)},
     {"trial", 'T', TRIAL_NS, AT(p.trial_ns), SEEN(trial)},
-    {"drain", 0, OPT_DURATION, 10 * NB_NS_PER_MS, 60 * NB_NS_PER_S, AT(p.drain_ns)},
-    {"learning-timeout", 0, SET(set_learn)},
-    {"loss-tolerance", 0, SET(set_tolerance)},
-    {"loss-ratios", 0, SET(set_ratios)},
-    {"imix", 0, SET(set_imix)},
-    {"flow-fields", 0, SET(set_flow_fields)},
-    {"per-flow", 0, OPT_FLAG, AT(p.per_flow)},
-    {"bidir", 0, OPT_FLAG, AT(p.bidir)},
-    {"final-trial", 0, TRIAL_NS, AT(p.final_trial_ns)},
-    {"resolution", 0, SET(set_resolution)},
-    {"burst", 0, OPT_UINT, 1, NB_PACER_MAX_BURST, AT(p.burst)},
-    {"pacing", 0, SET(set_pacing)},
-    {"flows", 0, OPT_UINT, 1, NB_GEN_MAX_FLOWS, AT(p.flows), SEEN(flows)},
-    {"repeat", 0, OPT_UINT, 1, 1000, AT(p.repeat), SEEN(repeat)},
-    {"batch", 0, OPT_UINT, 1, NB_GEN_MAX_BATCH, AT(p.batch)},
-    {"data-port", 0, OPT_UINT, 1, 65535, AT(p.rx.port)},
-    {"quick", 'q', OPT_FLAG, AT(seen.quick)},
-    {"sport", 0, OPT_UINT, 1, 65535, AT(p.sport)},
-    {"no-mmsg", 0, OPT_FLAG, AT(p.rx.no_mmsg)},
-    {"local-rx", 0, OPT_STRING, AT(local_rx)},
-    {"client", 'c', OPT_STRING, AT(agent)},
+    OPT_ROW_TEXT("  -t, -T, --time DURATION  length of each trial (default 2s; alias --trial)\n"),
+    {"drain", 0, OPT_DURATION, 10 * NB_NS_PER_MS, 60 * NB_NS_PER_S, AT(p.drain_ns),
+     .arg = "DURATION", .help = "wait after each trial before counters are read (200ms)"},
+    {"learning-timeout", 0, SET(set_learn), .arg = "DURATION",
+     .help = "learning frames before the first trial (and\nafter each ruleset change) must "
+	     "arrive within it\n(default 2s, over IPv6 4s; 0: no learning phase)"},
+    {"loss-tolerance", 0, SET(set_tolerance), .arg = "P",
+     .help = "loss in % a passing trial may have (default 0: NDR)"},
+    {"loss-ratios", 0, SET(set_ratios), .arg = "LIST",
+     .help = "ndrpdr: loss ratios in %, increasing, up to 4 (default\n0,0.5: NDR and PDR); "
+	     "implies --test ndrpdr"},
+    {"final-trial", 0, TRIAL_NS, AT(p.final_trial_ns), .arg = "DURATION",
+     .help = "ndrpdr: length of the final trial at each result\n(default: the trial length)"},
+    {"resolution", 0, SET(set_resolution), .arg = "R",
+     .help = "search stops at this gap: % of the maximum (0.5%)\nor frames/s"},
+    {"pacing", 0, SET(set_pacing), .arg = "MODE",
+     .help = "auto (default): burst, or spin for --test latency;\nburst: sleep, wake about once "
+	     "per ms and send the\nframes due back to back; spin: every frame on its own\n"
+	     "deadline (exact gaps, a busy CPU at short intervals)"},
+    {"burst", 0, OPT_UINT, 1, NB_PACER_MAX_BURST, AT(p.burst), .arg = "N",
+     .help = "frames per wake-up with burst pacing (1-1024; default\nabout 1 ms worth)"},
+    {"flows", 0, OPT_UINT, 1, NB_GEN_MAX_FLOWS, AT(p.flows), SEEN(flows), .arg = "N",
+     .help = "flows with distinct source ports (default 1, or one\nper thread; up to 65536)"},
+    {"flow-fields", 0, SET(set_flow_fields), .arg = "LIST",
+     .help = "what makes flows differ: sport (default), src-ip\n(--engine packet: the upper half "
+	     "of this host's\nnetwork), dst-ip (the receiver's address + f, a\nrange it must "
+	     "own), any of them"},
+    {"per-flow", 0, OPT_FLAG, AT(p.per_flow),
+     .help = "record every flow's sent and received frames per trial"},
+    {"bidir", 0, OPT_FLAG, AT(p.bidir),
+     .help = "the agent (-c) sends the reverse direction at the same\nrate, size (or mix) and "
+	     "flows; a trial passes when\nboth do"},
+    {"threads", 0, OPT_UINT, 1, NB_GEN_MAX_THREADS, AT(p.threads), SEEN(threads), .arg = "N",
+     .help = "generator threads (1 to 64, default 1; one per --cpus\nentry when given), each "
+	     "with its own socket or TX\nring, its flows and 1/N of the rate; a local receiver\n"
+	     "reads with N threads too (SO_REUSEPORT)"},
+    {"cpus", 0, SET(set_cpus), .arg = "LIST",
+     .help = "pin thread i to the i-th CPU of LIST (e.g. 0,1 or 2-3)"},
+    {"repeat", 0, OPT_UINT, 1, 1000, AT(p.repeat), SEEN(repeat), .arg = "N",
+     .help = "b2b searches averaged, latency trials, ndrpdr searches\n(default 5, 1, 1; ndrpdr "
+	     "up to 32)"},
+    {"batch", 0, OPT_UINT, 1, NB_GEN_MAX_BATCH, AT(p.batch), .arg = "N",
+     .help = "most frames per system call (default and at most 1024)"},
+    {"data-port", 0, OPT_UINT, 1, 65535, AT(p.rx.port), .arg = "N",
+     .help = "UDP port the receiver listens on (default 5302)"},
+    {"sport", 0, OPT_UINT, 1, 65535, AT(p.sport), .arg = "N",
+     .help = "first source port (default 40000)"},
+    {"no-mmsg", 0, OPT_FLAG, AT(p.rx.no_mmsg),
+     .help = "sendmsg/recvmsg instead of sendmmsg/recvmmsg"},
+    {"realtime", 0, OPT_FLAG, AT(p.realtime),
+     .help = "pace from a SCHED_FIFO thread (needs CAP_SYS_NICE): keeps\nthe schedule on a host "
+	     "busy with other work"},
+    {"local-rx", 0, OPT_STRING, AT(local_rx), .arg = "[NS/]ADDR",
+     .help = "receive in this process, on ADDR, inside network\nnamespace NS when given (ip "
+	     "netns name)"},
+    {"client", 'c', OPT_STRING, AT(agent), .arg = "AGENT[:PORT]",
+     .help = "(alias --connect; [IPv6]:PORT)\nreceiver on a `netbench serve` agent"},
     {"connect", 'c', OPT_STRING, AT(agent)},
-    {"port", 'p', OPT_UINT, 1, 65535, AT(p.rx.agent.port)},
-    {"psk", 'k', OPT_STRING, AT(psk_file)},
-    {"dst", 0, OPT_STRING, AT(dst)},
-    {"realtime", 0, OPT_FLAG, AT(p.realtime)},
-    {"sweep-rules", 0, SET(set_sweep)},
-    {"kind", 0, SET(set_kinds)},
-    {"lab-prefix", 0, OPT_STRING, AT(lab_prefix)},
-    {"latency", 0, SET(set_latency)},
-    {"rcvbuf", 0, OPT_BYTES, 1, 1u << 30, AT(p.rx.rcvbuf)},
-    {"profile-folded", 0, SET(set_folded)},
+    {"latency", 0, SET(set_latency), .arg = "MODE",
+     .help = "auto (default): one-way when the agent shares this\nhost's clock (same boot id), "
+	     "else round-trip from\nprobes the agent reflects; oneway; rtt"},
+    {"dst", 0, OPT_STRING, AT(dst), .arg = "ADDR",
+     .help = "traffic destination (default: the agent's address)"},
+    {"port", 'p', OPT_UINT, 1, 65535, AT(p.rx.agent.port), .arg = "N",
+     .help = "the agent's control port (default 5301)"},
+    {"psk", 'k', OPT_STRING, AT(psk_file), .arg = "FILE",
+     .help = "pre-shared key the agent requires"},
+    {"quick", 'q', OPT_FLAG, AT(seen.quick),
+     .help = "short trials (0.3 s), 2% resolution, sizes 64,512,1518"},
+    {"sweep-rules", 0, SET(set_sweep), .arg = "LIST",
+     .help = "rule counts to load into the lab's DUT in turn (netbench\nlab), the procedure run "
+	     "at each: fps against rules"},
+    {"kind", 0, SET(set_kinds), .arg = "LIST",
+     .help = "rulesets of the sweep: linear, set, conntrack (linear)"},
+    {"lab-prefix", 0, OPT_STRING, AT(lab_prefix), .arg = "P",
+     .help = "the lab's namespace prefix (default $NB_LAB_PREFIX, or\nnbgen, nbdut, nbsink)"},
+    {"rcvbuf", 0, OPT_BYTES, 1, 1u << 30, AT(p.rx.rcvbuf), .arg = "BYTES",
+     .help = "the local receiver's socket buffer (default: as large\nas the kernel allows); "
+	     "small: a sink that cannot keep up"},
     OBS_CLI_ROWS,
-    {"threads", 0, OPT_UINT, 1, NB_GEN_MAX_THREADS, AT(p.threads), SEEN(threads)},
-    {"cpus", 0, SET(set_cpus)},
-    {"json", 'J', OPT_FLAG, AT(json)},
-    OPT_ROW_PASS("help", 'h', no_argument, 'h'),
-    OPT_ROW_PASS("version", 'V', no_argument, 'V'),
+    OPT_ROW_TEXT(OBS_CLI_HELP),
+    {"profile-folded", 0, SET(set_folded), .arg = "FILE",
+     .help = "write the kernel profile's stacks of each size's judged\ntrial (each sweep "
+	     "point's too) as folded stacks for a\nflame graph (flamegraph.pl, inferno, "
+	     "speedscope);\nimplies --profile"},
+    {"json", 'J', OPT_FLAG, AT(json), .help = "JSON result with every trial"},
     CLI_SAVE_ROWS,
+    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
+    {"version", 'V', OPT_PASS, .has_arg = no_argument, .help = "the program's version"},
 };
-static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 0};
+static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 26};
+
+static void usage(FILE *f)
+{
+	fputs(usage_head, f);
+	opt_help(&table, f);
+}
 
 /* The observers' options, --save's, then -h, -V or an unknown option. */
 static void other_option(void *ctx, int c, const char *name, int argc, char **argv)
@@ -356,7 +435,7 @@ static void other_option(void *ctx, int c, const char *name, int argc, char **ar
 	struct rate_opts *o = ctx;
 	(void)name;
 	if (!obs_cli_option(&o->obs, c, optarg) && !cli_save_option(&o->save, c, argc, argv))
-		cli_last_option(argv, c, NULL, rate_usage);
+		cli_last_option(argv, c, NULL, usage);
 }
 
 void rate_parse_opts(int argc, char **argv, struct rate_opts *o)

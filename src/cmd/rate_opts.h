@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* netbench rate's options: the help text (rate_usage.c), the parsing (rate_opts.c), and every
- * impossible combination refused with exit 2 (rate_opts_check.c); rate.c runs and prints. */
+/* netbench rate's options: the help text and the parsing (rate_opts.c), and every impossible
+ * combination refused with exit 2 (rate_opts_check.c); rate.c runs and prints. */
 #ifndef NB_RATE_OPTS_H
 #define NB_RATE_OPTS_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "cmd/observe_cli.h"
 #include "cmd/save.h"
@@ -38,7 +37,5 @@ void rate_parse_opts(int argc, char **argv, struct rate_opts *o);
 /* After parsing: refuses impossible combinations (exit 2), fills dependent defaults and the
  * receiver. */
 void rate_check_opts(struct rate_opts *o, const struct rate_opts_seen *seen);
-/* The --help text. */
-void rate_usage(FILE *f);
 
 #endif

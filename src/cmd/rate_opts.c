@@ -316,7 +316,7 @@ static const struct opt_row rows[] = {
 	     "bypass; needs CAP_NET_RAW)"},
     {"sizes", 's', FRAMES(sizes)},
     {"len", 'l', FRAMES(sizes)},
-    OPT_ROW_TEXT("  -l, -s, --sizes LIST        frame sizes in bytes, FCS included (default\n"
+    OPT_ROW_TEXT("  -l, -s, --sizes LIST    frame sizes in bytes, FCS included (default\n"
 		 "                          64,128,256,512,1024,1280,1518; 64 to the egress\n"
 		 "                          MTU+18, at most 9216 = 9k, jumbo frames)\n"),
     {"imix", 0, SET(set_imix), .arg = "MIX",

@@ -424,7 +424,6 @@ int cmd_crypto(int argc, char **argv)
 {
 	struct crypto_opts o;
 	struct nb_crypto_result *r = NULL;
-	struct nb_ctl *ctl = NULL;
 	char err[512] = "";
 	int ret;
 
@@ -445,9 +444,10 @@ int cmd_crypto(int argc, char **argv)
 	    .algo_done = o.json ? on_step : on_progress,
 	    .arg = &o,
 	};
-	ret = nb_crypto_ctl_run(&o.p, &o.remote, &cb, &ctl, &r, err, sizeof(err));
+	ret = nb_crypto_ctl_run(&(struct nb_crypto_ctl_req){.p = &o.p, .target = o.remote}, &cb, &r,
+				err, sizeof(err));
 	if (ret) {
-		nb_ctl_free(ctl);
+		nb_crypto_result_free(r);
 		cli_fail(0, "%s", err);
 	}
 
@@ -458,7 +458,8 @@ int cmd_crypto(int argc, char **argv)
 	if (cli_save_wants_doc(&o.save)) {
 		struct nb_sysinfo si;
 		struct nb_result_agent ag;
-		const struct nb_result_agent *agent = nb_ctl_doc_ends(ctl, o.remote.host, &si, &ag);
+		const struct nb_result_agent *agent =
+		    nb_ctl_doc_ends(r->ctl, o.remote.host, &si, &ag);
 		char *doc;
 		size_t len;
 		if (nb_crypto_doc_text(r, &si, agent, &doc, &len))
@@ -479,7 +480,6 @@ int cmd_crypto(int argc, char **argv)
 	for (size_t ei = 0; ei < r->opts.nengines; ei++)
 		planned += r->engine_ok[ei] ? r->opts.nalgos * r->opts.nsizes : 0;
 	nb_crypto_result_free(r);
-	nb_ctl_free(ctl);
 	if (interrupted) {
 		/* Ctrl-C: what was measured whole is printed and kept, as in every test. */
 		if (o.json)

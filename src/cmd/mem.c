@@ -273,7 +273,6 @@ int cmd_mem(int argc, char **argv)
 {
 	struct mem_opts o;
 	struct nb_mem_result *r = NULL;
-	struct nb_ctl *ctl = NULL;
 	char err[512];
 	int ret;
 
@@ -283,19 +282,19 @@ int cmd_mem(int argc, char **argv)
 	 * ends the session cleanly, and the agent cancels the run. */
 	cli_catch_signals();
 	o.p.stop = &cli_stop;
-	if (!o.remote.host) {
-		o.p.progress = on_progress;
-	}
-	ret = nb_mem_ctl_run(&o.p, &o.remote, &ctl, &r, err, sizeof(err));
+	ret =
+	    nb_mem_ctl_run(&(struct nb_mem_ctl_req){.p = &o.p, .target = o.remote},
+			   &(struct nb_mem_ctl_cb){.progress = on_progress}, &r, err, sizeof(err));
 	progress_end();
+	const struct nb_ctl *ctl = r ? r->ctl : NULL;
 	if (ret && cli_stop && ctl) {
 		/* The agent keeps no partial result: nothing measured comes back. */
-		nb_ctl_free(ctl);
+		nb_mem_result_free(r);
 		cli_warn("%s", err);
 		return 130;
 	}
 	if (ret) {
-		nb_ctl_free(ctl);
+		nb_mem_result_free(r);
 		cli_fail(0, "%s", err);
 	}
 	if (r->capped)
@@ -323,7 +322,6 @@ int cmd_mem(int argc, char **argv)
 			       r->n_bw == 1 ? "" : "s");
 	}
 	cli_save_finish(&o.save);
-	nb_ctl_free(ctl);
 	ret = r->interrupted ? 130 : 0;
 	nb_mem_result_free(r);
 	return ret;

@@ -375,7 +375,7 @@ static void print_obs(const struct stream_opts *o, const struct nb_stream_ctl_re
 
 static int run_ctl(struct stream_opts *o)
 {
-	static struct nb_stream_ctl_result r;
+	struct nb_stream_ctl_result *r;
 	char err[512] = "";
 	int ret;
 
@@ -396,43 +396,44 @@ static int run_ctl(struct stream_opts *o)
 	o->p.interval_arg = o;
 	obs_cli_open(&o->obs, o->psk_path);
 	o->p.observe = &o->obs.set;
-	ret = nb_stream_ctl_run(&o->p, &r, ctl_started, o, err, sizeof(err));
+	ret = nb_stream_ctl_run(&o->p, &(struct nb_stream_ctl_cb){.started = ctl_started, .arg = o},
+				&r, err, sizeof(err));
 	progress_end();
-	if (ret < 0 && r.bad_input)
+	if (ret < 0 && r && r->bad_input)
 		cli_usage_error("%s", err);
 	if (ret < 0)
 		cli_fail(0, "%s", err);
 	if (cli_stop)
-		keep_whole_steps(o, &r);
+		keep_whole_steps(o, r);
 	if (cli_save_wants_doc(&o->save)) {
 		char *doc;
 		size_t len;
-		if (nb_stream_ctl_doc_text(&o->p, &r, &doc, &len))
+		if (nb_stream_ctl_doc_text(&o->p, r, &doc, &len))
 			cli_fail(ENOMEM, "building the JSON document");
 		cli_save_doc(&o->save, doc, len);
 	}
 	if (!o->json) {
-		ctl_print(&o->p, &r);
-		print_obs(o, &r);
+		ctl_print(&o->p, r);
+		print_obs(o, r);
 	}
 	/* A receiver that got nothing measured nothing: a failure, named, never a row of "-". */
 	int status = cli_stop ? 130 : 0;
-	for (size_t k = 0; !cli_stop && k < r.nagents; k++)
-		if (!o->p.reverse && r.nsent && nb_stream_rx_nothing(r.agents[k].rx)) {
+	for (size_t k = 0; !cli_stop && k < r->nagents; k++)
+		if (!o->p.reverse && r->nsent && nb_stream_rx_nothing(r->agents[k].rx)) {
 			cli_warn(
 			    "agent %s received no datagram of the %zu step%s sent to %s port %u "
 			    "(a route, a firewall, or a multicast group its interface did not "
 			    "join?)",
-			    r.agents[k].host, r.nsent, r.nsent == 1 ? "" : "s", o->p.sock.addr,
+			    r->agents[k].host, r->nsent, r->nsent == 1 ? "" : "s", o->p.sock.addr,
 			    o->p.sock.port);
 			status = 1;
 		}
-	if (!cli_stop && o->p.reverse && r.nsent && nb_stream_rx_nothing(r.rx)) {
-		cli_warn("this host received no datagram of the %zu step%s agent %s sent", r.nsent,
-			 r.nsent == 1 ? "" : "s", r.agents[0].host);
+	if (!cli_stop && o->p.reverse && r->nsent && nb_stream_rx_nothing(r->rx)) {
+		cli_warn("this host received no datagram of the %zu step%s agent %s sent", r->nsent,
+			 r->nsent == 1 ? "" : "s", r->agents[0].host);
 		status = 1;
 	}
-	nb_stream_ctl_result_free(&r);
+	nb_stream_ctl_result_free(r);
 	nb_obs_set_close(&o->obs.set);
 	return status;
 }

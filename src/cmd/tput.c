@@ -29,7 +29,9 @@
 /* The options and what the sweep gathers for its tables and its JSON. */
 struct run {
 	struct tput_opts o;
-	struct nb_tput_sweep s; /* what it measured: the rows and the JSON document */
+	/* What it measured (the rows and the JSON document) and the session: set as the run
+	 * begins, before its first event. */
+	struct nb_tput_result *res;
 };
 
 static void print_obs(const struct run *r);
@@ -193,8 +195,8 @@ static void print_row(const struct run *r, size_t i)
 	nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 	progress_clear();
 	printf("%6s", sz);
-	cell(&r->s.res[i].tx, nb_tput_sweep_has(&r->s, i, true), udp);
-	cell(&r->s.res[i].rx, nb_tput_sweep_has(&r->s, i, false), udp);
+	cell(&r->res->s.res[i].tx, nb_tput_sweep_has(&r->res->s, i, true), udp);
+	cell(&r->res->s.res[i].rx, nb_tput_sweep_has(&r->res->s, i, false), udp);
 	putchar('\n');
 	fflush(stdout);
 }
@@ -203,7 +205,8 @@ static void print_row(const struct run *r, size_t i)
  * size cut short by Ctrl-C after its Tx is print_tail's. */
 static void print_deferred_rows(const struct run *r)
 {
-	size_t n = r->s.interrupted && r->s.half_tx && r->s.ndone ? r->s.ndone - 1 : r->s.ndone;
+	const struct nb_tput_sweep *s = &r->res->s;
+	size_t n = s->interrupted && s->half_tx && s->ndone ? s->ndone - 1 : s->ndone;
 
 	printf("\n");
 	print_table_head(r);
@@ -219,35 +222,36 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 	if (r->o.p.interval_ns)
 		print_deferred_rows(r);
 
-	if (r->s.interrupted && r->s.half_tx) {
+	if (r->res->s.interrupted && r->res->s.half_tx) {
 		/* The size whose Tx ended before Ctrl-C: its row, Rx not measured. */
-		nb_format_bytes(r->o.sizes[r->s.ndone - 1], sz, sizeof(sz));
-		print_row(r, r->s.ndone - 1);
+		nb_format_bytes(r->o.sizes[r->res->s.ndone - 1], sz, sizeof(sz));
+		print_row(r, r->res->s.ndone - 1);
 		printf("interrupted: %zu of %zu sizes measured whole, and %s Tx (its Rx step was "
 		       "cut short)\n",
-		       r->s.ndone - 1, r->o.nsizes, sz);
-	} else if (r->s.interrupted) {
-		printf("interrupted: %zu of %zu sizes measured\n", r->s.ndone, r->o.nsizes);
+		       r->res->s.ndone - 1, r->o.nsizes, sz);
+	} else if (r->res->s.interrupted) {
+		printf("interrupted: %zu of %zu sizes measured\n", r->res->s.ndone, r->o.nsizes);
 	}
 	printf("\nCPU over each window      local (%s)               remote (%s)\n", "this host",
 	       ctl->remote.hostname);
 	printf(
 	    " Block Dir |  proc%%   sys%%  sirq%%    us/KB |  proc%%   sys%%  sirq%%    us/KB\n");
-	for (size_t i = 0; i < r->s.ndone; i++) {
+	for (size_t i = 0; i < r->res->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (nb_tput_sweep_has(&r->s, i, true) && r->s.res[i].tx.valid)
-			cpu_row(sz, "Tx", &r->s.res[i].tx);
-		if (nb_tput_sweep_has(&r->s, i, false) && r->s.res[i].rx.valid)
-			cpu_row(sz, "Rx", &r->s.res[i].rx);
+		if (nb_tput_sweep_has(&r->res->s, i, true) && r->res->s.res[i].tx.valid)
+			cpu_row(sz, "Tx", &r->res->s.res[i].tx);
+		if (nb_tput_sweep_has(&r->res->s, i, false) && r->res->s.res[i].rx.valid)
+			cpu_row(sz, "Rx", &r->res->s.res[i].rx);
 	}
-	for (size_t i = 0; r->o.p.profile_hz && i < r->s.ndone; i++) {
+	for (size_t i = 0; r->o.p.profile_hz && i < r->res->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 		if (!i)
 			printf("where each end's CPU went (kernel profile over each window, every "
 			       "CPU; ns per KByte):\n");
 		for (int k = 0; k < 2; k++) {
 			bool tx = k == 0;
-			const struct nb_tput_dir_result *d = tx ? &r->s.res[i].tx : &r->s.res[i].rx;
+			const struct nb_tput_dir_result *d =
+			    tx ? &r->res->s.res[i].tx : &r->res->s.res[i].rx;
 			if (!(tx ? r->o.tx : r->o.rx) || !d->valid)
 				continue;
 			prof_row(sz, tx ? "Tx" : "Rx", tx, r->o.bidir, false, "this host", d);
@@ -255,31 +259,31 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 				 d);
 		}
 	}
-	if (r->o.p.proto == NB_TPUT_TCP && r->s.ndone) {
+	if (r->o.p.proto == NB_TPUT_TCP && r->res->s.ndone) {
 		printf("\nTCP segments of the sender over each window, and its congestion control\n"
 		       " Block Dir         sent  retransmitted  retrans%%  congestion\n");
-		for (size_t i = 0; i < r->s.ndone; i++) {
+		for (size_t i = 0; i < r->res->s.ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-			if (nb_tput_sweep_has(&r->s, i, true))
-				tcp_row(sz, "Tx", &r->s.res[i].tx);
-			if (nb_tput_sweep_has(&r->s, i, false))
-				tcp_row(sz, "Rx", &r->s.res[i].rx);
+			if (nb_tput_sweep_has(&r->res->s, i, true))
+				tcp_row(sz, "Tx", &r->res->s.res[i].tx);
+			if (nb_tput_sweep_has(&r->res->s, i, false))
+				tcp_row(sz, "Rx", &r->res->s.res[i].rx);
 		}
 	}
-	for (size_t i = 0; i < r->s.ndone; i++) {
+	for (size_t i = 0; i < r->res->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (nb_tput_sweep_has(&r->s, i, true))
-			polluted_note(sz, "Tx", &r->s.res[i].tx);
-		if (nb_tput_sweep_has(&r->s, i, false))
-			polluted_note(sz, "Rx", &r->s.res[i].rx);
+		if (nb_tput_sweep_has(&r->res->s, i, true))
+			polluted_note(sz, "Tx", &r->res->s.res[i].tx);
+		if (nb_tput_sweep_has(&r->res->s, i, false))
+			polluted_note(sz, "Rx", &r->res->s.res[i].rx);
 	}
-	print_baseline(&r->s.baseline);
-	for (size_t i = 0; i < r->s.ndone; i++) {
+	print_baseline(&r->res->s.baseline);
+	for (size_t i = 0; i < r->res->s.ndone; i++) {
 		nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
-		if (nb_tput_sweep_has(&r->s, i, true) && !r->s.res[i].tx.valid)
-			printf("%s Tx invalid: %s\n", sz, r->s.res[i].tx.invalid_reason);
-		if (nb_tput_sweep_has(&r->s, i, false) && !r->s.res[i].rx.valid)
-			printf("%s Rx invalid: %s\n", sz, r->s.res[i].rx.invalid_reason);
+		if (nb_tput_sweep_has(&r->res->s, i, true) && !r->res->s.res[i].tx.valid)
+			printf("%s Tx invalid: %s\n", sz, r->res->s.res[i].tx.invalid_reason);
+		if (nb_tput_sweep_has(&r->res->s, i, false) && !r->res->s.res[i].rx.valid)
+			printf("%s Rx invalid: %s\n", sz, r->res->s.res[i].rx.invalid_reason);
 	}
 	print_obs(r);
 }
@@ -288,19 +292,20 @@ static void print_tail(const struct run *r, const struct nb_ctl *ctl)
 static void print_obs(const struct run *r)
 {
 	char sz[16], label[32];
-	for (size_t o = 0; o < r->o.obs.set.n && r->s.ndone; o++) {
-		obs_cli_step_head(stdout, &r->o.obs.set, o, nb_tput_sweep_obs(&r->s, 0, r->o.tx),
-				  " Block Dir");
-		for (size_t i = 0; i < r->s.ndone; i++) {
+	for (size_t o = 0; o < r->o.obs.set.n && r->res->s.ndone; o++) {
+		obs_cli_step_head(stdout, &r->o.obs.set, o,
+				  nb_tput_sweep_obs(&r->res->s, 0, r->o.tx), " Block Dir");
+		for (size_t i = 0; i < r->res->s.ndone; i++) {
 			nb_format_bytes(r->o.sizes[i], sz, sizeof(sz));
 			for (int tx = 1; tx >= 0; tx--) {
-				if (!nb_tput_sweep_has(&r->s, i, tx) || (r->o.bidir && !tx))
+				if (!nb_tput_sweep_has(&r->res->s, i, tx) || (r->o.bidir && !tx))
 					continue;
 				snprintf(label, sizeof(label), "%6s %3s", sz,
 					 r->o.bidir ? "T+R"
 					 : tx	    ? "Tx"
 						    : "Rx");
-				obs_cli_step_row(stdout, o, nb_tput_sweep_obs(&r->s, i, tx), label);
+				obs_cli_step_row(stdout, o, nb_tput_sweep_obs(&r->res->s, i, tx),
+						 label);
 			}
 		}
 	}
@@ -362,7 +367,7 @@ static void on_event(void *arg, const struct nb_tput_event *ev)
 
 static void free_run(struct run *r)
 {
-	nb_tput_sweep_free(&r->s);
+	nb_tput_result_free(r->res);
 	nb_obs_set_close(&r->o.obs.set);
 }
 
@@ -380,7 +385,7 @@ static void take_doc(struct run *r, const struct nb_ctl *ctl)
 	    .local = &local,
 	    .remote = &ctl->remote,
 	};
-	if (nb_tput_sweep_doc_text(&sp, &r->s, &doc, &len))
+	if (nb_tput_sweep_doc_text(&sp, &r->res->s, &doc, &len))
 		cli_fail(ENOMEM, "building the JSON document");
 	cli_save_doc(&r->o.save, doc, len);
 }
@@ -388,36 +393,41 @@ static void take_doc(struct run *r, const struct nb_ctl *ctl)
 int cmd_tput(int argc, char **argv)
 {
 	static struct run r;
-	struct nb_ctl *ctl = NULL;
 	char err[512];
 	int ret;
 
 	if (tput_parse_opts(argc, argv, &r.o))
 		return 0;
-	if (nb_tput_sweep_init(&r.s, r.o.sizes, r.o.nsizes, r.o.tx, r.o.rx, r.o.bidir,
-			       r.o.obs.set.n > 0))
-		cli_fail(ENOMEM, "out of memory");
-
 	cli_catch_signals();
 	obs_cli_open(&r.o.obs, r.o.psk_file);
 	r.o.p.observe = &r.o.obs.set;
-	/* Ctrl-C keeps the sizes measured whole; closing the session tells the agent to stop
-	 * what it runs for us. */
-	ret =
-	    nb_tput_ctl_run(&r.o.t, &r.o.p, &r.s, &cli_stop, on_event, &r, &ctl, err, sizeof(err));
+	const struct nb_tput_ctl_req req = {
+	    .p = &r.o.p,
+	    .target = r.o.t,
+	    .sizes = r.o.sizes,
+	    .nsizes = r.o.nsizes,
+	    .tx = r.o.tx,
+	    .rx = r.o.rx,
+	    .bidir = r.o.bidir,
+	    /* Ctrl-C keeps the sizes measured whole; closing the session tells the agent to
+	     * stop what it runs for us. */
+	    .stop = &cli_stop,
+	};
+	ret = nb_tput_ctl_run(&req, &(struct nb_tput_ctl_cb){.event = on_event, .arg = &r}, &r.res,
+			      err, sizeof(err));
 	progress_end();
 	if (ret) {
-		nb_ctl_free(ctl);
 		free_run(&r);
 		cli_fail(0, "%s", err);
 	}
 	if (cli_save_wants_doc(&r.o.save))
-		take_doc(&r, ctl);
+		take_doc(&r, r.res->ctl);
 	if (!r.o.json)
-		print_tail(&r, ctl);
+		print_tail(&r, r.res->ctl);
 	cli_save_finish(&r.o.save);
-	nb_ctl_free(ctl);
-	ret = nb_tput_sweep_valid(&r.s) ? 0 : 1;
+	ret = nb_tput_sweep_valid(&r.res->s) ? 0 : 1;
+	if (r.res->s.interrupted)
+		ret = 130;
 	free_run(&r);
-	return r.s.interrupted ? 130 : ret;
+	return ret;
 }

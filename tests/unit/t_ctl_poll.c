@@ -188,16 +188,17 @@ int main(void)
 	struct nb_ctl_target t = {.host = "127.0.0.1", .port = port, .family = AF_INET};
 	struct nb_mem_result *r = NULL;
 	for (int tries = 0; tries < 50; tries++) {
-		ret = nb_mem_ctl_run(&small, &t, &ctl, &r, err, sizeof(err));
+		ret = nb_mem_ctl_run(&(struct nb_mem_ctl_req){.p = &small, .target = t}, NULL, &r,
+				     err, sizeof(err));
 		if (!ret || !strstr(err, "busy"))
 			break;
-		nb_ctl_free(ctl); /* the previous session's run is still ending */
+		nb_mem_result_free(r); /* the previous session's run is still ending */
 		nb_sleep_until_ns(nb_mono_ns() + 100 * NB_NS_PER_MS);
 	}
-	CHECK(ret == 0 && r && r->n_lat > 0 && ctl, "nb_mem_ctl_run brings a result back (%d: %s)",
-	      ret, ret ? err : "");
+	CHECK(ret == 0 && r && r->n_lat > 0 && r->ctl,
+	      "nb_mem_ctl_run brings a result back, with its session (%d: %s)", ret,
+	      ret ? err : "");
 	nb_mem_result_free(r);
-	nb_ctl_free(ctl);
 
 	agent_stop = 1;
 	pthread_join(th, NULL);

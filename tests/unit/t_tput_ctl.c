@@ -191,5 +191,19 @@ int main(void)
 	CHECK(ret == -EINVAL && sim.nsteps == 0 && strstr(err, "at most 32"),
 	      "more sizes than a sweep holds refused: %s", err);
 	nb_tput_sweep_free(&s);
+
+	/* The whole run refuses them too, before it connects, with a result to free. */
+	struct nb_tput_result *res = NULL;
+	err[0] = '\0';
+	ret = nb_tput_ctl_run(&(struct nb_tput_ctl_req){.p = &p,
+							.target = {.host = "192.0.2.1"},
+							.sizes = many,
+							.nsizes = NB_TPUT_MAX_SIZES + 1,
+							.tx = true,
+							.rx = true},
+			      NULL, &res, err, sizeof(err));
+	CHECK(ret == -EINVAL && res && !res->ctl && strstr(err, "at most 32"),
+	      "the run refuses too many sizes before it connects: %s", err);
+	nb_tput_result_free(res);
 	return tap_done();
 }

@@ -73,11 +73,11 @@ static int take_snap(void *arg, const struct nb_msg *snap, char *err, size_t err
 }
 
 static int run_remote(const struct nb_crypto_params *o, const struct nb_ctl_target *rm,
-		      const struct nb_crypto_ctl_cb *cb, struct nb_ctl **ctl,
-		      struct nb_crypto_result **out, char *err, size_t errlen)
+		      const struct nb_crypto_ctl_cb *cb, struct nb_crypto_result **out, char *err,
+		      size_t errlen)
 {
 	struct nb_msg *req = nb_msg_new(NB_MSG_TEST_REQ), *snap = nb_msg_new(0);
-	struct take t = {.r = nb_crypto_result_new(o), .cb = cb};
+	struct take t = {.r = *out = nb_crypto_result_new(o), .cb = cb};
 	uint64_t bound_ns = nb_crypto_bound_ns(o);
 	uint32_t v = 0;
 	int ret = -ENOMEM;
@@ -86,19 +86,20 @@ static int run_remote(const struct nb_crypto_params *o, const struct nb_ctl_targ
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	ret = nb_ctl_open_target(ctl, rm, err, errlen);
+	ret = nb_ctl_open_target(&t.r->ctl, rm, err, errlen);
 	if (ret)
 		goto out;
+	struct nb_ctl *ctl = t.r->ctl;
 	if (cb && cb->connected)
-		cb->connected(cb->arg, *ctl);
+		cb->connected(cb->arg, ctl);
 	nb_msg_put_u32(req, NB_T_TEST_TYPE, NB_TEST_CRYPTO);
 	nb_msg_put_u64(req, NB_T_DURATION_NS, bound_ns);
 	if ((ret = nb_crypto_put_request(req, o))) {
 		snprintf(err, errlen, "cannot encode the request: %s", strerror(-ret));
 		goto out;
 	}
-	if ((ret = nb_ctl_request(*ctl, req, snap, err, errlen)) ||
-	    (ret = nb_ctl_start(*ctl, err, errlen)))
+	if ((ret = nb_ctl_request(ctl, req, snap, err, errlen)) ||
+	    (ret = nb_ctl_start(ctl, err, errlen)))
 		goto out;
 	const struct nb_ctl_poll poll = {
 	    .every_ns = MARK_EVERY_NS,
@@ -109,10 +110,10 @@ static int run_remote(const struct nb_crypto_params *o, const struct nb_ctl_targ
 	    .snap = take_snap,
 	    .arg = &t,
 	};
-	ret = nb_ctl_poll(*ctl, &poll, snap, err, errlen);
+	ret = nb_ctl_poll(ctl, &poll, snap, err, errlen);
 	if (ret && ret != -EINTR)
 		goto out; /* interrupted: the stop below keeps what the agent finished */
-	if ((ret = nb_ctl_stop(*ctl, snap, STOP_MS, err, errlen)) ||
+	if ((ret = nb_ctl_stop(ctl, snap, STOP_MS, err, errlen)) ||
 	    (ret = take_results(&t, snap, err, errlen)))
 		goto out;
 	if (!nb_msg_get_u32(snap, NB_T_CRYPTO_RUN_ERR, &v)) {
@@ -128,27 +129,22 @@ static int run_remote(const struct nb_crypto_params *o, const struct nb_ctl_targ
 		ret = -EBADMSG;
 		goto out;
 	}
-	*out = t.r;
-	t.r = NULL;
 	ret = 0;
 out:
-	nb_crypto_result_free(t.r);
 	nb_msg_free(req);
 	nb_msg_free(snap);
 	return ret;
 }
 
-int nb_crypto_ctl_run(const struct nb_crypto_params *p, const struct nb_ctl_target *rm,
-		      const struct nb_crypto_ctl_cb *cb, struct nb_ctl **ctl,
+int nb_crypto_ctl_run(const struct nb_crypto_ctl_req *req, const struct nb_crypto_ctl_cb *cb,
 		      struct nb_crypto_result **out, char *err, size_t errlen)
 {
 	int ret;
 
-	*ctl = NULL;
 	*out = NULL;
-	if (rm && rm->host)
-		return run_remote(p, rm, cb, ctl, out, err, errlen);
-	ret = nb_crypto_run(p, cb ? cb->algo_done : NULL, cb ? cb->arg : NULL, out);
+	if (req->target.host)
+		return run_remote(req->p, &req->target, cb, out, err, errlen);
+	ret = nb_crypto_run(req->p, cb ? cb->algo_done : NULL, cb ? cb->arg : NULL, out);
 	if (ret)
 		snprintf(err, errlen, "run failed: %s", strerror(-ret));
 	return ret;

@@ -19,13 +19,20 @@ struct nb_crypto_ctl_cb {
 	void *arg;
 };
 
-/* Runs p here (rm NULL or rm->host NULL) or on the agent rm names; *ctl keeps the session for
- * the document's agent and env.remote (NULL for a run here; free it with nb_ctl_free, also after
- * a failure). p->stop set cuts the run short: the agent is told to stop and the result says
- * interrupted. Returns 0 with *out (free with nb_crypto_result_free), or a negative errno with
- * the reason in err. */
-int nb_crypto_ctl_run(const struct nb_crypto_params *p, const struct nb_ctl_target *rm,
-		      const struct nb_crypto_ctl_cb *cb, struct nb_ctl **ctl,
+/* What a crypto run runs: p, here (target.host NULL) or on the agent target names. The params
+ * cross the wire to the agent (their stop is each end's own: the front end's Ctrl-C here, the
+ * session's end there); the target is the controller's alone, so it is kept out of them. */
+struct nb_crypto_ctl_req {
+	const struct nb_crypto_params *p; /* p->stop: Ctrl-C; may be NULL */
+	struct nb_ctl_target target;
+};
+
+/* Runs req, with cb's callbacks (may be NULL). p->stop set cuts the run short: the agent is told
+ * to stop and the result says interrupted. Returns 0 with *out, its session in (*out)->ctl for
+ * the document's agent and env.remote (NULL for a run here), or a negative errno with the reason
+ * in err (and *out, for what was opened, or NULL); free *out with nb_crypto_result_free in
+ * either case. */
+int nb_crypto_ctl_run(const struct nb_crypto_ctl_req *req, const struct nb_crypto_ctl_cb *cb,
 		      struct nb_crypto_result **out, char *err, size_t errlen);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "core/base/hist.h"
 #include "core/base/timeutil.h"
+#include "core/session/ctl.h"
 
 /* xorshift64*: reproducible keys and data, so that two engines see the same input. */
 static uint64_t prng_next(uint64_t *s)
@@ -108,6 +109,7 @@ void nb_crypto_result_free(struct nb_crypto_result *r)
 		free(r->prof[i]);
 	free(r->prof);
 	free(r->cells);
+	nb_ctl_free(r->ctl);
 	free(r);
 }
 

@@ -13,6 +13,8 @@
 #include "core/crypto/crypto_params.h"
 #include "core/profile/prof.h"
 
+struct nb_ctl;
+
 enum nb_crypto_status {
 	NB_CRYPTO_OK,
 	NB_CRYPTO_UNAVAILABLE, /* the engine cannot run here at all */
@@ -70,6 +72,9 @@ struct nb_crypto_result {
 	/* With opts.profile_hz: each point's kernel profile (nb_crypto_point_prof), NULL where the
 	 * point was not timed; ncells x NB_CRYPTO_MAX_SIZES entries, each malloc'd. */
 	struct nb_prof_result **prof;
+	/* A run on an agent (nb_crypto_ctl_run): the session, for the document's agent and
+	 * env.remote; NULL for a run here and on the agent's side. */
+	struct nb_ctl *ctl;
 };
 
 struct nb_crypto_result *nb_crypto_result_new(const struct nb_crypto_params *o);

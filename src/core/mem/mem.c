@@ -18,6 +18,7 @@
 
 #include "core/base/result.h"
 #include "core/base/sysinfo.h"
+#include "core/session/ctl.h"
 
 #define SYSFS_CACHE_DIR "/sys/devices/system/cpu/cpu0/cache"
 
@@ -246,6 +247,8 @@ static uint32_t line_size(const struct nb_mem_cache *c, size_t n)
 
 void nb_mem_result_free(struct nb_mem_result *r)
 {
+	if (r)
+		nb_ctl_free(r->ctl);
 	free(r);
 }
 

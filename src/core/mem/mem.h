@@ -14,6 +14,8 @@
 #include "core/base/result.h"
 #include "core/session/job.h"
 
+struct nb_ctl;
+
 enum nb_mem_pattern {
 	NB_MEM_RANDOM = 0, /* a random single cycle over the lines: defeats prefetchers */
 	NB_MEM_SEQ,	   /* line after line: what the prefetcher hides */
@@ -56,7 +58,7 @@ struct nb_mem_params {
 	 * goes away): checked between latency points and between bandwidth rounds. */
 	const nb_cancel_t *stop;
 	/* NULL, or called before each latency point and each bandwidth round (the front end's
-	 * progress line); never sent to an agent. */
+	 * progress line: nb_mem_ctl_run sets it from its callbacks); never sent to an agent. */
 	void (*progress)(void *arg, const struct nb_mem_progress *ev);
 	void *progress_arg;
 };
@@ -126,6 +128,9 @@ struct nb_mem_result {
 	const char *bw_bytes_from; /* "option", "sysfs", "latency curve", "default", "quick cap" */
 	size_t n_bw;
 	struct nb_mem_bw_point bw[2];
+	/* A run on an agent (nb_mem_ctl_run): the session, for the document; NULL for a run here
+	 * and on the agent's side. */
+	struct nb_ctl *ctl;
 };
 
 /* Checks options as nb_mem_run will take them (zeros are defaults): 0, or -EINVAL with the

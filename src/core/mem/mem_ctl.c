@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/mem/mem_wire.h"
@@ -29,6 +30,7 @@ static int run_remote(struct nb_ctl *ctl, const struct nb_mem_params *o, struct 
 		      char *err, size_t errlen)
 {
 	struct nb_msg *req = nb_msg_new(NB_MSG_TEST_REQ), *reply = nb_msg_new(0);
+	struct nb_mem_result *got = NULL;
 	uint64_t budget_ns = nb_mem_budget_ns(o);
 	int ret = -ENOMEM;
 
@@ -59,28 +61,42 @@ static int run_remote(struct nb_ctl *ctl, const struct nb_mem_params *o, struct 
 		goto out;
 	if ((ret = nb_ctl_stop(ctl, reply, STOP_REPLY_MS, err, errlen)))
 		goto out;
-	ret = nb_mem_get_result(reply, out);
-	if (ret)
+	ret = nb_mem_get_result(reply, &got);
+	if (ret) {
 		snprintf(err, errlen, "%s",
 			 ret == -ENOMEM ? "out of memory" : "malformed result from the agent");
+		goto out;
+	}
+	/* The agent's result takes over the session from the one that held it so far. */
+	got->ctl = ctl;
+	(*out)->ctl = NULL;
+	nb_mem_result_free(*out);
+	*out = got;
 out:
 	nb_msg_free(req);
 	nb_msg_free(reply);
 	return ret;
 }
 
-int nb_mem_ctl_run(const struct nb_mem_params *p, const struct nb_ctl_target *rm,
-		   struct nb_ctl **ctl, struct nb_mem_result **out, char *err, size_t errlen)
+int nb_mem_ctl_run(const struct nb_mem_ctl_req *req, const struct nb_mem_ctl_cb *cb,
+		   struct nb_mem_result **out, char *err, size_t errlen)
 {
+	struct nb_mem_params p = *req->p;
 	int ret;
 
-	*ctl = NULL;
 	*out = NULL;
-	if (rm && rm->host) {
-		ret = nb_ctl_open_target(ctl, rm, err, errlen);
-		return ret ? ret : run_remote(*ctl, p, out, err, errlen);
+	if (req->target.host) {
+		/* Until the agent's result comes, an empty one holds the session. */
+		if (!(*out = calloc(1, sizeof(**out)))) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		ret = nb_ctl_open_target(&(*out)->ctl, &req->target, err, errlen);
+		return ret ? ret : run_remote((*out)->ctl, &p, out, err, errlen);
 	}
-	ret = nb_mem_run(p, out);
+	p.progress = cb ? cb->progress : NULL;
+	p.progress_arg = cb ? cb->arg : NULL;
+	ret = nb_mem_run(&p, out);
 	if (ret)
 		snprintf(err, errlen, "the memory probe failed: %s", strerror(-ret));
 	return ret;

@@ -334,7 +334,7 @@ static int agents_finish(const struct nb_stream_params *p, struct nb_stream_ctl_
 }
 
 static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
-		       nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
+		       const struct nb_stream_ctl_cb *cb, char *err, size_t errlen)
 {
 	struct nb_stream_send_opts so;
 	struct nb_stream_sock_opts send_sock;
@@ -366,8 +366,8 @@ static int run_forward(const struct nb_stream_params *p, struct nb_stream_ctl_re
 	send_opts_fill(p, r, fd, id, &so);
 	if (p->observe && p->observe->n && (ret = observers_start(p, r, &obs, &so, err, errlen)))
 		goto out;
-	if (started)
-		started(arg, p, r);
+	if (cb && cb->started)
+		cb->started(cb->arg, p, r);
 	ret = nb_stream_send_run(&so, r->sent);
 	if (obs) {
 		int oret = nb_stream_obs_finish(obs, r->obs, r->obs_lag_ns, err, errlen);
@@ -422,7 +422,7 @@ static int sender_finish(const struct nb_stream_params *p, struct nb_stream_ctl_
 }
 
 static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
-		       nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
+		       const struct nb_stream_ctl_cb *cb, char *err, size_t errlen)
 {
 	struct nb_stream_ctl_agent *a = &r->agents[0];
 	struct nb_stream_recv *rv = NULL;
@@ -472,8 +472,8 @@ static int run_reverse(const struct nb_stream_params *p, struct nb_stream_ctl_re
 		goto out;
 	}
 	baseline_agent(a, loc0);
-	if (started)
-		started(arg, p, r);
+	if (cb && cb->started)
+		cb->started(cb->arg, p, r);
 	if (p->interval_ns && p->on_interval) {
 		struct nb_stream_iv w = {
 		    .interval_ns = p->interval_ns, .fn = p->on_interval, .arg = p->interval_arg};
@@ -502,26 +502,31 @@ out:
 	return ret;
 }
 
-int nb_stream_ctl_run(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
-		      nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen)
+int nb_stream_ctl_run(const struct nb_stream_params *p, const struct nb_stream_ctl_cb *cb,
+		      struct nb_stream_ctl_result **out, char *err, size_t errlen)
 {
-	memset(r, 0, sizeof(*r));
-	r->nagents = p->nagents;
-	r->pacing = p->pacing;
-	for (size_t i = 0; i < p->nagents; i++)
-		r->agents[i].host = p->agents[i].host;
-	r->sent = calloc(p->nrates ? p->nrates : 1, sizeof(*r->sent));
-	if (!r->sent) {
+	struct nb_stream_ctl_result *r = calloc(1, sizeof(*r));
+
+	*out = r;
+	if (r) {
+		r->nagents = p->nagents;
+		r->pacing = p->pacing;
+		for (size_t i = 0; i < p->nagents; i++)
+			r->agents[i].host = p->agents[i].host;
+		r->sent = calloc(p->nrates ? p->nrates : 1, sizeof(*r->sent));
+	}
+	if (!r || !r->sent) {
 		snprintf(err, errlen, "%s: %s", p->reverse ? "receiver" : "sender",
 			 strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	return p->reverse ? run_reverse(p, r, started, arg, err, errlen)
-			  : run_forward(p, r, started, arg, err, errlen);
+	return p->reverse ? run_reverse(p, r, cb, err, errlen) : run_forward(p, r, cb, err, errlen);
 }
 
 void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r)
 {
+	if (!r)
+		return;
 	for (size_t i = 0; i < r->nagents; i++) {
 		struct nb_stream_ctl_agent *a = &r->agents[i];
 		nb_ctl_free(a->ctl);
@@ -541,5 +546,5 @@ void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r)
 		nb_obs_trial_free(&r->obs[i]);
 	free(r->obs);
 	free(r->obs_lag_ns);
-	memset(r, 0, sizeof(*r));
+	free(r);
 }

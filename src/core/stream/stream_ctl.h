@@ -97,12 +97,20 @@ struct nb_stream_ctl_result {
 				 observers answered (their counters were read within that) */
 };
 
-/* Called once the traffic is about to start (after the agents answered). */
-typedef void (*nb_stream_ctl_progress_fn)(void *arg, const struct nb_stream_params *p,
-					  const struct nb_stream_ctl_result *r);
+struct nb_stream_ctl_cb {
+	/* Called once the traffic is about to start (after the agents answered). May be NULL. */
+	void (*started)(void *arg, const struct nb_stream_params *p,
+			const struct nb_stream_ctl_result *r);
+	void *arg;
+};
 
-int nb_stream_ctl_run(const struct nb_stream_params *p, struct nb_stream_ctl_result *r,
-		      nb_stream_ctl_progress_fn started, void *arg, char *err, size_t errlen);
+/* Runs p (its agents: p->agents), with cb's callbacks (may be NULL); p->stop ends it early
+ * (r->interrupted). Returns 0 with *out, or a negative errno with the reason in err (and *out,
+ * for what was opened: (*out)->bad_input says whether the user's input is at fault; NULL only
+ * when out of memory); free *out with nb_stream_ctl_result_free in either case. Each agent's
+ * session is kept in its entry of the result (agents[i].ctl). */
+int nb_stream_ctl_run(const struct nb_stream_params *p, const struct nb_stream_ctl_cb *cb,
+		      struct nb_stream_ctl_result **out, char *err, size_t errlen);
 void nb_stream_ctl_result_free(struct nb_stream_ctl_result *r);
 
 /* A stream id that differs between runs and hosts. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -186,26 +187,45 @@ static int real_step(void *arg, const struct nb_tput_params *p, struct nb_tput_s
 	return nb_tput_run_step(arg, p, r, on_iv, iv_arg, stop, err, errlen);
 }
 
-int nb_tput_ctl_run(const struct nb_ctl_target *t, const struct nb_tput_params *p,
-		    struct nb_tput_sweep *s, const nb_cancel_t *stop, nb_tput_event_fn fn,
-		    void *arg, struct nb_ctl **ctl, char *err, size_t errlen)
+int nb_tput_ctl_run(const struct nb_tput_ctl_req *req, const struct nb_tput_ctl_cb *cb,
+		    struct nb_tput_result **out, char *err, size_t errlen)
 {
+	const struct nb_tput_params *p = req->p;
+	nb_tput_event_fn fn = cb ? cb->event : NULL;
+	void *arg = cb ? cb->arg : NULL;
 	struct nb_tput_step plan[2 * NB_TPUT_MAX_SIZES];
+	struct nb_tput_result *res = calloc(1, sizeof(*res));
+	struct nb_tput_sweep *s;
 	int ret;
 
-	*ctl = NULL;
+	*out = res;
+	if (!res || nb_tput_sweep_init(&res->s, req->sizes, req->nsizes, req->tx, req->rx,
+				       req->bidir, p->observe && p->observe->n > 0)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	s = &res->s;
 	if ((ret = too_many(s, err, errlen)))
 		return ret;
-	if ((ret = nb_ctl_open_target(ctl, t, err, errlen)))
+	if ((ret = nb_ctl_open_target(&res->ctl, &req->target, err, errlen)))
 		return ret;
 	/* The whole run against the agent's caps, before any traffic: a step it would refuse
 	 * halfway must not cost the steps before it. */
-	if ((ret = nb_tput_check_plan(&(*ctl)->caps, p, s->sizes, s->nsizes, s->rx || s->bidir,
-				      (*ctl)->local.ss_family == AF_INET6, err, errlen)))
+	if ((ret = nb_tput_check_plan(&res->ctl->caps, p, s->sizes, s->nsizes, s->rx || s->bidir,
+				      res->ctl->local.ss_family == AF_INET6, err, errlen)))
 		return ret;
 	if (fn)
 		fn(arg, &(struct nb_tput_event){.kind = NB_TPUT_EV_BEGIN,
-						.ctl = *ctl,
+						.ctl = res->ctl,
 						.nsteps = nb_tput_sweep_plan(s, plan)});
-	return nb_tput_sweep_drive(real_step, *ctl, p, s, stop, fn, arg, err, errlen);
+	return nb_tput_sweep_drive(real_step, res->ctl, p, s, req->stop, fn, arg, err, errlen);
+}
+
+void nb_tput_result_free(struct nb_tput_result *r)
+{
+	if (!r)
+		return;
+	nb_tput_sweep_free(&r->s);
+	nb_ctl_free(r->ctl);
+	free(r);
 }

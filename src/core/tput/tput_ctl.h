@@ -69,11 +69,39 @@ int nb_tput_sweep_drive(nb_tput_step_fn step, void *step_arg, const struct nb_tp
 			struct nb_tput_sweep *s, const nb_cancel_t *stop, nb_tput_event_fn fn,
 			void *arg, char *err, size_t errlen);
 
-/* The whole run on the agent t names: connects, checks every step against the agent's caps
- * before any traffic, then nb_tput_sweep_drive over real steps. *ctl keeps the session for the
- * document (free it with nb_ctl_free, also after a failure). */
-int nb_tput_ctl_run(const struct nb_ctl_target *t, const struct nb_tput_params *p,
-		    struct nb_tput_sweep *s, const nb_cancel_t *stop, nb_tput_event_fn fn,
-		    void *arg, struct nb_ctl **ctl, char *err, size_t errlen);
+/* What a tput run runs: the sweep over the block sizes (one step or two each: nb_tput_sweep_plan)
+ * with p's settings, on the agent target names. The params cross the wire to the agent step by
+ * step; the target and the stop flag are the controller's alone, so they stay out of them. */
+struct nb_tput_ctl_req {
+	const struct nb_tput_params *p; /* p->observe: the observers, when any */
+	struct nb_ctl_target target;
+	const uint64_t *sizes; /* block sizes, nsizes of them (at most NB_TPUT_MAX_SIZES) */
+	size_t nsizes;
+	bool tx, rx, bidir;
+	const nb_cancel_t *stop; /* set asynchronously: end the sweep; may be NULL */
+};
+
+struct nb_tput_ctl_cb {
+	/* Each event of the run, NB_TPUT_EV_BEGIN first. May be NULL. */
+	nb_tput_event_fn event;
+	void *arg;
+};
+
+/* A tput run's result: the sweep (what each size measured, for the tables and the document) and
+ * the session with the agent (its platform and port, for the head and the document). */
+struct nb_tput_result {
+	struct nb_tput_sweep s;
+	struct nb_ctl *ctl; /* NULL until the agent answered */
+};
+
+/* The whole run: connects, checks every step against the agent's caps before any traffic, then
+ * nb_tput_sweep_drive over real steps, with cb's callbacks (may be NULL). *out is set first (NULL
+ * only when out of memory), so that the callbacks can read the sweep measured so far through it.
+ * Returns 0 with *out, or a negative errno with the reason in err (and *out, for what was
+ * opened); free *out with nb_tput_result_free in either case. A stop (req->stop) is not a
+ * failure: the sweep says interrupted. */
+int nb_tput_ctl_run(const struct nb_tput_ctl_req *req, const struct nb_tput_ctl_cb *cb,
+		    struct nb_tput_result **out, char *err, size_t errlen);
+void nb_tput_result_free(struct nb_tput_result *r);
 
 #endif

@@ -28,16 +28,7 @@ enum {
 	OBS_OPT_CLOCKS,
 	OBS_OPT_PROFILE,
 };
-#define OBS_CLI_LONGOPTS                                                                           \
-	{"observe", required_argument, NULL, OBS_OPT_OBSERVE},                                     \
-	    {"no-observe", no_argument, NULL, OBS_OPT_NO_OBSERVE},                                 \
-	    {"observe-rate", required_argument, NULL, OBS_OPT_RATE},                               \
-	    {"dut-cpus", required_argument, NULL, OBS_OPT_DUT_CPUS},                               \
-	    {"profile", optional_argument, NULL, OBS_OPT_PROFILE},                                 \
-	{                                                                                          \
-		"observe-clocks", required_argument, NULL, OBS_OPT_CLOCKS                          \
-	}
-/* The same options as an option table's rows (obs_cli_option takes them); the help is the
+/* Those options as an option table's rows (obs_cli_option takes them); the help is the
  * front end's (OBS_CLI_HELP or OBS_CLI_PATH_HELP). */
 #define OBS_CLI_ROWS                                                                               \
 	OPT_ROW_PASS("observe", 0, required_argument, OBS_OPT_OBSERVE),                            \

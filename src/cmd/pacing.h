@@ -9,15 +9,6 @@
 
 #include "core/base/pacer.h"
 
-#define PACING_HELP                                                                                \
-	"      --pacing MODE    auto (default): the kernel paces (txtime: fq qdisc on the\n"       \
-	"                       egress interface) where it can, else burst; burst: sleep,\n"       \
-	"                       wake about once per ms and send what is due; spin: every\n"        \
-	"                       datagram on its own deadline (exact gaps, costs a CPU at\n"        \
-	"                       short intervals); txtime: the kernel or fail\n"                    \
-	"      --burst N        datagrams per wake-up in burst/txtime mode (1-1024;\n"             \
-	"                       default about 1 ms worth)\n"
-
 /* Parses --pacing's value; a usage error names the accepted ones. */
 enum nb_pacing_mode cli_pacing(const char *opt, const char *val);
 /* Checks --burst against --pacing once both are known. */

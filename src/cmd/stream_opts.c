@@ -12,6 +12,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/observe_cli.h"
+#include "cmd/opt_table.h"
 #include "cmd/pacing.h"
 #include "cmd/save.h"
 #include "cmd/stream_opts.h"
@@ -20,70 +21,27 @@
 #include "core/base/timeutil.h"
 #include "core/base/units.h"
 
-#define INTERVAL_HELP                                                                              \
-	"  -i, --interval T     also print the receiver's figures every T (0.1s to 1h)\n"          \
-	"                       within each step's window, as they come, under their own\n"        \
-	"                       heading; the table follows them. A receiver on this host:\n"       \
-	"                       --recv or -c HOST --reverse\n"
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "Usage: netbench stream --recv -a GROUP|ADDR [-p PORT] [options]\n"
-	    "       netbench stream --send -a GROUP|ADDR [-p PORT] [-b BYTES] [--rate R | --rates "
-	    "LIST] [options]\n"
-	    "       netbench stream -c HOST[,HOST...] -a GROUP|ADDR [options]   (agents "
-	    "receive)\n"
-	    "       netbench stream -c HOST --reverse -a GROUP|ADDR [options]   (agent sends)\n"
-	    "\n"
-	    "Constant-bitrate UDP stream to a unicast address or a multicast group; the receiver\n"
-	    "counts datagrams, loss, reordering, duplicates and RFC 3550 jitter, and measures its\n"
-	    "CPU load over each step: process user+system, system softirq and irq, busiest CPU.\n"
-	    "\n"
-	    "Options:\n"
-	    "  -a, --group ADDR     multicast group (224.0.0.0/4, ff00::/8) or unicast address,\n"
-	    "                       as mcsend/mcrecv\n"
-	    "  -p, --port N         UDP port of the stream (default %u), as mcsend/mcrecv; not\n"
-	    "                       the agent's control port (iperf3's -p): that is --ctl-port\n"
-	    "  -b, --block BYTES    datagram payload in bytes (default 8192; at least %u, at most\n"
-	    "                       65507 for IPv4, 65527 for IPv6), as mcsend; not a bitrate\n"
-	    "                       (iperf3's -b): that is -r/--rate\n"
-	    "  -r, --rate R         bitrate, bit/s with k/M/G (default 1M)\n"
-	    "      --rates LIST     sweep: 4M,8M,12M or FROM:TO:xF (geometric) or FROM:TO:+STEP\n"
-	    "  -t, --time T         per step (default 10s); with --recv: stop after T\n"
-	    "  -O, --omit T         warm-up before each step's window, not counted (default\n"
-	    "                       the smaller of 0.5s and 10%% of --time; 0: none); a step\n"
-	    "                       lasts --time + --omit. --recv takes it from the "
-	    "sender\n" INTERVAL_HELP PACING_HELP "      --send           send only (no agent)\n"
-	    "      --recv           receive only (no agent): until the sender's end marker, "
-	    "--time,\n"
-	    "                       --idle without datagrams, or Ctrl-C\n"
-	    "      --idle T         --recv: stop after T without datagrams (default 3s; 0: never)\n"
-	    "      --iface NAME     interface to join on / send from\n"
-	    "      --source ADDR    source-specific join (SSM) with this sender\n"
-	    "      --ttl N          multicast TTL / hop limit (default 1)\n"
-	    "      --loop           deliver the stream to receivers on this host too\n"
-	    "      --reuse          share the port with other receivers on this host\n"
-	    "      --timestamps FILE  --recv: write each datagram's arrival time (ns),\n"
-	    "                       size and sequence (first 32-bit word)\n"
-	    "  -4, -6               IPv4 or IPv6 only\n"
-	    "  -c, --client HOSTS   (alias --connect) agents (netbench serve), comma-separated,\n"
-	    "                       each HOST, HOST:PORT or [IPv6]:PORT\n"
-	    "      --ctl-port N     agent control port for a HOST without one (default %u)\n"
-	    "  -k, --psk FILE       pre-shared key the agent requires\n"
-	    "  -R, --reverse        the agent sends, this host receives\n"
-	    "  -J, --json           JSON result (schema netbench/1)\n" OBS_CLI_PATH_HELP
-		CLI_SAVE_HELP "  -h, --help           this help\n" CLI_VERSION_HELP "\n"
-	    "Loads: proc %% is the receiving process (user+system) as %% of one CPU, as top;\n"
-	    "for a sender, pacing %% is the part of proc %% its pacer spent sleeping and "
-	    "spinning;\n"
-	    "softirq %%, irq %% and total %% are shares of all CPUs, as mpstat; total %%/Mbit/s\n"
-	    "divides total %% by the achieved Mbit/s. A '*' marks a step in which other\n"
-	    "processes used more than 5 %% of a CPU (their work is then in the figures); an idle\n"
-	    "baseline of 0.25 s is taken first (with agents, at both ends; not by --recv).\n",
-	    NB_STREAM_DEFAULT_PORT, NB_STREAM_HDR, NB_DEFAULT_PORT);
-}
+/* The help's head and tail; the option list between them is the table's. */
+static const char usage_head[] =
+    "Usage: netbench stream --recv -a GROUP|ADDR [-p PORT] [options]\n"
+    "       netbench stream --send -a GROUP|ADDR [-p PORT] [-b BYTES] [--rate R | --rates "
+    "LIST] [options]\n"
+    "       netbench stream -c HOST[,HOST...] -a GROUP|ADDR [options]   (agents receive)\n"
+    "       netbench stream -c HOST --reverse -a GROUP|ADDR [options]   (agent sends)\n"
+    "\n"
+    "Constant-bitrate UDP stream to a unicast address or a multicast group; the receiver\n"
+    "counts datagrams, loss, reordering, duplicates and RFC 3550 jitter, and measures its\n"
+    "CPU load over each step: process user+system, system softirq and irq, busiest CPU.\n"
+    "\n"
+    "Options:\n";
+static const char usage_tail[] =
+    "\n"
+    "Loads: proc % is the receiving process (user+system) as % of one CPU, as top;\n"
+    "for a sender, pacing % is the part of proc % its pacer spent sleeping and spinning;\n"
+    "softirq %, irq % and total % are shares of all CPUs, as mpstat; total %/Mbit/s\n"
+    "divides total % by the achieved Mbit/s. A '*' marks a step in which other\n"
+    "processes used more than 5 % of a CPU (their work is then in the figures); an idle\n"
+    "baseline of 0.25 s is taken first (with agents, at both ends; not by --recv).\n";
 
 /* "FROM:TO:xF" or "FROM:TO:+STEP", or a comma list. */
 static size_t parse_rates(const char *opt, const char *val, uint64_t *rates, size_t max)
@@ -157,135 +115,174 @@ static size_t split_hosts(const char *list, uint16_t ctl_port, struct nb_ctl_tar
 	return n;
 }
 
-/* The codes of the long-only options. */
-enum {
-	O_SEND = 256,
-	O_RECV,
-	O_RATES,
-	O_IFACE,
-	O_SOURCE,
-	O_TTL,
-	O_LOOP,
-	O_IDLE,
-	O_CTLPORT,
-	O_REUSE,
-	O_TIMES,
-	O_PACING,
-	O_BURST
-};
-
-/* What parsing learns beyond the parameters: options checked once all are read. */
-struct stream_given {
-	const char *block, *omit; /* -b and -O as typed */
-	bool time, rate, pacing;  /* -t; -r or --rates; --pacing or --burst */
-};
-
-/* One option of getopt_long's, c its code and name as typed. */
-static void stream_option(struct stream_opts *o, struct stream_given *g, int c, const char *name,
-			  int argc, char **argv)
+/* -r and --rates: one of them, once. */
+static void one_rate(struct stream_opts *o)
 {
-	switch (c) {
-	case 'a':
-		o->p.sock.addr = optarg;
-		break;
-	case 'p':
-		o->p.sock.port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-		break;
-	case 'b':
-		g->block = optarg;
-		break;
-	case 'r':
-		if (g->rate)
-			cli_usage_error("--rate and --rates: give one of them");
-		o->p.rates[0] = cli_rate(name, optarg, NB_STREAM_MIN_RATE, NB_STREAM_MAX_RATE);
-		o->p.nrates = 1;
-		g->rate = true;
-		break;
-	case O_RATES:
-		if (g->rate)
-			cli_usage_error("--rate and --rates: give one of them");
-		o->p.nrates = parse_rates(name, optarg, o->p.rates, NB_STREAM_MAX_STEPS);
-		g->rate = true;
-		break;
-	case 't':
-		o->p.time_ns =
-		    cli_duration_ns(name, optarg, 100 * NB_NS_PER_MS, 86400 * NB_NS_PER_S);
-		g->time = true;
-		break;
-	case 'O':
-		g->omit = optarg;
-		o->p.omit_ns = strcmp(optarg, "0") ? cli_duration_ns(name, optarg, NB_NS_PER_MS,
-								     NB_STREAM_MAX_OMIT_NS)
-						   : 0;
-		break;
-	case 'i':
-		o->p.interval_ns =
-		    cli_duration_ns(name, optarg, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S);
-		break;
-	case O_IDLE:
-		o->p.idle_ns =
-		    strcmp(optarg, "0")
-			? cli_duration_ns(name, optarg, 10 * NB_NS_PER_MS, 3600 * NB_NS_PER_S)
-			: 0;
-		break;
-	case O_SEND:
-		o->p.send = true;
-		break;
-	case O_RECV:
-		o->p.recv = true;
-		break;
-	case O_IFACE:
-		o->p.sock.iface = optarg;
-		break;
-	case O_SOURCE:
-		o->p.sock.source = optarg;
-		break;
-	case O_TTL:
-		o->p.sock.ttl = (int)cli_uint(name, optarg, 0, 255);
-		break;
-	case O_LOOP:
-		o->p.sock.loop = true;
-		break;
-	case O_REUSE:
-		o->p.sock.reuse = true;
-		break;
-	case O_TIMES:
-		o->times_path = optarg;
-		break;
-	case 'k':
-		o->psk_path = optarg;
-		break;
-	case O_PACING:
-		o->p.pacing.asked = cli_pacing(name, optarg);
-		g->pacing = true;
-		break;
-	case O_BURST:
-		o->p.pacing.burst_asked = (uint32_t)cli_uint(name, optarg, 1, NB_PACER_MAX_BURST);
-		g->pacing = true;
-		break;
-	case '4':
-		o->p.sock.family = AF_INET;
-		break;
-	case '6':
-		o->p.sock.family = AF_INET6;
-		break;
-	case 'c':
-		o->connect = optarg;
-		break;
-	case O_CTLPORT:
-		o->ctl_port = (uint16_t)cli_uint(name, optarg, 1, 65535);
-		break;
-	case 'R':
-		o->p.reverse = true;
-		break;
-	case 'J':
-		o->json = true;
-		break;
-	default:
-		if (!obs_cli_option(&o->obs, c, optarg) &&
-		    !cli_save_option(&o->save, c, argc, argv))
-			cli_last_option(argv, c, NULL, usage);
-	}
+	if (o->given.rate)
+		cli_usage_error("--rate and --rates: give one of them");
+	o->given.rate = true;
+}
+
+static void set_rate(void *dst, const char *name, const char *arg)
+{
+	struct stream_opts *o = dst;
+	one_rate(o);
+	o->p.rates[0] = cli_rate(name, arg, NB_STREAM_MIN_RATE, NB_STREAM_MAX_RATE);
+	o->p.nrates = 1;
+}
+
+static void set_rates(void *dst, const char *name, const char *arg)
+{
+	struct stream_opts *o = dst;
+	one_rate(o);
+	o->p.nrates = parse_rates(name, arg, o->p.rates, NB_STREAM_MAX_STEPS);
+}
+
+/* -O: 0 for none, else at least a millisecond; as typed for the checks after parsing. */
+static void set_omit(void *dst, const char *name, const char *arg)
+{
+	struct stream_opts *o = dst;
+	o->given.omit = arg;
+	o->p.omit_ns =
+	    strcmp(arg, "0") ? cli_duration_ns(name, arg, NB_NS_PER_MS, NB_STREAM_MAX_OMIT_NS) : 0;
+}
+
+/* --idle: 0 for never, else at least 10 ms. */
+static void set_idle(void *dst, const char *name, const char *arg)
+{
+	((struct stream_opts *)dst)->p.idle_ns =
+	    strcmp(arg, "0") ? cli_duration_ns(name, arg, 10 * NB_NS_PER_MS, 3600 * NB_NS_PER_S)
+			     : 0;
+}
+
+static void set_pacing(void *dst, const char *name, const char *arg)
+{
+	((struct stream_opts *)dst)->p.pacing.asked = cli_pacing(name, arg);
+}
+
+static void set_inet(void *dst, const char *name, const char *arg)
+{
+	(void)name, (void)arg;
+	((struct stream_opts *)dst)->p.sock.family = AF_INET;
+}
+
+static void set_inet6(void *dst, const char *name, const char *arg)
+{
+	(void)name, (void)arg;
+	((struct stream_opts *)dst)->p.sock.family = AF_INET6;
+}
+
+#define AT(member) OPT_AT(struct stream_opts, member)
+#define SEEN(flag) .seen = offsetof(struct stream_opts, given.flag)
+#define SET(fn)	   OPT_SET, .set = (fn), .has_arg = required_argument
+#define FAMILY(fn) OPT_SET, .set = (fn), .has_arg = no_argument
+
+/* stream's options, in the order of its help. -c, -p, -k, -4 and -6 are rows of stream's own,
+ * not cli_remote_option's: -c names several agents, -p is the stream's UDP port (the agents'
+ * control port is --ctl-port), -4 and -6 pick the stream's family. */
+static const struct opt_row rows[] = {
+    {"group", 'a', OPT_STRING, AT(p.sock.addr), .arg = "ADDR",
+     .help = "multicast group (224.0.0.0/4, ff00::/8) or unicast address,\nas mcsend/mcrecv"},
+    /* the default is NB_STREAM_DEFAULT_PORT */
+    {"port", 'p', OPT_UINT, 1, 65535, AT(p.sock.port), .arg = "N",
+     .help = "UDP port of the stream (default 12345), as mcsend/mcrecv; not\nthe agent's "
+	     "control port (iperf3's -p): that is --ctl-port"},
+    /* checked after parsing (against --recv and the family); at least NB_STREAM_HDR */
+    {"block", 'b', OPT_STRING, AT(given.block), .arg = "BYTES",
+     .help = "datagram payload in bytes (default 8192; at least 56, at most\n65507 for IPv4, "
+	     "65527 for IPv6), as mcsend; not a bitrate\n(iperf3's -b): that is -r/--rate"},
+    {"rate", 'r', SET(set_rate), .arg = "R", .help = "bitrate, bit/s with k/M/G (default 1M)"},
+    {"rates", 0, SET(set_rates), .arg = "LIST",
+     .help = "sweep: 4M,8M,12M or FROM:TO:xF (geometric) or FROM:TO:+STEP"},
+    {"time", 't', OPT_DURATION, 100 * NB_NS_PER_MS, 86400 * NB_NS_PER_S, AT(p.time_ns), SEEN(time),
+     .arg = "T", .help = "per step (default 10s); with --recv: stop after T"},
+    {"omit", 'O', SET(set_omit), .arg = "T",
+     .help = "warm-up before each step's window, not counted (default\nthe smaller of 0.5s and "
+	     "10% of --time; 0: none); a step\nlasts --time + --omit. --recv takes it from the "
+	     "sender"},
+    {"interval", 'i', OPT_DURATION, NB_NS_PER_S / 10, 3600 * NB_NS_PER_S, AT(p.interval_ns),
+     .arg = "T",
+     .help = "also print the receiver's figures every T (0.1s to 1h)\nwithin each step's "
+	     "window, as they come, under their own\nheading; the table follows them. A "
+	     "receiver on this host:\n--recv or -c HOST --reverse"},
+    {"pacing", 0, SET(set_pacing), SEEN(pacing), .arg = "MODE",
+     .help = "auto (default): the kernel paces (txtime: fq qdisc on the\negress interface) "
+	     "where it can, else burst; burst: sleep,\nwake about once per ms and send what is "
+	     "due; spin: every\ndatagram on its own deadline (exact gaps, costs a CPU at\nshort "
+	     "intervals); txtime: the kernel or fail"},
+    {"burst", 0, OPT_UINT, 1, NB_PACER_MAX_BURST, AT(p.pacing.burst_asked), SEEN(pacing),
+     .arg = "N",
+     .help = "datagrams per wake-up in burst/txtime mode (1-1024;\ndefault about 1 ms worth)"},
+    {"send", 0, OPT_FLAG, AT(p.send), .help = "send only (no agent)"},
+    {"recv", 0, OPT_FLAG, AT(p.recv),
+     .help = "receive only (no agent): until the sender's end marker, --time,\n--idle without "
+	     "datagrams, or Ctrl-C"},
+    {"idle", 0, SET(set_idle), .arg = "T",
+     .help = "--recv: stop after T without datagrams (default 3s; 0: never)"},
+    {"iface", 0, OPT_STRING, AT(p.sock.iface), .arg = "NAME",
+     .help = "interface to join on / send from"},
+    {"source", 0, OPT_STRING, AT(p.sock.source), .arg = "ADDR",
+     .help = "source-specific join (SSM) with this sender"},
+    {"ttl", 0, OPT_UINT, 0, 255, AT(p.sock.ttl), .arg = "N",
+     .help = "multicast TTL / hop limit (default 1)"},
+    {"loop", 0, OPT_FLAG, AT(p.sock.loop),
+     .help = "deliver the stream to receivers on this host too"},
+    {"reuse", 0, OPT_FLAG, AT(p.sock.reuse),
+     .help = "share the port with other receivers on this host"},
+    {"timestamps", 0, OPT_STRING, AT(times_path), .arg = "FILE",
+     .help = "--recv: write each datagram's arrival time (ns),\nsize and sequence (first 32-bit "
+	     "word)"},
+    {NULL, '4', FAMILY(set_inet)},
+    {NULL, '6', FAMILY(set_inet6)},
+    OPT_ROW_TEXT("  -4, -6               IPv4 or IPv6 only\n"),
+    {"client", 'c', OPT_STRING, AT(connect), .arg = "HOSTS",
+     .help = "(alias --connect) agents (netbench serve), comma-separated,\neach HOST, HOST:PORT "
+	     "or [IPv6]:PORT"},
+    {"connect", 'c', OPT_STRING, AT(connect)},
+    /* the default is NB_DEFAULT_PORT */
+    {"ctl-port", 0, OPT_UINT, 1, 65535, AT(ctl_port), .arg = "N",
+     .help = "agent control port for a HOST without one (default 5301)"},
+    {"psk", 'k', OPT_STRING, AT(psk_path), .arg = "FILE",
+     .help = "pre-shared key the agent requires"},
+    {"reverse", 'R', OPT_FLAG, AT(p.reverse), .help = "the agent sends, this host receives"},
+    {"json", 'J', OPT_FLAG, AT(json), .help = "JSON result (schema netbench/1)"},
+    OBS_CLI_ROWS,
+    OPT_ROW_TEXT(OBS_CLI_PATH_HELP),
+    CLI_SAVE_ROWS,
+    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
+    OPT_ROW_PASS("version", 'V', no_argument, 'V'),
+    OPT_ROW_TEXT(CLI_VERSION_HELP),
+};
+static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 23};
+
+static void usage(FILE *f)
+{
+	fputs(usage_head, f);
+	opt_help(&table, f);
+	fputs(usage_tail, f);
+}
+
+/* The observers' options, --save's, then -h, -V or an unknown option. */
+static void other_option(void *ctx, int c, const char *name, int argc, char **argv)
+{
+	struct stream_opts *o = ctx;
+	(void)name;
+	if (!obs_cli_option(&o->obs, c, optarg) && !cli_save_option(&o->save, c, argc, argv))
+		cli_last_option(argv, c, NULL, usage);
+}
+
+static void defaults(struct stream_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->p.sock.port = NB_STREAM_DEFAULT_PORT;
+	o->p.sock.ttl = -1;
+	o->p.sock.family = AF_UNSPEC;
+	o->p.block = 8192;
+	o->p.rates[0] = 1000000;
+	o->p.nrates = 1;
+	o->p.time_ns = 10 * NB_NS_PER_S;
+	o->p.idle_ns = 3 * NB_NS_PER_S;
+	o->ctl_port = NB_DEFAULT_PORT;
 }
 
 /* Who sends and who receives: --send, --recv or agents; the observers and the profile. */
@@ -328,8 +325,9 @@ static void check_ends(struct stream_opts *o)
 }
 
 /* What the receiver takes from the sender, what only --recv takes, -i, the sender's pacing. */
-static void check_recv(struct stream_opts *o, const struct stream_given *g)
+static void check_recv(struct stream_opts *o)
 {
+	const struct stream_given *g = &o->given;
 	if (o->p.recv && g->rate)
 		cli_usage_error("--recv takes the bitrate from the sender: drop --rate/--rates");
 	/* The sender tells every datagram whether it belongs to the warm-up, so a receiver
@@ -360,8 +358,9 @@ static void check_recv(struct stream_opts *o, const struct stream_given *g)
 
 /* -b in bytes (a bitrate is pointed at -r), within what a datagram of the family holds; the
  * address resolved and the receiving interface checked. */
-static void check_block_addr(struct stream_opts *o, const char *block)
+static void check_block_addr(struct stream_opts *o)
 {
+	const char *block = o->given.block;
 	char err[256];
 	struct sockaddr_storage ss;
 	socklen_t len;
@@ -395,57 +394,11 @@ static void check_block_addr(struct stream_opts *o, const char *block)
 
 void stream_parse_opts(int argc, char **argv, struct stream_opts *o)
 {
-	static const struct option opts[] = {
-	    {"group", required_argument, NULL, 'a'},
-	    CLI_REMOTE_LONGOPTS, /* stream's -p is the group's port; the agent's: --ctl-port */
-	    {"block", required_argument, NULL, 'b'},
-	    {"rate", required_argument, NULL, 'r'},
-	    {"rates", required_argument, NULL, O_RATES},
-	    {"time", required_argument, NULL, 't'},
-	    {"omit", required_argument, NULL, 'O'},
-	    {"interval", required_argument, NULL, 'i'},
-	    {"send", no_argument, NULL, O_SEND},
-	    {"recv", no_argument, NULL, O_RECV},
-	    {"idle", required_argument, NULL, O_IDLE},
-	    {"iface", required_argument, NULL, O_IFACE},
-	    {"source", required_argument, NULL, O_SOURCE},
-	    {"ttl", required_argument, NULL, O_TTL},
-	    {"loop", no_argument, NULL, O_LOOP},
-	    {"reuse", no_argument, NULL, O_REUSE},
-	    {"timestamps", required_argument, NULL, O_TIMES},
-	    {"pacing", required_argument, NULL, O_PACING},
-	    {"burst", required_argument, NULL, O_BURST},
-	    {"ctl-port", required_argument, NULL, O_CTLPORT},
-	    {"reverse", no_argument, NULL, 'R'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_VERSION_LONGOPT,
-	    CLI_SAVE_LONGOPTS,
-	    OBS_CLI_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
-	struct stream_given g = {0};
-	int c, li = -1;
-
-	memset(o, 0, sizeof(*o));
-	o->p.sock.port = NB_STREAM_DEFAULT_PORT;
-	o->p.sock.ttl = -1;
-	o->p.sock.family = AF_UNSPEC;
-	o->p.block = 8192;
-	o->p.rates[0] = 1000000;
-	o->p.nrates = 1;
-	o->p.time_ns = 10 * NB_NS_PER_S;
-	o->p.idle_ns = 3 * NB_NS_PER_S;
-	o->ctl_port = NB_DEFAULT_PORT;
-	while ((c = getopt_long(argc, argv, ":a:p:b:r:t:O:i:c:k:RJhV46o:", opts, &li)) != -1) {
-		const char *name = cli_optname(opts, c, li);
-		li = -1;
-		stream_option(o, &g, c, name, argc, argv);
-	}
-	if (optind < argc)
+	defaults(o);
+	if (opt_parse(&table, argc, argv, o, other_option, o) < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	/* Impossible combinations, in one place. */
 	check_ends(o);
-	check_recv(o, &g);
-	check_block_addr(o, g.block);
+	check_recv(o);
+	check_block_addr(o);
 }

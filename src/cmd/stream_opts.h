@@ -10,6 +10,12 @@
 #include "cmd/save.h"
 #include "core/stream/stream_ctl.h"
 
+/* What the command line gave beyond the parameters: options checked once all are read. */
+struct stream_given {
+	const char *block, *omit; /* -b and -O as typed */
+	bool time, rate, pacing;  /* -t; -r or --rates; --pacing or --burst */
+};
+
 /* The front end's options: the run's parameters and what only the front end uses. */
 struct stream_opts {
 	struct nb_stream_params p;
@@ -20,6 +26,7 @@ struct stream_opts {
 	uint16_t ctl_port;    /* --ctl-port: the agents' without a port of their own */
 	struct cli_save save; /* --save, --label, --tag, -o */
 	struct obs_cli obs;   /* --observe: a box in the path, over each step's window */
+	struct stream_given given;
 };
 
 /* Fills o from the command line: the parameters with the stream's address resolved and checked.

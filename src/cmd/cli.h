@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdnoreturn.h>
 
+#include "cmd/opt_table.h"
 #include "core/base/cancel.h"
 #include "core/session/ctl.h"
 
@@ -71,22 +72,37 @@ noreturn void cli_version(void);
 		"version", no_argument, NULL, 'V'                                                  \
 	}
 #define CLI_VERSION_HELP "  -V, --version          the program's version\n"
+/* -h and -V as an option table's rows, where the help's column is not CLI_VERSION_HELP's. */
+#define CLI_HELP_ROWS                                                                              \
+	OPT_ROW_PASS_HELP("help", 'h', no_argument, NULL, "this help"),                            \
+	    OPT_ROW_PASS("version", 'V', no_argument, 'V'), OPT_ROW_TEXT(CLI_VERSION_HELP)
 
 /* A value given to a size option that reads as a bitrate: ends in M or G (optionally followed
  * by bit, bps or b/s), or is beyond max bytes. The caller then names the rate option. */
 int cli_size_looks_like_rate(const char *val, uint64_t max);
 
 /* -c, -p, --psk, -4 and -6 alike in the subcommands that run on an agent through one session:
- * the front end adds CLI_REMOTE_LONGOPTS to its options, its switch hands each code to
- * cli_remote_option (true when it was one of them; --psk's code is 'k'), then calls
- * cli_remote_finish after its own checks, which refuses an option that needs -c without it (exit 2)
- * and reads the key. */
+ * the front end adds CLI_REMOTE_LONGOPTS to its options (or CLI_REMOTE_ROWS to its option
+ * table), hands each code to cli_remote_option (true when it was one of them; --psk's code is
+ * 'k'), then calls cli_remote_finish after its own checks, which refuses an option that needs -c
+ * without it (exit 2) and reads the key. */
 #define CLI_REMOTE_LONGOPTS                                                                        \
 	{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},       \
 	    {"port", required_argument, NULL, 'p'},                                                \
 	{                                                                                          \
 		"psk", required_argument, NULL, 'k'                                                \
 	}
+/* The same options as an option table's rows (cli_remote_option takes them): -c's help and the
+ * line naming -4 and -6 are the front end's (an agent's address, a board's, ...). */
+#define CLI_REMOTE_ROWS(client_help, family_line)                                                  \
+	OPT_ROW_PASS_HELP("client", 'c', required_argument, "HOST[:PORT]", client_help),           \
+	    OPT_ROW_PASS("connect", 'c', required_argument, 'c'),                                  \
+	    OPT_ROW_PASS_HELP("port", 'p', required_argument, "PORT",                              \
+			      "the agent's control port (default 5301)"),                          \
+	    OPT_ROW_PASS_HELP("psk", 'k', required_argument, "FILE",                               \
+			      "pre-shared key the agent requires"),                                \
+	    OPT_ROW_PASS(NULL, '4', no_argument, '4'), OPT_ROW_PASS(NULL, '6', no_argument, '6'),  \
+	    OPT_ROW_TEXT(family_line)
 struct cli_remote {
 	struct nb_ctl_target *t;
 	const char *psk_file;

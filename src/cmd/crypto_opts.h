@@ -15,6 +15,9 @@ struct crypto_opts {
 	struct nb_ctl_target remote; /* host NULL: a run here */
 	bool json;
 	const char *profile_folded; /* --profile-folded FILE */
+	const char *engines;	    /* --engine LIST, selected after the algorithms */
+	bool quick;		    /* --quick: 50 ms windows unless --time says otherwise */
+	bool time_set;		    /* --time given */
 	struct cli_save save;
 };
 

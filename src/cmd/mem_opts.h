@@ -15,6 +15,9 @@ struct mem_opts {
 	struct nb_ctl_target remote; /* host NULL: a run here */
 	bool json;
 	struct cli_save save;
+	/* --min and --max as typed (-l's value for both), and -l as typed: for the messages. */
+	const char *min_arg, *max_arg;
+	char sizes_opt[16];
 };
 
 /* Fills o from the command line and starts --save's copy of the output (cli_save_start); exits

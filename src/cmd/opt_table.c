@@ -142,7 +142,8 @@ int opt_parse(const struct opt_table *t, int argc, char **argv, void *dst,
 	return optind;
 }
 
-/* "  -l, --sizes LIST", "      --pacing MODE" or "  -b N": the row's left column. */
+/* "  -l, --sizes LIST", "      --pacing MODE", "      --profile[=HZ]" or "  -b N": the row's left
+ * column. */
 static int print_left(const struct opt_row *r, FILE *f)
 {
 	int n = fprintf(f, "  ");
@@ -152,8 +153,8 @@ static int print_left(const struct opt_row *r, FILE *f)
 		n += fprintf(f, "    ");
 	if (r->name)
 		n += fprintf(f, "--%s", r->name);
-	if (r->arg)
-		n += fprintf(f, " %s", r->arg);
+	if (r->arg) /* an optional value, "[=HZ]", is typed right after the name */
+		n += fprintf(f, strncmp(r->arg, "[=", 2) ? " %s" : "%s", r->arg);
 	return n;
 }
 

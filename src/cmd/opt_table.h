@@ -69,6 +69,12 @@ void opt_help(const struct opt_table *t, FILE *f);
 	{                                                                                          \
 		.name = (n), .letter = (l), .kind = OPT_PASS, .has_arg = (a), .code = (c)          \
 	}
+/* A shared option with a letter (its code), its value's name (NULL: none) and its help. */
+#define OPT_ROW_PASS_HELP(n, l, a, v, h)                                                           \
+	{                                                                                          \
+		.name = (n), .letter = (l), .kind = OPT_PASS, .has_arg = (a), .arg = (v),          \
+		.help = (h)                                                                        \
+	}
 #define OPT_ROW_TEXT(text)                                                                         \
 	{                                                                                          \
 		.kind = OPT_TEXT, .help = (text)                                                   \

@@ -24,6 +24,11 @@ void cli_common_option(const struct cli_common *cc, int c, const char *name, int
 		cli_last_option(argv, c, cc->usage_text, cc->usage);
 }
 
+void cli_common_other(void *cc, int c, const char *name, int argc, char **argv)
+{
+	cli_common_option(cc, c, name, argc, argv);
+}
+
 bool cli_save_option(struct cli_save *s, int c, int argc, char **argv)
 {
 	switch (c) {

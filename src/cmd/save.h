@@ -56,9 +56,10 @@ struct cli_save {
 /* For a front end's option switch: true when c was one of ours. */
 bool cli_save_option(struct cli_save *s, int c, int argc, char **argv);
 
-/* What the commands that run on an agent and save a document (crypto, mem, tput) share at the
- * end of their option switch: -J into *json, the agent's options (cli_remote_option), --save's,
- * then -h (usage_text, or usage's), -V or an unknown option (cli_last_option). */
+/* What the commands that run on an agent and save a document (crypto, mem, tput) share among
+ * the options their table passes on (OPT_PASS): -J into *json, the agent's options
+ * (cli_remote_option), --save's, then -h (usage_text, or usage's), -V or an unknown option
+ * (cli_last_option). */
 struct cli_remote;
 struct cli_common {
 	bool *json;
@@ -68,9 +69,8 @@ struct cli_common {
 	void (*usage)(FILE *f);
 };
 void cli_common_option(const struct cli_common *cc, int c, const char *name, int argc, char **argv);
-/* -J, -h and -V as long options (their letters "Jh" and "V" go in the short ones). */
-#define CLI_COMMON_LONGOPTS                                                                        \
-	{"json", no_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'}, CLI_VERSION_LONGOPT
+/* The same as an option table's other() for opt_parse, cc the struct cli_common. */
+void cli_common_other(void *cc, int c, const char *name, int argc, char **argv);
 /* After option parsing: refuses --label/--tag without --save, and --save in a build without
  * SQLite (exit 1); checks that -o FILE and --save's DB can be written (exit 1 naming the path),
  * before anything is measured. */

@@ -82,18 +82,10 @@ noreturn void cli_version(void);
 int cli_size_looks_like_rate(const char *val, uint64_t max);
 
 /* -c, -p, --psk, -4 and -6 alike in the subcommands that run on an agent through one session:
- * the front end adds CLI_REMOTE_LONGOPTS to its options (or CLI_REMOTE_ROWS to its option
- * table), hands each code to cli_remote_option (true when it was one of them; --psk's code is
- * 'k'), then calls cli_remote_finish after its own checks, which refuses an option that needs -c
- * without it (exit 2) and reads the key. */
-#define CLI_REMOTE_LONGOPTS                                                                        \
-	{"client", required_argument, NULL, 'c'}, {"connect", required_argument, NULL, 'c'},       \
-	    {"port", required_argument, NULL, 'p'},                                                \
-	{                                                                                          \
-		"psk", required_argument, NULL, 'k'                                                \
-	}
-/* The same options as an option table's rows (cli_remote_option takes them): -c's help and the
- * line naming -4 and -6 are the front end's (an agent's address, a board's, ...). */
+ * the front end puts CLI_REMOTE_ROWS in its option table, hands each code to cli_remote_option
+ * (true when it was one of them; --psk's code is 'k'), then calls cli_remote_finish after its
+ * own checks, which refuses an option that needs -c without it (exit 2) and reads the key. -c's
+ * help and the line naming -4 and -6 are the front end's (an agent's address, a board's, ...). */
 #define CLI_REMOTE_ROWS(client_help, family_line)                                                  \
 	OPT_ROW_PASS_HELP("client", 'c', required_argument, "HOST[:PORT]", client_help),           \
 	    OPT_ROW_PASS("connect", 'c', required_argument, 'c'),                                  \

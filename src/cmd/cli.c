@@ -314,8 +314,15 @@ void cli_last_option(char **argv, int c, const char *usage_text, void (*usage)(F
 void cli_bad_option(char **argv, int c)
 {
 	const char *arg = argv[optind - 1];
-	if (c == ':')
+	if (c == ':') {
+		/* A value can only be missing at the end of argv; musl's getopt then leaves optind
+		 * one past it (glibc's on it). In a group such as -Jt the option is optopt. */
+		if (!arg)
+			arg = argv[optind - 2];
+		if (strncmp(arg, "--", 2) && optopt > 0 && optopt < 256)
+			cli_usage_error("option '-%c' needs a value", optopt);
 		cli_usage_error("option '%s' needs a value", arg);
+	}
 	if (optopt && strncmp(arg, "--", 2))
 		cli_usage_error("unknown option '-%c'", optopt);
 	cli_usage_error("unknown option '%s'", arg);

@@ -20,6 +20,8 @@ check_rc "stream names an unknown short option" 2 "$NB" stream --send -a 127.0.0
 check "... '-P'" has "unknown option '-P'"
 check_rc "stream names an option missing its value" 2 "$NB" stream --send -a 127.0.0.1 --ttl
 check "... '--ttl'" has "option '--ttl' needs a value"
+check_refused "a short option missing its value in a group of letters is named alone" 2 \
+	"option '-t' needs a value" "$NB" crypto -Jt
 check_rc "lab names an unknown long option" 2 "$NB" lab --bogus status
 check "... '--bogus'" has "unknown option '--bogus'"
 check_rc "lab names an option missing its value" 2 "$NB" lab status --rules

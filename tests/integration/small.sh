@@ -58,6 +58,9 @@ assert len(d["steps"]) == 2 and all(x["valid"] and x["kbyte_per_s"] > 0 for x in
 rc=$?
 check "musl: an unknown host name is an error naming it (exit $rc)" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'no-such-host.invalid' '$nb_tmp/bad.out'"
+check_refused "musl: an option missing its value at the end is named, alone or in a group (exit 2)" \
+	2 "option '-t' needs a value" "$M/netbench" crypto -t
+check_refused "... in a group of letters too" 2 "option '-t' needs a value" "$M/netbench" crypto -Jt
 
 # The agent-only build: what a board with 8-16 MiB of flash runs alone. It answers the full
 # controller above (a tput against it reconciles) and has no controller subcommands.

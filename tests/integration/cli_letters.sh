@@ -3,7 +3,8 @@
 # The option letters of docs/cli.md against every subcommand's --help: a letter in a help that
 # means another long option than the table says, or a letter the table gives a subcommand that
 # its help lacks, fails; so do a peer-habit letter whose help does not name the peer, a hidden
-# alias that stopped working or shows in the help, and -V/--version or -k that do not work.
+# alias that stopped working or shows in the help, and -V/--version or -k that do not work. The
+# man page documents every long option of every help.
 . "$(dirname "$0")/../lib.sh"
 NB=$NETBENCH
 TABLE=$(dirname "$0")/../../docs/cli.md
@@ -41,6 +42,18 @@ check "every letter in a help means what docs/cli.md says" test ! -s "$nb_tmp/ex
 	sed 's/^/# help has, table does not: /' "$nb_tmp/extra"
 check "every letter docs/cli.md gives a subcommand is in its help" test ! -s "$nb_tmp/missing" ||
 	sed 's/^/# table has, help does not: /' "$nb_tmp/missing"
+
+# The man page documents every long option a help lists (roff writes a - as \-).
+MAN=$(dirname "$0")/../../docs/man
+for s in $SUBS; do
+	grep '^  \{1,\}-' "$nb_tmp/help.$s" | grep -o -- '--[a-z0-9][a-z0-9-]*[a-z0-9]' | sort -u |
+		while read -r o; do
+			r=$(echo "$o" | sed 's/-/\\\\-/g')
+			cat "$MAN"/*.1 | grep -q -- "$r\([^a-z0-9\\]\|\\[^-]\|$\)" || echo "$s $o"
+		done
+done >"$nb_tmp/unmanned"
+check "the man page (docs/man) documents every long option of every help" \
+	test ! -s "$nb_tmp/unmanned" || sed 's/^/# not in the man page: /' "$nb_tmp/unmanned"
 
 # one meaning per letter: the same letter never stands for two long options
 awk '$3 != "-" { print $2, $3 }' "$nb_tmp/table.pairs" | sort -u | awk '{ c[$1]++ } END {

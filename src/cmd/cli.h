@@ -72,10 +72,10 @@ noreturn void cli_version(void);
 		"version", no_argument, NULL, 'V'                                                  \
 	}
 #define CLI_VERSION_HELP "  -V, --version          the program's version\n"
-/* -h and -V as an option table's rows, where the help's column is not CLI_VERSION_HELP's. */
+/* -h and -V as an option table's rows. */
 #define CLI_HELP_ROWS                                                                              \
 	OPT_ROW_PASS_HELP("help", 'h', no_argument, NULL, "this help"),                            \
-	    OPT_ROW_PASS("version", 'V', no_argument, 'V'), OPT_ROW_TEXT(CLI_VERSION_HELP)
+	    OPT_ROW_PASS_HELP("version", 'V', no_argument, NULL, "the program's version")
 
 /* A value given to a size option that reads as a bitrate: ends in M or G (optionally followed
  * by bit, bps or b/s), or is beyond max bytes. The caller then names the rate option. */

@@ -234,8 +234,7 @@ static const struct opt_row rows[] = {
      .help = "ruleset: load and count through nf_tables' netlink API\n(netbench lab nft-load, "
 	     "nft-list in the DUT), not nft, as a\nboard without nft does; generated kinds only"},
     {"json", 'J', OPT_FLAG, AT(json), .help = "print a JSON document (schema netbench/1)"},
-    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
-    {"version", 'V', OPT_PASS, .has_arg = no_argument, .help = "the program's version"},
+    CLI_HELP_ROWS,
 };
 static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 22};
 

@@ -418,8 +418,7 @@ static const struct opt_row rows[] = {
 	     "speedscope);\nimplies --profile"},
     {"json", 'J', OPT_FLAG, AT(json), .help = "JSON result with every trial"},
     CLI_SAVE_ROWS,
-    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
-    {"version", 'V', OPT_PASS, .has_arg = no_argument, .help = "the program's version"},
+    CLI_HELP_ROWS,
 };
 static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 26};
 

@@ -25,19 +25,16 @@ enum { CLI_OPT_SAVE = 0x5300, CLI_OPT_LABEL, CLI_OPT_TAG };
 
 /* The same options as an option table's rows, their help with them (cli_save_option takes them). */
 #define CLI_SAVE_ROWS                                                                              \
-	OPT_ROW_PASS("save", 0, optional_argument, CLI_OPT_SAVE),                                  \
-	    OPT_ROW_PASS("label", 0, required_argument, CLI_OPT_LABEL),                            \
-	    OPT_ROW_PASS("tag", 0, required_argument, CLI_OPT_TAG),                                \
-	    OPT_ROW_PASS("output", 'o', required_argument, 'o'), OPT_ROW_TEXT(CLI_SAVE_HELP)
-
-#define CLI_SAVE_HELP                                                                              \
-	"      --save [DB]        store the result in DB (default $NETBENCH_DB or "                \
-	"./netbench.db)\n"                                                                         \
-	"      --label TEXT       the result's label in the store (e.g. the board and its "        \
-	"setting)\n"                                                                               \
-	"      --tag KEY=VALUE    a tag on the stored result (repeatable; numbers can be "         \
-	"fitted)\n"                                                                                \
-	"  -o, --output FILE      also write the JSON document to FILE\n"
+	{"save", 0, OPT_PASS, .has_arg = optional_argument, .code = CLI_OPT_SAVE, .arg = "[DB]",   \
+	 .help = "store the result in DB (default $NETBENCH_DB or\n./netbench.db)"},               \
+	    {"label", 0, OPT_PASS, .has_arg = required_argument, .code = CLI_OPT_LABEL,            \
+	     .arg = "TEXT",                                                                        \
+	     .help = "the result's label in the store (e.g. the board and\nits setting)"},         \
+	    {"tag", 0, OPT_PASS, .has_arg = required_argument, .code = CLI_OPT_TAG,                \
+	     .arg = "KEY=VALUE",                                                                   \
+	     .help = "a tag on the stored result (repeatable; numbers can\nbe fitted)"},           \
+	    OPT_ROW_PASS_HELP("output", 'o', required_argument, "FILE",                            \
+			      "also write the JSON document to FILE")
 
 struct cli_save {
 	bool save;

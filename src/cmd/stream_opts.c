@@ -249,9 +249,7 @@ static const struct opt_row rows[] = {
     OBS_CLI_ROWS,
     OPT_ROW_TEXT(OBS_CLI_PATH_HELP),
     CLI_SAVE_ROWS,
-    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
-    OPT_ROW_PASS("version", 'V', no_argument, 'V'),
-    OPT_ROW_TEXT(CLI_VERSION_HELP),
+    CLI_HELP_ROWS,
 };
 static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 23};
 

@@ -163,8 +163,7 @@ static const struct opt_row rows[] = {
     OBS_CLI_ROWS,
     OPT_ROW_TEXT(OBS_CLI_PATH_HELP),
     CLI_SAVE_ROWS,
-    {"help", 'h', OPT_PASS, .has_arg = no_argument, .help = "this help"},
-    {"version", 'V', OPT_PASS, .has_arg = no_argument, .help = "the program's version"},
+    CLI_HELP_ROWS,
 };
 static const struct opt_table table = {rows, sizeof(rows) / sizeof(rows[0]), 25};
 

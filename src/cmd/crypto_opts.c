@@ -150,7 +150,7 @@ int crypto_parse_opts(int argc, char **argv, struct crypto_opts *o)
 {
 	struct nb_crypto_params *p = &o->p;
 	struct cli_remote remote = {.t = &o->remote};
-	struct cli_common cc = {&o->json, &remote, &o->save, NULL, usage};
+	struct cli_common cc = {&o->json, &remote, &o->save, usage};
 
 	memset(o, 0, sizeof(*o));
 	o->remote.port = NB_DEFAULT_PORT;

@@ -121,7 +121,7 @@ static void check_sizes(const struct mem_opts *o)
 int mem_parse_opts(int argc, char **argv, struct mem_opts *o)
 {
 	struct cli_remote remote = {.t = &o->remote};
-	struct cli_common cc = {&o->json, &remote, &o->save, NULL, usage};
+	struct cli_common cc = {&o->json, &remote, &o->save, usage};
 
 	memset(o, 0, sizeof(*o));
 	o->remote.port = NB_DEFAULT_PORT;

@@ -21,7 +21,7 @@ void cli_common_option(const struct cli_common *cc, int c, const char *name, int
 		*cc->json = true;
 	else if (!cli_remote_option(cc->remote, c, name) &&
 		 !cli_save_option(cc->save, c, argc, argv))
-		cli_last_option(argv, c, cc->usage_text, cc->usage);
+		cli_last_option(argv, c, NULL, cc->usage);
 }
 
 void cli_common_other(void *cc, int c, const char *name, int argc, char **argv)

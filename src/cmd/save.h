@@ -55,14 +55,13 @@ bool cli_save_option(struct cli_save *s, int c, int argc, char **argv);
 
 /* What the commands that run on an agent and save a document (crypto, mem, tput) share among
  * the options their table passes on (OPT_PASS): -J into *json, the agent's options
- * (cli_remote_option), --save's, then -h (usage_text, or usage's), -V or an unknown option
+ * (cli_remote_option), --save's, then -h (usage's), -V or an unknown option
  * (cli_last_option). */
 struct cli_remote;
 struct cli_common {
 	bool *json;
 	struct cli_remote *remote;
 	struct cli_save *save;
-	const char *usage_text;
 	void (*usage)(FILE *f);
 };
 void cli_common_option(const struct cli_common *cc, int c, const char *name, int argc, char **argv);

@@ -220,7 +220,7 @@ static void check_udp(struct tput_opts *o)
 int tput_parse_opts(int argc, char **argv, struct tput_opts *o)
 {
 	struct cli_remote remote = {.t = &o->t};
-	const struct cli_common cc = {&o->json, &remote, &o->save, NULL, usage};
+	const struct cli_common cc = {&o->json, &remote, &o->save, usage};
 	struct shared sh = {&o->obs, &cc};
 
 	defaults(o);

@@ -15,11 +15,11 @@ static const struct nb_command commands[] = {
     {"serve", cmd_serve, "run the agent: the far end of every test, CPU load where it runs"},
 #ifndef NB_AGENT_ONLY
     {"tput", cmd_tput, "netio-style throughput per block size, Tx and Rx, CPU at both ends"},
-    {"rate", cmd_rate, "frames/s through a DUT: RFC 2544 throughput, loss, back-to-back, latency"},
+    {"rate", cmd_rate, "frames/s through a DUT: RFC 2544 throughput, loss, back-to-back,\nlatency"},
 #endif
     {"stream", cmd_stream, "constant-bitrate multicast stream: loss, jitter, receiver CPU load"},
     {"crypto", cmd_crypto, "cipher/MAC throughput, latency and CPU cost per size and engine"},
-    {"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus behind it"},
+    {"mem", cmd_mem, "memory latency by working set, cache sizes, bandwidth: the bus\nbehind it"},
 #ifndef NB_AGENT_ONLY
     {"lab", cmd_lab, "a gen -> DUT -> sink lab of network namespaces, nftables rulesets"},
     {"results", cmd_results, "the results store: import, list, show, export --csv, rm"},
@@ -28,6 +28,19 @@ static const struct nb_command commands[] = {
 #endif
 };
 
+/* A subcommand's line of the list: its summary's lines ('\n') under one another, within 80
+ * columns. */
+static void print_summary(FILE *f, const struct nb_command *c)
+{
+	const char *p = c->summary;
+	size_t len = strcspn(p, "\n");
+	fprintf(f, "  %-10s %.*s\n", c->name, (int)len, p);
+	for (p += len; *p == '\n'; p += len) {
+		len = strcspn(++p, "\n");
+		fprintf(f, "%13s%.*s\n", "", (int)len, p);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: netbench <subcommand> [options]\n"
@@ -35,7 +48,7 @@ static void usage(FILE *f)
 		   "       netbench help <subcommand>\n"
 		   "       netbench --version\n\nSubcommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		print_summary(f, &commands[i]);
 	fprintf(f, "\nUnits: KByte = 1024 bytes, Mbit/s = 10^6 bit/s, fps = frames per second.\n"
 		   "See netbench(1).\n");
 }

@@ -7,7 +7,7 @@
 struct nb_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
+	const char *summary; /* its line in `netbench --help`; a '\n' goes on under it */
 };
 
 int cmd_serve(int argc, char **argv);

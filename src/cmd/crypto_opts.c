@@ -16,9 +16,10 @@
 /* The help's head and tail; the option list between them is the table's. */
 static const char usage_head[] =
     "Usage: netbench crypto [options] [-c HOST [-p PORT] [-k FILE]]\n"
-    "Cipher and MAC throughput (MB/s, 10^6), operations/s, per-request latency and CPU\n"
-    "time per KByte, by request size and engine. Every engine's output is compared with\n"
-    "a known answer and with soft before it is timed; a wrong engine is never timed.\n"
+    "Cipher and MAC throughput (MB/s, 10^6), operations/s, per-request\n"
+    "latency and CPU time per KByte, by request size and engine. Every\n"
+    "engine's output is compared with a known answer and with soft before it\n"
+    "is timed; a wrong engine is never timed.\n"
     "\n";
 static const char usage_tail[] =
     "\n"
@@ -75,34 +76,34 @@ static const struct opt_row rows[] = {
 		 "                       hmac-sha256, aes-128-cbc-hmac-sha1 (ESP-style), all\n"),
     {"sizes", 's', OPT_SET, .set = set_sizes, .has_arg = required_argument},
     {NULL, 'l', OPT_SET, .set = set_sizes, .has_arg = required_argument},
-    OPT_ROW_TEXT("  -l, -s, --sizes LIST     request sizes in bytes, 1..64k (default\n"
-		 "                       16,64,256,1024,1420,8192,16384); CBC pads to 16 as ESP "
-		 "does\n"),
+    OPT_ROW_TEXT("  -l, -s, --sizes LIST     request sizes in bytes, 1..64k\n"
+		 "                       (default 16,64,256,1024,1420,8192,16384);\n"
+		 "                       CBC pads to 16 as ESP does\n"),
     {"engine", 'e', OPT_STRING, AT(engines), .arg = "LIST",
-     .help = "soft, devcrypto, afalg, all (default all);\nafalg:DRIVER binds that kernel driver "
-	     "(a driver name of\n/proc/crypto, e.g. afalg:cbc(aes-generic), or ESP's\n"
-	     "afalg:authenc(hmac(sha1-generic),cbc(aes-generic)) with\n--algo "
-	     "aes-128-cbc-hmac-sha1; commas inside parentheses\nbelong to the name); afalg:all "
-	     "times\nevery driver of the algorithms, hardware and software, and\ngives each "
-	     "hardware driver's crossover with the fastest\nsoftware one (on this host: not with "
-	     "-c)"},
+     .help =
+	 "soft, devcrypto, afalg, all (default all);\nafalg:DRIVER binds that kernel driver (a "
+	 "driver name of\n/proc/crypto, e.g. afalg:cbc(aes-generic), or "
+	 "ESP's\nafalg:authenc(hmac(sha1-generic),cbc(aes-generic)) with\n--algo "
+	 "aes-128-cbc-hmac-sha1; commas inside parentheses\nbelong to the name); afalg:all "
+	 "times\nevery driver of the algorithms, hardware and software,\nand gives each hardware "
+	 "driver's crossover with the\nfastest software one (on this host: not with -c)"},
     {"time", 't', OPT_DURATION, 10000000ull, 60000000000ull, AT(p.time_ns),
      .seen = offsetof(struct crypto_opts, time_set), .arg = "DUR",
      .help = "measurement window per size (default 0.5 s; 10ms..60s)"},
     {"repeat", 0, OPT_UINT, 1, NB_CRYPTO_MAX_REPEAT, AT(p.repeat), .arg = "N",
-     .help = "the window as N consecutive equal parts (default 3; 1..20):\ntheir rates give "
-	     "each MB/s its 95 % interval, and a\ndifference inside the intervals is not one"},
+     .help = "the window as N consecutive equal parts (default 3;\n1..20): their rates give each "
+	     "MB/s its 95 % interval, and\na difference inside the intervals is not one"},
     {"inflight", 'n', OPT_UINT, 1, NB_CRYPTO_MAX_INFLIGHT, AT(p.inflight), .arg = "N",
-     .help = "requests in flight, one thread each (default 1; at most 64)"},
+     .help = "requests in flight, one thread each\n(default 1; at most 64)"},
     {"aad", 0, OPT_UINT, 0, NB_CRYPTO_MAX_AAD, AT(p.aad_len), .arg = "BYTES",
      .help = "associated data per AEAD request (default 8, ESP; 0..64)"},
     {"quick", 'q', OPT_FLAG, AT(quick),
      .help = "short windows (50 ms), for a demo in a few seconds"},
 #ifndef NB_AGENT_ONLY /* the agent-only build has no crypto profile of its own (above) */
     {"profile", 0, OPT_SET, .set = set_profile, .has_arg = optional_argument, .arg = "[=HZ]",
-     .help = "the kernel profile over each point's window (perf events,\nsoftware cpu-clock, "
-	     "HZ per CPU, default 49, at most 4999):\nwhere the CPU went by subsystem (crypto "
-	     "by driver, the\nscheduler, interrupts, ...), ns per request and per byte,\nthe top "
+     .help = "the kernel profile over each point's window (perf events,\nsoftware cpu-clock, HZ "
+	     "per CPU, default 49, at most\n4999): where the CPU went by subsystem (crypto by "
+	     "driver,\nthe scheduler, interrupts, ...), ns per request and per\nbyte, the top "
 	     "functions with their module"},
     {"profile-folded", 0, OPT_SET, .set = set_folded, .has_arg = required_argument, .arg = "FILE",
      .help = "each point's kernel stacks as folded stacks for a\nflame graph (flamegraph.pl, "

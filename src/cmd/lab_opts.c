@@ -17,17 +17,17 @@
 
 /* The help's head (the verbs) and tail; the option list between them is the table's. */
 static const char usage_head[] =
-    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N] [-p PORT]"
-    " [--no-agent]\n"
+    "Usage: netbench lab up [--prefix P] [-6] [--mtu BYTES] [--dut-cpus N]\n"
+    "                       [-p PORT] [--no-agent]\n"
     "                       [--vpn esp[:ALGO]|wireguard [--crypto-driver NAME]] [-J]\n"
-    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR] [--prefix P]"
-    " [-p PORT]\n"
+    "       netbench lab up --dut vm:ARCH|--sink vm:ARCH [--board-dir DIR]\n"
+    "                       [--prefix P] [-p PORT]\n"
     "       netbench lab up --dut vm:ARCH --sink vm:ARCH [--vpn esp[:ALGO]\n"
     "                       [--crypto-driver NAME]] [--board-dir DIR] [--prefix P]\n"
     "       netbench lab down [--prefix P] [-J]\n"
     "       netbench lab status [--prefix P] [-J]\n"
-    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6] [--netlink]\n"
-    "                            [--prefix P] [-J]\n"
+    "       netbench lab ruleset --rules N --kind linear|set|conntrack [-6]\n"
+    "                            [--netlink] [--prefix P] [-J]\n"
     "       netbench lab ruleset --kind file:PATH [--prefix P] [-J]\n"
     "       netbench lab ruleset --flush [--netlink] [--prefix P]\n"
     "       netbench lab fit RULES:FPS RULES:FPS... [-J]\n"
@@ -35,8 +35,8 @@ static const char usage_head[] =
     "       netbench lab crypto-driver DRIVER [ALGO...]\n"
     "\n"
     "A lab of network namespaces on this host (root only):\n"
-    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--"
-    " 198.19.0.1/24 nbsink\n"
+    "  nbgen 198.18.0.1/24 --veth-- 198.18.0.254 nbdut 198.19.0.254 --veth--\n"
+    "        198.19.0.1/24 nbsink\n"
     "The DUT forwards with the kernel and filters with nftables; an agent\n"
     "(netbench serve) listens in nbsink on 198.19.0.1 port 5301.\n"
     "\n"
@@ -187,12 +187,12 @@ static const struct opt_row rows[] = {
 	     "from $NB_LAB_PREFIX); letters, digits,\n_ and -, "
 	     "at most " STR(NB_LAB_PREFIX_MAX) " characters"},
     {"ipv6", '6', OPT_FLAG, AT(ipv6),
-     .help = "up: also IPv6 (2001:2:0:1::1/64 -- 2001:2:0:2::1/64, RFC 5180)\nruleset: match "
-	     "IPv6 source addresses"},
+     .help = "up: also IPv6 (2001:2:0:1::1/64 --\n2001:2:0:2::1/64, RFC 5180)\nruleset: match IPv6 "
+	     "source addresses"},
     {"mtu", 0, OPT_UINT, 68, 65535, AT(mtu), .arg = "BYTES",
      .help = "up: MTU of the four veths (68 to 65535; 1280 with -6)"},
     {"dut-cpus", 0, SET(set_dut_cpus), .arg = "N",
-     .help = "up: steer the DUT's receive processing (RPS) to the last N CPUs"},
+     .help = "up: steer the DUT's receive processing\n(RPS) to the last N CPUs"},
     {"port", 'p', OPT_UINT, 1, 65535, AT(port), .seen = offsetof(struct lab_opts, have_port),
      .arg = "PORT", .help = "up: the agent's port (default " STR(NB_LAB_PORT) ")"},
     {"vpn", 0, SET(set_vpn), .arg = "V",
@@ -208,9 +208,9 @@ static const struct opt_row rows[] = {
      .help = "up: start no agent in the sink and no observer in the DUT"},
     {"force", 0, OPT_FLAG, AT(force), .help = "up: replace a lab that is alive under the prefix"},
     {"dut", 0, SET(set_dut), .arg = "vm:ARCH",
-     .help = "up: the DUT is an emulated board (ARCH armhf, x86_64 or ppc)\nwith its own kernel, "
-	     "forwarding between two NICs (virtio;\nppc: eTSEC, gianfar) whose host ends are gen0 "
-	     "and sink0; its\nagent is the observer; vm:x86_64,nic=e1000e: Intel 82574L\nNICs "
+     .help = "up: the DUT is an emulated board (ARCH armhf, x86_64 or\nppc) with its own kernel, "
+	     "forwarding between two NICs\n(virtio; ppc: eTSEC, gianfar) whose host ends are gen0 "
+	     "and\nsink0; its agent is the observer; vm:x86_64,nic=e1000e:\nIntel 82574L NICs "
 	     "(e1000e driver) instead of virtio"},
     {"sink", 0, SET(set_sink), .arg = "vm:ARCH",
      .help = "up: the sink is an emulated board; its agent is the lab's\n(with --dut vm:ARCH too: "
@@ -218,21 +218,22 @@ static const struct opt_row rows[] = {
 	     "ports)"},
     {"board-dir", 0, SET(set_board_dir), .arg = "DIR",
      .help = "up: the board image (kernel, initrd.gz; default\n" NB_LAB_BOARD_CACHE
-	     "/board-ARCH or\n$NB_BOARD_CACHE/board-ARCH, which up builds when it is\nmissing: "
-	     "tests/board/build.sh ARCH " NB_LAB_BOARD_CACHE "),\nowned by root or you and "
-	     "writable by no one else; netbench\nchooses the emulator and its arguments for ARCH"},
+	     "/board-ARCH or\n$NB_BOARD_CACHE/board-ARCH, which up builds when it\n"
+	     "is missing: tests/board/build.sh ARCH\n" NB_LAB_BOARD_CACHE
+	     "), owned by root or you and\n"
+	     "writable by no one else; netbench chooses the emulator\nand its arguments for ARCH"},
     {"rules", 0, OPT_UINT, 0, NB_LAB_RULES_MAX, AT(rules_n),
      .seen = offsetof(struct lab_opts, have_rules), .arg = "N",
      .help =
-	 "ruleset: non-matching rules before the final accept (0 to " STR(NB_LAB_RULES_MAX) ")"},
+	 "ruleset: non-matching rules before the final accept\n(0 to " STR(NB_LAB_RULES_MAX) ")"},
     {"kind", 0, SET(set_kind), .arg = "K",
-     .help = "ruleset: linear (N rules on source address, protocol and\ndestination port), set "
-	     "(the N matches as one set lookup),\nconntrack (established,related accepted first, "
-	     "then N rules),\nfile:PATH (your nft file, loaded as one transaction)"},
+     .help = "ruleset: linear (N rules on source address, protocol\nand destination port), set "
+	     "(the N matches as one set\nlookup), conntrack (established,related accepted\nfirst, "
+	     "then N rules), file:PATH (your nft file,\nloaded as one transaction)"},
     {"flush", 0, OPT_FLAG, AT(flush), .help = "ruleset: remove every rule from the DUT"},
     {"netlink", 0, OPT_FLAG, AT(netlink),
      .help = "ruleset: load and count through nf_tables' netlink API\n(netbench lab nft-load, "
-	     "nft-list in the DUT), not nft, as a\nboard without nft does; generated kinds only"},
+	     "nft-list in the DUT), not nft, as\na board without nft does; generated kinds only"},
     {"json", 'J', OPT_FLAG, AT(json), .help = "print a JSON document (schema netbench/1)"},
     CLI_HELP_ROWS,
 };

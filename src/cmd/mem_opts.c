@@ -17,9 +17,10 @@ static const char usage_head[] =
     "Usage: netbench mem [options]\n"
     "       netbench mem -c HOST [-p PORT] [-k FILE] [options]\n"
     "\n"
-    "Memory latency by working-set size (dependent loads, ns and core cycles per load),\n"
-    "cache sizes inferred from the latency curve beside what sysfs says, and read/write/\n"
-    "copy bandwidth for a buffer at least 4x the last-level cache (about 10 s).\n"
+    "Memory latency by working-set size (dependent loads, ns and core\n"
+    "cycles per load), cache sizes inferred from the latency curve beside\n"
+    "what sysfs says, and read/write/copy bandwidth for a buffer at least\n"
+    "4x the last-level cache (about 10 s).\n"
     "\n"
     "Options:\n";
 static const char usage_tail[] =

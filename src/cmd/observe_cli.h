@@ -38,36 +38,41 @@ enum {
 	    OPT_ROW_PASS("profile", 0, optional_argument, OBS_OPT_PROFILE),                        \
 	    OPT_ROW_PASS("observe-clocks", 0, required_argument, OBS_OPT_CLOCKS)
 #define OBS_CLI_HELP                                                                               \
-	"      --observe HOST[:PORT]  watch the device under test (a netbench serve on it)\n"      \
-	"                          over each trial's window: CPU, softirq, interrupts,\n"          \
-	"                          softnet, NIC, qdisc and conntrack counters (repeatable)\n"      \
+	"      --observe HOST[:PORT]  watch the device under test (a netbench\n"                   \
+	"                          serve on it) over each trial's window: CPU,\n"                  \
+	"                          softirq, interrupts, softnet, NIC, qdisc and\n"                 \
+	"                          conntrack counters (repeatable)\n"                              \
 	"      --no-observe        do not observe the lab's DUT (observed by default)\n"           \
 	"      --observe-rate N    observer samples per second, 1-100 (default 10, fewer\n"        \
 	"                          where a sample is dear)\n"                                      \
 	"      --dut-cpus LIST     the DUT's CPUs (e.g. 1 or 0-1): steer its receive work\n"       \
-	"                          there (RPS; the observer needs --allow-tuning) and judge\n"     \
-	"                          its load on them\n"                                             \
-	"      --profile[=HZ]      profile the observed kernel over each window (perf events,\n"   \
-	"                          software cpu-clock, HZ per CPU, default 49, at most 4999):\n"   \
-	"                          where its CPU went by subsystem, ns per frame, top functions\n" \
-	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT in turn (cpufreq;\n"     \
-	"                          needs --allow-tuning), fps fitted against clock\n"
+	"                          there (RPS; the observer needs --allow-tuning) and\n"           \
+	"                          judge its load on them\n"                                       \
+	"      --profile[=HZ]      profile the observed kernel over each window (perf\n"           \
+	"                          events, software cpu-clock, HZ per CPU, default 49, at\n"       \
+	"                          most 4999): where its CPU went by subsystem, ns per\n"          \
+	"                          frame, top functions\n"                                         \
+	"      --observe-clocks LIST  CPU clocks in MHz to set on the DUT\n"                       \
+	"                          in turn (cpufreq; needs --allow-tuning),\n"                     \
+	"                          fps fitted against clock\n"
 
 /* The observer options of tput and stream, which watch a box in the path at the clock it runs
  * (--observe-clocks and --no-observe are rate's). */
 #define OBS_CLI_PATH_HELP                                                                          \
 	"      --observe HOST[:PORT]  watch a box in the path (router, VPN gateway; a\n"           \
 	"                         netbench serve on it) over each step's window (tput: Tx\n"       \
-	"                         and Rx each): its CPUs, softirq, interrupts, softnet, NIC\n"     \
-	"                         and qdisc counters (repeatable)\n"                               \
+	"                         and Rx each): its CPUs, softirq, interrupts, softnet,\n"         \
+	"                         NIC and qdisc counters (repeatable)\n"                           \
 	"      --observe-rate N   observer samples per second, 1-100 (default 10, fewer\n"         \
 	"                         where a sample is dear)\n"                                       \
-	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its receive\n"    \
-	"                         work there (RPS; its agent needs --allow-tuning)\n"              \
-	"      --profile[=HZ]     profile the kernel over each step's window (perf events,\n"      \
-	"                         software cpu-clock, HZ per CPU, default 49, at most 4999):\n"    \
-	"                         stream's receiver, both ends of tput, an observed box;\n"        \
-	"                         where the CPU went by subsystem, ns per datagram or KByte\n"
+	"      --dut-cpus LIST    the observed box's CPUs (e.g. 1 or 0-1): steer its\n"            \
+	"                         receive work there (RPS; its agent needs\n"                      \
+	"                         --allow-tuning)\n"                                               \
+	"      --profile[=HZ]     profile the kernel over each step's window (perf\n"              \
+	"                         events, software cpu-clock, HZ per CPU, default 49,\n"           \
+	"                         at most 4999): stream's receiver, both ends of\n"                \
+	"                         tput, an observed box; where the CPU went by\n"                  \
+	"                         subsystem, ns per datagram or KByte\n"
 
 struct obs_cli {
 	struct nb_obs_set set; /* the observers and their options */

@@ -381,7 +381,7 @@ static const struct opt_row rows[] = {
     {"no-mmsg", 0, OPT_FLAG, AT(p.rx.no_mmsg),
      .help = "sendmsg/recvmsg instead of sendmmsg/recvmmsg"},
     {"realtime", 0, OPT_FLAG, AT(p.realtime),
-     .help = "pace from a SCHED_FIFO thread (needs CAP_SYS_NICE): keeps\nthe schedule on a host "
+     .help = "pace from a SCHED_FIFO thread (needs CAP_SYS_NICE):\nkeeps the schedule on a host "
 	     "busy with other work"},
     {"local-rx", 0, OPT_STRING, AT(local_rx), .arg = "[NS/]ADDR",
      .help = "receive in this process, on ADDR, inside network\nnamespace NS when given (ip "
@@ -401,21 +401,21 @@ static const struct opt_row rows[] = {
     {"quick", 'q', OPT_FLAG, AT(seen.quick),
      .help = "short trials (0.3 s), 2% resolution, sizes 64,512,1518"},
     {"sweep-rules", 0, SET(set_sweep), .arg = "LIST",
-     .help = "rule counts to load into the lab's DUT in turn (netbench\nlab), the procedure run "
-	     "at each: fps against rules"},
+     .help = "rule counts to load into the lab's DUT in\nturn (netbench lab), the procedure run "
+	     "at\neach: fps against rules"},
     {"kind", 0, SET(set_kinds), .arg = "LIST",
      .help = "rulesets of the sweep: linear, set, conntrack (linear)"},
     {"lab-prefix", 0, OPT_STRING, AT(lab_prefix), .arg = "P",
      .help = "the lab's namespace prefix (default $NB_LAB_PREFIX, or\nnbgen, nbdut, nbsink)"},
     {"rcvbuf", 0, OPT_BYTES, 1, 1u << 30, AT(p.rx.rcvbuf), .arg = "BYTES",
-     .help = "the local receiver's socket buffer (default: as large\nas the kernel allows); "
-	     "small: a sink that cannot keep up"},
+     .help = "the local receiver's socket buffer (default:\nas large as the kernel allows); small: "
+	     "a\nsink that cannot keep up"},
     OBS_CLI_ROWS,
     OPT_ROW_TEXT(OBS_CLI_HELP),
     {"profile-folded", 0, SET(set_folded), .arg = "FILE",
-     .help = "write the kernel profile's stacks of each size's judged\ntrial (each sweep "
-	     "point's too) as folded stacks for a\nflame graph (flamegraph.pl, inferno, "
-	     "speedscope);\nimplies --profile"},
+     .help = "write the kernel profile's stacks of each size's\njudged trial (each sweep point's "
+	     "too) as folded stacks\nfor a flame graph (flamegraph.pl, inferno,\nspeedscope); "
+	     "implies --profile"},
     {"json", 'J', OPT_FLAG, AT(json), .help = "JSON result with every trial"},
     CLI_SAVE_ROWS,
     CLI_HELP_ROWS,

@@ -31,8 +31,9 @@ int results_merge(int argc, char **argv)
 		if (c == 'h') {
 			printf("Usage: netbench results merge [--db FILE] OTHER.db...\n"
 			       "Copies the results of other stores (another PC, a CI job, a LAVA "
-			       "job's) into this one,\nwith their labels and tags; a document "
-			       "already here is skipped.\n");
+			       "job's) into\n"
+			       "this one, with their labels and tags; a document already here is "
+			       "skipped.\n");
 			return 0;
 		}
 		if (!store_cli_option(&sc, c))

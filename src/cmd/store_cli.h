@@ -45,17 +45,20 @@ enum {
 	}
 
 #define STORE_CLI_HELP                                                                             \
-	"      --db FILE          the results database (default $NETBENCH_DB or ./netbench.db)\n"  \
-	"      --test NAME        only results of this test (tput, rate, stream, crypto, mem)\n"   \
-	"      --label TEXT       only results with this label (% and _ match as in SQL LIKE)\n"   \
+	"      --db FILE          the results database (default\n"                                 \
+	"                         $NETBENCH_DB or ./netbench.db)\n"                                \
+	"      --test NAME        only results of this test\n"                                     \
+	"                         (tput, rate, stream, crypto, mem)\n"                             \
+	"      --label TEXT       only results with this label\n"                                  \
+	"                         (% and _ match as in SQL LIKE)\n"                                \
 	"      --host NAME        only results measured on this host\n"                            \
 	"      --since TIME       only results that ran at or after TIME (ISO 8601, UTC)\n"        \
 	"      --until TIME       only results that ran at or before TIME\n"                       \
 	"      --tag KEY=VALUE    only results with this tag (repeatable: all must match)\n"       \
-	"      --where KEY=V[,V]  only results whose KEY is one of the values: label, host, a\n"   \
-	"                         tag's key (kernel, arch: the tag, else the measured "            \
-	"platform's);\n"                                                                           \
-	"                         size=64,1518 keeps compare's and report's points at those\n"     \
+	"      --where KEY=V[,V]  only results whose KEY is one of the values:\n"                  \
+	"                         label, host, a tag's key (kernel, arch: the tag,\n"              \
+	"                         else the measured platform's); size=64,1518\n"                   \
+	"                         keeps compare's and report's points at those\n"                  \
 	"                         sizes (repeatable: all must match)\n"                            \
 	"  ID...                  only these results\n"
 

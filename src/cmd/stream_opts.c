@@ -24,24 +24,27 @@
 /* The help's head and tail; the option list between them is the table's. */
 static const char usage_head[] =
     "Usage: netbench stream --recv -a GROUP|ADDR [-p PORT] [options]\n"
-    "       netbench stream --send -a GROUP|ADDR [-p PORT] [-b BYTES] [--rate R | --rates "
-    "LIST] [options]\n"
-    "       netbench stream -c HOST[,HOST...] -a GROUP|ADDR [options]   (agents receive)\n"
+    "       netbench stream --send -a GROUP|ADDR [-p PORT] [-b BYTES]\n"
+    "                       [--rate R | --rates LIST] [options]\n"
+    "       netbench stream -c HOST[,HOST...] -a GROUP|ADDR [options]\n"
+    "                       (agents receive)\n"
     "       netbench stream -c HOST --reverse -a GROUP|ADDR [options]   (agent sends)\n"
     "\n"
-    "Constant-bitrate UDP stream to a unicast address or a multicast group; the receiver\n"
-    "counts datagrams, loss, reordering, duplicates and RFC 3550 jitter, and measures its\n"
-    "CPU load over each step: process user+system, system softirq and irq, busiest CPU.\n"
+    "Constant-bitrate UDP stream to a unicast address or a multicast group;\n"
+    "the receiver counts datagrams, loss, reordering, duplicates and RFC 3550\n"
+    "jitter, and measures its CPU load over each step: process user+system,\n"
+    "system softirq and irq, busiest CPU.\n"
     "\n"
     "Options:\n";
 static const char usage_tail[] =
     "\n"
-    "Loads: proc % is the receiving process (user+system) as % of one CPU, as top;\n"
-    "for a sender, pacing % is the part of proc % its pacer spent sleeping and spinning;\n"
-    "softirq %, irq % and total % are shares of all CPUs, as mpstat; total %/Mbit/s\n"
-    "divides total % by the achieved Mbit/s. A '*' marks a step in which other\n"
-    "processes used more than 5 % of a CPU (their work is then in the figures); an idle\n"
-    "baseline of 0.25 s is taken first (with agents, at both ends; not by --recv).\n";
+    "Loads: proc % is the receiving process (user+system) as % of one CPU, as\n"
+    "top; for a sender, pacing % is the part of proc % its pacer spent sleeping\n"
+    "and spinning; softirq %, irq % and total % are shares of all CPUs, as\n"
+    "mpstat; total %/Mbit/s divides total % by the achieved Mbit/s. A '*' marks\n"
+    "a step in which other processes used more than 5 % of a CPU (their work is\n"
+    "then in the figures); an idle baseline of 0.25 s is taken first (with\n"
+    "agents, at both ends; not by --recv).\n";
 
 /* "FROM:TO:xF" or "FROM:TO:+STEP", or a comma list. */
 static size_t parse_rates(const char *opt, const char *val, uint64_t *rates, size_t max)
@@ -182,18 +185,18 @@ static void set_inet6(void *dst, const char *name, const char *arg)
  * control port is --ctl-port), -4 and -6 pick the stream's family. */
 static const struct opt_row rows[] = {
     {"group", 'a', OPT_STRING, AT(p.sock.addr), .arg = "ADDR",
-     .help = "multicast group (224.0.0.0/4, ff00::/8) or unicast address,\nas mcsend/mcrecv"},
+     .help = "multicast group (224.0.0.0/4, ff00::/8) or unicast\naddress, as mcsend/mcrecv"},
     /* the default is NB_STREAM_DEFAULT_PORT */
     {"port", 'p', OPT_UINT, 1, 65535, AT(p.sock.port), .arg = "N",
-     .help = "UDP port of the stream (default 12345), as mcsend/mcrecv; not\nthe agent's "
-	     "control port (iperf3's -p): that is --ctl-port"},
+     .help = "UDP port of the stream (default 12345), as\nmcsend/mcrecv; not the agent's control "
+	     "port\n(iperf3's -p): that is --ctl-port"},
     /* checked after parsing (against --recv and the family); at least NB_STREAM_HDR */
     {"block", 'b', OPT_STRING, AT(given.block), .arg = "BYTES",
-     .help = "datagram payload in bytes (default 8192; at least 56, at most\n65507 for IPv4, "
-	     "65527 for IPv6), as mcsend; not a bitrate\n(iperf3's -b): that is -r/--rate"},
+     .help = "datagram payload in bytes (default 8192; at least 56, at\nmost 65507 for IPv4, 65527 "
+	     "for IPv6), as mcsend; not a\nbitrate (iperf3's -b): that is -r/--rate"},
     {"rate", 'r', SET(set_rate), .arg = "R", .help = "bitrate, bit/s with k/M/G (default 1M)"},
     {"rates", 0, SET(set_rates), .arg = "LIST",
-     .help = "sweep: 4M,8M,12M or FROM:TO:xF (geometric) or FROM:TO:+STEP"},
+     .help = "sweep: 4M,8M,12M or FROM:TO:xF\n(geometric) or FROM:TO:+STEP"},
     {"time", 't', OPT_DURATION, 100 * NB_NS_PER_MS, 86400 * NB_NS_PER_S, AT(p.time_ns), SEEN(time),
      .arg = "T", .help = "per step (default 10s); with --recv: stop after T"},
     {"omit", 'O', SET(set_omit), .arg = "T",
@@ -215,10 +218,10 @@ static const struct opt_row rows[] = {
      .help = "datagrams per wake-up in burst/txtime mode (1-1024;\ndefault about 1 ms worth)"},
     {"send", 0, OPT_FLAG, AT(p.send), .help = "send only (no agent)"},
     {"recv", 0, OPT_FLAG, AT(p.recv),
-     .help = "receive only (no agent): until the sender's end marker, --time,\n--idle without "
+     .help = "receive only (no agent): until the sender's end marker,\n--time, --idle without "
 	     "datagrams, or Ctrl-C"},
     {"idle", 0, SET(set_idle), .arg = "T",
-     .help = "--recv: stop after T without datagrams (default 3s; 0: never)"},
+     .help = "--recv: stop after T without datagrams\n(default 3s; 0: never)"},
     {"iface", 0, OPT_STRING, AT(p.sock.iface), .arg = "NAME",
      .help = "interface to join on / send from"},
     {"source", 0, OPT_STRING, AT(p.sock.source), .arg = "ADDR",
@@ -236,8 +239,8 @@ static const struct opt_row rows[] = {
     {NULL, '6', FAMILY(set_inet6)},
     OPT_ROW_TEXT("  -4, -6               IPv4 or IPv6 only\n"),
     {"client", 'c', OPT_STRING, AT(connect), .arg = "HOSTS",
-     .help = "(alias --connect) agents (netbench serve), comma-separated,\neach HOST, HOST:PORT "
-	     "or [IPv6]:PORT"},
+     .help = "(alias --connect) agents (netbench serve),\ncomma-separated, each HOST, HOST:PORT or "
+	     "[IPv6]:PORT"},
     {"connect", 'c', OPT_STRING, AT(connect)},
     /* the default is NB_DEFAULT_PORT */
     {"ctl-port", 0, OPT_UINT, 1, 65535, AT(ctl_port), .arg = "N",

@@ -21,16 +21,18 @@
 /* The help's head and tail; the option list between them is the table's. */
 static const char usage_head[] =
     "Usage: netbench tput -c HOST [options]\n"
-    "Throughput per block size, Tx (this host sends) and Rx (the agent sends), with the CPU\n"
-    "load of both ends over each measurement window. The agent runs 'netbench serve'.\n"
+    "Throughput per block size, Tx (this host sends) and Rx (the agent\n"
+    "sends), with the CPU load of both ends over each measurement\n"
+    "window. The agent runs 'netbench serve'.\n"
     "\n";
 static const char usage_tail[] =
     "\n"
-    "Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc% is the\n"
-    "netbench process (% of one CPU); sys% and sirq% are the whole system's busy and softirq\n"
-    "shares (% of all CPUs); us/KB is system busy CPU time per KByte moved. A '*' marks a\n"
-    "window in which other processes used more than 5 % of a CPU at either end (their work\n"
-    "is then in the CPU figures); an idle baseline of 0.25 s is taken before the sweep.\n";
+    "Units: KByte/s = 1024 bytes/s (as netio prints), Mbit/s = 10^6 bit/s. CPU: proc%\n"
+    "is the netbench process (% of one CPU); sys% and sirq% are the whole system's\n"
+    "busy and softirq shares (% of all CPUs); us/KB is system busy CPU time per KByte\n"
+    "moved. A '*' marks a window in which other processes used more than 5 % of a CPU\n"
+    "at either end (their work is then in the CPU figures); an idle baseline of\n"
+    "0.25 s is taken before the sweep.\n";
 
 /* --congestion: a loaded algorithm of this kernel (no module is ever loaded for a name). */
 static void congestion(const char *name, const char *arg, char out[NB_TCPCC_NAME_MAX])
@@ -131,28 +133,28 @@ static const struct opt_row rows[] = {
      .help = "also print rates every SEC within the window, as they\ncome, under their own "
 	     "heading; the table follows them"},
     {"udp", 'u', OPT_SET, .set = set_udp, .has_arg = no_argument,
-     .help = "UDP instead of TCP (loss, reordering, duplicates reported)"},
+     .help = "UDP instead of TCP (loss, reordering,\nduplicates reported)"},
     {"rate", 'r', OPT_SET, .set = set_rate, .has_arg = required_argument, .arg = "RATE",
      .help = "pace each stream at RATE bit/s, k/M/G = 10^3/6/9\n(UDP default 100M; TCP default "
 	     "unpaced; 0 = unpaced)"},
     /* hidden: --rate's letter in older scripts (docs/cli.md) */
     {NULL, 'b', OPT_SET, .set = set_rate, .has_arg = required_argument},
     {"pacing", 0, OPT_SET, .set = set_pacing, .has_arg = required_argument, .arg = "MODE",
-     .help = "paced senders: burst (default; auto is burst here): sleep,\nwake about once per ms "
-	     "and send what is due; spin: each\nblock on its own deadline (exact gaps, a CPU at "
-	     "short\nintervals)"},
+     .help = "paced senders: burst (default; auto is burst here):\nsleep, wake about once per ms "
+	     "and send what is due;\nspin: each block on its own deadline (exact gaps, a CPU\nat "
+	     "short intervals)"},
     {"burst", 0, OPT_UINT, 1, NB_PACER_MAX_BURST, AT(p.burst), .arg = "N",
-     .help = "blocks per wake-up in burst mode (1-1024; default ~1 ms)"},
+     .help = "blocks per wake-up in burst mode\n(1-1024; default ~1 ms)"},
     {"parallel", 'P', OPT_UINT, 1, NB_TPUT_MAX_STREAMS / 2, AT(p.streams), .arg = "N",
      .help = "streams per direction (default 1, at most 32)"},
     {"reverse", 'R', OPT_FLAG, AT(reverse), .help = "Rx only (the agent sends)"},
     {"tx-only", 0, OPT_FLAG, AT(tx_only), .help = "Tx only (this host sends)"},
     {"bidir", 0, OPT_FLAG, AT(bidir), .help = "Tx and Rx at the same time"},
     {"congestion", 'C', OPT_SET, .set = set_congestion, .has_arg = required_argument, .arg = "ALGO",
-     .help = "TCP congestion control of both ends' data connections, as\niperf3's -C (default: "
-	     "each kernel's own; loaded ones only, in\ntcp_available_congestion_control; the "
-	     "agent takes those in\nits tcp_allowed_congestion_control, any loaded one with\n"
-	     "serve --allow-tuning)"},
+     .help =
+	 "TCP congestion control of both ends' data connections,\nas iperf3's -C (default: each "
+	 "kernel's own; loaded ones\nonly, in tcp_available_congestion_control; the agent\ntakes "
+	 "those in its tcp_allowed_congestion_control, any\nloaded one with serve --allow-tuning)"},
     OPT_ROW_PASS(NULL, '4', no_argument, '4'),
     OPT_ROW_PASS(NULL, '6', no_argument, '6'),
     OPT_ROW_TEXT("  -4, -6                 use IPv4 / IPv6 only\n"),

@@ -15,6 +15,30 @@ done
 check_rc "help of an unknown subcommand exits 2" 2 "$NB" help nosuch
 check "... naming it" has "unknown subcommand 'nosuch'"
 
+# every help fits a terminal of 80 columns: each subcommand's --help, each lab verb's and
+# results action's, and the top-level help; a wider line is named with its help, width and text
+too_wide() {
+	awk -v s="$1" 'length($0) > 80 { print s ": " length($0) ": " $0 }'
+}
+: >"$nb_tmp/wide"
+for s in serve tput rate stream crypto mem lab results compare report; do
+	"$NB" $s --help 2>&1 | too_wide "$s" >>"$nb_tmp/wide"
+done
+for v in up down status ruleset fit nft-load nft-list; do
+	"$NB" lab $v --help 2>&1 | too_wide "lab $v" >>"$nb_tmp/wide"
+done
+for v in import list show export merge rm; do
+	"$NB" results $v --help 2>&1 | too_wide "results $v" >>"$nb_tmp/wide"
+done
+"$NB" --help 2>&1 | too_wide "netbench --help" >>"$nb_tmp/wide"
+"$NB" help 2>&1 | too_wide "netbench help" >>"$nb_tmp/wide"
+check "every help line is at most 80 columns" test ! -s "$nb_tmp/wide" ||
+	sed 's/^/# /' "$nb_tmp/wide"
+printf '%80s\n%81s\n' fits wide | too_wide known-bad >"$nb_tmp/wide"
+check "... the check names a line of 81 columns, and only it" \
+	grep -qx 'known-bad: 81: *wide' "$nb_tmp/wide"
+check "... (one line)" test "$(wc -l <"$nb_tmp/wide")" -eq 1
+
 # unknown options and missing values are named, exit 2, in every subcommand
 check_rc "stream names an unknown short option" 2 "$NB" stream --send -a 127.0.0.1 -P 2
 check "... '-P'" has "unknown option '-P'"

@@ -69,8 +69,9 @@ if make -s -C "$TOP" WERROR=1 MUSL=1 STATIC=1 AGENT=1 BUILD="$G" -j"$jobs" "$G/n
 	>"$nb_tmp/agent.log" 2>&1; then
 	ok "agent only: make MUSL=1 STATIC=1 AGENT=1 is -Werror clean"
 	size_check x86_64-musl-agent "$G/netbench" strip
+	# (a subcommand starts a line of the list; a long summary goes on under it, indented)
 	check "agent only: serve, stream, crypto, mem and nothing else" sh -c \
-		"'$G/netbench' --help | awk '/^Subcommands:/ { on = 1; next } on && !NF { exit } on { print \$1 }' | tr '\n' ' ' | grep -qx 'serve stream crypto mem '"
+		"'$G/netbench' --help | awk '/^Subcommands:/ { on = 1; next } on && !NF { exit } on && /^  [^ ]/ { print \$1 }' | tr '\n' ' ' | grep -qx 'serve stream crypto mem '"
 	check_rc "agent only: rate is not in it (usage error)" 2 "$G/netbench" rate -c 127.0.0.1
 	P=5377
 	"$G/netbench" serve -B 127.0.0.1 -p $P --once --pid-file "$nb_tmp/agent2.pid" -D --log "$nb_tmp/agent2.log"

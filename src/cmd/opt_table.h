@@ -63,8 +63,8 @@ void opt_help(const struct opt_table *t, FILE *f);
 /* Where a row's value goes: .off and .size of a member of the options struct. */
 #define OPT_AT(type, member) .off = offsetof(type, member), .size = sizeof(((type *)0)->member)
 
-/* Rows for the options shared through cli.h, save.h and observe_cli.h (their help text stays
- * with them: OPT_ROW_TEXT). */
+/* Rows for the options shared through cli.h, save.h and observe_cli.h. Without help: a hidden
+ * alias, or one whose help is an OPT_ROW_TEXT beside it. */
 #define OPT_ROW_PASS(n, l, a, c)                                                                   \
 	{                                                                                          \
 		.name = (n), .letter = (l), .kind = OPT_PASS, .has_arg = (a), .code = (c)          \
@@ -73,6 +73,12 @@ void opt_help(const struct opt_table *t, FILE *f);
 #define OPT_ROW_PASS_HELP(n, l, a, v, h)                                                           \
 	{                                                                                          \
 		.name = (n), .letter = (l), .kind = OPT_PASS, .has_arg = (a), .arg = (v),          \
+		.help = (h)                                                                        \
+	}
+/* The same for a shared option without a letter: code is what other() knows it by. */
+#define OPT_ROW_PASS_LONG(n, a, c, v, h)                                                           \
+	{                                                                                          \
+		.name = (n), .kind = OPT_PASS, .has_arg = (a), .code = (c), .arg = (v),            \
 		.help = (h)                                                                        \
 	}
 #define OPT_ROW_TEXT(text)                                                                         \

@@ -25,14 +25,13 @@ enum { CLI_OPT_SAVE = 0x5300, CLI_OPT_LABEL, CLI_OPT_TAG };
 
 /* The same options as an option table's rows, their help with them (cli_save_option takes them). */
 #define CLI_SAVE_ROWS                                                                              \
-	{"save", 0, OPT_PASS, .has_arg = optional_argument, .code = CLI_OPT_SAVE, .arg = "[DB]",   \
-	 .help = "store the result in DB (default $NETBENCH_DB or\n./netbench.db)"},               \
-	    {"label", 0, OPT_PASS, .has_arg = required_argument, .code = CLI_OPT_LABEL,            \
-	     .arg = "TEXT",                                                                        \
-	     .help = "the result's label in the store (e.g. the board and\nits setting)"},         \
-	    {"tag", 0, OPT_PASS, .has_arg = required_argument, .code = CLI_OPT_TAG,                \
-	     .arg = "KEY=VALUE",                                                                   \
-	     .help = "a tag on the stored result (repeatable; numbers can\nbe fitted)"},           \
+	OPT_ROW_PASS_LONG("save", optional_argument, CLI_OPT_SAVE, "[DB]",                         \
+			  "store the result in DB (default $NETBENCH_DB or\n./netbench.db)"),      \
+	    OPT_ROW_PASS_LONG(                                                                     \
+		"label", required_argument, CLI_OPT_LABEL, "TEXT",                                 \
+		"the result's label in the store (e.g. the board and\nits setting)"),              \
+	    OPT_ROW_PASS_LONG("tag", required_argument, CLI_OPT_TAG, "KEY=VALUE",                  \
+			      "a tag on the stored result (repeatable; numbers can\nbe fitted)"),  \
 	    OPT_ROW_PASS_HELP("output", 'o', required_argument, "FILE",                            \
 			      "also write the JSON document to FILE")
 

@@ -182,6 +182,11 @@ lab_up() {
 # containers whose PID 1 is not an init).
 nb_gone() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }
 
+# agent_testing PID: the agent (netbench serve, native) runs a test: beside the two threads it
+# always has (its session loop and its handshake gate) it has the test's, its timer first, from
+# START to the test's end. For a wait on "the agent is busy": a connection alone is not a test.
+agent_testing() { [ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -gt 2 ]; }
+
 # agent [ns] -- serve arguments: starts an agent (daemonized, so it is listening when this
 # returns) and records its pid for cleanup. Sets $agent_pid.
 agent() {

@@ -71,7 +71,7 @@ check "... and nothing left: no namespace, no qemu, no state" \
 "$NETBENCH" lab up --prefix "$P" --dut vm:armhf --board-dir "$board_dir" >/dev/null 2>"$tmp/int.err" &
 upid=$!
 wait_until 10 "up to start qemu" qemu_running "$board_dir/initrd.gz"
-sleep 1 # the board a second into its boot
+sleep 1 # not a wait: the interrupt lands a second into the board's boot, not at its start
 kill -INT $upid
 if wait $upid; then rc=0; else rc=$?; fi
 check "SIGINT while the board boots: exit 1, no qemu, no namespace, no state" eval \

@@ -17,6 +17,7 @@ soft=1
 "$nb" crypto --engine soft --algo hmac-sha1 --sizes 64 --time 20ms >/dev/null 2>&1 || soft=0
 
 agent -- -p 5350 -B $H || { notok "native agent starts"; exit 1; }
+native=$agent_pid
 ok "native agent listening on $H port 5350"
 
 # Human tables, from the board's side.
@@ -100,7 +101,7 @@ fi
 "$nb" crypto -c $H -p 5350 --algo hmac-sha1,hmac-sha256 -s 64,1024,8192 -t 200ms -e soft \
 	>"$nb_tmp/long.txt" 2>&1 &
 long=$!
-sleep 0.6
+wait_until 5 "the agent to start the long run" agent_testing "$native"
 t0=$(date +%s%N)
 "$nb" crypto -c $H -p 5350 --algo hmac-sha1 -s 64 -t 20ms >"$nb_tmp/busy.txt" 2>&1
 brc=$?
@@ -119,7 +120,9 @@ fi
 # Ctrl-C on the controller: the agent stops the run, reports it interrupted, and serves on.
 "$nb" crypto -c $H -p 5350 --algo all -s 64,1024 -t 300ms -e soft >"$nb_tmp/int.txt" 2>&1 &
 intr=$!
-sleep 1
+# the first algorithm's rows (printed once it is measured), or the end of a run that failed
+first_rows() { grep -q '^ *1024  soft ' "$nb_tmp/int.txt" || nb_gone "$intr"; }
+wait_until 10 "the interrupted run's first algorithm" first_rows
 kill -INT $intr
 t0=$(date +%s)
 wait $intr
@@ -134,7 +137,7 @@ check_rc "the agent serves the next run" $((1 - soft)) \
 # A controller that vanishes mid-run (kill -9): the agent ends the run's thread and serves on.
 "$nb" crypto -c $H -p 5350 --algo all -s 64,1024 -t 300ms -e soft >/dev/null 2>&1 &
 gone=$!
-sleep 0.8
+wait_until 5 "the agent to start the vanishing controller's run" agent_testing "$native"
 kill -9 $gone 2>/dev/null
 wait $gone 2>/dev/null
 t0=$(date +%s)

@@ -42,7 +42,7 @@ run "mem on the agent through the proxy" "$NETBENCH" mem -c 127.0.0.1:$X -q -l 1
 # An error text from the agent: "busy" while another controller's run holds it.
 "$NETBENCH" tput -c 127.0.0.1 -p $P -l 1k -t 4 -O 0.1 >/dev/null 2>&1 &
 busy=$!
-sleep 1.5
+wait_until 5 "the agent to start the first controller's test" agent_testing "$agent_pid"
 run "an agent's refusal through the proxy" "$NETBENCH" tput -c 127.0.0.1 -p $X -l 1k -t 0.3
 check "  the refusal is printed (escaped)" grep -q 'busy.*x1b' "$nb_tmp/e"
 wait $busy

@@ -167,7 +167,11 @@ ip netns exec "$P-gen" sleep 60 &
 sleeper=$!
 nb_pids="$nb_pids $sleeper"
 kill "$agent_pid" "$obs_pid"
-sleep 0.3
+# agent and observer gone, and the sleeper running in the namespace (its ip has become sleep)
+only_sleeper() {
+	nb_gone "$agent_pid" && nb_gone "$obs_pid" && grep -qx sleep "/proc/$sleeper/comm"
+}
+wait_until 5 "the agent and the observer to exit, the sleeper in $P-gen" only_sleeper
 if status_is 1 "$NETBENCH" lab up --prefix "$P" && grep -q "namespace $P-gen holds process" "$tmp/err"; then
 	ok "a process in one of its namespaces keeps a lab alive: refused"
 else

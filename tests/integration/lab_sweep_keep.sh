@@ -74,11 +74,17 @@ sweep --sweep-rules 0,10 -t 0.2 >"$nb_tmp/s2.txt" 2>"$nb_tmp/s2.err"
 check "the table output says the ruleset was loaded back, with its rule count" \
 	grep -q "ruleset from before the sweep is loaded back (7 rules)" "$nb_tmp/s2.err"
 
-# Ctrl-C: 6 points of ~1.2 s; SIGINT after 2.5 s lands mid-sweep
+# Ctrl-C: 6 points of ~1.2 s; SIGINT once the second point's 10 rules are on the DUT lands
+# mid-sweep, the first point measured
 ip netns exec $P-gen "$NB" $SWEEP --sweep-rules 0,10,20,30,40,50 -t 1 -J >"$nb_tmp/s3.json" \
 	2>"$nb_tmp/s3.err" &
 pid=$!
-sleep 2.5
+# the sweep's table holds 10 rules or more (and its own table and chain)
+second_point() {
+	[ "$(ip netns exec $P-dut nft -a list table inet netbench 2>/dev/null |
+		grep -c '# handle')" -ge 10 ]
+}
+wait_until 10 "the second point's rules on the DUT" second_point
 kill -INT $pid
 wait $pid
 rc=$?

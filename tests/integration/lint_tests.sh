@@ -7,9 +7,10 @@
 # one command, and the shell would run `[ b ]` after it, outside the check, which could not
 # fail. What lib.sh does once no script does again: a veth pair (veth_pair), a namespace
 # (netns_add), the root check (need_root), a refusal's check (check_refused, not a bad() of its
-# own), a loop that sleeps until something happens (wait_until, which says what it waited for
-# when it gives up), a failed check's name (notok). A script that breaks a rule is named with its
-# line.
+# own), a loop that sleeps until something happens or a bare sleep before what it waits for
+# (wait_until, which says what it waited for when it gives up; a pause that no condition can
+# replace says `# not a wait: why`), a failed check's name (notok). A script that breaks a rule
+# is named with its line.
 . "$(dirname "$0")/../lib.sh"
 TOP=${TOP:-.}
 
@@ -35,6 +36,8 @@ lint() {
 	grep -n '^[[:space:]]*pids=' "$1" | sed "s|^|$b:|;s|$| (its own list of background processes: nb_bg)|"
 	# A loop with a sleep in it waits by hand: from the line that opens it (`... do`) to its
 	# `done`, wherever a sleep stands, unless that line says why it is a pause (`# not a wait: `).
+	# Outside loops, a sleep on a line of its own waits by hand as well, unless it says so or
+	# runs in the background (`sleep N &`: a process to stand in for another).
 	awk -v b="$b" '
 		/(^|[;&|[:space:]])(while|until|for)[[:space:]].*(;|[[:space:]])do([[:space:]]|$)/ {
 			if (depth == 0) { start = NR; told = 0 }
@@ -42,6 +45,9 @@ lint() {
 		}
 		depth > 0 && /(^|[;&|[:space:]])sleep[[:space:]]/ && !/# not a wait/ && !told {
 			print b ":" start ": (a wait loop of its own: wait_until)"; told = 1
+		}
+		depth == 0 && /^[[:space:]]*sleep[[:space:]]/ && !/# not a wait: / && !/&[[:space:]]*(#.*)?$/ {
+			print b ":" NR ": (sleeps to wait: wait_until, or say `# not a wait: why`)"
 		}
 		depth > 0 && /(^|[;&|[:space:]])done([;&|)"\047[:space:]]|$)/ { depth-- }' "$1"
 	if grep -q '^[[:space:]]*trap [^-].* EXIT' "$1" && ! grep -q nb_cleanup "$1"; then
@@ -82,10 +88,11 @@ while [ $i -lt 9 ] && ! test -e y; do
 done
 for _ in 1 2 3; do test -e y && break; sleep 1; done
 while read -r l; do echo "$l"; done </dev/null
+sleep 2
 EOF
 lint "$nb_tmp/bad.sh" >"$nb_tmp/bad.lint"
-check "a script with its own ok(), a hand-written skip, its own trap, no lib.sh, two checks half outside, its own root check, namespace, veth pair, bad(), nok and pid list, two wait loops: 14 findings" \
-	test "$(wc -l <"$nb_tmp/bad.lint")" -eq 14 || sed 's/^/# /' "$nb_tmp/bad.lint"
+check "a script with its own ok(), a hand-written skip, its own trap, no lib.sh, two checks half outside, its own root check, namespace, veth pair, bad(), nok and pid list, two wait loops, a bare sleep: 15 findings" \
+	test "$(wc -l <"$nb_tmp/bad.lint")" -eq 15 || sed 's/^/# /' "$nb_tmp/bad.lint"
 # ... and passes what lib.sh offers in their place.
 cat >"$nb_tmp/good.sh" <<'EOF'
 . "$(dirname "$0")/../lib.sh"
@@ -95,9 +102,11 @@ wait_until 1 "y to appear" test -e y || notok "y"
 check_refused "refused" 2 "x" true
 nb_bg "$nb_tmp/x.out" - sleep 9
 while read -r l; do echo "$l"; done </dev/null
+sleep 9 &
+sleep 0.5 # not a wait: a pause the test needs
 EOF
 lint "$nb_tmp/good.sh" >"$nb_tmp/good.lint"
-check "a script using need_root, netns_add, veth_pair, wait_until, check_refused, nb_bg and notok: no finding" \
+check "a script using need_root, netns_add, veth_pair, wait_until, check_refused, nb_bg, notok and a pause that says why: no finding" \
 	test ! -s "$nb_tmp/good.lint" || sed 's/^/# /' "$nb_tmp/good.lint"
 
 # The helpers themselves, each with a known answer.

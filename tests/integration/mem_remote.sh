@@ -13,7 +13,8 @@ start_agent() { # name, port, the agent's options (one word list), the command r
 	name=$1 port=$2 opts=$3; shift 3
 	# shellcheck disable=SC2086
 	"$@" serve -B 127.0.0.1 -p "$port" $opts >"$tmp/$name.log" 2>&1 &
-	nb_pids="$nb_pids $!"
+	agent_pid=$!
+	nb_pids="$nb_pids $agent_pid"
 	if wait_until 10 "$name listening on port $port" listening "$port"; then
 		ok "$name agent listens on 127.0.0.1 port $port"
 	else
@@ -38,6 +39,7 @@ fi
 PORT=$1 PORT_KEY=$2 PORT_PPC=$3 PORT_NONE=$4
 
 start_agent plain "$PORT" "" "$NETBENCH"
+plain=$agent_pid
 
 mem -c 127.0.0.1 -p "$PORT" --quick --max 8M >"$tmp/human.txt" 2>"$tmp/human.err"
 check "mem -c --quick exits 0 $(head -1 "$tmp/human.err")" test $? -eq 0
@@ -86,7 +88,7 @@ check "the agent logged both mem tests" test "$(grep -c ': mem test, ' "$tmp/pla
 "$NETBENCH" mem -c 127.0.0.1 -p "$PORT" --max 256M >"$tmp/long.out" 2>"$tmp/long.err" &
 long=$!
 nb_pids="$nb_pids $long"
-sleep 2
+wait_until 10 "the agent to start the long run" agent_testing "$plain"
 t0=$(date +%s)
 mem -c 127.0.0.1 -p "$PORT" --quick >"$tmp/busy.out" 2>"$tmp/busy.err"
 rc=$?

@@ -62,12 +62,17 @@ check "stream --recv: -o FILE holds the bytes -J printed" cmp "$nb_tmp/recv.out"
 check "stream --recv: the stored result holds the same bytes" cmp "$nb_tmp/recv.out" "$nb_tmp/recv.db1"
 
 # Ctrl-C: the sizes measured whole are kept, in all three copies.
-# tput: a 0.25 s baseline, then 4 sizes x (Tx + Rx) of 0.6 s; SIGINT after 2.2 s lands after the
-# first size and before the last (as in sigint.sh).
+# tput: a 0.25 s baseline, then 4 sizes x (Tx + Rx) of 0.6 s; SIGINT once the agent has logged
+# the second size's Tx half lands after the first size (its Rx half is whole whether or not the
+# controller has taken the Tx half's last snapshot yet) and before the last.
+logged=$(grep -c "tput test tcp tx, 2048-byte blocks" "$nb_tmp/agent.log")
+tx2k_logged() {
+	[ "$(grep -c "tput test tcp tx, 2048-byte blocks" "$nb_tmp/agent.log")" -gt "$logged" ]
+}
 "$NB" tput -c 127.0.0.1:$P -l 1k,2k,4k,8k -t 0.5 -O 0.1 -J --save "$DB" -o "$nb_tmp/ti.o" \
 	>"$nb_tmp/ti.out" 2>"$nb_tmp/ti.err" &
 pid=$!
-sleep 2.2
+wait_until 10 "the agent to log the second size's Tx half" tx2k_logged
 kill -INT "$pid"
 wait "$pid"
 rc=$?

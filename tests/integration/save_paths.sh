@@ -26,7 +26,7 @@ check "nothing was created" test ! -e "$t/none" -a ! -e /nonexistent
 mkdir "$t/gone"
 "$NB" mem -l 1k,4M --threads 1 -o "$t/gone/m.json" --save "$t/s.db" >"$t/out" 2>"$t/err" &
 pid=$!
-sleep 0.3
+sleep 0.3 # not a wait: the directory goes after the run's checks at its start, before its end
 rm -r "$t/gone"
 wait $pid
 rc=$?
@@ -43,7 +43,7 @@ check "--save stored it all the same" sh -c "'$NB' results list --db '$t/s.db' |
 mkdir "$t/gone2"
 "$NB" mem -l 1k,4M --threads 1 -J -o "$t/gone2/m.json" >"$t/out" 2>"$t/err" &
 pid=$!
-sleep 0.3
+sleep 0.3 # not a wait: the directory goes after the run's checks at its start, before its end
 rm -r "$t/gone2"
 wait $pid
 check "with -J the document is printed once, and the failure named" sh -c "

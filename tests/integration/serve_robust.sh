@@ -96,10 +96,12 @@ normal "after garbage mid-session"
 # A controller killed in the middle of a test.
 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 5 -l 1k,2k >/dev/null 2>&1 &
 victim=$!
-sleep 1.5
+closed=$(grep -c "session closed" "$nb_tmp/agent.log")
+wait_until 5 "the agent to start the victim's test" agent_testing "$agent_pid"
 kill -9 $victim
 wait $victim 2>/dev/null
-sleep 0.5
+wait_until 5 "the agent to close the victim's session" sh -c \
+	"[ \$(grep -c 'session closed' '$nb_tmp/agent.log') -gt $closed ]"
 normal "after a controller was killed mid-test"
 check "agent logged what happened" grep -Eq "session closed: controller disconnected|handshake failed" "$nb_tmp/agent.log" ||
 	sed 's/^/# /' "$nb_tmp/agent.log"

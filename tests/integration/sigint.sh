@@ -14,7 +14,7 @@ sigint_after() {
 	t=$1 out=$2 errf=$3; shift 3
 	"$@" >"$out" 2>"$errf" &
 	pid=$!
-	sleep "$t"
+	sleep "$t" # not a wait: the interrupt lands this far into the run, inside a window of its sweep
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
@@ -83,10 +83,10 @@ st = d['sent']; assert len(st) == 1 and st[0]['rate_bps_asked'] == 1000000, st"
 check "stream --send: SIGINT exits 130 (got $rc)" [ "$rc" = 130 ]
 "$NB" stream --recv -a 127.0.0.1 -p 5398 -J >"$nb_tmp/sr.json" 2>"$nb_tmp/sr.err" &
 rpid=$!
-sleep 0.3
+wait_until 5 "the receiver on port 5398" sh -c "ss -Hlun 'sport = :5398' | grep -q ."
 "$NB" stream --send -a 127.0.0.1 -p 5398 --rates 1M,2M,3M -t 1 -O 0 >/dev/null 2>&1 &
 spid=$!
-sleep 1.6
+sleep 1.6 # not a wait: the interrupt lands in the second of the three 1 s steps
 kill -INT "$rpid"
 wait "$rpid"
 rc=$?

@@ -139,7 +139,7 @@ if command -v iperf >/dev/null 2>&1; then
 	wait_until 5 "iperf -s on 225.1.2.3" bound udp 12348 225.1.2.3 r1
 	# iperf2 counts every datagram it receives: no warm-up, so its total is ours.
 	inns s "$NB" stream --send -a 225.1.2.3 -p 12348 -b 1470 -r 4M -t 2 -O 0 >"$tmp/s2.txt" 2>&1
-	sleep 1
+	wait_until 5 "iperf's report of the stream" grep -Eq '[0-9]+/ *[0-9]+ *\(' "$tmp/iperf-s.txt"
 	kill "$ip1" 2>/dev/null
 	wait "$ip1" 2>/dev/null
 	sent=$(awk '$1 ~ /^[0-9.]+$/ && NF >= 8 {print $3}' "$tmp/s2.txt")

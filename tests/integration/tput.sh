@@ -74,7 +74,7 @@ check "-R prints no Tx numbers" sh -c "grep -Eq '^ +1k +- +- +[0-9]' $nb_tmp/out
 # A second controller while a test runs gets 'busy' at once, not a hang.
 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 3 -O 0 -l 1k --tx-only >/dev/null 2>&1 &
 long=$!
-sleep 0.7
+wait_until 5 "the agent to start the first controller's test" agent_testing "$agent_pid"
 t0=$(date +%s)
 check_rc "second controller is refused while busy" 1 "$NETBENCH" tput -c 127.0.0.1 -p $P -t 0.3 -l 1k
 check "refusal says busy and comes at once" sh -c "grep -q 'agent busy' $nb_tmp/out && [ $(($(date +%s) - t0)) -le 2 ]"

@@ -24,7 +24,11 @@ ss_cc() {
 		!ctl { print $1 }'
 }
 
-# run_cc PORT ALGO|- NAME: a 2 s Tx-only step at 8k blocks; ss looks 1.2 s in
+# both_cc PORT: ss_cc shows both ends' data connections
+both_cc() { [ "$(ss_cc "$1" | grep -c .)" -ge 2 ]; }
+
+# run_cc PORT ALGO|- NAME: a 2 s Tx-only step at 8k blocks; ss looks once both ends' data
+# connections are there
 run_cc() {
 	cc=""
 	[ "$2" != - ] && cc="-C $2"
@@ -32,7 +36,7 @@ run_cc() {
 	inns "$NETBENCH" tput -c 127.0.0.1 -p "$1" -l 8k -t 2 -O 0.2 --tx-only $cc -J \
 		>"$nb_tmp/$3.json" 2>"$nb_tmp/$3.err" &
 	p=$!
-	sleep 1.2
+	wait_until 5 "both ends' data connections" both_cc "$1"
 	ss_cc "$1" >"$nb_tmp/$3.ss"
 	wait $p
 	echo $? >"$nb_tmp/$3.rc"
